@@ -1,0 +1,17 @@
+"""wargrid: the map layer of a strategy game.
+
+Hex, square and staggered boards; movement, sight and territory over them.
+``import wargrid`` compiles nothing: kernels compile on first use and are
+cached on disk.
+
+>>> import wargrid
+>>> wargrid.Hex(1, -2).neighbor(2)
+Hex(q=1, r=-3)
+"""
+
+from .grids import *  # noqa: F401,F403
+from .grids import __all__ as _grid_names
+
+__version__ = "0.1.0"
+
+__all__ = list(_grid_names)

@@ -1,0 +1,69 @@
+"""Input checks shared by every public entry point.
+
+Each raises an error that names the argument, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Sequence
+
+import numpy as np
+
+__all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed"]
+
+
+def check_int(v: Any, name: str, *, hint: str = "") -> int:
+    """Return ``v`` as an ``int``; booleans, floats and strings raise ``TypeError``."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Integral, np.integer)):
+        extra = f" ({hint})" if hint else ""
+        raise TypeError(f"{name} must be an integer, got {type(v).__name__} {v!r}{extra}")
+    return int(v)
+
+
+def check_positive_int(v: Any, name: str, *, minimum: int = 1) -> int:
+    """An integer ``>= minimum``."""
+    v = check_int(v, name)
+    if v < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {v}")
+    return v
+
+
+def check_real(v: Any, name: str, *, minimum: float | None = None, allow_inf: bool = False) -> float:
+    """A finite real number (``inf`` only with ``allow_inf``), never NaN."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {type(v).__name__} {v!r}")
+    f = float(v)
+    if math.isnan(f) or (math.isinf(f) and not allow_inf):
+        raise ValueError(f"{name} must be a finite number, got {f}")
+    if minimum is not None and f < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {f}")
+    return f
+
+
+def check_choice(v: Any, name: str, choices: Sequence[Any]) -> Any:
+    """``v`` must be one of ``choices``."""
+    if not isinstance(v, str) or v not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {allowed}; got {v!r}")
+    return v
+
+
+def check_cell_pair(v: Any, name: str) -> tuple[int, int]:
+    """A cell given as an ``(x, y)`` pair of integers."""
+    try:
+        x, y = v
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an (x, y) pair of integers, got {v!r}") from None
+    return check_int(x, f"{name}[0] (x)"), check_int(y, f"{name}[1] (y)")
+
+
+def check_seed(seed: Any, name: str = "seed") -> int | None:
+    """``None`` or a non-negative integer."""
+    if seed is None:
+        return None
+    seed = check_int(seed, name)
+    if seed < 0:
+        raise ValueError(f"{name} must be >= 0 or None, got {seed}")
+    return seed

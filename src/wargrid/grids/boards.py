@@ -1,0 +1,799 @@
+"""The one grid model: every board is a ``(height, width)`` rectangle of cells.
+
+Users address a cell as ``(x, y)`` = (column, row); arrays are indexed
+``[y, x]``; inside, a cell is the integer ``id = y * width + x``. The board's
+``Topology`` is the only place that knows the tile shape: it holds the
+neighbour offsets, step lengths, parity rule, corner-cutting rule and wrap
+flag that every kernel uses, so each algorithm is written once.
+
+>>> g = HexGrid(4, 3, orientation="flat", offset="odd-q")
+>>> g.neighbors((1, 1))
+[(2, 2), (2, 1), (1, 0), (0, 1), (0, 2), (1, 2)]
+>>> g.distance((0, 0), (3, 2))
+4
+>>> SquareGrid(3, 3, diagonal=True).id((2, 1))
+5
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterator, NamedTuple, Sequence
+
+import numpy as np
+
+from .._validate import check_cell_pair, check_choice, check_int, check_positive_int
+from .hexes import HEX_DIRECTIONS, Hex, Layout, axial_to_offset_array, hex_to_offset, offset_to_axial_array, offset_to_hex
+from .square import SQUARE4_DIRECTIONS, SQUARE8_DIRECTIONS
+
+__all__ = [
+    "Grid",
+    "SquareGrid",
+    "HexGrid",
+    "StaggeredGrid",
+    "Topology",
+    "Step",
+    "CORNER_RULES",
+    "hexagon_board",
+    "triangle_board",
+    "parallelogram_board",
+]
+
+CORNER_RULES = ("always", "no-obstacle", "one-obstacle")
+"""Diagonal steps on square-8 boards: always allowed; only when both orthogonal
+cells beside the step are passable (the Moving AI rule, the default); or when at
+most one of them is blocked."""
+
+_SQRT2 = math.sqrt(2.0)
+MAX_CELLS = 1 << 28  # 268 M cells: far past any real board, well inside int64 ids
+
+
+class Step(NamedTuple):
+    """One step from a cell: the neighbour reached, the direction index and the step length."""
+
+    cell: tuple[int, int]
+    direction: int
+    length: float
+
+
+@dataclass(frozen=True, eq=False)
+class Topology:
+    """The compact neighbour rule every kernel uses (arrays are small and read-only).
+
+    Kernels work on a board padded by one blocked cell on every side: the padded
+    width is ``pw = width + 2`` and the padded id of ``(x, y)`` is
+    ``(y + 1) * pw + x + 1``. A step in direction ``d`` from padded id ``p``
+    goes to ``p + offsets[par, d]``, where ``par`` is ``x & 1`` when
+    ``parity_mode == 1`` (hex columns shoved), ``y & 1`` when ``parity_mode == 2``
+    (hex rows shoved), else 0. With ``wrap`` set, a step that lands on the
+    left padding column (padded x 0) adds ``width``, and one that lands on the
+    right padding column (padded x ``width + 1``) subtracts ``width``.
+
+    A diagonal step ``d`` (``corner[d, 0] >= 0``) also looks at the cells in
+    directions ``corner[d, 0]`` and ``corner[d, 1]``; ``corner_rule`` 0 ignores
+    them, 1 needs both passable, 2 needs one passable.
+
+    ``heuristic`` selects the kernels' admissible distance: 0 manhattan,
+    1 octile, 2 hex (then ``hex_kind`` 0..3 is odd-q, even-q, odd-r, even-r).
+    """
+
+    width: int
+    height: int
+    ndir: int
+    dx: np.ndarray  # (2, ndir) int64
+    dy: np.ndarray  # (2, ndir) int64
+    offsets: np.ndarray  # (2, ndir) int64, padded flat offsets
+    step: np.ndarray  # (ndir,) float64 step lengths
+    corner: np.ndarray  # (ndir, 2) int64
+    parity_mode: int
+    corner_rule: int
+    wrap: int
+    heuristic: int
+    hex_kind: int
+    valid: np.ndarray = field(repr=False)  # (height, width) bool
+
+    @property
+    def pw(self) -> int:
+        """Padded width."""
+        return self.width + 2
+
+    @property
+    def ph(self) -> int:
+        """Padded height."""
+        return self.height + 2
+
+    @property
+    def padded_size(self) -> int:
+        """Number of cells of the padded board."""
+        return self.pw * self.ph
+
+    def pad(self, layer: np.ndarray, fill: float | int) -> np.ndarray:
+        """A ``(height, width)`` layer as a flat padded array; invalid cells and padding get ``fill``.
+
+        >>> t = SquareGrid(2, 1).topology
+        >>> t.pad(np.array([[1.0, 2.0]]), np.inf).reshape(3, 4)[1].tolist()
+        [inf, 1.0, 2.0, inf]
+        """
+        layer = np.asarray(layer)
+        if layer.shape != (self.height, self.width):
+            raise ValueError(f"layer must have shape (height, width) = {(self.height, self.width)}, got {layer.shape}")
+        out = np.full((self.ph, self.pw), fill, dtype=layer.dtype)
+        out[1:-1, 1:-1] = np.where(self.valid, layer, fill)
+        return out.ravel()
+
+    def unpad(self, flat: np.ndarray) -> np.ndarray:
+        """A flat padded array back to a ``(height, width)`` array (a copy)."""
+        return np.asarray(flat).reshape(self.ph, self.pw)[1:-1, 1:-1].copy()
+
+    def padded_id(self, x: int, y: int) -> int:
+        """Padded id of cell ``(x, y)``."""
+        return (y + 1) * self.pw + x + 1
+
+    def padded_ids(self, ids: np.ndarray) -> np.ndarray:
+        """Cell ids to padded ids (vectorised)."""
+        ids = np.asarray(ids, dtype=np.int64)
+        return (ids // self.width + 1) * self.pw + ids % self.width + 1
+
+    def cell_ids(self, padded: np.ndarray) -> np.ndarray:
+        """Padded ids to cell ids (vectorised)."""
+        padded = np.asarray(padded, dtype=np.int64)
+        return (padded // self.pw - 1) * self.width + padded % self.pw - 1
+
+
+_HEX_KINDS = ("odd-q", "even-q", "odd-r", "even-r")
+
+
+class Grid:
+    """Base of every board: size, valid-cell mask, ids, neighbours, distances, drawing geometry.
+
+    Use ``SquareGrid``, ``HexGrid`` or ``StaggeredGrid`` (or the shaped hex
+    boards) to make one.
+    """
+
+    kind: str = "grid"
+
+    def __init__(self, width: int, height: int, *, wrap_x: bool = False, mask: np.ndarray | None = None) -> None:
+        self.width = check_positive_int(width, "width")
+        self.height = check_positive_int(height, "height")
+        if self.width * self.height > MAX_CELLS:
+            raise ValueError(f"width * height must be at most {MAX_CELLS} cells, got {self.width} x {self.height}")
+        if not isinstance(wrap_x, (bool, np.bool_)):
+            raise TypeError(f"wrap_x must be True or False, got {wrap_x!r}")
+        self.wrap_x = bool(wrap_x)
+        if mask is None:
+            m = np.ones((self.height, self.width), dtype=bool)
+        else:
+            m = np.asarray(mask)
+            if m.shape != (self.height, self.width):
+                raise ValueError(f"mask must have shape (height, width) = {(self.height, self.width)}, got {m.shape}")
+            if m.dtype != bool:
+                raise TypeError(f"mask must be a boolean array, got dtype {m.dtype}")
+            if not m.any():
+                raise ValueError("mask must mark at least one valid cell")
+            m = m.copy()
+        m.setflags(write=False)
+        self.mask = m
+        self._topology: Topology | None = None
+
+    # -- identity --------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(height, width)``: the shape of every layer."""
+        return (self.height, self.width)
+
+    @property
+    def size(self) -> int:
+        """Number of cells of the rectangle (``width * height``)."""
+        return self.width * self.height
+
+    @property
+    def ndir(self) -> int:
+        """Number of neighbour directions."""
+        return self.topology.ndir
+
+    def _key(self) -> tuple:
+        return (self.kind, self.width, self.height, self.wrap_x) + self._extra_key()
+
+    def _extra_key(self) -> tuple:
+        return ()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Grid):
+            return NotImplemented
+        return self._key() == other._key() and np.array_equal(self.mask, other.mask)
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def describe(self) -> dict:
+        """The constructor arguments as plain data (used by the map file format)."""
+        d = {"kind": self.kind, "width": self.width, "height": self.height, "wrap_x": self.wrap_x}
+        d.update(self._describe_extra())
+        return d
+
+    def _describe_extra(self) -> dict:
+        return {}
+
+    # -- cells -----------------------------------------------------------------
+    def contains(self, cell: tuple[int, int]) -> bool:
+        """Whether ``cell`` is on the board (inside the rectangle and the mask).
+
+        >>> SquareGrid(2, 2).contains((2, 0))
+        False
+        """
+        x, y = check_cell_pair(cell, "cell")
+        return 0 <= x < self.width and 0 <= y < self.height and bool(self.mask[y, x])
+
+    def check_cell(self, cell: tuple[int, int], name: str = "cell") -> tuple[int, int]:
+        """Return ``cell`` as ints, or raise ``IndexError`` naming ``name`` if it is off the board."""
+        x, y = check_cell_pair(cell, name)
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise IndexError(
+                f"{name} {(x, y)} is off the board: x must be in 0..{self.width - 1} and y in 0..{self.height - 1}"
+            )
+        if not self.mask[y, x]:
+            raise IndexError(f"{name} {(x, y)} is outside the board's shape (masked out)")
+        return x, y
+
+    def id(self, cell: tuple[int, int]) -> int:
+        """The integer id ``y * width + x`` of ``cell``.
+
+        >>> HexGrid(5, 4).id((3, 2))
+        13
+        """
+        x, y = self.check_cell(cell)
+        return y * self.width + x
+
+    def cell(self, cell_id: int) -> tuple[int, int]:
+        """The ``(x, y)`` of an id.
+
+        >>> HexGrid(5, 4).cell(13)
+        (3, 2)
+        """
+        i = check_int(cell_id, "cell_id")
+        if not 0 <= i < self.size:
+            raise IndexError(f"cell_id {i} is off the board: must be in 0..{self.size - 1}")
+        x, y = i % self.width, i // self.width
+        if not self.mask[y, x]:
+            raise IndexError(f"cell_id {i} {(x, y)} is outside the board's shape (masked out)")
+        return x, y
+
+    def ids(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Vectorised ``id``: arrays of x and y to ids (bounds checked)."""
+        x = np.asarray(xs)
+        y = np.asarray(ys)
+        if x.dtype.kind not in "iu" or y.dtype.kind not in "iu":
+            raise TypeError(f"xs and ys must be integer arrays, got {x.dtype} and {y.dtype}")
+        x, y = np.broadcast_arrays(x.astype(np.int64), y.astype(np.int64))
+        bad = (x < 0) | (x >= self.width) | (y < 0) | (y >= self.height)
+        if bad.any():
+            i = int(np.flatnonzero(bad.ravel())[0])
+            raise IndexError(f"cell {(int(x.ravel()[i]), int(y.ravel()[i]))} is off the board {self.width}x{self.height}")
+        return y * self.width + x
+
+    def cells_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised ``cell``: ids to ``(xs, ys)`` arrays."""
+        i = np.asarray(ids)
+        if i.dtype.kind not in "iu":
+            raise TypeError(f"ids must be an integer array, got {i.dtype}")
+        i = i.astype(np.int64)
+        if ((i < 0) | (i >= self.size)).any():
+            raise IndexError(f"ids must be in 0..{self.size - 1}")
+        return i % self.width, i // self.width
+
+    def cells(self) -> Iterator[tuple[int, int]]:
+        """Every valid cell, row by row."""
+        ys, xs = np.nonzero(self.mask)
+        for x, y in zip(xs.tolist(), ys.tolist()):
+            yield (x, y)
+
+    def __len__(self) -> int:
+        return int(self.mask.sum())
+
+    # -- neighbours ------------------------------------------------------------
+    @property
+    def topology(self) -> Topology:
+        """The kernels' neighbour data (built once)."""
+        if self._topology is None:
+            self._topology = self._build_topology()
+        return self._topology
+
+    def _build_topology(self) -> Topology:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _parity(self, x: int, y: int) -> int:
+        t = self.topology
+        if t.parity_mode == 1:
+            return x & 1
+        if t.parity_mode == 2:
+            return y & 1
+        return 0
+
+    def _step(self, x: int, y: int, d: int) -> tuple[int, int] | None:
+        t = self.topology
+        par = self._parity(x, y)
+        nx, ny = x + int(t.dx[par, d]), y + int(t.dy[par, d])
+        if self.wrap_x:
+            nx %= self.width
+        if not (0 <= nx < self.width and 0 <= ny < self.height) or not self.mask[ny, nx]:
+            return None
+        return nx, ny
+
+    def steps(self, cell: tuple[int, int]) -> list[Step]:
+        """Every neighbour of ``cell`` with its direction and step length.
+
+        Passability is not considered here (a ``Map`` adds it): the corner rule
+        of square-8 boards is applied by the movement kernels.
+
+        >>> SquareGrid(3, 3, diagonal=True).steps((0, 0))[2]
+        Step(cell=(1, 1), direction=7, length=1.4142135623730951)
+        """
+        x, y = self.check_cell(cell)
+        t = self.topology
+        out = []
+        for d in range(t.ndir):
+            n = self._step(x, y, d)
+            if n is not None:
+                out.append(Step(n, d, float(t.step[d])))
+        return out
+
+    def neighbors(self, cell: tuple[int, int]) -> list[tuple[int, int]]:
+        """The neighbours of ``cell``, in direction order.
+
+        >>> SquareGrid(3, 3).neighbors((0, 0))
+        [(1, 0), (0, 1)]
+        >>> SquareGrid(3, 3, wrap_x=True).neighbors((0, 0))
+        [(1, 0), (2, 0), (0, 1)]
+        """
+        return [s.cell for s in self.steps(cell)]
+
+    def neighbor(self, cell: tuple[int, int], direction: int) -> tuple[int, int] | None:
+        """The neighbour in ``direction``, or ``None`` past the edge of the board."""
+        x, y = self.check_cell(cell)
+        d = check_int(direction, "direction")
+        if not 0 <= d < self.ndir:
+            raise ValueError(f"direction must be in 0..{self.ndir - 1}, got {d}")
+        return self._step(x, y, d)
+
+    # -- distance --------------------------------------------------------------
+    def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
+        """Length of the shortest path between two cells on an open board.
+
+        Manhattan on square-4, octile on square-8, hex steps on hex and
+        staggered boards; shorter the other way round on a wrapped board.
+        """
+        raise NotImplementedError  # pragma: no cover
+
+    # -- drawing geometry (unit size) -------------------------------------------
+    def center(self, cell: tuple[int, int]) -> tuple[float, float]:
+        """Centre of ``cell`` in drawing units (a square tile is 1 x 1; a hex has corner radius 1)."""
+        x, y = self.check_cell(cell)
+        cx, cy = self.centers_of(np.array([x]), np.array([y]))
+        return float(cx[0]), float(cy[0])
+
+    def polygon(self, cell: tuple[int, int]) -> list[tuple[float, float]]:
+        """Corners of ``cell`` in drawing units, clockwise on screen."""
+        cx, cy = self.center(cell)
+        return [(cx + dx, cy + dy) for dx, dy in self.corner_offsets()]
+
+    def centers_of(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised ``center`` over arrays of x and y."""
+        raise NotImplementedError  # pragma: no cover
+
+    def corner_offsets(self) -> list[tuple[float, float]]:
+        """Offsets of a tile's corners from its centre, in drawing units."""
+        raise NotImplementedError  # pragma: no cover
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """``(xmin, ymin, xmax, ymax)`` of the whole board in drawing units."""
+        ys, xs = np.nonzero(self.mask)
+        cx, cy = self.centers_of(xs, ys)
+        off = np.array(self.corner_offsets())
+        return (
+            float(cx.min() + off[:, 0].min()),
+            float(cy.min() + off[:, 1].min()),
+            float(cx.max() + off[:, 0].max()),
+            float(cy.max() + off[:, 1].max()),
+        )
+
+    def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
+        """The cell under drawing point ``(px, py)``, or ``None`` off the board."""
+        raise NotImplementedError  # pragma: no cover
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={v!r}" for k, v in self._describe_extra().items())
+        wrap = ", wrap_x=True" if self.wrap_x else ""
+        shaped = "" if self.mask.all() else f", mask=<{len(self)} cells>"
+        return f"{type(self).__name__}({self.width}, {self.height}{extra}{wrap}{shaped})"
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    a.setflags(write=False)
+    return a
+
+
+class SquareGrid(Grid):
+    """A square board with 4 or 8 directions.
+
+    ``corner_rule`` (8 directions only) decides when a diagonal step may pass
+    between two orthogonal cells: 'always', 'no-obstacle' (both passable; the
+    Moving AI rule and the default) or 'one-obstacle' (at least one passable).
+
+    >>> g = SquareGrid(10, 8, diagonal=True)
+    >>> round(g.distance((0, 0), (3, 1)), 4)
+    3.4142
+    """
+
+    kind = "square"
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        *,
+        diagonal: bool = False,
+        corner_rule: str = "no-obstacle",
+        wrap_x: bool = False,
+        mask: np.ndarray | None = None,
+    ) -> None:
+        if not isinstance(diagonal, (bool, np.bool_)):
+            raise TypeError(f"diagonal must be True or False, got {diagonal!r}")
+        check_choice(corner_rule, "corner_rule", CORNER_RULES)
+        self.diagonal = bool(diagonal)
+        self.corner_rule = corner_rule
+        super().__init__(width, height, wrap_x=wrap_x, mask=mask)
+
+    def _extra_key(self) -> tuple:
+        return (self.diagonal, self.corner_rule if self.diagonal else None)
+
+    def _describe_extra(self) -> dict:
+        d: dict = {"diagonal": self.diagonal}
+        if self.diagonal:
+            d["corner_rule"] = self.corner_rule
+        return d
+
+    def _build_topology(self) -> Topology:
+        dirs = SQUARE8_DIRECTIONS if self.diagonal else SQUARE4_DIRECTIONS
+        n = len(dirs)
+        dx = np.array([[d[0] for d in dirs]] * 2, dtype=np.int64)
+        dy = np.array([[d[1] for d in dirs]] * 2, dtype=np.int64)
+        pw = self.width + 2
+        step = np.array([_SQRT2 if (a and b) else 1.0 for a, b in dirs], dtype=np.float64)
+        corner = np.full((n, 2), -1, dtype=np.int64)
+        if self.diagonal:
+            for d, (a, b) in enumerate(dirs):
+                if a and b:
+                    corner[d] = (dirs.index((a, 0)), dirs.index((0, b)))
+        return Topology(
+            width=self.width,
+            height=self.height,
+            ndir=n,
+            dx=_frozen(dx),
+            dy=_frozen(dy),
+            offsets=_frozen(dy * pw + dx),
+            step=_frozen(step),
+            corner=_frozen(corner),
+            parity_mode=0,
+            corner_rule=CORNER_RULES.index(self.corner_rule) if self.diagonal else 0,
+            wrap=int(self.wrap_x),
+            heuristic=1 if self.diagonal else 0,
+            hex_kind=0,
+            valid=self.mask,
+        )
+
+    def _deltas(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+        ax, ay = self.check_cell(a, "a")
+        bx, by = self.check_cell(b, "b")
+        dx, dy = abs(ax - bx), abs(ay - by)
+        if self.wrap_x:
+            dx = min(dx, self.width - dx)
+        return dx, dy
+
+    def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
+        """Manhattan (4 directions) or octile (8 directions) distance.
+
+        >>> SquareGrid(10, 10).distance((0, 0), (3, 4))
+        7
+        >>> SquareGrid(10, 10, wrap_x=True).distance((0, 0), (9, 0))
+        1
+        """
+        dx, dy = self._deltas(a, b)
+        if self.diagonal:
+            return max(dx, dy) + (_SQRT2 - 1.0) * min(dx, dy)
+        return dx + dy
+
+    def centers_of(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(xs, dtype=np.float64) + 0.5, np.asarray(ys, dtype=np.float64) + 0.5
+
+    def corner_offsets(self) -> list[tuple[float, float]]:
+        return [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+
+    def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
+        """The cell under a drawing point.
+
+        >>> SquareGrid(4, 4).cell_at(2.3, 0.9)
+        (2, 0)
+        """
+        x, y = math.floor(px), math.floor(py)
+        if 0 <= x < self.width and 0 <= y < self.height and self.mask[y, x]:
+            return x, y
+        return None
+
+
+class _HexLike(Grid):
+    """Shared by hex and staggered boards: six directions from an offset kind."""
+
+    offset: str
+
+    def _check_wrap_parity(self) -> None:
+        if self.wrap_x and self.offset in ("odd-q", "even-q") and self.width % 2:
+            raise ValueError(
+                f"wrap_x on a board whose columns are shoved ({self.offset!r}) needs an even width, got {self.width}"
+            )
+
+    def _build_topology(self) -> Topology:
+        kind = self.offset
+        col_parity = kind in ("odd-q", "even-q")
+        dx = np.zeros((2, 6), dtype=np.int64)
+        dy = np.zeros((2, 6), dtype=np.int64)
+        for par in (0, 1):
+            # a representative cell of this parity, far from any edge
+            x, y = (par + 4, 4) if col_parity else (4, par + 4)
+            h = offset_to_hex(x, y, kind)
+            for d, dh in enumerate(HEX_DIRECTIONS):
+                nx, ny = hex_to_offset(h + dh, kind)
+                dx[par, d], dy[par, d] = nx - x, ny - y
+        pw = self.width + 2
+        return Topology(
+            width=self.width,
+            height=self.height,
+            ndir=6,
+            dx=_frozen(dx),
+            dy=_frozen(dy),
+            offsets=_frozen(dy * pw + dx),
+            step=_frozen(np.ones(6, dtype=np.float64)),
+            corner=_frozen(np.full((6, 2), -1, dtype=np.int64)),
+            parity_mode=1 if col_parity else 2,
+            corner_rule=0,
+            wrap=int(self.wrap_x),
+            heuristic=2,
+            hex_kind=_HEX_KINDS.index(kind),
+            valid=self.mask,
+        )
+
+    def to_hex(self, cell: tuple[int, int]) -> Hex:
+        """The axial Hex of ``cell`` under the board's offset kind.
+
+        >>> HexGrid(4, 4).to_hex((3, 1))
+        Hex(q=3, r=0)
+        """
+        x, y = self.check_cell(cell)
+        return offset_to_hex(x, y, self.offset)
+
+    def from_hex(self, h: Hex) -> tuple[int, int]:
+        """The cell of a Hex (``IndexError`` when it is off the board; wrapped in x on a wrapped board).
+
+        >>> HexGrid(4, 4).from_hex(Hex(3, 0))
+        (3, 1)
+        """
+        if not isinstance(h, Hex):
+            raise TypeError(f"h must be a Hex, got {type(h).__name__} {h!r}")
+        x, y = hex_to_offset(h, self.offset)
+        if self.wrap_x:
+            x %= self.width
+        return self.check_cell((x, y), "hex")
+
+    def hexes_of(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised ``to_hex``: arrays of x, y to arrays of q, r."""
+        return offset_to_axial_array(xs, ys, self.offset)
+
+    def cells_of_hexes(self, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised ``from_hex`` without bounds checks: arrays of q, r to x, y."""
+        return axial_to_offset_array(q, r, self.offset)
+
+    def distance(self, a: tuple[int, int], b: tuple[int, int]) -> int:
+        """Hex steps between two cells (the shorter way round on a wrapped board).
+
+        >>> HexGrid(8, 8, wrap_x=True).distance((0, 0), (7, 0))
+        1
+        """
+        ha = offset_to_hex(*self.check_cell(a, "a"), self.offset)
+        bx, by = self.check_cell(b, "b")
+        shifts = (-self.width, 0, self.width) if self.wrap_x else (0,)
+        return min(ha.distance(offset_to_hex(bx + s, by, self.offset)) for s in shifts)
+
+    def _describe_extra(self) -> dict:
+        return {"offset": self.offset}
+
+
+class HexGrid(_HexLike):
+    """A hex board stored as a rectangle in offset coordinates.
+
+    ``orientation`` 'flat' goes with offset 'odd-q' or 'even-q' (columns
+    shoved), 'pointy' with 'odd-r' or 'even-r' (rows shoved). When only the
+    orientation is given, the offset defaults to 'odd-q' or 'odd-r'.
+
+    >>> HexGrid(6, 4, orientation="pointy")
+    HexGrid(6, 4, orientation='pointy', offset='odd-r')
+    >>> HexGrid(6, 4, orientation="pointy", offset="even-r").neighbors((0, 0))
+    [(1, 0), (0, 1), (1, 1)]
+    """
+
+    kind = "hex"
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        *,
+        orientation: str = "flat",
+        offset: str | None = None,
+        wrap_x: bool = False,
+        mask: np.ndarray | None = None,
+    ) -> None:
+        check_choice(orientation, "orientation", ("flat", "pointy"))
+        if offset is None:
+            offset = "odd-q" if orientation == "flat" else "odd-r"
+        allowed = ("odd-q", "even-q") if orientation == "flat" else ("odd-r", "even-r")
+        check_choice(offset, "offset", _HEX_KINDS)
+        if offset not in allowed:
+            raise ValueError(
+                f"offset {offset!r} does not go with orientation {orientation!r}: use one of {', '.join(map(repr, allowed))}"
+            )
+        self.orientation = orientation
+        self.offset = offset
+        super().__init__(width, height, wrap_x=wrap_x, mask=mask)
+        self._check_wrap_parity()
+        self.layout = Layout(orientation, (1.0, 1.0), (0.0, 0.0))
+
+    def _extra_key(self) -> tuple:
+        return (self.orientation, self.offset)
+
+    def _describe_extra(self) -> dict:
+        return {"orientation": self.orientation, "offset": self.offset}
+
+    def centers_of(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        q, r = self.hexes_of(xs, ys)
+        return self.layout.hex_to_pixel_array(q, r)
+
+    def corner_offsets(self) -> list[tuple[float, float]]:
+        return [self.layout.corner_offset(i) for i in range(6)]
+
+    def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
+        """The cell under a drawing point.
+
+        >>> g = HexGrid(4, 4)
+        >>> g.cell_at(*g.center((2, 3)))
+        (2, 3)
+        """
+        h = self.layout.pixel_to_hex(px, py)
+        x, y = hex_to_offset(h, self.offset)
+        if 0 <= x < self.width and 0 <= y < self.height and self.mask[y, x]:
+            return x, y
+        return None
+
+
+class StaggeredGrid(_HexLike):
+    """Rectangular tiles with six directions, as in classic console strategy games.
+
+    ``stagger='columns'``: odd columns sit half a tile lower (the adjacency of
+    odd-q hexes); ``stagger='rows'``: odd rows sit half a tile to the right (the
+    adjacency of odd-r hexes). Tiles are drawn as 1 x 1 rectangles.
+
+    >>> g = StaggeredGrid(4, 4)
+    >>> g.neighbors((1, 1))
+    [(2, 2), (2, 1), (1, 0), (0, 1), (0, 2), (1, 2)]
+    >>> g.center((1, 1))
+    (1.5, 2.0)
+    """
+
+    kind = "staggered"
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        *,
+        stagger: str = "columns",
+        wrap_x: bool = False,
+        mask: np.ndarray | None = None,
+    ) -> None:
+        check_choice(stagger, "stagger", ("columns", "rows"))
+        self.stagger = stagger
+        self.offset = "odd-q" if stagger == "columns" else "odd-r"
+        super().__init__(width, height, wrap_x=wrap_x, mask=mask)
+        self._check_wrap_parity()
+
+    def _extra_key(self) -> tuple:
+        return (self.stagger,)
+
+    def _describe_extra(self) -> dict:
+        return {"stagger": self.stagger}
+
+    def centers_of(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = np.asarray(xs, dtype=np.float64)
+        y = np.asarray(ys, dtype=np.float64)
+        xi = np.asarray(xs).astype(np.int64)
+        yi = np.asarray(ys).astype(np.int64)
+        if self.stagger == "columns":
+            return x + 0.5, y + 0.5 + 0.5 * (xi & 1)
+        return x + 0.5 + 0.5 * (yi & 1), y + 0.5
+
+    def corner_offsets(self) -> list[tuple[float, float]]:
+        return [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+
+    def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
+        """The cell under a drawing point.
+
+        >>> StaggeredGrid(4, 4).cell_at(1.5, 1.2)
+        (1, 0)
+        """
+        if self.stagger == "columns":
+            x = math.floor(px)
+            y = math.floor(py - 0.5 * (x & 1))
+        else:
+            y = math.floor(py)
+            x = math.floor(px - 0.5 * (y & 1))
+        if 0 <= x < self.width and 0 <= y < self.height and self.mask[y, x]:
+            return x, y
+        return None
+
+
+# -- shaped hex boards -----------------------------------------------------------
+
+def _shaped(hexes: Sequence[Hex], orientation: str, offset: str | None) -> HexGrid:
+    probe = HexGrid(1, 1, orientation=orientation, offset=offset)
+    kind = probe.offset
+    q = np.array([h.q for h in hexes], dtype=np.int64)
+    r = np.array([h.r for h in hexes], dtype=np.int64)
+    # translate in hex space along the parity axis so that parity is kept,
+    # then shift the other offset coordinate to start at 0
+    if kind in ("odd-q", "even-q"):
+        q = q - q.min()
+        cols, rows = axial_to_offset_array(q, r, kind)
+        rows = rows - rows.min()
+    else:
+        r = r - r.min()
+        cols, rows = axial_to_offset_array(q, r, kind)
+        cols = cols - cols.min()
+    mask = np.zeros((int(rows.max()) + 1, int(cols.max()) + 1), dtype=bool)
+    mask[rows, cols] = True
+    return HexGrid(mask.shape[1], mask.shape[0], orientation=orientation, offset=kind, mask=mask)
+
+
+def hexagon_board(radius: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
+    """A hexagon-shaped hex board: every hex within ``radius`` of the centre.
+
+    >>> g = hexagon_board(2)
+    >>> len(g), g.shape
+    (19, (5, 5))
+    """
+    radius = check_int(radius, "radius")
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0, got {radius}")
+    return _shaped(Hex(0, 0).range(radius), orientation, offset)
+
+
+def triangle_board(size: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
+    """A triangle-shaped hex board with ``size`` hexes along each side.
+
+    >>> len(triangle_board(4))
+    10
+    """
+    size = check_positive_int(size, "size")
+    hexes = [Hex(q, r) for q in range(size) for r in range(size - q)]
+    return _shaped(hexes, orientation, offset)
+
+
+def parallelogram_board(q_size: int, r_size: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
+    """A parallelogram (rhombus) of ``q_size`` x ``r_size`` hexes.
+
+    >>> len(parallelogram_board(3, 4))
+    12
+    """
+    q_size = check_positive_int(q_size, "q_size")
+    r_size = check_positive_int(r_size, "r_size")
+    hexes = [Hex(q, r) for q in range(q_size) for r in range(r_size)]
+    return _shaped(hexes, orientation, offset)

@@ -1,0 +1,588 @@
+"""Hex coordinates: cube/axial ``Hex``, offset and doubled coordinates, rounding,
+lines, rings, spirals, rotation, reflection and the hex <-> pixel ``Layout``.
+
+The formulas and names follow the public hex-grid guide by Red Blob Games, so
+code written with that guide in mind reads naturally:
+
+>>> h = Hex(1, -2)
+>>> h.s
+1
+>>> h.neighbor(2)
+Hex(q=1, r=-3)
+>>> Hex(0, 0).distance(Hex(3, -1))
+3
+>>> hex_to_offset(Hex(3, -1), "odd-q")
+(3, 0)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .._validate import check_choice, check_int
+
+__all__ = [
+    "Hex",
+    "HEX_DIRECTIONS",
+    "HEX_DIAGONALS",
+    "OFFSET_KINDS",
+    "DOUBLED_KINDS",
+    "hex_round",
+    "hex_direction",
+    "hex_to_offset",
+    "offset_to_hex",
+    "hex_to_doubled",
+    "doubled_to_hex",
+    "offset_to_axial_array",
+    "axial_to_offset_array",
+    "hex_round_array",
+    "Layout",
+]
+
+OFFSET_KINDS = ("odd-q", "even-q", "odd-r", "even-r")
+DOUBLED_KINDS = ("doubled-height", "doubled-width")
+_AXES = ("q", "r", "s")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Hex:
+    """A hex in axial coordinates ``(q, r)``; the cube coordinate ``s`` is ``-q - r``.
+
+    Immutable, hashable and ordered by ``(q, r)``. Arithmetic: ``a + b``,
+    ``a - b``, ``a * k`` for an int ``k``.
+
+    >>> Hex(1, 2) + Hex(0, -1)
+    Hex(q=1, r=1)
+    >>> Hex(1, 2) * 2
+    Hex(q=2, r=4)
+    >>> sorted({Hex(1, 0), Hex(0, 1)})
+    [Hex(q=0, r=1), Hex(q=1, r=0)]
+    """
+
+    q: int
+    r: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "q", check_int(self.q, "q", hint="use hex_round() for fractional hexes"))
+        object.__setattr__(self, "r", check_int(self.r, "r", hint="use hex_round() for fractional hexes"))
+
+    @property
+    def s(self) -> int:
+        """The third cube coordinate, ``-q - r``."""
+        return -self.q - self.r
+
+    # -- arithmetic ---------------------------------------------------------
+    def __add__(self, other: Hex) -> Hex:
+        if not isinstance(other, Hex):
+            return NotImplemented
+        return Hex(self.q + other.q, self.r + other.r)
+
+    def __sub__(self, other: Hex) -> Hex:
+        if not isinstance(other, Hex):
+            return NotImplemented
+        return Hex(self.q - other.q, self.r - other.r)
+
+    def __mul__(self, k: int) -> Hex:
+        if isinstance(k, Hex):
+            return NotImplemented
+        k = check_int(k, "k")
+        return Hex(self.q * k, self.r * k)
+
+    __rmul__ = __mul__
+
+    def __neg__(self) -> Hex:
+        return Hex(-self.q, -self.r)
+
+    # -- metrics and neighbours ----------------------------------------------
+    def length(self) -> int:
+        """Distance from the origin.
+
+        >>> Hex(2, -5).length()
+        5
+        """
+        return (abs(self.q) + abs(self.r) + abs(self.s)) // 2
+
+    def distance(self, other: Hex) -> int:
+        """Number of hex steps between two hexes.
+
+        >>> Hex(0, 0).distance(Hex(-2, 3))
+        3
+        """
+        _check_hex(other, "other")
+        return (self - other).length()
+
+    def neighbor(self, direction: int) -> Hex:
+        """The neighbour in ``direction`` (0..5, see ``HEX_DIRECTIONS``).
+
+        >>> Hex(1, -2).neighbor(2)
+        Hex(q=1, r=-3)
+        """
+        return self + hex_direction(direction)
+
+    def neighbors(self) -> list[Hex]:
+        """The six neighbours, in direction order."""
+        return [self + d for d in HEX_DIRECTIONS]
+
+    def diagonal(self, direction: int) -> Hex:
+        """The diagonal neighbour in ``direction`` (0..5, see ``HEX_DIAGONALS``).
+
+        >>> Hex(1, -2).diagonal(3)
+        Hex(q=-1, r=-1)
+        """
+        direction = check_int(direction, "direction")
+        if not 0 <= direction < 6:
+            raise ValueError(f"direction must be in 0..5, got {direction}")
+        return self + HEX_DIAGONALS[direction]
+
+    # -- rotation and reflection ---------------------------------------------
+    def rotate_left(self) -> Hex:
+        """Rotate 60 degrees counter-clockwise (in cube terms) about the origin.
+
+        >>> Hex(1, 0).rotate_left()
+        Hex(q=1, r=-1)
+        """
+        return Hex(-self.s, -self.q)
+
+    def rotate_right(self) -> Hex:
+        """Rotate 60 degrees clockwise about the origin.
+
+        >>> Hex(1, 0).rotate_right()
+        Hex(q=0, r=1)
+        """
+        return Hex(-self.r, -self.s)
+
+    def rotate(self, steps: int, *, center: Hex | None = None) -> Hex:
+        """Rotate by ``steps`` * 60 degrees (positive = ``rotate_right``) about ``center``.
+
+        >>> Hex(2, 0).rotate(1, center=Hex(1, 0))
+        Hex(q=1, r=1)
+        """
+        steps = check_int(steps, "steps") % 6
+        c = Hex(0, 0) if center is None else _check_hex(center, "center")
+        v = self - c
+        for _ in range(steps):
+            v = v.rotate_right()
+        return v + c
+
+    def reflect(self, axis: str, *, center: Hex | None = None) -> Hex:
+        """Mirror across the line through ``center`` where one coordinate is fixed.
+
+        ``axis`` is 'q', 'r' or 's': the coordinate that stays the same; the
+        other two swap.
+
+        >>> Hex(1, -3).reflect("q")
+        Hex(q=1, r=2)
+        """
+        check_choice(axis, "axis", _AXES)
+        c = Hex(0, 0) if center is None else _check_hex(center, "center")
+        v = self - c
+        q, r, s = v.q, v.r, v.s
+        if axis == "q":
+            out = Hex(q, s)
+        elif axis == "r":
+            out = Hex(s, r)
+        else:
+            out = Hex(r, q)
+        return out + c
+
+    # -- shapes ---------------------------------------------------------------
+    def ring(self, radius: int) -> list[Hex]:
+        """The hexes at exactly ``radius`` steps, in the guide's order.
+
+        Starts at ``self + direction(4) * radius`` and walks directions 0..5.
+
+        >>> Hex(0, 0).ring(1)[:3]
+        [Hex(q=-1, r=1), Hex(q=0, r=1), Hex(q=1, r=0)]
+        >>> len(Hex(0, 0).ring(3))
+        18
+        """
+        radius = _check_radius(radius)
+        if radius == 0:
+            return [self]
+        out = []
+        h = self + hex_direction(4) * radius
+        for i in range(6):
+            for _ in range(radius):
+                out.append(h)
+                h = h.neighbor(i)
+        return out
+
+    def spiral(self, radius: int) -> list[Hex]:
+        """The centre, then rings 1..radius.
+
+        >>> len(Hex(0, 0).spiral(2))
+        19
+        """
+        radius = _check_radius(radius)
+        out = [self]
+        for k in range(1, radius + 1):
+            out.extend(self.ring(k))
+        return out
+
+    def range(self, radius: int) -> list[Hex]:
+        """Every hex within ``radius`` steps, ordered by ``(q, r)``.
+
+        >>> len(Hex(5, 5).range(1))
+        7
+        """
+        radius = _check_radius(radius)
+        out = []
+        for dq in range(-radius, radius + 1):
+            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
+                out.append(Hex(self.q + dq, self.r + dr))
+        return out
+
+    def line_to(self, other: Hex) -> list[Hex]:
+        """The hexes on the straight line to ``other``, both ends included.
+
+        Linear interpolation in cube space, sampled at ``distance + 1`` points
+        and rounded. To make ties fall the same way every time, both ends are
+        nudged by the fixed cube vector ``(+1e-6, +2e-6, -3e-6)`` before
+        interpolating (the guide's nudge), so a point exactly on an edge
+        between two hexes goes to the one with the larger ``q``, then ``r``.
+
+        >>> Hex(0, 0).line_to(Hex(2, -1))
+        [Hex(q=0, r=0), Hex(q=1, r=0), Hex(q=2, r=-1)]
+        """
+        _check_hex(other, "other")
+        n = self.distance(other)
+        eq, er = 1e-6, 2e-6
+        aq, ar = self.q + eq, self.r + er
+        bq, br = other.q + eq, other.r + er
+        if n == 0:
+            return [self]
+        step = 1.0 / n
+        return [hex_round(aq + (bq - aq) * step * i, ar + (br - ar) * step * i) for i in range(n + 1)]
+
+    def to_offset(self, kind: str) -> tuple[int, int]:
+        """Shortcut for ``hex_to_offset(self, kind)``."""
+        return hex_to_offset(self, kind)
+
+    def __iter__(self) -> Iterator[int]:
+        yield self.q
+        yield self.r
+        yield self.s
+
+    def __repr__(self) -> str:
+        return f"Hex(q={self.q}, r={self.r})"
+
+
+def _check_hex(h: object, name: str) -> Hex:
+    if not isinstance(h, Hex):
+        raise TypeError(f"{name} must be a Hex, got {type(h).__name__} {h!r}")
+    return h
+
+
+def _check_radius(radius: object) -> int:
+    radius = check_int(radius, "radius")
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0, got {radius}")
+    return radius
+
+
+HEX_DIRECTIONS: tuple[Hex, ...] = (
+    Hex(1, 0), Hex(1, -1), Hex(0, -1), Hex(-1, 0), Hex(-1, 1), Hex(0, 1),
+)
+"""The six neighbour directions in (q, r); d-th is (1,0,-1), (1,-1,0), (0,-1,1), (-1,0,1), (-1,1,0), (0,1,-1) in cube."""
+
+HEX_DIAGONALS: tuple[Hex, ...] = (
+    Hex(2, -1), Hex(1, -2), Hex(-1, -1), Hex(-2, 1), Hex(-1, 2), Hex(1, 1),
+)
+"""The six diagonal directions: (2,-1,-1), (1,-2,1), (-1,-1,2), (-2,1,1), (-1,2,-1), (1,1,-2) in cube."""
+
+
+def hex_direction(direction: int) -> Hex:
+    """The unit vector of ``direction`` (0..5).
+
+    >>> hex_direction(0)
+    Hex(q=1, r=0)
+    """
+    direction = check_int(direction, "direction")
+    if not 0 <= direction < 6:
+        raise ValueError(f"direction must be in 0..5, got {direction}")
+    return HEX_DIRECTIONS[direction]
+
+
+def hex_round(q: float, r: float) -> Hex:
+    """Round fractional axial coordinates to the nearest Hex (cube rounding).
+
+    >>> hex_round(0.6, 0.3)
+    Hex(q=1, r=0)
+    >>> hex_round(-0.4, 1.2)
+    Hex(q=0, r=1)
+    """
+    q = _check_real(q, "q")
+    r = _check_real(r, "r")
+    s = -q - r
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return Hex(int(rq), int(rr))
+
+
+def _check_real(v: object, name: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {type(v).__name__} {v!r}")
+    f = float(v)
+    if not math.isfinite(f):
+        raise ValueError(f"{name} must be finite, got {f}")
+    return f
+
+
+# -- offset and doubled coordinates ------------------------------------------
+
+def hex_to_offset(h: Hex, kind: str) -> tuple[int, int]:
+    """Axial hex to offset ``(col, row)``.
+
+    ``kind`` is 'odd-q' or 'even-q' (flat-top, columns shoved) or 'odd-r' or
+    'even-r' (pointy-top, rows shoved).
+
+    >>> hex_to_offset(Hex(1, 2), "odd-q"), hex_to_offset(Hex(1, 2), "even-r")
+    ((1, 2), (2, 2))
+    """
+    _check_hex(h, "hex")
+    check_choice(kind, "kind", OFFSET_KINDS)
+    q, r = h.q, h.r
+    if kind == "odd-q":
+        return q, r + (q - (q & 1)) // 2
+    if kind == "even-q":
+        return q, r + (q + (q & 1)) // 2
+    if kind == "odd-r":
+        return q + (r - (r & 1)) // 2, r
+    return q + (r + (r & 1)) // 2, r
+
+
+def offset_to_hex(col: int, row: int, kind: str) -> Hex:
+    """Offset ``(col, row)`` to the axial Hex; the inverse of ``hex_to_offset``.
+
+    >>> offset_to_hex(1, 2, "odd-q")
+    Hex(q=1, r=2)
+    >>> offset_to_hex(3, 0, "odd-q")
+    Hex(q=3, r=-1)
+    """
+    col = check_int(col, "col")
+    row = check_int(row, "row")
+    check_choice(kind, "kind", OFFSET_KINDS)
+    if kind == "odd-q":
+        return Hex(col, row - (col - (col & 1)) // 2)
+    if kind == "even-q":
+        return Hex(col, row - (col + (col & 1)) // 2)
+    if kind == "odd-r":
+        return Hex(col - (row - (row & 1)) // 2, row)
+    return Hex(col - (row + (row & 1)) // 2, row)
+
+
+def hex_to_doubled(h: Hex, kind: str) -> tuple[int, int]:
+    """Axial hex to doubled ``(col, row)``.
+
+    'doubled-height' (flat-top): ``col = q, row = 2r + q``; 'doubled-width'
+    (pointy-top): ``col = 2q + r, row = r``.
+
+    >>> hex_to_doubled(Hex(1, 2), "doubled-height"), hex_to_doubled(Hex(1, 2), "doubled-width")
+    ((1, 5), (4, 2))
+    """
+    _check_hex(h, "hex")
+    check_choice(kind, "kind", DOUBLED_KINDS)
+    if kind == "doubled-height":
+        return h.q, 2 * h.r + h.q
+    return 2 * h.q + h.r, h.r
+
+
+def doubled_to_hex(col: int, row: int, kind: str) -> Hex:
+    """Doubled ``(col, row)`` to axial; ``col + row`` must be even.
+
+    >>> doubled_to_hex(1, 5, "doubled-height")
+    Hex(q=1, r=2)
+    """
+    col = check_int(col, "col")
+    row = check_int(row, "row")
+    check_choice(kind, "kind", DOUBLED_KINDS)
+    if (col + row) % 2:
+        raise ValueError(f"doubled coordinates need col + row even, got col={col}, row={row}")
+    if kind == "doubled-height":
+        return Hex(col, (row - col) // 2)
+    return Hex((col - row) // 2, row)
+
+
+# -- vectorised forms ----------------------------------------------------------
+
+def _int_array(a: object, name: str) -> np.ndarray:
+    arr = np.asarray(a)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be an integer array, got dtype {arr.dtype}")
+    return arr.astype(np.int64, copy=False)
+
+
+def offset_to_axial_array(cols: object, rows: object, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised ``offset_to_hex``: integer arrays of columns and rows to ``(q, r)``.
+
+    >>> q, r = offset_to_axial_array([0, 1, 2, 3], [0, 0, 0, 0], "odd-q")
+    >>> q.tolist(), r.tolist()
+    ([0, 1, 2, 3], [0, 0, -1, -1])
+    """
+    check_choice(kind, "kind", OFFSET_KINDS)
+    c, r = np.broadcast_arrays(_int_array(cols, "cols"), _int_array(rows, "rows"))
+    if kind == "odd-q":
+        return c.copy(), r - (c - (c & 1)) // 2
+    if kind == "even-q":
+        return c.copy(), r - (c + (c & 1)) // 2
+    if kind == "odd-r":
+        return c - (r - (r & 1)) // 2, r.copy()
+    return c - (r + (r & 1)) // 2, r.copy()
+
+
+def axial_to_offset_array(q: object, r: object, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised ``hex_to_offset``: integer ``(q, r)`` arrays to ``(cols, rows)``.
+
+    >>> c, r = axial_to_offset_array([0, 1, 2, 3], [0, 0, -1, -1], "odd-q")
+    >>> c.tolist(), r.tolist()
+    ([0, 1, 2, 3], [0, 0, 0, 0])
+    """
+    check_choice(kind, "kind", OFFSET_KINDS)
+    qq, rr = np.broadcast_arrays(_int_array(q, "q"), _int_array(r, "r"))
+    if kind == "odd-q":
+        return qq.copy(), rr + (qq - (qq & 1)) // 2
+    if kind == "even-q":
+        return qq.copy(), rr + (qq + (qq & 1)) // 2
+    if kind == "odd-r":
+        return qq + (rr - (rr & 1)) // 2, rr.copy()
+    return qq + (rr + (rr & 1)) // 2, rr.copy()
+
+
+def hex_round_array(q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised ``hex_round``: float arrays to integer ``(q, r)`` arrays.
+
+    >>> q, r = hex_round_array([0.6, -0.4], [0.3, 1.2])
+    >>> q.tolist(), r.tolist()
+    ([1, 0], [0, 1])
+    """
+    fq, fr = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(r, dtype=np.float64))
+    if not (np.isfinite(fq).all() and np.isfinite(fr).all()):
+        raise ValueError("q and r must be finite (no NaN or inf)")
+    fs = -fq - fr
+    rq, rr, rs = np.round(fq), np.round(fr), np.round(fs)
+    dq, dr, ds = np.abs(rq - fq), np.abs(rr - fr), np.abs(rs - fs)
+    fix_q = (dq > dr) & (dq > ds)
+    fix_r = ~fix_q & (dr > ds)
+    rq = np.where(fix_q, -rr - rs, rq)
+    rr = np.where(fix_r, -rq - rs, rr)
+    return rq.astype(np.int64), rr.astype(np.int64)
+
+
+# -- layout --------------------------------------------------------------------
+
+_SQRT3 = math.sqrt(3.0)
+# forward matrix f0..f3, backward b0..b3, start angle (in sixths of a turn)
+_ORIENTATIONS = {
+    "pointy": ((_SQRT3, _SQRT3 / 2.0, 0.0, 1.5), (_SQRT3 / 3.0, -1.0 / 3.0, 0.0, 2.0 / 3.0), 0.5),
+    "flat": ((1.5, 0.0, _SQRT3 / 2.0, _SQRT3), (2.0 / 3.0, 0.0, -1.0 / 3.0, _SQRT3 / 3.0), 0.0),
+}
+
+
+class Layout:
+    """Hex <-> pixel conversion; screen ``y`` grows downward.
+
+    ``orientation`` is 'flat' or 'pointy', ``size`` the ``(sx, sy)`` distance from
+    a hex centre to a corner, ``origin`` the pixel of ``Hex(0, 0)``'s centre.
+
+    >>> lay = Layout("pointy", (10, 10), (0, 0))
+    >>> x, y = lay.hex_to_pixel(Hex(1, 0))
+    >>> round(x, 3), round(y, 3)
+    (17.321, 0.0)
+    >>> lay.pixel_to_hex(x, y)
+    Hex(q=1, r=0)
+    """
+
+    __slots__ = ("orientation", "size", "origin", "_f", "_b", "_start")
+
+    def __init__(self, orientation: str, size: Sequence[float], origin: Sequence[float] = (0.0, 0.0)) -> None:
+        check_choice(orientation, "orientation", tuple(_ORIENTATIONS))
+        self.orientation = orientation
+        self.size = _check_pair(size, "size", positive=True)
+        self.origin = _check_pair(origin, "origin")
+        self._f, self._b, self._start = _ORIENTATIONS[orientation]
+
+    def __repr__(self) -> str:
+        return f"Layout({self.orientation!r}, size={self.size}, origin={self.origin})"
+
+    def hex_to_pixel(self, h: Hex) -> tuple[float, float]:
+        """Centre of ``h`` in pixels."""
+        _check_hex(h, "hex")
+        f = self._f
+        x = (f[0] * h.q + f[1] * h.r) * self.size[0]
+        y = (f[2] * h.q + f[3] * h.r) * self.size[1]
+        return x + self.origin[0], y + self.origin[1]
+
+    def pixel_to_fractional(self, x: float, y: float) -> tuple[float, float]:
+        """Fractional axial ``(q, r)`` under pixel ``(x, y)``.
+
+        >>> q, r = Layout("flat", (1, 1)).pixel_to_fractional(1.5, 0.8660254037844386)
+        >>> round(q, 9), abs(round(r, 9))
+        (1.0, 0.0)
+        """
+        x = _check_real(x, "x")
+        y = _check_real(y, "y")
+        b = self._b
+        px = (x - self.origin[0]) / self.size[0]
+        py = (y - self.origin[1]) / self.size[1]
+        q = b[0] * px + b[1] * py
+        r = b[2] * px + b[3] * py
+        return q, r
+
+    def pixel_to_hex(self, x: float, y: float) -> Hex:
+        """The hex containing pixel ``(x, y)``."""
+        return hex_round(*self.pixel_to_fractional(x, y))
+
+    def corner_offset(self, corner: int) -> tuple[float, float]:
+        """Offset of corner ``corner`` (0..5) from a hex centre."""
+        angle = 2.0 * math.pi * (self._start + corner) / 6.0
+        return self.size[0] * math.cos(angle), self.size[1] * math.sin(angle)
+
+    def corners(self, h: Hex) -> list[tuple[float, float]]:
+        """The six corners of ``h`` in pixels, going clockwise on screen.
+
+        >>> [tuple(round(v, 3) for v in c) for c in Layout("flat", (1, 1)).corners(Hex(0, 0))][:2]
+        [(1.0, 0.0), (0.5, 0.866)]
+        """
+        cx, cy = self.hex_to_pixel(h)
+        out = []
+        for i in range(6):
+            dx, dy = self.corner_offset(i)
+            out.append((cx + dx, cy + dy))
+        return out
+
+    # vectorised
+    def hex_to_pixel_array(self, q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised ``hex_to_pixel`` over ``(q, r)`` arrays."""
+        qq, rr = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(r, dtype=np.float64))
+        f = self._f
+        x = (f[0] * qq + f[1] * rr) * self.size[0] + self.origin[0]
+        y = (f[2] * qq + f[3] * rr) * self.size[1] + self.origin[1]
+        return x, y
+
+    def pixel_to_hex_array(self, x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised ``pixel_to_hex``: pixel arrays to integer ``(q, r)`` arrays."""
+        xx, yy = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+        b = self._b
+        px = (xx - self.origin[0]) / self.size[0]
+        py = (yy - self.origin[1]) / self.size[1]
+        return hex_round_array(b[0] * px + b[1] * py, b[2] * px + b[3] * py)
+
+
+def _check_pair(v: object, name: str, *, positive: bool = False) -> tuple[float, float]:
+    try:
+        a, b = v  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a pair of numbers (x, y), got {v!r}") from None
+    a = _check_real(a, f"{name}[0]")
+    b = _check_real(b, f"{name}[1]")
+    if positive and (a <= 0 or b <= 0):
+        raise ValueError(f"{name} must be positive, got {(a, b)}")
+    return a, b

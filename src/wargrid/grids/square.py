@@ -1,0 +1,122 @@
+"""Square-board metrics and neighbour directions.
+
+Directions are counted counter-clockwise from east on a screen whose ``y``
+grows downward, so north is ``(0, -1)``.
+
+>>> square_neighbors((2, 2))
+[(3, 2), (2, 1), (1, 2), (2, 3)]
+>>> manhattan((0, 0), (3, 4)), chebyshev((0, 0), (3, 4)), octagonal((0, 0), (3, 4))
+(7, 4, 5)
+>>> round(octile((0, 0), (3, 4)), 4), euclidean((0, 0), (3, 4))
+(5.2426, 5.0)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validate import check_cell_pair
+
+__all__ = [
+    "SQUARE4_DIRECTIONS",
+    "SQUARE8_DIRECTIONS",
+    "square_neighbors",
+    "manhattan",
+    "chebyshev",
+    "octile",
+    "euclidean",
+    "octagonal",
+    "METRICS",
+    "metric_array",
+]
+
+SQUARE4_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, -1), (-1, 0), (0, 1))
+"""East, north, west, south as ``(dx, dy)``."""
+
+SQUARE8_DIRECTIONS: tuple[tuple[int, int], ...] = (
+    (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1),
+)
+"""East, north-east, north, north-west, west, south-west, south, south-east."""
+
+_SQRT2 = math.sqrt(2.0)
+
+
+def square_neighbors(cell: tuple[int, int], *, diagonal: bool = False) -> list[tuple[int, int]]:
+    """The 4 (or 8 with ``diagonal=True``) neighbours of ``cell`` on an unbounded board.
+
+    >>> square_neighbors((0, 0), diagonal=True)[:3]
+    [(1, 0), (1, -1), (0, -1)]
+    """
+    x, y = check_cell_pair(cell, "cell")
+    dirs = SQUARE8_DIRECTIONS if diagonal else SQUARE4_DIRECTIONS
+    return [(x + dx, y + dy) for dx, dy in dirs]
+
+
+def _deltas(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    ax, ay = check_cell_pair(a, "a")
+    bx, by = check_cell_pair(b, "b")
+    return abs(ax - bx), abs(ay - by)
+
+
+def manhattan(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """``|dx| + |dy|``: steps on a 4-direction board."""
+    dx, dy = _deltas(a, b)
+    return dx + dy
+
+
+def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """``max(|dx|, |dy|)``: steps on an 8-direction board."""
+    dx, dy = _deltas(a, b)
+    return max(dx, dy)
+
+
+def octile(a: tuple[int, int], b: tuple[int, int]) -> float:
+    """Length of the shortest 8-direction path with diagonal steps of ``sqrt(2)``."""
+    dx, dy = _deltas(a, b)
+    return max(dx, dy) + (_SQRT2 - 1.0) * min(dx, dy)
+
+
+def euclidean(a: tuple[int, int], b: tuple[int, int]) -> float:
+    """Straight-line distance between cell centres."""
+    dx, dy = _deltas(a, b)
+    return math.hypot(dx, dy)
+
+
+def octagonal(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Integer approximation ``max(dx, dy) + min(dx, dy) // 2`` used by classic RTS engines."""
+    dx, dy = _deltas(a, b)
+    return max(dx, dy) + min(dx, dy) // 2
+
+
+METRICS = {
+    "manhattan": manhattan,
+    "chebyshev": chebyshev,
+    "octile": octile,
+    "euclidean": euclidean,
+    "octagonal": octagonal,
+}
+"""The square metrics by name."""
+
+
+def metric_array(name: str, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """Vectorised metric over arrays of (absolute or signed) offsets.
+
+    >>> metric_array("chebyshev", np.array([3, -1]), np.array([4, 0])).tolist()
+    [4, 1]
+    """
+    if name not in METRICS:
+        raise ValueError(f"name must be one of {', '.join(map(repr, METRICS))}; got {name!r}")
+    ax = np.abs(np.asarray(dx))
+    ay = np.abs(np.asarray(dy))
+    hi, lo = np.maximum(ax, ay), np.minimum(ax, ay)
+    if name == "manhattan":
+        return ax + ay
+    if name == "chebyshev":
+        return hi
+    if name == "octile":
+        return hi + (_SQRT2 - 1.0) * lo
+    if name == "euclidean":
+        return np.hypot(ax, ay)
+    return hi + lo // 2
