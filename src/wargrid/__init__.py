@@ -11,7 +11,12 @@ Hex(q=1, r=-3)
 
 from .grids import *  # noqa: F401,F403
 from .grids import __all__ as _grid_names
+from .map import EVENTS, CallbackError, CostData, Map, MapEvent
+from .terrain import INF, Terrain, TerrainTable
 
 __version__ = "0.1.0"
 
-__all__ = list(_grid_names)
+__all__ = list(_grid_names) + [
+    "Map", "MapEvent", "CostData", "CallbackError", "EVENTS",
+    "Terrain", "TerrainTable", "INF",
+]

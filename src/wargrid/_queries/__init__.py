@@ -1,0 +1,13 @@
+"""The thin query methods of ``Map``, one mixin per capability.
+
+Each mixin hands a capability module the grid and the arrays it needs; the
+capability modules never import the map. Each file is owned by its capability.
+"""
+
+from .movement import MovementQueries
+from .rts import RtsQueries
+from .sight import SightQueries
+from .tactics import TacticsQueries
+from .territory import TerritoryQueries
+
+__all__ = ["MovementQueries", "SightQueries", "TerritoryQueries", "RtsQueries", "TacticsQueries"]

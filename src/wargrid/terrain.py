@@ -1,0 +1,246 @@
+"""Terrain tables and movement classes.
+
+A terrain has a name, a one-character map symbol, a colour, whether it blocks
+sight, and a movement cost per movement class (``inf`` = impassable). The
+table turns a layer of terrain ids into per-class cost arrays.
+
+>>> t = TerrainTable.default()
+>>> t.classes[:3]
+('foot', 'cavalry', 'wheeled')
+>>> t.cost("plains", "cavalry") < t.cost("plains", "foot")
+True
+>>> t.cost("forest", "cavalry") > t.cost("forest", "foot")
+True
+>>> t.cost("water", "foot")
+inf
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+__all__ = ["Terrain", "TerrainTable", "INF"]
+
+INF = math.inf
+_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """One kind of ground.
+
+    >>> Terrain("marsh", "m", "#557755", costs={"foot": 3}).cost("foot")
+    3.0
+    """
+
+    name: str
+    symbol: str
+    color: str
+    costs: Mapping[str, float] = field(default_factory=dict)
+    blocks_sight: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _NAME.match(self.name):
+            raise ValueError(f"terrain name must be a word (letters, digits, _ or -), got {self.name!r}")
+        if not isinstance(self.symbol, str) or len(self.symbol) != 1 or self.symbol.isspace():
+            raise ValueError(f"terrain {self.name!r}: symbol must be one visible character, got {self.symbol!r}")
+        if not isinstance(self.color, str) or not _COLOR.match(self.color):
+            raise ValueError(f"terrain {self.name!r}: color must look like '#rrggbb', got {self.color!r}")
+        if not isinstance(self.blocks_sight, (bool, np.bool_)):
+            raise TypeError(f"terrain {self.name!r}: blocks_sight must be True or False, got {self.blocks_sight!r}")
+        clean = {}
+        for cls, c in dict(self.costs).items():
+            if not isinstance(cls, str) or not _NAME.match(cls):
+                raise ValueError(f"terrain {self.name!r}: movement class names must be words, got {cls!r}")
+            if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
+                raise TypeError(f"terrain {self.name!r}: cost for {cls!r} must be a number, got {c!r}")
+            c = float(c)
+            if math.isnan(c) or c <= 0:
+                raise ValueError(f"terrain {self.name!r}: cost for {cls!r} must be > 0 or inf (impassable), got {c}")
+            clean[cls] = c
+        object.__setattr__(self, "costs", clean)
+
+    def cost(self, unit: str) -> float:
+        """Movement cost for class ``unit`` (``inf`` when the class is not listed)."""
+        return self.costs.get(unit, INF)
+
+    def to_dict(self) -> dict:
+        """Plain data (``inf`` written as ``None``)."""
+        return {
+            "name": self.name,
+            "symbol": self.symbol,
+            "color": self.color,
+            "blocks_sight": self.blocks_sight,
+            "costs": {k: (None if math.isinf(v) else v) for k, v in self.costs.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Terrain":
+        """Inverse of ``to_dict``."""
+        costs = {k: (INF if v is None else v) for k, v in dict(d.get("costs", {})).items()}
+        return cls(d["name"], d["symbol"], d["color"], costs=costs, blocks_sight=bool(d.get("blocks_sight", False)))
+
+
+class TerrainTable:
+    """An ordered set of terrains and the movement classes they price.
+
+    Terrain ids are positions in the table; the first terrain is the default
+    ground. ``classes`` defaults to every class named by any terrain, in order
+    of first appearance.
+
+    >>> t = TerrainTable([Terrain("floor", ".", "#dddddd", costs={"walk": 1}),
+    ...                   Terrain("wall", "#", "#333333", blocks_sight=True)])
+    >>> t.names, t.classes
+    (('floor', 'wall'), ('walk',))
+    >>> t.cost_matrix().tolist()
+    [[1.0], [inf]]
+    """
+
+    def __init__(self, terrains: Sequence[Terrain], *, classes: Sequence[str] | None = None) -> None:
+        terrains = tuple(terrains)
+        if not terrains:
+            raise ValueError("terrains must hold at least one Terrain")
+        for t in terrains:
+            if not isinstance(t, Terrain):
+                raise TypeError(f"terrains must hold Terrain objects, got {type(t).__name__} {t!r}")
+        if len(terrains) > 32767:
+            raise ValueError(f"terrains must hold at most 32767 terrains, got {len(terrains)}")
+        names = [t.name for t in terrains]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"terrain names must be unique, repeated: {sorted(dup)}")
+        symbols = [t.symbol for t in terrains]
+        dup = {s for s in symbols if symbols.count(s) > 1}
+        if dup:
+            raise ValueError(f"terrain symbols must be unique, repeated: {sorted(dup)}")
+        if classes is None:
+            seen: list[str] = []
+            for t in terrains:
+                for c in t.costs:
+                    if c not in seen:
+                        seen.append(c)
+            classes = seen
+        classes = tuple(classes)
+        if not classes:
+            raise ValueError("a terrain table needs at least one movement class")
+        for c in classes:
+            if not isinstance(c, str) or not _NAME.match(c):
+                raise ValueError(f"movement class names must be words, got {c!r}")
+        if len(set(classes)) != len(classes):
+            raise ValueError(f"movement classes must be unique, got {classes}")
+        self.terrains = terrains
+        self.classes = classes
+        self.names = tuple(names)
+        self._index = {n: i for i, n in enumerate(names)}
+        self._symbol_index = {s: i for i, s in enumerate(symbols)}
+        m = np.array([[t.cost(c) for c in classes] for t in terrains], dtype=np.float64)
+        m.setflags(write=False)
+        self._matrix = m
+        bs = np.array([t.blocks_sight for t in terrains], dtype=bool)
+        bs.setflags(write=False)
+        self._blocks = bs
+
+    def __len__(self) -> int:
+        return len(self.terrains)
+
+    def __iter__(self):
+        return iter(self.terrains)
+
+    def __getitem__(self, key: str | int) -> Terrain:
+        return self.terrains[self.index(key) if isinstance(key, str) else key]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TerrainTable):
+            return NotImplemented
+        return self.terrains == other.terrains and self.classes == other.classes
+
+    def __repr__(self) -> str:
+        return f"TerrainTable({list(self.names)}, classes={list(self.classes)})"
+
+    def index(self, name: str) -> int:
+        """Terrain id of ``name``; ``ValueError`` listing the known names otherwise."""
+        try:
+            return self._index[name]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown terrain {name!r}; known terrains: {', '.join(self.names)}") from None
+
+    def index_of_symbol(self, symbol: str) -> int:
+        """Terrain id of a map symbol."""
+        try:
+            return self._symbol_index[symbol]
+        except (KeyError, TypeError):
+            known = "".join(t.symbol for t in self.terrains)
+            raise ValueError(f"unknown terrain symbol {symbol!r}; known symbols: {known!r}") from None
+
+    def class_index(self, unit: str | None) -> int:
+        """Column of movement class ``unit`` (``None``: the first class)."""
+        if unit is None:
+            return 0
+        if isinstance(unit, str):
+            for i, c in enumerate(self.classes):
+                if c == unit:
+                    return i
+        raise ValueError(f"unknown unit class {unit!r}; known classes: {', '.join(self.classes)}")
+
+    def cost(self, terrain: str, unit: str | None = None) -> float:
+        """Cost of ``terrain`` for ``unit`` (``None``: the first class)."""
+        return float(self._matrix[self.index(terrain), self.class_index(unit)])
+
+    def cost_matrix(self) -> np.ndarray:
+        """``(n_terrains, n_classes)`` costs, read-only."""
+        return self._matrix
+
+    def blocks_sight(self) -> np.ndarray:
+        """``(n_terrains,)`` booleans, read-only."""
+        return self._blocks
+
+    def colors(self) -> list[str]:
+        """Colour of each terrain, by id."""
+        return [t.color for t in self.terrains]
+
+    def to_dict(self) -> dict:
+        """Plain data for map files."""
+        return {"classes": list(self.classes), "terrains": [t.to_dict() for t in self.terrains]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "TerrainTable":
+        """Inverse of ``to_dict``."""
+        return cls([Terrain.from_dict(t) for t in d["terrains"]], classes=d.get("classes"))
+
+    def with_terrains(self, extra: Iterable[Terrain]) -> "TerrainTable":
+        """A new table with ``extra`` terrains appended."""
+        return TerrainTable(self.terrains + tuple(extra), classes=self.classes)
+
+    @classmethod
+    def default(cls) -> "TerrainTable":
+        """The default table of a strategy game.
+
+        Classes foot, cavalry, wheeled, tracked, naval. Cavalry is fast on
+        plains and slow in forest; foot is steady everywhere on land; only
+        naval crosses water; roads and bridges speed up every land class.
+        """
+        return _DEFAULT
+
+
+_LAND = ("foot", "cavalry", "wheeled", "tracked")
+_DEFAULT = TerrainTable(
+    [
+        Terrain("plains", ".", "#b5cf6b", costs={"foot": 2, "cavalry": 1, "wheeled": 2, "tracked": 2}),
+        Terrain("forest", "f", "#3f7f3a", costs={"foot": 2, "cavalry": 4, "wheeled": 6, "tracked": 3}, blocks_sight=True),
+        Terrain("hills", "h", "#a99560", costs={"foot": 3, "cavalry": 3, "wheeled": 4, "tracked": 3}),
+        Terrain("mountains", "M", "#7d7168", costs={"foot": 5}, blocks_sight=True),
+        Terrain("water", "~", "#3f78b5", costs={"naval": 1}),
+        Terrain("road", "=", "#d8c8a0", costs={"foot": 1, "cavalry": 0.75, "wheeled": 1, "tracked": 1.5}),
+        Terrain("bridge", "b", "#8b5a2b", costs={"foot": 1, "cavalry": 0.75, "wheeled": 1, "tracked": 1.5}),
+        Terrain("coast", ",", "#e3d59b", costs={"foot": 2, "cavalry": 2, "wheeled": 3, "tracked": 2}),
+        Terrain("swamp", "s", "#6b8e6b", costs={"foot": 4, "cavalry": 6, "tracked": 6}),
+        Terrain("ford", "_", "#6fa3d6", costs={"foot": 4, "cavalry": 3, "tracked": 4}),
+    ],
+    classes=("foot", "cavalry", "wheeled", "tracked", "naval"),
+)

@@ -1,0 +1,16 @@
+"""Shared test settings: hypothesis profiles and the path to the shared data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+# numba compiles on first call, so no per-example deadline; CI runs derandomized
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+REPO = Path(__file__).resolve().parent.parent
+MOVINGAI = REPO.parent / "shared" / "data" / "movingai"
