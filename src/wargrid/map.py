@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from ._validate import check_cell_pair, check_real
-from ._queries import MovementQueries, RtsQueries, SightQueries, TacticsQueries, TerritoryQueries
+from ._queries import MovementQueries, RtsQueries, SightQueries, TacticsQueries, TerritoryQueries, ZoneQueries
 from .grids.boards import Grid
 from .terrain import TerrainTable
 
@@ -84,7 +84,7 @@ class CostData:
     uniform: bool
 
 
-class Map(MovementQueries, SightQueries, TerritoryQueries, RtsQueries, TacticsQueries):
+class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueries, TacticsQueries):
     """A board with terrain, overlay, elevation and edge-cost layers.
 
     ``terrain`` is an integer ``(height, width)`` array of terrain ids (or

@@ -9,5 +9,6 @@ from .rts import RtsQueries
 from .sight import SightQueries
 from .tactics import TacticsQueries
 from .territory import TerritoryQueries
+from .zones import ZoneQueries
 
-__all__ = ["MovementQueries", "SightQueries", "TerritoryQueries", "RtsQueries", "TacticsQueries"]
+__all__ = ["ZoneQueries", "MovementQueries", "SightQueries", "TerritoryQueries", "RtsQueries", "TacticsQueries"]

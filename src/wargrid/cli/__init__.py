@@ -1,0 +1,1 @@
+"""The ``wargrid`` command line (filled in by the command-line module)."""
