@@ -13,6 +13,7 @@ from .grids import *  # noqa: F401,F403
 from .grids import __all__ as _grid_names
 from .map import EVENTS, CallbackError, CostData, Map, MapEvent
 from .terrain import INF, Terrain, TerrainTable
+from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
 
 __version__ = "0.1.0"
 

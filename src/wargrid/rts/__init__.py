@@ -1,0 +1,28 @@
+"""Real-time strategy detail: leptons, occupancy, the entry ladder, the classic pathfinder, moving units.
+
+Importing this package compiles nothing; kernels compile on first use.
+
+>>> from wargrid import rts
+>>> rts.octagonal_distance((0, 0), (512, 256))
+640
+"""
+
+from .leptons import (
+    LEPTONS_PER_CELL,
+    Lepton,
+    cell_to_lepton,
+    cells_to_leptons,
+    lepton_to_cell,
+    leptons_to_cells,
+    octagonal_distance,
+    octagonal_distances,
+    pack_cell,
+    unpack_cell,
+)
+from .occupancy import KINDS, Occupancy, Spot, spot_offsets
+
+__all__ = [
+    "LEPTONS_PER_CELL", "Lepton", "cell_to_lepton", "cells_to_leptons", "lepton_to_cell", "leptons_to_cells",
+    "octagonal_distance", "octagonal_distances", "pack_cell", "unpack_cell",
+    "KINDS", "Occupancy", "Spot", "spot_offsets",
+]

@@ -1,0 +1,313 @@
+"""Who stands where: infantry sub-spots, vehicles, buildings and reservations.
+
+A cell holds either up to ``n_spots`` soldiers (one per sub-spot), or one
+vehicle, or one part of a building that spans several cells. Sub-spot 0 is
+the centre; the others lie halfway from the centre to each corner of the tile
+(``Grid.corner_offsets``): five spots on square and staggered boards, seven on
+hex boards. A unit about to enter a cell reserves it (a vehicle the whole
+cell, a soldier one spot), so two units never claim the same space.
+
+>>> from wargrid import SquareGrid
+>>> occ = Occupancy(SquareGrid(4, 4), seed=1)
+>>> occ.place(1, (1, 1), kind="vehicle").cell
+(1, 1)
+>>> occ.place(2, (1, 1), kind="infantry")
+Traceback (most recent call last):
+...
+ValueError: cell (1, 1) cannot take infantry unit 2: it holds vehicle 1
+>>> occ.place(3, (2, 1), kind="infantry", near=(2 * 256 + 250, 256 + 250)).spot
+3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._validate import check_choice, check_int, check_seed
+from ..grids.boards import Grid
+from .leptons import LEPTONS_PER_CELL, _check_point, _check_scale
+
+__all__ = ["Occupancy", "Spot", "KINDS", "spot_offsets"]
+
+KINDS = ("infantry", "vehicle")
+"""Kinds of moving unit; buildings are placed with ``Occupancy.place_building``."""
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a unit stands: the cell, the sub-spot (``-1``: the whole cell) and the point in leptons."""
+
+    cell: tuple[int, int]
+    spot: int
+    lepton: tuple[int, int]
+
+
+def spot_offsets(grid: Grid, *, leptons: int = LEPTONS_PER_CELL) -> np.ndarray:
+    """``(n_spots, 2)`` integer lepton offsets of the sub-spots from a cell's centre.
+
+    Spot 0 is the centre; spot ``k`` lies halfway towards corner ``k - 1`` of
+    the tile, scaled so that the tile's drawing box maps onto one cell of
+    leptons.
+
+    >>> from wargrid import SquareGrid, HexGrid
+    >>> spot_offsets(SquareGrid(2, 2)).tolist()
+    [[0, 0], [-64, -64], [64, -64], [64, 64], [-64, 64]]
+    >>> len(spot_offsets(HexGrid(2, 2)))
+    7
+    """
+    n = _check_scale(leptons)
+    off = np.array(grid.corner_offsets(), dtype=np.float64)
+    box = off.max(axis=0) - off.min(axis=0)
+    spots = np.rint(0.5 * off / box * n).astype(np.int64)
+    return np.vstack([np.zeros((1, 2), dtype=np.int64), spots])
+
+
+class Occupancy:
+    """Per-cell occupancy of a board, with reservations (dynamic state beside the map).
+
+    Units are non-negative integer ids. ``seed`` drives the fair random
+    tie-break between equally near free sub-spots.
+    """
+
+    def __init__(self, grid: Grid, *, leptons: int = LEPTONS_PER_CELL, seed: int | None = None) -> None:
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        self.grid = grid
+        self.leptons = _check_scale(leptons)
+        self.spots = spot_offsets(grid, leptons=self.leptons)
+        self.n_spots = len(self.spots)
+        size = grid.size
+        self.vehicle = np.full(size, -1, dtype=np.int64)
+        self.building = np.full(size, -1, dtype=np.int64)
+        self.infantry = np.full((size, self.n_spots), -1, dtype=np.int64)
+        self.reserved_cell = np.full(size, -1, dtype=np.int64)
+        self.reserved_spot = np.full((size, self.n_spots), -1, dtype=np.int64)
+        self._rng = np.random.default_rng(check_seed(seed))
+        self._where: dict[int, tuple[str, tuple[int, ...], int]] = {}
+        self._reservation: dict[int, tuple[int, int]] = {}
+
+    # -- checks ---------------------------------------------------------------------
+    def _uid(self, uid: Any) -> int:
+        u = check_int(uid, "uid")
+        if u < 0:
+            raise ValueError(f"uid must be >= 0, got {u}")
+        return u
+
+    def _cid(self, cell: Any, name: str = "cell") -> int:
+        x, y = self.grid.check_cell(cell, name)
+        return y * self.grid.width + x
+
+    def _xy(self, cid: int) -> tuple[int, int]:
+        return cid % self.grid.width, cid // self.grid.width
+
+    def _lepton(self, cid: int, spot: int) -> tuple[int, int]:
+        x, y = self._xy(cid)
+        h = self.leptons // 2
+        ox, oy = (0, 0) if spot < 0 else self.spots[spot]
+        return (x * self.leptons + h + int(ox), y * self.leptons + h + int(oy))
+
+    # -- queries ----------------------------------------------------------------------
+    def blocker(self, cell: tuple[int, int], kind: str, *, uid: int | None = None) -> str | None:
+        """Why a unit of ``kind`` cannot enter ``cell`` now (``None``: it can).
+
+        Space held or reserved by ``uid`` itself does not block it.
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(2, 1)); occ.place_building(7, [(0, 0)])
+        >>> occ.blocker((0, 0), "vehicle"), occ.blocker((1, 0), "vehicle")
+        ('it is part of building 7', None)
+        """
+        check_choice(kind, "kind", KINDS)
+        c = self._cid(cell)
+        me = -2 if uid is None else self._uid(uid)
+        if self.building[c] >= 0:
+            return f"it is part of building {self.building[c]}"
+        if self.vehicle[c] >= 0 and self.vehicle[c] != me:
+            return f"it holds vehicle {self.vehicle[c]}"
+        if self.reserved_cell[c] >= 0 and self.reserved_cell[c] != me:
+            return f"it is reserved by unit {self.reserved_cell[c]}"
+        others = lambda a: (a >= 0) & (a != me)  # noqa: E731
+        if kind == "vehicle":
+            inf = self.infantry[c]
+            if others(inf).any():
+                return f"it holds infantry {int(inf[others(inf)][0])}"
+            res = self.reserved_spot[c]
+            if others(res).any():
+                return f"a sub-spot is reserved by unit {int(res[others(res)][0])}"
+            return None
+        if not self._free_spots(c, me).size:
+            return "every sub-spot is taken"
+        return None
+
+    def _free_spots(self, c: int, me: int = -2) -> np.ndarray:
+        inf = self.infantry[c]
+        res = self.reserved_spot[c]
+        ok = ((inf < 0) | (inf == me)) & ((res < 0) | (res == me))
+        return np.flatnonzero(ok)
+
+    def free_spot(self, cell: tuple[int, int], *, near: tuple[int, int] | None = None, uid: int | None = None) -> int | None:
+        """The free sub-spot of ``cell`` nearest to lepton point ``near`` (``None``: no preference).
+
+        Equally near spots are chosen between at random (fair, seeded).
+        Returns ``None`` when no spot is free.
+
+        >>> from wargrid import SquareGrid
+        >>> Occupancy(SquareGrid(2, 2)).free_spot((0, 0), near=(128, 128))
+        0
+        """
+        c = self._cid(cell)
+        me = -2 if uid is None else self._uid(uid)
+        free = self._free_spots(c, me)
+        if not free.size:
+            return None
+        if near is None:
+            tied = free
+        else:
+            px, py = _check_point(near, "near")
+            pts = np.array([self._lepton(c, int(s)) for s in free], dtype=np.int64)
+            d = (pts[:, 0] - px) ** 2 + (pts[:, 1] - py) ** 2
+            tied = free[d == d.min()]
+        return int(tied[self._rng.integers(len(tied))]) if len(tied) > 1 else int(tied[0])
+
+    def position(self, uid: int) -> Spot | None:
+        """Where unit ``uid`` stands (``None``: not on the board; a building reports its first cell)."""
+        rec = self._where.get(self._uid(uid))
+        if rec is None:
+            return None
+        kind, cells, spot = rec
+        return Spot(self._xy(cells[0]), spot, self._lepton(cells[0], spot))
+
+    def reservation(self, uid: int) -> Spot | None:
+        """The space unit ``uid`` has reserved, or ``None``."""
+        r = self._reservation.get(self._uid(uid))
+        if r is None:
+            return None
+        return Spot(self._xy(r[0]), r[1], self._lepton(r[0], r[1]))
+
+    def occupants(self, cell: tuple[int, int]) -> list[int]:
+        """Units standing on ``cell`` (vehicle, building or soldiers)."""
+        c = self._cid(cell)
+        out = [int(v) for v in (self.vehicle[c], self.building[c]) if v >= 0]
+        return out + [int(v) for v in self.infantry[c] if v >= 0]
+
+    def units(self) -> list[int]:
+        """Every unit on the board."""
+        return sorted(self._where)
+
+    # -- changes ----------------------------------------------------------------------
+    def _claim(self, uid: int, cell: tuple[int, int], kind: str, near: Any, spot: int | None) -> tuple[int, int]:
+        why = self.blocker(cell, kind, uid=uid)
+        if why is not None:
+            raise ValueError(f"cell {tuple(cell)} cannot take {kind} unit {uid}: {why}")
+        c = self._cid(cell)
+        if kind == "vehicle":
+            if spot is not None:
+                raise ValueError(f"spot must be None for a vehicle, got {spot!r}")
+            return c, -1
+        if spot is None:
+            s = self.free_spot(cell, near=near, uid=uid)
+            assert s is not None  # blocker() said a spot is free
+            return c, s
+        s = check_int(spot, "spot")
+        if s not in self._free_spots(c, uid).tolist():
+            raise ValueError(f"spot {s} of cell {tuple(cell)} is not free; free spots: {self._free_spots(c, uid).tolist()}")
+        return c, s
+
+    def place(
+        self, uid: int, cell: tuple[int, int], *, kind: str = "vehicle", near: tuple[int, int] | None = None, spot: int | None = None
+    ) -> Spot:
+        """Put unit ``uid`` on ``cell`` (moving it if it stands elsewhere; its reservation is used up).
+
+        A soldier takes ``spot``, or the free spot nearest ``near``. Raises
+        ``ValueError`` when the space is taken.
+        """
+        u = self._uid(uid)
+        check_choice(kind, "kind", KINDS)
+        r = self._reservation.get(u)
+        if kind == "infantry" and spot is None and r is not None and r[0] == self._cid(cell) and r[1] >= 0:
+            spot = r[1]
+        c, s = self._claim(u, cell, kind, near, spot)
+        self.remove(u)
+        self.release(u)
+        if kind == "vehicle":
+            self.vehicle[c] = u
+        else:
+            self.infantry[c, s] = u
+        self._where[u] = (kind, (c,), s)
+        return Spot(self._xy(c), s, self._lepton(c, s))
+
+    def place_building(self, uid: int, cells: Sequence[tuple[int, int]]) -> None:
+        """Put building ``uid`` on every cell of ``cells``; they must all be empty."""
+        u = self._uid(uid)
+        if u in self._where:
+            raise ValueError(f"uid {u} is already on the board")
+        ids = []
+        for i, cell in enumerate(cells):
+            c = self._cid(cell, f"cells[{i}]")
+            why = self.blocker(self._xy(c), "vehicle")
+            if why is not None:
+                raise ValueError(f"cells[{i}] {self._xy(c)} cannot take building {u}: {why}")
+            ids.append(c)
+        if not ids:
+            raise ValueError("cells must hold at least one cell")
+        self.building[ids] = u
+        self._where[u] = ("building", tuple(ids), -1)
+
+    def remove(self, uid: int) -> None:
+        """Take unit ``uid`` off the board (no-op if absent); its reservation stays."""
+        rec = self._where.pop(self._uid(uid), None)
+        if rec is None:
+            return
+        kind, cells, s = rec
+        for c in cells:
+            if kind == "vehicle":
+                self.vehicle[c] = -1
+            elif kind == "building":
+                self.building[c] = -1
+            else:
+                self.infantry[c, s] = -1
+
+    def reserve(self, uid: int, cell: tuple[int, int], *, kind: str = "vehicle", near: tuple[int, int] | None = None) -> Spot | None:
+        """Reserve space on ``cell`` for unit ``uid`` (replacing its earlier reservation).
+
+        Returns the reserved space, or ``None`` (and no change) when it is taken.
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(3, 1))
+        >>> occ.reserve(1, (1, 0)).cell, occ.reserve(2, (1, 0))
+        ((1, 0), None)
+        """
+        u = self._uid(uid)
+        check_choice(kind, "kind", KINDS)
+        if self.blocker(cell, kind, uid=u) is not None:
+            return None
+        c, s = self._claim(u, cell, kind, near, None)
+        self.release(u)
+        if s < 0:
+            self.reserved_cell[c] = u
+        else:
+            self.reserved_spot[c, s] = u
+        self._reservation[u] = (c, s)
+        return Spot(self._xy(c), s, self._lepton(c, s))
+
+    def release(self, uid: int) -> None:
+        """Drop the reservation of unit ``uid`` (no-op if none)."""
+        r = self._reservation.pop(self._uid(uid), None)
+        if r is None:
+            return
+        c, s = r
+        if s < 0:
+            self.reserved_cell[c] = -1
+        else:
+            self.reserved_spot[c, s] = -1
+
+    def claims(self) -> list[tuple[int, int, int]]:
+        """Every claim on space as ``(cell_id, spot, uid)`` (``spot`` -1: whole cell), held or reserved."""
+        out = []
+        for u, (kind, cells, s) in self._where.items():
+            out += [(c, s, u) for c in cells]
+        out += [(c, s, u) for u, (c, s) in self._reservation.items()]
+        return out

@@ -1,0 +1,136 @@
+"""Occupancy: sub-spots, vehicles, buildings and reservations never overlap."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wargrid import HexGrid, SquareGrid, StaggeredGrid
+from wargrid.rts import Occupancy, spot_offsets
+
+GRIDS = [SquareGrid(4, 3), SquareGrid(4, 3, diagonal=True), HexGrid(4, 3), HexGrid(4, 3, orientation="pointy"), StaggeredGrid(4, 3)]
+
+
+@pytest.mark.parametrize("grid", GRIDS, ids=repr)
+def test_spots_inside_their_cell(grid):
+    off = spot_offsets(grid)
+    assert off[0].tolist() == [0, 0]
+    assert len(off) == 1 + len(grid.corner_offsets())
+    assert len({tuple(o) for o in off}) == len(off)
+    # every spot stays inside the cell's lepton box
+    assert (np.abs(off) < 128).all()
+
+
+def test_nearest_spot_and_fair_ties():
+    occ = Occupancy(SquareGrid(3, 3), seed=3)
+    # near the top-left corner of cell (1, 1): spot 1 (offset -64, -64)
+    assert occ.free_spot((1, 1), near=(256 + 10, 256 + 10)) == 1
+    occ.place(5, (1, 1), kind="infantry", spot=1)
+    # spot 1 taken: the centre is now nearest to that point
+    assert occ.free_spot((1, 1), near=(256 + 10, 256 + 10)) == 0
+    # the four corners are equally near the centre: after the centre is taken, ties are broken at random but fairly
+    occ2 = Occupancy(SquareGrid(3, 3), seed=0)
+    occ2.place(1, (1, 1), kind="infantry", spot=0)
+    counts = Counter(occ2.free_spot((1, 1), near=(384, 384)) for _ in range(800))
+    assert set(counts) == {1, 2, 3, 4}
+    assert min(counts.values()) > 140
+    # same seed, same choices
+    a = Occupancy(SquareGrid(3, 3), seed=9)
+    b = Occupancy(SquareGrid(3, 3), seed=9)
+    assert [a.free_spot((0, 0)) for _ in range(20)] == [b.free_spot((0, 0)) for _ in range(20)]
+
+
+def test_kinds_exclude_each_other():
+    occ = Occupancy(SquareGrid(4, 1))
+    occ.place(1, (0, 0), kind="infantry")
+    assert "infantry 1" in occ.blocker((0, 0), "vehicle")
+    with pytest.raises(ValueError, match="cannot take vehicle unit 2"):
+        occ.place(2, (0, 0), kind="vehicle")
+    occ.place_building(3, [(2, 0), (3, 0)])
+    assert occ.occupants((3, 0)) == [3]
+    with pytest.raises(ValueError, match="building 3"):
+        occ.place(4, (2, 0), kind="infantry")
+    for k in range(5):
+        occ.place(10 + k, (1, 0), kind="infantry")
+    assert occ.blocker((1, 0), "infantry") == "every sub-spot is taken"
+    with pytest.raises(ValueError, match="every sub-spot is taken"):
+        occ.place(20, (1, 0), kind="infantry")
+
+
+def test_reservations():
+    occ = Occupancy(SquareGrid(3, 1))
+    assert occ.reserve(1, (1, 0)) is not None
+    assert occ.reserve(2, (1, 0)) is None
+    assert occ.reserve(2, (1, 0), kind="infantry") is None
+    assert "reserved by unit 1" in occ.blocker((1, 0), "infantry")
+    occ.place(1, (1, 0))  # uses the reservation up
+    assert occ.reservation(1) is None
+    assert occ.position(1).cell == (1, 0)
+    s = occ.reserve(2, (2, 0), kind="infantry", near=(3 * 256 - 1, 0))
+    assert s.spot == 2
+    assert occ.place(2, (2, 0), kind="infantry").spot == 2  # the reserved spot
+    occ.release(2)
+    occ.remove(1)
+    assert occ.blocker((1, 0), "vehicle") is None
+
+
+def test_bad_input():
+    occ = Occupancy(SquareGrid(3, 3))
+    with pytest.raises(IndexError, match=r"cell \(3, 0\) is off the board"):
+        occ.place(1, (3, 0))
+    with pytest.raises(ValueError, match="kind must be one of 'infantry', 'vehicle'"):
+        occ.place(1, (0, 0), kind="tank")
+    with pytest.raises(ValueError, match="uid must be >= 0"):
+        occ.place(-1, (0, 0))
+    with pytest.raises(TypeError, match="grid must be a wargrid Grid"):
+        Occupancy("board")
+    with pytest.raises(ValueError, match="spot must be None for a vehicle"):
+        occ.place(1, (0, 0), spot=2)
+    occ.place(1, (0, 0), kind="infantry", spot=2)
+    with pytest.raises(ValueError, match="spot 2 of cell"):
+        occ.place(2, (0, 0), kind="infantry", spot=2)
+
+
+ops = st.lists(
+    st.tuples(
+        st.sampled_from(["place", "reserve", "remove", "release"]),
+        st.integers(0, 7),
+        st.integers(0, 3),
+        st.integers(0, 2),
+        st.sampled_from(["infantry", "vehicle"]),
+        st.integers(0, 767),
+        st.integers(0, 511),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(GRIDS), ops, st.integers(0, 100))
+def test_space_never_doubly_claimed(grid, script, seed):
+    occ = Occupancy(grid, seed=seed)
+    for op, uid, x, y, kind, lx, ly in script:
+        cell = (x, y)
+        if op == "place":
+            try:
+                occ.place(uid, cell, kind=kind, near=(lx, ly))
+            except ValueError:
+                pass
+        elif op == "reserve":
+            occ.reserve(uid, cell, kind=kind)
+        elif op == "remove":
+            occ.remove(uid)
+        else:
+            occ.release(uid)
+        by_cell: dict = {}
+        for c, s, u in occ.claims():
+            by_cell.setdefault(c, {}).setdefault(s, set()).add(u)
+        for c, claims in by_cell.items():
+            for s, uids in claims.items():
+                assert len(uids) == 1, (c, s, uids)  # one unit per space
+            if -1 in claims:  # a whole-cell claim leaves room for no one else
+                assert len(set().union(*claims.values())) == 1, (c, claims)
