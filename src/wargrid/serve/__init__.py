@@ -1,0 +1,106 @@
+"""``wargrid serve``: a local web playground to click a board and see every capability.
+
+``create_app()`` builds the Starlette application; ``serve()`` runs it with
+uvicorn on a loopback address unless told otherwise. Neither Starlette nor
+uvicorn is imported until one of them is used.
+
+>>> bind_socket("127.0.0.1", 0).close()
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import sys
+from typing import Any, TextIO
+
+__all__ = ["create_app", "serve", "bind_socket", "is_loopback"]
+
+
+def create_app(**kwargs: Any) -> Any:
+    """The playground's Starlette application (see ``wargrid.serve.app.create_app``).
+
+    >>> type(create_app()).__name__
+    'Starlette'
+    """
+    from .app import create_app as _create
+
+    return _create(**kwargs)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if not isinstance(host, str):
+        raise TypeError(f"host must be a string, got {type(host).__name__} {host!r}")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (``port`` 0: a free port), so the address is known before serving.
+
+    >>> s = bind_socket("127.0.0.1", 0); s.getsockname()[1] > 0
+    True
+    >>> s.close()
+    """
+    if not isinstance(host, str) or not host:
+        raise TypeError(f"host must be a non-empty string, got {host!r}")
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ValueError(f"port must be an integer in 0..65535, got {port!r}")
+    infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
+    family, _, _, _, addr = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    out: TextIO | None = None,
+) -> None:
+    """Run the playground until interrupted; prints its address first.
+
+    Listens on ``host`` (loopback by default); any other host answers every
+    Host header and prints a warning.
+    """
+    import uvicorn
+
+    out = sys.stdout if out is None else out
+    sock = bind_socket(host, port)
+    bound_port = sock.getsockname()[1]
+    loop_only = is_loopback(host)
+    shown = f"[{host.strip('[]')}]" if ":" in host else host
+    url = f"http://{shown}:{bound_port}/"
+    if not loop_only:
+        print(f"warning: listening on {host}, reachable from other machines", file=out)
+    print(f"wargrid playground on {url}  (Ctrl+C to stop)", file=out, flush=True)
+    app = create_app(allowed_hosts=_hosts() if loop_only else None)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=64, timeout_keep_alive=5)
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def _hosts() -> tuple[str, ...]:
+    from .app import LOOPBACK_HOSTS
+
+    return LOOPBACK_HOSTS

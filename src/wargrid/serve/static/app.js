@@ -1,0 +1,482 @@
+// wargrid playground: draws a board described by the server as SVG and asks the
+// JSON API for paths, ranges, sight, fog and territories as the person clicks.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const TEAM_COLORS = ["#1f5fbf", "#c42b1c"];
+const HELP = {
+  path: "Click a start cell, then a goal cell: the A* path and its cost appear. Change the unit class to see it change.",
+  range: "Click a cell: every cell reachable within the budget, shaded by points left. Enemy units (Units tool) exert zones of control.",
+  sight: "Move the mouse over the board: the field of view follows it (and the visibility polygon on square boards).",
+  units: "Click to place a unit of the chosen team; click it again to remove it.",
+  fog: "Shows the fog of war of the chosen team, from its units' sight.",
+  territory: "Split the board between N players: territories and the fairness report.",
+  paint: "Click or drag to paint terrain; paths and ranges update.",
+};
+
+const state = {
+  board: null,
+  meta: null,
+  cellEls: [],
+  tool: "path",
+  start: null,
+  goal: null,
+  rangeStart: null,
+  sightCell: -1,
+  units: [],
+  painting: false,
+  paintQueue: new Map(),
+  territory: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function setStatus(text, kind) {
+  const el = $("status");
+  el.textContent = text;
+  el.className = kind || "";
+}
+
+async function api(name, payload) {
+  const opts = payload === undefined
+    ? { method: "GET" }
+    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) };
+  let slow = setTimeout(() => setStatus(`${name}: working (the first query of a kind compiles it, a few seconds)…`, "busy"), 400);
+  let res, data;
+  try {
+    res = await fetch(`/api/${name}`, opts);
+    data = await res.json();
+  } catch (err) {
+    clearTimeout(slow);
+    setStatus(`${name}: the server did not answer (${err.message})`, "error");
+    throw err;
+  }
+  clearTimeout(slow);
+  if (!res.ok) {
+    const msg = (data && data.error) || `HTTP ${res.status}`;
+    setStatus(`${name}: ${msg}`, "error");
+    const e = new Error(msg);
+    e.status = res.status;
+    throw e;
+  }
+  return data;
+}
+
+// ---- geometry ---------------------------------------------------------------------------
+function cellXY(id) {
+  const w = state.board.width;
+  return [id % w, Math.floor(id / w)];
+}
+function cellId(x, y) { return y * state.board.width + x; }
+function center(id) {
+  const c = state.board.centers;
+  return [c[2 * id], c[2 * id + 1]];
+}
+function polyPoints(id, scale) {
+  const [cx, cy] = center(id);
+  const s = scale || 1;
+  return state.board.corners.map(([dx, dy]) => `${(cx + dx * s).toFixed(4)},${(cy + dy * s).toFixed(4)}`).join(" ");
+}
+function el(tag, attrs) {
+  const e = document.createElementNS(SVG, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  return e;
+}
+function valid(id) { return !state.board.valid || state.board.valid[id] === 1; }
+
+// ---- drawing ------------------------------------------------------------------------------
+function drawBoard() {
+  const b = state.board;
+  const svg = $("board");
+  const [x0, y0, x1, y1] = b.bounds;
+  const m = 0.3;
+  svg.setAttribute("viewBox", `${x0 - m} ${y0 - m} ${x1 - x0 + 2 * m} ${y1 - y0 + 2 * m}`);
+  svg.dataset.kind = b.kind;
+  const cells = $("cells");
+  const frag = document.createDocumentFragment();
+  state.cellEls = new Array(b.width * b.height);
+  for (let id = 0; id < b.width * b.height; id++) {
+    if (!valid(id)) continue;
+    const p = el("polygon", { points: polyPoints(id), "data-id": id, fill: b.terrains[b.terrain[id]].color });
+    state.cellEls[id] = p;
+    frag.appendChild(p);
+  }
+  cells.replaceChildren(frag);
+  clearOverlays();
+  drawUnits();
+  fillTerrainControls();
+}
+
+function recolor(id) {
+  const p = state.cellEls[id];
+  if (p) p.setAttribute("fill", state.board.terrains[state.board.terrain[id]].color);
+}
+
+function clearOverlays() {
+  $("shade").replaceChildren();
+  $("path").setAttribute("points", "");
+  $("vispoly").setAttribute("points", "");
+  $("marks").replaceChildren();
+}
+
+function shade(items) {
+  // items: [id, color, opacity]
+  const frag = document.createDocumentFragment();
+  for (const [id, color, op] of items) {
+    frag.appendChild(el("polygon", { points: polyPoints(id), fill: color, "fill-opacity": op, "data-id": id }));
+  }
+  $("shade").replaceChildren(frag);
+}
+
+function mark(id, cls) {
+  const [cx, cy] = center(id);
+  $("marks").appendChild(el("circle", { cx, cy, r: 0.36, class: cls }));
+}
+
+function drawUnits() {
+  const frag = document.createDocumentFragment();
+  for (const u of state.units) {
+    const [cx, cy] = center(cellId(u.x, u.y));
+    frag.appendChild(el("circle", { cx, cy, r: 0.3, fill: TEAM_COLORS[u.team], "data-team": u.team, "data-id": cellId(u.x, u.y) }));
+  }
+  $("units").replaceChildren(frag);
+}
+
+function fillTerrainControls() {
+  const b = state.board;
+  const legend = $("legend");
+  legend.replaceChildren(...b.terrains.map((t) => {
+    const li = document.createElement("li");
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = t.color;
+    li.append(sw, t.name);
+    return li;
+  }));
+  const keep = $("paint-terrain").value;
+  $("paint-terrain").replaceChildren(...b.terrains.map((t) => new Option(t.name, t.name)));
+  if (b.terrains.some((t) => t.name === keep)) $("paint-terrain").value = keep;
+  const unit = $("unit").value;
+  $("unit").replaceChildren(...b.classes.map((c) => new Option(c, c)));
+  if (b.classes.includes(unit)) $("unit").value = unit;
+}
+
+function showResult(html) { $("result").innerHTML = html; }
+function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
+function fmt(v) { return v === null || v === undefined ? "∞" : (Math.round(v * 100) / 100).toString(); }
+
+// ---- boards -----------------------------------------------------------------------------
+async function newBoard(ev) {
+  if (ev) ev.preventDefault();
+  const payload = {
+    kind: $("kind").value,
+    width: parseInt($("width").value, 10),
+    height: parseInt($("height").value, 10),
+    seed: parseInt($("seed").value, 10) || 0,
+  };
+  const data = await api("board", payload).catch(() => null);
+  if (data) loadBoard(data);
+}
+
+function loadBoard(data) {
+  state.board = data;
+  state.start = state.goal = state.rangeStart = null;
+  state.sightCell = -1;
+  state.units = [];
+  state.territory = null;
+  drawBoard();
+  showResult("—");
+  setStatus(`${data.source}: ${data.width} × ${data.height}`);
+  $("board").dataset.session = data.session;
+  if (state.tool === "fog" || state.tool === "territory") refreshTool();
+}
+
+async function upload() {
+  const f = $("upload").files[0];
+  if (!f) return;
+  if (f.size > 1500000) {
+    setStatus(`${f.name} is ${f.size} bytes; the playground opens map files up to 1.5 MB`, "error");
+    return;
+  }
+  const text = await f.text();
+  const data = await api("upload", { name: f.name, text }).catch(() => null);
+  if (data) loadBoard(data);
+  $("upload").value = "";
+}
+
+// ---- tools --------------------------------------------------------------------------------
+function base() { return { session: state.board.session }; }
+function unitClass() { return $("unit").value || null; }
+
+async function doPath() {
+  $("path").setAttribute("points", "");
+  $("marks").replaceChildren();
+  if (state.start !== null) mark(state.start, "start");
+  if (state.goal !== null) mark(state.goal, "goal");
+  if (state.start === null || state.goal === null) {
+    showResult(state.start === null ? "Click a start cell." : "Now click a goal cell.");
+    return;
+  }
+  const data = await api("path", { ...base(), start: cellXY(state.start), goal: cellXY(state.goal), unit: unitClass() }).catch(() => null);
+  if (!data) return;
+  if (!data.cells) {
+    showResult(`No path for <b>${esc(data.unit)}</b>: the goal is unreachable.`);
+    setStatus("no path");
+    return;
+  }
+  const pts = data.cells.map(([x, y]) => center(cellId(x, y)).map((v) => v.toFixed(4)).join(","));
+  $("path").setAttribute("points", pts.join(" "));
+  showResult(`Path for <b>${esc(data.unit)}</b>: <b id="path-cost">${fmt(data.cost)}</b> movement points, ${data.cells.length - 1} steps.`);
+  setStatus("path found");
+}
+
+function enemiesOf(id) {
+  const [x, y] = cellXY(id);
+  const here = state.units.find((u) => u.x === x && u.y === y);
+  const team = here ? here.team : 0;
+  return state.units.filter((u) => u.team !== team).map((u) => [u.x, u.y]);
+}
+
+async function doRange() {
+  $("marks").replaceChildren();
+  if (state.rangeStart === null) {
+    if ($("show-zones").checked) return doZones();
+    shade([]);
+    showResult("Click a cell to see its movement range.");
+    return;
+  }
+  mark(state.rangeStart, "start");
+  const budget = parseFloat($("budget").value);
+  const data = await api("range", {
+    ...base(), start: cellXY(state.rangeStart), budget: isFinite(budget) ? budget : 0,
+    unit: unitClass(), enemies: enemiesOf(state.rangeStart),
+  }).catch(() => null);
+  if (!data) return;
+  const items = data.cells.map(([x, y, left]) => {
+    const f = data.budget > 0 ? left / data.budget : 1;
+    return [cellId(x, y), `hsl(${(120 * f).toFixed(0)},70%,40%)`, 0.25 + 0.4 * f];
+  });
+  for (const [x, y] of data.zoc || []) items.push([cellId(x, y), "#c42b1c", 0.35]);
+  shade(items);
+  showResult(`Range of <b>${esc(data.unit)}</b> with ${fmt(data.budget)} points: <b>${data.cells.length}</b> cells` +
+    (data.zoc && data.zoc.length ? `, ${data.zoc.length} stopped by zones of control` : "") + ".");
+  setStatus("range shown");
+}
+
+async function doZones() {
+  const data = await api("zones", { ...base(), unit: unitClass() }).catch(() => null);
+  if (!data) return;
+  const items = [];
+  data.labels.forEach((z, id) => { if (z >= 0) items.push([id, palette(z), 0.45]); });
+  shade(items);
+  showResult(`<b>${data.count}</b> connectivity zones for <b>${esc(data.unit)}</b>.`);
+}
+
+let sightBusy = false;
+let sightNext = -1;
+async function doSight(id) {
+  if (id < 0) return;
+  if (sightBusy) { sightNext = id; return; }
+  sightBusy = true;
+  try {
+    const radius = parseInt($("radius").value, 10) || 1;
+    const data = await api("fov", { ...base(), origin: cellXY(id), radius }).catch(() => null);
+    if (data && state.tool === "sight") {
+      shade(data.visible.map((v) => [v, "#ffe98a", 0.5]));
+      $("marks").replaceChildren();
+      mark(id, "origin");
+      $("vispoly").setAttribute("points", data.polygon ? data.polygon.map(([x, y]) => `${x},${y}`).join(" ") : "");
+      $("board").dataset.sight = cellXY(id).join(",");
+      showResult(`From ${cellXY(id).join(", ")}: <b>${data.visible.length}</b> cells in view within radius ${radius}.`);
+      setStatus("field of view");
+    }
+  } finally {
+    sightBusy = false;
+  }
+  if (sightNext >= 0 && sightNext !== id) {
+    const n = sightNext;
+    sightNext = -1;
+    doSight(n);
+  }
+}
+
+async function doFog() {
+  const team = parseInt($("team").value, 10);
+  const mine = state.units.filter((u) => u.team === team).map((u) => [u.x, u.y]);
+  const radius = parseInt($("radius").value, 10) || 1;
+  const data = await api("fog", { ...base(), units: mine, radius }).catch(() => null);
+  if (!data) return;
+  const seen = new Uint8Array(state.board.width * state.board.height);
+  for (const v of data.visible) seen[v] = 1;
+  const items = [];
+  for (let id = 0; id < seen.length; id++) if (valid(id) && !seen[id]) items.push([id, "#1b1b1b", 0.72]);
+  shade(items);
+  // the other team's units are hidden under the fog
+  for (const c of $("units").children) {
+    const hidden = parseInt(c.dataset.team, 10) !== team && !seen[parseInt(c.dataset.id, 10)];
+    c.style.display = hidden ? "none" : "";
+  }
+  showResult(`Team <b>${team === 0 ? "blue" : "red"}</b> sees <b>${data.visible.length}</b> cells with ${mine.length} unit(s).`);
+  setStatus("fog of war");
+}
+
+function palette(i) {
+  const h = (0.9694 + i * 0.618033988749895) % 1;
+  return `hsl(${(h * 360).toFixed(0)},${i % 2 ? 70 : 85}%,48%)`;
+}
+
+async function doTerritory() {
+  const players = parseInt($("players").value, 10);
+  const mode = $("partition-mode").value || null;
+  const data = await api("partition", { ...base(), players, mode }).catch(() => null);
+  if (!data) return;
+  state.territory = data;
+  const items = [];
+  data.owners.forEach((o, id) => { if (o >= 0) items.push([id, palette(o), 0.5]); });
+  shade(items);
+  $("marks").replaceChildren();
+  for (const [x, y] of data.seeds || []) mark(cellId(x, y), "origin");
+  const rows = Object.entries(data.report || {}).map(([k, v]) =>
+    `<tr><td>${esc(k)}</td><td>${esc(Array.isArray(v) ? v.map(fmt).join(", ") : (typeof v === "number" ? fmt(v) : JSON.stringify(v)))}</td></tr>`);
+  const sizes = (data.sizes || []).map((n, i) => `<span class="swatch" style="background:${palette(i)}"></span>${n}`).join(" ");
+  showResult(`<div>${sizes}</div><table>${rows.join("")}</table>`);
+  setStatus(`board split between ${players} players`);
+}
+
+function refreshTool() {
+  if (!state.board) return;
+  const t = state.tool;
+  if (t !== "sight") $("vispoly").setAttribute("points", "");
+  if (t !== "fog") for (const c of $("units").children) c.style.display = "";
+  if (t === "path") { shade([]); return doPath(); }
+  if (t === "range") { $("path").setAttribute("points", ""); return doRange(); }
+  $("path").setAttribute("points", "");
+  $("marks").replaceChildren();
+  if (t === "sight") { shade([]); showResult("Move the mouse over the board."); return; }
+  if (t === "fog") return doFog();
+  if (t === "territory") {
+    if (state.territory) return doTerritory();
+    shade([]);
+    showResult("Choose the number of players and split the board.");
+    return;
+  }
+  shade([]);
+  showResult(t === "units" ? `${state.units.length} unit(s) placed.` : "Click or drag over the board to paint.");
+}
+
+function selectTool(t) {
+  state.tool = t;
+  $("help").textContent = HELP[t];
+  for (const o of document.querySelectorAll(".opt")) o.classList.toggle("on", o.dataset.for.split(" ").includes(t));
+  $("board").dataset.tool = t;
+  refreshTool();
+}
+
+// ---- painting -------------------------------------------------------------------------------
+let paintTimer = null;
+function paintCell(id) {
+  const name = $("paint-terrain").value;
+  const tid = state.board.terrains.findIndex((t) => t.name === name);
+  if (tid < 0 || state.board.terrain[id] === tid) return;
+  state.board.terrain[id] = tid;
+  recolor(id);
+  state.paintQueue.set(id, cellXY(id));
+  if (!paintTimer) paintTimer = setTimeout(flushPaint, 120);
+}
+
+async function flushPaint() {
+  paintTimer = null;
+  if (!state.paintQueue.size) return;
+  const cells = [...state.paintQueue.values()];
+  state.paintQueue.clear();
+  const data = await api("paint", { ...base(), cells, terrain: $("paint-terrain").value }).catch(() => null);
+  if (!data) return;
+  data.cells.forEach(([x, y], i) => { const id = cellId(x, y); state.board.terrain[id] = data.terrain[i]; recolor(id); });
+  setStatus(`painted ${cells.length} cell(s)`);
+  // what depends on terrain follows the edit
+  if (state.start !== null && state.goal !== null) await doPathQuiet();
+}
+
+async function doPathQuiet() {
+  const keep = state.tool;
+  if (keep === "paint" || keep === "path") await doPath();
+}
+
+// ---- events ---------------------------------------------------------------------------------
+function idOf(ev) {
+  const t = ev.target;
+  if (!t || !t.dataset || t.dataset.id === undefined || t.parentNode.id !== "cells") return -1;
+  return parseInt(t.dataset.id, 10);
+}
+
+function onClick(ev) {
+  const id = idOf(ev);
+  if (id < 0 || !state.board) return;
+  const t = state.tool;
+  if (t === "path") {
+    if (state.start === null || state.goal !== null) { state.start = id; state.goal = null; }
+    else state.goal = id;
+    doPath();
+  } else if (t === "range") {
+    state.rangeStart = id;
+    doRange();
+  } else if (t === "units") {
+    const [x, y] = cellXY(id);
+    const i = state.units.findIndex((u) => u.x === x && u.y === y);
+    if (i >= 0) state.units.splice(i, 1);
+    else if (state.units.length < 200) state.units.push({ x, y, team: parseInt($("team").value, 10) });
+    drawUnits();
+    refreshTool();
+  } else if (t === "sight") {
+    doSight(id);
+  }
+}
+
+function onMove(ev) {
+  const id = idOf(ev);
+  if (id >= 0 && state.board) {
+    const [x, y] = cellXY(id);
+    $("hover").textContent = `(${x}, ${y}) ${state.board.terrains[state.board.terrain[id]].name}`;
+  }
+  if (state.tool === "sight" && id >= 0 && id !== state.sightCell) {
+    state.sightCell = id;
+    doSight(id);
+  }
+  if (state.tool === "paint" && state.painting && id >= 0) paintCell(id);
+}
+
+async function init() {
+  $("board-form").addEventListener("submit", newBoard);
+  $("upload").addEventListener("change", upload);
+  for (const r of document.querySelectorAll("input[name=tool]")) r.addEventListener("change", () => selectTool(r.value));
+  const svg = $("board");
+  svg.addEventListener("click", onClick);
+  svg.addEventListener("mousemove", onMove);
+  svg.addEventListener("mousedown", (ev) => {
+    if (state.tool !== "paint") return;
+    state.painting = true;
+    const id = idOf(ev);
+    if (id >= 0) paintCell(id);
+    ev.preventDefault();
+  });
+  window.addEventListener("mouseup", () => { if (state.painting) { state.painting = false; flushPaint(); } });
+  $("unit").addEventListener("change", refreshTool);
+  $("budget").addEventListener("change", refreshTool);
+  $("show-zones").addEventListener("change", refreshTool);
+  $("team").addEventListener("change", () => { if (state.tool === "fog") refreshTool(); });
+  $("radius").addEventListener("change", refreshTool);
+  $("split").addEventListener("click", doTerritory);
+  $("clear-units").addEventListener("click", () => { state.units = []; drawUnits(); refreshTool(); });
+  try {
+    state.meta = await api("meta");
+    $("partition-mode").replaceChildren(...(state.meta.partition_modes || []).map((m) => new Option(m, m)));
+    $("width").max = $("height").max = state.meta.max_side;
+  } catch (e) {
+    return;
+  }
+  selectTool("path");
+  await newBoard();
+  document.body.dataset.ready = "1";
+}
+
+init();
