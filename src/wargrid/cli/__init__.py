@@ -1,1 +1,120 @@
-"""The ``wargrid`` command line (filled in by the command-line module)."""
+"""The ``wargrid`` command line: one verb a capability.
+
+Verbs are discovered, not listed: every module in this package whose name
+does not start with ``_`` and that defines
+
+- ``add_parser(subparsers)`` -- adds its sub-command (with ``help=`` and
+  its options) to the ``argparse`` sub-parsers and returns the parser, and
+- ``run(args) -> int`` -- does the work and returns the exit code,
+
+becomes ``wargrid <module name>``. A new capability plugs in by adding
+``cli/<verb>.py``; nothing here changes. A verb whose module needs something
+missing fails with one clear line, the others keep working.
+
+Exit codes: 0 ok, 1 failure (bad input file, unreachable goal, missing
+capability), 2 usage (bad options). User mistakes print one line on stderr,
+never a traceback. ``WARGRID_TRACEBACK=1`` shows the traceback anyway.
+
+>>> main(["--version"])  # doctest: +ELLIPSIS
+wargrid ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+from typing import Sequence
+
+__all__ = ["main", "CliError", "verbs"]
+
+_FIRST = ("demo", "generate", "render", "path", "range", "convert")
+
+
+class CliError(Exception):
+    """A user-facing failure: its message is printed as one line, exit code ``code``."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def verbs() -> list[str]:
+    """Names of the verb modules in this package, in the order ``--help`` lists them.
+
+    >>> "demo" in verbs()
+    True
+    """
+    names = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    return sorted(names, key=lambda n: (_FIRST.index(n) if n in _FIRST else len(_FIRST), n))
+
+
+def _parser() -> tuple[argparse.ArgumentParser, dict]:
+    from .. import __version__
+
+    p = _Parser(prog="wargrid", description="wargrid: hex, square and staggered boards for strategy games.")
+    p.add_argument("--version", action="version", version=f"wargrid {__version__}")
+    sub = p.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
+    modules = {}
+    for name in verbs():
+        try:
+            mod = importlib.import_module(f"{__name__}.{name}")
+        except Exception as exc:  # a broken verb must not take the others down
+            broken = sub.add_parser(name, help=f"(unavailable: {exc})")
+            broken.set_defaults(_broken=f"wargrid {name} is unavailable: {exc}")
+            continue
+        if not (hasattr(mod, "add_parser") and hasattr(mod, "run")):
+            continue
+        mod.add_parser(sub)
+        modules[name] = mod
+    return p, modules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    parser, modules = _parser()
+    try:
+        args = parser.parse_args(None if argv is None else list(argv))
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+    if getattr(args, "_broken", None):
+        print(f"wargrid: error: {args._broken}", file=sys.stderr)
+        return 1
+    if not args.verb:
+        parser.print_help()
+        return 2
+    verb = args.verb
+    try:
+        return int(modules[verb].run(args) or 0)
+    except KeyboardInterrupt:
+        print(f"wargrid {verb}: interrupted", file=sys.stderr)
+        return 130
+    except CliError as exc:
+        _fail(verb, exc)
+        return exc.code
+    except (ValueError, TypeError, IndexError, KeyError, OSError, NotImplementedError) as exc:
+        _fail(verb, exc)
+        return 1
+
+
+def _fail(verb: str, exc: BaseException) -> None:
+    if os.environ.get("WARGRID_TRACEBACK"):
+        import traceback
+
+        traceback.print_exception(exc)
+    msg = str(exc) if not isinstance(exc, KeyError) else str(exc.args[0] if exc.args else exc)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        msg = f"{exc.strerror or exc}: {exc.filename}"
+    print(f"wargrid {verb}: error: {' '.join(msg.split())}", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""Helpers shared by the verb modules: options, cells, map files, progress, capabilities."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from . import CliError
+
+KINDS = ("hex", "square", "staggered")
+
+
+def parse_cell(text: str) -> tuple[int, int]:
+    """``'x,y'`` to a cell (argparse type).
+
+    >>> parse_cell("3,4")
+    (3, 4)
+    """
+    try:
+        x, y = (int(v) for v in str(text).split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a cell is written x,y (two integers), got {text!r}") from None
+    return x, y
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``'WxH'`` or ``'N'`` (square) to ``(width, height)`` (argparse type).
+
+    >>> parse_size("40x30"), parse_size("16")
+    ((40, 30), (16, 16))
+    """
+    try:
+        parts = [int(v) for v in str(text).lower().split("x")]
+    except ValueError:
+        parts = []
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or min(parts) < 1:
+        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT or N, both >= 1, got {text!r}")
+    if parts[0] * parts[1] > 16_777_216:
+        raise argparse.ArgumentTypeError(f"a size must be at most 16777216 cells, got {text!r}")
+    return parts[0], parts[1]
+
+
+def add_grid_options(p: argparse.ArgumentParser, *, default_kind: str = "hex") -> None:
+    """Options that choose the board kind (shared by generate and demo)."""
+    g = p.add_argument_group("board")
+    g.add_argument("--kind", choices=KINDS, default=default_kind, help=f"board kind (default {default_kind})")
+    g.add_argument("--orientation", choices=("flat", "pointy"), default="flat", help="hex tiles: flat-top or pointy-top")
+    g.add_argument("--offset", choices=("odd-q", "even-q", "odd-r", "even-r"), default=None,
+                   help="hex offset kind (default odd-q for flat, odd-r for pointy)")
+    g.add_argument("--diagonal", action="store_true", help="square boards: 8 directions")
+    g.add_argument("--stagger", choices=("columns", "rows"), default="columns", help="staggered boards: what is shifted")
+    g.add_argument("--wrap-x", action="store_true", help="wrap around in x (a cylinder world)")
+
+
+def grid_options(args: argparse.Namespace) -> dict:
+    """The ``generate`` keyword options chosen by ``add_grid_options``."""
+    return dict(kind=args.kind, orientation=args.orientation, offset=args.offset, diagonal=args.diagonal,
+                stagger=args.stagger, wrap_x=args.wrap_x)
+
+
+def load_map(path: str) -> Any:
+    """Any map file wargrid reads, chosen by extension."""
+    p = Path(path)
+    if not p.exists():
+        raise CliError(f"no such file: {path}")
+    suffix = p.suffix.lower()
+    if suffix in (".tmx", ".tmj"):
+        from ..io.tiled import load_tiled
+
+        return load_tiled(p)
+    if suffix == ".map":
+        loader = _movingai("load_movingai")
+        return loader(p)
+    from ..io.native import load_map as native
+
+    return native(p)
+
+
+def save_map(m: Any, path: str) -> None:
+    """Write ``m`` in the format chosen by the extension of ``path``."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix in (".tmx", ".tmj"):
+        from ..io.tiled import save_tiled
+
+        save_tiled(m, p)
+    elif suffix == ".map":
+        _movingai("save_movingai")(m, p)
+    else:
+        from ..io.native import save_map as native
+
+        native(m, p)
+
+
+def _movingai(name: str) -> Any:
+    try:
+        from ..io import movingai  # type: ignore[attr-defined]
+    except ImportError:
+        raise CliError("Moving AI .map files are not supported in this version") from None
+    fn = getattr(movingai, name, None)
+    if fn is None:
+        raise CliError(f"Moving AI support lacks {name} in this version")
+    return fn
+
+
+def need(obj: Any, attr: str, what: str) -> Any:
+    """``obj.attr`` or a clear ``CliError`` saying the capability is missing."""
+    fn = getattr(obj, attr, None)
+    if fn is None:
+        raise CliError(f"{what} is not available in this version of wargrid (no {type(obj).__name__}.{attr})")
+    return fn
+
+
+class Progress:
+    """One line per step on stdout: ``[2/7] movement range ... 0.03 s``; keeps the timings."""
+
+    def __init__(self, total: int, *, quiet: bool = False, stream: Any = None) -> None:
+        self.total = total
+        self.n = 0
+        self.quiet = quiet
+        self.stream = stream or sys.stdout
+        self.rows: list[tuple[str, float, str]] = []
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[dict]:
+        self.n += 1
+        note: dict = {"note": ""}
+        if not self.quiet:
+            print(f"[{self.n}/{self.total}] {name} ...", end="", file=self.stream, flush=True)
+        t0 = time.perf_counter()
+        try:
+            yield note
+        finally:
+            dt = time.perf_counter() - t0
+            self.rows.append((name, dt, note["note"]))
+            if not self.quiet:
+                extra = f"  ({note['note']})" if note["note"] else ""
+                print(f" {dt:.2f} s{extra}", file=self.stream, flush=True)
+
+
+def out_path(path: str) -> Path:
+    """An output path whose folder exists (created if needed)."""
+    p = Path(path)
+    if p.parent and not p.parent.exists():
+        os.makedirs(p.parent, exist_ok=True)
+    return p

@@ -1,0 +1,246 @@
+"""``wargrid demo``: everything wargrid does, on one generated board, in one HTML page.
+
+Generates a board, then shows a unit's movement range, A* paths for foot and
+cavalry, connectivity zones and -- as those capabilities exist in the
+installed version -- sight, fog and territories. Writes SVG and PNG
+pictures, ``index.html`` with a table of what was computed and how long it
+took, and the generated map file. One line of progress per step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from . import CliError
+from ._adapt import bool_layer, label_layer, path_cells, path_cost, range_costs
+from ._common import Progress, add_grid_options, grid_options, parse_size
+
+BUDGET = 12.0
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser("demo", help="generate a board and show what wargrid computes on it (HTML page + pictures)",
+                       description=__doc__.split("\n\n")[1] if __doc__ else None)
+    p.add_argument("--out", default="wargrid-demo", help="folder to write into (default ./wargrid-demo)")
+    p.add_argument("--seed", type=int, default=7, help="board seed (default 7)")
+    p.add_argument("--size", type=parse_size, default=(40, 28), help="board size WIDTHxHEIGHT (default 40x28)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    add_grid_options(p)
+    return p
+
+
+class _Demo:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.out = Path(args.out)
+        self.items: list[dict] = []  # one per picture / result on the page
+
+    def picture(self, name: str, title: str, overlays: list, text: str, board: Any = None, png: bool = False) -> None:
+        from ..render import render_svg
+
+        m = self.m if board is None else board
+        render_svg(m, self.out / f"{name}.svg", overlays=overlays, title=title)
+        files = [f"{name}.svg"]
+        if png:
+            try:
+                from ..render.png import render_png
+            except ImportError:
+                pass
+            else:
+                render_png(m, self.out / f"{name}.png", overlays=overlays)
+                files.append(f"{name}.png")
+        self.items.append({"name": name, "title": title, "text": text, "files": files})
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..generate import generate_board
+    from ..render import CellMask, CellValues, Coordinates, Markers, Polyline, Regions
+
+    if args.seed < 0:
+        raise CliError(f"--seed must be >= 0, got {args.seed}", 2)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot create the output folder {out}: {exc.strerror or exc}") from None
+    d = _Demo(args)
+    w, h = args.size
+    steps: list[tuple[str, Callable[[dict], None]]] = []
+
+    def gen(note: dict) -> None:
+        d.board = generate_board(w, h, seed=args.seed, **grid_options(args))
+        d.m = d.board.map
+        note["note"] = f"{d.m.grid!r}, {len(d.board.towns)} towns"
+
+    def save(note: dict) -> None:
+        from ..io.native import save_map
+
+        save_map(d.m, out / "board.wargrid.json")
+        note["note"] = "board.wargrid.json"
+
+    def board_picture(note: dict) -> None:
+        towns = Markers(d.board.towns, color="#222222", labels=[f"T{i}" for i in range(len(d.board.towns))])
+        d.picture("board", "The generated board", [towns],
+                  f"{w} x {h} {d.m.grid.kind} board, seed {args.seed}: terrain, rivers, roads and bridges, towns.", png=True)
+
+    def coords(note: dict) -> None:
+        from ..generate import generate
+
+        small = generate(12, 8, seed=args.seed, kind="hex", orientation=args.orientation, offset=args.offset)
+        d.picture("coordinates", "Hex cells and their (x, y) coordinates", [Coordinates()],
+                  f"A 12 x 8 {small.grid.orientation}-top hex board ({small.grid.offset}); "
+                  "each cell shows its (x, y) = (column, row).", board=small)
+
+    steps += [("generate the board", gen), ("save the map file", save), ("draw the board", board_picture),
+              ("draw hex coordinates", coords)]
+
+    def start_goal() -> tuple[tuple[int, int], tuple[int, int]]:
+        towns = list(d.board.towns)
+        if len(towns) >= 2:
+            return towns[0], towns[-1]
+        cells = list(zip(*np.nonzero(np.isfinite(d.m.costs("foot")))))
+        if len(cells) < 2:
+            raise CliError("the generated board has no land to walk on; try another --seed")
+        (y0, x0), (y1, x1) = cells[0], cells[-1]
+        return (int(x0), int(y0)), (int(x1), int(y1))
+
+    def move_range(note: dict) -> None:
+        fn = getattr(d.m, "movement_range", None)
+        if fn is None:
+            note["note"] = "skipped: movement ranges are not in this version"
+            return
+        start, _ = start_goal()
+        res = fn(start, BUDGET, unit="foot")
+        cost = range_costs(res, d.m.shape, BUDGET)
+        left = np.where(np.isfinite(cost), BUDGET - cost, np.inf)
+        n = int(np.isfinite(cost).sum())
+        note["note"] = f"{n} cells"
+        d.picture("range", f"Movement range: foot, {BUDGET:g} points", [
+            CellValues(left, low="#fff3b0", high="#1a9850", alpha=0.7, name="points left"),
+            Markers([start], color="#000000", labels=["unit"])],
+            f"A foot unit at {start} with {BUDGET:g} movement points reaches {n} cells; darker = more points left.",
+            png=True)
+
+    def paths(note: dict) -> None:
+        fn = getattr(d.m, "path", None)
+        if fn is None:
+            note["note"] = "skipped: paths are not in this version"
+            return
+        a, b = start_goal()
+        ovs, lines = [], []
+        for unit, color in (("foot", "#d62728"), ("cavalry", "#1f3fbf")):
+            t0 = time.perf_counter()
+            p = fn(a, b, unit=unit)
+            dt = time.perf_counter() - t0
+            if p is None:
+                lines.append(f"{unit}: no path")
+                continue
+            ovs.append(Polyline(path_cells(p), color=color, name=f"path {unit}"))
+            lines.append(f"{unit} (line {color}): {len(path_cells(p))} cells, cost {path_cost(p):g}, {dt * 1000:.1f} ms")
+        note["note"] = "; ".join(l.split(" (")[0] + l.split(")")[-1] for l in lines)
+        ovs.append(Markers([a, b], labels=["from", "to"]))
+        d.picture("paths", "A* paths: foot vs cavalry", ovs,
+                  f"From {a} to {b}. Cavalry is fast on plains and roads but slow in forest. " + "; ".join(lines) + ".",
+                  png=True)
+
+    def zones(note: dict) -> None:
+        fn = getattr(d.m, "zones", None)
+        if fn is None:
+            note["note"] = "skipped: connectivity zones are not in this version"
+            return
+        lab = label_layer(fn("foot"), d.m.shape)
+        n = len(np.unique(lab[lab >= 0]))
+        note["note"] = f"{n} zones"
+        d.picture("zones", "Connectivity zones (foot)", [Regions(lab, alpha=0.45)],
+                  f"{n} areas a foot unit cannot leave; cells of one colour reach each other.", png=True)
+
+    def sight(note: dict) -> None:
+        fn = getattr(d.m, "fov", None)
+        if fn is None:
+            note["note"] = "skipped: sight is not in this version"
+            return
+        start, _ = start_goal()
+        seen = bool_layer(fn(start, 8), d.m.shape)
+        note["note"] = f"{int(seen.sum())} cells seen"
+        d.picture("sight", "Field of view (radius 8)", [CellMask(~seen & d.m.grid.mask, color="#000000", alpha=0.55),
+                                                         Markers([start], labels=["eye"])],
+                  f"What a unit at {start} sees within 8 cells; forest and mountains block sight; the rest is darkened.",
+                  png=True)
+
+    def territories(note: dict) -> None:
+        fn = getattr(d.m, "partition", None)
+        if fn is None:
+            note["note"] = "skipped: territories are not in this version"
+            return
+        towns = list(d.board.towns)
+        lab = label_layer(fn(towns), d.m.shape)
+        note["note"] = f"{len(towns)} territories"
+        d.picture("territories", "Territories around the towns", [Regions(lab, alpha=0.4), Markers(towns)],
+                  "Each town's territory: the cells closer to it (by movement cost) than to any other town.", png=True)
+
+    steps += [("movement range", move_range), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
+              ("sight", sight), ("territories", territories)]
+
+    prog = Progress(len(steps) + 1, quiet=args.quiet)
+    if not args.quiet:
+        print(f"wargrid demo: writing into {out.resolve()}")
+    for name, fn in steps:
+        with prog.step(name) as note:
+            try:
+                fn(note)
+            except CliError:
+                raise
+            except Exception as exc:  # one capability failing must not hide the others
+                if name in ("generate the board",):
+                    raise
+                note["note"] = f"failed: {type(exc).__name__}: {exc}"
+    with prog.step("write index.html") as note:
+        _write_html(out, d, prog.rows, args)
+        note["note"] = "index.html"
+    page = (out / "index.html").resolve()
+    print(f"open {page}" if not args.quiet else str(page))
+    return 0
+
+
+def _write_html(out: Path, d: _Demo, rows: list, args: argparse.Namespace) -> None:
+    from ..io._files import atomic_write
+
+    e = html.escape
+    table = "\n".join(
+        f"<tr><td>{e(n)}</td><td class=num>{t * 1000:.1f} ms</td><td>{e(note)}</td></tr>" for n, t, note in rows
+    )
+    figs = []
+    for it in d.items:
+        links = " ".join(f'<a href="{e(f)}">{e(f)}</a>' for f in it["files"])
+        figs.append(
+            f'<figure><figcaption><h2>{e(it["title"])}</h2><p>{e(it["text"])}</p><p>{links}</p></figcaption>'
+            f'<img src="{e(it["files"][0])}" alt="{e(it["title"])}"></figure>'
+        )
+    w, h = args.size
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>wargrid demo</title>
+<style>
+body {{ font-family: sans-serif; margin: 2em; max-width: 1200px; color: #222; }}
+table {{ border-collapse: collapse; }} td, th {{ border-bottom: 1px solid #ddd; padding: 4px 10px; text-align: left; }}
+td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+figure {{ margin: 2em 0; }} img {{ max-width: 100%; border: 1px solid #ccc; }}
+</style></head><body>
+<h1>wargrid demo</h1>
+<p>A {w} x {h} {e(args.kind)} board generated with seed {args.seed}. Run again with
+<code>wargrid demo --seed N --size WxH --kind hex|square|staggered</code>.</p>
+<h2>What was computed</h2>
+<table><tr><th>step</th><th>time</th><th>result</th></tr>
+{table}
+</table>
+{''.join(figs)}
+</body></html>
+"""
+    atomic_write(out / "index.html", page)

@@ -1,0 +1,61 @@
+"""``wargrid demo`` and the command-line skeleton, run as a subprocess."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def wargrid(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wargrid", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
+
+
+def test_demo_writes_page_and_hex_coordinates(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    r = wargrid("demo", "--out", str(out), "--size", "16x12", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    assert "[1/" in r.stdout and "index.html" in r.stdout
+    page = (out / "index.html").read_text()
+    assert "<table>" in page and "generate the board" in page
+    root = ET.parse(out / "coordinates.svg").getroot()
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert len(list(root.iter(f"{SVG}polygon"))) == 12 * 8
+    assert "0,0" in texts and "11,7" in texts and len(texts) == 12 * 8
+    assert (out / "board.svg").exists()
+
+
+def test_help_lists_every_verb() -> None:
+    r = wargrid("--help")
+    assert r.returncode == 0
+    for verb in ("demo",):
+        assert verb in r.stdout
+
+
+def test_bad_option_is_usage_error() -> None:
+    r = wargrid("demo", "--size", "banana")
+    assert r.returncode == 2
+    assert "size" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_no_verb_prints_help_exit_2() -> None:
+    r = wargrid()
+    assert r.returncode == 2
+    assert "VERB" in r.stdout
+
+
+def test_unknown_verb() -> None:
+    r = wargrid("frobnicate")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_demo_unwritable_out(tmp_path: Path) -> None:
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = wargrid("demo", "--out", str(f / "sub"), "--size", "8")
+    assert r.returncode == 1
+    assert "error" in r.stderr and "Traceback" not in r.stderr
