@@ -1,0 +1,336 @@
+"""Connectivity zones: which cells a movement class can travel between.
+
+Two neighbouring cells are linked when both are passable (finite cost), the
+board's corner rule allows the step (diagonals on square-8 boards: the same
+rule the movement kernels use) and the step is not walled off in both
+directions (edge cost ``inf``; a one-way wall still links, so "not
+connected" always means "unreachable"). A zone is a connected set of
+linked cells. Labels are an int32 ``(height, width)`` array indexed
+``[y, x]``; ``-1`` marks impassable and off-board cells. Zone ids are
+arbitrary non-negative integers (not necessarily ``0..n-1`` after edits):
+equal ids mean the same zone.
+
+``ZoneState`` keeps the labels of one movement class and updates them after
+an edit by touching only the zones around the changed cells:
+
+- cells that only gain links (a cell becomes passable, a wall is removed):
+  the zones their links join are merged by re-labelling the smaller ones;
+- cells that lose links (a cell becomes impassable, a wall is built): the
+  zone(s) around the change are flooded again, which may split them; work is
+  bounded by those zones' sizes, not by the board;
+- a full re-label only when the edit touches a large part of the board (an
+  elevation edit touches every cell; climbing costs are finite, so it never
+  changes zones, and the labels are kept when the partition is unchanged).
+
+>>> from wargrid import SquareGrid
+>>> costs = np.array([[1, 1, np.inf, 1], [1, 1, np.inf, 1]])
+>>> label_zones(SquareGrid(4, 2), costs).tolist()
+[[0, 0, -1, 1], [0, 0, -1, 1]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..grids.boards import Grid, Topology
+
+__all__ = ["label_zones", "ZoneState", "ZoneChange"]
+
+_FULL_FRACTION = 8  # re-label the whole board when an edit touches more than 1/8 of it
+
+
+def _topo_args(t: Topology) -> tuple:
+    return (t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width)
+
+
+def _check_costs(grid: Grid, costs: np.ndarray, edges: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
+    c = np.asarray(costs)
+    if c.shape != grid.shape:
+        raise ValueError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
+    if c.dtype == bool:
+        c = np.where(c, 1.0, np.inf)
+    elif c.dtype.kind in "iuf":
+        c = c.astype(np.float64)
+        if np.isnan(c).any():
+            raise ValueError("costs must not contain NaN (use inf for impassable cells)")
+        if (c < 0).any():
+            raise ValueError(f"costs must be >= 0 or inf, got {float(c.min())}")
+    else:
+        raise TypeError(f"costs must be a boolean (passable) or numeric (cost, inf = impassable) array, got dtype {c.dtype}")
+    t = grid.topology
+    cell = t.pad(c, np.inf)
+    if edges is None:
+        return cell, np.zeros(0, dtype=np.float64)
+    e = np.asarray(edges)
+    shape = grid.shape + (t.ndir,)
+    if e.shape != shape:
+        raise ValueError(f"edges must have shape (height, width, ndir) = {shape}, got {e.shape}")
+    if e.dtype.kind not in "iuf":
+        raise TypeError(f"edges must be a numeric array of extra step costs, got dtype {e.dtype}")
+    e = e.astype(np.float64)
+    if np.isnan(e).any() or (e < 0).any():
+        raise ValueError("edges must be >= 0 or inf (a wall), never NaN")
+    full = np.zeros((t.ph, t.pw, t.ndir), dtype=np.float64)
+    full[1:-1, 1:-1] = e
+    return cell, full.ravel()
+
+
+def _label(t: Topology, cell: np.ndarray, edge: np.ndarray) -> tuple[np.ndarray, int]:
+    from .._kernels.zones import label_board
+
+    out = np.empty(t.padded_size, dtype=np.int32)
+    n = label_board(cell, edge, t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width, t.height, out)
+    return out, int(n)
+
+
+def label_zones(grid: Grid, costs: np.ndarray, *, edges: np.ndarray | None = None) -> np.ndarray:
+    """Label the cells of ``grid`` by connected zone.
+
+    ``costs`` is a ``(height, width)`` array: booleans (``True`` passable) or
+    entry costs (``inf`` impassable). ``edges`` optionally holds extra step
+    costs of shape ``(height, width, ndir)`` (``inf``: a wall). Returns int32
+    labels ``0..n-1`` in row-major order of each zone's first cell, ``-1`` on
+    impassable cells.
+
+    >>> from wargrid import HexGrid
+    >>> passable = np.array([[True, False, True], [True, False, True]])
+    >>> label_zones(HexGrid(3, 2), passable).tolist()
+    [[0, -1, 1], [0, -1, 1]]
+    """
+    cell, edge = _check_costs(grid, costs, edges)
+    t = grid.topology
+    out, _ = _label(t, cell, edge)
+    return t.unpad(out)
+
+
+@dataclass(frozen=True)
+class ZoneChange:
+    """How an edit changed the zones: the ids that were involved before and after.
+
+    ``old`` are ids that existed before the edit and were touched (merged,
+    split, shrunk or grown); ``new`` the ids that hold those cells now. An id
+    in ``old`` and not in ``new`` no longer exists.
+    """
+
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+
+
+class ZoneState:
+    """Zone labels of one movement class, kept up to date edit by edit.
+
+    ``cell`` and ``edge`` are the padded cost arrays of ``CostData``.
+
+    >>> from wargrid import SquareGrid
+    >>> g = SquareGrid(3, 1)
+    >>> t = g.topology
+    >>> z = ZoneState(t, t.pad(np.ones((1, 3)), np.inf), np.zeros(0))
+    >>> z.connected(t.padded_id(0, 0), t.padded_id(2, 0))
+    True
+    >>> z.update(t.pad(np.array([[1.0, np.inf, 1.0]]), np.inf), np.zeros(0), np.array([1]))
+    ZoneChange(old=(0,), new=(0, 1))
+    >>> z.labels().tolist()
+    [[0, -1, 1]]
+    """
+
+    def __init__(self, topology: Topology, cell: np.ndarray, edge: np.ndarray) -> None:
+        self.topology = topology
+        self._cell = cell
+        self._edge = edge
+        self._stamp: np.ndarray | None = None
+        self._gen = 0
+        self._relabel_all()
+
+    # -- reading -----------------------------------------------------------------
+    def labels(self) -> np.ndarray:
+        """The ``(height, width)`` int32 labels (a copy)."""
+        return self.topology.unpad(self._labels)
+
+    def label_at(self, padded: int) -> int:
+        """Zone id of padded cell ``padded`` (``-1``: impassable)."""
+        return int(self._labels[padded])
+
+    def connected(self, pa: int, pb: int) -> bool:
+        """Whether padded cells ``pa`` and ``pb`` lie in the same zone (O(1))."""
+        la = self._labels[pa]
+        return bool(la >= 0 and la == self._labels[pb])
+
+    @property
+    def count(self) -> int:
+        """Number of zones."""
+        return int(np.count_nonzero(self._sizes[: self._next]))
+
+    def size(self, zone: int) -> int:
+        """Number of cells of zone ``zone`` (0 for an id not in use)."""
+        return int(self._sizes[zone]) if 0 <= zone < self._next else 0
+
+    # -- building ------------------------------------------------------------------
+    def _relabel_all(self) -> None:
+        self._labels, n = _label(self.topology, self._cell, self._edge)
+        lab = self._labels
+        self._sizes = np.bincount(lab[lab >= 0], minlength=max(n, 1)).astype(np.int64)
+        self._next = n
+
+    def _new_ids(self, k: int) -> int:
+        """Reserve ``k`` fresh ids; return the first."""
+        first = self._next
+        self._next += k
+        if self._next > self._sizes.shape[0]:
+            grown = np.zeros(max(2 * self._sizes.shape[0], self._next), dtype=np.int64)
+            grown[: first] = self._sizes[: first]
+            self._sizes = grown
+        return first
+
+    def _grow_ids(self, upto: int) -> None:
+        """Ids ``< upto`` were handed out by a kernel: make room for their sizes."""
+        if upto > self._next:
+            self._new_ids(upto - self._next)
+
+    # -- edits ---------------------------------------------------------------------
+    def update(self, cell: np.ndarray, edge: np.ndarray, changed: np.ndarray, *, full: bool = False) -> ZoneChange | None:
+        """Bring the labels up to date after the cells ``changed`` (cell ids) were edited.
+
+        ``cell`` and ``edge`` are the new padded costs. Returns the change, or
+        ``None`` when no cell changed zone. ``full`` re-labels the whole board.
+        """
+        t = self.topology
+        old_cell, old_edge = self._cell, self._edge
+        self._cell, self._edge = cell, edge
+        ids = np.unique(np.asarray(changed, dtype=np.int64))
+        if full or ids.size * _FULL_FRACTION > t.width * t.height:
+            return self._update_full()
+        if ids.size == 0:
+            return None
+        pc = t.padded_ids(ids)
+        was = old_cell[pc] < np.inf
+        now = cell[pc] < np.inf
+        lost = bool((was & ~now).any()) or self._walls_added(pc, old_edge, edge)
+        if lost:
+            return self._update_flood(pc, now)
+        return self._update_merge(pc, was, now)
+
+    def _walls_added(self, pc: np.ndarray, old_edge: np.ndarray, edge: np.ndarray) -> bool:
+        if edge.size == 0:
+            return False
+        n = self.topology.ndir
+        idx = (pc[:, None] * n + np.arange(n)).ravel()
+        new_wall = ~(edge[idx] < np.inf)
+        if old_edge.size == 0:
+            return bool(new_wall.any())
+        return bool((new_wall & (old_edge[idx] < np.inf)).any())
+
+    def _around(self, pc: np.ndarray) -> np.ndarray:
+        """``pc`` and all their neighbours (padded ids, unique)."""
+        t = self.topology
+        x = pc % t.pw - 1
+        y = pc // t.pw - 1
+        if t.parity_mode == 1:
+            par = x & 1
+        elif t.parity_mode == 2:
+            par = y & 1
+        else:
+            par = np.zeros_like(x)
+        q = pc[:, None] + t.offsets[par]
+        if t.wrap:
+            qx = q % t.pw
+            q = np.where(qx == 0, q + t.width, np.where(qx == t.width + 1, q - t.width, q))
+        return np.unique(np.concatenate([pc, q.ravel()]))
+
+    def _update_flood(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
+        from .._kernels.zones import reflood
+
+        t = self.topology
+        lab = self._labels
+        around = self._around(pc)
+        old_ids = np.unique(lab[around])
+        old_ids = old_ids[old_ids >= 0].astype(np.int64)
+        before = {int(i): int(self._sizes[i]) for i in old_ids}
+        gone = pc[~now]
+        lab[gone] = -1
+        seeds = around[self._cell[around] < np.inf]
+        if self._stamp is None or self._gen >= np.iinfo(np.int32).max - 1:
+            self._stamp = np.zeros(t.padded_size, dtype=np.int32)
+            self._gen = 0
+        self._gen += 1
+        comp_ids = np.empty(seeds.size, dtype=np.int64)
+        comp_sizes = np.empty(seeds.size, dtype=np.int64)
+        ncomp, nxt = reflood(
+            self._cell, self._edge, *_topo_args(t), lab, self._stamp, self._gen, seeds, old_ids, self._next, comp_ids, comp_sizes
+        )
+        self._grow_ids(int(nxt))
+        for i in old_ids:
+            self._sizes[i] = 0
+        after = {}
+        for cid, size in zip(comp_ids[:ncomp].tolist(), comp_sizes[:ncomp].tolist()):
+            self._sizes[cid] = size
+            after[cid] = size
+        if before == after and gone.size == 0:
+            return None
+        return ZoneChange(tuple(sorted(before)), tuple(sorted(after)))
+
+    def _update_merge(self, pc: np.ndarray, was: np.ndarray, now: np.ndarray) -> ZoneChange | None:
+        from .._kernels.zones import link_pairs, relabel
+
+        t = self.topology
+        lab = self._labels
+        born = pc[~was & now]
+        fresh: list[int] = []
+        if born.size:
+            first = self._new_ids(born.size)
+            lab[born] = np.arange(first, first + born.size, dtype=np.int32)
+            self._sizes[first : first + born.size] = 1
+            fresh = list(range(first, first + born.size))
+        pairs = link_pairs(self._cell, self._edge, *_topo_args(t), lab, self._around(pc))
+        if pairs.shape[0] == 0:
+            return ZoneChange((), tuple(fresh)) if fresh else None
+        # union the labels that the new links join, then re-label the smaller zones
+        parent: dict[int, int] = {}
+        cell_of: dict[int, int] = {}
+
+        def find(a: int) -> int:
+            while parent.setdefault(a, a) != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for p, q in pairs.tolist():
+            a, b = int(lab[p]), int(lab[q])
+            cell_of.setdefault(a, p)
+            cell_of.setdefault(b, q)
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+        groups: dict[int, list[int]] = {}
+        for a in cell_of:
+            groups.setdefault(find(a), []).append(a)
+        merged_old: set[int] = set()
+        new_ids = set(fresh)
+        for members in groups.values():
+            target = max(members, key=lambda z: (int(self._sizes[z]), -z))
+            for z in members:
+                if z != target:
+                    relabel(self._cell, self._edge, *_topo_args(t), lab, cell_of[z], z, target)
+                    self._sizes[target] += self._sizes[z]
+                    self._sizes[z] = 0
+                    new_ids.discard(z)
+            new_ids.add(target)
+            merged_old.update(z for z in members if z not in fresh)
+        return ZoneChange(tuple(sorted(merged_old)), tuple(sorted(new_ids)))
+
+    def _update_full(self) -> ZoneChange | None:
+        old = self._labels
+        old_ids = np.flatnonzero(self._sizes[: self._next])
+        new, n = _label(self.topology, self._cell, self._edge)
+        if np.array_equal(old < 0, new < 0):
+            both = old >= 0
+            pairs = np.unique(old[both].astype(np.int64) * (n + 1) + new[both])
+            if pairs.size == n == old_ids.size:
+                return None  # same partition: keep the ids
+        self._labels = new
+        self._sizes = np.bincount(new[new >= 0], minlength=max(n, 1)).astype(np.int64)
+        self._next = n
+        return ZoneChange(tuple(old_ids.tolist()), tuple(range(n)))
