@@ -2,6 +2,33 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..rts.classic import ClassicPath
+
 
 class RtsQueries:
     """Mixed into ``Map``; ``self`` is the map."""
+
+    def classic_path(
+        self,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        *,
+        unit: str | None = None,
+        max_steps: int | None = None,
+        follow_limit: int | None = None,
+    ) -> "ClassicPath":
+        """The classic RTS pathfinder (straight line + edge following + move optimiser) for movement class ``unit``.
+
+        Fast and not optimal; see ``wargrid.rts.classic_path``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(5, 3)); m.set_terrain([(2, 0), (2, 1)], "water")
+        >>> m.classic_path((0, 0), (4, 0), unit="foot").cells[-1]
+        (4, 0)
+        """
+        from ..rts.classic import classic_path
+
+        return classic_path(self.grid, self.costs(unit), start, goal, max_steps=max_steps, follow_limit=follow_limit)

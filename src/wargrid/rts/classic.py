@@ -1,0 +1,194 @@
+"""The classic RTS pathfinder: a straight line, edge following, and a move optimiser.
+
+In the tradition of the early real-time strategy engines: walk the straight
+line toward the goal; at an obstacle, find the first passable cell beyond it
+on that line, follow the obstacle's edge both ways (turning left and turning
+right) until that cell is reached, and keep the shorter walk; give up on an
+edge after ``follow_limit`` steps. The move optimiser then cuts loops and
+back-and-forth steps and replaces two steps by one wherever a single step
+joins their ends (a diagonal on square-8 boards, the middle direction on hex
+boards). The result is a list of directions, fast to find and not optimal;
+units ask for it in pieces (``max_steps``) and replan as they go.
+
+One kernel serves every board kind through the board's ``Topology``: the
+straight line steps to the neighbour whose centre is nearest the goal's, and
+edge following turns through the directions sorted by angle.
+
+>>> import numpy as np
+>>> from wargrid import SquareGrid
+>>> costs = np.ones((5, 7)); costs[0:4, 3] = np.inf      # a wall with a gap at the bottom
+>>> p = classic_path(SquareGrid(7, 5, diagonal=True), costs, (1, 1), (5, 1))
+>>> p.status, p.cells[0], p.cells[-1], round(p.length, 3)
+('arrived', (1, 1), (5, 1), 8.828)
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import check_int
+from ..grids.boards import Grid, Topology
+
+__all__ = ["ClassicPath", "classic_path", "STATUSES"]
+
+STATUSES = ("arrived", "piece", "blocked", "full")
+"""How a classic search ended: reached the goal; stopped after ``max_steps``;
+found no way on (the goal is blocked or walled off, or edge following ran
+past its limit); or the path outgrew its buffer."""
+
+
+@dataclass(frozen=True)
+class ClassicPath:
+    """A classic path: ``cells`` from the start, the ``directions`` of its steps, and how it ended.
+
+    ``length`` sums the step lengths; ``cost`` sums step length times the
+    entry cost of each cell entered (the cost ``Map.path`` reports).
+    ``status`` is one of ``STATUSES``; the path is partial unless it is
+    'arrived'.
+    """
+
+    cells: list[tuple[int, int]]
+    directions: np.ndarray
+    length: float
+    cost: float
+    status: str
+
+    @property
+    def arrived(self) -> bool:
+        """Whether the path ends at the goal."""
+        return self.status == "arrived"
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+
+@dataclass(frozen=True, eq=False)
+class _Geometry:
+    inb: np.ndarray
+    cx: np.ndarray
+    cy: np.ndarray
+    period: float
+    order: np.ndarray
+    rank: np.ndarray
+
+
+_GEOMETRY: "weakref.WeakKeyDictionary[Topology, _Geometry]" = weakref.WeakKeyDictionary()
+_WORK: dict[int, list] = {}
+
+
+def _geometry(grid: Grid) -> _Geometry:
+    topo = grid.topology
+    g = _GEOMETRY.get(topo)
+    if g is not None:
+        return g
+    ph, pw = topo.ph, topo.pw
+    inb = np.zeros((ph, pw), dtype=np.uint8)
+    inb[1:-1, 1:-1] = 1
+    ys, xs = np.mgrid[0:grid.height, 0:grid.width]
+    cxs, cys = grid.centers_of(xs.ravel(), ys.ravel())
+    cx = np.zeros((ph, pw), dtype=np.float64)
+    cy = np.zeros((ph, pw), dtype=np.float64)
+    cx[1:-1, 1:-1] = np.asarray(cxs).reshape(grid.shape)
+    cy[1:-1, 1:-1] = np.asarray(cys).reshape(grid.shape)
+    period = 0.0
+    if topo.wrap and grid.width > 1:
+        period = float(cx[1, grid.width] - cx[1, 1]) * grid.width / (grid.width - 1)
+    # directions sorted by angle, measured from a cell of parity 0
+    bx, by = grid.centers_of(np.array([2]), np.array([2]))
+    nx, ny = grid.centers_of(2 + topo.dx[0], 2 + topo.dy[0])
+    angle = np.arctan2(np.asarray(ny) - by[0], np.asarray(nx) - bx[0])
+    order = np.argsort(angle, kind="stable").astype(np.int64)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    g = _Geometry(inb.ravel(), cx.ravel(), cy.ravel(), period, order, rank)
+    _GEOMETRY[topo] = g
+    return g
+
+
+def _workspace(n: int) -> list:
+    w = _WORK.get(n)
+    if w is None:
+        if len(_WORK) >= 2:
+            _WORK.pop(next(iter(_WORK)))
+        w = _WORK[n] = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0]
+    w[2] += 1
+    return w
+
+
+def classic_path(
+    grid: Grid,
+    cell_costs: np.ndarray,
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    *,
+    max_steps: int | None = None,
+    follow_limit: int | None = None,
+    optimise: bool = True,
+) -> ClassicPath:
+    """The classic pathfinder over a ``(height, width)`` array of entry costs (``inf``: blocked), indexed ``[y, x]``.
+
+    ``max_steps`` stops after that many steps (a piece of the way, status
+    'piece'); ``follow_limit`` caps each edge following (default ``8 *
+    (width + height)``); ``optimise=False`` returns the raw walk. The start
+    may be blocked (a unit standing where the ground just changed).
+
+    >>> import numpy as np
+    >>> from wargrid import HexGrid
+    >>> p = classic_path(HexGrid(5, 5), np.ones((5, 5)), (0, 0), (4, 4), max_steps=2)
+    >>> p.status, len(p.directions)
+    ('piece', 2)
+    """
+    from .._kernels.rts import classic_find, optimise_moves
+    from ..movement.search import raw_costs, topo_args
+
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    s = grid.check_cell(start, "start")
+    g = grid.check_cell(goal, "goal")
+    if max_steps is None:
+        steps = np.iinfo(np.int64).max
+    else:
+        steps = check_int(max_steps, "max_steps")
+        if steps < 0:
+            raise ValueError(f"max_steps must be >= 0 or None, got {steps}")
+    if follow_limit is None:
+        limit = 8 * (grid.width + grid.height)
+    else:
+        limit = check_int(follow_limit, "follow_limit")
+        if limit < 1:
+            raise ValueError(f"follow_limit must be >= 1 or None, got {limit}")
+    if not isinstance(optimise, (bool, np.bool_)):
+        raise TypeError(f"optimise must be True or False, got {optimise!r}")
+    costs = raw_costs(grid, cell_costs)
+    topo = grid.topology
+    geo = _geometry(grid)
+    off, stepl, corner, _ = topo_args(topo)
+    cap = min(steps, 8 * topo.padded_size) + 1
+    buf = np.empty(cap, dtype=np.int64)
+    ps, pg = topo.padded_id(*s), topo.padded_id(*g)
+    args = (stepl, corner, topo.corner_rule, off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)
+    n, code = classic_find(
+        costs.cell, geo.inb, geo.cx, geo.cy, geo.period, ps, pg, steps, limit, buf, geo.order, geo.rank, *args
+    )
+    path = buf[:n]
+    dirs = np.empty(max(n - 1, 0), dtype=np.int64)
+    if optimise:
+        seen, pos, gen = _workspace(topo.padded_size)
+        out = np.empty(n, dtype=np.int64)
+        m = optimise_moves(costs.cell, path, n, seen, pos, gen, out, dirs, *args)
+        path, dirs = out[:m], dirs[: m - 1]
+    else:
+        from .._kernels.rts import _direction
+
+        for i in range(n - 1):
+            dirs[i] = _direction(path[i], path[i + 1], off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)
+    cells = list(zip((path % topo.pw - 1).tolist(), (path // topo.pw - 1).tolist()))
+    length = float(stepl[dirs].sum())
+    cost = float((stepl[dirs] * costs.cell[path[1:]]).sum()) if len(dirs) else 0.0
+    status = STATUSES[code]
+    if status == "piece" and cells[-1] == g:
+        status = "arrived"
+    return ClassicPath(cells, dirs, length, cost, status)

@@ -1,0 +1,165 @@
+"""The classic pathfinder: literal cases, valid walks on every board kind, never shorter than the optimum."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid, hexagon_board
+from wargrid.rts.classic import classic_path
+
+from rts_oracle import check_walk, dijkstra
+
+KINDS = {
+    "square4": lambda w, h: SquareGrid(w, h),
+    "square8": lambda w, h: SquareGrid(w, h, diagonal=True),
+    "square8-always": lambda w, h: SquareGrid(w, h, diagonal=True, corner_rule="always"),
+    "square8-one": lambda w, h: SquareGrid(w, h, diagonal=True, corner_rule="one-obstacle"),
+    "hex-odd-q": lambda w, h: HexGrid(w, h),
+    "hex-even-q": lambda w, h: HexGrid(w, h, offset="even-q"),
+    "hex-odd-r": lambda w, h: HexGrid(w, h, orientation="pointy"),
+    "hex-even-r": lambda w, h: HexGrid(w, h, orientation="pointy", offset="even-r"),
+    "staggered": lambda w, h: StaggeredGrid(w, h),
+    "staggered-rows": lambda w, h: StaggeredGrid(w, h, stagger="rows"),
+    "square8-wrap": lambda w, h: SquareGrid(w + 1, h, diagonal=True, wrap_x=True),
+    "hex-wrap": lambda w, h: HexGrid(2 * (w // 2) + 2, h, wrap_x=True),
+}
+
+
+def test_open_board_is_straight():
+    g = SquareGrid(10, 10, diagonal=True)
+    p = classic_path(g, np.ones((10, 10)), (0, 0), (9, 3))
+    assert p.arrived and p.length == pytest.approx(6 + 3 * math.sqrt(2))
+    h = HexGrid(10, 10)
+    p = classic_path(h, np.ones((10, 10)), (0, 0), (9, 9))
+    assert p.arrived and p.length == h.distance((0, 0), (9, 9))
+
+
+def test_wall_both_ways_keeps_the_shorter():
+    # a wall in column 4 from row 1 to row 8; the gap at the top is nearer
+    costs = np.ones((10, 9))
+    costs[1:10, 4] = np.inf
+    costs[9, 4] = 1.0
+    g = SquareGrid(9, 10)
+    p = classic_path(g, costs, (1, 2), (7, 2))
+    assert p.arrived
+    assert (4, 0) in p.cells
+    assert p.length == dijkstra(g, costs, (1, 2), (7, 2))
+    # from lower down, the bottom gap is nearer
+    p = classic_path(g, costs, (1, 8), (7, 8))
+    assert (4, 9) in p.cells
+
+
+def test_literal_directions():
+    g = SquareGrid(5, 3)
+    costs = np.ones((3, 5))
+    costs[1, 2] = np.inf
+    p = classic_path(g, costs, (0, 1), (4, 1))
+    # east, then round the block (north or south: equal lengths, the first hand wins), then east
+    assert p.arrived and len(p.directions) == 6
+    assert p.directions[0] == 0 and p.directions[-1] == 0
+
+
+def test_pieces_and_blocked_goal():
+    g = SquareGrid(6, 1)
+    costs = np.ones((1, 6))
+    p = classic_path(g, costs, (0, 0), (5, 0), max_steps=2)
+    assert p.status == "piece" and p.cells == [(0, 0), (1, 0), (2, 0)]
+    assert p.directions.tolist() == [0, 0]
+    costs[0, 5] = np.inf
+    p = classic_path(g, costs, (0, 0), (5, 0))
+    assert p.status == "blocked" and p.cells[-1] == (4, 0)
+    # walled off entirely
+    costs[0, 3] = np.inf
+    costs[0, 5] = 1.0
+    p = classic_path(g, costs, (0, 0), (5, 0))
+    assert p.status == "blocked" and p.cells[-1] == (2, 0)
+    assert classic_path(g, costs, (1, 0), (1, 0)).cells == [(1, 0)]
+
+
+def test_follow_limit_gives_up():
+    costs = np.ones((20, 5))
+    costs[0:19, 2] = np.inf
+    g = SquareGrid(5, 20)
+    assert classic_path(g, costs, (0, 0), (4, 0)).arrived
+    assert classic_path(g, costs, (0, 0), (4, 0), follow_limit=10).status == "blocked"
+
+
+def test_map_method():
+    m = Map(SquareGrid(6, 4, diagonal=True))
+    m.set_terrain([(3, 0), (3, 1), (3, 2)], "water")
+    p = m.classic_path((0, 0), (5, 0), unit="tracked")
+    assert p.arrived and all(m.terrain_name(c) != "water" for c in p.cells)
+    assert p.cost == pytest.approx(check_walk(m.grid, m.costs("tracked"), p.cells))
+
+
+@pytest.mark.parametrize(
+    "kwargs, err, words",
+    [
+        ({"start": (9, 0)}, IndexError, "start (9, 0) is off the board"),
+        ({"goal": (0, -1)}, IndexError, "goal (0, -1) is off the board"),
+        ({"max_steps": -1}, ValueError, "max_steps must be >= 0"),
+        ({"max_steps": 2.5}, TypeError, "max_steps must be an integer"),
+        ({"follow_limit": 0}, ValueError, "follow_limit must be >= 1"),
+        ({"optimise": "yes"}, TypeError, "optimise must be True or False"),
+        ({"cell_costs": -np.ones((3, 3))}, ValueError, "cell_costs"),
+        ({"cell_costs": np.ones((2, 3))}, ValueError, "cell_costs"),
+    ],
+)
+def test_bad_input(kwargs, err, words):
+    args = {"cell_costs": np.ones((3, 3)), "start": (0, 0), "goal": (2, 2)}
+    args.update(kwargs)
+    with pytest.raises(err) as e:
+        classic_path(SquareGrid(3, 3), args.pop("cell_costs"), args.pop("start"), args.pop("goal"), **args)
+    assert words in str(e.value)
+
+
+@st.composite
+def boards(draw):
+    kind = draw(st.sampled_from(sorted(KINDS)))
+    w, h = draw(st.integers(2, 9)), draw(st.integers(2, 9))
+    grid = KINDS[kind](max(w, 2), h)
+    blocked = draw(st.lists(st.booleans(), min_size=grid.size, max_size=grid.size))
+    costs = np.where(np.array(blocked).reshape(grid.shape) & (np.arange(grid.size).reshape(grid.shape) % 3 == 0), np.inf, 1.0)
+    if draw(st.booleans()):
+        costs = costs * np.array(draw(st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=grid.size, max_size=grid.size))).reshape(grid.shape)
+    free = np.flatnonzero(np.isfinite(costs).ravel())
+    if len(free) < 2:
+        costs.flat[:2] = 1.0
+        free = np.array([0, 1])
+    a = int(draw(st.sampled_from(free.tolist())))
+    b = int(draw(st.sampled_from(free.tolist())))
+    return grid, costs, grid.cell(a), grid.cell(b)
+
+
+@settings(max_examples=150)
+@given(boards(), st.booleans())
+def test_paths_valid_and_never_shorter_than_optimal(board, optimise):
+    grid, costs, a, b = board
+    p = classic_path(grid, costs, a, b, optimise=optimise)
+    assert p.cells[0] == a
+    cost = check_walk(grid, costs, p.cells)
+    assert p.cost == pytest.approx(cost)
+    best = dijkstra(grid, costs, a, b)
+    if p.arrived:
+        assert p.cells[-1] == b
+        assert cost >= best - 1e-9
+    if math.isinf(best):
+        assert not p.arrived
+    # directions replay the cells
+    for (c, n), d in zip(zip(p.cells, p.cells[1:]), p.directions.tolist()):
+        assert grid.neighbor(c, d) == n
+    # the optimiser never makes a walk longer
+    raw = classic_path(grid, costs, a, b, optimise=False)
+    assert p.cost <= raw.cost + 1e-9
+
+
+def test_shaped_board():
+    g = hexagon_board(3)
+    costs = np.where(g.mask, 1.0, np.inf)
+    p = classic_path(g, costs, (0, 3), (6, 3))
+    assert p.arrived and check_walk(g, costs, p.cells) == 6
