@@ -2,6 +2,60 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 
 class SightQueries:
     """Mixed into ``Map``; ``self`` is the map."""
+
+    def _sight_board(self, elevation: bool = True) -> Any:
+        from ..sight._board import prepare
+
+        use = bool(elevation) and self.elevation is not None
+        key = "sight_board_elev" if use else "sight_board"
+        board = self._cache.get(key)
+        if board is None:
+            board = prepare(self.grid, self.blocks_sight(), self.elevation if use else None)
+            self._cache[key] = board
+        return board
+
+    @staticmethod
+    def _check_elevation_flag(elevation: Any) -> bool:
+        if not isinstance(elevation, (bool, np.bool_)):
+            raise TypeError(f"elevation must be True or False, got {elevation!r}")
+        return bool(elevation)
+
+    def fov(self, origin: tuple[int, int], *, radius: int | None, metric: str | None = None,
+            elevation: bool = True) -> np.ndarray:
+        """Boolean ``(height, width)`` array of the cells seen from ``origin`` (an ``(x, y)`` cell).
+
+        Forest, mountains and other terrains with ``blocks_sight`` block the
+        view; ``radius`` is an integer >= 0 or ``None`` (the whole board);
+        ``metric`` 'euclidean' (default), 'chebyshev', 'octile' or
+        'manhattan' on square boards, 'hex' on hex and staggered boards. With
+        ``elevation`` (the default) and an elevation layer, a viewer sees over
+        blockers strictly lower than its own cell. See ``wargrid.sight.fov``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "forest")
+        >>> m.fov((0, 0), radius=4).astype(int).tolist()
+        [[1, 1, 1, 0, 0]]
+        """
+        from ..sight.fov import fov_array
+
+        board = self._sight_board(self._check_elevation_flag(elevation))
+        return fov_array(board, origin, radius=radius, metric=metric)
+
+    def line_of_sight(self, a: tuple[int, int], b: tuple[int, int], *, elevation: bool = True) -> bool:
+        """Whether a viewer at ``a`` sees cell ``b``: exactly ``self.fov(a, radius=None)[b]``.
+
+        >>> from wargrid import Map, HexGrid
+        >>> m = Map(HexGrid(5, 1)); m.set_terrain([(2, 0)], "mountains")
+        >>> m.line_of_sight((0, 0), (2, 0)), m.line_of_sight((0, 0), (4, 0))
+        (True, False)
+        """
+        from ..sight.los import los_on_board
+
+        return los_on_board(self._sight_board(self._check_elevation_flag(elevation)), a, b)

@@ -1,0 +1,98 @@
+"""What the sight kernels need from a board, prepared once and reused.
+
+A ``SightBoard`` holds the grid and one flat padded array ``bh``: the height at
+which each cell blocks sight (``-inf``: never; the cell's elevation, or 0
+without elevation, for a sight-blocking cell; ``inf``: padding and masked-out
+cells). A viewer standing at height ``h`` is blocked by the cells with
+``bh >= h``: with elevation, a viewer sees over blockers strictly lower than
+the cell it stands on; without, every blocker blocks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validate import check_int
+from ..grids.boards import Grid, SquareGrid
+
+__all__ = ["SightBoard", "prepare", "SQUARE_METRICS", "HEX_METRICS"]
+
+SQUARE_METRICS = ("euclidean", "chebyshev", "octile", "manhattan")
+"""Radius metrics on square boards (kernel codes 0..3)."""
+HEX_METRICS = ("hex",)
+"""The radius metric on hex and staggered boards (hex steps, kernel code 4)."""
+
+
+@dataclass(frozen=True, eq=False)
+class SightBoard:
+    """A grid with its sight-blocking heights in the kernels' padded layout (read-only)."""
+
+    grid: Grid
+    bh: np.ndarray
+    elevation: np.ndarray | None
+
+    @property
+    def square(self) -> bool:
+        return isinstance(self.grid, SquareGrid)
+
+    def viewer_height(self, x: int, y: int) -> float:
+        """The height the kernels compare blockers against for a viewer at ``(x, y)``."""
+        return 0.0 if self.elevation is None else float(self.elevation[y, x])
+
+    def metric_code(self, metric: str | None) -> int:
+        """Kernel code of ``metric`` (``None``: euclidean on square boards, hex steps otherwise)."""
+        if self.square:
+            if metric is None:
+                return 0
+            if metric not in SQUARE_METRICS:
+                raise ValueError(f"metric must be one of {', '.join(map(repr, SQUARE_METRICS))} on a square board; got {metric!r}")
+            return SQUARE_METRICS.index(metric)
+        if metric is None or metric == "hex":
+            return 4
+        raise ValueError(f"metric must be 'hex' (or None) on a {self.grid.kind} board; got {metric!r}")
+
+    def radius(self, radius: Any) -> int:
+        """``radius`` checked: an integer >= 0, or ``None`` for the whole board."""
+        g = self.grid
+        if radius is None:
+            return g.width + g.height
+        if isinstance(radius, (float, np.floating)) and math.isnan(radius):
+            raise ValueError("radius must be an integer >= 0 or None, got nan")
+        r = check_int(radius, "radius", hint="a whole number of cells, or None for the whole board")
+        if r < 0:
+            raise ValueError(f"radius must be >= 0 (or None for the whole board), got {r}")
+        return min(r, g.width + g.height)
+
+
+def prepare(grid: Grid, blocks: Any, elevation: Any = None) -> SightBoard:
+    """Check a ``(height, width)`` boolean ``blocks`` layer (and optional ``elevation``) and pad them.
+
+    >>> from wargrid import SquareGrid
+    >>> b = prepare(SquareGrid(3, 1), np.array([[False, True, False]]))
+    >>> b.bh.reshape(3, 5)[1].tolist()
+    [inf, -inf, 0.0, -inf, inf]
+    """
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    blk = np.asarray(blocks)
+    if blk.shape != grid.shape:
+        raise ValueError(f"blocks must have shape (height, width) = {grid.shape}, got {blk.shape}")
+    if blk.dtype != bool:
+        raise TypeError(f"blocks must be a boolean array, got dtype {blk.dtype}")
+    elev = None
+    if elevation is not None:
+        elev = np.asarray(elevation, dtype=np.float64)
+        if elev.shape != grid.shape:
+            raise ValueError(f"elevation must have shape (height, width) = {grid.shape}, got {elev.shape}")
+        if not np.isfinite(elev).all():
+            raise ValueError("elevation must be finite (no NaN or inf)")
+        elev = elev.copy()
+        elev.setflags(write=False)
+    heights = np.where(blk, 0.0 if elev is None else elev, -np.inf)
+    bh = grid.topology.pad(heights, np.inf)
+    bh.setflags(write=False)
+    return SightBoard(grid=grid, bh=bh, elevation=elev)

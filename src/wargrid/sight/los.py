@@ -1,0 +1,50 @@
+"""Line of sight between two cells, agreeing exactly with the field of view.
+
+``line_of_sight(grid, blocks, a, b)`` is ``True`` exactly when ``b`` is in
+``a``'s field of view with an unlimited radius (see ``wargrid.sight.fov``
+for the rules). Square boards run the shadowcasting scan restricted to the
+narrow cone of ``b``'s tile, so its cost grows with the distance only.
+
+>>> from wargrid import SquareGrid
+>>> walls = np.zeros((3, 5), dtype=bool); walls[1, 2] = True
+>>> line_of_sight(SquareGrid(5, 3), walls, (0, 1), (4, 1))
+False
+>>> line_of_sight(SquareGrid(5, 3), walls, (0, 0), (4, 0))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..grids.boards import Grid
+from ._board import SightBoard, prepare
+
+__all__ = ["line_of_sight", "los_on_board"]
+
+
+def line_of_sight(grid: Grid, blocks: np.ndarray, a: tuple[int, int], b: tuple[int, int], *,
+                  elevation: np.ndarray | None = None) -> bool:
+    """Whether a viewer at cell ``a`` sees cell ``b`` (cells as ``(x, y)``).
+
+    >>> from wargrid import HexGrid
+    >>> line_of_sight(HexGrid(5, 5), np.zeros((5, 5), dtype=bool), (0, 0), (4, 4))
+    True
+    """
+    return los_on_board(prepare(grid, blocks, elevation), a, b)
+
+
+def los_on_board(board: SightBoard, a: Any, b: Any) -> bool:
+    """``line_of_sight`` on a prepared board (what ``Map.line_of_sight`` calls)."""
+    from .._kernels.sight import hex_los, square_los
+
+    g = board.grid
+    ax, ay = g.check_cell(a, "a")
+    bx, by = g.check_cell(b, "b")
+    t = g.topology
+    h = board.viewer_height(ax, ay)
+    if board.square:
+        return bool(square_los(board.bh, t.pw, g.width, g.height, t.wrap, ax, ay, bx, by, h))
+    return bool(hex_los(board.bh, t.pw, g.width, g.height, t.wrap, ax, ay, bx, by, h, t.hex_kind))
