@@ -13,6 +13,9 @@ from .grids import *  # noqa: F401,F403
 from .grids import __all__ as _grid_names
 from .map import EVENTS, CallbackError, CostData, Map, MapEvent
 from .terrain import INF, Terrain, TerrainTable
+from .generate import GeneratedBoard, generate, generate_board
+from .io.errors import MapFileError
+from .io.native import load_map, save_map
 from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
 
 __version__ = "0.1.0"
@@ -20,4 +23,5 @@ __version__ = "0.1.0"
 __all__ = list(_grid_names) + [
     "Map", "MapEvent", "CostData", "CallbackError", "EVENTS",
     "Terrain", "TerrainTable", "INF",
+    "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map",
 ]

@@ -1,0 +1,323 @@
+"""wargrid's own map file: the board, the terrain table and every layer, in one file.
+
+Two encodings of the same content, chosen by the file name:
+
+- ``.json`` (or ``.wargrid.json``): readable JSON. Terrain and overlay are
+  rows of terrain symbols (overlay ``' '`` = none); elevation rows of numbers;
+  edge costs a list of ``[x, y, direction, cost]`` (``null`` cost = a wall).
+- ``.npz``: compressed numpy arrays (loaded with ``allow_pickle=False``) plus
+  the same header as JSON text; for big boards.
+
+Writes are atomic (temp file beside the target, then ``os.replace``).
+Loading gives a map equal to the one saved (``Map.__eq__``).
+
+>>> import tempfile, os
+>>> from wargrid import HexGrid, Map
+>>> m = Map(HexGrid(5, 4)); m.set_terrain([(1, 2)], "forest"); m.set_overlay([(0, 0)], "road")
+>>> p = os.path.join(tempfile.mkdtemp(), "b.wargrid.json")
+>>> save_map(m, p)
+>>> load_map(p) == m
+True
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
+from ..map import Map
+from ..terrain import TerrainTable
+from ._files import atomic_write, atomic_write_with
+from .errors import MAX_FILE_CELLS, MapFileError
+
+__all__ = ["save_map", "load_map", "map_to_dict", "map_from_dict", "grid_from_description", "FORMAT"]
+
+FORMAT = "wargrid-map"
+VERSION = 1
+_MAX_JSON_BYTES = 1 << 30
+
+
+def save_map(m: Map, path: str | os.PathLike, *, encoding: str | None = None) -> None:
+    """Write ``m`` to ``path``: ``.npz`` as compressed arrays, anything else as JSON.
+
+    ``encoding`` ('json' or 'npz') overrides the choice by file name.
+
+    >>> import tempfile, os
+    >>> from wargrid import SquareGrid, Map
+    >>> p = os.path.join(tempfile.mkdtemp(), "big.npz")
+    >>> save_map(Map(SquareGrid(64, 64)), p); load_map(p).shape
+    (64, 64)
+    """
+    if not isinstance(m, Map):
+        raise TypeError(f"m must be a wargrid Map, got {type(m).__name__}")
+    path = Path(path)
+    enc = encoding or ("npz" if path.suffix.lower() == ".npz" else "json")
+    if enc not in ("json", "npz"):
+        raise ValueError(f"encoding must be 'json', 'npz' or None, got {encoding!r}")
+    if enc == "json":
+        atomic_write(path, json.dumps(map_to_dict(m), indent=1, allow_nan=False) + "\n")
+        return
+    header, arrays = _header(m), _arrays(m)
+
+    def write(f: Any) -> None:
+        np.savez_compressed(f, header=np.array(json.dumps(header, allow_nan=False)), **arrays)
+
+    atomic_write_with(path, write)
+
+
+def load_map(path: str | os.PathLike, *, max_cells: int = MAX_FILE_CELLS) -> Map:
+    """Read a map written by ``save_map`` (JSON or npz, told apart by content).
+
+    Any problem raises ``MapFileError`` naming the file (and the line for JSON).
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+    except OSError as exc:
+        raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
+    if head.startswith(b"PK"):
+        return _load_npz(path, max_cells)
+    if size > _MAX_JSON_BYTES:
+        raise MapFileError(f"file is {size} bytes; JSON map files are capped at {_MAX_JSON_BYTES}: use .npz", path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise MapFileError(f"not a text file ({exc.reason} at byte {exc.start})", path) from None
+    except json.JSONDecodeError as exc:
+        raise MapFileError(f"not valid JSON: {exc.msg} (column {exc.colno})", path, exc.lineno) from None
+    except RecursionError:
+        raise MapFileError("JSON nested too deeply", path) from None
+    try:
+        return map_from_dict(data, max_cells=max_cells)
+    except MapFileError as exc:
+        raise MapFileError(exc.reason, path) from None
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise MapFileError(_msg(exc), path) from None
+
+
+# -- dict form -------------------------------------------------------------------------
+
+def _header(m: Map) -> dict:
+    g = m.grid
+    d: dict = {"format": FORMAT, "version": VERSION, "grid": g.describe(), "terrains": m.terrains.to_dict(),
+               "climb_cost": m.climb_cost}
+    if not g.mask.all():
+        d["grid"]["mask"] = ["".join("1" if v else "0" for v in row) for row in g.mask.tolist()]
+    return d
+
+
+def map_to_dict(m: Map) -> dict:
+    """The JSON content of ``save_map`` as plain data.
+
+    >>> from wargrid import SquareGrid, Map
+    >>> d = map_to_dict(Map(SquareGrid(3, 2)))
+    >>> d["grid"]["kind"], d["layers"]["terrain"]
+    ('square', ['...', '...'])
+    """
+    d = _header(m)
+    sym = [t.symbol for t in m.terrains]
+    layers: dict = {"terrain": ["".join(sym[i] for i in row) for row in m.terrain.tolist()]}
+    if (m.overlay >= 0).any():
+        layers["overlay"] = ["".join(" " if i < 0 else sym[i] for i in row) for row in m.overlay.tolist()]
+    if m.elevation is not None:
+        layers["elevation"] = [[_num(v) for v in row] for row in m.elevation.tolist()]
+    if m.edges is not None and m.edges.any():
+        ys, xs, ds = np.nonzero(m.edges)
+        layers["edges"] = [
+            [int(x), int(y), int(dd), None if math.isinf(c) else _num(c)]
+            for x, y, dd, c in zip(xs.tolist(), ys.tolist(), ds.tolist(), m.edges[ys, xs, ds].tolist())
+        ]
+    d["layers"] = layers
+    return d
+
+
+def _num(v: float) -> float | int:
+    return int(v) if float(v).is_integer() and abs(v) < 2**53 else float(v)
+
+
+def _arrays(m: Map) -> dict:
+    a = {"terrain": m.terrain, "overlay": m.overlay}
+    if not m.grid.mask.all():
+        a["mask"] = m.grid.mask
+    if m.elevation is not None:
+        a["elevation"] = m.elevation
+    if m.edges is not None and m.edges.any():
+        a["edges"] = m.edges
+    return a
+
+
+def grid_from_description(d: Any, *, max_cells: int = MAX_FILE_CELLS, mask: np.ndarray | None = None) -> Grid:
+    """A grid from ``Grid.describe()`` data.
+
+    >>> grid_from_description({"kind": "hex", "width": 4, "height": 3, "orientation": "pointy", "offset": "even-r"})
+    HexGrid(4, 3, orientation='pointy', offset='even-r')
+    """
+    if not isinstance(d, dict):
+        raise MapFileError("'grid' must be an object with kind, width and height", None)
+    kind = d.get("kind")
+    w, h = d.get("width"), d.get("height")
+    for name, v in (("width", w), ("height", h)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise MapFileError(f"grid {name} must be an integer >= 1, got {v!r}", None)
+    if w * h > max_cells:
+        raise MapFileError(f"board of {w} x {h} = {w * h} cells is larger than the cap of {max_cells} cells", None)
+    wrap = d.get("wrap_x", False)
+    if kind == "hex":
+        return HexGrid(w, h, orientation=d.get("orientation", "flat"), offset=d.get("offset"), wrap_x=wrap, mask=mask)
+    if kind == "square":
+        return SquareGrid(w, h, diagonal=d.get("diagonal", False), corner_rule=d.get("corner_rule", "no-obstacle"),
+                          wrap_x=wrap, mask=mask)
+    if kind == "staggered":
+        return StaggeredGrid(w, h, stagger=d.get("stagger", "columns"), wrap_x=wrap, mask=mask)
+    raise MapFileError(f"grid kind must be 'hex', 'square' or 'staggered', got {kind!r}", None)
+
+
+def _check_header(d: Any) -> None:
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise MapFileError(f"not a wargrid map file (no \"format\": \"{FORMAT}\")", None)
+    if d.get("version") != VERSION:
+        raise MapFileError(f"map file version {d.get('version')!r} is not supported (this wargrid reads {VERSION})", None)
+
+
+def _mask_rows(rows: Any, w: int, h: int) -> np.ndarray | None:
+    if rows is None:
+        return None
+    if not isinstance(rows, list) or len(rows) != h or any(not isinstance(r, str) or len(r) != w for r in rows):
+        raise MapFileError(f"grid mask must be {h} strings of {w} characters '0'/'1'", None)
+    arr = np.array([[c == "1" for c in r] for r in rows], dtype=bool)
+    return arr
+
+
+def _symbol_rows(rows: Any, name: str, t: TerrainTable, w: int, h: int, *, blank: bool) -> np.ndarray:
+    if not isinstance(rows, list) or len(rows) != h:
+        raise MapFileError(f"layer {name!r} must be a list of {h} rows, got {type(rows).__name__} "
+                           f"of {len(rows) if isinstance(rows, list) else '?'}", None)
+    lut = {tt.symbol: i for i, tt in enumerate(t)}
+    if blank:
+        lut[" "] = -1
+    out = np.empty((h, w), dtype=np.int16)
+    for y, row in enumerate(rows):
+        if not isinstance(row, str) or len(row) != w:
+            raise MapFileError(f"layer {name!r} row {y} must be a string of {w} symbols, got "
+                               f"{len(row) if isinstance(row, str) else type(row).__name__}", None)
+        try:
+            out[y] = [lut[c] for c in row]
+        except KeyError as exc:
+            raise MapFileError(f"layer {name!r} row {y} has unknown terrain symbol {exc.args[0]!r}; known: "
+                               f"{''.join(lut)!r}", None) from None
+    return out
+
+
+def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
+    """Inverse of ``map_to_dict`` (``MapFileError`` on bad content).
+
+    >>> from wargrid import HexGrid, Map
+    >>> m = Map(HexGrid(3, 3)); map_from_dict(map_to_dict(m)) == m
+    True
+    """
+    _check_header(d)
+    gd = d.get("grid")
+    if not isinstance(gd, dict):
+        raise MapFileError("'grid' must be an object", None)
+    w, h = gd.get("width"), gd.get("height")
+    grid_from_description({k: v for k, v in gd.items() if k != "mask"}, max_cells=max_cells)  # size checks first
+    grid = grid_from_description(gd, max_cells=max_cells, mask=_mask_rows(gd.get("mask"), w, h))
+    if not isinstance(d.get("terrains"), dict):
+        raise MapFileError("'terrains' must be an object with classes and terrains", None)
+    table = TerrainTable.from_dict(d["terrains"])
+    layers = d.get("layers")
+    if not isinstance(layers, dict):
+        raise MapFileError("'layers' must be an object", None)
+    terrain = _symbol_rows(layers.get("terrain"), "terrain", table, w, h, blank=False)
+    overlay = None
+    if layers.get("overlay") is not None:
+        overlay = _symbol_rows(layers["overlay"], "overlay", table, w, h, blank=True)
+    elevation = None
+    if layers.get("elevation") is not None:
+        try:
+            elevation = np.array(layers["elevation"], dtype=np.float64)
+        except (TypeError, ValueError):
+            raise MapFileError("layer 'elevation' must be rows of numbers", None) from None
+    m = Map(grid, terrain=terrain, terrains=table, overlay=overlay, elevation=elevation,
+            climb_cost=d.get("climb_cost", 0.0))
+    edges = layers.get("edges")
+    if edges:
+        e = np.zeros((h, w, grid.ndir), dtype=np.float64)
+        for i, item in enumerate(edges):
+            if not (isinstance(item, list) and len(item) == 4):
+                raise MapFileError(f"edges[{i}] must be [x, y, direction, cost], got {item!r}", None)
+            x, y, dd, c = item
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, dd)) or not (
+                0 <= x < w and 0 <= y < h and 0 <= dd < grid.ndir
+            ):
+                raise MapFileError(f"edges[{i}] = {item!r} is off the board or not a direction 0..{grid.ndir - 1}", None)
+            cost = math.inf if c is None else c
+            if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not cost >= 0:
+                raise MapFileError(f"edges[{i}] cost must be a number >= 0 or null (a wall), got {c!r}", None)
+            e[y, x, dd] = cost
+        m.edges = e
+    return m
+
+
+def _load_npz(path: Path, max_cells: int) -> Map:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            names = set(z.files)
+            if "header" not in names:
+                raise MapFileError("not a wargrid map file (no header array)", path)
+            header = json.loads(str(z["header"][()]))
+            _check_header(header)
+            gd = header.get("grid")
+            grid_from_description(gd, max_cells=max_cells)  # size cap before reading big arrays
+            keys = [k for k in ("terrain", "overlay", "mask", "elevation", "edges") if k in names]
+            for k in keys:  # read each array's declared shape before inflating it
+                with z.zip.open(k + ".npy") as raw:
+                    version = np.lib.format.read_magic(raw)
+                    fmt = np.lib.format
+                    read = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+                    shape = read(raw)[0]
+                if math.prod(shape) > max_cells * 8:
+                    raise MapFileError(f"array {k!r} declares shape {shape}, past the cap of {max_cells} cells", None)
+            arr = {k: z[k] for k in keys}
+    except MapFileError as exc:
+        raise MapFileError(exc.reason, path) from None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError, json.JSONDecodeError) as exc:
+        raise MapFileError(f"not a readable .npz map file: {_msg(exc)}", path) from None
+    try:
+        mask = arr.get("mask")
+        grid = grid_from_description(gd, max_cells=max_cells, mask=mask)
+        table = TerrainTable.from_dict(header["terrains"])
+        if "terrain" not in arr:
+            raise MapFileError("the terrain array is missing", None)
+        m = Map(grid, terrain=arr["terrain"], terrains=table, overlay=arr.get("overlay"),
+                elevation=arr.get("elevation"), climb_cost=header.get("climb_cost", 0.0))
+        if "edges" in arr:
+            e = np.asarray(arr["edges"], dtype=np.float64)
+            if e.shape != grid.shape + (grid.ndir,):
+                raise MapFileError(f"edges must have shape {grid.shape + (grid.ndir,)}, got {e.shape}", None)
+            if np.isnan(e).any() or (e < 0).any():
+                raise MapFileError("edge costs must be >= 0 or inf (no NaN)", None)
+            m.edges = e
+        return m
+    except MapFileError as exc:
+        raise MapFileError(exc.reason, path) from None
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise MapFileError(_msg(exc), path) from None
+
+
+def _msg(exc: BaseException) -> str:
+    if isinstance(exc, KeyError):
+        return f"missing entry {exc.args[0]!r}" if exc.args else "missing entry"
+    return " ".join(str(exc).split()) or type(exc).__name__
