@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from ..rts.classic import ClassicPath
+    from ..rts.ladder import LadderPath
 
 
 class RtsQueries:
@@ -32,3 +35,34 @@ class RtsQueries:
         from ..rts.classic import classic_path
 
         return classic_path(self.grid, self.costs(unit), start, goal, max_steps=max_steps, follow_limit=follow_limit)
+
+    def ladder_path(
+        self,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        categories: "np.ndarray",
+        *,
+        unit: str | None = None,
+        threshold: object = 2,
+        max_threshold: object = 4,
+        costs: dict | None = None,
+        nearest: bool = False,
+    ) -> "LadderPath | None":
+        """A* on the entry ladder for movement class ``unit``: ``categories`` is each cell's ``rts.Entry``.
+
+        The threshold starts at ``threshold`` (default MOVING_UNIT) and rises
+        to ``max_threshold`` (default TEMP_BLOCKED_BY_FRIEND); see
+        ``wargrid.rts.ladder_path``.
+
+        >>> import numpy as np
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(3, 1))
+        >>> m.ladder_path((0, 0), (2, 0), np.array([[0, 2, 0]]), unit="foot").cost
+        5.0
+        """
+        from ..rts.ladder import ladder_path
+
+        return ladder_path(
+            self.grid, self.costs(unit), categories, start, goal,
+            threshold=threshold, max_threshold=max_threshold, costs=costs, nearest=nearest,
+        )

@@ -19,10 +19,14 @@ from .leptons import (
     pack_cell,
     unpack_cell,
 )
+from .classic import STATUSES, ClassicPath, classic_path
+from .ladder import DEFAULT_ENTRY_COSTS, Entry, LadderPath, check_entry, entry_costs, ladder_path
 from .occupancy import KINDS, Occupancy, Spot, spot_offsets
 
 __all__ = [
     "LEPTONS_PER_CELL", "Lepton", "cell_to_lepton", "cells_to_leptons", "lepton_to_cell", "leptons_to_cells",
     "octagonal_distance", "octagonal_distances", "pack_cell", "unpack_cell",
     "KINDS", "Occupancy", "Spot", "spot_offsets",
+    "STATUSES", "ClassicPath", "classic_path",
+    "DEFAULT_ENTRY_COSTS", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
 ]

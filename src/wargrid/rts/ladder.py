@@ -1,0 +1,184 @@
+"""The entry ladder: "can this unit enter this cell?" as an ordered category with a cost.
+
+The categories, from best to worst: ``OK`` < ``CLOAKED_ENEMY`` (an enemy the
+unit cannot see; the cell looks free) < ``MOVING_UNIT`` (will clear by itself)
+< ``DESTROYABLE_OBSTACLE`` (a wall or a unit that can be shot away) <
+``TEMP_BLOCKED_BY_FRIEND`` (a friend standing still, who can be asked to move)
+< ``IMPASSABLE``. A search with threshold ``t`` treats every cell above ``t``
+as blocked and adds the category's cost to the terrain cost of the others;
+when it fails, the threshold rises one step at a time up to a limit.
+
+>>> import numpy as np
+>>> from wargrid import SquareGrid
+>>> cats = np.zeros((1, 4), dtype=np.int8); cats[0, 2] = Entry.TEMP_BLOCKED_BY_FRIEND
+>>> p = ladder_path(SquareGrid(4, 1), np.ones((1, 4)), cats, (0, 0), (3, 0))
+>>> p.threshold.name, p.cost, p.tried
+('TEMP_BLOCKED_BY_FRIEND', 7.0, (2, 3, 4))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..grids.boards import Grid
+
+__all__ = ["Entry", "DEFAULT_ENTRY_COSTS", "LadderPath", "entry_costs", "ladder_path", "check_entry"]
+
+
+class Entry(IntEnum):
+    """Whether a unit can enter a cell, best first (an ordered ladder)."""
+
+    OK = 0
+    CLOAKED_ENEMY = 1
+    MOVING_UNIT = 2
+    DESTROYABLE_OBSTACLE = 3
+    TEMP_BLOCKED_BY_FRIEND = 4
+    IMPASSABLE = 5
+
+
+DEFAULT_ENTRY_COSTS: Mapping[Entry, float] = {
+    Entry.OK: 0.0,
+    Entry.CLOAKED_ENEMY: 0.0,
+    Entry.MOVING_UNIT: 1.0,
+    Entry.DESTROYABLE_OBSTACLE: 8.0,
+    Entry.TEMP_BLOCKED_BY_FRIEND: 4.0,
+    Entry.IMPASSABLE: math.inf,
+}
+"""Extra cost of entering a cell of each category (added to the terrain cost)."""
+
+
+def check_entry(value: Any, name: str = "category") -> Entry:
+    """An ``Entry`` from an ``Entry``, its integer or its name (any case); ``ValueError`` otherwise.
+
+    >>> check_entry("moving_unit"), check_entry(4).name
+    (<Entry.MOVING_UNIT: 2>, 'TEMP_BLOCKED_BY_FRIEND')
+    """
+    allowed = ", ".join(e.name for e in Entry)
+    if isinstance(value, Entry):
+        return value
+    if isinstance(value, str):
+        try:
+            return Entry[value.upper()]
+        except KeyError:
+            raise ValueError(f"{name} {value!r} is not a known category; known: {allowed}") from None
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        try:
+            return Entry(int(value))
+        except ValueError:
+            raise ValueError(f"{name} {value!r} is not a known category: use 0..5 or one of {allowed}") from None
+    raise TypeError(f"{name} must be an Entry, its integer or its name, got {type(value).__name__} {value!r}")
+
+
+def _check_costs(costs: Mapping[Any, float] | None) -> np.ndarray:
+    table = dict(DEFAULT_ENTRY_COSTS)
+    if costs is not None:
+        if not isinstance(costs, Mapping):
+            raise TypeError(f"costs must map categories to extra costs, got {type(costs).__name__}")
+        for k, v in costs.items():
+            e = check_entry(k, "costs key")
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or math.isnan(v) or v < 0:
+                raise ValueError(f"costs[{e.name}] must be a number >= 0 (inf: blocked), got {v!r}")
+            table[e] = float(v)
+    table[Entry.IMPASSABLE] = math.inf
+    return np.array([table[e] for e in Entry], dtype=np.float64)
+
+
+def _check_categories(grid: Grid, categories: Any) -> np.ndarray:
+    c = np.asarray(categories)
+    if c.shape != grid.shape:
+        raise ValueError(f"categories must have shape (height, width) = {grid.shape}, got {c.shape}")
+    if c.dtype.kind not in "iu":
+        raise TypeError(f"categories must be an integer array of Entry values, got dtype {c.dtype}")
+    if c.size and (c.min() < 0 or c.max() > Entry.IMPASSABLE):
+        bad = int(c[(c < 0) | (c > Entry.IMPASSABLE)].ravel()[0])
+        raise ValueError(f"categories holds {bad}, not a known category: use 0..5 ({', '.join(e.name for e in Entry)})")
+    return c.astype(np.int64)
+
+
+def entry_costs(
+    cell_costs: np.ndarray, categories: np.ndarray, *, threshold: Any = Entry.MOVING_UNIT, costs: Mapping[Any, float] | None = None
+) -> np.ndarray:
+    """Terrain costs with the ladder applied: ``inf`` above ``threshold``, terrain + category cost at or below.
+
+    >>> entry_costs(np.array([[1.0, 1.0, 2.0]]), np.array([[0, 2, 3]]), threshold="MOVING_UNIT").tolist()
+    [[1.0, 2.0, inf]]
+    """
+    t = check_entry(threshold, "threshold")
+    base = np.asarray(cell_costs, dtype=np.float64)
+    cats = np.asarray(categories)
+    if cats.shape != base.shape:
+        raise ValueError(f"categories must have the shape of cell_costs {base.shape}, got {cats.shape}")
+    extra = _check_costs(costs)
+    cats = cats.astype(np.int64)
+    if cats.size and (cats.min() < 0 or cats.max() > Entry.IMPASSABLE):
+        raise ValueError(f"categories must hold 0..5 ({', '.join(e.name for e in Entry)})")
+    return np.where(cats > t, np.inf, base + extra[cats])
+
+
+@dataclass(frozen=True)
+class LadderPath:
+    """A path found on the ladder: the cells, the cost, the threshold that let it through and every threshold tried."""
+
+    cells: list[tuple[int, int]]
+    cost: float
+    threshold: Entry
+    tried: tuple[int, ...]
+
+
+def ladder_path(
+    grid: Grid,
+    cell_costs: np.ndarray,
+    categories: np.ndarray,
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    *,
+    threshold: Any = Entry.MOVING_UNIT,
+    max_threshold: Any = Entry.TEMP_BLOCKED_BY_FRIEND,
+    costs: Mapping[Any, float] | None = None,
+    nearest: bool = False,
+) -> LadderPath | None:
+    """Search with a threshold on the ladder, raising it one step at a time up to ``max_threshold``.
+
+    ``cell_costs`` is the terrain's ``(height, width)`` entry cost (``inf``:
+    impassable) and ``categories`` the ``Entry`` of each cell for this unit;
+    the start cell's own category is ignored. Returns ``None`` when even
+    ``max_threshold`` finds no way (with ``nearest=True``, the way to the
+    reachable cell nearest the goal at ``max_threshold``).
+
+    >>> import numpy as np
+    >>> from wargrid import SquareGrid
+    >>> cats = np.array([[0, 5, 0]])
+    >>> ladder_path(SquareGrid(3, 1), np.ones((1, 3)), cats, (0, 0), (2, 0)) is None
+    True
+    """
+    from ..movement.search import find_path
+
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    s = grid.check_cell(start, "start")
+    grid.check_cell(goal, "goal")
+    lo = check_entry(threshold, "threshold")
+    hi = check_entry(max_threshold, "max_threshold")
+    if hi < lo:
+        raise ValueError(f"max_threshold {hi.name} must not be below threshold {lo.name}")
+    if hi == Entry.IMPASSABLE:
+        raise ValueError("max_threshold must be below IMPASSABLE: impassable cells are never entered")
+    cats = _check_categories(grid, categories).copy()
+    cats[s[1], s[0]] = Entry.OK
+    if not isinstance(nearest, (bool, np.bool_)):
+        raise TypeError(f"nearest must be True or False, got {nearest!r}")
+    extra = _check_costs(costs)
+    base = np.asarray(cell_costs)
+    tried = []
+    for t in range(int(lo), int(hi) + 1):
+        tried.append(t)
+        c = entry_costs(base, cats, threshold=t, costs={Entry(i): float(v) for i, v in enumerate(extra[:-1])})
+        p = find_path(grid, c, start, goal, nearest=nearest and t == hi)
+        if p is not None and (p.cells[-1] == tuple(goal) or t == hi):
+            return LadderPath(list(p.cells), float(p.cost), Entry(t), tuple(tried))
+    return None
