@@ -64,3 +64,52 @@ def within(dx: int, dy: int, metric: str, r: int) -> bool:
     if metric == "manhattan":
         return ax + ay <= r
     return max(ax, ay) + (math.sqrt(2) - 1) * min(ax, ay) <= r + 1e-9
+
+
+_NUDGE = (1, 2, -3)
+
+
+def _nearest_hex(p: tuple[Fraction, Fraction, Fraction], sign: int) -> tuple[int, int]:
+    """The hex whose cell holds ``p + sign * eps * (1, 2, -3)`` for a tiny ``eps``, exactly."""
+    best = None
+    q0, r0 = math.floor(p[0]), math.floor(p[1])
+    for q in range(q0 - 1, q0 + 3):
+        for r in range(r0 - 1, r0 + 3):
+            c = (q, r, -q - r)
+            d = [c[i] - p[i] for i in range(3)]
+            key = (sum(x * x for x in d), -sign * sum(d[i] * _NUDGE[i] for i in range(3)))
+            if best is None or key < best[0]:
+                best = (key, (q, r))
+    return best[1]
+
+
+def hex_line_exact(a: tuple[int, int], b: tuple[int, int], sign: int) -> list[tuple[int, int]]:
+    """Axial hexes strictly between axial ``a`` and ``b`` on the nudged line (exact arithmetic)."""
+    aq, ar = a
+    bq, br = b
+    n = (abs(bq - aq) + abs(br - ar) + abs((-bq - br) - (-aq - ar))) // 2
+    out = []
+    for i in range(1, n):
+        t = Fraction(i, n)
+        p = (aq + (bq - aq) * t, ar + (br - ar) * t, (-aq - ar) + ((-bq - br) - (-aq - ar)) * t)
+        out.append(_nearest_hex(p, sign))
+    return out
+
+
+def hex_los_oracle(grid, blocks: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Either nudged exact hex line from ``a`` to ``b`` has only open, on-board cells between them."""
+    from wargrid.grids.hexes import Hex, hex_to_offset, offset_to_hex
+
+    ha = offset_to_hex(a[0], a[1], grid.offset)
+    hb = offset_to_hex(b[0], b[1], grid.offset)
+    H, W = blocks.shape
+    for sign in (1, -1):
+        ok = True
+        for q, r in hex_line_exact((ha.q, ha.r), (hb.q, hb.r), sign):
+            x, y = hex_to_offset(Hex(q, r), grid.offset)
+            if not (0 <= x < W and 0 <= y < H) or blocks[y, x] or not grid.mask[y, x]:
+                ok = False
+                break
+        if ok:
+            return True
+    return False
