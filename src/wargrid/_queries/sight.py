@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -59,3 +59,33 @@ class SightQueries:
         from ..sight.los import los_on_board
 
         return los_on_board(self._sight_board(self._check_elevation_flag(elevation)), a, b)
+
+    def fog(self, teams: Sequence[str], *, radius: int | None = 8, metric: str | None = None,
+            regrow: int | None = None, allies: Iterable[tuple[str, str]] = (), elevation: bool = True) -> Any:
+        """A ``wargrid.sight.fog.Fog`` of war for ``teams`` on this map, kept up to date with map edits.
+
+        ``radius``/``metric``: a unit's default sight; ``regrow``: ticks after
+        which unseen explored cells fade back (``None``: never); ``allies``:
+        pairs of teams that share vision.
+
+        >>> from wargrid import Map, HexGrid
+        >>> m = Map(HexGrid(8, 8)); fog = m.fog(["red", "blue"], radius=2)
+        >>> fog.place("scout", "red", (3, 3)); int(fog.visible("red").sum()), int(fog.visible("blue").sum())
+        (19, 0)
+        """
+        import weakref
+
+        from ..sight.fog import Fog
+
+        use = self._check_elevation_flag(elevation)
+        fog = Fog(self._sight_board(use), teams, radius=radius, metric=metric, regrow=regrow, allies=allies,
+                  source=lambda: self._sight_board(use))
+        ref = weakref.ref(fog)
+
+        def listener(kind: str, ids: np.ndarray) -> None:
+            f = ref()
+            if f is not None:
+                f.invalidate()
+
+        self._subscribe_internal(listener)
+        return fog

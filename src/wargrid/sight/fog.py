@@ -1,0 +1,234 @@
+"""Fog of war per team, updated incrementally as units move.
+
+Each team keeps a per-cell reference count of how many of its units see the
+cell. Placing, moving or removing a unit subtracts its old view and adds its
+new one, so only the cells of those two views change, never the whole board.
+A cell is *visible* to a team while its count (or an ally's) is above zero,
+and *explored* once it has ever been visible; with ``regrow=n`` an explored
+cell that nobody sees fades back to unknown ``n`` ticks after it was last
+seen. Allies share vision (visible and explored). The spectator view is every
+team's vision together.
+
+>>> import numpy as np
+>>> from wargrid import SquareGrid
+>>> from wargrid.sight._board import prepare
+>>> fog = Fog(prepare(SquareGrid(8, 1), np.zeros((1, 8), dtype=bool)), ["red", "blue"], radius=2)
+>>> fog.place("scout", "red", (0, 0))
+>>> fog.visible("red").astype(int).tolist()
+[[1, 1, 1, 0, 0, 0, 0, 0]]
+>>> fog.move("scout", (5, 0))
+>>> fog.visible("red").astype(int).tolist(), fog.explored("red").astype(int).tolist()
+([[0, 0, 0, 1, 1, 1, 1, 1]], [[1, 1, 1, 1, 1, 1, 1, 1]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Iterable, Sequence
+
+import numpy as np
+
+from .._validate import check_int
+from ._board import SightBoard
+from .fov import visible_cells
+
+__all__ = ["Fog", "FogView"]
+
+_DEFAULT: Any = object()
+
+
+@dataclass(frozen=True)
+class FogView:
+    """What a team (or the spectator) knows: ``(height, width)`` boolean layers."""
+
+    visible: np.ndarray
+    explored: np.ndarray
+
+
+@dataclass
+class _Unit:
+    team: int
+    cell: tuple[int, int]
+    radius: int | None
+    view: np.ndarray
+
+
+class Fog:
+    """Explored and visible layers for several teams, updated as units move.
+
+    ``board`` is a prepared ``SightBoard`` (``Map.fog`` makes one); ``teams``
+    the team names; ``radius`` and ``metric`` the default sight of a unit;
+    ``regrow`` ``None`` (explored stays explored) or the number of ticks after
+    which an unseen explored cell fades back; ``allies`` pairs of teams that
+    share vision.
+    """
+
+    def __init__(
+        self,
+        board: SightBoard,
+        teams: Sequence[str],
+        *,
+        radius: int | None = 8,
+        metric: str | None = None,
+        regrow: int | None = None,
+        allies: Iterable[tuple[str, str]] = (),
+        source: Callable[[], SightBoard] | None = None,
+    ) -> None:
+        if not isinstance(board, SightBoard):
+            raise TypeError(f"board must be a SightBoard (use Map.fog), got {type(board).__name__}")
+        if isinstance(teams, str) or not isinstance(teams, Sequence):
+            raise TypeError(f"teams must be a list of team names, got {teams!r}")
+        names = list(teams)
+        if not names or not all(isinstance(t, str) for t in names):
+            raise ValueError(f"teams must be a non-empty list of strings, got {teams!r}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"teams must be distinct, got {teams!r}")
+        self.teams = tuple(names)
+        self._board = board
+        self._source = source
+        self._dirty = False
+        board.metric_code(metric)
+        board.radius(radius)
+        self.radius = radius
+        self.metric = metric
+        if regrow is not None:
+            regrow = check_int(regrow, "regrow")
+            if regrow < 0:
+                raise ValueError(f"regrow must be >= 0 ticks or None, got {regrow}")
+        self.regrow = regrow
+        size = board.grid.size
+        n = len(self.teams)
+        self._counts = np.zeros((n, size), dtype=np.int32)
+        self._last_seen = np.full((n, size), -1, dtype=np.int64)
+        self._group = np.eye(n, dtype=bool)
+        self._units: dict[Hashable, _Unit] = {}
+        self.time = 0
+        for pair in allies:
+            self.ally(*pair)
+
+    # -- teams ------------------------------------------------------------------------
+    def _team(self, team: Any) -> int:
+        if team not in self.teams:
+            raise ValueError(f"team must be one of {', '.join(map(repr, self.teams))}; got {team!r}")
+        return self.teams.index(team)
+
+    def ally(self, a: str, b: str, *, shared: bool = True) -> None:
+        """Make teams ``a`` and ``b`` share vision (or stop sharing with ``shared=False``)."""
+        i, j = self._team(a), self._team(b)
+        if i != j:
+            self._group[i, j] = self._group[j, i] = bool(shared)
+
+    # -- units ------------------------------------------------------------------------
+    def _sync(self) -> None:
+        if self._dirty and self._source is not None:
+            self._dirty = False
+            self.set_board(self._source())
+
+    def _view(self, cell: tuple[int, int], radius: int | None) -> np.ndarray:
+        return visible_cells(self._board, cell, radius=radius, metric=self.metric)
+
+    def _apply(self, team: int, old: np.ndarray, new: np.ndarray) -> None:
+        c = self._counts[team]
+        c[old] -= 1
+        c[new] += 1
+        gone = old[c[old] == 0]
+        self._last_seen[team, gone] = self.time
+
+    def place(self, unit: Hashable, team: str, cell: tuple[int, int], *, radius: int | None = _DEFAULT) -> None:
+        """Put a new unit of ``team`` at ``cell`` with sight ``radius`` (default: the fog's)."""
+        self._sync()
+        if unit in self._units:
+            raise ValueError(f"unit {unit!r} is already placed; use move()")
+        t = self._team(team)
+        r = self.radius if radius is _DEFAULT else radius
+        self._board.radius(r)
+        cell = self._board.grid.check_cell(cell, "cell")
+        view = self._view(cell, r)
+        self._apply(t, view[:0], view)
+        self._units[unit] = _Unit(t, cell, r, view)
+
+    def move(self, unit: Hashable, cell: tuple[int, int]) -> None:
+        """Move ``unit`` to ``cell``: only the cells its view gained or lost change."""
+        self._sync()
+        u = self._get(unit)
+        cell = self._board.grid.check_cell(cell, "cell")
+        view = self._view(cell, u.radius)
+        self._apply(u.team, u.view, view)
+        u.cell, u.view = cell, view
+
+    def move_many(self, moves: dict[Hashable, tuple[int, int]]) -> None:
+        """``move`` for every ``unit: cell`` of ``moves``."""
+        for unit, cell in moves.items():
+            self.move(unit, cell)
+
+    def remove(self, unit: Hashable) -> None:
+        """Take ``unit`` off the board; the cells only it saw stop being visible."""
+        self._sync()
+        u = self._get(unit)
+        self._apply(u.team, u.view, u.view[:0])
+        del self._units[unit]
+
+    def _get(self, unit: Hashable) -> _Unit:
+        try:
+            return self._units[unit]
+        except (KeyError, TypeError):
+            raise KeyError(f"unit {unit!r} is not on the board; place() it first") from None
+
+    @property
+    def units(self) -> dict[Hashable, tuple[str, tuple[int, int]]]:
+        """Every unit with its team and cell."""
+        return {k: (self.teams[u.team], u.cell) for k, u in self._units.items()}
+
+    def tick(self, n: int = 1) -> None:
+        """Advance time by ``n`` ticks (explored cells regrow fog after ``regrow`` ticks unseen)."""
+        n = check_int(n, "n")
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        self.time += n
+
+    def invalidate(self) -> None:
+        """The board changed: views are recomputed from ``source`` before the next use."""
+        self._dirty = True
+
+    def set_board(self, board: SightBoard) -> None:
+        """Use a new sight board (after map edits): every unit's view is recomputed."""
+        if not isinstance(board, SightBoard) or board.grid != self._board.grid:
+            raise ValueError("board must be a SightBoard of the same grid")
+        self._board = board
+        for u in self._units.values():
+            view = self._view(u.cell, u.radius)
+            self._apply(u.team, u.view, view)
+            u.view = view
+
+    # -- layers -----------------------------------------------------------------------
+    def _teams_of(self, team: str | None) -> np.ndarray:
+        if team is None:
+            return np.ones(len(self.teams), dtype=bool)
+        return self._group[self._team(team)]
+
+    def _shape(self, flat: np.ndarray) -> np.ndarray:
+        return flat.reshape(self._board.grid.shape)
+
+    def visible(self, team: str | None) -> np.ndarray:
+        """``(height, width)`` booleans: cells ``team`` or an ally sees now (``None``: any team)."""
+        self._sync()
+        return self._shape((self._counts[self._teams_of(team)] > 0).any(axis=0))
+
+    def explored(self, team: str | None) -> np.ndarray:
+        """``(height, width)`` booleans: cells ``team`` or an ally has seen and not forgotten."""
+        self._sync()
+        rows = self._teams_of(team)
+        seen = self._last_seen[rows]
+        known = seen >= 0
+        if self.regrow is not None:
+            known &= self.time - seen <= self.regrow
+        return self._shape((known | (self._counts[rows] > 0)).any(axis=0))
+
+    def view(self, team: str | None = None) -> FogView:
+        """Visible and explored layers of ``team``; ``None`` is the spectator, who sees what anyone sees."""
+        return FogView(visible=self.visible(team), explored=self.explored(team))
+
+    def counts(self, team: str) -> np.ndarray:
+        """``(height, width)`` number of ``team``'s own units that see each cell."""
+        self._sync()
+        return self._shape(self._counts[self._team(team)].copy())

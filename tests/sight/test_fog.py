@@ -1,0 +1,136 @@
+"""Fog of war: incremental updates equal fog recomputed from scratch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wargrid import HexGrid, Map, SquareGrid
+from wargrid.sight import field_of_view
+from wargrid.sight.fog import Fog
+
+TEAMS = ["red", "blue", "green"]
+
+
+@st.composite
+def games(draw):
+    square = draw(st.booleans())
+    w = draw(st.integers(3, 12))
+    h = draw(st.integers(3, 12))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    blocks = rng.random((h, w)) < 0.2
+    grid = SquareGrid(w, h) if square else HexGrid(w, h)
+    nunits = draw(st.integers(1, 6))
+    steps = draw(st.integers(1, 25))
+    regrow = draw(st.sampled_from([None, 0, 2, 5]))
+    allied = draw(st.booleans())
+    return grid, blocks, rng, nunits, steps, regrow, allied
+
+
+@settings(max_examples=40)
+@given(games())
+def test_incremental_equals_recomputed(game):
+    grid, blocks, rng, nunits, steps, regrow, allied = game
+    h, w = blocks.shape
+    from wargrid.sight._board import prepare
+
+    fog = Fog(prepare(grid, blocks), TEAMS, radius=3, regrow=regrow, allies=[("red", "green")] if allied else [])
+    pos, team, radius = {}, {}, {}
+    last = {t: np.full((h, w), -1) for t in TEAMS}
+
+    def cell():
+        return int(rng.integers(w)), int(rng.integers(h))
+
+    def truth():
+        vis = {t: np.zeros((h, w), dtype=int) for t in TEAMS}
+        for u, c in pos.items():
+            vis[team[u]] += field_of_view(grid, blocks, c, radius=radius[u])
+        for t in TEAMS:
+            last[t][vis[t] > 0] = fog.time
+        return vis
+
+    def check(vis):
+        for t in TEAMS:
+            assert np.array_equal(fog.counts(t), vis[t])
+        for t in TEAMS + [None]:
+            group = TEAMS if t is None else ([t] + (["green"] if t == "red" else ["red"] if t == "green" else [])
+                                              if allied else [t])
+            v = np.any([vis[g] > 0 for g in group], axis=0)
+            known = np.any([(last[g] >= 0) & ((fog.time - last[g] <= regrow) if regrow is not None else True)
+                            for g in group], axis=0)
+            view = fog.view(t)
+            assert np.array_equal(view.visible, v)
+            assert np.array_equal(view.explored, known | v)
+
+    for u in range(nunits):
+        pos[u], team[u], radius[u] = cell(), TEAMS[u % 3], int(rng.integers(0, 4))
+        fog.place(u, team[u], pos[u], radius=radius[u])
+        check(truth())
+    for _ in range(steps):
+        action = rng.random()
+        if action < 0.1 and pos:
+            u = list(pos)[int(rng.integers(len(pos)))]
+            fog.remove(u)
+            del pos[u]
+        elif action < 0.2:
+            u = max(pos, default=-1) + 1 + 100
+            pos[u], team[u], radius[u] = cell(), TEAMS[int(rng.integers(3))], 3
+            fog.place(u, team[u], pos[u])
+        elif action < 0.4:
+            fog.tick(int(rng.integers(1, 3)))
+        elif pos:
+            for u in list(pos)[: int(rng.integers(1, len(pos) + 1))]:
+                pos[u] = cell()
+                fog.move(u, pos[u])
+        check(truth())
+
+
+def test_map_edits_update_the_fog():
+    m = Map(SquareGrid(9, 1))
+    fog = m.fog(["red"], radius=None)
+    fog.place("a", "red", (0, 0))
+    assert fog.visible("red").all()
+    m.set_terrain([(4, 0)], "forest")
+    assert fog.visible("red").astype(int).tolist() == [[1, 1, 1, 1, 1, 0, 0, 0, 0]]
+    assert fog.explored("red").all()
+
+
+def test_regrowth_fades_after_n_ticks():
+    m = Map(HexGrid(12, 3))
+    fog = m.fog(["red", "blue"], radius=1, regrow=2)
+    fog.place(7, "red", (0, 1))
+    fog.move(7, (11, 1))
+    assert fog.explored("red")[1, 0]
+    fog.tick(2)
+    assert fog.explored("red")[1, 0]
+    fog.tick()
+    assert not fog.explored("red")[1, 0] and fog.explored("red")[1, 11]
+    assert not fog.view("blue").explored.any()
+    assert np.array_equal(fog.view().visible, fog.visible("red"))
+
+
+def test_bad_input():
+    m = Map(SquareGrid(4, 4))
+    with pytest.raises(ValueError, match="teams"):
+        m.fog([])
+    with pytest.raises(TypeError, match="teams"):
+        m.fog("red")
+    with pytest.raises(ValueError, match="regrow"):
+        m.fog(["a"], regrow=-1)
+    with pytest.raises(ValueError, match="radius"):
+        m.fog(["a"], radius=-2)
+    fog = m.fog(["a", "b"])
+    with pytest.raises(ValueError, match="team"):
+        fog.place(1, "c", (0, 0))
+    with pytest.raises(IndexError, match="cell"):
+        fog.place(1, "a", (9, 0))
+    fog.place(1, "a", (0, 0))
+    with pytest.raises(ValueError, match="already"):
+        fog.place(1, "a", (0, 0))
+    with pytest.raises(KeyError, match="unit"):
+        fog.move(2, (0, 0))
+    with pytest.raises(ValueError, match="team"):
+        fog.ally("a", "z")
