@@ -1,0 +1,153 @@
+"""PNG pictures of a board: every pixel looks up its cell (numpy), overlays blend per cell.
+
+Lines (roads, paths), markers and text are drawn with Pillow on top.
+
+>>> import numpy as np
+>>> from wargrid import HexGrid, Map
+>>> img = render_png(Map(HexGrid(4, 3)), cell_size=10)
+>>> img.size
+(73, 69)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+import numpy as np
+
+from .geometry import Frame
+from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays, rgb
+from .scene import board_of, default_cell_size, road_segments
+
+__all__ = ["render_png", "raster"]
+
+_BACKGROUND = (255, 255, 255)
+
+
+def _colors(colors: Sequence[str]) -> np.ndarray:
+    return np.array([rgb(c) for c in colors], dtype=np.float64).reshape(-1, 3)
+
+
+def raster(frame: Frame) -> np.ndarray:
+    """``(height, width)`` cell id under each pixel centre of ``frame`` (``-1``: background)."""
+    py, px = np.mgrid[0:frame.height, 0:frame.width]
+    return frame.cells_under(px + 0.5, py + 0.5)
+
+
+def _blend(img: np.ndarray, where: np.ndarray, color: np.ndarray, alpha: float | np.ndarray) -> None:
+    a = alpha if np.isscalar(alpha) else np.asarray(alpha)[..., None]
+    img[where] = img[where] * (1.0 - a) + color * a
+
+
+def render_png(
+    board: object,
+    path: str | os.PathLike | None = None,
+    *,
+    overlays: Sequence[object] = (),
+    cell_size: float | None = None,
+    grid_lines: bool = True,
+    roads: bool = True,
+):
+    """A Pillow ``Image`` of ``board`` (a ``Map`` or ``Grid``) with ``overlays``; also saved to ``path`` if given.
+
+    Same options and overlays as ``render_svg``.
+
+    >>> from wargrid import SquareGrid, Map
+    >>> from wargrid.render import Polyline
+    >>> img = render_png(Map(SquareGrid(5, 5)), overlays=[Polyline([(0, 2), (4, 2)], color="#ff0000")], cell_size=10)
+    >>> img.getpixel((25, 29))
+    (255, 0, 0)
+    """
+    from PIL import Image, ImageDraw
+
+    grid, terrain, overlay_layer, colors = board_of(board)
+    if not isinstance(grid_lines, bool) or not isinstance(roads, bool):
+        raise TypeError("grid_lines and roads must be True or False")
+    ovs = check_overlays(overlays, grid)
+    frame = Frame.for_grid(grid, cell_size=default_cell_size(grid) if cell_size is None else cell_size)
+    s = frame.scale
+    ids = raster(frame)
+    on = ids >= 0
+    cid = np.where(on, ids, 0)
+    img = np.empty(ids.shape + (3,), dtype=np.float64)
+    img[...] = _BACKGROUND
+    pal = _colors(colors)
+    img[on] = pal[terrain.ravel()[cid[on]]]
+    if grid_lines and s >= 6:
+        edge = np.zeros_like(on)
+        edge[:, :-1] |= ids[:, :-1] != ids[:, 1:]
+        edge[:-1, :] |= ids[:-1, :] != ids[1:, :]
+        _blend(img, edge & on, np.zeros(3), 0.2)
+
+    pending_lines = []  # drawn with Pillow after the per-cell layers
+    if roads and overlay_layer is not None:
+        for tid, seg in road_segments(grid, overlay_layer, frame):
+            pending_lines.append(("segments", seg, colors[tid], max(1, round(s * 0.3))))
+    for ov in ovs:
+        if isinstance(ov, CellMask):
+            hit = on & ov.mask.ravel()[cid]
+            _blend(img, hit, np.array(rgb(ov.color), dtype=np.float64), ov.alpha)
+        elif isinstance(ov, CellValues):
+            frac = ov.fractions().ravel()[cid]
+            hit = on & np.isfinite(frac)
+            lo, hi = np.array(rgb(ov.low), float), np.array(rgb(ov.high), float)
+            f = frac[hit][:, None]
+            img[hit] = img[hit] * (1.0 - ov.alpha) + (lo + (hi - lo) * f) * ov.alpha
+        elif isinstance(ov, Regions):
+            lab = np.where(on, ov.labels.ravel()[cid], -1)
+            hit = lab >= 0
+            cols = _colors(ov.color_list())
+            if hit.any():
+                img[hit] = img[hit] * (1.0 - ov.alpha) + cols[lab[hit]] * ov.alpha
+            if ov.borders:
+                b = np.zeros_like(hit)
+                dx = lab[:, :-1] != lab[:, 1:]
+                dy = lab[:-1, :] != lab[1:, :]
+                b[:, :-1] |= dx
+                b[:, 1:] |= dx
+                b[:-1, :] |= dy
+                b[1:, :] |= dy
+                b &= hit
+                img[b] = rgb(ov.border_color)
+        elif isinstance(ov, Polyline):
+            if len(ov.cells) >= 1:
+                cx, cy = frame.centers(np.array([c[0] for c in ov.cells]), np.array([c[1] for c in ov.cells]))
+                pending_lines.append(("line", np.stack([cx, cy], 1), ov.color, max(1, round(s * ov.width))))
+        elif isinstance(ov, Markers):
+            if ov.cells:
+                cx, cy = frame.centers(np.array([c[0] for c in ov.cells]), np.array([c[1] for c in ov.cells]))
+                pending_lines.append(("markers", np.stack([cx, cy], 1), ov.color, max(1.5, s * ov.radius), ov.labels))
+        elif isinstance(ov, Coordinates):
+            pending_lines.append(("coords", None, ov.color, 0))
+
+    im = Image.fromarray(np.clip(np.round(img), 0, 255).astype(np.uint8), "RGB")
+    draw = ImageDraw.Draw(im)
+    for item in pending_lines:
+        kind, pts, color, width = item[:4]
+        if kind == "segments":
+            for (x0, y0), (x1, y1) in pts.tolist():
+                draw.line([(x0, y0), (x1, y1)], fill=color, width=width)
+                r = width / 2.0
+                draw.ellipse([x1 - r, y1 - r, x1 + r, y1 + r], fill=color)
+        elif kind == "line":
+            xy = [tuple(p) for p in pts.tolist()]
+            if len(xy) == 1:
+                xy = xy * 2
+            draw.line(xy, fill=color, width=width, joint="curve")
+        elif kind == "markers":
+            labels = item[4]
+            for i, (x, y) in enumerate(pts.tolist()):
+                draw.ellipse([x - width, y - width, x + width, y + width], fill=color, outline="#ffffff")
+                if labels is not None:
+                    draw.text((x + width * 1.3, y - 5), labels[i], fill=color)
+        elif kind == "coords" and s >= 14:
+            ys, xs = np.nonzero(grid.mask)
+            cx, cy = frame.centers(xs, ys)
+            for x, y, a, b in zip(xs.tolist(), ys.tolist(), cx.tolist(), cy.tolist()):
+                draw.text((a, b), f"{x},{y}", fill=color, anchor="mm")
+    if path is not None:
+        from ..io._files import atomic_write_with
+
+        atomic_write_with(path, lambda f: im.save(f, format="PNG"))
+    return im
