@@ -22,6 +22,7 @@ from .leptons import (
 from .classic import STATUSES, ClassicPath, classic_path
 from .ladder import DEFAULT_ENTRY_COSTS, Entry, LadderPath, check_entry, entry_costs, ladder_path
 from .occupancy import KINDS, Occupancy, Spot, spot_offsets
+from .sim import PATHFINDERS, STATES, UNIT_KINDS, SimEvent, SimReport, SimUnit, Simulation
 
 __all__ = [
     "LEPTONS_PER_CELL", "Lepton", "cell_to_lepton", "cells_to_leptons", "lepton_to_cell", "leptons_to_cells",
@@ -29,4 +30,5 @@ __all__ = [
     "KINDS", "Occupancy", "Spot", "spot_offsets",
     "STATUSES", "ClassicPath", "classic_path",
     "DEFAULT_ENTRY_COSTS", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
+    "PATHFINDERS", "STATES", "UNIT_KINDS", "SimEvent", "SimReport", "SimUnit", "Simulation",
 ]
