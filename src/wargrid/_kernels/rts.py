@@ -107,10 +107,13 @@ def _follow(cell, start, bdir, target, hand, limit, out, n, record, order, rank,
 
 @jit
 def classic_find(
-    cell, inb, cx, cy, period, start, goal, max_steps, limit, out,
+    cell, inb, cx, cy, period, start, goal, max_steps, limit, out, tmp,
     order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw,
 ):
-    """Walk from ``start`` toward ``goal``; returns ``(n, status)`` with the cells in ``out[:n]``."""
+    """Walk from ``start`` toward ``goal``; returns ``(n, status)`` with the cells in ``out[:n]``.
+
+    ``tmp`` is scratch space as long as ``out``.
+    """
     out[0] = start
     n = 1
     cur = start
@@ -143,14 +146,18 @@ def classic_find(
                     t = step_to(t, e, off, ndir, pmode, wrap, width, pw)
                 if cell[t] == INF:
                     return n, 2  # the goal itself is blocked
-            la, _ = _follow(cell, cur, d, t, 1, limit, out, n, False, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
-            lb, _ = _follow(cell, cur, d, t, -1, limit, out, n, False, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
+            # one hand writes straight into out, the other into tmp; keep the shorter
+            la, ka = _follow(cell, cur, d, t, 1, limit, out, n, True, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
+            lb, kb = _follow(cell, cur, d, t, -1, limit, tmp, 0, True, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
             if la < INF or lb < INF:
-                hand = 1 if la <= lb else -1
-                lw, k = _follow(cell, cur, d, t, hand, limit, out, n, True, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
-                if lw == INF:
-                    return n, 3
-                n += k
+                if la <= lb:
+                    n += ka
+                else:
+                    if n + kb > cap:
+                        return n, 3
+                    for i in range(kb):
+                        out[n + i] = tmp[i]
+                    n += kb
                 cur = t
                 done = True
             else:

@@ -32,9 +32,10 @@ class RtsQueries:
         >>> m.classic_path((0, 0), (4, 0), unit="foot").cells[-1]
         (4, 0)
         """
-        from ..rts.classic import classic_path
+        from ..rts.classic import _classic, classic_options
 
-        return classic_path(self.grid, self.costs(unit), start, goal, max_steps=max_steps, follow_limit=follow_limit)
+        opts = classic_options(self.grid, start, goal, max_steps=max_steps, follow_limit=follow_limit)
+        return _classic(self.grid, self.cost_data(unit).cell, *opts)
 
     def ladder_path(
         self,

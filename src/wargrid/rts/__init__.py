@@ -22,6 +22,7 @@ from .leptons import (
 from .classic import STATUSES, ClassicPath, classic_path
 from .ladder import DEFAULT_ENTRY_COSTS, Entry, LadderPath, check_entry, entry_costs, ladder_path
 from .occupancy import KINDS, Occupancy, Spot, spot_offsets
+from .scenario import BridgeScenario, bridge_scenario
 from .sim import PATHFINDERS, STATES, UNIT_KINDS, SimEvent, SimReport, SimUnit, Simulation
 
 __all__ = [
@@ -31,4 +32,5 @@ __all__ = [
     "STATUSES", "ClassicPath", "classic_path",
     "DEFAULT_ENTRY_COSTS", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
     "PATHFINDERS", "STATES", "UNIT_KINDS", "SimEvent", "SimReport", "SimUnit", "Simulation",
+    "BridgeScenario", "bridge_scenario",
 ]

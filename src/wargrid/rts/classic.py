@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -109,11 +110,14 @@ def _geometry(grid: Grid) -> _Geometry:
 
 
 def _workspace(n: int) -> list:
+    """``[seen, pos, gen, buf, tmp]`` for padded size ``n``, reused between searches (generation stamps)."""
     w = _WORK.get(n)
     if w is None:
         if len(_WORK) >= 2:
             _WORK.pop(next(iter(_WORK)))
-        w = _WORK[n] = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0]
+        cap = 8 * n + 1
+        w = _WORK[n] = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0,
+                        np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)]
     w[2] += 1
     return w
 
@@ -141,11 +145,18 @@ def classic_path(
     >>> p.status, len(p.directions)
     ('piece', 2)
     """
-    from .._kernels.rts import classic_find, optimise_moves
-    from ..movement.search import raw_costs, topo_args
+    from ..movement.search import raw_costs
 
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    opts = classic_options(grid, start, goal, max_steps=max_steps, follow_limit=follow_limit, optimise=optimise)
+    return _classic(grid, raw_costs(grid, cell_costs).cell, *opts)
+
+
+def classic_options(
+    grid: Grid, start: Any, goal: Any, *, max_steps: Any = None, follow_limit: Any = None, optimise: Any = True
+) -> tuple[tuple[int, int], tuple[int, int], int, int, bool]:
+    """Checked ``(start, goal, max_steps, follow_limit, optimise)`` for ``_classic`` (internal)."""
     s = grid.check_cell(start, "start")
     g = grid.check_cell(goal, "goal")
     if max_steps is None:
@@ -162,23 +173,30 @@ def classic_path(
             raise ValueError(f"follow_limit must be >= 1 or None, got {limit}")
     if not isinstance(optimise, (bool, np.bool_)):
         raise TypeError(f"optimise must be True or False, got {optimise!r}")
-    costs = raw_costs(grid, cell_costs)
+    return s, g, steps, limit, bool(optimise)
+
+
+def _classic(
+    grid: Grid, cell: np.ndarray, s: tuple[int, int], g: tuple[int, int], steps: int, limit: int, optimise: bool
+) -> ClassicPath:
+    """The search on checked input: ``cell`` is the padded flat cost array (``CostData.cell``)."""
+    from .._kernels.rts import classic_find, optimise_moves
+    from ..movement.search import topo_args
+
     topo = grid.topology
     geo = _geometry(grid)
     off, stepl, corner, _ = topo_args(topo)
-    cap = min(steps, 8 * topo.padded_size) + 1
-    buf = np.empty(cap, dtype=np.int64)
+    seen, pos, gen, buf, tmp = _workspace(topo.padded_size)
     ps, pg = topo.padded_id(*s), topo.padded_id(*g)
     args = (stepl, corner, topo.corner_rule, off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)
     n, code = classic_find(
-        costs.cell, geo.inb, geo.cx, geo.cy, geo.period, ps, pg, steps, limit, buf, geo.order, geo.rank, *args
+        cell, geo.inb, geo.cx, geo.cy, geo.period, ps, pg, steps, limit, buf, tmp, geo.order, geo.rank, *args
     )
-    path = buf[:n]
+    path = buf[:n].copy()
     dirs = np.empty(max(n - 1, 0), dtype=np.int64)
     if optimise:
-        seen, pos, gen = _workspace(topo.padded_size)
         out = np.empty(n, dtype=np.int64)
-        m = optimise_moves(costs.cell, path, n, seen, pos, gen, out, dirs, *args)
+        m = optimise_moves(cell, path, n, seen, pos, gen, out, dirs, *args)
         path, dirs = out[:m], dirs[: m - 1]
     else:
         from .._kernels.rts import _direction
@@ -187,7 +205,7 @@ def classic_path(
             dirs[i] = _direction(path[i], path[i + 1], off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)
     cells = list(zip((path % topo.pw - 1).tolist(), (path // topo.pw - 1).tolist()))
     length = float(stepl[dirs].sum())
-    cost = float((stepl[dirs] * costs.cell[path[1:]]).sum()) if len(dirs) else 0.0
+    cost = float((stepl[dirs] * cell[path[1:]]).sum()) if len(dirs) else 0.0
     status = STATUSES[code]
     if status == "piece" and cells[-1] == g:
         status = "arrived"

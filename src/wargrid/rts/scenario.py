@@ -1,0 +1,147 @@
+"""The bridge scenario: a tank crosses a battlefield, the bridge on its route is destroyed, it replans.
+
+A river runs down the middle of the board with two crossings: a bridge in
+the north, which every land unit can use, and a ford in the south, which
+tracked units can wade but wheeled ones cannot. A tank and a supply truck
+head east over the bridge. Half-way there the bridge is destroyed
+(``Map.set_overlay`` turns it back into water): the map fires
+'overlay_changed', the wheeled zones split in two ('zones_changed'), the
+scenario raises "all bridges destroyed" from ``Map.count('bridge')``, the tank
+replans through the ford and the truck reports that its goal is cut off.
+
+>>> r = bridge_scenario(seed=0)
+>>> r.tank_state, r.truck_state, r.all_bridges_destroyed
+('arrived', 'stuck', True)
+>>> set(r.bridge) <= set(r.route_before), set(r.ford) & set(r.route_after) != set()
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._validate import check_seed
+from .sim import Simulation
+
+__all__ = ["bridge_scenario", "BridgeScenario"]
+
+
+@dataclass
+class BridgeScenario:
+    """What happened: the routes planned before and after the bridge fell, the way driven, and the events seen."""
+
+    map: Any
+    start: tuple[int, int]
+    goal: tuple[int, int]
+    bridge: list[tuple[int, int]]
+    ford: list[tuple[int, int]]
+    route_before: list[tuple[int, int]]
+    route_after: list[tuple[int, int]]
+    trail: list[tuple[int, int]]
+    destroyed_at: int
+    tank_state: str
+    truck_state: str
+    truck_reason: str
+    all_bridges_destroyed: bool
+    events: list[tuple[int, str, str]] = field(default_factory=list)
+    zones_changed: list[dict] = field(default_factory=list)
+
+    def picture(self, path: str | None = None) -> str:
+        """An SVG of the battlefield with the route before (red), the route after (blue) and the way driven (black).
+
+        Written to ``path`` when given; the markup is returned.
+        """
+        from ..render import Markers, Polyline, render_svg
+
+        overlays = [
+            Polyline(self.route_before, color="#d62728", width=0.3, name="route before"),
+            Polyline(self.route_after, color="#1f77b4", width=0.3, name="route after"),
+            Polyline(self.trail, color="#111111", width=0.12, name="driven"),
+            Markers([self.start, self.goal], color="#111111", labels=["tank", "goal"]),
+        ]
+        return render_svg(self.map, path, overlays=overlays, title="Bridge destroyed: the tank replans through the ford")
+
+
+def _battlefield(seed: int | None) -> tuple[Any, list[tuple[int, int]], list[tuple[int, int]]]:
+    from ..grids.boards import SquareGrid
+    from ..map import Map
+
+    w, h = 26, 15
+    m = Map(SquareGrid(w, h, diagonal=True))
+    rng = np.random.default_rng(seed)
+    # scattered woods and hills, kept off the river banks and the start and goal
+    for name, n in (("forest", 40), ("hills", 20)):
+        xs = rng.integers(0, w, n)
+        ys = rng.integers(0, h, n)
+        cells = [(int(x), int(y)) for x, y in zip(xs, ys) if abs(int(x) - 12.5) > 3 and 2 < int(x) < w - 3]
+        if cells:
+            m.set_terrain(cells, name)
+    river = [(x, y) for y in range(h) for x in (12, 13)]
+    m.set_terrain(river, "water")
+    bridge = [(12, 3), (13, 3)]
+    ford = [(12, 11), (13, 11)]
+    m.set_overlay(bridge, "bridge")
+    m.set_terrain(ford, "ford")
+    return m, bridge, ford
+
+
+def bridge_scenario(*, seed: int | None = 0, ticks: int = 2000) -> BridgeScenario:
+    """Run the bridge scenario (``seed``: the woods and the simulation's tie-breaks) and return what happened.
+
+    >>> bridge_scenario(seed=3).route_after[-1]
+    (23, 4)
+    """
+    seed = check_seed(seed)
+    m, bridge, ford = _battlefield(seed)
+    start, goal = (2, 4), (23, 4)
+    events: list[tuple[int, str, str]] = []
+    zones: list[dict] = []
+    sim = Simulation(m, seed=seed, piece=40)
+
+    def seen(ev: Any) -> None:
+        detail = ", ".join(f"{k}={v}" for k, v in ev.data.items())
+        events.append((sim.tick, ev.kind, detail))
+        if ev.kind == "zones_changed":
+            zones.append(dict(ev.data))
+
+    for kind in ("overlay_changed", "terrain_changed", "zones_changed"):
+        m.on(kind, seen)
+    m.zones("wheeled")  # follow the wheeled zones from now on
+    tank = sim.add_unit(start, unit="tracked", goal=goal, speed=96)
+    truck = sim.add_unit((start[0], start[1] + 2), unit="wheeled", goal=(goal[0], goal[1] + 2), speed=96)
+    destroyed_at = -1
+    all_gone = False
+    for _ in range(ticks):
+        sim.step()
+        if destroyed_at < 0 and sim.unit(tank).cell[0] >= 8:
+            destroyed_at = sim.tick
+            m.set_overlay(bridge, None)  # the bridge falls into the river
+            if m.count("bridge") == 0:
+                all_gone = True
+                events.append((sim.tick, "all_bridges_destroyed", "no bridge is left on the map"))
+        if destroyed_at >= 0 and sim.unit(tank).state == "arrived" and sim.unit(truck).state in ("arrived", "stuck"):
+            break
+    t = sim.unit(tank)
+    events += [(e.tick, f"unit {e.uid} {e.what}", e.detail) for e in sim.events]
+    events.sort(key=lambda e: e[0])
+    sim.close()
+    return BridgeScenario(
+        map=m,
+        start=start,
+        goal=goal,
+        bridge=bridge,
+        ford=ford,
+        route_before=t.plans[0],
+        route_after=t.plans[-1] if len(t.plans) > 1 else t.plans[0],
+        trail=list(t.trail),
+        destroyed_at=destroyed_at,
+        tank_state=t.state,
+        truck_state=sim.unit(truck).state,
+        truck_reason=sim.unit(truck).reason,
+        all_bridges_destroyed=all_gone,
+        events=events,
+        zones_changed=zones,
+    )

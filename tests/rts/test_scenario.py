@@ -1,0 +1,61 @@
+"""The bridge scenario: the bridge falls, the wheeled zones split, the tank replans through the ford."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wargrid.rts import bridge_scenario
+
+from rts_oracle import check_walk
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def run():
+    return bridge_scenario(seed=0)
+
+
+def test_routes_before_and_after(run):
+    r = run
+    assert r.tank_state == "arrived" and r.trail[-1] == r.goal
+    assert set(r.bridge) <= set(r.route_before)
+    assert not set(r.bridge) & set(r.route_after)
+    assert set(r.ford) & set(r.route_after) and set(r.ford) & set(r.trail)
+    # the trail is a legal walk on the map as it is now
+    check_walk(r.map.grid, r.map.costs("tracked"), r.trail)
+    assert r.route_after[0] in r.trail and r.trail.index(r.route_after[0]) > 0
+
+
+def test_events(run):
+    r = run
+    kinds = [what for _, what, _ in r.events]
+    assert "overlay_changed" in kinds and "all_bridges_destroyed" in kinds and "zones_changed" in kinds
+    split = [z for z in r.zones_changed if z["unit"] == "wheeled"]
+    assert split and len(split[0]["new"]) > len(split[0]["old"])
+    assert r.all_bridges_destroyed and r.map.count("bridge") == 0
+    assert r.truck_state == "stuck" and "not connected" in r.truck_reason
+    # the tank replanned after the edit
+    ticks = [t for t, what, d in r.events if what == "unit 0 replan" and "overlay_changed" in d]
+    assert ticks == [r.destroyed_at]
+
+
+def test_same_seed_same_run():
+    a, b = bridge_scenario(seed=5), bridge_scenario(seed=5)
+    assert a.trail == b.trail and a.events == b.events
+
+
+def test_picture(run, tmp_path):
+    svg = run.picture(str(tmp_path / "b.svg"))
+    assert svg.count("<polyline") >= 3 and (tmp_path / "b.svg").read_text() == svg
+
+
+def test_example_script(tmp_path):
+    out = tmp_path / "pic.svg"
+    res = subprocess.run([sys.executable, str(REPO / "examples" / "bridge_scenario.py"), str(out)], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "through the ford" in res.stdout and out.exists()
