@@ -42,6 +42,7 @@ __all__ = [
     "make_grid",
     "random_terrain",
     "describe_board",
+    "capabilities",
 ]
 
 BOARD_KINDS = ("square-4", "square-8", "hex-flat", "hex-pointy", "staggered")
@@ -84,6 +85,8 @@ class Session:
     map: Map
     source: str
     lock: threading.Lock
+    fog: Any = None
+    fog_radius: int = -1
 
 
 class BoardStore:
@@ -312,6 +315,7 @@ def describe_board(s: Session | Map, session: str | None = None) -> dict:
         "bounds": [round(v, 6) for v in g.bounds()],
         "valid": None if g.mask.all() else g.mask.ravel().astype(int).tolist(),
         "terrain": m.terrain.ravel().astype(int).tolist(),
+        "overlay": m.overlay.ravel().astype(int).tolist(),
         "terrains": [
             {"id": i, "name": t.name, "symbol": t.symbol, "color": t.color, "blocks_sight": t.blocks_sight}
             for i, t in enumerate(m.terrains)
@@ -321,20 +325,24 @@ def describe_board(s: Session | Map, session: str | None = None) -> dict:
     }
 
 
-def _board_map(kind: str, width: int, height: int, seed: int) -> Map:
-    import wargrid
+_GENERATE_KW = {
+    "square-4": {"kind": "square", "diagonal": False},
+    "square-8": {"kind": "square", "diagonal": True},
+    "hex-flat": {"kind": "hex", "orientation": "flat"},
+    "hex-pointy": {"kind": "hex", "orientation": "pointy"},
+    "staggered": {"kind": "staggered"},
+}
 
-    gen = getattr(wargrid, "generate", None)
-    if callable(gen):
-        try:
-            m = gen(width, height, kind=kind, seed=seed)
-        except (TypeError, ValueError):
-            m = None
-        if isinstance(m, Map):
-            return m
-    grid = make_grid(kind, width, height)
-    terrains = TerrainTable.default()
-    return Map(grid, terrain=random_terrain(grid, terrains, seed=seed), terrains=terrains)
+
+def _board_map(kind: str, width: int, height: int, seed: int) -> Map:
+    """``wargrid.generate`` where this build has it, else the playground's own seeded terrain."""
+    try:
+        from ..generate import generate
+    except ImportError:
+        grid = make_grid(kind, width, height)
+        terrains = TerrainTable.default()
+        return Map(grid, terrain=random_terrain(grid, terrains, seed=seed), terrains=terrains)
+    return _call(generate, width, height, seed=seed, **_GENERATE_KW[kind])
 
 
 def h_board(store: BoardStore, payload: Any) -> dict:
@@ -468,48 +476,322 @@ def _ids(mask: np.ndarray) -> list[int]:
     return np.flatnonzero(np.asarray(mask, dtype=bool).ravel()).astype(int).tolist()
 
 
+def _units(v: Any, name: str, grid: Grid) -> list[tuple[int, int]]:
+    return _cells([] if v is None else v, name, grid, MAX_UNITS)
+
+
+def _call(f: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Call into wargrid with input this module has already checked.
+
+    A ``ValueError`` left is about the request itself (an impossible split, a
+    goal no unit may stand on): 400. Anything else is a fault, answered 500.
+    """
+    try:
+        return f(*args, **kwargs)
+    except ValueError as exc:
+        raise _user_error(exc) from None
+
+
 def h_path(store: BoardStore, payload: Any) -> dict:
-    """``POST /api/path``: the A* path ``{session, start, goal, unit?}``; ``cells`` and ``cost`` are null when unreachable."""
-    p = _fields(payload, ("session", "start", "goal"), ("unit",))
+    """``POST /api/path``: the A* path ``{session, start, goal, unit?, enemies?}``; ``cells`` and ``cost`` are null when unreachable."""
+    p = _fields(payload, ("session", "start", "goal"), ("unit", "enemies"))
     s = store.get(p["session"])
     with s.lock:
         m = s.map
         start = _cell(p["start"], "start", m.grid)
         goal = _cell(p["goal"], "goal", m.grid)
         unit = _unit(p.get("unit"), m)
+        enemies = _units(p.get("enemies"), "enemies", m.grid)
         f = _cap(m, "path", "path finding")
-        try:
-            r = f(start, goal, unit=unit)
-        except (TypeError, ValueError, IndexError) as exc:
-            raise _user_error(exc) from None
+        r = _call(f, start, goal, unit=unit, **({"enemies": enemies} if enemies else {}))
     if r is None:
         return {"cells": None, "cost": None, "unit": unit}
     cells = [[int(c[0]), int(c[1])] for c in r.cells]
     return {"cells": cells, "cost": _num(r.cost), "unit": unit}
 
 
+def _layer(r: Any, names: tuple[str, ...], shape: tuple[int, int]) -> np.ndarray | None:
+    for n in names:
+        v = getattr(r, n, None)
+        if isinstance(v, np.ndarray) and v.shape == shape:
+            return v
+    return None
+
+
+def _points_left(r: Any, budget: float, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray | None]:
+    """Points left per cell (``-inf``/NaN where unreached) and the cells where zones of control stop the move."""
+    if isinstance(r, np.ndarray) and r.shape == shape:
+        spent = r.astype(np.float64)
+        stop = None
+    else:
+        left = _layer(r, ("left", "remaining", "points_left"), shape)
+        if left is not None:
+            left = np.where(np.isfinite(left), left.astype(np.float64), -np.inf)
+            return left, _layer(r, ("zoc", "stopped", "stop"), shape)
+        spent = _layer(r, ("cost", "costs", "spent", "distance"), shape)
+        if spent is None:
+            raise ApiError(500, f"movement_range returned {type(r).__name__}, which the playground cannot read")
+        stop = _layer(r, ("zoc", "stopped", "stop"), shape)
+    left = np.where(np.isfinite(spent) & (spent <= budget + 1e-9), budget - spent, -np.inf)
+    return left, stop
+
+
+def h_range(store: BoardStore, payload: Any) -> dict:
+    """``POST /api/range``: cells reachable from ``start`` within ``budget`` ``{session, start, budget, unit?, enemies?}``.
+
+    ``cells`` lists ``[x, y, points_left]``; ``zoc`` the reached cells where an
+    enemy's zone of control ends the move.
+    """
+    p = _fields(payload, ("session", "start", "budget"), ("unit", "enemies"))
+    s = store.get(p["session"])
+    with s.lock:
+        m = s.map
+        g = m.grid
+        start = _cell(p["start"], "start", g)
+        budget = _number(p["budget"], "budget", 0.0, 1e6)
+        unit = _unit(p.get("unit"), m)
+        enemies = _units(p.get("enemies"), "enemies", g)
+        note = None
+        f = getattr(m, "movement_range", None)
+        if callable(f):
+            r = _call(f, start, budget, unit=unit, enemies=enemies)
+        elif callable(getattr(m, "distance_field", None)):
+            r = _call(m.distance_field, start, unit=unit, max_cost=budget)
+            if enemies:
+                note = "zones of control need Map.movement_range, which this build does not have yet"
+        else:
+            raise _missing("movement range", "Map.movement_range")
+        left, stop = _points_left(r, budget, g.shape)
+    ys, xs = np.nonzero(left >= 0)
+    cells = [[int(x), int(y), round(float(left[y, x]), 6)] for x, y in zip(xs, ys)]
+    zoc = []
+    if stop is not None:
+        zy, zx = np.nonzero(np.asarray(stop, dtype=bool) & (left >= 0))
+        zoc = [[int(x), int(y)] for x, y in zip(zx, zy)]
+    return {"cells": cells, "zoc": zoc, "budget": budget, "unit": unit, "note": note}
+
+
+def h_zones(store: BoardStore, payload: Any) -> dict:
+    """``POST /api/zones``: connectivity zones of a movement class ``{session, unit?}``; ``labels`` by cell id, -1: none."""
+    p = _fields(payload, ("session",), ("unit",))
+    s = store.get(p["session"])
+    with s.lock:
+        m = s.map
+        unit = _unit(p.get("unit"), m)
+        labels = np.asarray(_call(_cap(m, "zones", "connectivity zones"), unit), dtype=np.int64)
+    return {"labels": labels.ravel().tolist(), "count": int(len(np.unique(labels[labels >= 0]))), "unit": unit}
+
+
+def _fov(m: Map, origin: tuple[int, int], radius: int) -> np.ndarray:
+    f = getattr(m, "fov", None)
+    if callable(f):
+        return np.asarray(_call(f, origin, radius=radius), dtype=bool)
+    try:
+        from ..sight import field_of_view
+    except ImportError:
+        raise _missing("field of view", "Map.fov") from None
+    return np.asarray(_call(field_of_view, m.grid, m.blocks_sight(), origin, radius=radius, elevation=m.elevation), dtype=bool)
+
+
+def h_fov(store: BoardStore, payload: Any) -> dict:
+    """``POST /api/fov``: what ``origin`` sees within ``radius`` ``{session, origin, radius}``; on square boards also the visibility polygon."""
+    p = _fields(payload, ("session", "origin", "radius"))
+    s = store.get(p["session"])
+    with s.lock:
+        m = s.map
+        origin = _cell(p["origin"], "origin", m.grid)
+        radius = _int(p["radius"], "radius", 0, MAX_RADIUS)
+        seen = _fov(m, origin, radius)
+        polygon = None
+        note = None
+        if isinstance(m.grid, SquareGrid):
+            vp = getattr(m, "visibility_polygon", None)
+            if callable(vp):
+                point = m.grid.center(origin)
+                pts = _call(vp, point)
+                pts = getattr(pts, "points", getattr(pts, "vertices", pts))
+                polygon = [[round(float(a), 4), round(float(b), 4)] for a, b in np.asarray(pts, dtype=np.float64).reshape(-1, 2)]
+            else:
+                note = "the visibility polygon needs Map.visibility_polygon, which this build does not have yet"
+    return {"visible": _ids(seen), "polygon": polygon, "origin": list(origin), "radius": radius, "note": note}
+
+
+TEAMS = ("blue", "red")
+"""The playground's two teams (``team`` 0 and 1 in requests)."""
+
+
+def _team_units(v: Any, grid: Grid) -> dict[int, tuple[int, int, int]]:
+    if not isinstance(v, list):
+        raise ApiError(400, f"units must be a list of [id, x, y, team] entries, got {_short(v)}")
+    if len(v) > MAX_UNITS:
+        raise ApiError(400, f"units holds {len(v)} units; at most {MAX_UNITS} are allowed")
+    out: dict[int, tuple[int, int, int]] = {}
+    for i, u in enumerate(v):
+        if not isinstance(u, list) or len(u) != 4:
+            raise ApiError(400, f"units[{i}] must be an [id, x, y, team] list, got {_short(u)}")
+        uid = _int(u[0], f"units[{i}] id", 0, 10**9)
+        x, y = _cell(u[1:3], f"units[{i}] cell", grid)
+        team = _int(u[3], f"units[{i}] team", 0, len(TEAMS) - 1)
+        if uid in out:
+            raise ApiError(400, f"units[{i}] repeats unit id {uid}; unit ids must be unique")
+        out[uid] = (x, y, team)
+    return out
+
+
+def h_fog(store: BoardStore, payload: Any) -> dict:
+    """``POST /api/fog``: the fog of war of ``team`` ``{session, units, team, radius}``.
+
+    ``units`` lists every unit on the board as ``[id, x, y, team]`` (team 0 blue,
+    1 red). The session keeps its fog between requests, so a unit that moves
+    leaves explored cells behind it: ``visible`` are the cells the team sees
+    now, ``explored`` those it has seen.
+    """
+    p = _fields(payload, ("session", "units", "team", "radius"))
+    s = store.get(p["session"])
+    with s.lock:
+        m = s.map
+        units = _team_units(p["units"], m.grid)
+        team = _int(p["team"], "team", 0, len(TEAMS) - 1)
+        radius = _int(p["radius"], "radius", 0, MAX_RADIUS)
+        if not callable(getattr(m, "fog", None)):
+            seen = np.zeros(m.grid.shape, dtype=bool)
+            for x, y, t in units.values():
+                if t == team:
+                    seen |= _fov(m, (x, y), radius)
+            return {"visible": _ids(seen), "explored": _ids(seen), "team": team, "radius": radius}
+        if s.fog is None or s.fog_radius != radius:
+            s.fog = _call(m.fog, list(TEAMS), radius=radius)
+            s.fog_radius = radius
+        fog = s.fog
+        now = fog.units
+        for uid in [k for k in now if k not in units or TEAMS.index(now[k][0]) != units[k][2]]:
+            fog.remove(uid)
+            del now[uid]
+        for uid, (x, y, t) in units.items():
+            if uid not in now:
+                _call(fog.place, uid, TEAMS[t], (x, y))
+            elif now[uid][1] != (x, y):
+                _call(fog.move, uid, (x, y))
+        visible = fog.visible(TEAMS[team])
+        explored = fog.explored(TEAMS[team])
+    return {"visible": _ids(visible), "explored": _ids(explored), "team": team, "radius": radius}
+
+
+PARTITION_MODES = ("compact", "scattered")
+
+
+def _report_json(rep: Any) -> dict:
+    out: dict = {}
+    items = vars(rep).items() if hasattr(rep, "__dict__") else (rep.items() if isinstance(rep, dict) else ())
+    for k, v in items:
+        if k.startswith("_") or k == "seconds":
+            continue
+        if isinstance(v, np.ndarray):
+            v = v.ravel().tolist() if v.dtype.kind in "iub" else [_num(a) for a in v.ravel().tolist()]
+        elif isinstance(v, (float, np.floating)):
+            v = _num(v)
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            v = int(v)
+        elif isinstance(v, tuple):
+            v = [list(a) if isinstance(a, tuple) else a for a in v]
+        elif not isinstance(v, (str, bool)) and v is not None:
+            v = str(v)
+        out[k] = v
+    bal = getattr(rep, "balanced", None)
+    if isinstance(bal, (bool, np.bool_)):
+        out["balanced"] = bool(bal)
+    return out
+
+
+def h_partition(store: BoardStore, payload: Any) -> dict:
+    """``POST /api/partition``: split the land between ``players`` ``{session, players, mode?, max_chunk?, unit?}``.
+
+    ``owners`` is a player index by cell id (-1: no one's); ``report`` the fairness report.
+    """
+    p = _fields(payload, ("session", "players"), ("mode", "max_chunk", "unit"))
+    s = store.get(p["session"])
+    with s.lock:
+        m = s.map
+        players = _int(p["players"], "players", 1, MAX_PLAYERS)
+        mode = _choice(p.get("mode") or "compact", "mode", PARTITION_MODES)
+        unit = _unit(p.get("unit"), m)
+        kw: dict = {"mode": mode}
+        if mode == "scattered":
+            kw["max_chunk"] = _int(p.get("max_chunk", 4), "max_chunk", 1, MAX_CELLS)
+        f = getattr(m, "partition", None)
+        try:
+            if callable(f):
+                r = f(players, unit=unit, **kw) if "unit" in _params(f) else f(players, **kw)
+            else:
+                try:
+                    from ..territory.partition import partition
+                except ImportError:
+                    raise _missing("territory partition", "Map.partition") from None
+                r = partition(m.grid, players, passable=m.passable(unit), **kw)
+        except (ValueError, RuntimeError) as exc:  # infeasible, or no split found within the search budget
+            raise _user_error(exc) from None
+    owners = np.asarray(r.owners, dtype=np.int64)
+    rep = _report_json(r.report)
+    sizes = [int((owners == k).sum()) for k in range(players)]
+    starts = rep.get("starts") or []
+    return {"owners": owners.ravel().tolist(), "report": rep, "sizes": sizes, "seeds": starts, "players": players, "mode": mode}
+
+
+def _params(f: Callable) -> tuple[str, ...]:
+    import inspect
+
+    try:
+        return tuple(inspect.signature(f).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        return ()
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:  # pragma: no cover - a parent package is missing
+        return False
+
+
+def capabilities() -> dict[str, bool]:
+    """Which queries this build of wargrid can answer (the others answer 501).
+
+    >>> capabilities()["zones"]
+    True
+    """
+    return {
+        "path": hasattr(Map, "path"),
+        "range": hasattr(Map, "movement_range") or hasattr(Map, "distance_field"),
+        "zoc": hasattr(Map, "movement_range"),
+        "zones": hasattr(Map, "zones"),
+        "fov": hasattr(Map, "fov") or _has_module("wargrid.sight.fov"),
+        "visibility_polygon": hasattr(Map, "visibility_polygon"),
+        "fog": hasattr(Map, "fog") or hasattr(Map, "fov") or _has_module("wargrid.sight.fov"),
+        "partition": hasattr(Map, "partition") or _has_module("wargrid.territory.partition"),
+    }
+
+
 def h_meta(store: BoardStore, payload: Any) -> dict:
     """``GET /api/meta``: board kinds, limits, and which capabilities this build has."""
-    caps = {
-        "path": hasattr(Map, "path"),
-        "range": hasattr(Map, "movement_range"),
-        "zones": hasattr(Map, "zones"),
-        "fov": hasattr(Map, "fov"),
-        "visibility_polygon": hasattr(Map, "visibility_polygon"),
-        "partition": hasattr(Map, "partition"),
-    }
     return {
         "kinds": list(BOARD_KINDS),
         "max_side": MAX_SIDE,
         "max_cells": MAX_CELLS,
         "upload_formats": list(UPLOAD_FORMATS),
-        "capabilities": caps,
+        "partition_modes": list(PARTITION_MODES),
+        "teams": list(TEAMS),
+        "capabilities": capabilities(),
         "sessions": store.capacity,
     }
 
 
 def h_paint(store: BoardStore, payload: Any) -> dict:
-    """``POST /api/paint``: set the terrain of ``cells`` ``{session, cells, terrain}``; returns the new ids of those cells."""
+    """``POST /api/paint``: set the ground of ``cells`` to ``terrain`` and clear their overlay ``{session, cells, terrain}``.
+
+    Returns the new terrain and overlay ids of those cells.
+    """
     p = _fields(payload, ("session", "cells", "terrain"))
     s = store.get(p["session"])
     with s.lock:
@@ -517,10 +799,14 @@ def h_paint(store: BoardStore, payload: Any) -> dict:
         cells = _cells(p["cells"], "cells", m.grid, MAX_PAINT)
         name = _choice(p["terrain"], "terrain", tuple(m.terrains.names))
         if cells:
+            # what is painted is what the cell becomes: a road or bridge overlay on it goes
+            if any(m.overlay[y, x] >= 0 for x, y in cells):
+                m.set_overlay(cells, None)
             m.set_terrain(cells, name)
         return {
             "cells": [list(c) for c in cells],
             "terrain": [int(m.terrain[y, x]) for x, y in cells],
+            "overlay": [int(m.overlay[y, x]) for x, y in cells],
             "version": m.version,
         }
 
@@ -532,5 +818,10 @@ HANDLERS: dict[str, Callable[[BoardStore, Any], dict]] = {
     "upload": h_upload,
     "paint": h_paint,
     "path": h_path,
+    "range": h_range,
+    "zones": h_zones,
+    "fov": h_fov,
+    "fog": h_fog,
+    "partition": h_partition,
 }
 """Endpoint name (the part after ``/api/``) to handler."""

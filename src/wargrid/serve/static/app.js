@@ -9,7 +9,7 @@ const HELP = {
   range: "Click a cell: every cell reachable within the budget, shaded by points left. Enemy units (Units tool) exert zones of control.",
   sight: "Move the mouse over the board: the field of view follows it (and the visibility polygon on square boards).",
   units: "Click to place a unit of the chosen team; click it again to remove it.",
-  fog: "Shows the fog of war of the chosen team, from its units' sight.",
+  fog: "The fog of war of the chosen team: dark is unknown, grey explored, clear in sight. Click one of its units, then a cell, to move it.",
   territory: "Split the board between N players: territories and the fairness report.",
   paint: "Click or drag to paint terrain; paths and ranges update.",
 };
@@ -24,6 +24,8 @@ const state = {
   rangeStart: null,
   sightCell: -1,
   units: [],
+  nextUnit: 1,
+  fogUnit: null,
   painting: false,
   paintQueue: new Map(),
   territory: null,
@@ -97,7 +99,7 @@ function drawBoard() {
   state.cellEls = new Array(b.width * b.height);
   for (let id = 0; id < b.width * b.height; id++) {
     if (!valid(id)) continue;
-    const p = el("polygon", { points: polyPoints(id), "data-id": id, fill: b.terrains[b.terrain[id]].color });
+    const p = el("polygon", { points: polyPoints(id), "data-id": id, fill: colorOf(id) });
     state.cellEls[id] = p;
     frag.appendChild(p);
   }
@@ -107,9 +109,15 @@ function drawBoard() {
   fillTerrainControls();
 }
 
+function colorOf(id) {
+  const b = state.board;
+  const o = b.overlay ? b.overlay[id] : -1;
+  return b.terrains[o >= 0 ? o : b.terrain[id]].color;
+}
+
 function recolor(id) {
   const p = state.cellEls[id];
-  if (p) p.setAttribute("fill", state.board.terrains[state.board.terrain[id]].color);
+  if (p) p.setAttribute("fill", colorOf(id));
 }
 
 function clearOverlays() {
@@ -126,6 +134,29 @@ function shade(items) {
     frag.appendChild(el("polygon", { points: polyPoints(id), fill: color, "fill-opacity": op, "data-id": id }));
   }
   $("shade").replaceChildren(frag);
+}
+
+function outside(ids, color, op) {
+  // the cells not in ids, for dimming everything a query did not reach
+  const n = state.board.width * state.board.height;
+  const hit = new Uint8Array(n);
+  for (const v of ids) hit[v] = 1;
+  const items = [];
+  for (let id = 0; id < n; id++) if (valid(id) && !hit[id]) items.push([id, color, op]);
+  return items;
+}
+
+function labels(items) {
+  // small numbers written in cells (points left); only on boards small enough to read them
+  if (state.board.width > 48 || state.board.height > 48) return;
+  const frag = document.createDocumentFragment();
+  for (const [id, text] of items) {
+    const [cx, cy] = center(id);
+    const t = el("text", { x: cx, y: cy, class: "label" });
+    t.textContent = text;
+    frag.appendChild(t);
+  }
+  $("shade").appendChild(frag);
 }
 
 function mark(id, cls) {
@@ -161,7 +192,11 @@ function fillTerrainControls() {
   if (b.classes.includes(unit)) $("unit").value = unit;
 }
 
-function showResult(html) { $("result").innerHTML = html; }
+function showResult(html) {
+  // colours are set through the DOM: the page's content policy allows no inline style attributes
+  $("result").innerHTML = html;
+  for (const e of $("result").querySelectorAll("[data-color]")) e.style.background = e.dataset.color;
+}
 function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
 function fmt(v) { return v === null || v === undefined ? "∞" : (Math.round(v * 100) / 100).toString(); }
 
@@ -183,6 +218,7 @@ function loadBoard(data) {
   state.start = state.goal = state.rangeStart = null;
   state.sightCell = -1;
   state.units = [];
+  state.fogUnit = null;
   state.territory = null;
   drawBoard();
   showResult("—");
@@ -217,7 +253,9 @@ async function doPath() {
     showResult(state.start === null ? "Click a start cell." : "Now click a goal cell.");
     return;
   }
-  const data = await api("path", { ...base(), start: cellXY(state.start), goal: cellXY(state.goal), unit: unitClass() }).catch(() => null);
+  const data = await api("path", {
+    ...base(), start: cellXY(state.start), goal: cellXY(state.goal), unit: unitClass(), enemies: enemiesOf(state.start),
+  }).catch(() => null);
   if (!data) return;
   if (!data.cells) {
     showResult(`No path for <b>${esc(data.unit)}</b>: the goal is unreachable.`);
@@ -252,14 +290,19 @@ async function doRange() {
     unit: unitClass(), enemies: enemiesOf(state.rangeStart),
   }).catch(() => null);
   if (!data) return;
-  const items = data.cells.map(([x, y, left]) => {
+  const reached = data.cells.map(([x, y]) => cellId(x, y));
+  const items = outside(reached, "#0d1b2a", 0.6);
+  for (const [x, y, left] of data.cells) {
     const f = data.budget > 0 ? left / data.budget : 1;
-    return [cellId(x, y), `hsl(${(120 * f).toFixed(0)},70%,40%)`, 0.25 + 0.4 * f];
-  });
-  for (const [x, y] of data.zoc || []) items.push([cellId(x, y), "#c42b1c", 0.35]);
+    items.push([cellId(x, y), `hsl(${(60 + 60 * f).toFixed(0)},90%,${(70 - 25 * f).toFixed(0)}%)`, 0.55]);
+  }
+  for (const [x, y] of data.zoc || []) items.push([cellId(x, y), "#c42b1c", 0.45]);
   shade(items);
+  labels(data.cells.map(([x, y, left]) => [cellId(x, y), fmt(left)]));
+  $("board").dataset.reached = data.cells.length;
   showResult(`Range of <b>${esc(data.unit)}</b> with ${fmt(data.budget)} points: <b>${data.cells.length}</b> cells` +
-    (data.zoc && data.zoc.length ? `, ${data.zoc.length} stopped by zones of control` : "") + ".");
+    (data.zoc && data.zoc.length ? `, ${data.zoc.length} stopped by zones of control` : "") + "." +
+    (data.note ? `<br><small>${esc(data.note)}</small>` : ""));
   setStatus("range shown");
 }
 
@@ -282,12 +325,15 @@ async function doSight(id) {
     const radius = parseInt($("radius").value, 10) || 1;
     const data = await api("fov", { ...base(), origin: cellXY(id), radius }).catch(() => null);
     if (data && state.tool === "sight") {
-      shade(data.visible.map((v) => [v, "#ffe98a", 0.5]));
+      shade(outside(data.visible, "#0d1b2a", 0.55));
+      $("board").dataset.visible = data.visible.length;
       $("marks").replaceChildren();
       mark(id, "origin");
       $("vispoly").setAttribute("points", data.polygon ? data.polygon.map(([x, y]) => `${x},${y}`).join(" ") : "");
       $("board").dataset.sight = cellXY(id).join(",");
-      showResult(`From ${cellXY(id).join(", ")}: <b>${data.visible.length}</b> cells in view within radius ${radius}.`);
+      showResult(`From ${cellXY(id).join(", ")}: <b id="fov-count">${data.visible.length}</b> cells in view within radius ${radius}.` +
+        (data.polygon ? ` Visibility polygon: ${data.polygon.length} corners.` : "") +
+        (data.note ? `<br><small>${esc(data.note)}</small>` : ""));
       setStatus("field of view");
     }
   } finally {
@@ -302,22 +348,50 @@ async function doSight(id) {
 
 async function doFog() {
   const team = parseInt($("team").value, 10);
-  const mine = state.units.filter((u) => u.team === team).map((u) => [u.x, u.y]);
   const radius = parseInt($("radius").value, 10) || 1;
-  const data = await api("fog", { ...base(), units: mine, radius }).catch(() => null);
-  if (!data) return;
-  const seen = new Uint8Array(state.board.width * state.board.height);
+  const units = state.units.map((u) => [u.id, u.x, u.y, u.team]);
+  const data = await api("fog", { ...base(), units, team, radius }).catch(() => null);
+  if (!data || state.tool !== "fog") return;
+  const n = state.board.width * state.board.height;
+  const seen = new Uint8Array(n);
   for (const v of data.visible) seen[v] = 1;
+  const known = new Uint8Array(n);
+  for (const v of data.explored) known[v] = 1;
   const items = [];
-  for (let id = 0; id < seen.length; id++) if (valid(id) && !seen[id]) items.push([id, "#1b1b1b", 0.72]);
+  for (let id = 0; id < n; id++) {
+    if (!valid(id) || seen[id]) continue;
+    items.push(known[id] ? [id, "#1b1b1b", 0.45] : [id, "#0b0b0b", 0.85]);
+  }
   shade(items);
   // the other team's units are hidden under the fog
   for (const c of $("units").children) {
     const hidden = parseInt(c.dataset.team, 10) !== team && !seen[parseInt(c.dataset.id, 10)];
     c.style.display = hidden ? "none" : "";
   }
-  showResult(`Team <b>${team === 0 ? "blue" : "red"}</b> sees <b>${data.visible.length}</b> cells with ${mine.length} unit(s).`);
+  $("marks").replaceChildren();
+  const sel = state.units.find((u) => u.id === state.fogUnit);
+  if (sel) mark(cellId(sel.x, sel.y), "origin");
+  const mine = state.units.filter((u) => u.team === team).length;
+  $("board").dataset.visible = data.visible.length;
+  $("board").dataset.explored = data.explored.length;
+  showResult(`Team <b>${team === 0 ? "blue" : "red"}</b> sees <b>${data.visible.length}</b> cells with ${mine} unit(s); ` +
+    `${data.explored.length} explored. Click one of its units, then a cell, to move it.`);
   setStatus("fog of war");
+}
+
+function fogClick(id) {
+  const [x, y] = cellXY(id);
+  const team = parseInt($("team").value, 10);
+  const here = state.units.find((u) => u.x === x && u.y === y);
+  if (here && here.team === team) {
+    state.fogUnit = here.id;
+  } else if (!here && state.fogUnit !== null) {
+    const u = state.units.find((v) => v.id === state.fogUnit);
+    if (u) { u.x = x; u.y = y; drawUnits(); }
+  } else {
+    return;
+  }
+  doFog();
 }
 
 function palette(i) {
@@ -332,14 +406,21 @@ async function doTerritory() {
   if (!data) return;
   state.territory = data;
   const items = [];
-  data.owners.forEach((o, id) => { if (o >= 0) items.push([id, palette(o), 0.5]); });
+  data.owners.forEach((o, id) => { if (o >= 0) items.push([id, palette(o), 0.62]); });
   shade(items);
   $("marks").replaceChildren();
   for (const [x, y] of data.seeds || []) mark(cellId(x, y), "origin");
-  const rows = Object.entries(data.report || {}).map(([k, v]) =>
-    `<tr><td>${esc(k)}</td><td>${esc(Array.isArray(v) ? v.map(fmt).join(", ") : (typeof v === "number" ? fmt(v) : JSON.stringify(v)))}</td></tr>`);
-  const sizes = (data.sizes || []).map((n, i) => `<span class="swatch" style="background:${palette(i)}"></span>${n}`).join(" ");
-  showResult(`<div>${sizes}</div><table>${rows.join("")}</table>`);
+  const rep = data.report || {};
+  const cols = ["cells", "chunks", "compactness", "mean_distance"].filter((k) => Array.isArray(rep[k]));
+  const head = `<tr><th>player</th>${cols.map((k) => `<th>${esc(k.replace("_", " "))}</th>`).join("")}</tr>`;
+  const body = [];
+  for (let i = 0; i < players; i++) {
+    body.push(`<tr><td><span class="swatch" data-color="${palette(i)}"></span>${i + 1}</td>` +
+      cols.map((k) => `<td>${fmt(rep[k][i])}</td>`).join("") + "</tr>");
+  }
+  const verdict = rep.balanced === undefined ? "" : (rep.balanced ? "balanced" : "not balanced");
+  showResult(`<p id="fairness">${esc(rep.mode || "")} split, ${verdict}: spread ${fmt(rep.spread)} (tolerance ${fmt(rep.tolerance)})</p>` +
+    `<table>${head}${body.join("")}</table>`);
   setStatus(`board split between ${players} players`);
 }
 
@@ -377,8 +458,10 @@ let paintTimer = null;
 function paintCell(id) {
   const name = $("paint-terrain").value;
   const tid = state.board.terrains.findIndex((t) => t.name === name);
-  if (tid < 0 || state.board.terrain[id] === tid) return;
+  const o = state.board.overlay ? state.board.overlay[id] : -1;
+  if (tid < 0 || (state.board.terrain[id] === tid && o < 0)) return;
   state.board.terrain[id] = tid;
+  if (state.board.overlay) state.board.overlay[id] = -1;
   recolor(id);
   state.paintQueue.set(id, cellXY(id));
   if (!paintTimer) paintTimer = setTimeout(flushPaint, 120);
@@ -391,7 +474,12 @@ async function flushPaint() {
   state.paintQueue.clear();
   const data = await api("paint", { ...base(), cells, terrain: $("paint-terrain").value }).catch(() => null);
   if (!data) return;
-  data.cells.forEach(([x, y], i) => { const id = cellId(x, y); state.board.terrain[id] = data.terrain[i]; recolor(id); });
+  data.cells.forEach(([x, y], i) => {
+    const id = cellId(x, y);
+    state.board.terrain[id] = data.terrain[i];
+    if (state.board.overlay) state.board.overlay[id] = data.overlay[i];
+    recolor(id);
+  });
   setStatus(`painted ${cells.length} cell(s)`);
   // what depends on terrain follows the edit
   if (state.start !== null && state.goal !== null) await doPathQuiet();
@@ -424,11 +512,13 @@ function onClick(ev) {
     const [x, y] = cellXY(id);
     const i = state.units.findIndex((u) => u.x === x && u.y === y);
     if (i >= 0) state.units.splice(i, 1);
-    else if (state.units.length < 200) state.units.push({ x, y, team: parseInt($("team").value, 10) });
+    else if (state.units.length < 200) state.units.push({ id: state.nextUnit++, x, y, team: parseInt($("team").value, 10) });
     drawUnits();
     refreshTool();
   } else if (t === "sight") {
     doSight(id);
+  } else if (t === "fog") {
+    fogClick(id);
   }
 }
 
@@ -436,7 +526,9 @@ function onMove(ev) {
   const id = idOf(ev);
   if (id >= 0 && state.board) {
     const [x, y] = cellXY(id);
-    $("hover").textContent = `(${x}, ${y}) ${state.board.terrains[state.board.terrain[id]].name}`;
+    const b = state.board;
+    const o = b.overlay ? b.overlay[id] : -1;
+    $("hover").textContent = `(${x}, ${y}) ${b.terrains[b.terrain[id]].name}${o >= 0 ? " + " + b.terrains[o].name : ""}`;
   }
   if (state.tool === "sight" && id >= 0 && id !== state.sightCell) {
     state.sightCell = id;

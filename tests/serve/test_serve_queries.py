@@ -1,0 +1,345 @@
+"""The playground's query endpoints answer what wargrid answers, and refuse bad requests clearly.
+
+Each endpoint is checked against a direct call of the library (or, where the
+playground composes, against a slow plain-Python version of the composition),
+on small boards whose terrain the test sets by hand.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid
+from wargrid.serve.api import MAX_RADIUS, capabilities
+from wargrid.serve.app import create_app
+
+CAPS = capabilities()
+APP = create_app(capacity=64)
+CLIENT = TestClient(APP, base_url="http://127.0.0.1", raise_server_exceptions=False)
+
+
+def session(m: Map) -> str:
+    return APP.state.store.add(m, source="test").id
+
+
+def call(name: str, **payload):
+    return CLIENT.post(f"/api/{name}", json=payload)
+
+
+def ok(r) -> dict:
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def bad(r, status: int = 400) -> str:
+    assert r.status_code == status, r.text
+    return r.json()["error"]
+
+
+def lake_map(grid) -> Map:
+    """A board with a wall of water down column 2 except at the bottom row, and a forest."""
+    m = Map(grid)
+    h = grid.height
+    m.set_terrain([(2, y) for y in range(h - 1)], "water")
+    m.set_terrain([(4, 1)], "forest")
+    return m
+
+
+GRIDS = [SquareGrid(7, 5), SquareGrid(7, 5, diagonal=True), HexGrid(7, 5), HexGrid(7, 5, orientation="pointy"), StaggeredGrid(7, 5)]
+
+
+# -- path ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("grid", GRIDS, ids=repr)
+def test_path_matches_the_library(grid):
+    m = lake_map(grid)
+    sid = session(m)
+    for unit in ("foot", "cavalry", "naval"):
+        r = call("path", session=sid, start=[0, 0], goal=[6, 0], unit=unit)
+        if not CAPS["path"]:
+            assert "not available" in bad(r, 501)
+            return
+        got = ok(r)
+        want = m.path((0, 0), (6, 0), unit=unit)
+        if want is None:
+            assert got["cells"] is None and got["cost"] is None
+        else:
+            assert [tuple(c) for c in got["cells"]] == want.cells
+            assert got["cost"] == pytest.approx(want.cost)
+            # the path goes round the lake through the bottom row
+            assert any(y == grid.height - 1 for _, y in got["cells"])
+        assert got["unit"] == unit
+
+
+def test_path_literal_square():
+    m = lake_map(SquareGrid(7, 5))
+    got = ok(call("path", session=session(m), start=[0, 0], goal=[6, 0], unit="cavalry"))
+    # plains cost cavalry 1 a step: round the lake is 4 down, 6 across, 4 up
+    assert got["cost"] == 14.0 and len(got["cells"]) == 15
+
+
+def test_path_unreachable_and_enemies():
+    m = Map(SquareGrid(5, 1))
+    sid = session(m)
+    assert ok(call("path", session=sid, start=[0, 0], goal=[4, 0], unit="naval"))["cells"] is None
+    # an enemy standing in the only corridor blocks it
+    assert ok(call("path", session=sid, start=[0, 0], goal=[4, 0], enemies=[[2, 0]]))["cells"] is None
+    assert ok(call("path", session=sid, start=[0, 0], goal=[4, 0], enemies=[]))["cost"] == 8.0
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"start": [0, 0]}, "missing field(s) goal"),
+        ({"start": [0, 0], "goal": [9, 0]}, "goal [9, 0] is off the board"),
+        ({"start": [0, "a"], "goal": [1, 0]}, "start must be an [x, y] pair of integers"),
+        ({"start": [0, 0], "goal": [1, 0], "unit": "dragon"}, "unit must be one of 'foot'"),
+        ({"start": [0, 0], "goal": [1, 0], "enemies": [[0, 0, 1]]}, "enemies[0] must be an [x, y] pair"),
+        ({"start": [0, 0], "goal": [1, 0], "enemies": [[0, 0]] * 300}, "at most 200"),
+        ({"start": [0, 0], "goal": [1, 0], "weight": 2}, "unknown field(s) weight"),
+    ],
+)
+def test_path_bad_requests(fields, needle):
+    sid = session(Map(SquareGrid(5, 5)))
+    assert needle in bad(call("path", session=sid, **fields))
+
+
+# -- range -----------------------------------------------------------------------------------------
+
+def range_oracle(m: Map, start, budget: float, unit: str) -> dict:
+    """Plain Dijkstra over grid.steps and Map.costs: points left in every cell reached within budget."""
+    import heapq
+
+    cost = m.costs(unit)
+    dist = {start: 0.0}
+    heap = [(0.0, start)]
+    while heap:
+        d, c = heapq.heappop(heap)
+        if d > dist[c]:
+            continue
+        for s in m.grid.steps(c):
+            x, y = s.cell
+            nd = d + cost[y, x]
+            if nd <= budget + 1e-9 and nd < dist.get(s.cell, math.inf):
+                dist[s.cell] = nd
+                heapq.heappush(heap, (nd, s.cell))
+    return {c: budget - d for c, d in dist.items()}
+
+
+@pytest.mark.parametrize("grid", GRIDS[:1] + GRIDS[2:], ids=repr)  # no diagonals: no corner rule in the oracle
+def test_range_matches_dijkstra(grid):
+    m = lake_map(grid)
+    sid = session(m)
+    r = call("range", session=sid, start=[1, 2], budget=7.5, unit="foot")
+    if not CAPS["range"]:
+        assert "not available" in bad(r, 501)
+        return
+    got = ok(r)
+    left = {(x, y): v for x, y, v in got["cells"]}
+    want = range_oracle(m, (1, 2), 7.5, "foot")
+    assert left.keys() == want.keys()
+    for c, v in want.items():
+        assert left[c] == pytest.approx(v)
+    assert got["budget"] == 7.5 and got["unit"] == "foot"
+
+
+def test_range_zero_budget_is_the_start():
+    got = ok(call("range", session=session(Map(HexGrid(4, 4))), start=[1, 1], budget=0))
+    assert got["cells"] == [[1, 1, 0.0]]
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"start": [0, 0], "budget": -1}, "budget must be in 0.0..1000000.0, got -1"),
+        ({"start": [0, 0], "budget": "8"}, "budget must be a finite number"),
+        ({"start": [0, 0], "budget": 1e300}, "budget must be in"),
+        ({"start": [0, 0]}, "missing field(s) budget"),
+        ({"start": [5, 0], "budget": 3}, "start [5, 0] is off the board"),
+    ],
+)
+def test_range_bad_requests(fields, needle):
+    sid = session(Map(SquareGrid(5, 5)))
+    assert needle in bad(call("range", session=sid, **fields))
+
+
+def test_range_rejects_nan_in_json():
+    sid = session(Map(SquareGrid(5, 5)))
+    r = CLIENT.post("/api/range", content=b'{"session": "%s", "start": [0, 0], "budget": NaN}' % sid.encode())
+    assert "budget must be a finite number" in bad(r)
+
+
+# -- zones ---------------------------------------------------------------------------------------
+
+def test_zones():
+    m = Map(SquareGrid(5, 3))
+    m.set_terrain([(2, 0), (2, 1), (2, 2)], "water")
+    got = ok(call("zones", session=session(m), unit="foot"))
+    assert got["count"] == 2
+    labels = np.array(got["labels"]).reshape(3, 5)
+    assert (labels[:, 2] == -1).all()
+    assert len(set(labels[:, :2].ravel())) == 1 and len(set(labels[:, 3:].ravel())) == 1
+    assert labels[0, 0] != labels[0, 4]
+    assert np.array_equal(labels, m.zones("foot"))
+    assert "unit must be one of" in bad(call("zones", session=session(m), unit=3))
+
+
+# -- sight --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("grid", GRIDS, ids=repr)
+def test_fov_matches_the_library(grid):
+    m = lake_map(grid)
+    m.set_terrain([(3, 2)], "mountains")
+    got = ok(call("fov", session=session(m), origin=[3, 3], radius=4))
+    want = m.fov((3, 3), radius=4)
+    assert got["visible"] == np.flatnonzero(want.ravel()).tolist()
+    assert (3 * 7 + 3) in got["visible"]
+    if isinstance(grid, SquareGrid) and not CAPS["visibility_polygon"]:
+        assert "visibility_polygon" in got["note"]
+    if not isinstance(grid, SquareGrid):
+        assert got["polygon"] is None
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"origin": [0, 0], "radius": MAX_RADIUS + 1}, f"radius must be in 0..{MAX_RADIUS}"),
+        ({"origin": [0, 0], "radius": 2.5}, "radius must be an integer"),
+        ({"origin": [0, 0]}, "missing field(s) radius"),
+        ({"origin": [-1, 0], "radius": 2}, "origin [-1, 0] is off the board"),
+    ],
+)
+def test_fov_bad_requests(fields, needle):
+    assert needle in bad(call("fov", session=session(Map(SquareGrid(5, 5))), **fields))
+
+
+def test_fog_is_the_union_of_the_teams_views_and_remembers():
+    m = lake_map(HexGrid(9, 7))
+    sid = session(m)
+    units = [[1, 0, 0, 0], [2, 6, 5, 0], [3, 4, 4, 1]]
+    got = ok(call("fog", session=sid, units=units, team=0, radius=2))
+    want = m.fov((0, 0), radius=2) | m.fov((6, 5), radius=2)
+    assert got["visible"] == np.flatnonzero(want.ravel()).tolist()
+    assert got["explored"] == got["visible"]
+    red = ok(call("fog", session=sid, units=units, team=1, radius=2))
+    assert red["visible"] == np.flatnonzero(m.fov((4, 4), radius=2).ravel()).tolist()
+    # blue's first unit walks away: what it saw stays explored, not visible
+    units[0] = [1, 0, 6, 0]
+    moved = ok(call("fog", session=sid, units=units, team=0, radius=2))
+    now = m.fov((0, 6), radius=2) | m.fov((6, 5), radius=2)
+    assert moved["visible"] == np.flatnonzero(now.ravel()).tolist()
+    if CAPS["fog"] and hasattr(Map, "fog"):
+        assert set(moved["explored"]) == set(np.flatnonzero((now | want).ravel()).tolist())
+    # a unit taken off the board no longer sees
+    gone = ok(call("fog", session=sid, units=units[1:], team=0, radius=2))
+    assert gone["visible"] == np.flatnonzero(m.fov((6, 5), radius=2).ravel()).tolist()
+
+
+@settings(max_examples=15)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 4), st.integers(0, 1)), max_size=5, unique_by=lambda u: u[:2]),
+    st.integers(0, 1),
+    st.integers(0, 3),
+)
+def test_fog_property_union_of_fov(units, team, radius):
+    m = lake_map(SquareGrid(6, 5))
+    body = [[i, x, y, t] for i, (x, y, t) in enumerate(units)]
+    got = ok(call("fog", session=session(m), units=body, team=team, radius=radius))
+    want = np.zeros(m.shape, dtype=bool)
+    for x, y, t in units:
+        if t == team:
+            want |= m.fov((x, y), radius=radius)
+    assert got["visible"] == np.flatnonzero(want.ravel()).tolist()
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"units": [[1, 0, 0]], "team": 0, "radius": 2}, "units[0] must be an [id, x, y, team] list"),
+        ({"units": [[1, 0, 0, 2]], "team": 0, "radius": 2}, "units[0] team must be in 0..1"),
+        ({"units": [[1, 0, 0, 0], [1, 1, 1, 0]], "team": 0, "radius": 2}, "repeats unit id 1"),
+        ({"units": [[1, 9, 0, 0]], "team": 0, "radius": 2}, "units[0] cell [9, 0] is off the board"),
+        ({"units": [], "team": 5, "radius": 2}, "team must be in 0..1"),
+        ({"units": {}, "team": 0, "radius": 2}, "units must be a list"),
+    ],
+)
+def test_fog_bad_requests(fields, needle):
+    assert needle in bad(call("fog", session=session(Map(SquareGrid(5, 5))), **fields))
+
+
+# -- territory ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("grid", [HexGrid(8, 6), SquareGrid(8, 6)], ids=repr)
+def test_partition_is_exact_and_fair(grid):
+    m = lake_map(grid)
+    r = call("partition", session=session(m), players=3)
+    if not CAPS["partition"]:
+        assert "not available" in bad(r, 501)
+        return
+    got = ok(r)
+    owners = np.array(got["owners"]).reshape(grid.shape)
+    land = m.passable("foot")
+    # every land cell has exactly one owner, water none
+    assert ((owners >= 0) == land).all()
+    assert sorted(set(owners[land].tolist())) == [0, 1, 2]
+    assert got["sizes"] == [int((owners == k).sum()) for k in range(3)]
+    assert max(got["sizes"]) - min(got["sizes"]) <= 1
+    assert got["report"]["balanced"] is True
+    assert len(got["seeds"]) == 3
+    for k, (x, y) in enumerate(got["seeds"]):
+        assert owners[y, x] == k
+
+
+def test_partition_scattered():
+    if not CAPS["partition"]:
+        return
+    got = ok(call("partition", session=session(Map(HexGrid(6, 4))), players=2, mode="scattered", max_chunk=6))
+    assert got["mode"] == "scattered"
+    assert max(got["report"]["largest_chunk"]) <= 6
+    # two players on an open hex board cannot both keep to small chunks (the Hex theorem): a clear 400
+    msg = bad(call("partition", session=session(Map(HexGrid(6, 4))), players=2, mode="scattered", max_chunk=2))
+    assert "max_chunk" in msg
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"players": 0}, "players must be in 1..16"),
+        ({"players": 17}, "players must be in 1..16"),
+        ({"players": 2, "mode": "voronoi"}, "mode must be one of 'compact', 'scattered'"),
+        ({"players": 2, "mode": "scattered", "max_chunk": 0}, "max_chunk must be in 1.."),
+        ({}, "missing field(s) players"),
+    ],
+)
+def test_partition_bad_requests(fields, needle):
+    assert needle in bad(call("partition", session=session(Map(SquareGrid(5, 5))), **fields))
+
+
+def test_partition_impossible_request_is_a_clear_400():
+    if not CAPS["partition"]:
+        return
+    m = Map(SquareGrid(3, 1))
+    msg = bad(call("partition", session=session(m), players=5))
+    assert msg
+
+
+# -- paint follows into the queries -------------------------------------------------------------
+
+def test_paint_changes_paths_zones_and_sight():
+    m = Map(SquareGrid(5, 3))
+    sid = session(m)
+    before = ok(call("path", session=sid, start=[0, 1], goal=[4, 1], unit="foot"))
+    assert before["cost"] == 8.0
+    ok(call("paint", session=sid, cells=[[2, 0], [2, 1], [2, 2]], terrain="water"))
+    assert ok(call("path", session=sid, start=[0, 1], goal=[4, 1], unit="foot"))["cells"] is None
+    assert ok(call("zones", session=sid, unit="foot"))["count"] == 2
+    ok(call("paint", session=sid, cells=[[2, 1]], terrain="forest"))
+    assert ok(call("path", session=sid, start=[0, 1], goal=[4, 1], unit="foot"))["cost"] == 8.0
+    seen = ok(call("fov", session=sid, origin=[0, 1], radius=4))["visible"]
+    assert (1 * 5 + 4) not in seen  # the forest hides the far side
