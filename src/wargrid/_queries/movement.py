@@ -2,6 +2,90 @@
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..movement import search as _search
+from ..movement.zoc import occupied
+
 
 class MovementQueries:
     """Mixed into ``Map``; ``self`` is the map."""
+
+    def path(
+        self,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        *,
+        unit: str | None = None,
+        weight: float = 1.0,
+        nearest: bool = False,
+        enemies: Sequence[tuple[int, int]] | None = None,
+        friends: Sequence[tuple[int, int]] | None = None,
+        ignore_zoc: bool = False,
+    ) -> _search.Path | None:
+        """The cheapest path for ``unit`` from ``start`` to ``goal`` (``(x, y)`` cells), or ``None``.
+
+        Exact A* (Jump Point Search on uniform square-8 boards) with
+        deterministic ties; ``weight`` > 1 trades optimality (at most
+        ``weight`` times the best cost) for speed; ``nearest=True`` returns the
+        path to the reachable cell nearest an unreachable goal. ``enemies`` and
+        ``friends`` are zones of control (see ``wargrid.movement.zoc``).
+
+        >>> from wargrid import Map, HexGrid
+        >>> m = Map(HexGrid(5, 4)); m.set_terrain([(1, 0), (1, 1), (1, 2)], "water")
+        >>> p = m.path((0, 0), (2, 0), unit="foot")
+        >>> p.cells, p.cost
+        ([(0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3), (2, 2), (2, 1), (2, 0)], 16.0)
+        >>> m.path((0, 0), (1, 0)) is None
+        True
+        """
+        cd = self.cost_data(unit)
+        grid = self.grid
+        start = grid.check_cell(start, "start")
+        goal = grid.check_cell(goal, "goal")
+        occ = occupied(grid, cd, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
+        if occ.stop is None and occ.no_stop is None and not nearest and hasattr(self, "connected"):
+            if not self.connected(start, goal, unit=unit):
+                _search.check_weight(weight)
+                return None
+        if not nearest and not occ.can_stop(goal):
+            return None
+        p = _search.astar(grid, occ.costs, start, goal, weight=weight, nearest=nearest, stop=occ.stop)
+        if p is not None and nearest and not occ.can_stop(p.end):
+            return None
+        return p
+
+    def distance_field(
+        self,
+        sources: Any,
+        *,
+        unit: str | None = None,
+        max_cost: float | None = None,
+    ) -> np.ndarray:
+        """``(height, width)`` cheapest cost from the nearest of ``sources`` (``(x, y)`` or a list) to every cell.
+
+        ``inf`` where unreachable or dearer than ``max_cost``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> Map(SquareGrid(3, 1)).distance_field((0, 0), unit="cavalry").tolist()
+        [[0.0, 1.0, 2.0]]
+        """
+        return _search.distance_field(self.grid, self.cost_data(unit), sources, max_cost=max_cost)
+
+    def paths(
+        self,
+        pairs: Sequence[tuple[tuple[int, int], tuple[int, int]]],
+        *,
+        unit: str | None = None,
+        weight: float = 1.0,
+        workers: int = 2,
+    ) -> list[_search.Path | None]:
+        """``path`` for many ``(start, goal)`` pairs at once, on ``workers`` threads.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> [p.cost for p in Map(SquareGrid(4, 4)).paths([((0, 0), (3, 3)), ((0, 0), (0, 1))], unit="cavalry")]
+        [6.0, 1.0]
+        """
+        return _search.paths(self.grid, self.cost_data(unit), pairs, weight=weight, workers=workers)

@@ -1,0 +1,426 @@
+"""Best-first search kernels over the padded flat layout: A*, Dijkstra, multi-turn routes.
+
+Every kernel takes the board as flat padded arrays (see ``Topology``):
+
+- ``cell[p]``: cost of entering padded cell ``p`` (``inf``: impassable, padding);
+- ``edge[p * ndir + d]``: extra cost of the step from ``p`` in direction ``d``
+  (an empty array when the board has none);
+- ``off``: ``(2 * ndir,)`` padded offsets, parity-major; ``stepl``: step lengths;
+  ``corner``: ``(2 * ndir,)`` the two orthogonal directions of a diagonal (or -1);
+- ``ti``: the topology's integers ``[ndir, parity_mode, corner_rule, wrap, width,
+  pw, heuristic, hex_kind]``.
+
+A step from ``p`` in direction ``d`` to ``q`` costs ``stepl[d] * cell[q] +
+edge[p * ndir + d]``. The open list is a binary heap with decrease-key kept in
+preallocated arrays (``hf``, ``hg``, ``hid``, with ``pos`` per cell). Its order
+is deterministic: smaller ``f`` first, then larger ``g`` (the node deeper
+along its path), then the smaller padded id. Per-cell search state is
+reused between queries through generation stamps: ``stamp[p] == 2 * gen``
+means open in this query, ``2 * gen + 1`` closed, anything else unseen.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._jit import jit
+
+INF = np.inf
+_SQRT2M1 = math.sqrt(2.0) - 1.0
+
+
+# -- neighbour rule -------------------------------------------------------------------
+
+@jit
+def step_to(p, d, off, ndir, pmode, wrap, width, pw):
+    """Padded id of the neighbour of ``p`` in direction ``d`` (parity and wrap applied)."""
+    if pmode == 0:
+        q = p + off[d]
+    elif pmode == 1:
+        q = p + off[((p % pw - 1) & 1) * ndir + d]
+    else:
+        q = p + off[((p // pw - 1) & 1) * ndir + d]
+    if wrap:
+        qx = q % pw
+        if qx == 0:
+            q += width
+        elif qx == width + 1:
+            q -= width
+    return q
+
+
+@jit
+def corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
+    """Whether the diagonal step from ``p`` in direction ``d`` passes the corner rule."""
+    c0 = corner[2 * d]
+    if c0 < 0:
+        return True
+    a = cell[step_to(p, c0, off, ndir, pmode, wrap, width, pw)] < INF
+    b = cell[step_to(p, corner[2 * d + 1], off, ndir, pmode, wrap, width, pw)] < INF
+    if crule == 1:
+        return a and b
+    return a or b
+
+
+# -- heuristics -------------------------------------------------------------------------
+
+@jit
+def _axial(x, y, hex_kind):
+    # offset -> axial (q, r) for odd-q, even-q, odd-r, even-r
+    if hex_kind == 0:
+        return x, y - ((x - (x & 1)) >> 1)
+    if hex_kind == 1:
+        return x, y - ((x + (x & 1)) >> 1)
+    if hex_kind == 2:
+        return x - ((y - (y & 1)) >> 1), y
+    return x - ((y + (y & 1)) >> 1), y
+
+
+@jit
+def _hexdist(q1, r1, q2, r2):
+    dq = q1 - q2
+    dr = r1 - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@jit
+def heuristic(p, gx, gy, kind, hex_kind, wrap, width, pw):
+    """Unscaled admissible distance from padded cell ``p`` to cell ``(gx, gy)``."""
+    x = p % pw - 1
+    y = p // pw - 1
+    if kind == 2:
+        q, r = _axial(x, y, hex_kind)
+        gq, gr = _axial(gx, gy, hex_kind)
+        best = _hexdist(q, r, gq, gr)
+        if wrap:
+            gq, gr = _axial(gx - width, gy, hex_kind)
+            best = min(best, _hexdist(q, r, gq, gr))
+            gq, gr = _axial(gx + width, gy, hex_kind)
+            best = min(best, _hexdist(q, r, gq, gr))
+        return float(best)
+    dx = abs(x - gx)
+    if wrap:
+        dx = min(dx, width - dx)
+    dy = abs(y - gy)
+    if kind == 0:
+        return float(dx + dy)
+    if dx > dy:
+        return dx + _SQRT2M1 * dy
+    return dy + _SQRT2M1 * dx
+
+
+# -- binary heap with decrease-key --------------------------------------------------------
+
+@jit
+def _before(f1, g1, i1, f2, g2, i2):
+    if f1 != f2:
+        return f1 < f2
+    if g1 != g2:
+        return g1 > g2
+    return i1 < i2
+
+
+@jit
+def heap_up(i, f, g, v, hf, hg, hid, pos):
+    """Put ``(f, g, v)`` at heap slot ``i`` and sift it up."""
+    while i > 0:
+        par = (i - 1) >> 1
+        if _before(f, g, v, hf[par], hg[par], hid[par]):
+            hf[i] = hf[par]
+            hg[i] = hg[par]
+            hid[i] = hid[par]
+            pos[hid[i]] = i
+            i = par
+        else:
+            break
+    hf[i] = f
+    hg[i] = g
+    hid[i] = v
+    pos[v] = i
+
+
+@jit
+def heap_pop(n, hf, hg, hid, pos):
+    """Remove the top of a heap of size ``n`` (the caller read it first); returns the new size."""
+    n -= 1
+    if n == 0:
+        return 0
+    f = hf[n]
+    g = hg[n]
+    v = hid[n]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and _before(hf[c + 1], hg[c + 1], hid[c + 1], hf[c], hg[c], hid[c]):
+            c += 1
+        if _before(hf[c], hg[c], hid[c], f, g, v):
+            hf[i] = hf[c]
+            hg[i] = hg[c]
+            hid[i] = hid[c]
+            pos[hid[i]] = i
+            i = c
+        else:
+            break
+    hf[i] = f
+    hg[i] = g
+    hid[i] = v
+    pos[v] = i
+    return n
+
+
+# -- A* -----------------------------------------------------------------------------------
+
+@jit
+def astar(cell, edge, stop, start, goal, off, stepl, corner, ti, hscale, nearest,
+          g, parent, stamp, pos, hf, hg, hid, gen):
+    """A* from ``start`` to ``goal`` (padded ids); returns the padded id reached or -1.
+
+    ``hscale`` multiplies the heuristic (``min_cost * weight``). With
+    ``nearest`` the search returns, when the goal is unreachable, the closed
+    cell of smallest heuristic distance to the goal (ties: smaller cost, then
+    smaller id). ``stop[p] != 0`` (when ``stop`` is not empty) means a move
+    ends on entering ``p``: it is reached but not expanded (unless it is the
+    start). ``g`` and ``parent`` hold the result for cells stamped this query.
+    """
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    hk = ti[6]
+    hexk = ti[7]
+    has_edge = edge.shape[0] > 0
+    has_stop = stop.shape[0] > 0
+    gx = goal % pw - 1
+    gy = goal // pw - 1
+    op = 2 * gen
+    cl = op + 1
+    g[start] = 0.0
+    parent[start] = -1
+    stamp[start] = op
+    h0 = heuristic(start, gx, gy, hk, hexk, wrap, width, pw)
+    heap_up(0, h0 * hscale, 0.0, start, hf, hg, hid, pos)
+    n = 1
+    best = start
+    besth = h0
+    bestg = 0.0
+    while n > 0:
+        u = hid[0]
+        gu = hg[0]
+        n = heap_pop(n, hf, hg, hid, pos)
+        stamp[u] = cl
+        if u == goal:
+            return u
+        if nearest:
+            hu = heuristic(u, gx, gy, hk, hexk, wrap, width, pw)
+            if hu < besth or (hu == besth and (gu < bestg or (gu == bestg and u < best))):
+                best = u
+                besth = hu
+                bestg = gu
+        if has_stop and u != start and stop[u] != 0:
+            continue
+        for d in range(ndir):
+            q = step_to(u, d, off, ndir, pmode, wrap, width, pw)
+            c = cell[q]
+            if c == INF:
+                continue
+            s = stamp[q]
+            if s == cl:
+                continue
+            if crule != 0 and not corner_ok(cell, u, d, corner, crule, off, ndir, pmode, wrap, width, pw):
+                continue
+            nd = gu + stepl[d] * c
+            if has_edge:
+                nd += edge[u * ndir + d]
+                if nd == INF:
+                    continue
+            if s == op:
+                if nd < g[q]:
+                    g[q] = nd
+                    parent[q] = u
+                    f = nd + heuristic(q, gx, gy, hk, hexk, wrap, width, pw) * hscale
+                    heap_up(pos[q], f, nd, q, hf, hg, hid, pos)
+            else:
+                stamp[q] = op
+                g[q] = nd
+                parent[q] = u
+                f = nd + heuristic(q, gx, gy, hk, hexk, wrap, width, pw) * hscale
+                heap_up(n, f, nd, q, hf, hg, hid, pos)
+                n += 1
+    if nearest:
+        return best
+    return -1
+
+
+@jit
+def trace(parent, target):
+    """Padded ids from the search's root to ``target`` along ``parent`` (-1 ends)."""
+    k = 0
+    p = target
+    while p >= 0:
+        k += 1
+        p = parent[p]
+    out = np.empty(k, dtype=np.int64)
+    p = target
+    while p >= 0:
+        k -= 1
+        out[k] = p
+        p = parent[p]
+    return out
+
+
+# -- Dijkstra ---------------------------------------------------------------------------
+
+@jit
+def dijkstra(cell, edge, stop, sources, off, stepl, corner, ti, max_cost, reverse,
+             dist, parent, pdir, closed, pos, hf, hg, hid):
+    """Distances from every source (padded ids) up to ``max_cost``, into ``dist``.
+
+    ``dist`` must be all ``inf``, ``closed`` all 0 on entry. Forward: ``dist[q]``
+    is the cost from the nearest source to ``q``, ``parent[q]`` the previous cell
+    and ``pdir[q]`` the direction of the step into ``q``. With ``reverse`` the
+    costs run the other way: ``dist[p]`` is the cost from ``p`` to the nearest
+    source, ``parent[p]`` the next cell toward it and ``pdir[p]`` the direction
+    of that step; only passable cells get a distance. Returns the number of
+    cells settled.
+    """
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    half = ndir // 2
+    has_edge = edge.shape[0] > 0
+    has_stop = stop.shape[0] > 0
+    n = 0
+    for i in range(sources.shape[0]):
+        s = sources[i]
+        if dist[s] == 0.0:
+            continue
+        if reverse and cell[s] == INF:
+            continue
+        dist[s] = 0.0
+        parent[s] = -1
+        pdir[s] = -1
+        heap_up(n, 0.0, 0.0, s, hf, hg, hid, pos)
+        n += 1
+    settled = 0
+    while n > 0:
+        u = hid[0]
+        gu = hg[0]
+        n = heap_pop(n, hf, hg, hid, pos)
+        closed[u] = 1
+        settled += 1
+        if has_stop and stop[u] != 0 and parent[u] >= 0:
+            continue
+        if reverse:
+            cu = cell[u]
+        for e in range(ndir):
+            q = step_to(u, e, off, ndir, pmode, wrap, width, pw)
+            c = cell[q]
+            if c == INF or closed[q]:
+                continue
+            if reverse:
+                # the step q -> u, in direction d from q
+                d = e + half if e < half else e - half
+                if crule != 0 and not corner_ok(cell, q, d, corner, crule, off, ndir, pmode, wrap, width, pw):
+                    continue
+                nd = gu + stepl[d] * cu
+                if has_edge:
+                    nd += edge[q * ndir + d]
+            else:
+                d = e
+                if crule != 0 and not corner_ok(cell, u, d, corner, crule, off, ndir, pmode, wrap, width, pw):
+                    continue
+                nd = gu + stepl[d] * c
+                if has_edge:
+                    nd += edge[u * ndir + d]
+            if nd > max_cost:
+                continue
+            if nd < dist[q]:
+                fresh = dist[q] == INF
+                dist[q] = nd
+                parent[q] = u
+                pdir[q] = d
+                if fresh:
+                    heap_up(n, nd, nd, q, hf, hg, hid, pos)
+                    n += 1
+                else:
+                    heap_up(pos[q], nd, nd, q, hf, hg, hid, pos)
+    return settled
+
+
+# -- multi-turn routes ------------------------------------------------------------------
+
+@jit
+def route(cell, edge, stop, start, goal, off, stepl, corner, ti, points, used0,
+          turn, used, parent, closed, pos, hf, hg, hid):
+    """Fewest turns, then fewest points spent in the last turn, from ``start`` to ``goal``.
+
+    A label is ``(turn, used)``. A step of cost ``c`` is made this turn when
+    ``used + c <= points``; otherwise the unit waits: the step opens the next
+    turn with ``used = c`` (points left over are lost). A step dearer than a
+    whole turn is never made. Entering a ``stop`` cell (zone of control) ends
+    the turn: ``used`` becomes ``points``. ``turn`` must be all -1 and
+    ``closed`` all 0 on entry. Returns 1 when the goal was reached, else 0.
+    The labels are ordered lexicographically and the step rule is monotone in
+    them, so this Dijkstra is exact.
+    """
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    has_edge = edge.shape[0] > 0
+    has_stop = stop.shape[0] > 0
+    turn[start] = 0
+    used[start] = used0
+    parent[start] = -1
+    heap_up(0, 0.0, -used0, start, hf, hg, hid, pos)
+    n = 1
+    while n > 0:
+        u = hid[0]
+        n = heap_pop(n, hf, hg, hid, pos)
+        closed[u] = 1
+        if u == goal:
+            return 1
+        tu = turn[u]
+        uu = used[u]
+        for d in range(ndir):
+            q = step_to(u, d, off, ndir, pmode, wrap, width, pw)
+            c = cell[q]
+            if c == INF or closed[q]:
+                continue
+            if crule != 0 and not corner_ok(cell, u, d, corner, crule, off, ndir, pmode, wrap, width, pw):
+                continue
+            sc = stepl[d] * c
+            if has_edge:
+                sc += edge[u * ndir + d]
+            if sc > points:
+                continue
+            if uu + sc <= points:
+                nt = tu
+                nu = uu + sc
+            else:
+                nt = tu + 1
+                nu = sc
+            if has_stop and stop[q] != 0:
+                nu = points
+            tq = turn[q]
+            if tq < 0 or nt < tq or (nt == tq and nu < used[q]):
+                turn[q] = nt
+                used[q] = nu
+                parent[q] = u
+                if tq < 0:
+                    heap_up(n, float(nt), -nu, q, hf, hg, hid, pos)
+                    n += 1
+                else:
+                    heap_up(pos[q], float(nt), -nu, q, hf, hg, hid, pos)
+    return 0

@@ -1,0 +1,265 @@
+"""Moving AI grid benchmark files: ``.map`` boards and ``.map.scen`` scenarios, read and written.
+
+A ``.map`` becomes a ``Map`` over ``SquareGrid(width, height, diagonal=True,
+corner_rule='no-obstacle')`` (8 directions, no corner cutting: the benchmark's
+rule) with the terrain table ``MOVINGAI_TERRAINS``: one movement class
+``'walk'``; '.' (ground), 'G' (grass) and 'S' (swamp) cost 1; '@' and 'O'
+(out of bounds), 'T' (trees) and 'W' (water) are impassable.
+
+Reading is strict and bounded: a malformed file raises ``ValueError`` naming
+the file and the line, and a declared size past ``MAX_MOVINGAI_CELLS`` is
+refused before anything is allocated.
+
+>>> import tempfile, os
+>>> from wargrid import SquareGrid
+>>> d = tempfile.mkdtemp(); f = os.path.join(d, "tiny.map")
+>>> _ = open(f, "w").write("type octile\\nheight 2\\nwidth 3\\nmap\\n..@\\n.T.\\n")
+>>> m = load_movingai(f)
+>>> m.shape, m.terrain_name((2, 0)), m.path((0, 0), (2, 1)) is None, m.path((0, 0), (1, 0)).cost
+((2, 3), 'out_of_bounds', True, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path as FilePath
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ..grids.boards import SquareGrid
+from ..terrain import Terrain, TerrainTable
+
+__all__ = [
+    "MOVINGAI_TERRAINS",
+    "MAX_MOVINGAI_CELLS",
+    "Scenario",
+    "load_movingai",
+    "load_movingai_scenarios",
+    "save_movingai",
+    "save_movingai_scenarios",
+]
+
+MAX_MOVINGAI_CELLS = 1 << 26
+"""Largest ``width * height`` a ``.map`` may declare (67 M cells, 8192 x 8192)."""
+
+_MAX_SCEN_BYTES = 1 << 28
+
+MOVINGAI_TERRAINS = TerrainTable(
+    [
+        Terrain("ground", ".", "#e8e4d8", costs={"walk": 1}),
+        Terrain("grass", "G", "#a8cf7b", costs={"walk": 1}),
+        Terrain("swamp", "S", "#7f9f7f", costs={"walk": 1}),
+        Terrain("out_of_bounds", "@", "#202020", blocks_sight=True),
+        Terrain("out_of_bounds_o", "O", "#303030", blocks_sight=True),
+        Terrain("trees", "T", "#2f6f2f", blocks_sight=True),
+        Terrain("water", "W", "#3f78b5"),
+    ],
+    classes=("walk",),
+)
+"""The Moving AI terrains: one movement class 'walk'; '.', 'G', 'S' cost 1; '@', 'O', 'T', 'W' impassable."""
+
+_SYMBOL_ID = {t.symbol: i for i, t in enumerate(MOVINGAI_TERRAINS.terrains)}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One benchmark problem: shortest path from ``start`` to ``goal`` (``(x, y)``) of length ``optimal``."""
+
+    bucket: int
+    map: str
+    width: int
+    height: int
+    start: tuple[int, int]
+    goal: tuple[int, int]
+    optimal: float
+
+
+def _where(path: os.PathLike | str, line: int) -> str:
+    return f"{os.fspath(path)}, line {line}"
+
+
+def _header_int(path: os.PathLike | str, lineno: int, line: str, key: str) -> int:
+    parts = line.split()
+    if len(parts) != 2 or parts[0] != key:
+        raise ValueError(f"{_where(path, lineno)}: expected '{key} <integer>', got {line.strip()!r}")
+    try:
+        v = int(parts[1])
+    except ValueError:
+        raise ValueError(f"{_where(path, lineno)}: {key} must be an integer, got {parts[1]!r}") from None
+    if v < 1:
+        raise ValueError(f"{_where(path, lineno)}: {key} must be >= 1, got {v}")
+    return v
+
+
+def load_movingai(path: os.PathLike | str):
+    """Read a Moving AI ``.map`` file into a ``Map`` (see the module notes for the rules).
+
+    >>> import os
+    >>> from wargrid import load_movingai
+    >>> here = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "data", "movingai")
+    >>> m = load_movingai(os.path.join(here, "arena.map")) if os.path.isdir(here) else None
+    >>> m is None or m.shape == (49, 49)
+    True
+    """
+    from ..map import Map
+
+    path = os.fspath(path)
+    with open(path, "r", encoding="ascii", errors="strict", newline=None) as fh:
+        try:
+            first = fh.readline()
+            if first.split() != ["type", "octile"]:
+                raise ValueError(f"{_where(path, 1)}: expected 'type octile', got {first.strip()!r}")
+            h = _header_int(path, 2, fh.readline(), "height")
+            w = _header_int(path, 3, fh.readline(), "width")
+            if w * h > MAX_MOVINGAI_CELLS:
+                raise ValueError(
+                    f"{_where(path, 3)}: declared size {w} x {h} = {w * h} cells is past the limit of "
+                    f"{MAX_MOVINGAI_CELLS} cells"
+                )
+            line = fh.readline()
+            if line.strip() != "map":
+                raise ValueError(f"{_where(path, 4)}: expected 'map', got {line.strip()!r}")
+            lut = np.full(256, -1, dtype=np.int16)
+            for sym, i in _SYMBOL_ID.items():
+                lut[ord(sym)] = i
+            terrain = np.empty((h, w), dtype=np.int16)
+            for y in range(h):
+                lineno = 5 + y
+                row = fh.readline(w + 3)
+                if not row:
+                    raise ValueError(f"{_where(path, lineno)}: the map ends after {y} of {h} rows")
+                row = row.rstrip("\r\n")
+                if len(row) != w:
+                    raise ValueError(f"{_where(path, lineno)}: row {y} has {len(row)} characters, expected width {w}")
+                ids = lut[np.frombuffer(row.encode("ascii"), dtype=np.uint8)]
+                if (ids < 0).any():
+                    x = int(np.argmax(ids < 0))
+                    raise ValueError(
+                        f"{_where(path, lineno)}: unknown terrain {row[x]!r} at x={x}; "
+                        f"allowed: {''.join(_SYMBOL_ID)}"
+                    )
+                terrain[y] = ids
+            rest = fh.read(1 << 16)
+            if rest.strip():
+                raise ValueError(f"{_where(path, 5 + h)}: unexpected text after the {h} map rows")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path}: not an ASCII Moving AI map ({exc.reason})") from None
+    return Map(SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), terrain=terrain, terrains=MOVINGAI_TERRAINS)
+
+
+def save_movingai(map, path: os.PathLike | str, *, unit: str | None = None) -> None:  # noqa: A002 - the format's word
+    """Write a square board as a Moving AI ``.map``.
+
+    A map using ``MOVINGAI_TERRAINS`` keeps its symbols; any other map is
+    written as '.' where ``unit`` can stand and '@' elsewhere.
+
+    >>> import tempfile, os
+    >>> from wargrid import Map, SquareGrid
+    >>> f = os.path.join(tempfile.mkdtemp(), "b.map")
+    >>> save_movingai(Map(SquareGrid(2, 1)), f); open(f).read()
+    'type octile\\nheight 1\\nwidth 2\\nmap\\n..\\n'
+    """
+    grid = map.grid
+    if not isinstance(grid, SquareGrid):
+        raise TypeError(f"map must be over a SquareGrid to be written as a Moving AI map, got {type(grid).__name__}")
+    if map.terrains == MOVINGAI_TERRAINS:
+        symbols = np.array([t.symbol for t in MOVINGAI_TERRAINS.terrains])
+        chars = symbols[map.terrain]
+        chars = np.where(map.overlay >= 0, symbols[np.maximum(map.overlay, 0)], chars)
+        chars = np.where(grid.mask, chars, "@")
+    else:
+        chars = np.where(map.passable(unit), ".", "@")
+    lines = ["type octile", f"height {grid.height}", f"width {grid.width}", "map"]
+    lines += ["".join(row) for row in chars.tolist()]
+    with open(os.fspath(path), "w", encoding="ascii", newline="\n") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+def load_movingai_scenarios(path: os.PathLike | str) -> list[Scenario]:
+    """Read a Moving AI ``.scen`` file (version 1): one ``Scenario`` per problem line.
+
+    >>> import tempfile, os
+    >>> f = os.path.join(tempfile.mkdtemp(), "a.scen")
+    >>> _ = open(f, "w").write("version 1\\n0\\ta.map\\t4\\t4\\t0\\t0\\t3\\t0\\t3.00000000\\n")
+    >>> load_movingai_scenarios(f)[0].goal
+    (3, 0)
+    """
+    path = os.fspath(path)
+    size = os.path.getsize(path)
+    if size > _MAX_SCEN_BYTES:
+        raise ValueError(f"{path}: {size} bytes is past the limit of {_MAX_SCEN_BYTES} bytes for a scenario file")
+    out: list[Scenario] = []
+    with open(path, "r", encoding="utf-8", errors="strict") as fh:
+        try:
+            for lineno, line in enumerate(fh, 1):
+                if lineno == 1:
+                    head = line.split()
+                    if len(head) != 2 or head[0] != "version" or head[1] not in ("1", "1.0"):
+                        raise ValueError(f"{_where(path, 1)}: expected 'version 1', got {line.strip()!r}")
+                    continue
+                if not line.strip():
+                    continue
+                out.append(_scenario(path, lineno, line))
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path}: not a text scenario file ({exc.reason})") from None
+    if not out and size == 0:
+        raise ValueError(f"{_where(path, 1)}: empty file, expected 'version 1'")
+    return out
+
+
+def _scenario(path: str, lineno: int, line: str) -> Scenario:
+    parts = line.rstrip("\r\n").split("\t")
+    if len(parts) != 9:
+        parts = line.split()
+    if len(parts) != 9:
+        raise ValueError(
+            f"{_where(path, lineno)}: expected 9 fields (bucket map width height start_x start_y goal_x goal_y "
+            f"optimal), got {len(parts)}"
+        )
+    names = ("bucket", "map", "width", "height", "start_x", "start_y", "goal_x", "goal_y")
+    vals = []
+    for i, (k, v) in enumerate(zip(names, parts)):
+        if k == "map":
+            vals.append(v)
+            continue
+        try:
+            vals.append(int(v))
+        except ValueError:
+            raise ValueError(f"{_where(path, lineno)}: {k} must be an integer, got {v!r}") from None
+    try:
+        opt = float(parts[8])
+    except ValueError:
+        raise ValueError(f"{_where(path, lineno)}: optimal length must be a number, got {parts[8]!r}") from None
+    if not math.isfinite(opt) or opt < 0:
+        raise ValueError(f"{_where(path, lineno)}: optimal length must be finite and >= 0, got {opt}")
+    bucket, name, w, h, sx, sy, gx, gy = vals
+    if w < 1 or h < 1:
+        raise ValueError(f"{_where(path, lineno)}: map size must be positive, got {w} x {h}")
+    for k, x, y in (("start", sx, sy), ("goal", gx, gy)):
+        if not (0 <= x < w and 0 <= y < h):
+            raise ValueError(f"{_where(path, lineno)}: {k} {(x, y)} is outside the {w} x {h} map")
+    return Scenario(bucket, name, w, h, (sx, sy), (gx, gy), opt)
+
+
+def save_movingai_scenarios(path: os.PathLike | str, scenarios: Iterable[Scenario]) -> None:
+    """Write scenarios as a Moving AI ``.scen`` file (version 1, lengths to 8 decimals).
+
+    >>> import tempfile, os
+    >>> f = os.path.join(tempfile.mkdtemp(), "a.scen")
+    >>> save_movingai_scenarios(f, [Scenario(0, "a.map", 4, 4, (0, 0), (3, 0), 3.0)])
+    >>> load_movingai_scenarios(f)[0].optimal
+    3.0
+    """
+    lines = ["version 1"]
+    for i, s in enumerate(scenarios):
+        if not isinstance(s, Scenario):
+            raise TypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
+        lines.append(
+            f"{s.bucket}\t{s.map}\t{s.width}\t{s.height}\t{s.start[0]}\t{s.start[1]}\t"
+            f"{s.goal[0]}\t{s.goal[1]}\t{s.optimal:.8f}"
+        )
+    with open(os.fspath(path), "w", encoding="utf-8", newline="\n") as fh:
+        fh.write("\n".join(lines) + "\n")

@@ -1,0 +1,460 @@
+"""Shortest paths: A* (weighted, nearest-reachable), Jump Point Search, Dijkstra fields, batches.
+
+The functions here take a grid and a cost source (any object with ``cell``,
+``edge``, ``min_cost`` and ``uniform`` as in ``wargrid.CostData``) and never
+see a ``Map``. ``find_path`` takes a raw ``(height, width)`` cost array for
+modules that price cells their own way.
+
+Cost of a step from ``a`` to neighbour ``b`` in direction ``d``: the step
+length (1, or sqrt(2) for a square diagonal) times the cost of entering
+``b``, plus the edge cost of the move (a river, a climb). The start cell's own
+cost is never paid. ``inf`` is impassable; a goal on an impassable cell is
+unreachable (``None``), not an error.
+
+Ties are broken deterministically: the open list pops the smaller ``f``,
+then the larger ``g``, then the smaller cell id.
+
+>>> from wargrid import SquareGrid
+>>> import numpy as np
+>>> costs = np.ones((3, 4)); costs[1, 1:3] = np.inf
+>>> p = find_path(SquareGrid(4, 3), costs, (0, 1), (3, 1))
+>>> p.cells, p.cost
+([(0, 1), (0, 0), (1, 0), (2, 0), (3, 0), (3, 1)], 5.0)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._validate import check_int, check_real
+from ..grids.boards import Grid, Topology
+
+__all__ = ["Path", "find_path", "astar", "distance_field", "paths", "Costs"]
+
+
+@dataclass(frozen=True)
+class Path:
+    """A path: ``cells`` from start to goal as ``(x, y)``, its total ``cost`` and the movement class."""
+
+    cells: list[tuple[int, int]]
+    cost: float
+    unit: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    @property
+    def start(self) -> tuple[int, int]:
+        return self.cells[0]
+
+    @property
+    def end(self) -> tuple[int, int]:
+        """The last cell (the goal, or the nearest reachable cell with ``nearest=True``)."""
+        return self.cells[-1]
+
+
+@dataclass(frozen=True, eq=False)
+class Costs:
+    """Padded flat costs for the kernels (the shape of ``wargrid.CostData``)."""
+
+    cell: np.ndarray
+    edge: np.ndarray
+    min_cost: float
+    uniform: bool
+    unit: str | None = None
+
+
+# -- kernel arguments and reusable search state ---------------------------------------------
+
+_TOPO_ARGS: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+
+
+def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached)."""
+    got = _TOPO_ARGS.get(topo)
+    if got is None:
+        off = np.ascontiguousarray(topo.offsets, dtype=np.int64).ravel()
+        stepl = np.ascontiguousarray(topo.step, dtype=np.float64)
+        corner = np.ascontiguousarray(topo.corner, dtype=np.int64).ravel()
+        ti = np.array(
+            [topo.ndir, topo.parity_mode, topo.corner_rule, topo.wrap, topo.width, topo.pw, topo.heuristic, topo.hex_kind],
+            dtype=np.int64,
+        )
+        got = (off, stepl, corner, ti)
+        _TOPO_ARGS[topo] = got
+    return got
+
+
+class SearchState:
+    """Per-cell arrays reused across queries on boards of one padded size (generation stamps).
+
+    Memory: ``g`` 8 bytes, ``parent``, ``stamp``, ``pos`` 4 bytes each, and a
+    heap of 20 bytes a slot whose pages are only touched as the open list grows.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.g = np.empty(n, dtype=np.float64)
+        self.parent = np.empty(n, dtype=np.int32)
+        self.stamp = np.zeros(n, dtype=np.int32)
+        self.pos = np.empty(n, dtype=np.int32)
+        self.hf = np.empty(n, dtype=np.float64)
+        self.hg = np.empty(n, dtype=np.float64)
+        self.hid = np.empty(n, dtype=np.int32)
+        self.gen = 0
+
+    def next_gen(self) -> int:
+        self.gen += 1
+        if self.gen >= (1 << 30) - 1:
+            self.stamp[:] = 0
+            self.gen = 1
+        return self.gen
+
+
+_LOCAL = threading.local()
+
+
+def search_state(n: int) -> SearchState:
+    """This thread's search state for padded size ``n`` (the last two sizes are kept)."""
+    states = getattr(_LOCAL, "states", None)
+    if states is None:
+        states = _LOCAL.states = {}
+    st = states.get(n)
+    if st is None:
+        if len(states) >= 2:
+            states.pop(next(iter(states)))
+        st = states[n] = SearchState(n)
+    return st
+
+
+_EMPTY_U8 = np.zeros(0, dtype=np.uint8)
+_HAVE_JPS = False
+
+
+def padded_id(topo: Topology, cell: tuple[int, int]) -> int:
+    return (cell[1] + 1) * topo.pw + cell[0] + 1
+
+
+def cells_of(topo: Topology, padded: np.ndarray) -> list[tuple[int, int]]:
+    """Padded ids to a list of ``(x, y)``."""
+    p = np.asarray(padded, dtype=np.int64)
+    xs = (p % topo.pw - 1).tolist()
+    ys = (p // topo.pw - 1).tolist()
+    return list(zip(xs, ys))
+
+
+def path_cost(topo: Topology, costs: Any, padded: np.ndarray) -> float:
+    """Cost of walking the padded ids ``padded`` in order (each a neighbour of the last)."""
+    from .._kernels.search import step_to
+
+    off, stepl, _, ti = topo_args(topo)
+    total = 0.0
+    ndir = topo.ndir
+    for a, b in zip(padded[:-1].tolist(), padded[1:].tolist()):
+        for d in range(ndir):
+            if step_to(a, d, off, ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw) == b:
+                total += float(stepl[d] * costs.cell[b])
+                if costs.edge.size:
+                    total += float(costs.edge[a * ndir + d])
+                break
+        else:  # pragma: no cover - the kernels only step to neighbours
+            raise AssertionError(f"padded cells {a} and {b} are not neighbours")
+    return total
+
+
+# -- checks -------------------------------------------------------------------------------------
+
+def check_weight(weight: Any) -> float:
+    w = check_real(weight, "weight", minimum=1.0)
+    return w
+
+
+def stop_array(grid: Grid, stop: np.ndarray | None) -> np.ndarray:
+    """``(height, width)`` booleans (or ``None``) to the kernels' padded uint8 flags."""
+    if stop is None:
+        return _EMPTY_U8
+    return grid.topology.pad(np.asarray(stop, dtype=np.uint8), 0)
+
+
+# -- A* -------------------------------------------------------------------------------------------
+
+def astar(
+    grid: Grid,
+    costs: Any,
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    *,
+    weight: float = 1.0,
+    nearest: bool = False,
+    stop: np.ndarray | None = None,
+    search: str = "auto",
+) -> Path | None:
+    """The cheapest path from ``start`` to ``goal`` over ``costs`` (see the module notes).
+
+    ``weight`` > 1 runs weighted A*: at most ``weight`` times the optimal cost,
+    usually faster. ``nearest=True`` returns, when the goal cannot be reached,
+    the path to the reachable cell closest to it by the board's distance.
+    ``stop`` (``(height, width)`` booleans): cells where a move ends when entered.
+    ``search`` 'auto' picks Jump Point Search on boards it serves (square-8,
+    corner rule 'no-obstacle', no wrap, one cost everywhere, no edge costs,
+    ``weight`` 1, no ``stop`` cells, not ``nearest``); 'astar' forces A*.
+
+    >>> from wargrid import HexGrid
+    >>> import numpy as np
+    >>> astar(HexGrid(5, 5), Costs(HexGrid(5, 5).topology.pad(np.ones((5, 5)), np.inf),
+    ...       np.zeros(0), 1.0, True), (0, 0), (4, 4)).cost
+    6.0
+    """
+    from .._kernels.search import astar as _astar_kernel, trace
+
+    sx, sy = grid.check_cell(start, "start")
+    gx, gy = grid.check_cell(goal, "goal")
+    w = check_weight(weight)
+    if not isinstance(nearest, (bool, np.bool_)):
+        raise TypeError(f"nearest must be True or False, got {nearest!r}")
+    if search not in ("auto", "astar", "jps"):
+        raise ValueError(f"search must be one of 'auto', 'astar', 'jps'; got {search!r}")
+    topo = grid.topology
+    s = padded_id(topo, (sx, sy))
+    t = padded_id(topo, (gx, gy))
+    cell = costs.cell
+    if s == t:
+        return Path([(sx, sy)], 0.0, getattr(costs, "unit", None))
+    if not nearest and not np.isfinite(cell[t]):
+        return None
+    st = stop_array(grid, stop)
+    if search == "jps" or (search == "auto" and jps_applies(topo, costs, w, nearest, st)):
+        from .jps import jps_path
+
+        if not jps_applies(topo, costs, w, nearest, st):
+            raise ValueError(
+                "search='jps' needs a square-8 board with corner rule 'no-obstacle', no wrap, one cost "
+                "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
+            )
+        return jps_path(grid, costs, s, t)
+    off, stepl, corner, ti = topo_args(topo)
+    state = search_state(topo.padded_size)
+    gen = state.next_gen()
+    hscale = float(costs.min_cost) * w
+    reached = _astar_kernel(
+        cell, costs.edge, st, s, t, off, stepl, corner, ti, hscale, bool(nearest),
+        state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
+    )
+    if reached < 0:
+        return None
+    ids = trace(state.parent, reached)
+    return Path(cells_of(topo, ids), float(state.g[reached]), getattr(costs, "unit", None))
+
+
+def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: np.ndarray) -> bool:
+    """Whether Jump Point Search serves this query exactly."""
+    return (
+        _HAVE_JPS
+        and topo.ndir == 8
+        and topo.corner_rule == 1
+        and not topo.wrap
+        and bool(costs.uniform)
+        and costs.edge.size == 0
+        and weight == 1.0
+        and not nearest
+        and stop.size == 0
+    )
+
+
+# -- raw costs ------------------------------------------------------------------------------------
+
+def raw_costs(grid: Grid, cell_costs: Any, edge_costs: Any = None, *, name: str = "cell_costs") -> Costs:
+    """Check a raw ``(height, width)`` cost array (and optional ``(height, width, ndir)`` edge costs)."""
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    a = np.asarray(cell_costs)
+    if a.shape != grid.shape:
+        raise ValueError(f"{name} must have shape (height, width) = {grid.shape}, got {a.shape}")
+    if a.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
+    a = a.astype(np.float64)
+    if np.isnan(a).any():
+        raise ValueError(f"{name} must not hold NaN (use inf for impassable)")
+    if (a < 0).any():
+        raise ValueError(f"{name} must be >= 0 (use inf for impassable), got {float(a.min())}")
+    topo = grid.topology
+    flat = topo.pad(a, np.inf)
+    finite = flat[np.isfinite(flat)]
+    min_cost = float(finite.min()) if finite.size else 1.0
+    uniform = bool(finite.size == 0 or finite.max() == min_cost)
+    edge = np.zeros(0, dtype=np.float64)
+    if edge_costs is not None:
+        e = np.asarray(edge_costs)
+        want = grid.shape + (topo.ndir,)
+        if e.shape != want:
+            raise ValueError(f"edge_costs must have shape (height, width, ndir) = {want}, got {e.shape}")
+        if e.dtype.kind not in "iuf":
+            raise TypeError(f"edge_costs must be a numeric array, got dtype {e.dtype}")
+        e = e.astype(np.float64)
+        if np.isnan(e).any() or (e < 0).any():
+            raise ValueError("edge_costs must be >= 0 and not NaN (inf blocks the move)")
+        full = np.zeros((topo.ph, topo.pw, topo.ndir), dtype=np.float64)
+        full[1:-1, 1:-1] = e
+        edge = full.ravel()
+        uniform = False
+    return Costs(flat, edge, min_cost, uniform)
+
+
+def find_path(
+    grid: Grid,
+    cell_costs: np.ndarray,
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    *,
+    edge_costs: np.ndarray | None = None,
+    weight: float = 1.0,
+    nearest: bool = False,
+) -> Path | None:
+    """A* over a raw ``(height, width)`` array of entry costs (``inf`` = blocked), indexed ``[y, x]``.
+
+    For modules that price cells their own way. ``edge_costs``, when given,
+    is ``(height, width, ndir)``: the extra cost of the step from ``[y, x]`` in
+    each direction of the board (``grid.steps``). Returns a ``Path`` or ``None``.
+
+    >>> from wargrid import SquareGrid
+    >>> import numpy as np
+    >>> find_path(SquareGrid(3, 3, diagonal=True), np.ones((3, 3)), (0, 0), (2, 2)).cells
+    [(0, 0), (1, 1), (2, 2)]
+    """
+    return astar(grid, raw_costs(grid, cell_costs, edge_costs), start, goal, weight=weight, nearest=nearest)
+
+
+# -- Dijkstra fields ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Field:
+    """Raw Dijkstra output on the padded layout (internal)."""
+
+    dist: np.ndarray
+    parent: np.ndarray
+    pdir: np.ndarray
+
+
+def dijkstra_field(
+    grid: Grid,
+    costs: Any,
+    sources: np.ndarray,
+    *,
+    max_cost: float = math.inf,
+    reverse: bool = False,
+    stop: np.ndarray | None = None,
+) -> Field:
+    """Run the Dijkstra kernel from padded ``sources``; padded results."""
+    from .._kernels.search import dijkstra
+
+    topo = grid.topology
+    n = topo.padded_size
+    off, stepl, corner, ti = topo_args(topo)
+    dist = np.full(n, np.inf)
+    parent = np.empty(n, dtype=np.int32)
+    pdir = np.full(n, -1, dtype=np.int8)
+    closed = np.zeros(n, dtype=np.uint8)
+    pos = np.empty(n, dtype=np.int32)
+    hf = np.empty(n, dtype=np.float64)
+    hg = np.empty(n, dtype=np.float64)
+    hid = np.empty(n, dtype=np.int32)
+    dijkstra(
+        costs.cell, costs.edge, stop_array(grid, stop), np.asarray(sources, dtype=np.int64), off, stepl, corner, ti,
+        float(max_cost), bool(reverse), dist, parent, pdir, closed, pos, hf, hg, hid,
+    )
+    return Field(dist, parent, pdir)
+
+
+def check_cells(grid: Grid, cells: Any, name: str) -> list[tuple[int, int]]:
+    """A single ``(x, y)`` or a sequence of them, each on the board."""
+    if isinstance(cells, np.ndarray) and cells.ndim == 2 and cells.shape[1] == 2:
+        cells = [tuple(c) for c in cells.tolist()]
+    if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
+        cells = [cells]
+    try:
+        items = list(cells)
+    except TypeError:
+        raise TypeError(f"{name} must be an (x, y) cell or a list of them, got {cells!r}") from None
+    return [grid.check_cell(c, f"{name}[{i}]") for i, c in enumerate(items)]
+
+
+def distance_field(
+    grid: Grid,
+    costs: Any,
+    sources: Any,
+    *,
+    max_cost: float | None = None,
+) -> np.ndarray:
+    """``(height, width)`` cheapest cost from the nearest source to every cell (``inf``: unreachable).
+
+    ``sources`` is one ``(x, y)`` or a list of them; cells dearer than
+    ``max_cost`` stay ``inf``.
+
+    >>> from wargrid import SquareGrid
+    >>> import numpy as np
+    >>> g = SquareGrid(4, 1)
+    >>> c = Costs(g.topology.pad(np.ones((1, 4)), np.inf), np.zeros(0), 1.0, True)
+    >>> distance_field(g, c, [(0, 0), (3, 0)]).tolist()
+    [[0.0, 1.0, 1.0, 0.0]]
+    """
+    srcs = check_cells(grid, sources, "sources")
+    mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
+    topo = grid.topology
+    ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)
+    f = dijkstra_field(grid, costs, ids, max_cost=mc)
+    return topo.unpad(f.dist)
+
+
+# -- batches ----------------------------------------------------------------------------------------
+
+def paths(
+    grid: Grid,
+    costs: Any,
+    pairs: Sequence[tuple[tuple[int, int], tuple[int, int]]],
+    *,
+    weight: float = 1.0,
+    workers: int = 2,
+) -> list[Path | None]:
+    """``astar`` for many ``(start, goal)`` pairs, spread over ``workers`` threads (the kernels release the GIL).
+
+    >>> from wargrid import SquareGrid
+    >>> import numpy as np
+    >>> g = SquareGrid(3, 3)
+    >>> c = Costs(g.topology.pad(np.ones((3, 3)), np.inf), np.zeros(0), 1.0, True)
+    >>> [p.cost for p in paths(g, c, [((0, 0), (2, 2)), ((1, 1), (1, 2))])]
+    [4.0, 1.0]
+    """
+    workers = check_int(workers, "workers")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    items = list(pairs)
+    checked = []
+    for i, pr in enumerate(items):
+        try:
+            a, b = pr
+        except (TypeError, ValueError):
+            raise TypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
+        checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
+    w = check_weight(weight)
+
+    def one(pr: tuple) -> Path | None:
+        return astar(grid, costs, pr[0], pr[1], weight=w)
+
+    if workers == 1 or len(checked) < 2:
+        return [one(pr) for pr in checked]
+    # compile in this thread first so the workers only run machine code
+    one(checked[0])
+    with ThreadPoolExecutor(max_workers=workers) as ex:
+        chunks = [checked[k::workers] for k in range(workers)]
+        results = list(ex.map(lambda ch: [one(pr) for pr in ch], chunks))
+    out: list[Path | None] = [None] * len(checked)
+    for k, res in enumerate(results):
+        out[k::workers] = res
+    return out

@@ -1,0 +1,78 @@
+"""Zones of control: how other units change where a unit may move.
+
+- enemy units' cells block;
+- a cell next to an enemy unit (its zone of control) ends the move when
+  entered: it can be reached but nothing beyond it in the same move (a unit
+  that starts in a zone of control may leave it); ``ignore_zoc=True`` is the
+  exemption of units that slip through (skirmishers, scouts);
+- friendly units' cells can be crossed but not stopped on.
+
+>>> from wargrid import SquareGrid
+>>> import numpy as np
+>>> g = SquareGrid(4, 1)
+>>> c = occupied(g, Costs(g.topology.pad(np.ones((1, 4)), np.inf), np.zeros(0), 1.0, True), enemies=[(3, 0)])
+>>> c.stop.astype(int).tolist(), c.costs.cell[9:11].tolist()
+([[0, 0, 1, 0]], [1.0, inf])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..grids.boards import Grid
+from .search import Costs, check_cells, padded_id
+
+__all__ = ["Occupied", "occupied"]
+
+
+@dataclass(frozen=True, eq=False)
+class Occupied:
+    """Costs with enemy cells blocked, the ``stop`` cells (zone of control) and the ``no_stop`` cells (friends)."""
+
+    costs: Any
+    stop: np.ndarray | None
+    no_stop: np.ndarray | None
+
+    def can_stop(self, cell: tuple[int, int]) -> bool:
+        return self.no_stop is None or not bool(self.no_stop[cell[1], cell[0]])
+
+
+def occupied(
+    grid: Grid,
+    costs: Any,
+    *,
+    enemies: Any = None,
+    friends: Any = None,
+    ignore_zoc: bool = False,
+) -> Occupied:
+    """Apply enemy and friendly units (lists of ``(x, y)``) to ``costs`` for one moving unit."""
+    if not isinstance(ignore_zoc, (bool, np.bool_)):
+        raise TypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
+    foes = check_cells(grid, enemies, "enemies") if enemies is not None else []
+    pals = check_cells(grid, friends, "friends") if friends is not None else []
+    if not foes and not pals:
+        return Occupied(costs, None, None)
+    out = costs
+    stop = None
+    if foes:
+        cell = np.array(costs.cell, copy=True)
+        topo = grid.topology
+        for c in foes:
+            cell[padded_id(topo, c)] = np.inf
+        cell.setflags(write=False)
+        out = Costs(cell, costs.edge, costs.min_cost, bool(costs.uniform), getattr(costs, "unit", None))
+        if not ignore_zoc:
+            stop = np.zeros(grid.shape, dtype=bool)
+            for c in foes:
+                for n in grid.neighbors(c):
+                    stop[n[1], n[0]] = True
+    no_stop = None
+    if pals:
+        no_stop = np.zeros(grid.shape, dtype=bool)
+        for c in pals:
+            no_stop[c[1], c[0]] = True
+    return Occupied(out, stop, no_stop)
+

@@ -1,0 +1,148 @@
+"""Moving AI .map/.scen reading and writing, and the benchmark's optimal lengths."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path as FilePath
+
+import numpy as np
+import pytest
+
+from wargrid import Map, SquareGrid, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
+from wargrid.io.movingai import MAX_MOVINGAI_CELLS, MOVINGAI_TERRAINS, Scenario
+from wargrid.movement.search import astar
+
+DATA = FilePath(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai"
+MAPS = sorted(p.name for p in DATA.glob("*.map"))
+
+
+def _tolerance(name: str) -> float:
+    # the HOG2 maze file prints 6 significant digits (README: up to 0.0051 off)
+    return 0.01 if name.startswith("maze") else 1e-4
+
+
+def _check(name: str, scenarios) -> None:
+    m = load_movingai(DATA / name)
+    cd = m.cost_data()
+    tol = _tolerance(name)
+    for s in scenarios:
+        assert s.map.endswith(name) and (s.width, s.height) == (m.width, m.height)
+        for search in ("auto", "astar"):
+            p = astar(m.grid, cd, s.start, s.goal, search=search)
+            assert p is not None, (name, s)
+            assert abs(p.cost - s.optimal) <= tol, (name, search, s, p.cost)
+
+
+def test_data_is_there():
+    assert len(MAPS) == 8
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_sample_of_every_map(name):
+    sc = load_movingai_scenarios(DATA / (name + ".scen"))
+    # every 10th bucket's first problem, and the longest problem
+    sample = [s for s in sc[::100]] + [sc[-1]]
+    _check(name, sample)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", MAPS)
+def test_every_scenario(name):
+    """All scenarios with the automatic search (JPS); run with ``-m slow`` (a few minutes)."""
+    m = load_movingai(DATA / name)
+    cd = m.cost_data()
+    tol = _tolerance(name)
+    for s in load_movingai_scenarios(DATA / (name + ".scen")):
+        p = astar(m.grid, cd, s.start, s.goal)
+        assert p is not None and abs(p.cost - s.optimal) <= tol, (name, s)
+
+
+def test_reader_rules(tmp_path):
+    f = tmp_path / "t.map"
+    f.write_text("type octile\nheight 3\nwidth 4\nmap\n.GS@\nOTW.\n....\n")
+    m = load_movingai(f)
+    assert m.grid == SquareGrid(4, 3, diagonal=True, corner_rule="no-obstacle")
+    assert m.passable().tolist() == [[True, True, True, False], [False, False, False, True], [True] * 4]
+    assert m.terrains is MOVINGAI_TERRAINS and m.terrain_name((1, 0)) == "grass"
+    assert m.path((0, 0), (2, 0)).cost == 2.0
+
+
+def test_round_trip(tmp_path):
+    src = DATA / "arena.map"
+    m = load_movingai(src)
+    out = tmp_path / "arena.map"
+    save_movingai(m, out)
+    assert out.read_bytes().replace(b"\r\n", b"\n") == src.read_bytes().replace(b"\r\n", b"\n")
+    assert load_movingai(out) == m
+    sc = load_movingai_scenarios(str(src) + ".scen")
+    save_movingai_scenarios(tmp_path / "a.scen", sc)
+    back = load_movingai_scenarios(tmp_path / "a.scen")
+    assert [(s.bucket, s.start, s.goal) for s in back] == [(s.bucket, s.start, s.goal) for s in sc]
+    assert all(abs(a.optimal - b.optimal) < 1e-8 for a, b in zip(back, sc))
+
+
+def test_save_other_maps_by_passability(tmp_path):
+    m = Map(SquareGrid(3, 1))
+    m.set_terrain([(1, 0)], "water")
+    save_movingai(m, tmp_path / "w.map")
+    assert (tmp_path / "w.map").read_text().splitlines()[-1] == ".@."
+    with pytest.raises(TypeError, match="SquareGrid"):
+        from wargrid import HexGrid
+
+        save_movingai(Map(HexGrid(2, 2)), tmp_path / "h.map")
+
+
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("type hex\nheight 1\nwidth 1\nmap\n.\n", 1, "type octile"),
+        ("type octile\nheight x\nwidth 1\nmap\n.\n", 2, "height must be an integer"),
+        ("type octile\nheight 1\nwidth 0\nmap\n.\n", 3, "width must be >= 1"),
+        ("type octile\nheight 1\nwidth 1\nmop\n.\n", 4, "expected 'map'"),
+        ("type octile\nheight 2\nwidth 2\nmap\n..\n.\n", 6, "row 1 has 1 characters"),
+        ("type octile\nheight 2\nwidth 2\nmap\n..\n", 6, "ends after 1 of 2 rows"),
+        ("type octile\nheight 1\nwidth 2\nmap\n.x\n", 5, "unknown terrain 'x' at x=1"),
+        ("type octile\nheight 1\nwidth 2\nmap\n..\n..\n", 6, "unexpected text"),
+        (f"type octile\nheight {MAX_MOVINGAI_CELLS}\nwidth 2\nmap\n..\n", 3, "past the limit"),
+    ],
+)
+def test_malformed_map(tmp_path, text, line, words):
+    f = tmp_path / "bad.map"
+    f.write_text(text)
+    with pytest.raises(ValueError, match=f"bad.map, line {line}: .*{words}"):
+        load_movingai(f)
+
+
+def test_binary_map(tmp_path):
+    f = tmp_path / "bin.map"
+    f.write_bytes(b"type octile\nheight 1\nwidth 1\nmap\n\xff\n")
+    with pytest.raises(ValueError, match="bin.map"):
+        load_movingai(f)
+
+
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("version 2\n", 1, "version 1"),
+        ("", 1, "empty file"),
+        ("version 1\n0\ta.map\t4\t4\t0\t0\t3\n", 2, "9 fields"),
+        ("version 1\n0\ta.map\t4\t4\t0\tq\t3\t0\t3.0\n", 2, "start_y must be an integer"),
+        ("version 1\n0\ta.map\t4\t4\t0\t0\t3\t0\tfar\n", 2, "optimal length must be a number"),
+        ("version 1\n0\ta.map\t4\t4\t0\t0\t3\t0\t1\n0\ta.map\t4\t4\t0\t0\t4\t0\t3.0\n", 3, "goal"),
+        ("version 1\n0\ta.map\t4\t4\t0\t0\t3\t0\tnan\n", 2, "finite"),
+    ],
+)
+def test_malformed_scenarios(tmp_path, text, line, words):
+    f = tmp_path / "bad.scen"
+    f.write_text(text)
+    with pytest.raises(ValueError, match=f"bad.scen, line {line}: .*{words}"):
+        load_movingai_scenarios(f)
+
+
+def test_scenario_fields():
+    sc = load_movingai_scenarios(DATA / "arena.map.scen")
+    assert sc[0] == Scenario(0, "arena.map", 49, 49, (19, 26), (19, 29), 3.0)
+    assert len(sc) == 130 and math.isclose(sc[1].optimal, 2.41421356)
+    with pytest.raises(FileNotFoundError):
+        load_movingai(DATA / "nope.map")
+    assert np.all(load_movingai(DATA / "arena.map").passable().sum() == 2054)
