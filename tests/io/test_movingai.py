@@ -109,7 +109,7 @@ def test_save_other_maps_by_passability(tmp_path):
 def test_malformed_map(tmp_path, text, line, words):
     f = tmp_path / "bad.map"
     f.write_text(text)
-    with pytest.raises(ValueError, match=f"bad.map, line {line}: .*{words}"):
+    with pytest.raises(ValueError, match=f"bad.map:{line}: .*{words}"):
         load_movingai(f)
 
 
@@ -135,7 +135,7 @@ def test_binary_map(tmp_path):
 def test_malformed_scenarios(tmp_path, text, line, words):
     f = tmp_path / "bad.scen"
     f.write_text(text)
-    with pytest.raises(ValueError, match=f"bad.scen, line {line}: .*{words}"):
+    with pytest.raises(ValueError, match=f"bad.scen:{line}: .*{words}"):
         load_movingai_scenarios(f)
 
 

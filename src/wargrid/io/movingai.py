@@ -6,7 +6,7 @@ rule) with the terrain table ``MOVINGAI_TERRAINS``: one movement class
 ``'walk'``; '.' (ground), 'G' (grass) and 'S' (swamp) cost 1; '@' and 'O'
 (out of bounds), 'T' (trees) and 'W' (water) are impassable.
 
-Reading is strict and bounded: a malformed file raises ``ValueError`` naming
+Reading is strict and bounded: a malformed file raises ``MapFileError`` (a ``ValueError``) naming
 the file and the line, and a declared size past ``MAX_MOVINGAI_CELLS`` is
 refused before anything is allocated.
 
@@ -31,6 +31,7 @@ import numpy as np
 
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
+from .errors import MAX_FILE_CELLS, MapFileError
 
 __all__ = [
     "MOVINGAI_TERRAINS",
@@ -42,7 +43,7 @@ __all__ = [
     "save_movingai_scenarios",
 ]
 
-MAX_MOVINGAI_CELLS = 1 << 26
+MAX_MOVINGAI_CELLS = MAX_FILE_CELLS
 """Largest ``width * height`` a ``.map`` may declare (67 M cells, 8192 x 8192)."""
 
 _MAX_SCEN_BYTES = 1 << 28
@@ -77,20 +78,20 @@ class Scenario:
     optimal: float
 
 
-def _where(path: os.PathLike | str, line: int) -> str:
-    return f"{os.fspath(path)}, line {line}"
+def _err(path: os.PathLike | str, line: int, message: str) -> MapFileError:
+    return MapFileError(message, path, line=line)
 
 
 def _header_int(path: os.PathLike | str, lineno: int, line: str, key: str) -> int:
     parts = line.split()
     if len(parts) != 2 or parts[0] != key:
-        raise ValueError(f"{_where(path, lineno)}: expected '{key} <integer>', got {line.strip()!r}")
+        raise _err(path, lineno, f"expected '{key} <integer>', got {line.strip()!r}")
     try:
         v = int(parts[1])
     except ValueError:
-        raise ValueError(f"{_where(path, lineno)}: {key} must be an integer, got {parts[1]!r}") from None
+        raise _err(path, lineno, f"{key} must be an integer, got {parts[1]!r}") from None
     if v < 1:
-        raise ValueError(f"{_where(path, lineno)}: {key} must be >= 1, got {v}")
+        raise _err(path, lineno, f"{key} must be >= 1, got {v}")
     return v
 
 
@@ -111,17 +112,17 @@ def load_movingai(path: os.PathLike | str):
         try:
             first = fh.readline()
             if first.split() != ["type", "octile"]:
-                raise ValueError(f"{_where(path, 1)}: expected 'type octile', got {first.strip()!r}")
+                raise _err(path, 1, f"expected 'type octile', got {first.strip()!r}")
             h = _header_int(path, 2, fh.readline(), "height")
             w = _header_int(path, 3, fh.readline(), "width")
             if w * h > MAX_MOVINGAI_CELLS:
-                raise ValueError(
-                    f"{_where(path, 3)}: declared size {w} x {h} = {w * h} cells is past the limit of "
+                raise _err(
+                    path, 3, f"declared size {w} x {h} = {w * h} cells is past the limit of "
                     f"{MAX_MOVINGAI_CELLS} cells"
                 )
             line = fh.readline()
             if line.strip() != "map":
-                raise ValueError(f"{_where(path, 4)}: expected 'map', got {line.strip()!r}")
+                raise _err(path, 4, f"expected 'map', got {line.strip()!r}")
             lut = np.full(256, -1, dtype=np.int16)
             for sym, i in _SYMBOL_ID.items():
                 lut[ord(sym)] = i
@@ -130,23 +131,23 @@ def load_movingai(path: os.PathLike | str):
                 lineno = 5 + y
                 row = fh.readline(w + 3)
                 if not row:
-                    raise ValueError(f"{_where(path, lineno)}: the map ends after {y} of {h} rows")
+                    raise _err(path, lineno, f"the map ends after {y} of {h} rows")
                 row = row.rstrip("\r\n")
                 if len(row) != w:
-                    raise ValueError(f"{_where(path, lineno)}: row {y} has {len(row)} characters, expected width {w}")
+                    raise _err(path, lineno, f"row {y} has {len(row)} characters, expected width {w}")
                 ids = lut[np.frombuffer(row.encode("ascii"), dtype=np.uint8)]
                 if (ids < 0).any():
                     x = int(np.argmax(ids < 0))
-                    raise ValueError(
-                        f"{_where(path, lineno)}: unknown terrain {row[x]!r} at x={x}; "
+                    raise _err(
+                        path, lineno, f"unknown terrain {row[x]!r} at x={x}; "
                         f"allowed: {''.join(_SYMBOL_ID)}"
                     )
                 terrain[y] = ids
             rest = fh.read(1 << 16)
             if rest.strip():
-                raise ValueError(f"{_where(path, 5 + h)}: unexpected text after the {h} map rows")
+                raise _err(path, 5 + h, f"unexpected text after the {h} map rows")
         except UnicodeDecodeError as exc:
-            raise ValueError(f"{path}: not an ASCII Moving AI map ({exc.reason})") from None
+            raise MapFileError(f"not an ASCII Moving AI map ({exc.reason})", path) from None
     return Map(SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), terrain=terrain, terrains=MOVINGAI_TERRAINS)
 
 
@@ -190,7 +191,7 @@ def load_movingai_scenarios(path: os.PathLike | str) -> list[Scenario]:
     path = os.fspath(path)
     size = os.path.getsize(path)
     if size > _MAX_SCEN_BYTES:
-        raise ValueError(f"{path}: {size} bytes is past the limit of {_MAX_SCEN_BYTES} bytes for a scenario file")
+        raise MapFileError(f"{size} bytes is past the limit of {_MAX_SCEN_BYTES} bytes for a scenario file", path)
     out: list[Scenario] = []
     with open(path, "r", encoding="utf-8", errors="strict") as fh:
         try:
@@ -198,15 +199,15 @@ def load_movingai_scenarios(path: os.PathLike | str) -> list[Scenario]:
                 if lineno == 1:
                     head = line.split()
                     if len(head) != 2 or head[0] != "version" or head[1] not in ("1", "1.0"):
-                        raise ValueError(f"{_where(path, 1)}: expected 'version 1', got {line.strip()!r}")
+                        raise _err(path, 1, f"expected 'version 1', got {line.strip()!r}")
                     continue
                 if not line.strip():
                     continue
                 out.append(_scenario(path, lineno, line))
         except UnicodeDecodeError as exc:
-            raise ValueError(f"{path}: not a text scenario file ({exc.reason})") from None
+            raise MapFileError(f"not a text scenario file ({exc.reason})", path) from None
     if not out and size == 0:
-        raise ValueError(f"{_where(path, 1)}: empty file, expected 'version 1'")
+        raise _err(path, 1, f"empty file, expected 'version 1'")
     return out
 
 
@@ -215,8 +216,8 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
     if len(parts) != 9:
         parts = line.split()
     if len(parts) != 9:
-        raise ValueError(
-            f"{_where(path, lineno)}: expected 9 fields (bucket map width height start_x start_y goal_x goal_y "
+        raise _err(
+            path, lineno, f"expected 9 fields (bucket map width height start_x start_y goal_x goal_y "
             f"optimal), got {len(parts)}"
         )
     names = ("bucket", "map", "width", "height", "start_x", "start_y", "goal_x", "goal_y")
@@ -228,19 +229,19 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
         try:
             vals.append(int(v))
         except ValueError:
-            raise ValueError(f"{_where(path, lineno)}: {k} must be an integer, got {v!r}") from None
+            raise _err(path, lineno, f"{k} must be an integer, got {v!r}") from None
     try:
         opt = float(parts[8])
     except ValueError:
-        raise ValueError(f"{_where(path, lineno)}: optimal length must be a number, got {parts[8]!r}") from None
+        raise _err(path, lineno, f"optimal length must be a number, got {parts[8]!r}") from None
     if not math.isfinite(opt) or opt < 0:
-        raise ValueError(f"{_where(path, lineno)}: optimal length must be finite and >= 0, got {opt}")
+        raise _err(path, lineno, f"optimal length must be finite and >= 0, got {opt}")
     bucket, name, w, h, sx, sy, gx, gy = vals
     if w < 1 or h < 1:
-        raise ValueError(f"{_where(path, lineno)}: map size must be positive, got {w} x {h}")
+        raise _err(path, lineno, f"map size must be positive, got {w} x {h}")
     for k, x, y in (("start", sx, sy), ("goal", gx, gy)):
         if not (0 <= x < w and 0 <= y < h):
-            raise ValueError(f"{_where(path, lineno)}: {k} {(x, y)} is outside the {w} x {h} map")
+            raise _err(path, lineno, f"{k} {(x, y)} is outside the {w} x {h} map")
     return Scenario(bucket, name, w, h, (sx, sy), (gx, gy), opt)
 
 
