@@ -70,72 +70,139 @@ def _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap
 
 
 @jit
-def _find(parent, p):
-    while parent[p] != p:
-        parent[p] = parent[parent[p]]
-        p = parent[p]
-    return p
-
-
-@jit
-def label_board(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, out):
+def label_board(cell, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest):
     """Label every padded cell by zone into ``out`` (int32, padded size); return the zone count.
 
+    A cell is passable when ``lo < cell[p] < hi`` (costs: ``-1, inf``;
+    booleans: ``0.5, 2``; with edge costs ``cell`` must hold costs).
     Impassable cells and padding get ``-1``; zones are numbered ``0..n-1`` in
-    row-major order of their first cell. Union-find with roots kept at the
-    smallest id, so a single forward pass turns parents into labels.
+    row-major order of their first cell. Two passes as in classic
+    connected-component labelling: a scan gives each passable cell the
+    provisional label of an earlier linked neighbour (``dirs``: the
+    directions worth following; only those pointing back in scan order are
+    used) and unions the labels it sees; links across the wrap seam are
+    joined after the scan; a last pass writes the final labels into ``out``,
+    or, when ``dest`` is not empty, into the unpadded ``dest`` (``height * width``).
     """
     pw = width + 2
     ndir = offsets.shape[1]
     has_edge = edge.shape[0] > 0
-    n = out.shape[0]
-    for p in range(n):
-        out[p] = p if cell[p] < INF else -1
+    boff = np.empty((2, dirs.shape[0]), dtype=np.int64)
+    bdir = np.empty((2, dirs.shape[0]), dtype=np.int64)
+    nback = np.zeros(2, dtype=np.int64)
+    # without edge costs the west neighbour (offset -1, on every board kind) is the
+    # previous cell of the scan: its label is carried in ``prev`` instead of loaded
+    use_prev = not has_edge
+    for par in range(2):
+        for d in dirs:
+            if offsets[par, d] == -1 and use_prev:
+                continue
+            if offsets[par, d] < 0:
+                boff[par, nback[par]] = offsets[par, d]
+                bdir[par, nback[par]] = d
+                nback[par] += 1
+    out[: pw + 1] = -1
+    out[(height + 1) * pw - 1 :] = -1
+    # provisional labels never outnumber the cells; untouched pages cost nothing
+    parent = np.empty(width * height, dtype=np.int32)
+    nprov = 0
     for y in range(height):
         row = (y + 1) * pw + 1
+        out[row - 1] = -1
+        out[row + width] = -1
+        prev = -1
         for x in range(width):
             p = row + x
-            if not cell[p] < INF:
+            v = cell[np.uint64(p)]
+            if not (lo < v < hi):
+                out[p] = -1
+                prev = -1
                 continue
+            par = 0
             if parity_mode == 1:
                 par = x & 1
             elif parity_mode == 2:
                 par = y & 1
-            else:
-                par = 0
-            for d in range(ndir):
-                q = p + offsets[par, d]
-                if wrap:
-                    qx = q % pw
-                    if qx == 0:
-                        q += width
-                    elif qx == width + 1:
-                        q -= width
-                # without edge costs links are symmetric: look back only
-                if (q > p and not has_edge) or not cell[q] < INF:
+            lab = prev
+            for k in range(nback[par]):
+                q = p + boff[np.uint64(par), np.uint64(k)]
+                lq = out[np.uint64(q)]  # unsigned: no negative-index test
+                if lq < 0 or lq == lab:
                     continue
-                if corner_rule != 0 and corner[d, 0] >= 0:
-                    if not _corner_ok(cell, p, d, offsets, corner, parity_mode, corner_rule, wrap, width, pw):
+                if has_edge:
+                    if not _linked(cell, edge, p, bdir[par, k], q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
                         continue
-                if has_edge and not edge[p * ndir + d] < INF:
+                if lab < 0:
+                    lab = lq
                     continue
-                a = _find(out, p)
-                b = _find(out, q)
-                if a < b:
-                    out[b] = a
-                elif b < a:
-                    out[a] = b
+                a = lab
+                while parent[a] != a:
+                    parent[a] = parent[parent[a]]
+                    a = parent[a]
+                b = lq
+                while parent[b] != b:
+                    parent[b] = parent[parent[b]]
+                    b = parent[b]
+                if b < a:
+                    parent[a] = b
+                    lab = b
+                else:
+                    parent[b] = a
+                    lab = a
+            if lab < 0:
+                parent[nprov] = nprov
+                lab = nprov
+                nprov += 1
+            out[p] = lab
+            if use_prev:
+                prev = lab
+    if wrap:
+        # links across the seam (from column 0, and from the last column for one-way walls)
+        for y in range(height):
+            for x in (0, width - 1):
+                p = (y + 1) * pw + 1 + x
+                if out[p] < 0:
+                    continue
+                for d in dirs:
+                    q = _neighbour(p, d, offsets, parity_mode, wrap, width, pw)
+                    if out[q] < 0 or abs(q % pw - 1 - x) <= 1:
+                        continue
+                    if has_edge:
+                        if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+                            continue
+                    a = out[p]
+                    while parent[a] != a:
+                        a = parent[a]
+                    b = out[q]
+                    while parent[b] != b:
+                        b = parent[b]
+                    if a < b:
+                        parent[b] = a
+                    elif b < a:
+                        parent[a] = b
+    # each set's root is its smallest provisional label: one forward pass numbers them
     count = 0
-    for p in range(n):
-        r = out[p]
-        if r < 0:
-            continue
-        if r == p:
-            out[p] = count
+    for i in range(nprov):
+        r = parent[i]
+        if r == i:
+            parent[i] = count
             count += 1
         else:
-            # parent r < p already holds its final label (roots are minimal)
-            out[p] = out[r]
+            parent[i] = parent[r]
+    if dest.shape[0] == 0:
+        for y in range(height):
+            row = (y + 1) * pw + 1
+            for x in range(width):
+                i = np.uint64(row + x)
+                lab = out[i]
+                if lab >= 0:
+                    out[i] = parent[np.uint64(lab)]
+    else:
+        for y in range(height):
+            row = (y + 1) * pw + 1
+            for x in range(width):
+                lab = out[np.uint64(row + x)]
+                dest[np.uint64(y * width + x)] = parent[np.uint64(lab)] if lab >= 0 else -1
     return count
 
 

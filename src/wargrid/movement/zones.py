@@ -51,6 +51,8 @@ def _check_costs(grid: Grid, costs: np.ndarray, edges: np.ndarray | None) -> tup
     c = np.asarray(costs)
     if c.shape != grid.shape:
         raise ValueError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
+    if c.dtype == bool and edges is None:
+        return grid.topology.pad(c, False), np.zeros(0, dtype=np.float64)
     if c.dtype == bool:
         c = np.where(c, 1.0, np.inf)
     elif c.dtype.kind in "iuf":
@@ -79,11 +81,31 @@ def _check_costs(grid: Grid, costs: np.ndarray, edges: np.ndarray | None) -> tup
     return cell, full.ravel()
 
 
-def _label(t: Topology, cell: np.ndarray, edge: np.ndarray) -> tuple[np.ndarray, int]:
+def _directions(t: Topology, has_edge: bool) -> np.ndarray:
+    """Directions the labelling follows.
+
+    With a corner rule and no walls a diagonal link adds nothing: the open
+    corner cell beside it is linked to both ends, so only orthogonal steps
+    are followed (square-8 'no-obstacle' and 'one-obstacle' zones are the
+    square-4 zones unless walls cut the orthogonal steps).
+    """
+    if t.corner_rule != 0 and not has_edge:
+        return np.flatnonzero(t.corner[:, 0] < 0).astype(np.int64)
+    return np.arange(t.ndir, dtype=np.int64)
+
+
+def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    """Padded labels (final, or provisional when ``dest`` receives the final unpadded ones) and the zone count."""
     from .._kernels.zones import label_board
 
     out = np.empty(t.padded_size, dtype=np.int32)
-    n = label_board(cell, edge, t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width, t.height, out)
+    dirs = _directions(t, edge.shape[0] > 0)
+    lo, hi = (0.5, 2.0) if cell.dtype == bool else (-1.0, np.inf)
+    if dest is None:
+        dest = np.zeros(0, dtype=np.int32)
+    n = label_board(
+        cell, lo, hi, edge, t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width, t.height, dirs, out, dest
+    )
     return out, int(n)
 
 
@@ -103,8 +125,9 @@ def label_zones(grid: Grid, costs: np.ndarray, *, edges: np.ndarray | None = Non
     """
     cell, edge = _check_costs(grid, costs, edges)
     t = grid.topology
-    out, _ = _label(t, cell, edge)
-    return t.unpad(out)
+    dest = np.empty(grid.size, dtype=np.int32)
+    _label(t, cell, edge, dest)
+    return dest.reshape(grid.shape)
 
 
 @dataclass(frozen=True)
