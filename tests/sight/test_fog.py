@@ -134,3 +134,20 @@ def test_bad_input():
         fog.move(2, (0, 0))
     with pytest.raises(ValueError, match="team"):
         fog.ally("a", "z")
+
+
+@settings(max_examples=40)
+@given(st.integers(3, 10), st.integers(1, 10), st.booleans(), st.booleans(), st.integers(0, 2**32 - 1),
+       st.integers(0, 12))
+def test_visible_cells_are_unique_and_match_fov(w, h, square, wrap, seed, r):
+    from wargrid.sight._board import prepare
+    from wargrid.sight.fov import fov_array, visible_cells
+
+    w += w % 2
+    grid = SquareGrid(w, h, wrap_x=wrap) if square else HexGrid(w, h, wrap_x=wrap)
+    rng = np.random.default_rng(seed)
+    board = prepare(grid, rng.random((h, w)) < 0.2)
+    o = (int(rng.integers(w)), int(rng.integers(h)))
+    ids = visible_cells(board, o, radius=r)
+    assert len(np.unique(ids)) == len(ids)
+    assert sorted(ids.tolist()) == np.flatnonzero(fov_array(board, o, radius=r)).tolist()

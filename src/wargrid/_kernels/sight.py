@@ -1,10 +1,12 @@
 """Sight kernels: symmetric shadowcasting on square boards, hex lines of sight.
 
 Every kernel reads the board as one flat padded array ``bh`` (see ``Topology``):
-``bh[p]`` is the height at which padded cell ``p`` blocks sight: ``-inf`` for
-a cell that never blocks, the cell's elevation (or 0) for a sight-blocking
-cell, ``inf`` for padding and masked-out cells (which block and are never
-reported). A cell blocks a viewer standing at height ``h`` when
+``bh[p]`` is the height at which padded cell ``p`` blocks sight. With
+elevation (float64): ``-inf`` for a cell that never blocks, the cell's
+elevation for a sight-blocking cell, ``off = inf`` for padding and
+masked-out cells (which block and are never reported). Without (int8, a
+quarter of the memory traffic): 0 open, 1 blocking, ``off = 2`` off the
+board, viewer height 1. A cell blocks a viewer standing at height ``h`` when
 ``bh[p] >= h``.
 
 Square boards use the published symmetric shadowcasting (four quadrants,
@@ -76,17 +78,18 @@ def _push(st, top, depth, sn, sd, en, ed):
 
 
 @jit
-def scan_quadrant(bh, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd0, en0, ed0,
-                  maxdepth, metric, radius, out, n, target):
+def scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd0, en0, ed0,
+                  maxdepth, metric, radius, out, n, diag, nd, target):
     """Shadowcast one quadrant from ``(ox, oy)`` between slopes ``sn0/sd0`` and ``en0/ed0``.
 
     Rows ``1..maxdepth`` are scanned. Revealed cells within ``radius`` are
-    appended to ``out`` from index ``n`` (the new count is returned); with
-    ``target >= 0`` nothing is written and -1 is returned as soon as cell id
-    ``target`` is revealed.
+    appended to ``out`` from index ``n``, those on the quadrant's two
+    diagonals (shared with the next quadrant) to ``diag`` from ``nd``; the
+    new counts are returned. With ``target >= 0`` nothing is written and
+    ``n = -1`` is returned as soon as cell id ``target`` is revealed.
     """
     if maxdepth < 1:
-        return n
+        return n, nd
     half = width // 2
     st = _push(np.empty((64, 5), dtype=np.int64), 0, 1, sn0, sd0, en0, ed0)
     top = 1
@@ -113,7 +116,7 @@ def scan_quadrant(bh, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd0, en
             if inb:
                 v = bh[(uy + 1) * pw + x + 1]
                 wall = v >= h
-                if v == np.inf:
+                if v >= off:
                     inb = False
             if inb and (wall or (col * sd >= depth * sn and col * ed <= depth * en)):
                 ax = ux - ox
@@ -126,7 +129,11 @@ def scan_quadrant(bh, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd0, en
                     cid = uy * width + x
                     if target >= 0:
                         if cid == target:
-                            return -1
+                            return -1, nd
+                    elif col == depth or col == -depth:
+                        if nd < diag.shape[0]:
+                            diag[nd] = cid
+                            nd += 1
                     elif n < out.shape[0]:
                         out[n] = cid
                         n += 1
@@ -140,7 +147,7 @@ def scan_quadrant(bh, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd0, en
         if prev == 0 and depth < maxdepth:
             st = _push(st, top, depth + 1, sn, sd, en, ed)
             top += 1
-    return n
+    return n, nd
 
 
 @jit
@@ -159,17 +166,28 @@ def _quadrant_depth(quadrant, width, height, wrap, ox, oy, radius):
 
 
 @jit
-def square_fov(bh, pw, width, height, wrap, ox, oy, h, metric, radius, out):
+def square_fov(bh, off, pw, width, height, wrap, ox, oy, h, metric, radius, out):
     """Symmetric shadowcasting from ``(ox, oy)``: cell ids into ``out``; returns the count.
 
     ``out`` needs ``4 * (r * r + 2 * r) + 1`` entries for ``r = radius``
-    (clipped to the board); diagonal cells may appear twice.
+    (clipped to the board). Ids are unique, except on a board wrapped in x,
+    where a cell exactly half the width away can be reported twice.
     """
     out[0] = oy * width + ox
     n = 1
+    reach = radius if radius < width + height else width + height
+    diag = np.empty(8 * reach + 8, dtype=np.int64)
+    nd = 0
     for quadrant in range(4):
         md = _quadrant_depth(quadrant, width, height, wrap, ox, oy, radius)
-        n = scan_quadrant(bh, pw, width, height, wrap, ox, oy, h, quadrant, -1, 1, 1, 1, md, metric, radius, out, n, -1)
+        n, nd = scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, -1, 1, 1, 1, md, metric, radius,
+                              out, n, diag, nd, -1)
+    # a diagonal cell is seen when either of its two quadrants sees it
+    d = np.sort(diag[:nd])
+    for i in range(nd):
+        if (i == 0 or d[i] != d[i - 1]) and n < out.shape[0]:
+            out[n] = d[i]
+            n += 1
     return n
 
 
@@ -198,8 +216,8 @@ def _square_los_one(bh, pw, width, height, wrap, ax, ay, dx, dy, h, target):
         if col == depth:
             en, ed = 1, 1
         dummy = np.empty(0, dtype=np.int64)
-        r = scan_quadrant(bh, pw, width, height, wrap, ax, ay, h, quadrant, sn, sd, en, ed, depth, 5, 0,
-                          dummy, 0, target)
+        r, _ = scan_quadrant(bh, bh[0], pw, width, height, wrap, ax, ay, h, quadrant, sn, sd, en, ed, depth, 5, 0,
+                             dummy, 0, dummy, 0, target)
         if r < 0:
             return True
     return adx == 0 and ady == 0
@@ -309,7 +327,7 @@ def _hex_pair_clear(bh, pw, width, height, wrap, ax, ay, bux, buy, h, kind):
 
 
 @jit
-def hex_fov(bh, pw, width, height, wrap, ox, oy, h, radius, kind, out):
+def hex_fov(bh, off, pw, width, height, wrap, ox, oy, h, radius, kind, out):
     """Cells within ``radius`` hex steps of ``(ox, oy)`` in line of sight: ids into ``out``; the count.
 
     ``out`` needs ``3 * r * (r + 1) + 1`` entries.
@@ -332,7 +350,7 @@ def hex_fov(bh, pw, width, height, wrap, ox, oy, h, radius, kind, out):
                 if ux < 0 or ux >= width:
                     continue
                 x = ux
-            if bh[(uy + 1) * pw + x + 1] == np.inf:
+            if bh[(uy + 1) * pw + x + 1] >= off:
                 continue
             if n < out.shape[0] and _hex_pair_clear(bh, pw, width, height, wrap, ox, oy, ux, uy, h, kind):
                 out[n] = uy * width + x
@@ -351,3 +369,21 @@ def hex_los(bh, pw, width, height, wrap, ax, ay, bx, by, h, kind):
                 return True
         return False
     return _hex_pair_clear(bh, pw, width, height, wrap, ax, ay, bx, by, h, kind)
+
+
+# -- fog of war -----------------------------------------------------------------------
+
+@jit
+def fog_apply(counts, last_seen, old, new, time):
+    """Subtract view ``old`` from and add view ``new`` to one team's per-cell ``counts``.
+
+    Cells whose count drops to zero are stamped ``last_seen = time``. Only the
+    cells of the two views are touched.
+    """
+    for i in range(old.shape[0]):
+        counts[old[i]] -= 1
+    for i in range(new.shape[0]):
+        counts[new[i]] += 1
+    for i in range(old.shape[0]):
+        if counts[old[i]] == 0:
+            last_seen[old[i]] = time

@@ -1,11 +1,13 @@
 """What the sight kernels need from a board, prepared once and reused.
 
 A ``SightBoard`` holds the grid and one flat padded array ``bh``: the height at
-which each cell blocks sight (``-inf``: never; the cell's elevation, or 0
-without elevation, for a sight-blocking cell; ``inf``: padding and masked-out
-cells). A viewer standing at height ``h`` is blocked by the cells with
-``bh >= h``: with elevation, a viewer sees over blockers strictly lower than
-the cell it stands on; without, every blocker blocks.
+which each cell blocks sight. With elevation (float64): ``-inf`` never, the
+cell's elevation for a sight-blocking cell, ``off = inf`` for padding and
+masked-out cells. Without (int8): 0 open, 1 blocking, ``off = 2``. A viewer
+standing at height ``h`` (its cell's elevation; 1 without elevation) is
+blocked by the cells with ``bh >= h``: with elevation, a viewer sees over
+blockers strictly lower than the cell it stands on; without, every blocker
+blocks.
 """
 
 from __future__ import annotations
@@ -19,7 +21,19 @@ import numpy as np
 from .._validate import check_int
 from ..grids.boards import Grid, SquareGrid
 
-__all__ = ["SightBoard", "prepare", "SQUARE_METRICS", "HEX_METRICS"]
+__all__ = ["SightBoard", "prepare", "kernels", "SQUARE_METRICS", "HEX_METRICS"]
+
+_KERNELS: Any = None
+
+
+def kernels() -> Any:
+    """The sight kernel module, imported on first use (``import wargrid`` compiles nothing)."""
+    global _KERNELS
+    if _KERNELS is None:
+        from .._kernels import sight
+
+        _KERNELS = sight
+    return _KERNELS
 
 SQUARE_METRICS = ("euclidean", "chebyshev", "octile", "manhattan")
 """Radius metrics on square boards (kernel codes 0..3)."""
@@ -36,12 +50,26 @@ class SightBoard:
     elevation: np.ndarray | None
 
     @property
+    def off(self) -> float:
+        """The ``bh`` value of padding and masked-out cells."""
+        return 2.0 if self.elevation is None else np.inf
+
+    @property
     def square(self) -> bool:
         return isinstance(self.grid, SquareGrid)
 
     def viewer_height(self, x: int, y: int) -> float:
         """The height the kernels compare blockers against for a viewer at ``(x, y)``."""
-        return 0.0 if self.elevation is None else float(self.elevation[y, x])
+        return 1.0 if self.elevation is None else float(self.elevation[y, x])
+
+    def cell(self, cell: Any, name: str) -> tuple[int, int]:
+        """``cell`` checked to be on the board (a fast path for plain int pairs)."""
+        g = self.grid
+        if type(cell) is tuple and len(cell) == 2:
+            x, y = cell
+            if type(x) is int and type(y) is int and 0 <= x < g.width and 0 <= y < g.height and g.mask[y, x]:
+                return x, y
+        return g.check_cell(cell, name)
 
     def metric_code(self, metric: str | None) -> int:
         """Kernel code of ``metric`` (``None``: euclidean on square boards, hex steps otherwise)."""
@@ -60,6 +88,8 @@ class SightBoard:
         g = self.grid
         if radius is None:
             return g.width + g.height
+        if type(radius) is int and radius >= 0:
+            return min(radius, g.width + g.height)
         if isinstance(radius, (float, np.floating)) and math.isnan(radius):
             raise ValueError("radius must be an integer >= 0 or None, got nan")
         r = check_int(radius, "radius", hint="a whole number of cells, or None for the whole board")
@@ -74,7 +104,7 @@ def prepare(grid: Grid, blocks: Any, elevation: Any = None) -> SightBoard:
     >>> from wargrid import SquareGrid
     >>> b = prepare(SquareGrid(3, 1), np.array([[False, True, False]]))
     >>> b.bh.reshape(3, 5)[1].tolist()
-    [inf, -inf, 0.0, -inf, inf]
+    [2, 0, 1, 0, 2]
     """
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
@@ -92,7 +122,9 @@ def prepare(grid: Grid, blocks: Any, elevation: Any = None) -> SightBoard:
             raise ValueError("elevation must be finite (no NaN or inf)")
         elev = elev.copy()
         elev.setflags(write=False)
-    heights = np.where(blk, 0.0 if elev is None else elev, -np.inf)
-    bh = grid.topology.pad(heights, np.inf)
+    if elev is None:
+        bh = grid.topology.pad(blk.astype(np.int8), 2)
+    else:
+        bh = grid.topology.pad(np.where(blk, elev, -np.inf), np.inf)
     bh.setflags(write=False)
     return SightBoard(grid=grid, bh=bh, elevation=elev)

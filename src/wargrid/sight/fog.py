@@ -29,8 +29,8 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 import numpy as np
 
 from .._validate import check_int
-from ._board import SightBoard
-from .fov import visible_cells
+from ._board import SightBoard, kernels
+from .fov import _kernel_ids
 
 __all__ = ["Fog", "FogView"]
 
@@ -49,7 +49,7 @@ class FogView:
 class _Unit:
     team: int
     cell: tuple[int, int]
-    radius: int | None
+    radius: int
     view: np.ndarray
 
 
@@ -87,7 +87,7 @@ class Fog:
         self._board = board
         self._source = source
         self._dirty = False
-        board.metric_code(metric)
+        self._code = board.metric_code(metric)
         board.radius(radius)
         self.radius = radius
         self.metric = metric
@@ -124,15 +124,12 @@ class Fog:
             self._dirty = False
             self.set_board(self._source())
 
-    def _view(self, cell: tuple[int, int], radius: int | None) -> np.ndarray:
-        return visible_cells(self._board, cell, radius=radius, metric=self.metric)
+    def _view(self, cell: tuple[int, int], radius: int) -> np.ndarray:
+        ids = _kernel_ids(self._board, cell[0], cell[1], radius, self._code)
+        return np.unique(ids) if self._board.grid.wrap_x else ids
 
     def _apply(self, team: int, old: np.ndarray, new: np.ndarray) -> None:
-        c = self._counts[team]
-        c[old] -= 1
-        c[new] += 1
-        gone = old[c[old] == 0]
-        self._last_seen[team, gone] = self.time
+        kernels().fog_apply(self._counts[team], self._last_seen[team], old, new, self.time)
 
     def place(self, unit: Hashable, team: str, cell: tuple[int, int], *, radius: int | None = _DEFAULT) -> None:
         """Put a new unit of ``team`` at ``cell`` with sight ``radius`` (default: the fog's)."""
@@ -140,9 +137,8 @@ class Fog:
         if unit in self._units:
             raise ValueError(f"unit {unit!r} is already placed; use move()")
         t = self._team(team)
-        r = self.radius if radius is _DEFAULT else radius
-        self._board.radius(r)
-        cell = self._board.grid.check_cell(cell, "cell")
+        r = self._board.radius(self.radius if radius is _DEFAULT else radius)
+        cell = self._board.cell(cell, "cell")
         view = self._view(cell, r)
         self._apply(t, view[:0], view)
         self._units[unit] = _Unit(t, cell, r, view)
@@ -151,7 +147,7 @@ class Fog:
         """Move ``unit`` to ``cell``: only the cells its view gained or lost change."""
         self._sync()
         u = self._get(unit)
-        cell = self._board.grid.check_cell(cell, "cell")
+        cell = self._board.cell(cell, "cell")
         view = self._view(cell, u.radius)
         self._apply(u.team, u.view, view)
         u.cell, u.view = cell, view

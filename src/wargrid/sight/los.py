@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..grids.boards import Grid
-from ._board import SightBoard, prepare
+from ._board import SightBoard, kernels, prepare
 
 __all__ = ["line_of_sight", "los_on_board"]
 
@@ -38,13 +38,12 @@ def line_of_sight(grid: Grid, blocks: np.ndarray, a: tuple[int, int], b: tuple[i
 
 def los_on_board(board: SightBoard, a: Any, b: Any) -> bool:
     """``line_of_sight`` on a prepared board (what ``Map.line_of_sight`` calls)."""
-    from .._kernels.sight import hex_los, square_los
-
+    k = kernels()
     g = board.grid
-    ax, ay = g.check_cell(a, "a")
-    bx, by = g.check_cell(b, "b")
+    ax, ay = board.cell(a, "a")
+    bx, by = board.cell(b, "b")
     t = g.topology
     h = board.viewer_height(ax, ay)
     if board.square:
-        return bool(square_los(board.bh, t.pw, g.width, g.height, t.wrap, ax, ay, bx, by, h))
-    return bool(hex_los(board.bh, t.pw, g.width, g.height, t.wrap, ax, ay, bx, by, h, t.hex_kind))
+        return bool(k.square_los(board.bh, t.pw, g.width, g.height, t.wrap, ax, ay, bx, by, h))
+    return bool(k.hex_los(board.bh, t.pw, g.width, g.height, t.wrap, ax, ay, bx, by, h, t.hex_kind))
