@@ -163,3 +163,15 @@ def test_shaped_board():
     costs = np.where(g.mask, 1.0, np.inf)
     p = classic_path(g, costs, (0, 3), (6, 3))
     assert p.arrived and check_walk(g, costs, p.cells) == 6
+
+
+@settings(max_examples=80)
+@given(boards())
+def test_kernel_matches_plain_python_walk(board):
+    grid, costs, a, b = board
+    from rts_oracle import classic_walk
+
+    cells, status = classic_walk(grid, costs, a, b, limit=8 * (grid.width + grid.height))
+    p = classic_path(grid, costs, a, b, optimise=False)
+    assert p.cells == cells
+    assert p.status == status
