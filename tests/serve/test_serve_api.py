@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -236,6 +237,89 @@ def test_upload_bad_requests(client):
 def test_upload_of_a_huge_movingai_map_is_refused_from_its_header(client):
     text = "type octile\nheight 100000\nwidth 100000\nmap\n" + "." * 10
     r = client.post("/api/upload", json={"name": "huge.map", "text": text})
-    assert r.status_code in (413, 501), r.text
-    if r.status_code == 413:
-        assert "up to 256 x 256" in r.json()["error"]
+    assert "up to 256 x 256" in error(r, 413)
+
+
+# -- uploads through the library's readers ------------------------------------------------------
+
+MOVINGAI = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai"
+
+
+def test_upload_movingai_map(client):
+    text = (MOVINGAI / "arena.map").read_text()
+    b = client.post("/api/upload", json={"name": "arena.map", "text": text})
+    assert b.status_code == 200, b.text
+    b = b.json()
+    assert (b["width"], b["height"]) == (49, 49)
+    assert b["kind"] == "square-8"
+    assert b["source"] == "movingai file arena.map"
+    # the board answers queries like any other
+    r = client.post("/api/zones", json={"session": b["session"]})
+    assert r.status_code == 200
+
+
+def test_upload_own_format_round_trip(client, tmp_path):
+    from wargrid import generate, load_map, save_map
+
+    m = generate(9, 7, kind="hex", seed=4)
+    save_map(m, tmp_path / "b.json")
+    text = (tmp_path / "b.json").read_text()
+    r = client.post("/api/upload", json={"name": "b.json", "text": text})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["terrain"] == load_map(tmp_path / "b.json").terrain.ravel().tolist()
+    assert got["kind"] == "hex-flat"
+
+
+def test_upload_tiled_round_trip(client, tmp_path):
+    from wargrid import generate
+    from wargrid.io.tiled import save_tiled
+
+    m = generate(8, 6, kind="hex", orientation="pointy", seed=2)
+    for name in ("t.tmx", "t.tmj"):
+        save_tiled(m, tmp_path / name, tileset_image=False)
+        r = client.post("/api/upload", json={"name": name, "text": (tmp_path / name).read_text()})
+        assert r.status_code == 200, r.text
+        got = r.json()
+        assert got["kind"] == "hex-pointy" and got["terrain"] == m.terrain.ravel().tolist()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<?xml version="1.0"?><map version="1.10" orientation="orthogonal" width="2" height="2" tilewidth="8" '
+        'tileheight="8"><tileset firstgid="1" source="/etc/passwd"/><layer name="g" width="2" height="2">'
+        '<data encoding="csv">1,1,1,1</data></layer></map>',
+        '<map orientation="orthogonal" width="2" height="2"><tileset name="&gt;" source="../../x.tsx"/></map>',
+        '{"type": "map", "width": 2, "height": 2, "tilesets": [{"firstgid": 1, "source": "/dev/zero"}], "layers": []}',
+    ],
+)
+def test_upload_tiled_with_external_tileset_is_refused(client, text):
+    name = "x.tmj" if text.startswith("{") else "x.tmx"
+    assert "must embed their tilesets" in error(client.post("/api/upload", json={"name": name, "text": text}), 400)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "needle"),
+    [
+        ("a.tmx", '<!DOCTYPE map [<!ENTITY a "aaaa">]><map>&a;</map>', "safe, well-formed XML"),
+        ("a.tmj", "{nope", "not valid JSON"),
+        ("a.json", '{"wargrid": 99}', "could not read 'a.json' as a wargrid map"),
+        ("a.map", "type octile\nheight 2\nwidth 2\nmap\n..\n.", "could not read 'a.map' as a movingai map"),
+        ("a.json", "[1, 2", "could not read"),
+    ],
+)
+def test_upload_of_a_broken_file_is_a_clear_400(client, name, text, needle):
+    msg = error(client.post("/api/upload", json={"name": name, "text": text}), 400)
+    assert needle in msg
+    assert "wargrid-upload-" not in msg  # the private temporary path is not shown
+
+
+def test_upload_of_a_map_too_big_to_show(client):
+    from wargrid import Map, SquareGrid, save_map
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        save_map(Map(SquareGrid(300, 2)), Path(d) / "wide.json")
+        text = (Path(d) / "wide.json").read_text()
+    assert "up to 256 x 256" in error(client.post("/api/upload", json={"name": "wide.json", "text": text}), 413)

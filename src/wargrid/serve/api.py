@@ -217,6 +217,15 @@ def _user_error(exc: Exception) -> ApiError:
     return ApiError(400, str(exc) or type(exc).__name__)
 
 
+def _params(f: Callable) -> tuple[str, ...]:
+    import inspect
+
+    try:
+        return tuple(inspect.signature(f).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        return ()
+
+
 # -- boards ---------------------------------------------------------------------------------
 
 def make_grid(kind: str, width: int, height: int) -> Grid:
@@ -404,12 +413,57 @@ def _header_size(text: str) -> tuple[int, int] | None:
     return (w, h) if w is not None and h is not None else None
 
 
-def _read_upload(fmt: str, name: str, text: str) -> Map:
+def _tiled_tilesets_embedded(text: str) -> None:
+    """Refuse a Tiled upload that names an external tileset file: an upload may not make the server open paths."""
+    refuse = ApiError(
+        400, "uploaded Tiled maps must embed their tilesets: external tileset files (a tileset 'source') cannot be uploaded"
+    )
+    if text.lstrip().startswith("<"):
+        try:
+            import defusedxml.ElementTree as DET
+            from defusedxml import DefusedXmlException
+        except ImportError:  # pragma: no cover - defusedxml is a dependency
+            raise _missing("reading Tiled TMX uploads", "defusedxml") from None
+        from xml.etree.ElementTree import ParseError
+
+        try:
+            root = DET.fromstring(text, forbid_dtd=True)
+        except (DefusedXmlException, ParseError, ValueError) as exc:
+            raise ApiError(400, f"the uploaded Tiled map is not a safe, well-formed XML file: {exc}") from None
+        for el in root.iter():
+            if any(k == "source" or k.endswith("}source") for k in el.attrib):
+                raise refuse
+        return
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ApiError(400, f"the uploaded Tiled map is not valid JSON: {exc}") from None
+    sets = data.get("tilesets", []) if isinstance(data, dict) else []
+    if not isinstance(sets, list) or any(not isinstance(t, dict) or "source" in t for t in sets):
+        raise refuse
+
+
+def _reader(fmt: str) -> tuple[Callable, dict]:
     import importlib
+
+    if fmt == "movingai":
+        mod, fn = "wargrid.io.movingai", "load_movingai"
+    elif fmt == "tiled":
+        mod, fn = "wargrid.io.tiled", "load_tiled"
+    else:
+        mod, fn = "wargrid.io.native", "load_map"
+    try:
+        f = getattr(importlib.import_module(mod), fn)
+    except (ImportError, AttributeError):
+        raise _missing(f"reading {fmt} map files", f"{mod}.{fn}") from None
+    return f, ({"max_cells": MAX_CELLS} if "max_cells" in _params(f) else {})
+
+
+def _read_upload(fmt: str, name: str, text: str) -> Map:
     import os
     import tempfile
-
-    import wargrid
 
     if fmt == "movingai":
         size = _header_size(text)
@@ -417,34 +471,20 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
             raise ApiError(
                 413, f"the uploaded map is {size[0]} x {size[1]}; the playground shows boards up to {MAX_SIDE} x {MAX_SIDE}"
             )
-        reader = getattr(wargrid, "load_movingai", None)
-        what = "wargrid.load_movingai"
-    elif fmt == "tiled":
-        try:
-            mod = importlib.import_module("wargrid.io.tiled")
-        except ImportError:
-            mod = None
-        reader = getattr(mod, "load_tiled", None) or getattr(mod, "read_tiled", None) or getattr(wargrid, "load_tiled", None)
-        what = "wargrid.io.tiled"
-    else:
-        reader = getattr(wargrid, "load_map", None)
-        what = "wargrid.load_map"
-    if not callable(reader):
-        raise _missing(f"reading {fmt} map files", what)
-    suffix = {"movingai": ".map", "tiled": ".tmj" if text.lstrip().startswith("{") else ".tmx"}.get(fmt, "")
-    if fmt == "wargrid":
-        suffix = os.path.splitext(name)[1][:12] or ".json"
-    # the readers take a path: write the text to a private temporary file (never a user-chosen path)
-    fd, path = tempfile.mkstemp(suffix=suffix, prefix="wargrid-upload-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+    if fmt == "tiled":
+        _tiled_tilesets_embedded(text)
+    reader, kw = _reader(fmt)
+    suffix = {"movingai": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
+    # the readers take a path: the text goes to a fresh private folder under a fixed name (never the user's name)
+    with tempfile.TemporaryDirectory(prefix="wargrid-upload-") as folder:
+        path = os.path.join(folder, "upload" + suffix)
+        with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         try:
-            m = reader(path)
-        except (TypeError, ValueError, IndexError, KeyError, UnicodeError, OSError) as exc:
-            raise ApiError(400, f"could not read {name!r} as a {fmt} map: {exc}") from None
-    finally:
-        os.unlink(path)
+            m = reader(path, **kw)
+        except (TypeError, ValueError, IndexError, KeyError, UnicodeError, OSError, RecursionError) as exc:
+            msg = str(exc).replace(path, name)
+            raise ApiError(400, f"could not read {name!r} as a {fmt} map: {msg}") from None
     return _check_loaded(m, fmt)
 
 
@@ -735,15 +775,6 @@ def h_partition(store: BoardStore, payload: Any) -> dict:
     sizes = [int((owners == k).sum()) for k in range(players)]
     starts = rep.get("starts") or []
     return {"owners": owners.ravel().tolist(), "report": rep, "sizes": sizes, "seeds": starts, "players": players, "mode": mode}
-
-
-def _params(f: Callable) -> tuple[str, ...]:
-    import inspect
-
-    try:
-        return tuple(inspect.signature(f).parameters)
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        return ()
 
 
 def _has_module(name: str) -> bool:
