@@ -56,11 +56,8 @@ def _check_scale(leptons: Any) -> int:
 
 
 def _check_point(p: Any, name: str) -> tuple[int, int]:
-    try:
-        x, y = p
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an (x, y) pair of integer leptons, got {p!r}") from None
-    return check_int(x, f"{name}[0] (x)"), check_int(y, f"{name}[1] (y)")
+    """A lepton position given as an ``(x, y)`` pair of integers."""
+    return check_cell_pair(p, name)
 
 
 def cell_to_lepton(cell: tuple[int, int], *, leptons: int = LEPTONS_PER_CELL) -> Lepton:
