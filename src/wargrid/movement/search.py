@@ -135,7 +135,6 @@ def search_state(n: int) -> SearchState:
 
 
 _EMPTY_U8 = np.zeros(0, dtype=np.uint8)
-_HAVE_JPS = False
 
 
 def padded_id(topo: Topology, cell: tuple[int, int]) -> int:
@@ -256,8 +255,7 @@ def astar(
 def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: np.ndarray) -> bool:
     """Whether Jump Point Search serves this query exactly."""
     return (
-        _HAVE_JPS
-        and topo.ndir == 8
+        topo.ndir == 8
         and topo.corner_rule == 1
         and not topo.wrap
         and bool(costs.uniform)

@@ -1,0 +1,159 @@
+"""Jump Point Search on square-8 boards with one cost everywhere and no corner cutting.
+
+``free`` is a padded uint8 array: 1 where a cell can be entered. A diagonal
+step needs both orthogonal cells beside it free (the Moving AI rule), so
+diagonal moves have no forced neighbours; a straight move east stops at a
+cell whose north (or south) neighbour is free while the cell behind that one
+is blocked. Lengths are in steps (1 and sqrt(2)); the caller scales them by
+the board's one cost. The open list and its tie-breaking are those of
+``search.astar`` (smaller f, then larger g, then smaller id).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._jit import jit
+from .search import heap_pop, heap_up
+
+_SQRT2 = math.sqrt(2.0)
+_SQRT2M1 = math.sqrt(2.0) - 1.0
+
+
+@jit
+def _jump_straight(free, p, step, side, goal):
+    """Scan from ``p`` along ``step``; ``side`` is the perpendicular offset. Jump point or -1."""
+    while True:
+        p += step
+        if free[p] == 0:
+            return -1
+        if p == goal:
+            return p
+        if (free[p - side] != 0 and free[p - side - step] == 0) or (free[p + side] != 0 and free[p + side - step] == 0):
+            return p
+
+
+@jit
+def _jump_diagonal(free, p, sx, sy, pw, goal):
+    """Scan diagonally from ``p`` (``sx`` = +-1, ``sy`` = +-pw); jump point or -1."""
+    while True:
+        if free[p + sx] == 0 or free[p + sy] == 0 or free[p + sx + sy] == 0:
+            return -1
+        p += sx + sy
+        if p == goal:
+            return p
+        if _jump_straight(free, p, sx, pw, goal) >= 0 or _jump_straight(free, p, sy, 1, goal) >= 0:
+            return p
+
+
+@jit
+def _octile(p, q, pw):
+    dx = abs(p % pw - q % pw)
+    dy = abs(p // pw - q // pw)
+    if dx > dy:
+        return dx + _SQRT2M1 * dy
+    return dy + _SQRT2M1 * dx
+
+
+@jit
+def _relax(u, gu, q, pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl):
+    if q < 0 or stamp[q] == cl:
+        return n
+    nd = gu + _octile(u, q, pw)
+    if stamp[q] == op:
+        if nd < g[q]:
+            g[q] = nd
+            parent[q] = u
+            heap_up(pos[q], nd + _octile(q, goal, pw), nd, q, hf, hg, hid, pos)
+        return n
+    stamp[q] = op
+    g[q] = nd
+    parent[q] = u
+    heap_up(n, nd + _octile(q, goal, pw), nd, q, hf, hg, hid, pos)
+    return n + 1
+
+
+@jit
+def jps(free, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, gen):
+    """Jump Point Search from ``start`` to ``goal`` (padded ids); returns ``goal`` or -1.
+
+    ``parent`` links jump points; ``g[goal]`` is the length in steps.
+    """
+    op = 2 * gen
+    cl = op + 1
+    g[start] = 0.0
+    parent[start] = -1
+    stamp[start] = op
+    heap_up(0, _octile(start, goal, pw), 0.0, start, hf, hg, hid, pos)
+    n = 1
+    while n > 0:
+        u = hid[0]
+        gu = hg[0]
+        n = heap_pop(n, hf, hg, hid, pos)
+        stamp[u] = cl
+        if u == goal:
+            return u
+        pu = parent[u]
+        if pu < 0:
+            for sx in (-1, 1):
+                n = _relax(u, gu, _jump_straight(free, u, sx, pw, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
+            for sy in (-pw, pw):
+                n = _relax(u, gu, _jump_straight(free, u, sy, 1, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
+            for sx in (-1, 1):
+                for sy in (-pw, pw):
+                    n = _relax(u, gu, _jump_diagonal(free, u, sx, sy, pw, goal), pw, goal, g, parent, stamp, pos,
+                               hf, hg, hid, n, op, cl)
+            continue
+        ddx = u % pw - pu % pw
+        ddy = u // pw - pu // pw
+        sx = 0 if ddx == 0 else (1 if ddx > 0 else -1)
+        sy = 0 if ddy == 0 else (pw if ddy > 0 else -pw)
+        if sx != 0 and sy != 0:
+            n = _relax(u, gu, _jump_straight(free, u, sx, pw, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
+            n = _relax(u, gu, _jump_straight(free, u, sy, 1, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
+            n = _relax(u, gu, _jump_diagonal(free, u, sx, sy, pw, goal), pw, goal, g, parent, stamp, pos,
+                       hf, hg, hid, n, op, cl)
+        else:
+            # straight: ahead, both sides, and the two diagonals ahead
+            step = sx + sy
+            side = pw if sx != 0 else 1
+            n = _relax(u, gu, _jump_straight(free, u, step, side, goal), pw, goal, g, parent, stamp, pos,
+                       hf, hg, hid, n, op, cl)
+            for s in (-side, side):
+                if free[u + s] != 0:
+                    n = _relax(u, gu, _jump_straight(free, u, s, step if step > 0 else -step, goal), pw, goal, g,
+                               parent, stamp, pos, hf, hg, hid, n, op, cl)
+                    if sx != 0:
+                        n = _relax(u, gu, _jump_diagonal(free, u, sx, s, pw, goal), pw, goal, g, parent, stamp, pos,
+                                   hf, hg, hid, n, op, cl)
+                    else:
+                        n = _relax(u, gu, _jump_diagonal(free, u, s, sy, pw, goal), pw, goal, g, parent, stamp, pos,
+                                   hf, hg, hid, n, op, cl)
+    return -1
+
+
+@jit
+def expand(jumps, pw):
+    """Every padded cell along a chain of jump points (straight or diagonal segments)."""
+    total = 1
+    for i in range(jumps.shape[0] - 1):
+        a = jumps[i]
+        b = jumps[i + 1]
+        total += max(abs(a % pw - b % pw), abs(a // pw - b // pw))
+    out = np.empty(total, dtype=np.int64)
+    out[0] = jumps[0]
+    k = 1
+    for i in range(jumps.shape[0] - 1):
+        a = jumps[i]
+        b = jumps[i + 1]
+        dx = b % pw - a % pw
+        dy = b // pw - a // pw
+        sx = 0 if dx == 0 else (1 if dx > 0 else -1)
+        sy = 0 if dy == 0 else (1 if dy > 0 else -1)
+        m = max(abs(dx), abs(dy))
+        for j in range(1, m + 1):
+            out[k] = a + j * (sx + sy * pw)
+            k += 1
+    return out

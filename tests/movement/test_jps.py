@@ -1,0 +1,56 @@
+"""Jump Point Search gives exactly the A* cost on uniform square-8 boards without corner cutting."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from movement_oracle import costs_of, dijkstra, path_cost
+from wargrid import Map, SquareGrid
+from wargrid.movement.search import astar, jps_applies
+
+
+@st.composite
+def open_boards(draw):
+    w = draw(st.integers(1, 12))
+    h = draw(st.integers(1, 12))
+    density = draw(st.sampled_from([0.0, 0.15, 0.3, 0.45]))
+    bits = draw(st.lists(st.floats(0, 1), min_size=w * h, max_size=w * h))
+    cost = np.where(np.array(bits).reshape(h, w) < density, np.inf, draw(st.sampled_from([1.0, 2.5])))
+    return SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), cost
+
+
+@settings(max_examples=200)
+@given(board=open_boards(), data=st.data())
+def test_jps_equals_astar_and_oracle(board, data):
+    g, cost = board
+    cells = list(g.cells())
+    s = data.draw(st.sampled_from(cells))
+    t = data.draw(st.sampled_from(cells))
+    c = costs_of(g, cost, None)
+    assert jps_applies(g.topology, c, 1.0, False, np.zeros(0))
+    want = dijkstra(g, cost, [s]).get(t, math.inf)
+    j = astar(g, c, s, t, search="jps")
+    a = astar(g, c, s, t, search="astar")
+    if math.isinf(want):
+        assert j is None and a is None
+        return
+    assert j.cost == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert a.cost == pytest.approx(j.cost, rel=1e-12, abs=1e-12)
+    assert j.cells[0] == s and j.cells[-1] == t
+    assert path_cost(g, cost, None, j.cells) == pytest.approx(j.cost, rel=1e-12, abs=1e-12)
+
+
+def test_jps_is_chosen_only_where_it_is_exact():
+    m = Map(SquareGrid(4, 4, diagonal=True))
+    assert jps_applies(m.grid.topology, m.cost_data(), 1.0, False, np.zeros(0))
+    m.set_terrain([(1, 1)], "forest")
+    assert not jps_applies(m.grid.topology, m.cost_data("cavalry"), 1.0, False, np.zeros(0))
+    m4 = Map(SquareGrid(4, 4, diagonal=True, corner_rule="always"))
+    assert not jps_applies(m4.grid.topology, m4.cost_data(), 1.0, False, np.zeros(0))
+    with pytest.raises(ValueError, match="search='jps'"):
+        astar(m4.grid, m4.cost_data(), (0, 0), (3, 3), search="jps")
