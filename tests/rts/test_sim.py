@@ -168,7 +168,11 @@ def _run(kind, seed, n_units, pathfinder, ticks=150):
     for i in range(n_units):
         kind_u = "infantry" if i % 3 == 0 else "vehicle"
         sim.add_unit(free[i], kind=kind_u, unit="foot" if kind_u == "infantry" else "tracked", team=i % 2,
-                     goal=free[-1 - i], speed=int(rng.integers(40, 200)), damage=0.0)
+                     goal=free[-1 - i], speed=int(rng.integers(40, 200)), damage=float(rng.choice([0.0, 30.0])))
+    # idle friends, a hidden enemy and a crate in the way
+    sim.add_unit(free[n_units], unit="tracked", team=0)
+    sim.add_unit(free[n_units + 1], kind="infantry", unit="foot", team=1, cloaked=True)
+    sim.add_obstacle([free[n_units + 2]], hp=60)
     trace = []
     for _ in range(ticks):
         sim.step()
@@ -182,7 +186,9 @@ def _run(kind, seed, n_units, pathfinder, ticks=150):
 def test_random_simulations(kind, seed, n_units, pathfinder):
     sim, trace = _run(kind, seed, n_units, pathfinder)
     for u in sim.units.values():
-        assert u.state in ("arrived", "waiting", "stuck", "moving", "attacking")
+        if u.goal is None or not u.mobile:
+            continue
+        assert u.state in ("arrived", "waiting", "stuck", "moving", "attacking", "destroyed")
         if u.state in ("waiting", "stuck"):
             assert u.reason  # says why
         # every step of the trail is a move to a neighbour
