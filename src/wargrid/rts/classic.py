@@ -24,6 +24,7 @@ edge following turns through the directions sorted by angle.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -77,7 +78,7 @@ class _Geometry:
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Topology, _Geometry]" = weakref.WeakKeyDictionary()
-_WORK: dict[int, list] = {}
+_LOCAL = threading.local()  # per-thread search buffers, so searches may run on several threads
 
 
 def _geometry(grid: Grid) -> _Geometry:
@@ -111,12 +112,15 @@ def _geometry(grid: Grid) -> _Geometry:
 
 def _workspace(n: int) -> list:
     """``[seen, pos, gen, buf, tmp]`` for padded size ``n``, reused between searches (generation stamps)."""
-    w = _WORK.get(n)
+    work = getattr(_LOCAL, "work", None)
+    if work is None:
+        work = _LOCAL.work = {}
+    w = work.get(n)
     if w is None:
-        if len(_WORK) >= 2:
-            _WORK.pop(next(iter(_WORK)))
+        if len(work) >= 2:
+            work.pop(next(iter(work)))
         cap = 8 * n + 1
-        w = _WORK[n] = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0,
+        w = work[n] = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0,
                         np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)]
     w[2] += 1
     return w
