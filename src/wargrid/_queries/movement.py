@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from ..movement import search as _search
 from ..movement.zoc import occupied
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..movement.fields import FlowField, MovementRange
 
 
 class MovementQueries:
@@ -89,3 +92,45 @@ class MovementQueries:
         [6.0, 1.0]
         """
         return _search.paths(self.grid, self.cost_data(unit), pairs, weight=weight, workers=workers)
+
+    def movement_range(
+        self,
+        start: tuple[int, int],
+        budget: float,
+        *,
+        unit: str | None = None,
+        attack_range: int = 0,
+        enemies: Sequence[tuple[int, int]] | None = None,
+        friends: Sequence[tuple[int, int]] | None = None,
+        ignore_zoc: bool = False,
+    ) -> "MovementRange":
+        """Every cell ``unit`` can reach from ``start`` with ``budget`` movement points.
+
+        Returns a ``MovementRange``: ``.cells()``, ``.cost`` and ``.remaining``
+        (``(height, width)``; ``-inf`` remaining where out of reach),
+        ``.path_to(cell)`` and ``.attack`` (cells within ``attack_range``
+        steps of a reachable cell). ``enemies`` / ``friends``: zones of control.
+
+        >>> from wargrid import Map, HexGrid
+        >>> r = Map(HexGrid(5, 5)).movement_range((2, 2), 2, unit="cavalry")
+        >>> len(r.cells()), r.path_to((2, 0)).cells
+        (19, [(2, 2), (2, 1), (2, 0)])
+        """
+        from ..movement.fields import movement_range
+
+        return movement_range(
+            self.grid, self.cost_data(unit), start, budget, attack_range=attack_range,
+            enemies=enemies, friends=friends, ignore_zoc=ignore_zoc,
+        )
+
+    def flow_field(self, goal: Any, *, unit: str | None = None) -> "FlowField":
+        """The next step toward ``goal`` (one ``(x, y)`` or a list: the nearest) from every cell, for many units.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> f = Map(SquareGrid(4, 4, diagonal=True)).flow_field((3, 3), unit="cavalry")
+        >>> f.step((0, 0)), f.path_from((1, 1)).cells
+        ((1, 1), [(1, 1), (2, 2), (3, 3)])
+        """
+        from ..movement.fields import flow_field
+
+        return flow_field(self.grid, self.cost_data(unit), goal)

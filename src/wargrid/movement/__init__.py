@@ -4,6 +4,10 @@ Functions take a grid and cost arrays, never a ``Map``; ``Map.path``,
 ``Map.movement_range`` and friends are thin wrappers over them.
 """
 
+from .fields import FlowField, MovementRange, flow_field, movement_range
 from .search import Costs, Path, astar, distance_field, find_path, paths
 
-__all__ = ["Path", "Costs", "find_path", "astar", "distance_field", "paths"]
+__all__ = [
+    "Path", "Costs", "find_path", "astar", "distance_field", "paths",
+    "MovementRange", "FlowField", "movement_range", "flow_field",
+]

@@ -1,0 +1,194 @@
+"""Movement range (what a turn-based game highlights) and flow fields (one search, many units).
+
+>>> from wargrid import Map, SquareGrid
+>>> import numpy as np
+>>> m = Map(SquareGrid(5, 1))
+>>> r = m.movement_range((0, 0), 3, unit="foot", attack_range=1)
+>>> r.cells(), r.remaining[0].tolist(), r.attack[0].tolist()
+([(0, 0), (1, 0)], [3.0, 1.0, -inf, -inf, -inf], [True, True, True, False, False])
+>>> f = m.flow_field((4, 0), unit="foot")
+>>> f.step((0, 0)), f.path_from((2, 0)).cost
+((1, 0), 4.0)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validate import check_int, check_real
+from ..grids.boards import Grid
+from .search import Path, check_cells, dijkstra_field, padded_id, topo_args
+from .zoc import occupied
+
+__all__ = ["MovementRange", "FlowField", "movement_range", "flow_field", "steps_field"]
+
+
+@dataclass(frozen=True, eq=False)
+class MovementRange:
+    """Where a unit can move this turn.
+
+    ``cost``: ``(height, width)`` cheapest cost from ``start`` (``inf`` past the
+    budget or unreachable); ``remaining``: ``budget - cost``, so ``-inf`` where
+    the unit cannot go; ``reachable``: cells it can end its move on (within
+    the budget and not held by a friend); ``attack``: cells within
+    ``attack_range`` steps (board distance, terrain ignored) of a reachable
+    cell, the reachable cells included.
+    """
+
+    start: tuple[int, int]
+    budget: float
+    cost: np.ndarray
+    remaining: np.ndarray
+    reachable: np.ndarray
+    attack: np.ndarray
+    unit: str | None
+    grid: Grid
+    _parent: np.ndarray
+
+    def cells(self) -> list[tuple[int, int]]:
+        """The reachable cells, row by row."""
+        ys, xs = np.nonzero(self.reachable)
+        return list(zip(xs.tolist(), ys.tolist()))
+
+    def attack_cells(self) -> list[tuple[int, int]]:
+        """Cells in attack range that the unit cannot move to, row by row."""
+        ys, xs = np.nonzero(self.attack & ~self.reachable)
+        return list(zip(xs.tolist(), ys.tolist()))
+
+    def __contains__(self, cell: object) -> bool:
+        try:
+            x, y = self.grid.check_cell(cell)  # type: ignore[arg-type]
+        except (TypeError, IndexError):
+            return False
+        return bool(self.reachable[y, x])
+
+    def path_to(self, cell: tuple[int, int]) -> Path | None:
+        """The cheapest path from ``start`` to ``cell``, or ``None`` if it is out of range."""
+        from .._kernels.search import trace
+
+        x, y = self.grid.check_cell(cell, "cell")
+        if not math.isfinite(self.cost[y, x]):
+            return None
+        topo = self.grid.topology
+        ids = trace(self._parent, padded_id(topo, (x, y)))
+        pw = topo.pw
+        return Path([(int(p % pw - 1), int(p // pw - 1)) for p in ids.tolist()], float(self.cost[y, x]), self.unit)
+
+
+def steps_field(grid: Grid, sources: np.ndarray, max_steps: int) -> np.ndarray:
+    """Padded board distance in steps (every step 1, terrain and corner rule ignored) from padded sources."""
+    from .._kernels.search import dijkstra
+
+    topo = grid.topology
+    off, _, corner, ti = topo_args(topo)
+    ti = ti.copy()
+    ti[2] = 0
+    n = topo.padded_size
+    ones = topo.pad(np.ones(grid.shape), np.inf)
+    dist = np.full(n, np.inf)
+    dijkstra(
+        ones, np.zeros(0), np.zeros(0, dtype=np.uint8), sources, off, np.ones(topo.ndir), corner, ti,
+        float(max_steps), False, dist, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8),
+        np.zeros(n, dtype=np.uint8), np.empty(n, dtype=np.int32), np.empty(n), np.empty(n), np.empty(n, dtype=np.int32),
+    )
+    return dist
+
+
+def movement_range(
+    grid: Grid,
+    costs: Any,
+    start: tuple[int, int],
+    budget: float,
+    *,
+    attack_range: int = 0,
+    enemies: Any = None,
+    friends: Any = None,
+    ignore_zoc: bool = False,
+) -> MovementRange:
+    """Every cell reachable from ``start`` within ``budget`` movement points (see ``MovementRange``)."""
+    start = grid.check_cell(start, "start")
+    budget = check_real(budget, "budget", minimum=0.0)
+    attack_range = check_int(attack_range, "attack_range")
+    if attack_range < 0:
+        raise ValueError(f"attack_range must be >= 0, got {attack_range}")
+    occ = occupied(grid, costs, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
+    topo = grid.topology
+    f = dijkstra_field(grid, occ.costs, np.array([padded_id(topo, start)]), max_cost=budget, stop=occ.stop)
+    cost = topo.unpad(f.dist)
+    reachable = np.isfinite(cost)
+    if occ.no_stop is not None:
+        reachable &= ~occ.no_stop
+        reachable[start[1], start[0]] = True
+    if attack_range > 0:
+        ys, xs = np.nonzero(reachable)
+        src = ((ys + 1) * topo.pw + xs + 1).astype(np.int64)
+        attack = np.isfinite(topo.unpad(steps_field(grid, src, attack_range)))
+    else:
+        attack = reachable.copy()
+    for a in (cost, reachable, attack):
+        a.setflags(write=False)
+    remaining = budget - cost
+    remaining.setflags(write=False)
+    return MovementRange(start, budget, cost, remaining, reachable, attack, getattr(costs, "unit", None), grid, f.parent)
+
+
+@dataclass(frozen=True, eq=False)
+class FlowField:
+    """The next step toward the nearest goal from every cell.
+
+    ``cost``: ``(height, width)`` cheapest cost from each cell to the nearest
+    goal (``inf``: cannot get there, or the cell is impassable); ``next``:
+    ``(height, width)`` int8 direction of the first step (``grid.neighbor``),
+    ``-1`` at a goal and where ``cost`` is ``inf``.
+    """
+
+    goals: tuple[tuple[int, int], ...]
+    cost: np.ndarray
+    next: np.ndarray
+    unit: str | None
+    grid: Grid
+    _parent: np.ndarray
+
+    def step(self, cell: tuple[int, int]) -> tuple[int, int] | None:
+        """The cell to move to from ``cell``; ``None`` at a goal or where no goal can be reached."""
+        x, y = self.grid.check_cell(cell, "cell")
+        d = int(self.next[y, x])
+        return None if d < 0 else self.grid.neighbor((x, y), d)
+
+    def path_from(self, cell: tuple[int, int]) -> Path | None:
+        """The cheapest path from ``cell`` to the nearest goal, or ``None``."""
+        x, y = self.grid.check_cell(cell, "cell")
+        if not math.isfinite(self.cost[y, x]):
+            return None
+        topo = self.grid.topology
+        pw = topo.pw
+        p = padded_id(topo, (x, y))
+        out = []
+        while p >= 0:
+            out.append((int(p % pw - 1), int(p // pw - 1)))
+            p = int(self._parent[p])
+        return Path(out, float(self.cost[y, x]), self.unit)
+
+
+def flow_field(grid: Grid, costs: Any, goals: Any) -> FlowField:
+    """Search once backwards from ``goals`` (one ``(x, y)`` or a list); see ``FlowField``.
+
+    Only passable cells get a direction, and a goal on an impassable cell is
+    never reached (as with ``path``).
+    """
+    gs = check_cells(grid, goals, "goal")
+    topo = grid.topology
+    ids = np.array([padded_id(topo, c) for c in gs], dtype=np.int64)
+    f = dijkstra_field(grid, costs, ids, reverse=True)
+    cost = topo.unpad(f.dist)
+    nxt = topo.unpad(f.pdir)
+    nxt[~np.isfinite(cost)] = -1
+    for c in gs:
+        nxt[c[1], c[0]] = -1
+    cost.setflags(write=False)
+    nxt.setflags(write=False)
+    return FlowField(tuple(gs), cost, nxt, getattr(costs, "unit", None), grid, f.parent)
