@@ -2,6 +2,78 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..territory import Partition, StartPositions
+
 
 class TerritoryQueries:
     """Mixed into ``Map``; ``self`` is the map."""
+
+    def partition(
+        self,
+        players: int,
+        *,
+        mode: str = "compact",
+        max_chunk: int | None = None,
+        weights: np.ndarray | None = None,
+        starts: Sequence[tuple[int, int]] | None = None,
+        unit: str | None = None,
+        seed: int = 0,
+        method: str | None = None,
+    ) -> "Partition":
+        """Divide the land ``unit`` can stand on between ``players`` with exact balance.
+
+        See ``wargrid.territory.partition`` for the modes ('compact',
+        'scattered' with ``max_chunk``), ``weights``, ``starts`` and ``method``.
+
+        >>> from wargrid import HexGrid, Map
+        >>> m = Map(HexGrid(8, 6)); m.set_terrain([(3, 2), (4, 2)], "water")
+        >>> p = m.partition(4)
+        >>> sorted(p.report.cells.tolist()), int(p.owners[2, 3])
+        ([11, 11, 12, 12], -1)
+        """
+        from ..territory import partition
+
+        return partition(
+            self.grid,  # type: ignore[attr-defined]
+            players,
+            passable=self.passable(unit),  # type: ignore[attr-defined]
+            mode=mode,
+            max_chunk=max_chunk,
+            weights=weights,
+            starts=starts,
+            seed=seed,
+            method=method,
+        )
+
+    def start_positions(
+        self,
+        players: int,
+        *,
+        unit: str | None = None,
+        seed: int = 0,
+        radius: int = 3,
+        value: np.ndarray | None = None,
+    ) -> "StartPositions":
+        """Start cells for ``players`` on land ``unit`` can stand on: far apart (in
+        steps), with balanced ``value`` within ``radius``, all in the largest zone.
+
+        >>> from wargrid import SquareGrid, Map
+        >>> s = Map(SquareGrid(9, 9)).start_positions(2)
+        >>> s.min_distance, len(s)
+        (16, 2)
+        """
+        from ..territory import start_positions
+
+        return start_positions(
+            self.grid,  # type: ignore[attr-defined]
+            players,
+            passable=self.passable(unit),  # type: ignore[attr-defined]
+            seed=seed,
+            radius=radius,
+            value=value,
+        )

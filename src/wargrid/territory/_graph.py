@@ -1,0 +1,120 @@
+"""The land graph every territory algorithm runs on, and the checks they share.
+
+Two passable cells *touch* when one is a neighbour of the other in the
+board's topology directions (the padded layout of ``Topology``, wrap
+included). On square-8 boards diagonal neighbours touch whatever the corner
+rule: a player sees two diagonal cells as touching, so a chunk cap counts them
+together and a region may hang together through a corner. Edge costs (walls,
+rivers) do not separate cells here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._validate import check_cell_pair, check_positive_int
+from ..grids.boards import Grid
+
+__all__ = ["LandGraph", "land_graph"]
+
+
+@dataclass(frozen=True, eq=False)
+class LandGraph:
+    """Passable cells as nodes ``0..n-1`` (in cell-id order) with their neighbours."""
+
+    grid: Grid
+    passable: np.ndarray  # (H, W) bool, valid and passable
+    nbr: np.ndarray  # (n, ndir) int64, -1 for none
+    cells: np.ndarray  # (n,) cell ids
+    node_of: np.ndarray  # (H*W,) node or -1
+
+    @property
+    def n(self) -> int:
+        return int(self.cells.size)
+
+    @property
+    def xs(self) -> np.ndarray:
+        return self.cells % self.grid.width
+
+    @property
+    def ys(self) -> np.ndarray:
+        return self.cells // self.grid.width
+
+    def to_layer(self, values: np.ndarray, fill: Any) -> np.ndarray:
+        """Node values as a ``(height, width)`` layer, ``fill`` elsewhere."""
+        values = np.asarray(values)
+        out = np.full(self.grid.size, fill, dtype=values.dtype)
+        out[self.cells] = values
+        return out.reshape(self.grid.shape)
+
+    def node(self, cell: Any, name: str) -> int:
+        """The node of a passable ``(x, y)`` cell; ``IndexError``/``ValueError`` naming ``name``."""
+        x, y = self.grid.check_cell(check_cell_pair(cell, name), name)
+        i = int(self.node_of[y * self.grid.width + x])
+        if i < 0:
+            raise ValueError(f"{name} {(x, y)} is impassable for this unit; pick a passable cell")
+        return i
+
+    def nodes(self, cells: Sequence[Any], name: str) -> np.ndarray:
+        if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
+            raise TypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
+        out = np.array([self.node(c, f"{name}[{i}]") for i, c in enumerate(cells)], dtype=np.int64)
+        if len(set(out.tolist())) != out.size:
+            raise ValueError(f"{name} must hold distinct cells, got {list(cells)!r}")
+        return out
+
+    def cell_xy(self, node: int) -> tuple[int, int]:
+        c = int(self.cells[node])
+        return c % self.grid.width, c // self.grid.width
+
+
+def land_graph(grid: Grid, passable: np.ndarray) -> LandGraph:
+    """Build the land graph of ``grid`` restricted to the ``passable`` cells ((H, W) bool).
+
+    >>> from wargrid import SquareGrid
+    >>> g = land_graph(SquareGrid(3, 1), np.array([[True, True, False]]))
+    >>> g.nbr.tolist()
+    [[1, -1, -1, -1], [-1, -1, 0, -1]]
+    """
+    from .._kernels.territory import build_graph
+
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    p = np.asarray(passable)
+    if p.shape != grid.shape:
+        raise ValueError(f"passable must have shape (height, width) = {grid.shape}, got {p.shape}")
+    if p.dtype != bool:
+        raise TypeError(f"passable must be a boolean array, got dtype {p.dtype}")
+    p = p & grid.mask
+    t = grid.topology
+    padded = t.pad(p.astype(np.uint8), 0)
+    nbr, cells = build_graph(padded, t.offsets, t.pw, t.ph, t.width, t.parity_mode, t.wrap)
+    node_of = np.full(grid.size, -1, dtype=np.int64)
+    node_of[cells] = np.arange(cells.size, dtype=np.int64)
+    return LandGraph(grid=grid, passable=p, nbr=nbr, cells=cells, node_of=node_of)
+
+
+def check_players(players: Any) -> int:
+    """A player count >= 1."""
+    return check_positive_int(players, "players")
+
+
+def check_weights(weights: Any, graph: LandGraph) -> np.ndarray:
+    """Per-node weights from an ``(H, W)`` layer (``None``: every cell weighs 1)."""
+    if weights is None:
+        return np.ones(graph.n, dtype=np.float64)
+    a = np.asarray(weights)
+    if a.shape != graph.grid.shape:
+        raise ValueError(f"weights must have shape (height, width) = {graph.grid.shape}, got {a.shape}")
+    if a.dtype.kind not in "iuf" or a.dtype == bool:
+        raise TypeError(f"weights must be a numeric array, got dtype {a.dtype}")
+    a = a.astype(np.float64)
+    flat = a.ravel()[graph.cells]
+    if np.isnan(flat).any() or np.isinf(flat).any():
+        raise ValueError("weights must be finite (no NaN or inf) on passable cells")
+    if (flat < 0).any():
+        raise ValueError(f"weights must be >= 0, got {float(flat.min())} on a passable cell")
+    return np.ascontiguousarray(flat)

@@ -1,0 +1,116 @@
+"""Scattered partitions: exact balance with no chunk of touching cells above a cap.
+
+Three known ways to start, then one repair:
+
+``'random'``
+    every cell, in random order, to the lightest player (a random balanced
+    assignment);
+``'greedy'`` (round-robin growth)
+    cells in breadth-first order go to the player, among those still under
+    quota, whose chunk there stays smallest;
+``'pattern'``
+    the regular colouring ``(a*x + b*y) mod players`` with the fewest touching
+    equal colours, then cells moved from heavy to light players.
+
+The repair swaps a cell of an over-sized chunk with a cell of another player
+and keeps the swap only when neither cell ends in a chunk above the cap (a
+swap keeps cell counts, so the balance stays exact); rounds without progress
+shake a few cells. ``benchmarks/bench_territory.py`` compares the three.
+The default, ``'auto'``, tries 'greedy', then 'pattern', then 'random' (then
+again with new seeds) until one succeeds; a named method retries itself with
+new seeds. After six failed attempts: ``PartitionError``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._graph import LandGraph
+
+__all__ = ["METHODS", "DEFAULT_METHOD", "scatter", "chunk_sizes"]
+
+METHODS = ("greedy", "random", "pattern")
+_AUTO = ("greedy", "pattern", "random")
+DEFAULT_METHOD = "auto"
+_ATTEMPTS = 6
+
+
+def _quota(n: int, players: int, w: np.ndarray) -> np.ndarray:
+    if not np.all(w == 1.0):
+        return np.full(players, -1, dtype=np.int64)
+    q = np.full(players, n // players, dtype=np.int64)
+    q[: n % players] += 1
+    return q
+
+
+def _initial(graph: LandGraph, w: np.ndarray, players: int, cap: int, tol: float, method: str, seed: int) -> np.ndarray:
+    from .._kernels.territory import scatter_greedy, scatter_pattern, scatter_random
+
+    if method == "random":
+        return scatter_random(graph.nbr, w, players, seed)
+    if method == "greedy":
+        return scatter_greedy(graph.nbr, w, players, cap, tol, _quota(graph.n, players, w), seed)
+    # offset columns and rows, and on hex-like boards axial coordinates too
+    best, bad = scatter_pattern(graph.nbr, graph.xs, graph.ys, players)
+    if hasattr(graph.grid, "hexes_of"):
+        q, r = graph.grid.hexes_of(graph.xs, graph.ys)
+        alt, abad = scatter_pattern(graph.nbr, np.asarray(q, dtype=np.int64), np.asarray(r, dtype=np.int64), players)
+        if abad < bad:
+            best = alt
+    return best
+
+
+def _pin_starts(owner: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """Give each start to its player by swapping owners (counts stay the same)."""
+    pinned = np.zeros(owner.size, dtype=np.bool_)
+    pinned[seeds] = True
+    for k, s in enumerate(seeds):
+        if owner[s] == k:
+            continue
+        mine = np.flatnonzero((owner == k) & ~pinned)
+        e = int(mine[0])
+        owner[e], owner[s] = owner[s], k
+    return pinned
+
+
+def scatter(
+    graph: LandGraph,
+    w: np.ndarray,
+    players: int,
+    cap: int,
+    seeds: np.ndarray | None,
+    seed: int,
+    tol: float,
+    method: str | None,
+) -> tuple[np.ndarray, str]:
+    """Owners of the land's nodes with no chunk above ``cap``; returns ``(owner, method)``."""
+    from .._kernels.territory import scatter_balance, scatter_repair
+    from .partition import PartitionError, _slack
+
+    if method is None:
+        method = DEFAULT_METHOD
+    if not isinstance(method, str) or method not in METHODS + ("auto",):
+        allowed = ", ".join(map(repr, METHODS + ("auto",)))
+        raise ValueError(f"method must be one of {allowed}; got {method!r}")
+    plan = [m for _ in range(_ATTEMPTS // len(METHODS)) for m in _AUTO] if method == "auto" else [method] * _ATTEMPTS
+    slack = _slack(tol, w)
+    rounds = 60 + 4 * cap
+    for attempt, how in enumerate(plan):
+        s = seed * _ATTEMPTS + attempt
+        owner = np.ascontiguousarray(_initial(graph, w, players, cap, slack, how, s), dtype=np.int64)
+        pinned = np.zeros(graph.n, dtype=np.bool_) if seeds is None else _pin_starts(owner, seeds)
+        scatter_balance(graph.nbr, w, owner, players, cap, slack, pinned, s)
+        if scatter_repair(graph.nbr, w, owner, players, cap, slack, pinned, s, rounds, 64):
+            return owner, how
+    raise PartitionError(
+        f"no partition with chunks of at most max_chunk={cap} cells found for {players} players "
+        f"({len(plan)} attempts, method {method!r}); try another seed or method, or a larger max_chunk"
+    )
+
+
+def chunk_sizes(graph: LandGraph, owner: np.ndarray) -> np.ndarray:
+    """Size of the chunk holding each node (a chunk: touching cells of one owner)."""
+    from .._kernels.territory import label_chunks
+
+    labels, sizes = label_chunks(graph.nbr, np.asarray(owner, dtype=np.int64))
+    return sizes[labels]

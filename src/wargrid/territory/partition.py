@@ -1,0 +1,349 @@
+"""Divide a board's land fairly between players.
+
+Balance is exact: every player's cell count (or summed weight) is within one
+cell (one cell's largest weight) of every other's. Two modes:
+
+``'compact'``
+    Each player's land is one compact region. Players are first shared out
+    between the land's zones (islands) in proportion to their size (largest
+    remainder); within a zone, starts are spread by farthest-point sampling.
+    Regions grow from the starts together, the lightest player taking the next
+    cell of its breadth-first frontier; starts are moved to the innermost cell
+    of their region and the growth is run again (twice). Zones too small to get
+    a player of their own are given whole to the lightest players. Players left
+    heavy or light (a player walled in early, a zone's rounding) are evened out
+    by moving one cell along each link of a chain of neighbouring players from
+    the heaviest to the lightest, each move keeping its donor in one piece; only
+    when no chain exists (players on different islands) does a player receive a
+    cell it does not touch, so a player's land spans islands only when the
+    balance needs it. Last, boundary refinement moves or swaps border cells
+    between neighbouring players when that cuts fewer sides, never breaking the
+    balance or a player's connectedness. On land with holes a connected
+    balanced split may not exist (think of a cell with three dead-end
+    corridors): the balance always holds and ``report.chunks`` counts each
+    player's pieces.
+
+``'scattered'`` (with ``max_chunk=K``)
+    No connected chunk of one player's cells is larger than ``K``; see
+    ``wargrid.territory.chunks``.
+
+See ``wargrid.territory._graph`` for which cells touch (on square-8 boards
+diagonal neighbours touch).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._validate import check_choice, check_int, check_seed
+from ..grids.boards import Grid
+from ._graph import LandGraph, check_players, check_weights, land_graph
+from .feasibility import InfeasibleError, check_feasibility
+
+__all__ = ["Partition", "PartitionReport", "PartitionError", "partition", "MODES"]
+
+MODES = ("compact", "scattered")
+
+
+class PartitionError(RuntimeError):
+    """The search found no partition within its budget (the request may still be feasible)."""
+
+
+@dataclass(frozen=True, eq=False)
+class PartitionReport:
+    """How fair and how shapely a partition is; arrays are indexed by player.
+
+    ``perimeter`` counts the sides of a player's cells that face no cell of its
+    own (the board's edge, impassable ground or another player's land);
+    ``compactness`` is ``perimeter / sqrt(cells)`` (lower is more compact: 4 for
+    a square on a square-4 board). ``chunks`` is the number of connected pieces
+    of each player's land, ``largest_chunk`` the biggest. ``starts`` holds each
+    player's start: the given one, else the innermost cell of its land (``None``
+    for a player left without land, possible only with zero weights).
+    ``mean_distance`` is the mean number of steps over the land from the
+    player's start to its cells (``inf`` when some cannot be reached). ``spread`` is
+    ``max(weight) - min(weight)``, balanced when at most ``tolerance``.
+    """
+
+    players: int
+    mode: str
+    method: str
+    cells: np.ndarray
+    weight: np.ndarray
+    spread: float
+    tolerance: float
+    largest_chunk: np.ndarray
+    chunks: np.ndarray
+    perimeter: np.ndarray
+    compactness: np.ndarray
+    starts: tuple[tuple[int, int] | None, ...]
+    mean_distance: np.ndarray
+    seconds: float
+
+    @property
+    def balanced(self) -> bool:
+        """Every player's weight within ``tolerance`` of every other's."""
+        return self.spread <= self.tolerance * (1 + 1e-9) + 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class Partition:
+    """``owners``: an int ``(height, width)`` array of player indices (``-1``: no one's,
+    impassable or off the board), and the ``report``."""
+
+    owners: np.ndarray
+    report: PartitionReport
+
+
+# -- shared steps -------------------------------------------------------------------
+
+
+def _tolerance(w: np.ndarray) -> float:
+    return float(w.max()) if w.size else 0.0
+
+
+def _slack(tol: float, w: np.ndarray) -> float:
+    """``tol`` plus room for rounding in float sums."""
+    return tol + 1e-9 * max(1.0, float(w.sum()))
+
+
+def _spread_seeds(graph: LandGraph, w: np.ndarray, players: int, rng: np.random.Generator) -> np.ndarray:
+    """One start per player: players shared between zones by weight (largest
+    remainder, at most one per cell), spread in each zone by farthest points."""
+    from .._kernels.territory import bfs, farthest_points, label_chunks
+
+    zero = np.zeros(graph.n, dtype=np.int64)
+    labels, sizes = label_chunks(graph.nbr, zero)
+    zw = np.bincount(labels, weights=w, minlength=sizes.size)
+    if zw.sum() <= 0:
+        zw = sizes.astype(np.float64)
+    share = players * zw / zw.sum()
+    alloc = np.minimum(np.floor(share).astype(np.int64), sizes)
+    rest = share - alloc
+    while alloc.sum() < players:
+        room = alloc < sizes
+        cand = np.flatnonzero(room)
+        k = cand[np.lexsort((-sizes[cand], -rest[cand]))[0]]
+        alloc[k] += 1
+        rest[k] = -1.0
+    seeds = []
+    order = np.argsort(labels, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(sizes)))
+    for z in np.flatnonzero(alloc):
+        pool = np.ascontiguousarray(order[bounds[z] : bounds[z + 1]])
+        r = int(pool[rng.integers(pool.size)])
+        d = bfs(graph.nbr, np.array([r], dtype=np.int64), zero, -1)
+        first = int(pool[np.argmax(d[pool])])
+        seeds.extend(farthest_points(graph.nbr, pool, int(alloc[z]), first).tolist())
+    return np.array(seeds, dtype=np.int64)
+
+
+def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float):
+    from .._kernels.territory import grow, inner_cells, label_chunks, rebalance, refine
+
+    nbr = graph.nbr
+    fixed = seeds is not None
+    if seeds is None:
+        seeds = _spread_seeds(graph, w, players, rng)
+    owner = np.full(graph.n, -1, dtype=np.int64)
+    grow(nbr, w, seeds, owner)
+    if not fixed:
+        for _ in range(2):
+            seeds = inner_cells(nbr, owner, players, graph.xs, graph.ys)
+            owner[:] = -1
+            grow(nbr, w, seeds, owner)
+    left = owner < 0
+    if left.any():
+        # zones without a start: each, heaviest first, to the lightest player
+        labels, _ = label_chunks(nbr, np.where(left, 0, 1).astype(np.int64))
+        W = np.bincount(owner[~left], weights=w[~left], minlength=players)
+        zl = labels[left]
+        zw = np.bincount(zl, weights=w[left])
+        for z in np.unique(zl)[np.argsort(-zw[np.unique(zl)], kind="stable")]:
+            k = int(np.argmin(W))
+            hit = left & (labels == z)
+            owner[hit] = k
+            W[k] += w[hit].sum()
+    W = np.bincount(owner, weights=w, minlength=players).astype(np.float64)
+    pinned = np.zeros(graph.n, dtype=np.bool_)
+    if fixed:
+        pinned[seeds] = True
+    slack = _slack(tol, w)
+    rebalance(nbr, w, owner, W, slack, 8 * graph.n + 100, pinned)
+    refine(nbr, w, owner, W, slack, 30, pinned)
+    if not fixed:
+        seeds = inner_cells(nbr, owner, players, graph.xs, graph.ys)
+    if not fixed and players > 1 and graph.n == graph.grid.size and _pieces(graph, owner) > players:
+        # a full rectangle always has a connected balanced split: cut a
+        # boustrophedon path (a Hamiltonian path on every board kind) into runs
+        alt, alt_seeds = _snake(graph, w, players, slack)
+        if _pieces(graph, alt) < _pieces(graph, owner):
+            owner, seeds = alt, alt_seeds
+    return owner, seeds
+
+
+def _pieces(graph: LandGraph, owner: np.ndarray) -> int:
+    from .._kernels.territory import label_chunks
+
+    return int(label_chunks(graph.nbr, owner)[1].size)
+
+
+def _snake(graph: LandGraph, w: np.ndarray, players: int, slack: float):
+    from .._kernels.territory import inner_cells, rebalance, refine
+
+    h, wd = graph.grid.shape
+    ids = np.arange(h * wd).reshape(h, wd)
+    ids[1::2] = ids[1::2, ::-1]
+    order = graph.node_of[ids.ravel()]
+    total = float(w.sum())
+    part = np.arange(graph.n) * players // graph.n
+    if total > 0 and not np.all(w == w[0]):
+        cum = np.cumsum(w[order]) - w[order] / 2
+        byweight = np.minimum((cum * players / total).astype(np.int64), players - 1)
+        if np.unique(byweight).size == players:
+            part = byweight
+    owner = np.empty(graph.n, dtype=np.int64)
+    owner[order] = part
+    pinned = np.zeros(graph.n, dtype=np.bool_)
+    W = np.bincount(owner, weights=w, minlength=players).astype(np.float64)
+    rebalance(graph.nbr, w, owner, W, slack, 8 * graph.n + 100, pinned)
+    refine(graph.nbr, w, owner, W, slack, 30, pinned)
+    return owner, inner_cells(graph.nbr, owner, players, graph.xs, graph.ys)
+
+
+def _report(graph: LandGraph, w: np.ndarray, owner: np.ndarray, players: int, seeds: np.ndarray, mode: str, method: str, tol: float, seconds: float) -> PartitionReport:
+    from .._kernels.territory import bfs, cut_sides, label_chunks
+
+    cells = np.bincount(owner, minlength=players)
+    weight = np.bincount(owner, weights=w, minlength=players).astype(np.float64)
+    labels, sizes = label_chunks(graph.nbr, owner)
+    first = np.zeros(sizes.size, dtype=np.int64)
+    first[labels[::-1]] = np.arange(graph.n - 1, -1, -1)
+    chunk_owner = owner[first]
+    largest = np.zeros(players, dtype=np.int64)
+    np.maximum.at(largest, chunk_owner, sizes)
+    chunks = np.bincount(chunk_owner, minlength=players)
+    per = cut_sides(graph.nbr, owner, players)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        compact = np.where(cells > 0, per / np.sqrt(np.maximum(cells, 1)), np.inf)
+    mean = np.full(players, np.inf)
+    for k in range(players):
+        if seeds[k] < 0:
+            continue
+        d = bfs(graph.nbr, seeds[k : k + 1], owner, -1)[owner == k]
+        if d.size and (d >= 0).all():
+            mean[k] = float(d.mean())
+    return PartitionReport(
+        players=players,
+        mode=mode,
+        method=method,
+        cells=cells,
+        weight=weight,
+        spread=float(weight.max() - weight.min()),
+        tolerance=tol,
+        largest_chunk=largest,
+        chunks=chunks,
+        perimeter=per,
+        compactness=compact,
+        starts=tuple(graph.cell_xy(int(s)) if s >= 0 else None for s in seeds),
+        mean_distance=mean,
+        seconds=seconds,
+    )
+
+
+def partition(
+    grid: Grid,
+    players: int,
+    *,
+    passable: np.ndarray | None = None,
+    mode: str = "compact",
+    max_chunk: int | None = None,
+    weights: np.ndarray | None = None,
+    starts: Sequence[tuple[int, int]] | None = None,
+    seed: int = 0,
+    method: str | None = None,
+) -> Partition:
+    """Divide the ``passable`` cells ((H, W) bool; ``None``: every valid cell) of
+    ``grid`` between ``players``.
+
+    ``weights`` ((H, W), >= 0) balances summed weight instead of cell counts;
+    ``starts`` (one ``(x, y)`` per player) fixes each player's start, which stays
+    its own; ``method`` picks the 'scattered' strategy (see
+    ``wargrid.territory.chunks.METHODS``). Raises ``InfeasibleError`` for
+    provably impossible requests and ``PartitionError`` when the search fails.
+
+    >>> from wargrid import HexGrid
+    >>> p = partition(HexGrid(6, 4), 3)
+    >>> p.owners.shape, p.report.cells.tolist(), p.report.chunks.tolist()
+    ((4, 6), [8, 8, 8], [1, 1, 1])
+    >>> q = partition(HexGrid(6, 6), 3, mode="scattered", max_chunk=1)
+    >>> q.report.largest_chunk.tolist(), q.report.cells.tolist()
+    ([1, 1, 1], [12, 12, 12])
+    """
+    t0 = time.perf_counter()
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    players = check_players(players)
+    check_choice(mode, "mode", MODES)
+    seed = check_seed(seed)
+    if seed is None:
+        raise TypeError("seed must be a non-negative integer (partitions are reproducible), got None")
+    if max_chunk is not None:
+        max_chunk = check_int(max_chunk, "max_chunk")
+        if max_chunk < 1:
+            raise ValueError(f"max_chunk must be >= 1 (cells in one chunk), got {max_chunk}")
+    if mode == "scattered" and max_chunk is None:
+        raise ValueError("mode 'scattered' needs max_chunk (the largest chunk of one player's touching cells)")
+    if mode == "compact" and max_chunk is not None:
+        raise ValueError(f"max_chunk={max_chunk} only applies to mode 'scattered'; mode 'compact' makes one region a player")
+    if mode == "compact" and method is not None:
+        raise ValueError(f"method={method!r} only applies to mode 'scattered'")
+    graph = land_graph(grid, grid.mask if passable is None else passable)
+    w = check_weights(weights, graph)
+    seeds = None
+    if starts is not None:
+        seeds = graph.nodes(list(starts), "starts")
+        if seeds.size != players:
+            raise ValueError(f"starts must hold one cell per player ({players}), got {seeds.size}")
+    verdict = check_feasibility(graph, players, mode=mode, max_chunk=max_chunk, weights=w)
+    if not verdict:
+        raise InfeasibleError(verdict.reason)
+    rng = np.random.default_rng(seed)
+    tol = _tolerance(w)
+    if mode == "compact":
+        owner, seeds = _compact(graph, w, players, seeds, rng, tol)
+        used = "grow-refine"
+    else:
+        from .chunks import scatter
+
+        owner, used = scatter(graph, w, players, max_chunk, seeds, seed, tol, method)
+        if seeds is None:
+            seeds = _spread_seeds(graph, w, players, rng)
+            # a start stands on its player's land: the nearest such cell
+            seeds = _own_starts(graph, owner, seeds)
+    seconds = time.perf_counter() - t0
+    report = _report(graph, w, owner, players, seeds, mode, used, tol, seconds)
+    return Partition(owners=graph.to_layer(owner, -1).astype(np.int64), report=report)
+
+
+def _own_starts(graph: LandGraph, owner: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    from .._kernels.territory import bfs
+
+    out = seeds.copy()
+    for k, s in enumerate(seeds):
+        if owner[s] == k:
+            continue
+        d = bfs(graph.nbr, np.array([s], dtype=np.int64), owner, -1)
+        mine = np.flatnonzero((owner == k) & (d >= 0))
+        if mine.size:
+            out[k] = mine[np.argmin(d[mine])]
+        elif (owner == k).any():
+            out[k] = np.flatnonzero(owner == k)[0]
+        else:
+            out[k] = -1
+    return out

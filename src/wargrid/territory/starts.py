@@ -1,0 +1,162 @@
+"""Fair start positions: far apart, with balanced value nearby, in one zone.
+
+Distances are steps over the land (the land graph of
+``wargrid.territory._graph``; a small breadth-first kernel of this package, so
+start positions do not depend on a unit's movement costs). The starts all
+stand in the largest connected zone of the land. They are placed by greedy
+farthest-point sampling, then improved one at a time: first each start moves
+to the cell farthest from the others (so the smallest distance between two
+starts never drops), then, when ``value`` is given, each start moves among
+the cells that keep that smallest distance to the one whose value within
+``radius`` steps is nearest the others' mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from .._validate import check_int, check_seed
+from ..grids.boards import Grid
+from ._graph import check_players, land_graph
+from .feasibility import InfeasibleError
+
+__all__ = ["StartPositions", "start_positions"]
+
+
+@dataclass(frozen=True, eq=False)
+class StartPositions:
+    """Start cells (``(x, y)``, one a player) and how fair they are.
+
+    ``min_distance``: the smallest number of steps between two starts (0 for
+    one player); ``values``: each start's summed value within ``radius`` steps;
+    ``zone_size``: cells of the zone they stand in. Iterating gives the cells.
+    """
+
+    cells: tuple[tuple[int, int], ...]
+    min_distance: int
+    values: np.ndarray
+    radius: int
+    zone_size: int
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.cells)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __getitem__(self, i: int) -> tuple[int, int]:
+        return self.cells[i]
+
+
+def _pair_min(nbr: np.ndarray, starts: np.ndarray, zero: np.ndarray) -> int:
+    from .._kernels.territory import bfs
+
+    if starts.size < 2:
+        return 0
+    best = None
+    for i in range(starts.size):
+        d = bfs(nbr, starts[i : i + 1], zero, -1)
+        others = np.delete(starts, i)
+        m = int(d[others].min())
+        best = m if best is None else min(best, m)
+    return int(best)
+
+
+def start_positions(
+    grid: Grid,
+    players: int,
+    *,
+    passable: np.ndarray | None = None,
+    seed: int = 0,
+    radius: int = 3,
+    value: np.ndarray | None = None,
+) -> StartPositions:
+    """Start cells for ``players`` on the ``passable`` cells ((H, W) bool; ``None``:
+    every valid cell) of ``grid``, as far apart as possible, with balanced
+    ``value`` ((H, W), e.g. resources) within ``radius`` steps.
+
+    >>> from wargrid import SquareGrid
+    >>> s = start_positions(SquareGrid(9, 9), 2)
+    >>> s.min_distance, sorted(s.cells)
+    (16, [(0, 0), (8, 8)])
+    """
+    from .._kernels.territory import ball_sums, bfs, farthest_points, label_chunks
+
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    players = check_players(players)
+    seed = check_seed(seed)
+    radius = check_int(radius, "radius")
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0 (steps around a start), got {radius}")
+    graph = land_graph(grid, grid.mask if passable is None else passable)
+    vals = np.zeros(graph.n)
+    if value is not None:
+        v = np.asarray(value)
+        if v.shape != grid.shape:
+            raise ValueError(f"value must have shape (height, width) = {grid.shape}, got {v.shape}")
+        if v.dtype.kind not in "iuf" or v.dtype == bool:
+            raise TypeError(f"value must be a numeric array, got dtype {v.dtype}")
+        vals = np.ascontiguousarray(v.astype(np.float64).ravel()[graph.cells])
+        if not np.isfinite(vals).all():
+            raise ValueError("value must be finite (no NaN or inf) on passable cells")
+    nbr = graph.nbr
+    zero = np.zeros(graph.n, dtype=np.int64)
+    if graph.n == 0:
+        raise InfeasibleError(f"{players} players need passable land; the board has none")
+    labels, sizes = label_chunks(nbr, zero)
+    z = int(np.argmax(sizes))
+    pool = np.ascontiguousarray(np.flatnonzero(labels == z))
+    if players > pool.size:
+        raise InfeasibleError(
+            f"{players} players need {players} cells in one zone; the largest zone has {pool.size}"
+        )
+    rng = np.random.default_rng(seed)
+    r = int(pool[rng.integers(pool.size)])
+    d = bfs(nbr, np.array([r], dtype=np.int64), zero, -1)
+    first = int(pool[np.argmax(d[pool])])
+    starts = farthest_points(nbr, pool, players, first)
+    inpool = np.zeros(graph.n, dtype=bool)
+    inpool[pool] = True
+    if players > 1:
+        for _ in range(20):  # farther apart, one start at a time
+            changed = False
+            for i in range(players):
+                d = bfs(nbr, np.delete(starts, i), zero, -1)
+                d = np.where(inpool, d, -1)
+                d[np.delete(starts, i)] = -1
+                c = int(np.argmax(d))
+                if d[c] > d[starts[i]]:
+                    starts[i] = c
+                    changed = True
+            if not changed:
+                break
+    ball = ball_sums(nbr, vals, radius) if value is not None else np.zeros(graph.n)
+    dmin = _pair_min(nbr, starts, zero)
+    if value is not None and players > 1:
+        for _ in range(20):  # balance the value near each start
+            changed = False
+            for i in range(players):
+                others = np.delete(starts, i)
+                d = bfs(nbr, others, zero, -1)
+                ok = inpool & (d >= dmin)
+                ok[others] = False
+                target = ball[others].mean()
+                cand = np.flatnonzero(ok)
+                gap = np.abs(ball[cand] - target)
+                c = int(cand[np.lexsort((-d[cand], gap))[0]])
+                if abs(ball[c] - target) < abs(ball[starts[i]] - target) - 1e-12:
+                    starts[i] = c
+                    changed = True
+            if not changed:
+                break
+    return StartPositions(
+        cells=tuple(graph.cell_xy(int(s)) for s in starts),
+        min_distance=_pair_min(nbr, starts, zero),
+        values=ball[starts].copy(),
+        radius=radius,
+        zone_size=int(pool.size),
+    )
