@@ -175,3 +175,19 @@ def test_kernel_matches_plain_python_walk(board):
     p = classic_path(grid, costs, a, b, optimise=False)
     assert p.cells == cells
     assert p.status == status
+
+
+def test_buffers_grow_for_long_walks(monkeypatch):
+    import wargrid.rts.classic as classic
+
+    monkeypatch.setattr(classic, "_FIRST_CAP", 8)
+    monkeypatch.setattr(classic._LOCAL, "work", {})
+    g = SquareGrid(13, 9)
+    costs = np.ones((9, 13))
+    for x in range(2, 11, 4):  # a serpentine: the walk is far longer than 8 cells
+        costs[0:8, x] = np.inf
+        costs[1:9, x + 2] = np.inf
+    p = classic_path(g, costs, (0, 0), (12, 8))
+    assert p.arrived and len(p.cells) > 40
+    assert p.cost == pytest.approx(check_walk(g, costs, p.cells))
+    assert len(classic._LOCAL.work[g.topology.padded_size][3]) > 9

@@ -69,8 +69,8 @@ def _follow(cell, start, bdir, target, hand, limit, out, n, record, order, rank,
 
     ``hand`` +1 turns one way round the obstacle, -1 the other. Returns the
     length walked and the number of steps (length ``inf`` when the limit is
-    reached, the walk loops, or the buffer fills); with ``record`` the cells
-    are written to ``out[n:]``.
+    reached or the walk loops; the number of steps is -1 when ``out`` is
+    full); with ``record`` the cells are written to ``out[n:]``.
     """
     p = start
     r0 = rank[bdir]
@@ -97,7 +97,7 @@ def _follow(cell, start, bdir, target, hand, limit, out, n, record, order, rank,
         length += stepl[found]
         if record:
             if n + steps >= cap:
-                return INF, 0
+                return INF, -1  # out of buffer, not out of luck
             out[n + steps] = p
         if p == target:
             return length, steps + 1
@@ -149,6 +149,8 @@ def classic_find(
             # one hand writes straight into out, the other into tmp; keep the shorter
             la, ka = _follow(cell, cur, d, t, 1, limit, out, n, True, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
             lb, kb = _follow(cell, cur, d, t, -1, limit, tmp, 0, True, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
+            if ka < 0 or kb < 0:
+                return n, 3
             if la < INF or lb < INF:
                 if la <= lb:
                     n += ka

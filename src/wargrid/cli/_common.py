@@ -119,19 +119,24 @@ def need(obj: Any, attr: str, what: str) -> Any:
 
 
 class Progress:
-    """One line per step on stdout: ``[2/7] movement range ... 0.03 s``; keeps the timings."""
+    """One line per step on stdout: ``[2/7] movement range ... 0.03 s``; keeps the timings.
+
+    A step may put ``note["note"]`` (a short result) and ``note["compute"]``
+    (seconds spent computing, as opposed to drawing or writing) in the dict
+    it is given.
+    """
 
     def __init__(self, total: int, *, quiet: bool = False, stream: Any = None) -> None:
         self.total = total
         self.n = 0
         self.quiet = quiet
         self.stream = stream or sys.stdout
-        self.rows: list[tuple[str, float, str]] = []
+        self.rows: list[tuple[str, float, dict]] = []
 
     @contextmanager
     def step(self, name: str) -> Iterator[dict]:
         self.n += 1
-        note: dict = {"note": ""}
+        note: dict = {"note": "", "compute": None}
         if not self.quiet:
             print(f"[{self.n}/{self.total}] {name} ...", end="", file=self.stream, flush=True)
         t0 = time.perf_counter()
@@ -139,10 +144,20 @@ class Progress:
             yield note
         finally:
             dt = time.perf_counter() - t0
-            self.rows.append((name, dt, note["note"]))
+            self.rows.append((name, dt, note))
             if not self.quiet:
                 extra = f"  ({note['note']})" if note["note"] else ""
-                print(f" {dt:.2f} s{extra}", file=self.stream, flush=True)
+                comp = f" (computing {note['compute'] * 1000:.1f} ms)" if note["compute"] is not None else ""
+                print(f" {dt:.2f} s{comp}{extra}", file=self.stream, flush=True)
+
+
+def timed(note: dict, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)``, adding the seconds it took to ``note["compute"]``."""
+    t0 = time.perf_counter()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        note["compute"] = (note.get("compute") or 0.0) + time.perf_counter() - t0
 
 
 def out_path(path: str) -> Path:

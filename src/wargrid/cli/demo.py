@@ -21,7 +21,7 @@ import numpy as np
 
 from . import CliError
 from ._adapt import bool_layer, label_layer, path_cells, path_cost, range_costs
-from ._common import Progress, add_grid_options, grid_options, parse_size
+from ._common import Progress, add_grid_options, grid_options, parse_size, timed
 
 BUDGET = 12.0
 
@@ -42,6 +42,8 @@ class _Demo:
         self.args = args
         self.out = Path(args.out)
         self.items: list[dict] = []  # one per picture / result on the page
+        self.trail: list | None = None  # the foot path, walked by the fog scout
+        self.pair: tuple | None = None  # start and goal of the paths
 
     def picture(self, name: str, title: str, overlays: list, text: str, board: Any = None, png: bool = False) -> None:
         from ..render import render_svg
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     steps: list[tuple[str, Callable[[dict], None]]] = []
 
     def gen(note: dict) -> None:
-        d.board = generate_board(w, h, seed=args.seed, **grid_options(args))
+        d.board = timed(note, generate_board, w, h, seed=args.seed, **grid_options(args))
         d.m = d.board.map
         note["note"] = f"{d.m.grid!r}, {len(d.board.towns)} towns"
 
@@ -103,23 +105,37 @@ def run(args: argparse.Namespace) -> int:
               ("draw hex coordinates", coords)]
 
     def start_goal() -> tuple[tuple[int, int], tuple[int, int]]:
+        """The two towns farthest apart that a foot unit can travel between."""
+        if d.pair is not None:
+            return d.pair
         towns = list(d.board.towns)
-        if len(towns) >= 2:
-            return towns[0], towns[-1]
-        cells = list(zip(*np.nonzero(np.isfinite(d.m.costs("foot")))))
-        if len(cells) < 2:
-            raise CliError("the generated board has no land to walk on; try another --seed")
-        (y0, x0), (y1, x1) = cells[0], cells[-1]
-        return (int(x0), int(y0)), (int(x1), int(y1))
+        g = d.m.grid
+        best = None
+        for i, a in enumerate(towns):
+            for b in towns[i + 1:]:
+                dist = g.distance(a, b)
+                if best is None or dist > best[0]:
+                    if not hasattr(d.m, "connected") or d.m.connected(a, b, unit="foot"):
+                        best = (dist, a, b)
+        if best is None:
+            cells = list(zip(*np.nonzero(np.isfinite(d.m.costs("foot")))))
+            if len(cells) < 2:
+                raise CliError("the generated board has no land to walk on; try another --seed")
+            (y0, x0), (y1, x1) = cells[0], cells[-1]
+            best = (0, (int(x0), int(y0)), (int(x1), int(y1)))
+        d.pair = (best[1], best[2])
+        return d.pair
 
     def move_range(note: dict) -> None:
+        start, _ = start_goal()
         fn = getattr(d.m, "movement_range", None)
-        if fn is None:
+        if fn is not None:
+            cost = range_costs(timed(note, fn, start, BUDGET, unit="foot"), d.m.shape, BUDGET)
+        elif hasattr(d.m, "distance_field"):
+            cost = timed(note, d.m.distance_field, start, unit="foot", max_cost=BUDGET)
+        else:
             note["note"] = "skipped: movement ranges are not in this version"
             return
-        start, _ = start_goal()
-        res = fn(start, BUDGET, unit="foot")
-        cost = range_costs(res, d.m.shape, BUDGET)
         left = np.where(np.isfinite(cost), BUDGET - cost, np.inf)
         n = int(np.isfinite(cost).sum())
         note["note"] = f"{n} cells"
@@ -137,13 +153,15 @@ def run(args: argparse.Namespace) -> int:
         a, b = start_goal()
         ovs, lines = [], []
         for unit, color in (("foot", "#d62728"), ("cavalry", "#1f3fbf")):
-            t0 = time.perf_counter()
-            p = fn(a, b, unit=unit)
-            dt = time.perf_counter() - t0
+            before = note["compute"] or 0.0
+            p = timed(note, fn, a, b, unit=unit)
+            dt = note["compute"] - before
             if p is None:
                 lines.append(f"{unit}: no path")
                 continue
             ovs.append(Polyline(path_cells(p), color=color, name=f"path {unit}"))
+            if unit == "foot":
+                d.trail = path_cells(p)
             lines.append(f"{unit} (line {color}): {len(path_cells(p))} cells, cost {path_cost(p):g}, {dt * 1000:.1f} ms")
         note["note"] = "; ".join(l.split(" (")[0] + l.split(")")[-1] for l in lines)
         ovs.append(Markers([a, b], labels=["from", "to"]))
@@ -156,11 +174,14 @@ def run(args: argparse.Namespace) -> int:
         if fn is None:
             note["note"] = "skipped: connectivity zones are not in this version"
             return
-        lab = label_layer(fn("foot"), d.m.shape)
-        n = len(np.unique(lab[lab >= 0]))
+        lab = label_layer(timed(note, fn, "wheeled"), d.m.shape)
+        uniq, lab = np.unique(lab, return_inverse=True)
+        lab = lab.reshape(d.m.shape) - (1 if uniq[0] < 0 else 0)
+        n = int(lab.max()) + 1
         note["note"] = f"{n} zones"
-        d.picture("zones", "Connectivity zones (foot)", [Regions(lab, alpha=0.45)],
-                  f"{n} areas a foot unit cannot leave; cells of one colour reach each other.", png=True)
+        d.picture("zones", "Connectivity zones (wheeled)", [Regions(lab, alpha=0.5)],
+                  f"{n} areas wheeled units cannot leave (they cross neither water, swamp, fords nor mountains); "
+                  "cells of one colour reach each other.", png=True)
 
     def sight(note: dict) -> None:
         fn = getattr(d.m, "fov", None)
@@ -168,30 +189,56 @@ def run(args: argparse.Namespace) -> int:
             note["note"] = "skipped: sight is not in this version"
             return
         start, _ = start_goal()
-        seen = bool_layer(fn(start, 8), d.m.shape)
+        seen = bool_layer(timed(note, fn, start, radius=8), d.m.shape)
         note["note"] = f"{int(seen.sum())} cells seen"
         d.picture("sight", "Field of view (radius 8)", [CellMask(~seen & d.m.grid.mask, color="#000000", alpha=0.55),
                                                          Markers([start], labels=["eye"])],
                   f"What a unit at {start} sees within 8 cells; forest and mountains block sight; the rest is darkened.",
                   png=True)
 
+    def fog(note: dict) -> None:
+        fn = getattr(d.m, "fog", None)
+        if fn is None or d.trail is None:
+            note["note"] = "skipped: " + ("fog of war is not in this version" if fn is None else "no path to walk")
+            return
+        def march() -> tuple:
+            f = fn(["red", "blue"], radius=4)
+            f.place("scout", "red", d.trail[0])
+            for c in d.trail[1:]:
+                f.move("scout", c)
+            return f.visible("red"), f.explored("red")
+
+        v, e = timed(note, march)
+        vis = bool_layer(v, d.m.shape)
+        exp = bool_layer(e, d.m.shape)
+        note["note"] = f"{int(vis.sum())} visible, {int(exp.sum())} explored"
+        d.picture("fog", "Fog of war after a scout's march", [
+            CellMask(~exp & d.m.grid.mask, color="#000000", alpha=0.8, name="unexplored"),
+            CellMask(exp & ~vis, color="#ffffff", alpha=0.45, name="explored, not in sight"),
+            Markers([d.trail[-1]], color="#d62728", labels=["scout"])],
+            f"A red scout (sight 4) walked the foot path; black: never seen, pale: seen before, clear: in sight now.",
+            png=True)
+
     def territories(note: dict) -> None:
         fn = getattr(d.m, "partition", None)
         if fn is None:
             note["note"] = "skipped: territories are not in this version"
             return
-        towns = list(d.board.towns)
-        lab = label_layer(fn(towns), d.m.shape)
-        note["note"] = f"{len(towns)} territories"
-        d.picture("territories", "Territories around the towns", [Regions(lab, alpha=0.4), Markers(towns)],
-                  "Each town's territory: the cells closer to it (by movement cost) than to any other town.", png=True)
+        players = 4
+        lab = label_layer(timed(note, fn, players, unit="foot", seed=args.seed), d.m.shape)
+        sizes = [int((lab == i).sum()) for i in range(players)]
+        note["note"] = f"{players} players, cells {sizes}"
+        d.picture("territories", "Territories: the land split between 4 players", [Regions(lab, alpha=0.45)],
+                  f"The land foot units can stand on, divided into {players} compact, balanced territories "
+                  f"(cells each: {', '.join(map(str, sizes))}).", png=True)
 
     steps += [("movement range", move_range), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
-              ("sight", sight), ("territories", territories)]
+              ("sight", sight), ("fog of war", fog), ("territories", territories)]
 
     prog = Progress(len(steps) + 1, quiet=args.quiet)
     if not args.quiet:
         print(f"wargrid demo: writing into {out.resolve()}")
+        print("(kernels compile on first use and are cached on disk: the first run is slower)")
     for name, fn in steps:
         with prog.step(name) as note:
             try:
@@ -214,8 +261,13 @@ def _write_html(out: Path, d: _Demo, rows: list, args: argparse.Namespace) -> No
     from ..io._files import atomic_write
 
     e = html.escape
+    def ms(v: float | None) -> str:
+        return "" if v is None else f"{v * 1000:.1f} ms"
+
     table = "\n".join(
-        f"<tr><td>{e(n)}</td><td class=num>{t * 1000:.1f} ms</td><td>{e(note)}</td></tr>" for n, t, note in rows
+        f"<tr><td>{e(n)}</td><td class=num>{ms(note['compute'])}</td><td class=num>{ms(t)}</td>"
+        f"<td>{e(note['note'])}</td></tr>"
+        for n, t, note in rows
     )
     figs = []
     for it in d.items:
@@ -234,10 +286,11 @@ td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}
 figure {{ margin: 2em 0; }} img {{ max-width: 100%; border: 1px solid #ccc; }}
 </style></head><body>
 <h1>wargrid demo</h1>
-<p>A {w} x {h} {e(args.kind)} board generated with seed {args.seed}. Run again with
+<p>A {w} x {h} {e(args.kind)} board generated with seed {args.seed}. "computing" is the time
+wargrid spent on the query (the first run includes compiling kernels); the rest of a step is drawing and writing files. Run again with
 <code>wargrid demo --seed N --size WxH --kind hex|square|staggered</code>.</p>
 <h2>What was computed</h2>
-<table><tr><th>step</th><th>time</th><th>result</th></tr>
+<table><tr><th>step</th><th>computing</th><th>step in all (with pictures)</th><th>result</th></tr>
 {table}
 </table>
 {''.join(figs)}

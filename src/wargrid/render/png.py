@@ -80,10 +80,18 @@ def render_png(
         edge[:-1, :] |= ids[:-1, :] != ids[1:, :]
         _blend(img, edge & on, np.zeros(3), 0.2)
 
-    pending_lines = []  # drawn with Pillow after the per-cell layers
-    if roads and overlay_layer is not None:
+    if roads and overlay_layer is not None:  # roads and bridges belong to the ground: under the overlays
+        base = Image.fromarray(np.clip(np.round(img), 0, 255).astype(np.uint8), "RGB")
+        bd = ImageDraw.Draw(base)
         for tid, seg in road_segments(grid, overlay_layer, frame):
-            pending_lines.append(("segments", seg, colors[tid], max(1, round(s * 0.3))))
+            width = max(1, round(s * 0.3))
+            for (x0, y0), (x1, y1) in seg.tolist():
+                bd.line([(x0, y0), (x1, y1)], fill=colors[tid], width=width)
+                r = width / 2.0
+                bd.ellipse([x1 - r, y1 - r, x1 + r, y1 + r], fill=colors[tid])
+        img = np.asarray(base, dtype=np.float64).copy()
+
+    pending_lines = []  # drawn with Pillow after the per-cell layers
     for ov in ovs:
         if isinstance(ov, CellMask):
             hit = on & ov.mask.ravel()[cid]
@@ -125,12 +133,7 @@ def render_png(
     draw = ImageDraw.Draw(im)
     for item in pending_lines:
         kind, pts, color, width = item[:4]
-        if kind == "segments":
-            for (x0, y0), (x1, y1) in pts.tolist():
-                draw.line([(x0, y0), (x1, y1)], fill=color, width=width)
-                r = width / 2.0
-                draw.ellipse([x1 - r, y1 - r, x1 + r, y1 + r], fill=color)
-        elif kind == "line":
+        if kind == "line":
             xy = [tuple(p) for p in pts.tolist()]
             if len(xy) == 1:
                 xy = xy * 2

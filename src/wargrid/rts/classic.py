@@ -78,6 +78,7 @@ class _Geometry:
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Topology, _Geometry]" = weakref.WeakKeyDictionary()
+_FIRST_CAP = 1 << 16  # cells of path buffer before the first growth
 _LOCAL = threading.local()  # per-thread search buffers, so searches may run on several threads
 
 
@@ -119,7 +120,7 @@ def _workspace(n: int) -> list:
     if w is None:
         if len(work) >= 2:
             work.pop(next(iter(work)))
-        cap = 8 * n + 1
+        cap = min(8 * n, _FIRST_CAP) + 1  # grown on demand up to 8 n + 1
         w = work[n] = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0,
                         np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)]
     w[2] += 1
@@ -190,12 +191,20 @@ def _classic(
     topo = grid.topology
     geo = _geometry(grid)
     off, stepl, corner, _ = topo_args(topo)
-    seen, pos, gen, buf, tmp = _workspace(topo.padded_size)
+    w = _workspace(topo.padded_size)
+    seen, pos, gen = w[0], w[1], w[2]
     ps, pg = topo.padded_id(*s), topo.padded_id(*g)
     args = (stepl, corner, topo.corner_rule, off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)
-    n, code = classic_find(
-        cell, geo.inb, geo.cx, geo.cy, geo.period, ps, pg, steps, limit, buf, tmp, geo.order, geo.rank, *args
-    )
+    most = 8 * topo.padded_size + 1
+    while True:
+        buf, tmp = w[3], w[4]
+        n, code = classic_find(
+            cell, geo.inb, geo.cx, geo.cy, geo.period, ps, pg, steps, limit, buf, tmp, geo.order, geo.rank, *args
+        )
+        if code != 3 or len(buf) >= most:
+            break
+        size = min(4 * len(buf), most)  # the walk outgrew the buffers: grow them and walk again
+        w[3], w[4] = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
     path = buf[:n].copy()
     dirs = np.empty(max(n - 1, 0), dtype=np.int64)
     if optimise:

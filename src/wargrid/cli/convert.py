@@ -1,0 +1,62 @@
+"""``wargrid convert``: from one map format to another (wargrid JSON/npz, Tiled TMX/TMJ, Moving AI)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from . import CliError
+from ._common import _movingai, out_path
+
+_KNOWN = (".json", ".npz", ".tmx", ".tmj", ".map")
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser("convert", help="convert a map between formats",
+                       description="Read IN and write OUT; formats follow the extensions: .json / .npz (wargrid), "
+                                   ".tmx / .tmj (Tiled), .map (Moving AI). Layers a format cannot hold are dropped "
+                                   "(Tiled keeps terrain and overlay; Moving AI keeps passability).")
+    p.add_argument("src", metavar="IN", help="map file to read")
+    p.add_argument("dst", metavar="OUT", help="map file to write")
+    p.add_argument("--terrain-property", default="terrain", help="Tiled tile property naming the terrain (default terrain)")
+    p.add_argument("--encoding", choices=("csv", "base64"), default="csv", help="Tiled layer data encoding")
+    p.add_argument("--compression", choices=("zlib", "gzip"), default=None, help="Tiled base64 compression")
+    p.add_argument("--unit", default=None, help="Moving AI output: the class whose passability is written")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    src, dst = Path(args.src), Path(args.dst)
+    for p, what in ((src, "IN"), (dst, "OUT")):
+        if p.suffix.lower() not in _KNOWN:
+            raise CliError(f"{what} must end in one of {', '.join(_KNOWN)}; got {p.name!r}", 2)
+    if not src.exists():
+        raise CliError(f"no such file: {src}")
+    s = src.suffix.lower()
+    if s in (".tmx", ".tmj"):
+        from ..io.tiled import load_tiled
+
+        m = load_tiled(src, terrain_property=args.terrain_property)
+    elif s == ".map":
+        m = _movingai("load_movingai")(src)
+    else:
+        from ..io.native import load_map
+
+        m = load_map(src)
+    d = dst.suffix.lower()
+    out_path(str(dst))
+    if d in (".tmx", ".tmj"):
+        from ..io.tiled import save_tiled
+
+        if args.compression and args.encoding != "base64":
+            raise CliError("--compression needs --encoding base64", 2)
+        save_tiled(m, dst, encoding=args.encoding, compression=args.compression)
+    elif d == ".map":
+        _movingai("save_movingai")(m, dst, unit=args.unit)
+    else:
+        from ..io.native import save_map
+
+        save_map(m, dst)
+    print(f"wrote {dst}: {m.grid!r}")
+    return 0

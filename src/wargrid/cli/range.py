@@ -1,0 +1,56 @@
+"""``wargrid range``: every cell a unit reaches from a cell with a movement budget."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+import numpy as np
+
+from . import CliError
+from ._adapt import range_costs
+from ._common import load_map, parse_cell
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser("range", help="cells reachable from a cell within a movement budget",
+                       description="List the cells a unit at START (x,y) reaches on MAP with BUDGET movement points, "
+                                   "with the cost to reach each.")
+    p.add_argument("map", metavar="MAP", help="map file")
+    p.add_argument("start", type=parse_cell, metavar="START", help="x,y")
+    p.add_argument("budget", type=float, metavar="BUDGET", help="movement points (>= 0)")
+    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    return p
+
+
+def reach(m: Any, start: tuple[int, int], budget: float, unit: str) -> np.ndarray:
+    """``(height, width)`` cost to reach each cell within ``budget`` (``inf`` beyond)."""
+    if not math.isfinite(budget) or budget < 0:
+        raise CliError(f"BUDGET must be a finite number >= 0, got {budget}", 2)
+    m.grid.check_cell(start, "START")
+    fn = getattr(m, "movement_range", None)
+    if fn is not None:
+        return range_costs(fn(start, budget, unit=unit), m.shape, budget)
+    fn = getattr(m, "distance_field", None)
+    if fn is None:
+        raise CliError("movement ranges are not available in this version of wargrid")
+    return np.asarray(fn(start, unit=unit, max_cost=budget))
+
+
+def run(args: argparse.Namespace) -> int:
+    m = load_map(args.map)
+    unit = m.unit_class(args.unit)
+    cost = reach(m, args.start, args.budget, unit)
+    ys, xs = np.nonzero(np.isfinite(cost))
+    order = np.lexsort((xs, ys, cost[ys, xs]))
+    cells = [(int(xs[i]), int(ys[i]), float(cost[ys[i], xs[i]])) for i in order]
+    if args.json:
+        print(json.dumps({"start": list(args.start), "budget": args.budget, "unit": unit,
+                          "cells": [{"cell": [x, y], "cost": c, "left": args.budget - c} for x, y, c in cells]}))
+    else:
+        print(f"{len(cells)} cells within {args.budget:g} points of {args.start} for {unit}:")
+        print(" ".join(f"{x},{y}:{c:g}" for x, y, c in cells))
+    return 0
