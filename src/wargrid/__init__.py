@@ -16,7 +16,7 @@ from .terrain import INF, Terrain, TerrainTable
 from .generate import GeneratedBoard, generate, generate_board
 from .io.errors import MapFileError
 from .io.native import load_map, save_map
-from .movement import FlowField, MovementRange, Path
+from .movement import FlowField, MovementRange, Path, Route
 from .io.movingai import Scenario, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
 
@@ -26,5 +26,5 @@ __all__ = list(_grid_names) + [
     "Map", "MapEvent", "CostData", "CallbackError", "EVENTS",
     "Terrain", "TerrainTable", "INF",
     "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map",
-    "Path", "MovementRange", "FlowField", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
+    "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
 ]

@@ -11,6 +11,7 @@ from ..movement.zoc import occupied
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..movement.fields import FlowField, MovementRange
+    from ..movement.turns import Route
 
 
 class MovementQueries:
@@ -134,3 +135,32 @@ class MovementQueries:
         from ..movement.fields import flow_field
 
         return flow_field(self.grid, self.cost_data(unit), goal)
+
+    def route(
+        self,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        *,
+        unit: str | None = None,
+        points_per_turn: float,
+        points_left: float | None = None,
+        enemies: Sequence[tuple[int, int]] | None = None,
+        ignore_zoc: bool = False,
+    ) -> "Route | None":
+        """A multi-turn route: the fewest turns from ``start`` to ``goal``, each cell with its turn.
+
+        Points left at the end of a turn are lost when the next step costs
+        more (see ``wargrid.movement.turns``); entering an enemy's zone of
+        control ends the turn.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> r = Map(SquareGrid(4, 1)).route((0, 0), (3, 0), unit="foot", points_per_turn=4)
+        >>> list(zip(r.cells, r.turn_at)), r.turns
+        ([((0, 0), 0), ((1, 0), 0), ((2, 0), 0), ((3, 0), 1)], 2)
+        """
+        from ..movement.turns import route
+
+        return route(
+            self.grid, self.cost_data(unit), start, goal, points_per_turn=points_per_turn,
+            points_left=points_left, enemies=enemies, ignore_zoc=ignore_zoc,
+        )

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -41,13 +41,13 @@ class MovementRange:
 
     start: tuple[int, int]
     budget: float
-    cost: np.ndarray
-    remaining: np.ndarray
-    reachable: np.ndarray
-    attack: np.ndarray
+    cost: np.ndarray = field(repr=False)
+    remaining: np.ndarray = field(repr=False)
+    reachable: np.ndarray = field(repr=False)
+    attack: np.ndarray = field(repr=False)
     unit: str | None
     grid: Grid
-    _parent: np.ndarray
+    _parent: np.ndarray = field(repr=False)
 
     def cells(self) -> list[tuple[int, int]]:
         """The reachable cells, row by row."""
@@ -147,11 +147,11 @@ class FlowField:
     """
 
     goals: tuple[tuple[int, int], ...]
-    cost: np.ndarray
-    next: np.ndarray
+    cost: np.ndarray = field(repr=False)
+    next: np.ndarray = field(repr=False)
     unit: str | None
     grid: Grid
-    _parent: np.ndarray
+    _parent: np.ndarray = field(repr=False)
 
     def step(self, cell: tuple[int, int]) -> tuple[int, int] | None:
         """The cell to move to from ``cell``; ``None`` at a goal or where no goal can be reached."""
