@@ -59,6 +59,16 @@ def add_grid_options(p: argparse.ArgumentParser, *, default_kind: str = "hex") -
     g.add_argument("--wrap-x", action="store_true", help="wrap around in x (a cylinder world)")
 
 
+def add_query_args(p: argparse.ArgumentParser, extra: list[tuple[str, Any, str, str]]) -> None:
+    """``MAP START`` then ``extra`` positionals ``(dest, type, METAVAR, help)``, then ``--unit`` and ``--json``."""
+    p.add_argument("map", metavar="MAP", help="map file")
+    p.add_argument("start", type=parse_cell, metavar="START", help="x,y")
+    for dest, typ, metavar, text in extra:
+        p.add_argument(dest, type=typ, metavar=metavar, help=text)
+    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
 def grid_options(args: argparse.Namespace) -> dict:
     """The ``generate`` keyword options chosen by ``add_grid_options``."""
     return dict(kind=args.kind, orientation=args.orientation, offset=args.offset, diagonal=args.diagonal,

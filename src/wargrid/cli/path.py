@@ -9,18 +9,14 @@ import time
 from typing import Any
 
 from ._adapt import path_cells, path_cost
-from ._common import load_map, need, parse_cell
+from ._common import add_query_args, load_map, need, parse_cell
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser("path", help="find the cheapest path between two cells",
                        description="Find the cheapest path from START to GOAL (cells written x,y) on MAP. "
                                    "Exit code 1 when there is no path.")
-    p.add_argument("map", metavar="MAP", help="map file")
-    p.add_argument("start", type=parse_cell, metavar="START", help="x,y")
-    p.add_argument("goal", type=parse_cell, metavar="GOAL", help="x,y")
-    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_query_args(p, [("goal", parse_cell, "GOAL", "x,y")])
     return p
 
 

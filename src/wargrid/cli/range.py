@@ -11,18 +11,14 @@ import numpy as np
 
 from . import CliError
 from ._adapt import range_costs
-from ._common import load_map, parse_cell
+from ._common import add_query_args, load_map
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser("range", help="cells reachable from a cell within a movement budget",
                        description="List the cells a unit at START (x,y) reaches on MAP with BUDGET movement points, "
                                    "with the cost to reach each.")
-    p.add_argument("map", metavar="MAP", help="map file")
-    p.add_argument("start", type=parse_cell, metavar="START", help="x,y")
-    p.add_argument("budget", type=float, metavar="BUDGET", help="movement points (>= 0)")
-    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_query_args(p, [("budget", float, "BUDGET", "movement points (>= 0)")])
     return p
 
 
