@@ -16,6 +16,7 @@ from .terrain import INF, Terrain, TerrainTable
 from .generate import GeneratedBoard, generate, generate_board
 from .io.errors import MapFileError
 from .io.native import load_map, save_map
+from .io.tiled import load_tiled, save_tiled
 from .movement import FlowField, MovementRange, Path, Route
 from .io.movingai import Scenario, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
@@ -25,6 +26,6 @@ __version__ = "0.1.0"
 __all__ = list(_grid_names) + [
     "Map", "MapEvent", "CostData", "CallbackError", "EVENTS",
     "Terrain", "TerrainTable", "INF",
-    "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map",
+    "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map", "load_tiled", "save_tiled",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
 ]

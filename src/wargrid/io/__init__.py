@@ -1,4 +1,4 @@
-"""Reading and writing boards: Moving AI ``.map`` / ``.scen`` files."""
+"""Reading and writing boards: wargrid's own format, Moving AI ``.map`` / ``.scen`` files, Tiled TMX / TMJ."""
 
 from .movingai import (
     MAX_MOVINGAI_CELLS,
@@ -9,6 +9,9 @@ from .movingai import (
     save_movingai,
     save_movingai_scenarios,
 )
+from .errors import MapFileError
+from .native import load_map, save_map
+from .tiled import load_tiled, save_tiled
 
 __all__ = [
     "MOVINGAI_TERRAINS",
@@ -18,4 +21,9 @@ __all__ = [
     "load_movingai_scenarios",
     "save_movingai",
     "save_movingai_scenarios",
+    "MapFileError",
+    "load_map",
+    "save_map",
+    "load_tiled",
+    "save_tiled",
 ]
