@@ -200,18 +200,17 @@ def test_moving_the_mouse_moves_the_view(page, tmp_path):
     page.fill("#radius", "5")
     page.hover(cell(b, 4, 4))
     page.wait_for_function("document.getElementById('board').dataset.sight === '4,4'")
-    first = page.eval_on_selector_all("#shade polygon", "ps => ps.map(p => p.dataset.id).join()")
-    # everything out of sight is dimmed; the cell under the mouse is in sight
-    assert first
-    assert str(4 * 20 + 4) not in first.split(",")
-    seen = int(page.get_attribute("#board", "data-visible"))
-    assert seen + len(first.split(",")) == 20 * 14
+    # everything out of sight is dimmed: the cells in sight are the holes of the dimming mask
+    first = page.eval_on_selector_all("#holes0 polygon", "ps => ps.map(p => p.dataset.id).join()")
+    assert str(4 * 20 + 4) in first.split(",")
+    assert len(first.split(",")) == int(page.get_attribute("#board", "data-visible"))
+    assert page.eval_on_selector("#dim0", "r => getComputedStyle(r).display") != "none"
     page.screenshot(path=str(tmp_path / "sight-1.png"))
     page.hover(cell(b, 15, 9))
     page.wait_for_function("document.getElementById('board').dataset.sight === '15,9'")
-    second = page.eval_on_selector_all("#shade polygon", "ps => ps.map(p => p.dataset.id).join()")
-    assert second and second != first
-    assert str(9 * 20 + 15) not in second.split(",")
+    second = page.eval_on_selector_all("#holes0 polygon", "ps => ps.map(p => p.dataset.id).join()")
+    assert second != first
+    assert str(9 * 20 + 15) in second.split(",")
     page.screenshot(path=str(tmp_path / "sight-2.png"))
     assert page.errors == []
 
@@ -236,15 +235,15 @@ def test_range_units_fog_and_territory(page, server, tmp_path):
     reached = int(page.get_attribute("#board", "data-reached"))
     assert reached > 1
     assert page.locator("#shade text").count() == reached
+    assert page.locator("#holes0 polygon").count() == reached
     page.screenshot(path=str(tmp_path / "range.png"))
 
     tool(page, "fog")
     page.select_option("#team", "0")
     page.wait_for_function("document.getElementById('result').textContent.includes('blue')")
-    fogged = page.locator("#shade polygon").count()
-    assert 0 < fogged < 140
-    seen = int(page.get_attribute("#board", "data-visible"))
-    assert fogged + seen == 140
+    seen = page.locator("#holes0 polygon").count()
+    assert 0 < seen < 140
+    assert seen == int(page.get_attribute("#board", "data-visible"))
     explored = int(page.get_attribute("#board", "data-explored"))
     # walk the blue unit to the far side: it leaves explored ground behind it
     far = max(land, key=lambda i: abs(i % 14 - ax) + abs(i // 14 - ay))
@@ -252,6 +251,7 @@ def test_range_units_fog_and_territory(page, server, tmp_path):
     page.click(cell(b, far % 14, far // 14))
     page.wait_for_function(f"document.getElementById('board').dataset.explored !== '{explored}'")
     assert int(page.get_attribute("#board", "data-explored")) > explored
+    assert page.locator("#holes1 polygon").count() == int(page.get_attribute("#board", "data-explored"))
     page.screenshot(path=str(tmp_path / "fog.png"))
 
     tool(page, "territory")

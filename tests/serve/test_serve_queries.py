@@ -149,6 +149,20 @@ def test_range_matches_dijkstra(grid):
     assert got["budget"] == 7.5 and got["unit"] == "foot"
 
 
+def test_range_zones_of_control_literal():
+    m = Map(SquareGrid(6, 3))
+    got = ok(call("range", session=session(m), start=[0, 1], budget=100, unit="cavalry", enemies=[[3, 1]]))
+    reached = {(x, y) for x, y, _ in got["cells"]}
+    if not CAPS["zoc"]:
+        assert "zones of control" in got["note"]
+        return
+    # the enemy's neighbours end the move: nothing past them, and the enemy's own cell is not entered
+    assert {(2, 1), (3, 0), (3, 2)} <= reached
+    assert not any(x >= 4 for x, _ in reached) and (3, 1) not in reached
+    assert sorted(map(tuple, got["zoc"])) == [(2, 1), (3, 0), (3, 2)]
+    assert got["note"] is None
+
+
 def test_range_zero_budget_is_the_start():
     got = ok(call("range", session=session(Map(HexGrid(4, 4))), start=[1, 1], budget=0))
     assert got["cells"] == [[1, 1, 0.0]]

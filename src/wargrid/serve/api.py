@@ -558,22 +558,27 @@ def _layer(r: Any, names: tuple[str, ...], shape: tuple[int, int]) -> np.ndarray
     return None
 
 
-def _points_left(r: Any, budget: float, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray | None]:
-    """Points left per cell (``-inf``/NaN where unreached) and the cells where zones of control stop the move."""
-    if isinstance(r, np.ndarray) and r.shape == shape:
-        spent = r.astype(np.float64)
-        stop = None
-    else:
-        left = _layer(r, ("left", "remaining", "points_left"), shape)
-        if left is not None:
-            left = np.where(np.isfinite(left), left.astype(np.float64), -np.inf)
-            return left, _layer(r, ("zoc", "stopped", "stop"), shape)
-        spent = _layer(r, ("cost", "costs", "spent", "distance"), shape)
-        if spent is None:
-            raise ApiError(500, f"movement_range returned {type(r).__name__}, which the playground cannot read")
-        stop = _layer(r, ("zoc", "stopped", "stop"), shape)
-    left = np.where(np.isfinite(spent) & (spent <= budget + 1e-9), budget - spent, -np.inf)
-    return left, stop
+def _points_left(r: Any, budget: float, shape: tuple[int, int]) -> np.ndarray:
+    """Points left per cell, ``-inf`` where the unit cannot end its move."""
+    if isinstance(r, np.ndarray):  # a distance field: the cost of reaching each cell
+        spent = np.asarray(r, dtype=np.float64)
+        return np.where(np.isfinite(spent) & (spent <= budget + 1e-9), budget - spent, -np.inf)
+    left = _layer(r, ("remaining",), shape)
+    if left is None:
+        raise ApiError(500, f"movement_range returned {type(r).__name__}, which the playground cannot read")
+    left = np.where(np.isfinite(left), left.astype(np.float64), -np.inf)
+    reach = _layer(r, ("reachable",), shape)
+    return left if reach is None else np.where(reach, left, -np.inf)
+
+
+def _zoc_cells(grid: Grid, enemies: list[tuple[int, int]], reached: np.ndarray) -> list[list[int]]:
+    """Reached cells next to an enemy: zones of control, where a move ends."""
+    out = set()
+    for e in enemies:
+        for x, y in grid.neighbors(e):
+            if reached[y, x]:
+                out.add((x, y))
+    return [[x, y] for x, y in sorted(out, key=lambda c: (c[1], c[0]))]
 
 
 def h_range(store: BoardStore, payload: Any) -> dict:
@@ -594,20 +599,18 @@ def h_range(store: BoardStore, payload: Any) -> dict:
         note = None
         f = getattr(m, "movement_range", None)
         if callable(f):
-            r = _call(f, start, budget, unit=unit, enemies=enemies)
+            r = _call(f, start, budget, unit=unit, enemies=enemies or None)
         elif callable(getattr(m, "distance_field", None)):
             r = _call(m.distance_field, start, unit=unit, max_cost=budget)
             if enemies:
                 note = "zones of control need Map.movement_range, which this build does not have yet"
         else:
             raise _missing("movement range", "Map.movement_range")
-        left, stop = _points_left(r, budget, g.shape)
-    ys, xs = np.nonzero(left >= 0)
+        left = _points_left(r, budget, g.shape)
+        reached = left >= 0
+        zoc = _zoc_cells(g, enemies, reached) if callable(f) else []
+    ys, xs = np.nonzero(reached)
     cells = [[int(x), int(y), round(float(left[y, x]), 6)] for x, y in zip(xs, ys)]
-    zoc = []
-    if stop is not None:
-        zy, zx = np.nonzero(np.asarray(stop, dtype=bool) & (left >= 0))
-        zoc = [[int(x), int(y)] for x, y in zip(zx, zy)]
     return {"cells": cells, "zoc": zoc, "budget": budget, "unit": unit, "note": note}
 
 

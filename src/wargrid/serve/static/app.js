@@ -23,6 +23,7 @@ const state = {
   goal: null,
   rangeStart: null,
   sightCell: -1,
+  hoverCell: -1,
   units: [],
   nextUnit: 1,
   fogUnit: null,
@@ -92,7 +93,15 @@ function drawBoard() {
   const svg = $("board");
   const [x0, y0, x1, y1] = b.bounds;
   const m = 0.3;
-  svg.setAttribute("viewBox", `${x0 - m} ${y0 - m} ${x1 - x0 + 2 * m} ${y1 - y0 + 2 * m}`);
+  const box = `${x0 - m} ${y0 - m} ${x1 - x0 + 2 * m} ${y1 - y0 + 2 * m}`;
+  svg.setAttribute("viewBox", box);
+  $("overlay").setAttribute("viewBox", box);
+  for (const r of $("overlay").querySelectorAll("rect.all")) {
+    r.setAttribute("x", x0);
+    r.setAttribute("y", y0);
+    r.setAttribute("width", x1 - x0);
+    r.setAttribute("height", y1 - y0);
+  }
   svg.dataset.kind = b.kind;
   const cells = $("cells");
   const frag = document.createDocumentFragment();
@@ -104,6 +113,14 @@ function drawBoard() {
     frag.appendChild(p);
   }
   cells.replaceChildren(frag);
+  // dimming stays inside the board's own cells (hex boards do not fill their bounding box);
+  // one path of every cell, used as a clip on boards small enough to redraw it cheaply
+  const clip = b.width * b.height <= 20000 && (!b.square || b.valid !== null);
+  $("board-outline").setAttribute("d", clip ? cellIdsAll().map((id) => `M${polyPoints(id)}Z`).join("") : "");
+  for (const r of $("overlay").querySelectorAll("rect.dim")) {
+    if (clip) r.setAttribute("clip-path", "url(#board-clip)");
+    else r.removeAttribute("clip-path");
+  }
   clearOverlays();
   drawUnits();
   fillTerrainControls();
@@ -115,13 +132,22 @@ function colorOf(id) {
   return b.terrains[o >= 0 ? o : b.terrain[id]].color;
 }
 
+function cellIdsAll() {
+  const out = [];
+  for (let id = 0; id < state.board.width * state.board.height; id++) if (valid(id)) out.push(id);
+  return out;
+}
+
 function recolor(id) {
   const p = state.cellEls[id];
   if (p) p.setAttribute("fill", colorOf(id));
 }
 
 function clearOverlays() {
+  state.hoverCell = -1;
+  $("hover-cell").setAttribute("points", "");
   $("shade").replaceChildren();
+  undim();
   $("path").setAttribute("points", "");
   $("vispoly").setAttribute("points", "");
   $("marks").replaceChildren();
@@ -136,15 +162,25 @@ function shade(items) {
   $("shade").replaceChildren(frag);
 }
 
-function outside(ids, color, op) {
-  // the cells not in ids, for dimming everything a query did not reach
-  const n = state.board.width * state.board.height;
-  const hit = new Uint8Array(n);
-  for (const v of ids) hit[v] = 1;
-  const items = [];
-  for (let id = 0; id < n; id++) if (valid(id) && !hit[id]) items.push([id, color, op]);
-  return items;
+function dim(layer, ids, color, op) {
+  // darken the whole board except the cells ids (drawn as holes in a mask): the work grows
+  // with the cells kept, not with the board
+  const holes = $(`holes${layer}`);
+  const rect = $(`dim${layer}`);
+  if (ids === null) {
+    holes.replaceChildren();
+    rect.style.display = "none";
+    return;
+  }
+  const frag = document.createDocumentFragment();
+  for (const id of ids) frag.appendChild(el("polygon", { points: polyPoints(id), "data-id": id }));
+  holes.replaceChildren(frag);
+  rect.setAttribute("fill", color);
+  rect.setAttribute("fill-opacity", op);
+  rect.style.display = "inline";
 }
+
+function undim() { dim(0, null); dim(1, null); }
 
 function labels(items) {
   // small numbers written in cells (points left); only on boards small enough to read them
@@ -291,7 +327,8 @@ async function doRange() {
   }).catch(() => null);
   if (!data) return;
   const reached = data.cells.map(([x, y]) => cellId(x, y));
-  const items = outside(reached, "#0d1b2a", 0.6);
+  dim(0, reached, "#0d1b2a", 0.6);
+  const items = [];
   for (const [x, y, left] of data.cells) {
     const f = data.budget > 0 ? left / data.budget : 1;
     items.push([cellId(x, y), `hsl(${(60 + 60 * f).toFixed(0)},90%,${(70 - 25 * f).toFixed(0)}%)`, 0.55]);
@@ -325,7 +362,7 @@ async function doSight(id) {
     const radius = parseInt($("radius").value, 10) || 1;
     const data = await api("fov", { ...base(), origin: cellXY(id), radius }).catch(() => null);
     if (data && state.tool === "sight") {
-      shade(outside(data.visible, "#0d1b2a", 0.55));
+      dim(0, data.visible, "#0d1b2a", 0.55);
       $("board").dataset.visible = data.visible.length;
       $("marks").replaceChildren();
       mark(id, "origin");
@@ -352,17 +389,11 @@ async function doFog() {
   const units = state.units.map((u) => [u.id, u.x, u.y, u.team]);
   const data = await api("fog", { ...base(), units, team, radius }).catch(() => null);
   if (!data || state.tool !== "fog") return;
-  const n = state.board.width * state.board.height;
-  const seen = new Uint8Array(n);
+  const seen = new Uint8Array(state.board.width * state.board.height);
   for (const v of data.visible) seen[v] = 1;
-  const known = new Uint8Array(n);
-  for (const v of data.explored) known[v] = 1;
-  const items = [];
-  for (let id = 0; id < n; id++) {
-    if (!valid(id) || seen[id]) continue;
-    items.push(known[id] ? [id, "#1b1b1b", 0.45] : [id, "#0b0b0b", 0.85]);
-  }
-  shade(items);
+  // explored but out of sight: grey; never seen: near black (the two dims stack)
+  dim(0, data.visible, "#1b1b1b", 0.45);
+  dim(1, data.explored, "#0b0b0b", 0.73);
   // the other team's units are hidden under the fog
   for (const c of $("units").children) {
     const hidden = parseInt(c.dataset.team, 10) !== team && !seen[parseInt(c.dataset.id, 10)];
@@ -428,13 +459,14 @@ function refreshTool() {
   if (!state.board) return;
   const t = state.tool;
   if (t !== "sight") $("vispoly").setAttribute("points", "");
+  undim();
   if (t !== "fog") for (const c of $("units").children) c.style.display = "";
   if (t === "path") { shade([]); return doPath(); }
   if (t === "range") { $("path").setAttribute("points", ""); return doRange(); }
   $("path").setAttribute("points", "");
   $("marks").replaceChildren();
   if (t === "sight") { shade([]); showResult("Move the mouse over the board."); return; }
-  if (t === "fog") return doFog();
+  if (t === "fog") { shade([]); return doFog(); }
   if (t === "territory") {
     if (state.territory) return doTerritory();
     shade([]);
@@ -524,7 +556,9 @@ function onClick(ev) {
 
 function onMove(ev) {
   const id = idOf(ev);
-  if (id >= 0 && state.board) {
+  if (id >= 0 && state.board && id !== state.hoverCell) {
+    state.hoverCell = id;
+    $("hover-cell").setAttribute("points", polyPoints(id));
     const [x, y] = cellXY(id);
     const b = state.board;
     const o = b.overlay ? b.overlay[id] : -1;
