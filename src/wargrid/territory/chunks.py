@@ -92,6 +92,12 @@ def scatter(
     if not isinstance(method, str) or method not in METHODS + ("auto",):
         allowed = ", ".join(map(repr, METHODS + ("auto",)))
         raise ValueError(f"method must be one of {allowed}; got {method!r}")
+    if players == 2 and cap == 1 and np.all(w == 1.0) and seeds is None:
+        from .feasibility import two_colouring
+
+        exact = two_colouring(graph)
+        if exact is not None:
+            return exact, "two-colouring"
     plan = [m for _ in range(_ATTEMPTS // len(METHODS)) for m in _AUTO] if method == "auto" else [method] * _ATTEMPTS
     slack = _slack(tol, w)
     rounds = 60 + 4 * cap

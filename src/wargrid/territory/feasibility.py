@@ -13,7 +13,14 @@ be out of reach of the search, which then raises ``PartitionError``.
   rectangle: king moves), coloured by two players, one colour connects the
   left column to the right one or the top row to the bottom one; such a chunk
   has at least ``min(width, height)`` cells because each step moves one column
-  or one row at most. (A square-4 board escapes: a checkerboard has chunks of one.)
+  or one row at most. A board wrapped in x holds the unwrapped one's paths, so
+  the bound holds there too. (A square-4 board escapes: a checkerboard has
+  chunks of one.)
+- **Two players, chunks of one**: the land must be coloured properly with two
+  colours, so each zone must be bipartite (no triangle, no odd ring) and its
+  two sides, each zone's flipped or not, must add up to counts within one of
+  each other: a small subset-sum decides it exactly (``two_colouring``
+  returns the colouring when it exists; counts only, not weights).
 - **Forced colourings**: three players with chunks of one cell colour the land
   properly with three colours. Where triangles of touching cells chain over
   all the land (a hex board), that colouring is forced up to renaming the
@@ -31,7 +38,7 @@ import numpy as np
 from ..grids.boards import SquareGrid
 from ._graph import LandGraph
 
-__all__ = ["Feasibility", "InfeasibleError", "check_feasibility"]
+__all__ = ["Feasibility", "InfeasibleError", "check_feasibility", "two_colouring"]
 
 
 class InfeasibleError(ValueError):
@@ -58,6 +65,65 @@ def _largest_zone(graph: LandGraph) -> int:
 
     _, sizes = label_chunks(graph.nbr, np.zeros(graph.n, dtype=np.int64))
     return int(sizes.max()) if sizes.size else 0
+
+
+def _bipartition(graph: LandGraph) -> tuple[np.ndarray, np.ndarray] | None:
+    """Side (0/1) of each node and its zone, or ``None`` when some zone has an odd ring."""
+    from .._kernels.territory import bfs, label_chunks
+
+    zero = np.zeros(graph.n, dtype=np.int64)
+    labels, sizes = label_chunks(graph.nbr, zero)
+    firsts = np.zeros(sizes.size, dtype=np.int64)
+    firsts[labels[::-1]] = np.arange(graph.n - 1, -1, -1)
+    side = bfs(graph.nbr, firsts, zero, -1) & 1
+    nb = graph.nbr
+    ok = nb >= 0
+    if (side[:, None] == side[np.where(ok, nb, 0)])[ok].any():
+        return None
+    return side, labels
+
+
+def two_colouring(graph: LandGraph) -> np.ndarray | None:
+    """Owners (0/1) of a balanced split of the land into cells no two of which
+    touch with the same owner, or ``None`` when none exists (exact).
+
+    >>> from wargrid import SquareGrid
+    >>> from wargrid.territory._graph import land_graph
+    >>> two_colouring(land_graph(SquareGrid(3, 2), np.ones((2, 3), bool))).tolist()
+    [0, 1, 0, 1, 0, 1]
+    """
+    bp = _bipartition(graph)
+    if bp is None:
+        return None
+    side, labels = bp
+    nz = int(labels.max()) + 1 if graph.n else 0
+    a = np.bincount(labels, weights=(side == 0), minlength=nz).astype(np.int64)
+    b = np.bincount(labels, weights=(side == 1), minlength=nz).astype(np.int64)
+    diff = a - b
+    off = int(np.abs(diff).sum())
+    # reach[i]: bitset of sums of +-diff over the first i zones, shifted by off
+    reach = [1 << off]
+    for d in diff.tolist():
+        r = reach[-1]
+        reach.append((r << d if d >= 0 else r >> -d) | (r >> d if d >= 0 else r << -d))
+    final = reach[-1]
+    target = None
+    for t in (0, 1, -1):
+        if (final >> (t + off)) & 1:
+            target = t
+            break
+    if target is None:
+        return None
+    flip = np.zeros(nz, dtype=bool)
+    cur = target
+    for i in range(nz - 1, -1, -1):
+        d = int(diff[i])
+        if (reach[i] >> (cur - d + off)) & 1:
+            cur -= d
+        else:
+            flip[i] = True
+            cur += d
+    return np.where(flip[labels], 1 - side, side).astype(np.int64)
 
 
 def check_feasibility(
@@ -102,7 +168,7 @@ def check_feasibility(
             need, why = c, (
                 f"{clique} cells touch one another, so with {players} players someone owns {c} touching cells"
             )
-        full = bool(graph.passable.all()) and not grid.wrap_x
+        full = bool(graph.passable.all())
         eight = isinstance(grid, SquareGrid) and grid.diagonal
         hexlike = not isinstance(grid, SquareGrid)
         if players == 2 and full and (hexlike or eight):
@@ -115,6 +181,16 @@ def check_feasibility(
                 )
     if max_chunk < need:
         return Feasibility(False, f"max_chunk={max_chunk} is impossible: {why}; use max_chunk >= {need}", need)
+    if players == 2 and max_chunk == 1 and weights is None or (
+        players == 2 and max_chunk == 1 and weights is not None and np.all(np.asarray(weights) == 1.0)
+    ):
+        if _bipartition(graph) is None:
+            return Feasibility(False, "max_chunk=1 with 2 players needs a proper two-colouring of the land, and "
+                               "it has an odd ring of touching cells (a triangle, say); use max_chunk >= 2", 2)
+        if two_colouring(graph) is None:
+            return Feasibility(False, "max_chunk=1 with 2 players needs a proper two-colouring of the land; each "
+                               "zone's two sides are fixed, and no choice of sides gives counts within one of "
+                               "each other; use max_chunk >= 2", 2)
     if players == 3 and max_chunk == 1:
         from .._kernels.territory import forced_colouring
 

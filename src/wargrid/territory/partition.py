@@ -307,7 +307,7 @@ def partition(
     w = check_weights(weights, graph)
     seeds = None
     if starts is not None:
-        seeds = graph.nodes(list(starts), "starts")
+        seeds = graph.nodes(starts, "starts")
         if seeds.size != players:
             raise ValueError(f"starts must hold one cell per player ({players}), got {seeds.size}")
     verdict = check_feasibility(graph, players, mode=mode, max_chunk=max_chunk, weights=w)

@@ -122,15 +122,22 @@ def start_positions(
     inpool = np.zeros(graph.n, dtype=bool)
     inpool[pool] = True
     if players > 1:
-        for _ in range(20):  # farther apart, one start at a time
+        # farther apart, one start at a time: the nearest other start first,
+        # then the summed distance to all others (spreads ties evenly)
+        fields = np.stack([bfs(nbr, starts[k : k + 1], zero, -1) for k in range(players)]).astype(np.float64)
+        fields[fields < 0] = -np.inf
+        big = float(graph.n + 1) * players
+        for _ in range(20):
             changed = False
             for i in range(players):
-                d = bfs(nbr, np.delete(starts, i), zero, -1)
-                d = np.where(inpool, d, -1)
-                d[np.delete(starts, i)] = -1
-                c = int(np.argmax(d))
-                if d[c] > d[starts[i]]:
+                others = np.delete(fields, i, axis=0)
+                score = others.min(axis=0) * big + others.sum(axis=0)
+                score[~inpool] = -np.inf
+                score[np.delete(starts, i)] = -np.inf
+                c = int(np.argmax(score))
+                if score[c] > score[starts[i]]:
                     starts[i] = c
+                    fields[i] = bfs(nbr, starts[i : i + 1], zero, -1)
                     changed = True
             if not changed:
                 break
