@@ -57,7 +57,10 @@ class _Demo:
             except ImportError:
                 pass
             else:
-                render_png(m, self.out / f"{name}.png", overlays=overlays)
+                from ..render.scene import default_cell_size
+
+                render_png(m, self.out / f"{name}.png", overlays=overlays,
+                           cell_size=min(14.0, default_cell_size(m.grid)))
                 files.append(f"{name}.png")
         self.items.append({"name": name, "title": title, "text": text, "files": files})
 
@@ -152,17 +155,17 @@ def run(args: argparse.Namespace) -> int:
             return
         a, b = start_goal()
         ovs, lines = [], []
-        for unit, color in (("foot", "#d62728"), ("cavalry", "#1f3fbf")):
+        for unit, color, width in (("foot", "#d62728", 0.45), ("cavalry", "#1f3fbf", 0.2)):
             before = note["compute"] or 0.0
             p = timed(note, fn, a, b, unit=unit)
             dt = note["compute"] - before
             if p is None:
                 lines.append(f"{unit}: no path")
                 continue
-            ovs.append(Polyline(path_cells(p), color=color, name=f"path {unit}"))
+            ovs.append(Polyline(path_cells(p), color=color, width=width, name=f"path {unit}"))
             if unit == "foot":
                 d.trail = path_cells(p)
-            lines.append(f"{unit} (line {color}): {len(path_cells(p))} cells, cost {path_cost(p):g}, {dt * 1000:.1f} ms")
+            lines.append(f"{unit} ({'wide red' if unit == 'foot' else 'thin blue'} line): {len(path_cells(p))} cells, cost {path_cost(p):g}, {dt * 1000:.1f} ms")
         note["note"] = "; ".join(l.split(" (")[0] + l.split(")")[-1] for l in lines)
         ovs.append(Markers([a, b], labels=["from", "to"]))
         d.picture("paths", "A* paths: foot vs cavalry", ovs,
@@ -174,14 +177,20 @@ def run(args: argparse.Namespace) -> int:
         if fn is None:
             note["note"] = "skipped: connectivity zones are not in this version"
             return
-        lab = label_layer(timed(note, fn, "wheeled"), d.m.shape)
-        uniq, lab = np.unique(lab, return_inverse=True)
-        lab = lab.reshape(d.m.shape) - (1 if uniq[0] < 0 else 0)
-        n = int(lab.max()) + 1
-        note["note"] = f"{n} zones"
-        d.picture("zones", "Connectivity zones (wheeled)", [Regions(lab, alpha=0.5)],
-                  f"{n} areas wheeled units cannot leave (they cross neither water, swamp, fords nor mountains); "
-                  "cells of one colour reach each other.", png=True)
+        land = label_layer(timed(note, fn, "wheeled"), d.m.shape)
+        sea = label_layer(timed(note, fn, "naval"), d.m.shape)
+        _, land = np.unique(land, return_inverse=True)
+        _, sea = np.unique(sea, return_inverse=True)
+        land = land.reshape(d.m.shape) - (1 if (d.m.zones("wheeled") < 0).any() else 0)
+        sea = sea.reshape(d.m.shape) - (1 if (d.m.zones("naval") < 0).any() else 0)
+        n_land = int(land.max()) + 1
+        lab = np.where(land >= 0, land, np.where(sea >= 0, sea + n_land, -1))
+        n_sea = int(lab.max()) + 1 - n_land
+        note["note"] = f"{n_land} land zones (wheeled), {n_sea} water zones (naval)"
+        d.picture("zones", "Connectivity zones: wheeled units and ships", [Regions(lab, alpha=0.4)],
+                  f"Each colour is an area a unit cannot leave: {n_land} for wheeled units (they cross neither "
+                  f"water, swamp, fords nor mountains) and {n_sea} for ships (each lake is its own). "
+                  "A path query between two zones answers 'no path' at once.", png=True)
 
     def sight(note: dict) -> None:
         fn = getattr(d.m, "fov", None)

@@ -12,6 +12,7 @@ Lines (roads, paths), markers and text are drawn with Pillow on top.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -26,13 +27,19 @@ _BACKGROUND = (255, 255, 255)
 
 
 def _colors(colors: Sequence[str]) -> np.ndarray:
-    return np.array([rgb(c) for c in colors], dtype=np.float64).reshape(-1, 3)
+    return np.array([rgb(c) for c in colors], dtype=np.float32).reshape(-1, 3)
 
 
+@lru_cache(maxsize=4)
 def raster(frame: Frame) -> np.ndarray:
-    """``(height, width)`` cell id under each pixel centre of ``frame`` (``-1``: background)."""
+    """``(height, width)`` cell id under each pixel centre of ``frame`` (``-1``: background; read-only, cached).
+
+    Several pictures of one board share the lookup.
+    """
     py, px = np.mgrid[0:frame.height, 0:frame.width]
-    return frame.cells_under(px + 0.5, py + 0.5)
+    ids = frame.cells_under(px + 0.5, py + 0.5)
+    ids.setflags(write=False)
+    return ids
 
 
 def _blend(img: np.ndarray, where: np.ndarray, color: np.ndarray, alpha: float | np.ndarray) -> None:
@@ -70,7 +77,7 @@ def render_png(
     ids = raster(frame)
     on = ids >= 0
     cid = np.where(on, ids, 0)
-    img = np.empty(ids.shape + (3,), dtype=np.float64)
+    img = np.empty(ids.shape + (3,), dtype=np.float32)
     img[...] = _BACKGROUND
     pal = _colors(colors)
     img[on] = pal[terrain.ravel()[cid[on]]]
@@ -89,7 +96,7 @@ def render_png(
                 bd.line([(x0, y0), (x1, y1)], fill=colors[tid], width=width)
                 r = width / 2.0
                 bd.ellipse([x1 - r, y1 - r, x1 + r, y1 + r], fill=colors[tid])
-        img = np.asarray(base, dtype=np.float64).copy()
+        img = np.asarray(base, dtype=np.float32).copy()
 
     pending_lines = []  # drawn with Pillow after the per-cell layers
     for ov in ovs:
@@ -152,5 +159,5 @@ def render_png(
     if path is not None:
         from ..io._files import atomic_write_with
 
-        atomic_write_with(path, lambda f: im.save(f, format="PNG"))
+        atomic_write_with(path, lambda f: im.save(f, format="PNG", compress_level=3))
     return im
