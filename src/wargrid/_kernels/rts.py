@@ -64,45 +64,88 @@ def _can_step(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
 
 
 @jit
-def _follow(cell, start, bdir, target, hand, limit, out, n, record, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw):
-    """Follow the edge of the obstacle that lies in direction ``bdir`` from ``start`` until ``target``.
+def _turn(cell, p, r0, hand, order, corner, crule, off, ndir, pmode, wrap, width, pw):
+    """The first open direction from ``p``, turning from rank ``r0`` by ``hand``; ``(direction, cell)`` or ``(-1, -1)``."""
+    for k in range(ndir):
+        dd = order[(r0 + hand * k) % ndir]
+        q = _can_step(cell, p, dd, corner, crule, off, ndir, pmode, wrap, width, pw)
+        if q >= 0:
+            return dd, q
+    return -1, -1
 
-    ``hand`` +1 turns one way round the obstacle, -1 the other. Returns the
-    length walked and the number of steps (length ``inf`` when the limit is
-    reached or the walk loops; the number of steps is -1 when ``out`` is
-    full); with ``record`` the cells are written to ``out[n:]``.
+
+@jit
+def _follow_both(cell, start, bdir, target, limit, out, n, tmp, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw):
+    """Follow the edge of the obstacle in direction ``bdir`` from ``start`` both ways until ``target``.
+
+    Hand +1 turns one way round the obstacle and writes its cells to
+    ``out[n:]``; hand -1 turns the other way and writes to ``tmp[0:]``. Each
+    hand gives up after ``limit`` steps or when it comes back to ``start``
+    about to repeat its first move. The two walk in lockstep (the shorter so
+    far moves next), so a hand stops as soon as it can no longer be the
+    shorter. Returns ``(hand, steps)``: the hand that reached ``target`` by
+    the shorter walk (+1 on a tie) and its number of steps; ``(0, 0)`` when
+    neither did; ``(-2, 0)`` when a buffer is full.
     """
-    p = start
-    r0 = rank[bdir]
-    first = -1
-    length = 0.0
-    cap = out.shape[0]
-    for steps in range(limit):
-        found = -1
-        q = -1
-        for k in range(ndir):
-            dd = order[(r0 + hand * k) % ndir]
-            q = _can_step(cell, p, dd, corner, crule, off, ndir, pmode, wrap, width, pw)
-            if q >= 0:
-                found = dd
-                break
-        if found < 0:
-            return INF, 0
-        if p == start:
-            if first == found:
-                return INF, 0  # went all the way round without meeting the target
-            if first < 0:
-                first = found
-        p = q
-        length += stepl[found]
-        if record:
-            if n + steps >= cap:
-                return INF, -1  # out of buffer, not out of luck
-            out[n + steps] = p
-        if p == target:
-            return length, steps + 1
-        r0 = (rank[found] + ndir // 2 + hand) % ndir
-    return INF, 0
+    cap_a = out.shape[0]
+    cap_b = tmp.shape[0]
+    pa = start
+    pb = start
+    ra = rank[bdir]
+    rb = rank[bdir]
+    fa = -1
+    fb = -1
+    la = 0.0
+    lb = 0.0
+    ka = 0
+    kb = 0
+    sa = 0  # 0 walking, 1 arrived, 2 gave up
+    sb = 0
+    while True:
+        if sa == 1 and (sb == 2 or (sb == 0 and lb >= la) or (sb == 1 and la <= lb)):
+            return 1, ka
+        if sb == 1 and (sa == 2 or (sa == 0 and la > lb) or (sa == 1 and lb < la)):
+            return -1, kb
+        if sa == 2 and sb == 2:
+            return 0, 0
+        if sa == 0 and (sb != 0 or la <= lb):
+            if ka >= limit:
+                sa = 2
+                continue
+            f, q = _turn(cell, pa, ra, 1, order, corner, crule, off, ndir, pmode, wrap, width, pw)
+            if f < 0 or (pa == start and fa == f):
+                sa = 2  # shut in, or all the way round without meeting the target
+                continue
+            if pa == start and fa < 0:
+                fa = f
+            if n + ka >= cap_a:
+                return -2, 0
+            pa = q
+            out[n + ka] = q
+            ka += 1
+            la += stepl[f]
+            ra = (rank[f] + ndir // 2 + 1) % ndir
+            if pa == target:
+                sa = 1
+        else:
+            if kb >= limit:
+                sb = 2
+                continue
+            f, q = _turn(cell, pb, rb, -1, order, corner, crule, off, ndir, pmode, wrap, width, pw)
+            if f < 0 or (pb == start and fb == f):
+                sb = 2
+                continue
+            if pb == start and fb < 0:
+                fb = f
+            if kb >= cap_b:
+                return -2, 0
+            pb = q
+            tmp[kb] = q
+            kb += 1
+            lb += stepl[f]
+            rb = (rank[f] + ndir // 2 - 1) % ndir
+            if pb == target:
+                sb = 1
 
 
 @jit
@@ -146,20 +189,18 @@ def classic_find(
                     t = step_to(t, e, off, ndir, pmode, wrap, width, pw)
                 if cell[t] == INF:
                     return n, 2  # the goal itself is blocked
-            # one hand writes straight into out, the other into tmp; keep the shorter
-            la, ka = _follow(cell, cur, d, t, 1, limit, out, n, True, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
-            lb, kb = _follow(cell, cur, d, t, -1, limit, tmp, 0, True, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
-            if ka < 0 or kb < 0:
+            hand, k = _follow_both(cell, cur, d, t, limit, out, n, tmp, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
+            if hand == -2:
                 return n, 3
-            if la < INF or lb < INF:
-                if la <= lb:
-                    n += ka
+            if hand != 0:
+                if hand == 1:
+                    n += k
                 else:
-                    if n + kb > cap:
+                    if n + k > cap:
                         return n, 3
-                    for i in range(kb):
+                    for i in range(k):
                         out[n + i] = tmp[i]
-                    n += kb
+                    n += k
                 cur = t
                 done = True
             else:
