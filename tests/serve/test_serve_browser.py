@@ -212,6 +212,16 @@ def test_moving_the_mouse_moves_the_view(page, tmp_path):
     assert second != first
     assert str(9 * 20 + 15) in second.split(",")
     page.screenshot(path=str(tmp_path / "sight-2.png"))
+    # on a square board the visibility polygon follows the mouse inside its tile
+    if int(page.get_attribute("#board", "data-polygon")) > 0:
+        box = page.locator(cell(b, 15, 9)).bounding_box()
+        page.mouse.move(box["x"] + box["width"] * 0.1, box["y"] + box["height"] * 0.1)
+        page.wait_for_function("document.getElementById('result').textContent.includes('polygon')")
+        page.wait_for_timeout(300)
+        one = page.get_attribute("#vispoly", "points")
+        page.mouse.move(box["x"] + box["width"] * 0.9, box["y"] + box["height"] * 0.9)
+        page.wait_for_function(f"document.getElementById('vispoly').getAttribute('points') !== {json.dumps(one)}")
+        assert page.get_attribute("#board", "data-sight") == "15,9"
     assert page.errors == []
 
 

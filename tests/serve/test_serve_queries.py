@@ -216,8 +216,31 @@ def test_fov_matches_the_library(grid):
     assert (3 * 7 + 3) in got["visible"]
     if isinstance(grid, SquareGrid) and not CAPS["visibility_polygon"]:
         assert "visibility_polygon" in got["note"]
+    if isinstance(grid, SquareGrid) and CAPS["visibility_polygon"]:
+        want_poly = m.visibility_polygon((3.5, 3.5)).points
+        assert np.allclose(np.array(got["polygon"]), want_poly, atol=1e-4)
     if not isinstance(grid, SquareGrid):
         assert got["polygon"] is None
+
+
+def test_visibility_polygon_follows_the_light():
+    if not CAPS["visibility_polygon"]:
+        return
+    m = Map(SquareGrid(6, 6))
+    m.set_terrain([(2, 2), (3, 2)], "mountains")
+    sid = session(m)
+    a = ok(call("fov", session=sid, origin=[2, 4], radius=5, point=[2.1, 4.9]))["polygon"]
+    b = ok(call("fov", session=sid, origin=[2, 4], radius=5, point=[2.9, 4.1]))["polygon"]
+    assert a != b
+    assert np.allclose(np.array(b), m.visibility_polygon((2.9, 4.1)).points, atol=1e-4)
+    # every corner lies on the board
+    assert all(0 <= x <= 6 and 0 <= y <= 6 for x, y in a + b)
+    # the light must stay inside its tile; hex boards ignore the point
+    msg = bad(call("fov", session=sid, origin=[2, 4], radius=5, point=[3.5, 4.5]))
+    assert "point[0] (x) must be in 2..3, got 3.5" in msg
+    assert "point must be an [x, y] pair" in bad(call("fov", session=sid, origin=[2, 4], radius=5, point=[1]))
+    h = ok(call("fov", session=session(Map(HexGrid(4, 4))), origin=[1, 1], radius=2, point=[9, 9]))
+    assert h["polygon"] is None
 
 
 @pytest.mark.parametrize(

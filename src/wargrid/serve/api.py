@@ -636,24 +636,41 @@ def _fov(m: Map, origin: tuple[int, int], radius: int) -> np.ndarray:
     return np.asarray(_call(field_of_view, m.grid, m.blocks_sight(), origin, radius=radius, elevation=m.elevation), dtype=bool)
 
 
+def _light(v: Any, origin: tuple[int, int]) -> tuple[float, float]:
+    """A float point inside the square tile ``origin`` (tile ``(x, y)`` covers ``[x, x + 1] x [y, y + 1]``)."""
+    if not isinstance(v, list) or len(v) != 2:
+        raise ApiError(400, f"point must be an [x, y] pair of numbers inside the origin tile, got {_short(v)}")
+    x, y = origin
+    px = _number(v[0], "point[0] (x)", x, x + 1)
+    py = _number(v[1], "point[1] (y)", y, y + 1)
+    return px, py
+
+
 def h_fov(store: BoardStore, payload: Any) -> dict:
-    """``POST /api/fov``: what ``origin`` sees within ``radius`` ``{session, origin, radius}``; on square boards also the visibility polygon."""
-    p = _fields(payload, ("session", "origin", "radius"))
+    """``POST /api/fov``: what ``origin`` sees within ``radius`` ``{session, origin, radius, point?}``.
+
+    On square boards the answer also carries the visibility polygon of a light
+    at ``point`` (a float point in the origin tile; default its centre).
+    """
+    p = _fields(payload, ("session", "origin", "radius"), ("point",))
     s = store.get(p["session"])
     with s.lock:
         m = s.map
         origin = _cell(p["origin"], "origin", m.grid)
         radius = _int(p["radius"], "radius", 0, MAX_RADIUS)
+        square = isinstance(m.grid, SquareGrid)
+        light = _light(p["point"], origin) if p.get("point") is not None and square else None
         seen = _fov(m, origin, radius)
         polygon = None
         note = None
-        if isinstance(m.grid, SquareGrid):
+        if square:
             vp = getattr(m, "visibility_polygon", None)
             if callable(vp):
-                point = m.grid.center(origin)
+                point = light if light is not None else m.grid.center(origin)
                 pts = _call(vp, point)
-                pts = getattr(pts, "points", getattr(pts, "vertices", pts))
-                polygon = [[round(float(a), 4), round(float(b), 4)] for a, b in np.asarray(pts, dtype=np.float64).reshape(-1, 2)]
+                pts = getattr(pts, "points", pts)
+                xy = np.round(np.asarray(pts, dtype=np.float64).reshape(-1, 2), 4) + 0.0  # no -0.0
+                polygon = xy.tolist()
             else:
                 note = "the visibility polygon needs Map.visibility_polygon, which this build does not have yet"
     return {"visible": _ids(seen), "polygon": polygon, "origin": list(origin), "radius": radius, "note": note}

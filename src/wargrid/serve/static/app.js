@@ -23,6 +23,7 @@ const state = {
   goal: null,
   rangeStart: null,
   sightCell: -1,
+  sightPoint: null,
   hoverCell: -1,
   units: [],
   nextUnit: 1,
@@ -353,14 +354,17 @@ async function doZones() {
 }
 
 let sightBusy = false;
-let sightNext = -1;
-async function doSight(id) {
+let sightNext = null;
+async function doSight(id, point) {
+  // one request at a time; while it runs, only the latest mouse position waits its turn
   if (id < 0) return;
-  if (sightBusy) { sightNext = id; return; }
+  if (sightBusy) { sightNext = [id, point]; return; }
   sightBusy = true;
   try {
     const radius = parseInt($("radius").value, 10) || 1;
-    const data = await api("fov", { ...base(), origin: cellXY(id), radius }).catch(() => null);
+    const req = { ...base(), origin: cellXY(id), radius };
+    if (point && state.board.square) req.point = point;
+    const data = await api("fov", req).catch(() => null);
     if (data && state.tool === "sight") {
       dim(0, data.visible, "#0d1b2a", 0.55);
       $("board").dataset.visible = data.visible.length;
@@ -368,6 +372,7 @@ async function doSight(id) {
       mark(id, "origin");
       $("vispoly").setAttribute("points", data.polygon ? data.polygon.map(([x, y]) => `${x},${y}`).join(" ") : "");
       $("board").dataset.sight = cellXY(id).join(",");
+      $("board").dataset.polygon = data.polygon ? data.polygon.length : 0;
       showResult(`From ${cellXY(id).join(", ")}: <b id="fov-count">${data.visible.length}</b> cells in view within radius ${radius}.` +
         (data.polygon ? ` Visibility polygon: ${data.polygon.length} corners.` : "") +
         (data.note ? `<br><small>${esc(data.note)}</small>` : ""));
@@ -376,11 +381,20 @@ async function doSight(id) {
   } finally {
     sightBusy = false;
   }
-  if (sightNext >= 0 && sightNext !== id) {
-    const n = sightNext;
-    sightNext = -1;
-    doSight(n);
+  if (sightNext) {
+    const [n, p] = sightNext;
+    sightNext = null;
+    doSight(n, p);
   }
+}
+
+function boardPoint(ev) {
+  // the mouse position in drawing units
+  const svg = $("board");
+  const m = svg.getScreenCTM();
+  if (!m) return null;
+  const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+  return [Math.round(p.x * 1000) / 1000, Math.round(p.y * 1000) / 1000];
 }
 
 async function doFog() {
@@ -564,9 +578,21 @@ function onMove(ev) {
     const o = b.overlay ? b.overlay[id] : -1;
     $("hover").textContent = `(${x}, ${y}) ${b.terrains[b.terrain[id]].name}${o >= 0 ? " + " + b.terrains[o].name : ""}`;
   }
-  if (state.tool === "sight" && id >= 0 && id !== state.sightCell) {
-    state.sightCell = id;
-    doSight(id);
+  if (state.tool === "sight" && id >= 0) {
+    // on square boards the light follows the mouse inside its tile; elsewhere the view moves cell by cell
+    let point = null;
+    if (state.board.square) {
+      const p = boardPoint(ev);
+      const [x, y] = cellXY(id);
+      if (p) point = [Math.min(Math.max(p[0], x), x + 1), Math.min(Math.max(p[1], y), y + 1)];
+    }
+    const last = state.sightPoint;
+    const moved = point && (!last || Math.abs(point[0] - last[0]) + Math.abs(point[1] - last[1]) > 0.05);
+    if (id !== state.sightCell || moved) {
+      state.sightCell = id;
+      state.sightPoint = point;
+      doSight(id, point);
+    }
   }
   if (state.tool === "paint" && state.painting && id >= 0) paintCell(id);
 }
