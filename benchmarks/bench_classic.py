@@ -77,6 +77,8 @@ def main() -> None:
         worst = max(ratios) if ratios else math.nan
         print(f"{name:18} {done:>3}/{len(scens):<3} {mean:>10.3f} {med:>7.3f} {worst:>7.3f} {astar_ok:>3}/{len(scens):<2} "
               f"{1e3 * tc / len(scens):>10.3f} {1e3 * ta / len(scens):>8.3f} {ta / tc:>10.2f}")
+    if all_ratio and min(all_ratio) < 1 - 1e-9:
+        print(f"WARNING: a classic path is shorter than the optimum (ratio {min(all_ratio):.6f}): a bug")
     if all_ratio:
         print(f"{'all':18} {len(all_ratio):>7} {statistics.fmean(all_ratio):>10.3f} {statistics.median(all_ratio):>7.3f} "
               f"{max(all_ratio):>7.3f} {'':>6} {'':>10} {'':>8} {t_astar / t_classic:>10.2f}")
