@@ -325,3 +325,22 @@ def test_live_server_limits(server):
         assert "at most" in json.loads(exc.read())["error"] or "256" in exc.reason + "256"
     else:  # pragma: no cover
         raise AssertionError("a 100000 x 100000 board was not refused")
+
+
+def test_open_a_map_file(page, tmp_path):
+    arena = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai" / "arena.map"
+    old = page.get_attribute("#board", "data-session")
+    page.set_input_files("#upload", str(arena))
+    page.wait_for_function(f"document.getElementById('board').dataset.session !== {json.dumps(old)}")
+    assert page.locator("#cells polygon").count() == 49 * 49
+    assert "arena.map" in page.inner_text("#status")
+    assert page.input_value("#kind") == "square-8"
+    page.screenshot(path=str(tmp_path / "arena.png"))
+    # a file the readers refuse gives one clear line, and the board stays
+    bad = tmp_path / "broken.map"
+    bad.write_text("type octile\nheight 2\nwidth 2\nmap\n..\n")
+    page.set_input_files("#upload", str(bad))
+    page.wait_for_function("document.getElementById('status').className === 'error'")
+    assert "broken.map" in page.inner_text("#status")
+    assert page.locator("#cells polygon").count() == 49 * 49
+    assert [e for e in page.errors if "400" not in e] == []

@@ -252,6 +252,10 @@ async function newBoard(ev) {
 
 function loadBoard(data) {
   state.board = data;
+  // the form shows the board that is on screen
+  $("kind").value = data.kind;
+  $("width").value = data.width;
+  $("height").value = data.height;
   state.start = state.goal = state.rangeStart = null;
   state.sightCell = -1;
   state.units = [];
