@@ -161,6 +161,11 @@ class Grid:
         if not isinstance(wrap_x, (bool, np.bool_)):
             raise TypeError(f"wrap_x must be True or False, got {wrap_x!r}")
         self.wrap_x = bool(wrap_x)
+        if self.wrap_x and self.width < 3:
+            raise ValueError(
+                f"wrap_x needs a width of at least 3, got {self.width}: on a narrower ring a cell "
+                "would be its own neighbour, or the same neighbour twice"
+            )
         if mask is None:
             m = np.ones((self.height, self.width), dtype=bool)
         else:

@@ -241,16 +241,19 @@ class Hex:
 
         Linear interpolation in cube space, sampled at ``distance + 1`` points
         and rounded. To make ties fall the same way every time, both ends are
-        nudged by the fixed cube vector ``(+1e-6, +2e-6, -3e-6)`` before
+        nudged by the fixed cube vector ``(+2e-6, +1e-6, -3e-6)`` before
         interpolating (the guide's nudge), so a point exactly on an edge
-        between two hexes goes to the one with the larger ``q``, then ``r``.
+        between two hexes goes to the one with the larger ``q``, then ``r``
+        (the nudge crosses every edge kind towards that hex).
 
         >>> Hex(0, 0).line_to(Hex(2, -1))
         [Hex(q=0, r=0), Hex(q=1, r=0), Hex(q=2, r=-1)]
+        >>> Hex(0, 0).line_to(Hex(1, 1))
+        [Hex(q=0, r=0), Hex(q=1, r=0), Hex(q=1, r=1)]
         """
         _check_hex(other, "other")
         n = self.distance(other)
-        eq, er = 1e-6, 2e-6
+        eq, er = 2e-6, 1e-6
         aq, ar = self.q + eq, self.r + er
         bq, br = other.q + eq, other.r + er
         if n == 0:
@@ -310,6 +313,12 @@ def hex_direction(direction: int) -> Hex:
 def hex_round(q: float, r: float) -> Hex:
     """Round fractional axial coordinates to the nearest Hex (cube rounding).
 
+    Each cube coordinate is rounded half up, so a point exactly on the edge
+    between two hexes goes to the one with the larger ``q``, then the larger
+    ``r``, wherever the edge is (rounding commutes with moving by whole hexes).
+
+    >>> hex_round(0.5, 0.0), hex_round(1.5, 0.0), hex_round(0.0, 0.5)
+    (Hex(q=1, r=0), Hex(q=2, r=0), Hex(q=0, r=1))
     >>> hex_round(0.6, 0.3)
     Hex(q=1, r=0)
     >>> hex_round(-0.4, 1.2)
@@ -318,13 +327,20 @@ def hex_round(q: float, r: float) -> Hex:
     q = _check_real(q, "q")
     r = _check_real(r, "r")
     s = -q - r
-    rq, rr, rs = round(q), round(r), round(s)
+    rq, rr, rs = _round_half_up(q), _round_half_up(r), _round_half_up(s)
     dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
     if dq > dr and dq > ds:
         rq = -rr - rs
     elif dr > ds:
         rr = -rq - rs
     return Hex(int(rq), int(rr))
+
+
+def _round_half_up(x: float) -> float:
+    # not round(): Python rounds halves to even, which would break ties one way
+    # at q = 0.5 and the other at q = 1.5
+    f = math.floor(x)
+    return f + 1.0 if x - f >= 0.5 else f
 
 
 def _check_real(v: object, name: str) -> float:
@@ -467,13 +483,18 @@ def hex_round_array(q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
     if not (np.isfinite(fq).all() and np.isfinite(fr).all()):
         raise ValueError("q and r must be finite (no NaN or inf)")
     fs = -fq - fr
-    rq, rr, rs = np.round(fq), np.round(fr), np.round(fs)
+    rq, rr, rs = _round_half_up_array(fq), _round_half_up_array(fr), _round_half_up_array(fs)
     dq, dr, ds = np.abs(rq - fq), np.abs(rr - fr), np.abs(rs - fs)
     fix_q = (dq > dr) & (dq > ds)
     fix_r = ~fix_q & (dr > ds)
     rq = np.where(fix_q, -rr - rs, rq)
     rr = np.where(fix_r, -rq - rs, rr)
     return rq.astype(np.int64), rr.astype(np.int64)
+
+
+def _round_half_up_array(x: np.ndarray) -> np.ndarray:
+    f = np.floor(x)
+    return np.where(x - f >= 0.5, f + 1.0, f)
 
 
 # -- layout --------------------------------------------------------------------
