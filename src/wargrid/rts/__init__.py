@@ -1,5 +1,15 @@
 """Real-time strategy detail: leptons, occupancy, the entry ladder, the classic pathfinder, moving units.
 
+- ``leptons``: integer sub-cell positions (256 a cell), packed cell numbers,
+  the octagonal distance;
+- ``occupancy``: infantry sub-spots, vehicles, buildings, reservations;
+- ``ladder``: "can this unit enter this cell?" as an ordered ``Entry`` with
+  costs, and searches whose threshold rises one step at a time;
+- ``classic``: the straight-line + edge-following pathfinder and its move
+  optimiser (also ``Map.classic_path``);
+- ``sim``: units that move tick by tick and re-check every next cell;
+- ``scenario``: the bridge scenario (``bridge_scenario(seed=0).picture(path)``).
+
 Importing this package compiles nothing; kernels compile on first use.
 
 >>> from wargrid import rts
