@@ -70,11 +70,13 @@ def _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap
 
 
 @jit
-def label_board(cell, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest):
+def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest):
     """Label every padded cell by zone into ``out`` (int32, padded size); return the zone count.
 
-    A cell is passable when ``lo < cell[p] < hi`` (costs: ``-1, inf``;
-    booleans: ``0.5, 2``; with edge costs ``cell`` must hold costs).
+    Cell ``(x, y)`` is passable when ``lo < cell[y * cstride + x + coff] < hi``
+    (costs: ``-1, inf``; booleans: ``0.5, 2``): ``cell`` is either padded
+    (``cstride = width + 2``, ``coff = width + 3``) or a plain ``height * width``
+    layer (``width, 0``). With edge costs ``cell`` must be padded costs.
     Impassable cells and padding get ``-1``; zones are numbered ``0..n-1`` in
     row-major order of their first cell. Two passes as in classic
     connected-component labelling: a scan gives each passable cell the
@@ -106,6 +108,8 @@ def label_board(cell, lo, hi, edge, offsets, corner, parity_mode, corner_rule, w
     # provisional labels never outnumber the cells; untouched pages cost nothing
     parent = np.empty(width * height, dtype=np.int32)
     nprov = 0
+    pmx = 1 if parity_mode == 1 else 0
+    pmy = 1 if parity_mode == 2 else 0
     for y in range(height):
         row = (y + 1) * pw + 1
         out[row - 1] = -1
@@ -113,16 +117,12 @@ def label_board(cell, lo, hi, edge, offsets, corner, parity_mode, corner_rule, w
         prev = -1
         for x in range(width):
             p = row + x
-            v = cell[np.uint64(p)]
+            v = cell[np.uint64(y * cstride + x + coff)]
             if not (lo < v < hi):
                 out[p] = -1
                 prev = -1
                 continue
-            par = 0
-            if parity_mode == 1:
-                par = x & 1
-            elif parity_mode == 2:
-                par = y & 1
+            par = (x & pmx) | (y & pmy)
             lab = prev
             for k in range(nback[par]):
                 q = p + boff[np.uint64(par), np.uint64(k)]

@@ -52,7 +52,9 @@ def _check_costs(grid: Grid, costs: np.ndarray, edges: np.ndarray | None) -> tup
     if c.shape != grid.shape:
         raise ValueError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
     if c.dtype == bool and edges is None:
-        return grid.topology.pad(c, False), np.zeros(0, dtype=np.float64)
+        # the labelling kernel reads a plain boolean layer directly
+        c = c & grid.mask if not grid.mask.all() else c
+        return np.ascontiguousarray(c).ravel(), np.zeros(0, dtype=np.float64)
     if c.dtype == bool:
         c = np.where(c, 1.0, np.inf)
     elif c.dtype.kind in "iuf":
@@ -101,10 +103,15 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
     out = np.empty(t.padded_size, dtype=np.int32)
     dirs = _directions(t, edge.shape[0] > 0)
     lo, hi = (0.5, 2.0) if cell.dtype == bool else (-1.0, np.inf)
+    if cell.shape[0] == t.padded_size:
+        stride, off = t.pw, t.pw + 1
+    else:  # a plain (height, width) layer, raveled
+        stride, off = t.width, 0
     if dest is None:
         dest = np.zeros(0, dtype=np.int32)
     n = label_board(
-        cell, lo, hi, edge, t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width, t.height, dirs, out, dest
+        cell, stride, off, lo, hi, edge, t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width, t.height,
+        dirs, out, dest,
     )
     return out, int(n)
 
