@@ -66,7 +66,7 @@ def corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
 
 # -- heuristics -------------------------------------------------------------------------
 
-@jit
+@jit(inline="always")
 def _axial(x, y, hex_kind):
     # offset -> axial (q, r) for odd-q, even-q, odd-r, even-r
     if hex_kind == 0:
@@ -78,18 +78,16 @@ def _axial(x, y, hex_kind):
     return x - ((y + (y & 1)) >> 1), y
 
 
-@jit
+@jit(inline="always")
 def _hexdist(q1, r1, q2, r2):
     dq = q1 - q2
     dr = r1 - r2
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@jit
-def heuristic(p, gx, gy, kind, hex_kind, wrap, width, pw):
-    """Unscaled admissible distance from padded cell ``p`` to cell ``(gx, gy)``."""
-    x = p % pw - 1
-    y = p // pw - 1
+@jit(inline="always")
+def heuristic_xy(x, y, gx, gy, kind, hex_kind, wrap, width):
+    """Unscaled admissible distance from cell ``(x, y)`` to cell ``(gx, gy)``."""
     if kind == 2:
         q, r = _axial(x, y, hex_kind)
         gq, gr = _axial(gx, gy, hex_kind)
@@ -111,9 +109,41 @@ def heuristic(p, gx, gy, kind, hex_kind, wrap, width, pw):
     return dy + _SQRT2M1 * dx
 
 
+@jit
+def heuristic(p, gx, gy, kind, hex_kind, wrap, width, pw):
+    """Unscaled admissible distance from padded cell ``p`` to cell ``(gx, gy)``."""
+    return heuristic_xy(p % pw - 1, p // pw - 1, gx, gy, kind, hex_kind, wrap, width)
+
+
+@jit(inline="always")
+def neighbour(u, ux, k, off, dxa, wrap, width):
+    """Padded id of the neighbour ``u + off[k]`` of ``u`` (at x ``ux``), wrapped in x when ``wrap``."""
+    q = u + off[k]
+    if wrap:
+        qx = ux + dxa[k]
+        if qx < 0:
+            q += width
+        elif qx >= width:
+            q -= width
+    return q
+
+
+@jit(inline="always")
+def corner_open(cell, u, ux, base, d, corner, crule, off, dxa, wrap, width):
+    """The corner rule for the step from ``u`` in direction ``d`` (``base`` = parity * ndir)."""
+    c0 = corner[2 * d]
+    if c0 < 0:
+        return True
+    a = cell[neighbour(u, ux, base + c0, off, dxa, wrap, width)] < INF
+    b = cell[neighbour(u, ux, base + corner[2 * d + 1], off, dxa, wrap, width)] < INF
+    if crule == 1:
+        return a and b
+    return a or b
+
+
 # -- binary heap with decrease-key --------------------------------------------------------
 
-@jit
+@jit(inline="always")
 def _before(f1, g1, i1, f2, g2, i2):
     if f1 != f2:
         return f1 < f2
@@ -122,7 +152,7 @@ def _before(f1, g1, i1, f2, g2, i2):
     return i1 < i2
 
 
-@jit
+@jit(inline="always")
 def heap_up(i, f, g, v, hf, hg, hid, pos):
     """Put ``(f, g, v)`` at heap slot ``i`` and sift it up."""
     while i > 0:
@@ -141,7 +171,7 @@ def heap_up(i, f, g, v, hf, hg, hid, pos):
     pos[v] = i
 
 
-@jit
+@jit(inline="always")
 def heap_pop(n, hf, hg, hid, pos):
     """Remove the top of a heap of size ``n`` (the caller read it first); returns the new size."""
     n -= 1
@@ -175,10 +205,11 @@ def heap_pop(n, hf, hg, hid, pos):
 # -- A* -----------------------------------------------------------------------------------
 
 @jit
-def astar(cell, edge, stop, start, goal, off, stepl, corner, ti, hscale, nearest,
+def astar(cell, edge, stop, start, goal, off, dxa, dya, stepl, corner, ti, hscale, nearest,
           g, parent, stamp, pos, hf, hg, hid, gen):
     """A* from ``start`` to ``goal`` (padded ids); returns the padded id reached or -1.
 
+    ``dxa``, ``dya``: the offsets' x and y parts (parity-major, like ``off``).
     ``hscale`` multiplies the heuristic (``min_cost * weight``). With
     ``nearest`` the search returns, when the goal is unreachable, the closed
     cell of smallest heuristic distance to the goal (ties: smaller cost, then
@@ -212,46 +243,117 @@ def astar(cell, edge, stop, start, goal, off, stepl, corner, ti, hscale, nearest
     while n > 0:
         u = hid[0]
         gu = hg[0]
-        n = heap_pop(n, hf, hg, hid, pos)
+        # pop (inlined: helper calls with arrays cost reference counting in this loop)
+        n -= 1
+        if n > 0:
+            f = hf[n]
+            gg = hg[n]
+            v = hid[n]
+            i = 0
+            while True:
+                c2 = 2 * i + 1
+                if c2 >= n:
+                    break
+                if c2 + 1 < n and _before(hf[c2 + 1], hg[c2 + 1], hid[c2 + 1], hf[c2], hg[c2], hid[c2]):
+                    c2 += 1
+                if _before(hf[c2], hg[c2], hid[c2], f, gg, v):
+                    hf[i] = hf[c2]
+                    hg[i] = hg[c2]
+                    hid[i] = hid[c2]
+                    pos[hid[i]] = i
+                    i = c2
+                else:
+                    break
+            hf[i] = f
+            hg[i] = gg
+            hid[i] = v
+            pos[v] = i
         stamp[u] = cl
         if u == goal:
             return u
+        ux = u % pw - 1
+        uy = u // pw - 1
         if nearest:
-            hu = heuristic(u, gx, gy, hk, hexk, wrap, width, pw)
+            hu = heuristic_xy(ux, uy, gx, gy, hk, hexk, wrap, width)
             if hu < besth or (hu == besth and (gu < bestg or (gu == bestg and u < best))):
                 best = u
                 besth = hu
                 bestg = gu
         if has_stop and u != start and stop[u] != 0:
             continue
+        if pmode == 0:
+            base = 0
+        elif pmode == 1:
+            base = (ux & 1) * ndir
+        else:
+            base = (uy & 1) * ndir
         for d in range(ndir):
-            q = step_to(u, d, off, ndir, pmode, wrap, width, pw)
+            k = base + d
+            q = u + off[k]
+            qx = ux + dxa[k]
+            if wrap:
+                if qx < 0:
+                    qx += width
+                    q += width
+                elif qx >= width:
+                    qx -= width
+                    q -= width
             c = cell[q]
             if c == INF:
                 continue
             s = stamp[q]
             if s == cl:
                 continue
-            if crule != 0 and not corner_ok(cell, u, d, corner, crule, off, ndir, pmode, wrap, width, pw):
-                continue
+            if crule != 0:
+                c0 = corner[2 * d]
+                if c0 >= 0:
+                    k0 = base + c0
+                    k1 = base + corner[2 * d + 1]
+                    q0 = u + off[k0]
+                    q1 = u + off[k1]
+                    if wrap:
+                        x0 = ux + dxa[k0]
+                        x1 = ux + dxa[k1]
+                        q0 += width if x0 < 0 else (-width if x0 >= width else 0)
+                        q1 += width if x1 < 0 else (-width if x1 >= width else 0)
+                    a0 = cell[q0] < INF
+                    a1 = cell[q1] < INF
+                    if crule == 1:
+                        if not (a0 and a1):
+                            continue
+                    elif not (a0 or a1):
+                        continue
             nd = gu + stepl[d] * c
             if has_edge:
                 nd += edge[u * ndir + d]
                 if nd == INF:
                     continue
             if s == op:
-                if nd < g[q]:
-                    g[q] = nd
-                    parent[q] = u
-                    f = nd + heuristic(q, gx, gy, hk, hexk, wrap, width, pw) * hscale
-                    heap_up(pos[q], f, nd, q, hf, hg, hid, pos)
+                if nd >= g[q]:
+                    continue
+                i = pos[q]
             else:
                 stamp[q] = op
-                g[q] = nd
-                parent[q] = u
-                f = nd + heuristic(q, gx, gy, hk, hexk, wrap, width, pw) * hscale
-                heap_up(n, f, nd, q, hf, hg, hid, pos)
+                i = n
                 n += 1
+            g[q] = nd
+            parent[q] = u
+            f = nd + heuristic_xy(qx, uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
+            # sift up (inlined)
+            while i > 0:
+                pa = (i - 1) >> 1
+                if _before(f, nd, q, hf[pa], hg[pa], hid[pa]):
+                    hf[i] = hf[pa]
+                    hg[i] = hg[pa]
+                    hid[i] = hid[pa]
+                    pos[hid[i]] = i
+                    i = pa
+                else:
+                    break
+            hf[i] = f
+            hg[i] = nd
+            hid[i] = q
+            pos[q] = i
     if nearest:
         return best
     return -1

@@ -77,7 +77,7 @@ _TOPO_ARGS: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictio
 
 
 def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached)."""
+    """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_xy``)."""
     got = _TOPO_ARGS.get(topo)
     if got is None:
         off = np.ascontiguousarray(topo.offsets, dtype=np.int64).ravel()
@@ -90,6 +90,11 @@ def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
         got = (off, stepl, corner, ti)
         _TOPO_ARGS[topo] = got
     return got
+
+
+def topo_xy(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
+    """``(dxa, dya)``: the x and y parts of the offsets, parity-major like ``off``."""
+    return (np.ascontiguousarray(topo.dx, dtype=np.int64).ravel(), np.ascontiguousarray(topo.dy, dtype=np.int64).ravel())
 
 
 class SearchState:
@@ -239,11 +244,12 @@ def astar(
             )
         return jps_path(grid, costs, s, t)
     off, stepl, corner, ti = topo_args(topo)
+    dxa, dya = topo_xy(topo)
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     hscale = float(costs.min_cost) * w
     reached = _astar_kernel(
-        cell, costs.edge, st, s, t, off, stepl, corner, ti, hscale, bool(nearest),
+        cell, costs.edge, st, s, t, off, dxa, dya, stepl, corner, ti, hscale, bool(nearest),
         state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
     )
     if reached < 0:
