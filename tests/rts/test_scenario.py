@@ -59,3 +59,18 @@ def test_example_script(tmp_path):
     res = subprocess.run([sys.executable, str(REPO / "examples" / "bridge_scenario.py"), str(out)], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     assert "through the ford" in res.stdout and out.exists()
+
+
+@pytest.mark.parametrize("board", ["hex", "staggered"])
+def test_other_boards(board):
+    r = bridge_scenario(seed=2, board=board)
+    assert r.tank_state == "arrived" and set(r.ford) & set(r.trail) and set(r.bridge) <= set(r.route_before)
+    check_walk(r.map.grid, r.map.costs("tracked"), r.trail)
+    assert any(z["unit"] == "wheeled" and len(z["new"]) > len(z["old"]) for z in r.zones_changed)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="board must be one of"):
+        bridge_scenario(board="cube")
+    with pytest.raises(ValueError, match="seed must be >= 0"):
+        bridge_scenario(seed=-1)

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import check_seed
+from .._validate import check_choice, check_int, check_seed
 from .sim import Simulation
 
-__all__ = ["bridge_scenario", "BridgeScenario"]
+__all__ = ["bridge_scenario", "BridgeScenario", "BOARDS"]
 
 
 @dataclass
@@ -65,12 +65,17 @@ class BridgeScenario:
         return render_svg(self.map, path, overlays=overlays, title="Bridge destroyed: the tank replans through the ford")
 
 
-def _battlefield(seed: int | None) -> tuple[Any, list[tuple[int, int]], list[tuple[int, int]]]:
-    from ..grids.boards import SquareGrid
+BOARDS = ("square", "hex", "staggered")
+"""Board kinds the scenario can be played on."""
+
+
+def _battlefield(seed: int | None, board: str) -> tuple[Any, list[tuple[int, int]], list[tuple[int, int]]]:
+    from ..grids.boards import HexGrid, SquareGrid, StaggeredGrid
     from ..map import Map
 
     w, h = 26, 15
-    m = Map(SquareGrid(w, h, diagonal=True))
+    grid = {"square": SquareGrid(w, h, diagonal=True), "hex": HexGrid(w, h), "staggered": StaggeredGrid(w, h)}[board]
+    m = Map(grid)
     rng = np.random.default_rng(seed)
     # scattered woods and hills, kept off the river banks and the start and goal
     for name, n in (("forest", 40), ("hills", 20)):
@@ -88,14 +93,21 @@ def _battlefield(seed: int | None) -> tuple[Any, list[tuple[int, int]], list[tup
     return m, bridge, ford
 
 
-def bridge_scenario(*, seed: int | None = 0, ticks: int = 2000) -> BridgeScenario:
-    """Run the bridge scenario (``seed``: the woods and the simulation's tie-breaks) and return what happened.
+def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int = 2000) -> BridgeScenario:
+    """Run the bridge scenario and return what happened.
+
+    ``seed`` places the woods and drives the simulation's tie-breaks;
+    ``board`` is 'square' (8 directions), 'hex' or 'staggered'.
 
     >>> bridge_scenario(seed=3).route_after[-1]
     (23, 4)
+    >>> bridge_scenario(seed=1, board="hex").tank_state
+    'arrived'
     """
     seed = check_seed(seed)
-    m, bridge, ford = _battlefield(seed)
+    check_choice(board, "board", BOARDS)
+    ticks = check_int(ticks, "ticks")
+    m, bridge, ford = _battlefield(seed, board)
     start, goal = (2, 4), (23, 4)
     events: list[tuple[int, str, str]] = []
     zones: list[dict] = []
