@@ -344,3 +344,24 @@ def test_open_a_map_file(page, tmp_path):
     assert "broken.map" in page.inner_text("#status")
     assert page.locator("#cells polygon").count() == 49 * 49
     assert [e for e in page.errors if "400" not in e] == []
+
+
+def test_drag_paints_a_line_of_cells(page, server):
+    b = new_board(page, "staggered", 10, 6, 5)
+    tool(page, "paint")
+    page.select_option("#paint-terrain", "mountains")
+    boxes = [page.locator(cell(b, x, 2)).bounding_box() for x in (1, 2, 3, 4)]
+    centre = [(bx["x"] + bx["width"] / 2, bx["y"] + bx["height"] / 2) for bx in boxes]
+    page.mouse.move(*centre[0])
+    page.mouse.down()
+    for c in centre[1:]:
+        page.mouse.move(*c, steps=4)
+    page.mouse.up()
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('painted')")
+    mountains = [t["name"] for t in b["terrains"]].index("mountains")
+    after = post(server, "board/get", {"session": b["session"]})
+    assert all(after["terrain"][2 * 10 + x] == mountains for x in (1, 2, 3, 4))
+    assert all(after["overlay"][2 * 10 + x] == -1 for x in (1, 2, 3, 4))
+    colour = b["terrains"][mountains]["color"]
+    assert all(page.get_attribute(cell(b, x, 2), "fill") == colour for x in (1, 2, 3, 4))
+    assert page.errors == []

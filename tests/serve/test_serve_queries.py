@@ -380,3 +380,46 @@ def test_paint_changes_paths_zones_and_sight():
     assert ok(call("path", session=sid, start=[0, 1], goal=[4, 1], unit="foot"))["cost"] == 8.0
     seen = ok(call("fov", session=sid, origin=[0, 1], radius=4))["visible"]
     assert (1 * 5 + 4) not in seen  # the forest hides the far side
+
+
+# -- properties over generated boards -------------------------------------------------------------
+
+KINDS = ("square-4", "square-8", "hex-flat", "hex-pointy", "staggered")
+
+
+@settings(max_examples=20)
+@given(st.sampled_from(KINDS), st.integers(2, 9), st.integers(2, 7), st.integers(0, 50), st.data())
+def test_every_path_is_adjacent_passable_cells_whose_costs_add_up(kind, w, h, seed, data):
+    b = ok(call("board", kind=kind, width=w, height=h, seed=seed))
+    m = APP.state.store.get(b["session"]).map
+    unit = data.draw(st.sampled_from(b["classes"]))
+    start = [data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1))]
+    goal = [data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1))]
+    got = ok(call("path", session=b["session"], start=start, goal=goal, unit=unit))
+    cost = m.costs(unit)
+    if got["cells"] is None:
+        return
+    cells = [tuple(c) for c in got["cells"]]
+    assert cells[0] == tuple(start) and cells[-1] == tuple(goal)
+    total = 0.0
+    for a, c in zip(cells, cells[1:]):
+        step = next(s for s in m.grid.steps(a) if s.cell == c)  # StopIteration: not neighbours
+        assert math.isfinite(cost[c[1], c[0]])
+        total += cost[c[1], c[0]] * (step.length if kind == "square-8" else 1.0)
+    assert got["cost"] == pytest.approx(total)
+
+
+@settings(max_examples=15)
+@given(st.sampled_from(KINDS), st.integers(1, 12), st.integers(1, 12), st.integers(0, 10**6))
+def test_board_description_is_the_grid_geometry(kind, w, h, seed):
+    b = ok(call("board", kind=kind, width=w, height=h, seed=seed))
+    g = APP.state.store.get(b["session"]).map.grid
+    assert len(b["centers"]) == 2 * w * h and len(b["terrain"]) == w * h == len(b["overlay"])
+    x, y = w // 2, h // 2
+    cx, cy = g.center((x, y))
+    i = y * w + x
+    assert b["centers"][2 * i] == pytest.approx(cx, abs=1e-4) and b["centers"][2 * i + 1] == pytest.approx(cy, abs=1e-4)
+    assert b["corners"] == [[pytest.approx(a, abs=1e-6), pytest.approx(c, abs=1e-6)] for a, c in g.corner_offsets()]
+    # the cell under a point near each corner, pulled a little toward the centre, is the cell itself
+    for dx, dy in g.corner_offsets():
+        assert g.cell_at(cx + 0.8 * dx, cy + 0.8 * dy) == (x, y)
