@@ -379,7 +379,7 @@ def trace(parent, target):
 # -- Dijkstra ---------------------------------------------------------------------------
 
 @jit
-def dijkstra(cell, edge, stop, sources, off, stepl, corner, ti, max_cost, reverse,
+def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_cost, reverse,
              dist, parent, pdir, closed, pos, hf, hg, hid):
     """Distances from every source (padded ids) up to ``max_cost``, into ``dist``.
 
@@ -401,8 +401,8 @@ def dijkstra(cell, edge, stop, sources, off, stepl, corner, ti, max_cost, revers
     has_edge = edge.shape[0] > 0
     has_stop = stop.shape[0] > 0
     n = 0
-    for i in range(sources.shape[0]):
-        s = sources[i]
+    for si in range(sources.shape[0]):
+        s = sources[si]
         if dist[s] == 0.0:
             continue
         if reverse and cell[s] == INF:
@@ -416,45 +416,126 @@ def dijkstra(cell, edge, stop, sources, off, stepl, corner, ti, max_cost, revers
     while n > 0:
         u = hid[0]
         gu = hg[0]
-        n = heap_pop(n, hf, hg, hid, pos)
+        # pop (inlined, as in astar)
+        n -= 1
+        if n > 0:
+            f = hf[n]
+            gg = hg[n]
+            v = hid[n]
+            i = 0
+            while True:
+                c2 = 2 * i + 1
+                if c2 >= n:
+                    break
+                if c2 + 1 < n and _before(hf[c2 + 1], hg[c2 + 1], hid[c2 + 1], hf[c2], hg[c2], hid[c2]):
+                    c2 += 1
+                if _before(hf[c2], hg[c2], hid[c2], f, gg, v):
+                    hf[i] = hf[c2]
+                    hg[i] = hg[c2]
+                    hid[i] = hid[c2]
+                    pos[hid[i]] = i
+                    i = c2
+                else:
+                    break
+            hf[i] = f
+            hg[i] = gg
+            hid[i] = v
+            pos[v] = i
         closed[u] = 1
         settled += 1
         if has_stop and stop[u] != 0 and parent[u] >= 0:
             continue
-        if reverse:
-            cu = cell[u]
+        ux = u % pw - 1
+        uy = u // pw - 1
+        if pmode == 0:
+            base = 0
+        elif pmode == 1:
+            base = (ux & 1) * ndir
+        else:
+            base = (uy & 1) * ndir
+        cu = cell[u]
         for e in range(ndir):
-            q = step_to(u, e, off, ndir, pmode, wrap, width, pw)
+            k = base + e
+            q = u + off[k]
+            qx = ux + dxa[k]
+            if wrap:
+                if qx < 0:
+                    qx += width
+                    q += width
+                elif qx >= width:
+                    qx -= width
+                    q -= width
             c = cell[q]
-            if c == INF or closed[q]:
+            if c == INF or closed[q] != 0:
                 continue
             if reverse:
                 # the step q -> u, in direction d from q
                 d = e + half if e < half else e - half
-                if crule != 0 and not corner_ok(cell, q, d, corner, crule, off, ndir, pmode, wrap, width, pw):
-                    continue
-                nd = gu + stepl[d] * cu
-                if has_edge:
-                    nd += edge[q * ndir + d]
+                p = q
+                px = qx
+                if pmode == 0:
+                    pb = 0
+                elif pmode == 1:
+                    pb = (qx & 1) * ndir
+                else:
+                    pb = ((uy + dya[k]) & 1) * ndir
+                sc = stepl[d] * cu
             else:
                 d = e
-                if crule != 0 and not corner_ok(cell, u, d, corner, crule, off, ndir, pmode, wrap, width, pw):
-                    continue
-                nd = gu + stepl[d] * c
-                if has_edge:
-                    nd += edge[u * ndir + d]
+                p = u
+                px = ux
+                pb = base
+                sc = stepl[d] * c
+            if crule != 0:
+                c0 = corner[2 * d]
+                if c0 >= 0:
+                    k0 = pb + c0
+                    k1 = pb + corner[2 * d + 1]
+                    q0 = p + off[k0]
+                    q1 = p + off[k1]
+                    if wrap:
+                        x0 = px + dxa[k0]
+                        x1 = px + dxa[k1]
+                        q0 += width if x0 < 0 else (-width if x0 >= width else 0)
+                        q1 += width if x1 < 0 else (-width if x1 >= width else 0)
+                    a0 = cell[q0] < INF
+                    a1 = cell[q1] < INF
+                    if crule == 1:
+                        if not (a0 and a1):
+                            continue
+                    elif not (a0 or a1):
+                        continue
+            nd = gu + sc
+            if has_edge:
+                nd += edge[p * ndir + d]
             if nd > max_cost:
                 continue
-            if nd < dist[q]:
-                fresh = dist[q] == INF
-                dist[q] = nd
-                parent[q] = u
-                pdir[q] = d
-                if fresh:
-                    heap_up(n, nd, nd, q, hf, hg, hid, pos)
-                    n += 1
+            dq = dist[q]
+            if nd >= dq:
+                continue
+            dist[q] = nd
+            parent[q] = u
+            pdir[q] = d
+            if dq == INF:
+                i = n
+                n += 1
+            else:
+                i = pos[q]
+            # sift up (inlined)
+            while i > 0:
+                pa = (i - 1) >> 1
+                if _before(nd, nd, q, hf[pa], hg[pa], hid[pa]):
+                    hf[i] = hf[pa]
+                    hg[i] = hg[pa]
+                    hid[i] = hid[pa]
+                    pos[hid[i]] = i
+                    i = pa
                 else:
-                    heap_up(pos[q], nd, nd, q, hf, hg, hid, pos)
+                    break
+            hf[i] = nd
+            hg[i] = nd
+            hid[i] = q
+            pos[q] = i
     return settled
 
 

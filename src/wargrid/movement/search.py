@@ -92,9 +92,16 @@ def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return got
 
 
+_TOPO_XY: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+
+
 def topo_xy(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
-    """``(dxa, dya)``: the x and y parts of the offsets, parity-major like ``off``."""
-    return (np.ascontiguousarray(topo.dx, dtype=np.int64).ravel(), np.ascontiguousarray(topo.dy, dtype=np.int64).ravel())
+    """``(dxa, dya)``: the x and y parts of the offsets, parity-major like ``off`` (cached)."""
+    got = _TOPO_XY.get(topo)
+    if got is None:
+        got = (np.ascontiguousarray(topo.dx, dtype=np.int64).ravel(), np.ascontiguousarray(topo.dy, dtype=np.int64).ravel())
+        _TOPO_XY[topo] = got
+    return got
 
 
 class SearchState:
@@ -361,6 +368,7 @@ def dijkstra_field(
     topo = grid.topology
     n = topo.padded_size
     off, stepl, corner, ti = topo_args(topo)
+    dxa, dya = topo_xy(topo)
     dist = np.full(n, np.inf)
     parent = np.empty(n, dtype=np.int32)
     pdir = np.full(n, -1, dtype=np.int8)
@@ -370,7 +378,7 @@ def dijkstra_field(
     hg = np.empty(n, dtype=np.float64)
     hid = np.empty(n, dtype=np.int32)
     dijkstra(
-        costs.cell, costs.edge, stop_array(grid, stop), np.asarray(sources, dtype=np.int64), off, stepl, corner, ti,
+        costs.cell, costs.edge, stop_array(grid, stop), np.asarray(sources, dtype=np.int64), off, dxa, dya, stepl, corner, ti,
         float(max_cost), bool(reverse), dist, parent, pdir, closed, pos, hf, hg, hid,
     )
     return Field(dist, parent, pdir)
