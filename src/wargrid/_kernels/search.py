@@ -17,6 +17,11 @@ is deterministic: smaller ``f`` first, then larger ``g`` (the node deeper
 along its path), then the smaller padded id. Per-cell search state is
 reused between queries through generation stamps: ``stamp[p] == 2 * gen``
 means open in this query, ``2 * gen + 1`` closed, anything else unseen.
+
+The heap's sift loops and the corner rule are written out inside the A* and
+Dijkstra loops rather than called: measured on the Moving AI maps, calling
+the helpers (even with ``inline='always'``) costs 20-40 % per query, as
+every call passes arrays.
 """
 
 from __future__ import annotations
