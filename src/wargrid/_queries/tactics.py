@@ -2,6 +2,60 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._validate import check_choice
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..tactics.areas import Area
+
+AREA_MASKS = ("none", "sight", "terrain")
+
 
 class TacticsQueries:
     """Mixed into ``Map``; ``self`` is the map."""
+
+    def area(
+        self,
+        kind: str,
+        origin: tuple[int, int],
+        *,
+        direction: int = 0,
+        length: int | None = None,
+        radius: float | None = None,
+        width: int | None = None,
+        include_origin: bool | None = None,
+        mask: str = "none",
+        unit: str | None = None,
+    ) -> "Area":
+        """The cells of an attack or effect area around ``origin`` (see ``wargrid.tactics.areas``).
+
+        ``kind``: 'line', 'cross', 'cone'/'sector', 'ring', 'radius' or
+        'circle'; ``direction`` a board direction (0..ndir-1). ``mask``:
+        'none'; 'sight' keeps the cells ``origin`` sees (``Map.fov``, walls and
+        forests block); 'terrain' also drops cells impassable for ``unit``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 1)); m.set_terrain([(3, 0)], "mountains")
+        >>> m.area("line", (0, 0), length=5).cells
+        [(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]
+        >>> m.area("line", (0, 0), length=5, mask="sight").cells
+        [(1, 0), (2, 0), (3, 0)]
+        >>> m.area("line", (0, 0), length=5, mask="terrain", unit="cavalry").cells
+        [(1, 0), (2, 0)]
+        """
+        from ..tactics.areas import Area, area, is_hex
+
+        check_choice(mask, "mask", AREA_MASKS)
+        a = area(self.grid, kind, origin, direction=direction, length=length, radius=radius, width=width,
+                 include_origin=include_origin)
+        if mask == "none" or not a.cells:
+            return a
+        reach = max(self.grid.distance(a.origin, c) for c in a.cells)
+        keep = self.fov(a.origin, radius=int(np.ceil(reach)), metric="hex" if is_hex(self.grid) else "chebyshev")
+        if mask == "terrain":
+            keep = keep & self.passable(unit)
+        cells = [c for c in a.cells if keep[c[1], c[0]]]
+        return Area(a.kind, a.origin, cells, a.mask & keep)

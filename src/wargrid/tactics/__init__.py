@@ -1,0 +1,9 @@
+"""Tactical geometry and smooth movement: attack areas, any-angle paths, group moves, turning vehicles, unit debugging.
+
+Functions take a grid and arrays, never a ``Map``; ``Map.area``,
+``Map.smooth_path`` and friends are thin wrappers over them.
+"""
+
+from .areas import AREA_KINDS, Area, area, area_mask
+
+__all__ = ["AREA_KINDS", "Area", "area", "area_mask"]

@@ -1,0 +1,288 @@
+"""Attack and effect areas: shapes around a cell or along a board direction.
+
+Every shape is defined once, over *lattice offsets* from the origin cell:
+
+- square boards: ``(dx, dy)`` in cells;
+- hex and staggered boards: the axial ``Hex`` difference ``(dq, dr)``
+  (a staggered board has the adjacency of odd-q / odd-r hexes).
+
+A lattice offset has a step count (the board's own metric: manhattan on
+square-4, chebyshev on square-8, hex steps on hex and staggered boards) and a
+position in the *ideal lattice* where neighbouring centres are 1 apart
+(square: ``(dx, dy)``; hex: ``(dq + dr / 2, dr * sqrt(3) / 2)``). Kinds:
+
+- ``'line'``: the ``length`` cells straight along ``direction``;
+- ``'cross'``: arms of ``length`` cells; square boards: four arms at right
+  angles (the '+' for an even square-8 direction, the 'x' for an odd one);
+  hex boards: six arms, along the three axes;
+- ``'cone'`` (alias ``'sector'``): cells within ``length`` steps whose angle
+  from ``direction`` is at most ``width`` half-steps: ``width`` counts 60°
+  wedges on hex boards (1..6: 60°..360°, a 60° rotation of the base wedge for
+  each direction) and 45° slices on square boards (1..8, whichever board
+  kind, so a square-4 board also has 45° cones);
+- ``'ring'``: exactly ``radius`` steps away;
+- ``'radius'``: at most ``radius`` steps away (filled);
+- ``'circle'``: real distance between cell centres in the ideal lattice at
+  most ``radius`` (a float) - the circumscribed-circle attacks of hex games.
+
+``line``, ``cross`` and ``cone`` leave out the origin, ``ring``, ``radius``
+and ``circle`` hold it (``ring`` only for radius 0); ``include_origin``
+overrides. Cells off the board or outside its shape are dropped; wrapped
+boards wrap (lines walk on round the seam; the other shapes measure a cell the shortest way round). Cells are listed nearest first (ideal-lattice distance), ties by
+``(y, x)``.
+
+>>> from wargrid import HexGrid, SquareGrid
+>>> area(SquareGrid(5, 5), "line", (0, 2), direction=0, length=3).cells
+[(1, 2), (2, 2), (3, 2)]
+>>> len(area(HexGrid(9, 9), "radius", (4, 4), radius=2))
+19
+>>> len(area(HexGrid(9, 9), "cone", (4, 4), direction=0, length=2, width=1))
+4
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import numpy as np
+
+from .._validate import check_choice, check_int, check_real
+from ..grids.boards import Grid
+from ..grids.hexes import HEX_DIRECTIONS
+
+__all__ = ["Area", "AREA_KINDS", "area", "area_mask", "lattice_offsets"]
+
+AREA_KINDS = ("line", "cross", "cone", "sector", "ring", "radius", "circle")
+"""The shapes ``area`` knows ('sector' is another name for 'cone')."""
+
+_SQRT3_2 = math.sqrt(3.0) / 2.0
+_EPS = 1e-9
+_NEEDS = {
+    "line": ("length",),
+    "cross": ("length",),
+    "cone": ("length", "width"),
+    "sector": ("length", "width"),
+    "ring": ("radius",),
+    "radius": ("radius",),
+    "circle": ("radius",),
+}
+_DEFAULT_ORIGIN = {"line": False, "cross": False, "cone": False, "sector": False, "ring": True, "radius": True, "circle": True}
+
+
+@dataclass(frozen=True)
+class Area:
+    """The cells of an area: ``cells`` as ``(x, y)`` (nearest first) and ``mask``, a ``(height, width)`` bool array."""
+
+    kind: str
+    origin: tuple[int, int]
+    cells: list[tuple[int, int]]
+    mask: np.ndarray = field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.cells)
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in set(self.cells)
+
+
+def is_hex(grid: Grid) -> bool:
+    """Whether ``grid`` has hex adjacency (hex and staggered boards)."""
+    return grid.topology.parity_mode != 0
+
+
+def lattice_directions(grid: Grid) -> np.ndarray:
+    """``(ndir, 2)`` lattice offsets of the board's directions (``(dx, dy)`` or ``(dq, dr)``)."""
+    if is_hex(grid):
+        return np.array([(h.q, h.r) for h in HEX_DIRECTIONS], dtype=np.int64)
+    t = grid.topology
+    return np.stack([t.dx[0], t.dy[0]], axis=1).astype(np.int64)
+
+
+def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ideal-lattice positions (neighbouring centres 1 apart) of lattice offsets ``(a, b)``."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if is_hex(grid):
+        return a + b / 2.0, b * _SQRT3_2
+    return a, b
+
+
+def lattice_offsets(grid: Grid, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every lattice offset within ``reach`` steps (both components int64)."""
+    rng = np.arange(-reach, reach + 1, dtype=np.int64)
+    a, b = np.meshgrid(rng, rng, indexing="ij")
+    a, b = a.ravel(), b.ravel()
+    keep = steps_of(grid, a, b) <= reach
+    return a[keep], b[keep]
+
+
+def steps_of(grid: Grid, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Steps on an open board for lattice offsets ``(a, b)`` (the board's own metric)."""
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    if is_hex(grid):
+        return (np.abs(a) + np.abs(b) + np.abs(a + b)) // 2
+    if grid.topology.ndir == 8:
+        return np.maximum(np.abs(a), np.abs(b))
+    return np.abs(a) + np.abs(b)
+
+
+def to_cells(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lattice offsets from ``origin`` to cells: ``(xs, ys, on_board)`` (wrapped in x on a wrapped board)."""
+    ox, oy = origin
+    if is_hex(grid):
+        q0, r0 = grid.hexes_of(np.array([ox]), np.array([oy]))
+        xs, ys = grid.cells_of_hexes(a + q0[0], b + r0[0])
+    else:
+        xs, ys = a + ox, b + oy
+    xs = np.asarray(xs, dtype=np.int64)
+    ys = np.asarray(ys, dtype=np.int64)
+    if grid.wrap_x:
+        xs = xs % grid.width
+    ok = (xs >= 0) & (xs < grid.width) & (ys >= 0) & (ys < grid.height)
+    ok[ok] = grid.mask[ys[ok], xs[ok]]
+    return xs, ys, ok
+
+
+def shortest(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether each lattice offset is (one of) the shortest ways to its cell on a wrapped board."""
+    s = steps_of(grid, a, b)
+    best = s.copy()
+    for shift in (-grid.width, grid.width):
+        if is_hex(grid):
+            q0, r0 = grid.hexes_of(np.array([origin[0]]), np.array([origin[1]]))
+            xs, ys = grid.cells_of_hexes(a + q0[0], b + r0[0])
+            q, r = grid.hexes_of(np.asarray(xs) + shift, np.asarray(ys))
+            alt = steps_of(grid, q - q0[0], r - r0[0])
+        else:
+            alt = steps_of(grid, a + shift, b)
+        best = np.minimum(best, alt)
+    return s == best
+
+
+def _opt_int(v: Any, name: str, lo: int, hi: int | None = None) -> int:
+    v = check_int(v, name)
+    if v < lo or (hi is not None and v > hi):
+        allowed = f">= {lo}" if hi is None else f"in {lo}..{hi}"
+        raise ValueError(f"{name} must be {allowed}, got {v}")
+    return v
+
+
+def _check_args(grid: Grid, kind: Any, direction: Any, length: Any, radius: Any, width: Any) -> tuple:
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+    check_choice(kind, "kind", AREA_KINDS)
+    ndir = grid.topology.ndir
+    direction = _opt_int(direction, "direction", 0, ndir - 1)
+    given = {"length": length, "radius": radius, "width": width}
+    for name, v in given.items():
+        if name in _NEEDS[kind] and v is None:
+            raise ValueError(f"kind {kind!r} needs {name}= (it uses {', '.join(_NEEDS[kind])})")
+        if name not in _NEEDS[kind] and v is not None:
+            raise ValueError(f"{name}= does not apply to kind {kind!r} (it uses {', '.join(_NEEDS[kind])})")
+    limit = grid.width + grid.height
+    if length is not None:
+        length = _opt_int(length, "length", 1)
+    if width is not None:
+        width = _opt_int(width, "width", 1, 6 if is_hex(grid) else 8)
+    if radius is not None:
+        if kind == "circle":
+            radius = check_real(radius, "radius", minimum=0.0)
+        else:
+            radius = _opt_int(radius, "radius", 0)
+    reach = length if length is not None else radius
+    if kind == "circle":
+        # a centre k steps away is at least k * sqrt(3) / 2 (hex), k (square-8) or k / sqrt(2) (square-4) away
+        scale = 1.0 / _SQRT3_2 if is_hex(grid) else (1.0 if grid.topology.ndir == 8 else math.sqrt(2.0))
+        reach = math.floor(radius * scale + _EPS)
+    return direction, length, radius, width, min(int(reach), limit)
+
+
+def _select(grid: Grid, kind: str, direction: int, length: Any, radius: Any, width: Any,
+            a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Which lattice offsets ``(a, b)`` belong to the shape (the one definition of every kind)."""
+    s = steps_of(grid, a, b)
+    if kind == "ring":
+        return s == radius
+    if kind == "radius":
+        return s <= radius
+    x, y = lattice_xy(grid, a, b)
+    if kind == "circle":
+        return x * x + y * y <= radius * radius + _EPS
+    dirs = lattice_directions(grid)
+    if kind == "line":
+        arms = [direction]
+    elif kind == "cross":
+        every = 1 if is_hex(grid) else len(dirs) // 4
+        arms = [(direction + every * j) % len(dirs) for j in range(len(dirs) // every)]
+    else:  # cone / sector
+        dx, dy = lattice_xy(grid, dirs[direction, 0], dirs[direction, 1])
+        half = math.radians(width * (30.0 if is_hex(grid) else 22.5))
+        norm = np.hypot(x, y)
+        cos = (x * dx + y * dy) / np.where(norm > 0, norm * math.hypot(float(dx), float(dy)), 1.0)
+        return (s >= 1) & (s <= length) & (cos >= math.cos(half) - _EPS)
+    keep = np.zeros(a.shape, dtype=bool)
+    for d in arms:
+        da, db = int(dirs[d, 0]), int(dirs[d, 1])
+        keep |= (a * db - b * da == 0) & (a * da + b * db > 0) & (s <= length)
+    return keep
+
+
+def area(
+    grid: Grid,
+    kind: str,
+    origin: tuple[int, int],
+    *,
+    direction: int = 0,
+    length: int | None = None,
+    radius: float | None = None,
+    width: int | None = None,
+    include_origin: bool | None = None,
+) -> Area:
+    """The cells of shape ``kind`` around ``origin`` (an ``(x, y)`` cell); see the module text.
+
+    >>> from wargrid import SquareGrid
+    >>> area(SquareGrid(5, 5, diagonal=True), "cross", (2, 2), direction=1, length=1).cells
+    [(1, 1), (3, 1), (1, 3), (3, 3)]
+    >>> int(area(SquareGrid(5, 5), "circle", (2, 2), radius=1.5).mask.sum())
+    9
+    """
+    direction, length, radius, width, reach = _check_args(grid, kind, direction, length, radius, width)
+    origin = grid.check_cell(origin, "origin")
+    if include_origin is None:
+        include_origin = _DEFAULT_ORIGIN[kind] and (kind != "ring" or radius == 0)
+    elif not isinstance(include_origin, (bool, np.bool_)):
+        raise TypeError(f"include_origin must be True, False or None, got {include_origin!r}")
+    a, b = lattice_offsets(grid, reach)
+    keep = _select(grid, kind, direction, length, radius, width, a, b)
+    zero = (a == 0) & (b == 0)
+    keep = (keep & ~zero) | (zero & bool(include_origin))
+    a, b = a[keep], b[keep]
+    xs, ys, ok = to_cells(grid, origin, a, b)
+    if grid.wrap_x and kind not in ("line", "cross"):  # measured the shortest way round
+        ok &= shortest(grid, origin, a, b)
+    lx, ly = lattice_xy(grid, a[ok], b[ok])
+    xs, ys = xs[ok], ys[ok]
+    order = np.lexsort((xs, ys, np.round(lx * lx + ly * ly, 9)))
+    mask = np.zeros(grid.shape, dtype=bool)
+    cells: list[tuple[int, int]] = []
+    for x, y in zip(xs[order].tolist(), ys[order].tolist()):
+        if not mask[y, x]:  # a wrapped board can bring a cell back twice
+            mask[y, x] = True
+            cells.append((x, y))
+    return Area(kind, origin, cells, mask)
+
+
+def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) -> np.ndarray:
+    """``area(...).mask``: the ``(height, width)`` bool form.
+
+    >>> from wargrid import HexGrid
+    >>> int(area_mask(HexGrid(7, 7), "ring", (3, 3), radius=2).sum())
+    12
+    """
+    return area(grid, kind, origin, **options).mask
