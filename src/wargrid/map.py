@@ -372,9 +372,20 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         self._costs.clear()
         self._cache.clear()
         ids = ys * self.grid.width + xs
+        errors: list[BaseException] = []
+        # every listener and callback runs, whatever another one raised; the
+        # layers are already consistent, so errors are reported at the end
         for listener in list(self._internal):
-            listener(kind, ids)
-        self.emit(kind, pts, **data)
+            try:
+                listener(kind, ids)
+            except CallbackError as exc:  # a public callback of an event the listener fired
+                errors.extend(exc.errors)
+        try:
+            self.emit(kind, pts, **data)
+        except CallbackError as exc:
+            errors.extend(exc.errors)
+        if errors:
+            raise CallbackError(kind, errors)
 
     # -- copies and equality -----------------------------------------------------------
     def copy(self) -> "Map":
