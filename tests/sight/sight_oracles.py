@@ -113,3 +113,37 @@ def hex_los_oracle(grid, blocks: np.ndarray, a: tuple[int, int], b: tuple[int, i
         if ok:
             return True
     return False
+
+
+def segment_blocked(blocks: np.ndarray, light: tuple[float, float], q: tuple[float, float]) -> bool:
+    """Whether the segment from ``light`` to ``q`` passes through the inside of a blocking tile (Liang-Barsky)."""
+    lx, ly = light
+    dx, dy = q[0] - lx, q[1] - ly
+    for y, x in zip(*np.nonzero(blocks)):
+        t0, t1 = 0.0, 1.0
+        ok = True
+        for p, r in ((-dx, lx - x), (dx, x + 1 - lx), (-dy, ly - y), (dy, y + 1 - ly)):
+            if p == 0:
+                if r <= 0:
+                    ok = False
+                    break
+                continue
+            s = r / p
+            if p < 0:
+                t0 = max(t0, s)
+            else:
+                t1 = min(t1, s)
+        if ok and t0 < t1 - 1e-12:
+            return True
+    return False
+
+
+def distance_to_segments(px: float, py: float, seg: np.ndarray) -> float:
+    """Smallest distance from a point to ``(S, 4)`` segments."""
+    a = seg[:, :2]
+    d = seg[:, 2:] - a
+    p = np.array([px, py])
+    ll = (d * d).sum(axis=1)
+    t = np.clip(((p - a) * d).sum(axis=1) / np.where(ll == 0, 1, ll), 0, 1)
+    c = a + t[:, None] * d
+    return float(np.hypot(*(c - p).T).min())

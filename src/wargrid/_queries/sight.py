@@ -89,3 +89,16 @@ class SightQueries:
 
         self._subscribe_internal(listener)
         return fog
+
+    def visibility_polygon(self, light: tuple[float, float], *, bounds: Sequence[float] | None = None) -> Any:
+        """The polygon lit by a light at float point ``light = (x, y)`` (square boards; tile ``(x, y)``
+        covers ``[x, x + 1] x [y, y + 1]``); see ``wargrid.sight.polygon``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(3, 3)); m.set_terrain([(1, 1)], "mountains")
+        >>> p = m.visibility_polygon((0.5, 0.5)); bool(p.contains(2.5, 2.5)), bool(p.contains(2.5, 0.5))
+        (False, True)
+        """
+        from ..sight.polygon import visibility_polygon
+
+        return visibility_polygon(self.grid, self.blocks_sight(), light, bounds=bounds)
