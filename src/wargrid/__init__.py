@@ -18,6 +18,7 @@ from .io.errors import MapFileError
 from .io.native import load_map, save_map
 from .io.tiled import load_tiled, save_tiled
 from .movement import FlowField, MovementRange, Path, Route
+from .sight import Fog, FogView, VisibilityPolygon, field_of_view, line_of_sight, visibility_polygon
 from .io.movingai import Scenario, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
 
@@ -28,4 +29,5 @@ __all__ = list(_grid_names) + [
     "Terrain", "TerrainTable", "INF",
     "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map", "load_tiled", "save_tiled",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
+    "Fog", "FogView", "VisibilityPolygon", "field_of_view", "line_of_sight", "visibility_polygon",
 ]
