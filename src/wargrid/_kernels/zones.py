@@ -70,7 +70,7 @@ def _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap
 
 
 @jit
-def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest):
+def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest, parent):
     """Label every padded cell by zone into ``out`` (int32, padded size); return the zone count.
 
     Cell ``(x, y)`` is passable when ``lo < cell[y * cstride + x + coff] < hi``
@@ -85,6 +85,8 @@ def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode,
     used) and unions the labels it sees; links across the wrap seam are
     joined after the scan; a last pass writes the final labels into ``out``,
     or, when ``dest`` is not empty, into the unpadded ``dest`` (``height * width``).
+    ``parent`` is int32 scratch of ``height * width + 1`` entries (provisional
+    labels never outnumber the cells; only the entries used are touched).
     """
     pw = width + 2
     ndir = offsets.shape[1]
@@ -105,8 +107,6 @@ def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode,
                 nback[par] += 1
     out[: pw + 1] = -1
     out[(height + 1) * pw - 1 :] = -1
-    # provisional labels never outnumber the cells; untouched pages cost nothing
-    parent = np.empty(width * height, dtype=np.int32)
     nprov = 0
     pmx = 1 if parity_mode == 1 else 0
     pmy = 1 if parity_mode == 2 else 0
@@ -180,7 +180,8 @@ def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode,
                         parent[b] = a
                     elif b < a:
                         parent[a] = b
-    # each set's root is its smallest provisional label: one forward pass numbers them
+    # each set's root is its smallest provisional label: one forward pass numbers
+    # them; the table is then shifted by one so that label -1 maps to -1 without a branch
     count = 0
     for i in range(nprov):
         r = parent[i]
@@ -189,20 +190,20 @@ def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode,
             count += 1
         else:
             parent[i] = parent[r]
+    for i in range(nprov, 0, -1):
+        parent[i] = parent[i - 1]
+    parent[0] = -1
     if dest.shape[0] == 0:
         for y in range(height):
             row = (y + 1) * pw + 1
             for x in range(width):
                 i = np.uint64(row + x)
-                lab = out[i]
-                if lab >= 0:
-                    out[i] = parent[np.uint64(lab)]
+                out[i] = parent[np.uint64(out[i] + 1)]
     else:
         for y in range(height):
             row = (y + 1) * pw + 1
             for x in range(width):
-                lab = out[np.uint64(row + x)]
-                dest[np.uint64(y * width + x)] = parent[np.uint64(lab)] if lab >= 0 else -1
+                dest[np.uint64(y * width + x)] = parent[np.uint64(out[np.uint64(row + x)] + 1)]
     return count
 
 

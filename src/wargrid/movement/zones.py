@@ -30,6 +30,7 @@ an edit by touching only the zones around the changed cells:
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -96,11 +97,32 @@ def _directions(t: Topology, has_edge: bool) -> np.ndarray:
     return np.arange(t.ndir, dtype=np.int64)
 
 
+_SCRATCH = threading.local()
+_SCRATCH_MAX = 1 << 22  # keep scratch buffers between calls up to this many cells
+
+
+def _scratch(name: str, n: int) -> np.ndarray:
+    """An int32 buffer of ``n`` entries, kept per thread between calls on boards of one size.
+
+    Reusing it spares the page faults of fresh memory on every labelling.
+    """
+    bufs = getattr(_SCRATCH, "bufs", None)
+    if bufs is None:
+        bufs = _SCRATCH.bufs = {}
+    buf = bufs.get(name)
+    if buf is None or buf.shape[0] != n:
+        buf = np.empty(n, dtype=np.int32)
+        if n <= _SCRATCH_MAX:
+            bufs[name] = buf
+    return buf
+
+
 def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None) -> tuple[np.ndarray, int]:
-    """Padded labels (final, or provisional when ``dest`` receives the final unpadded ones) and the zone count."""
+    """Padded labels and the zone count; with ``dest``, final unpadded labels go there (the padded ones are scratch)."""
     from .._kernels.zones import label_board
 
-    out = np.empty(t.padded_size, dtype=np.int32)
+    out = _scratch("out", t.padded_size) if dest is not None else np.empty(t.padded_size, dtype=np.int32)
+    parent = _scratch("parent", t.width * t.height + 1)
     dirs = _directions(t, edge.shape[0] > 0)
     lo, hi = (0.5, 2.0) if cell.dtype == bool else (-1.0, np.inf)
     if cell.shape[0] == t.padded_size:
@@ -111,7 +133,7 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
         dest = np.zeros(0, dtype=np.int32)
     n = label_board(
         cell, stride, off, lo, hi, edge, t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width, t.height,
-        dirs, out, dest,
+        dirs, out, dest, parent,
     )
     return out, int(n)
 
