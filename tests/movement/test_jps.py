@@ -18,6 +18,11 @@ from wargrid.movement.search import astar, jps_applies
 def open_boards(draw):
     w = draw(st.integers(1, 12))
     h = draw(st.integers(1, 12))
+    if draw(st.integers(0, 3)) == 0:  # long rows or columns: scans cross 64-bit words
+        if draw(st.booleans()):
+            w = draw(st.integers(60, 140))
+        else:
+            h = draw(st.integers(60, 140))
     density = draw(st.sampled_from([0.0, 0.15, 0.3, 0.45]))
     bits = draw(st.lists(st.floats(0, 1), min_size=w * h, max_size=w * h))
     cost = np.where(np.array(bits).reshape(h, w) < density, np.inf, draw(st.sampled_from([1.0, 2.5])))

@@ -15,6 +15,8 @@ import math
 
 import numpy as np
 
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
 from ._jit import jit
 from .search import heap_pop, heap_up
 
@@ -22,21 +24,116 @@ _SQRT2 = math.sqrt(2.0)
 _SQRT2M1 = math.sqrt(2.0) - 1.0
 
 
+# -- bit scans ------------------------------------------------------------------------------
+# ``rows[y * rw + w]`` holds, in bit ``i``, whether padded cell (x = 64 w + i, y) is free;
+# ``cols[x * cw + w]`` the same for the transposed board. A straight jump is a scan along
+# one line of bits for the first cell that is blocked, has a forced neighbour, or is the goal.
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_S63 = np.uint64(63)
+
+
 @jit
-def _jump_straight(free, p, step, side, goal):
-    """Scan from ``p`` along ``step``; ``side`` is the perpendicular offset. Jump point or -1."""
+def _scan_up(bits, stride, line, start, goal_line, goal_pos):
+    """First position after ``start`` on ``line`` where a jump stops: a jump point, or -1."""
+    base = line * stride
+    prev = base - stride
+    nxt = base + stride
+    xs = start + 1
+    w = xs >> 6
+    first = True
     while True:
-        p += step
-        if free[p] == 0:
+        b = bits[base + w]
+        a = bits[prev + w]
+        c = bits[nxt + w]
+        if w > 0:
+            ap = (a << _ONE) | (bits[prev + w - 1] >> _S63)
+            cp = (c << _ONE) | (bits[nxt + w - 1] >> _S63)
+        else:
+            ap = a << _ONE
+            cp = c << _ONE
+        stop = (~b) | (a & ~ap) | (c & ~cp)
+        if first:
+            stop &= ~((_ONE << np.uint64(xs & 63)) - _ONE)
+            first = False
+        if stop != _ZERO:
+            j = np.int64(trailing_zeros(stop))
+            at = (w << 6) + j
+            if goal_line == line and start < goal_pos <= at:
+                return goal_pos
+            if (b >> np.uint64(j)) & _ONE:
+                return at
             return -1
-        if p == goal:
-            return p
-        if (free[p - side] != 0 and free[p - side - step] == 0) or (free[p + side] != 0 and free[p + side - step] == 0):
-            return p
+        w += 1
 
 
 @jit
-def _jump_diagonal(free, p, sx, sy, pw, goal):
+def _scan_down(bits, stride, line, start, goal_line, goal_pos):
+    """The same scan toward smaller positions."""
+    base = line * stride
+    prev = base - stride
+    nxt = base + stride
+    xs = start - 1
+    w = xs >> 6
+    first = True
+    while True:
+        b = bits[base + w]
+        a = bits[prev + w]
+        c = bits[nxt + w]
+        an = (a >> _ONE) | (bits[prev + w + 1] << _S63)
+        cn = (c >> _ONE) | (bits[nxt + w + 1] << _S63)
+        stop = (~b) | (a & ~an) | (c & ~cn)
+        if first:
+            sh = xs & 63
+            if sh < 63:
+                stop &= (_ONE << np.uint64(sh + 1)) - _ONE
+            first = False
+        if stop != _ZERO:
+            j = 63 - np.int64(leading_zeros(stop))
+            at = (w << 6) + j
+            if goal_line == line and at <= goal_pos < start:
+                return goal_pos
+            if (b >> np.uint64(j)) & _ONE:
+                return at
+            return -1
+        w -= 1
+
+
+@jit
+def jump_straight_bits(rows, rw, cols, cw, pw, p, sx, sy, goal):
+    """Jump from padded ``p`` along (sx, sy) (one of them 0): the jump point's id, or -1."""
+    x = p % pw
+    y = p // pw
+    gx = goal % pw
+    gy = goal // pw
+    if sy == 0:
+        if sx > 0:
+            r = _scan_up(rows, rw, y, x, gy, gx)
+        else:
+            r = _scan_down(rows, rw, y, x, gy, gx)
+        return -1 if r < 0 else y * pw + r
+    if sy > 0:
+        r = _scan_up(cols, cw, x, y, gx, gy)
+    else:
+        r = _scan_down(cols, cw, x, y, gx, gy)
+    return -1 if r < 0 else r * pw + x
+
+
+@jit
+def _js(rows, rw, cols, cw, pw, p, step, goal):
+    """``jump_straight_bits`` with the step given as a padded offset (+-1 or +-pw)."""
+    if step == 1:
+        return jump_straight_bits(rows, rw, cols, cw, pw, p, 1, 0, goal)
+    if step == -1:
+        return jump_straight_bits(rows, rw, cols, cw, pw, p, -1, 0, goal)
+    if step > 0:
+        return jump_straight_bits(rows, rw, cols, cw, pw, p, 0, 1, goal)
+    return jump_straight_bits(rows, rw, cols, cw, pw, p, 0, -1, goal)
+
+
+@jit
+def _jump_diagonal(free, rows, rw, cols, cw, p, sx, sy, pw, goal):
     """Scan diagonally from ``p`` (``sx`` = +-1, ``sy`` = +-pw); jump point or -1."""
     while True:
         if free[p + sx] == 0 or free[p + sy] == 0 or free[p + sx + sy] == 0:
@@ -44,7 +141,7 @@ def _jump_diagonal(free, p, sx, sy, pw, goal):
         p += sx + sy
         if p == goal:
             return p
-        if _jump_straight(free, p, sx, pw, goal) >= 0 or _jump_straight(free, p, sy, 1, goal) >= 0:
+        if _js(rows, rw, cols, cw, pw, p, sx, goal) >= 0 or _js(rows, rw, cols, cw, pw, p, sy, goal) >= 0:
             return p
 
 
@@ -76,7 +173,7 @@ def _relax(u, gu, q, pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl):
 
 
 @jit
-def jps(free, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, gen):
+def jps(free, rows, rw, cols, cw, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, gen):
     """Jump Point Search from ``start`` to ``goal`` (padded ids); returns ``goal`` or -1.
 
     ``parent`` links jump points; ``g[goal]`` is the length in steps.
@@ -98,12 +195,12 @@ def jps(free, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, gen):
         pu = parent[u]
         if pu < 0:
             for sx in (-1, 1):
-                n = _relax(u, gu, _jump_straight(free, u, sx, pw, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
+                n = _relax(u, gu, _js(rows, rw, cols, cw, pw, u, sx, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
             for sy in (-pw, pw):
-                n = _relax(u, gu, _jump_straight(free, u, sy, 1, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
+                n = _relax(u, gu, _js(rows, rw, cols, cw, pw, u, sy, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
             for sx in (-1, 1):
                 for sy in (-pw, pw):
-                    n = _relax(u, gu, _jump_diagonal(free, u, sx, sy, pw, goal), pw, goal, g, parent, stamp, pos,
+                    n = _relax(u, gu, _jump_diagonal(free, rows, rw, cols, cw, u, sx, sy, pw, goal), pw, goal, g, parent, stamp, pos,
                                hf, hg, hid, n, op, cl)
             continue
         ddx = u % pw - pu % pw
@@ -111,25 +208,25 @@ def jps(free, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, gen):
         sx = 0 if ddx == 0 else (1 if ddx > 0 else -1)
         sy = 0 if ddy == 0 else (pw if ddy > 0 else -pw)
         if sx != 0 and sy != 0:
-            n = _relax(u, gu, _jump_straight(free, u, sx, pw, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
-            n = _relax(u, gu, _jump_straight(free, u, sy, 1, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
-            n = _relax(u, gu, _jump_diagonal(free, u, sx, sy, pw, goal), pw, goal, g, parent, stamp, pos,
+            n = _relax(u, gu, _js(rows, rw, cols, cw, pw, u, sx, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
+            n = _relax(u, gu, _js(rows, rw, cols, cw, pw, u, sy, goal), pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl)
+            n = _relax(u, gu, _jump_diagonal(free, rows, rw, cols, cw, u, sx, sy, pw, goal), pw, goal, g, parent, stamp, pos,
                        hf, hg, hid, n, op, cl)
         else:
             # straight: ahead, both sides, and the two diagonals ahead
             step = sx + sy
             side = pw if sx != 0 else 1
-            n = _relax(u, gu, _jump_straight(free, u, step, side, goal), pw, goal, g, parent, stamp, pos,
+            n = _relax(u, gu, _js(rows, rw, cols, cw, pw, u, step, goal), pw, goal, g, parent, stamp, pos,
                        hf, hg, hid, n, op, cl)
             for s in (-side, side):
                 if free[u + s] != 0:
-                    n = _relax(u, gu, _jump_straight(free, u, s, step if step > 0 else -step, goal), pw, goal, g,
+                    n = _relax(u, gu, _js(rows, rw, cols, cw, pw, u, s, goal), pw, goal, g,
                                parent, stamp, pos, hf, hg, hid, n, op, cl)
                     if sx != 0:
-                        n = _relax(u, gu, _jump_diagonal(free, u, sx, s, pw, goal), pw, goal, g, parent, stamp, pos,
+                        n = _relax(u, gu, _jump_diagonal(free, rows, rw, cols, cw, u, sx, s, pw, goal), pw, goal, g, parent, stamp, pos,
                                    hf, hg, hid, n, op, cl)
                     else:
-                        n = _relax(u, gu, _jump_diagonal(free, u, s, sy, pw, goal), pw, goal, g, parent, stamp, pos,
+                        n = _relax(u, gu, _jump_diagonal(free, rows, rw, cols, cw, u, s, sy, pw, goal), pw, goal, g, parent, stamp, pos,
                                    hf, hg, hid, n, op, cl)
     return -1
 

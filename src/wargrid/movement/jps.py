@@ -25,26 +25,39 @@ from .search import Path, cells_of, search_state
 
 __all__ = ["jps_path"]
 
-_FREE: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+_FREE: dict[int, tuple[weakref.ref, tuple]] = {}
 
 
-def free_cells(cell: np.ndarray) -> np.ndarray:
-    """The padded uint8 'can enter' array of a padded cost array (cached while ``cell`` lives)."""
+def _bits(free2d: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each row of a boolean board as 64-bit words (bit i = column 64 w + i), one spare zero word a row."""
+    h, w = free2d.shape
+    words = (w + 63) // 64 + 1
+    padded = np.zeros((h, words * 64), dtype=bool)
+    padded[:, :w] = free2d
+    packed = np.packbits(padded, axis=1, bitorder="little")
+    return np.ascontiguousarray(packed).view("<u8").astype(np.uint64).ravel(), words
+
+
+def free_cells(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, int]:
+    """``(free, rows, rw, cols, cw)``: the padded 'can enter' board as bytes, row bits and column bits.
+
+    Cached while the padded cost array ``cell`` lives.
+    """
     key = id(cell)
     got = _FREE.get(key)
     if got is not None and got[0]() is cell:
         return got[1]
-    free = np.isfinite(cell).astype(np.uint8)
+    f2 = np.isfinite(cell).reshape(-1, pw)
+    rows, rw = _bits(f2)
+    cols, cw = _bits(np.ascontiguousarray(f2.T))
+    out = (f2.astype(np.uint8).ravel(), rows, rw, cols, cw)
     if len(_FREE) > 16:
         for k in [k for k, (r, _) in _FREE.items() if r() is None]:
             del _FREE[k]
         if len(_FREE) > 16:
             _FREE.clear()
-    try:
-        _FREE[key] = (weakref.ref(cell), free)
-    except TypeError:  # pragma: no cover - every ndarray takes weak references
-        pass
-    return free
+    _FREE[key] = (weakref.ref(cell), out)
+    return out
 
 
 def jps_path(grid: Grid, costs: Any, start: int, goal: int) -> Path | None:
@@ -52,10 +65,10 @@ def jps_path(grid: Grid, costs: Any, start: int, goal: int) -> Path | None:
     from .._kernels.jps import expand, jps
 
     topo = grid.topology
-    free = free_cells(costs.cell)
+    free, rows, rw, cols, cw = free_cells(costs.cell, topo.pw)
     state = search_state(topo.padded_size)
     gen = state.next_gen()
-    reached = jps(free, start, goal, topo.pw, state.g, state.parent, state.stamp, state.pos,
+    reached = jps(free, rows, rw, cols, cw, start, goal, topo.pw, state.g, state.parent, state.stamp, state.pos,
                   state.hf, state.hg, state.hid, gen)
     if reached < 0:
         return None
