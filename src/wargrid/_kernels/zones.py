@@ -74,7 +74,7 @@ def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode,
     """Label every padded cell by zone into ``out`` (int32, padded size); return the zone count.
 
     Cell ``(x, y)`` is passable when ``lo < cell[y * cstride + x + coff] < hi``
-    (costs: ``-1, inf``; booleans: ``0.5, 2``): ``cell`` is either padded
+    (costs: ``-1.0, inf``; booleans viewed as uint8: ``0, 2``): ``cell`` is either padded
     (``cstride = width + 2``, ``coff = width + 3``) or a plain ``height * width``
     layer (``width, 0``). With edge costs ``cell`` must be padded costs.
     Impassable cells and padding get ``-1``; zones are numbered ``0..n-1`` in

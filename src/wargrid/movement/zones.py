@@ -124,7 +124,10 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
     out = _scratch("out", t.padded_size) if dest is not None else np.empty(t.padded_size, dtype=np.int32)
     parent = _scratch("parent", t.width * t.height + 1)
     dirs = _directions(t, edge.shape[0] > 0)
-    lo, hi = (0.5, 2.0) if cell.dtype == bool else (-1.0, np.inf)
+    if cell.dtype == bool:  # compared as bytes: 0 < v < 2
+        cell, lo, hi = cell.view(np.uint8), 0, 2
+    else:
+        lo, hi = -1.0, np.inf
     if cell.shape[0] == t.padded_size:
         stride, off = t.pw, t.pw + 1
     else:  # a plain (height, width) layer, raveled
