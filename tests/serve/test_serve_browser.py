@@ -247,6 +247,12 @@ def test_range_units_fog_and_territory(page, server, tmp_path):
     assert page.locator("#shade text").count() == reached
     assert page.locator("#holes0 polygon").count() == reached
     page.screenshot(path=str(tmp_path / "range.png"))
+    page.check("#show-zones")
+    page.wait_for_selector("#zone-count")
+    labels = post(server, "zones", {"session": b["session"], "unit": "foot"})["labels"]
+    assert page.locator("#shade polygon").count() == sum(1 for z in labels if z >= 0)
+    page.uncheck("#show-zones")
+    page.wait_for_function("document.getElementById('result').textContent.startsWith('Range')")
 
     tool(page, "fog")
     page.select_option("#team", "0")

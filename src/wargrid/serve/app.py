@@ -95,11 +95,11 @@ async def _read_json(request: Request) -> Any:
         raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
 
 
-def create_app(*, allowed_hosts: Sequence[str] | None = LOOPBACK_HOSTS, capacity: int = 32) -> Starlette:
+def create_app(*, allowed_hosts: Sequence[str] | None = LOOPBACK_HOSTS, capacity: int = 16) -> Starlette:
     """The playground application; ``allowed_hosts=None`` answers any Host header (for a non-loopback listen).
 
     >>> create_app().state.store.capacity
-    32
+    16
     """
     store = BoardStore(capacity)
     static = _static_table()

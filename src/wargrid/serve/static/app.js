@@ -318,8 +318,8 @@ function enemiesOf(id) {
 
 async function doRange() {
   $("marks").replaceChildren();
+  if ($("show-zones").checked) return doZones();
   if (state.rangeStart === null) {
-    if ($("show-zones").checked) return doZones();
     shade([]);
     showResult("Click a cell to see its movement range.");
     return;
@@ -349,12 +349,15 @@ async function doRange() {
 }
 
 async function doZones() {
+  undim();
   const data = await api("zones", { ...base(), unit: unitClass() }).catch(() => null);
   if (!data) return;
   const items = [];
   data.labels.forEach((z, id) => { if (z >= 0) items.push([id, palette(z), 0.45]); });
   shade(items);
-  showResult(`<b>${data.count}</b> connectivity zones for <b>${esc(data.unit)}</b>.`);
+  showResult(`<b id="zone-count">${data.count}</b> connectivity zones for <b>${esc(data.unit)}</b>: ` +
+    "cells of one colour can reach each other.");
+  setStatus("connectivity zones");
 }
 
 let sightBusy = false;
