@@ -352,17 +352,20 @@ def test_bad_input():
         label_zones(g, np.full((2, 3), "a"))
     with pytest.raises(TypeError, match="grid"):
         label_zones("board", np.ones((2, 3)))
-    with pytest.raises(ValueError, match="edges must have shape"):
-        label_zones(g, np.ones((2, 3)), edges=np.zeros((2, 3, 8)))
-    with pytest.raises(ValueError, match="edges"):
-        label_zones(g, np.ones((2, 3)), edges=np.full((2, 3, 4), -1.0))
+    with pytest.raises(ValueError, match="edge_costs must have shape"):
+        label_zones(g, np.ones((2, 3)), edge_costs=np.zeros((2, 3, 8)))
+    with pytest.raises(ValueError, match="edge_costs must be >= 0"):
+        label_zones(g, np.ones((2, 3)), edge_costs=np.full((2, 3, 4), -1.0))
+    with pytest.raises(ValueError, match=r"costs must have shape"):
+        label_zones(g, np.ones((3, 3), dtype=bool))
 
 
 def test_label_zones_edges_argument():
     g = SquareGrid(2, 1)
     e = np.zeros((1, 2, 4))
     e[0, 0, 0] = e[0, 1, 2] = math.inf
-    assert label_zones(g, np.ones((1, 2)), edges=e).tolist() == [[0, 1]]
+    assert label_zones(g, np.ones((1, 2)), edge_costs=e).tolist() == [[0, 1]]
+    assert label_zones(g, np.ones((1, 2), dtype=bool), edge_costs=e).tolist() == [[0, 1]]
 
 
 def test_zone_state_direct():

@@ -70,6 +70,17 @@ def _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap
 
 
 @jit
+def _push(queue, tail, q):
+    """Append ``q`` at ``queue[tail]``, doubling the queue when full; return the queue."""
+    if tail == queue.shape[0]:
+        bigger = np.empty(2 * tail, dtype=np.int64)
+        bigger[:tail] = queue
+        queue = bigger
+    queue[tail] = q
+    return queue
+
+
+@jit
 def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest, parent):
     """Label every padded cell by zone into ``out`` (int32, padded size); return the zone count.
 
@@ -248,11 +259,7 @@ def reflood(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, 
                 if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
                     continue
                 stamp[q] = gen
-                if tail == queue.shape[0]:
-                    bigger = np.empty(2 * tail, dtype=np.int64)
-                    bigger[:tail] = queue
-                    queue = bigger
-                queue[tail] = q
+                queue = _push(queue, tail, q)
                 tail += 1
         best = -1
         most = 0
@@ -320,10 +327,6 @@ def relabel(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, 
             if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
                 continue
             labels[q] = new
-            if tail == queue.shape[0]:
-                bigger = np.empty(2 * tail, dtype=np.int64)
-                bigger[:tail] = queue
-                queue = bigger
-            queue[tail] = q
+            queue = _push(queue, tail, q)
             tail += 1
     return tail

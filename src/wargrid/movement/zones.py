@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..grids.boards import Grid, Topology
+from .search import raw_costs
 
 __all__ = ["label_zones", "ZoneState", "ZoneChange"]
 
@@ -46,42 +47,21 @@ def _topo_args(t: Topology) -> tuple:
     return (t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width)
 
 
-def _check_costs(grid: Grid, costs: np.ndarray, edges: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _check_costs(grid: Grid, costs: np.ndarray, edge_costs: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """``(cell, edge)`` for the labelling kernel: a plain boolean layer as it is, or padded costs."""
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
     c = np.asarray(costs)
-    if c.shape != grid.shape:
-        raise ValueError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
-    if c.dtype == bool and edges is None:
-        # the labelling kernel reads a plain boolean layer directly
-        c = c & grid.mask if not grid.mask.all() else c
-        return np.ascontiguousarray(c).ravel(), np.zeros(0, dtype=np.float64)
     if c.dtype == bool:
+        if c.shape != grid.shape:
+            raise ValueError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
+        if edge_costs is None:
+            # the labelling kernel reads a plain boolean layer directly
+            c = c & grid.mask if not grid.mask.all() else c
+            return np.ascontiguousarray(c).ravel(), np.zeros(0, dtype=np.float64)
         c = np.where(c, 1.0, np.inf)
-    elif c.dtype.kind in "iuf":
-        c = c.astype(np.float64)
-        if np.isnan(c).any():
-            raise ValueError("costs must not contain NaN (use inf for impassable cells)")
-        if (c < 0).any():
-            raise ValueError(f"costs must be >= 0 or inf, got {float(c.min())}")
-    else:
-        raise TypeError(f"costs must be a boolean (passable) or numeric (cost, inf = impassable) array, got dtype {c.dtype}")
-    t = grid.topology
-    cell = t.pad(c, np.inf)
-    if edges is None:
-        return cell, np.zeros(0, dtype=np.float64)
-    e = np.asarray(edges)
-    shape = grid.shape + (t.ndir,)
-    if e.shape != shape:
-        raise ValueError(f"edges must have shape (height, width, ndir) = {shape}, got {e.shape}")
-    if e.dtype.kind not in "iuf":
-        raise TypeError(f"edges must be a numeric array of extra step costs, got dtype {e.dtype}")
-    e = e.astype(np.float64)
-    if np.isnan(e).any() or (e < 0).any():
-        raise ValueError("edges must be >= 0 or inf (a wall), never NaN")
-    full = np.zeros((t.ph, t.pw, t.ndir), dtype=np.float64)
-    full[1:-1, 1:-1] = e
-    return cell, full.ravel()
+    checked = raw_costs(grid, c, edge_costs, name="costs")
+    return checked.cell, checked.edge
 
 
 def _directions(t: Topology, has_edge: bool) -> np.ndarray:
@@ -141,12 +121,12 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
     return out, int(n)
 
 
-def label_zones(grid: Grid, costs: np.ndarray, *, edges: np.ndarray | None = None) -> np.ndarray:
+def label_zones(grid: Grid, costs: np.ndarray, *, edge_costs: np.ndarray | None = None) -> np.ndarray:
     """Label the cells of ``grid`` by connected zone.
 
     ``costs`` is a ``(height, width)`` array: booleans (``True`` passable) or
-    entry costs (``inf`` impassable). ``edges`` optionally holds extra step
-    costs of shape ``(height, width, ndir)`` (``inf``: a wall). Returns int32
+    entry costs (``inf`` impassable). ``edge_costs`` optionally holds extra
+    step costs of shape ``(height, width, ndir)`` (``inf``: a wall). Returns int32
     labels ``0..n-1`` in row-major order of each zone's first cell, ``-1`` on
     impassable cells.
 
@@ -155,7 +135,7 @@ def label_zones(grid: Grid, costs: np.ndarray, *, edges: np.ndarray | None = Non
     >>> label_zones(HexGrid(3, 2), passable).tolist()
     [[0, -1, 1], [0, -1, 1]]
     """
-    cell, edge = _check_costs(grid, costs, edges)
+    cell, edge = _check_costs(grid, costs, edge_costs)
     t = grid.topology
     dest = np.empty(grid.size, dtype=np.int32)
     _label(t, cell, edge, dest)
