@@ -114,23 +114,38 @@ def label_chunks(nbr, owner):
 
 @jit
 def farthest_points(nbr, pool, k, first):
-    """``k`` nodes of ``pool`` (node ids), each the farthest (in steps) from those before."""
-    n = nbr.shape[0]
+    """``k`` nodes of ``pool`` (node ids), each the farthest (in steps) from those
+    before (distances kept up to date by a breadth-first pass from each new point
+    that stops where it brings no improvement)."""
+    n, ndir = nbr.shape
     out = np.empty(k, np.int64)
     out[0] = first
-    inpool = np.zeros(n, np.bool_)
-    for p in pool:
-        inpool[p] = True
-    dummy = np.zeros(n, np.int64)
-    for t in range(1, k):
-        dist = bfs(nbr, out[:t], dummy, -1)
-        best = -1
-        bd = -1
-        for p in pool:
-            if dist[p] > bd:
-                bd = dist[p]
-                best = p
-        out[t] = best
+    big = np.int64(1) << 62
+    dist = np.full(n, big, np.int64)
+    queue = np.empty(n, np.int64)
+    for t in range(k):
+        if t > 0:
+            best = -1
+            bd = -1
+            for p in pool:
+                if dist[p] > bd:
+                    bd = dist[p]
+                    best = p
+            out[t] = best
+        s = out[t]
+        dist[s] = 0
+        queue[0] = s
+        head = 0
+        tail = 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            for d in range(ndir):
+                j = nbr[c, d]
+                if j >= 0 and dist[c] + 1 < dist[j]:
+                    dist[j] = dist[c] + 1
+                    queue[tail] = j
+                    tail += 1
     return out
 
 
@@ -258,9 +273,10 @@ def inner_cells(nbr, owner, P, xs, ys):
 
 
 @jit
-def _keeps_pieces(nbr, owner, c, stamp, gen, queue):
+def _keeps_pieces(nbr, owner, c, stamp, gen, queue, limit=-1):
     """Whether taking ``c`` out of its owner's land leaves its same-owner neighbours
-    in one piece (so the owner's number of pieces does not grow)."""
+    in one piece (so the owner's number of pieces does not grow). With
+    ``limit >= 0`` the search gives up (answering no) after ``limit`` cells."""
     ndir = nbr.shape[1]
     x = owner[c]
     first = -1
@@ -286,6 +302,8 @@ def _keeps_pieces(nbr, owner, c, stamp, gen, queue):
     head = 0
     tail = 1
     while head < tail and found < need:
+        if limit >= 0 and tail > limit:
+            break
         v = queue[head]
         head += 1
         for d in range(ndir):
@@ -588,7 +606,7 @@ def refine(nbr, w, owner, W, tol, passes, pinned):
                     continue
                 if gain > 0 and _spread_after(W, a, b, w[c]) <= tol:
                     gen[0] += 2
-                    if _keeps_pieces(nbr, owner, c, stamp, gen[0], queue):
+                    if _keeps_pieces(nbr, owner, c, stamp, gen[0], queue, 256):
                         _move(nbr, owner, W, w, adj, c, b)
                         improved += gain
                         break
@@ -600,7 +618,12 @@ def refine(nbr, w, owner, W, tol, passes, pinned):
                 if j >= 0 and owner[j] >= 0:
                     cnt[owner[j]] = 0
             cnt[a] = 0
-        # swaps: c (a -> b) with e (b -> a)
+        # swaps: c (a -> b) with e (b -> a); candidates grouped by (a, b)
+        keys = np.empty(m, np.int64)
+        for s in range(m):
+            keys[s] = owner[candc[s]] * P + candb[s]
+        byk = np.argsort(keys, kind="mergesort")
+        sk = keys[byk]
         for s in range(m):
             c = candc[s]
             b = candb[s]
@@ -617,7 +640,10 @@ def refine(nbr, w, owner, W, tol, passes, pinned):
                         g1 -= 1
             if g1 <= 0:
                 continue
-            for u in range(m):
+            lo = np.searchsorted(sk, b * P + a)
+            hi = np.searchsorted(sk, b * P + a, side="right")
+            for v in range(lo, hi):
+                u = byk[v]
                 e = candc[u]
                 if candb[u] != a or owner[e] != b:
                     continue
@@ -643,11 +669,11 @@ def refine(nbr, w, owner, W, tol, passes, pinned):
                 if not okb:
                     continue
                 gen[0] += 2
-                if not _keeps_pieces(nbr, owner, c, stamp, gen[0], queue):
+                if not _keeps_pieces(nbr, owner, c, stamp, gen[0], queue, 256):
                     break
                 _move(nbr, owner, W, w, adj, c, b)
                 gen[0] += 2
-                if _keeps_pieces(nbr, owner, e, stamp, gen[0], queue):
+                if _keeps_pieces(nbr, owner, e, stamp, gen[0], queue, 256):
                     _move(nbr, owner, W, w, adj, e, a)
                     improved += g1 + g2 - 2 * touch
                     break
@@ -1064,3 +1090,109 @@ def forced_colouring(nbr):
                         if col[a] == col[b] or col[a] == col[v] or col[b] == col[v]:
                             conflict = True
     return col, pieces, conflict
+
+
+@jit
+def distance_fields(nbr, seeds):
+    """Steps from each seed: ``(P, n)``, ``-1`` where unreached."""
+    n = nbr.shape[0]
+    P = seeds.size
+    out = np.empty((P, n), np.int64)
+    dummy = np.zeros(n, np.int64)
+    for k in range(P):
+        out[k] = bfs(nbr, seeds[k : k + 1], dummy, -1)
+    return out
+
+
+@jit
+def balanced_voronoi(nbr, fields, w, iters, damping, good, zone, seeds):
+    """Each cell to the player minimising ``steps + bias``; biases are tuned so
+    that players' weights even out (the cells of a player then stay connected:
+    a cell's predecessor on its path to the player's seed prefers the same
+    player). A unit of bias moves a player's border by about one cell, so a
+    player's excess weight divided by the weight along its border is the bias
+    step (damped). Stops once the spread is at most ``good``. ``zone`` labels
+    the land's zones and ``seeds`` are the players' seeds. Returns the most
+    even assignment seen (``-1``: no seed reaches)."""
+    P, n = fields.shape
+    ndir = nbr.shape[1]
+    bias = np.zeros(P)
+    owner = np.full(n, -1, np.int64)
+    best = np.full(n, -1, np.int64)
+    W = np.zeros(P)
+    B = np.zeros(P)
+    total = 0.0
+    for i in range(n):
+        for k in range(P):
+            if fields[k, i] >= 0:
+                total += w[i]
+                break
+    target = total / P
+    # a cell whose two nearest seeds differ by more than the biases do keeps its nearest
+    near = np.full(n, -1, np.int64)
+    gap = np.zeros(n, np.int64)
+    for i in range(n):
+        f1 = -1
+        f2 = -1
+        for k in range(P):
+            f = fields[k, i]
+            if f < 0:
+                continue
+            if f1 < 0 or f < f1:
+                f2 = f1
+                f1 = f
+                near[i] = k
+            elif f2 < 0 or f < f2:
+                f2 = f
+        gap[i] = (n + 1) if f2 < 0 else f2 - f1
+    nz = zone.max() + 1
+    lo = np.empty(nz)
+    hi = np.empty(nz)
+    bspread = np.inf
+    for _ in range(iters):
+        W[:] = 0.0
+        # biases only compete within a zone (land mass)
+        lo[:] = np.inf
+        hi[:] = -np.inf
+        for k in range(P):
+            z = zone[seeds[k]]
+            lo[z] = min(lo[z], bias[k])
+            hi[z] = max(hi[z], bias[k])
+        for i in range(n):
+            if gap[i] > hi[zone[i]] - lo[zone[i]]:
+                bk = near[i]
+                owner[i] = bk
+                if bk >= 0:
+                    W[bk] += w[i]
+                continue
+            bk = -1
+            bv = np.inf
+            for k in range(P):
+                f = fields[k, i]
+                if f >= 0:
+                    v = f + bias[k]
+                    if v < bv:
+                        bv = v
+                        bk = k
+            owner[i] = bk
+            if bk >= 0:
+                W[bk] += w[i]
+        spread = W.max() - W.min()
+        if spread < bspread:
+            bspread = spread
+            best[:] = owner
+        if spread <= good:
+            break
+        B[:] = 0.0
+        for i in range(n):
+            k = owner[i]
+            if k < 0:
+                continue
+            for d in range(ndir):
+                j = nbr[i, d]
+                if j >= 0 and owner[j] != k:
+                    B[k] += w[i]
+                    break
+        for k in range(P):
+            bias[k] += damping * (W[k] - target) / max(B[k], 1.0)
+    return best

@@ -9,7 +9,12 @@ cell (one cell's largest weight) of every other's. Two modes:
     remainder); within a zone, starts are spread by farthest-point sampling.
     Regions grow from the starts together, the lightest player taking the next
     cell of its breadth-first frontier; starts are moved to the innermost cell
-    of their region and the growth is run again (twice). Zones too small to get
+    of their region. Then each cell goes to the player minimising its steps to
+    the player's start plus a per-player bias, the biases tuned (a few Newton
+    steps: excess weight over border weight) until the weights nearly even out:
+    a balanced Voronoi split, whose regions are connected and whose borders are
+    short. (With given ``starts``, or past 2**25 players x cells, the growth is
+    run again instead.) Zones too small to get
     a player of their own are given whole to the lightest players. Players left
     heavy or light (a player walled in early, a zone's rounding) are evened out
     by moving one cell along each link of a chain of neighbouring players from
@@ -48,6 +53,7 @@ from .feasibility import InfeasibleError, check_feasibility
 __all__ = ["Partition", "PartitionReport", "PartitionError", "partition", "MODES"]
 
 MODES = ("compact", "scattered")
+_VORONOI_CELLS = 1 << 25  # players * cells up to which the distance fields (int64) are kept
 
 
 class PartitionError(RuntimeError):
@@ -144,7 +150,7 @@ def _spread_seeds(graph: LandGraph, w: np.ndarray, players: int, rng: np.random.
 
 
 def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float):
-    from .._kernels.territory import grow, inner_cells, label_chunks, rebalance, refine
+    from .._kernels.territory import balanced_voronoi, distance_fields, grow, inner_cells, label_chunks, rebalance, refine
 
     nbr = graph.nbr
     fixed = seeds is not None
@@ -153,8 +159,14 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
     owner = np.full(graph.n, -1, dtype=np.int64)
     grow(nbr, w, seeds, owner)
     if not fixed:
-        for _ in range(2):
-            seeds = inner_cells(nbr, owner, players, graph.xs, graph.ys)
+        seeds = inner_cells(nbr, owner, players, graph.xs, graph.ys)
+        if players * graph.n <= _VORONOI_CELLS:
+            fields = distance_fields(nbr, seeds)
+            # near enough: the rebalancing moves a few border cells for the rest
+            zone, _ = label_chunks(nbr, np.zeros(graph.n, dtype=np.int64))
+            good = max(tol, 0.005 * float(w.sum()) / players)
+            owner = balanced_voronoi(nbr, fields, w, 10, 1.0, good, zone, seeds)
+        else:
             owner[:] = -1
             grow(nbr, w, seeds, owner)
     left = owner < 0
@@ -164,11 +176,13 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
         W = np.bincount(owner[~left], weights=w[~left], minlength=players)
         zl = labels[left]
         zw = np.bincount(zl, weights=w[left])
-        for z in np.unique(zl)[np.argsort(-zw[np.unique(zl)], kind="stable")]:
+        zs = np.unique(zl)
+        to = np.zeros(zw.size, dtype=np.int64)
+        for z in zs[np.argsort(-zw[zs], kind="stable")].tolist():
             k = int(np.argmin(W))
-            hit = left & (labels == z)
-            owner[hit] = k
-            W[k] += w[hit].sum()
+            to[z] = k
+            W[k] += zw[z]
+        owner[left] = to[zl]
     W = np.bincount(owner, weights=w, minlength=players).astype(np.float64)
     pinned = np.zeros(graph.n, dtype=np.bool_)
     if fixed:
