@@ -208,7 +208,7 @@ def test_every_kind_open_board_is_one_zone(kind, wrap):
 # -- edits -------------------------------------------------------------------------------------
 
 EDITS = st.lists(
-    st.tuples(st.sampled_from(["land", "water", "mountains", "bridge", "unbridge", "wall", "unwall", "oneway"]),
+    st.tuples(st.sampled_from(["land", "water", "mountains", "bridge", "wateroverlay", "unbridge", "wall", "unwall", "oneway"]),
               st.integers(0, 10_000), st.integers(0, 10_000), st.integers(1, 3)),
     min_size=1, max_size=12,
 )
@@ -232,7 +232,9 @@ def apply_edit(m: Map, op: str, a: int, b: int, n: int) -> None:
         m.set_terrain(chosen, op)
     elif op == "bridge":
         m.set_overlay(chosen, "bridge")
-    else:
+    elif op == "wateroverlay":
+        m.set_overlay(chosen, "water")
+    else:  # clearing overlays may open some cells and close others in one edit
         m.set_overlay(chosen, None)
 
 
@@ -373,3 +375,35 @@ def test_zone_state_direct():
     t = g.topology
     z = ZoneState(t, t.pad(np.ones((1, 4)), np.inf), np.zeros(0))
     assert z.count == 1 and z.size(0) == 4 and z.size(99) == 0
+
+
+def test_wall_splits_and_clearing_it_merges_with_events():
+    m = Map(HexGrid(4, 1, orientation="pointy"))
+    whole = int(m.zones()[0, 0])
+    seen = []
+    m.on("zones_changed", seen.append)
+    m.set_edge((1, 0), (2, 0), math.inf)
+    assert [e.data["old"] for e in seen] == [[whole]] and len(seen[0].data["new"]) == 2
+    assert seen[0].cells == ((1, 0), (2, 0))
+    z = m.zones()
+    assert z[0, 0] == z[0, 1] != z[0, 2] == z[0, 3]
+    seen.clear()
+    m.set_edge((1, 0), (2, 0), 0.0)
+    assert len(seen) == 1 and len(seen[0].data["old"]) == 2 and len(seen[0].data["new"]) == 1
+    assert len(set(m.zones().ravel().tolist())) == 1
+
+
+def test_mixed_edit_opens_and_closes_at_once():
+    # one call clears a bridge (closes the top crossing) and a water overlay (opens the bottom one)
+    m = Map(SquareGrid(5, 3))
+    m.set_terrain([(2, 0), (2, 1)], "water")
+    m.set_overlay([(2, 0)], "bridge")
+    m.set_overlay([(2, 2)], "water")
+    top = int(m.zones()[0, 0])
+    assert m.connected((0, 0), (4, 0)) and m.zones()[2, 2] == -1
+    seen = []
+    m.on("zones_changed", seen.append)
+    m.set_overlay([(2, 0), (2, 2)], None)
+    assert m.connected((0, 0), (4, 2)) and m.zones()[0, 2] == -1
+    assert len(seen) == 1 and seen[0].data["old"] == [top] and len(seen[0].data["new"]) == 1
+    assert_same_partition(m.zones(), oracle_zones(m))
