@@ -62,6 +62,37 @@ class Frame:
         return cells_at(self.grid, (np.asarray(px, np.float64) - self.ox) / self.scale, (np.asarray(py, np.float64) - self.oy) / self.scale)
 
 
+_SQRT3 = math.sqrt(3.0)
+
+
+def _hex_cells(grid: HexGrid, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Offset cells under drawing points of a unit-size hex layout (float32 cube rounding: pictures only)."""
+    x = px.astype(np.float32)
+    y = py.astype(np.float32)
+    if grid.orientation == "flat":
+        fq = x * np.float32(2.0 / 3.0)
+        fr = x * np.float32(-1.0 / 3.0) + y * np.float32(_SQRT3 / 3.0)
+    else:
+        fq = x * np.float32(_SQRT3 / 3.0) + y * np.float32(-1.0 / 3.0)
+        fr = y * np.float32(2.0 / 3.0)
+    del x, y
+    fs = -fq - fr
+    q, r, s = np.rint(fq), np.rint(fr), np.rint(fs)
+    dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
+    del fq, fr, fs
+    fix_q = (dq > dr) & (dq > ds)
+    fix_r = ~fix_q & (dr > ds)
+    q = np.where(fix_q, -r - s, q).astype(np.int64)
+    r = np.where(fix_r, -q - s, r).astype(np.int64)
+    if grid.offset == "odd-q":
+        return q, r + (q - (q & 1)) // 2
+    if grid.offset == "even-q":
+        return q, r + (q + (q & 1)) // 2
+    if grid.offset == "odd-r":
+        return q + (r - (r & 1)) // 2, r
+    return q + (r + (r & 1)) // 2, r
+
+
 def cells_at(grid: Grid, px: np.ndarray, py: np.ndarray) -> np.ndarray:
     """Vectorised ``Grid.cell_at``: cell ids under drawing points, ``-1`` off the board.
 
@@ -73,8 +104,7 @@ def cells_at(grid: Grid, px: np.ndarray, py: np.ndarray) -> np.ndarray:
     """
     px, py = np.broadcast_arrays(np.asarray(px, np.float64), np.asarray(py, np.float64))
     if isinstance(grid, HexGrid):
-        q, r = grid.layout.pixel_to_hex_array(px, py)
-        x, y = grid.cells_of_hexes(q, r)
+        x, y = _hex_cells(grid, px, py)
     elif isinstance(grid, StaggeredGrid):
         if grid.stagger == "columns":
             x = np.floor(px).astype(np.int64)

@@ -36,8 +36,12 @@ def raster(frame: Frame) -> np.ndarray:
 
     Several pictures of one board share the lookup.
     """
-    py, px = np.mgrid[0:frame.height, 0:frame.width]
-    ids = frame.cells_under(px + 0.5, py + 0.5)
+    ids = np.empty((frame.height, frame.width), dtype=np.int64)
+    px = np.arange(frame.width, dtype=np.float64)[None, :] + 0.5
+    step = max(1, (1 << 16) // max(1, frame.width))  # blocks of rows that stay in cache
+    for y0 in range(0, frame.height, step):
+        py = np.arange(y0, min(frame.height, y0 + step), dtype=np.float64)[:, None] + 0.5
+        ids[y0:y0 + py.shape[0]] = frame.cells_under(px, py)
     ids.setflags(write=False)
     return ids
 
