@@ -52,17 +52,6 @@ def within(ax, ay, metric, r):
 
 
 @jit
-def _transform(quadrant, ox, oy, depth, col):
-    if quadrant == 0:  # north
-        return ox + col, oy - depth
-    if quadrant == 1:  # east
-        return ox + depth, oy + col
-    if quadrant == 2:  # south
-        return ox + col, oy + depth
-    return ox - depth, oy + col  # west
-
-
-@jit
 def _push(st, top, depth, sn, sd, en, ed):
     """Store a row at ``st[top]``, growing the stack when full; returns the stack."""
     if top == st.shape[0]:
@@ -78,19 +67,42 @@ def _push(st, top, depth, sn, sd, en, ed):
 
 
 @jit
+def col_limits(metric, radius, maxdepth):
+    """``lim[d]``: the largest ``|col| <= d`` within ``radius`` at row depth ``d`` (-1: none)."""
+    lim = np.empty(maxdepth + 1, dtype=np.int64)
+    c = radius
+    for d in range(maxdepth + 1):
+        while c >= 0 and not within(d, c, metric, radius):
+            c -= 1
+        lim[d] = c if c < d else d
+    return lim
+
+
+@jit
 def scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd0, en0, ed0,
-                  maxdepth, metric, radius, out, n, diag, nd, target):
+                  maxdepth, lim, out, n, diag, nd, target):
     """Shadowcast one quadrant from ``(ox, oy)`` between slopes ``sn0/sd0`` and ``en0/ed0``.
 
-    Rows ``1..maxdepth`` are scanned. Revealed cells within ``radius`` are
-    appended to ``out`` from index ``n``, those on the quadrant's two
-    diagonals (shared with the next quadrant) to ``diag`` from ``nd``; the
-    new counts are returned. With ``target >= 0`` nothing is written and
-    ``n = -1`` is returned as soon as cell id ``target`` is revealed.
+    Rows ``1..maxdepth`` are scanned; a tile at ``(depth, col)`` is reported
+    only when ``|col| <= lim[depth]`` (the radius, see ``col_limits``).
+    Revealed cells are appended to ``out`` from index ``n``, those on the
+    quadrant's two diagonals (shared with the next quadrant) to ``diag`` from
+    ``nd``; the new counts are returned. With ``target >= 0`` nothing is
+    written and ``n = -1`` is returned as soon as cell id ``target`` is revealed.
     """
     if maxdepth < 1:
         return n, nd
+    vertical = quadrant == 0 or quadrant == 2
+    sign = -1 if (quadrant == 0 or quadrant == 3) else 1
+    # columns of a row that are on the board; on a wrapped board a row of the
+    # north/south quadrants reports columns up to half the width away
     half = width // 2
+    if vertical:
+        clo, chi = -ox, width - 1 - ox
+        if wrap:
+            clo, chi = -maxdepth - width, maxdepth + width
+    else:
+        clo, chi = -oy, height - 1 - oy
     st = _push(np.empty((64, 5), dtype=np.int64), 0, 1, sn0, sd0, en0, ed0)
     top = 1
     while top > 0:
@@ -100,43 +112,51 @@ def scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd
         sd = st[top, 2]
         en = st[top, 3]
         ed = st[top, 4]
+        if vertical:
+            uy = oy + sign * depth
+            rowp = (uy + 1) * pw + 1
+            rowc = uy * width
+        else:
+            x = ox + sign * depth
+            if wrap:
+                x = x % width
+            rowp = (oy + 1) * pw + x + 1
+            rowc = oy * width + x
+        reach = lim[depth]
+        if vertical and wrap and reach > half:
+            reach = half
         # tiles whose span overlaps the open section: round half up / half down
         min_col = (2 * depth * sn + sd) // (2 * sd)
         max_col = -((ed - 2 * depth * en) // (2 * ed))
         prev = -1  # -1 none yet, 0 floor, 1 wall
         for col in range(min_col, max_col + 1):
-            ux, uy = _transform(quadrant, ox, oy, depth, col)
-            inb = 0 <= uy < height
-            x = ux
-            if wrap:
-                x = ux % width
-            elif ux < 0 or ux >= width:
-                inb = False
             wall = True
-            if inb:
-                v = bh[(uy + 1) * pw + x + 1]
+            inb = False
+            cid = 0
+            if clo <= col <= chi:
+                if vertical:
+                    x = ox + col
+                    if wrap:
+                        x = x % width
+                    v = bh[rowp + x]
+                    cid = rowc + x
+                else:
+                    v = bh[rowp + col * pw]
+                    cid = rowc + col * width
                 wall = v >= h
-                if v >= off:
-                    inb = False
-            if inb and (wall or (col * sd >= depth * sn and col * ed <= depth * en)):
-                ax = ux - ox
-                ay = uy - oy
-                if ax < 0:
-                    ax = -ax
-                if ay < 0:
-                    ay = -ay
-                if within(ax, ay, metric, radius) and (wrap == 0 or ax <= half):
-                    cid = uy * width + x
-                    if target >= 0:
-                        if cid == target:
-                            return -1, nd
-                    elif col == depth or col == -depth:
-                        if nd < diag.shape[0]:
-                            diag[nd] = cid
-                            nd += 1
-                    elif n < out.shape[0]:
-                        out[n] = cid
-                        n += 1
+                inb = v < off
+            acol = col if col >= 0 else -col
+            if inb and acol <= reach and (wall or (col * sd >= depth * sn and col * ed <= depth * en)):
+                if target >= 0:
+                    if cid == target:
+                        return -1, nd
+                elif acol == depth:
+                    if nd < diag.shape[0]:
+                        diag[nd] = cid
+                        nd += 1
+                elif n < out.shape[0]:
+                    out[n] = cid
+                    n += 1
             if prev == 1 and not wall:
                 sn = 2 * col - 1
                 sd = 2 * depth
@@ -178,9 +198,10 @@ def square_fov(bh, off, pw, width, height, wrap, ox, oy, h, metric, radius, out)
     reach = radius if radius < width + height else width + height
     diag = np.empty(8 * reach + 8, dtype=np.int64)
     nd = 0
+    lim = col_limits(metric, radius, reach)
     for quadrant in range(4):
         md = _quadrant_depth(quadrant, width, height, wrap, ox, oy, radius)
-        n, nd = scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, -1, 1, 1, 1, md, metric, radius,
+        n, nd = scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, -1, 1, 1, 1, md, lim,
                               out, n, diag, nd, -1)
     # a diagonal cell is seen when either of its two quadrants sees it
     d = np.sort(diag[:nd])
@@ -216,7 +237,8 @@ def _square_los_one(bh, pw, width, height, wrap, ax, ay, dx, dy, h, target):
         if col == depth:
             en, ed = 1, 1
         dummy = np.empty(0, dtype=np.int64)
-        r, _ = scan_quadrant(bh, bh[0], pw, width, height, wrap, ax, ay, h, quadrant, sn, sd, en, ed, depth, 5, 0,
+        lim = np.arange(depth + 1)
+        r, _ = scan_quadrant(bh, bh[0], pw, width, height, wrap, ax, ay, h, quadrant, sn, sd, en, ed, depth, lim,
                              dummy, 0, dummy, 0, target)
         if r < 0:
             return True
