@@ -63,11 +63,11 @@ def _kernel_ids(board: SightBoard, ox: int, oy: int, r: int, code: int) -> np.nd
     h = board.viewer_height(ox, oy)
     if code != 4:
         reach = min(r, max(g.width, g.height))
-        cap = min(4 * (reach * reach + 2 * reach) + 1, 4 * g.size + 1)
+        cap = min(4 * (reach * reach + 2 * reach) + 1, (1 + t.wrap) * g.size + 1)
         out = np.empty(cap, dtype=np.int64)
         n = k.square_fov(board.bh, board.off, t.pw, g.width, g.height, t.wrap, ox, oy, h, code, r, out)
     else:
-        cap = min(3 * r * (r + 1) + 1, 2 * g.size + 1)
+        cap = min(3 * r * (r + 1) + 1, (1 + t.wrap) * g.size + 1)
         out = np.empty(cap, dtype=np.int64)
         n = k.hex_fov(board.bh, board.off, t.pw, g.width, g.height, t.wrap, ox, oy, h, r, t.hex_kind, out)
     return out[:n]
