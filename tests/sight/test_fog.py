@@ -151,3 +151,16 @@ def test_visible_cells_are_unique_and_match_fov(w, h, square, wrap, seed, r):
     ids = visible_cells(board, o, radius=r)
     assert len(np.unique(ids)) == len(ids)
     assert sorted(ids.tolist()) == np.flatnonzero(fov_array(board, o, radius=r)).tolist()
+
+
+def test_dropped_fog_stops_listening():
+    import gc
+
+    m = Map(SquareGrid(4, 4))
+    before = len(m._internal)
+    fog = m.fog(["a"])
+    assert len(m._internal) == before + 1
+    del fog
+    gc.collect()
+    m.set_terrain([(0, 0)], "forest")
+    assert len(m._internal) == before

@@ -86,6 +86,8 @@ class SightQueries:
             f = ref()
             if f is not None:
                 f.invalidate()
+            elif listener in self._internal:  # the fog is gone: stop listening
+                self._internal.remove(listener)
 
         self._subscribe_internal(listener)
         return fog
