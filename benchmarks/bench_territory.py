@@ -9,11 +9,13 @@ Run by hand from the repository root (peer: ``pip install pymetis``, listed in
 Sections:
 
 - **compact**: ``wargrid.territory.partition(mode='compact')`` against
-  ``pymetis.part_graph`` (k-way, default options, and with ``contiguous=True``)
-  on the same land graph (built once, not timed), on a full hex board and on one
-  with 20 % water. Times are the median of ``--repeat`` runs, interleaved so both
+  ``pymetis.part_graph`` (k-way, default options, and with ``contig=1``) on the
+  same land graph (built once, not timed), on a full hex board, on one with
+  20 % water and on one whose cells weigh 1 to 9 (METIS ``vweights``), with
+  ``--players``; then 12 and 16 players, where METIS is only near-balanced. Times are the median of ``--repeat`` runs, interleaved so both
   see the same machine load; the ratio is wargrid / METIS (below 1: wargrid is
-  faster). Balance is ``max - min`` cells and ``max / mean``; cut is the number
+  faster). Balance is ``max - min`` cells (summed weight on the weighted board,
+  where wargrid promises at most the largest weight, 9) and ``max / mean``; cut is the number
   of touching pairs of cells owned by different players; pieces counts connected
   pieces (one per player is best).
 - **scattered**: cap 4 on a 20 x 20 board (400 cells) for 8 players, every
@@ -53,8 +55,8 @@ def pieces(graph, owner: np.ndarray) -> int:
     return int(label_chunks(graph.nbr, np.asarray(owner, dtype=np.int64))[1].size)
 
 
-def balance(owner: np.ndarray, players: int) -> tuple[int, float]:
-    c = np.bincount(owner, minlength=players)
+def balance(owner: np.ndarray, players: int, weights: np.ndarray | None = None) -> tuple[int, float]:
+    c = np.bincount(owner, weights=weights, minlength=players)
     return int(c.max() - c.min()), float(c.max() / c.mean())
 
 
@@ -65,44 +67,54 @@ def compact_section(size: int, players: int, repeat: int) -> None:
         print("pymetis: not installed (pip install pymetis)")
         pymetis = None
     rng = np.random.default_rng(1)
+    full = np.ones((size, size), bool)
+    resources = rng.integers(1, 10, size=(size, size))
+    water = rng.random((size, size)) >= 0.2
     boards = {
-        f"hex {size}x{size}": (HexGrid(size, size), np.ones((size, size), bool)),
-        f"hex {size}x{size}, 20% water": (HexGrid(size, size), rng.random((size, size)) >= 0.2),
+        f"hex {size}x{size}": (HexGrid(size, size), full, None, players),
+        f"hex {size}x{size}, 20% water": (HexGrid(size, size), water, None, players),
+        f"hex {size}x{size}, weights 1-9": (HexGrid(size, size), full, resources, players),
+        f"hex {size}x{size}, 12 players": (HexGrid(size, size), full, None, 12),
+        f"hex {size}x{size}, water, 16 pl.": (HexGrid(size, size), water, None, 16),
     }
-    print(f"\n== compact: {players} players ==")
+    print(f"\n== compact: {players} players (unless the board says otherwise) ==")
     head = f"{'board':28} {'who':22} {'time ms':>9} {'ratio':>7} {'max-min':>8} {'max/mean':>9} {'cut':>6} {'pieces':>7}"
     print(head)
-    for name, (grid, passable) in boards.items():
+    for name, (grid, passable, weights, players) in boards.items():
         g = land_graph(grid, passable)
         xadj, adjncy = csr(g)
-        partition(grid, players, passable=passable)  # compile
+        vw = None if weights is None else weights.ravel()[g.cells].astype(np.int64)
+        partition(grid, players, passable=passable, weights=weights)  # compile
         runs: dict[str, list[float]] = {"wargrid": [], "metis": [], "metis contiguous": []}
         outs: dict[str, np.ndarray] = {}
         for _ in range(repeat):
             t0 = time.perf_counter()
-            p = partition(grid, players, passable=passable)
+            p = partition(grid, players, passable=passable, weights=weights)
             runs["wargrid"].append(time.perf_counter() - t0)
             outs["wargrid"] = p.owners.ravel()[g.cells]
             if pymetis is None:
                 continue
             for label, contiguous in (("metis", False), ("metis contiguous", True)):
                 adj = pymetis.CSRAdjacency(xadj, adjncy)
+                opts = pymetis.Options(contig=1) if contiguous else None
                 t0 = time.perf_counter()
                 try:
-                    res = pymetis.part_graph(players, adjacency=adj, contiguous=contiguous or None)
-                except Exception as exc:  # METIS refuses contiguity on disconnected land
-                    runs[label].append(float("nan"))
+                    res = pymetis.part_graph(
+                        players, adjacency=adj, vweights=None if vw is None else vw.tolist(), options=opts
+                    )
+                except Exception:  # METIS refuses contiguity on disconnected land
                     outs[label] = None
-                    print(f"{name:28} {label:22} failed: {type(exc).__name__}")
                     continue
                 runs[label].append(time.perf_counter() - t0)
                 outs[label] = np.asarray(res[1], dtype=np.int64)
         base = statistics.median(runs["metis"]) if runs["metis"] else float("nan")
         for who, ts in runs.items():
             if not ts or outs.get(who) is None:
+                if who in outs:
+                    print(f"{name:28} {who:22} failed (METIS refuses contiguity on land in pieces)")
                 continue
             t = statistics.median(ts)
-            mm, ratio = balance(outs[who], players)
+            mm, ratio = balance(outs[who], players, vw)
             r = t / base if base == base else float("nan")
             print(
                 f"{name:28} {who:22} {t * 1e3:9.2f} {r:7.2f} {mm:8d} {ratio:9.4f} "

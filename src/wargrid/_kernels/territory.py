@@ -1093,14 +1093,76 @@ def forced_colouring(nbr):
 
 
 @jit
-def distance_fields(nbr, seeds):
-    """Steps from each seed: ``(P, n)``, ``-1`` where unreached."""
-    n = nbr.shape[0]
+def distance_fields(nbr, seeds, slack):
+    """Steps from each seed: ``(P, n)``, ``-1`` where unreached. With ``slack >= 0``
+    a field stops where it exceeds the distance to the nearest seed by more than
+    ``slack`` (those cells are no use to that seed's player: a cell kept in a
+    field has its predecessor kept too, so regions built on them stay connected)."""
+    n, ndir = nbr.shape
     P = seeds.size
-    out = np.empty((P, n), np.int64)
+    out = np.full((P, n), -1, np.int64)
     dummy = np.zeros(n, np.int64)
+    near = bfs(nbr, seeds, dummy, -1)
+    queue = np.empty(n, np.int64)
     for k in range(P):
-        out[k] = bfs(nbr, seeds[k : k + 1], dummy, -1)
+        f = out[k]
+        s = seeds[k]
+        f[s] = 0
+        queue[0] = s
+        head = 0
+        tail = 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            for d in range(ndir):
+                j = nbr[c, d]
+                if j >= 0 and f[j] < 0 and (slack < 0 or f[c] + 1 <= near[j] + slack):
+                    f[j] = f[c] + 1
+                    queue[tail] = j
+                    tail += 1
+    return out
+
+
+@jit
+def mean_steps(nbr, owner, seeds):
+    """Mean steps from each player's seed to its own cells (``inf`` when some are
+    unreachable or the player has none); each search stops once all are found."""
+    n, ndir = nbr.shape
+    P = seeds.size
+    cnt = np.zeros(P, np.int64)
+    for i in range(n):
+        if owner[i] >= 0:
+            cnt[owner[i]] += 1
+    out = np.full(P, np.inf)
+    dist = np.full(n, -1, np.int64)
+    stamp = np.full(n, -1, np.int64)
+    queue = np.empty(n, np.int64)
+    for k in range(P):
+        s = seeds[k]
+        if s < 0 or cnt[k] == 0:
+            continue
+        stamp[s] = k
+        dist[s] = 0
+        queue[0] = s
+        head = 0
+        tail = 1
+        found = 0
+        tot = 0.0
+        while head < tail and found < cnt[k]:
+            c = queue[head]
+            head += 1
+            if owner[c] == k:
+                found += 1
+                tot += dist[c]
+            for d in range(ndir):
+                j = nbr[c, d]
+                if j >= 0 and stamp[j] != k:
+                    stamp[j] = k
+                    dist[j] = dist[c] + 1
+                    queue[tail] = j
+                    tail += 1
+        if found == cnt[k]:
+            out[k] = tot / cnt[k]
     return out
 
 

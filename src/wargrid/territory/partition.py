@@ -161,7 +161,7 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
     if not fixed:
         seeds = inner_cells(nbr, owner, players, graph.xs, graph.ys)
         if players * graph.n <= _VORONOI_CELLS:
-            fields = distance_fields(nbr, seeds)
+            fields = distance_fields(nbr, seeds, 16)
             # near enough: the rebalancing moves a few border cells for the rest
             zone, _ = label_chunks(nbr, np.zeros(graph.n, dtype=np.int64))
             good = max(tol, 0.005 * float(w.sum()) / players)
@@ -231,7 +231,7 @@ def _snake(graph: LandGraph, w: np.ndarray, players: int, slack: float):
 
 
 def _report(graph: LandGraph, w: np.ndarray, owner: np.ndarray, players: int, seeds: np.ndarray, mode: str, method: str, tol: float, seconds: float) -> PartitionReport:
-    from .._kernels.territory import bfs, cut_sides, label_chunks
+    from .._kernels.territory import cut_sides, label_chunks, mean_steps
 
     cells = np.bincount(owner, minlength=players)
     weight = np.bincount(owner, weights=w, minlength=players).astype(np.float64)
@@ -245,13 +245,7 @@ def _report(graph: LandGraph, w: np.ndarray, owner: np.ndarray, players: int, se
     per = cut_sides(graph.nbr, owner, players)
     with np.errstate(divide="ignore", invalid="ignore"):
         compact = np.where(cells > 0, per / np.sqrt(np.maximum(cells, 1)), np.inf)
-    mean = np.full(players, np.inf)
-    for k in range(players):
-        if seeds[k] < 0:
-            continue
-        d = bfs(graph.nbr, seeds[k : k + 1], owner, -1)[owner == k]
-        if d.size and (d >= 0).all():
-            mean[k] = float(d.mean())
+    mean = mean_steps(graph.nbr, owner, np.asarray(seeds, dtype=np.int64))
     return PartitionReport(
         players=players,
         mode=mode,
