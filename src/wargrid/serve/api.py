@@ -27,9 +27,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
+from ..grids.boards import Grid, HexGrid, SquareGrid
 from ..map import Map
-from ..terrain import TerrainTable
 
 __all__ = [
     "ApiError",
@@ -40,7 +39,6 @@ __all__ = [
     "MAX_SIDE",
     "MAX_CELLS",
     "make_grid",
-    "random_terrain",
     "describe_board",
     "capabilities",
 ]
@@ -228,63 +226,25 @@ def _params(f: Callable) -> tuple[str, ...]:
 
 # -- boards ---------------------------------------------------------------------------------
 
+_GENERATE_KW = {
+    "square-4": {"kind": "square", "diagonal": False},
+    "square-8": {"kind": "square", "diagonal": True},
+    "hex-flat": {"kind": "hex", "orientation": "flat"},
+    "hex-pointy": {"kind": "hex", "orientation": "pointy"},
+    "staggered": {"kind": "staggered"},
+}
+
+
 def make_grid(kind: str, width: int, height: int) -> Grid:
     """An empty board of a playground kind.
 
     >>> make_grid("hex-pointy", 5, 4)
     HexGrid(5, 4, orientation='pointy', offset='odd-r')
     """
+    from ..generate import make_grid as grid_of
+
     _choice(kind, "kind", BOARD_KINDS)
-    _int(width, "width", 1, MAX_SIDE)
-    _int(height, "height", 1, MAX_SIDE)
-    if kind in ("square-4", "square-8"):
-        return SquareGrid(width, height, diagonal=kind == "square-8")
-    if kind == "staggered":
-        return StaggeredGrid(width, height)
-    return HexGrid(width, height, orientation="flat" if kind == "hex-flat" else "pointy")
-
-
-def _smooth_noise(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
-    gh, gw = int(h / scale) + 2, int(w / scale) + 2
-    coarse = rng.random((gh, gw))
-    ys = np.arange(h) / scale
-    xs = np.arange(w) / scale
-    y0 = ys.astype(np.int64)
-    x0 = xs.astype(np.int64)
-    fy = (ys - y0)[:, None]
-    fx = (xs - x0)[None, :]
-    fy = fy * fy * (3 - 2 * fy)
-    fx = fx * fx * (3 - 2 * fx)
-    a = coarse[y0][:, x0]
-    b = coarse[y0][:, x0 + 1]
-    c = coarse[y0 + 1][:, x0]
-    d = coarse[y0 + 1][:, x0 + 1]
-    return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
-
-
-def random_terrain(grid: Grid, terrains: TerrainTable, *, seed: int) -> np.ndarray:
-    """A seeded ``(height, width)`` layer of terrain ids: lakes, plains, forests, hills and mountains.
-
-    >>> from wargrid import SquareGrid, TerrainTable
-    >>> t = random_terrain(SquareGrid(8, 6), TerrainTable.default(), seed=3)
-    >>> t.shape, bool((t == random_terrain(SquareGrid(8, 6), TerrainTable.default(), seed=3)).all())
-    ((6, 8), True)
-    """
-    rng = np.random.default_rng(seed)
-    h, w = grid.shape
-    height = 0.65 * _smooth_noise(rng, h, w, 6.0) + 0.35 * _smooth_noise(rng, h, w, 2.5)
-    wood = _smooth_noise(rng, h, w, 4.0)
-    names = terrains.names
-
-    def tid(name: str) -> int:
-        return names.index(name) if name in names else 0
-
-    out = np.full((h, w), tid("plains"), dtype=np.int16)
-    out[wood > 0.62] = tid("forest")
-    out[height > 0.66] = tid("hills")
-    out[height > 0.78] = tid("mountains")
-    out[height < 0.24] = tid("water")
-    return out
+    return grid_of(_int(width, "width", 1, MAX_SIDE), _int(height, "height", 1, MAX_SIDE), **_GENERATE_KW[kind])
 
 
 def describe_board(s: Session | Map, session: str | None = None) -> dict:
@@ -334,23 +294,10 @@ def describe_board(s: Session | Map, session: str | None = None) -> dict:
     }
 
 
-_GENERATE_KW = {
-    "square-4": {"kind": "square", "diagonal": False},
-    "square-8": {"kind": "square", "diagonal": True},
-    "hex-flat": {"kind": "hex", "orientation": "flat"},
-    "hex-pointy": {"kind": "hex", "orientation": "pointy"},
-    "staggered": {"kind": "staggered"},
-}
-
-
 def _board_map(kind: str, width: int, height: int, seed: int) -> Map:
-    """``wargrid.generate`` where this build has it, else the playground's own seeded terrain."""
-    try:
-        from ..generate import generate
-    except ImportError:
-        grid = make_grid(kind, width, height)
-        terrains = TerrainTable.default()
-        return Map(grid, terrain=random_terrain(grid, terrains, seed=seed), terrains=terrains)
+    """A seeded strategy-game board from ``wargrid.generate``."""
+    from ..generate import generate
+
     return _call(generate, width, height, seed=seed, **_GENERATE_KW[kind])
 
 

@@ -630,6 +630,15 @@ async function init() {
     state.meta = await api("meta");
     $("partition-mode").replaceChildren(...(state.meta.partition_modes || []).map((m) => new Option(m, m)));
     $("width").max = $("height").max = state.meta.max_side;
+    // a tool whose capability this build lacks is shown, greyed, with the reason
+    const needs = { path: "path", range: "range", sight: "fov", fog: "fog", territory: "partition" };
+    for (const [tool, cap] of Object.entries(needs)) {
+      if (state.meta.capabilities[cap] === false) {
+        const r = document.querySelector(`input[name=tool][value=${tool}]`);
+        r.disabled = true;
+        r.parentNode.title = `not available in this build of wargrid (${cap})`;
+      }
+    }
   } catch (e) {
     return;
   }
