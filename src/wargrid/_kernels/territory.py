@@ -446,15 +446,15 @@ def _move_layer(nbr, owner, W, w, adj, a, b, amount, stamp, gen, queue, pinned, 
 
 
 @jit
-def rebalance(nbr, w, owner, W, tol, max_moves, pinned):
+def rebalance(nbr, w, owner, W, tol, max_moves, pinned, direct=True):
     """Move cells between players until ``max(W) - min(W) <= tol``.
 
     Tries, in order: a chain of neighbouring players from the heaviest to the
     lightest, each link moving a layer of border cells (about half the gap's
     weight, then a single cell) that keep the donor in as many pieces; then a
-    move from the heaviest to the lightest that may start a new piece. A step is
-    kept only when it lowers ``sum(W**2)``, so the loop ends. Returns the number
-    of cells moved.
+    move from the heaviest to the lightest that may start a new piece (unless
+    ``direct`` is false: then it stops there). A step is kept only when it lowers
+    ``sum(W**2)``, so the loop ends. Returns the number of cells moved.
     """
     n, ndir = nbr.shape
     P = W.size
@@ -540,6 +540,8 @@ def rebalance(nbr, w, owner, W, tol, max_moves, pinned):
                     _move(nbr, owner, W, w, adj, log[u], logfrom[u])
         if done:
             continue
+        if not direct:
+            return moved
         # direct move from the heaviest to the lightest: prefer a cell next to
         # the lightest's land, else a cell whose loss keeps the heaviest whole
         c = _best_cell(nbr, owner, w, hi, lo, gap, stamp, gen, queue, True, pinned)

@@ -190,6 +190,9 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
     slack = _slack(tol, w)
     rebalance(nbr, w, owner, W, slack, 8 * graph.n + 100, pinned)
     refine(nbr, w, owner, W, slack, 30, pinned)
+    if not np.all(w == w[0]):
+        # weights: even out further where chains of moves keep every player whole
+        rebalance(nbr, w, owner, W, 0.0, graph.n, pinned, False)
     if not fixed:
         seeds = inner_cells(nbr, owner, players, graph.xs, graph.ys)
     if not fixed and players > 1 and graph.n == graph.grid.size and _pieces(graph, owner) > players:
