@@ -109,7 +109,7 @@ def test_regrowth_fades_after_n_ticks():
     fog.tick()
     assert not fog.explored("red")[1, 0] and fog.explored("red")[1, 11]
     assert not fog.view("blue").explored.any()
-    assert np.array_equal(fog.view().visible, fog.visible("red"))
+    assert np.array_equal(fog.spectator().visible, fog.visible("red"))
 
 
 def test_bad_input():

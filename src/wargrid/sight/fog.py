@@ -224,6 +224,10 @@ class Fog:
         """Visible and explored layers of ``team``; ``None`` is the spectator, who sees what anyone sees."""
         return FogView(visible=self.visible(team), explored=self.explored(team))
 
+    def spectator(self) -> FogView:
+        """The spectator's view: every team's vision together (``view(None)``)."""
+        return self.view(None)
+
     def counts(self, team: str) -> np.ndarray:
         """``(height, width)`` number of ``team``'s own units that see each cell."""
         self._sync()
