@@ -262,7 +262,18 @@ def bench_zones(name, m, peers, rows, problems, repeats=40):
         if nd is not None:
             dt, (lab, n) = timed(nd.label, passable)
             ts.append(dt)
-    row = {"map": name, "wargrid": median_ms(tw), "map_state": median_ms(tm), "zones": int(z.max()) + 1}
+    # incremental update after a one-cell edit (block a passable cell, then open it again)
+    t = m.grid.topology
+    state = ZoneState(t, cd.cell, cd.edge)
+    rng = np.random.default_rng(5)
+    open_ids = np.flatnonzero(passable.ravel())
+    te, tb = [], []
+    for i in rng.choice(open_ids, size=min(40, open_ids.size), replace=False):
+        blocked = cd.cell.copy()
+        blocked[t.padded_ids(np.array([i]))] = np.inf
+        tb.append(timed(state.update, blocked, cd.edge, np.array([i]))[0])
+        te.append(timed(state.update, cd.cell, cd.edge, np.array([i]))[0])
+    row = {"map": name, "wargrid": median_ms(tw), "map_state": median_ms(tm), "zones": int(z.max()) + 1, "open": median_ms(te), "block": median_ms(tb)}
     row["wargrid_min"] = min(tw) * 1e3
     if nd is not None:
         row["scipy"] = median_ms(ts)
@@ -430,12 +441,13 @@ def main() -> None:
     if any(r.get("scipy") for r in dij_rows):
         print(f"geometric mean ratio {geomean([r['wargrid'] / r['scipy'] for r in dij_rows if r.get('scipy')]):.3f} (target <= 0.5)")
     print("\n## Zone labelling, 512 x 512 (label_zones on a boolean array vs scipy.ndimage.label; Map state = ZoneState from cost arrays)")
-    print("| map | zones | wargrid median | scipy median | ratio | wargrid min | scipy min | ratio of mins | ZoneState median |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("(edits: ZoneState.update after one cell is blocked, which floods the zone it was in again, and opened, which merges)")
+    print("| map | zones | wargrid median | scipy median | ratio | wargrid min | scipy min | ratio of mins | ZoneState median | edit: block a cell | edit: open it |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in zone_rows:
         print(f"| {r['map']} | {r['zones']} | {fmt(r['wargrid'])} | {fmt(r.get('scipy'))} | {ratio(r['wargrid'], r.get('scipy'))} | "
               f"{fmt(r['wargrid_min'])} | {fmt(r.get('scipy_min'))} | {ratio(r['wargrid_min'], r.get('scipy_min'))} | "
-              f"{fmt(r['map_state'])} |")
+              f"{fmt(r['map_state'])} | {fmt(r['block'])} | {fmt(r['open'])} |")
     if "big" in sections:
         print("\n## 4096 x 4096 board (20 % water, corner to corner)", flush=True)
         big = bench_big(args)

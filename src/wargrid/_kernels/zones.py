@@ -330,3 +330,96 @@ def relabel(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, 
             queue = _push(queue, tail, q)
             tail += 1
     return tail
+
+
+@jit
+def split_zone(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, labels, stamp, base, seeds, label, next_id, comp_ids, comp_sizes):
+    """After zone ``label`` lost links, find the parts it fell into; work bounded by the smaller parts.
+
+    A breadth-first search runs from all ``seeds`` (padded ids of passable
+    cells labelled ``label`` around the change) at once, over cells still
+    labelled ``label``; each seed's front claims cells (``stamp[p] = base +
+    front``) and fronts that meet are merged. The search stops as soon as all
+    fronts have met (the zone did not split) or all fronts but one are
+    exhausted: those are complete parts. The part still growing (or, if all
+    were exhausted, the largest) keeps ``label``; every other part gets
+    ``next_id``, ``next_id + 1``, ... and is re-labelled. Writes the new
+    parts' ids and sizes to ``comp_ids`` / ``comp_sizes``; returns
+    ``(number of new parts, next free id)``.
+    """
+    pw = width + 2
+    ndir = offsets.shape[1]
+    k = seeds.shape[0]
+    root = np.arange(k)
+    pending = np.ones(k, dtype=np.int64)
+    count = np.ones(k, dtype=np.int64)
+    queue = np.empty(max(64, 2 * k), dtype=np.int64)
+    for i in range(k):
+        stamp[seeds[i]] = base + i
+        queue[i] = seeds[i]
+    tail = k
+    head = 0
+    nroots = k
+    nactive = k
+    while head < tail and nroots > 1 and nactive > 1:
+        p = queue[head]
+        head += 1
+        a = stamp[p] - base
+        while root[a] != a:
+            a = root[a]
+        pending[a] -= 1
+        for d in range(ndir):
+            q = _neighbour(p, d, offsets, parity_mode, wrap, width, pw)
+            if labels[q] != label or not cell[q] < INF:
+                continue
+            if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+                continue
+            sq = stamp[q]
+            if base <= sq < base + k:
+                b = sq - base
+                while root[b] != b:
+                    root[b] = root[root[b]]
+                    b = root[b]
+                if b != a:  # two growing fronts meet
+                    root[b] = a
+                    pending[a] += pending[b]
+                    count[a] += count[b]
+                    nroots -= 1
+                    nactive -= 1
+            else:
+                stamp[q] = base + a
+                queue = _push(queue, tail, q)
+                tail += 1
+                pending[a] += 1
+                count[a] += 1
+        if pending[a] == 0:
+            nactive -= 1
+    if nroots == 1:
+        return 0, next_id
+    # roots: the one still growing keeps the label, else the largest
+    keeper = -1
+    for i in range(k):
+        if root[i] != i:
+            continue
+        if pending[i] > 0:  # at most one part is still growing
+            keeper = i
+            break
+        if keeper < 0 or count[i] > count[keeper]:
+            keeper = i
+    newid = np.full(k, -1, dtype=np.int64)
+    ncomp = 0
+    for i in range(k):
+        if root[i] == i and i != keeper:
+            newid[i] = next_id
+            comp_ids[ncomp] = next_id
+            comp_sizes[ncomp] = count[i]
+            ncomp += 1
+            next_id += 1
+    for j in range(tail):
+        c = queue[j]
+        r = stamp[c] - base
+        while root[r] != r:
+            r = root[r]
+        if r != keeper:
+            labels[c] = newid[r]
+    return ncomp, next_id

@@ -245,7 +245,8 @@ class ZoneState:
         now = cell[pc] < np.inf
         lost = bool((was & ~now).any()) or self._walls_added(pc, old_edge, edge)
         if lost:
-            return self._update_flood(pc, now)
+            gained = bool((~was & now).any()) or self._walls_removed(pc, old_edge, edge)
+            return self._update_flood(pc, now) if gained else self._update_split(pc, now)
         return self._update_merge(pc, was, now)
 
     def _walls_added(self, pc: np.ndarray, old_edge: np.ndarray, edge: np.ndarray) -> bool:
@@ -257,6 +258,60 @@ class ZoneState:
         if old_edge.size == 0:
             return bool(new_wall.any())
         return bool((new_wall & (old_edge[idx] < np.inf)).any())
+
+    def _walls_removed(self, pc: np.ndarray, old_edge: np.ndarray, edge: np.ndarray) -> bool:
+        return self._walls_added(pc, edge, old_edge)
+
+    def _next_stamps(self, k: int) -> int:
+        """A base ``b`` such that stamps ``b .. b + k`` are unused so far."""
+        if self._stamp is None or self._gen + k + 1 >= np.iinfo(np.int32).max:
+            self._stamp = np.zeros(self.topology.padded_size, dtype=np.int32)
+            self._gen = 0
+        base = self._gen + 1
+        self._gen = base + k
+        return base
+
+    def _update_split(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
+        """Only links were lost (cells closed, walls built): zones can only shrink or split."""
+        from .._kernels.zones import split_zone
+
+        t = self.topology
+        lab = self._labels
+        gone = pc[~now]
+        gone_labels = lab[gone].astype(np.int64)
+        lab[gone] = -1
+        old: set[int] = set()
+        new: set[int] = set()
+        for z in gone_labels[gone_labels >= 0].tolist():
+            self._sizes[z] -= 1
+            old.add(z)
+            if self._sizes[z] > 0:
+                new.add(z)
+        around = self._around(pc)
+        around = around[(lab[around] >= 0) & (self._cell[around] < np.inf)]
+        zs = lab[around]
+        for z in np.unique(zs).tolist():
+            seeds = around[zs == z]
+            if seeds.size < 2:
+                continue  # one cell of the zone touches the change: it cannot have split
+            base = self._next_stamps(seeds.size)
+            comp_ids = np.empty(seeds.size, dtype=np.int64)
+            comp_sizes = np.empty(seeds.size, dtype=np.int64)
+            ncomp, nxt = split_zone(
+                self._cell, self._edge, *_topo_args(t), lab, self._stamp, base, seeds, z, self._next, comp_ids, comp_sizes
+            )
+            if ncomp == 0:
+                continue
+            self._grow_ids(int(nxt))
+            for cid, size in zip(comp_ids[:ncomp].tolist(), comp_sizes[:ncomp].tolist()):
+                self._sizes[cid] = size
+                self._sizes[z] -= size
+                new.add(cid)
+            old.add(z)
+            new.add(z)
+        if not old:
+            return None
+        return ZoneChange(tuple(sorted(old)), tuple(sorted(new)))
 
     def _around(self, pc: np.ndarray) -> np.ndarray:
         """``pc`` and all their neighbours (padded ids, unique)."""
@@ -287,14 +342,11 @@ class ZoneState:
         gone = pc[~now]
         lab[gone] = -1
         seeds = around[self._cell[around] < np.inf]
-        if self._stamp is None or self._gen >= np.iinfo(np.int32).max - 1:
-            self._stamp = np.zeros(t.padded_size, dtype=np.int32)
-            self._gen = 0
-        self._gen += 1
+        gen = self._next_stamps(0)
         comp_ids = np.empty(seeds.size, dtype=np.int64)
         comp_sizes = np.empty(seeds.size, dtype=np.int64)
         ncomp, nxt = reflood(
-            self._cell, self._edge, *_topo_args(t), lab, self._stamp, self._gen, seeds, old_ids, self._next, comp_ids, comp_sizes
+            self._cell, self._edge, *_topo_args(t), lab, self._stamp, gen, seeds, old_ids, self._next, comp_ids, comp_sizes
         )
         self._grow_ids(int(nxt))
         for i in old_ids:
