@@ -78,7 +78,7 @@ def _directions(t: Topology, has_edge: bool) -> np.ndarray:
 
 
 _SCRATCH = threading.local()
-_SCRATCH_MAX = 1 << 22  # keep scratch buffers between calls up to this many cells
+_SCRATCH_MAX = 1 << 25  # keep scratch (8 bytes a cell per thread) between calls up to this many cells
 
 
 def _scratch(name: str, n: int) -> np.ndarray:
