@@ -13,14 +13,19 @@ equal ids mean the same zone.
 ``ZoneState`` keeps the labels of one movement class and updates them after
 an edit by touching only the zones around the changed cells:
 
-- cells that only gain links (a cell becomes passable, a wall is removed):
-  the zones their links join are merged by re-labelling the smaller ones;
-- cells that lose links (a cell becomes impassable, a wall is built): the
-  zone(s) around the change are flooded again, which may split them; work is
-  bounded by those zones' sizes, not by the board;
-- a full re-label only when the edit touches a large part of the board (an
-  elevation edit touches every cell; climbing costs are finite, so it never
-  changes zones, and the labels are kept when the partition is unchanged).
+- links only gained (a cell becomes passable, a wall is removed): the zones
+  the new links join are merged by re-labelling the smaller ones;
+- links only lost (a cell becomes impassable, a wall is built): a
+  breadth-first search runs in lockstep from the cells of each zone around
+  the change and stops as soon as its fronts have all met (no split) or all
+  but one are exhausted (those are the parts split off, and get new ids), so
+  the work is bounded by the parts split off, not by the zone;
+- both at once (one call that closes a crossing and opens another): the
+  zones around the change are flooded again (bounded by their sizes);
+- a full re-label only when the edit touches more than an eighth of the
+  board. An elevation edit touches every cell, but climbing costs are
+  finite, so it never changes zones: the labels are kept when the partition
+  is unchanged.
 
 >>> from wargrid import SquareGrid
 >>> costs = np.array([[1, 1, np.inf, 1], [1, 1, np.inf, 1]])
