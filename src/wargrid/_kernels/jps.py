@@ -34,7 +34,7 @@ _ZERO = np.uint64(0)
 _S63 = np.uint64(63)
 
 
-@jit
+@jit(inline="always")
 def _scan_up(bits, stride, line, start, goal_line, goal_pos):
     """First position after ``start`` on ``line`` where a jump stops: a jump point, or -1."""
     base = line * stride
@@ -68,7 +68,7 @@ def _scan_up(bits, stride, line, start, goal_line, goal_pos):
         w += 1
 
 
-@jit
+@jit(inline="always")
 def _scan_down(bits, stride, line, start, goal_line, goal_pos):
     """The same scan toward smaller positions."""
     base = line * stride
@@ -135,13 +135,30 @@ def _js(rows, rw, cols, cw, pw, p, step, goal):
 @jit
 def _jump_diagonal(free, rows, rw, cols, cw, p, sx, sy, pw, goal):
     """Scan diagonally from ``p`` (``sx`` = +-1, ``sy`` = +-pw); jump point or -1."""
+    gx = goal % pw
+    gy = goal // pw
+    x = p % pw
+    y = p // pw
+    dy = 1 if sy > 0 else -1
     while True:
         if free[p + sx] == 0 or free[p + sy] == 0 or free[p + sx + sy] == 0:
             return -1
         p += sx + sy
+        x += sx
+        y += dy
         if p == goal:
             return p
-        if _js(rows, rw, cols, cw, pw, p, sx, goal) >= 0 or _js(rows, rw, cols, cw, pw, p, sy, goal) >= 0:
+        if sx > 0:
+            h = _scan_up(rows, rw, y, x, gy, gx)
+        else:
+            h = _scan_down(rows, rw, y, x, gy, gx)
+        if h >= 0:
+            return p
+        if dy > 0:
+            v = _scan_up(cols, cw, x, y, gx, gy)
+        else:
+            v = _scan_down(cols, cw, x, y, gx, gy)
+        if v >= 0:
             return p
 
 
