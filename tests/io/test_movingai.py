@@ -39,22 +39,11 @@ def test_data_is_there():
 
 @pytest.mark.parametrize("name", MAPS)
 def test_sample_of_every_map(name):
+    """A sample of every map; every scenario is checked by ``benchmarks/check_movingai.py`` (minutes)."""
     sc = load_movingai_scenarios(DATA / (name + ".scen"))
     # every 10th bucket's first problem, and the longest problem
     sample = [s for s in sc[::100]] + [sc[-1]]
     _check(name, sample)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", MAPS)
-def test_every_scenario(name):
-    """All scenarios with the automatic search (JPS); run with ``-m slow`` (a few minutes)."""
-    m = load_movingai(DATA / name)
-    cd = m.cost_data()
-    tol = _tolerance(name)
-    for s in load_movingai_scenarios(DATA / (name + ".scen")):
-        p = astar(m.grid, cd, s.start, s.goal)
-        assert p is not None and abs(p.cost - s.optimal) <= tol, (name, s)
 
 
 def test_reader_rules(tmp_path):
