@@ -346,8 +346,13 @@ def _spread(W):
 
 @jit
 def _move(nbr, owner, W, w, adj, c, b):
+    """Give cell ``c`` to player ``b``, keeping weights and ``adj`` (see
+    ``player_adjacency``) up to date."""
     ndir = nbr.shape[1]
     a = owner[c]
+    P = W.size
+    adj[a, P] -= 1
+    adj[b, P] += 1
     for d in range(ndir):
         j = nbr[c, d]
         if j >= 0 and owner[j] >= 0:
@@ -363,13 +368,15 @@ def _move(nbr, owner, W, w, adj, c, b):
 
 @jit
 def player_adjacency(nbr, owner, P):
-    """``adj[a, b]``: number of directed steps from land of ``a`` to land of ``b``."""
+    """``adj[a, b]``: number of directed steps from land of ``a`` to land of ``b``;
+    ``adj[a, P]``: number of cells of ``a``."""
     n, ndir = nbr.shape
-    adj = np.zeros((P, P), np.int64)
+    adj = np.zeros((P, P + 1), np.int64)
     for i in range(n):
         a = owner[i]
         if a < 0:
             continue
+        adj[a, P] += 1
         for d in range(ndir):
             j = nbr[i, d]
             if j >= 0 and owner[j] >= 0:
@@ -378,13 +385,15 @@ def player_adjacency(nbr, owner, P):
 
 
 @jit
-def _border(nbr, owner, w, a, b, limit, pinned):
+def _border(nbr, owner, w, a, b, limit, pinned, adj):
     """Cells of ``a`` touching land of ``b`` (weight <= ``limit``, not pinned), most
-    ``b``-neighbours and fewest ``a``-neighbours first."""
+    ``b``-neighbours and fewest ``a``-neighbours first; none when ``a`` has one cell left."""
     n, ndir = nbr.shape
     cand = np.empty(n, np.int64)
     score = np.empty(n, np.int64)
     m = 0
+    if adj[a, adj.shape[0]] <= 1:
+        return cand[:0]
     for i in range(n):
         if owner[i] != a or w[i] > limit or pinned[i]:
             continue
@@ -406,10 +415,10 @@ def _border(nbr, owner, w, a, b, limit, pinned):
 
 
 @jit
-def _best_cell(nbr, owner, w, a, b, limit, stamp, gen, queue, connected_only, pinned):
+def _best_cell(nbr, owner, w, a, b, limit, stamp, gen, queue, connected_only, pinned, adj):
     """The first border cell of ``a`` toward ``b`` (see ``_border``) whose loss keeps
     ``a`` in as many pieces (any, unless ``connected_only``); ``-1`` if none."""
-    for c in _border(nbr, owner, w, a, b, limit, pinned):
+    for c in _border(nbr, owner, w, a, b, limit, pinned, adj):
         if not connected_only:
             return c
         gen[0] += 2
@@ -425,7 +434,7 @@ def _move_layer(nbr, owner, W, w, adj, a, b, amount, stamp, gen, queue, pinned, 
     least one cell of weight <= ``amount``). Logs moved cells; returns the weight."""
     ndir = nbr.shape[1]
     moved = 0.0
-    for c in _border(nbr, owner, w, a, b, amount, pinned):
+    for c in _border(nbr, owner, w, a, b, amount, pinned, adj):
         if owner[c] != a or moved + w[c] > amount:
             continue
         touch = False
@@ -464,6 +473,7 @@ def rebalance(nbr, w, owner, W, tol, max_moves, pinned, direct=True):
     queue = np.empty(n, np.int64)
     prev = np.empty(P, np.int64)
     pq = np.empty(P, np.int64)
+    blocked = np.zeros((P, P), np.bool_)
     moved = 0
     chain = np.empty(P + 1, np.int64)
     log = np.empty(n, np.int64)
@@ -487,22 +497,26 @@ def rebalance(nbr, w, owner, W, tol, max_moves, pinned, direct=True):
         pot0 = 0.0
         for k in range(P):
             pot0 += W[k] * W[k]
-        # shortest chain hi -> lo over neighbouring players
-        prev[:] = -2
-        prev[hi] = -1
-        pq[0] = hi
-        h = 0
-        t = 1
-        while h < t and prev[lo] == -2:
-            a = pq[h]
-            h += 1
-            for b in range(P):
-                if prev[b] == -2 and adj[a, b] > 0 and a != b:
-                    prev[b] = a
-                    pq[t] = b
-                    t += 1
+        # shortest chain hi -> lo over neighbouring players; a link with no
+        # movable cell is blocked and the next shortest chain is tried
+        blocked[:, :] = False
         done = False
-        if prev[lo] != -2:
+        for _attempt in range(P * P):
+            prev[:] = -2
+            prev[hi] = -1
+            pq[0] = hi
+            h = 0
+            t = 1
+            while h < t and prev[lo] == -2:
+                a = pq[h]
+                h += 1
+                for b in range(P):
+                    if prev[b] == -2 and adj[a, b] > 0 and a != b and not blocked[a, b]:
+                        prev[b] = a
+                        pq[t] = b
+                        t += 1
+            if prev[lo] == -2:
+                break
             m = 0
             v = lo
             while v != -1:
@@ -510,6 +524,8 @@ def rebalance(nbr, w, owner, W, tol, max_moves, pinned, direct=True):
                 m += 1
                 v = prev[v]
             # chain[m-1] = hi ... chain[0] = lo
+            fa = -1
+            fb = -1
             for big in (True, False):
                 nlog[0] = 0
                 amount = gap / 2.0 if big else min(gap, max(wmin, 0.0))
@@ -525,6 +541,8 @@ def rebalance(nbr, w, owner, W, tol, max_moves, pinned, direct=True):
                         logfrom[u] = a
                     if nlog[0] == first:
                         ok = False
+                        fa = a
+                        fb = b
                         break
                     if got > 0.0:
                         amount = got
@@ -538,16 +556,19 @@ def rebalance(nbr, w, owner, W, tol, max_moves, pinned, direct=True):
                         break
                 for u in range(nlog[0] - 1, -1, -1):
                     _move(nbr, owner, W, w, adj, log[u], logfrom[u])
+            if done or fa < 0:
+                break
+            blocked[fa, fb] = True
         if done:
             continue
         if not direct:
             return moved
         # direct move from the heaviest to the lightest: prefer a cell next to
         # the lightest's land, else a cell whose loss keeps the heaviest whole
-        c = _best_cell(nbr, owner, w, hi, lo, gap, stamp, gen, queue, True, pinned)
+        c = _best_cell(nbr, owner, w, hi, lo, gap, stamp, gen, queue, True, pinned, adj)
         if c < 0:
-            c = _best_cell(nbr, owner, w, hi, lo, gap, stamp, gen, queue, False, pinned)
-        if c < 0:
+            c = _best_cell(nbr, owner, w, hi, lo, gap, stamp, gen, queue, False, pinned, adj)
+        if c < 0 and adj[hi, P] > 1:
             best = -1
             bs = -1.0
             for i in range(n):
@@ -606,7 +627,7 @@ def refine(nbr, w, owner, W, tol, passes, pinned):
                 cnt[b] = -cnt[b] - 1  # seen
                 if gain < 0:
                     continue
-                if gain > 0 and _spread_after(W, a, b, w[c]) <= tol:
+                if gain > 0 and adj[a, P] > 1 and _spread_after(W, a, b, w[c]) <= tol:
                     gen[0] += 2
                     if _keeps_pieces(nbr, owner, c, stamp, gen[0], queue, 256):
                         _move(nbr, owner, W, w, adj, c, b)

@@ -10,6 +10,7 @@ from .._validate import check_choice
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..tactics.areas import Area
+    from ..tactics.smoothing import SmoothPath
 
 AREA_MASKS = ("none", "sight", "terrain")
 
@@ -59,3 +60,22 @@ class TacticsQueries:
             keep = keep & self.passable(unit)
         cells = [c for c in a.cells if keep[c[1], c[0]]]
         return Area(a.kind, a.origin, cells, a.mask & keep)
+
+    def smooth_path(self, path: Any, *, unit: str | None = None) -> "SmoothPath":
+        """Straighten ``path`` (a ``Path`` or a list of neighbouring cells) into any-angle waypoints for ``unit``.
+
+        A straight segment is used where every tile it touches is passable
+        for ``unit`` (``None``: the path's own class); never longer than the
+        grid path; lengths in drawing units. See ``wargrid.tactics.smoothing``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(7, 4, diagonal=True)); m.set_terrain([(3, 0), (3, 1)], "water")
+        >>> s = m.smooth_path(m.path((0, 0), (6, 0), unit="foot"))
+        >>> s.cells, round(s.length, 3) <= round(s.grid_length, 3)
+        ([(0, 0), (3, 2), (6, 0)], True)
+        """
+        from ..tactics.smoothing import smooth_path
+
+        if unit is None:
+            unit = getattr(path, "unit", None)
+        return smooth_path(self.grid, self.passable(unit), path, unit=self.unit_class(unit))

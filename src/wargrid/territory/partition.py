@@ -54,6 +54,8 @@ __all__ = ["Partition", "PartitionReport", "PartitionError", "partition", "MODES
 
 MODES = ("compact", "scattered")
 _VORONOI_CELLS = 1 << 25  # players * cells up to which the distance fields (int64) are kept
+_RETRIES = 6  # more attempts when a player's land comes out in pieces ...
+_RETRY_CELLS = 1 << 16  # ... on boards up to this many cells of land
 
 
 class PartitionError(RuntimeError):
@@ -150,6 +152,27 @@ def _spread_seeds(graph: LandGraph, w: np.ndarray, players: int, rng: np.random.
 
 
 def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float):
+    """Owners and starts of a compact split; on connected land, when a player
+    ends in more than one piece, a few more attempts from other starts keep the
+    split with the fewest pieces (then the shortest borders)."""
+    from .._kernels.territory import cut_sides
+
+    owner, out = _compact_once(graph, w, players, seeds, rng, tol)
+    if seeds is not None or players == 1 or graph.n > _RETRY_CELLS:
+        return owner, out
+    best = (_pieces(graph, owner), int(cut_sides(graph.nbr, owner, players).sum()))
+    zones = _pieces(graph, np.zeros(graph.n, dtype=np.int64))
+    for _ in range(_RETRIES):
+        if best[0] <= max(players, zones):
+            break
+        alt, alt_out = _compact_once(graph, w, players, None, rng, tol)
+        score = (_pieces(graph, alt), int(cut_sides(graph.nbr, alt, players).sum()))
+        if score < best:
+            best, owner, out = score, alt, alt_out
+    return owner, out
+
+
+def _compact_once(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float):
     from .._kernels.territory import balanced_voronoi, distance_fields, grow, inner_cells, label_chunks, rebalance, refine
 
     nbr = graph.nbr
@@ -166,6 +189,9 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
             zone, _ = label_chunks(nbr, np.zeros(graph.n, dtype=np.int64))
             good = max(tol, 0.005 * float(w.sum()) / players)
             owner = balanced_voronoi(nbr, fields, w, 10, 1.0, good, zone, seeds)
+            got = np.bincount(owner[owner >= 0], minlength=players)
+            for k in np.flatnonzero(got == 0).tolist():  # a start outbid: give it back
+                owner[seeds[k]] = k
         else:
             owner[:] = -1
             grow(nbr, w, seeds, owner)

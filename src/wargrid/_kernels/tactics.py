@@ -1,0 +1,246 @@
+"""Tactics kernels over the padded flat layout: straight-line clearance, string pulling, facing search.
+
+Straight lines. A cell is named by *virtual* coordinates ``(vx, vy)``: on a
+wrapped board ``vx`` may leave ``0..width-1`` so that a line across the seam
+stays straight; its real padded id is ``(vy + 1) * pw + vx mod width + 1`` and
+its centre ``(cxa[p] + k * wshift, cya[p])`` with ``k = vx // width``
+(``cxa``/``cya``: padded centres in drawing units, ``wshift``: how far one
+board width moves a centre). Every tile of a board is the same convex
+polygon around its centre (``cor``: ``(k, 2)`` corner offsets). The cells a
+segment touches form a connected set in the 3 x 3 box of offset neighbours
+(on every board kind touching tiles lie in that box), so a flood fill from
+the first cell that only expands through touched cells finds them all; the
+segment is clear when none of them is blocked. Touching a blocked tile's edge
+or corner counts as blocked: a line never squeezes between two blocked
+corners.
+
+Facing search. The state ``p * ndir + f`` is a cell and a facing (a board
+direction). A unit moves one step in the direction it faces, or turns one
+facing step either way; Dijkstra over these states with ``time`` costs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+from .search import step_to
+
+INF = np.inf
+
+
+@jit
+def touches(ax, ay, bx, by, cx, cy, cor):
+    """Whether segment ``a``-``b`` meets the closed tile with centre ``(cx, cy)`` (separating axes)."""
+    k = cor.shape[0]
+    nx = ay - by
+    ny = bx - ax
+    if nx != 0.0 or ny != 0.0:
+        eps = 1e-9 * (abs(nx) + abs(ny))
+        s = ax * nx + ay * ny
+        lo = INF
+        hi = -INF
+        for i in range(k):
+            v = (cx + cor[i, 0]) * nx + (cy + cor[i, 1]) * ny
+            lo = min(lo, v)
+            hi = max(hi, v)
+        if lo > s + eps or hi < s - eps:
+            return False
+    for i in range(k):
+        j = (i + 1) % k
+        ex = -(cor[j, 1] - cor[i, 1])
+        ey = cor[j, 0] - cor[i, 0]
+        eps = 1e-9 * (abs(ex) + abs(ey))
+        lo = INF
+        hi = -INF
+        for m in range(k):
+            v = (cx + cor[m, 0]) * ex + (cy + cor[m, 1]) * ey
+            lo = min(lo, v)
+            hi = max(hi, v)
+        sa = ax * ex + ay * ey
+        sb = bx * ex + by * ey
+        if max(sa, sb) < lo - eps or min(sa, sb) > hi + eps:
+            return False
+    return True
+
+
+@jit
+def _real(vx, vy, pw, width, wrap):
+    """``(padded id, k)`` of virtual cell ``(vx, vy)``; ``k`` counts board widths."""
+    if wrap:
+        k = vx // width
+        return (vy + 1) * pw + (vx - k * width) + 1, k
+    return (vy + 1) * pw + vx + 1, 0
+
+
+@jit
+def segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, pw, width, height, wrap, stamp, gen, stack):
+    """Whether the segment from the centre of virtual cell ``s`` to that of ``t`` touches only unblocked tiles.
+
+    ``stamp`` (int32, padded) marks cells seen with ``gen``; ``stack`` is an
+    int64 scratch array (grown when needed; the grown array is returned).
+    Returns ``(clear, stack)``.
+    """
+    p, k = _real(sx, sy, pw, width, wrap)
+    ax = cxa[p] + k * wshift
+    ay = cya[p]
+    q, k2 = _real(tx, ty, pw, width, wrap)
+    bx = cxa[q] + k2 * wshift
+    by = cya[q]
+    top = 0
+    stack[0] = sx
+    stack[1] = sy
+    top = 1
+    stamp[p] = gen
+    while top > 0:
+        top -= 1
+        vx = stack[2 * top]
+        vy = stack[2 * top + 1]
+        c, kk = _real(vx, vy, pw, width, wrap)
+        if not touches(ax, ay, bx, by, cxa[c] + kk * wshift, cya[c], cor):
+            continue
+        if blocked[c]:
+            return False, stack
+        if vy < 0 or vy >= height or (not wrap and (vx < 0 or vx >= width)):
+            return False, stack  # off the board (padding is blocked anyway)
+        for dy in range(-1, 2):
+            for dx in range(-1, 2):
+                nvx = vx + dx
+                nvy = vy + dy
+                n, _ = _real(nvx, nvy, pw, width, wrap)
+                if stamp[n] == gen:
+                    continue
+                stamp[n] = gen
+                if 2 * top + 2 > stack.shape[0]:
+                    bigger = np.empty(2 * stack.shape[0], dtype=np.int64)
+                    bigger[: stack.shape[0]] = stack
+                    stack = bigger
+                stack[2 * top] = nvx
+                stack[2 * top + 1] = nvy
+                top += 1
+    return True, stack
+
+
+@jit
+def string_pull(vxs, vys, blocked, cxa, cya, wshift, cor, pw, width, height, wrap, stamp, gen0):
+    """Indices of the path cells kept as waypoints (first and last always kept).
+
+    From the last waypoint, the path is followed while the straight line to
+    the next cell stays clear; where it stops being clear the cell before
+    becomes a waypoint. Returns ``(keep, n, gen)``: the first ``n`` entries of
+    ``keep`` and the last generation used.
+    """
+    m = vxs.shape[0]
+    keep = np.empty(m, dtype=np.int64)
+    keep[0] = 0
+    n = 1
+    gen = gen0
+    stack = np.empty(256, dtype=np.int64)
+    anchor = 0
+    for j in range(2, m):
+        gen += 1
+        ok, stack = segment_clear(vxs[anchor], vys[anchor], vxs[j], vys[j], blocked, cxa, cya, wshift, cor,
+                                  pw, width, height, wrap, stamp, gen, stack)
+        if not ok:
+            anchor = j - 1
+            keep[n] = anchor
+            n += 1
+    if m > 1:
+        keep[n] = m - 1
+        n += 1
+    return keep, n, gen
+
+
+@jit
+def facing_search(cell, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, start, f0, goal, move_time, turn_time,
+                  dist, parent):
+    """Dijkstra over ``(cell, facing)`` states from ``start`` facing ``f0`` to ``goal`` (any facing).
+
+    Moving from ``p`` along facing ``f`` to ``q`` takes ``stepl[f] * cell[q] *
+    move_time``; turning one facing step either way takes ``turn_time``.
+    ``dist``/``parent`` are ``(padded * ndir,)`` scratch arrays (filled here).
+    Returns the state reached at the goal, or -1.
+    """
+    n = dist.shape[0]
+    for i in range(n):
+        dist[i] = INF
+        parent[i] = -1
+    cap = 16
+    hk = np.empty(cap, dtype=np.float64)
+    hv = np.empty(cap, dtype=np.int64)
+    size = 0
+    s0 = start * ndir + f0
+    dist[s0] = 0.0
+    hk[0] = 0.0
+    hv[0] = s0
+    size = 1
+    while size > 0:
+        # pop the smallest (ties: smaller state id)
+        du = hk[0]
+        u = hv[0]
+        size -= 1
+        if size > 0:
+            kx = hk[size]
+            vx = hv[size]
+            i = 0
+            while True:
+                c = 2 * i + 1
+                if c >= size:
+                    break
+                if c + 1 < size and (hk[c + 1] < hk[c] or (hk[c + 1] == hk[c] and hv[c + 1] < hv[c])):
+                    c += 1
+                if hk[c] < kx or (hk[c] == kx and hv[c] < vx):
+                    hk[i] = hk[c]
+                    hv[i] = hv[c]
+                    i = c
+                else:
+                    break
+            hk[i] = kx
+            hv[i] = vx
+        if du > dist[u]:
+            continue
+        p = u // ndir
+        f = u - p * ndir
+        if p == goal:
+            return u
+        for a in range(3):
+            if a == 0:
+                q = step_to(p, f, off, ndir, pmode, wrap, width, pw)
+                c0 = cell[q]
+                if not c0 < INF:
+                    continue
+                if corner[2 * f] >= 0:
+                    ca = cell[step_to(p, corner[2 * f], off, ndir, pmode, wrap, width, pw)] < INF
+                    cb = cell[step_to(p, corner[2 * f + 1], off, ndir, pmode, wrap, width, pw)] < INF
+                    if (crule == 1 and not (ca and cb)) or (crule == 2 and not (ca or cb)):
+                        continue
+                v = q * ndir + f
+                nd = du + stepl[f] * c0 * move_time
+            else:
+                nf = (f + (1 if a == 1 else ndir - 1)) % ndir
+                v = p * ndir + nf
+                nd = du + turn_time
+            if nd < dist[v]:
+                dist[v] = nd
+                parent[v] = u
+                if size == cap:
+                    cap *= 2
+                    nk = np.empty(cap, dtype=np.float64)
+                    nv = np.empty(cap, dtype=np.int64)
+                    nk[:size] = hk[:size]
+                    nv[:size] = hv[:size]
+                    hk = nk
+                    hv = nv
+                i = size
+                size += 1
+                while i > 0:
+                    par = (i - 1) >> 1
+                    if nd < hk[par] or (nd == hk[par] and v < hv[par]):
+                        hk[i] = hk[par]
+                        hv[i] = hv[par]
+                        i = par
+                    else:
+                        break
+                hk[i] = nd
+                hv[i] = v
+    return -1
