@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .search import step_to
+from .search import heap_pop, heap_up, step_to
 
 INF = np.inf
 
@@ -162,43 +162,23 @@ def facing_search(cell, off, ndir, pmode, wrap, width, pw, corner, crule, stepl,
     Returns the state reached at the goal, or -1.
     """
     n = dist.shape[0]
+    pos = np.full(n, -1, dtype=np.int64)
+    done = np.zeros(n, dtype=np.uint8)
     for i in range(n):
         dist[i] = INF
         parent[i] = -1
-    cap = 16
-    hk = np.empty(cap, dtype=np.float64)
-    hv = np.empty(cap, dtype=np.int64)
-    size = 0
+    hf = np.empty(n, dtype=np.float64)
+    hg = np.empty(n, dtype=np.float64)
+    hid = np.empty(n, dtype=np.int64)
     s0 = start * ndir + f0
     dist[s0] = 0.0
-    hk[0] = 0.0
-    hv[0] = s0
+    heap_up(0, 0.0, 0.0, s0, hf, hg, hid, pos)
     size = 1
     while size > 0:
-        # pop the smallest (ties: smaller state id)
-        du = hk[0]
-        u = hv[0]
-        size -= 1
-        if size > 0:
-            kx = hk[size]
-            vx = hv[size]
-            i = 0
-            while True:
-                c = 2 * i + 1
-                if c >= size:
-                    break
-                if c + 1 < size and (hk[c + 1] < hk[c] or (hk[c + 1] == hk[c] and hv[c + 1] < hv[c])):
-                    c += 1
-                if hk[c] < kx or (hk[c] == kx and hv[c] < vx):
-                    hk[i] = hk[c]
-                    hv[i] = hv[c]
-                    i = c
-                else:
-                    break
-            hk[i] = kx
-            hv[i] = vx
-        if du > dist[u]:
-            continue
+        u = hid[0]
+        du = hf[0]
+        size = heap_pop(size, hf, hg, hid, pos)
+        done[u] = 1
         p = u // ndir
         f = u - p * ndir
         if p == goal:
@@ -209,7 +189,7 @@ def facing_search(cell, off, ndir, pmode, wrap, width, pw, corner, crule, stepl,
                 c0 = cell[q]
                 if not c0 < INF:
                     continue
-                if corner[2 * f] >= 0:
+                if corner[2 * f] >= 0 and crule != 0:
                     ca = cell[step_to(p, corner[2 * f], off, ndir, pmode, wrap, width, pw)] < INF
                     cb = cell[step_to(p, corner[2 * f + 1], off, ndir, pmode, wrap, width, pw)] < INF
                     if (crule == 1 and not (ca and cb)) or (crule == 2 and not (ca or cb)):
@@ -217,30 +197,15 @@ def facing_search(cell, off, ndir, pmode, wrap, width, pw, corner, crule, stepl,
                 v = q * ndir + f
                 nd = du + stepl[f] * c0 * move_time
             else:
-                nf = (f + (1 if a == 1 else ndir - 1)) % ndir
-                v = p * ndir + nf
+                v = p * ndir + (f + (1 if a == 1 else ndir - 1)) % ndir
                 nd = du + turn_time
-            if nd < dist[v]:
-                dist[v] = nd
-                parent[v] = u
-                if size == cap:
-                    cap *= 2
-                    nk = np.empty(cap, dtype=np.float64)
-                    nv = np.empty(cap, dtype=np.int64)
-                    nk[:size] = hk[:size]
-                    nv[:size] = hv[:size]
-                    hk = nk
-                    hv = nv
-                i = size
+            if done[v] or not nd < dist[v]:
+                continue
+            dist[v] = nd
+            parent[v] = u
+            if pos[v] >= 0 and pos[v] < size and hid[pos[v]] == v:
+                heap_up(pos[v], nd, nd, v, hf, hg, hid, pos)
+            else:
+                heap_up(size, nd, nd, v, hf, hg, hid, pos)
                 size += 1
-                while i > 0:
-                    par = (i - 1) >> 1
-                    if nd < hk[par] or (nd == hk[par] and v < hv[par]):
-                        hk[i] = hk[par]
-                        hv[i] = hv[par]
-                        i = par
-                    else:
-                        break
-                hk[i] = nd
-                hv[i] = v
     return -1
