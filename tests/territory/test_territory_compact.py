@@ -176,3 +176,41 @@ def test_map_partition_uses_the_units_land():
     boat = m.partition(1, unit="naval")
     assert (boat.owners[3] == 0).all() and (boat.owners[:3] == -1).all()
     assert len(zones(m.grid, m.passable())) == 1
+
+
+@settings(max_examples=40)
+@given(
+    shape=st.sampled_from(["hexagon", "triangle", "parallelogram"]),
+    size=st.integers(1, 7),
+    players=st.integers(2, 12),
+    orientation=st.sampled_from(["flat", "pointy"]),
+    seed=st.integers(0, 3),
+)
+def test_shaped_hex_boards_get_connected_regions(shape, size, players, orientation, seed):
+    from wargrid import hexagon_board, parallelogram_board, triangle_board
+
+    if shape == "hexagon":
+        grid = hexagon_board(size, orientation=orientation)
+    elif shape == "triangle":
+        grid = triangle_board(size + 1, orientation=orientation)
+    else:
+        grid = parallelogram_board(size + 1, size + 2, orientation=orientation)
+    players = min(players, len(grid))
+    p = partition(grid, players, seed=seed)
+    _check_common(grid, grid.mask, p, players)
+    assert p.report.chunks.tolist() == [1] * players
+
+
+@settings(max_examples=25)
+@given(board=boards(max_side=8, holes=False), players=st.integers(2, 6), data=st.data())
+def test_zero_weights_still_leave_every_player_land(board, players, data):
+    grid, passable = board
+    if players > int(passable.sum()):
+        return
+    rng = np.random.default_rng(data.draw(st.integers(0, 1000)))
+    weights = rng.integers(0, 3, size=grid.shape).astype(float)
+    weights[rng.random(grid.shape) < 0.5] = 0.0
+    p = partition(grid, players, passable=passable, weights=weights)
+    assert (p.report.cells >= 1).all()
+    tot = np.array([weights[p.owners == k].sum() for k in range(players)])
+    assert tot.max() - tot.min() <= weights.max() + 1e-9
