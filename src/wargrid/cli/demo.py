@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
         n = int(np.isfinite(cost).sum())
         note["note"] = f"{n} cells"
         d.picture("range", f"Movement range: foot, {BUDGET:g} points", [
-            CellValues(left, low="#fff3b0", high="#1a9850", alpha=0.7, name="points left"),
+            CellValues(left, low="#f3e8ff", high="#6a1b9a", alpha=0.7, name="points left"),
+            Regions(np.where(np.isfinite(cost), 0, -1), alpha=0.0, name="range border"),
             Markers([start], color="#000000", labels=["unit"])],
             f"A foot unit at {start} with {BUDGET:g} movement points reaches {n} cells; darker = more points left.",
             png=True)
