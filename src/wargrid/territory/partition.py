@@ -152,18 +152,19 @@ def _spread_seeds(graph: LandGraph, w: np.ndarray, players: int, rng: np.random.
 
 
 def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float):
-    """Owners and starts of a compact split; on connected land, when a player
-    ends in more than one piece, a few more attempts from other starts keep the
-    split with the fewest pieces (then the shortest borders)."""
+    """Owners and starts of a compact split; on connected land (one zone), when a
+    player ends in more than one piece, a few more attempts from other starts
+    keep the split with the fewest pieces (then the shortest borders)."""
     from .._kernels.territory import cut_sides
 
     owner, out = _compact_once(graph, w, players, seeds, rng, tol)
     if seeds is not None or players == 1 or graph.n > _RETRY_CELLS:
         return owner, out
     best = (_pieces(graph, owner), int(cut_sides(graph.nbr, owner, players).sum()))
-    zones = _pieces(graph, np.zeros(graph.n, dtype=np.int64))
+    if best[0] <= players or _pieces(graph, np.zeros(graph.n, dtype=np.int64)) > 1:
+        return owner, out
     for _ in range(_RETRIES):
-        if best[0] <= max(players, zones):
+        if best[0] <= players:
             break
         alt, alt_out = _compact_once(graph, w, players, None, rng, tol)
         score = (_pieces(graph, alt), int(cut_sides(graph.nbr, alt, players).sum()))
