@@ -113,7 +113,12 @@ class Fog:
         return self.teams.index(team)
 
     def ally(self, a: str, b: str, *, shared: bool = True) -> None:
-        """Make teams ``a`` and ``b`` share vision (or stop sharing with ``shared=False``)."""
+        """Make teams ``a`` and ``b`` share vision (or stop sharing with ``shared=False``).
+
+        >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.ally("red", "blue")
+        >>> int(fog.visible("blue").sum())
+        2
+        """
         i, j = self._team(a), self._team(b)
         if i != j:
             self._group[i, j] = self._group[j, i] = bool(shared)
@@ -132,7 +137,12 @@ class Fog:
         kernels().fog_apply(self._counts[team], self._last_seen[team], old, new, self.time)
 
     def place(self, unit: Hashable, team: str, cell: tuple[int, int], *, radius: int | None = _DEFAULT) -> None:
-        """Put a new unit of ``team`` at ``cell`` with sight ``radius`` (default: the fog's)."""
+        """Put a new unit of ``team`` at ``cell`` with sight ``radius`` (default: the fog's).
+
+        >>> fog = _example(); fog.place("eye", "blue", (4, 0), radius=1)
+        >>> fog.visible("blue").astype(int).tolist()
+        [[0, 0, 0, 1, 1, 1, 0, 0]]
+        """
         self._sync()
         if unit in self._units:
             raise ValueError(f"unit {unit!r} is already placed; use move()")
@@ -144,7 +154,12 @@ class Fog:
         self._units[unit] = _Unit(t, cell, r, view)
 
     def move(self, unit: Hashable, cell: tuple[int, int]) -> None:
-        """Move ``unit`` to ``cell``: only the cells its view gained or lost change."""
+        """Move ``unit`` to ``cell``: only the cells its view gained or lost change.
+
+        >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.move(1, (6, 0))
+        >>> fog.visible("red").astype(int).tolist()
+        [[0, 0, 0, 0, 0, 1, 1, 1]]
+        """
         self._sync()
         u = self._get(unit)
         cell = self._board.cell(cell, "cell")
@@ -153,12 +168,22 @@ class Fog:
         u.cell, u.view = cell, view
 
     def move_many(self, moves: dict[Hashable, tuple[int, int]]) -> None:
-        """``move`` for every ``unit: cell`` of ``moves``."""
+        """``move`` for every ``unit: cell`` of ``moves``.
+
+        >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.place(2, "red", (7, 0))
+        >>> fog.move_many({1: (1, 0), 2: (6, 0)}); fog.units[2]
+        ('red', (6, 0))
+        """
         for unit, cell in moves.items():
             self.move(unit, cell)
 
     def remove(self, unit: Hashable) -> None:
-        """Take ``unit`` off the board; the cells only it saw stop being visible."""
+        """Take ``unit`` off the board; the cells only it saw stop being visible.
+
+        >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.remove(1)
+        >>> int(fog.visible("red").sum()), int(fog.explored("red").sum())
+        (0, 2)
+        """
         self._sync()
         u = self._get(unit)
         self._apply(u.team, u.view, u.view[:0])
@@ -176,7 +201,12 @@ class Fog:
         return {k: (self.teams[u.team], u.cell) for k, u in self._units.items()}
 
     def tick(self, n: int = 1) -> None:
-        """Advance time by ``n`` ticks (explored cells regrow fog after ``regrow`` ticks unseen)."""
+        """Advance time by ``n`` ticks (explored cells regrow fog after ``regrow`` ticks unseen).
+
+        >>> fog = _example(regrow=1); fog.place(1, "red", (0, 0)); fog.move(1, (6, 0)); fog.tick(2)
+        >>> fog.explored("red").astype(int).tolist()
+        [[0, 0, 0, 0, 0, 1, 1, 1]]
+        """
         n = check_int(n, "n")
         if n < 0:
             raise ValueError(f"n must be >= 0, got {n}")
@@ -206,12 +236,22 @@ class Fog:
         return flat.reshape(self._board.grid.shape)
 
     def visible(self, team: str | None) -> np.ndarray:
-        """``(height, width)`` booleans: cells ``team`` or an ally sees now (``None``: any team)."""
+        """``(height, width)`` booleans: cells ``team`` or an ally sees now (``None``: any team).
+
+        >>> fog = _example(); fog.place(1, "red", (3, 0))
+        >>> fog.visible("red").astype(int).tolist(), int(fog.visible("blue").sum())
+        ([[0, 0, 1, 1, 1, 0, 0, 0]], 0)
+        """
         self._sync()
         return self._shape((self._counts[self._teams_of(team)] > 0).any(axis=0))
 
     def explored(self, team: str | None) -> np.ndarray:
-        """``(height, width)`` booleans: cells ``team`` or an ally has seen and not forgotten."""
+        """``(height, width)`` booleans: cells ``team`` or an ally has seen and not forgotten.
+
+        >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.move(1, (3, 0))
+        >>> fog.explored("red").astype(int).tolist()
+        [[1, 1, 1, 1, 1, 0, 0, 0]]
+        """
         self._sync()
         rows = self._teams_of(team)
         seen = self._last_seen[rows]
@@ -221,7 +261,12 @@ class Fog:
         return self._shape((known | (self._counts[rows] > 0)).any(axis=0))
 
     def view(self, team: str | None = None) -> FogView:
-        """Visible and explored layers of ``team``; ``None`` is the spectator, who sees what anyone sees."""
+        """Visible and explored layers of ``team``; ``None`` is the spectator, who sees what anyone sees.
+
+        >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.place(2, "blue", (7, 0))
+        >>> fog.view().visible.astype(int).tolist()
+        [[1, 1, 0, 0, 0, 0, 1, 1]]
+        """
         return FogView(visible=self.visible(team), explored=self.explored(team))
 
     def spectator(self) -> FogView:
@@ -229,6 +274,19 @@ class Fog:
         return self.view(None)
 
     def counts(self, team: str) -> np.ndarray:
-        """``(height, width)`` number of ``team``'s own units that see each cell."""
+        """``(height, width)`` number of ``team``'s own units that see each cell.
+
+        >>> fog = _example(); fog.place(1, "red", (2, 0)); fog.place(2, "red", (3, 0))
+        >>> fog.counts("red").tolist()
+        [[0, 1, 2, 2, 1, 0, 0, 0]]
+        """
         self._sync()
         return self._shape(self._counts[self._team(team)].copy())
+
+
+def _example(**options: Any) -> Fog:
+    """A fog on an open 8 x 1 strip, units see 1 cell away (for the examples)."""
+    from ..grids.boards import SquareGrid
+    from ._board import prepare
+
+    return Fog(prepare(SquareGrid(8, 1), np.zeros((1, 8), dtype=bool)), ["red", "blue"], radius=1, **options)
