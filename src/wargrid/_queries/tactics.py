@@ -10,6 +10,7 @@ from .._validate import check_choice
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..tactics.areas import Area
+    from ..tactics.groups import GroupMove
     from ..tactics.smoothing import SmoothPath
 
 AREA_MASKS = ("none", "sight", "terrain")
@@ -79,3 +80,29 @@ class TacticsQueries:
         if unit is None:
             unit = getattr(path, "unit", None)
         return smooth_path(self.grid, self.passable(unit), path, unit=self.unit_class(unit))
+
+    def group_move(
+        self,
+        units: Any,
+        goal: tuple[int, int],
+        *,
+        unit: str | None = None,
+        occupied: Any = (),
+        keep_formation: bool = False,
+        speeds: Any = None,
+    ) -> "GroupMove":
+        """Send ``units`` (a list of ``(x, y)`` cells) of class ``unit`` to ``goal`` together.
+
+        Distinct destinations spread around the goal (or the group's shape
+        with ``keep_formation``, at the speed of the slowest member), one flow
+        field for the group, a path for each unit. See ``wargrid.tactics.groups``.
+
+        >>> from wargrid import Map, HexGrid
+        >>> g = Map(HexGrid(8, 8)).group_move([(0, 0), (1, 0), (0, 1)], (5, 5), unit="foot")
+        >>> len(set(g.destinations)), all(p.cells[-1] == d for p, d in zip(g.paths, g.destinations))
+        (3, True)
+        """
+        from ..tactics.groups import group_move
+
+        return group_move(self.grid, self.cost_data(unit), units, goal, occupied=occupied,
+                          keep_formation=keep_formation, speeds=speeds)
