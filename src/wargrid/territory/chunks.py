@@ -15,10 +15,16 @@ Three known ways to start, then one repair:
 The repair swaps a cell of an over-sized chunk with a cell of another player
 and keeps the swap only when neither cell ends in a chunk above the cap (a
 swap keeps cell counts, so the balance stays exact); rounds without progress
-shake a few cells. ``benchmarks/bench_territory.py`` compares the three.
-The default, ``'auto'``, tries 'greedy', then 'pattern', then 'random' (then
-again with new seeds) until one succeeds; a named method retries itself with
-new seeds. After six failed attempts: ``PartitionError``.
+shake a few cells. ``benchmarks/bench_territory.py`` compares the three:
+on 20x20 boards with 8 players and cap 4 all succeed every time in a
+millisecond or two; 'greedy' leaves the smallest chunks (mostly single cells),
+'random' is a little faster but fills chunks up to the cap, and 'pattern' is
+the one that finds the tight cases (three players, single cells on a hex
+board: a proper three-colouring). So the default, ``'auto'``, tries 'greedy',
+then 'pattern', then 'random' (then again with new seeds) until one succeeds;
+a named method retries itself with new seeds. After six failed attempts:
+``PartitionError``. Two players with single cells (counts only) are solved
+exactly by ``feasibility.two_colouring``.
 """
 
 from __future__ import annotations

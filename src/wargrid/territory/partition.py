@@ -185,7 +185,8 @@ def _compact_once(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarr
     if not fixed:
         seeds = inner_cells(nbr, owner, players, graph.xs, graph.ys)
         if players * graph.n <= _VORONOI_CELLS:
-            fields = distance_fields(nbr, seeds, 16)
+            # fields reach this far past the nearest start: room enough for the biases
+            fields = distance_fields(nbr, seeds, max(16, int(0.25 * np.sqrt(graph.n / players))))
             # near enough: the rebalancing moves a few border cells for the rest
             zone, _ = label_chunks(nbr, np.zeros(graph.n, dtype=np.int64))
             good = max(tol, 0.005 * float(w.sum()) / players)
