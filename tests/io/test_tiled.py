@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+import wargrid
 from wargrid import HexGrid, Map, MapFileError, SquareGrid, StaggeredGrid, generate
 from wargrid.io.tiled import load_tiled, save_tiled
 
@@ -212,3 +213,23 @@ def test_write_options_and_atomicity(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="path"):
         save_tiled(m, tmp_path / "a.txt")
     assert os.listdir(tmp_path) == []
+
+
+def test_custom_terrain_table_rides_along(tmp_path: Path) -> None:
+    from wargrid import Terrain, TerrainTable
+
+    t = TerrainTable([Terrain("floor", ".", "#dddddd", costs={"walk": 1}), Terrain("wall", "#", "#333333")])
+    m = Map(SquareGrid(3, 2, diagonal=True), terrains=t, terrain=np.array([[0, 1, 0], [1, 0, 0]]))
+    for name in ("c.tmx", "c.tmj"):
+        save_tiled(m, tmp_path / name, tileset_image=False)
+        assert load_tiled(tmp_path / name) == m
+    with pytest.raises(MapFileError, match="'floor', which is not in the terrain table"):
+        load_tiled(tmp_path / "c.tmx", terrains=wargrid.TerrainTable.default())
+
+
+def test_movingai_to_tiled_and_back(tmp_path: Path) -> None:
+    from wargrid import load_movingai
+
+    m = load_movingai(DATA.parents[2].parent / "shared" / "data" / "movingai" / "32room_000.map")
+    save_tiled(m, tmp_path / "room.tmj", encoding="base64", compression="zlib")
+    assert load_tiled(tmp_path / "room.tmj") == m

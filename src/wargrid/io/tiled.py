@@ -86,14 +86,13 @@ def load_tiled(
 ) -> Map:
     """Read a Tiled ``.tmx`` or ``.tmj`` (``.json``) map as a ``Map``.
 
-    ``terrains`` is the table terrain names refer to (default
+    ``terrains`` is the table terrain names refer to (default: the table
+    wargrid wrote into the map's ``wargrid.terrains`` property, else
     ``TerrainTable.default()``); ``tile_terrain`` maps global tile ids to
     terrain names and wins over tile properties.
     """
     path = Path(path)
-    if terrains is None:
-        terrains = TerrainTable.default()
-    if not isinstance(terrains, TerrainTable):
+    if terrains is not None and not isinstance(terrains, TerrainTable):
         raise TypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
     if not isinstance(terrain_property, str) or not terrain_property:
         raise TypeError(f"terrain_property must be a non-empty string, got {terrain_property!r}")
@@ -374,9 +373,23 @@ def _grid_of(raw: _Raw, mask: np.ndarray | None) -> Grid:
     raise MapFileError(f"orientation {raw.orientation!r} is not supported: wargrid reads orthogonal and hexagonal maps", None)
 
 
-def _build(raw: _Raw, terrains: TerrainTable, prop: str, tile_terrain: Mapping[int, str] | None) -> Map:
+def _table(raw: _Raw, terrains: TerrainTable | None) -> TerrainTable:
+    """The given table, else the one wargrid wrote into the map's properties, else the default."""
+    if terrains is not None:
+        return terrains
+    text = raw.properties.get("wargrid.terrains")
+    if text is None:
+        return TerrainTable.default()
+    try:
+        return TerrainTable.from_dict(json.loads(str(text)))
+    except (ValueError, TypeError, KeyError, RecursionError) as exc:
+        raise MapFileError(f"map property 'wargrid.terrains' is not a terrain table: {exc}", None) from None
+
+
+def _build(raw: _Raw, terrains: TerrainTable | None, prop: str, tile_terrain: Mapping[int, str] | None) -> Map:
     if raw.ground is None:
         raise MapFileError("the map has no tile layer", None)
+    terrains = _table(raw, terrains)
     lut: dict[int, int] = {}
 
     def terrain_id(gid: int, layer: str) -> int:
@@ -432,13 +445,16 @@ def _geometry(grid: Grid) -> dict:
     raise TypeError(f"cannot write a {type(grid).__name__} to Tiled")
 
 
-def _map_props(grid: Grid) -> dict:
+def _map_props(m: Map) -> dict:
+    grid = m.grid
     p: dict = {"wargrid.kind": grid.kind}
     if isinstance(grid, SquareGrid):
         p["wargrid.diagonal"] = grid.diagonal
         if grid.diagonal:
             p["wargrid.corner_rule"] = grid.corner_rule
     p["wargrid.wrap_x"] = grid.wrap_x
+    if m.terrains != TerrainTable.default():
+        p["wargrid.terrains"] = json.dumps(m.terrains.to_dict(), separators=(",", ":"))
     return p
 
 
@@ -527,7 +543,7 @@ def save_tiled(
     image = f"{path.stem}-terrain.png"
     layers = [("ground", ground)] + ([("overlay", overlay)] if overlay is not None else [])
     n = len(m.terrains)
-    props = _map_props(m.grid)
+    props = _map_props(m)
     if suffix == ".tmx":
         text = _tmx_text(m, geo, layers, props, encoding, compression, image if tileset_image else None)
     else:
