@@ -242,8 +242,37 @@ def run(args: argparse.Namespace) -> int:
                   f"The land foot units can stand on, divided into {players} compact, balanced territories "
                   f"(cells each: {', '.join(map(str, sizes))}).", png=True)
 
+    def rts(note: dict) -> None:
+        from ..generate import generate_board as gb
+        from ..map import Map
+
+        if not hasattr(Map, "classic_path") or not hasattr(Map, "path"):
+            note["note"] = "skipped: the classic RTS pathfinder is not in this version"
+            return
+        b = gb(w, h, seed=args.seed, kind="square", diagonal=True)
+        sq = b.map
+        towns = list(b.towns)
+        pairs = [(a, c) for i, a in enumerate(towns) for c in towns[i + 1:] if sq.connected(a, c, unit="tracked")]
+        if not pairs:
+            note["note"] = "skipped: no two towns joined by land"
+            return
+        a, c = max(pairs, key=lambda pr: sq.grid.distance(*pr))
+        best = timed(note, sq.path, a, c, unit="tracked")
+        before = note["compute"]
+        classic = timed(note, sq.classic_path, a, c, unit="tracked")
+        t_classic = note["compute"] - before
+        note["note"] = f"A* cost {best.cost:g}; classic cost {classic.cost:g} ({classic.status}) in {t_classic * 1000:.1f} ms"
+        d.picture("rts", "RTS: the classic pathfinder against A*", [
+            Polyline(best.cells, color="#1f3fbf", width=0.45, name="A*"),
+            Polyline(classic.cells, color="#ff7f0e", width=0.2, name="classic"),
+            Markers([a, c], labels=["from", "to"])],
+            f"On a square board with 8 directions (same seed), tracked units from {a} to {c}: optimal A* "
+            f"(wide blue, cost {best.cost:g}) and the classic RTS pathfinder -- straight line, wall following, "
+            f"move optimiser (thin orange, cost {classic.cost:g}, {classic.status}).", board=sq, png=True)
+
     steps += [("movement range", move_range), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
-              ("sight", sight), ("fog of war", fog), ("territories", territories)]
+              ("sight", sight), ("fog of war", fog), ("territories", territories),
+              ("RTS pathfinder", rts)]
 
     prog = Progress(len(steps) + 1, quiet=args.quiet)
     if not args.quiet:
