@@ -149,6 +149,43 @@ def run(args: argparse.Namespace) -> int:
             f"A foot unit at {start} with {BUDGET:g} movement points reaches {n} cells; darker = more points left.",
             png=True)
 
+    def zoc(note: dict) -> None:
+        fn = getattr(d.m, "movement_range", None)
+        if fn is None:
+            note["note"] = "skipped: zones of control are not in this version"
+            return
+        start, _ = start_goal()
+        free = timed(note, fn, start, BUDGET, unit="foot")
+        free_cost = range_costs(free, d.m.shape, BUDGET)
+        # two enemy units a few steps away, on cells the free range reaches
+        g = d.m.grid
+        cand = [c for c in g.cells() if np.isfinite(free_cost[c[1], c[0]]) and 3 <= g.distance(start, c) <= 4]
+        if not cand:
+            note["note"] = "skipped: no room for enemies near the unit"
+            return
+        # enemies stand where they cut most: amid the cells the unit could reach
+        cand.sort(key=lambda c: -sum(np.isfinite(free_cost[y, x]) for x, y in g.neighbors(c)))
+        enemies = [cand[0]]
+        far = [c for c in cand if g.distance(c, enemies[0]) >= 3]
+        if far:
+            enemies.append(far[0])
+        held = timed(note, fn, start, BUDGET, unit="foot", enemies=enemies)
+        cost = range_costs(held, d.m.shape, BUDGET)
+        zone = np.zeros(d.m.shape, dtype=bool)
+        for e in enemies:
+            for x, y in g.neighbors(e):
+                zone[y, x] = True
+        n_free, n_held = int(np.isfinite(free_cost).sum()), int(np.isfinite(cost).sum())
+        note["note"] = f"{n_held} cells with enemies near, {n_free} without"
+        left = np.where(np.isfinite(cost), BUDGET - cost, np.inf)
+        d.picture("zoc", "Zones of control", [
+            CellValues(left, low="#f3e8ff", high="#6a1b9a", alpha=0.7, name="points left"),
+            CellMask(zone, color="#d62728", alpha=0.45, name="zones of control"),
+            Markers(enemies, color="#d62728", labels=["enemy"] * len(enemies)),
+            Markers([start], color="#000000", labels=["unit"])],
+            f"The same foot unit with two enemies near: it must stop on entering a cell next to an enemy (red), "
+            f"so it reaches {n_held} cells instead of {n_free}.", png=True)
+
     def paths(note: dict) -> None:
         fn = getattr(d.m, "path", None)
         if fn is None:
@@ -270,7 +307,7 @@ def run(args: argparse.Namespace) -> int:
             f"(wide blue, cost {best.cost:g}) and the classic RTS pathfinder -- straight line, wall following, "
             f"move optimiser (thin orange, cost {classic.cost:g}, {classic.status}).", board=sq, png=True)
 
-    steps += [("movement range", move_range), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
+    steps += [("movement range", move_range), ("zones of control", zoc), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
               ("sight", sight), ("fog of war", fog), ("territories", territories),
               ("RTS pathfinder", rts)]
 
