@@ -152,12 +152,12 @@ def string_pull(vxs, vys, blocked, cxa, cya, wshift, cor, pw, width, height, wra
 
 
 @jit
-def facing_search(cell, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, start, f0, goal, move_time, turn_time,
-                  dist, parent):
-    """Dijkstra over ``(cell, facing)`` states from ``start`` facing ``f0`` to ``goal`` (any facing).
+def facing_search(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, start, f0, goal, gf, move_time,
+                  turn_time, dist, parent):
+    """Dijkstra over ``(cell, facing)`` states from ``start`` facing ``f0`` to ``goal`` facing ``gf`` (-1: any).
 
-    Moving from ``p`` along facing ``f`` to ``q`` takes ``stepl[f] * cell[q] *
-    move_time``; turning one facing step either way takes ``turn_time``.
+    Moving from ``p`` along facing ``f`` to ``q`` takes ``(stepl[f] * cell[q] +
+    edge[p * ndir + f]) * move_time`` (``edge`` may be empty); turning one facing step either way takes ``turn_time``.
     ``dist``/``parent`` are ``(padded * ndir,)`` scratch arrays (filled here).
     Returns the state reached at the goal, or -1.
     """
@@ -181,7 +181,7 @@ def facing_search(cell, off, ndir, pmode, wrap, width, pw, corner, crule, stepl,
         done[u] = 1
         p = u // ndir
         f = u - p * ndir
-        if p == goal:
+        if p == goal and (gf < 0 or f == gf):
             return u
         for a in range(3):
             if a == 0:
@@ -195,7 +195,12 @@ def facing_search(cell, off, ndir, pmode, wrap, width, pw, corner, crule, stepl,
                     if (crule == 1 and not (ca and cb)) or (crule == 2 and not (ca or cb)):
                         continue
                 v = q * ndir + f
-                nd = du + stepl[f] * c0 * move_time
+                sc = stepl[f] * c0
+                if edge.shape[0] > 0:
+                    sc += edge[p * ndir + f]
+                    if not sc < INF:
+                        continue
+                nd = du + sc * move_time
             else:
                 v = p * ndir + (f + (1 if a == 1 else ndir - 1)) % ndir
                 nd = du + turn_time

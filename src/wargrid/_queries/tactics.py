@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..tactics.areas import Area
     from ..tactics.groups import GroupMove
     from ..tactics.smoothing import SmoothPath
+    from ..tactics.turning import TurnPath
 
 AREA_MASKS = ("none", "sight", "terrain")
 
@@ -106,3 +107,27 @@ class TacticsQueries:
 
         return group_move(self.grid, self.cost_data(unit), units, goal, occupied=occupied,
                           keep_formation=keep_formation, speeds=speeds)
+
+    def turning_path(
+        self,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        *,
+        unit: str | None = None,
+        facing: int,
+        turn_rate: float,
+        speed: float = 1.0,
+        final_facing: int | None = None,
+    ) -> "TurnPath | None":
+        """The fastest path in ticks for a vehicle of class ``unit`` that moves only straight ahead and turns
+        ``turn_rate`` facing steps per tick; ``None`` if the goal cannot be reached. See ``wargrid.tactics.turning``.
+
+        >>> from wargrid import Map, HexGrid
+        >>> p = Map(HexGrid(6, 6)).turning_path((0, 2), (4, 2), unit="cavalry", facing=3, turn_rate=1)
+        >>> p.turns, p.time, p.track()[-1].facing == p.states[-1][1]
+        (3, 7.0, True)
+        """
+        from ..tactics.turning import turning_path
+
+        return turning_path(self.grid, self.cost_data(unit), start, goal, facing=facing, turn_rate=turn_rate,
+                            speed=speed, final_facing=final_facing)

@@ -1,0 +1,261 @@
+"""Turning vehicles: a facing, a turn rate, paths that pay for turning, and continuous turn tracks.
+
+A unit faces one of the board's directions (``0..ndir-1``: 8 on square-8
+boards, 4 on square-4, 6 on hex and staggered boards; the numbering of
+``Grid.neighbor``). It moves only straight ahead, one cell in the direction
+it faces, and turns one facing step at a time (either way):
+
+- a move into cell ``q`` takes ``(step length * cost of q + edge cost) / speed``
+  ticks (``speed``: movement points per tick);
+- a turn of one facing step takes ``1 / turn_rate`` ticks (``turn_rate``:
+  facing steps per tick, > 0).
+
+``turning_path`` is the fastest way in ticks from a cell and facing to a goal
+(optionally with a final facing): Dijkstra over ``(cell, facing)`` states in
+a kernel over the padded layout. The state space is ``ndir`` times the board,
+so use it on tactical boards, not on 4096 x 4096 maps.
+
+``TurnPath.track()`` (or ``turn_track`` for any walk of neighbouring cells)
+samples the motion in frames of ``min(1, 1 / turn_rate)`` ticks: the position
+moves in a straight line between cell centres (drawing units) and the facing
+changes by at most one step from one frame to the next; ``heading`` is the
+facing as a continuous number during a turn (``2.5`` halfway from 2 to 3).
+
+>>> from wargrid import SquareGrid, Map
+>>> m = Map(SquareGrid(4, 3, diagonal=True))
+>>> p = turning_path(m.grid, m.cost_data("cavalry"), (0, 1), (3, 1), facing=2, turn_rate=0.5)
+>>> p.states[:4], p.time
+([((0, 1), 2), ((0, 1), 1), ((0, 1), 0), ((1, 1), 0)], 7.0)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._validate import check_cell_pair, check_int, check_real
+from ..grids.boards import Grid
+
+__all__ = ["TurnPath", "TrackPoint", "turning_path", "turn_track"]
+
+
+@dataclass(frozen=True)
+class TrackPoint:
+    """One frame of a turn track: time in ticks, position in drawing units, facing and continuous heading."""
+
+    t: float
+    x: float
+    y: float
+    facing: int
+    heading: float
+
+
+@dataclass(frozen=True)
+class TurnPath:
+    """A path over ``(cell, facing)`` states: ``states`` in order (a move or a one-step turn between
+    neighbours in the list), ``cells`` (the cells entered, no repeats), total ``time`` in ticks and the
+    number of facing steps turned."""
+
+    states: list[tuple[tuple[int, int], int]]
+    time: float
+    turns: int
+    turn_rate: float
+    speed: float
+    step_times: list[float] = field(repr=False)
+    grid: Grid = field(repr=False)
+
+    @property
+    def cells(self) -> list[tuple[int, int]]:
+        out = [self.states[0][0]]
+        for c, _ in self.states[1:]:
+            if c != out[-1]:
+                out.append(c)
+        return out
+
+    def track(self) -> list[TrackPoint]:
+        """The motion sampled in frames (see the module text)."""
+        return _sample(self.grid, self.states, self.step_times, self.turn_rate)
+
+
+def check_turn_rate(turn_rate: Any) -> float:
+    """A turn rate in facing steps per tick: a finite number > 0."""
+    r = check_real(turn_rate, "turn_rate")
+    if r <= 0:
+        raise ValueError(
+            f"turn_rate must be > 0 facing steps per tick, got {r}: a unit that cannot turn cannot follow a path "
+            "that changes direction"
+        )
+    return r
+
+
+def _check_speed(speed: Any) -> float:
+    v = check_real(speed, "speed")
+    if v <= 0:
+        raise ValueError(f"speed must be > 0 movement points per tick, got {v}")
+    return v
+
+
+def _check_facing(grid: Grid, facing: Any, name: str) -> int:
+    f = check_int(facing, name)
+    n = grid.topology.ndir
+    if not 0 <= f < n:
+        raise ValueError(f"{name} must be a board direction in 0..{n - 1}, got {f}")
+    return f
+
+
+def turning_path(
+    grid: Grid,
+    costs: Any,
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    *,
+    facing: int,
+    turn_rate: float,
+    speed: float = 1.0,
+    final_facing: int | None = None,
+) -> TurnPath | None:
+    """The fastest path in ticks for a unit that starts at ``start`` facing ``facing``; ``None`` if unreachable.
+
+    ``costs`` is the unit class's ``CostData`` (``Map.cost_data(unit)``).
+    """
+    from .._kernels.tactics import facing_search
+    from ..movement.search import topo_args
+
+    start = grid.check_cell(start, "start")
+    goal = grid.check_cell(goal, "goal")
+    f0 = _check_facing(grid, facing, "facing")
+    gf = -1 if final_facing is None else _check_facing(grid, final_facing, "final_facing")
+    rate = check_turn_rate(turn_rate)
+    v = _check_speed(speed)
+    t = grid.topology
+    off, stepl, corner, _ = topo_args(t)
+    cell = np.asarray(costs.cell)
+    edge = np.asarray(costs.edge)
+    if not np.isfinite(cell[t.padded_id(*start)]):
+        raise ValueError(f"start {start} is impassable for this unit class")
+    n = t.padded_size * t.ndir
+    dist = np.empty(n, dtype=np.float64)
+    parent = np.empty(n, dtype=np.int64)
+    end = facing_search(cell, edge, off, t.ndir, t.parity_mode, t.wrap, t.width, t.pw, corner, t.corner_rule, stepl,
+                        t.padded_id(*start), f0, t.padded_id(*goal), gf, 1.0 / v, 1.0 / rate, dist, parent)
+    if end < 0:
+        return None
+    chain = [int(end)]
+    while parent[chain[-1]] >= 0:
+        chain.append(int(parent[chain[-1]]))
+    chain.reverse()
+    states = []
+    for s in chain:
+        p, f = divmod(s, t.ndir)
+        states.append(((p % t.pw - 1, p // t.pw - 1), f))
+    times = [float(dist[b] - dist[a]) for a, b in zip(chain[:-1], chain[1:])]
+    turns = sum(1 for a, b in zip(states[:-1], states[1:]) if a[0] == b[0])
+    return TurnPath(states, float(dist[end]), turns, rate, v, times, grid)
+
+
+def _turn_dir(a: int, b: int, n: int) -> int:
+    """+1 or -1: the shorter way from facing ``a`` to ``b`` (+1 on a tie)."""
+    return 1 if (b - a) % n <= n // 2 else -1
+
+
+def turn_track(
+    grid: Grid,
+    costs: Any,
+    cells: Sequence[tuple[int, int]],
+    *,
+    facing: int,
+    turn_rate: float,
+    speed: float = 1.0,
+) -> TurnPath:
+    """A walk of neighbouring ``cells`` (e.g. ``Map.path(...).cells``) driven by a turning unit.
+
+    Before each step the unit turns, the shorter way, to face it. Returns a
+    ``TurnPath`` whose ``track()`` is continuous.
+
+    >>> from wargrid import HexGrid, Map
+    >>> m = Map(HexGrid(4, 4))
+    >>> p = turn_track(m.grid, m.cost_data("cavalry"), [(0, 0), (1, 0), (1, 1)], facing=0, turn_rate=1)
+    >>> p.states, p.time
+    ([((0, 0), 0), ((1, 0), 0), ((1, 0), 5), ((1, 1), 5)], 3.0)
+    >>> slow = turn_track(m.grid, m.cost_data("cavalry"), [(0, 0), (1, 0), (1, 1)], facing=0, turn_rate=0.5)
+    >>> [(q.t, q.facing, q.heading) for q in slow.track()]
+    [(0.0, 0, 0.0), (1.0, 0, 0.0), (2.0, 0, 5.5), (3.0, 5, 5.0), (4.0, 5, 5.0)]
+    """
+    f = _check_facing(grid, facing, "facing")
+    rate = check_turn_rate(turn_rate)
+    v = _check_speed(speed)
+    walk = [grid.check_cell(check_cell_pair(c, f"cells[{i}]"), f"cells[{i}]") for i, c in enumerate(cells)]
+    if not walk:
+        raise ValueError("cells must hold at least one cell")
+    t = grid.topology
+    cell = np.asarray(costs.cell)
+    edge = np.asarray(costs.edge)
+    states = [(walk[0], f)]
+    times: list[float] = []
+    for i in range(1, len(walk)):
+        a, b = walk[i - 1], walk[i]
+        d = next((s.direction for s in grid.steps(a) if s.cell == b), None)
+        if d is None:
+            raise ValueError(f"cells[{i}] {b} is not a neighbour of cells[{i - 1}] {a}")
+        way = _turn_dir(f, d, t.ndir)
+        while f != d:
+            f = (f + way) % t.ndir
+            states.append((a, f))
+            times.append(1.0 / rate)
+        c = float(t.step[d]) * float(cell[t.padded_id(*b)])
+        if edge.size:
+            c += float(edge[t.padded_id(*a) * t.ndir + d])
+        if not math.isfinite(c):
+            raise ValueError(f"cells[{i}] {b} cannot be entered from {a} by this unit class")
+        states.append((b, f))
+        times.append(c / v)
+    turns = sum(1 for a, b in zip(states[:-1], states[1:]) if a[0] == b[0])
+    return TurnPath(states, float(sum(times)), turns, rate, v, times, grid)
+
+
+def _sample(grid: Grid, states: list, times: list[float], rate: float) -> list[TrackPoint]:
+    from .smoothing import unwrap_cells
+
+    n = grid.topology.ndir
+    cells = [c for c, _ in states]
+    vx, vy = unwrap_cells(grid, _dedupe(cells))
+    cx, cy = grid.centers_of(vx, vy)
+    # per state: its index among distinct cells
+    idx = [0]
+    for a, b in zip(cells[:-1], cells[1:]):
+        idx.append(idx[-1] + (a != b))
+    starts = np.concatenate([[0.0], np.cumsum(times)]) if times else np.zeros(1)
+    total = float(starts[-1])
+    dt = min(1.0, 1.0 / rate)
+    frames = [i * dt for i in range(int(math.ceil(total / dt - 1e-9)))] + [total]
+    out = []
+    last = len(states) - 1
+    for tt in frames:
+        k = int(np.searchsorted(starts, tt + 1e-9, side="right")) - 1  # a step ending within 1e-9 is done
+        if k >= len(times):
+            c, f = idx[last], states[last][1]
+            out.append(TrackPoint(tt, float(cx[c]), float(cy[c]), f, float(f)))
+            continue
+        span = times[k]
+        frac = 1.0 if span <= 0 else min(1.0, max(0.0, (tt - starts[k]) / span))
+        f0, f1 = states[k][1], states[k + 1][1]
+        a, b = idx[k], idx[k + 1]
+        x = float(cx[a] + frac * (cx[b] - cx[a]))
+        y = float(cy[a] + frac * (cy[b] - cy[a]))
+        if f0 == f1:
+            out.append(TrackPoint(tt, x, y, f0, float(f0)))
+        else:
+            way = 1 if (f1 - f0) % n == 1 else -1
+            out.append(TrackPoint(tt, x, y, f1 if frac >= 1.0 else f0, float((f0 + way * frac) % n)))
+    return out
+
+
+def _dedupe(cells: list) -> list:
+    out = [cells[0]]
+    for c in cells[1:]:
+        if c != out[-1]:
+            out.append(c)
+    return out
