@@ -32,8 +32,12 @@ cell (one cell's largest weight) of every other's. Two modes:
     No connected chunk of one player's cells is larger than ``K``; see
     ``wargrid.territory.chunks``.
 
-See ``wargrid.territory._graph`` for which cells touch (on square-8 boards
-diagonal neighbours touch).
+Which cells touch: two passable cells touch when one is a neighbour of the
+other in the board's topology directions (wrap included). On square-8 boards
+diagonal neighbours touch whatever the corner rule, so a chunk cap counts
+diagonal contacts and a region may hang together through a corner; edge costs
+(walls, rivers) do not separate cells. Owned land is the land ``unit`` can
+stand on (finite entry cost).
 """
 
 from __future__ import annotations
