@@ -51,9 +51,12 @@ def moves(grid, cost, edges, cell):
 
 
 def dijkstra(grid, cost, sources, edges=None, stop=None, max_cost=INF):
-    """dict cell -> cheapest cost from the nearest source; ``stop`` cells are not expanded (unless sources)."""
+    """dict cell -> cheapest cost from the nearest source; ``stop`` cells are not expanded (unless sources).
+
+    A source on an impassable cell reaches nothing, not even itself.
+    """
     dist = {}
-    heap = [(0.0, s) for s in sources]
+    heap = [(0.0, s) for s in sources if math.isfinite(cost[s[1], s[0]])]
     heapq.heapify(heap)
     srcs = set(sources)
     while heap:

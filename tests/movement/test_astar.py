@@ -25,7 +25,7 @@ def test_astar_matches_oracle_and_paths_add_up(data):
     g, cost, e = data.draw(boards())
     s, t = _pick(data.draw, g)
     c = costs_of(g, cost, e)
-    want = dijkstra(g, cost, [s], e).get(t, math.inf)
+    want = 0.0 if s == t else dijkstra(g, cost, [s], e).get(t, math.inf)
     p = astar(g, c, s, t, search="astar")
     if math.isinf(want):
         assert p is None
@@ -56,7 +56,7 @@ def test_distance_field_matches_oracle(data):
 def test_weighted_astar_is_bounded(data, weight):
     g, cost, e = data.draw(boards())
     s, t = _pick(data.draw, g)
-    want = dijkstra(g, cost, [s], e).get(t, math.inf)
+    want = 0.0 if s == t else dijkstra(g, cost, [s], e).get(t, math.inf)
     p = astar(g, costs_of(g, cost, e), s, t, weight=weight)
     if math.isinf(want):
         assert p is None
@@ -73,6 +73,9 @@ def test_nearest_reaches_the_closest_reachable_cell(data):
     dist = dijkstra(g, cost, [s], e)
     p = astar(g, costs_of(g, cost, e), s, t, nearest=True)
     assert p is not None
+    if not dist:  # a start on an impassable cell goes nowhere
+        assert p.cells == [s] and p.cost == 0.0
+        return
     if t in dist:
         assert p.end == t
     best = min(g.distance(c, t) for c in dist)
@@ -131,6 +134,8 @@ def test_map_path_and_units():
     assert m.path((0, 0), (1, 0), nearest=True).end in {(0, 0), (0, 1)}
     assert m.path((1, 0), (1, 2), unit="naval").cost == 2.0
     assert m.path((2, 2), (2, 2)).cells == [(2, 2)]
+    assert m.path((1, 0), (0, 0)) is None  # nothing is reached from an impassable cell
+    assert m.path((1, 0), (1, 0)).cost == 0.0
 
 
 def test_batched_paths_match_single():

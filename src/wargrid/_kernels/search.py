@@ -393,8 +393,8 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
     and ``pdir[q]`` the direction of the step into ``q``. With ``reverse`` the
     costs run the other way: ``dist[p]`` is the cost from ``p`` to the nearest
     source, ``parent[p]`` the next cell toward it and ``pdir[p]`` the direction
-    of that step; only passable cells get a distance. Returns the number of
-    cells settled.
+    of that step. Only passable cells get a distance: a source on an impassable
+    cell is ignored. Returns the number of cells settled.
     """
     ndir = ti[0]
     pmode = ti[1]
@@ -410,7 +410,7 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
         s = sources[si]
         if dist[s] == 0.0:
             continue
-        if reverse and cell[s] == INF:
+        if cell[s] == INF:
             continue
         dist[s] = 0.0
         parent[s] = -1

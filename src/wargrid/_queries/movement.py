@@ -50,7 +50,7 @@ class MovementQueries:
         start = grid.check_cell(start, "start")
         goal = grid.check_cell(goal, "goal")
         occ = occupied(grid, cd, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
-        if occ.stop is None and occ.no_stop is None and not nearest and hasattr(self, "connected"):
+        if start != goal and occ.stop is None and occ.no_stop is None and not nearest and hasattr(self, "connected"):
             if not self.connected(start, goal, unit=unit):
                 _search.check_weight(weight)
                 return None

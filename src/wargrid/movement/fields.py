@@ -123,7 +123,7 @@ def movement_range(
     reachable = np.isfinite(cost)
     if occ.no_stop is not None:
         reachable &= ~occ.no_stop
-        reachable[start[1], start[0]] = True
+        reachable[start[1], start[0]] = bool(np.isfinite(cost[start[1], start[0]]))
     if attack_range > 0:
         ys, xs = np.nonzero(reachable)
         src = ((ys + 1) * topo.pw + xs + 1).astype(np.int64)

@@ -8,8 +8,9 @@ modules that price cells their own way.
 Cost of a step from ``a`` to neighbour ``b`` in direction ``d``: the step
 length (1, or sqrt(2) for a square diagonal) times the cost of entering
 ``b``, plus the edge cost of the move (a river, a climb). The start cell's own
-cost is never paid. ``inf`` is impassable; a goal on an impassable cell is
-unreachable (``None``), not an error.
+cost is never paid. ``inf`` is impassable: a goal on an impassable cell is
+unreachable (``None``), not an error, and nothing is reached from a start on
+an impassable cell except that cell itself (as connectivity zones see it).
 
 Ties are broken deterministically: the open list pops the smaller ``f``,
 then the larger ``g``, then the smaller cell id.
@@ -238,6 +239,8 @@ def astar(
     cell = costs.cell
     if s == t:
         return Path([(sx, sy)], 0.0, getattr(costs, "unit", None))
+    if not np.isfinite(cell[s]):
+        return Path([(sx, sy)], 0.0, getattr(costs, "unit", None)) if nearest else None
     if not nearest and not np.isfinite(cell[t]):
         return None
     st = stop_array(grid, stop)

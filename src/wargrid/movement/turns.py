@@ -93,7 +93,7 @@ def route(
     topo = grid.topology
     c = occ.costs
     t = padded_id(topo, g_cell)
-    if not np.isfinite(c.cell[t]):
+    if not np.isfinite(c.cell[t]) or not np.isfinite(c.cell[padded_id(topo, s_cell)]):
         return None
     n = topo.padded_size
     off, stepl, corner, ti = topo_args(topo)
