@@ -65,3 +65,19 @@ def test_bind_socket_checks_its_arguments():
         bind_socket("127.0.0.1", 70000)
     with pytest.raises(TypeError, match="host must be a non-empty string"):
         bind_socket("", 0)
+
+
+def test_serve_on_another_loopback_address_answers_its_own_host():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wargrid", "serve", "--host", "127.0.0.2", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.2:(\d+)/", line)
+        assert m, (line, proc.poll())
+        with urllib.request.urlopen(m.group(0), timeout=30) as r:
+            assert r.status == 200 and b"wargrid playground" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

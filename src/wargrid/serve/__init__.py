@@ -91,7 +91,7 @@ def serve(
     if not loop_only:
         print(f"warning: listening on {host}, reachable from other machines", file=out)
     print(f"wargrid playground on {url}  (Ctrl+C to stop)", file=out, flush=True)
-    app = create_app(allowed_hosts=_hosts() if loop_only else None)
+    app = create_app(allowed_hosts=_hosts() + (host.strip("[]"),) if loop_only else None)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=64, timeout_keep_alive=5)
     server = uvicorn.Server(config)
     try:
