@@ -26,6 +26,7 @@ import numpy as np
 from ._validate import check_choice, check_int, check_positive_int, check_real, check_seed
 from .grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .map import Map
+from .render.scene import neighbour_table
 from .terrain import TerrainTable
 
 __all__ = ["generate", "generate_board", "GeneratedBoard", "make_grid"]
@@ -162,7 +163,7 @@ def generate_board(
     moist = moist.reshape(height, width)
 
     valid = grid.mask
-    nb = _neighbour_table(grid)
+    nb = neighbour_table(grid)
     ev = elev[valid]
     sea_level = float(np.quantile(ev, water)) if water > 0 else float(ev.min()) - 1.0
     land = valid & (elev > sea_level)
@@ -267,24 +268,6 @@ def _fbm(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, base: float, oc
 
 
 # -- neighbours and searches ---------------------------------------------------------
-
-def _neighbour_table(grid: Grid) -> np.ndarray:
-    """``(ndir, n)`` neighbour ids of every cell (``-1``: none), wrap honoured."""
-    t = grid.topology
-    w, h = grid.width, grid.height
-    ys, xs = np.divmod(np.arange(w * h, dtype=np.int64), w)
-    par = (xs & 1) if t.parity_mode == 1 else (ys & 1) if t.parity_mode == 2 else np.zeros_like(xs)
-    out = np.full((t.ndir, w * h), -1, dtype=np.int64)
-    for d in range(t.ndir):
-        nx = xs + t.dx[par, d]
-        ny = ys + t.dy[par, d]
-        if grid.wrap_x:
-            nx = nx % w
-        ok = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
-        ok &= grid.mask.ravel()[np.where(ok, ny * w + nx, 0)] & grid.mask.ravel()
-        out[d] = np.where(ok, ny * w + nx, -1)
-    return out
-
 
 def _touches(nb: np.ndarray, layer: np.ndarray) -> np.ndarray:
     flat = layer.ravel()

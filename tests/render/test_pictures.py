@@ -173,3 +173,40 @@ def test_bad_overlays(overlay, exc, words) -> None:
 def test_bad_board() -> None:
     with pytest.raises(TypeError, match="board"):
         render_svg("not a map")
+
+
+def test_walls_and_rivers_drawn_on_the_shared_side(tmp_path: Path) -> None:
+    import math
+
+    m = Map(SquareGrid(4, 3))
+    m.set_edge((1, 1), (2, 1), math.inf)  # a wall
+    m.set_edge((0, 0), (0, 1), 2.0)  # a river
+    root = ET.fromstring(render_svg(m, cell_size=10))
+    groups = {g.get("class"): g for g in root.iter(f"{NS}g")}
+    walls = [tuple(float(l.get(k)) for k in ("x1", "y1", "x2", "y2")) for l in groups["edges-walls"].iter(f"{NS}line")]
+    rivers = [tuple(float(l.get(k)) for k in ("x1", "y1", "x2", "y2")) for l in groups["edges-rivers"].iter(f"{NS}line")]
+    assert walls and all(x1 == x2 == 4 + 20 and 14 <= min(y1, y2) and max(y1, y2) <= 24 for x1, y1, x2, y2 in walls)
+    assert rivers and all(y1 == y2 == 4 + 10 and max(x1, x2) <= 14 for x1, y1, x2, y2 in rivers)
+    img = render_png(m, cell_size=10, grid_lines=False)
+    assert img.getpixel((24, 19)) == (0x20, 0x20, 0x20)
+    assert img.getpixel((9, 14)) == (0x2F, 0x6F, 0xC0)
+
+
+@pytest.mark.parametrize("grid", [HexGrid(5, 4), HexGrid(5, 4, orientation="pointy"), StaggeredGrid(5, 4),
+                                  StaggeredGrid(5, 4, stagger="rows")], ids=repr)
+def test_wall_on_every_side_of_a_cell(grid) -> None:
+    import math
+
+    m = Map(grid)
+    for n in grid.neighbors((2, 1)):
+        m.set_edge((2, 1), n, math.inf)
+    root = ET.fromstring(render_svg(m, cell_size=10))
+    lines = [l for g in root.iter(f"{NS}g") if g.get("class") == "edges-walls" for l in g.iter(f"{NS}line")]
+    # each of the six neighbours shares one or two half-sides with the cell, seen from both cells
+    assert len(lines) >= 2 * 6
+    f = Frame.for_grid(grid, cell_size=10)
+    cx, cy = f.centers(np.array([2]), np.array([1]))
+    for l in lines:  # every wall segment touches the walled cell's outline
+        mx = (float(l.get("x1")) + float(l.get("x2"))) / 2
+        my = (float(l.get("y1")) + float(l.get("y2"))) / 2
+        assert math.hypot(mx - cx[0], my - cy[0]) <= 10.5

@@ -222,34 +222,3 @@ def check_overlays(overlays: Sequence[object], grid: Grid) -> list:
             raise TypeError(f"overlays[{i}] must be one of {names}; got {type(o).__name__}")
         out.append(o.checked(grid))
     return out
-
-
-def region_borders(grid: Grid, labels: np.ndarray, poly: np.ndarray, ids: np.ndarray, cells_at) -> np.ndarray:
-    """``(k, 2, 2)`` pixel segments where a cell's label differs from the cell across its side.
-
-    Each polygon side is split in halves (a staggered tile's long side meets two
-    cells); the cell across a half is found just outside its midpoint.
-    """
-    n, c, _ = poly.shape
-    a = poly
-    b = np.roll(poly, -1, axis=1)
-    mid = (a + b) / 2.0
-    segs = [(a, mid), (mid, b)]
-    center = poly.mean(axis=1, keepdims=True)
-    flat_labels = labels.ravel()
-    own = flat_labels[ids]
-    out = []
-    for p, q in segs:
-        m = (p + q) / 2.0
-        probe = m + 0.1 * (m - center)
-        other = cells_at(probe[..., 0], probe[..., 1])
-        other_lab = np.where(other >= 0, flat_labels[np.maximum(other, 0)], -1)
-        mine = own[:, None]
-        # a labelled cell draws its side unless the cell across has the same label;
-        # two labelled cells share a side: the lower id draws it
-        draw = (mine >= 0) & (other_lab != mine) & ((other_lab < 0) | (other > ids[:, None]))
-        if draw.any():
-            out.append(np.stack([p[draw], q[draw]], axis=1))
-    if not out:
-        return np.zeros((0, 2, 2))
-    return np.concatenate(out, axis=0)

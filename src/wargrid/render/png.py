@@ -19,7 +19,7 @@ import numpy as np
 
 from .geometry import Frame
 from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays, rgb
-from .scene import board_of, default_cell_size, road_segments
+from .scene import RIVER_COLOR, WALL_COLOR, board_of, default_cell_size, edge_segments, edges_of, road_segments
 
 __all__ = ["render_png", "raster"]
 
@@ -91,15 +91,24 @@ def render_png(
         edge[:-1, :] |= ids[:-1, :] != ids[1:, :]
         _blend(img, edge & on, np.zeros(3), 0.2)
 
-    if roads and overlay_layer is not None:  # roads and bridges belong to the ground: under the overlays
+    edges = edges_of(board)
+    if (roads and overlay_layer is not None) or edges is not None:
+        # roads, bridges, rivers and walls belong to the ground: under the overlays
         base = Image.fromarray(np.clip(np.round(img), 0, 255).astype(np.uint8), "RGB")
         bd = ImageDraw.Draw(base)
-        for tid, seg in road_segments(grid, overlay_layer, frame):
-            width = max(1, round(s * 0.3))
-            for (x0, y0), (x1, y1) in seg.tolist():
-                bd.line([(x0, y0), (x1, y1)], fill=colors[tid], width=width)
-                r = width / 2.0
-                bd.ellipse([x1 - r, y1 - r, x1 + r, y1 + r], fill=colors[tid])
+        if roads and overlay_layer is not None:
+            for tid, seg in road_segments(grid, overlay_layer, frame):
+                width = max(1, round(s * 0.3))
+                for (x0, y0), (x1, y1) in seg.tolist():
+                    bd.line([(x0, y0), (x1, y1)], fill=colors[tid], width=width)
+                    r = width / 2.0
+                    bd.ellipse([x1 - r, y1 - r, x1 + r, y1 + r], fill=colors[tid])
+        if edges is not None:
+            ys, xs = np.nonzero(grid.mask)
+            walls, rivers = edge_segments(grid, edges, frame.polygons(xs, ys), ys * grid.width + xs, frame.cells_under)
+            for seg, color, width in ((rivers, RIVER_COLOR, 0.18), (walls, WALL_COLOR, 0.14)):
+                for (x0, y0), (x1, y1) in seg.tolist():
+                    bd.line([(x0, y0), (x1, y1)], fill=color, width=max(1, round(s * width)))
         img = np.asarray(base, dtype=np.float32).copy()
 
     pending_lines = []  # drawn with Pillow after the per-cell layers

@@ -12,7 +12,7 @@ from ..grids.boards import Grid
 from .geometry import Frame
 from .overlays import rgb
 
-__all__ = ["board_of", "default_cell_size", "road_segments", "shade"]
+__all__ = ["edges_of", "board_of", "default_cell_size", "road_segments", "shade", "neighbour_table", "region_borders", "edge_segments"]
 
 _BLANK = "#ece6d6"
 
@@ -37,6 +37,18 @@ def board_of(board: object) -> tuple[Grid, np.ndarray, np.ndarray | None, list[s
     return grid, np.asarray(board.terrain, dtype=np.int64), overlay, list(board.terrains.colors())
 
 
+def edges_of(board: object) -> np.ndarray | None:
+    """The ``(height, width, ndir)`` edge costs of a ``Map`` (``None`` for a grid or a map without any)."""
+    e = getattr(board, "edges", None)
+    if isinstance(e, np.ndarray) and e.any():
+        return e
+    return None
+
+
+WALL_COLOR = "#202020"
+RIVER_COLOR = "#2f6fc0"
+
+
 def default_cell_size(grid: Grid) -> float:
     """Pixels per drawing unit: 24 on small boards, less on big ones (about 2000 pixels across)."""
     x0, y0, x1, y1 = grid.bounds()
@@ -44,39 +56,119 @@ def default_cell_size(grid: Grid) -> float:
     return float(min(24.0, max(1.0, 2000.0 / span)))
 
 
+def neighbour_table(grid: Grid, *, wrap: bool = True) -> np.ndarray:
+    """``(ndir, width * height)`` neighbour id of every cell in every direction (``-1``: none).
+
+    ``wrap=False`` leaves out the steps across the seam of a wrapped board
+    (pictures draw the board flat).
+
+    >>> from wargrid import SquareGrid
+    >>> neighbour_table(SquareGrid(2, 1)).tolist()
+    [[1, -1], [-1, -1], [-1, 0], [-1, -1]]
+    """
+    t = grid.topology
+    w, h = grid.width, grid.height
+    ys, xs = np.divmod(np.arange(w * h, dtype=np.int64), w)
+    par = (xs & 1) if t.parity_mode == 1 else (ys & 1) if t.parity_mode == 2 else np.zeros_like(xs)
+    out = np.full((t.ndir, w * h), -1, dtype=np.int64)
+    valid = grid.mask.ravel()
+    for d in range(t.ndir):
+        nx = xs + t.dx[par, d]
+        ny = ys + t.dy[par, d]
+        if wrap and grid.wrap_x:
+            nx = nx % w
+        ok = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
+        ok &= valid[np.where(ok, ny * w + nx, 0)] & valid
+        out[d] = np.where(ok, ny * w + nx, -1)
+    return out
+
+
+def _half_sides(poly: np.ndarray, cells_under) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each polygon side split in halves (a staggered tile's long side meets two cells), with
+    the id of the cell just outside each half's midpoint: ``[(start, end, other_id), ...]``."""
+    a = poly
+    b = np.roll(poly, -1, axis=1)
+    mid = (a + b) / 2.0
+    center = poly.mean(axis=1, keepdims=True)
+    out = []
+    for p, q in ((a, mid), (mid, b)):
+        m = (p + q) / 2.0
+        probe = m + 0.1 * (m - center)
+        out.append((p, q, cells_under(probe[..., 0], probe[..., 1])))
+    return out
+
+
+def _stack(parts: list) -> np.ndarray:
+    return np.concatenate(parts, axis=0) if parts else np.zeros((0, 2, 2))
+
+
+def region_borders(labels: np.ndarray, poly: np.ndarray, ids: np.ndarray, cells_under) -> np.ndarray:
+    """``(k, 2, 2)`` pixel segments where a cell's label differs from the cell across its side."""
+    flat_labels = labels.ravel()
+    own = flat_labels[ids][:, None]
+    out = []
+    for p, q, other in _half_sides(poly, cells_under):
+        other_lab = np.where(other >= 0, flat_labels[np.maximum(other, 0)], -1)
+        # a labelled cell draws its side unless the cell across has the same label;
+        # two labelled cells share a side: the lower id draws it
+        draw = (own >= 0) & (other_lab != own) & ((other_lab < 0) | (other > ids[:, None]))
+        if draw.any():
+            out.append(np.stack([p[draw], q[draw]], axis=1))
+    return _stack(out)
+
+
+def edge_segments(grid: Grid, edges: np.ndarray, poly: np.ndarray, ids: np.ndarray, cells_under) -> tuple[np.ndarray, np.ndarray]:
+    """Sides carrying an edge cost: ``(walls, rivers)`` as ``(k, 2, 2)`` pixel segments.
+
+    A wall costs ``inf`` to cross; any other extra cost (a river) is drawn as water.
+    """
+    nb = neighbour_table(grid, wrap=False)
+    cost = edges.reshape(-1, edges.shape[-1])
+    walls, rivers = [], []
+    for p, q, other in _half_sides(poly, cells_under):
+        for d in range(nb.shape[0]):
+            c = cost[ids, d][:, None]
+            hit = (other >= 0) & (nb[d, ids][:, None] == other) & (c > 0)
+            if hit.any():
+                wall = hit & np.isinf(c)
+                river = hit & ~np.isinf(c)
+                if wall.any():
+                    walls.append(np.stack([p[wall], q[wall]], axis=1))
+                if river.any():
+                    rivers.append(np.stack([p[river], q[river]], axis=1))
+    return _stack(walls), _stack(rivers)
+
+
 def road_segments(grid: Grid, overlay: np.ndarray, frame: Frame) -> list[tuple[int, np.ndarray]]:
     """Lines joining the centres of neighbouring overlay cells (roads, bridges), by overlay id.
 
     A lone overlay cell gives a zero-length segment (drawn as a dot with a round cap).
     """
-    t = grid.topology
     ys, xs = np.nonzero((overlay >= 0) & grid.mask)
     if xs.size == 0:
         return []
-    par = (xs & 1) if t.parity_mode == 1 else (ys & 1) if t.parity_mode == 2 else np.zeros_like(xs)
     ids = ys * grid.width + xs
     own = overlay[ys, xs]
+    flat = overlay.ravel()
+    nb = neighbour_table(grid, wrap=False)[:, ids]
     linked = np.zeros(xs.size, dtype=bool)
     ax, ay = frame.centers(xs, ys)
     p_all, q_all, t_all = [], [], []
-    for d in range(t.ndir):
-        nx = xs + t.dx[par, d]
-        ny = ys + t.dy[par, d]
-        ok = (nx >= 0) & (nx < grid.width) & (ny >= 0) & (ny < grid.height)
-        nxc, nyc = np.where(ok, nx, 0), np.where(ok, ny, 0)
-        ok &= (overlay[nyc, nxc] >= 0) & grid.mask[nyc, nxc]
+    for row in nb:
+        ok = (row >= 0) & (flat[np.maximum(row, 0)] >= 0)
         linked |= ok
-        ok &= (nyc * grid.width + nxc) > ids  # each link once
+        ok &= row > ids  # each link once
         if not ok.any():
             continue
-        bx, by = frame.centers(nxc[ok], nyc[ok])
+        nyc, nxc = np.divmod(row[ok], grid.width)
+        bx, by = frame.centers(nxc, nyc)
         a = np.stack([ax[ok], ay[ok]], 1)
         b = np.stack([bx, by], 1)
         mid = (a + b) / 2.0
         # each half of a link in the colour of the cell it belongs to
         p_all += [a, mid]
         q_all += [mid, b]
-        t_all += [own[ok], overlay[nyc[ok], nxc[ok]]]
+        t_all += [own[ok], flat[row[ok]]]
     lone = ~linked
     if lone.any():
         pt = np.stack([ax[lone], ay[lone]], 1)

@@ -20,8 +20,8 @@ import numpy as np
 
 from ..grids.boards import Grid
 from .geometry import Frame
-from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays, region_borders, rgb
-from .scene import board_of, default_cell_size, road_segments, shade
+from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays
+from .scene import RIVER_COLOR, WALL_COLOR, board_of, default_cell_size, edge_segments, edges_of, region_borders, road_segments, shade
 
 __all__ = ["render_svg"]
 
@@ -105,6 +105,16 @@ def render_svg(
             body.append(_segments_markup(seg))
             body.append("</g>\n")
 
+    edges = edges_of(board)
+    if edges is not None:
+        walls, rivers = edge_segments(grid, edges, poly, ids, frame.cells_under)
+        for name, seg, color, width in (("rivers", rivers, RIVER_COLOR, 0.18), ("walls", walls, WALL_COLOR, 0.14)):
+            if len(seg):
+                body.append(f'<g class="edges-{name}" stroke="{color}" stroke-width="{max(1.0, s * width):.1f}" '
+                            f'stroke-linecap="round">\n')
+                body.append(_segments_markup(seg))
+                body.append("</g>\n")
+
     for k, ov in enumerate(ovs):
         cls = f"o{k}"
         name = quoteattr(ov.name)
@@ -129,7 +139,7 @@ def render_svg(
             body.append(_polys_markup(poly[sel], lab[sel]))
             body.append("</g>\n")
             if ov.borders:
-                seg = region_borders(grid, ov.labels, poly, ids, frame.cells_under)
+                seg = region_borders(ov.labels, poly, ids, frame.cells_under)
                 body.append(
                     f'<g class="{cls}-borders" stroke="{ov.border_color}" stroke-width="{max(1.0, s * 0.12):.1f}" '
                     f'stroke-linecap="round">\n'
