@@ -116,26 +116,26 @@ def hex_los_oracle(grid, blocks: np.ndarray, a: tuple[int, int], b: tuple[int, i
 
 
 def segment_blocked(blocks: np.ndarray, light: tuple[float, float], q: tuple[float, float]) -> bool:
-    """Whether the segment from ``light`` to ``q`` passes through the inside of a blocking tile (Liang-Barsky)."""
+    """Whether the segment from ``light`` to ``q`` passes through the inside of a blocking tile.
+
+    Liang-Barsky clipping against every blocking tile's open square, all tiles at once.
+    """
     lx, ly = light
     dx, dy = q[0] - lx, q[1] - ly
-    for y, x in zip(*np.nonzero(blocks)):
-        t0, t1 = 0.0, 1.0
-        ok = True
-        for p, r in ((-dx, lx - x), (dx, x + 1 - lx), (-dy, ly - y), (dy, y + 1 - ly)):
-            if p == 0:
-                if r <= 0:
-                    ok = False
-                    break
-                continue
-            s = r / p
-            if p < 0:
-                t0 = max(t0, s)
-            else:
-                t1 = min(t1, s)
-        if ok and t0 < t1 - 1e-12:
-            return True
-    return False
+    ys, xs = np.nonzero(blocks)
+    t0 = np.zeros(xs.size)
+    t1 = np.ones(xs.size)
+    ok = np.ones(xs.size, dtype=bool)
+    for p, r in ((-dx, lx - xs), (dx, xs + 1 - lx), (-dy, ly - ys), (dy, ys + 1 - ly)):
+        if p == 0:
+            ok &= r > 0
+            continue
+        s = r / p
+        if p < 0:
+            t0 = np.maximum(t0, s)
+        else:
+            t1 = np.minimum(t1, s)
+    return bool((ok & (t0 < t1 - 1e-12)).any())
 
 
 def distance_to_segments(px: float, py: float, seg: np.ndarray) -> float:

@@ -43,13 +43,14 @@ def check(blocks, light, rng, box=None, samples=300):
     p = visibility_polygon(SquareGrid(w, h), blocks, light, bounds=box)
     x0, y0, x1, y1 = box or (0, 0, w, h)
     edges = np.concatenate([p.points, np.roll(p.points, -1, axis=0)], axis=1)
+    qx, qy = rng.uniform(x0, x1, samples), rng.uniform(y0, y1, samples)
+    inside = p.contains(qx, qy)
     checked = 0
-    for _ in range(samples):
-        q = (rng.uniform(x0, x1), rng.uniform(y0, y1))
+    for q, got in zip(zip(qx.tolist(), qy.tolist()), inside.tolist()):
         if distance_to_segments(q[0], q[1], edges) < TOL:
             continue
         checked += 1
-        assert bool(p.contains(*q)) == (not segment_blocked(blocks, light, q)), (light, q)
+        assert got == (not segment_blocked(blocks, light, q)), (light, q)
     return p, checked
 
 
