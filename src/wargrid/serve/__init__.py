@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
+import threading
 from typing import Any, TextIO
 
 __all__ = ["create_app", "serve", "bind_socket", "is_loopback"]
@@ -92,6 +93,9 @@ def serve(
         print(f"warning: listening on {host}, reachable from other machines", file=out)
     print(f"wargrid playground on {url}  (Ctrl+C to stop)", file=out, flush=True)
     app = create_app(allowed_hosts=_hosts() + (host.strip("[]"),) if loop_only else None)
+    from .api import warm_up
+
+    threading.Thread(target=warm_up, name="wargrid-warm-up", daemon=True).start()
     config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=64, timeout_keep_alive=5)
     server = uvicorn.Server(config)
     try:

@@ -41,6 +41,7 @@ __all__ = [
     "make_grid",
     "describe_board",
     "capabilities",
+    "warm_up",
 ]
 
 BOARD_KINDS = ("square-4", "square-8", "hex-flat", "hex-pointy", "staggered")
@@ -807,6 +808,40 @@ def h_paint(store: BoardStore, payload: Any) -> dict:
             "overlay": [int(m.overlay[y, x]) for x, y in cells],
             "version": m.version,
         }
+
+
+def warm_up() -> list[str]:
+    """Run every query once on tiny boards so that its kernels compile (or load from the disk cache) now.
+
+    The server calls this in a background thread at start, so a person's
+    first clicks do not wait for compilation. Returns the queries that failed.
+
+    >>> warm_up() == []
+    True
+    """
+    from ..generate import make_grid as grid_of
+
+    failed = []
+    for kind in BOARD_KINDS:
+        m = Map(grid_of(4, 3, **_GENERATE_KW[kind]))
+        steps = [
+            ("path", lambda: m.path((0, 0), (3, 2))),
+            ("range", lambda: m.movement_range((0, 0), 3.0, enemies=[(2, 2)])),
+            ("zones", lambda: m.zones()),
+            ("fov", lambda: m.fov((1, 1), radius=2)),
+            ("fog", lambda: m.fog(list(TEAMS), radius=2).place(1, TEAMS[0], (0, 0))),
+            ("partition", lambda: m.partition(2)),
+        ]
+        if kind == "square-4":
+            steps.append(("visibility_polygon", lambda: m.visibility_polygon((0.5, 0.5))))
+        for name, step in steps:
+            if not capabilities().get(name, False):
+                continue
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - a warm-up failure shows again, clearly, on the real request
+                failed.append(f"{name} on {kind}")
+    return failed
 
 
 HANDLERS: dict[str, Callable[[BoardStore, Any], dict]] = {

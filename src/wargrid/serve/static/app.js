@@ -45,7 +45,7 @@ async function api(name, payload) {
   const opts = payload === undefined
     ? { method: "GET" }
     : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) };
-  let slow = setTimeout(() => setStatus(`${name}: working (the first query of a kind compiles it, a few seconds)…`, "busy"), 400);
+  let slow = setTimeout(() => setStatus(`${name}: working (the first query of a kind compiles it: up to half a minute, once)`, "busy"), 400);
   let res, data;
   try {
     res = await fetch(`/api/${name}`, opts);
