@@ -347,7 +347,11 @@ def partition(
     if mode == "compact" and method is not None:
         raise ValueError(f"method={method!r} only applies to mode 'scattered'")
     graph = land_graph(grid, grid.mask if passable is None else passable)
-    w = check_weights(weights, graph)
+    given = check_weights(weights, graph)
+    w = given
+    if graph.n and not given.any():
+        w = np.ones(graph.n)  # every split balances zero weight: balance the cells instead
+    tol = _tolerance(w)
     seeds = None
     if starts is not None:
         seeds = graph.nodes(starts, "starts")
@@ -357,7 +361,6 @@ def partition(
     if not verdict:
         raise InfeasibleError(verdict.reason)
     rng = np.random.default_rng(seed)
-    tol = _tolerance(w)
     if mode == "compact":
         owner, seeds = _compact(graph, w, players, seeds, rng, tol)
         used = "grow-refine"
@@ -370,7 +373,7 @@ def partition(
             # a start stands on its player's land: the nearest such cell
             seeds = _own_starts(graph, owner, seeds)
     seconds = time.perf_counter() - t0
-    report = _report(graph, w, owner, players, seeds, mode, used, tol, seconds)
+    report = _report(graph, given, owner, players, seeds, mode, used, _tolerance(given), seconds)
     return Partition(owners=graph.to_layer(owner, -1).astype(np.int64), report=report)
 
 
