@@ -385,10 +385,11 @@ def trace(parent, target):
 
 @jit
 def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_cost, reverse,
-             dist, parent, pdir, closed, pos, hf, hg, hid):
+             dist, parent, pdir, pos, hf, hg, hid):
     """Distances from every source (padded ids) up to ``max_cost``, into ``dist``.
 
-    ``dist`` must be all ``inf``, ``closed`` all 0 on entry. Forward: ``dist[q]``
+    ``dist`` must be all ``inf`` on entry. A settled cell is never improved
+    (costs are >= 0), so no closed set is kept. Forward: ``dist[q]``
     is the cost from the nearest source to ``q``, ``parent[q]`` the previous cell
     and ``pdir[q]`` the direction of the step into ``q``. With ``reverse`` the
     costs run the other way: ``dist[p]`` is the cost from ``p`` to the nearest
@@ -446,7 +447,6 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
             hg[i] = gg
             hid[i] = v
             pos[v] = i
-        closed[u] = 1
         settled += 1
         if has_stop and stop[u] != 0 and parent[u] >= 0:
             continue
@@ -471,7 +471,7 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
                     qx -= width
                     q -= width
             c = cell[q]
-            if c == INF or closed[q] != 0:
+            if c == INF:
                 continue
             if reverse:
                 # the step q -> u, in direction d from q

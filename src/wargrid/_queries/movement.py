@@ -49,14 +49,16 @@ class MovementQueries:
         grid = self.grid
         start = grid.check_cell(start, "start")
         goal = grid.check_cell(goal, "goal")
+        w = _search.check_weight(weight)
+        if not isinstance(nearest, (bool, np.bool_)):
+            raise TypeError(f"nearest must be True or False, got {nearest!r}")
         occ = occupied(grid, cd, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
         if start != goal and occ.stop is None and occ.no_stop is None and not nearest and hasattr(self, "connected"):
             if not self.connected(start, goal, unit=unit):
-                _search.check_weight(weight)
                 return None
         if not nearest and not occ.can_stop(goal):
             return None
-        p = _search.astar(grid, occ.costs, start, goal, weight=weight, nearest=nearest, stop=occ.stop)
+        p = _search.search_checked(grid, occ.costs, start, goal, w, bool(nearest), occ.stop, "auto")
         if p is not None and nearest and not occ.can_stop(p.end):
             return None
         return p

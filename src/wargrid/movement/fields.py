@@ -94,7 +94,7 @@ def steps_field(grid: Grid, sources: np.ndarray, max_steps: int) -> np.ndarray:
     dijkstra(
         ones, np.zeros(0), np.zeros(0, dtype=np.uint8), sources, off, dxa, dya, np.ones(topo.ndir), corner, ti,
         float(max_steps), False, dist, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8),
-        np.zeros(n, dtype=np.uint8), np.empty(n, dtype=np.int32), np.empty(n), np.empty(n), np.empty(n, dtype=np.int32),
+        np.empty(n, dtype=np.int32), np.empty(n), np.empty(n), np.empty(n, dtype=np.int32),
     )
     return dist
 

@@ -224,8 +224,6 @@ def astar(
     ...       np.zeros(0), 1.0, True), (0, 0), (4, 4)).cost
     6.0
     """
-    from .._kernels.search import astar as _astar_kernel, trace
-
     sx, sy = grid.check_cell(start, "start")
     gx, gy = grid.check_cell(goal, "goal")
     w = check_weight(weight)
@@ -233,39 +231,57 @@ def astar(
         raise TypeError(f"nearest must be True or False, got {nearest!r}")
     if search not in ("auto", "astar", "jps"):
         raise ValueError(f"search must be one of 'auto', 'astar', 'jps'; got {search!r}")
+    return search_checked(grid, costs, (sx, sy), (gx, gy), w, bool(nearest), stop, search)
+
+
+def search_checked(
+    grid: Grid,
+    costs: Any,
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    weight: float,
+    nearest: bool,
+    stop: np.ndarray | None,
+    search: str,
+) -> Path | None:
+    """``astar`` on arguments already checked (cells on the board, ``weight`` >= 1, a known ``search``)."""
+    from .._kernels.search import astar as _astar_kernel, trace
+
     topo = grid.topology
-    s = padded_id(topo, (sx, sy))
-    t = padded_id(topo, (gx, gy))
+    s = padded_id(topo, start)
+    t = padded_id(topo, goal)
     cell = costs.cell
+    unit = getattr(costs, "unit", None)
     if s == t:
-        return Path([(sx, sy)], 0.0, getattr(costs, "unit", None))
-    if not np.isfinite(cell[s]):
-        return Path([(sx, sy)], 0.0, getattr(costs, "unit", None)) if nearest else None
-    if not nearest and not np.isfinite(cell[t]):
+        return Path([start], 0.0, unit)
+    if not cell[s] < np.inf:
+        return Path([start], 0.0, unit) if nearest else None
+    if not nearest and not cell[t] < np.inf:
         return None
     st = stop_array(grid, stop)
-    if search == "jps" or (search == "auto" and jps_applies(topo, costs, w, nearest, st)):
+    use_jps = jps_applies(topo, costs, weight, nearest, st)
+    if search == "jps" and not use_jps:
+        raise ValueError(
+            "search='jps' needs a square-8 board with corner rule 'no-obstacle', no wrap, one cost "
+            "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
+        )
+    if use_jps and search != "astar":
         from .jps import jps_path
 
-        if not jps_applies(topo, costs, w, nearest, st):
-            raise ValueError(
-                "search='jps' needs a square-8 board with corner rule 'no-obstacle', no wrap, one cost "
-                "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
-            )
         return jps_path(grid, costs, s, t)
     off, stepl, corner, ti = topo_args(topo)
     dxa, dya = topo_xy(topo)
     state = search_state(topo.padded_size)
     gen = state.next_gen()
-    hscale = float(costs.min_cost) * w
+    hscale = float(costs.min_cost) * weight
     reached = _astar_kernel(
-        cell, costs.edge, st, s, t, off, dxa, dya, stepl, corner, ti, hscale, bool(nearest),
+        cell, costs.edge, st, s, t, off, dxa, dya, stepl, corner, ti, hscale, nearest,
         state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
     )
     if reached < 0:
         return None
     ids = trace(state.parent, reached)
-    return Path(cells_of(topo, ids), float(state.g[reached]), getattr(costs, "unit", None))
+    return Path(cells_of(topo, ids), float(state.g[reached]), unit)
 
 
 def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: np.ndarray) -> bool:
@@ -375,14 +391,13 @@ def dijkstra_field(
     dist = np.full(n, np.inf)
     parent = np.empty(n, dtype=np.int32)
     pdir = np.full(n, -1, dtype=np.int8)
-    closed = np.zeros(n, dtype=np.uint8)
     pos = np.empty(n, dtype=np.int32)
     hf = np.empty(n, dtype=np.float64)
     hg = np.empty(n, dtype=np.float64)
     hid = np.empty(n, dtype=np.int32)
     dijkstra(
         costs.cell, costs.edge, stop_array(grid, stop), np.asarray(sources, dtype=np.int64), off, dxa, dya, stepl, corner, ti,
-        float(max_cost), bool(reverse), dist, parent, pdir, closed, pos, hf, hg, hid,
+        float(max_cost), bool(reverse), dist, parent, pdir, pos, hf, hg, hid,
     )
     return Field(dist, parent, pdir)
 
