@@ -273,7 +273,8 @@ def bench_zones(name, m, peers, rows, problems, repeats=40):
         blocked[t.padded_ids(np.array([i]))] = np.inf
         tb.append(timed(state.update, blocked, cd.edge, np.array([i]))[0])
         te.append(timed(state.update, cd.cell, cd.edge, np.array([i]))[0])
-    row = {"map": name, "wargrid": median_ms(tw), "map_state": median_ms(tm), "zones": int(z.max()) + 1, "open": median_ms(te), "block": median_ms(tb)}
+    row = {"map": name, "wargrid": median_ms(tw), "map_state": median_ms(tm), "zones": int(z.max()) + 1,
+           "open": median_ms(te), "block": median_ms(tb)}
     row["wargrid_min"] = min(tw) * 1e3
     if nd is not None:
         row["scipy"] = median_ms(ts)

@@ -81,8 +81,10 @@ def _push(queue, tail, q):
 
 
 @jit
-def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest, parent):
-    """Label every padded cell by zone into ``out`` (int32, padded size); return the zone count.
+def label_board(
+    cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest, parent
+):
+    """Label every padded cell by zone into ``out`` (int32, padded size); return ``(zone count, sizes)``.
 
     Cell ``(x, y)`` is passable when ``lo < cell[y * cstride + x + coff] < hi``
     (costs: ``-1.0, inf``; booleans viewed as uint8: ``0, 2``): ``cell`` is either padded
@@ -95,7 +97,9 @@ def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode,
     directions worth following; only those pointing back in scan order are
     used) and unions the labels it sees; links across the wrap seam are
     joined after the scan; a last pass writes the final labels into ``out``,
-    or, when ``dest`` is not empty, into the unpadded ``dest`` (``height * width``).
+    and ``sizes`` (``count + 1`` entries: cells of zone ``z`` at ``z + 1``),
+    or, when ``dest`` is not empty, into the unpadded ``dest`` (``height * width``;
+    ``sizes`` is then empty).
     ``parent`` is int32 scratch of ``height * width + 1`` entries (provisional
     labels never outnumber the cells; only the entries used are touched).
     """
@@ -141,7 +145,8 @@ def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode,
                 if lq < 0 or lq == lab:
                     continue
                 if has_edge:
-                    if not _linked(cell, edge, p, bdir[par, k], q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+                    d = bdir[par, k]
+                    if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
                         continue
                 if lab < 0:
                     lab = lq
@@ -204,22 +209,29 @@ def label_board(cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode,
     for i in range(nprov, 0, -1):
         parent[i] = parent[i - 1]
     parent[0] = -1
+    # sizes[z + 1] counts the cells of zone z (sizes[0] the impassable ones), padded mode only
+    sizes = np.zeros(count + 1 if dest.shape[0] == 0 else 0, dtype=np.int64)
     if dest.shape[0] == 0:
         for y in range(height):
             row = (y + 1) * pw + 1
             for x in range(width):
                 i = np.uint64(row + x)
-                out[i] = parent[np.uint64(out[i] + 1)]
+                lab = parent[np.uint64(out[i] + 1)]
+                out[i] = lab
+                sizes[np.uint64(lab + 1)] += 1
     else:
         for y in range(height):
             row = (y + 1) * pw + 1
             for x in range(width):
                 dest[np.uint64(y * width + x)] = parent[np.uint64(out[np.uint64(row + x)] + 1)]
-    return count
+    return count, sizes
 
 
 @jit
-def reflood(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, labels, stamp, gen, seeds, old_ids, next_id, comp_ids, comp_sizes):
+def reflood(
+    cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width,
+    labels, stamp, gen, seeds, old_ids, next_id, comp_ids, comp_sizes,
+):
     """Re-label the zones reached from ``seeds`` (padded ids of passable cells).
 
     Each new component keeps the old id (from sorted ``old_ids``) that most of
@@ -333,7 +345,10 @@ def relabel(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, 
 
 
 @jit
-def split_zone(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, labels, stamp, base, seeds, label, next_id, comp_ids, comp_sizes):
+def split_zone(
+    cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width,
+    labels, stamp, base, seeds, label, next_id, comp_ids, comp_sizes,
+):
     """After zone ``label`` lost links, find the parts it fell into; work bounded by the smaller parts.
 
     A breadth-first search runs from all ``seeds`` (padded ids of passable

@@ -102,8 +102,12 @@ def _scratch(name: str, n: int) -> np.ndarray:
     return buf
 
 
-def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None) -> tuple[np.ndarray, int]:
-    """Padded labels and the zone count; with ``dest``, final unpadded labels go there (the padded ones are scratch)."""
+def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Padded labels and the cells per zone.
+
+    With ``dest`` the final labels go there, unpadded; the padded ones are
+    then scratch and no sizes are counted.
+    """
     from .._kernels.zones import label_board
 
     out = _scratch("out", t.padded_size) if dest is not None else np.empty(t.padded_size, dtype=np.int32)
@@ -119,11 +123,11 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
         stride, off = t.width, 0
     if dest is None:
         dest = np.zeros(0, dtype=np.int32)
-    n = label_board(
+    _, sizes = label_board(
         cell, stride, off, lo, hi, edge, t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width, t.height,
         dirs, out, dest, parent,
     )
-    return out, int(n)
+    return out, sizes[1:]
 
 
 def label_zones(grid: Grid, costs: np.ndarray, *, edge_costs: np.ndarray | None = None) -> np.ndarray:
@@ -210,10 +214,9 @@ class ZoneState:
 
     # -- building ------------------------------------------------------------------
     def _relabel_all(self) -> None:
-        self._labels, n = _label(self.topology, self._cell, self._edge)
-        lab = self._labels
-        self._sizes = np.bincount(lab[lab >= 0], minlength=max(n, 1)).astype(np.int64)
-        self._next = n
+        self._labels, sizes = _label(self.topology, self._cell, self._edge)
+        self._next = sizes.shape[0]
+        self._sizes = sizes if sizes.shape[0] else np.zeros(1, dtype=np.int64)
 
     def _new_ids(self, k: int) -> int:
         """Reserve ``k`` fresh ids; return the first."""
@@ -416,13 +419,14 @@ class ZoneState:
     def _update_full(self) -> ZoneChange | None:
         old = self._labels
         old_ids = np.flatnonzero(self._sizes[: self._next])
-        new, n = _label(self.topology, self._cell, self._edge)
+        new, sizes = _label(self.topology, self._cell, self._edge)
+        n = sizes.shape[0]
         if np.array_equal(old < 0, new < 0):
             both = old >= 0
             pairs = np.unique(old[both].astype(np.int64) * (n + 1) + new[both])
             if pairs.size == n == old_ids.size:
                 return None  # same partition: keep the ids
         self._labels = new
-        self._sizes = np.bincount(new[new >= 0], minlength=max(n, 1)).astype(np.int64)
+        self._sizes = sizes if n else np.zeros(1, dtype=np.int64)
         self._next = n
         return ZoneChange(tuple(old_ids.tolist()), tuple(range(n)))
