@@ -22,7 +22,8 @@ def games(draw):
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
     blocks = rng.random((h, w)) < 0.2
-    grid = SquareGrid(w, h) if square else HexGrid(w, h)
+    wrap = draw(st.booleans()) and w % 2 == 0 and w >= 4
+    grid = SquareGrid(w, h, wrap_x=wrap) if square else HexGrid(w, h, wrap_x=wrap)
     nunits = draw(st.integers(1, 6))
     steps = draw(st.integers(1, 25))
     regrow = draw(st.sampled_from([None, 0, 2, 5]))
@@ -82,9 +83,13 @@ def test_incremental_equals_recomputed(game):
         elif action < 0.4:
             fog.tick(int(rng.integers(1, 3)))
         elif pos:
-            for u in list(pos)[: int(rng.integers(1, len(pos) + 1))]:
-                pos[u] = cell()
-                fog.move(u, pos[u])
+            batch = {u: cell() for u in list(pos)[: int(rng.integers(1, len(pos) + 1))]}
+            pos.update(batch)
+            if action < 0.7:
+                fog.move_many(batch)
+            else:
+                for u, c in batch.items():
+                    fog.move(u, c)
         check(truth())
 
 
@@ -164,3 +169,31 @@ def test_dropped_fog_stops_listening():
     gc.collect()
     m.set_terrain([(0, 0)], "forest")
     assert len(m._internal) == before
+
+
+@pytest.mark.parametrize("square", [True, False])
+def test_move_many_equals_moves_with_elevation(square):
+    rng = np.random.default_rng(5)
+    grid = SquareGrid(16, 12) if square else HexGrid(16, 12)
+    terrain = np.where(rng.random((12, 16)) < 0.25, 1, 0).astype(np.int16)  # forest or plains
+    m = Map(grid, terrain=terrain, elevation=rng.integers(0, 3, (12, 16)).astype(float))
+    assert m.terrains.names[1] == "forest"
+    a, b = m.fog(TEAMS, radius=4), m.fog(TEAMS, radius=4)
+    for u in range(12):
+        c = (int(rng.integers(16)), int(rng.integers(12)))
+        a.place(u, TEAMS[u % 3], c)
+        b.place(u, TEAMS[u % 3], c)
+    for _ in range(5):
+        moves = {u: (int(rng.integers(16)), int(rng.integers(12))) for u in range(0, 12, 2)}
+        a.move_many(moves)
+        for u, c in moves.items():
+            b.move(u, c)
+        a.tick()
+        b.tick()
+        for t in TEAMS:
+            assert np.array_equal(a.counts(t), b.counts(t))
+            assert np.array_equal(a.explored(t), b.explored(t))
+    with pytest.raises(TypeError, match="moves"):
+        a.move_many([(0, (1, 1))])
+    with pytest.raises(IndexError, match="moves"):
+        a.move_many({0: (99, 0)})

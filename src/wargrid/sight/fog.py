@@ -30,11 +30,12 @@ import numpy as np
 
 from .._validate import check_int
 from ._board import SightBoard, kernels
-from .fov import _kernel_ids
+from .fov import _kernel_ids, view_capacity
 
 __all__ = ["Fog", "FogView"]
 
 _DEFAULT: Any = object()
+_BATCH_IDS = 1 << 22  # move_many computes views in one buffer up to this many ids
 
 
 @dataclass(frozen=True)
@@ -168,14 +169,45 @@ class Fog:
         u.cell, u.view = cell, view
 
     def move_many(self, moves: dict[Hashable, tuple[int, int]]) -> None:
-        """``move`` for every ``unit: cell`` of ``moves``.
+        """``move`` for every ``unit: cell`` of ``moves``, all views computed in one kernel call.
 
         >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.place(2, "red", (7, 0))
         >>> fog.move_many({1: (1, 0), 2: (6, 0)}); fog.units[2]
         ('red', (6, 0))
         """
-        for unit, cell in moves.items():
-            self.move(unit, cell)
+        self._sync()
+        if not isinstance(moves, dict):
+            raise TypeError(f"moves must be a dict of unit: (x, y), got {type(moves).__name__}")
+        units = [self._get(u) for u in moves]
+        cells = [self._board.cell(c, f"moves[{u!r}]") for u, c in moves.items()]
+        if not units:
+            return
+        board = self._board
+        radii = np.array([u.radius for u in units], dtype=np.int64)
+        caps = np.asarray(view_capacity(board, radii, self._code), dtype=np.int64)
+        if board.grid.wrap_x or int(caps.sum()) > _BATCH_IDS:
+            for u, c in zip(units, cells):
+                view = self._view(c, u.radius)
+                self._apply(u.team, u.view, view)
+                u.cell, u.view = c, view
+            return
+        k = kernels()
+        t = board.grid.topology
+        xs = np.array([c[0] for c in cells], dtype=np.int64)
+        ys = np.array([c[1] for c in cells], dtype=np.int64)
+        hs = np.ones(len(units)) if board.elevation is None else board.elevation[ys, xs]
+        starts = np.zeros(len(units) + 1, dtype=np.int64)
+        np.cumsum(caps, out=starts[1:])
+        out = np.empty(int(starts[-1]), dtype=np.int64)
+        lens = k.fog_views(board.bh, board.off, t.pw, t.width, t.height, t.wrap, t.hex_kind, self._code,
+                           xs, ys, radii, hs, starts, out)
+        old = np.concatenate([u.view for u in units])
+        old_starts = np.zeros(len(units) + 1, dtype=np.int64)
+        np.cumsum([len(u.view) for u in units], out=old_starts[1:])
+        teams = np.array([u.team for u in units], dtype=np.int64)
+        k.fog_apply_many(self._counts, self._last_seen, teams, old, old_starts, out, starts, lens, self.time)
+        for i, (u, c) in enumerate(zip(units, cells)):
+            u.cell, u.view = c, out[starts[i]:starts[i] + lens[i]]
 
     def remove(self, unit: Hashable) -> None:
         """Take ``unit`` off the board; the cells only it saw stop being visible.

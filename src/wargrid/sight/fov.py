@@ -56,19 +56,25 @@ def _raw_ids(board: SightBoard, origin: Any, radius: Any, metric: str | None) ->
     return _kernel_ids(board, ox, oy, r, code)
 
 
+def view_capacity(board: SightBoard, r: np.ndarray | int, code: int) -> np.ndarray | int:
+    """How many ids a view of radius ``r`` (an int or an array) can report: the kernels' buffer size."""
+    g = board.grid
+    most = (1 + int(g.wrap_x)) * g.size + 1
+    if code == 4:
+        return np.minimum(3 * r * (r + 1) + 1, most)
+    reach = np.minimum(r, max(g.width, g.height))
+    return np.minimum(4 * (reach * reach + 2 * reach) + 1, most)
+
+
 def _kernel_ids(board: SightBoard, ox: int, oy: int, r: int, code: int) -> np.ndarray:
     k = kernels()
     g = board.grid
     t = g.topology
     h = board.viewer_height(ox, oy)
+    out = np.empty(int(view_capacity(board, r, code)), dtype=np.int64)
     if code != 4:
-        reach = min(r, max(g.width, g.height))
-        cap = min(4 * (reach * reach + 2 * reach) + 1, (1 + t.wrap) * g.size + 1)
-        out = np.empty(cap, dtype=np.int64)
         n = k.square_fov(board.bh, board.off, t.pw, g.width, g.height, t.wrap, ox, oy, h, code, r, out)
     else:
-        cap = min(3 * r * (r + 1) + 1, (1 + t.wrap) * g.size + 1)
-        out = np.empty(cap, dtype=np.int64)
         n = k.hex_fov(board.bh, board.off, t.pw, g.width, g.height, t.wrap, ox, oy, h, r, t.hex_kind, out)
     return out[:n]
 
