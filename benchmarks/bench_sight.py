@@ -13,6 +13,7 @@ each produces among all origins in a 25x25 block. Then radius 10 on 64x64 and
 4096x4096 (cost must follow the radius, not the board), hex views for scale
 (no peer), and a fog-of-war tick with 200 units moving on 512x512.
 """
+
 from __future__ import annotations
 
 import argparse
