@@ -32,34 +32,66 @@ INF = np.inf
 @jit
 def touches(ax, ay, bx, by, cx, cy, cor):
     """Whether segment ``a``-``b`` meets the closed tile with centre ``(cx, cy)`` (separating axes)."""
+    en, elo, ehi = tile_axes(cor)
+    nx, ny, plo, phi, pa, pb = segment_axes(ax, ay, bx, by, cor, en)
+    return touches_fast(cx, cy, nx, ny, ax * nx + ay * ny, plo, phi, pa, pb, en, elo, ehi)
+
+
+@jit
+def tile_axes(cor):
+    """The tile's edge normals ``en`` (k, 2) and its extent along each, relative to its centre."""
     k = cor.shape[0]
-    nx = ay - by
-    ny = bx - ax
-    if nx != 0.0 or ny != 0.0:
-        eps = 1e-9 * (abs(nx) + abs(ny))
-        s = ax * nx + ay * ny
-        lo = INF
-        hi = -INF
-        for i in range(k):
-            v = (cx + cor[i, 0]) * nx + (cy + cor[i, 1]) * ny
-            lo = min(lo, v)
-            hi = max(hi, v)
-        if lo > s + eps or hi < s - eps:
-            return False
+    en = np.empty((k, 2), dtype=np.float64)
+    elo = np.empty(k, dtype=np.float64)
+    ehi = np.empty(k, dtype=np.float64)
     for i in range(k):
         j = (i + 1) % k
-        ex = -(cor[j, 1] - cor[i, 1])
-        ey = cor[j, 0] - cor[i, 0]
-        eps = 1e-9 * (abs(ex) + abs(ey))
+        en[i, 0] = -(cor[j, 1] - cor[i, 1])
+        en[i, 1] = cor[j, 0] - cor[i, 0]
         lo = INF
         hi = -INF
         for m in range(k):
-            v = (cx + cor[m, 0]) * ex + (cy + cor[m, 1]) * ey
+            v = cor[m, 0] * en[i, 0] + cor[m, 1] * en[i, 1]
             lo = min(lo, v)
             hi = max(hi, v)
-        sa = ax * ex + ay * ey
-        sb = bx * ex + by * ey
-        if max(sa, sb) < lo - eps or min(sa, sb) > hi + eps:
+        tol = 1e-9 * (abs(en[i, 0]) + abs(en[i, 1]))
+        elo[i] = lo - tol
+        ehi[i] = hi + tol
+    return en, elo, ehi
+
+
+@jit
+def segment_axes(ax, ay, bx, by, cor, en):
+    """Per segment: its normal, the tile's extent along it (with tolerance) and both ends on the edge normals."""
+    nx = ay - by
+    ny = bx - ax
+    lo = INF
+    hi = -INF
+    for m in range(cor.shape[0]):
+        v = cor[m, 0] * nx + cor[m, 1] * ny
+        lo = min(lo, v)
+        hi = max(hi, v)
+    tol = 1e-9 * (abs(nx) + abs(ny))
+    k = en.shape[0]
+    pa = np.empty(k, dtype=np.float64)
+    pb = np.empty(k, dtype=np.float64)
+    for i in range(k):
+        pa[i] = ax * en[i, 0] + ay * en[i, 1]
+        pb[i] = bx * en[i, 0] + by * en[i, 1]
+    return nx, ny, lo - tol, hi + tol, pa, pb
+
+
+@jit
+def touches_fast(cx, cy, nx, ny, s, plo, phi, pa, pb, en, elo, ehi):
+    """``touches`` with the per-tile and per-segment parts computed beforehand."""
+    v = cx * nx + cy * ny
+    if v + plo > s or v + phi < s:
+        return False
+    for i in range(en.shape[0]):
+        c = cx * en[i, 0] + cy * en[i, 1]
+        a = pa[i] - c
+        b = pb[i] - c
+        if max(a, b) < elo[i] or min(a, b) > ehi[i]:
             return False
     return True
 
@@ -87,7 +119,9 @@ def segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, pw, width, hei
     q, k2 = _real(tx, ty, pw, width, wrap)
     bx = cxa[q] + k2 * wshift
     by = cya[q]
-    top = 0
+    en, elo, ehi = tile_axes(cor)
+    nx, ny, plo, phi, pa, pb = segment_axes(ax, ay, bx, by, cor, en)
+    s = ax * nx + ay * ny
     stack[0] = sx
     stack[1] = sy
     top = 1
@@ -97,7 +131,7 @@ def segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, pw, width, hei
         vx = stack[2 * top]
         vy = stack[2 * top + 1]
         c, kk = _real(vx, vy, pw, width, wrap)
-        if not touches(ax, ay, bx, by, cxa[c] + kk * wshift, cya[c], cor):
+        if not touches_fast(cxa[c] + kk * wshift, cya[c], nx, ny, s, plo, phi, pa, pb, en, elo, ehi):
             continue
         if blocked[c]:
             return False, stack

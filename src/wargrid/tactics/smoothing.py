@@ -115,6 +115,7 @@ def unwrap_cells(grid: Grid, cells: Sequence[tuple[int, int]]) -> tuple[np.ndarr
 
 
 def _check_walk(grid: Grid, path: Any, name: str) -> list[tuple[int, int]]:
+    """The cells of ``path`` checked: on the board, each a neighbour of the one before (vectorised)."""
     cells = getattr(path, "cells", path)
     try:
         cells = list(cells)
@@ -122,11 +123,39 @@ def _check_walk(grid: Grid, path: Any, name: str) -> list[tuple[int, int]]:
         raise TypeError(f"{name} must be a Path or a list of (x, y) cells, got {type(path).__name__}") from None
     if not cells:
         raise ValueError(f"{name} must hold at least one cell")
-    out = [grid.check_cell(check_cell_pair(c, f"{name}[{i}]"), f"{name}[{i}]") for i, c in enumerate(cells)]
-    for i in range(1, len(out)):
-        if out[i] not in grid.neighbors(out[i - 1]):
-            raise ValueError(f"{name}[{i}] {out[i]} is not a neighbour of {name}[{i - 1}] {out[i - 1]}: a path steps between neighbours")
-    return out
+    try:
+        xy = np.asarray(cells)
+        exact = xy.dtype.kind in "iu" and xy.shape == (len(cells), 2)
+    except (TypeError, ValueError, OverflowError):
+        exact = False
+    if not exact:  # the slow way, for its error message
+        for i, c in enumerate(cells):
+            check_cell_pair(c, f"{name}[{i}]")
+    xy = np.array(cells, dtype=np.int64).reshape(len(cells), 2)
+    xs, ys = xy[:, 0], xy[:, 1]
+    bad = (xs < 0) | (xs >= grid.width) | (ys < 0) | (ys >= grid.height)
+    bad[~bad] = ~grid.mask[ys[~bad], xs[~bad]]
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        grid.check_cell((int(xs[i]), int(ys[i])), f"{name}[{i}]")
+    t = grid.topology
+    if len(xs) > 1:
+        par = xs & 1 if t.parity_mode == 1 else ys & 1 if t.parity_mode == 2 else np.zeros_like(xs)
+        par = par[:-1]
+        dx = np.diff(xs)
+        if grid.wrap_x:
+            dx = np.where(dx > 1, dx - grid.width, np.where(dx < -1, dx + grid.width, dx))
+        dy = np.diff(ys)
+        ok = np.zeros(len(dx), dtype=bool)
+        for d in range(t.ndir):
+            ok |= (dx == t.dx[par, d]) & (dy == t.dy[par, d])
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0]) + 1
+            raise ValueError(
+                f"{name}[{i}] {tuple(xy[i].tolist())} is not a neighbour of {name}[{i - 1}] {tuple(xy[i - 1].tolist())}: "
+                "a path steps between neighbours"
+            )
+    return list(zip(xs.tolist(), ys.tolist()))
 
 
 def _polyline_length(xs: np.ndarray, ys: np.ndarray) -> float:
@@ -147,14 +176,15 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
     """
     cells = _check_walk(grid, path, "path")
     blocked = _blocked(grid, passable)
-    for i, (x, y) in enumerate(cells):
-        if not passable[y, x]:
-            raise ValueError(f"path[{i}] {(x, y)} is impassable for this unit: a path crosses passable cells only")
+    vx, vy = unwrap_cells(grid, cells)
+    stuck = ~np.asarray(passable)[vy, vx % grid.width]
+    if stuck.any():
+        i = int(np.flatnonzero(stuck)[0])
+        raise ValueError(f"path[{i}] {cells[i]} is impassable for this unit: a path crosses passable cells only")
     from .._kernels.tactics import string_pull
 
     geo = _geometry(grid)
     t = grid.topology
-    vx, vy = unwrap_cells(grid, cells)
     gen = geo.next_gen(max(1, len(cells)))
     keep, n, _ = string_pull(vx, vy, blocked, geo.cxa, geo.cya, geo.wshift, geo.cor, t.pw, t.width, t.height,
                              t.wrap, geo.stamp, gen - 1)
