@@ -120,6 +120,16 @@ def test_reference_and_formation():
     assert set(r.destinations) == {(3, 3)} | set(h.grid.neighbors((3, 3)))
 
 
+def test_assign_bad_input():
+    with pytest.raises(ValueError, match="square"):
+        assign(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="square"):
+        assign(np.float64(1.0))
+    with pytest.raises(ValueError, match="NaN"):
+        assign(np.array([[1.0, math.nan], [0.0, 1.0]]))
+    assert assign(np.zeros((0, 0))).tolist() == []
+
+
 def test_bad_input():
     m = Map(SquareGrid(5, 5))
     m.set_terrain([(4, 4)], "water")

@@ -190,7 +190,7 @@ class _Board:
 
 
 def assign(cost: np.ndarray) -> np.ndarray:
-    """The column for each row of a square ``cost`` matrix that minimises the total (Hungarian method).
+    """The column for each row of a square ``cost`` matrix that minimises the total (Hungarian method, a kernel).
 
     ``inf`` entries are avoided whenever an assignment without them exists.
 
@@ -198,58 +198,18 @@ def assign(cost: np.ndarray) -> np.ndarray:
     [1, 0, 2]
     """
     c = np.asarray(cost, dtype=np.float64)
-    n = c.shape[0]
-    if c.shape != (n, n):
+    n = c.shape[0] if c.ndim else -1
+    if c.ndim != 2 or c.shape != (n, n):
         raise ValueError(f"cost must be a square matrix, got shape {c.shape}")
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     finite = c[np.isfinite(c)]
+    if np.isnan(c).any():
+        raise ValueError("cost must not hold NaN")
     big = (float(np.abs(finite).max()) + 1.0) * (n + 1) if finite.size else 1.0
-    a = np.where(np.isfinite(c), c, big).tolist()
-    inf = math.inf
-    u = [0.0] * (n + 1)
-    v = [0.0] * (n + 1)
-    p = [0] * (n + 1)
-    way = [0] * (n + 1)
-    for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
-        minv = [inf] * (n + 1)
-        used = [False] * (n + 1)
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            delta = inf
-            j1 = 0
-            row = a[i0 - 1]
-            for j in range(1, n + 1):
-                if not used[j]:
-                    cur = row[j - 1] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(n + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while True:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
-    out = np.zeros(n, dtype=np.int64)
-    for j in range(1, n + 1):
-        out[p[j] - 1] = j - 1
-    return out
+    from .._kernels.tactics import hungarian
+
+    return hungarian(np.ascontiguousarray(np.where(np.isfinite(c), c, big)))
 
 
 # -- the order ------------------------------------------------------------------------------
