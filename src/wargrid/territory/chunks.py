@@ -22,8 +22,9 @@ millisecond or two; 'greedy' leaves the smallest chunks (mostly single cells),
 the one that finds the tight cases (three players, single cells on a hex
 board: a proper three-colouring). So the default, ``'auto'``, tries 'greedy',
 then 'pattern', then 'random' (then again with new seeds) until one succeeds;
-a named method retries itself with new seeds. After six failed attempts:
-``PartitionError``. Two players with single cells (counts only) are solved
+a named method is tried three times with new seeds, then the other two twice
+each (``report.method`` says which start succeeded). After every attempt
+failed: ``PartitionError``. Two players with single cells (counts only) are solved
 exactly by ``feasibility.two_colouring``.
 """
 
@@ -104,11 +105,14 @@ def scatter(
         exact = two_colouring(graph)
         if exact is not None:
             return exact, "two-colouring"
-    plan = [m for _ in range(_ATTEMPTS // len(METHODS)) for m in _AUTO] if method == "auto" else [method] * _ATTEMPTS
+    if method == "auto":
+        plan = [m for _ in range(_ATTEMPTS // len(METHODS)) for m in _AUTO]
+    else:  # the named start first, then the others
+        plan = [method] * (_ATTEMPTS // 2) + [m for m in _AUTO if m != method for _ in range(2)]
     slack = _slack(tol, w)
     rounds = 60 + 4 * cap
     for attempt, how in enumerate(plan):
-        s = seed * _ATTEMPTS + attempt
+        s = seed * 16 + attempt
         owner = np.ascontiguousarray(_initial(graph, w, players, cap, slack, how, s), dtype=np.int64)
         pinned = np.zeros(graph.n, dtype=np.bool_) if seeds is None else _pin_starts(owner, seeds)
         scatter_balance(graph.nbr, w, owner, players, cap, slack, pinned, s)
