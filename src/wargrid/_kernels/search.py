@@ -121,34 +121,6 @@ def heuristic(p, gx, gy, kind, hex_kind, wrap, width, pw):
 
 
 @jit(inline="always")
-def neighbour(u, ux, k, off, dxa, wrap, width):
-    """Padded id of the neighbour ``u + off[k]`` of ``u`` (at x ``ux``), wrapped in x when ``wrap``."""
-    q = u + off[k]
-    if wrap:
-        qx = ux + dxa[k]
-        if qx < 0:
-            q += width
-        elif qx >= width:
-            q -= width
-    return q
-
-
-@jit(inline="always")
-def corner_open(cell, u, ux, base, d, corner, crule, off, dxa, wrap, width):
-    """The corner rule for the step from ``u`` in direction ``d`` (``base`` = parity * ndir)."""
-    c0 = corner[2 * d]
-    if c0 < 0:
-        return True
-    a = cell[neighbour(u, ux, base + c0, off, dxa, wrap, width)] < INF
-    b = cell[neighbour(u, ux, base + corner[2 * d + 1], off, dxa, wrap, width)] < INF
-    if crule == 1:
-        return a and b
-    return a or b
-
-
-# -- binary heap with decrease-key --------------------------------------------------------
-
-@jit(inline="always")
 def _before(f1, g1, i1, f2, g2, i2):
     if f1 != f2:
         return f1 < f2
