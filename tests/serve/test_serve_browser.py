@@ -371,3 +371,28 @@ def test_drag_paints_a_line_of_cells(page, server):
     colour = b["terrains"][mountains]["color"]
     assert all(page.get_attribute(cell(b, x, 2), "fill") == colour for x in (1, 2, 3, 4))
     assert page.errors == []
+
+
+def test_paint_mode_keeps_the_path_and_zones_up_to_date(page, server):
+    b = new_board(page, "square-4", 12, 8, 21)
+    start, goal, expect = reachable_pair(server, b, "foot")
+    tool(page, "path")
+    page.select_option("#unit", "foot")
+    page.click(cell(b, *start))
+    page.click(cell(b, *goal))
+    page.wait_for_function("document.getElementById('path').getAttribute('points').length > 0")
+    tool(page, "paint")
+    page.check("#show-zones")
+    page.wait_for_selector("#zone-count")
+    zones = int(page.inner_text("#zone-count"))
+    # water all round the goal, which foot cannot cross: the goal is cut off, and is a zone of its own
+    page.select_option("#paint-terrain", "water")
+    ring = [n for n in ((goal[0] + 1, goal[1]), (goal[0] - 1, goal[1]), (goal[0], goal[1] + 1), (goal[0], goal[1] - 1))
+            if 0 <= n[0] < 12 and 0 <= n[1] < 8]
+    for c in ring:
+        page.click(cell(b, *c))
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('painted')")
+    page.wait_for_function("document.getElementById('result').textContent.includes('unreachable')")
+    assert page.get_attribute("#path", "points") == ""
+    assert int(page.inner_text("#zone-count")) > zones
+    assert page.errors == []

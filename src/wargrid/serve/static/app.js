@@ -355,8 +355,9 @@ async function doZones() {
   const items = [];
   data.labels.forEach((z, id) => { if (z >= 0) items.push([id, palette(z), 0.45]); });
   shade(items);
-  showResult(`<b id="zone-count">${data.count}</b> connectivity zones for <b>${esc(data.unit)}</b>: ` +
-    "cells of one colour can reach each other.");
+  state.zonesHtml = `<b id="zone-count">${data.count}</b> connectivity zones for <b>${esc(data.unit)}</b>: ` +
+    "cells of one colour can reach each other.";
+  showResult(state.zonesHtml);
   setStatus("connectivity zones");
 }
 
@@ -454,7 +455,9 @@ function palette(i) {
 async function doTerritory() {
   const players = parseInt($("players").value, 10);
   const mode = $("partition-mode").value || null;
-  const data = await api("partition", { ...base(), players, mode }).catch(() => null);
+  const req = { ...base(), players, mode, unit: unitClass() };
+  if (mode === "scattered") req.max_chunk = parseInt($("max-chunk").value, 10) || 1;
+  const data = await api("partition", req).catch(() => null);
   if (!data) return;
   state.territory = data;
   const items = [];
@@ -495,7 +498,20 @@ function refreshTool() {
     return;
   }
   shade([]);
-  showResult(t === "units" ? `${state.units.length} unit(s) placed.` : "Click or drag over the board to paint.");
+  if (t === "paint") return afterPaint();
+  showResult(`${state.units.length} unit(s) placed.`);
+}
+
+async function afterPaint() {
+  // what depends on terrain follows the edit: the path between the chosen cells, and the zones
+  const zones = $("show-zones").checked;
+  if (zones) await doZones();
+  if (state.start !== null && state.goal !== null) {
+    await doPath();
+    if (zones) $("result").insertAdjacentHTML("afterbegin", `<p>${state.zonesHtml}</p>`);
+  } else if (!zones) {
+    showResult("Click or drag over the board to paint.");
+  }
 }
 
 function selectTool(t) {
@@ -533,14 +549,8 @@ async function flushPaint() {
     if (state.board.overlay) state.board.overlay[id] = data.overlay[i];
     recolor(id);
   });
+  if (state.tool === "paint") await afterPaint();
   setStatus(`painted ${cells.length} cell(s)`);
-  // what depends on terrain follows the edit
-  if (state.start !== null && state.goal !== null) await doPathQuiet();
-}
-
-async function doPathQuiet() {
-  const keep = state.tool;
-  if (keep === "paint" || keep === "path") await doPath();
 }
 
 // ---- events ---------------------------------------------------------------------------------
