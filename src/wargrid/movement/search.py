@@ -479,12 +479,13 @@ def paths(
 
     if workers == 1 or len(checked) < 2:
         return [one(pr) for pr in checked]
-    # compile in this thread first so the workers only run machine code
-    one(checked[0])
+    # the first query runs here, so the kernels are loaded before the workers start
+    first = one(checked[0])
+    rest = checked[1:]
     with ThreadPoolExecutor(max_workers=workers) as ex:
-        chunks = [checked[k::workers] for k in range(workers)]
+        chunks = [rest[k::workers] for k in range(workers)]
         results = list(ex.map(lambda ch: [one(pr) for pr in ch], chunks))
-    out: list[Path | None] = [None] * len(checked)
+    out: list[Path | None] = [None] * len(rest)
     for k, res in enumerate(results):
         out[k::workers] = res
-    return out
+    return [first] + out
