@@ -5,7 +5,9 @@ The rule for points left at the end of a turn: each turn the unit has
 fits in the points left; otherwise the unit stops and makes the step at the
 start of the next turn, and the points it did not use are lost. A step that
 costs more than a whole turn's points is never made. Entering a cell in an
-enemy's zone of control ends the turn (see ``wargrid.movement.zoc``).
+enemy's zone of control ends the turn (see ``wargrid.movement.zoc``); enemy
+cells block. Friendly units are not modelled here: a turn may end on a cell
+a friend holds now (it may have moved on by then).
 
 Among routes with the fewest turns the search picks one that spends the
 fewest points in the last turn, so the unit arrives with the most points
