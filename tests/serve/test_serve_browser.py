@@ -126,6 +126,17 @@ def reachable_pair(server: str, board: dict, unit: str) -> tuple[list[int], list
     return start, goal, r
 
 
+def show_path(page, server: str, board: dict, unit: str) -> tuple[list[int], list[int], dict]:
+    """Click a reachable start and goal with the path tool; returns them and the API's path."""
+    start, goal, expect = reachable_pair(server, board, unit)
+    tool(page, "path")
+    page.select_option("#unit", unit)
+    page.click(cell(board, *start))
+    page.click(cell(board, *goal))
+    page.wait_for_function("document.getElementById('path').getAttribute('points').length > 0")
+    return start, goal, expect
+
+
 def test_chromium_is_debians():
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: .ci/run installs Debian's chromium"
 
@@ -150,12 +161,7 @@ def test_page_draws_every_board_kind(page, tmp_path):
 
 def test_click_start_and_goal_shows_the_path(page, server, tmp_path):
     b = new_board(page, "hex-flat", 16, 12, 7)
-    start, goal, expect = reachable_pair(server, b, "foot")
-    tool(page, "path")
-    page.select_option("#unit", "foot")
-    page.click(cell(b, *start))
-    page.click(cell(b, *goal))
-    page.wait_for_function("document.getElementById('path').getAttribute('points').length > 0")
+    start, goal, expect = show_path(page, server, b, "foot")
     points = page.get_attribute("#path", "points").split()
     assert len(points) == len(expect["cells"])
     cx, cy = b["centers"][2 * (goal[1] * 16 + goal[0])], b["centers"][2 * (goal[1] * 16 + goal[0]) + 1]
@@ -375,12 +381,7 @@ def test_drag_paints_a_line_of_cells(page, server):
 
 def test_paint_mode_keeps_the_path_and_zones_up_to_date(page, server):
     b = new_board(page, "square-4", 12, 8, 21)
-    start, goal, expect = reachable_pair(server, b, "foot")
-    tool(page, "path")
-    page.select_option("#unit", "foot")
-    page.click(cell(b, *start))
-    page.click(cell(b, *goal))
-    page.wait_for_function("document.getElementById('path').getAttribute('points').length > 0")
+    start, goal, expect = show_path(page, server, b, "foot")
     tool(page, "paint")
     page.check("#show-zones")
     page.wait_for_selector("#zone-count")
