@@ -24,7 +24,7 @@ GRIDS = {
 IDS = list(GRIDS)
 
 
-def oracle(m, unit, start, f0, goal, rate, speed, final=None):
+def oracle(m, unit, start, f0, goal, rate, speed, final=None, pivot=True):
     """Slow Dijkstra over (cell, facing) built on the grid's public neighbour API."""
     g = m.grid
     t = g.topology
@@ -44,17 +44,28 @@ def oracle(m, unit, start, f0, goal, rate, speed, final=None):
         if c == goal and (final is None or f == final):
             return d
         nxt = []
-        q = g.neighbor(c, f)
-        if free(q):
-            c0, c1 = int(t.corner[f, 0]), int(t.corner[f, 1])
-            allowed = True
+
+        def move(d):
+            q = g.neighbor(c, d)
+            if not free(q):
+                return None
+            c0, c1 = int(t.corner[d, 0]), int(t.corner[d, 1])
             if c0 >= 0 and t.corner_rule:
                 a, b = free(g.neighbor(c, c0)), free(g.neighbor(c, c1))
-                allowed = (a and b) if t.corner_rule == 1 else (a or b)
-            if allowed:
-                nxt.append(((q, f), float(t.step[f]) * float(cost[q[1], q[0]]) / speed))
-        nxt.append(((c, (f + 1) % n), 1.0 / rate))
-        nxt.append(((c, (f - 1) % n), 1.0 / rate))
+                if not ((a and b) if t.corner_rule == 1 else (a or b)):
+                    return None
+            return q, float(t.step[d]) * float(cost[q[1], q[0]]) / speed
+
+        got = move(f)
+        if got:
+            nxt.append(((got[0], f), got[1]))
+        for nf in ((f + 1) % n, (f - 1) % n):
+            if pivot:
+                nxt.append(((c, nf), 1.0 / rate))
+            else:
+                got = move(nf)
+                if got:
+                    nxt.append(((got[0], nf), max(got[1], 1.0 / rate)))
         for s, w in nxt:
             if d + w < dist.get(s, math.inf):
                 dist[s] = d + w
@@ -79,8 +90,8 @@ def random_map(g, seed):
 @pytest.mark.parametrize("name", IDS)
 @settings(max_examples=20)
 @given(seed=st.integers(0, 10**6), rate=st.sampled_from([0.25, 0.5, 1.0, 2.0, 3.0]),
-       speed=st.sampled_from([0.5, 1.0, 2.0]), final=st.booleans())
-def test_facing_search_matches_oracle(name, seed, rate, speed, final):
+       speed=st.sampled_from([0.5, 1.0, 2.0]), final=st.booleans(), pivot=st.booleans())
+def test_facing_search_matches_oracle(name, seed, rate, speed, final, pivot):
     g = GRIDS[name]
     m, rng, pair = random_map(g, seed)
     if pair is None:
@@ -88,8 +99,8 @@ def test_facing_search_matches_oracle(name, seed, rate, speed, final):
     a, b = pair
     f0 = int(rng.integers(g.ndir))
     ff = int(rng.integers(g.ndir)) if final else None
-    p = m.turning_path(a, b, unit="cavalry", facing=f0, turn_rate=rate, speed=speed, final_facing=ff)
-    want = oracle(m, "cavalry", a, f0, b, rate, speed, ff)
+    p = m.turning_path(a, b, unit="cavalry", facing=f0, turn_rate=rate, speed=speed, final_facing=ff, pivot=pivot)
+    want = oracle(m, "cavalry", a, f0, b, rate, speed, ff, pivot)
     if want is None:
         assert p is None
         return
@@ -100,9 +111,9 @@ def test_facing_search_matches_oracle(name, seed, rate, speed, final):
     # every transition is one move straight ahead or one facing step
     for (c0, f0_), (c1, f1) in zip(p.states[:-1], p.states[1:]):
         if c0 == c1:
-            assert (f1 - f0_) % g.ndir in (1, g.ndir - 1)
+            assert pivot and (f1 - f0_) % g.ndir in (1, g.ndir - 1)
         else:
-            assert f0_ == f1 and g.neighbor(c0, f0_) == c1
+            assert g.neighbor(c0, f1) == c1 and (f0_ == f1 or (not pivot and (f1 - f0_) % g.ndir in (1, g.ndir - 1)))
     assert math.isclose(sum(p.step_times), p.time)
     check_track(g, p)
 
@@ -116,6 +127,11 @@ def check_track(g, p):
     if not g.wrap_x:
         assert np.allclose((track[-1].x, track[-1].y), g.center(p.states[-1][0]))
     assert track[0].facing == p.states[0][1] and track[-1].facing == p.states[-1][1]
+    start = p.states[0][0]
+    assert track[0].lepton == (start[0] * 256 + 128, start[1] * 256 + 128)
+    for q in track:  # the lepton position names the cell the unit is over (or the next one)
+        cell = (q.lepton[0] // 256, q.lepton[1] // 256)
+        assert cell in p.cells or any(cell in g.neighbors(c) for c in p.cells)
     # fastest straight motion along the path, in drawing units per tick
     cells = p.cells
     fastest = 0.0
@@ -154,6 +170,27 @@ def test_turn_track_of_a_grid_path(name, seed, rate):
     # the turning search is never slower than driving the grid path
     best = m.turning_path(a, b, unit="cavalry", facing=p.states[0][1], turn_rate=rate)
     assert best.time <= p.time + 1e-9
+
+
+def test_no_pivot_needs_room():
+    corridor = Map(SquareGrid(6, 1))
+    assert corridor.turning_path((2, 0), (4, 0), unit="cavalry", facing=2, turn_rate=1, pivot=False) is None
+    p = corridor.turning_path((2, 0), (4, 0), unit="cavalry", facing=2, turn_rate=1, pivot=True)
+    assert p.time == 4.0
+    narrow = Map(SquareGrid(8, 3, diagonal=True))  # a U-turn on 45 degree steps needs 4 rows
+    assert narrow.turning_path((4, 1), (6, 1), unit="cavalry", facing=4, turn_rate=1, pivot=False) is None
+    hall = Map(SquareGrid(8, 6, diagonal=True))
+    p = hall.turning_path((4, 1), (6, 1), unit="cavalry", facing=4, turn_rate=1, pivot=False)
+    assert p is not None and all(a[0] != b[0] for a, b in zip(p.states[:-1], p.states[1:]))
+    assert max(c[1] for c in p.cells) - min(c[1] for c in p.cells) >= 3
+    with pytest.raises(ValueError, match="pivot=False"):
+        turn_track(hall.grid, hall.cost_data("cavalry"), [(4, 1), (5, 1)], facing=4, turn_rate=1, pivot=False)
+    with pytest.raises(TypeError, match="pivot"):
+        hall.turning_path((4, 1), (6, 1), unit="cavalry", facing=4, turn_rate=1, pivot=0)
+    # a bend of one facing step is taken while moving, at the slower of the move and the turn
+    t = turn_track(hall.grid, hall.cost_data("cavalry"), [(0, 1), (1, 1), (2, 0)], facing=0, turn_rate=0.5,
+                   pivot=False)
+    assert t.states == [((0, 1), 0), ((1, 1), 0), ((2, 0), 1)] and t.time == 1.0 + 2.0
 
 
 def test_reference_values():

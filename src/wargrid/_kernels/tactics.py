@@ -15,8 +15,9 @@ or corner counts as blocked: a line never squeezes between two blocked
 corners.
 
 Facing search. The state ``p * ndir + f`` is a cell and a facing (a board
-direction). A unit moves one step in the direction it faces, or turns one
-facing step either way; Dijkstra over these states with ``time`` costs.
+direction). A unit moves one step in the direction it faces, and turns one
+facing step either way (on the spot, or only while moving); Dijkstra over
+these states with ``time`` costs.
 """
 
 from __future__ import annotations
@@ -186,14 +187,37 @@ def string_pull(vxs, vys, blocked, cxa, cya, wshift, cor, pw, width, height, wra
 
 
 @jit
+def _enter(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, p, d):
+    """``(q, cost)`` of the step from ``p`` in direction ``d``; ``q = -1`` when it is not allowed."""
+    q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+    c0 = cell[q]
+    if not c0 < INF:
+        return -1, INF
+    if corner[2 * d] >= 0 and crule != 0:
+        ca = cell[step_to(p, corner[2 * d], off, ndir, pmode, wrap, width, pw)] < INF
+        cb = cell[step_to(p, corner[2 * d + 1], off, ndir, pmode, wrap, width, pw)] < INF
+        if (crule == 1 and not (ca and cb)) or (crule == 2 and not (ca or cb)):
+            return -1, INF
+    sc = stepl[d] * c0
+    if edge.shape[0] > 0:
+        sc += edge[p * ndir + d]
+        if not sc < INF:
+            return -1, INF
+    return q, sc
+
+
+@jit
 def facing_search(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, start, f0, goal, gf, move_time,
-                  turn_time, dist, parent):
+                  turn_time, pivot, dist, parent):
     """Dijkstra over ``(cell, facing)`` states from ``start`` facing ``f0`` to ``goal`` facing ``gf`` (-1: any).
 
     Moving from ``p`` along facing ``f`` to ``q`` takes ``(stepl[f] * cell[q] +
-    edge[p * ndir + f]) * move_time`` (``edge`` may be empty); turning one facing step either way takes ``turn_time``.
-    ``dist``/``parent`` are ``(padded * ndir,)`` scratch arrays (filled here).
-    Returns the state reached at the goal, or -1.
+    edge[p * ndir + f]) * move_time`` (``edge`` may be empty). With ``pivot``
+    a unit also turns one facing step either way on the spot in
+    ``turn_time``; without, it turns only while it moves: a step in direction
+    ``f +- 1`` ends facing that way and takes the longer of the move and the
+    turn. ``dist``/``parent`` are ``(padded * ndir,)`` scratch arrays (filled
+    here). Returns the state reached at the goal, or -1.
     """
     n = dist.shape[0]
     pos = np.full(n, -1, dtype=np.int64)
@@ -218,26 +242,16 @@ def facing_search(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, 
         if p == goal and (gf < 0 or f == gf):
             return u
         for a in range(3):
-            if a == 0:
-                q = step_to(p, f, off, ndir, pmode, wrap, width, pw)
-                c0 = cell[q]
-                if not c0 < INF:
-                    continue
-                if corner[2 * f] >= 0 and crule != 0:
-                    ca = cell[step_to(p, corner[2 * f], off, ndir, pmode, wrap, width, pw)] < INF
-                    cb = cell[step_to(p, corner[2 * f + 1], off, ndir, pmode, wrap, width, pw)] < INF
-                    if (crule == 1 and not (ca and cb)) or (crule == 2 and not (ca or cb)):
-                        continue
-                v = q * ndir + f
-                sc = stepl[f] * c0
-                if edge.shape[0] > 0:
-                    sc += edge[p * ndir + f]
-                    if not sc < INF:
-                        continue
-                nd = du + sc * move_time
-            else:
-                v = p * ndir + (f + (1 if a == 1 else ndir - 1)) % ndir
+            nf = f if a == 0 else (f + (1 if a == 1 else ndir - 1)) % ndir
+            if a > 0 and pivot:
+                v = p * ndir + nf
                 nd = du + turn_time
+            else:
+                q, sc = _enter(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, p, nf)
+                if q < 0:
+                    continue
+                v = q * ndir + nf
+                nd = du + (sc * move_time if a == 0 else max(sc * move_time, turn_time))
             if done[v] or not nd < dist[v]:
                 continue
             dist[v] = nd

@@ -118,9 +118,11 @@ class TacticsQueries:
         turn_rate: float,
         speed: float = 1.0,
         final_facing: int | None = None,
+        pivot: bool = True,
     ) -> "TurnPath | None":
         """The fastest path in ticks for a vehicle of class ``unit`` that moves only straight ahead and turns
-        ``turn_rate`` facing steps per tick; ``None`` if the goal cannot be reached. See ``wargrid.tactics.turning``.
+        ``turn_rate`` facing steps per tick (on the spot with ``pivot``, else only while moving); ``None`` if the
+        goal cannot be reached. See ``wargrid.tactics.turning``.
 
         >>> from wargrid import Map, HexGrid
         >>> p = Map(HexGrid(6, 6)).turning_path((0, 2), (4, 2), unit="cavalry", facing=3, turn_rate=1)
@@ -130,4 +132,4 @@ class TacticsQueries:
         from ..tactics.turning import turning_path
 
         return turning_path(self.grid, self.cost_data(unit), start, goal, facing=facing, turn_rate=turn_rate,
-                            speed=speed, final_facing=final_facing)
+                            speed=speed, final_facing=final_facing, pivot=pivot)

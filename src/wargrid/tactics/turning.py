@@ -8,7 +8,11 @@ it faces, and turns one facing step at a time (either way):
 - a move into cell ``q`` takes ``(step length * cost of q + edge cost) / speed``
   ticks (``speed``: movement points per tick);
 - a turn of one facing step takes ``1 / turn_rate`` ticks (``turn_rate``:
-  facing steps per tick, > 0).
+  facing steps per tick, > 0);
+- ``pivot=True`` (tanks): the unit may turn on the spot. ``pivot=False``
+  (wheeled vehicles that cannot turn on the spot): it turns only while it
+  moves - a step in direction ``facing +- 1`` ends facing that way and takes
+  the longer of the move and the turn - so a U-turn needs room.
 
 ``turning_path`` is the fastest way in ticks from a cell and facing to a goal
 (optionally with a final facing): Dijkstra over ``(cell, facing)`` states in
@@ -38,19 +42,22 @@ import numpy as np
 
 from .._validate import check_cell_pair, check_int, check_real
 from ..grids.boards import Grid
+from ..rts.leptons import LEPTONS_PER_CELL
 
 __all__ = ["TurnPath", "TrackPoint", "turning_path", "turn_track"]
 
 
 @dataclass(frozen=True)
 class TrackPoint:
-    """One frame of a turn track: time in ticks, position in drawing units, facing and continuous heading."""
+    """One frame of a turn track: time in ticks, position in drawing units, facing, continuous heading and
+    the position in leptons (``wargrid.rts``: along the board's cell rectangle, 256 to a cell)."""
 
     t: float
     x: float
     y: float
     facing: int
     heading: float
+    lepton: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,7 @@ class TurnPath:
     speed: float
     step_times: list[float] = field(repr=False)
     grid: Grid = field(repr=False)
+    pivot: bool = True
 
     @property
     def cells(self) -> list[tuple[int, int]]:
@@ -116,6 +124,7 @@ def turning_path(
     turn_rate: float,
     speed: float = 1.0,
     final_facing: int | None = None,
+    pivot: bool = True,
 ) -> TurnPath | None:
     """The fastest path in ticks for a unit that starts at ``start`` facing ``facing``; ``None`` if unreachable.
 
@@ -130,6 +139,7 @@ def turning_path(
     gf = -1 if final_facing is None else _check_facing(grid, final_facing, "final_facing")
     rate = check_turn_rate(turn_rate)
     v = _check_speed(speed)
+    pivot = _check_pivot(pivot)
     t = grid.topology
     off, stepl, corner, _ = topo_args(t)
     cell = np.asarray(costs.cell)
@@ -140,7 +150,7 @@ def turning_path(
     dist = np.empty(n, dtype=np.float64)
     parent = np.empty(n, dtype=np.int64)
     end = facing_search(cell, edge, off, t.ndir, t.parity_mode, t.wrap, t.width, t.pw, corner, t.corner_rule, stepl,
-                        t.padded_id(*start), f0, t.padded_id(*goal), gf, 1.0 / v, 1.0 / rate, dist, parent)
+                        t.padded_id(*start), f0, t.padded_id(*goal), gf, 1.0 / v, 1.0 / rate, int(pivot), dist, parent)
     if end < 0:
         return None
     chain = [int(end)]
@@ -152,8 +162,14 @@ def turning_path(
         p, f = divmod(s, t.ndir)
         states.append(((p % t.pw - 1, p // t.pw - 1), f))
     times = [float(dist[b] - dist[a]) for a, b in zip(chain[:-1], chain[1:])]
-    turns = sum(1 for a, b in zip(states[:-1], states[1:]) if a[0] == b[0])
-    return TurnPath(states, float(dist[end]), turns, rate, v, times, grid)
+    turns = sum(1 for a, b in zip(states[:-1], states[1:]) if a[1] != b[1])
+    return TurnPath(states, float(dist[end]), turns, rate, v, times, grid, pivot)
+
+
+def _check_pivot(pivot: Any) -> bool:
+    if not isinstance(pivot, (bool, np.bool_)):
+        raise TypeError(f"pivot must be True (turns on the spot) or False (turns only while moving), got {pivot!r}")
+    return bool(pivot)
 
 
 def _turn_dir(a: int, b: int, n: int) -> int:
@@ -169,11 +185,14 @@ def turn_track(
     facing: int,
     turn_rate: float,
     speed: float = 1.0,
+    pivot: bool = True,
 ) -> TurnPath:
     """A walk of neighbouring ``cells`` (e.g. ``Map.path(...).cells``) driven by a turning unit.
 
-    Before each step the unit turns, the shorter way, to face it. Returns a
-    ``TurnPath`` whose ``track()`` is continuous.
+    Before each step the unit turns, the shorter way, to face it (with
+    ``pivot=False`` a step may bend the facing by one step only, while
+    moving; a sharper bend raises ``ValueError``). Returns a ``TurnPath``
+    whose ``track()`` is continuous.
 
     >>> from wargrid import HexGrid, Map
     >>> m = Map(HexGrid(4, 4))
@@ -187,6 +206,7 @@ def turn_track(
     f = _check_facing(grid, facing, "facing")
     rate = check_turn_rate(turn_rate)
     v = _check_speed(speed)
+    pivot = _check_pivot(pivot)
     walk = [grid.check_cell(check_cell_pair(c, f"cells[{i}]"), f"cells[{i}]") for i, c in enumerate(cells)]
     if not walk:
         raise ValueError("cells must hold at least one cell")
@@ -200,20 +220,28 @@ def turn_track(
         d = next((s.direction for s in grid.steps(a) if s.cell == b), None)
         if d is None:
             raise ValueError(f"cells[{i}] {b} is not a neighbour of cells[{i - 1}] {a}")
-        way = _turn_dir(f, d, t.ndir)
-        while f != d:
-            f = (f + way) % t.ndir
-            states.append((a, f))
-            times.append(1.0 / rate)
+        bend = (d - f) % t.ndir
+        if not pivot and bend not in (0, 1, t.ndir - 1):
+            raise ValueError(
+                f"cells[{i}] {b}: the step from {a} turns {min(bend, t.ndir - bend)} facing steps, and a unit that "
+                "cannot turn on the spot (pivot=False) turns one step a move"
+            )
+        if pivot:
+            way = _turn_dir(f, d, t.ndir)
+            while f != d:
+                f = (f + way) % t.ndir
+                states.append((a, f))
+                times.append(1.0 / rate)
         c = float(t.step[d]) * float(cell[t.padded_id(*b)])
         if edge.size:
             c += float(edge[t.padded_id(*a) * t.ndir + d])
         if not math.isfinite(c):
             raise ValueError(f"cells[{i}] {b} cannot be entered from {a} by this unit class")
-        states.append((b, f))
-        times.append(c / v)
-    turns = sum(1 for a, b in zip(states[:-1], states[1:]) if a[0] == b[0])
-    return TurnPath(states, float(sum(times)), turns, rate, v, times, grid)
+        states.append((b, d))
+        times.append(c / v if f == d else max(c / v, 1.0 / rate))
+        f = d
+    turns = sum(1 for a, b in zip(states[:-1], states[1:]) if a[1] != b[1])
+    return TurnPath(states, float(sum(times)), turns, rate, v, times, grid, pivot)
 
 
 def _sample(grid: Grid, states: list, times: list[float], rate: float) -> list[TrackPoint]:
@@ -227,6 +255,16 @@ def _sample(grid: Grid, states: list, times: list[float], rate: float) -> list[T
     idx = [0]
     for a, b in zip(cells[:-1], cells[1:]):
         idx.append(idx[-1] + (a != b))
+    L = LEPTONS_PER_CELL
+    lxs = vx * L + L // 2
+    lys = vy * L + L // 2
+    wrap_l = grid.width * L
+
+    def lep(a: int, b: int, frac: float) -> tuple[int, int]:
+        x = int(lxs[a] + math.floor(frac * (lxs[b] - lxs[a])))
+        y = int(lys[a] + math.floor(frac * (lys[b] - lys[a])))
+        return (x % wrap_l if grid.wrap_x else x, y)
+
     starts = np.concatenate([[0.0], np.cumsum(times)]) if times else np.zeros(1)
     total = float(starts[-1])
     dt = min(1.0, 1.0 / rate)
@@ -237,7 +275,7 @@ def _sample(grid: Grid, states: list, times: list[float], rate: float) -> list[T
         k = int(np.searchsorted(starts, tt + 1e-9, side="right")) - 1  # a step ending within 1e-9 is done
         if k >= len(times):
             c, f = idx[last], states[last][1]
-            out.append(TrackPoint(tt, float(cx[c]), float(cy[c]), f, float(f)))
+            out.append(TrackPoint(tt, float(cx[c]), float(cy[c]), f, float(f), lep(c, c, 0.0)))
             continue
         span = times[k]
         frac = 1.0 if span <= 0 else min(1.0, max(0.0, (tt - starts[k]) / span))
@@ -245,11 +283,12 @@ def _sample(grid: Grid, states: list, times: list[float], rate: float) -> list[T
         a, b = idx[k], idx[k + 1]
         x = float(cx[a] + frac * (cx[b] - cx[a]))
         y = float(cy[a] + frac * (cy[b] - cy[a]))
+        lp = lep(a, b, frac)
         if f0 == f1:
-            out.append(TrackPoint(tt, x, y, f0, float(f0)))
+            out.append(TrackPoint(tt, x, y, f0, float(f0), lp))
         else:
             way = 1 if (f1 - f0) % n == 1 else -1
-            out.append(TrackPoint(tt, x, y, f1 if frac >= 1.0 else f0, float((f0 + way * frac) % n)))
+            out.append(TrackPoint(tt, x, y, f1 if frac >= 1.0 else f0, float((f0 + way * frac) % n), lp))
     return out
 
 
