@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid, hexagon_board
 from wargrid.grids.hexes import Hex, offset_to_hex
-from wargrid.tactics import area
+from wargrid.tactics import area, rotate_shape
 
 BOARDS = {
     "square4": SquareGrid(9, 8),
@@ -240,3 +240,34 @@ def test_bad_origin_and_mask():
         area(HexGrid(5, 5), "cone", (2, 2), length=2, width=7)
     with pytest.raises(ValueError, match="mask"):
         Map(SquareGrid(5, 5)).area("ring", (2, 2), radius=1, mask="fog")
+
+
+@pytest.mark.parametrize(
+    "grid", [SquareGrid(15, 15), SquareGrid(15, 15, diagonal=True), HexGrid(15, 15), HexGrid(15, 15, orientation="pointy"),
+             StaggeredGrid(15, 15), HexGrid(16, 15, wrap_x=True)], ids=str)
+@settings(max_examples=25)
+@given(data=st.data())
+def test_rotating_a_shape_turns_its_direction(grid, data):
+    n = grid.ndir
+    step = 2 if n == 8 else 1
+    d = data.draw(st.integers(0, n - 1))
+    k = data.draw(st.integers(-n, n).map(lambda v: v * step))
+    kind = data.draw(st.sampled_from(["line", "cone", "cross"]))
+    opts = {"length": data.draw(st.integers(1, 5))}
+    if kind == "cone":
+        opts["width"] = data.draw(st.integers(1, 6 if n == 6 else 8))
+    o = (7, 7)
+    a = area(grid, kind, o, direction=d, **opts)
+    b = area(grid, kind, o, direction=(d + k) % n, **opts)
+    assert sorted(rotate_shape(grid, a.cells, o, k)) == sorted(b.cells)
+
+
+def test_rotate_shape_bad_input():
+    with pytest.raises(ValueError, match="even"):
+        rotate_shape(SquareGrid(5, 5, diagonal=True), [(1, 1)], (2, 2), 1)
+    with pytest.raises(TypeError, match="steps"):
+        rotate_shape(HexGrid(5, 5), [(1, 1)], (2, 2), 1.5)
+    with pytest.raises(IndexError, match="cells\\[0\\]"):
+        rotate_shape(HexGrid(5, 5), [(9, 1)], (2, 2), 1)
+    assert rotate_shape(SquareGrid(5, 5), [(4, 2)], (2, 2), 2) == [(0, 2)]
+    assert rotate_shape(SquareGrid(3, 3), [(2, 1)], (0, 1), 2) == []  # turned off the board

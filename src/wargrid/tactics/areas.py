@@ -52,7 +52,7 @@ from .._validate import check_choice, check_int, check_real
 from ..grids.boards import Grid
 from ..grids.hexes import HEX_DIRECTIONS
 
-__all__ = ["Area", "AREA_KINDS", "area", "area_mask", "lattice_offsets"]
+__all__ = ["Area", "AREA_KINDS", "area", "area_mask", "lattice_offsets", "rotate_shape"]
 
 AREA_KINDS = ("line", "cross", "cone", "sector", "ring", "radius", "circle")
 """The shapes ``area`` knows ('sector' is another name for 'cone')."""
@@ -286,3 +286,60 @@ def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) ->
     12
     """
     return area(grid, kind, origin, **options).mask
+
+
+def rotate_shape(grid: Grid, cells: Any, origin: tuple[int, int], steps: int) -> list[tuple[int, int]]:
+    """Turn any shape (a list of ``(x, y)`` cells) about ``origin`` by ``steps`` board directions.
+
+    One step takes direction ``d`` to ``d + 1`` (counter-clockwise on screen):
+    60 degrees on hex and staggered boards, 90 on square-4 boards; on
+    square-8 boards only even steps (90 degrees) map cells onto cells, odd
+    ones raise ``ValueError``. Cells turned off the board are dropped; a
+    wrapped board wraps.
+
+    >>> from wargrid import HexGrid, SquareGrid
+    >>> rotate_shape(SquareGrid(5, 5), [(3, 2), (4, 2)], (2, 2), 1)
+    [(2, 1), (2, 0)]
+    >>> g = HexGrid(7, 7)
+    >>> rotate_shape(g, [g.neighbor((3, 3), 0)], (3, 3), 2) == [g.neighbor((3, 3), 2)]
+    True
+    """
+    origin = grid.check_cell(origin, "origin")
+    steps = check_int(steps, "steps")
+    ndir = grid.topology.ndir
+    if ndir == 8:
+        if steps % 2:
+            raise ValueError(f"steps must be even on a square-8 board (45 degrees does not map cells onto cells), got {steps}")
+        quarter = (steps // 2) % 4
+    elif ndir == 4:
+        quarter = steps % 4
+    try:
+        items = [grid.check_cell(c, f"cells[{i}]") for i, c in enumerate(cells)]
+    except TypeError:
+        raise TypeError(f"cells must be a list of (x, y) cells, got {type(cells).__name__}") from None
+    if not items:
+        return []
+    xs = np.array([c[0] for c in items], dtype=np.int64)
+    ys = np.array([c[1] for c in items], dtype=np.int64)
+    if is_hex(grid):
+        q, r = grid.hexes_of(xs, ys)
+        q0, r0 = grid.hexes_of(np.array([origin[0]]), np.array([origin[1]]))
+        a, b = q - q0[0], r - r0[0]
+        if grid.wrap_x:  # the shortest offset round the seam
+            best = steps_of(grid, a, b)
+            for shift in (-grid.width, grid.width):
+                qs, rs = grid.hexes_of(xs + shift, ys)
+                a2, b2 = qs - q0[0], rs - r0[0]
+                better = steps_of(grid, a2, b2) < best
+                a, b = np.where(better, a2, a), np.where(better, b2, b)
+                best = np.minimum(best, steps_of(grid, a2, b2))
+        for _ in range(steps % 6):  # rotate_left in cube terms: (q, r, s) -> (-s, -q, -r)
+            a, b = a + b, -a
+    else:
+        a, b = xs - origin[0], ys - origin[1]
+        if grid.wrap_x:
+            a = (a + grid.width // 2) % grid.width - grid.width // 2
+        for _ in range(quarter):  # (dx, dy) -> (dy, -dx): east to north on a y-down screen
+            a, b = b, -a
+    tx, ty, ok = to_cells(grid, origin, a, b)
+    return [(int(x), int(y)) for x, y, k in zip(tx.tolist(), ty.tolist(), ok.tolist()) if k]

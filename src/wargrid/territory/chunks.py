@@ -110,13 +110,13 @@ def scatter(
     else:  # the named start first, then the others
         plan = [method] * (_ATTEMPTS // 2) + [m for m in _AUTO if m != method for _ in range(2)]
     slack = _slack(tol, w)
-    rounds = 60 + 4 * cap
+    rounds = 300 + 4 * cap
     for attempt, how in enumerate(plan):
         s = seed * 16 + attempt
         owner = np.ascontiguousarray(_initial(graph, w, players, cap, slack, how, s), dtype=np.int64)
         pinned = np.zeros(graph.n, dtype=np.bool_) if seeds is None else _pin_starts(owner, seeds)
         scatter_balance(graph.nbr, w, owner, players, cap, slack, pinned, s)
-        if scatter_repair(graph.nbr, w, owner, players, cap, slack, pinned, s, rounds, 64):
+        if scatter_repair(graph.nbr, w, owner, players, cap, slack, pinned, s, rounds, 128):
             return owner, how
     raise PartitionError(
         f"no partition with chunks of at most max_chunk={cap} cells found for {players} players "
