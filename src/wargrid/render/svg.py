@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from typing import Sequence
-from xml.sax.saxutils import escape, quoteattr
+from html import escape as _html_escape
 
 import numpy as np
 
@@ -22,6 +22,16 @@ from ..grids.boards import Grid
 from .geometry import Frame
 from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays
 from .scene import RIVER_COLOR, WALL_COLOR, board_of, default_cell_size, edge_segments, edges_of, region_borders, road_segments, shade
+
+
+def escape(text: str) -> str:
+    """XML-escape text content (``&``, ``<``, ``>``)."""
+    return _html_escape(text, quote=False)
+
+
+def quoteattr(text: str) -> str:
+    """An XML attribute value with its quotes, escaped."""
+    return '"' + _html_escape(text, quote=True) + '"'
 
 __all__ = ["render_svg"]
 
