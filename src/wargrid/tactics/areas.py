@@ -91,12 +91,22 @@ class Area:
 
 
 def is_hex(grid: Grid) -> bool:
-    """Whether ``grid`` has hex adjacency (hex and staggered boards)."""
+    """Whether ``grid`` has hex adjacency (hex and staggered boards).
+
+    >>> from wargrid import StaggeredGrid
+    >>> is_hex(StaggeredGrid(3, 3))
+    True
+    """
     return grid.topology.parity_mode != 0
 
 
 def lattice_directions(grid: Grid) -> np.ndarray:
-    """``(ndir, 2)`` lattice offsets of the board's directions (``(dx, dy)`` or ``(dq, dr)``)."""
+    """``(ndir, 2)`` lattice offsets of the board's directions (``(dx, dy)`` or ``(dq, dr)``).
+
+    >>> from wargrid import SquareGrid
+    >>> lattice_directions(SquareGrid(3, 3)).tolist()
+    [[1, 0], [0, -1], [-1, 0], [0, 1]]
+    """
     if is_hex(grid):
         return np.array([(h.q, h.r) for h in HEX_DIRECTIONS], dtype=np.int64)
     t = grid.topology
@@ -104,7 +114,13 @@ def lattice_directions(grid: Grid) -> np.ndarray:
 
 
 def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Ideal-lattice positions (neighbouring centres 1 apart) of lattice offsets ``(a, b)``."""
+    """Ideal-lattice positions (neighbouring centres 1 apart) of lattice offsets ``(a, b)``.
+
+    >>> from wargrid import HexGrid
+    >>> x, y = lattice_xy(HexGrid(3, 3), np.array([0]), np.array([1]))
+    >>> round(float(np.hypot(x[0], y[0])), 6)
+    1.0
+    """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if is_hex(grid):
@@ -113,7 +129,12 @@ def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np
 
 
 def lattice_offsets(grid: Grid, reach: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every lattice offset within ``reach`` steps (both components int64)."""
+    """Every lattice offset within ``reach`` steps (both components int64).
+
+    >>> from wargrid import HexGrid
+    >>> len(lattice_offsets(HexGrid(3, 3), 1)[0])
+    7
+    """
     rng = np.arange(-reach, reach + 1, dtype=np.int64)
     a, b = np.meshgrid(rng, rng, indexing="ij")
     a, b = a.ravel(), b.ravel()
@@ -122,7 +143,12 @@ def lattice_offsets(grid: Grid, reach: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def steps_of(grid: Grid, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Steps on an open board for lattice offsets ``(a, b)`` (the board's own metric)."""
+    """Steps on an open board for lattice offsets ``(a, b)`` (the board's own metric).
+
+    >>> from wargrid import SquareGrid
+    >>> steps_of(SquareGrid(3, 3, diagonal=True), np.array([2]), np.array([-1])).tolist()
+    [2]
+    """
     a = np.asarray(a, dtype=np.int64)
     b = np.asarray(b, dtype=np.int64)
     if is_hex(grid):
@@ -133,7 +159,13 @@ def steps_of(grid: Grid, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def to_cells(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lattice offsets from ``origin`` to cells: ``(xs, ys, on_board)`` (wrapped in x on a wrapped board)."""
+    """Lattice offsets from ``origin`` to cells: ``(xs, ys, on_board)`` (wrapped in x on a wrapped board).
+
+    >>> from wargrid import SquareGrid
+    >>> xs, ys, ok = to_cells(SquareGrid(3, 3), (1, 1), np.array([1, 2]), np.array([0, 0]))
+    >>> xs.tolist(), ok.tolist()
+    ([2, 3], [True, False])
+    """
     ox, oy = origin
     if is_hex(grid):
         q0, r0 = grid.hexes_of(np.array([ox]), np.array([oy]))
@@ -150,7 +182,12 @@ def to_cells(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) 
 
 
 def shortest(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Whether each lattice offset is (one of) the shortest ways to its cell on a wrapped board."""
+    """Whether each lattice offset is (one of) the shortest ways to its cell on a wrapped board.
+
+    >>> from wargrid import SquareGrid
+    >>> shortest(SquareGrid(5, 1, wrap_x=True), (0, 0), np.array([1, 4]), np.array([0, 0])).tolist()
+    [True, False]
+    """
     s = steps_of(grid, a, b)
     best = s.copy()
     for shift in (-grid.width, grid.width):

@@ -113,7 +113,15 @@ def _sim(sim: Any) -> Any:
 
 
 def unit_debug(sim: Any, uid: int) -> UnitDebug:
-    """What unit ``uid`` of simulation ``sim`` intends now (``KeyError`` for an unknown id)."""
+    """What unit ``uid`` of simulation ``sim`` intends now (``KeyError`` for an unknown id).
+
+    >>> from wargrid import Map, HexGrid
+    >>> from wargrid.rts import Simulation
+    >>> sim = Simulation(Map(HexGrid(4, 4)), seed=0)
+    >>> u = sim.add_unit((0, 0), goal=(3, 3))
+    >>> unit_debug(sim, u).state, unit_debug(sim, u).reserved
+    ('idle', None)
+    """
     sim = _sim(sim)
     u = sim.unit(check_int(uid, "uid"))
     path = [u.cell]

@@ -93,7 +93,12 @@ class GroupMove:
 
 def point_along(grid: Grid, cells: Sequence[tuple[int, int]], costs: Sequence[float], spent: float) -> tuple[float, float]:
     """The point reached after spending ``spent`` movement points along ``cells`` whose steps cost ``costs``
-    (drawing units; continuous across the seam of a wrapped board)."""
+    (drawing units; continuous across the seam of a wrapped board).
+
+    >>> from wargrid import SquareGrid
+    >>> point_along(SquareGrid(3, 1), [(0, 0), (1, 0), (2, 0)], [2.0, 1.0], 2.5)
+    (2.0, 0.5)
+    """
     from .smoothing import unwrap_cells
 
     vx, vy = unwrap_cells(grid, cells)
@@ -289,6 +294,11 @@ def group_move(
 
     ``costs`` is the unit class's ``CostData`` (``Map.cost_data(unit)``);
     ``occupied``: cells other units hold (never a destination).
+
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(4, 1))
+    >>> group_move(m.grid, m.cost_data("foot"), [(0, 0)], (3, 0), occupied=[(3, 0)]).destinations
+    [(2, 0)]
     """
     from ..movement.fields import flow_field
 

@@ -173,6 +173,11 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
 
     ``passable`` is a ``(height, width)`` bool array of the cells the unit
     may cross (``Map.passable(unit)``). Every cell of the path must be passable.
+
+    >>> from wargrid import HexGrid
+    >>> s = smooth_path(HexGrid(5, 5), np.ones((5, 5), dtype=bool), [(0, 2), (1, 2), (2, 2), (3, 2)])
+    >>> s.cells, round(s.length, 4), round(s.grid_length, 4)
+    ([(0, 2), (3, 2)], 4.5826, 5.1962)
     """
     cells = _check_walk(grid, path, "path")
     blocked = _blocked(grid, passable)

@@ -89,7 +89,11 @@ class TurnPath:
 
 
 def check_turn_rate(turn_rate: Any) -> float:
-    """A turn rate in facing steps per tick: a finite number > 0."""
+    """A turn rate in facing steps per tick: a finite number > 0.
+
+    >>> check_turn_rate(0.5)
+    0.5
+    """
     r = check_real(turn_rate, "turn_rate")
     if r <= 0:
         raise ValueError(
@@ -129,6 +133,11 @@ def turning_path(
     """The fastest path in ticks for a unit that starts at ``start`` facing ``facing``; ``None`` if unreachable.
 
     ``costs`` is the unit class's ``CostData`` (``Map.cost_data(unit)``).
+
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(3, 3))
+    >>> turning_path(m.grid, m.cost_data("cavalry"), (0, 0), (0, 0), facing=0, turn_rate=1, final_facing=2).time
+    2.0
     """
     from .._kernels.tactics import facing_search
     from ..movement.search import topo_args
