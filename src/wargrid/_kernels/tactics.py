@@ -208,7 +208,7 @@ def _enter(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, 
 
 @jit
 def facing_search(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, start, f0, goal, gf, move_time,
-                  turn_time, pivot, dist, parent):
+                  turn_time, pivot, dist, parent, stamp, pos, hf, hg, hid, gen):
     """Dijkstra over ``(cell, facing)`` states from ``start`` facing ``f0`` to ``goal`` facing ``gf`` (-1: any).
 
     Moving from ``p`` along facing ``f`` to ``q`` takes ``(stepl[f] * cell[q] +
@@ -216,27 +216,22 @@ def facing_search(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, 
     a unit also turns one facing step either way on the spot in
     ``turn_time``; without, it turns only while it moves: a step in direction
     ``f +- 1`` ends facing that way and takes the longer of the move and the
-    turn. ``dist``/``parent`` are ``(padded * ndir,)`` scratch arrays (filled
-    here). Returns the state reached at the goal, or -1.
+    turn. Per-state arrays (``padded * ndir`` long) are reused between
+    queries: ``stamp[v] == 2 * gen`` means open in this query, ``2 * gen + 1``
+    closed, anything else unseen (its ``dist``/``parent`` are stale).
+    Returns the state reached at the goal, or -1.
     """
-    n = dist.shape[0]
-    pos = np.full(n, -1, dtype=np.int64)
-    done = np.zeros(n, dtype=np.uint8)
-    for i in range(n):
-        dist[i] = INF
-        parent[i] = -1
-    hf = np.empty(n, dtype=np.float64)
-    hg = np.empty(n, dtype=np.float64)
-    hid = np.empty(n, dtype=np.int64)
     s0 = start * ndir + f0
     dist[s0] = 0.0
+    parent[s0] = -1
+    stamp[s0] = 2 * gen
     heap_up(0, 0.0, 0.0, s0, hf, hg, hid, pos)
     size = 1
     while size > 0:
         u = hid[0]
         du = hf[0]
         size = heap_pop(size, hf, hg, hid, pos)
-        done[u] = 1
+        stamp[u] = 2 * gen + 1
         p = u // ndir
         f = u - p * ndir
         if p == goal and (gf < 0 or f == gf):
@@ -252,13 +247,19 @@ def facing_search(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, 
                     continue
                 v = q * ndir + nf
                 nd = du + (sc * move_time if a == 0 else max(sc * move_time, turn_time))
-            if done[v] or not nd < dist[v]:
+            st = stamp[v]
+            if st == 2 * gen + 1:
                 continue
-            dist[v] = nd
-            parent[v] = u
-            if pos[v] >= 0 and pos[v] < size and hid[pos[v]] == v:
+            if st == 2 * gen:
+                if not nd < dist[v]:
+                    continue
+                dist[v] = nd
+                parent[v] = u
                 heap_up(pos[v], nd, nd, v, hf, hg, hid, pos)
             else:
+                stamp[v] = 2 * gen
+                dist[v] = nd
+                parent[v] = u
                 heap_up(size, nd, nd, v, hf, hg, hid, pos)
                 size += 1
     return -1

@@ -17,7 +17,8 @@ it faces, and turns one facing step at a time (either way):
 ``turning_path`` is the fastest way in ticks from a cell and facing to a goal
 (optionally with a final facing): Dijkstra over ``(cell, facing)`` states in
 a kernel over the padded layout. The state space is ``ndir`` times the board,
-so use it on tactical boards, not on 4096 x 4096 maps.
+and its arrays (52 bytes a state) are kept between queries on boards
+of one size: fine for tactical and RTS maps, not for 4096 x 4096 ones.
 
 ``TurnPath.track()`` (or ``turn_track`` for any walk of neighbouring cells)
 samples the motion in frames of ``min(1, 1 / turn_rate)`` ticks: the position
@@ -35,6 +36,7 @@ facing as a continuous number during a turn (``2.5`` halfway from 2 to 3).
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -155,11 +157,11 @@ def turning_path(
     edge = np.asarray(costs.edge)
     if not np.isfinite(cell[t.padded_id(*start)]):
         raise ValueError(f"start {start} is impassable for this unit class")
-    n = t.padded_size * t.ndir
-    dist = np.empty(n, dtype=np.float64)
-    parent = np.empty(n, dtype=np.int64)
+    sc = _scratch(t.padded_size * t.ndir)
+    dist, parent = sc.dist, sc.parent
     end = facing_search(cell, edge, off, t.ndir, t.parity_mode, t.wrap, t.width, t.pw, corner, t.corner_rule, stepl,
-                        t.padded_id(*start), f0, t.padded_id(*goal), gf, 1.0 / v, 1.0 / rate, int(pivot), dist, parent)
+                        t.padded_id(*start), f0, t.padded_id(*goal), gf, 1.0 / v, 1.0 / rate, int(pivot), dist, parent,
+                        sc.stamp, sc.pos, sc.hf, sc.hg, sc.hid, sc.next_gen())
     if end < 0:
         return None
     chain = [int(end)]
@@ -173,6 +175,38 @@ def turning_path(
     times = [float(dist[b] - dist[a]) for a, b in zip(chain[:-1], chain[1:])]
     turns = sum(1 for a, b in zip(states[:-1], states[1:]) if a[1] != b[1])
     return TurnPath(states, float(dist[end]), turns, rate, v, times, grid, pivot)
+
+
+class _Scratch:
+    """Per-state search arrays reused between queries on boards of one size (generation stamps)."""
+
+    def __init__(self, n: int) -> None:
+        self.dist = np.empty(n, dtype=np.float64)
+        self.parent = np.empty(n, dtype=np.int64)
+        self.stamp = np.zeros(n, dtype=np.int32)
+        self.pos = np.empty(n, dtype=np.int64)
+        self.hf = np.empty(n, dtype=np.float64)
+        self.hg = np.empty(n, dtype=np.float64)
+        self.hid = np.empty(n, dtype=np.int64)
+        self.gen = 0
+
+    def next_gen(self) -> int:
+        self.gen += 1
+        if self.gen >= (1 << 30) - 1:
+            self.stamp[:] = 0
+            self.gen = 1
+        return self.gen
+
+
+_LOCAL = threading.local()
+
+
+def _scratch(n: int) -> _Scratch:
+    """This thread's scratch for ``n`` states (the last size only: the arrays are large)."""
+    sc = getattr(_LOCAL, "scratch", None)
+    if sc is None or sc.dist.shape[0] != n:
+        sc = _LOCAL.scratch = _Scratch(n)
+    return sc
 
 
 def _check_pivot(pivot: Any) -> bool:
