@@ -27,7 +27,7 @@ def _check(name: str, scenarios) -> None:
     tol = _tolerance(name)
     for s in scenarios:
         assert s.map.endswith(name) and (s.width, s.height) == (m.width, m.height)
-        for search in ("auto", "astar"):
+        for search in ("auto", "astar", "jps"):
             p = astar(m.grid, cd, s.start, s.goal, search=search)
             assert p is not None, (name, s)
             assert abs(p.cost - s.optimal) <= tol, (name, search, s, p.cost)

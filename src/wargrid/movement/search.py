@@ -216,7 +216,8 @@ def astar(
     ``stop`` (``(height, width)`` booleans): cells where a move ends when entered.
     ``search`` 'auto' picks Jump Point Search on boards it serves (square-8,
     corner rule 'no-obstacle', no wrap, one cost everywhere, no edge costs,
-    ``weight`` 1, no ``stop`` cells, not ``nearest``); 'astar' forces A*.
+    ``weight`` 1, no ``stop`` cells, not ``nearest``) when they have open
+    ground enough for it to pay; 'astar' forces A*, 'jps' forces JPS.
 
     >>> from wargrid import HexGrid
     >>> import numpy as np
@@ -266,9 +267,10 @@ def search_checked(
             "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
         )
     if use_jps and search != "astar":
-        from .jps import jps_path
+        from .jps import jps_path, jps_pays
 
-        return jps_path(grid, costs, s, t)
+        if search == "jps" or jps_pays(grid, costs):
+            return jps_path(grid, costs, s, t)
     off, stepl, corner, ti = topo_args(topo)
     dxa, dya = topo_xy(topo)
     state = search_state(topo.padded_size)
