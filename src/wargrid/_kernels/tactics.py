@@ -107,12 +107,13 @@ def _real(vx, vy, pw, width, wrap):
 
 
 @jit
-def segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, pw, width, height, wrap, stamp, gen, stack):
+def segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, stamp, gen,
+                  stack):
     """Whether the segment from the centre of virtual cell ``s`` to that of ``t`` touches only unblocked tiles.
 
     ``stamp`` (int32, padded) marks cells seen with ``gen``; ``stack`` is an
-    int64 scratch array (grown when needed; the grown array is returned).
-    Returns ``(clear, stack)``.
+    int64 scratch array (grown when needed; the grown array is returned);
+    ``en``/``elo``/``ehi`` come from ``tile_axes(cor)``. Returns ``(clear, stack)``.
     """
     p, k = _real(sx, sy, pw, width, wrap)
     ax = cxa[p] + k * wshift
@@ -120,7 +121,6 @@ def segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, pw, width, hei
     q, k2 = _real(tx, ty, pw, width, wrap)
     bx = cxa[q] + k2 * wshift
     by = cya[q]
-    en, elo, ehi = tile_axes(cor)
     nx, ny, plo, phi, pa, pb = segment_axes(ax, ay, bx, by, cor, en)
     s = ax * nx + ay * ny
     stack[0] = sx
@@ -171,10 +171,11 @@ def string_pull(vxs, vys, blocked, cxa, cya, wshift, cor, pw, width, height, wra
     n = 1
     gen = gen0
     stack = np.empty(256, dtype=np.int64)
+    en, elo, ehi = tile_axes(cor)
     anchor = 0
     for j in range(2, m):
         gen += 1
-        ok, stack = segment_clear(vxs[anchor], vys[anchor], vxs[j], vys[j], blocked, cxa, cya, wshift, cor,
+        ok, stack = segment_clear(vxs[anchor], vys[anchor], vxs[j], vys[j], blocked, cxa, cya, wshift, cor, en, elo, ehi,
                                   pw, width, height, wrap, stamp, gen, stack)
         if not ok:
             anchor = j - 1

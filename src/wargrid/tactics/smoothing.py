@@ -219,7 +219,7 @@ def line_clear(grid: Grid, passable: np.ndarray, a: tuple[int, int], b: tuple[in
     a = grid.check_cell(a, "a")
     b = grid.check_cell(b, "b")
     blocked = _blocked(grid, passable)
-    from .._kernels.tactics import segment_clear
+    from .._kernels.tactics import segment_clear, tile_axes
 
     geo = _geometry(grid)
     t = grid.topology
@@ -230,7 +230,8 @@ def line_clear(grid: Grid, passable: np.ndarray, a: tuple[int, int], b: tuple[in
         ax = geo.cxa[(a[1] + 1) * t.pw + a[0] + 1]
         cands = [bx - w, bx, bx + w]
         bx = min(cands, key=lambda v: abs(float(_centres(geo, grid, np.array([v]), np.array([b[1]]))[0][0]) - ax))
-    ok, _ = segment_clear(a[0], a[1], bx, b[1], blocked, geo.cxa, geo.cya, geo.wshift, geo.cor, t.pw, t.width,
+    en, elo, ehi = tile_axes(geo.cor)
+    ok, _ = segment_clear(a[0], a[1], bx, b[1], blocked, geo.cxa, geo.cya, geo.wshift, geo.cor, en, elo, ehi, t.pw, t.width,
                           t.height, t.wrap, geo.stamp, geo.next_gen(), np.empty(256, dtype=np.int64))
     return bool(ok)
 
