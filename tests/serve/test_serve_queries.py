@@ -91,6 +91,9 @@ def test_path_unreachable_and_enemies():
     # an enemy standing in the only corridor blocks it
     assert ok(call("path", session=sid, start=[0, 0], goal=[4, 0], enemies=[[2, 0]]))["cells"] is None
     assert ok(call("path", session=sid, start=[0, 0], goal=[4, 0], enemies=[]))["cost"] == 8.0
+    # a friend in the corridor is passed through, but the goal it stands on cannot be the end of a move
+    assert ok(call("path", session=sid, start=[0, 0], goal=[4, 0], friends=[[2, 0]]))["cost"] == 8.0
+    assert ok(call("path", session=sid, start=[0, 0], goal=[4, 0], friends=[[4, 0]]))["cells"] is None
 
 
 @pytest.mark.parametrize(
@@ -161,6 +164,12 @@ def test_range_zones_of_control_literal():
     assert not any(x >= 4 for x, _ in reached) and (3, 1) not in reached
     assert sorted(map(tuple, got["zoc"])) == [(2, 1), (3, 0), (3, 2)]
     assert got["note"] is None
+
+
+def test_range_friends_are_crossed_not_stopped_on():
+    m = Map(SquareGrid(5, 1))
+    got = ok(call("range", session=session(m), start=[0, 0], budget=100, unit="cavalry", friends=[[2, 0]]))
+    assert [c[:2] for c in got["cells"]] == [[0, 0], [1, 0], [3, 0], [4, 0]]
 
 
 def test_range_zero_budget_is_the_start():

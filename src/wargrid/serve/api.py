@@ -468,6 +468,16 @@ def _units(v: Any, name: str, grid: Grid) -> list[tuple[int, int]]:
     return _cells([] if v is None else v, name, grid, MAX_UNITS)
 
 
+def _others(p: dict, grid: Grid) -> dict:
+    """The ``enemies`` and ``friends`` keyword arguments of a path or range query (left out when empty)."""
+    out = {}
+    for k in ("enemies", "friends"):
+        cells = _units(p.get(k), k, grid)
+        if cells:
+            out[k] = cells
+    return out
+
+
 def _call(f: Callable, *args: Any, **kwargs: Any) -> Any:
     """Call into wargrid with input this module has already checked.
 
@@ -481,17 +491,21 @@ def _call(f: Callable, *args: Any, **kwargs: Any) -> Any:
 
 
 def h_path(store: BoardStore, payload: Any) -> dict:
-    """``POST /api/path``: the A* path ``{session, start, goal, unit?, enemies?}``; ``cells`` and ``cost`` are null when unreachable."""
-    p = _fields(payload, ("session", "start", "goal"), ("unit", "enemies"))
+    """``POST /api/path``: the A* path ``{session, start, goal, unit?, enemies?, friends?}``; ``cells`` and ``cost`` are null when unreachable.
+
+    Enemy units block their cells and stop a move next to them; friendly units
+    may be passed through but not stopped on.
+    """
+    p = _fields(payload, ("session", "start", "goal"), ("unit", "enemies", "friends"))
     s = store.get(p["session"])
     with s.lock:
         m = s.map
         start = _cell(p["start"], "start", m.grid)
         goal = _cell(p["goal"], "goal", m.grid)
         unit = _unit(p.get("unit"), m)
-        enemies = _units(p.get("enemies"), "enemies", m.grid)
+        others = _others(p, m.grid)
         f = _cap(m, "path", "path finding")
-        r = _call(f, start, goal, unit=unit, **({"enemies": enemies} if enemies else {}))
+        r = _call(f, start, goal, unit=unit, **others)
     if r is None:
         return {"cells": None, "cost": None, "unit": unit}
     cells = [[int(c[0]), int(c[1])] for c in r.cells]
@@ -530,12 +544,12 @@ def _zoc_cells(grid: Grid, enemies: list[tuple[int, int]], reached: np.ndarray) 
 
 
 def h_range(store: BoardStore, payload: Any) -> dict:
-    """``POST /api/range``: cells reachable from ``start`` within ``budget`` ``{session, start, budget, unit?, enemies?}``.
+    """``POST /api/range``: cells reachable from ``start`` within ``budget`` ``{session, start, budget, unit?, enemies?, friends?}``.
 
     ``cells`` lists ``[x, y, points_left]``; ``zoc`` the reached cells where an
     enemy's zone of control ends the move.
     """
-    p = _fields(payload, ("session", "start", "budget"), ("unit", "enemies"))
+    p = _fields(payload, ("session", "start", "budget"), ("unit", "enemies", "friends"))
     s = store.get(p["session"])
     with s.lock:
         m = s.map
@@ -543,14 +557,15 @@ def h_range(store: BoardStore, payload: Any) -> dict:
         start = _cell(p["start"], "start", g)
         budget = _number(p["budget"], "budget", 0.0, 1e6)
         unit = _unit(p.get("unit"), m)
-        enemies = _units(p.get("enemies"), "enemies", g)
+        others = _others(p, g)
+        enemies = others.get("enemies", [])
         note = None
         f = getattr(m, "movement_range", None)
         if callable(f):
-            r = _call(f, start, budget, unit=unit, enemies=enemies or None)
+            r = _call(f, start, budget, unit=unit, **others)
         elif callable(getattr(m, "distance_field", None)):
             r = _call(m.distance_field, start, unit=unit, max_cost=budget)
-            if enemies:
+            if others:
                 note = "zones of control need Map.movement_range, which this build does not have yet"
         else:
             raise _missing("movement range", "Map.movement_range")

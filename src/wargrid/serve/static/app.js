@@ -295,7 +295,7 @@ async function doPath() {
     return;
   }
   const data = await api("path", {
-    ...base(), start: cellXY(state.start), goal: cellXY(state.goal), unit: unitClass(), enemies: enemiesOf(state.start),
+    ...base(), start: cellXY(state.start), goal: cellXY(state.goal), unit: unitClass(), ...sides(state.start),
   }).catch(() => null);
   if (!data) return;
   if (!data.cells) {
@@ -309,11 +309,16 @@ async function doPath() {
   setStatus("path found");
 }
 
-function enemiesOf(id) {
+function sides(id) {
+  // the unit standing on the start cell (or a blue one) moves: the other team are enemies,
+  // the rest of its own team are friends (crossed, not stopped on)
   const [x, y] = cellXY(id);
   const here = state.units.find((u) => u.x === x && u.y === y);
   const team = here ? here.team : 0;
-  return state.units.filter((u) => u.team !== team).map((u) => [u.x, u.y]);
+  return {
+    enemies: state.units.filter((u) => u.team !== team).map((u) => [u.x, u.y]),
+    friends: state.units.filter((u) => u.team === team && u !== here).map((u) => [u.x, u.y]),
+  };
 }
 
 async function doRange() {
@@ -328,7 +333,7 @@ async function doRange() {
   const budget = parseFloat($("budget").value);
   const data = await api("range", {
     ...base(), start: cellXY(state.rangeStart), budget: isFinite(budget) ? budget : 0,
-    unit: unitClass(), enemies: enemiesOf(state.rangeStart),
+    unit: unitClass(), ...sides(state.rangeStart),
   }).catch(() => null);
   if (!data) return;
   const reached = data.cells.map(([x, y]) => cellId(x, y));
