@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 
 from .._validate import check_choice
 
@@ -56,12 +55,11 @@ class TacticsQueries:
                  include_origin=include_origin)
         if mask == "none" or not a.cells:
             return a
-        reach = max(self.grid.distance(a.origin, c) for c in a.cells)
-        keep = self.fov(a.origin, radius=int(np.ceil(reach)), metric="hex" if is_hex(self.grid) else "chebyshev")
+        keep = self.fov(a.origin, radius=a.reach, metric="hex" if is_hex(self.grid) else "chebyshev")
         if mask == "terrain":
             keep = keep & self.passable(unit)
         cells = [c for c in a.cells if keep[c[1], c[0]]]
-        return Area(a.kind, a.origin, cells, a.mask & keep)
+        return Area(a.kind, a.origin, cells, a.mask & keep, a.reach)
 
     def smooth_path(self, path: Any, *, unit: str | None = None) -> "SmoothPath":
         """Straighten ``path`` (a ``Path`` or a list of neighbouring cells) into any-angle waypoints for ``unit``.

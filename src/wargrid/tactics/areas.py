@@ -73,12 +73,14 @@ _DEFAULT_ORIGIN = {"line": False, "cross": False, "cone": False, "sector": False
 
 @dataclass(frozen=True)
 class Area:
-    """The cells of an area: ``cells`` as ``(x, y)`` (nearest first) and ``mask``, a ``(height, width)`` bool array."""
+    """The cells of an area: ``cells`` as ``(x, y)`` (nearest first) and ``mask``, a ``(height, width)`` bool array;
+    ``reach``: no cell is more steps from the origin (the board's metric)."""
 
     kind: str
     origin: tuple[int, int]
     cells: list[tuple[int, int]]
     mask: np.ndarray = field(repr=False)
+    reach: int = 0
 
     def __len__(self) -> int:
         return len(self.cells)
@@ -312,7 +314,7 @@ def area(
         if not mask[y, x]:  # a wrapped board can bring a cell back twice
             mask[y, x] = True
             cells.append((x, y))
-    return Area(kind, origin, cells, mask)
+    return Area(kind, origin, cells, mask, reach)
 
 
 def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) -> np.ndarray:
