@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-
 from .._validate import check_choice
 
 if TYPE_CHECKING:  # pragma: no cover
