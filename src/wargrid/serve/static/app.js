@@ -452,9 +452,12 @@ function fogClick(id) {
   doFog();
 }
 
+// player colours chosen to stand out from the terrain's greens, blues and browns
+const PLAYER_COLORS = ["#e6194b", "#f58231", "#911eb4", "#ffe119", "#f032e6", "#000075", "#fabed4", "#800000",
+  "#dcbeff", "#46f0f0", "#808000", "#ffd8b1", "#4363d8", "#aaffc3", "#9a6324", "#3cb44b"];
+
 function palette(i) {
-  const h = (0.9694 + i * 0.618033988749895) % 1;
-  return `hsl(${(h * 360).toFixed(0)},${i % 2 ? 70 : 85}%,48%)`;
+  return PLAYER_COLORS[i % PLAYER_COLORS.length];
 }
 
 async function doTerritory() {
@@ -472,7 +475,8 @@ async function doTerritory() {
   for (const [x, y] of data.seeds || []) mark(cellId(x, y), "origin");
   const rep = data.report || {};
   const cols = ["cells", "chunks", "compactness", "mean_distance"].filter((k) => Array.isArray(rep[k]));
-  const head = `<tr><th>player</th>${cols.map((k) => `<th>${esc(k.replace("_", " "))}</th>`).join("")}</tr>`;
+  const names = { cells: "cells", chunks: "chunks", compactness: "shape", mean_distance: "mean steps" };
+  const head = `<tr><th>player</th>${cols.map((k) => `<th>${esc(names[k])}</th>`).join("")}</tr>`;
   const body = [];
   for (let i = 0; i < players; i++) {
     body.push(`<tr><td><span class="swatch" data-color="${palette(i)}"></span>${i + 1}</td>` +
@@ -480,7 +484,8 @@ async function doTerritory() {
   }
   const verdict = rep.balanced === undefined ? "" : (rep.balanced ? "balanced" : "not balanced");
   showResult(`<p id="fairness">${esc(rep.mode || "")} split, ${verdict}: spread ${fmt(rep.spread)} (tolerance ${fmt(rep.tolerance)})</p>` +
-    `<table>${head}${body.join("")}</table>`);
+    `<table>${head}${body.join("")}</table>` +
+    "<small>shape: perimeter / √cells, lower is more compact; mean steps: from the player's start (ringed) to its cells</small>");
   setStatus(`board split between ${players} players`);
 }
 
