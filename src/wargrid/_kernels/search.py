@@ -12,9 +12,11 @@ Every kernel takes the board as flat padded arrays (see ``Topology``):
 
 A step from ``p`` in direction ``d`` to ``q`` costs ``stepl[d] * cell[q] +
 edge[p * ndir + d]``. The open list is a binary heap with decrease-key kept in
-preallocated arrays (``hf``, ``hg``, ``hid``, with ``pos`` per cell). Its order
-is deterministic: smaller ``f`` first, then larger ``g`` (the node deeper
-along its path), then the smaller padded id. Per-cell search state is
+preallocated arrays (``hf``, ``hg``, ``hid``, with ``pos`` per cell). A*'s order
+is: smaller ``f`` first, then larger ``g`` (the node deeper along its path),
+then the smaller padded id. Dijkstra keys on the distance alone (``hg`` is not
+used), so equal distances leave in heap order: still the same for the same
+input, and a third cheaper per step. Per-cell search state is
 reused between queries through generation stamps: ``stamp[p] == 2 * gen``
 means open in this query, ``2 * gen + 1`` closed, anything else unseen.
 
@@ -388,35 +390,34 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
         dist[s] = 0.0
         parent[s] = -1
         pdir[s] = -1
-        heap_up(n, 0.0, 0.0, s, hf, hg, hid, pos)
+        hf[n] = 0.0
+        hid[n] = s
+        pos[s] = n
         n += 1
     settled = 0
     while n > 0:
         u = hid[0]
-        gu = hg[0]
-        # pop (inlined, as in astar)
+        gu = hf[0]
+        # pop (inlined, as in astar; keys are distances only: equal ones leave in heap order)
         n -= 1
         if n > 0:
             f = hf[n]
-            gg = hg[n]
             v = hid[n]
             i = 0
             while True:
                 c2 = 2 * i + 1
                 if c2 >= n:
                     break
-                if c2 + 1 < n and _before(hf[c2 + 1], hg[c2 + 1], hid[c2 + 1], hf[c2], hg[c2], hid[c2]):
+                if c2 + 1 < n and hf[c2 + 1] < hf[c2]:
                     c2 += 1
-                if _before(hf[c2], hg[c2], hid[c2], f, gg, v):
+                if hf[c2] < f:
                     hf[i] = hf[c2]
-                    hg[i] = hg[c2]
                     hid[i] = hid[c2]
                     pos[hid[i]] = i
                     i = c2
                 else:
                     break
             hf[i] = f
-            hg[i] = gg
             hid[i] = v
             pos[v] = i
         settled += 1
@@ -501,16 +502,14 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
             # sift up (inlined)
             while i > 0:
                 pa = (i - 1) >> 1
-                if _before(nd, nd, q, hf[pa], hg[pa], hid[pa]):
+                if nd < hf[pa]:
                     hf[i] = hf[pa]
-                    hg[i] = hg[pa]
                     hid[i] = hid[pa]
                     pos[hid[i]] = i
                     i = pa
                 else:
                     break
             hf[i] = nd
-            hg[i] = nd
             hid[i] = q
             pos[q] = i
     return settled
