@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Iterable, Sequence
 
 import numpy as np
+
+from ..sight._board import prepare
+from ..sight.fog import Fog
+from ..sight.fov import fov_array
+from ..sight.los import los_on_board
+from ..sight.polygon import visibility_polygon
 
 
 class SightQueries:
     """Mixed into ``Map``; ``self`` is the map."""
 
     def _sight_board(self, elevation: bool = True) -> Any:
-        from ..sight._board import prepare
-
-        use = bool(elevation) and self.elevation is not None
+        use = elevation and self.elevation is not None
         key = "sight_board_elev" if use else "sight_board"
         board = self._cache.get(key)
         if board is None:
@@ -43,8 +48,6 @@ class SightQueries:
         >>> m.fov((0, 0), radius=4).astype(int).tolist()
         [[1, 1, 1, 0, 0]]
         """
-        from ..sight.fov import fov_array
-
         board = self._sight_board(self._check_elevation_flag(elevation))
         return fov_array(board, origin, radius=radius, metric=metric)
 
@@ -56,8 +59,6 @@ class SightQueries:
         >>> m.line_of_sight((0, 0), (2, 0)), m.line_of_sight((0, 0), (4, 0))
         (True, False)
         """
-        from ..sight.los import los_on_board
-
         return los_on_board(self._sight_board(self._check_elevation_flag(elevation)), a, b)
 
     def fog(self, teams: Sequence[str], *, radius: int | None = 8, metric: str | None = None,
@@ -73,10 +74,6 @@ class SightQueries:
         >>> fog.place("scout", "red", (3, 3)); int(fog.visible("red").sum()), int(fog.visible("blue").sum())
         (19, 0)
         """
-        import weakref
-
-        from ..sight.fog import Fog
-
         use = self._check_elevation_flag(elevation)
         fog = Fog(self._sight_board(use), teams, radius=radius, metric=metric, regrow=regrow, allies=allies,
                   source=lambda: self._sight_board(use))
@@ -101,6 +98,4 @@ class SightQueries:
         >>> p = m.visibility_polygon((0.5, 0.5)); bool(p.contains(2.5, 2.5)), bool(p.contains(2.5, 0.5))
         (False, True)
         """
-        from ..sight.polygon import visibility_polygon
-
         return visibility_polygon(self.grid, self.blocks_sight(), light, bounds=bounds)

@@ -49,14 +49,20 @@ class SightBoard:
     bh: np.ndarray
     elevation: np.ndarray | None
 
-    @property
-    def off(self) -> float:
-        """The ``bh`` value of padding and masked-out cells."""
-        return 2.0 if self.elevation is None else np.inf
-
-    @property
-    def square(self) -> bool:
-        return isinstance(self.grid, SquareGrid)
+    def __post_init__(self) -> None:
+        # plain attributes for the per-call hot path
+        g = self.grid
+        t = g.topology
+        fields = {
+            "off": 2.0 if self.elevation is None else np.inf,  # bh of padding and masked-out cells
+            "square": isinstance(g, SquareGrid),
+            "dims": (t.pw, g.width, g.height, t.wrap),  # what every kernel call starts with
+            "hex_kind": t.hex_kind,
+            "max_ids": (1 + t.wrap) * g.size + 1,  # the most ids a view can report
+            "whole": g.width + g.height,  # a radius that covers the board
+        }
+        for k, v in fields.items():
+            object.__setattr__(self, k, v)
 
     def viewer_height(self, x: int, y: int) -> float:
         """The height the kernels compare blockers against for a viewer at ``(x, y)``."""
@@ -87,9 +93,9 @@ class SightBoard:
         """``radius`` checked: an integer >= 0, or ``None`` for the whole board."""
         g = self.grid
         if radius is None:
-            return g.width + g.height
+            return self.whole
         if type(radius) is int and radius >= 0:
-            return min(radius, g.width + g.height)
+            return radius if radius < self.whole else self.whole
         if isinstance(radius, (float, np.floating)) and math.isnan(radius):
             raise ValueError("radius must be an integer >= 0 or None, got nan")
         r = check_int(radius, "radius", hint="a whole number of cells, or None for the whole board")

@@ -56,26 +56,25 @@ def _raw_ids(board: SightBoard, origin: Any, radius: Any, metric: str | None) ->
     return _kernel_ids(board, ox, oy, r, code)
 
 
-def view_capacity(board: SightBoard, r: np.ndarray | int, code: int) -> np.ndarray | int:
-    """How many ids a view of radius ``r`` (an int or an array) can report: the kernels' buffer size."""
-    g = board.grid
-    most = (1 + int(g.wrap_x)) * g.size + 1
+def view_capacity(board: SightBoard, r: Any, code: int) -> Any:
+    """How many ids a view of radius ``r`` (an int or an int array) can report: the kernels' buffer size."""
     if code == 4:
-        return np.minimum(3 * r * (r + 1) + 1, most)
-    reach = np.minimum(r, max(g.width, g.height))
-    return np.minimum(4 * (reach * reach + 2 * reach) + 1, most)
+        return np.minimum(3 * r * (r + 1) + 1, board.max_ids)
+    reach = np.minimum(r, max(board.grid.width, board.grid.height))
+    return np.minimum(4 * (reach * reach + 2 * reach) + 1, board.max_ids)
 
 
 def _kernel_ids(board: SightBoard, ox: int, oy: int, r: int, code: int) -> np.ndarray:
     k = kernels()
-    g = board.grid
-    t = g.topology
-    h = board.viewer_height(ox, oy)
-    out = np.empty(int(view_capacity(board, r, code)), dtype=np.int64)
+    h = 1.0 if board.elevation is None else float(board.elevation[oy, ox])
     if code != 4:
-        n = k.square_fov(board.bh, board.off, t.pw, g.width, g.height, t.wrap, ox, oy, h, code, r, out)
+        cap = 4 * (r * r + 2 * r) + 1
+        out = np.empty(cap if cap < board.max_ids else board.max_ids, dtype=np.int64)
+        n = k.square_fov(board.bh, board.off, *board.dims, ox, oy, h, code, r, out)
     else:
-        n = k.hex_fov(board.bh, board.off, t.pw, g.width, g.height, t.wrap, ox, oy, h, r, t.hex_kind, out)
+        cap = 3 * r * (r + 1) + 1
+        out = np.empty(cap if cap < board.max_ids else board.max_ids, dtype=np.int64)
+        n = k.hex_fov(board.bh, board.off, *board.dims, ox, oy, h, r, board.hex_kind, out)
     return out[:n]
 
 
