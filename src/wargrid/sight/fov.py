@@ -15,7 +15,10 @@ stands on; a blocker as high as the viewer or higher blocks. (So a viewer on
 a hill may see a lower one that cannot see back.)
 
 The radius (an integer, or ``None`` for the whole board) bounds the work:
-only cells within it are touched, whatever the size of the board.
+only cells within it are touched, whatever the size of the board. A square
+view costs about the number of cells scanned (at most ``(2r + 1)^2``); a hex
+view checks one line per cell in range, so it grows like ``r^3`` (radius 20:
+under a millisecond).
 
 >>> from wargrid import SquareGrid
 >>> walls = np.zeros((5, 5), dtype=bool); walls[2, 1] = True
