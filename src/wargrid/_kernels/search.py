@@ -16,7 +16,7 @@ preallocated arrays (``hf``, ``hg``, ``hid``, with ``pos`` per cell). A*'s order
 is: smaller ``f`` first, then larger ``g`` (the node deeper along its path),
 then the smaller padded id. Dijkstra keys on the distance alone (``hg`` is not
 used), so equal distances leave in heap order: still the same for the same
-input, and a third cheaper per step. Per-cell search state is
+input, and less to move per level. Per-cell search state is
 reused between queries through generation stamps: ``stamp[p] == 2 * gen``
 means open in this query, ``2 * gen + 1`` closed, anything else unseen.
 
@@ -405,16 +405,21 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
             v = hid[n]
             i = 0
             while True:
-                c2 = 2 * i + 1
+                c2 = 4 * i + 1
                 if c2 >= n:
                     break
-                if c2 + 1 < n and hf[c2 + 1] < hf[c2]:
-                    c2 += 1
-                if hf[c2] < f:
-                    hf[i] = hf[c2]
-                    hid[i] = hid[c2]
+                m = c2
+                mf = hf[c2]
+                e4 = min(c2 + 4, n)
+                for cc in range(c2 + 1, e4):
+                    if hf[cc] < mf:
+                        mf = hf[cc]
+                        m = cc
+                if mf < f:
+                    hf[i] = mf
+                    hid[i] = hid[m]
                     pos[hid[i]] = i
-                    i = c2
+                    i = m
                 else:
                     break
             hf[i] = f
@@ -501,7 +506,7 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
                 i = pos[q]
             # sift up (inlined)
             while i > 0:
-                pa = (i - 1) >> 1
+                pa = (i - 1) >> 2
                 if nd < hf[pa]:
                     hf[i] = hf[pa]
                     hid[i] = hid[pa]
