@@ -307,9 +307,75 @@ def run(args: argparse.Namespace) -> int:
             f"(wide blue, cost {best.cost:g}) and the classic RTS pathfinder -- straight line, wall following, "
             f"move optimiser (thin orange, cost {classic.cost:g}, {classic.status}).", board=sq, png=True)
 
+    def bridge(note: dict) -> None:
+        from .. import rts as _rts
+
+        if not hasattr(_rts, "bridge_scenario"):
+            note["note"] = "skipped: the RTS bridge scenario is not in this version"
+            return
+        sc = timed(note, _rts.bridge_scenario, seed=args.seed)
+        name = "bridge"
+        sc.picture(str(out / f"{name}.svg"))
+        splits = [z for z in sc.zones_changed if len(z["new"]) > len(z["old"])]
+        note["note"] = (f"bridge down at tick {sc.destroyed_at}; tank {sc.tank_state}; "
+                        f"zones split for {', '.join(z['unit'] for z in splits) or 'no class'}")
+        d.items.append({"name": name, "title": "RTS: a bridge is destroyed under a tank's route", "files": [f"{name}.svg"],
+                        "text": f"A tank drives from {sc.start} to {sc.goal} over the bridge at {sc.bridge[0]}. At tick "
+                                f"{sc.destroyed_at} the bridge is destroyed: the map fires its events, the connectivity zones "
+                                f"split ({len(splits)} class(es)), and the tank replans through the ford at {sc.ford[0]} "
+                                f"(first route {len(sc.route_before)} cells, new route {len(sc.route_after)} cells). "
+                                f"A truck cannot ford: {sc.truck_state} ({sc.truck_reason})."})
+
+    def areas(note: dict) -> None:
+        fn = getattr(d.m, "area", None)
+        if fn is None:
+            note["note"] = "skipped: attack areas are not in this version"
+            return
+        g = d.m.grid
+        land = [t for t in d.board.towns if np.isfinite(d.m.costs("foot")[t[1], t[0]])] or [start_goal()[0]]
+        start = min(land, key=lambda t: (t[0] - g.width / 2) ** 2 + (t[1] - g.height / 2) ** 2)
+        # face the cone where it reaches most: the direction a player would pick
+        cones = [fn("cone", start, direction=k, length=6, width=1, mask="sight") for k in range(d.m.grid.ndir)]
+        best = max(range(len(cones)), key=lambda k: len(cones[k].cells))
+        cone = timed(note, fn, "cone", start, direction=best, length=6, width=1, mask="sight")
+        full = fn("cone", start, direction=best, length=6, width=1)
+        ring = fn("ring", start, radius=3)
+        cross = fn("cross", start, length=2)
+        note["note"] = (f"cone {len(cone.cells)} of {len(full.cells)} cells in sight, "
+                        f"ring {len(ring.cells)}, cross {len(cross.cells)}")
+        d.picture("areas", "Attack areas: a cone masked by sight, a ring and a cross", [
+            CellMask(full.mask & ~cone.mask, color="#d62728", alpha=0.2, name="cone, out of sight"),
+            CellMask(cone.mask, color="#d62728", alpha=0.55, name="cone"),
+            CellMask(ring.mask, color="#1f3fbf", alpha=0.35, name="ring"),
+            CellMask(cross.mask, color="#ffbf00", alpha=0.5, name="cross"),
+            Markers([start], labels=["origin"])],
+            f"From {start}: a 6-cell cone toward direction {best}; the part the origin can see is strong red, "
+            "the part hidden by forest or mountains pale red; "
+            "the ring at radius 3 (blue) and a cross along the board's axes (yellow).", png=True)
+
+    def smooth(note: dict) -> None:
+        fn = getattr(d.m, "smooth_path", None)
+        if fn is None or d.pair is None:
+            note["note"] = "skipped: path smoothing is not in this version"
+            return
+        a, b = d.pair
+        grid_path = d.m.path(a, b, unit="foot")
+        if grid_path is None:
+            note["note"] = "skipped: no foot path"
+            return
+        sp = timed(note, fn, grid_path, unit="foot")
+        note["note"] = f"{len(grid_path.cells)} cells -> {len(sp.cells)} waypoints, length {sp.length:.1f}"
+        d.picture("smooth", "Any-angle path: the foot path pulled straight", [
+            Polyline(grid_path.cells, color="#888888", width=0.2, name="grid path"),
+            Polyline(list(sp.cells), color="#d62728", width=0.35, name="smoothed"),
+            Markers([a, b], labels=["from", "to"])],
+            f"The foot path ({len(grid_path.cells)} cells, grey) pulled into {len(sp.cells)} straight legs (red) "
+            f"wherever the straight line between two cells stays on ground foot soldiers can cross.", png=True)
+
     steps += [("movement range", move_range), ("zones of control", zoc), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
               ("sight", sight), ("fog of war", fog), ("territories", territories),
-              ("RTS pathfinder", rts)]
+              ("RTS pathfinder", rts), ("RTS bridge scenario", bridge), ("attack areas", areas),
+              ("any-angle path", smooth)]
 
     prog = Progress(len(steps) + 1, quiet=args.quiet)
     if not args.quiet:
