@@ -234,14 +234,26 @@ def _read_tmx(data: bytes, path: Path, max_cells: int) -> _Raw:
                 a.get("staggeraxis", "y"), a.get("staggerindex", "odd"), props, tile_props, ground, overlay)
 
 
+_MAX_TSX_BYTES = 8 << 20
+
+
 def _external_tsx(path: Path, source: str) -> Any:
     import defusedxml.ElementTree as DET
     from defusedxml import DefusedXmlException
     from xml.etree.ElementTree import ParseError
 
+    if not isinstance(source, str) or not source:
+        raise MapFileError("a tileset has neither tiles nor a 'source' file", path)
     p = (path.parent / source).resolve()
     try:
-        data = p.read_bytes()
+        # only a regular file, and only so much of it: a source naming a device
+        # or a pipe (/dev/zero) must not be read forever
+        if not p.is_file():
+            raise MapFileError(f"its tileset {source!r} is not a regular file", path)
+        with p.open("rb") as fh:
+            data = fh.read(_MAX_TSX_BYTES + 1)
+        if len(data) > _MAX_TSX_BYTES:
+            raise MapFileError(f"its tileset {source!r} is larger than {_MAX_TSX_BYTES} bytes", path)
         root = DET.fromstring(data, forbid_dtd=True)
     except OSError as exc:
         raise MapFileError(f"cannot read its tileset {source!r}: {exc.strerror or exc}", path) from None
