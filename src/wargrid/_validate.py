@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed"]
+__all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed", "check_bool_layer"]
 
 
 def check_int(v: Any, name: str, *, hint: str = "") -> int:
@@ -67,3 +67,23 @@ def check_seed(seed: Any, name: str = "seed") -> int | None:
     if seed < 0:
         raise ValueError(f"{name} must be >= 0 or None, got {seed}")
     return seed
+
+
+def check_bool_layer(v: Any, name: str, shape: tuple[int, int]) -> np.ndarray:
+    """A boolean layer of the board's ``(height, width)`` shape, indexed ``[y, x]``.
+
+    Returns ``np.asarray(v)`` (no copy); a wrong shape raises ``ValueError``,
+    a non-boolean dtype ``TypeError``.
+
+    >>> check_bool_layer(np.zeros((4, 6), dtype=bool), "blocks", (4, 6)).shape
+    (4, 6)
+    >>> check_bool_layer(np.zeros((4, 6)), "blocks", (4, 6))
+    Traceback (most recent call last):
+    TypeError: blocks must be a boolean array, got dtype float64
+    """
+    a = np.asarray(v)
+    if a.shape != tuple(shape):
+        raise ValueError(f"{name} must have shape (height, width) = {tuple(shape)}, got {a.shape}")
+    if a.dtype != bool:
+        raise TypeError(f"{name} must be a boolean array, got dtype {a.dtype}")
+    return a

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import check_int
+from .._validate import check_bool_layer, check_int
 from ..grids.boards import Grid, SquareGrid
 
 __all__ = ["SightBoard", "prepare", "kernels", "SQUARE_METRICS", "HEX_METRICS"]
@@ -114,11 +114,7 @@ def prepare(grid: Grid, blocks: Any, elevation: Any = None) -> SightBoard:
     """
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
-    blk = np.asarray(blocks)
-    if blk.shape != grid.shape:
-        raise ValueError(f"blocks must have shape (height, width) = {grid.shape}, got {blk.shape}")
-    if blk.dtype != bool:
-        raise TypeError(f"blocks must be a boolean array, got dtype {blk.dtype}")
+    blk = check_bool_layer(blocks, "blocks", grid.shape)
     elev = None
     if elevation is not None:
         elev = np.asarray(elevation, dtype=np.float64)

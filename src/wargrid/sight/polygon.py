@@ -39,7 +39,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import check_real
+from .._validate import check_bool_layer, check_real
 from ..grids.boards import Grid, SquareGrid
 
 __all__ = ["VisibilityPolygon", "visibility_polygon"]
@@ -204,11 +204,7 @@ def visibility_polygon(
 
     if not isinstance(grid, SquareGrid):
         raise TypeError(f"grid must be a SquareGrid (the polygon is built from square tile edges), got {type(grid).__name__}")
-    blk = np.asarray(blocks)
-    if blk.shape != grid.shape:
-        raise ValueError(f"blocks must have shape (height, width) = {grid.shape}, got {blk.shape}")
-    if blk.dtype != bool:
-        raise TypeError(f"blocks must be a boolean array, got dtype {blk.dtype}")
+    blk = check_bool_layer(blocks, "blocks", grid.shape)
     blk = blk | ~grid.mask
     lx, ly = _check_point(light, "light")
     box = _check_bounds(bounds, grid)

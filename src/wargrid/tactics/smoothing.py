@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import check_cell_pair
+from .._validate import check_bool_layer, check_cell_pair
 from ..grids.boards import Grid, Topology
 
 __all__ = ["SmoothPath", "smooth_path", "line_clear", "unwrap_cells"]
@@ -90,11 +90,7 @@ def _geometry(grid: Grid) -> _Geometry:
 
 
 def _blocked(grid: Grid, passable: Any) -> np.ndarray:
-    p = np.asarray(passable)
-    if p.shape != grid.shape:
-        raise ValueError(f"passable must have shape (height, width) = {grid.shape}, got {p.shape}")
-    if p.dtype != bool:
-        raise TypeError(f"passable must be a boolean array, got dtype {p.dtype}")
+    p = check_bool_layer(passable, "passable", grid.shape)
     return grid.topology.pad((~p).astype(np.uint8), 1)
 
 

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import check_cell_pair, check_positive_int
+from .._validate import check_bool_layer, check_cell_pair, check_positive_int
 from ..grids.boards import Grid
 
 __all__ = ["LandGraph", "land_graph"]
@@ -84,11 +84,7 @@ def land_graph(grid: Grid, passable: np.ndarray) -> LandGraph:
 
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
-    p = np.asarray(passable)
-    if p.shape != grid.shape:
-        raise ValueError(f"passable must have shape (height, width) = {grid.shape}, got {p.shape}")
-    if p.dtype != bool:
-        raise TypeError(f"passable must be a boolean array, got dtype {p.dtype}")
+    p = check_bool_layer(passable, "passable", grid.shape)
     p = p & grid.mask
     t = grid.topology
     padded = t.pad(p.astype(np.uint8), 0)
