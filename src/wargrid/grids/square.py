@@ -61,31 +61,51 @@ def _deltas(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 
 def manhattan(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """``|dx| + |dy|``: steps on a 4-direction board."""
+    """``|dx| + |dy|``: steps on a 4-direction board; cells are ``(x, y)``.
+
+    >>> manhattan((0, 0), (5, 3))
+    8
+    """
     dx, dy = _deltas(a, b)
     return dx + dy
 
 
 def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """``max(|dx|, |dy|)``: steps on an 8-direction board."""
+    """``max(|dx|, |dy|)``: steps on an 8-direction board; cells are ``(x, y)``.
+
+    >>> chebyshev((0, 0), (5, 3))
+    5
+    """
     dx, dy = _deltas(a, b)
     return max(dx, dy)
 
 
 def octile(a: tuple[int, int], b: tuple[int, int]) -> float:
-    """Length of the shortest 8-direction path with diagonal steps of ``sqrt(2)``."""
+    """Length of the shortest 8-direction path with diagonal steps of ``sqrt(2)``.
+
+    >>> round(octile((0, 0), (5, 3)), 4)
+    6.2426
+    """
     dx, dy = _deltas(a, b)
     return max(dx, dy) + (_SQRT2 - 1.0) * min(dx, dy)
 
 
 def euclidean(a: tuple[int, int], b: tuple[int, int]) -> float:
-    """Straight-line distance between cell centres."""
+    """Straight-line distance between cell centres; cells are ``(x, y)``.
+
+    >>> euclidean((1, 1), (4, 5))
+    5.0
+    """
     dx, dy = _deltas(a, b)
     return math.hypot(dx, dy)
 
 
 def octagonal(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Integer approximation ``max(dx, dy) + min(dx, dy) // 2`` used by classic RTS engines."""
+    """Integer approximation ``max(dx, dy) + min(dx, dy) // 2`` used by classic RTS engines.
+
+    >>> octagonal((0, 0), (5, 3))
+    6
+    """
     dx, dy = _deltas(a, b)
     return max(dx, dy) + min(dx, dy) // 2
 

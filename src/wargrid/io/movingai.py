@@ -25,13 +25,16 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path as FilePath
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
 from .errors import MAX_FILE_CELLS, MapFileError
+
+if TYPE_CHECKING:
+    from ..map import Map
 
 __all__ = [
     "MOVINGAI_TERRAINS",
@@ -95,7 +98,7 @@ def _header_int(path: os.PathLike | str, lineno: int, line: str, key: str) -> in
     return v
 
 
-def load_movingai(path: os.PathLike | str):
+def load_movingai(path: os.PathLike | str) -> Map:
     """Read a Moving AI ``.map`` file into a ``Map`` (see the module notes for the rules).
 
     >>> import os
@@ -151,7 +154,7 @@ def load_movingai(path: os.PathLike | str):
     return Map(SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), terrain=terrain, terrains=MOVINGAI_TERRAINS)
 
 
-def save_movingai(map, path: os.PathLike | str, *, unit: str | None = None) -> None:  # noqa: A002 - the format's word
+def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None) -> None:  # noqa: A002 - the format's word
     """Write a square board as a Moving AI ``.map``.
 
     A map using ``MOVINGAI_TERRAINS`` keeps its symbols; any other map is

@@ -77,6 +77,12 @@ def load_map(path: str | os.PathLike, *, max_cells: int = MAX_FILE_CELLS) -> Map
     """Read a map written by ``save_map`` (JSON or npz, told apart by content).
 
     Any problem raises ``MapFileError`` naming the file (and the line for JSON).
+
+    >>> import tempfile, os
+    >>> from wargrid import SquareGrid, Map
+    >>> p = os.path.join(tempfile.mkdtemp(), "small.wargrid.json")
+    >>> save_map(Map(SquareGrid(6, 4)), p); load_map(p).shape
+    (4, 6)
     """
     path = Path(path)
     try:

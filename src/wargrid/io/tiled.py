@@ -90,6 +90,12 @@ def load_tiled(
     wargrid wrote into the map's ``wargrid.terrains`` property, else
     ``TerrainTable.default()``); ``tile_terrain`` maps global tile ids to
     terrain names and wins over tile properties.
+
+    >>> import tempfile, os
+    >>> from wargrid import SquareGrid, Map
+    >>> p = os.path.join(tempfile.mkdtemp(), "small.tmj")
+    >>> save_tiled(Map(SquareGrid(6, 4)), p); load_tiled(p).shape
+    (4, 6)
     """
     path = Path(path)
     if terrains is not None and not isinstance(terrains, TerrainTable):
