@@ -77,6 +77,13 @@ def route(
     """The route from ``start`` to ``goal`` taking the fewest turns (see the module notes), or ``None``.
 
     ``points_left``: the points the unit still has this turn (default: a full turn).
+    Cells are ``(x, y)``; ``costs`` is a ``CostData`` such as ``Map.cost_data(unit)``.
+
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(6, 4))
+    >>> r = route(m.grid, m.cost_data("foot"), (0, 0), (5, 3), points_per_turn=4)
+    >>> r.turns, r.ends()
+    (4, [(2, 0), (4, 0), (5, 1), (5, 3)])
     """
     from .._kernels.search import route as _route_kernel, trace
 

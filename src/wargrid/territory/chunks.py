@@ -125,7 +125,17 @@ def scatter(
 
 
 def chunk_sizes(graph: LandGraph, owner: np.ndarray) -> np.ndarray:
-    """Size of the chunk holding each node (a chunk: touching cells of one owner)."""
+    """Size of the chunk holding each node (a chunk: touching cells of one owner).
+
+    ``owner[i]`` is the player of node ``i`` of ``graph`` (see ``land_graph``).
+
+    >>> from wargrid import SquareGrid
+    >>> from wargrid.territory._graph import land_graph
+    >>> g = land_graph(SquareGrid(6, 4), np.ones((4, 6), dtype=bool))
+    >>> owner = np.array([0, 0, 1, 1, 0, 1] * 4)
+    >>> chunk_sizes(g, owner)[:6].tolist()
+    [8, 8, 8, 8, 4, 4]
+    """
     from .._kernels.territory import label_chunks
 
     labels, sizes = label_chunks(graph.nbr, np.asarray(owner, dtype=np.int64))
