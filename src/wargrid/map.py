@@ -159,12 +159,23 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         return self.grid.shape
 
     def terrain_name(self, cell: tuple[int, int]) -> str:
-        """Name of the ground terrain at ``cell``."""
+        """Name of the ground terrain at ``cell`` (an ``(x, y)`` pair).
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water"); m.terrain_name((2, 1))
+        'water'
+        """
         x, y = self.grid.check_cell(cell)
         return self.terrains.names[int(self.terrain[y, x])]
 
     def overlay_name(self, cell: tuple[int, int]) -> str | None:
-        """Name of the overlay at ``cell``, or ``None``."""
+        """Name of the overlay at ``cell`` (an ``(x, y)`` pair), or ``None``.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_overlay([(4, 2)], "road")
+        >>> m.overlay_name((4, 2)), m.overlay_name((0, 0))
+        ('road', None)
+        """
         x, y = self.grid.check_cell(cell)
         o = int(self.overlay[y, x])
         return None if o < 0 else self.terrains.names[o]
@@ -181,19 +192,44 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         return int(hit.sum())
 
     def unit_class(self, unit: str | None) -> str:
-        """The movement class named ``unit`` (``None``: the table's first class)."""
+        """The movement class named ``unit`` (``None``: the table's first class).
+
+        >>> from wargrid import SquareGrid
+        >>> Map(SquareGrid(6, 4)).unit_class(None)
+        'foot'
+        """
         return self.terrains.classes[self.terrains.class_index(unit)]
 
     def costs(self, unit: str | None = None) -> np.ndarray:
-        """``(height, width)`` cost of entering each cell for ``unit`` (``inf``: impassable or off the board)."""
+        """``(height, width)`` cost of entering each cell for ``unit`` (``inf``: impassable or off the board).
+
+        The array is indexed ``[y, x]``.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water")
+        >>> m.costs("cavalry")[1].tolist()
+        [1.0, 1.0, inf, 1.0, 1.0, 1.0]
+        """
         return self.cost_data(unit).cell.reshape(self.grid.topology.ph, self.grid.topology.pw)[1:-1, 1:-1].copy()
 
     def passable(self, unit: str | None = None) -> np.ndarray:
-        """``(height, width)`` booleans: cells ``unit`` can stand on."""
+        """``(height, width)`` booleans, indexed ``[y, x]``: cells ``unit`` can stand on.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water")
+        >>> m.passable("foot")[1].tolist()
+        [True, True, False, True, True, True]
+        """
         return np.isfinite(self.costs(unit))
 
     def blocks_sight(self) -> np.ndarray:
-        """``(height, width)`` booleans: cells whose ground or overlay blocks sight."""
+        """``(height, width)`` booleans, indexed ``[y, x]``: cells whose ground or overlay blocks sight.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(3, 1)], "forest")
+        >>> m.blocks_sight()[1].tolist()
+        [False, False, False, True, False, False]
+        """
         if "blocks_sight" not in self._cache:
             b = self.terrains.blocks_sight()
             out = b[self.terrain]
@@ -204,7 +240,13 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         return self._cache["blocks_sight"]
 
     def cost_data(self, unit: str | None = None) -> CostData:
-        """The cached padded cost arrays of ``unit`` for the kernels (rebuilt after edits)."""
+        """The cached padded cost arrays of ``unit`` for the kernels (rebuilt after edits).
+
+        >>> from wargrid import SquareGrid
+        >>> cd = Map(SquareGrid(6, 4)).cost_data("foot")
+        >>> cd.unit, cd.cell.shape
+        ('foot', (48,))
+        """
         name = self.unit_class(unit)
         cd = self._costs.get(name)
         if cd is None:
@@ -270,6 +312,11 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         """Set the ground of every cell in ``cells`` (a list of ``(x, y)``) to terrain ``name``.
 
         Fires 'terrain_changed' with the cells and their old terrain names.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(0, 0), (1, 0)], "hills")
+        >>> m.count("hills")
+        2
         """
         tid = self.terrains.index(name)
         xs, ys, pts = self._cells(cells, "cells")
@@ -278,7 +325,13 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         self._changed("terrain_changed", xs, ys, pts, {"old": old, "new": name})
 
     def set_overlay(self, cells: Sequence[tuple[int, int]], name: str | None) -> None:
-        """Put overlay ``name`` (a road, a bridge) on ``cells``, or clear it with ``None``."""
+        """Put overlay ``name`` (a road, a bridge) on ``cells``, or clear it with ``None``.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_overlay([(1, 1)], "road"); m.set_overlay([(1, 1)], None)
+        >>> m.overlay_name((1, 1)) is None
+        True
+        """
         oid = -1 if name is None else self.terrains.index(name)
         xs, ys, pts = self._cells(cells, "cells")
         old = [None if v < 0 else self.terrains.names[int(v)] for v in self.overlay[ys, xs]]
@@ -286,7 +339,15 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         self._changed("overlay_changed", xs, ys, pts, {"old": old, "new": name})
 
     def set_elevation(self, elevation: np.ndarray | None, *, climb_cost: float | None = None) -> None:
-        """Replace the elevation layer (``None`` removes it); optionally change ``climb_cost``."""
+        """Replace the elevation layer (``None`` removes it); optionally change ``climb_cost``.
+
+        ``elevation`` is a ``(height, width)`` array indexed ``[y, x]``.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_elevation(np.arange(24.0).reshape(4, 6), climb_cost=0.5)
+        >>> float(m.elevation[3, 5]), m.climb_cost
+        (23.0, 0.5)
+        """
         self.elevation = None if elevation is None else self._check_float_layer(elevation, "elevation")
         if climb_cost is not None:
             self.climb_cost = check_real(climb_cost, "climb_cost", minimum=0.0)
@@ -342,7 +403,14 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         return callback
 
     def off(self, event: str, callback: Callable[[MapEvent], Any]) -> None:
-        """Stop calling ``callback`` for ``event``."""
+        """Stop calling ``callback`` for ``event``.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); seen = []
+        >>> f = m.on("terrain_changed", seen.append); m.off("terrain_changed", f)
+        >>> m.set_terrain([(0, 0)], "water"); seen
+        []
+        """
         if event not in EVENTS:
             raise ValueError(f"event must be one of {', '.join(map(repr, EVENTS))}; got {event!r}")
         try:
@@ -356,7 +424,14 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
 
     def emit(self, event: str, cells: Sequence[tuple[int, int]] = (), **data: Any) -> None:
         """Fire ``event`` to its subscribers. Every callback runs even if one raises;
-        then ``CallbackError`` carries what they raised."""
+        then ``CallbackError`` carries what they raised.
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); seen = []
+        >>> _ = m.on("terrain_changed", seen.append)
+        >>> m.emit("terrain_changed", [(1, 1)]); seen[0].cells
+        ((1, 1),)
+        """
         ev = MapEvent(event, tuple(cells), dict(data))
         errors = []
         for cb in list(self._callbacks[event]):
@@ -389,7 +464,14 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
 
     # -- copies and equality -----------------------------------------------------------
     def copy(self) -> "Map":
-        """A deep copy of the layers (subscribers are not copied)."""
+        """A deep copy of the layers (subscribers are not copied).
+
+        >>> from wargrid import SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); c = m.copy(); c == m
+        True
+        >>> c.set_terrain([(0, 0)], "water"); c == m
+        False
+        """
         m = Map(
             self.grid,
             terrain=self.terrain.copy(),
