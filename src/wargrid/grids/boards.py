@@ -123,20 +123,41 @@ class Topology:
         return out.ravel()
 
     def unpad(self, flat: np.ndarray) -> np.ndarray:
-        """A flat padded array back to a ``(height, width)`` array (a copy)."""
+        """A flat padded array back to a ``(height, width)`` array (a copy), indexed ``[y, x]``.
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(6, 4).topology
+        >>> int(t.unpad(t.pad(np.arange(24).reshape(4, 6), -1))[3, 5])
+        23
+        """
         return np.asarray(flat).reshape(self.ph, self.pw)[1:-1, 1:-1].copy()
 
     def padded_id(self, x: int, y: int) -> int:
-        """Padded id of cell ``(x, y)``."""
+        """Padded id of cell ``(x, y)``: ``(y + 1) * pw + x + 1``.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).topology.padded_id(0, 0)
+        9
+        """
         return (y + 1) * self.pw + x + 1
 
     def padded_ids(self, ids: np.ndarray) -> np.ndarray:
-        """Cell ids to padded ids (vectorised)."""
+        """Cell ids to padded ids (vectorised).
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).topology.padded_ids(np.array([0, 23])).tolist()
+        [9, 38]
+        """
         ids = np.asarray(ids, dtype=np.int64)
         return (ids // self.width + 1) * self.pw + ids % self.width + 1
 
     def cell_ids(self, padded: np.ndarray) -> np.ndarray:
-        """Padded ids to cell ids (vectorised)."""
+        """Padded ids to cell ids (vectorised).
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).topology.cell_ids(np.array([9, 38])).tolist()
+        [0, 23]
+        """
         padded = np.asarray(padded, dtype=np.int64)
         return (padded // self.pw - 1) * self.width + padded % self.pw - 1
 
@@ -212,7 +233,12 @@ class Grid:
         return hash(self._key())
 
     def describe(self) -> dict:
-        """The constructor arguments as plain data (used by the map file format)."""
+        """The constructor arguments as plain data (used by the map file format).
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).describe()['kind']
+        'square'
+        """
         d = {"kind": self.kind, "width": self.width, "height": self.height, "wrap_x": self.wrap_x}
         d.update(self._describe_extra())
         return d
@@ -231,7 +257,15 @@ class Grid:
         return 0 <= x < self.width and 0 <= y < self.height and bool(self.mask[y, x])
 
     def check_cell(self, cell: tuple[int, int], name: str = "cell") -> tuple[int, int]:
-        """Return ``cell`` as ints, or raise ``IndexError`` naming ``name`` if it is off the board."""
+        """Return ``cell`` (an ``(x, y)`` pair) as ints, or raise ``IndexError`` naming ``name`` if it is off the board.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).check_cell((5, 3))
+        (5, 3)
+        >>> SquareGrid(6, 4).check_cell((6, 0), "goal")
+        Traceback (most recent call last):
+        IndexError: goal (6, 0) is off the board: x must be in 0..5 and y in 0..3
+        """
         x, y = check_cell_pair(cell, name)
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise IndexError(
@@ -265,7 +299,12 @@ class Grid:
         return x, y
 
     def ids(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        """Vectorised ``id``: arrays of x and y to ids (bounds checked)."""
+        """Vectorised ``id``: arrays of x and y to ids (bounds checked).
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).ids(np.array([0, 5]), np.array([0, 3])).tolist()
+        [0, 23]
+        """
         x = np.asarray(xs)
         y = np.asarray(ys)
         if x.dtype.kind not in "iu" or y.dtype.kind not in "iu":
@@ -278,7 +317,12 @@ class Grid:
         return y * self.width + x
 
     def cells_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Vectorised ``cell``: ids to ``(xs, ys)`` arrays."""
+        """Vectorised ``cell``: ids to ``(xs, ys)`` arrays.
+
+        >>> from wargrid import SquareGrid
+        >>> xs, ys = SquareGrid(6, 4).cells_of(np.array([0, 23])); xs.tolist(), ys.tolist()
+        ([0, 5], [0, 3])
+        """
         i = np.asarray(ids)
         if i.dtype.kind not in "iu":
             raise TypeError(f"ids must be an integer array, got {i.dtype}")
@@ -288,7 +332,12 @@ class Grid:
         return i % self.width, i // self.width
 
     def cells(self) -> Iterator[tuple[int, int]]:
-        """Every valid cell, row by row."""
+        """Every valid cell as ``(x, y)``, row by row.
+
+        >>> from wargrid import SquareGrid
+        >>> list(SquareGrid(6, 4).cells())[:3]
+        [(0, 0), (1, 0), (2, 0)]
+        """
         ys, xs = np.nonzero(self.mask)
         for x, y in zip(xs.tolist(), ys.tolist()):
             yield (x, y)
@@ -354,7 +403,12 @@ class Grid:
         return [s.cell for s in self.steps(cell)]
 
     def neighbor(self, cell: tuple[int, int], direction: int) -> tuple[int, int] | None:
-        """The neighbour in ``direction``, or ``None`` past the edge of the board."""
+        """The neighbour in ``direction``, or ``None`` past the edge of the board.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).neighbor((0, 0), 0), SquareGrid(6, 4).neighbor((0, 0), 2)
+        ((1, 0), None)
+        """
         x, y = self.check_cell(cell)
         d = check_int(direction, "direction")
         if not 0 <= d < self.ndir:
@@ -372,26 +426,51 @@ class Grid:
 
     # -- drawing geometry (unit size) -------------------------------------------
     def center(self, cell: tuple[int, int]) -> tuple[float, float]:
-        """Centre of ``cell`` in drawing units (a square tile is 1 x 1; a hex has corner radius 1)."""
+        """Centre of ``cell`` in drawing units (a square tile is 1 x 1; a hex has corner radius 1).
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).center((2, 1))
+        (2.5, 1.5)
+        """
         x, y = self.check_cell(cell)
         cx, cy = self.centers_of(np.array([x]), np.array([y]))
         return float(cx[0]), float(cy[0])
 
     def polygon(self, cell: tuple[int, int]) -> list[tuple[float, float]]:
-        """Corners of ``cell`` in drawing units, clockwise on screen."""
+        """Corners of ``cell`` in drawing units, clockwise on screen.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).polygon((0, 0))
+        [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+        """
         cx, cy = self.center(cell)
         return [(cx + dx, cy + dy) for dx, dy in self.corner_offsets()]
 
     def centers_of(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Vectorised ``center`` over arrays of x and y."""
+        """Vectorised ``center`` over arrays of x and y.
+
+        >>> from wargrid import SquareGrid
+        >>> cx, cy = SquareGrid(6, 4).centers_of(np.array([0, 5]), np.array([0, 3])); cx.tolist(), cy.tolist()
+        ([0.5, 5.5], [0.5, 3.5])
+        """
         raise NotImplementedError  # pragma: no cover
 
     def corner_offsets(self) -> list[tuple[float, float]]:
-        """Offsets of a tile's corners from its centre, in drawing units."""
+        """Offsets of a tile's corners from its centre, in drawing units.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).corner_offsets()[0]
+        (-0.5, -0.5)
+        """
         raise NotImplementedError  # pragma: no cover
 
     def bounds(self) -> tuple[float, float, float, float]:
-        """``(xmin, ymin, xmax, ymax)`` of the whole board in drawing units."""
+        """``(xmin, ymin, xmax, ymax)`` of the whole board in drawing units.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).bounds()
+        (0.0, 0.0, 6.0, 4.0)
+        """
         ys, xs = np.nonzero(self.mask)
         cx, cy = self.centers_of(xs, ys)
         off = np.array(self.corner_offsets())
@@ -403,7 +482,12 @@ class Grid:
         )
 
     def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
-        """The cell under drawing point ``(px, py)``, or ``None`` off the board."""
+        """The cell under drawing point ``(px, py)``, or ``None`` off the board.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).cell_at(2.5, 1.5), SquareGrid(6, 4).cell_at(-1.0, 0.0)
+        ((2, 1), None)
+        """
         raise NotImplementedError  # pragma: no cover
 
     def __repr__(self) -> str:
