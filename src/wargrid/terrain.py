@@ -67,11 +67,19 @@ class Terrain:
         object.__setattr__(self, "costs", clean)
 
     def cost(self, unit: str) -> float:
-        """Movement cost for class ``unit`` (``inf`` when the class is not listed)."""
+        """Movement cost for class ``unit`` (``inf`` when the class is not listed).
+
+        >>> Terrain("lava", "L", "#ff4000", costs={"tracked": 3}).cost("foot")
+        inf
+        """
         return self.costs.get(unit, INF)
 
     def to_dict(self) -> dict:
-        """Plain data (``inf`` written as ``None``)."""
+        """Plain data (``inf`` written as ``None``).
+
+        >>> Terrain("lava", "L", "#ff4000", costs={"tracked": 3}).to_dict()["costs"]
+        {'tracked': 3.0}
+        """
         return {
             "name": self.name,
             "symbol": self.symbol,
@@ -164,14 +172,24 @@ class TerrainTable:
         return f"TerrainTable({list(self.names)}, classes={list(self.classes)})"
 
     def index(self, name: str) -> int:
-        """Terrain id of ``name``; ``ValueError`` listing the known names otherwise."""
+        """Terrain id of ``name``; ``ValueError`` listing the known names otherwise.
+
+        >>> t = TerrainTable.default()
+        >>> t.index("forest")
+        1
+        """
         try:
             return self._index[name]
         except (KeyError, TypeError):
             raise ValueError(f"unknown terrain {name!r}; known terrains: {', '.join(self.names)}") from None
 
     def index_of_symbol(self, symbol: str) -> int:
-        """Terrain id of a map symbol."""
+        """Terrain id of a map symbol.
+
+        >>> t = TerrainTable.default()
+        >>> t.names[t.index_of_symbol("~")]
+        'water'
+        """
         try:
             return self._symbol_index[symbol]
         except (KeyError, TypeError):
@@ -179,7 +197,12 @@ class TerrainTable:
             raise ValueError(f"unknown terrain symbol {symbol!r}; known symbols: {known!r}") from None
 
     def class_index(self, unit: str | None) -> int:
-        """Column of movement class ``unit`` (``None``: the first class)."""
+        """Column of movement class ``unit`` (``None``: the first class).
+
+        >>> t = TerrainTable.default()
+        >>> t.class_index("cavalry"), t.class_index(None)
+        (1, 0)
+        """
         if unit is None:
             return 0
         if isinstance(unit, str):
@@ -189,23 +212,48 @@ class TerrainTable:
         raise ValueError(f"unknown unit class {unit!r}; known classes: {', '.join(self.classes)}")
 
     def cost(self, terrain: str, unit: str | None = None) -> float:
-        """Cost of ``terrain`` for ``unit`` (``None``: the first class)."""
+        """Cost of ``terrain`` for ``unit`` (``None``: the first class); ``inf``: impassable.
+
+        >>> t = TerrainTable.default()
+        >>> t.cost("forest", "cavalry"), t.cost("water", "foot")
+        (4.0, inf)
+        """
         return float(self._matrix[self.index(terrain), self.class_index(unit)])
 
     def cost_matrix(self) -> np.ndarray:
-        """``(n_terrains, n_classes)`` costs, read-only."""
+        """``(n_terrains, n_classes)`` costs, read-only (``inf``: impassable).
+
+        >>> t = TerrainTable.default()
+        >>> t.cost_matrix().shape
+        (10, 5)
+        """
         return self._matrix
 
     def blocks_sight(self) -> np.ndarray:
-        """``(n_terrains,)`` booleans, read-only."""
+        """``(n_terrains,)`` booleans, read-only: which terrains block sight.
+
+        >>> t = TerrainTable.default()
+        >>> bool(t.blocks_sight()[t.index("forest")])
+        True
+        """
         return self._blocks
 
     def colors(self) -> list[str]:
-        """Colour of each terrain, by id."""
+        """Colour of each terrain, by id.
+
+        >>> t = TerrainTable.default()
+        >>> t.colors()[t.index("forest")]
+        '#3f7f3a'
+        """
         return [t.color for t in self.terrains]
 
     def to_dict(self) -> dict:
-        """Plain data for map files."""
+        """Plain data for map files.
+
+        >>> t = TerrainTable.default()
+        >>> TerrainTable.from_dict(t.to_dict()).names == t.names
+        True
+        """
         return {"classes": list(self.classes), "terrains": [t.to_dict() for t in self.terrains]}
 
     @classmethod
@@ -214,7 +262,13 @@ class TerrainTable:
         return cls([Terrain.from_dict(t) for t in d["terrains"]], classes=d.get("classes"))
 
     def with_terrains(self, extra: Iterable[Terrain]) -> "TerrainTable":
-        """A new table with ``extra`` terrains appended."""
+        """A new table with ``extra`` terrains appended.
+
+        >>> t = TerrainTable.default()
+        >>> t2 = t.with_terrains([Terrain("lava", "L", "#ff4000", costs={"tracked": 3})])
+        >>> t2.cost("lava", "tracked"), t2.cost("lava", "foot")
+        (3.0, inf)
+        """
         return TerrainTable(self.terrains + tuple(extra), classes=self.classes)
 
     @classmethod
