@@ -124,7 +124,11 @@ class Hex:
         return self + hex_direction(direction)
 
     def neighbors(self) -> list[Hex]:
-        """The six neighbours, in direction order."""
+        """The six neighbours, in direction order.
+
+        >>> Hex(0, 0).neighbors()[:2]
+        [Hex(q=1, r=0), Hex(q=1, r=-1)]
+        """
         return [self + d for d in HEX_DIRECTIONS]
 
     def diagonal(self, direction: int) -> Hex:
@@ -262,7 +266,11 @@ class Hex:
         return [hex_round(aq + (bq - aq) * step * i, ar + (br - ar) * step * i) for i in range(n + 1)]
 
     def to_offset(self, kind: str) -> tuple[int, int]:
-        """Shortcut for ``hex_to_offset(self, kind)``."""
+        """Shortcut for ``hex_to_offset(self, kind)``: the board cell ``(x, y)``.
+
+        >>> Hex(1, 2).to_offset("odd-r")
+        (2, 2)
+        """
         return hex_to_offset(self, kind)
 
     def __iter__(self) -> Iterator[int]:
@@ -534,7 +542,11 @@ class Layout:
         return f"Layout({self.orientation!r}, size={self.size}, origin={self.origin})"
 
     def hex_to_pixel(self, h: Hex) -> tuple[float, float]:
-        """Centre of ``h`` in pixels."""
+        """Centre of ``h`` in pixels.
+
+        >>> Layout("flat", (1, 1)).hex_to_pixel(Hex(2, 0))
+        (3.0, 1.7320508075688772)
+        """
         _check_hex(h, "hex")
         f = self._f
         x = (f[0] * h.q + f[1] * h.r) * self.size[0]
@@ -558,11 +570,19 @@ class Layout:
         return q, r
 
     def pixel_to_hex(self, x: float, y: float) -> Hex:
-        """The hex containing pixel ``(x, y)``."""
+        """The hex containing pixel ``(x, y)``.
+
+        >>> Layout("flat", (1, 1)).pixel_to_hex(3.0, 1.7)
+        Hex(q=2, r=0)
+        """
         return hex_round(*self.pixel_to_fractional(x, y))
 
     def corner_offset(self, corner: int) -> tuple[float, float]:
-        """Offset of corner ``corner`` (0..5) from a hex centre."""
+        """Offset of corner ``corner`` (0..5) from a hex centre.
+
+        >>> Layout("flat", (1, 1)).corner_offset(0)
+        (1.0, 0.0)
+        """
         angle = 2.0 * math.pi * (self._start + corner) / 6.0
         return self.size[0] * math.cos(angle), self.size[1] * math.sin(angle)
 
@@ -581,7 +601,12 @@ class Layout:
 
     # vectorised
     def hex_to_pixel_array(self, q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
-        """Vectorised ``hex_to_pixel`` over ``(q, r)`` arrays."""
+        """Vectorised ``hex_to_pixel`` over ``(q, r)`` arrays.
+
+        >>> x, y = Layout("flat", (1, 1)).hex_to_pixel_array(np.array([0, 2]), np.array([0, 0]))
+        >>> x.tolist()
+        [0.0, 3.0]
+        """
         qq, rr = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(r, dtype=np.float64))
         f = self._f
         x = (f[0] * qq + f[1] * rr) * self.size[0] + self.origin[0]
@@ -589,7 +614,12 @@ class Layout:
         return x, y
 
     def pixel_to_hex_array(self, x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
-        """Vectorised ``pixel_to_hex``: pixel arrays to integer ``(q, r)`` arrays."""
+        """Vectorised ``pixel_to_hex``: pixel arrays to integer ``(q, r)`` arrays.
+
+        >>> q, r = Layout("flat", (1, 1)).pixel_to_hex_array(np.array([0.0, 3.0]), np.array([0.0, 1.7]))
+        >>> q.tolist(), r.tolist()
+        ([0, 2], [0, 0])
+        """
         xx, yy = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
         b = self._b
         px = (xx - self.origin[0]) / self.size[0]
