@@ -93,6 +93,7 @@ class CellMask:
     name: str = "mask"
 
     def checked(self, grid: Grid) -> "CellMask":
+        """A copy validated against ``grid`` (layers are ``(height, width)``, indexed ``[y, x]``); cells off the board are cleared."""
         m = _layer(self.mask, grid, "mask")
         if m.dtype != bool:
             raise TypeError(f"mask must be a boolean array, got dtype {m.dtype}")
@@ -111,6 +112,7 @@ class CellValues:
     name: str = "values"
 
     def checked(self, grid: Grid) -> "CellValues":
+        """A copy validated against ``grid`` (layers are ``(height, width)``, indexed ``[y, x]``); cells off the board become NaN."""
         v = _layer(self.values, grid, "values").astype(np.float64)
         rgb(self.low, "low")
         rgb(self.high, "high")
@@ -118,7 +120,13 @@ class CellValues:
         return replace(self, values=v, alpha=_alpha(self.alpha))
 
     def fractions(self) -> np.ndarray:
-        """Each value's place in ``0..1`` between the smallest and largest finite value (NaN where clear)."""
+        """Each value's place in ``0..1`` between the smallest and largest finite value (NaN where clear).
+
+        >>> from wargrid import SquareGrid
+        >>> v = CellValues(np.arange(24.0).reshape(4, 6)).checked(SquareGrid(6, 4))
+        >>> float(v.fractions()[0, 0]), float(v.fractions()[3, 5])
+        (0.0, 1.0)
+        """
         v = self.values
         fin = np.isfinite(v)
         if not fin.any():
@@ -140,6 +148,7 @@ class Regions:
     name: str = "regions"
 
     def checked(self, grid: Grid) -> "Regions":
+        """A copy validated against ``grid`` (layers are ``(height, width)``, indexed ``[y, x]``); cells off the board get label -1."""
         lab = _layer(self.labels, grid, "labels")
         if lab.dtype.kind not in "iu":
             raise TypeError(f"labels must be an integer array, got dtype {lab.dtype}")
@@ -151,6 +160,13 @@ class Regions:
         return replace(self, labels=lab, alpha=_alpha(self.alpha))
 
     def color_list(self) -> list[str]:
+        """One fill colour per label ``0..max(labels)`` (``colors`` repeated, else the palette).
+
+        >>> from wargrid import SquareGrid
+        >>> r = Regions(np.array([[0, 1, 2, 0, 1, 2]] * 4)).checked(SquareGrid(6, 4))
+        >>> len(r.color_list())
+        3
+        """
         n = int(self.labels.max()) + 1 if self.labels.size and self.labels.max() >= 0 else 0
         if self.colors:
             cs = list(self.colors)
@@ -168,6 +184,7 @@ class Polyline:
     name: str = "path"
 
     def checked(self, grid: Grid) -> "Polyline":
+        """A copy validated against ``grid`` (cells are ``(x, y)`` on the board)."""
         rgb(self.color)
         check_real(self.width, "width", minimum=0.0)
         return replace(self, cells=_cells(self.cells, grid, "cells"))
@@ -184,6 +201,7 @@ class Markers:
     name: str = "markers"
 
     def checked(self, grid: Grid) -> "Markers":
+        """A copy validated against ``grid`` (cells are ``(x, y)`` on the board, one label per cell)."""
         rgb(self.color)
         check_real(self.radius, "radius", minimum=0.0)
         cells = _cells(self.cells, grid, "cells")
@@ -203,6 +221,7 @@ class Coordinates:
     name: str = "coordinates"
 
     def checked(self, grid: Grid) -> "Coordinates":
+        """This overlay, after checking its colour."""
         rgb(self.color)
         return self
 
