@@ -245,11 +245,29 @@ class Fog:
         self.time += n
 
     def invalidate(self) -> None:
-        """The board changed: views are recomputed from ``source`` before the next use."""
+        """The board changed: views are recomputed from ``source`` before the next use.
+
+        >>> from wargrid import SquareGrid
+        >>> from wargrid.sight._board import prepare
+        >>> g, walls = SquareGrid(6, 1), np.zeros((1, 6), dtype=bool)
+        >>> fog = Fog(prepare(g, walls), ["red"], radius=3, source=lambda: prepare(g, walls))
+        >>> fog.place(1, "red", (0, 0)); walls[0, 2] = True; fog.invalidate()
+        >>> fog.visible("red").astype(int).tolist()
+        [[1, 1, 1, 0, 0, 0]]
+        """
         self._dirty = True
 
     def set_board(self, board: SightBoard) -> None:
-        """Use a new sight board (after map edits): every unit's view is recomputed."""
+        """Use a new sight board (after map edits): every unit's view is recomputed.
+
+        >>> from wargrid import SquareGrid
+        >>> from wargrid.sight._board import prepare
+        >>> g, walls = SquareGrid(6, 1), np.zeros((1, 6), dtype=bool)
+        >>> fog = Fog(prepare(g, walls), ["red"], radius=3); fog.place(1, "red", (0, 0))
+        >>> walls[0, 1] = True; fog.set_board(prepare(g, walls))
+        >>> fog.visible("red").astype(int).tolist()
+        [[1, 1, 0, 0, 0, 0]]
+        """
         if not isinstance(board, SightBoard) or board.grid != self._board.grid:
             raise ValueError("board must be a SightBoard of the same grid")
         self._board = board
@@ -302,7 +320,12 @@ class Fog:
         return FogView(visible=self.visible(team), explored=self.explored(team))
 
     def spectator(self) -> FogView:
-        """The spectator's view: every team's vision together (``view(None)``)."""
+        """The spectator's view: every team's vision together (``view(None)``).
+
+        >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.place(2, "blue", (7, 0))
+        >>> fog.spectator().visible.astype(int).tolist()
+        [[1, 1, 0, 0, 0, 0, 1, 1]]
+        """
         return self.view(None)
 
     def counts(self, team: str) -> np.ndarray:
