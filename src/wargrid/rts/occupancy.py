@@ -173,7 +173,13 @@ class Occupancy:
         return int(tied[self._rng.integers(len(tied))]) if len(tied) > 1 else int(tied[0])
 
     def position(self, uid: int) -> Spot | None:
-        """Where unit ``uid`` stands (``None``: not on the board; a building reports its first cell)."""
+        """Where unit ``uid`` stands (``None``: not on the board; a building reports its first cell).
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(6, 4), seed=1)
+        >>> _ = occ.place(1, (1, 1)); occ.position(1).cell, occ.position(9)
+        ((1, 1), None)
+        """
         rec = self._where.get(self._uid(uid))
         if rec is None:
             return None
@@ -181,20 +187,38 @@ class Occupancy:
         return Spot(self._xy(cells[0]), spot, self._lepton(cells[0], spot))
 
     def reservation(self, uid: int) -> Spot | None:
-        """The space unit ``uid`` has reserved, or ``None``."""
+        """The space unit ``uid`` has reserved, or ``None``.
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(6, 4), seed=1)
+        >>> _ = occ.reserve(1, (2, 1)); occ.reservation(1).cell
+        (2, 1)
+        """
         r = self._reservation.get(self._uid(uid))
         if r is None:
             return None
         return Spot(self._xy(r[0]), r[1], self._lepton(r[0], r[1]))
 
     def occupants(self, cell: tuple[int, int]) -> list[int]:
-        """Units standing on ``cell`` (vehicle, building or soldiers)."""
+        """Units standing on ``cell`` (vehicle, building or soldiers).
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(6, 4), seed=1)
+        >>> _ = occ.place(2, (3, 2), kind="infantry"); occ.occupants((3, 2))
+        [2]
+        """
         c = self._cid(cell)
         out = [int(v) for v in (self.vehicle[c], self.building[c]) if v >= 0]
         return out + [int(v) for v in self.infantry[c] if v >= 0]
 
     def units(self) -> list[int]:
-        """Every unit on the board."""
+        """Every unit on the board.
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(6, 4), seed=1)
+        >>> _ = occ.place(4, (0, 0)); _ = occ.place(2, (1, 0)); occ.units()
+        [2, 4]
+        """
         return sorted(self._where)
 
     # -- changes ----------------------------------------------------------------------
@@ -240,7 +264,13 @@ class Occupancy:
         return Spot(self._xy(c), s, self._lepton(c, s))
 
     def place_building(self, uid: int, cells: Sequence[tuple[int, int]]) -> None:
-        """Put building ``uid`` on every cell of ``cells``; they must all be empty."""
+        """Put building ``uid`` on every cell of ``cells``; they must all be empty.
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(6, 4), seed=1)
+        >>> occ.place_building(7, [(4, 0), (5, 0)]); occ.occupants((5, 0))
+        [7]
+        """
         u = self._uid(uid)
         if u in self._where:
             raise ValueError(f"uid {u} is already on the board")
@@ -257,7 +287,13 @@ class Occupancy:
         self._where[u] = ("building", tuple(ids), -1)
 
     def remove(self, uid: int) -> None:
-        """Take unit ``uid`` off the board (no-op if absent); its reservation stays."""
+        """Take unit ``uid`` off the board (no-op if absent); its reservation stays.
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(6, 4), seed=1)
+        >>> _ = occ.place(1, (1, 1)); occ.remove(1); occ.units()
+        []
+        """
         rec = self._where.pop(self._uid(uid), None)
         if rec is None:
             return
@@ -294,7 +330,13 @@ class Occupancy:
         return Spot(self._xy(c), s, self._lepton(c, s))
 
     def release(self, uid: int) -> None:
-        """Drop the reservation of unit ``uid`` (no-op if none)."""
+        """Drop the reservation of unit ``uid`` (no-op if none).
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(6, 4), seed=1)
+        >>> _ = occ.reserve(1, (2, 1)); occ.release(1); occ.reservation(1) is None
+        True
+        """
         r = self._reservation.pop(self._uid(uid), None)
         if r is None:
             return
@@ -305,7 +347,13 @@ class Occupancy:
             self.reserved_spot[c, s] = -1
 
     def claims(self) -> list[tuple[int, int, int]]:
-        """Every claim on space as ``(cell_id, spot, uid)`` (``spot`` -1: whole cell), held or reserved."""
+        """Every claim on space as ``(cell_id, spot, uid)`` (``spot`` -1: whole cell), held or reserved.
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(6, 4), seed=1)
+        >>> occ.place_building(7, [(4, 0), (5, 0)]); occ.claims()
+        [(4, -1, 7), (5, -1, 7)]
+        """
         out = []
         for u, (kind, cells, s) in self._where.items():
             out += [(c, s, u) for c in cells]
