@@ -103,11 +103,25 @@ class SimReport:
     units: tuple[tuple[int, str, str, tuple[int, int]], ...]
 
     def states(self) -> dict[int, str]:
-        """``{uid: state}``."""
+        """``{uid: state}``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.run(100).states()
+        {0: 'arrived'}
+        """
         return {u: s for u, s, _, _ in self.units}
 
     def reasons(self) -> dict[int, str]:
-        """``{uid: reason}`` for units that wait or are stuck."""
+        """``{uid: reason}`` for units that wait or are stuck.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.run(100).reasons()
+        {}
+        """
         return {u: r for u, s, r, _ in self.units if r}
 
 
@@ -156,7 +170,14 @@ class Simulation:
             self._listeners.append((ev, map.on(ev, self._on_map_event)))
 
     def close(self) -> None:
-        """Stop listening to the map's events."""
+        """Stop listening to the map's events.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.close(); sim.run(100).states()[tank]
+        'arrived'
+        """
         for ev, cb in self._listeners:
             self.map.off(ev, cb)
         self._listeners = []
@@ -210,7 +231,14 @@ class Simulation:
         return uid
 
     def add_obstacle(self, cells: list[tuple[int, int]], *, hp: float | None = 100.0) -> int:
-        """A wall, a crate or a building on ``cells``: destroyable with ``hp``, permanent with ``hp=None``."""
+        """A wall, a crate or a building on ``cells``: destroyable with ``hp``, permanent with ``hp=None``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> wall = sim.add_obstacle([(3, 3)], hp=None); sim.unit(wall).kind
+        'building'
+        """
         kind = "building" if hp is None else "obstacle"
         hp_v = math.inf if hp is None else self._check_amount(hp, "hp", positive=True)
         uid = self._next_uid
@@ -228,14 +256,28 @@ class Simulation:
         return float(v)
 
     def unit(self, uid: int) -> SimUnit:
-        """The unit ``uid``."""
+        """The unit ``uid``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.unit(tank).cell
+        (0, 1)
+        """
         u = check_int(uid, "uid")
         if u not in self.units:
             raise KeyError(f"uid {u} is not a unit of this simulation; known: {sorted(self.units)}")
         return self.units[u]
 
     def order(self, uid: int, goal: tuple[int, int] | None) -> None:
-        """Send unit ``uid`` to ``goal`` (``None``: stop where it is)."""
+        """Send unit ``uid`` to ``goal`` (``None``: stop where it is).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.order(tank, (0, 3)); _ = sim.run(100); sim.unit(tank).cell
+        (0, 3)
+        """
         u = self.unit(uid)
         if not u.mobile:
             raise ValueError(f"unit {uid} is a {u.kind} ({u.state}) and cannot move")
@@ -244,7 +286,14 @@ class Simulation:
         u.state, u.reason, u.waited = ("idle", "", 0)
 
     def lepton(self, uid: int) -> tuple[int, int]:
-        """Where unit ``uid`` is, in leptons (between two cell centres while it steps)."""
+        """Where unit ``uid`` is, in leptons (between two cell centres while it steps).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.lepton(tank)
+        (128, 384)
+        """
         u = self.unit(uid)
         h = self.leptons // 2
         x, y = u.cell[0] * self.leptons + h, u.cell[1] * self.leptons + h
@@ -294,7 +343,15 @@ class Simulation:
         return worst
 
     def categories(self, uid: int) -> np.ndarray:
-        """``(height, width)`` entry categories of every cell for unit ``uid``, as it sees them."""
+        """``(height, width)`` entry categories of every cell for unit ``uid``, as it sees them.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> _ = sim.add_obstacle([(3, 3)], hp=None)
+        >>> Entry(sim.categories(tank)[3, 3]).name
+        'IMPASSABLE'
+        """
         u = self.unit(uid)
         cats = np.where(np.isfinite(self.map.costs(u.unit)), int(Entry.OK), int(Entry.IMPASSABLE)).astype(np.int64)
         occ = self.occupancy
@@ -376,7 +433,14 @@ class Simulation:
 
     # -- running --------------------------------------------------------------------------
     def step(self) -> None:
-        """Advance one tick."""
+        """Advance one tick.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.step(); sim.tick
+        1
+        """
         self.tick += 1
         order = [u for u in self.units.values() if u.mobile]
         for i in self.rng.permutation(len(order)).tolist():
@@ -389,7 +453,14 @@ class Simulation:
                 self._decide(u)
 
     def run(self, ticks: int, *, until_settled: bool = True) -> SimReport:
-        """Advance up to ``ticks`` ticks (stopping early once no unit moves or waits when ``until_settled``)."""
+        """Advance up to ``ticks`` ticks (stopping early once no unit moves or waits when ``until_settled``).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.run(100).states()[tank]
+        'arrived'
+        """
         n = check_int(ticks, "ticks")
         if n < 0:
             raise ValueError(f"ticks must be >= 0, got {n}")
@@ -402,7 +473,14 @@ class Simulation:
         return self.report()
 
     def report(self) -> SimReport:
-        """Each unit's state, reason and cell now."""
+        """Each unit's state, reason and cell now.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> _ = sim.run(100); sim.report().states()[tank], sim.report().units[0][3]
+        ('arrived', (5, 1))
+        """
         rows = tuple((u.uid, u.state, u.reason, u.cell) for u in self.units.values() if u.kind in ("infantry", "vehicle"))
         return SimReport(self.tick, rows)
 
@@ -535,7 +613,13 @@ class Simulation:
 
     # -- checks -------------------------------------------------------------------------
     def check(self) -> None:
-        """Raise ``AssertionError`` if two units claim one space or a unit is not where the occupancy says."""
+        """Raise ``AssertionError`` if two units claim one space or a unit is not where the occupancy says.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> _ = sim.run(5); sim.check()
+        """
         seen: dict[tuple[int, int], int] = {}
         for c, s, uid in self.occupancy.claims():
             key = (c, s)
