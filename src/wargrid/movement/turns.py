@@ -54,7 +54,11 @@ class Route:
         return len(self.cells)
 
     def ends(self) -> list[tuple[int, int]]:
-        """Where the unit stands at the end of each turn (the last one is the goal)."""
+        """Where the unit stands at the end of each turn (the last one is the goal).
+
+        >>> Route([(0, 0), (1, 0), (2, 0)], [0, 0, 1], 1, 4.0).ends()
+        [(1, 0), (2, 0)]
+        """
         out = []
         for i, c in enumerate(self.cells):
             if i + 1 == len(self.cells) or self.turn_at[i + 1] != self.turn_at[i]:

@@ -53,6 +53,9 @@ class BridgeScenario:
         """An SVG of the battlefield with the route before (red), the route after (blue) and the way driven (black).
 
         Written to ``path`` when given; the markup is returned.
+
+        >>> bridge_scenario(seed=0).picture().count("<polyline")
+        3
         """
         from ..render import Markers, Polyline, render_svg
 

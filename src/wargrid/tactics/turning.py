@@ -86,7 +86,14 @@ class TurnPath:
         return out
 
     def track(self) -> list[TrackPoint]:
-        """The motion sampled in frames (see the module text)."""
+        """The motion sampled in frames (see the module text).
+
+        >>> from wargrid import SquareGrid, Map
+        >>> m = Map(SquareGrid(6, 4, diagonal=True))
+        >>> p = turning_path(m.grid, m.cost_data("cavalry"), (0, 1), (3, 1), facing=2, turn_rate=0.5)
+        >>> t = p.track(); (t[0].x, t[0].y, t[0].facing), (t[-1].t, t[-1].x, t[-1].facing)
+        ((0.5, 1.5, 2), (7.0, 3.5, 0))
+        """
         return _sample(self.grid, self.states, self.step_times, self.turn_rate)
 
 
