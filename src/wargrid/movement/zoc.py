@@ -37,6 +37,7 @@ class Occupied:
     no_stop: np.ndarray | None
 
     def can_stop(self, cell: tuple[int, int]) -> bool:
+        """Whether the unit may end its move on ``cell`` (an ``(x, y)`` pair): no friend stands there."""
         return self.no_stop is None or not bool(self.no_stop[cell[1], cell[0]])
 
 
@@ -48,7 +49,16 @@ def occupied(
     friends: Any = None,
     ignore_zoc: bool = False,
 ) -> Occupied:
-    """Apply enemy and friendly units (lists of ``(x, y)``) to ``costs`` for one moving unit."""
+    """Apply enemy and friendly units (lists of ``(x, y)``) to ``costs`` for one moving unit.
+
+    ``stop`` and ``no_stop`` are ``(height, width)`` booleans indexed ``[y, x]``.
+
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(6, 4))
+    >>> o = occupied(m.grid, m.cost_data("foot"), enemies=[(3, 1)])
+    >>> o.stop[1].tolist(), o.can_stop((2, 1))
+    ([False, False, True, False, True, False], True)
+    """
     if not isinstance(ignore_zoc, (bool, np.bool_)):
         raise TypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
     foes = check_cells(grid, enemies, "enemies") if enemies is not None else []

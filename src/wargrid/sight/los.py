@@ -37,7 +37,15 @@ def line_of_sight(grid: Grid, blocks: np.ndarray, a: tuple[int, int], b: tuple[i
 
 
 def los_on_board(board: SightBoard, a: Any, b: Any) -> bool:
-    """``line_of_sight`` on a prepared board (what ``Map.line_of_sight`` calls)."""
+    """``line_of_sight`` on a prepared board (what ``Map.line_of_sight`` calls); cells are ``(x, y)``.
+
+    >>> from wargrid import SquareGrid
+    >>> from wargrid.sight._board import prepare
+    >>> walls = np.zeros((4, 6), dtype=bool); walls[1, 2] = True
+    >>> b = prepare(SquareGrid(6, 4), walls)
+    >>> los_on_board(b, (0, 1), (5, 1)), los_on_board(b, (0, 0), (5, 0))
+    (False, True)
+    """
     k = kernels()
     g = board.grid
     ax, ay = board.cell(a, "a")
