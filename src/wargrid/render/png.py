@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from .geometry import Frame
 from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays, rgb
 from .scene import RIVER_COLOR, WALL_COLOR, board_of, default_cell_size, edge_segments, edges_of, road_segments
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
 
 __all__ = ["render_png", "raster"]
 
@@ -59,7 +62,7 @@ def render_png(
     cell_size: float | None = None,
     grid_lines: bool = True,
     roads: bool = True,
-):
+) -> PILImage:
     """A Pillow ``Image`` of ``board`` (a ``Map`` or ``Grid``) with ``overlays``; also saved to ``path`` if given.
 
     Same options and overlays as ``render_svg``.
