@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from ..grids.boards import Grid
@@ -25,7 +27,13 @@ def shade(low: str, high: str, t: float) -> str:
 
 
 def board_of(board: object) -> tuple[Grid, np.ndarray, np.ndarray | None, list[str]]:
-    """``(grid, terrain ids, overlay ids or None, colour per terrain id)`` of a ``Map`` or ``Grid``."""
+    """``(grid, terrain ids, overlay ids or None, colour per terrain id)`` of a ``Map`` or ``Grid``.
+
+    >>> from wargrid import SquareGrid
+    >>> grid, terrain, overlay, colors = board_of(SquareGrid(6, 4))
+    >>> terrain.shape, overlay, len(colors)
+    ((4, 6), None, 1)
+    """
     if isinstance(board, Grid):
         return board, np.zeros(board.shape, dtype=np.int64), None, [_BLANK]
     grid = getattr(board, "grid", None)
@@ -38,7 +46,14 @@ def board_of(board: object) -> tuple[Grid, np.ndarray, np.ndarray | None, list[s
 
 
 def edges_of(board: object) -> np.ndarray | None:
-    """The ``(height, width, ndir)`` edge costs of a ``Map`` (``None`` for a grid or a map without any)."""
+    """The ``(height, width, ndir)`` edge costs of a ``Map`` (``None`` for a grid or a map without any).
+
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(6, 4)); edges_of(m) is None
+    True
+    >>> m.set_edge((0, 0), (1, 0), float("inf")); edges_of(m).shape
+    (4, 6, 4)
+    """
     e = getattr(board, "edges", None)
     if isinstance(e, np.ndarray) and e.any():
         return e
@@ -50,7 +65,12 @@ RIVER_COLOR = "#2f6fc0"
 
 
 def default_cell_size(grid: Grid) -> float:
-    """Pixels per drawing unit: 24 on small boards, less on big ones (about 2000 pixels across)."""
+    """Pixels per drawing unit: 24 on small boards, less on big ones (about 2000 pixels across).
+
+    >>> from wargrid import SquareGrid
+    >>> default_cell_size(SquareGrid(6, 4))
+    24.0
+    """
     x0, y0, x1, y1 = grid.bounds()
     span = max(x1 - x0, y1 - y0, 1e-9)
     return float(min(24.0, max(1.0, 2000.0 / span)))
@@ -83,7 +103,7 @@ def neighbour_table(grid: Grid, *, wrap: bool = True) -> np.ndarray:
     return out
 
 
-def _half_sides(poly: np.ndarray, cells_under) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _half_sides(poly: np.ndarray, cells_under: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Each polygon side split in halves (a staggered tile's long side meets two cells), with
     the id of the cell just outside each half's midpoint: ``[(start, end, other_id), ...]``."""
     a = poly
@@ -102,7 +122,9 @@ def _stack(parts: list) -> np.ndarray:
     return np.concatenate(parts, axis=0) if parts else np.zeros((0, 2, 2))
 
 
-def region_borders(labels: np.ndarray, poly: np.ndarray, ids: np.ndarray, cells_under) -> np.ndarray:
+def region_borders(
+    labels: np.ndarray, poly: np.ndarray, ids: np.ndarray, cells_under: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> np.ndarray:
     """``(k, 2, 2)`` pixel segments where a cell's label differs from the cell across its side."""
     flat_labels = labels.ravel()
     own = flat_labels[ids][:, None]
@@ -117,7 +139,9 @@ def region_borders(labels: np.ndarray, poly: np.ndarray, ids: np.ndarray, cells_
     return _stack(out)
 
 
-def edge_segments(grid: Grid, edges: np.ndarray, poly: np.ndarray, ids: np.ndarray, cells_under) -> tuple[np.ndarray, np.ndarray]:
+def edge_segments(
+    grid: Grid, edges: np.ndarray, poly: np.ndarray, ids: np.ndarray, cells_under: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
     """Sides carrying an edge cost: ``(walls, rivers)`` as ``(k, 2, 2)`` pixel segments.
 
     A wall costs ``inf`` to cross; any other extra cost (a river) is drawn as water.
