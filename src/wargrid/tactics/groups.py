@@ -43,7 +43,7 @@ import numpy as np
 
 from .._validate import check_cell_pair, check_real
 from ..grids.boards import Grid
-from ..movement.search import Path, astar
+from ..movement.search import Path, astar, distance_field
 from .areas import is_hex, to_cells
 
 __all__ = ["GroupMove", "group_move", "assign"]
@@ -343,6 +343,14 @@ def group_move(
             dist = trees[entry[i]][0]
             for j, d in enumerate(dests):
                 cost[i, j] = to_area[i] + dist.get(d, math.inf)
+            # the flow field's entry point depends on how it broke ties, so the
+            # estimate above is only an upper bound: a Dijkstra from the unit,
+            # bounded by it, gives the exact cost of every destination
+            row = cost[i][np.isfinite(cost[i])]
+            if row.size:
+                exact = distance_field(grid, costs, [units[i]], max_cost=float(row.max()))
+                for j, (dx, dy) in enumerate(dests):
+                    cost[i, j] = min(cost[i, j], float(exact[dy, dx]))
         m = max(k, len(dests))
         square = np.full((m, m), 0.0)
         square[:k, :] = cost
@@ -353,6 +361,13 @@ def group_move(
     for i, u in enumerate(units):
         d = chosen[i]
         got = None if d is None else _join(grid, costs, board, ff_paths[i], trees.get(entry[i]), u, d)
+        if got is not None and not keep_formation:
+            j = dests.index(d)
+            if got[0].cost > cost[i, j] + 1e-9:  # a straighter way than through the entry point
+                direct = astar(grid, costs, u, d, search="astar")
+                if direct is not None:
+                    got = (direct, [next(c for n, c in board.moves(a) if n == b)
+                                    for a, b in zip(direct.cells, direct.cells[1:])])
         paths.append(None if got is None else got[0])
         steps.append([] if got is None else got[1])
     dest_out = [d if p is not None else None for d, p in zip(chosen, paths)]
