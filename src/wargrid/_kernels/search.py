@@ -277,10 +277,11 @@ def astar(cell, edge, stop, start, goal, off, dxa, dya, stepl, corner, ti, hscal
                 elif qx >= width:
                     qx -= width
                     q -= width
-            c = cell[q]
+            qu = np.uintp(q)
+            c = cell[qu]
             if c == INF:
                 continue
-            s = stamp[q]
+            s = stamp[qu]
             if s == cl:
                 continue
             if crule != 0:
@@ -308,15 +309,15 @@ def astar(cell, edge, stop, start, goal, off, dxa, dya, stepl, corner, ti, hscal
                 if nd == INF:
                     continue
             if s == op:
-                if nd >= g[q]:
+                if nd >= g[qu]:
                     continue
-                i = pos[q]
+                i = pos[qu]
             else:
-                stamp[q] = op
+                stamp[qu] = op
                 i = n
                 n += 1
-            g[q] = nd
-            parent[q] = u
+            g[qu] = nd
+            parent[qu] = u
             f = nd + heuristic_xy(qx, uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
             # sift up (inlined)
             while i > 0:
@@ -332,7 +333,7 @@ def astar(cell, edge, stop, start, goal, off, dxa, dya, stepl, corner, ti, hscal
             hf[i] = f
             hg[i] = nd
             hid[i] = q
-            pos[q] = i
+            pos[qu] = i
     if nearest:
         return best
     return -1
