@@ -23,7 +23,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 import numpy as np
 
-from .._validate import check_cell_pair, check_choice, check_int, check_positive_int
+from .._validate import check_cell_pair, check_choice, check_int, check_positive_int, check_real
 from .hexes import HEX_DIRECTIONS, Hex, Layout, axial_to_offset_array, hex_to_offset, offset_to_axial_array, offset_to_hex
 from .square import SQUARE4_DIRECTIONS, SQUARE8_DIRECTIONS
 
@@ -605,6 +605,7 @@ class SquareGrid(Grid):
         >>> SquareGrid(4, 4).cell_at(2.3, 0.9)
         (2, 0)
         """
+        px, py = check_real(px, "px"), check_real(py, "py")
         x, y = math.floor(px), math.floor(py)
         if 0 <= x < self.width and 0 <= y < self.height and self.mask[y, x]:
             return x, y
@@ -757,6 +758,7 @@ class HexGrid(_HexLike):
         >>> g.cell_at(*g.center((2, 3)))
         (2, 3)
         """
+        px, py = check_real(px, "px"), check_real(py, "py")
         h = self.layout.pixel_to_hex(px, py)
         x, y = hex_to_offset(h, self.offset)
         if 0 <= x < self.width and 0 <= y < self.height and self.mask[y, x]:
@@ -819,6 +821,7 @@ class StaggeredGrid(_HexLike):
         >>> StaggeredGrid(4, 4).cell_at(1.5, 1.2)
         (1, 0)
         """
+        px, py = check_real(px, "px"), check_real(py, "py")
         if self.stagger == "columns":
             x = math.floor(px)
             y = math.floor(py - 0.5 * (x & 1))
@@ -831,6 +834,12 @@ class StaggeredGrid(_HexLike):
 
 
 # -- shaped hex boards -----------------------------------------------------------
+
+def _check_shape_size(name: str, value: int, bound_cells: int) -> None:
+    """Refuse a shaped board whose bounding rectangle is past ``MAX_CELLS``, before enumerating it."""
+    if bound_cells > MAX_CELLS:
+        raise ValueError(f"{name}={value} makes a board of more than {MAX_CELLS} cells")
+
 
 def _shaped(hexes: Sequence[Hex], orientation: str, offset: str | None) -> HexGrid:
     probe = HexGrid(1, 1, orientation=orientation, offset=offset)
@@ -862,6 +871,7 @@ def hexagon_board(radius: int, *, orientation: str = "flat", offset: str | None 
     radius = check_int(radius, "radius")
     if radius < 0:
         raise ValueError(f"radius must be >= 0, got {radius}")
+    _check_shape_size("radius", radius, (2 * radius + 1) ** 2)
     return _shaped(Hex(0, 0).range(radius), orientation, offset)
 
 
@@ -872,6 +882,7 @@ def triangle_board(size: int, *, orientation: str = "flat", offset: str | None =
     10
     """
     size = check_positive_int(size, "size")
+    _check_shape_size("size", size, size * size)
     hexes = [Hex(q, r) for q in range(size) for r in range(size - q)]
     return _shaped(hexes, orientation, offset)
 
@@ -884,5 +895,6 @@ def parallelogram_board(q_size: int, r_size: int, *, orientation: str = "flat", 
     """
     q_size = check_positive_int(q_size, "q_size")
     r_size = check_positive_int(r_size, "r_size")
+    _check_shape_size("q_size * r_size", q_size * r_size, q_size * r_size)
     hexes = [Hex(q, r) for q in range(q_size) for r in range(r_size)]
     return _shaped(hexes, orientation, offset)
