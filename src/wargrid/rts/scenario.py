@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import check_choice, check_int, check_seed
+from .._validate import check_choice, check_positive_int, check_seed
 from .sim import Simulation
 
 __all__ = ["bridge_scenario", "BridgeScenario", "BOARDS"]
@@ -109,7 +109,7 @@ def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int =
     """
     seed = check_seed(seed)
     check_choice(board, "board", BOARDS)
-    ticks = check_int(ticks, "ticks")
+    ticks = check_positive_int(ticks, "ticks")
     m, bridge, ford = _battlefield(seed, board)
     start, goal = (2, 4), (23, 4)
     events: list[tuple[int, str, str]] = []
