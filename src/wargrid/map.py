@@ -303,6 +303,8 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
     def _cells(self, cells: Iterable[tuple[int, int]], name: str) -> tuple[np.ndarray, np.ndarray, tuple]:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
             raise TypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
+        if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
+            raise TypeError(f"{name} must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
         pts = tuple(self.grid.check_cell(check_cell_pair(c, f"{name}[{i}]"), f"{name}[{i}]") for i, c in enumerate(cells))
         xs = np.array([p[0] for p in pts], dtype=np.int64)
         ys = np.array([p[1] for p in pts], dtype=np.int64)
@@ -432,7 +434,12 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
         >>> m.emit("terrain_changed", [(1, 1)]); seen[0].cells
         ((1, 1),)
         """
-        ev = MapEvent(event, tuple(cells), dict(data))
+        if event not in EVENTS:
+            raise ValueError(f"event must be one of {', '.join(map(repr, EVENTS))}; got {event!r}")
+        self._fire(event, self._cells(cells, "cells")[2], data)
+
+    def _fire(self, event: str, cells: tuple, data: dict) -> None:
+        ev = MapEvent(event, cells, dict(data))
         errors = []
         for cb in list(self._callbacks[event]):
             try:
@@ -456,7 +463,7 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
             except CallbackError as exc:  # a public callback of an event the listener fired
                 errors.extend(exc.errors)
         try:
-            self.emit(kind, pts, **data)
+            self._fire(kind, tuple(pts), data)
         except CallbackError as exc:
             errors.extend(exc.errors)
         if errors:
