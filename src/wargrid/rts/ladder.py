@@ -110,6 +110,8 @@ def entry_costs(
     """
     t = check_entry(threshold, "threshold")
     base = np.asarray(cell_costs, dtype=np.float64)
+    if np.isnan(base).any() or (base < 0).any():
+        raise ValueError("cell_costs must be >= 0 or inf, got NaN or a negative cost")
     cats = np.asarray(categories)
     if cats.shape != base.shape:
         raise ValueError(f"categories must have the shape of cell_costs {base.shape}, got {cats.shape}")

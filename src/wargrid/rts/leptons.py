@@ -140,6 +140,10 @@ def octagonal_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """
     pa = _int_points(a, "a")
     pb = _int_points(b, "b")
+    try:
+        np.broadcast_shapes(pa.shape, pb.shape)
+    except ValueError:
+        raise ValueError(f"a and b must broadcast together, got shapes {pa.shape} and {pb.shape}") from None
     d = np.abs(pa - pb)
     return np.maximum(d[..., 0], d[..., 1]) + np.minimum(d[..., 0], d[..., 1]) // 2
 

@@ -59,6 +59,8 @@ def spot_offsets(grid: Grid, *, leptons: int = LEPTONS_PER_CELL) -> np.ndarray:
     7
     """
     n = _check_scale(leptons)
+    if not isinstance(grid, Grid):
+        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     off = np.array(grid.corner_offsets(), dtype=np.float64)
     box = off.max(axis=0) - off.min(axis=0)
     spots = np.rint(0.5 * off / box * n).astype(np.int64)
