@@ -166,6 +166,10 @@ def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None)
     >>> save_movingai(Map(SquareGrid(2, 1)), f); open(f).read()
     'type octile\\nheight 1\\nwidth 2\\nmap\\n..\\n'
     """
+    from ..map import Map
+
+    if not isinstance(map, Map):
+        raise TypeError(f"map must be a wargrid Map, got {type(map).__name__}")
     grid = map.grid
     if not isinstance(grid, SquareGrid):
         raise TypeError(f"map must be over a SquareGrid to be written as a Moving AI map, got {type(grid).__name__}")
