@@ -26,13 +26,16 @@ import io
 import json
 import math
 import os
+import tokenize
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
+from .._validate import check_positive_int
 from ..map import Map
 from ..terrain import TerrainTable
 from ._files import atomic_write, atomic_write_with
@@ -59,7 +62,7 @@ def save_map(m: Map, path: str | os.PathLike, *, encoding: str | None = None) ->
     if not isinstance(m, Map):
         raise TypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     path = Path(path)
-    enc = encoding or ("npz" if path.suffix.lower() == ".npz" else "json")
+    enc = encoding if encoding is not None else ("npz" if path.suffix.lower() == ".npz" else "json")
     if enc not in ("json", "npz"):
         raise ValueError(f"encoding must be 'json', 'npz' or None, got {encoding!r}")
     if enc == "json":
@@ -84,6 +87,7 @@ def load_map(path: str | os.PathLike, *, max_cells: int = MAX_FILE_CELLS) -> Map
     >>> save_map(Map(SquareGrid(6, 4)), p); load_map(p).shape
     (4, 6)
     """
+    max_cells = check_positive_int(max_cells, "max_cells")
     path = Path(path)
     try:
         with open(path, "rb") as f:
@@ -299,7 +303,8 @@ def _load_npz(path: Path, max_cells: int) -> Map:
             arr = {k: z[k] for k in keys}
     except MapFileError as exc:
         raise MapFileError(exc.reason, path) from None
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError, KeyError,
+            SyntaxError, tokenize.TokenError) as exc:  # zip methods/encryption unsupported; a garbled .npy header
         raise MapFileError(f"not a readable .npz map file: {_msg(exc)}", path) from None
     try:
         mask = arr.get("mask")

@@ -44,6 +44,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
+from .._validate import check_positive_int
 from ..map import Map
 from ..terrain import TerrainTable
 from ._files import atomic_write, atomic_write_with
@@ -97,6 +98,7 @@ def load_tiled(
     >>> save_tiled(Map(SquareGrid(6, 4)), p); load_tiled(p).shape
     (4, 6)
     """
+    max_cells = check_positive_int(max_cells, "max_cells")
     path = Path(path)
     if terrains is not None and not isinstance(terrains, TerrainTable):
         raise TypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
@@ -121,7 +123,7 @@ def load_tiled(
         if exc.path is None:
             raise MapFileError(exc.reason, path, exc.line) from None
         raise
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
+    except (ValueError, TypeError, LookupError, OverflowError) as exc:  # LookupError: KeyError, IndexError, unknown XML encoding
         raise MapFileError(" ".join(str(exc).split()) or type(exc).__name__, path) from None
 
 
@@ -132,7 +134,7 @@ def _int(v: Any, name: str, *, minimum: int = 0) -> int:
         i = int(v)
         if isinstance(v, float) and not v.is_integer():
             raise ValueError
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise MapFileError(f"{name} must be an integer, got {v!r}", None) from None
     if i < minimum:
         raise MapFileError(f"{name} must be >= {minimum}, got {i}", None)
