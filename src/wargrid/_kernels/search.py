@@ -449,7 +449,8 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
                 elif qx >= width:
                     qx -= width
                     q -= width
-            c = cell[q]
+            qu = np.uintp(q)
+            c = cell[qu]
             if c == INF:
                 continue
             if reverse:
@@ -494,17 +495,17 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
                 nd += edge[p * ndir + d]
             if nd > max_cost:
                 continue
-            dq = dist[q]
+            dq = dist[qu]
             if nd >= dq:
                 continue
-            dist[q] = nd
-            parent[q] = u
-            pdir[q] = d
+            dist[qu] = nd
+            parent[qu] = u
+            pdir[qu] = d
             if dq == INF:
                 i = n
                 n += 1
             else:
-                i = pos[q]
+                i = pos[qu]
             # sift up (inlined)
             while i > 0:
                 pa = (i - 1) >> 2
@@ -517,7 +518,7 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
                     break
             hf[i] = nd
             hid[i] = q
-            pos[q] = i
+            pos[qu] = i
     return settled
 
 
