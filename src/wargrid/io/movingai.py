@@ -31,6 +31,7 @@ import numpy as np
 
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
+from ._files import atomic_write
 from .errors import MAX_FILE_CELLS, MapFileError
 
 if TYPE_CHECKING:
@@ -182,8 +183,7 @@ def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None)
         chars = np.where(map.passable(unit), ".", "@")
     lines = ["type octile", f"height {grid.height}", f"width {grid.width}", "map"]
     lines += ["".join(row) for row in chars.tolist()]
-    with open(os.fspath(path), "w", encoding="ascii", newline="\n") as fh:
-        fh.write("\n".join(lines) + "\n")
+    atomic_write(path, ("\n".join(lines) + "\n").encode("ascii"))
 
 
 def load_movingai_scenarios(path: os.PathLike | str) -> list[Scenario]:
@@ -269,5 +269,4 @@ def save_movingai_scenarios(path: os.PathLike | str, scenarios: Iterable[Scenari
             f"{s.bucket}\t{s.map}\t{s.width}\t{s.height}\t{s.start[0]}\t{s.start[1]}\t"
             f"{s.goal[0]}\t{s.goal[1]}\t{s.optimal:.8f}"
         )
-    with open(os.fspath(path), "w", encoding="utf-8", newline="\n") as fh:
-        fh.write("\n".join(lines) + "\n")
+    atomic_write(path, "\n".join(lines) + "\n")

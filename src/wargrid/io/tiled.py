@@ -568,9 +568,16 @@ def save_tiled(
         text = _tmx_text(m, geo, layers, props, encoding, compression, image if tileset_image else None)
     else:
         text = _tmj_text(m, geo, layers, props, encoding, compression, image if tileset_image else None)
+    png = path.parent / image
+    png_new = tileset_image and not png.exists()
     if tileset_image:
-        _tileset_png(m, path.parent / image, geo)
-    atomic_write(path, text)
+        _tileset_png(m, png, geo)
+    try:
+        atomic_write(path, text)
+    except BaseException:
+        if png_new:  # leave nothing behind when the map itself could not be written
+            png.unlink(missing_ok=True)
+        raise
     del n
 
 
