@@ -225,28 +225,28 @@ def astar(cell, edge, stop, start, goal, off, dxa, dya, stepl, corner, ti, hscal
         # pop (inlined: helper calls with arrays cost reference counting in this loop)
         n -= 1
         if n > 0:
-            f = hf[n]
-            gg = hg[n]
-            v = hid[n]
+            f = hf[np.uintp(n)]
+            gg = hg[np.uintp(n)]
+            v = hid[np.uintp(n)]
             i = 0
             while True:
                 c2 = 2 * i + 1
                 if c2 >= n:
                     break
-                if c2 + 1 < n and _before(hf[c2 + 1], hg[c2 + 1], hid[c2 + 1], hf[c2], hg[c2], hid[c2]):
+                if c2 + 1 < n and _before(hf[np.uintp(c2 + 1)], hg[np.uintp(c2 + 1)], hid[np.uintp(c2 + 1)], hf[np.uintp(c2)], hg[np.uintp(c2)], hid[np.uintp(c2)]):
                     c2 += 1
-                if _before(hf[c2], hg[c2], hid[c2], f, gg, v):
-                    hf[i] = hf[c2]
-                    hg[i] = hg[c2]
-                    hid[i] = hid[c2]
-                    pos[hid[i]] = i
+                if _before(hf[np.uintp(c2)], hg[np.uintp(c2)], hid[np.uintp(c2)], f, gg, v):
+                    hf[np.uintp(i)] = hf[np.uintp(c2)]
+                    hg[np.uintp(i)] = hg[np.uintp(c2)]
+                    hid[np.uintp(i)] = hid[np.uintp(c2)]
+                    pos[np.uintp(hid[np.uintp(i)])] = i
                     i = c2
                 else:
                     break
-            hf[i] = f
-            hg[i] = gg
-            hid[i] = v
-            pos[v] = i
+            hf[np.uintp(i)] = f
+            hg[np.uintp(i)] = gg
+            hid[np.uintp(i)] = v
+            pos[np.uintp(v)] = i
         stamp[u] = cl
         if u == goal:
             return u
@@ -322,17 +322,17 @@ def astar(cell, edge, stop, start, goal, off, dxa, dya, stepl, corner, ti, hscal
             # sift up (inlined)
             while i > 0:
                 pa = (i - 1) >> 1
-                if _before(f, nd, q, hf[pa], hg[pa], hid[pa]):
-                    hf[i] = hf[pa]
-                    hg[i] = hg[pa]
-                    hid[i] = hid[pa]
-                    pos[hid[i]] = i
+                if _before(f, nd, q, hf[np.uintp(pa)], hg[np.uintp(pa)], hid[np.uintp(pa)]):
+                    hf[np.uintp(i)] = hf[np.uintp(pa)]
+                    hg[np.uintp(i)] = hg[np.uintp(pa)]
+                    hid[np.uintp(i)] = hid[np.uintp(pa)]
+                    pos[np.uintp(hid[np.uintp(i)])] = i
                     i = pa
                 else:
                     break
-            hf[i] = f
-            hg[i] = nd
-            hid[i] = q
+            hf[np.uintp(i)] = f
+            hg[np.uintp(i)] = nd
+            hid[np.uintp(i)] = q
             pos[qu] = i
     if nearest:
         return best
