@@ -391,41 +391,41 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
         dist[s] = 0.0
         parent[s] = -1
         pdir[s] = -1
-        hf[n] = 0.0
-        hid[n] = s
+        hf[np.uintp(n)] = 0.0
+        hid[np.uintp(n)] = s
         pos[s] = n
         n += 1
     settled = 0
     while n > 0:
-        u = hid[0]
-        gu = hf[0]
+        u = hid[np.uintp(0)]
+        gu = hf[np.uintp(0)]
         # pop (inlined, as in astar; keys are distances only: equal ones leave in heap order)
         n -= 1
         if n > 0:
-            f = hf[n]
-            v = hid[n]
+            f = hf[np.uintp(n)]
+            v = hid[np.uintp(n)]
             i = 0
             while True:
                 c2 = 4 * i + 1
                 if c2 >= n:
                     break
                 m = c2
-                mf = hf[c2]
+                mf = hf[np.uintp(c2)]
                 e4 = min(c2 + 4, n)
                 for cc in range(c2 + 1, e4):
-                    if hf[cc] < mf:
-                        mf = hf[cc]
+                    if hf[np.uintp(cc)] < mf:
+                        mf = hf[np.uintp(cc)]
                         m = cc
                 if mf < f:
-                    hf[i] = mf
-                    hid[i] = hid[m]
-                    pos[hid[i]] = i
+                    hf[np.uintp(i)] = mf
+                    hid[np.uintp(i)] = hid[np.uintp(m)]
+                    pos[np.uintp(hid[np.uintp(i)])] = i
                     i = m
                 else:
                     break
-            hf[i] = f
-            hid[i] = v
-            pos[v] = i
+            hf[np.uintp(i)] = f
+            hid[np.uintp(i)] = v
+            pos[np.uintp(v)] = i
         settled += 1
         if has_stop and stop[u] != 0 and parent[u] >= 0:
             continue
@@ -509,15 +509,15 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
             # sift up (inlined)
             while i > 0:
                 pa = (i - 1) >> 2
-                if nd < hf[pa]:
-                    hf[i] = hf[pa]
-                    hid[i] = hid[pa]
-                    pos[hid[i]] = i
+                if nd < hf[np.uintp(pa)]:
+                    hf[np.uintp(i)] = hf[np.uintp(pa)]
+                    hid[np.uintp(i)] = hid[np.uintp(pa)]
+                    pos[np.uintp(hid[np.uintp(i)])] = i
                     i = pa
                 else:
                     break
-            hf[i] = nd
-            hid[i] = q
+            hf[np.uintp(i)] = nd
+            hid[np.uintp(i)] = q
             pos[qu] = i
     return settled
 
