@@ -39,10 +39,10 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
-from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+from .._xml import escape, quoteattr
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .._validate import check_positive_int
 from ..map import Map

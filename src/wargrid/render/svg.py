@@ -14,24 +14,14 @@ from __future__ import annotations
 
 import os
 from typing import Sequence
-from html import escape as _html_escape
 
 import numpy as np
 
+from .._xml import escape, quoteattr
 from ..grids.boards import Grid
 from .geometry import Frame
 from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays
 from .scene import RIVER_COLOR, WALL_COLOR, board_of, default_cell_size, edge_segments, edges_of, region_borders, road_segments, shade
-
-
-def escape(text: str) -> str:
-    """XML-escape text content (``&``, ``<``, ``>``)."""
-    return _html_escape(text, quote=False)
-
-
-def quoteattr(text: str) -> str:
-    """An XML attribute value with its quotes, escaped."""
-    return '"' + _html_escape(text, quote=True) + '"'
 
 __all__ = ["render_svg"]
 
