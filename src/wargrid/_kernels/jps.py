@@ -162,7 +162,7 @@ def _jump_diagonal(free, rows, rw, cols, cw, p, sx, sy, pw, goal):
             return p
 
 
-@jit
+@jit(inline="always")
 def _octile(p, q, pw):
     dx = abs(p % pw - q % pw)
     dy = abs(p // pw - q // pw)
@@ -171,7 +171,7 @@ def _octile(p, q, pw):
     return dy + _SQRT2M1 * dx
 
 
-@jit
+@jit(inline="always")
 def _relax(u, gu, q, pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl):
     if q < 0 or stamp[q] == cl:
         return n
