@@ -44,12 +44,12 @@ def _scan_up(bits, stride, line, start, goal_line, goal_pos):
     w = xs >> 6
     first = True
     while True:
-        b = bits[base + w]
-        a = bits[prev + w]
-        c = bits[nxt + w]
+        b = bits[np.uintp(base + w)]
+        a = bits[np.uintp(prev + w)]
+        c = bits[np.uintp(nxt + w)]
         if w > 0:
-            ap = (a << _ONE) | (bits[prev + w - 1] >> _S63)
-            cp = (c << _ONE) | (bits[nxt + w - 1] >> _S63)
+            ap = (a << _ONE) | (bits[np.uintp(prev + w - 1)] >> _S63)
+            cp = (c << _ONE) | (bits[np.uintp(nxt + w - 1)] >> _S63)
         else:
             ap = a << _ONE
             cp = c << _ONE
@@ -78,11 +78,11 @@ def _scan_down(bits, stride, line, start, goal_line, goal_pos):
     w = xs >> 6
     first = True
     while True:
-        b = bits[base + w]
-        a = bits[prev + w]
-        c = bits[nxt + w]
-        an = (a >> _ONE) | (bits[prev + w + 1] << _S63)
-        cn = (c >> _ONE) | (bits[nxt + w + 1] << _S63)
+        b = bits[np.uintp(base + w)]
+        a = bits[np.uintp(prev + w)]
+        c = bits[np.uintp(nxt + w)]
+        an = (a >> _ONE) | (bits[np.uintp(prev + w + 1)] << _S63)
+        cn = (c >> _ONE) | (bits[np.uintp(nxt + w + 1)] << _S63)
         stop = (~b) | (a & ~an) | (c & ~cn)
         if first:
             sh = xs & 63
@@ -141,7 +141,7 @@ def _jump_diagonal(free, rows, rw, cols, cw, p, sx, sy, pw, goal):
     y = p // pw
     dy = 1 if sy > 0 else -1
     while True:
-        if free[p + sx] == 0 or free[p + sy] == 0 or free[p + sx + sy] == 0:
+        if free[np.uintp(p + sx)] == 0 or free[np.uintp(p + sy)] == 0 or free[np.uintp(p + sx + sy)] == 0:
             return -1
         p += sx + sy
         x += sx
