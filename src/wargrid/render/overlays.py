@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .._validate import check_real
+from .._validate import check_int, check_real
 from ..grids.boards import Grid
 
 __all__ = ["CellMask", "CellValues", "Regions", "Polyline", "Markers", "Coordinates", "Overlay", "palette", "rgb"]
@@ -52,8 +52,11 @@ def palette(n: int) -> list[str]:
     >>> palette(2)
     ['#e62246', '#4591e6']
     """
+    n = check_int(n, "n")
+    if n > 1 << 24:
+        raise ValueError(f"n must be at most {1 << 24} (the number of '#rrggbb' colours), got {n}")
     out = []
-    for i in range(max(0, int(n))):
+    for i in range(max(0, n)):
         h = (0.9694 + i * 0.618033988749895) % 1.0
         s = 0.85 if i % 2 == 0 else 0.7
         r, g, b = colorsys.hsv_to_rgb(h, s, 0.9)
@@ -153,6 +156,9 @@ class Regions:
         if lab.dtype.kind not in "iu":
             raise TypeError(f"labels must be an integer array, got dtype {lab.dtype}")
         lab = np.where(grid.mask, lab.astype(np.int64), -1)
+        cap = grid.width * grid.height
+        if lab.size and lab.max() >= cap:  # one colour per label: a huge label would build a huge palette
+            raise ValueError(f"labels must be < {cap} (the board's cell count) or negative, got {int(lab.max())}")
         rgb(self.border_color, "border_color")
         if self.colors is not None:
             for c in self.colors:
