@@ -378,3 +378,35 @@ def test_valid_neighbours_of_the_bad_values_still_work():
     m.emit("terrain_changed", [(1, 1), np.array([2, 2])])
     m.emit("terrain_changed")
     assert [e.cells for e in seen] == [((1, 1), (2, 2)), ()]
+
+
+# -- pictures ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,call,exc,arg", [
+    ("render_svg.board", lambda R: R.render_svg("x"), TypeError, "board"),
+    ("render_svg.overlays", lambda R: R.render_svg(SQ, overlays=[3]), TypeError, r"overlays\[0\]"),
+    ("render_svg.cell_size", lambda R: R.render_svg(SQ, cell_size=float("nan")), ValueError, "cell_size"),
+    ("CellMask.shape", lambda R: R.render_svg(SQ, overlays=[R.CellMask(np.zeros((8, 6), bool))]), ValueError, "mask"),
+    ("CellMask.color", lambda R: R.render_svg(SQ, overlays=[R.CellMask(np.zeros((6, 8), bool), color='#fff"/>')]),
+     ValueError, "color"),
+    ("CellMask.alpha", lambda R: R.render_svg(SQ, overlays=[R.CellMask(np.zeros((6, 8), bool), alpha=-1.0)]),
+     ValueError, "alpha"),
+    ("Polyline.cells", lambda R: R.render_svg(SQ, overlays=[R.Polyline([(BIG, 0)])]), IndexError, r"cells\[0\]"),
+    ("Markers.cells", lambda R: R.render_svg(SQ, overlays=[R.Markers([(-1, 0)])]), IndexError, r"cells\[0\]"),
+    ("Regions.dtype", lambda R: R.render_svg(SQ, overlays=[R.Regions(np.full((6, 8), 0.5))]), TypeError, "labels"),
+    ("Regions.huge-label", lambda R: R.render_svg(SQ, overlays=[R.Regions(np.full((6, 8), BIG))]), ValueError,
+     "labels"),
+    ("palette.str", lambda R: R.palette("a"), TypeError, r"\bn\b"),
+    ("palette.huge", lambda R: R.palette(10**12), ValueError, r"\bn\b"),
+], ids=lambda v: v if isinstance(v, str) and "." in v else "")
+def test_render_bad_input(name, call, exc, arg):
+    from wargrid import render
+
+    with pytest.raises(exc, match=arg):
+        call(render)
+
+
+def test_render_escapes_text():
+    from wargrid import render
+
+    svg = render.render_svg(SQ, title="<script>", overlays=[render.Markers([(0, 0)], labels=['"/><script>'])])
+    assert "<script>" not in svg
