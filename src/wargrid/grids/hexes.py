@@ -221,7 +221,7 @@ class Hex:
         >>> len(Hex(0, 0).spiral(2))
         19
         """
-        radius = _check_radius(radius)
+        radius = _check_radius(radius, area=True)
         out = [self]
         for k in range(1, radius + 1):
             out.extend(self.ring(k))
@@ -233,7 +233,7 @@ class Hex:
         >>> len(Hex(5, 5).range(1))
         7
         """
-        radius = _check_radius(radius)
+        radius = _check_radius(radius, area=True)
         out = []
         for dq in range(-radius, radius + 1):
             for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
@@ -257,6 +257,8 @@ class Hex:
         """
         _check_hex(other, "other")
         n = self.distance(other)
+        if n >= _MAX_HEXES:
+            raise ValueError(f"other {other} is {n} steps away: a line of more than {_MAX_HEXES} hexes")
         eq, er = 2e-6, 1e-6
         aq, ar = self.q + eq, self.r + er
         bq, br = other.q + eq, other.r + er
@@ -288,10 +290,16 @@ def _check_hex(h: object, name: str) -> Hex:
     return h
 
 
-def _check_radius(radius: object) -> int:
+_MAX_HEXES = 1 << 28  # the longest list of hexes a method builds: past any board (grids.boards.MAX_CELLS)
+
+
+def _check_radius(radius: object, *, area: bool = False) -> int:
     radius = check_int(radius, "radius")
     if radius < 0:
         raise ValueError(f"radius must be >= 0, got {radius}")
+    n = 3 * radius * (radius + 1) + 1 if area else 6 * radius
+    if n > _MAX_HEXES:
+        raise ValueError(f"radius={radius} would list {n} hexes, more than {_MAX_HEXES}")
     return radius
 
 
