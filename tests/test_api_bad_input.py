@@ -410,3 +410,14 @@ def test_render_escapes_text():
 
     svg = render.render_svg(SQ, title="<script>", overlays=[render.Markers([(0, 0)], labels=['"/><script>'])])
     assert "<script>" not in svg
+
+
+@pytest.mark.parametrize("name,call,arg", [
+    ("Hex.ring", lambda: W.Hex(0, 0).ring(BIG), "radius"),
+    ("Hex.range", lambda: W.Hex(0, 0).range(10**6), "radius"),
+    ("Hex.spiral", lambda: W.Hex(0, 0).spiral(10**6), "radius"),
+    ("Hex.line_to", lambda: W.Hex(0, 0).line_to(W.Hex(BIG, 0)), "other"),
+], ids=lambda v: v if isinstance(v, str) and "." in v else "")
+def test_hex_lists_past_any_board_are_refused_not_built(name, call, arg):
+    with pytest.raises(ValueError, match=arg):
+        call()
