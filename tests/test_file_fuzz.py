@@ -105,7 +105,7 @@ def test_damaged_files_raise_only_map_file_error(name, samples, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["a.json", "a.npz", "a.tmx", "a.tmj", "b.tmx", "c.tmj", "a.map", "a.scen"])
-def test_every_truncation_of_a_valid_file(name, samples, tmp_path):
+def test_truncations_of_a_valid_file(name, samples, tmp_path):
     raw, reader = samples[name]
     target = tmp_path / ("t_" + name)
     step = max(1, len(raw) // 60)
