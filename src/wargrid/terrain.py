@@ -91,6 +91,8 @@ class Terrain:
     @classmethod
     def from_dict(cls, d: Mapping) -> "Terrain":
         """Inverse of ``to_dict``."""
+        if not isinstance(d, Mapping):
+            raise TypeError(f"a terrain must be a mapping with name, symbol and color, got {type(d).__name__}")
         costs = {k: (INF if v is None else v) for k, v in dict(d.get("costs", {})).items()}
         return cls(d["name"], d["symbol"], d["color"], costs=costs, blocks_sight=bool(d.get("blocks_sight", False)))
 

@@ -309,7 +309,11 @@ def _read_tmj(data: bytes, path: Path, max_cells: int) -> _Raw:
             ts_root = _external_tileset_json(path, ts["source"])
         else:
             ts_root = ts
+        if not isinstance(ts_root, dict):
+            raise MapFileError("a tileset must be an object", None)
         for t in ts_root.get("tiles") or []:
+            if not isinstance(t, dict):
+                raise MapFileError("tileset tiles must be objects", None)
             tile_props[first + _int(t.get("id"), "tile id")] = _tmj_props(t.get("properties"))
     ground = overlay = None
     for layer in _tmj_layers(d["layers"]):
