@@ -271,3 +271,60 @@ def test_a_failed_write_keeps_the_old_file(write, suffix, tmp_path, monkeypatch)
     with pytest.raises(OSError, match="No space"):
         write(target)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+# -- well-formed JSON with the wrong things inside ---------------------------------------------------
+ODD_VALUES = [None, -1, 0, 2**63, -(2**63), 1e308, "x", "", [], {}, [[]], True, [1, 2], {"a": 1}, "odd-q", 10**9]
+
+
+def _json_paths(o, pre=()):
+    yield pre
+    if isinstance(o, dict):
+        for k, v in o.items():
+            yield from _json_paths(v, pre + (k,))
+    elif isinstance(o, list):
+        for i, v in enumerate(o[:4]):
+            yield from _json_paths(v, pre + (i,))
+
+
+@pytest.mark.parametrize("name", ["a.json", "a.tmj"])
+def test_json_with_wrong_types_inside(name, samples, tmp_path):
+    raw, reader = samples[name]
+    base = json.loads(raw)
+    spots = [p for p in _json_paths(base) if p]
+    target = tmp_path / ("s_" + name)
+
+    @settings(max_examples=200, database=None)
+    @given(edits=st.lists(st.tuples(st.sampled_from(spots), st.sampled_from(ODD_VALUES + ["<delete>"])),
+                          min_size=1, max_size=3))
+    def check(edits):
+        doc = json.loads(raw)
+        for spot, value in edits:
+            cur = doc
+            try:
+                for k in spot[:-1]:
+                    cur = cur[k]
+                if value == "<delete>":
+                    del cur[spot[-1]]
+                else:
+                    cur[spot[-1]] = value
+            except (KeyError, IndexError, TypeError):
+                continue  # an earlier edit removed this spot
+        target.write_text(json.dumps(doc))
+        _load_or_refuse(reader, target)
+
+    check()
+
+
+@pytest.mark.parametrize("name,edit", [
+    ("a.json", lambda d: d["terrains"]["terrains"].__setitem__(0, 3) if isinstance(d.get("terrains"), dict)
+     else d.__setitem__("terrains", [3])),
+    ("a.tmj", lambda d: d["tilesets"][0].__setitem__("tiles", [3])),
+])
+def test_non_objects_where_objects_belong(name, edit, samples, tmp_path):
+    d = json.loads(samples[name][0])
+    edit(d)
+    p = tmp_path / ("o_" + name)
+    p.write_text(json.dumps(d))
+    with pytest.raises(MapFileError, match=f"o_{name}"):
+        samples[name][1](p)
