@@ -289,9 +289,11 @@ NAME_ARGS = [
 @pytest.mark.parametrize("value", [pytest.param("nope", id="unknown"), pytest.param("", id="empty"),
                                    pytest.param("FOREST", id="upper"), pytest.param(3, id="int")])
 @pytest.mark.parametrize("name,call,arg", NAME_ARGS, ids=[c[0] for c in NAME_ARGS])
-def test_unknown_names(name, call, arg, value):
+def test_unknown_names(name, call, arg, value, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the writers' cases would write here if they wrongly succeeded
     with pytest.raises((ValueError, TypeError), match=arg):
         call(value)
+    assert list(tmp_path.iterdir()) == []
 
 
 # -- objects, sequences and arrays --------------------------------------------------------------
