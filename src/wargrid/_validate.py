@@ -11,7 +11,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed", "check_bool_layer"]
+__all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed", "check_bool_layer",
+           "check_iterable"]
 
 
 def check_int(v: Any, name: str, *, hint: str = "") -> int:
@@ -87,3 +88,15 @@ def check_bool_layer(v: Any, name: str, shape: tuple[int, int]) -> np.ndarray:
     if a.dtype != bool:
         raise TypeError(f"{name} must be a boolean array, got dtype {a.dtype}")
     return a
+
+
+def check_iterable(v: Any, name: str, what: str) -> Any:
+    """``v`` must be iterable (and not a string): ``what`` says what it should hold.
+
+    >>> check_iterable(3, "cells", "a list of (x, y) cells")
+    Traceback (most recent call last):
+    TypeError: cells must be a list of (x, y) cells, got int 3
+    """
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+        raise TypeError(f"{name} must be {what}, got {type(v).__name__} {v!r}")
+    return v

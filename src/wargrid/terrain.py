@@ -24,6 +24,8 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ._validate import check_iterable
+
 __all__ = ["Terrain", "TerrainTable", "INF"]
 
 INF = math.inf
@@ -113,7 +115,7 @@ class TerrainTable:
     """
 
     def __init__(self, terrains: Sequence[Terrain], *, classes: Sequence[str] | None = None) -> None:
-        terrains = tuple(terrains)
+        terrains = tuple(check_iterable(terrains, "terrains", "a list of Terrain objects"))
         if not terrains:
             raise ValueError("terrains must hold at least one Terrain")
         for t in terrains:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
+from .._validate import check_iterable
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
 from ._files import atomic_write
@@ -262,7 +263,7 @@ def save_movingai_scenarios(path: os.PathLike | str, scenarios: Iterable[Scenari
     3.0
     """
     lines = ["version 1"]
-    for i, s in enumerate(scenarios):
+    for i, s in enumerate(check_iterable(scenarios, "scenarios", "a list of Scenario objects")):
         if not isinstance(s, Scenario):
             raise TypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
         lines.append(

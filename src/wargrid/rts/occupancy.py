@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import check_choice, check_int, check_seed
+from .._validate import check_choice, check_int, check_iterable, check_seed
 from ..grids.boards import Grid
 from .leptons import LEPTONS_PER_CELL, _check_point, _check_scale
 
@@ -277,7 +277,7 @@ class Occupancy:
         if u in self._where:
             raise ValueError(f"uid {u} is already on the board")
         ids = []
-        for i, cell in enumerate(cells):
+        for i, cell in enumerate(check_iterable(cells, "cells", "a list of (x, y) cells")):
             c = self._cid(cell, f"cells[{i}]")
             why = self.blocker(self._xy(c), "vehicle")
             if why is not None:

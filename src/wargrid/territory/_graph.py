@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import check_bool_layer, check_cell_pair, check_positive_int
+from .._validate import check_bool_layer, check_cell_pair, check_iterable, check_positive_int
 from ..grids.boards import Grid
 
 __all__ = ["LandGraph", "land_graph"]
@@ -61,7 +61,7 @@ class LandGraph:
     def nodes(self, cells: Sequence[Any], name: str) -> np.ndarray:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
             raise TypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
-        cells = list(cells)
+        cells = list(check_iterable(cells, name, "a list of (x, y) cells"))
         out = np.array([self.node(c, f"{name}[{i}]") for i, c in enumerate(cells)], dtype=np.int64)
         if len(set(out.tolist())) != out.size:
             raise ValueError(f"{name} must hold distinct cells, got {list(cells)!r}")
