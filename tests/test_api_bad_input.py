@@ -423,3 +423,19 @@ def test_render_escapes_text():
 def test_hex_lists_past_any_board_are_refused_not_built(name, call, arg):
     with pytest.raises(ValueError, match=arg):
         call()
+
+
+@pytest.mark.parametrize("name,call,arg", [
+    ("partition.starts", lambda v: SQ.partition(2, starts="ab" if v is None else v), "starts"),  # None: default
+    ("Simulation.add_obstacle", lambda v: rts.Simulation(SQ).add_obstacle(v), "cells"),
+    ("TerrainTable", lambda v: W.TerrainTable(v), "terrains"),
+    ("save_movingai_scenarios", lambda v: W.save_movingai_scenarios("never.scen", v), "scenarios"),
+    ("Map.set_overlay", lambda v: SQ.copy().set_overlay(v, "road"), "cells"),
+], ids=lambda v: v if isinstance(v, str) and "." in v or v in ("TerrainTable", "save_movingai_scenarios") else "")
+@pytest.mark.parametrize("value", [pytest.param(3, id="int"), pytest.param(None, id="None"),
+                                   pytest.param(2.5, id="float")])
+def test_lists_given_a_scalar(name, call, arg, value, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TypeError, match=arg):
+        call(value)
+    assert list(tmp_path.iterdir()) == []
