@@ -437,6 +437,8 @@ def distance_field(
     [[0.0, 1.0, 1.0, 0.0]]
     """
     srcs = check_cells(grid, sources, "sources")
+    if not srcs:
+        raise ValueError("sources must hold at least one (x, y) cell, got an empty list")
     mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)
@@ -466,7 +468,10 @@ def paths(
     workers = check_int(workers, "workers")
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    items = list(pairs)
+    try:
+        items = list(pairs)
+    except TypeError:
+        raise TypeError(f"pairs must be a list of (start, goal) pairs of (x, y) cells, got {type(pairs).__name__} {pairs!r}") from None
     checked = []
     for i, pr in enumerate(items):
         try:

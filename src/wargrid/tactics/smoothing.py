@@ -119,14 +119,10 @@ def _check_walk(grid: Grid, path: Any, name: str) -> list[tuple[int, int]]:
         raise TypeError(f"{name} must be a Path or a list of (x, y) cells, got {type(path).__name__}") from None
     if not cells:
         raise ValueError(f"{name} must hold at least one cell")
-    try:
-        xy = np.asarray(cells)
-        exact = xy.dtype.kind in "iu" and xy.shape == (len(cells), 2)
-    except (TypeError, ValueError, OverflowError):
-        exact = False
-    if not exact:  # the slow way, for its error message
-        for i, c in enumerate(cells):
-            check_cell_pair(c, f"{name}[{i}]")
+    # every cell checked on its own: its type (no floats, no booleans) and its
+    # bounds, before any array conversion could overflow or coerce it
+    for i, c in enumerate(cells):
+        grid.check_cell(check_cell_pair(c, f"{name}[{i}]"), f"{name}[{i}]")
     xy = np.array(cells, dtype=np.int64).reshape(len(cells), 2)
     xs, ys = xy[:, 0], xy[:, 1]
     bad = (xs < 0) | (xs >= grid.width) | (ys < 0) | (ys >= grid.height)
