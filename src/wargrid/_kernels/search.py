@@ -590,3 +590,291 @@ def route(cell, edge, stop, start, goal, off, stepl, corner, ti, points, used0,
                 else:
                     heap_up(pos[q], float(nt), -nu, q, hf, hg, hid, pos)
     return 0
+
+
+# -- the plain case: no wrap, no edge costs, no stop cells --------------------------------------
+#
+# Most queries run on boards without wrap, edge costs or zones of control. For
+# them the neighbour rule and the corner rule are folded once per cost array
+# into ``moves[p]`` (bit ``d`` set: the step from ``p`` in direction ``d`` is
+# allowed), so the loops below read one byte per cell instead of three costs,
+# and on uniform boards never read a cost at all. Indices are ``np.uintp``:
+# signed indexing makes numba test every index for a negative value. (Mixing
+# ``uintp`` with ``int64`` gives ``float64`` in numba, hence the typed constants.)
+
+_U = np.uintp
+
+
+@jit
+def move_mask(cell, edge, off, corner, ti, out):
+    """Fill ``out[p]`` with the bits of the allowed steps from every passable padded cell ``p``.
+
+    A step is allowed when it enters a passable cell, passes the corner rule
+    and its edge cost (when ``edge`` is not empty) is finite. Impassable and
+    padding cells get 0.
+    """
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    has_edge = edge.shape[0] > 0
+    n = cell.shape[0]
+    for p in range(n):
+        bits = 0
+        if cell[p] < INF:
+            for d in range(ndir):
+                q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+                if not cell[q] < INF:
+                    continue
+                if has_edge and not edge[p * ndir + d] < INF:
+                    continue
+                if crule != 0 and not corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
+                    continue
+                bits |= 1 << d
+        out[p] = bits
+
+
+@jit
+def astar_plain(cell, moves, uniform, start, goal, off, dxa, dya, stepl, ti, hscale,
+                g, parent, stamp, pos, hf, hg, hid, gen):
+    """``astar`` for boards without wrap, edge costs or stop cells, and without ``nearest``.
+
+    ``moves`` comes from ``move_mask``; with ``uniform`` every passable cell
+    costs ``cell[start]`` to enter. Same order, same results as ``astar``.
+    """
+    one = _U(1)
+    two = _U(2)
+    ndir = _U(ti[0])
+    pmode = ti[1]
+    pw = _U(ti[5])
+    hk = ti[6]
+    hexk = ti[7]
+    wrap = ti[3]
+    width = ti[4]
+    su = _U(start)
+    gl = _U(goal)
+    gx = np.int64(gl % pw) - 1
+    gy = np.int64(gl // pw) - 1
+    op = np.int32(2 * gen)
+    cl = np.int32(2 * gen + 1)
+    c_uni = cell[su]
+    g[su] = 0.0
+    parent[su] = -1
+    stamp[su] = op
+    hf[0] = 0.0
+    hg[0] = 0.0
+    hid[0] = start
+    pos[su] = 0
+    n = one
+    while n > 0:
+        u = _U(hid[0])
+        gu = hg[0]
+        n -= one
+        if n > 0:
+            f = hf[n]
+            gg = hg[n]
+            v = hid[n]
+            i = _U(0)
+            while True:
+                c2 = two * i + one
+                if c2 >= n:
+                    break
+                c3 = c2 + one
+                if c3 < n:
+                    fa = hf[c3]
+                    fb = hf[c2]
+                    if fa < fb or (fa == fb and (hg[c3] > hg[c2] or (hg[c3] == hg[c2] and hid[c3] < hid[c2]))):
+                        c2 = c3
+                fc = hf[c2]
+                if fc < f or (fc == f and (hg[c2] > gg or (hg[c2] == gg and hid[c2] < v))):
+                    hf[i] = fc
+                    hg[i] = hg[c2]
+                    w = hid[c2]
+                    hid[i] = w
+                    pos[_U(w)] = i
+                    i = c2
+                else:
+                    break
+            hf[i] = f
+            hg[i] = gg
+            hid[i] = v
+            pos[_U(v)] = i
+        stamp[u] = cl
+        if u == gl:
+            return np.int64(u)
+        mu = _U(moves[u])
+        ux = np.int64(u % pw) - 1
+        uy = np.int64(u // pw) - 1
+        if pmode == 0:
+            base = _U(0)
+        elif pmode == 1:
+            base = _U(ux & 1) * ndir
+        else:
+            base = _U(uy & 1) * ndir
+        for d in range(ndir):
+            du = _U(d)
+            if (mu >> du) & one == 0:
+                continue
+            k = base + du
+            q = _U(np.int64(u) + off[k])
+            s = stamp[q]
+            if s == cl:
+                continue
+            if uniform:
+                nd = gu + stepl[du] * c_uni
+            else:
+                nd = gu + stepl[du] * cell[q]
+            if s == op:
+                if nd >= g[q]:
+                    continue
+                i = _U(pos[q])
+            else:
+                stamp[q] = op
+                i = n
+                n += one
+            g[q] = nd
+            parent[q] = np.int32(u)
+            qi = np.int32(q)
+            f = nd + heuristic_xy(ux + dxa[k], uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
+            while i > 0:
+                pa = (i - one) >> one
+                fp = hf[pa]
+                if f < fp or (f == fp and (nd > hg[pa] or (nd == hg[pa] and qi < hid[pa]))):
+                    hf[i] = fp
+                    hg[i] = hg[pa]
+                    w = hid[pa]
+                    hid[i] = w
+                    pos[_U(w)] = i
+                    i = pa
+                else:
+                    break
+            hf[i] = f
+            hg[i] = nd
+            hid[i] = qi
+            pos[q] = i
+    return -1
+
+
+@jit
+def dijkstra_plain(cell, moves, uniform, c_uni, sources, off, dxa, dya, stepl, ti, max_cost, reverse, tree,
+                   dist, parent, pdir, pos, hf, hid):
+    """``dijkstra`` for boards without wrap, edge costs or stop cells (``moves`` from ``move_mask``).
+
+    With ``uniform`` every passable cell costs ``c_uni`` to enter. ``parent``
+    and ``pdir`` are written only with ``tree``. Same distances as ``dijkstra``.
+    """
+    one = _U(1)
+    four = _U(4)
+    two = _U(2)
+    ndir = _U(ti[0])
+    pmode = ti[1]
+    pw = _U(ti[5])
+    half = ndir // two
+    n = _U(0)
+    for si in range(sources.shape[0]):
+        s = _U(sources[si])
+        if dist[s] == 0.0:
+            continue
+        if cell[s] == INF:
+            continue
+        dist[s] = 0.0
+        if tree:
+            parent[s] = -1
+            pdir[s] = -1
+        hf[n] = 0.0
+        hid[n] = np.int32(s)
+        pos[s] = n
+        n += one
+    settled = 0
+    while n > 0:
+        u = _U(hid[0])
+        gu = hf[0]
+        n -= one
+        if n > 0:
+            f = hf[n]
+            v = hid[n]
+            i = _U(0)
+            while True:
+                c2 = four * i + one
+                if c2 >= n:
+                    break
+                m = c2
+                mf = hf[c2]
+                e4 = min(c2 + four, n)
+                cc = c2 + one
+                while cc < e4:
+                    if hf[cc] < mf:
+                        mf = hf[cc]
+                        m = cc
+                    cc += one
+                if mf < f:
+                    hf[i] = mf
+                    w = hid[m]
+                    hid[i] = w
+                    pos[_U(w)] = i
+                    i = m
+                else:
+                    break
+            hf[i] = f
+            hid[i] = v
+            pos[_U(v)] = i
+        settled += 1
+        mu = _U(moves[u])
+        if pmode == 0:
+            base = _U(0)
+        else:
+            ux = np.int64(u % pw) - 1
+            uy = np.int64(u // pw) - 1
+            if pmode == 1:
+                base = _U(ux & 1) * ndir
+            else:
+                base = _U(uy & 1) * ndir
+        cu = c_uni if uniform else cell[u]
+        for e in range(ndir):
+            eu = _U(e)
+            k = base + eu
+            q = _U(np.int64(u) + off[k])
+            if reverse:
+                d = eu + half if eu < half else eu - half
+                if (_U(moves[q]) >> d) & one == 0:
+                    continue
+                nd = gu + stepl[d] * cu
+            else:
+                if (mu >> eu) & one == 0:
+                    continue
+                d = eu
+                if uniform:
+                    nd = gu + stepl[eu] * c_uni
+                else:
+                    nd = gu + stepl[eu] * cell[q]
+            if nd > max_cost:
+                continue
+            dq = dist[q]
+            if nd >= dq:
+                continue
+            dist[q] = nd
+            if tree:
+                parent[q] = np.int32(u)
+                pdir[q] = np.int8(d)
+            if dq == INF:
+                i = n
+                n += one
+            else:
+                i = _U(pos[q])
+            qi = np.int32(q)
+            while i > 0:
+                pa = (i - one) >> two
+                if nd < hf[pa]:
+                    hf[i] = hf[pa]
+                    w = hid[pa]
+                    hid[i] = w
+                    pos[_U(w)] = i
+                    i = pa
+                else:
+                    break
+            hf[i] = nd
+            hid[i] = qi
+            pos[q] = i
+    return settled

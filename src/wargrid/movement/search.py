@@ -149,6 +149,35 @@ def search_state(n: int) -> SearchState:
 
 _EMPTY_U8 = np.zeros(0, dtype=np.uint8)
 
+_MOVES: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+
+
+def plain_moves(topo: Topology, costs: Any) -> np.ndarray | None:
+    """The allowed-step bits of every padded cell (``move_mask``), or ``None`` where the plain kernels do not serve.
+
+    The plain kernels serve boards without wrap and without edge costs. The
+    bits are cached while the cost array ``costs.cell`` lives (a map edit
+    makes a new one).
+    """
+    if topo.wrap or costs.edge.size or topo.ndir > 8:
+        return None
+    cell = costs.cell
+    got = _MOVES.get(id(cell))
+    if got is not None and got[0]() is cell:
+        return got[1]
+    from .._kernels.search import move_mask
+
+    off, _, corner, ti = topo_args(topo)
+    moves = np.empty(cell.shape[0], dtype=np.uint8)
+    move_mask(cell, costs.edge, off, corner, ti, moves)
+    if len(_MOVES) >= 16:
+        for k in [k for k, (r, _) in _MOVES.items() if r() is None]:
+            del _MOVES[k]
+        if len(_MOVES) >= 16:
+            _MOVES.clear()
+    _MOVES[id(cell)] = (weakref.ref(cell), moves)
+    return moves
+
 
 def padded_id(topo: Topology, cell: tuple[int, int]) -> int:
     return (cell[1] + 1) * topo.pw + cell[0] + 1
@@ -276,10 +305,19 @@ def search_checked(
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
-    reached = _astar_kernel(
-        cell, costs.edge, st, s, t, off, dxa, dya, stepl, corner, ti, hscale, nearest,
-        state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
-    )
+    moves = None if nearest or st.size else plain_moves(topo, costs)
+    if moves is not None:
+        from .._kernels.search import astar_plain
+
+        reached = astar_plain(
+            cell, moves, bool(costs.uniform), s, t, off, dxa, dya, stepl, ti, hscale,
+            state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
+        )
+    else:
+        reached = _astar_kernel(
+            cell, costs.edge, st, s, t, off, dxa, dya, stepl, corner, ti, hscale, nearest,
+            state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
+        )
     if reached < 0:
         return None
     ids = trace(state.parent, reached)
@@ -382,9 +420,14 @@ def dijkstra_field(
     max_cost: float = math.inf,
     reverse: bool = False,
     stop: np.ndarray | None = None,
+    tree: bool = True,
 ) -> Field:
-    """Run the Dijkstra kernel from padded ``sources``; padded results."""
-    from .._kernels.search import dijkstra
+    """Run the Dijkstra kernel from padded ``sources``; padded results.
+
+    With ``tree=False`` only the distances are computed (``parent`` and
+    ``pdir`` of the result are left unset).
+    """
+    from .._kernels.search import dijkstra, dijkstra_plain
 
     topo = grid.topology
     n = topo.padded_size
@@ -392,15 +435,23 @@ def dijkstra_field(
     dxa, dya = topo_xy(topo)
     dist = np.full(n, np.inf)
     parent = np.empty(n, dtype=np.int32)
-    pdir = np.full(n, -1, dtype=np.int8)
+    pdir = np.full(n, -1, dtype=np.int8) if tree else np.empty(n, dtype=np.int8)
     pos = np.empty(n, dtype=np.int32)
     hf = np.empty(n, dtype=np.float64)
-    hg = np.empty(n, dtype=np.float64)
     hid = np.empty(n, dtype=np.int32)
-    dijkstra(
-        costs.cell, costs.edge, stop_array(grid, stop), np.asarray(sources, dtype=np.int64), off, dxa, dya, stepl, corner, ti,
-        float(max_cost), bool(reverse), dist, parent, pdir, pos, hf, hg, hid,
-    )
+    src = np.asarray(sources, dtype=np.int64)
+    st = stop_array(grid, stop)
+    moves = None if st.size else plain_moves(topo, costs)
+    if moves is not None:
+        dijkstra_plain(
+            costs.cell, moves, bool(costs.uniform), float(costs.min_cost), src, off, dxa, dya, stepl, ti,
+            float(max_cost), bool(reverse), bool(tree), dist, parent, pdir, pos, hf, hid,
+        )
+    else:
+        dijkstra(
+            costs.cell, costs.edge, st, src, off, dxa, dya, stepl, corner, ti,
+            float(max_cost), bool(reverse), dist, parent, pdir, pos, hf, np.empty(0), hid,
+        )
     return Field(dist, parent, pdir)
 
 
@@ -442,7 +493,7 @@ def distance_field(
     mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)
-    f = dijkstra_field(grid, costs, ids, max_cost=mc)
+    f = dijkstra_field(grid, costs, ids, max_cost=mc, tree=False)
     return topo.unpad(f.dist)
 
 

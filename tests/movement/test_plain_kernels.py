@@ -1,0 +1,105 @@
+"""The plain kernels (no wrap, no edge costs, no stop cells) against the general ones they stand in for.
+
+They must give the very same answers: same path cells (same tie-breaking), same
+distances, same search trees, on every board kind and with uniform or varied costs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from movement_oracle import boards, costs_of
+from wargrid import SquareGrid
+from wargrid._kernels.search import astar, astar_plain, dijkstra, dijkstra_plain, move_mask
+from wargrid.movement.search import SearchState, padded_id, plain_moves, topo_args, topo_xy
+
+_NO_STOP = np.zeros(0, dtype=np.uint8)
+
+
+def _both_astar(g, c, s, t):
+    topo = g.topology
+    off, stepl, corner, ti = topo_args(topo)
+    dxa, dya = topo_xy(topo)
+    moves = plain_moves(topo, c)
+    out = []
+    for plain in (False, True):
+        st_ = SearchState(topo.padded_size)
+        gen = st_.next_gen()
+        a, b = padded_id(topo, s), padded_id(topo, t)
+        if plain:
+            r = astar_plain(c.cell, moves, bool(c.uniform), a, b, off, dxa, dya, stepl, ti, c.min_cost,
+                            st_.g, st_.parent, st_.stamp, st_.pos, st_.hf, st_.hg, st_.hid, gen)
+        else:
+            r = astar(c.cell, c.edge, _NO_STOP, a, b, off, dxa, dya, stepl, corner, ti, c.min_cost, False,
+                      st_.g, st_.parent, st_.stamp, st_.pos, st_.hf, st_.hg, st_.hid, gen)
+        closed = st_.stamp == 2 * gen + 1
+        out.append((r, float(st_.g[r]) if r >= 0 else None, closed, np.where(closed, st_.parent, -9)))
+    return out
+
+
+@settings(max_examples=150)
+@given(data=st.data(), uniform=st.booleans())
+def test_astar_plain_is_astar(data, uniform):
+    g, cost, _ = data.draw(boards(edges=False, uniform=uniform))
+    assume(not g.topology.wrap)
+    cells = list(g.cells())
+    s = data.draw(st.sampled_from(cells))
+    t = data.draw(st.sampled_from(cells))
+    c = costs_of(g, cost, None)
+    assume(s != t and np.isfinite(cost[s[1], s[0]]))
+    general, plain = _both_astar(g, c, s, t)
+    assert general[0] == plain[0] and general[1] == plain[1]
+    np.testing.assert_array_equal(general[2], plain[2])  # the same cells expanded
+    np.testing.assert_array_equal(general[3], plain[3])  # with the same parents
+
+
+@settings(max_examples=150)
+@given(data=st.data(), uniform=st.booleans(), reverse=st.booleans(),
+       max_cost=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 6.0]))
+def test_dijkstra_plain_is_dijkstra(data, uniform, reverse, max_cost):
+    g, cost, _ = data.draw(boards(edges=False, uniform=uniform))
+    assume(not g.topology.wrap)
+    cells = list(g.cells())
+    srcs = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+    c = costs_of(g, cost, None)
+    topo = g.topology
+    off, stepl, corner, ti = topo_args(topo)
+    dxa, dya = topo_xy(topo)
+    n = topo.padded_size
+    ids = np.array([padded_id(topo, s) for s in srcs], dtype=np.int64)
+    res = []
+    for plain in (False, True):
+        dist = np.full(n, np.inf)
+        parent = np.full(n, -9, dtype=np.int32)
+        pdir = np.full(n, -9, dtype=np.int8)
+        args = (np.empty(n, dtype=np.int32), np.empty(n), np.empty(n, dtype=np.int32))
+        if plain:
+            settled = dijkstra_plain(c.cell, plain_moves(topo, c), bool(c.uniform), c.min_cost, ids, off, dxa, dya,
+                                     stepl, ti, max_cost, reverse, True, dist, parent, pdir, args[0], args[1], args[2])
+        else:
+            settled = dijkstra(c.cell, c.edge, _NO_STOP, ids, off, dxa, dya, stepl, corner, ti, max_cost, reverse,
+                               dist, parent, pdir, args[0], args[1], np.empty(0), args[2])
+        res.append((settled, dist, parent, pdir))
+    assert res[0][0] == res[1][0]
+    for a, b in zip(res[0][1:], res[1][1:]):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_move_mask_literal():
+    # 3 x 3 square-8 board, centre blocked, corner rule 'no-obstacle' (the default)
+    g = SquareGrid(3, 3, diagonal=True)
+    cost = np.ones((3, 3))
+    cost[1, 1] = np.inf
+    c = costs_of(g, cost, None)
+    topo = g.topology
+    off, _, corner, ti = topo_args(topo)
+    out = np.empty(topo.padded_size, dtype=np.uint8)
+    move_mask(c.cell, c.edge, off, corner, ti, out)
+    dirs = [(int(topo.dx[0, d]), int(topo.dy[0, d])) for d in range(g.ndir)]
+    top_left = out[padded_id(topo, (0, 0))]
+    allowed = {dirs[d] for d in range(g.ndir) if top_left >> d & 1}
+    assert allowed == {(1, 0), (0, 1)}  # east and south; the diagonal past the block is cut
+    assert out[padded_id(topo, (1, 1))] == 0
+    assert plain_moves(topo, c) is plain_moves(topo, c)  # cached while the costs live
