@@ -81,6 +81,41 @@ def _push(queue, tail, q):
 
 
 @jit
+def _union(parent, a, b):
+    """Union the sets of ``a`` and ``b`` in ``parent``: the smaller root becomes the root."""
+    while parent[a] != a:
+        a = parent[a]
+    while parent[b] != b:
+        b = parent[b]
+    if a < b:
+        parent[b] = a
+    elif b < a:
+        parent[a] = b
+
+
+@jit
+def _number_roots(parent, n):
+    """Number the sets of ``parent[:n]`` ``0..count-1`` in order of their roots; return ``count``.
+
+    Every entry points to a smaller one or is a root, so one forward pass
+    works. The table is then shifted by one (``parent[i + 1]`` is the number of
+    ``i``'s set, ``parent[0] = -1``) so that ``-1`` maps to ``-1`` without a branch.
+    """
+    count = 0
+    for i in range(n):
+        r = parent[i]
+        if r == i:
+            parent[i] = count
+            count += 1
+        else:
+            parent[i] = parent[r]
+    for i in range(n, 0, -1):
+        parent[i] = parent[i - 1]
+    parent[0] = -1
+    return count
+
+
+@jit
 def label_board(
     cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest, parent
 ):
@@ -186,29 +221,9 @@ def label_board(
                     if has_edge:
                         if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
                             continue
-                    a = out[p]
-                    while parent[a] != a:
-                        a = parent[a]
-                    b = out[q]
-                    while parent[b] != b:
-                        b = parent[b]
-                    if a < b:
-                        parent[b] = a
-                    elif b < a:
-                        parent[a] = b
-    # each set's root is its smallest provisional label: one forward pass numbers
-    # them; the table is then shifted by one so that label -1 maps to -1 without a branch
-    count = 0
-    for i in range(nprov):
-        r = parent[i]
-        if r == i:
-            parent[i] = count
-            count += 1
-        else:
-            parent[i] = parent[r]
-    for i in range(nprov, 0, -1):
-        parent[i] = parent[i - 1]
-    parent[0] = -1
+                    _union(parent, out[p], out[q])
+    # each set's root is its smallest provisional label
+    count = _number_roots(parent, nprov)
     # sizes[z + 1] counts the cells of zone z (sizes[0] the impassable ones), padded mode only
     sizes = np.zeros(count + 1 if dest.shape[0] == 0 else 0, dtype=np.int64)
     if dest.shape[0] == 0:
@@ -438,3 +453,104 @@ def split_zone(
         if r != keeper:
             labels[c] = newid[r]
     return ncomp, next_id
+
+
+
+@jit
+def label_runs(cell, cstride, coff, lo, hi, ulo, uhi, pmx, pmy, wrap, width, height, out, ostride, ooff, sized, rs, re, parent):
+    """Label zones run by run, for boards whose links are rows' runs and the rows above (no edge costs).
+
+    A run is a maximal horizontal stretch of passable cells (``lo < cell < hi``
+    as in ``label_board``; cell ``(x, y)`` at ``y * cstride + x + coff``). The
+    cells of the row above linked to a cell in column ``x`` are the columns
+    ``x + ulo[par] .. x + uhi[par]`` (``par = (x & pmx) | (y & pmy)``, each
+    range containing ``x``), so a run ``a .. b`` touches the columns
+    ``a + ulo[par(a)] .. b + uhi[par(b)]`` above; with ``wrap`` a column ``-1``
+    or ``width`` goes round the seam, and a row's first and last runs join
+    when they meet at the seam. One pass over the rows finds the runs
+    (branch-free: ``rs``/``re`` get each run's first column and end, ``parent``
+    the union-find links; each holds at least ``height * ((width + 1) // 2) + 1``
+    int32 entries; ``out`` gets each cell's run index + 1, 0 between runs),
+    unions each run with the runs it touches above (a set's root is its first
+    run in row-major order), numbers the roots ``0..n-1`` in that order, and
+    turns ``out`` into the labels, ``-1`` between runs (cell ``(x, y)`` at
+    ``y * ostride + x + ooff``). With ``sized`` ``out`` is the padded layout (``ostride = width + 2``,
+    ``ooff = width + 3``): its padding is set to ``-1`` too and the cells per
+    zone are counted. Returns ``(zone count, sizes)`` (``sizes`` empty unless
+    ``sized``).
+    """
+    w = np.int64(width)
+    nrun = np.int64(0)
+    prevfirst = np.int64(0)
+    for y in range(height):
+        first = nrun
+        base = y * cstride + coff
+        ob = y * ostride + ooff
+        prev = np.int64(0)
+        ends = nrun
+        for x in range(w):
+            c = cell[np.uint64(base + x)]
+            v = np.int64((c > lo) & (c < hi))
+            rs[np.uint64(nrun)] = x
+            re[np.uint64(ends)] = x
+            nrun += v & (prev ^ 1)
+            ends += prev & (v ^ 1)
+            prev = v
+            out[np.uint64(ob + x)] = nrun * v  # run index + 1, 0 between runs
+        re[np.uint64(ends)] = w
+        # unions with the runs of the row above (indices prevfirst .. first - 1)
+        k = prevfirst
+        py = y & pmy
+        for j in range(first, nrun):
+            a = np.int64(rs[np.uint64(j)])
+            b = np.int64(re[np.uint64(j)]) - 1
+            lox = a + ulo[np.uint64((a & pmx) | py)]
+            hix = b + uhi[np.uint64((b & pmx) | py)]
+            while k < first and re[np.uint64(k)] <= lox:
+                k += 1
+            root = j
+            i = k
+            while i < first and rs[np.uint64(i)] <= hix:
+                r = np.int64(i)
+                while parent[np.uint64(r)] != r:
+                    parent[np.uint64(r)] = parent[np.uint64(parent[np.uint64(r)])]
+                    r = np.int64(parent[np.uint64(r)])
+                if root == j:
+                    root = r
+                elif r < root:
+                    parent[np.uint64(root)] = r
+                    root = r
+                elif r > root:
+                    parent[np.uint64(r)] = root
+                i += 1
+            parent[np.uint64(j)] = root
+        if wrap and first < nrun:
+            if prevfirst < first:
+                # round the seam: column -1 is the last column, column width the first
+                a = np.int64(rs[first])
+                if a + ulo[(a & pmx) | py] < 0 and re[first - 1] == w:
+                    _union(parent, first, first - 1)
+                b = np.int64(re[nrun - 1]) - 1
+                if b + uhi[(b & pmx) | py] >= w and rs[prevfirst] == 0:
+                    _union(parent, nrun - 1, prevfirst)
+            if nrun - first >= 2 and rs[first] == 0 and re[nrun - 1] == w:
+                _union(parent, first, nrun - 1)
+        prevfirst = first
+    # roots are their sets' smallest runs: number them in order, into lab[j + 1]
+    # (lab[0] = -1 for the cells between runs)
+    lab = parent
+    count = _number_roots(parent, nrun)
+    sizes = np.zeros(count if sized else 0, dtype=np.int64)
+    if sized:
+        for j in range(nrun):
+            sizes[np.uint64(lab[j + 1])] += re[j] - rs[j]
+        out[:ooff] = -1
+        out[height * ostride + ooff - 1 :] = -1
+    for y in range(height):
+        ob = y * ostride + ooff
+        for x in range(w):
+            out[np.uint64(ob + x)] = lab[np.uint64(out[np.uint64(ob + x)])]
+        if sized:
+            out[ob - 1] = -1
+            out[ob + w] = -1
+    return count, sizes

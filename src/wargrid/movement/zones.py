@@ -102,16 +102,43 @@ def _scratch(name: str, n: int) -> np.ndarray:
     return buf
 
 
-def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _runs_above(t: Topology, dirs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(ulo, uhi)``: the columns ``x + ulo[par] .. x + uhi[par]`` of the row above linked to column ``x``.
+
+    ``None`` when the directions followed are not "west, east and a range of
+    the rows above and below that contains the column itself", or a
+    direction followed has a corner rule (then zones are labelled cell by
+    cell).
+    """
+    if t.corner_rule != 0 and (t.corner[dirs, 0] >= 0).any():
+        return None
+    pw = t.pw
+    ulo = np.zeros(2, dtype=np.int64)
+    uhi = np.zeros(2, dtype=np.int64)
+    for par in range(2):
+        offs = {int(o) for o in t.offsets[par, dirs]}
+        up = sorted(o + pw for o in offs if -pw - 1 <= o <= -pw + 1)
+        down = [o - pw for o in offs if pw - 1 <= o <= pw + 1]
+        if (
+            not {-1, 1} <= offs
+            or len(up) + len(down) + 2 != len(offs)
+            or not up
+            or up != list(range(up[0], up[-1] + 1))
+            or not up[0] <= 0 <= up[-1]
+        ):
+            return None
+        ulo[par], uhi[par] = up[0], up[-1]
+    return ulo, uhi
+
+
+def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None, *, runs: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Padded labels and the cells per zone.
 
     With ``dest`` the final labels go there, unpadded; the padded ones are
-    then scratch and no sizes are counted.
+    then scratch and no sizes are counted. Without edge costs zones are
+    labelled run by run (``label_runs``) where the board allows it and
+    ``runs`` is set; otherwise cell by cell (``label_board``).
     """
-    from .._kernels.zones import label_board
-
-    out = _scratch("out", t.padded_size) if dest is not None else np.empty(t.padded_size, dtype=np.int32)
-    parent = _scratch("parent", t.width * t.height + 1)
     dirs = _directions(t, edge.shape[0] > 0)
     if cell.dtype == bool:  # compared as bytes: 0 < v < 2
         cell, lo, hi = cell.view(np.uint8), 0, 2
@@ -121,6 +148,26 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
         stride, off = t.pw, t.pw + 1
     else:  # a plain (height, width) layer, raveled
         stride, off = t.width, 0
+    above = _runs_above(t, dirs) if runs and edge.shape[0] == 0 else None
+    if above is not None:
+        from .._kernels.zones import label_runs
+
+        n = t.height * ((t.width + 1) // 2) + 1
+        if dest is None:
+            out, ostride, ooff = np.empty(t.padded_size, dtype=np.int32), t.pw, t.pw + 1
+        else:
+            out, ostride, ooff = dest, t.width, 0
+        pmx = 1 if t.parity_mode == 1 else 0
+        pmy = 1 if t.parity_mode == 2 else 0
+        _, sizes = label_runs(
+            cell, stride, off, lo, hi, above[0], above[1], pmx, pmy, t.wrap, t.width, t.height, out, ostride, ooff,
+            dest is None, _scratch("rs", n), _scratch("re", n), _scratch("parent", n),
+        )
+        return out, sizes
+    from .._kernels.zones import label_board
+
+    out = _scratch("out", t.padded_size) if dest is not None else np.empty(t.padded_size, dtype=np.int32)
+    parent = _scratch("parent", t.width * t.height + 1)
     if dest is None:
         dest = np.zeros(0, dtype=np.int32)
     _, sizes = label_board(
