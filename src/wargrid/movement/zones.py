@@ -10,6 +10,10 @@ linked cells. Labels are an int32 ``(height, width)`` array indexed
 arbitrary non-negative integers (not necessarily ``0..n-1`` after edits):
 equal ids mean the same zone.
 
+A fresh labelling unions runs (a row's stretches of passable cells) with the
+runs they touch in the row above when there are no walls, and goes cell by
+cell otherwise; both number zones in row-major order of their first cell.
+
 ``ZoneState`` keeps the labels of one movement class and updates them after
 an edit by touching only the zones around the changed cells:
 
@@ -131,7 +135,24 @@ def _runs_above(t: Topology, dirs: np.ndarray) -> tuple[np.ndarray, np.ndarray] 
     return ulo, uhi
 
 
-def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None, *, runs: bool = True) -> tuple[np.ndarray, np.ndarray]:
+_ABOVE: dict[int, tuple[Topology, tuple[np.ndarray, np.ndarray] | None]] = {}
+
+
+def _runs_above_cached(t: Topology) -> tuple[np.ndarray, np.ndarray] | None:
+    """``_runs_above`` for the directions followed without edge costs, kept per topology."""
+    hit = _ABOVE.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    if len(_ABOVE) >= 64:
+        _ABOVE.clear()
+    above = _runs_above(t, _directions(t, False))
+    _ABOVE[id(t)] = (t, above)
+    return above
+
+
+def _label(
+    t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None, *, runs: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """Padded labels and the cells per zone.
 
     With ``dest`` the final labels go there, unpadded; the padded ones are
@@ -139,7 +160,6 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
     labelled run by run (``label_runs``) where the board allows it and
     ``runs`` is set; otherwise cell by cell (``label_board``).
     """
-    dirs = _directions(t, edge.shape[0] > 0)
     if cell.dtype == bool:  # compared as bytes: 0 < v < 2
         cell, lo, hi = cell.view(np.uint8), 0, 2
     else:
@@ -148,7 +168,7 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
         stride, off = t.pw, t.pw + 1
     else:  # a plain (height, width) layer, raveled
         stride, off = t.width, 0
-    above = _runs_above(t, dirs) if runs and edge.shape[0] == 0 else None
+    above = _runs_above_cached(t) if runs and edge.shape[0] == 0 else None
     if above is not None:
         from .._kernels.zones import label_runs
 
@@ -161,11 +181,12 @@ def _label(t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | N
         pmy = 1 if t.parity_mode == 2 else 0
         _, sizes = label_runs(
             cell, stride, off, lo, hi, above[0], above[1], pmx, pmy, t.wrap, t.width, t.height, out, ostride, ooff,
-            dest is None, _scratch("rs", n), _scratch("re", n), _scratch("parent", n),
+            dest is None, _scratch("rs", n), _scratch("re", n), _scratch("runs", n),
         )
         return out, sizes
     from .._kernels.zones import label_board
 
+    dirs = _directions(t, edge.shape[0] > 0)
     out = _scratch("out", t.padded_size) if dest is not None else np.empty(t.padded_size, dtype=np.int32)
     parent = _scratch("parent", t.width * t.height + 1)
     if dest is None:
