@@ -17,6 +17,8 @@ __all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "che
 
 def check_int(v: Any, name: str, *, hint: str = "") -> int:
     """Return ``v`` as an ``int``; booleans, floats and strings raise ``TypeError``."""
+    if type(v) is int:  # the common case, without the abstract-class checks below
+        return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Integral, np.integer)):
         extra = f" ({hint})" if hint else ""
         raise TypeError(f"{name} must be an integer, got {type(v).__name__} {v!r}{extra}")
@@ -33,6 +35,10 @@ def check_positive_int(v: Any, name: str, *, minimum: int = 1) -> int:
 
 def check_real(v: Any, name: str, *, minimum: float | None = None, allow_inf: bool = False) -> float:
     """A finite real number (``inf`` only with ``allow_inf``), never NaN."""
+    if type(v) is float or type(v) is int:  # the common cases skip the abstract-class checks
+        f = float(v)
+        if math.isfinite(f) and (minimum is None or f >= minimum):
+            return f
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number, got {type(v).__name__} {v!r}")
     f = float(v)
@@ -53,6 +59,8 @@ def check_choice(v: Any, name: str, choices: Sequence[Any]) -> Any:
 
 def check_cell_pair(v: Any, name: str) -> tuple[int, int]:
     """A cell given as an ``(x, y)`` pair of integers."""
+    if type(v) is tuple and len(v) == 2 and type(v[0]) is int and type(v[1]) is int:
+        return v
     try:
         x, y = v
     except (TypeError, ValueError):

@@ -185,9 +185,12 @@ def padded_id(topo: Topology, cell: tuple[int, int]) -> int:
 
 def cells_of(topo: Topology, padded: np.ndarray) -> list[tuple[int, int]]:
     """Padded ids to a list of ``(x, y)``."""
+    pw = topo.pw
     p = np.asarray(padded, dtype=np.int64)
-    xs = (p % topo.pw - 1).tolist()
-    ys = (p // topo.pw - 1).tolist()
+    if p.shape[0] <= 64:  # short paths: plain Python beats numpy's fixed cost per call
+        return [(v % pw - 1, v // pw - 1) for v in p.tolist()]
+    xs = (p % pw - 1).tolist()
+    ys = (p // pw - 1).tolist()
     return list(zip(xs, ys))
 
 
