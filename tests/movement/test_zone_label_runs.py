@@ -150,3 +150,46 @@ def test_zone_state_on_a_masked_hexagon():
     z = ZoneState(t, t.pad(np.ones(g.shape), np.inf), np.zeros(0))
     assert z.count == 1 and z.size(0) == len(g)
     assert (z.labels()[~g.mask] == -1).all()
+
+
+def _spiral(n: int) -> np.ndarray:
+    """Passages winding inwards: rows hold runs of one zone that meet only rows later."""
+    a = np.zeros((n, n), dtype=bool)
+    x0, y0, x1, y1 = 0, 0, n - 1, n - 1
+    while x0 <= x1 and y0 <= y1:
+        a[y0, x0 : x1 + 1] = True
+        a[y0 : y1 + 1, x1] = True
+        a[y1, x0 : x1 + 1] = True
+        a[y0 + 2 : y1 + 1, x0] = True
+        if y0 + 2 <= y1:
+            a[y0 + 2, x0 : x0 + 2] = True
+        x0, y0, x1, y1 = x0 + 2, y0 + 2, x1 - 2, y1 - 2
+    return a
+
+
+def _comb(w: int, h: int) -> np.ndarray:
+    """Teeth joined only along the bottom row, and a second comb hanging from the top row between them."""
+    a = np.zeros((h, w), dtype=bool)
+    a[:, ::4] = True
+    a[-1, :] = True
+    a[:-2, 2::4] = True
+    a[0, 2:] = True
+    a[0, 1] = False
+    return a
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("wrap", [False, True])
+def test_structured_boards_match_flood_fill(kind, wrap):
+    rng = np.random.default_rng(len(kind) + wrap)
+    for passable in (_spiral(24), _comb(26, 17), rng.random((20, 22)) < 0.6):
+        h, w = passable.shape
+        g = make_grid(kind, w, h, wrap)
+        assert g.shape == passable.shape
+        want = flood_fill(g, passable)
+        assert label_zones(g, passable).tolist() == want.tolist()
+        t = g.topology
+        cell, edge = _check_costs(g, np.where(passable, 1.0, np.inf), None)
+        out, sizes = _label(t, cell, edge)
+        assert t.unpad(out).tolist() == want.tolist()
+        assert sizes.tolist() == np.bincount(want[want >= 0]).tolist()

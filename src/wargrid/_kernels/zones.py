@@ -510,19 +510,24 @@ def label_runs(cell, cstride, coff, lo, hi, ulo, uhi, pmx, pmy, wrap, width, hei
                 k += 1
             root = j
             i = k
-            while i < first and rs[np.uint64(i)] <= hix:
-                r = np.int64(i)
-                while parent[np.uint64(r)] != r:
-                    parent[np.uint64(r)] = parent[np.uint64(parent[np.uint64(r)])]
-                    r = np.int64(parent[np.uint64(r)])
-                if root == j:
-                    root = r
-                elif r < root:
-                    parent[np.uint64(root)] = r
-                    root = r
-                elif r > root:
-                    parent[np.uint64(r)] = root
+            if i < first and rs[np.uint64(i)] <= hix:
+                # one run touched: link to its parent (a smaller run of its set; no find)
+                root = np.int64(parent[np.uint64(i)])
                 i += 1
+                if i < first and rs[np.uint64(i)] <= hix:
+                    while parent[np.uint64(root)] != root:
+                        root = np.int64(parent[np.uint64(root)])
+                    while i < first and rs[np.uint64(i)] <= hix:
+                        r = np.int64(i)
+                        while parent[np.uint64(r)] != r:
+                            parent[np.uint64(r)] = parent[np.uint64(parent[np.uint64(r)])]
+                            r = np.int64(parent[np.uint64(r)])
+                        if r < root:
+                            parent[np.uint64(root)] = r
+                            root = r
+                        elif r > root:
+                            parent[np.uint64(r)] = root
+                        i += 1
             parent[np.uint64(j)] = root
         if wrap and first < nrun:
             if prevfirst < first:
