@@ -271,3 +271,186 @@ def expand(jumps, pw):
             out[k] = a + j * (sx + sy * pw)
             k += 1
     return out
+
+
+# -- jump table (JPS+) ----------------------------------------------------------------------
+# ``dist[p * 8 + d]`` for direction ``d`` in the order E, W, S, N, SE, SW, NE, NW: k > 0 when
+# the first jump point along ``d`` is k steps away, -k (or 0) when k free steps lead to a wall.
+# A diagonal stops where either of its straight parts has a jump point ahead. With the table
+# a jump is one load instead of a scan.
+
+_DX = (1, -1, 0, 0, 1, -1, 1, -1)
+_DY = (0, 0, 1, -1, 1, 1, -1, -1)
+
+
+@jit(inline="always")
+def _straight_next(free, dist, q, s, t, d):
+    """The table entry of the cell before ``q`` along step ``s`` (``t``: a perpendicular step)."""
+    if free[np.uintp(q)] == 0:
+        return 0
+    if (free[np.uintp(q + t)] != 0 and free[np.uintp(q + t - s)] == 0) or (
+        free[np.uintp(q - t)] != 0 and free[np.uintp(q - t - s)] == 0
+    ):
+        return 1
+    v = dist[np.uintp(q * 8 + d)]
+    return v + 1 if v > 0 else v - 1
+
+
+@jit
+def jump_table(free, pw, ph):
+    """The JPS+ table of a padded 'can enter' board ``free`` (``pw`` x ``ph``, blocked border)."""
+    dist = np.zeros(pw * ph * 8, dtype=np.int16)
+    for d in range(4):
+        sx = _DX[d]
+        sy = _DY[d]
+        s = sx + sy * pw
+        t = pw if sx != 0 else 1
+        for i in range(1, ph - 1):
+            y = ph - 1 - i if sy > 0 else i
+            for j in range(1, pw - 1):
+                x = pw - 1 - j if sx > 0 else j
+                p = y * pw + x
+                if free[p] != 0:
+                    dist[p * 8 + d] = _straight_next(free, dist, p + s, s, t, d)
+    for d in range(4, 8):
+        sx = _DX[d]
+        sy = _DY[d] * pw
+        dh = 0 if sx > 0 else 1
+        dv = 2 if sy > 0 else 3
+        for i in range(1, ph - 1):
+            y = ph - 1 - i if sy > 0 else i
+            for j in range(1, pw - 1):
+                x = pw - 1 - j if sx > 0 else j
+                p = y * pw + x
+                if free[p] == 0:
+                    continue
+                q = p + sx + sy
+                if free[p + sx] == 0 or free[p + sy] == 0 or free[q] == 0:
+                    v = 0
+                elif dist[q * 8 + dh] > 0 or dist[q * 8 + dv] > 0:
+                    v = 1
+                else:
+                    w = dist[q * 8 + d]
+                    v = w + 1 if w > 0 else w - 1
+                dist[p * 8 + d] = v
+    return dist
+
+
+@jit
+def jps_table(free, dist, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, gen):
+    """Jump Point Search over the table from ``jump_table``: the path's padded ids, empty when unreachable.
+
+    ``g[goal]`` is the length in steps. Successors: every direction from the
+    start; after a diagonal step its two straight parts and itself; after a
+    straight step itself and, on a side whose cell behind is blocked (a forced
+    neighbour), that side and the diagonal toward it. A jump also ends on the
+    goal's row or column when the goal lies ahead within reach.
+    """
+    gx = goal % pw
+    gy = goal // pw
+    op = 2 * gen
+    cl = op + 1
+    g[start] = 0.0
+    parent[start] = -1
+    stamp[start] = op
+    heap_up(0, _octile(start, goal, pw), 0.0, start, hf, hg, hid, pos)
+    n = 1
+    found = False
+    while n > 0:
+        u = hid[0]
+        gu = hg[0]
+        n = heap_pop(n, hf, hg, hid, pos)
+        stamp[np.uintp(u)] = cl
+        if u == goal:
+            found = True
+            break
+        ux = u % pw
+        uy = u // pw
+        pu = parent[np.uintp(u)]
+        if pu < 0:
+            mask = 255
+        else:
+            ddx = ux - pu % pw
+            ddy = uy - pu // pw
+            sx = 0 if ddx == 0 else (1 if ddx > 0 else -1)
+            sy = 0 if ddy == 0 else (1 if ddy > 0 else -1)
+            dh = 0 if sx > 0 else 1
+            dv = 2 if sy > 0 else 3
+            if sx != 0 and sy != 0:
+                mask = (1 << dh) | (1 << dv) | (1 << (4 + (sx < 0) + 2 * (sy < 0)))
+            elif sx != 0:
+                mask = 1 << dh
+                for sgn in (-1, 1):
+                    t = sgn * pw
+                    if free[np.uintp(u + t)] != 0 and free[np.uintp(u + t - sx)] == 0:
+                        mask |= (1 << (2 if sgn > 0 else 3)) | (1 << (4 + (sx < 0) + 2 * (sgn < 0)))
+            else:
+                mask = 1 << dv
+                for sgn in (-1, 1):
+                    if free[np.uintp(u + sgn)] != 0 and free[np.uintp(u + sgn - sy * pw)] == 0:
+                        mask |= (1 << (0 if sgn > 0 else 1)) | (1 << (4 + (sgn < 0) + 2 * (sy < 0)))
+        base = u * 8
+        for d in range(8):
+            if (mask >> d) & 1 == 0:
+                continue
+            D = np.int64(dist[np.uintp(base + d)])
+            reach = D if D > 0 else -D
+            dx = _DX[d]
+            dy = _DY[d]
+            ax = (gx - ux) * dx
+            ay = (gy - uy) * dy
+            if d < 4:
+                if dx != 0:
+                    k = ax if (gy == uy and 0 < ax <= reach) else (D if D > 0 else 0)
+                else:
+                    k = ay if (gx == ux and 0 < ay <= reach) else (D if D > 0 else 0)
+                if k == 0:
+                    continue
+                nd = gu + k
+            else:
+                k = min(ax, ay)
+                if not (k > 0 and k <= reach):
+                    k = D if D > 0 else 0
+                if k == 0:
+                    continue
+                nd = gu + _SQRT2 * k
+            q = u + k * (dx + dy * pw)
+            qu = np.uintp(q)
+            sq = stamp[qu]
+            if sq == cl:
+                continue
+            if sq == op:
+                if nd >= g[qu]:
+                    continue
+                i = pos[qu]
+            else:
+                stamp[qu] = op
+                i = n
+                n += 1
+            g[qu] = nd
+            parent[qu] = u
+            heap_up(i, nd + _octile(q, goal, pw), nd, q, hf, hg, hid, pos)
+    if not found:
+        return np.empty(0, dtype=np.int64)
+    # the jump points back to the start, then every cell between them
+    total = 1
+    p = goal
+    while parent[np.uintp(p)] >= 0:
+        a = parent[np.uintp(p)]
+        total += max(abs(a % pw - p % pw), abs(a // pw - p // pw))
+        p = a
+    out = np.empty(total, dtype=np.int64)
+    k = total - 1
+    p = goal
+    out[k] = p
+    while parent[np.uintp(p)] >= 0:
+        a = parent[np.uintp(p)]
+        dx = a % pw - p % pw
+        dy = a // pw - p // pw
+        step = (0 if dx == 0 else (1 if dx > 0 else -1)) + (0 if dy == 0 else (pw if dy > 0 else -pw))
+        m = max(abs(dx), abs(dy))
+        for _ in range(m):
+            p += step
+            k -= 1
+            out[k] = p
+    return out
