@@ -103,3 +103,51 @@ def test_move_mask_literal():
     assert allowed == {(1, 0), (0, 1)}  # east and south; the diagonal past the block is cut
     assert out[padded_id(topo, (1, 1))] == 0
     assert plain_moves(topo, c) is plain_moves(topo, c)  # cached while the costs live
+
+
+@settings(max_examples=200)
+@given(data=st.data(), max_cost=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 6.0]), scale=st.sampled_from([1.0, 0.5, 3.0]))
+def test_queue_dijkstra_gives_the_heap_distances(data, max_cost, scale):
+    from wargrid._kernels.search import dijkstra_queues
+    from wargrid.movement.search import step_queues
+
+    g, cost, _ = data.draw(boards(edges=False, uniform=True))
+    assume(not g.topology.wrap)
+    cost = cost * scale
+    cells = list(g.cells())
+    srcs = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+    c = costs_of(g, cost, None)
+    topo = g.topology
+    off, stepl, corner, ti = topo_args(topo)
+    dxa, dya = topo_xy(topo)
+    n = topo.padded_size
+    ids = np.array([padded_id(topo, s) for s in srcs], dtype=np.int64)
+    qof, nq = step_queues(topo)
+    assert nq == (2 if g.ndir == 8 else 1)
+    got = np.full(n, np.inf)
+    settled = dijkstra_queues(c.cell, plain_moves(topo, c), c.min_cost, ids, off, stepl, qof, nq, ti, max_cost, got,
+                              np.empty(nq * n, dtype=np.int32), np.empty(nq * n))
+    want = np.full(n, np.inf)
+    s2 = dijkstra(c.cell, c.edge, _NO_STOP, ids, off, dxa, dya, stepl, corner, ti, max_cost, False, want,
+                  np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32), np.empty(n),
+                  np.empty(0), np.empty(n, dtype=np.int32))
+    assert settled == s2
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    np.testing.assert_allclose(got[np.isfinite(got)], want[np.isfinite(want)], rtol=1e-12)
+
+
+def test_queue_dijkstra_literal_octile():
+    from wargrid import Map
+
+    m = Map(SquareGrid(4, 3, diagonal=True))
+    m.set_terrain([(1, 0), (1, 1)], "water")
+    d = m.distance_field((0, 0), unit="cavalry")
+    r2 = 2 ** 0.5
+    inf = np.inf
+    # the water cuts every diagonal past its corners ('no-obstacle' rule): the way runs round its foot
+    want = np.array([
+        [0.0, inf, 6.0, 5.0 + r2],
+        [1.0, inf, 5.0, 4.0 + r2],
+        [2.0, 3.0, 4.0, 5.0],
+    ])
+    np.testing.assert_allclose(d, want, rtol=0, atol=1e-12)

@@ -827,10 +827,7 @@ def dijkstra_plain(cell, moves, uniform, c_uni, sources, off, dxa, dya, stepl, t
         else:
             ux = np.int64(u % pw) - 1
             uy = np.int64(u // pw) - 1
-            if pmode == 1:
-                base = _U(ux & 1) * ndir
-            else:
-                base = _U(uy & 1) * ndir
+            base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
         cu = c_uni if uniform else cell[u]
         for e in range(ndir):
             eu = _U(e)
@@ -878,3 +875,81 @@ def dijkstra_plain(cell, moves, uniform, c_uni, sources, off, dxa, dya, stepl, t
             hid[i] = qi
             pos[q] = i
     return settled
+
+
+@jit
+def dijkstra_queues(cell, moves, c_uni, sources, off, stepl, qof, nq, ti, max_cost, dist, qid, qkey):
+    """Distances only on a uniform board (plain kernels' boards), with one FIFO queue per step length.
+
+    Every passable cell costs ``c_uni`` to enter, so a step costs one of
+    ``nq`` values (``qof[d]``: the queue of direction ``d``). Cells leave in
+    nondecreasing distance, so each queue, fed ``distance + its step cost``,
+    stays sorted: the smallest of the queue heads is the next cell to settle
+    and no heap is needed. A cell enters each queue at most once (a later
+    entry would carry a larger key, never an improvement), so ``qid`` and
+    ``qkey`` hold ``nq`` blocks of ``len(dist)`` entries. Ties between heads go to the
+    lower queue. ``dist`` must be all ``inf`` on entry. Returns the number of cells settled.
+    """
+    one = _U(1)
+    ndir = _U(ti[0])
+    pmode = ti[1]
+    pw = _U(ti[5])
+    n = _U(dist.shape[0])
+    head = np.zeros(nq, dtype=np.int64)
+    tail = np.zeros(nq, dtype=np.int64)
+    for si in range(sources.shape[0]):
+        s = _U(sources[si])
+        if dist[s] == 0.0 or cell[s] == INF:
+            continue
+        dist[s] = 0.0
+        t = _U(tail[0])
+        qid[t] = np.int32(s)
+        qkey[t] = 0.0
+        tail[0] += 1
+    settled = 0
+    while True:
+        best = -1
+        bk = INF
+        for k in range(nq):
+            # drop stale heads (the cell was reached cheaper through another queue)
+            while head[k] < tail[k]:
+                e = _U(k) * n + _U(head[k])
+                if qkey[e] > dist[_U(qid[e])]:
+                    head[k] += 1
+                else:
+                    break
+            if head[k] < tail[k]:
+                kk = qkey[_U(k) * n + _U(head[k])]
+                if kk < bk:
+                    bk = kk
+                    best = k
+        if best < 0:
+            return settled
+        e = _U(best) * n + _U(head[best])
+        head[best] += 1
+        u = _U(qid[e])
+        gu = bk
+        if gu > dist[u]:
+            continue
+        settled += 1
+        mu = _U(moves[u])
+        if pmode == 0:
+            base = _U(0)
+        else:
+            ux = np.int64(u % pw) - 1
+            uy = np.int64(u // pw) - 1
+            base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
+        for d in range(ndir):
+            du = _U(d)
+            if (mu >> du) & one == 0:
+                continue
+            q = _U(np.int64(u) + off[base + du])
+            nd = gu + stepl[du] * c_uni
+            if nd > max_cost or nd >= dist[q]:
+                continue
+            dist[q] = nd
+            k = _U(qof[du])
+            t = _U(tail[k])
+            qid[k * n + t] = np.int32(q)
+            qkey[k * n + t] = nd
+            tail[k] += 1

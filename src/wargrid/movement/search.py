@@ -123,6 +123,13 @@ class SearchState:
         self.hid = np.empty(n, dtype=np.int32)
         self.gen = 0
 
+    def queues(self, nq: int) -> tuple[np.ndarray, np.ndarray]:
+        """Scratch for ``dijkstra_queues``: ``nq`` blocks of ``n`` cell ids and keys (kept for the next call)."""
+        q = getattr(self, "_queues", None)
+        if q is None or q[0].shape[0] < nq * self.n:
+            q = self._queues = (np.empty(nq * self.n, dtype=np.int32), np.empty(nq * self.n, dtype=np.float64))
+        return q
+
     def next_gen(self) -> int:
         self.gen += 1
         if self.gen >= (1 << 30) - 1:
@@ -148,6 +155,8 @@ def search_state(n: int) -> SearchState:
 
 
 _EMPTY_U8 = np.zeros(0, dtype=np.uint8)
+_NO_TREE_I32 = np.zeros(0, dtype=np.int32)
+_NO_TREE_I8 = np.zeros(0, dtype=np.int8)
 
 _MOVES: dict[int, tuple[weakref.ref, np.ndarray]] = {}
 
@@ -496,8 +505,44 @@ def distance_field(
     mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)
-    f = dijkstra_field(grid, costs, ids, max_cost=mc, tree=False)
-    return topo.unpad(f.dist)
+    moves = plain_moves(topo, costs)
+    if moves is None:
+        return topo.unpad(dijkstra_field(grid, costs, ids, max_cost=mc, tree=False).dist)
+    from .._kernels.search import dijkstra_plain
+
+    # distances only: the thread's search state lends its arrays (A* trusts only
+    # stamped entries, and no stamp is touched here), so no fresh board-sized
+    # scratch is allocated (and faulted in) per call
+    state = search_state(topo.padded_size)
+    dist = state.g
+    dist.fill(np.inf)
+    off, stepl, _, ti = topo_args(topo)
+    if costs.uniform:
+        from .._kernels.search import dijkstra_queues
+
+        qof, nq = step_queues(topo)
+        qid, qkey = state.queues(nq)
+        dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, off, stepl, qof, nq, ti, mc, dist, qid, qkey)
+        return topo.unpad(dist)
+    dxa, dya = topo_xy(topo)
+    dijkstra_plain(
+        costs.cell, moves, False, float(costs.min_cost), ids, off, dxa, dya, stepl, ti, mc, False, False,
+        dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid,
+    )
+    return topo.unpad(dist)
+
+
+_STEP_QUEUES: "weakref.WeakKeyDictionary[Topology, tuple[np.ndarray, int]]" = weakref.WeakKeyDictionary()
+
+
+def step_queues(topo: Topology) -> tuple[np.ndarray, int]:
+    """``(qof, nq)``: the queue of each direction for ``dijkstra_queues`` (one per distinct step length; cached)."""
+    got = _STEP_QUEUES.get(topo)
+    if got is None:
+        steps = np.asarray(topo.step, dtype=np.float64).tolist()
+        lengths = sorted(set(steps))
+        got = _STEP_QUEUES[topo] = (np.array([lengths.index(v) for v in steps], dtype=np.int64), len(lengths))
+    return got
 
 
 # -- batches ----------------------------------------------------------------------------------------
