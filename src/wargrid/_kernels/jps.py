@@ -336,37 +336,85 @@ def jump_table(free, pw, ph):
     return dist
 
 
-@jit
-def jps_table(free, dist, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, gen):
-    """Jump Point Search over the table from ``jump_table``: the path's padded ids, empty when unreachable.
+@jit(inline="always")
+def _first(f1, g1, i1, f2, g2, i2):
+    """The open list's order: smaller f, then larger g, then smaller id."""
+    if f1 != f2:
+        return f1 < f2
+    if g1 != g2:
+        return g1 > g2
+    return i1 < i2
 
-    ``g[goal]`` is the length in steps. Successors: every direction from the
-    start; after a diagonal step its two straight parts and itself; after a
-    straight step itself and, on a side whose cell behind is blocked (a forced
-    neighbour), that side and the diagonal toward it. A jump also ends on the
-    goal's row or column when the goal lies ahead within reach.
+
+@jit
+def jps_table(free, dist, start, goal, pw, g, sp, gen):
+    """Jump Point Search over the table from ``jump_table``: ``(2, n)`` x and y of the path's cells (unpadded), n = 0 when unreachable.
+
+    Per-cell state: ``g[p]`` (length in steps; ``g[goal]`` is the answer) and
+    ``sp[2 p]`` the stamp (``2 gen`` open, ``2 gen + 1`` closed), ``sp[2 p + 1]``
+    the parent jump point. The open list is a heap local to the call, without
+    decrease-key: an improved cell is pushed again and stale entries are
+    skipped when popped (the open lists of JPS are short).
+
+    Successors: every direction from the start; after a diagonal step its two
+    straight parts and itself; after a straight step itself and, on a side
+    whose cell behind is blocked (a forced neighbour), that side and the
+    diagonal toward it. A jump also ends on the goal's row or column when the
+    goal lies ahead within reach.
     """
     gx = goal % pw
     gy = goal // pw
-    op = 2 * gen
-    cl = op + 1
+    op = np.int32(2 * gen)
+    cl = np.int32(2 * gen + 1)
+    cap = 256
+    hf = np.empty(cap, dtype=np.float64)
+    hg = np.empty(cap, dtype=np.float64)
+    hid = np.empty(cap, dtype=np.int64)
     g[start] = 0.0
-    parent[start] = -1
-    stamp[start] = op
-    heap_up(0, _octile(start, goal, pw), 0.0, start, hf, hg, hid, pos)
+    sp[2 * start] = op
+    sp[2 * start + 1] = -1
+    hf[0] = _octile(start, goal, pw)
+    hg[0] = 0.0
+    hid[0] = start
     n = 1
     found = False
     while n > 0:
         u = hid[0]
         gu = hg[0]
-        n = heap_pop(n, hf, hg, hid, pos)
-        stamp[np.uintp(u)] = cl
+        # pop
+        n -= 1
+        if n > 0:
+            f = hf[np.uintp(n)]
+            gg = hg[np.uintp(n)]
+            v = hid[np.uintp(n)]
+            i = 0
+            while True:
+                c = 2 * i + 1
+                if c >= n:
+                    break
+                if c + 1 < n and _first(hf[np.uintp(c + 1)], hg[np.uintp(c + 1)], hid[np.uintp(c + 1)],
+                                        hf[np.uintp(c)], hg[np.uintp(c)], hid[np.uintp(c)]):
+                    c += 1
+                if _first(hf[np.uintp(c)], hg[np.uintp(c)], hid[np.uintp(c)], f, gg, v):
+                    hf[np.uintp(i)] = hf[np.uintp(c)]
+                    hg[np.uintp(i)] = hg[np.uintp(c)]
+                    hid[np.uintp(i)] = hid[np.uintp(c)]
+                    i = c
+                else:
+                    break
+            hf[np.uintp(i)] = f
+            hg[np.uintp(i)] = gg
+            hid[np.uintp(i)] = v
+        uu = np.uintp(2 * u)
+        if sp[uu] == cl or gu > g[np.uintp(u)]:
+            continue  # stale
+        sp[uu] = cl
         if u == goal:
             found = True
             break
         ux = u % pw
         uy = u // pw
-        pu = parent[np.uintp(u)]
+        pu = np.int64(sp[uu + np.uintp(1)])
         if pu < 0:
             mask = 255
         else:
@@ -380,15 +428,16 @@ def jps_table(free, dist, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, g
                 mask = (1 << dh) | (1 << dv) | (1 << (4 + (sx < 0) + 2 * (sy < 0)))
             elif sx != 0:
                 mask = 1 << dh
-                for sgn in (-1, 1):
-                    t = sgn * pw
-                    if free[np.uintp(u + t)] != 0 and free[np.uintp(u + t - sx)] == 0:
-                        mask |= (1 << (2 if sgn > 0 else 3)) | (1 << (4 + (sx < 0) + 2 * (sgn < 0)))
+                if free[np.uintp(u + pw)] != 0 and free[np.uintp(u + pw - sx)] == 0:
+                    mask |= (1 << 2) | (1 << (4 + (sx < 0)))
+                if free[np.uintp(u - pw)] != 0 and free[np.uintp(u - pw - sx)] == 0:
+                    mask |= (1 << 3) | (1 << (6 + (sx < 0)))
             else:
                 mask = 1 << dv
-                for sgn in (-1, 1):
-                    if free[np.uintp(u + sgn)] != 0 and free[np.uintp(u + sgn - sy * pw)] == 0:
-                        mask |= (1 << (0 if sgn > 0 else 1)) | (1 << (4 + (sgn < 0) + 2 * (sy < 0)))
+                if free[np.uintp(u + 1)] != 0 and free[np.uintp(u + 1 - sy * pw)] == 0:
+                    mask |= 1 | (1 << (4 + 2 * (sy < 0)))
+                if free[np.uintp(u - 1)] != 0 and free[np.uintp(u - 1 - sy * pw)] == 0:
+                    mask |= 2 | (1 << (5 + 2 * (sy < 0)))
         base = u * 8
         for d in range(8):
             if (mask >> d) & 1 == 0:
@@ -415,42 +464,68 @@ def jps_table(free, dist, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, g
                     continue
                 nd = gu + _SQRT2 * k
             q = u + k * (dx + dy * pw)
-            qu = np.uintp(q)
-            sq = stamp[qu]
+            qq = np.uintp(2 * q)
+            sq = sp[qq]
             if sq == cl:
                 continue
-            if sq == op:
-                if nd >= g[qu]:
-                    continue
-                i = pos[qu]
-            else:
-                stamp[qu] = op
-                i = n
-                n += 1
-            g[qu] = nd
-            parent[qu] = u
-            heap_up(i, nd + _octile(q, goal, pw), nd, q, hf, hg, hid, pos)
+            if sq == op and nd >= g[np.uintp(q)]:
+                continue
+            sp[qq] = op
+            sp[qq + np.uintp(1)] = u
+            g[np.uintp(q)] = nd
+            if n == cap:
+                cap *= 2
+                hf2 = np.empty(cap, dtype=np.float64)
+                hg2 = np.empty(cap, dtype=np.float64)
+                hid2 = np.empty(cap, dtype=np.int64)
+                hf2[:n] = hf
+                hg2[:n] = hg
+                hid2[:n] = hid
+                hf = hf2
+                hg = hg2
+                hid = hid2
+            f = nd + _octile(q, goal, pw)
+            i = n
+            n += 1
+            while i > 0:
+                pa = (i - 1) >> 1
+                if _first(f, nd, q, hf[np.uintp(pa)], hg[np.uintp(pa)], hid[np.uintp(pa)]):
+                    hf[np.uintp(i)] = hf[np.uintp(pa)]
+                    hg[np.uintp(i)] = hg[np.uintp(pa)]
+                    hid[np.uintp(i)] = hid[np.uintp(pa)]
+                    i = pa
+                else:
+                    break
+            hf[np.uintp(i)] = f
+            hg[np.uintp(i)] = nd
+            hid[np.uintp(i)] = q
     if not found:
-        return np.empty(0, dtype=np.int64)
-    # the jump points back to the start, then every cell between them
+        return np.empty((2, 0), dtype=np.int64)
+    # the jump points back to the start, then every cell between them, as unpadded x and y
     total = 1
     p = goal
-    while parent[np.uintp(p)] >= 0:
-        a = parent[np.uintp(p)]
+    while sp[2 * p + 1] >= 0:
+        a = np.int64(sp[2 * p + 1])
         total += max(abs(a % pw - p % pw), abs(a // pw - p // pw))
         p = a
-    out = np.empty(total, dtype=np.int64)
+    out = np.empty((2, total), dtype=np.int64)
     k = total - 1
+    x = goal % pw
+    y = goal // pw
+    out[0, k] = x - 1
+    out[1, k] = y - 1
     p = goal
-    out[k] = p
-    while parent[np.uintp(p)] >= 0:
-        a = parent[np.uintp(p)]
-        dx = a % pw - p % pw
-        dy = a // pw - p // pw
-        step = (0 if dx == 0 else (1 if dx > 0 else -1)) + (0 if dy == 0 else (pw if dy > 0 else -pw))
-        m = max(abs(dx), abs(dy))
-        for _ in range(m):
-            p += step
+    while sp[2 * p + 1] >= 0:
+        a = np.int64(sp[2 * p + 1])
+        dx = a % pw - x
+        dy = a // pw - y
+        sx = 0 if dx == 0 else (1 if dx > 0 else -1)
+        sy = 0 if dy == 0 else (1 if dy > 0 else -1)
+        for _ in range(max(abs(dx), abs(dy))):
+            x += sx
+            y += sy
             k -= 1
-            out[k] = p
+            out[0, k] = x - 1
+            out[1, k] = y - 1
+        p = a
     return out

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from ..movement import search as _search
+from ..movement.jps import jps_cells, uses_jps
 from ..movement.zoc import occupied
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,9 +50,13 @@ class MovementQueries:
         grid = self.grid
         start = grid.check_cell(start, "start")
         goal = grid.check_cell(goal, "goal")
-        w = _search.check_weight(weight)
+        w = weight if type(weight) is float and weight == 1.0 else _search.check_weight(weight)
         if not isinstance(nearest, (bool, np.bool_)):
             raise TypeError(f"nearest must be True or False, got {nearest!r}")
+        if enemies is None and friends is None and not nearest:
+            if not isinstance(ignore_zoc, (bool, np.bool_)):
+                raise TypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
+            return self._path_plain(cd, start, goal, w)
         occ = occupied(grid, cd, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
         if start != goal and occ.stop is None and occ.no_stop is None and not nearest and hasattr(self, "connected"):
             if not self.connected(start, goal, unit=unit):
@@ -62,6 +67,21 @@ class MovementQueries:
         if p is not None and nearest and not occ.can_stop(p.end):
             return None
         return p
+
+    def _path_plain(self, cd: Any, start: tuple[int, int], goal: tuple[int, int], weight: float) -> _search.Path | None:
+        """``path`` without units around and without ``nearest``, on checked arguments: the common call, kept short."""
+        if start == goal:
+            return _search.Path([start], 0.0, cd.unit)
+        pw = self.grid.topology.pw
+        s = (start[1] + 1) * pw + start[0] + 1
+        t = (goal[1] + 1) * pw + goal[0] + 1
+        zones = getattr(self, "_zones_for", None)
+        if zones is not None and not zones(cd.unit).connected(s, t):
+            return None  # also when either end is impassable
+        if weight == 1.0 and uses_jps(self.grid, cd):
+            cells, steps = jps_cells(self.grid, cd, s, t)
+            return None if cells is None else _search.Path(cells, steps * float(cd.min_cost), cd.unit)
+        return _search.search_checked(self.grid, cd, start, goal, weight, False, None, "auto")
 
     def distance_field(
         self,

@@ -20,17 +20,19 @@ per cost array; larger boards scan rows and columns as 64-bit words.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any
 
 import numpy as np
 
 from ..grids.boards import Grid
-from .search import Path, cells_of, search_state
+from .search import Path, cells_of, jps_applies, search_state
 
-__all__ = ["jps_path", "jps_pays", "OPEN_FRACTION_FOR_JPS"]
+__all__ = ["jps_path", "jps_cells", "jps_pays", "uses_jps", "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS"]
 
 _FREE: dict[int, tuple[weakref.ref, tuple]] = {}
+_NO_STOP = np.zeros(0, dtype=np.uint8)
 
 
 def _cached(cache: dict, cell: np.ndarray) -> Any:
@@ -92,6 +94,16 @@ def free_cells(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray, int, 
     return out
 
 
+def uses_jps(grid: Grid, costs: Any) -> bool:
+    """Whether ``search='auto'`` runs JPS on this board for a plain query (weight 1, no stop cells, not nearest).
+
+    >>> from wargrid import Map, SquareGrid
+    >>> uses_jps(SquareGrid(8, 8, diagonal=True), Map(SquareGrid(8, 8, diagonal=True)).cost_data())
+    True
+    """
+    return jps_applies(grid.topology, costs, 1.0, False, _NO_STOP) and jps_pays(grid, costs)
+
+
 def jps_pays(grid: Grid, costs: Any) -> bool:
     """Whether JPS is expected to beat A* on this board (see ``OPEN_FRACTION_FOR_JPS``)."""
     return free_cells(costs.cell, grid.topology.pw)[5] >= OPEN_FRACTION_FOR_JPS
@@ -105,51 +117,100 @@ boards scan rows and columns as bits instead."""
 _TABLES: dict[int, tuple[weakref.ref, np.ndarray]] = {}
 
 
-def jump_table(cell: np.ndarray, pw: int) -> np.ndarray | None:
-    """The JPS+ table of the padded cost array ``cell`` (cached while ``cell`` lives), or ``None`` when too large."""
+def _board(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(free, table)`` of the padded cost array ``cell``: table ``None`` past ``TABLE_MAX_CELLS`` (cached)."""
     ph = cell.shape[0] // pw
     if cell.shape[0] > TABLE_MAX_CELLS or max(pw, ph) >= 32767:
-        return None
+        return free_cells(cell, pw)[0], None
     got = _cached(_TABLES, cell)
-    if got is not None:
-        return got
-    from .._kernels.jps import jump_table as _table
+    if got is None:
+        from .._kernels.jps import jump_table as _table
 
-    free = free_cells(cell, pw)[0]
-    out = _table(free, pw, ph)
-    _remember(_TABLES, cell, out, 8)
-    return out
+        free = free_cells(cell, pw)[0]
+        got = (free, _table(free, pw, ph))
+        _remember(_TABLES, cell, got, 8)
+    return got
 
 
-def jps_ids(grid: Grid, costs: Any, start: int, goal: int) -> tuple[np.ndarray, float]:
-    """Padded ids of the path from ``start`` to ``goal`` (padded ids; empty when unreachable) and its length in steps."""
+def jump_table(cell: np.ndarray, pw: int) -> np.ndarray | None:
+    """The JPS+ table of the padded cost array ``cell`` (cached while ``cell`` lives), or ``None`` when too large.
+
+    ``table[p * 8 + d]``, directions E, W, S, N, SE, SW, NE, NW: k > 0 when the
+    next jump point is k steps away, -k when k free steps end at a wall.
+
+    >>> from wargrid import SquareGrid
+    >>> g = SquareGrid(3, 1, diagonal=True)
+    >>> jump_table(g.topology.pad(np.ones((1, 3)), np.inf), g.topology.pw)[6 * 8:6 * 8 + 4].tolist()
+    [-2, 0, 0, 0]
+    """
+    return _board(cell, pw)[1]
+
+
+class JpsState:
+    """Per-cell arrays of the table search, reused across queries on boards of one padded size.
+
+    ``g`` (8 bytes a cell) and ``sp`` (stamp and parent, 8 bytes a cell); the
+    open list lives inside the kernel call.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.g = np.empty(n, dtype=np.float64)
+        self.sp = np.zeros(2 * n, dtype=np.int32)
+        self.gen = 0
+
+    def next_gen(self) -> int:
+        self.gen += 1
+        if self.gen >= (1 << 30) - 1:
+            self.sp[::2] = 0
+            self.gen = 1
+        return self.gen
+
+
+_LOCAL = threading.local()
+
+
+def jps_state(n: int) -> JpsState:
+    """This thread's table-search state for padded size ``n`` (the last two sizes are kept)."""
+    states = getattr(_LOCAL, "states", None)
+    if states is None:
+        states = _LOCAL.states = {}
+    st = states.get(n)
+    if st is None:
+        if len(states) >= 2:
+            states.pop(next(iter(states)))
+        st = states[n] = JpsState(n)
+    return st
+
+
+def jps_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
+    """The path's ``(x, y)`` cells from ``start`` to ``goal`` (padded ids; ``None`` when unreachable) and its length in steps."""
     topo = grid.topology
     pw = topo.pw
-    cell = costs.cell
-    state = search_state(topo.padded_size)
-    gen = state.next_gen()
-    table = jump_table(cell, pw)
-    free = free_cells(cell, pw)
+    free, table = _board(costs.cell, pw)
     if table is not None:
         from .._kernels.jps import jps_table
 
-        ids = jps_table(free[0], table, start, goal, pw, state.g, state.parent, state.stamp, state.pos,
-                        state.hf, state.hg, state.hid, gen)
-        return ids, float(state.g[goal]) if ids.shape[0] else np.inf
+        st = jps_state(topo.padded_size)
+        xy = jps_table(free, table, start, goal, pw, st.g, st.sp, st.next_gen())
+        if not xy.shape[1]:
+            return None, np.inf
+        return list(zip(xy[0].tolist(), xy[1].tolist())), float(st.g[goal])
     from .._kernels.jps import expand, jps
     from .._kernels.search import trace
 
-    f, rows, rw, cols, cw, _ = free
-    reached = jps(f, rows, rw, cols, cw, start, goal, pw, state.g, state.parent, state.stamp, state.pos,
+    state = search_state(topo.padded_size)
+    gen = state.next_gen()
+    _, rows, rw, cols, cw, _ = free_cells(costs.cell, pw)
+    reached = jps(free, rows, rw, cols, cw, start, goal, pw, state.g, state.parent, state.stamp, state.pos,
                   state.hf, state.hg, state.hid, gen)
     if reached < 0:
-        return np.empty(0, dtype=np.int64), np.inf
-    return expand(trace(state.parent, reached), pw), float(state.g[reached])
+        return None, np.inf
+    return cells_of(topo, expand(trace(state.parent, reached), pw)), float(state.g[reached])
 
 
 def jps_path(grid: Grid, costs: Any, start: int, goal: int) -> Path | None:
     """Jump Point Search between padded ids ``start`` and ``goal`` (see the module notes)."""
-    ids, steps = jps_ids(grid, costs, start, goal)
-    if not ids.shape[0]:
+    cells, steps = jps_cells(grid, costs, start, goal)
+    if cells is None:
         return None
-    return Path(cells_of(grid.topology, ids), steps * float(costs.min_cost), getattr(costs, "unit", None))
+    return Path(cells, steps * float(costs.min_cost), getattr(costs, "unit", None))
