@@ -356,6 +356,25 @@ def trace(parent, target):
     return out
 
 
+@jit
+def trace_xy(parent, target, pw):
+    """``(xs, ys)``: the cells from the search's root to padded ``target`` along ``parent``."""
+    k = 0
+    p = target
+    while p >= 0:
+        k += 1
+        p = parent[p]
+    xs = np.empty(k, dtype=np.int64)
+    ys = np.empty(k, dtype=np.int64)
+    p = target
+    while p >= 0:
+        k -= 1
+        xs[k] = p % pw - 1
+        ys[k] = p // pw - 1
+        p = parent[p]
+    return xs, ys
+
+
 # -- Dijkstra ---------------------------------------------------------------------------
 
 @jit

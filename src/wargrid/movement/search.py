@@ -287,8 +287,6 @@ def search_checked(
     search: str,
 ) -> Path | None:
     """``astar`` on arguments already checked (cells on the board, ``weight`` >= 1, a known ``search``)."""
-    from .._kernels.search import astar as _astar_kernel, trace
-
     topo = grid.topology
     s = padded_id(topo, start)
     t = padded_id(topo, goal)
@@ -312,6 +310,7 @@ def search_checked(
 
         if search == "jps" or jps_pays(grid, costs):
             return jps_path(grid, costs, s, t)
+    k = kernels()
     off, stepl, corner, ti = topo_args(topo)
     dxa, dya = topo_xy(topo)
     state = search_state(topo.padded_size)
@@ -319,21 +318,32 @@ def search_checked(
     hscale = float(costs.min_cost) * weight
     moves = None if nearest or st.size else plain_moves(topo, costs)
     if moves is not None:
-        from .._kernels.search import astar_plain
-
-        reached = astar_plain(
+        reached = k.astar_plain(
             cell, moves, bool(costs.uniform), s, t, off, dxa, dya, stepl, ti, hscale,
             state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
         )
     else:
-        reached = _astar_kernel(
+        reached = k.astar(
             cell, costs.edge, st, s, t, off, dxa, dya, stepl, corner, ti, hscale, nearest,
             state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
         )
     if reached < 0:
         return None
-    ids = trace(state.parent, reached)
-    return Path(cells_of(topo, ids), float(state.g[reached]), unit)
+    xs, ys = k.trace_xy(state.parent, reached, topo.pw)
+    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), unit)
+
+
+_KERNELS: Any = None
+
+
+def kernels() -> Any:
+    """The search kernels' module, imported (and numba with it) on first use only."""
+    global _KERNELS
+    if _KERNELS is None:
+        from .._kernels import search as mod
+
+        _KERNELS = mod
+    return _KERNELS
 
 
 def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: np.ndarray) -> bool:
