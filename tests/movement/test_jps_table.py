@@ -125,6 +125,7 @@ def test_both_searches_are_optimal(table, board, data):
     c = costs_of(g, cost, None)
     old = jps_mod.TABLE_MAX_CELLS
     jps_mod.TABLE_MAX_CELLS = old if table else 0
+    jps_mod._TABLES.clear()
     try:
         j = astar(g, c, s, t, search="jps")
     finally:

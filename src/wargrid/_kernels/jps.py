@@ -347,12 +347,14 @@ def _first(f1, g1, i1, f2, g2, i2):
 
 
 @jit
-def jps_table(free, dist, start, goal, pw, g, sp, gen):
+def jps_table(free, dist, start, goal, pw, rec, gen):
     """Jump Point Search over the table from ``jump_table``: ``(2, n)`` x and y of the path's cells (unpadded), n = 0 when unreachable.
 
-    Per-cell state: ``g[p]`` (length in steps; ``g[goal]`` is the answer) and
-    ``sp[2 p]`` the stamp (``2 gen`` open, ``2 gen + 1`` closed), ``sp[2 p + 1]``
-    the parent jump point. The open list is a heap local to the call, without
+    Per-cell state, one 16-byte record a cell in the int64 array ``rec``:
+    ``rec[2 p]`` holds the bits of the float64 ``g`` (length in steps; read
+    ``rec.view(float64)[2 goal]`` for the answer), ``rec[2 p + 1]`` the stamp
+    (``2 gen`` open, ``2 gen + 1`` closed) times 2**32 plus the parent jump
+    point + 1 (0: none). The open list is a heap local to the call, without
     decrease-key: an improved cell is pushed again and stale entries are
     skipped when popped (the open lists of JPS are short).
 
@@ -364,15 +366,15 @@ def jps_table(free, dist, start, goal, pw, g, sp, gen):
     """
     gx = goal % pw
     gy = goal // pw
-    op = np.int32(2 * gen)
-    cl = np.int32(2 * gen + 1)
+    g = rec.view(np.float64)
+    op = np.int64(2 * gen)
+    cl = np.int64(2 * gen + 1)
     cap = 256
     hf = np.empty(cap, dtype=np.float64)
     hg = np.empty(cap, dtype=np.float64)
     hid = np.empty(cap, dtype=np.int64)
-    g[start] = 0.0
-    sp[2 * start] = op
-    sp[2 * start + 1] = -1
+    g[2 * start] = 0.0
+    rec[2 * start + 1] = op << 32
     hf[0] = _octile(start, goal, pw)
     hg[0] = 0.0
     hid[0] = start
@@ -405,16 +407,17 @@ def jps_table(free, dist, start, goal, pw, g, sp, gen):
             hf[np.uintp(i)] = f
             hg[np.uintp(i)] = gg
             hid[np.uintp(i)] = v
-        uu = np.uintp(2 * u)
-        if sp[uu] == cl or gu > g[np.uintp(u)]:
+        uu = np.uintp(2 * u + 1)
+        meta = rec[uu]
+        if (meta >> 32) == cl or gu > g[uu - np.uintp(1)]:
             continue  # stale
-        sp[uu] = cl
+        rec[uu] = (cl << 32) | (meta & 0xFFFFFFFF)
         if u == goal:
             found = True
             break
         ux = u % pw
         uy = u // pw
-        pu = np.int64(sp[uu + np.uintp(1)])
+        pu = (meta & 0xFFFFFFFF) - 1
         if pu < 0:
             mask = 255
         else:
@@ -465,14 +468,13 @@ def jps_table(free, dist, start, goal, pw, g, sp, gen):
                 nd = gu + _SQRT2 * k
             q = u + k * (dx + dy * pw)
             qq = np.uintp(2 * q)
-            sq = sp[qq]
+            sq = rec[qq + np.uintp(1)] >> 32
             if sq == cl:
                 continue
-            if sq == op and nd >= g[np.uintp(q)]:
+            if sq == op and nd >= g[qq]:
                 continue
-            sp[qq] = op
-            sp[qq + np.uintp(1)] = u
-            g[np.uintp(q)] = nd
+            rec[qq + np.uintp(1)] = (op << 32) | (u + 1)
+            g[qq] = nd
             if n == cap:
                 cap *= 2
                 hf2 = np.empty(cap, dtype=np.float64)
@@ -504,8 +506,8 @@ def jps_table(free, dist, start, goal, pw, g, sp, gen):
     # the jump points back to the start, then every cell between them, as unpadded x and y
     total = 1
     p = goal
-    while sp[2 * p + 1] >= 0:
-        a = np.int64(sp[2 * p + 1])
+    while (rec[2 * p + 1] & 0xFFFFFFFF) != 0:
+        a = (rec[2 * p + 1] & 0xFFFFFFFF) - 1
         total += max(abs(a % pw - p % pw), abs(a // pw - p // pw))
         p = a
     out = np.empty((2, total), dtype=np.int64)
@@ -515,8 +517,8 @@ def jps_table(free, dist, start, goal, pw, g, sp, gen):
     out[0, k] = x - 1
     out[1, k] = y - 1
     p = goal
-    while sp[2 * p + 1] >= 0:
-        a = np.int64(sp[2 * p + 1])
+    while (rec[2 * p + 1] & 0xFFFFFFFF) != 0:
+        a = (rec[2 * p + 1] & 0xFFFFFFFF) - 1
         dx = a % pw - x
         dy = a // pw - y
         sx = 0 if dx == 0 else (1 if dx > 0 else -1)

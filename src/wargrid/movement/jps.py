@@ -29,7 +29,7 @@ import numpy as np
 from ..grids.boards import Grid
 from .search import Path, cells_of, jps_applies, search_state
 
-__all__ = ["jps_path", "jps_cells", "jps_pays", "uses_jps", "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS"]
+__all__ = ["jps_path", "jps_cells", "table_board", "table_cells", "jps_pays", "uses_jps", "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS"]
 
 _FREE: dict[int, tuple[weakref.ref, tuple]] = {}
 _NO_STOP = np.zeros(0, dtype=np.uint8)
@@ -117,19 +117,50 @@ boards scan rows and columns as bits instead."""
 _TABLES: dict[int, tuple[weakref.ref, np.ndarray]] = {}
 
 
-def _board(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """``(free, table)`` of the padded cost array ``cell``: table ``None`` past ``TABLE_MAX_CELLS`` (cached)."""
-    ph = cell.shape[0] // pw
-    if cell.shape[0] > TABLE_MAX_CELLS or max(pw, ph) >= 32767:
-        return free_cells(cell, pw)[0], None
+def _board(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray | None, float]:
+    """``(free, table, open)`` of the padded cost array ``cell`` (cached; see ``free_cells``): table ``None``
+    past ``TABLE_MAX_CELLS``."""
     got = _cached(_TABLES, cell)
-    if got is None:
-        from .._kernels.jps import jump_table as _table
+    if got is not None:
+        return got
+    ph = cell.shape[0] // pw
+    fc = free_cells(cell, pw)
+    if cell.shape[0] > TABLE_MAX_CELLS or max(pw, ph) >= 32767:
+        return fc[0], None, fc[5]
+    from .._kernels.jps import jump_table as _table
 
-        free = free_cells(cell, pw)[0]
-        got = (free, _table(free, pw, ph))
-        _remember(_TABLES, cell, got, 8)
+    got = (fc[0], _table(fc[0], pw, ph), fc[5])
+    _remember(_TABLES, cell, got, 8)
     return got
+
+
+def table_board(grid: Grid, costs: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(free, table)`` when ``search='auto'`` runs the table JPS for a plain query (weight 1, no stop
+    cells, not nearest), else ``None`` (A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``)."""
+    if not jps_applies(grid.topology, costs, 1.0, False, _NO_STOP):
+        return None
+    free, table, open_share = _board(costs.cell, grid.topology.pw)
+    if table is None or open_share < OPEN_FRACTION_FOR_JPS:
+        return None
+    return free, table
+
+
+_KERNEL: Any = None
+
+
+def table_cells(grid: Grid, free: np.ndarray, table: np.ndarray, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
+    """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable) and its length in steps."""
+    global _KERNEL
+    if _KERNEL is None:
+        from .._kernels.jps import jps_table
+
+        _KERNEL = jps_table
+    topo = grid.topology
+    st = jps_state(topo.padded_size)
+    xy = _KERNEL(free, table, start, goal, topo.pw, st.rec, st.next_gen())
+    if not xy.shape[1]:
+        return None, np.inf
+    return list(zip(xy[0].tolist(), xy[1].tolist())), float(st.g[goal])
 
 
 def jump_table(cell: np.ndarray, pw: int) -> np.ndarray | None:
@@ -143,25 +174,28 @@ def jump_table(cell: np.ndarray, pw: int) -> np.ndarray | None:
     >>> jump_table(g.topology.pad(np.ones((1, 3)), np.inf), g.topology.pw)[6 * 8:6 * 8 + 4].tolist()
     [-2, 0, 0, 0]
     """
+    if cell.shape[0] > TABLE_MAX_CELLS:
+        return None
     return _board(cell, pw)[1]
 
 
 class JpsState:
     """Per-cell arrays of the table search, reused across queries on boards of one padded size.
 
-    ``g`` (8 bytes a cell) and ``sp`` (stamp and parent, 8 bytes a cell); the
-    open list lives inside the kernel call.
+    ``rec``: 16 bytes a cell, the length so far and the stamp and parent
+    packed together (see the kernel), so a cell's state is one memory load;
+    the open list lives inside the kernel call.
     """
 
     def __init__(self, n: int) -> None:
-        self.g = np.empty(n, dtype=np.float64)
-        self.sp = np.zeros(2 * n, dtype=np.int32)
+        self.rec = np.zeros(2 * n, dtype=np.int64)
+        self.g = self.rec.view(np.float64)[::2]
         self.gen = 0
 
     def next_gen(self) -> int:
         self.gen += 1
         if self.gen >= (1 << 30) - 1:
-            self.sp[::2] = 0
+            self.rec[1::2] = 0
             self.gen = 1
         return self.gen
 
@@ -186,15 +220,9 @@ def jps_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple
     """The path's ``(x, y)`` cells from ``start`` to ``goal`` (padded ids; ``None`` when unreachable) and its length in steps."""
     topo = grid.topology
     pw = topo.pw
-    free, table = _board(costs.cell, pw)
+    free, table, _ = _board(costs.cell, pw)
     if table is not None:
-        from .._kernels.jps import jps_table
-
-        st = jps_state(topo.padded_size)
-        xy = jps_table(free, table, start, goal, pw, st.g, st.sp, st.next_gen())
-        if not xy.shape[1]:
-            return None, np.inf
-        return list(zip(xy[0].tolist(), xy[1].tolist())), float(st.g[goal])
+        return table_cells(grid, free, table, start, goal)
     from .._kernels.jps import expand, jps
     from .._kernels.search import trace
 
