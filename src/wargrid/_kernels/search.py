@@ -907,7 +907,8 @@ def dijkstra_queues(cell, moves, c_uni, sources, off, stepl, qof, nq, ti, max_co
     and no heap is needed. A cell enters each queue at most once (a later
     entry would carry a larger key, never an improvement), so ``qid`` and
     ``qkey`` hold ``nq`` blocks of ``len(dist)`` entries. Ties between heads go to the
-    lower queue. ``dist`` must be all ``inf`` on entry. Returns the number of cells settled.
+    lower queue. ``dist`` must be all ``inf`` on entry. Returns the number of cells
+    settled (-1 if a block overflowed, which the argument above rules out).
     """
     one = _U(1)
     ndir = _U(ti[0])
@@ -969,6 +970,8 @@ def dijkstra_queues(cell, moves, c_uni, sources, off, stepl, qof, nq, ti, max_co
             dist[q] = nd
             k = _U(qof[du])
             t = _U(tail[k])
+            if t >= n:  # cannot happen (see above); never write past the block
+                return -1
             qid[k * n + t] = np.int32(q)
             qkey[k * n + t] = nd
             tail[k] += 1

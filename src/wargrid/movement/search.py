@@ -532,8 +532,9 @@ def distance_field(
 
         qof, nq = step_queues(topo)
         qid, qkey = state.queues(nq)
-        dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, off, stepl, qof, nq, ti, mc, dist, qid, qkey)
-        return topo.unpad(dist)
+        if dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, off, stepl, qof, nq, ti, mc, dist, qid, qkey) >= 0:
+            return topo.unpad(dist)
+        dist.fill(np.inf)  # (never seen) a queue overflowed: the heap below answers instead
     dxa, dya = topo_xy(topo)
     dijkstra_plain(
         costs.cell, moves, False, float(costs.min_cost), ids, off, dxa, dya, stepl, ti, mc, False, False,
