@@ -347,7 +347,7 @@ def _first(f1, g1, i1, f2, g2, i2):
 
 
 @jit
-def jps_table(free, dist, start, goal, pw, rec, gen):
+def jps_table(dist, start, goal, pw, rec, gen):
     """Jump Point Search over the table from ``jump_table``: ``(2, n)`` x and y of the path's cells (unpadded), n = 0 when unreachable.
 
     Per-cell state, one 16-byte record a cell in the int64 array ``rec``:
@@ -417,6 +417,7 @@ def jps_table(free, dist, start, goal, pw, rec, gen):
             break
         ux = u % pw
         uy = u // pw
+        base = u * 8
         pu = (meta & 0xFFFFFFFF) - 1
         if pu < 0:
             mask = 255
@@ -430,18 +431,20 @@ def jps_table(free, dist, start, goal, pw, rec, gen):
             if sx != 0 and sy != 0:
                 mask = (1 << dh) | (1 << dv) | (1 << (4 + (sx < 0) + 2 * (sy < 0)))
             elif sx != 0:
+                # a side is forced when its cell is free and the cell behind it blocked: read from
+                # u's own table line (a zero straight entry: blocked next cell; a zero diagonal
+                # entry backward: the cell behind the side is blocked, as u - s and the side are free)
                 mask = 1 << dh
-                if free[np.uintp(u + pw)] != 0 and free[np.uintp(u + pw - sx)] == 0:
+                if dist[np.uintp(base + 2)] != 0 and dist[np.uintp(base + 4 + (sx > 0))] == 0:
                     mask |= (1 << 2) | (1 << (4 + (sx < 0)))
-                if free[np.uintp(u - pw)] != 0 and free[np.uintp(u - pw - sx)] == 0:
+                if dist[np.uintp(base + 3)] != 0 and dist[np.uintp(base + 6 + (sx > 0))] == 0:
                     mask |= (1 << 3) | (1 << (6 + (sx < 0)))
             else:
                 mask = 1 << dv
-                if free[np.uintp(u + 1)] != 0 and free[np.uintp(u + 1 - sy * pw)] == 0:
+                if dist[np.uintp(base)] != 0 and dist[np.uintp(base + 4 + 2 * (sy > 0))] == 0:
                     mask |= 1 | (1 << (4 + 2 * (sy < 0)))
-                if free[np.uintp(u - 1)] != 0 and free[np.uintp(u - 1 - sy * pw)] == 0:
+                if dist[np.uintp(base + 1)] != 0 and dist[np.uintp(base + 5 + 2 * (sy > 0))] == 0:
                     mask |= 2 | (1 << (5 + 2 * (sy < 0)))
-        base = u * 8
         for d in range(8):
             if (mask >> d) & 1 == 0:
                 continue

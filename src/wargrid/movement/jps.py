@@ -134,21 +134,21 @@ def _board(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray | None, fl
     return got
 
 
-def table_board(grid: Grid, costs: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(free, table)`` when ``search='auto'`` runs the table JPS for a plain query (weight 1, no stop
+def table_board(grid: Grid, costs: Any) -> np.ndarray | None:
+    """The jump table when ``search='auto'`` runs the table JPS for a plain query (weight 1, no stop
     cells, not nearest), else ``None`` (A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``)."""
     if not jps_applies(grid.topology, costs, 1.0, False, _NO_STOP):
         return None
-    free, table, open_share = _board(costs.cell, grid.topology.pw)
+    _, table, open_share = _board(costs.cell, grid.topology.pw)
     if table is None or open_share < OPEN_FRACTION_FOR_JPS:
         return None
-    return free, table
+    return table
 
 
 _KERNEL: Any = None
 
 
-def table_cells(grid: Grid, free: np.ndarray, table: np.ndarray, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
+def table_cells(grid: Grid, table: np.ndarray, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
     """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable) and its length in steps."""
     global _KERNEL
     if _KERNEL is None:
@@ -157,7 +157,7 @@ def table_cells(grid: Grid, free: np.ndarray, table: np.ndarray, start: int, goa
         _KERNEL = jps_table
     topo = grid.topology
     st = jps_state(topo.padded_size)
-    xy = _KERNEL(free, table, start, goal, topo.pw, st.rec, st.next_gen())
+    xy = _KERNEL(table, start, goal, topo.pw, st.rec, st.next_gen())
     if not xy.shape[1]:
         return None, np.inf
     return list(zip(xy[0].tolist(), xy[1].tolist())), float(st.g[goal])
@@ -222,7 +222,7 @@ def jps_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple
     pw = topo.pw
     free, table, _ = _board(costs.cell, pw)
     if table is not None:
-        return table_cells(grid, free, table, start, goal)
+        return table_cells(grid, table, start, goal)
     from .._kernels.jps import expand, jps
     from .._kernels.search import trace
 
