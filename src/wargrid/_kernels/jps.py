@@ -380,6 +380,7 @@ def jps_table(dist, start, goal, pw, rec, gen):
     hid[0] = start
     n = 1
     found = False
+    touch = np.int16(0)
     while n > 0:
         u = hid[0]
         gu = hg[0]
@@ -471,6 +472,7 @@ def jps_table(dist, start, goal, pw, rec, gen):
                 nd = gu + _SQRT2 * k
             q = u + k * (dx + dy * pw)
             qq = np.uintp(2 * q)
+            touch ^= dist[np.uintp(8 * q)]  # start loading q's table line now, beside its record
             sq = rec[qq + np.uintp(1)] >> 32
             if sq == cl:
                 continue
@@ -504,6 +506,7 @@ def jps_table(dist, start, goal, pw, rec, gen):
             hf[np.uintp(i)] = f
             hg[np.uintp(i)] = nd
             hid[np.uintp(i)] = q
+    rec[0] = touch  # padded cell 0 is border, never searched: keeps the early table loads from being dropped
     if not found:
         return np.empty((2, 0), dtype=np.int64)
     # the jump points back to the start, then every cell between them, as unpadded x and y
