@@ -151,3 +151,20 @@ def test_queue_dijkstra_literal_octile():
         [2.0, 3.0, 4.0, 5.0],
     ])
     np.testing.assert_allclose(d, want, rtol=0, atol=1e-12)
+
+
+def test_large_boards_get_the_step_bits_on_their_second_search():
+    from wargrid.movement.search import LAZY_MASK_CELLS, astar, plain_moves, raw_costs
+
+    g = SquareGrid(300, 300, diagonal=True)
+    assert g.topology.padded_size > LAZY_MASK_CELLS
+    rng = np.random.default_rng(3)
+    cost = np.where(rng.random(g.shape) < 0.2, np.inf, 1.0)
+    cost[0, 0] = cost[299, 299] = 1.0
+    c = raw_costs(g, cost)
+    first = astar(g, c, (0, 0), (299, 299), search="astar")  # general kernel: no bits built yet
+    assert plain_moves(g.topology, c, lazy=True) is not None  # the second call builds them
+    second = astar(g, c, (0, 0), (299, 299), search="astar")  # plain kernel
+    assert (first is None) == (second is None)
+    if first is not None:
+        assert first.cells == second.cells and first.cost == second.cost

@@ -630,29 +630,52 @@ def move_mask(cell, edge, off, corner, ti, out):
 
     A step is allowed when it enters a passable cell, passes the corner rule
     and its edge cost (when ``edge`` is not empty) is finite. Impassable and
-    padding cells get 0.
+    padding cells get 0. Boards without wrap only (the plain kernels' boards).
+    Returns the largest finite cell cost (0 if none).
     """
-    ndir = ti[0]
+    ndir = _U(ti[0])
     pmode = ti[1]
     crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    pw = _U(ti[5])
+    two = _U(2)
+    one = _U(1)
     has_edge = edge.shape[0] > 0
     n = cell.shape[0]
-    for p in range(n):
+    top = 0.0
+    for pi in range(n):
+        p = _U(pi)
+        c = cell[p]
+        if c == INF:
+            out[p] = 0
+            continue
+        if c > top:
+            top = c
+        if pmode == 0:
+            base = _U(0)
+        elif pmode == 1:
+            base = _U((np.int64(p % pw) - 1) & 1) * ndir
+        else:
+            base = _U((np.int64(p // pw) - 1) & 1) * ndir
         bits = 0
-        if cell[p] < INF:
-            for d in range(ndir):
-                q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
-                if not cell[q] < INF:
-                    continue
-                if has_edge and not edge[p * ndir + d] < INF:
-                    continue
-                if crule != 0 and not corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
-                    continue
-                bits |= 1 << d
+        for d in range(ndir):
+            du = _U(d)
+            if cell[_U(pi + off[base + du])] == INF:
+                continue
+            if has_edge and edge[p * ndir + du] == INF:
+                continue
+            if crule != 0:
+                c0 = corner[two * du]
+                if c0 >= 0:
+                    a0 = cell[_U(pi + off[base + _U(c0)])] < INF
+                    a1 = cell[_U(pi + off[base + _U(corner[two * du + one])])] < INF
+                    if crule == 1:
+                        if not (a0 and a1):
+                            continue
+                    elif not (a0 or a1):
+                        continue
+            bits |= 1 << d
         out[p] = bits
+    return top
 
 
 @jit

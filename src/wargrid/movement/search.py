@@ -158,34 +158,49 @@ _EMPTY_U8 = np.zeros(0, dtype=np.uint8)
 _NO_TREE_I32 = np.zeros(0, dtype=np.int32)
 _NO_TREE_I8 = np.zeros(0, dtype=np.int8)
 
-_MOVES: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+_MOVES: dict[int, tuple[weakref.ref, np.ndarray | None]] = {}
+
+LAZY_MASK_CELLS = 1 << 16
+"""On boards of more padded cells than this, ``plain_moves(..., lazy=True)`` builds
+the step bits only when the same cost array is searched a second time: building
+costs about 20 ns a cell, which one short query on a large board after an edit
+should not pay (the general kernels answer it without them)."""
 
 
-def plain_moves(topo: Topology, costs: Any) -> np.ndarray | None:
+def plain_moves(topo: Topology, costs: Any, *, lazy: bool = False) -> np.ndarray | None:
     """The allowed-step bits of every padded cell (``move_mask``), or ``None`` where the plain kernels do not serve.
 
     The plain kernels serve boards without wrap and without edge costs. The
     bits are cached while the cost array ``costs.cell`` lives (a map edit
-    makes a new one).
+    makes a new one). With ``lazy`` a large board gets them on its second
+    call only (``LAZY_MASK_CELLS``); the first answers ``None``.
     """
     if topo.wrap or costs.edge.size or topo.ndir > 8:
         return None
     cell = costs.cell
     got = _MOVES.get(id(cell))
     if got is not None and got[0]() is cell:
-        return got[1]
+        if got[1] is not None:
+            return got[1]
+    elif lazy and cell.shape[0] > LAZY_MASK_CELLS:
+        _remember(cell, None)
+        return None
     from .._kernels.search import move_mask
 
     off, _, corner, ti = topo_args(topo)
     moves = np.empty(cell.shape[0], dtype=np.uint8)
     move_mask(cell, costs.edge, off, corner, ti, moves)
+    _remember(cell, moves)
+    return moves
+
+
+def _remember(cell: np.ndarray, moves: np.ndarray | None) -> None:
     if len(_MOVES) >= 16:
         for k in [k for k, (r, _) in _MOVES.items() if r() is None]:
             del _MOVES[k]
         if len(_MOVES) >= 16:
             _MOVES.clear()
     _MOVES[id(cell)] = (weakref.ref(cell), moves)
-    return moves
 
 
 def padded_id(topo: Topology, cell: tuple[int, int]) -> int:
@@ -316,7 +331,7 @@ def search_checked(
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
-    moves = None if nearest or st.size else plain_moves(topo, costs)
+    moves = None if nearest or st.size else plain_moves(topo, costs, lazy=True)
     if moves is not None:
         reached = k.astar_plain(
             cell, moves, bool(costs.uniform), s, t, off, dxa, dya, stepl, ti, hscale,
