@@ -144,3 +144,15 @@ def test_large_boards_scan_bits_instead_of_a_table(monkeypatch):
     g = SquareGrid(8, 8, diagonal=True)
     cell = g.topology.pad(np.ones((8, 8)), np.inf)
     assert jps_mod.jump_table(cell, g.topology.pw) is None
+
+
+def test_tables_go_with_their_cost_arrays():
+    from wargrid import Map
+
+    m = Map(SquareGrid(30, 30, diagonal=True))
+    m.path((0, 0), (29, 29))
+    before = len(jps_mod._TABLES)
+    for i in range(12):  # each edit makes new cost arrays; the old tables must not pile up
+        m.set_terrain([(i, 3)], "water")
+        assert m.path((0, 0), (29, 29)) is not None
+    assert len(jps_mod._TABLES) <= before

@@ -32,6 +32,7 @@ from .search import Path, cells_of, jps_applies, search_state
 __all__ = ["jps_path", "jps_cells", "table_board", "table_cells", "jps_pays", "uses_jps", "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS"]
 
 _FREE: dict[int, tuple[weakref.ref, tuple]] = {}
+_CACHE_LOCK = threading.Lock()
 _NO_STOP = np.zeros(0, dtype=np.uint8)
 
 
@@ -44,13 +45,18 @@ def _cached(cache: dict, cell: np.ndarray) -> Any:
 
 
 def _remember(cache: dict, cell: np.ndarray, value: Any, limit: int) -> None:
-    """Keep ``value`` for ``cell`` (by identity, dropped when the array dies), at most about ``limit`` entries."""
-    if len(cache) > limit:
-        for k in [k for k, (r, _) in cache.items() if r() is None]:
-            del cache[k]
-        if len(cache) > limit:
-            cache.clear()
-    cache[id(cell)] = (weakref.ref(cell), value)
+    """Keep ``value`` for ``cell`` (by identity) until the array dies, at most ``limit`` entries (the oldest go first)."""
+    key = id(cell)
+
+    def drop(ref: weakref.ref, cache: dict = cache, key: int = key) -> None:
+        got = cache.get(key)
+        if got is not None and got[0] is ref:
+            cache.pop(key, None)
+
+    with _CACHE_LOCK:
+        for k in list(cache)[: max(0, len(cache) - limit + 1)]:
+            cache.pop(k, None)
+        cache[key] = (weakref.ref(cell, drop), value)
 
 
 def _bits(free2d: np.ndarray) -> tuple[np.ndarray, int]:
