@@ -299,6 +299,27 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
             a.setflags(write=False)
         return CostData(unit=unit, cell=flat, edge=edge, min_cost=min_cost, uniform=uniform)
 
+    def _patched_costs(self, cd: CostData, xs: np.ndarray, ys: np.ndarray) -> CostData:
+        """``cd`` after a terrain or overlay edit of cells ``(xs, ys)``: a new cell array, the same edges.
+
+        The same values ``_build_costs`` would give, at the price of one copy of
+        the array instead of rebuilding it from the layers.
+        """
+        m = self.terrains.cost_matrix()[:, self.terrains.class_index(cd.unit)]
+        ov = self.overlay[ys, xs]
+        vals = np.where(ov >= 0, m[np.where(ov >= 0, ov, 0)], m[self.terrain[ys, xs]]).astype(np.float64)
+        topo = self.grid.topology
+        flat = cd.cell.copy()
+        flat[(ys + 1) * topo.pw + xs + 1] = vals
+        finite = np.isfinite(flat)
+        if finite.any():
+            min_cost = float(np.min(flat, where=finite, initial=np.inf))
+            uniform = cd.edge.size == 0 and float(np.max(flat, where=finite, initial=-np.inf)) == min_cost
+        else:
+            min_cost, uniform = 1.0, cd.edge.size == 0
+        flat.setflags(write=False)
+        return CostData(unit=cd.unit, cell=flat, edge=cd.edge, min_cost=min_cost, uniform=uniform)
+
     # -- edits --------------------------------------------------------------------------
     def _cells(self, cells: Iterable[tuple[int, int]], name: str) -> tuple[np.ndarray, np.ndarray, tuple]:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
@@ -451,7 +472,11 @@ class Map(MovementQueries, ZoneQueries, SightQueries, TerritoryQueries, RtsQueri
 
     def _changed(self, kind: str, xs: np.ndarray, ys: np.ndarray, pts: tuple, data: dict) -> None:
         self.version += 1
-        self._costs.clear()
+        if kind in ("terrain_changed", "overlay_changed"):
+            # only the edited cells' entry costs change: patch a copy of each cached array
+            self._costs = {name: self._patched_costs(cd, xs, ys) for name, cd in self._costs.items()}
+        else:
+            self._costs.clear()
         self._cache.clear()
         ids = ys * self.grid.width + xs
         errors: list[BaseException] = []

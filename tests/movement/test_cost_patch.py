@@ -1,0 +1,54 @@
+"""Terrain and overlay edits patch the cached cost arrays: they must equal a rebuild from the layers."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from movement_oracle import grids
+from wargrid import Map, SquareGrid, TerrainTable
+
+NAMES = TerrainTable.default().names
+
+
+def _rebuilt(m: Map, unit: str):
+    return m._build_costs(unit)  # what cost_data gives on a map with no cache
+
+
+@settings(max_examples=60)
+@given(data=st.data())
+def test_patched_costs_equal_a_rebuild(data):
+    g = data.draw(grids(max_side=6))
+    m = Map(g)
+    if data.draw(st.booleans()):
+        m.set_elevation(np.arange(g.width * g.height, dtype=float).reshape(g.shape), climb_cost=0.5)
+    units = ["foot", "cavalry", "naval"]
+    for u in units:
+        m.cost_data(u)  # cached before the edits
+    cells = list(g.cells())
+    for _ in range(data.draw(st.integers(1, 4))):
+        chosen = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=4))
+        if data.draw(st.booleans()):
+            m.set_terrain(chosen, data.draw(st.sampled_from(NAMES)))
+        else:
+            m.set_overlay(chosen, data.draw(st.sampled_from([None, "road", "bridge"])))
+        for u in units:
+            got, want = m.cost_data(u), _rebuilt(m, u)
+            np.testing.assert_array_equal(got.cell, want.cell)
+            np.testing.assert_array_equal(got.edge, want.edge)
+            assert (got.min_cost, got.uniform) == (want.min_cost, want.uniform)
+            assert not got.cell.flags.writeable
+
+
+def test_an_edit_gives_a_new_array_and_keeps_the_old_one():
+    m = Map(SquareGrid(4, 3))
+    before = m.cost_data("cavalry")
+    plains = before.min_cost
+    assert before.uniform
+    m.set_terrain([(1, 1)], "forest")
+    after = m.cost_data("cavalry")
+    assert after.cell is not before.cell and not after.uniform
+    assert before.cell[(1 + 1) * 6 + 1 + 1] == plains  # the old array is untouched (caches keyed on it stay right)
+    m.set_terrain([(1, 1)], "plains")
+    assert m.cost_data("cavalry").uniform
