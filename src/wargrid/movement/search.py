@@ -194,13 +194,17 @@ def plain_moves(topo: Topology, costs: Any, *, lazy: bool = False) -> np.ndarray
     return moves
 
 
+_MOVES_LOCK = threading.Lock()
+
+
 def _remember(cell: np.ndarray, moves: np.ndarray | None) -> None:
-    if len(_MOVES) >= 16:
-        for k in [k for k, (r, _) in _MOVES.items() if r() is None]:
-            del _MOVES[k]
+    with _MOVES_LOCK:  # batched queries run on threads
         if len(_MOVES) >= 16:
-            _MOVES.clear()
-    _MOVES[id(cell)] = (weakref.ref(cell), moves)
+            for k in [k for k, (r, _) in _MOVES.items() if r() is None]:
+                del _MOVES[k]
+            if len(_MOVES) >= 16:
+                _MOVES.clear()
+        _MOVES[id(cell)] = (weakref.ref(cell), moves)
 
 
 def padded_id(topo: Topology, cell: tuple[int, int]) -> int:
