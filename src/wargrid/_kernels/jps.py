@@ -283,56 +283,68 @@ _DX = (1, -1, 0, 0, 1, -1, 1, -1)
 _DY = (0, 0, 1, -1, 1, 1, -1, -1)
 
 
-@jit(inline="always")
-def _straight_next(free, dist, q, s, t, d):
-    """The table entry of the cell before ``q`` along step ``s`` (``t``: a perpendicular step)."""
-    if free[np.uintp(q)] == 0:
-        return 0
-    if (free[np.uintp(q + t)] != 0 and free[np.uintp(q + t - s)] == 0) or (
-        free[np.uintp(q - t)] != 0 and free[np.uintp(q - t - s)] == 0
-    ):
-        return 1
-    v = dist[np.uintp(q * 8 + d)]
-    return v + 1 if v > 0 else v - 1
+@jit
+def _table_pass(free, dist, pw, ph, sx, sy, straight):
+    """Fill diagonal (``sx``, ``sy``) of the table, and first its straight parts when ``straight``.
+
+    The sweep runs against the direction, so every entry reads the one of the
+    cell ahead, already filled.
+    """
+    s = sy * pw
+    dh = 0 if sx > 0 else 1
+    dv = 2 if sy > 0 else 3
+    dd = 4 + (1 if sx < 0 else 0) + (2 if sy < 0 else 0)
+    for i in range(1, ph - 1):
+        y = ph - 1 - i if sy > 0 else i
+        row = y * pw
+        for j in range(1, pw - 1):
+            p = row + (pw - 1 - j if sx > 0 else j)
+            if free[p] == 0:
+                continue
+            b = p * 8
+            if straight:
+                q = p + sx
+                if free[q] == 0:
+                    v = 0
+                elif (free[q + pw] != 0 and free[q + pw - sx] == 0) or (free[q - pw] != 0 and free[q - pw - sx] == 0):
+                    v = 1
+                else:
+                    w = np.int64(dist[q * 8 + dh])
+                    v = w + 1 if w > 0 else w - 1
+                dist[b + dh] = v
+                q = p + s
+                if free[q] == 0:
+                    v = 0
+                elif (free[q + 1] != 0 and free[q + 1 - s] == 0) or (free[q - 1] != 0 and free[q - 1 - s] == 0):
+                    v = 1
+                else:
+                    w = np.int64(dist[q * 8 + dv])
+                    v = w + 1 if w > 0 else w - 1
+                dist[b + dv] = v
+            q = p + sx + s
+            k = q * 8
+            if free[p + sx] == 0 or free[p + s] == 0 or free[q] == 0:
+                v = 0
+            elif dist[k + dh] > 0 or dist[k + dv] > 0:
+                v = 1
+            else:
+                w = np.int64(dist[k + dd])
+                v = w + 1 if w > 0 else w - 1
+            dist[b + dd] = v
 
 
 @jit
 def jump_table(free, pw, ph):
-    """The JPS+ table of a padded 'can enter' board ``free`` (``pw`` x ``ph``, blocked border)."""
+    """The JPS+ table of a padded 'can enter' board ``free`` (``pw`` x ``ph``, blocked border).
+
+    Four sweeps: W, N and NW together, then E, S and SE, then NE and SW
+    (which read the straight entries of both earlier sweeps).
+    """
     dist = np.zeros(pw * ph * 8, dtype=np.int16)
-    for d in range(4):
-        sx = _DX[d]
-        sy = _DY[d]
-        s = sx + sy * pw
-        t = pw if sx != 0 else 1
-        for i in range(1, ph - 1):
-            y = ph - 1 - i if sy > 0 else i
-            for j in range(1, pw - 1):
-                x = pw - 1 - j if sx > 0 else j
-                p = y * pw + x
-                if free[p] != 0:
-                    dist[p * 8 + d] = _straight_next(free, dist, p + s, s, t, d)
-    for d in range(4, 8):
-        sx = _DX[d]
-        sy = _DY[d] * pw
-        dh = 0 if sx > 0 else 1
-        dv = 2 if sy > 0 else 3
-        for i in range(1, ph - 1):
-            y = ph - 1 - i if sy > 0 else i
-            for j in range(1, pw - 1):
-                x = pw - 1 - j if sx > 0 else j
-                p = y * pw + x
-                if free[p] == 0:
-                    continue
-                q = p + sx + sy
-                if free[p + sx] == 0 or free[p + sy] == 0 or free[q] == 0:
-                    v = 0
-                elif dist[q * 8 + dh] > 0 or dist[q * 8 + dv] > 0:
-                    v = 1
-                else:
-                    w = dist[q * 8 + d]
-                    v = w + 1 if w > 0 else w - 1
-                dist[p * 8 + d] = v
+    _table_pass(free, dist, pw, ph, -1, -1, True)
+    _table_pass(free, dist, pw, ph, 1, 1, True)
+    _table_pass(free, dist, pw, ph, 1, -1, False)
+    _table_pass(free, dist, pw, ph, -1, 1, False)
     return dist
 
 
