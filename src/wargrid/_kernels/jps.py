@@ -360,7 +360,10 @@ def _first(f1, g1, i1, f2, g2, i2):
 
 @jit
 def jps_table(dist, start, goal, pw, rec, gen):
-    """Jump Point Search over the table from ``jump_table``: ``(2, n)`` x and y of the path's cells (unpadded), n = 0 when unreachable.
+    """Jump Point Search over the table from ``jump_table`` between padded ids.
+
+    Returns the ``(2, n)`` x and y of the path's cells (unpadded); n = 0 when
+    the goal cannot be reached.
 
     Per-cell state, one 16-byte record a cell in the int64 array ``rec``:
     ``rec[2 p]`` holds the bits of the float64 ``g`` (length in steps; read

@@ -3,8 +3,9 @@
 ``search.astar`` picks it automatically (``search='auto'``) when the board is
 square-8 with corner rule 'no-obstacle', has no wrap, one cost on every
 passable cell and no edge costs, and has enough open ground for jumps to pay
-(``OPEN_FRACTION_FOR_JPS``; on a field of scattered single obstacles A* wins). It returns exactly optimal costs (the same
-as A*; the cells of the path may differ where several paths tie).
+(``OPEN_FRACTION_FOR_JPS``; on a field of scattered single obstacles JPS only
+ties with A*). It returns exactly optimal costs (the same as A*; the cells of
+the path may differ where several paths tie).
 
 Boards up to ``TABLE_MAX_CELLS`` jump with a precomputed table (JPS+: for every
 cell and direction, the distance to the next jump point or wall), built once
@@ -29,7 +30,10 @@ import numpy as np
 from ..grids.boards import Grid
 from .search import Path, cells_of, jps_applies, search_state
 
-__all__ = ["jps_path", "jps_cells", "table_board", "table_cells", "jps_pays", "uses_jps", "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS"]
+__all__ = [
+    "jps_path", "jps_cells", "table_board", "table_cells", "jps_pays", "uses_jps", "jump_table",
+    "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS",
+]
 
 _FREE: dict[int, tuple[weakref.ref, tuple]] = {}
 _CACHE_LOCK = threading.Lock()
@@ -156,7 +160,7 @@ _KERNEL: Any = None
 
 
 def table_cells(grid: Grid, table: np.ndarray, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
-    """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable) and its length in steps."""
+    """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable), its length in steps."""
     global _KERNEL
     if _KERNEL is None:
         from .._kernels.jps import jps_table
@@ -224,7 +228,7 @@ def jps_state(n: int) -> JpsState:
 
 
 def jps_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
-    """The path's ``(x, y)`` cells from ``start`` to ``goal`` (padded ids; ``None`` when unreachable) and its length in steps."""
+    """The path's ``(x, y)`` cells from padded ``start`` to ``goal`` (``None`` when unreachable), its length in steps."""
     topo = grid.topology
     pw = topo.pw
     free, table, _ = _board(costs.cell, pw)
