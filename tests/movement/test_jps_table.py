@@ -125,7 +125,6 @@ def test_both_searches_are_optimal(table, board, data):
     c = costs_of(g, cost, None)
     old = jps_mod.TABLE_MAX_CELLS
     jps_mod.TABLE_MAX_CELLS = old if table else 0
-    jps_mod._TABLES.clear()
     try:
         j = astar(g, c, s, t, search="jps")
     finally:
@@ -140,10 +139,16 @@ def test_both_searches_are_optimal(table, board, data):
 
 
 def test_large_boards_scan_bits_instead_of_a_table(monkeypatch):
+    from wargrid import Map
+
+    m = Map(SquareGrid(8, 8, diagonal=True))
+    cd = m.cost_data()
+    assert isinstance(jps_mod.table_board(m.grid, cd), jps_mod.WorkBoard)
+    want = m.path((0, 0), (7, 5)).cost
     monkeypatch.setattr(jps_mod, "TABLE_MAX_CELLS", 10)
-    g = SquareGrid(8, 8, diagonal=True)
-    cell = g.topology.pad(np.ones((8, 8)), np.inf)
-    assert jps_mod.jump_table(cell, g.topology.pw) is None
+    assert jps_mod.table_board(m.grid, cd) is None
+    assert m.path((0, 0), (7, 5)).cost == want
+    assert astar(m.grid, cd, (0, 0), (7, 5), search="jps").cost == want
 
 
 def test_tables_go_with_their_cost_arrays():
@@ -151,8 +156,20 @@ def test_tables_go_with_their_cost_arrays():
 
     m = Map(SquareGrid(30, 30, diagonal=True))
     m.path((0, 0), (29, 29))
-    before = len(jps_mod._TABLES)
+    before = len(jps_mod._work_boards())
     for i in range(12):  # each edit makes new cost arrays; the old tables must not pile up
         m.set_terrain([(i, 3)], "water")
         assert m.path((0, 0), (29, 29)) is not None
-    assert len(jps_mod._TABLES) <= before
+    assert len(jps_mod._work_boards()) <= before
+
+
+def test_work_boards_keep_to_their_budget(monkeypatch):
+    from wargrid import Map
+
+    maps = [Map(SquareGrid(20, 20, diagonal=True)) for _ in range(4)]
+    monkeypatch.setattr(jps_mod, "WORK_BOARD_CELLS", 2 * 22 * 22)
+    for m in maps:
+        assert m.path((0, 0), (19, 19)) is not None
+    boards = jps_mod._work_boards()
+    assert 1 <= len(boards) <= 2
+    assert id(maps[-1].cost_data().cell) in boards

@@ -274,17 +274,18 @@ def expand(jumps, pw):
 
 
 # -- jump table (JPS+) ----------------------------------------------------------------------
-# ``dist[p * 8 + d]`` for direction ``d`` in the order E, W, S, N, SE, SW, NE, NW: k > 0 when
-# the first jump point along ``d`` is k steps away, -k (or 0) when k free steps lead to a wall.
-# A diagonal stops where either of its straight parts has a jump point ahead. With the table
-# a jump is one load instead of a scan.
+# Entry ``d`` of padded cell ``p`` (directions E, W, S, N, SE, SW, NE, NW): k > 0 when the
+# first jump point along ``d`` is k steps away, -k (or 0) when k free steps lead to a wall. A
+# diagonal stops where either of its straight parts has a jump point ahead. With the table a
+# jump is one load instead of a scan. Entries sit at ``dist[p * stride + d]``: stride 8 for a
+# plain table, 16 inside a work board (see ``jps_table``).
 
 _DX = (1, -1, 0, 0, 1, -1, 1, -1)
 _DY = (0, 0, 1, -1, 1, 1, -1, -1)
 
 
 @jit
-def _table_pass(free, dist, pw, ph, sx, sy, straight):
+def _table_pass(free, dist, pw, ph, sx, sy, straight, stride):
     """Fill diagonal (``sx``, ``sy``) of the table, and first its straight parts when ``straight``.
 
     The sweep runs against the direction, so every entry reads the one of the
@@ -301,7 +302,7 @@ def _table_pass(free, dist, pw, ph, sx, sy, straight):
             p = row + (pw - 1 - j if sx > 0 else j)
             if free[p] == 0:
                 continue
-            b = p * 8
+            b = p * stride
             if straight:
                 q = p + sx
                 if free[q] == 0:
@@ -309,7 +310,7 @@ def _table_pass(free, dist, pw, ph, sx, sy, straight):
                 elif (free[q + pw] != 0 and free[q + pw - sx] == 0) or (free[q - pw] != 0 and free[q - pw - sx] == 0):
                     v = 1
                 else:
-                    w = np.int64(dist[q * 8 + dh])
+                    w = np.int64(dist[q * stride + dh])
                     v = w + 1 if w > 0 else w - 1
                 dist[b + dh] = v
                 q = p + s
@@ -318,11 +319,11 @@ def _table_pass(free, dist, pw, ph, sx, sy, straight):
                 elif (free[q + 1] != 0 and free[q + 1 - s] == 0) or (free[q - 1] != 0 and free[q - 1 - s] == 0):
                     v = 1
                 else:
-                    w = np.int64(dist[q * 8 + dv])
+                    w = np.int64(dist[q * stride + dv])
                     v = w + 1 if w > 0 else w - 1
                 dist[b + dv] = v
             q = p + sx + s
-            k = q * 8
+            k = q * stride
             if free[p + sx] == 0 or free[p + s] == 0 or free[q] == 0:
                 v = 0
             elif dist[k + dh] > 0 or dist[k + dv] > 0:
@@ -334,18 +335,18 @@ def _table_pass(free, dist, pw, ph, sx, sy, straight):
 
 
 @jit
-def jump_table(free, pw, ph):
-    """The JPS+ table of a padded 'can enter' board ``free`` (``pw`` x ``ph``, blocked border).
+def table_into(free, dist, pw, ph, stride):
+    """Write the JPS+ table of a padded 'can enter' board ``free`` (``pw`` x ``ph``, blocked border) into
+    the int16 array ``dist``: entry ``d`` of padded cell ``p`` at ``dist[p * stride + d]`` (zeros elsewhere
+    are left alone; blocked cells stay as they are, 0 in a fresh array).
 
     Four sweeps: W, N and NW together, then E, S and SE, then NE and SW
     (which read the straight entries of both earlier sweeps).
     """
-    dist = np.zeros(pw * ph * 8, dtype=np.int16)
-    _table_pass(free, dist, pw, ph, -1, -1, True)
-    _table_pass(free, dist, pw, ph, 1, 1, True)
-    _table_pass(free, dist, pw, ph, 1, -1, False)
-    _table_pass(free, dist, pw, ph, -1, 1, False)
-    return dist
+    _table_pass(free, dist, pw, ph, -1, -1, True, stride)
+    _table_pass(free, dist, pw, ph, 1, 1, True, stride)
+    _table_pass(free, dist, pw, ph, 1, -1, False, stride)
+    _table_pass(free, dist, pw, ph, -1, 1, False, stride)
 
 
 @jit(inline="always")
@@ -359,19 +360,21 @@ def _first(f1, g1, i1, f2, g2, i2):
 
 
 @jit
-def jps_table(dist, start, goal, pw, rec, gen):
-    """Jump Point Search over the table from ``jump_table`` between padded ids.
+def jps_table(wb, start, goal, pw, gen):
+    """Jump Point Search over a work board between padded ids.
+
+    ``wb`` (int64, 4 words a padded cell, 64-byte aligned) keeps together
+    what a search reads of one cell: words ``4 p`` and ``4 p + 1`` hold the
+    cell's 8 int16 table entries (see ``table_into``), ``4 p + 2`` the bits of
+    the float64 ``g`` (length in steps; read ``wb.view(float64)[4 goal + 2]``
+    for the answer), ``4 p + 3`` the stamp (``2 gen`` open, ``2 gen + 1``
+    closed) times 2**32 plus the parent jump point + 1 (0: none). So a jump
+    point costs one cache line. The open list is a heap local to the call,
+    without decrease-key: an improved cell is pushed again and stale entries
+    are skipped when popped (the open lists of JPS are short).
 
     Returns the ``(2, n)`` x and y of the path's cells (unpadded); n = 0 when
     the goal cannot be reached.
-
-    Per-cell state, one 16-byte record a cell in the int64 array ``rec``:
-    ``rec[2 p]`` holds the bits of the float64 ``g`` (length in steps; read
-    ``rec.view(float64)[2 goal]`` for the answer), ``rec[2 p + 1]`` the stamp
-    (``2 gen`` open, ``2 gen + 1`` closed) times 2**32 plus the parent jump
-    point + 1 (0: none). The open list is a heap local to the call, without
-    decrease-key: an improved cell is pushed again and stale entries are
-    skipped when popped (the open lists of JPS are short).
 
     Successors: every direction from the start; after a diagonal step its two
     straight parts and itself; after a straight step itself and, on a side
@@ -379,6 +382,9 @@ def jps_table(dist, start, goal, pw, rec, gen):
     diagonal toward it. A jump also ends on the goal's row or column when the
     goal lies ahead within reach.
     """
+    g = wb.view(np.float64)
+    dist = wb.view(np.int16)
+    rec = wb
     gx = goal % pw
     gy = goal // pw
     g = rec.view(np.float64)
@@ -388,14 +394,13 @@ def jps_table(dist, start, goal, pw, rec, gen):
     hf = np.empty(cap, dtype=np.float64)
     hg = np.empty(cap, dtype=np.float64)
     hid = np.empty(cap, dtype=np.int64)
-    g[2 * start] = 0.0
-    rec[2 * start + 1] = op << 32
+    g[4 * start + 2] = 0.0
+    rec[4 * start + 3] = op << 32
     hf[0] = _octile(start, goal, pw)
     hg[0] = 0.0
     hid[0] = start
     n = 1
     found = False
-    touch = np.int16(0)
     while n > 0:
         u = hid[0]
         gu = hg[0]
@@ -423,7 +428,7 @@ def jps_table(dist, start, goal, pw, rec, gen):
             hf[np.uintp(i)] = f
             hg[np.uintp(i)] = gg
             hid[np.uintp(i)] = v
-        uu = np.uintp(2 * u + 1)
+        uu = np.uintp(4 * u + 3)
         meta = rec[uu]
         if (meta >> 32) == cl or gu > g[uu - np.uintp(1)]:
             continue  # stale
@@ -433,7 +438,7 @@ def jps_table(dist, start, goal, pw, rec, gen):
             break
         ux = u % pw
         uy = u // pw
-        base = u * 8
+        base = u * 16
         pu = (meta & 0xFFFFFFFF) - 1
         if pu < 0:
             mask = 255
@@ -486,8 +491,7 @@ def jps_table(dist, start, goal, pw, rec, gen):
                     continue
                 nd = gu + _SQRT2 * k
             q = u + k * (dx + dy * pw)
-            qq = np.uintp(2 * q)
-            touch ^= dist[np.uintp(8 * q)]  # start loading q's table line now, beside its record
+            qq = np.uintp(4 * q + 2)
             sq = rec[qq + np.uintp(1)] >> 32
             if sq == cl:
                 continue
@@ -521,14 +525,13 @@ def jps_table(dist, start, goal, pw, rec, gen):
             hf[np.uintp(i)] = f
             hg[np.uintp(i)] = nd
             hid[np.uintp(i)] = q
-    rec[0] = touch  # padded cell 0 is border, never searched: keeps the early table loads from being dropped
     if not found:
         return np.empty((2, 0), dtype=np.int64)
     # the jump points back to the start, then every cell between them, as unpadded x and y
     total = 1
     p = goal
-    while (rec[2 * p + 1] & 0xFFFFFFFF) != 0:
-        a = (rec[2 * p + 1] & 0xFFFFFFFF) - 1
+    while (rec[4 * p + 3] & 0xFFFFFFFF) != 0:
+        a = (rec[4 * p + 3] & 0xFFFFFFFF) - 1
         total += max(abs(a % pw - p % pw), abs(a // pw - p // pw))
         p = a
     out = np.empty((2, total), dtype=np.int64)
@@ -538,8 +541,8 @@ def jps_table(dist, start, goal, pw, rec, gen):
     out[0, k] = x - 1
     out[1, k] = y - 1
     p = goal
-    while (rec[2 * p + 1] & 0xFFFFFFFF) != 0:
-        a = (rec[2 * p + 1] & 0xFFFFFFFF) - 1
+    while (rec[4 * p + 3] & 0xFFFFFFFF) != 0:
+        a = (rec[4 * p + 3] & 0xFFFFFFFF) - 1
         dx = a % pw - x
         dy = a // pw - y
         sx = 0 if dx == 0 else (1 if dx > 0 else -1)

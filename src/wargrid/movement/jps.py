@@ -8,8 +8,9 @@ ties with A*). It returns exactly optimal costs (the same as A*; the cells of
 the path may differ where several paths tie).
 
 Boards up to ``TABLE_MAX_CELLS`` jump with a precomputed table (JPS+: for every
-cell and direction, the distance to the next jump point or wall), built once
-per cost array; larger boards scan rows and columns as 64-bit words.
+cell and direction, the distance to the next jump point or wall), kept beside
+the search state in one work board per thread and cost array; larger boards
+scan rows and columns as 64-bit words.
 
 >>> from wargrid import Map, SquareGrid
 >>> m = Map(SquareGrid(5, 5, diagonal=True))
@@ -31,8 +32,8 @@ from ..grids.boards import Grid
 from .search import Path, cells_of, jps_applies, search_state
 
 __all__ = [
-    "jps_path", "jps_cells", "table_board", "table_cells", "jps_pays", "uses_jps", "jump_table",
-    "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS",
+    "jps_path", "jps_cells", "table_board", "table_cells", "work_board", "WorkBoard", "jps_pays", "uses_jps",
+    "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS", "WORK_BOARD_CELLS",
 ]
 
 _FREE: dict[int, tuple[weakref.ref, tuple]] = {}
@@ -122,124 +123,133 @@ def jps_pays(grid: Grid, costs: Any) -> bool:
 
 TABLE_MAX_CELLS = 1 << 22
 """Boards of at most this many padded cells (2048 x 2048) search with a jump table
-(JPS+: 16 bytes a cell, built once per cost array and cached with it); larger
-boards scan rows and columns as bits instead."""
+(JPS+); larger boards scan rows and columns as bits instead."""
 
-_TABLES: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+WORK_BOARD_CELLS = 1 << 23
+"""Each thread keeps the work boards (jump table and search state, 32 bytes a cell)
+of its most recent cost arrays up to this many padded cells in all (256 MB), and
+at least the last one."""
 
 
-def _board(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray | None, float]:
-    """``(free, table, open)`` of the padded cost array ``cell`` (cached; see ``free_cells``): table ``None``
-    past ``TABLE_MAX_CELLS``."""
-    got = _cached(_TABLES, cell)
-    if got is not None:
-        return got
-    ph = cell.shape[0] // pw
-    fc = free_cells(cell, pw)
-    if cell.shape[0] > TABLE_MAX_CELLS or max(pw, ph) >= 32767:
-        return fc[0], None, fc[5]
-    from .._kernels.jps import jump_table as _table
+class WorkBoard:
+    """One thread's jump table and search state for one padded cost array (see ``jps_table``).
 
-    got = (fc[0], _table(fc[0], pw, ph), fc[5])
-    _remember(_TABLES, cell, got, 8)
+    Built from the cost array on first use (about 10 ms for 512 x 512) and
+    kept while that array lives.
+    """
+
+    def __init__(self, free: np.ndarray, pw: int) -> None:
+        from .._kernels.jps import table_into
+
+        n = free.shape[0]
+        raw = np.zeros(4 * n + 8, dtype=np.int64)
+        skip = (-raw.ctypes.data % 64) // 8  # records of 32 bytes, never across a cache line
+        self.wb = raw[skip:skip + 4 * n]
+        self.n = n
+        self.gen = 0
+        table_into(free, self.wb.view(np.int16), pw, n // pw, 16)
+
+    def next_gen(self) -> int:
+        self.gen += 1
+        if self.gen >= (1 << 30) - 1:
+            self.wb[3::4] = 0
+            self.gen = 1
+        return self.gen
+
+    def g(self, p: int) -> float:
+        """The length in steps of padded cell ``p`` found by the last search (where it reached ``p``)."""
+        return float(self.wb.view(np.float64)[4 * p + 2])
+
+
+_LOCAL = threading.local()
+
+
+def _work_boards() -> dict:
+    """This thread's work boards: ``id(cell) -> (weakref to cell, WorkBoard)``, oldest first."""
+    boards = getattr(_LOCAL, "boards", None)
+    if boards is None:
+        boards = _LOCAL.boards = {}
+    return boards
+
+
+def work_board(costs: Any, pw: int) -> WorkBoard:
+    """This thread's work board for ``costs.cell`` (built on first use, dropped with the array)."""
+    cell = costs.cell
+    boards = _work_boards()
+    got = _cached(boards, cell)
+    if got is None:
+        got = WorkBoard(free_cells(cell, pw)[0], pw)
+        total = got.n
+        keep = []
+        for k in reversed(list(boards)):
+            entry = boards.get(k)
+            if entry is not None and total + entry[1].n <= WORK_BOARD_CELLS:
+                total += entry[1].n
+                keep.append(k)
+        for k in list(boards):
+            if k not in keep:
+                boards.pop(k, None)
+        _remember(boards, cell, got, len(boards) + 1)
     return got
 
 
-def table_board(grid: Grid, costs: Any) -> np.ndarray | None:
-    """The jump table when ``search='auto'`` runs the table JPS for a plain query (weight 1, no stop
-    cells, not nearest), else ``None`` (A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``)."""
-    if not jps_applies(grid.topology, costs, 1.0, False, _NO_STOP):
+def table_board(grid: Grid, costs: Any) -> WorkBoard | None:
+    """This thread's work board when ``search='auto'`` runs the table JPS for a plain query (weight 1, no
+    stop cells, not nearest), else ``None`` (A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``)."""
+    topo = grid.topology
+    if not jps_applies(topo, costs, 1.0, False, _NO_STOP):
         return None
-    _, table, open_share = _board(costs.cell, grid.topology.pw)
-    if table is None or open_share < OPEN_FRACTION_FOR_JPS:
+    if topo.padded_size > TABLE_MAX_CELLS or max(topo.pw, topo.ph) >= 32767:
         return None
-    return table
+    if free_cells(costs.cell, topo.pw)[5] < OPEN_FRACTION_FOR_JPS:
+        return None
+    return work_board(costs, topo.pw)
 
 
 _KERNEL: Any = None
 
 
-def table_cells(grid: Grid, table: np.ndarray, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
+def table_cells(grid: Grid, board: WorkBoard, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
     """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable), its length in steps."""
     global _KERNEL
     if _KERNEL is None:
         from .._kernels.jps import jps_table
 
         _KERNEL = jps_table
-    topo = grid.topology
-    st = jps_state(topo.padded_size)
-    xy = _KERNEL(table, start, goal, topo.pw, st.rec, st.next_gen())
+    xy = _KERNEL(board.wb, start, goal, grid.topology.pw, board.next_gen())
     if not xy.shape[1]:
         return None, np.inf
-    return list(zip(xy[0].tolist(), xy[1].tolist())), float(st.g[goal])
+    return list(zip(xy[0].tolist(), xy[1].tolist())), board.g(goal)
 
 
-def jump_table(cell: np.ndarray, pw: int) -> np.ndarray | None:
-    """The JPS+ table of the padded cost array ``cell`` (cached while ``cell`` lives), or ``None`` when too large.
-
-    ``table[p * 8 + d]``, directions E, W, S, N, SE, SW, NE, NW: k > 0 when the
-    next jump point is k steps away, -k when k free steps end at a wall.
+def jump_table(cell: np.ndarray, pw: int) -> np.ndarray:
+    """The JPS+ table of the padded cost array ``cell``: ``table[p * 8 + d]``, directions E, W, S, N,
+    SE, SW, NE, NW; k > 0 when the next jump point is k steps away, -k when k free steps end at a wall.
 
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(3, 1, diagonal=True)
     >>> jump_table(g.topology.pad(np.ones((1, 3)), np.inf), g.topology.pw)[6 * 8:6 * 8 + 4].tolist()
     [-2, 0, 0, 0]
     """
-    if cell.shape[0] > TABLE_MAX_CELLS:
-        return None
-    return _board(cell, pw)[1]
+    from .._kernels.jps import table_into
 
-
-class JpsState:
-    """Per-cell arrays of the table search, reused across queries on boards of one padded size.
-
-    ``rec``: 16 bytes a cell, the length so far and the stamp and parent
-    packed together (see the kernel), so a cell's state is one memory load;
-    the open list lives inside the kernel call.
-    """
-
-    def __init__(self, n: int) -> None:
-        self.rec = np.zeros(2 * n, dtype=np.int64)
-        self.g = self.rec.view(np.float64)[::2]
-        self.gen = 0
-
-    def next_gen(self) -> int:
-        self.gen += 1
-        if self.gen >= (1 << 30) - 1:
-            self.rec[1::2] = 0
-            self.gen = 1
-        return self.gen
-
-
-_LOCAL = threading.local()
-
-
-def jps_state(n: int) -> JpsState:
-    """This thread's table-search state for padded size ``n`` (the last two sizes are kept)."""
-    states = getattr(_LOCAL, "states", None)
-    if states is None:
-        states = _LOCAL.states = {}
-    st = states.get(n)
-    if st is None:
-        if len(states) >= 2:
-            states.pop(next(iter(states)))
-        st = states[n] = JpsState(n)
-    return st
+    out = np.zeros(cell.shape[0] * 8, dtype=np.int16)
+    table_into(free_cells(cell, pw)[0], out, pw, cell.shape[0] // pw, 8)
+    return out
 
 
 def jps_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
     """The path's ``(x, y)`` cells from padded ``start`` to ``goal`` (``None`` when unreachable), its length in steps."""
     topo = grid.topology
     pw = topo.pw
-    free, table, _ = _board(costs.cell, pw)
-    if table is not None:
-        return table_cells(grid, table, start, goal)
+    if topo.padded_size <= TABLE_MAX_CELLS and max(pw, topo.ph) < 32767:
+        return table_cells(grid, work_board(costs, pw), start, goal)
     from .._kernels.jps import expand, jps
     from .._kernels.search import trace
 
     state = search_state(topo.padded_size)
     gen = state.next_gen()
-    _, rows, rw, cols, cw, _ = free_cells(costs.cell, pw)
+    free, rows, rw, cols, cw, _ = free_cells(costs.cell, pw)
     reached = jps(free, rows, rw, cols, cw, start, goal, pw, state.g, state.parent, state.stamp, state.pos,
                   state.hf, state.hg, state.hid, gen)
     if reached < 0:
