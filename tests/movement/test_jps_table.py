@@ -143,10 +143,10 @@ def test_large_boards_scan_bits_instead_of_a_table(monkeypatch):
 
     m = Map(SquareGrid(8, 8, diagonal=True))
     cd = m.cost_data()
-    assert isinstance(jps_mod.table_board(m.grid, cd), jps_mod.WorkBoard)
+    assert jps_mod.table_board(m.grid, cd)
     want = m.path((0, 0), (7, 5)).cost
     monkeypatch.setattr(jps_mod, "TABLE_MAX_CELLS", 10)
-    assert jps_mod.table_board(m.grid, cd) is None
+    assert not jps_mod.table_board(m.grid, cd)
     assert m.path((0, 0), (7, 5)).cost == want
     assert astar(m.grid, cd, (0, 0), (7, 5), search="jps").cost == want
 
@@ -156,11 +156,11 @@ def test_tables_go_with_their_cost_arrays():
 
     m = Map(SquareGrid(30, 30, diagonal=True))
     m.path((0, 0), (29, 29))
-    before = len(jps_mod._work_boards())
+    before = len(jps_mod._POOL)
     for i in range(12):  # each edit makes new cost arrays; the old tables must not pile up
         m.set_terrain([(i, 3)], "water")
         assert m.path((0, 0), (29, 29)) is not None
-    assert len(jps_mod._work_boards()) <= before
+    assert len(jps_mod._POOL) <= before
 
 
 def test_work_boards_keep_to_their_budget(monkeypatch):
@@ -170,6 +170,17 @@ def test_work_boards_keep_to_their_budget(monkeypatch):
     monkeypatch.setattr(jps_mod, "WORK_BOARD_CELLS", 2 * 22 * 22)
     for m in maps:
         assert m.path((0, 0), (19, 19)) is not None
-    boards = jps_mod._work_boards()
-    assert 1 <= len(boards) <= 2
-    assert id(maps[-1].cost_data().cell) in boards
+    assert 1 <= len(jps_mod._POOL) <= 2
+    assert id(maps[-1].cost_data().cell) in jps_mod._POOL
+
+
+def test_threads_share_pooled_work_boards():
+    from wargrid import Map
+
+    m = Map(SquareGrid(40, 40, diagonal=True))
+    m.set_terrain([(20, y) for y in range(35)], "water")
+    pairs = [((0, y % 40), (39, (7 * y) % 40)) for y in range(40)]
+    want = [m.path(a, b).cost for a, b in pairs]
+    for _ in range(3):
+        assert [p.cost for p in m.paths(pairs, workers=2)] == pytest.approx(want, rel=1e-12)
+    assert 1 <= len(jps_mod._POOL[id(m.cost_data().cell)][1]) <= 2  # reused, not rebuilt per call

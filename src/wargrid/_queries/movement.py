@@ -78,9 +78,8 @@ class MovementQueries:
         zones = getattr(self, "_zones_for", None)
         if zones is not None and not zones(cd.unit).connected(s, t):
             return None  # also when either end is impassable
-        board = table_board(self.grid, cd) if weight == 1.0 else None
-        if board is not None:
-            cells, steps = table_cells(self.grid, board, s, t)
+        if weight == 1.0 and table_board(self.grid, cd):
+            cells, steps = table_cells(self.grid, cd, s, t)
             return None if cells is None else _search.Path(cells, steps * float(cd.min_cost), cd.unit)
         return _search.search_checked(self.grid, cd, start, goal, weight, False, None, "auto")
 

@@ -9,8 +9,8 @@ the path may differ where several paths tie).
 
 Boards up to ``TABLE_MAX_CELLS`` jump with a precomputed table (JPS+: for every
 cell and direction, the distance to the next jump point or wall), kept beside
-the search state in one work board per thread and cost array; larger boards
-scan rows and columns as 64-bit words.
+the search state in work boards pooled per cost array; larger boards scan rows
+and columns as 64-bit words.
 
 >>> from wargrid import Map, SquareGrid
 >>> m = Map(SquareGrid(5, 5, diagonal=True))
@@ -32,7 +32,7 @@ from ..grids.boards import Grid
 from .search import Path, cells_of, jps_applies, search_state
 
 __all__ = [
-    "jps_path", "jps_cells", "table_board", "table_cells", "work_board", "WorkBoard", "jps_pays", "uses_jps",
+    "jps_path", "jps_cells", "table_board", "table_cells", "WorkBoard", "jps_pays", "uses_jps",
     "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS", "WORK_BOARD_CELLS",
 ]
 
@@ -126,16 +126,17 @@ TABLE_MAX_CELLS = 1 << 22
 (JPS+); larger boards scan rows and columns as bits instead."""
 
 WORK_BOARD_CELLS = 1 << 23
-"""Each thread keeps the work boards (jump table and search state, 32 bytes a cell)
-of its most recent cost arrays up to this many padded cells in all (256 MB), and
-at least the last one."""
+"""Idle work boards (jump table and search state, 32 bytes a cell) are kept for the
+most recent cost arrays up to this many padded cells in all (256 MB), and at least
+for the last one."""
 
 
 class WorkBoard:
-    """One thread's jump table and search state for one padded cost array (see ``jps_table``).
+    """A jump table and search state for one padded cost array (see ``jps_table``), used by one thread at a time.
 
     Built from the cost array on first use (about 10 ms for 512 x 512) and
-    kept while that array lives.
+    pooled while that array lives, so later queries, also on other threads,
+    reuse it.
     """
 
     def __init__(self, free: np.ndarray, pw: int) -> None:
@@ -161,65 +162,70 @@ class WorkBoard:
         return float(self.wb.view(np.float64)[4 * p + 2])
 
 
-_LOCAL = threading.local()
+_POOL: dict[int, tuple[weakref.ref, list]] = {}
+"""``id(cell) -> (weakref to cell, idle WorkBoards)``, oldest cost array first."""
 
 
-def _work_boards() -> dict:
-    """This thread's work boards: ``id(cell) -> (weakref to cell, WorkBoard)``, oldest first."""
-    boards = getattr(_LOCAL, "boards", None)
-    if boards is None:
-        boards = _LOCAL.boards = {}
-    return boards
+def _checkout(cell: np.ndarray, pw: int) -> WorkBoard:
+    with _CACHE_LOCK:
+        idle = _cached(_POOL, cell)
+        if idle:
+            return idle.pop()
+    return WorkBoard(free_cells(cell, pw)[0], pw)
 
 
-def work_board(costs: Any, pw: int) -> WorkBoard:
-    """This thread's work board for ``costs.cell`` (built on first use, dropped with the array)."""
-    cell = costs.cell
-    boards = _work_boards()
-    got = _cached(boards, cell)
-    if got is None:
-        got = WorkBoard(free_cells(cell, pw)[0], pw)
-        total = got.n
-        keep = []
-        for k in reversed(list(boards)):
-            entry = boards.get(k)
-            if entry is not None and total + entry[1].n <= WORK_BOARD_CELLS:
-                total += entry[1].n
-                keep.append(k)
-        for k in list(boards):
-            if k not in keep:
-                boards.pop(k, None)
-        _remember(boards, cell, got, len(boards) + 1)
-    return got
+def _checkin(cell: np.ndarray, board: WorkBoard) -> None:
+    with _CACHE_LOCK:
+        idle = _cached(_POOL, cell)
+        if idle is not None:
+            idle.append(board)
+            return
+        total = board.n
+        for k in reversed(list(_POOL)):  # keep the newest pools that fit the budget
+            entry = _POOL.get(k)
+            if entry is None:
+                continue
+            size = sum(b.n for b in entry[1])
+            if total + size <= WORK_BOARD_CELLS:
+                total += size
+            else:
+                _POOL.pop(k, None)
+    _remember(_POOL, cell, [board], len(_POOL) + 1)
 
 
-def table_board(grid: Grid, costs: Any) -> WorkBoard | None:
-    """This thread's work board when ``search='auto'`` runs the table JPS for a plain query (weight 1, no
-    stop cells, not nearest), else ``None`` (A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``)."""
+def table_board(grid: Grid, costs: Any) -> bool:
+    """Whether ``search='auto'`` runs the table JPS for a plain query (weight 1, no stop cells, not
+    nearest) on this board: else A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``."""
     topo = grid.topology
-    if not jps_applies(topo, costs, 1.0, False, _NO_STOP):
-        return None
-    if topo.padded_size > TABLE_MAX_CELLS or max(topo.pw, topo.ph) >= 32767:
-        return None
-    if free_cells(costs.cell, topo.pw)[5] < OPEN_FRACTION_FOR_JPS:
-        return None
-    return work_board(costs, topo.pw)
+    return (
+        jps_applies(topo, costs, 1.0, False, _NO_STOP)
+        and topo.padded_size <= TABLE_MAX_CELLS
+        and max(topo.pw, topo.ph) < 32767
+        and free_cells(costs.cell, topo.pw)[5] >= OPEN_FRACTION_FOR_JPS
+    )
 
 
 _KERNEL: Any = None
 
 
-def table_cells(grid: Grid, board: WorkBoard, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
+def table_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
     """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable), its length in steps."""
     global _KERNEL
     if _KERNEL is None:
         from .._kernels.jps import jps_table
 
         _KERNEL = jps_table
-    xy = _KERNEL(board.wb, start, goal, grid.topology.pw, board.next_gen())
+    pw = grid.topology.pw
+    cell = costs.cell
+    board = _checkout(cell, pw)
+    try:
+        xy = _KERNEL(board.wb, start, goal, pw, board.next_gen())
+        steps = board.g(goal)
+    finally:
+        _checkin(cell, board)
     if not xy.shape[1]:
         return None, np.inf
-    return list(zip(xy[0].tolist(), xy[1].tolist())), board.g(goal)
+    return list(zip(xy[0].tolist(), xy[1].tolist())), steps
 
 
 def jump_table(cell: np.ndarray, pw: int) -> np.ndarray:
@@ -243,7 +249,7 @@ def jps_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple
     topo = grid.topology
     pw = topo.pw
     if topo.padded_size <= TABLE_MAX_CELLS and max(pw, topo.ph) < 32767:
-        return table_cells(grid, work_board(costs, pw), start, goal)
+        return table_cells(grid, costs, start, goal)
     from .._kernels.jps import expand, jps
     from .._kernels.search import trace
 
