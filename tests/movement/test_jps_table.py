@@ -143,10 +143,10 @@ def test_large_boards_scan_bits_instead_of_a_table(monkeypatch):
 
     m = Map(SquareGrid(8, 8, diagonal=True))
     cd = m.cost_data()
-    assert jps_mod.table_board(m.grid, cd)
+    assert jps_mod.uses_table(m.grid, cd)
     want = m.path((0, 0), (7, 5)).cost
     monkeypatch.setattr(jps_mod, "TABLE_MAX_CELLS", 10)
-    assert not jps_mod.table_board(m.grid, cd)
+    assert not jps_mod.uses_table(m.grid, cd)
     assert m.path((0, 0), (7, 5)).cost == want
     assert astar(m.grid, cd, (0, 0), (7, 5), search="jps").cost == want
 

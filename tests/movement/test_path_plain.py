@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from movement_oracle import dijkstra, path_cost
 from wargrid import Map, SquareGrid
-from wargrid.movement.jps import table_board
+from wargrid.movement.jps import uses_table
 
 
 @st.composite
@@ -59,7 +59,7 @@ def test_plain_path_matches_the_oracle_also_after_edits(m, data, unit):
 def test_plain_path_literal_cases():
     m = Map(SquareGrid(10, 10, diagonal=True))
     m.set_terrain([(5, y) for y in range(10)], "water")  # a river cuts the board in two
-    assert table_board(m.grid, m.cost_data("foot"))
+    assert uses_table(m.grid, m.cost_data("foot"))
     assert m.path((0, 0), (9, 9)) is None  # other side of the river: answered by the zones
     assert m.path((5, 5), (5, 5)).cells == [(5, 5)]  # start == goal, even on water
     assert m.path((0, 0), (5, 5)) is None  # goal on water

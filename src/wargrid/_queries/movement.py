@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from ..movement import search as _search
-from ..movement.jps import table_board, table_cells
+from ..movement.jps import uses_table, table_cells
 from ..movement.zoc import occupied
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,7 +78,7 @@ class MovementQueries:
         zones = getattr(self, "_zones_for", None)
         if zones is not None and not zones(cd.unit).connected(s, t):
             return None  # also when either end is impassable
-        if weight == 1.0 and table_board(self.grid, cd):
+        if weight == 1.0 and uses_table(self.grid, cd):
             cells, steps = table_cells(self.grid, cd, s, t)
             return None if cells is None else _search.Path(cells, steps * float(cd.min_cost), cd.unit)
         return _search.search_checked(self.grid, cd, start, goal, weight, False, None, "auto")

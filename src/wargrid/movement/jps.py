@@ -32,7 +32,7 @@ from ..grids.boards import Grid
 from .search import Path, cells_of, jps_applies, search_state
 
 __all__ = [
-    "jps_path", "jps_cells", "table_board", "table_cells", "WorkBoard", "jps_pays", "uses_jps",
+    "jps_path", "jps_cells", "uses_table", "table_cells", "WorkBoard", "jps_pays",
     "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS", "WORK_BOARD_CELLS",
 ]
 
@@ -104,16 +104,6 @@ def free_cells(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray, int, 
     out = (f2.astype(np.uint8).ravel(), rows, rw, cols, cw, open_share)
     _remember(_FREE, cell, out, 16)
     return out
-
-
-def uses_jps(grid: Grid, costs: Any) -> bool:
-    """Whether ``search='auto'`` runs JPS on this board for a plain query (weight 1, no stop cells, not nearest).
-
-    >>> from wargrid import Map, SquareGrid
-    >>> uses_jps(SquareGrid(8, 8, diagonal=True), Map(SquareGrid(8, 8, diagonal=True)).cost_data())
-    True
-    """
-    return jps_applies(grid.topology, costs, 1.0, False, _NO_STOP) and jps_pays(grid, costs)
 
 
 def jps_pays(grid: Grid, costs: Any) -> bool:
@@ -193,9 +183,15 @@ def _checkin(cell: np.ndarray, board: WorkBoard) -> None:
     _remember(_POOL, cell, [board], len(_POOL) + 1)
 
 
-def table_board(grid: Grid, costs: Any) -> bool:
+def uses_table(grid: Grid, costs: Any) -> bool:
     """Whether ``search='auto'`` runs the table JPS for a plain query (weight 1, no stop cells, not
-    nearest) on this board: else A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``."""
+    nearest) on this board: else A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``.
+
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(8, 8, diagonal=True))
+    >>> uses_table(m.grid, m.cost_data()), uses_table(Map(SquareGrid(8, 8)).grid, m.cost_data())
+    (True, False)
+    """
     topo = grid.topology
     return (
         jps_applies(topo, costs, 1.0, False, _NO_STOP)
