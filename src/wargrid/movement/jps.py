@@ -157,19 +157,21 @@ _POOL: dict[int, tuple[weakref.ref, list]] = {}
 
 
 def _checkout(cell: np.ndarray, pw: int) -> WorkBoard:
-    with _CACHE_LOCK:
-        idle = _cached(_POOL, cell)
-        if idle:
-            return idle.pop()
+    idle = _cached(_POOL, cell)
+    if idle:
+        try:
+            return idle.pop()  # atomic: two threads never get the same board
+        except IndexError:
+            pass
     return WorkBoard(free_cells(cell, pw)[0], pw)
 
 
 def _checkin(cell: np.ndarray, board: WorkBoard) -> None:
+    idle = _cached(_POOL, cell)
+    if idle is not None:
+        idle.append(board)
+        return
     with _CACHE_LOCK:
-        idle = _cached(_POOL, cell)
-        if idle is not None:
-            idle.append(board)
-            return
         total = board.n
         for k in reversed(list(_POOL)):  # keep the newest pools that fit the budget
             entry = _POOL.get(k)
