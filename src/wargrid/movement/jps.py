@@ -136,6 +136,7 @@ class WorkBoard:
         raw = np.zeros(4 * n + 8, dtype=np.int64)
         skip = (-raw.ctypes.data % 64) // 8  # records of 32 bytes, never across a cache line
         self.wb = raw[skip:skip + 4 * n]
+        self.wf = self.wb.view(np.float64)
         self.n = n
         self.gen = 0
         table_into(free, self.wb.view(np.int16), pw, n // pw, 16)
@@ -149,7 +150,7 @@ class WorkBoard:
 
     def g(self, p: int) -> float:
         """The length in steps of padded cell ``p`` found by the last search (where it reached ``p``)."""
-        return float(self.wb.view(np.float64)[4 * p + 2])
+        return float(self.wf[4 * p + 2])
 
 
 _POOL: dict[int, tuple[weakref.ref, list]] = {}
@@ -217,10 +218,18 @@ def table_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tup
     cell = costs.cell
     board = _checkout(cell, pw)
     try:
-        xy = _KERNEL(board.wb, start, goal, pw, board.next_gen())
-        steps = board.g(goal)
+        gen = board.gen + 1
+        if gen >= (1 << 30) - 1:
+            gen = board.next_gen()
+        board.gen = gen
+        xy = _KERNEL(board.wb, start, goal, pw, gen)
+        steps = float(board.wf[4 * goal + 2])
     finally:
-        _checkin(cell, board)
+        idle = _cached(_POOL, cell)
+        if idle is not None:
+            idle.append(board)
+        else:
+            _checkin(cell, board)
     if not xy.shape[1]:
         return None, np.inf
     return list(zip(xy[0].tolist(), xy[1].tolist())), steps
