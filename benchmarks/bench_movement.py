@@ -145,7 +145,10 @@ def bench_astar(name, m, scens, tol, peers, args, rows, problems):
     passable = np.isfinite(m.costs())
     tcod = peers["tcod"]
     graph = tcod_graph(tcod, passable) if tcod else None
-    jps_used = search.jps_applies(grid.topology, cd, 1.0, False, search.stop_array(grid, None))
+    from wargrid.movement.jps import jps_pays
+
+    # what Map.path's automatic choice runs here: JPS where it applies and the board is open enough
+    jps_used = search.jps_applies(grid.topology, cd, 1.0, False, search.stop_array(grid, None)) and jps_pays(grid, cd)
     # warm up: compile, build caches
     s0 = scens[0]
     search.astar(grid, cd, s0.start, s0.goal, search="astar")
