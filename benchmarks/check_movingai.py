@@ -28,7 +28,8 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "movinga
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--maps", default="", help="comma-separated map names (default: every map)")
-    ap.add_argument("--search", default="auto", choices=("auto", "astar", "jps"))
+    ap.add_argument("--search", default="auto", choices=("auto", "astar", "jps", "map"),
+                    help="the search of wargrid.movement.search.astar, or 'map': Map.path as a user calls it")
     args = ap.parse_args()
     names = [n for n in args.maps.split(",") if n] or sorted(p.stem for p in DATA.glob("*.map"))
     bad = 0
@@ -44,7 +45,10 @@ def main() -> int:
         times = []
         for s in sc:
             t0 = time.perf_counter()
-            p = astar(m.grid, cd, s.start, s.goal, search=args.search)
+            if args.search == "map":
+                p = m.path(s.start, s.goal)
+            else:
+                p = astar(m.grid, cd, s.start, s.goal, search=args.search)
             times.append(time.perf_counter() - t0)
             err = float("inf") if p is None else abs(p.cost - s.optimal)
             worst = max(worst, err)
