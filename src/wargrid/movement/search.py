@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -615,13 +616,31 @@ def paths(
 
     if workers == 1 or len(checked) < 2:
         return [one(pr) for pr in checked]
-    # the first query runs here, so the kernels are loaded before the workers start
-    first = one(checked[0])
-    rest = checked[1:]
+    # the first queries run here: the kernels are loaded before the workers start,
+    # and their time says whether threads pay (a short query is mostly Python,
+    # which holds the GIL: two threads would only take turns)
+    n = len(checked)
+    probe = sorted({i * n // PROBE_QUERIES for i in range(PROBE_QUERIES)})  # spread over the batch
+    out: list[Path | None] = [None] * n
+    t0 = time.perf_counter()
+    for i in probe:
+        out[i] = one(checked[i])
+    rest = [i for i in range(n) if i not in set(probe)]
+    if (time.perf_counter() - t0) / len(probe) < THREADS_PAY_SECONDS or not rest:
+        for i in rest:
+            out[i] = one(checked[i])
+        return out
     with ThreadPoolExecutor(max_workers=workers) as ex:
         chunks = [rest[k::workers] for k in range(workers)]
-        results = list(ex.map(lambda ch: [one(pr) for pr in ch], chunks))
-    out: list[Path | None] = [None] * len(rest)
-    for k, res in enumerate(results):
-        out[k::workers] = res
-    return [first] + out
+        results = list(ex.map(lambda ch: [one(checked[i]) for i in ch], chunks))
+    for ch, res in zip(chunks, results):
+        for i, p in zip(ch, res):
+            out[i] = p
+    return out
+
+
+PROBE_QUERIES = 4
+THREADS_PAY_SECONDS = 0.5e-3
+"""``paths`` spreads a batch over threads only when ``PROBE_QUERIES`` of its
+queries, spread over the batch and run first, took at least this long each: below it a query is mostly Python around
+the kernel, and threads (sharing the GIL) were measured slower than one."""
