@@ -15,6 +15,13 @@ an impassable cell except that cell itself (as connectivity zones see it).
 Ties are broken deterministically: the open list pops the smaller ``f``,
 then the larger ``g``, then the smaller cell id.
 
+Which kernel runs: boards without wrap, edge costs or stop cells use the
+"plain" kernels, which read one byte of allowed steps a cell (``plain_moves``);
+the rest use the general ones, which apply the neighbour and corner rules as
+they go. Both give the same answers. Distance-only fields on uniform boards
+use the FIFO-queue Dijkstra (``dijkstra_queues``). Uniform square-8 boards
+without corner cutting take Jump Point Search (``wargrid.movement.jps``).
+
 >>> from wargrid import SquareGrid
 >>> import numpy as np
 >>> costs = np.ones((3, 4)); costs[1, 1:3] = np.inf
