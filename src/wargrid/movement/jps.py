@@ -22,13 +22,13 @@ and columns as 64-bit words.
 
 from __future__ import annotations
 
-import threading
 import weakref
 from typing import Any
 
 import numpy as np
 
 from ..grids.boards import Grid
+from ._array_cache import LOCK as _CACHE_LOCK, cached as _cached, remember as _remember
 from .search import Path, cells_of, jps_applies, search_state
 
 __all__ = [
@@ -37,31 +37,7 @@ __all__ = [
 ]
 
 _FREE: dict[int, tuple[weakref.ref, tuple]] = {}
-_CACHE_LOCK = threading.Lock()
 _NO_STOP = np.zeros(0, dtype=np.uint8)
-
-
-def _cached(cache: dict, cell: np.ndarray) -> Any:
-    """What ``_remember`` stored for the array ``cell`` while it lives, or ``None``."""
-    got = cache.get(id(cell))
-    if got is not None and got[0]() is cell:
-        return got[1]
-    return None
-
-
-def _remember(cache: dict, cell: np.ndarray, value: Any, limit: int) -> None:
-    """Keep ``value`` for ``cell`` (by identity) until the array dies, at most ``limit`` entries (the oldest go first)."""
-    key = id(cell)
-
-    def drop(ref: weakref.ref, cache: dict = cache, key: int = key) -> None:
-        got = cache.get(key)
-        if got is not None and got[0] is ref:
-            cache.pop(key, None)
-
-    with _CACHE_LOCK:
-        for k in list(cache)[: max(0, len(cache) - limit + 1)]:
-            cache.pop(k, None)
-        cache[key] = (weakref.ref(cell, drop), value)
 
 
 def _bits(free2d: np.ndarray) -> tuple[np.ndarray, int]:

@@ -43,7 +43,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._validate import check_int, check_real
+from .._kernels import load
 from ..grids.boards import Grid, Topology
+from ._array_cache import cached, remember
 
 __all__ = ["Path", "find_path", "astar", "distance_field", "paths", "Costs"]
 
@@ -166,7 +168,8 @@ _EMPTY_U8 = np.zeros(0, dtype=np.uint8)
 _NO_TREE_I32 = np.zeros(0, dtype=np.int32)
 _NO_TREE_I8 = np.zeros(0, dtype=np.int8)
 
-_MOVES: dict[int, tuple[weakref.ref, np.ndarray | None]] = {}
+_MOVES: dict[int, tuple[weakref.ref, Any]] = {}
+"""``id(cost array) -> (weakref, step bits)``; ``False`` in place of the bits: seen once (lazy)."""
 
 LAZY_MASK_CELLS = 1 << 16
 """On boards of more padded cells than this, ``plain_moves(..., lazy=True)`` builds
@@ -186,33 +189,19 @@ def plain_moves(topo: Topology, costs: Any, *, lazy: bool = False) -> np.ndarray
     if topo.wrap or costs.edge.size or topo.ndir > 8:
         return None
     cell = costs.cell
-    got = _MOVES.get(id(cell))
-    if got is not None and got[0]() is cell:
-        if got[1] is not None:
-            return got[1]
-    elif lazy and cell.shape[0] > LAZY_MASK_CELLS:
-        _remember(cell, None)
+    got = cached(_MOVES, cell)
+    if got is not None and got is not False:
+        return got
+    if got is None and lazy and cell.shape[0] > LAZY_MASK_CELLS:
+        remember(_MOVES, cell, False, 16)
         return None
     from .._kernels.search import move_mask
 
     off, _, corner, ti = topo_args(topo)
     moves = np.empty(cell.shape[0], dtype=np.uint8)
     move_mask(cell, costs.edge, off, corner, ti, moves)
-    _remember(cell, moves)
+    remember(_MOVES, cell, moves, 16)
     return moves
-
-
-_MOVES_LOCK = threading.Lock()
-
-
-def _remember(cell: np.ndarray, moves: np.ndarray | None) -> None:
-    with _MOVES_LOCK:  # batched queries run on threads
-        if len(_MOVES) >= 16:
-            for k in [k for k, (r, _) in _MOVES.items() if r() is None]:
-                del _MOVES[k]
-            if len(_MOVES) >= 16:
-                _MOVES.clear()
-        _MOVES[id(cell)] = (weakref.ref(cell), moves)
 
 
 def padded_id(topo: Topology, cell: tuple[int, int]) -> int:
@@ -360,17 +349,9 @@ def search_checked(
     return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), unit)
 
 
-_KERNELS: Any = None
-
-
 def kernels() -> Any:
     """The search kernels' module, imported (and numba with it) on first use only."""
-    global _KERNELS
-    if _KERNELS is None:
-        from .._kernels import search as mod
-
-        _KERNELS = mod
-    return _KERNELS
+    return load("search")
 
 
 def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: np.ndarray) -> bool:
@@ -632,7 +613,8 @@ def paths(
     t0 = time.perf_counter()
     for i in probe:
         out[i] = one(checked[i])
-    rest = [i for i in range(n) if i not in set(probe)]
+    probed = set(probe)
+    rest = [i for i in range(n) if i not in probed]
     if (time.perf_counter() - t0) / len(probe) < THREADS_PAY_SECONDS or not rest:
         for i in rest:
             out[i] = one(checked[i])

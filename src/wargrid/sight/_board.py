@@ -19,21 +19,14 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_bool_layer, check_int
+from .._kernels import load
 from ..grids.boards import Grid, SquareGrid
 
 __all__ = ["SightBoard", "prepare", "kernels", "SQUARE_METRICS", "HEX_METRICS"]
 
-_KERNELS: Any = None
-
-
 def kernels() -> Any:
     """The sight kernel module, imported on first use (``import wargrid`` compiles nothing)."""
-    global _KERNELS
-    if _KERNELS is None:
-        from .._kernels import sight
-
-        _KERNELS = sight
-    return _KERNELS
+    return load("sight")
 
 SQUARE_METRICS = ("euclidean", "chebyshev", "octile", "manhattan")
 """Radius metrics on square boards (kernel codes 0..3)."""

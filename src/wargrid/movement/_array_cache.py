@@ -1,0 +1,51 @@
+"""Values kept per numpy array, by identity, while the array lives.
+
+A map edit makes new cost arrays, so whatever is derived from one (step bits,
+jump tables, work boards) is keyed on the array itself: the entry goes when the
+array is collected, and a new array with a recycled ``id`` never sees it.
+
+>>> import numpy as np
+>>> cache: dict = {}
+>>> a = np.zeros(3)
+>>> remember(cache, a, "derived", 4); cached(cache, a)
+'derived'
+>>> del a
+>>> len(cache)
+0
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+import numpy as np
+
+__all__ = ["cached", "remember", "LOCK"]
+
+LOCK = threading.Lock()
+"""Held while a cache is changed (batched queries run on threads)."""
+
+
+def cached(cache: dict, arr: np.ndarray) -> Any:
+    """What ``remember`` stored for ``arr`` while it lives, or ``None``."""
+    got = cache.get(id(arr))
+    if got is not None and got[0]() is arr:
+        return got[1]
+    return None
+
+
+def remember(cache: dict, arr: np.ndarray, value: Any, limit: int) -> None:
+    """Keep ``value`` for ``arr`` (by identity) until the array dies, at most ``limit`` entries (the oldest go first)."""
+    key = id(arr)
+
+    def drop(ref: weakref.ref, cache: dict = cache, key: int = key) -> None:
+        got = cache.get(key)
+        if got is not None and got[0] is ref:
+            cache.pop(key, None)
+
+    with LOCK:
+        for k in list(cache)[: max(0, len(cache) - limit + 1)]:
+            cache.pop(k, None)
+        cache[key] = (weakref.ref(arr, drop), value)
