@@ -38,7 +38,7 @@ import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -116,21 +116,24 @@ def topo_xy(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
 
 
 class SearchState:
-    """Per-cell arrays reused across queries on boards of one padded size (generation stamps).
+    """Per-state arrays reused across queries on boards of one size (generation stamps).
 
     Memory: ``g`` 8 bytes, ``parent``, ``stamp``, ``pos`` 4 bytes each, and a
     heap of 20 bytes a slot whose pages are only touched as the open list grows.
+    ``index_dtype`` is the type of the ids held (``parent``, ``pos``, ``hid``):
+    int32 for cells; int64 where a state space can pass 2**31 states (cell
+    and facing, in ``wargrid.tactics.turning``).
     """
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, *, index_dtype: Any = np.int32) -> None:
         self.n = n
         self.g = np.empty(n, dtype=np.float64)
-        self.parent = np.empty(n, dtype=np.int32)
+        self.parent = np.empty(n, dtype=index_dtype)
         self.stamp = np.zeros(n, dtype=np.int32)
-        self.pos = np.empty(n, dtype=np.int32)
+        self.pos = np.empty(n, dtype=index_dtype)
         self.hf = np.empty(n, dtype=np.float64)
         self.hg = np.empty(n, dtype=np.float64)
-        self.hid = np.empty(n, dtype=np.int32)
+        self.hid = np.empty(n, dtype=index_dtype)
         self.gen = 0
 
     def queues(self, nq: int) -> tuple[np.ndarray, np.ndarray]:
@@ -149,19 +152,30 @@ class SearchState:
 
 
 _LOCAL = threading.local()
+T = TypeVar("T")
+
+
+def per_thread(kind: str, n: int, make: Callable[[int], T], *, keep: int = 2) -> T:
+    """This thread's ``make(n)`` for ``kind`` and size ``n``, reused between calls; the last ``keep`` sizes stay.
+
+    Scratch kept per thread lets searches run on several threads at once and
+    spares the page faults of fresh board-sized arrays on every query.
+    """
+    slots = getattr(_LOCAL, kind, None)
+    if slots is None:
+        slots = {}
+        setattr(_LOCAL, kind, slots)
+    got = slots.get(n)
+    if got is None:
+        while len(slots) >= keep:
+            slots.pop(next(iter(slots)))
+        got = slots[n] = make(n)
+    return got
 
 
 def search_state(n: int) -> SearchState:
     """This thread's search state for padded size ``n`` (the last two sizes are kept)."""
-    states = getattr(_LOCAL, "states", None)
-    if states is None:
-        states = _LOCAL.states = {}
-    st = states.get(n)
-    if st is None:
-        if len(states) >= 2:
-            states.pop(next(iter(states)))
-        st = states[n] = SearchState(n)
-    return st
+    return per_thread("states", n, SearchState)
 
 
 _EMPTY_U8 = np.zeros(0, dtype=np.uint8)

@@ -24,7 +24,6 @@ edge following turns through the directions sorted by angle.
 
 from __future__ import annotations
 
-import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ import numpy as np
 
 from .._validate import check_int
 from ..grids.boards import Grid, Topology
+from ..movement.search import per_thread
 
 __all__ = ["ClassicPath", "classic_path", "STATUSES"]
 
@@ -79,7 +79,6 @@ class _Geometry:
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Topology, _Geometry]" = weakref.WeakKeyDictionary()
 _FIRST_CAP = 1 << 16  # cells of path buffer before the first growth
-_LOCAL = threading.local()  # per-thread search buffers, so searches may run on several threads
 
 
 def _geometry(grid: Grid) -> _Geometry:
@@ -113,18 +112,15 @@ def _geometry(grid: Grid) -> _Geometry:
 
 def _workspace(n: int) -> list:
     """``[seen, pos, gen, buf, tmp]`` for padded size ``n``, reused between searches (generation stamps)."""
-    work = getattr(_LOCAL, "work", None)
-    if work is None:
-        work = _LOCAL.work = {}
-    w = work.get(n)
-    if w is None:
-        if len(work) >= 2:
-            work.pop(next(iter(work)))
-        cap = min(8 * n, _FIRST_CAP) + 1  # grown on demand up to 8 n + 1
-        w = work[n] = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0,
-                        np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)]
+    w = per_thread("classic", n, _new_workspace)
     w[2] += 1
     return w
+
+
+def _new_workspace(n: int) -> list:
+    cap = min(8 * n, _FIRST_CAP) + 1  # grown on demand up to 8 n + 1
+    return [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0,
+            np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)]
 
 
 def classic_path(

@@ -36,7 +36,6 @@ facing as a continuous number during a turn (``2.5`` halfway from 2 to 3).
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -44,6 +43,7 @@ import numpy as np
 
 from .._validate import check_cell_pair, check_int, check_real
 from ..grids.boards import Grid
+from ..movement.search import SearchState, per_thread
 from ..rts.leptons import LEPTONS_PER_CELL
 
 __all__ = ["TurnPath", "TrackPoint", "turning_path", "turn_track"]
@@ -165,7 +165,7 @@ def turning_path(
     if not np.isfinite(cell[t.padded_id(*start)]):
         raise ValueError(f"start {start} is impassable for this unit class")
     sc = _scratch(t.padded_size * t.ndir)
-    dist, parent = sc.dist, sc.parent
+    dist, parent = sc.g, sc.parent
     end = facing_search(cell, edge, off, t.ndir, t.parity_mode, t.wrap, t.width, t.pw, corner, t.corner_rule, stepl,
                         t.padded_id(*start), f0, t.padded_id(*goal), gf, 1.0 / v, 1.0 / rate, int(pivot), dist, parent,
                         sc.stamp, sc.pos, sc.hf, sc.hg, sc.hid, sc.next_gen())
@@ -184,36 +184,9 @@ def turning_path(
     return TurnPath(states, float(dist[end]), turns, rate, v, times, grid, pivot)
 
 
-class _Scratch:
-    """Per-state search arrays reused between queries on boards of one size (generation stamps)."""
-
-    def __init__(self, n: int) -> None:
-        self.dist = np.empty(n, dtype=np.float64)
-        self.parent = np.empty(n, dtype=np.int64)
-        self.stamp = np.zeros(n, dtype=np.int32)
-        self.pos = np.empty(n, dtype=np.int64)
-        self.hf = np.empty(n, dtype=np.float64)
-        self.hg = np.empty(n, dtype=np.float64)
-        self.hid = np.empty(n, dtype=np.int64)
-        self.gen = 0
-
-    def next_gen(self) -> int:
-        self.gen += 1
-        if self.gen >= (1 << 30) - 1:
-            self.stamp[:] = 0
-            self.gen = 1
-        return self.gen
-
-
-_LOCAL = threading.local()
-
-
-def _scratch(n: int) -> _Scratch:
-    """This thread's scratch for ``n`` states (the last size only: the arrays are large)."""
-    sc = getattr(_LOCAL, "scratch", None)
-    if sc is None or sc.dist.shape[0] != n:
-        sc = _LOCAL.scratch = _Scratch(n)
-    return sc
+def _scratch(n: int) -> SearchState:
+    """This thread's search state for ``n`` (cell, facing) states (the last size only: the arrays are large)."""
+    return per_thread("turning", n, lambda k: SearchState(k, index_dtype=np.int64), keep=1)
 
 
 def _check_pivot(pivot: Any) -> bool:
