@@ -41,7 +41,14 @@ function setStatus(text, kind) {
   el.className = kind || "";
 }
 
+// views whose newest request supersedes the older ones: an older answer that
+// arrives late is dropped (the caller sees null), so it cannot paint over what a
+// newer click or edit asked for
+const LATEST_WINS = new Set(["path", "range", "zones", "partition"]);
+const issued = {};
+
 async function api(name, payload) {
+  const ticket = (issued[name] = (issued[name] || 0) + 1);
   const opts = payload === undefined
     ? { method: "GET" }
     : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) };
@@ -56,6 +63,11 @@ async function api(name, payload) {
     throw err;
   }
   clearTimeout(slow);
+  if (LATEST_WINS.has(name) && issued[name] !== ticket) {
+    const e = new Error(`${name}: superseded by a newer request`);
+    e.stale = true;
+    throw e;
+  }
   if (!res.ok) {
     const msg = (data && data.error) || `HTTP ${res.status}`;
     setStatus(`${name}: ${msg}`, "error");
@@ -297,7 +309,7 @@ async function doPath() {
   const data = await api("path", {
     ...base(), start: cellXY(state.start), goal: cellXY(state.goal), unit: unitClass(), ...sides(state.start),
   }).catch(() => null);
-  if (!data) return;
+  if (!data) return false;
   if (!data.cells) {
     showResult(`No path for <b>${esc(data.unit)}</b>: the goal is unreachable.`);
     setStatus("no path");
@@ -517,8 +529,8 @@ async function afterPaint() {
   const zones = $("show-zones").checked;
   if (zones) await doZones();
   if (state.start !== null && state.goal !== null) {
-    await doPath();
-    if (zones) $("result").insertAdjacentHTML("afterbegin", `<p>${state.zonesHtml}</p>`);
+    const shown = await doPath();
+    if (zones && shown !== false) $("result").insertAdjacentHTML("afterbegin", `<p>${state.zonesHtml}</p>`);
   } else if (!zones) {
     showResult("Click or drag over the board to paint.");
   }
@@ -546,21 +558,32 @@ function paintCell(id) {
   if (!paintTimer) paintTimer = setTimeout(flushPaint, 120);
 }
 
+let painting = false;
 async function flushPaint() {
+  // one batch at a time: a batch sent while another is still answered could let
+  // the older batch's zones or path, computed before the newer edit, land last
   paintTimer = null;
-  if (!state.paintQueue.size) return;
-  const cells = [...state.paintQueue.values()];
-  state.paintQueue.clear();
-  const data = await api("paint", { ...base(), cells, terrain: $("paint-terrain").value }).catch(() => null);
-  if (!data) return;
-  data.cells.forEach(([x, y], i) => {
-    const id = cellId(x, y);
-    state.board.terrain[id] = data.terrain[i];
-    if (state.board.overlay) state.board.overlay[id] = data.overlay[i];
-    recolor(id);
-  });
-  if (state.tool === "paint") await afterPaint();
-  setStatus(`painted ${cells.length} cell(s)`);
+  if (painting) return;  // the batch in flight takes the queued cells when it ends
+  painting = true;
+  try {
+    while (state.paintQueue.size) {
+      const cells = [...state.paintQueue.values()];
+      state.paintQueue.clear();
+      const data = await api("paint", { ...base(), cells, terrain: $("paint-terrain").value }).catch(() => null);
+      if (!data) return;
+      data.cells.forEach(([x, y], i) => {
+        const id = cellId(x, y);
+        state.board.terrain[id] = data.terrain[i];
+        if (state.board.overlay) state.board.overlay[id] = data.overlay[i];
+        recolor(id);
+      });
+      if (state.paintQueue.size) continue;  // newer cells wait: show what follows from all of them
+      if (state.tool === "paint") await afterPaint();
+      if (!state.paintQueue.size) setStatus(`painted ${cells.length} cell(s)`);
+    }
+  } finally {
+    painting = false;
+  }
 }
 
 // ---- events ---------------------------------------------------------------------------------
