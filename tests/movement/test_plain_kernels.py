@@ -154,14 +154,16 @@ def test_queue_dijkstra_literal_octile():
 
 
 def test_large_boards_get_the_step_bits_on_their_second_search():
-    from wargrid.movement.search import LAZY_MASK_CELLS, astar, plain_moves, raw_costs
+    from wargrid.costs import CostField
+    from wargrid.movement import astar
+    from wargrid.movement.search import LAZY_MASK_CELLS, plain_moves
 
     g = SquareGrid(300, 300, diagonal=True)
     assert g.topology.padded_size > LAZY_MASK_CELLS
     rng = np.random.default_rng(3)
     cost = np.where(rng.random(g.shape) < 0.2, np.inf, 1.0)
     cost[0, 0] = cost[299, 299] = 1.0
-    c = raw_costs(g, cost)
+    c = CostField.from_arrays(g, cost)
     first = astar(g, c, (0, 0), (299, 299), search="astar")  # general kernel: no bits built yet
     assert plain_moves(g.topology, c, lazy=True) is not None  # the second call builds them
     second = astar(g, c, (0, 0), (299, 299), search="astar")  # plain kernel

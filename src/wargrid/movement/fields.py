@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_int, check_real
+from ..costs import CostField
 from ..grids.boards import Grid
 from .search import Path, check_cells, dijkstra_field, padded_id, topo_args, topo_xy
 from .zoc import occupied
@@ -101,7 +102,7 @@ def steps_field(grid: Grid, sources: np.ndarray, max_steps: int) -> np.ndarray:
 
 def movement_range(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     start: tuple[int, int],
     budget: float,
     *,
@@ -134,7 +135,7 @@ def movement_range(
         a.setflags(write=False)
     remaining = budget - cost
     remaining.setflags(write=False)
-    return MovementRange(start, budget, cost, remaining, reachable, attack, getattr(costs, "unit", None), grid, f.parent)
+    return MovementRange(start, budget, cost, remaining, reachable, attack, costs.unit, grid, f.parent)
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,7 +176,7 @@ class FlowField:
         return Path(out, float(self.cost[y, x]), self.unit)
 
 
-def flow_field(grid: Grid, costs: Any, goals: Any) -> FlowField:
+def flow_field(grid: Grid, costs: CostField, goals: Any) -> FlowField:
     """Search once backwards from ``goals`` (one ``(x, y)`` or a list); see ``FlowField``.
 
     Only passable cells get a direction, and a goal on an impassable cell is
@@ -192,4 +193,4 @@ def flow_field(grid: Grid, costs: Any, goals: Any) -> FlowField:
         nxt[c[1], c[0]] = -1
     cost.setflags(write=False)
     nxt.setflags(write=False)
-    return FlowField(tuple(gs), cost, nxt, getattr(costs, "unit", None), grid, f.parent)
+    return FlowField(tuple(gs), cost, nxt, costs.unit, grid, f.parent)

@@ -1,9 +1,9 @@
-"""Shortest paths: A* (weighted, nearest-reachable), Jump Point Search, Dijkstra fields, batches.
+"""Search kernels' runners: A*, Dijkstra fields, and the state and arguments they share.
 
-The functions here take a grid and a cost source (any object with ``cell``,
-``edge``, ``min_cost`` and ``uniform`` as in ``wargrid.CostData``) and never
-see a ``Map``. ``find_path`` takes a raw ``(height, width)`` cost array for
-modules that price cells their own way.
+The functions here take a grid and a ``CostField`` and never see a ``Map``.
+Which search answers a path query is decided in one place,
+``wargrid.movement.dispatch`` (``astar``, ``find_path``, ``paths`` and
+``Map.path`` all go through it); this module runs the A* and Dijkstra kernels.
 
 Cost of a step from ``a`` to neighbour ``b`` in direction ``d``: the step
 length (1, or sqrt(2) for a square diagonal) times the cost of entering
@@ -19,35 +19,32 @@ Which kernel runs: boards without wrap, edge costs or stop cells use the
 "plain" kernels, which read one byte of allowed steps a cell (``plain_moves``);
 the rest use the general ones, which apply the neighbour and corner rules as
 they go. Both give the same answers. Distance-only fields on uniform boards
-use the FIFO-queue Dijkstra (``dijkstra_queues``). Uniform square-8 boards
-without corner cutting take Jump Point Search (``wargrid.movement.jps``).
+use the FIFO-queue Dijkstra (``dijkstra_queues``).
 
 >>> from wargrid import SquareGrid
->>> import numpy as np
->>> costs = np.ones((3, 4)); costs[1, 1:3] = np.inf
->>> p = find_path(SquareGrid(4, 3), costs, (0, 1), (3, 1))
->>> p.cells, p.cost
-([(0, 1), (0, 0), (1, 0), (2, 0), (3, 0), (3, 1)], 5.0)
+>>> from wargrid.costs import CostField
+>>> costs = np.ones((1, 4)); costs[0, 1] = 3.0
+>>> distance_field(SquareGrid(4, 1), CostField.from_arrays(SquareGrid(4, 1), costs), (0, 0)).tolist()
+[[0.0, 3.0, 4.0, 5.0]]
 """
 
 from __future__ import annotations
 
 import math
 import threading
-import time
 import weakref
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from .._validate import check_int, check_real
+from .._validate import check_real
 from .._kernels import load
+from ..costs import CostField
 from ..grids.boards import Grid, Topology
 from ._array_cache import cached, remember
 
-__all__ = ["Path", "find_path", "astar", "distance_field", "paths", "Costs"]
+__all__ = ["Path", "distance_field"]
 
 
 @dataclass(frozen=True)
@@ -69,17 +66,6 @@ class Path:
     def end(self) -> tuple[int, int]:
         """The last cell (the goal, or the nearest reachable cell with ``nearest=True``)."""
         return self.cells[-1]
-
-
-@dataclass(frozen=True, eq=False)
-class Costs:
-    """Padded flat costs for the kernels (the shape of ``wargrid.CostData``)."""
-
-    cell: np.ndarray
-    edge: np.ndarray
-    min_cost: float
-    uniform: bool
-    unit: str | None = None
 
 
 # -- kernel arguments and reusable search state ---------------------------------------------
@@ -192,7 +178,7 @@ costs about 20 ns a cell, which one short query on a large board after an edit
 should not pay (the general kernels answer it without them)."""
 
 
-def plain_moves(topo: Topology, costs: Any, *, lazy: bool = False) -> np.ndarray | None:
+def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> np.ndarray | None:
     """The allowed-step bits of every padded cell (``move_mask``), or ``None`` where the plain kernels do not serve.
 
     The plain kernels serve boards without wrap and without edge costs. The
@@ -233,7 +219,7 @@ def cells_of(topo: Topology, padded: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(xs, ys))
 
 
-def path_cost(topo: Topology, costs: Any, padded: np.ndarray) -> float:
+def path_cost(topo: Topology, costs: CostField, padded: np.ndarray) -> float:
     """Cost of walking the padded ids ``padded`` in order (each a neighbour of the last)."""
     from .._kernels.search import step_to
 
@@ -266,80 +252,27 @@ def stop_array(grid: Grid, stop: np.ndarray | None) -> np.ndarray:
     return grid.topology.pad(np.asarray(stop, dtype=np.uint8), 0)
 
 
-# -- A* -------------------------------------------------------------------------------------------
-
-def astar(
-    grid: Grid,
-    costs: Any,
-    start: tuple[int, int],
-    goal: tuple[int, int],
-    *,
-    weight: float = 1.0,
-    nearest: bool = False,
-    stop: np.ndarray | None = None,
-    search: str = "auto",
-) -> Path | None:
-    """The cheapest path from ``start`` to ``goal`` over ``costs`` (see the module notes).
-
-    ``weight`` > 1 runs weighted A*: at most ``weight`` times the optimal cost,
-    usually faster. ``nearest=True`` returns, when the goal cannot be reached,
-    the path to the reachable cell closest to it by the board's distance.
-    ``stop`` (``(height, width)`` booleans): cells where a move ends when entered.
-    ``search`` 'auto' picks Jump Point Search on boards it serves (square-8,
-    corner rule 'no-obstacle', no wrap, one cost everywhere, no edge costs,
-    ``weight`` 1, no ``stop`` cells, not ``nearest``) when they have open
-    ground enough for it to pay; 'astar' forces A*, 'jps' forces JPS.
-
-    >>> from wargrid import HexGrid
-    >>> import numpy as np
-    >>> astar(HexGrid(5, 5), Costs(HexGrid(5, 5).topology.pad(np.ones((5, 5)), np.inf),
-    ...       np.zeros(0), 1.0, True), (0, 0), (4, 4)).cost
-    6.0
-    """
-    sx, sy = grid.check_cell(start, "start")
-    gx, gy = grid.check_cell(goal, "goal")
-    w = check_weight(weight)
-    if not isinstance(nearest, (bool, np.bool_)):
-        raise TypeError(f"nearest must be True or False, got {nearest!r}")
-    if search not in ("auto", "astar", "jps"):
-        raise ValueError(f"search must be one of 'auto', 'astar', 'jps'; got {search!r}")
-    return search_checked(grid, costs, (sx, sy), (gx, gy), w, bool(nearest), stop, search)
-
+# -- A* ---------------------------------------------------------------------------------------------
 
 def search_checked(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     start: tuple[int, int],
     goal: tuple[int, int],
     weight: float,
     nearest: bool,
     stop: np.ndarray | None,
-    search: str,
 ) -> Path | None:
-    """``astar`` on arguments already checked (cells on the board, ``weight`` >= 1, a known ``search``)."""
+    """A* on arguments already checked (cells on the board, ``weight`` >= 1, passable ends unless ``nearest``).
+
+    The kernel run for ``wargrid.movement.dispatch``, which decides when A*
+    serves; call ``wargrid.movement.astar`` instead.
+    """
     topo = grid.topology
     s = padded_id(topo, start)
     t = padded_id(topo, goal)
     cell = costs.cell
-    unit = getattr(costs, "unit", None)
-    if s == t:
-        return Path([start], 0.0, unit)
-    if not cell[s] < np.inf:
-        return Path([start], 0.0, unit) if nearest else None
-    if not nearest and not cell[t] < np.inf:
-        return None
     st = stop_array(grid, stop)
-    use_jps = jps_applies(topo, costs, weight, nearest, st)
-    if search == "jps" and not use_jps:
-        raise ValueError(
-            "search='jps' needs a square-8 board with corner rule 'no-obstacle', no wrap, one cost "
-            "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
-        )
-    if use_jps and search != "astar":
-        from .jps import jps_path, jps_pays
-
-        if search == "jps" or jps_pays(grid, costs):
-            return jps_path(grid, costs, s, t)
     k = kernels()
     off, stepl, corner, ti = topo_args(topo)
     dxa, dya = topo_xy(topo)
@@ -360,7 +293,7 @@ def search_checked(
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
-    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), unit)
+    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
 
 
 def kernels() -> Any:
@@ -368,7 +301,7 @@ def kernels() -> Any:
     return load("search")
 
 
-def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: np.ndarray) -> bool:
+def jps_applies(topo: Topology, costs: CostField, weight: float, nearest: bool, stop: np.ndarray) -> bool:
     """Whether Jump Point Search serves this query exactly."""
     return (
         topo.ndir == 8
@@ -380,69 +313,6 @@ def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: 
         and not nearest
         and stop.size == 0
     )
-
-
-# -- raw costs ------------------------------------------------------------------------------------
-
-def raw_costs(grid: Grid, cell_costs: Any, edge_costs: Any = None, *, name: str = "cell_costs") -> Costs:
-    """Check a raw ``(height, width)`` cost array (and optional ``(height, width, ndir)`` edge costs)."""
-    if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
-    a = np.asarray(cell_costs)
-    if a.shape != grid.shape:
-        raise ValueError(f"{name} must have shape (height, width) = {grid.shape}, got {a.shape}")
-    if a.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
-    a = a.astype(np.float64)
-    if np.isnan(a).any():
-        raise ValueError(f"{name} must not hold NaN (use inf for impassable)")
-    if (a < 0).any():
-        raise ValueError(f"{name} must be >= 0 (use inf for impassable), got {float(a.min())}")
-    topo = grid.topology
-    flat = topo.pad(a, np.inf)
-    finite = flat[np.isfinite(flat)]
-    min_cost = float(finite.min()) if finite.size else 1.0
-    uniform = bool(finite.size == 0 or finite.max() == min_cost)
-    edge = np.zeros(0, dtype=np.float64)
-    if edge_costs is not None:
-        e = np.asarray(edge_costs)
-        want = grid.shape + (topo.ndir,)
-        if e.shape != want:
-            raise ValueError(f"edge_costs must have shape (height, width, ndir) = {want}, got {e.shape}")
-        if e.dtype.kind not in "iuf":
-            raise TypeError(f"edge_costs must be a numeric array, got dtype {e.dtype}")
-        e = e.astype(np.float64)
-        if np.isnan(e).any() or (e < 0).any():
-            raise ValueError("edge_costs must be >= 0 and not NaN (inf blocks the move)")
-        full = np.zeros((topo.ph, topo.pw, topo.ndir), dtype=np.float64)
-        full[1:-1, 1:-1] = e
-        edge = full.ravel()
-        uniform = False
-    return Costs(flat, edge, min_cost, uniform)
-
-
-def find_path(
-    grid: Grid,
-    cell_costs: np.ndarray,
-    start: tuple[int, int],
-    goal: tuple[int, int],
-    *,
-    edge_costs: np.ndarray | None = None,
-    weight: float = 1.0,
-    nearest: bool = False,
-) -> Path | None:
-    """A* over a raw ``(height, width)`` array of entry costs (``inf`` = blocked), indexed ``[y, x]``.
-
-    For modules that price cells their own way. ``edge_costs``, when given,
-    is ``(height, width, ndir)``: the extra cost of the step from ``[y, x]`` in
-    each direction of the board (``grid.steps``). Returns a ``Path`` or ``None``.
-
-    >>> from wargrid import SquareGrid
-    >>> import numpy as np
-    >>> find_path(SquareGrid(3, 3, diagonal=True), np.ones((3, 3)), (0, 0), (2, 2)).cells
-    [(0, 0), (1, 1), (2, 2)]
-    """
-    return astar(grid, raw_costs(grid, cell_costs, edge_costs), start, goal, weight=weight, nearest=nearest)
 
 
 # -- Dijkstra fields ---------------------------------------------------------------------------------
@@ -458,7 +328,7 @@ class Field:
 
 def dijkstra_field(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     sources: np.ndarray,
     *,
     max_cost: float = math.inf,
@@ -514,7 +384,7 @@ def check_cells(grid: Grid, cells: Any, name: str) -> list[tuple[int, int]]:
 
 def distance_field(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     sources: Any,
     *,
     max_cost: float | None = None,
@@ -527,7 +397,7 @@ def distance_field(
     >>> from wargrid import SquareGrid
     >>> import numpy as np
     >>> g = SquareGrid(4, 1)
-    >>> c = Costs(g.topology.pad(np.ones((1, 4)), np.inf), np.zeros(0), 1.0, True)
+    >>> c = CostField.from_arrays(g, np.ones((1, 4)))
     >>> distance_field(g, c, [(0, 0), (3, 0)]).tolist()
     [[0.0, 1.0, 1.0, 0.0]]
     """
@@ -576,74 +446,3 @@ def step_queues(topo: Topology) -> tuple[np.ndarray, int]:
         lengths = sorted(set(steps))
         got = _STEP_QUEUES[topo] = (np.array([lengths.index(v) for v in steps], dtype=np.int64), len(lengths))
     return got
-
-
-# -- batches ----------------------------------------------------------------------------------------
-
-def paths(
-    grid: Grid,
-    costs: Any,
-    pairs: Sequence[tuple[tuple[int, int], tuple[int, int]]],
-    *,
-    weight: float = 1.0,
-    workers: int = 2,
-) -> list[Path | None]:
-    """``astar`` for many ``(start, goal)`` pairs, spread over ``workers`` threads (the kernels release the GIL).
-
-    >>> from wargrid import SquareGrid
-    >>> import numpy as np
-    >>> g = SquareGrid(3, 3)
-    >>> c = Costs(g.topology.pad(np.ones((3, 3)), np.inf), np.zeros(0), 1.0, True)
-    >>> [p.cost for p in paths(g, c, [((0, 0), (2, 2)), ((1, 1), (1, 2))])]
-    [4.0, 1.0]
-    """
-    workers = check_int(workers, "workers")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
-    try:
-        items = list(pairs)
-    except TypeError:
-        raise TypeError(f"pairs must be a list of (start, goal) pairs of (x, y) cells, got {type(pairs).__name__} {pairs!r}") from None
-    checked = []
-    for i, pr in enumerate(items):
-        try:
-            a, b = pr
-        except (TypeError, ValueError):
-            raise TypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
-        checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
-    w = check_weight(weight)
-
-    def one(pr: tuple) -> Path | None:
-        return astar(grid, costs, pr[0], pr[1], weight=w)
-
-    if workers == 1 or len(checked) < 2:
-        return [one(pr) for pr in checked]
-    # the first queries run here: the kernels are loaded before the workers start,
-    # and their time says whether threads pay (a short query is mostly Python,
-    # which holds the GIL: two threads would only take turns)
-    n = len(checked)
-    probe = sorted({i * n // PROBE_QUERIES for i in range(PROBE_QUERIES)})  # spread over the batch
-    out: list[Path | None] = [None] * n
-    t0 = time.perf_counter()
-    for i in probe:
-        out[i] = one(checked[i])
-    probed = set(probe)
-    rest = [i for i in range(n) if i not in probed]
-    if (time.perf_counter() - t0) / len(probe) < THREADS_PAY_SECONDS or not rest:
-        for i in rest:
-            out[i] = one(checked[i])
-        return out
-    with ThreadPoolExecutor(max_workers=workers) as ex:
-        chunks = [rest[k::workers] for k in range(workers)]
-        results = list(ex.map(lambda ch: [one(checked[i]) for i in ch], chunks))
-    for ch, res in zip(chunks, results):
-        for i, p in zip(ch, res):
-            out[i] = p
-    return out
-
-
-PROBE_QUERIES = 4
-THREADS_PAY_SECONDS = 0.5e-3
-"""``paths`` spreads a batch over threads only when ``PROBE_QUERIES`` of its
-queries, spread over the batch and run first, took at least this long each: below it a query is mostly Python around
-the kernel, and threads (sharing the GIL) were measured slower than one."""

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_real
+from ..costs import CostField
 from ..grids.boards import Grid
 from .search import cells_of, padded_id, path_cost, stop_array, topo_args
 from .zoc import occupied
@@ -69,7 +70,7 @@ class Route:
 
 def route(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     start: tuple[int, int],
     goal: tuple[int, int],
     *,
@@ -81,11 +82,11 @@ def route(
     """The route from ``start`` to ``goal`` taking the fewest turns (see the module notes), or ``None``.
 
     ``points_left``: the points the unit still has this turn (default: a full turn).
-    Cells are ``(x, y)``; ``costs`` is a ``CostData`` such as ``Map.cost_data(unit)``.
+    Cells are ``(x, y)``; ``costs`` is a ``CostField`` such as ``Map.cost_field(unit=...)``.
 
     >>> from wargrid import Map, SquareGrid
     >>> m = Map(SquareGrid(6, 4))
-    >>> r = route(m.grid, m.cost_data("foot"), (0, 0), (5, 3), points_per_turn=4)
+    >>> r = route(m.grid, m.cost_field(unit="foot"), (0, 0), (5, 3), points_per_turn=4)
     >>> r.turns, r.ends()
     (4, [(2, 0), (4, 0), (5, 1), (5, 3)])
     """
@@ -100,7 +101,7 @@ def route(
     if left > ppt:
         raise ValueError(f"points_left must be <= points_per_turn ({ppt}), got {left}")
     occ = occupied(grid, costs, enemies=enemies, ignore_zoc=ignore_zoc)
-    unit = getattr(costs, "unit", None)
+    unit = costs.unit
     if s_cell == g_cell:
         return Route([s_cell], [0], 0, 0.0, unit)
     topo = grid.topology

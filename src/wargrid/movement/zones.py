@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..grids.boards import Grid, Topology
-from .search import raw_costs
+from ..costs import CostField
 
 __all__ = ["label_zones", "ZoneState", "ZoneChange"]
 
@@ -69,7 +69,7 @@ def _check_costs(grid: Grid, costs: np.ndarray, edge_costs: np.ndarray | None) -
             c = c & grid.mask if not grid.mask.all() else c
             return np.ascontiguousarray(c).ravel(), np.zeros(0, dtype=np.float64)
         c = np.where(c, 1.0, np.inf)
-    checked = raw_costs(grid, c, edge_costs, name="costs")
+    checked = CostField.from_arrays(grid, c, edge_costs, name="costs")
     return checked.cell, checked.edge
 
 
@@ -235,7 +235,7 @@ class ZoneChange:
 class ZoneState:
     """Zone labels of one movement class, kept up to date edit by edit.
 
-    ``cell`` and ``edge`` are the padded cost arrays of ``CostData``.
+    ``cell`` and ``edge`` are the padded cost arrays of a ``CostField``.
 
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(3, 1)

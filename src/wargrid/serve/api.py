@@ -584,7 +584,7 @@ def h_zones(store: BoardStore, payload: Any) -> dict:
     with s.lock:
         m = s.map
         unit = _unit(p.get("unit"), m)
-        labels = np.asarray(_call(_cap(m, "zones", "connectivity zones"), unit), dtype=np.int64)
+        labels = np.asarray(m.zones(unit=unit), dtype=np.int64)
     return {"labels": labels.ravel().tolist(), "count": int(len(np.unique(labels[labels >= 0]))), "unit": unit}
 
 
@@ -750,7 +750,7 @@ def h_partition(store: BoardStore, payload: Any) -> dict:
                     from ..territory.partition import partition
                 except ImportError:
                     raise _missing("territory partition", "Map.partition") from None
-                r = partition(m.grid, players, passable=m.passable(unit), **kw)
+                r = partition(m.grid, players, passable=m.passable(unit=unit), **kw)
         except (ValueError, RuntimeError) as exc:  # infeasible, or no split found within the search budget
             raise _user_error(exc) from None
     owners = np.asarray(r.owners, dtype=np.int64)

@@ -61,7 +61,10 @@ class Fog:
     the team names; ``radius`` and ``metric`` the default sight of a unit;
     ``regrow`` ``None`` (explored stays explored) or the number of ticks after
     which an unseen explored cell fades back; ``allies`` pairs of teams that
-    share vision.
+    share vision. ``source``, when given, is called before each use and
+    returns the current board: a board that is not the one in use (or any
+    board after ``invalidate()``) makes every unit's view be recomputed.
+    ``Map.fog`` passes the map's cached board, which changes only on edits.
     """
 
     def __init__(
@@ -126,9 +129,12 @@ class Fog:
 
     # -- units ------------------------------------------------------------------------
     def _sync(self) -> None:
-        if self._dirty and self._source is not None:
+        if self._source is None:
+            return
+        board = self._source()
+        if self._dirty or board is not self._board:
             self._dirty = False
-            self.set_board(self._source())
+            self.set_board(board)
 
     def _view(self, cell: tuple[int, int], radius: int) -> np.ndarray:
         ids = _kernel_ids(self._board, cell[0], cell[1], radius, self._code)

@@ -164,7 +164,7 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
     """String-pull ``path`` (a ``Path`` or a list of neighbouring ``(x, y)`` cells) over ``passable``.
 
     ``passable`` is a ``(height, width)`` bool array of the cells the unit
-    may cross (``Map.passable(unit)``). Every cell of the path must be passable.
+    may cross (``Map.passable(unit=...)``). Every cell of the path must be passable.
 
     >>> from wargrid import HexGrid
     >>> s = smooth_path(HexGrid(5, 5), np.ones((5, 5), dtype=bool), [(0, 2), (1, 2), (2, 2), (3, 2)])
