@@ -67,6 +67,15 @@ class Path:
         """The last cell (the goal, or the nearest reachable cell with ``nearest=True``)."""
         return self.cells[-1]
 
+    @property
+    def xy(self) -> np.ndarray:
+        """The cells as an ``(n, 2)`` int64 array of ``(x, y)`` rows (as tcod returns paths).
+
+        >>> Path([(0, 0), (1, 0)], 1.0).xy.tolist()
+        [[0, 0], [1, 0]]
+        """
+        return np.array(self.cells, dtype=np.int64).reshape(-1, 2)
+
 
 # -- kernel arguments and reusable search state ---------------------------------------------
 
