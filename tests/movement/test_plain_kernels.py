@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from movement_oracle import boards, costs_of
 from wargrid import SquareGrid
-from wargrid._kernels.search import astar, astar_plain, dijkstra, dijkstra_plain, move_mask
+from wargrid._kernels.movement.astar import astar, astar_plain
+from wargrid._kernels.movement.dijkstra import dijkstra, dijkstra_plain
+from wargrid._kernels.movement.steps import move_mask
 from wargrid.movement.search import SearchState, padded_id, plain_moves, topo_args, topo_xy
 
 _NO_STOP = np.zeros(0, dtype=np.uint8)
@@ -108,7 +110,7 @@ def test_move_mask_literal():
 @settings(max_examples=200)
 @given(data=st.data(), max_cost=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 6.0]), scale=st.sampled_from([1.0, 0.5, 3.0]))
 def test_queue_dijkstra_gives_the_heap_distances(data, max_cost, scale):
-    from wargrid._kernels.search import dijkstra_queues
+    from wargrid._kernels.movement.dijkstra import dijkstra_queues
     from wargrid.movement.search import step_queues
 
     g, cost, _ = data.draw(boards(edges=False, uniform=True))

@@ -68,7 +68,7 @@ class MovementRange:
 
     def path_to(self, cell: tuple[int, int]) -> Path | None:
         """The cheapest path from ``start`` to ``cell``, or ``None`` if it is out of range."""
-        from .._kernels.search import trace
+        from .._kernels.movement.astar import trace
 
         x, y = self.grid.check_cell(cell, "cell")
         if not math.isfinite(self.cost[y, x]):
@@ -81,7 +81,7 @@ class MovementRange:
 
 def steps_field(grid: Grid, sources: np.ndarray, max_steps: int) -> np.ndarray:
     """Padded board distance in steps (every step 1, terrain and corner rule ignored) from padded sources."""
-    from .._kernels.search import dijkstra
+    from .._kernels.movement.dijkstra import dijkstra
 
     topo = grid.topology
     off, _, corner, ti = topo_args(topo)

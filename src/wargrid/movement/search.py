@@ -209,7 +209,7 @@ def plain_moves(topo: Topology, costs: Any, *, lazy: bool = False) -> np.ndarray
     if got is None and lazy and cell.shape[0] > LAZY_MASK_CELLS:
         remember(_MOVES, cell, False, 16)
         return None
-    from .._kernels.search import move_mask
+    from .._kernels.movement.steps import move_mask
 
     off, _, corner, ti = topo_args(topo)
     moves = np.empty(cell.shape[0], dtype=np.uint8)
@@ -235,7 +235,7 @@ def cells_of(topo: Topology, padded: np.ndarray) -> list[tuple[int, int]]:
 
 def path_cost(topo: Topology, costs: Any, padded: np.ndarray) -> float:
     """Cost of walking the padded ids ``padded`` in order (each a neighbour of the last)."""
-    from .._kernels.search import step_to
+    from .._kernels.movement.steps import step_to
 
     off, stepl, _, ti = topo_args(topo)
     total = 0.0
@@ -364,8 +364,8 @@ def search_checked(
 
 
 def kernels() -> Any:
-    """The search kernels' module, imported (and numba with it) on first use only."""
-    return load("search")
+    """The A* kernels' module, imported (and numba with it) on first use only."""
+    return load("movement.astar")
 
 
 def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: np.ndarray) -> bool:
@@ -471,7 +471,7 @@ def dijkstra_field(
     With ``tree=False`` only the distances are computed (``parent`` and
     ``pdir`` of the result are left unset).
     """
-    from .._kernels.search import dijkstra, dijkstra_plain
+    from .._kernels.movement.dijkstra import dijkstra, dijkstra_plain
 
     topo = grid.topology
     n = topo.padded_size
@@ -540,7 +540,7 @@ def distance_field(
     moves = plain_moves(topo, costs)
     if moves is None:
         return topo.unpad(dijkstra_field(grid, costs, ids, max_cost=mc, tree=False).dist)
-    from .._kernels.search import dijkstra_plain
+    from .._kernels.movement.dijkstra import dijkstra_plain
 
     # distances only: the thread's search state lends its arrays (A* trusts only
     # stamped entries, and no stamp is touched here), so no fresh board-sized
@@ -550,7 +550,7 @@ def distance_field(
     dist.fill(np.inf)
     off, stepl, _, ti = topo_args(topo)
     if costs.uniform:
-        from .._kernels.search import dijkstra_queues
+        from .._kernels.movement.dijkstra import dijkstra_queues
 
         qof, nq = step_queues(topo)
         qid, qkey = state.queues(nq)

@@ -89,7 +89,8 @@ def route(
     >>> r.turns, r.ends()
     (4, [(2, 0), (4, 0), (5, 1), (5, 3)])
     """
-    from .._kernels.search import route as _route_kernel, trace
+    from .._kernels.movement.turns import route as _route_kernel
+    from .._kernels.movement.astar import trace
 
     s_cell = grid.check_cell(start, "start")
     g_cell = grid.check_cell(goal, "goal")
