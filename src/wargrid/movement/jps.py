@@ -239,8 +239,7 @@ def jps_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     free, rows, rw, cols, cw, _ = free_cells(costs.cell, pw)
-    reached = jps(free, rows, rw, cols, cw, start, goal, pw, state.g, state.parent, state.stamp, state.pos,
-                  state.hf, state.hg, state.hid, gen)
+    reached = jps(free, (rows, rw, cols, cw), start, goal, pw, state.arrays, gen)
     if reached < 0:
         return None, np.inf
     return cells_of(topo, expand(trace(state.parent, reached), pw)), float(state.g[reached])

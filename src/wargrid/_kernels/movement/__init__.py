@@ -10,7 +10,7 @@ Every search kernel takes the board as flat padded arrays (see ``Topology``):
   their x and y parts, ``stepl`` the step lengths, ``corner`` the ``(2 * ndir,)``
   two orthogonal directions of a diagonal (or -1), ``ti`` the topology's
   integers ``[ndir, parity_mode, corner_rule, wrap, width, pw, heuristic,
-  hex_kind]`` (built once a topology by ``movement.search.topo_args``);
+  hex_kind]`` (built once a topology by ``movement.search.topo_bundle``);
 - ``state``: the reusable search state as one tuple ``(g, parent, stamp, pos,
   hf, hg, hid)`` (``movement.search.SearchState.arrays``).
 

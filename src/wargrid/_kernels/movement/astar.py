@@ -12,11 +12,10 @@ from .steps import INF, _U
 
 
 @jit
-def astar(cell, edge, stop, start, goal, off, dxa, dya, stepl, corner, ti, hscale, nearest,
-          g, parent, stamp, pos, hf, hg, hid, gen):
+def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
     """A* from ``start`` to ``goal`` (padded ids); returns the padded id reached or -1.
 
-    ``dxa``, ``dya``: the offsets' x and y parts (parity-major, like ``off``).
+    ``topo`` and ``state`` are the bundles of the package notes.
     ``hscale`` multiplies the heuristic (``min_cost * weight``). With
     ``nearest`` the search returns, when the goal is unreachable, the closed
     cell of smallest heuristic distance to the goal (ties: smaller cost, then
@@ -24,6 +23,8 @@ def astar(cell, edge, stop, start, goal, off, dxa, dya, stepl, corner, ti, hscal
     ends on entering ``p``: it is reached but not expanded (unless it is the
     start). ``g`` and ``parent`` hold the result for cells stamped this query.
     """
+    off, dxa, dya, stepl, corner, ti = topo
+    g, parent, stamp, pos, hf, hg, hid = state
     ndir = ti[0]
     pmode = ti[1]
     crule = ti[2]
@@ -204,13 +205,14 @@ def trace_xy(parent, target, pw):
 
 
 @jit
-def astar_plain(cell, moves, uniform, start, goal, off, dxa, dya, stepl, ti, hscale,
-                g, parent, stamp, pos, hf, hg, hid, gen):
+def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
     """``astar`` for boards without wrap, edge costs or stop cells, and without ``nearest``.
 
     ``moves`` comes from ``move_mask``; with ``uniform`` every passable cell
     costs ``cell[start]`` to enter. Same order, same results as ``astar``.
     """
+    off, dxa, dya, stepl, _, ti = topo
+    g, parent, stamp, pos, hf, hg, hid = state
     one = _U(1)
     two = _U(2)
     ndir = _U(ti[0])

@@ -10,8 +10,7 @@ from .steps import INF, _U
 
 
 @jit
-def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_cost, reverse,
-             dist, parent, pdir, pos, hf, hg, hid):
+def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
     """Distances from every source (padded ids) up to ``max_cost``, into ``dist``.
 
     ``dist`` must be all ``inf`` on entry. A settled cell is never improved
@@ -21,8 +20,11 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
     costs run the other way: ``dist[p]`` is the cost from ``p`` to the nearest
     source, ``parent[p]`` the next cell toward it and ``pdir[p]`` the direction
     of that step. Only passable cells get a distance: a source on an impassable
-    cell is ignored. Returns the number of cells settled.
+    cell is ignored. ``field`` is ``(dist, parent, pdir, pos, hf, hid)``: the
+    results and the heap's scratch. Returns the number of cells settled.
     """
+    off, dxa, dya, stepl, corner, ti = topo
+    dist, parent, pdir, pos, hf, hid = field
     ndir = ti[0]
     pmode = ti[1]
     crule = ti[2]
@@ -174,13 +176,15 @@ def dijkstra(cell, edge, stop, sources, off, dxa, dya, stepl, corner, ti, max_co
 
 
 @jit
-def dijkstra_plain(cell, moves, uniform, c_uni, sources, off, dxa, dya, stepl, ti, max_cost, reverse, tree,
-                   dist, parent, pdir, pos, hf, hid):
+def dijkstra_plain(cell, moves, uniform, c_uni, sources, topo, max_cost, reverse, tree, field):
     """``dijkstra`` for boards without wrap, edge costs or stop cells (``moves`` from ``move_mask``).
 
     With ``uniform`` every passable cell costs ``c_uni`` to enter. ``parent``
-    and ``pdir`` are written only with ``tree``. Same distances as ``dijkstra``.
+    and ``pdir`` are written only with ``tree``. Same distances as ``dijkstra``
+    (``field`` as there).
     """
+    off, _, _, stepl, _, ti = topo
+    dist, parent, pdir, pos, hf, hid = field
     one = _U(1)
     four = _U(4)
     two = _U(2)
@@ -294,7 +298,7 @@ def dijkstra_plain(cell, moves, uniform, c_uni, sources, off, dxa, dya, stepl, t
 
 
 @jit
-def dijkstra_queues(cell, moves, c_uni, sources, off, stepl, qof, nq, ti, max_cost, dist, qid, qkey):
+def dijkstra_queues(cell, moves, c_uni, sources, topo, queues, max_cost, dist):
     """Distances only on a uniform board (plain kernels' boards), with one FIFO queue per step length.
 
     Every passable cell costs ``c_uni`` to enter, so a step costs one of
@@ -304,9 +308,11 @@ def dijkstra_queues(cell, moves, c_uni, sources, off, stepl, qof, nq, ti, max_co
     and no heap is needed. A cell enters each queue at most once (a later
     entry would carry a larger key, never an improvement), so ``qid`` and
     ``qkey`` hold ``nq`` blocks of ``len(dist)`` entries. Ties between heads go to the
-    lower queue. ``dist`` must be all ``inf`` on entry. Returns the number of cells
+    lower queue. ``queues`` is ``(qof, nq, qid, qkey)``. ``dist`` must be all ``inf`` on entry. Returns the number of cells
     settled (-1 if a block overflowed, which the argument above rules out).
     """
+    off, _, _, stepl, _, ti = topo
+    qof, nq, qid, qkey = queues
     one = _U(1)
     ndir = _U(ti[0])
     pmode = ti[1]

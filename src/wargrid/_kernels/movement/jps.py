@@ -190,11 +190,15 @@ def _relax(u, gu, q, pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl):
 
 
 @jit
-def jps(free, rows, rw, cols, cw, start, goal, pw, g, parent, stamp, pos, hf, hg, hid, gen):
+def jps(free, bits, start, goal, pw, state, gen):
     """Jump Point Search from ``start`` to ``goal`` (padded ids); returns ``goal`` or -1.
 
-    ``parent`` links jump points; ``g[goal]`` is the length in steps.
+    ``bits`` is ``(rows, rw, cols, cw)`` (see the bit scans above), ``state``
+    the search state bundle of the package notes. ``parent`` links jump
+    points; ``g[goal]`` is the length in steps.
     """
+    rows, rw, cols, cw = bits
+    g, parent, stamp, pos, hf, hg, hid = state
     op = 2 * gen
     cl = op + 1
     g[start] = 0.0

@@ -9,8 +9,7 @@ from .steps import INF, corner_ok, step_to
 
 
 @jit
-def route(cell, edge, stop, start, goal, off, stepl, corner, ti, points, used0,
-          turn, used, parent, closed, pos, hf, hg, hid):
+def route(cell, edge, stop, start, goal, topo, points, used0, labels, heap):
     """Fewest turns, then fewest points spent in the last turn, from ``start`` to ``goal``.
 
     A label is ``(turn, used)``. A step of cost ``c`` is made this turn when
@@ -20,8 +19,12 @@ def route(cell, edge, stop, start, goal, off, stepl, corner, ti, points, used0,
     the turn: ``used`` becomes ``points``. ``turn`` must be all -1 and
     ``closed`` all 0 on entry. Returns 1 when the goal was reached, else 0.
     The labels are ordered lexicographically and the step rule is monotone in
-    them, so this Dijkstra is exact.
+    them, so this Dijkstra is exact. ``labels`` is ``(turn, used, parent,
+    closed)``, ``heap`` the open list's ``(pos, hf, hg, hid)``.
     """
+    off, _, _, stepl, corner, ti = topo
+    turn, used, parent, closed = labels
+    pos, hf, hg, hid = heap
     ndir = ti[0]
     pmode = ti[1]
     crule = ti[2]
