@@ -108,7 +108,7 @@ class WorkBoard:
     """
 
     def __init__(self, free: np.ndarray, pw: int) -> None:
-        from .._kernels.jps import table_into
+        from .._kernels.movement.jps_table import table_into
 
         n = free.shape[0]
         raw = np.zeros(4 * n + 8, dtype=np.int64)
@@ -189,7 +189,7 @@ def table_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[li
     """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable), its length in steps."""
     global _KERNEL
     if _KERNEL is None:
-        from .._kernels.jps import jps_table
+        from .._kernels.movement.jps_table import jps_table
 
         _KERNEL = jps_table
     pw = grid.topology.pw
@@ -222,7 +222,7 @@ def jump_table(cell: np.ndarray, pw: int) -> np.ndarray:
     >>> jump_table(g.topology.pad(np.ones((1, 3)), np.inf), g.topology.pw)[6 * 8:6 * 8 + 4].tolist()
     [-2, 0, 0, 0]
     """
-    from .._kernels.jps import table_into
+    from .._kernels.movement.jps_table import table_into
 
     out = np.zeros(cell.shape[0] * 8, dtype=np.int16)
     table_into(free_cells(cell, pw)[0], out, pw, cell.shape[0] // pw, 8)
@@ -235,14 +235,13 @@ def jps_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[list
     pw = topo.pw
     if topo.padded_size <= TABLE_MAX_CELLS and max(pw, topo.ph) < 32767:
         return table_cells(grid, costs, start, goal)
-    from .._kernels.jps import expand, jps
-    from .._kernels.search import trace
+    from .._kernels.movement.jps import expand, jps
+    from .._kernels.movement.astar import trace
 
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     free, rows, rw, cols, cw, _ = free_cells(costs.cell, pw)
-    reached = jps(free, rows, rw, cols, cw, start, goal, pw, state.g, state.parent, state.stamp, state.pos,
-                  state.hf, state.hg, state.hid, gen)
+    reached = jps(free, (rows, rw, cols, cw), start, goal, pw, state.arrays, gen)
     if reached < 0:
         return None, np.inf
     return cells_of(topo, expand(trace(state.parent, reached), pw)), float(state.g[reached])

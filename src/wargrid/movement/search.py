@@ -83,7 +83,7 @@ _TOPO_ARGS: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictio
 
 
 def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_xy``)."""
+    """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_bundle``)."""
     got = _TOPO_ARGS.get(topo)
     if got is None:
         off = np.ascontiguousarray(topo.offsets, dtype=np.int64).ravel()
@@ -98,15 +98,20 @@ def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return got
 
 
-_TOPO_XY: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+_TOPO_BUNDLE: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
 
 
-def topo_xy(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
-    """``(dxa, dya)``: the x and y parts of the offsets, parity-major like ``off`` (cached)."""
-    got = _TOPO_XY.get(topo)
+def topo_bundle(topo: Topology) -> tuple[np.ndarray, ...]:
+    """``(off, dxa, dya, stepl, corner, ti)``: the search kernels' topology argument (cached).
+
+    ``dxa``, ``dya`` are the x and y parts of the offsets, parity-major like ``off``.
+    """
+    got = _TOPO_BUNDLE.get(topo)
     if got is None:
-        got = (np.ascontiguousarray(topo.dx, dtype=np.int64).ravel(), np.ascontiguousarray(topo.dy, dtype=np.int64).ravel())
-        _TOPO_XY[topo] = got
+        off, stepl, corner, ti = topo_args(topo)
+        dxa = np.ascontiguousarray(topo.dx, dtype=np.int64).ravel()
+        dya = np.ascontiguousarray(topo.dy, dtype=np.int64).ravel()
+        got = _TOPO_BUNDLE[topo] = (off, dxa, dya, stepl, corner, ti)
     return got
 
 
@@ -130,6 +135,8 @@ class SearchState:
         self.hg = np.empty(n, dtype=np.float64)
         self.hid = np.empty(n, dtype=index_dtype)
         self.gen = 0
+        self.arrays = (self.g, self.parent, self.stamp, self.pos, self.hf, self.hg, self.hid)
+        """The kernels' ``state`` argument: ``(g, parent, stamp, pos, hf, hg, hid)``."""
 
     def queues(self, nq: int) -> tuple[np.ndarray, np.ndarray]:
         """Scratch for ``dijkstra_queues``: ``nq`` blocks of ``n`` cell ids and keys (kept for the next call)."""
@@ -204,7 +211,7 @@ def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> np.n
     if got is None and lazy and cell.shape[0] > LAZY_MASK_CELLS:
         remember(_MOVES, cell, False, 16)
         return None
-    from .._kernels.search import move_mask
+    from .._kernels.movement.steps import move_mask
 
     off, _, corner, ti = topo_args(topo)
     moves = np.empty(cell.shape[0], dtype=np.uint8)
@@ -230,7 +237,7 @@ def cells_of(topo: Topology, padded: np.ndarray) -> list[tuple[int, int]]:
 
 def path_cost(topo: Topology, costs: CostField, padded: np.ndarray) -> float:
     """Cost of walking the padded ids ``padded`` in order (each a neighbour of the last)."""
-    from .._kernels.search import step_to
+    from .._kernels.movement.steps import step_to
 
     off, stepl, _, ti = topo_args(topo)
     total = 0.0
@@ -283,22 +290,15 @@ def search_checked(
     cell = costs.cell
     st = stop_array(grid, stop)
     k = kernels()
-    off, stepl, corner, ti = topo_args(topo)
-    dxa, dya = topo_xy(topo)
+    tb = topo_bundle(topo)
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
     moves = None if nearest or st.size else plain_moves(topo, costs, lazy=True)
     if moves is not None:
-        reached = k.astar_plain(
-            cell, moves, bool(costs.uniform), s, t, off, dxa, dya, stepl, ti, hscale,
-            state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
-        )
+        reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, gen)
     else:
-        reached = k.astar(
-            cell, costs.edge, st, s, t, off, dxa, dya, stepl, corner, ti, hscale, nearest,
-            state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
-        )
+        reached = k.astar(cell, costs.edge, st, s, t, tb, hscale, nearest, state.arrays, gen)
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
@@ -306,8 +306,8 @@ def search_checked(
 
 
 def kernels() -> Any:
-    """The search kernels' module, imported (and numba with it) on first use only."""
-    return load("search")
+    """The A* kernels' module, imported (and numba with it) on first use only."""
+    return load("movement.astar")
 
 
 def jps_applies(topo: Topology, costs: CostField, weight: float, nearest: bool, stop: np.ndarray) -> bool:
@@ -350,12 +350,11 @@ def dijkstra_field(
     With ``tree=False`` only the distances are computed (``parent`` and
     ``pdir`` of the result are left unset).
     """
-    from .._kernels.search import dijkstra, dijkstra_plain
+    from .._kernels.movement.dijkstra import dijkstra, dijkstra_plain
 
     topo = grid.topology
     n = topo.padded_size
-    off, stepl, corner, ti = topo_args(topo)
-    dxa, dya = topo_xy(topo)
+    tb = topo_bundle(topo)
     dist = np.full(n, np.inf)
     parent = np.empty(n, dtype=np.int32)
     pdir = np.full(n, -1, dtype=np.int8) if tree else np.empty(n, dtype=np.int8)
@@ -365,16 +364,14 @@ def dijkstra_field(
     src = np.asarray(sources, dtype=np.int64)
     st = stop_array(grid, stop)
     moves = None if st.size else plain_moves(topo, costs)
+    field = (dist, parent, pdir, pos, hf, hid)
     if moves is not None:
         dijkstra_plain(
-            costs.cell, moves, bool(costs.uniform), float(costs.min_cost), src, off, dxa, dya, stepl, ti,
-            float(max_cost), bool(reverse), bool(tree), dist, parent, pdir, pos, hf, hid,
+            costs.cell, moves, bool(costs.uniform), float(costs.min_cost), src, tb,
+            float(max_cost), bool(reverse), bool(tree), field,
         )
     else:
-        dijkstra(
-            costs.cell, costs.edge, st, src, off, dxa, dya, stepl, corner, ti,
-            float(max_cost), bool(reverse), dist, parent, pdir, pos, hf, np.empty(0), hid,
-        )
+        dijkstra(costs.cell, costs.edge, st, src, tb, float(max_cost), bool(reverse), field)
     return Field(dist, parent, pdir)
 
 
@@ -419,7 +416,7 @@ def distance_field(
     moves = plain_moves(topo, costs)
     if moves is None:
         return topo.unpad(dijkstra_field(grid, costs, ids, max_cost=mc, tree=False).dist)
-    from .._kernels.search import dijkstra_plain
+    from .._kernels.movement.dijkstra import dijkstra_plain
 
     # distances only: the thread's search state lends its arrays (A* trusts only
     # stamped entries, and no stamp is touched here), so no fresh board-sized
@@ -427,19 +424,18 @@ def distance_field(
     state = search_state(topo.padded_size)
     dist = state.g
     dist.fill(np.inf)
-    off, stepl, _, ti = topo_args(topo)
+    tb = topo_bundle(topo)
     if costs.uniform:
-        from .._kernels.search import dijkstra_queues
+        from .._kernels.movement.dijkstra import dijkstra_queues
 
         qof, nq = step_queues(topo)
-        qid, qkey = state.queues(nq)
-        if dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, off, stepl, qof, nq, ti, mc, dist, qid, qkey) >= 0:
+        queues = (qof, nq) + state.queues(nq)
+        if dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, tb, queues, mc, dist) >= 0:
             return topo.unpad(dist)
         dist.fill(np.inf)  # (never seen) a queue overflowed: the heap below answers instead
-    dxa, dya = topo_xy(topo)
     dijkstra_plain(
-        costs.cell, moves, False, float(costs.min_cost), ids, off, dxa, dya, stepl, ti, mc, False, False,
-        dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid,
+        costs.cell, moves, False, float(costs.min_cost), ids, tb, mc, False, False,
+        (dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid),
     )
     return topo.unpad(dist)
 

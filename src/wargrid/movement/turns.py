@@ -31,7 +31,7 @@ import numpy as np
 from .._validate import check_real
 from ..costs import CostField
 from ..grids.boards import Grid
-from .search import cells_of, padded_id, path_cost, stop_array, topo_args
+from .search import cells_of, padded_id, path_cost, stop_array, topo_bundle
 from .zoc import occupied
 
 __all__ = ["Route", "route"]
@@ -90,7 +90,8 @@ def route(
     >>> r.turns, r.ends()
     (4, [(2, 0), (4, 0), (5, 1), (5, 3)])
     """
-    from .._kernels.search import route as _route_kernel, trace
+    from .._kernels.movement.turns import route as _route_kernel
+    from .._kernels.movement.astar import trace
 
     s_cell = grid.check_cell(start, "start")
     g_cell = grid.check_cell(goal, "goal")
@@ -110,14 +111,13 @@ def route(
     if not np.isfinite(c.cell[t]) or not np.isfinite(c.cell[padded_id(topo, s_cell)]):
         return None
     n = topo.padded_size
-    off, stepl, corner, ti = topo_args(topo)
     turn = np.full(n, -1, dtype=np.int64)
     used = np.zeros(n, dtype=np.float64)
     parent = np.empty(n, dtype=np.int32)
     found = _route_kernel(
-        c.cell, c.edge, stop_array(grid, occ.stop), padded_id(topo, s_cell), t, off, stepl, corner, ti, ppt,
-        ppt - left, turn, used, parent, np.zeros(n, dtype=np.uint8), np.empty(n, dtype=np.int32),
-        np.empty(n), np.empty(n), np.empty(n, dtype=np.int32),
+        c.cell, c.edge, stop_array(grid, occ.stop), padded_id(topo, s_cell), t, topo_bundle(topo), ppt, ppt - left,
+        (turn, used, parent, np.zeros(n, dtype=np.uint8)),
+        (np.empty(n, dtype=np.int32), np.empty(n), np.empty(n), np.empty(n, dtype=np.int32)),
     )
     if not found:
         return None

@@ -170,7 +170,7 @@ def _label(
         stride, off = t.width, 0
     above = _runs_above_cached(t) if runs and edge.shape[0] == 0 else None
     if above is not None:
-        from .._kernels.zones import label_runs
+        from .._kernels.movement.zones import label_runs
 
         n = t.height * ((t.width + 1) // 2) + 1
         if dest is None:
@@ -184,7 +184,7 @@ def _label(
             dest is None, _scratch("rs", n), _scratch("re", n), _scratch("runs", n),
         )
         return out, sizes
-    from .._kernels.zones import label_board
+    from .._kernels.movement.zones import label_board
 
     dirs = _directions(t, edge.shape[0] > 0)
     out = _scratch("out", t.padded_size) if dest is not None else np.empty(t.padded_size, dtype=np.int32)
@@ -349,7 +349,7 @@ class ZoneState:
 
     def _update_split(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
         """Only links were lost (cells closed, walls built): zones can only shrink or split."""
-        from .._kernels.zones import split_zone
+        from .._kernels.movement.zones import split_zone
 
         t = self.topology
         lab = self._labels
@@ -407,7 +407,7 @@ class ZoneState:
         return np.unique(np.concatenate([pc, q.ravel()]))
 
     def _update_flood(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
-        from .._kernels.zones import reflood
+        from .._kernels.movement.zones import reflood
 
         t = self.topology
         lab = self._labels
@@ -436,7 +436,7 @@ class ZoneState:
         return ZoneChange(tuple(sorted(before)), tuple(sorted(after)))
 
     def _update_merge(self, pc: np.ndarray, was: np.ndarray, now: np.ndarray) -> ZoneChange | None:
-        from .._kernels.zones import link_pairs, relabel
+        from .._kernels.movement.zones import link_pairs, relabel
 
         t = self.topology
         lab = self._labels

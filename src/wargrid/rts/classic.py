@@ -181,7 +181,7 @@ def classic_search(
     grid: Grid, cell: np.ndarray, s: tuple[int, int], g: tuple[int, int], steps: int, limit: int, optimise: bool
 ) -> ClassicPath:
     """The search on checked input: ``cell`` is the padded flat cost array (``CostField.cell``)."""
-    from .._kernels.rts import classic_find, optimise_moves
+    from .._kernels.rts.classic import classic_find, optimise_moves
     from ..movement.search import topo_args
 
     topo = grid.topology
@@ -208,7 +208,7 @@ def classic_search(
         m = optimise_moves(cell, path, n, seen, pos, gen, out, dirs, *args)
         path, dirs = out[:m], dirs[: m - 1]
     else:
-        from .._kernels.rts import _direction
+        from .._kernels.rts.classic import _direction
 
         for i in range(n - 1):
             dirs[i] = _direction(path[i], path[i + 1], off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)

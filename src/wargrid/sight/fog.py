@@ -141,7 +141,7 @@ class Fog:
         return np.unique(ids) if self._board.grid.wrap_x else ids
 
     def _apply(self, team: int, old: np.ndarray, new: np.ndarray) -> None:
-        kernels().fog_apply(self._counts[team], self._last_seen[team], old, new, self.time)
+        kernels("fog").fog_apply(self._counts[team], self._last_seen[team], old, new, self.time)
 
     def place(self, unit: Hashable, team: str, cell: tuple[int, int], *, radius: int | None = _DEFAULT) -> None:
         """Put a new unit of ``team`` at ``cell`` with sight ``radius`` (default: the fog's).
@@ -197,7 +197,7 @@ class Fog:
                 self._apply(u.team, u.view, view)
                 u.cell, u.view = c, view
             return
-        k = kernels()
+        k = kernels("fog")
         t = board.grid.topology
         xs = np.array([c[0] for c in cells], dtype=np.int64)
         ys = np.array([c[1] for c in cells], dtype=np.int64)

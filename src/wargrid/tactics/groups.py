@@ -214,7 +214,7 @@ def assign(cost: np.ndarray) -> np.ndarray:
     if np.isnan(c).any():
         raise ValueError("cost must not hold NaN")
     big = (float(np.abs(finite).max()) + 1.0) * (n + 1) if finite.size else 1.0
-    from .._kernels.tactics import hungarian
+    from .._kernels.tactics.groups import hungarian
 
     return hungarian(np.ascontiguousarray(np.where(np.isfinite(c), c, big)))
 

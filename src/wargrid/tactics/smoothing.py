@@ -178,7 +178,7 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
     if stuck.any():
         i = int(np.flatnonzero(stuck)[0])
         raise ValueError(f"path[{i}] {cells[i]} is impassable for this unit: a path crosses passable cells only")
-    from .._kernels.tactics import string_pull
+    from .._kernels.tactics.smoothing import string_pull
 
     geo = _geometry(grid)
     t = grid.topology
@@ -211,7 +211,7 @@ def line_clear(grid: Grid, passable: np.ndarray, a: tuple[int, int], b: tuple[in
     a = grid.check_cell(a, "a")
     b = grid.check_cell(b, "b")
     blocked = _blocked(grid, passable)
-    from .._kernels.tactics import segment_clear, tile_axes
+    from .._kernels.tactics.smoothing import segment_clear, tile_axes
 
     geo = _geometry(grid)
     t = grid.topology

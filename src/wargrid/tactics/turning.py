@@ -149,7 +149,7 @@ def turning_path(
     >>> turning_path(m.grid, m.cost_field(unit="cavalry"), (0, 0), (0, 0), facing=0, turn_rate=1, final_facing=2).time
     2.0
     """
-    from .._kernels.tactics import facing_search
+    from .._kernels.tactics.turning import facing_search
     from ..movement.search import topo_args
 
     start = grid.check_cell(start, "start")
