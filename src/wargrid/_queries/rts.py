@@ -32,10 +32,10 @@ class RtsQueries:
         >>> m.classic_path((0, 0), (4, 0), unit="foot").cells[-1]
         (4, 0)
         """
-        from ..rts.classic import _classic, classic_options
+        from ..rts.classic import classic_options, classic_search
 
         opts = classic_options(self.grid, start, goal, max_steps=max_steps, follow_limit=follow_limit)
-        return _classic(self.grid, self.cost_data(unit).cell, *opts)
+        return classic_search(self.grid, self.cost_data(unit).cell, *opts)
 
     def ladder_path(
         self,

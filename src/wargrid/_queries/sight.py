@@ -7,7 +7,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ..sight._board import prepare
+from ..sight.board import prepare
 from ..sight.fog import Fog
 from ..sight.fov import fov_array
 from ..sight.los import los_on_board

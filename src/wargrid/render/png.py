@@ -173,7 +173,7 @@ def render_png(
             for x, y, a, b in zip(xs.tolist(), ys.tolist(), cx.tolist(), cy.tolist()):
                 draw.text((a, b), f"{x},{y}", fill=color, anchor="mm")
     if path is not None:
-        from ..io._files import atomic_write_with
+        from .._files import atomic_write_with
 
         atomic_write_with(path, lambda f: im.save(f, format="PNG", compress_level=3))
     return im

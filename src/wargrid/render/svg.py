@@ -182,7 +182,7 @@ def render_svg(
     out.append("</svg>\n")
     text = "".join(out)
     if path is not None:
-        from ..io._files import atomic_write
+        from .._files import atomic_write
 
         atomic_write(path, text)
     return text
