@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..grids.board import Board
+from ..grids.boards import Grid
 from .geometry import Frame
 from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays, rgb
 from .scene import RIVER_COLOR, WALL_COLOR, board_of, default_cell_size, edge_segments, edges_of, road_segments
@@ -55,7 +57,7 @@ def _blend(img: np.ndarray, where: np.ndarray, color: np.ndarray, alpha: float |
 
 
 def render_png(
-    board: object,
+    board: Grid | Board,
     path: str | os.PathLike | None = None,
     *,
     overlays: Sequence[object] = (),
