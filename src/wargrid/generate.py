@@ -26,7 +26,6 @@ import numpy as np
 from ._validate import check_choice, check_int, check_positive_int, check_real, check_seed
 from .grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .map import Map
-from .render.scene import neighbour_table
 from .terrain import TerrainTable
 
 __all__ = ["generate", "generate_board", "GeneratedBoard", "make_grid"]
@@ -163,7 +162,7 @@ def generate_board(
     moist = moist.reshape(height, width)
 
     valid = grid.mask
-    nb = neighbour_table(grid)
+    nb = np.ascontiguousarray(grid.neighbour_ids().T)  # (ndir, size): neighbour ids, -1 for none
     ev = elev[valid]
     sea_level = float(np.quantile(ev, water)) if water > 0 else float(ev.min()) - 1.0
     land = valid & (elev > sea_level)

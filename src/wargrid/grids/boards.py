@@ -32,6 +32,7 @@ __all__ = [
     "SquareGrid",
     "HexGrid",
     "StaggeredGrid",
+    "HexLikeGrid",
     "Topology",
     "Step",
     "CORNER_RULES",
@@ -46,6 +47,7 @@ cells beside the step are passable (the Moving AI rule, the default); or when at
 most one of them is blocked."""
 
 _SQRT2 = math.sqrt(2.0)
+_SQRT3 = math.sqrt(3.0)
 MAX_CELLS = 1 << 28  # 268 M cells: far past any real board, well inside int64 ids
 
 
@@ -160,6 +162,130 @@ class Topology:
         """
         padded = np.asarray(padded, dtype=np.int64)
         return (padded // self.pw - 1) * self.width + padded % self.pw - 1
+
+    def parity(self, xs: np.ndarray | int, ys: np.ndarray | int) -> np.ndarray:
+        """The row of ``dx``, ``dy`` and ``offsets`` that serves each cell ``(x, y)`` (0 or 1).
+
+        Hex and staggered boards shove every other column (odd-q, even-q) or
+        row (odd-r, even-r), so a cell's neighbour offsets depend on the
+        parity of its x or y; square boards use row 0 everywhere. ``xs`` and
+        ``ys`` broadcast; cells off the board are fine (wrapped or padding).
+
+        >>> from wargrid import HexGrid, SquareGrid
+        >>> HexGrid(4, 3, offset="odd-q").topology.parity(np.arange(4), 0).tolist()
+        [0, 1, 0, 1]
+        >>> HexGrid(4, 3, orientation="pointy").topology.parity(1, np.arange(3)).tolist()
+        [0, 1, 0]
+        >>> SquareGrid(3, 3).topology.parity(np.arange(3), 1).tolist()
+        [0, 0, 0]
+        """
+        x, y = np.broadcast_arrays(np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64))
+        mx, my = self.parity_masks
+        return (x & mx) | (y & my)
+
+    @property
+    def parity_masks(self) -> tuple[int, int]:
+        """``(mx, my)`` with ``parity(x, y) == (x & mx) | (y & my)``: the bit masks kernels use.
+
+        >>> from wargrid import HexGrid, SquareGrid
+        >>> HexGrid(3, 3).topology.parity_masks, HexGrid(3, 3, orientation="pointy").topology.parity_masks
+        ((1, 0), (0, 1))
+        >>> SquareGrid(3, 3).topology.parity_masks
+        (0, 0)
+        """
+        return (int(self.parity_mode == 1), int(self.parity_mode == 2))
+
+    def step_deltas(self, xs: np.ndarray | int, ys: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+        """``(dx, dy)``, each of shape ``xs.shape + (ndir,)``: the step to every neighbour of each cell.
+
+        Wrap is not applied (a step may leave the rectangle).
+
+        >>> from wargrid import HexGrid
+        >>> dx, dy = HexGrid(4, 3).topology.step_deltas(np.array([0, 1]), np.array([1, 1]))
+        >>> dy.tolist()
+        [[0, -1, -1, -1, 0, 1], [1, 0, -1, 0, 1, 1]]
+        """
+        par = self.parity(xs, ys)
+        return self.dx[par], self.dy[par]
+
+    def neighbours(self, padded: np.ndarray) -> np.ndarray:
+        """``(k, ndir)`` padded ids of the neighbours of ``k`` padded ids, wrap applied.
+
+        Each id must be a cell of the rectangle (not padding). A neighbour may be
+        a padding cell or a masked-out cell: ``pad(valid)`` says which are on the board.
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(3, 2, wrap_x=True).topology
+        >>> t.neighbours(np.array([t.padded_id(0, 0)])).tolist()
+        [[7, 1, 8, 11]]
+        """
+        p = np.asarray(padded, dtype=np.int64)
+        x = p % self.pw - 1
+        y = p // self.pw - 1
+        q = p[..., None] + self.offsets[self.parity(x, y)]
+        if self.wrap:
+            qx = q % self.pw
+            q = np.where(qx == 0, q + self.width, np.where(qx == self.width + 1, q - self.width, q))
+        return q
+
+    def directions(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Direction of the step from each padded id ``a`` to padded id ``b`` (the first if several; ``-1``: none).
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(3, 1, wrap_x=True).topology
+        >>> t.directions(np.array([t.padded_id(0, 0), t.padded_id(0, 0)]), np.array([t.padded_id(2, 0), t.padded_id(0, 0)])).tolist()
+        [2, -1]
+        """
+        b = np.asarray(b, dtype=np.int64)
+        hit = self.neighbours(a) == b[..., None]
+        return np.where(hit.any(axis=-1), hit.argmax(axis=-1), -1)
+
+    def _inner(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every padded id, and whether it lies inside the rectangle (not padding)."""
+        ids = np.arange(self.padded_size, dtype=np.int64)
+        x = ids % self.pw - 1
+        y = ids // self.pw - 1
+        return ids, (x >= 0) & (x < self.width) & (y >= 0) & (y < self.height)
+
+    def neighbour_table(self) -> np.ndarray:
+        """``(padded_size, ndir)`` padded id of every padded cell's neighbour in every direction.
+
+        Wrap is applied; rows of padding cells are ``-1``. A neighbour may be
+        padding or masked out (see ``pad(valid)``). Built on each call: it
+        takes ``8 * ndir`` bytes per cell, too much to keep beside a big board.
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(2, 1).topology
+        >>> t.neighbour_table()[t.padded_id(0, 0)].tolist(), t.neighbour_table()[0].tolist()
+        ([6, 1, 4, 9], [-1, -1, -1, -1])
+        """
+        ids, inner = self._inner()
+        out = np.full((self.padded_size, self.ndir), -1, dtype=np.int64)
+        out[inner] = self.neighbours(ids[inner])
+        return out
+
+    def edge_rise(self, elev: np.ndarray) -> np.ndarray:
+        """``(padded_size * ndir,)`` rise of every step: ``max(elev[neighbour] - elev[cell], 0)``.
+
+        ``elev`` is a flat padded elevation (``pad(elevation, 0.0)``); entry
+        ``p * ndir + d`` is the climb of the step from padded id ``p`` in
+        direction ``d`` (wrap applied), the layout of a padded edge-cost
+        array. Steps from padding cells rise 0.
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(2, 1).topology
+        >>> rise = t.edge_rise(t.pad(np.array([[1.0, 3.0]]), 0.0)).reshape(-1, t.ndir)
+        >>> rise[t.padded_id(0, 0)].tolist(), rise[t.padded_id(1, 0)].tolist()
+        ([2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0])
+        """
+        elev = np.asarray(elev, dtype=np.float64)
+        if elev.shape != (self.padded_size,):
+            raise ValueError(f"elev must be a flat padded array of {self.padded_size} values, got shape {elev.shape}")
+        ids, inner = self._inner()
+        out = np.zeros((self.padded_size, self.ndir), dtype=np.float64)
+        q = self.neighbours(ids[inner])
+        out[inner] = np.maximum(elev[q] - elev[ids[inner], None], 0.0)
+        return out.ravel()
 
 
 _HEX_KINDS = ("odd-q", "even-q", "odd-r", "even-r")
@@ -356,17 +482,9 @@ class Grid:
     def _build_topology(self) -> Topology:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _parity(self, x: int, y: int) -> int:
-        t = self.topology
-        if t.parity_mode == 1:
-            return x & 1
-        if t.parity_mode == 2:
-            return y & 1
-        return 0
-
     def _step(self, x: int, y: int, d: int) -> tuple[int, int] | None:
         t = self.topology
-        par = self._parity(x, y)
+        par = int(t.parity(x, y))
         nx, ny = x + int(t.dx[par, d]), y + int(t.dy[par, d])
         if self.wrap_x:
             nx %= self.width
@@ -401,6 +519,30 @@ class Grid:
         [(1, 0), (2, 0), (0, 1)]
         """
         return [s.cell for s in self.steps(cell)]
+
+    def neighbour_ids(self, *, wrap: bool = True) -> np.ndarray:
+        """``(size, ndir)`` id of every cell's neighbour in every direction; ``-1``: none.
+
+        Rows of masked-out cells are all ``-1``. ``wrap=False`` leaves out the
+        steps across the seam of a wrapped board (pictures draw it flat).
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(3, 1, wrap_x=True).neighbour_ids().tolist()
+        [[1, -1, 2, -1], [2, -1, 0, -1], [0, -1, 1, -1]]
+        >>> SquareGrid(3, 1, wrap_x=True).neighbour_ids(wrap=False)[0].tolist()
+        [1, -1, -1, -1]
+        """
+        t = self.topology
+        ys, xs = np.divmod(np.arange(self.size, dtype=np.int64), self.width)
+        dx, dy = t.step_deltas(xs, ys)
+        nx, ny = xs[:, None] + dx, ys[:, None] + dy
+        if wrap and self.wrap_x:
+            nx = nx % self.width
+        valid = self.mask.ravel()
+        ok = (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
+        nid = np.where(ok, ny * self.width + nx, 0)
+        ok &= valid[nid] & valid[:, None]
+        return np.where(ok, nid, -1)
 
     def neighbor(self, cell: tuple[int, int], direction: int) -> tuple[int, int] | None:
         """The neighbour in ``direction``, or ``None`` past the edge of the board.
@@ -488,6 +630,32 @@ class Grid:
         >>> SquareGrid(6, 4).cell_at(2.5, 1.5), SquareGrid(6, 4).cell_at(-1.0, 0.0)
         ((2, 1), None)
         """
+        raise NotImplementedError  # pragma: no cover
+
+    def cell_ids_at(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+        """Vectorised ``cell_at``: ids of the cells under drawing points, ``-1`` off the board.
+
+        Hex boards round in float32 (the arrays are as big as a picture), so a
+        point within about ``1e-6`` of a tile's side may land on the other tile.
+
+        >>> from wargrid import HexGrid
+        >>> g = HexGrid(4, 4)
+        >>> cx, cy = g.centers_of(np.array([2, 3]), np.array([3, 0]))
+        >>> g.cell_ids_at(cx, cy).tolist() == [g.id((2, 3)), g.id((3, 0))]
+        True
+        >>> g.cell_ids_at(np.array([-5.0]), np.array([0.0])).tolist()
+        [-1]
+        """
+        px, py = np.broadcast_arrays(np.asarray(px, np.float64), np.asarray(py, np.float64))
+        x, y = self._cells_under(px, py)
+        inside = (x >= 0) & (x < self.width) & (y >= 0) & (y < self.height)
+        xc = np.where(inside, x, 0)
+        yc = np.where(inside, y, 0)
+        inside &= self.mask[yc, xc]
+        return np.where(inside, yc * self.width + xc, -1).astype(np.int64)
+
+    def _cells_under(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(x, y)`` int64 arrays of the tiles under drawing points, unchecked."""
         raise NotImplementedError  # pragma: no cover
 
     def __repr__(self) -> str:
@@ -599,6 +767,9 @@ class SquareGrid(Grid):
     def corner_offsets(self) -> list[tuple[float, float]]:
         return [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
 
+    def _cells_under(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
+
     def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
         """The cell under a drawing point.
 
@@ -612,8 +783,20 @@ class SquareGrid(Grid):
         return None
 
 
-class _HexLike(Grid):
-    """Shared by hex and staggered boards: six directions from an offset kind."""
+class HexLikeGrid(Grid):
+    """Base of the boards with hex adjacency: ``HexGrid`` and ``StaggeredGrid``.
+
+    Six directions from an offset kind (``offset``: odd-q, even-q, odd-r or
+    even-r), so every cell also has axial hex coordinates (``to_hex``,
+    ``hexes_of``) and hex distances. Test a board with
+    ``isinstance(grid, HexLikeGrid)``.
+
+    >>> from wargrid import HexGrid, SquareGrid, StaggeredGrid
+    >>> [isinstance(g, HexLikeGrid) for g in (HexGrid(3, 3), StaggeredGrid(3, 3), SquareGrid(3, 3))]
+    [True, True, False]
+    >>> StaggeredGrid(3, 3, stagger="rows").offset
+    'odd-r'
+    """
 
     offset: str
 
@@ -698,7 +881,7 @@ class _HexLike(Grid):
         return {"offset": self.offset}
 
 
-class HexGrid(_HexLike):
+class HexGrid(HexLikeGrid):
     """A hex board stored as a rectangle in offset coordinates.
 
     ``orientation`` 'flat' goes with offset 'odd-q' or 'even-q' (columns
@@ -751,6 +934,27 @@ class HexGrid(_HexLike):
     def corner_offsets(self) -> list[tuple[float, float]]:
         return [self.layout.corner_offset(i) for i in range(6)]
 
+    def _cells_under(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # cube rounding of a unit-size layout in float32: the arrays are as big as a picture
+        x = px.astype(np.float32)
+        y = py.astype(np.float32)
+        if self.orientation == "flat":
+            fq = x * np.float32(2.0 / 3.0)
+            fr = x * np.float32(-1.0 / 3.0) + y * np.float32(_SQRT3 / 3.0)
+        else:
+            fq = x * np.float32(_SQRT3 / 3.0) + y * np.float32(-1.0 / 3.0)
+            fr = y * np.float32(2.0 / 3.0)
+        del x, y
+        fs = -fq - fr
+        q, r, s = np.rint(fq), np.rint(fr), np.rint(fs)
+        dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
+        del fq, fr, fs
+        fix_q = (dq > dr) & (dq > ds)
+        fix_r = ~fix_q & (dr > ds)
+        qi = np.where(fix_q, -r - s, q).astype(np.int64)
+        ri = np.where(fix_r, -qi - s, r).astype(np.int64)
+        return self.cells_of_hexes(qi, ri)
+
     def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
         """The cell under a drawing point.
 
@@ -766,7 +970,7 @@ class HexGrid(_HexLike):
         return None
 
 
-class StaggeredGrid(_HexLike):
+class StaggeredGrid(HexLikeGrid):
     """Rectangular tiles with six directions, as in classic console strategy games.
 
     ``stagger='columns'``: odd columns sit half a tile lower (the adjacency of
@@ -814,6 +1018,13 @@ class StaggeredGrid(_HexLike):
 
     def corner_offsets(self) -> list[tuple[float, float]]:
         return [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+
+    def _cells_under(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.stagger == "columns":
+            x = np.floor(px).astype(np.int64)
+            return x, np.floor(py - 0.5 * (x & 1)).astype(np.int64)
+        y = np.floor(py).astype(np.int64)
+        return np.floor(px - 0.5 * (y & 1)).astype(np.int64), y
 
     def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
         """The cell under a drawing point.

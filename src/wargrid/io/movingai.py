@@ -32,7 +32,7 @@ import numpy as np
 from .._validate import check_iterable
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
-from ._files import atomic_write
+from .._files import atomic_write
 from .errors import MAX_FILE_CELLS, MapFileError
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .._validate import check_positive_int
 from ..map import Map
 from ..terrain import TerrainTable
-from ._files import atomic_write, atomic_write_with
+from .._files import atomic_write, atomic_write_with
 from .errors import MAX_FILE_CELLS, MapFileError
 
 __all__ = ["save_map", "load_map", "map_to_dict", "map_from_dict", "grid_from_description", "FORMAT"]

@@ -47,7 +47,7 @@ from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .._validate import check_positive_int
 from ..map import Map
 from ..terrain import TerrainTable
-from ._files import atomic_write, atomic_write_with
+from .._files import atomic_write, atomic_write_with
 from .errors import MAX_FILE_CELLS, MapFileError
 
 __all__ = ["load_tiled", "save_tiled"]

@@ -357,33 +357,8 @@ class MapCore:
             edge = e.ravel()
             if climbing:
                 assert self._elevation is not None
-                edge += self._climb_cost * self._edge_rise(self._elevation)
+                edge += self._climb_cost * topo.edge_rise(np.asarray(topo.pad(self._elevation, 0.0)))
         return CostField.from_padded(topo, flat, edge, unit=unit)
-
-    def _edge_rise(self, elevation: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """``(padded_size * ndir)`` rise of every step (0 downhill, from the padding ring and off the board)."""
-        topo = self.grid.topology
-        n = topo.ndir
-        elev = np.asarray(topo.pad(elevation, 0.0))
-        ids = np.arange(topo.padded_size, dtype=np.int64)
-        xs = ids % topo.pw - 1
-        ys = ids // topo.pw - 1
-        if topo.parity_mode == 1:
-            par = xs & 1
-        elif topo.parity_mode == 2:
-            par = ys & 1
-        else:
-            par = np.zeros_like(xs)
-        inner = (xs >= 0) & (xs < topo.width) & (ys >= 0) & (ys < topo.height)
-        out = np.zeros((topo.padded_size, n), dtype=np.float64)
-        for d in range(n):
-            q = ids + topo.offsets[par, d]
-            if topo.wrap:
-                qx = q % topo.pw
-                q = np.where(qx == 0, q + topo.width, np.where(qx == topo.width + 1, q - topo.width, q))
-            q = np.clip(q, 0, topo.padded_size - 1)
-            out[:, d] = np.where(inner, np.maximum(elev[q] - elev, 0.0), 0.0)
-        return out.ravel()
 
     def patch_cost_field(self, f: CostField, xs: IntArray, ys: IntArray) -> CostField:
         """``f`` after a terrain or overlay edit of cells ``(xs, ys)``: a new cell array, the same edges.

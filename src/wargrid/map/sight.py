@@ -7,7 +7,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..sight._board import SightBoard
+from ..sight.board import SightBoard
 from ..sight.fog import Fog
 from ..sight.fov import fov_array
 from ..sight.los import los_on_board

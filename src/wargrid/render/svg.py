@@ -18,6 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from .._xml import escape, quoteattr
+from ..grids.board import Board
 from ..grids.boards import Grid
 from .geometry import Frame
 from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays
@@ -49,7 +50,7 @@ def _style(prefix: str, colors: Sequence[str], opacity: float | None = None) -> 
 
 
 def render_svg(
-    board: object,
+    board: Grid | Board,
     path: str | os.PathLike | None = None,
     *,
     overlays: Sequence[object] = (),
@@ -182,7 +183,7 @@ def render_svg(
     out.append("</svg>\n")
     text = "".join(out)
     if path is not None:
-        from ..io._files import atomic_write
+        from .._files import atomic_write
 
         atomic_write(path, text)
     return text

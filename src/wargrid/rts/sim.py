@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_choice, check_int, check_seed
+from ..grids.board import CostBoard
 from .classic import classic_path
 from .ladder import Entry, entry_costs, ladder_path
 from .leptons import LEPTONS_PER_CELL, octagonal_distance
@@ -135,7 +136,7 @@ class Simulation:
 
     def __init__(
         self,
-        map: Any,
+        map: CostBoard,
         *,
         seed: int | None = 0,
         pathfinder: str = "astar",
@@ -143,9 +144,8 @@ class Simulation:
         patience: int = 6,
         leptons: int = LEPTONS_PER_CELL,
     ) -> None:
-        for name in ("grid", "costs", "on"):
-            if not hasattr(map, name):
-                raise TypeError(f"map must be a wargrid Map, got {type(map).__name__}")
+        if not isinstance(map, CostBoard):
+            raise TypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
         self.map = map
         self.grid = map.grid
         self.seed = check_seed(seed)
@@ -298,15 +298,10 @@ class Simulation:
         h = self.leptons // 2
         x, y = u.cell[0] * self.leptons + h, u.cell[1] * self.leptons + h
         if u.next_cell is not None and u.step_len:
-            t = self.grid.topology
-            par = self._parity(u.cell)
-            x += int(t.dx[par, u.direction]) * self.leptons * u.progress // u.step_len
-            y += int(t.dy[par, u.direction]) * self.leptons * u.progress // u.step_len
+            dx, dy = self.grid.topology.step_deltas(*u.cell)
+            x += int(dx[u.direction]) * self.leptons * u.progress // u.step_len
+            y += int(dy[u.direction]) * self.leptons * u.progress // u.step_len
         return x, y
-
-    def _parity(self, cell: tuple[int, int]) -> int:
-        t = self.grid.topology
-        return (cell[0] & 1) if t.parity_mode == 1 else (cell[1] & 1) if t.parity_mode == 2 else 0
 
     # -- the ladder as this unit sees the board ----------------------------------------
     def _moving(self, v: SimUnit) -> bool:
@@ -368,9 +363,8 @@ class Simulation:
         u.route = []
         if u.goal is None:
             return False
-        connected = getattr(self.map, "connected", None)
-        if connected is not None and u.goal != u.cell and math.isfinite(self.map.costs(unit=u.unit)[u.cell[1], u.cell[0]]):
-            if not connected(u.cell, u.goal, unit=u.unit):
+        if u.goal != u.cell and math.isfinite(self.map.costs(unit=u.unit)[u.cell[1], u.cell[0]]):
+            if not self.map.connected(u.cell, u.goal, unit=u.unit):
                 self._stuck(u, f"goal {u.goal} is not connected to {u.cell} for {self.map.unit_class(u.unit)!r}")
                 return False
         cats = self.categories(u.uid)

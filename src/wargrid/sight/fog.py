@@ -11,7 +11,7 @@ team's vision together.
 
 >>> import numpy as np
 >>> from wargrid import SquareGrid
->>> from wargrid.sight._board import prepare
+>>> from wargrid.sight.board import prepare
 >>> fog = Fog(prepare(SquareGrid(8, 1), np.zeros((1, 8), dtype=bool)), ["red", "blue"], radius=2)
 >>> fog.place("scout", "red", (0, 0))
 >>> fog.visible("red").astype(int).tolist()
@@ -29,7 +29,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 import numpy as np
 
 from .._validate import check_int
-from ._board import SightBoard, kernels
+from .board import SightBoard, kernels
 from .fov import _kernel_ids, view_capacity
 
 __all__ = ["Fog", "FogView"]
@@ -254,7 +254,7 @@ class Fog:
         """The board changed: views are recomputed from ``source`` before the next use.
 
         >>> from wargrid import SquareGrid
-        >>> from wargrid.sight._board import prepare
+        >>> from wargrid.sight.board import prepare
         >>> g, walls = SquareGrid(6, 1), np.zeros((1, 6), dtype=bool)
         >>> fog = Fog(prepare(g, walls), ["red"], radius=3, source=lambda: prepare(g, walls))
         >>> fog.place(1, "red", (0, 0)); walls[0, 2] = True; fog.invalidate()
@@ -267,7 +267,7 @@ class Fog:
         """Use a new sight board (after map edits): every unit's view is recomputed.
 
         >>> from wargrid import SquareGrid
-        >>> from wargrid.sight._board import prepare
+        >>> from wargrid.sight.board import prepare
         >>> g, walls = SquareGrid(6, 1), np.zeros((1, 6), dtype=bool)
         >>> fog = Fog(prepare(g, walls), ["red"], radius=3); fog.place(1, "red", (0, 0))
         >>> walls[0, 1] = True; fog.set_board(prepare(g, walls))
@@ -348,6 +348,6 @@ class Fog:
 def _example(**options: Any) -> Fog:
     """A fog on an open 8 x 1 strip, units see 1 cell away (for the examples)."""
     from ..grids.boards import SquareGrid
-    from ._board import prepare
+    from .board import prepare
 
     return Fog(prepare(SquareGrid(8, 1), np.zeros((1, 8), dtype=bool)), ["red", "blue"], radius=1, **options)

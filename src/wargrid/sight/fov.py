@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..grids.boards import Grid
-from ._board import SightBoard, kernels, prepare
+from .board import SightBoard, kernels, prepare
 
 __all__ = ["field_of_view", "visible_cells"]
 
@@ -43,7 +43,7 @@ def visible_cells(board: SightBoard, origin: tuple[int, int], *, radius: int | N
     """Unique int64 ids of the cells ``origin`` sees on a prepared ``SightBoard`` (in no set order).
 
     >>> from wargrid import HexGrid
-    >>> from wargrid.sight._board import prepare
+    >>> from wargrid.sight.board import prepare
     >>> b = prepare(HexGrid(4, 4), np.zeros((4, 4), dtype=bool))
     >>> sorted(visible_cells(b, (1, 1), radius=1).tolist())
     [1, 4, 5, 6, 8, 9, 10]

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..grids.boards import Grid
-from ._board import SightBoard, kernels, prepare
+from .board import SightBoard, kernels, prepare
 
 __all__ = ["line_of_sight", "los_on_board"]
 
@@ -40,7 +40,7 @@ def los_on_board(board: SightBoard, a: Any, b: Any) -> bool:
     """``line_of_sight`` on a prepared board (what ``Map.line_of_sight`` calls); cells are ``(x, y)``.
 
     >>> from wargrid import SquareGrid
-    >>> from wargrid.sight._board import prepare
+    >>> from wargrid.sight.board import prepare
     >>> walls = np.zeros((4, 6), dtype=bool); walls[1, 2] = True
     >>> b = prepare(SquareGrid(6, 4), walls)
     >>> los_on_board(b, (0, 1), (5, 1)), los_on_board(b, (0, 0), (5, 0))

@@ -49,7 +49,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from .._validate import check_choice, check_int, check_real
-from ..grids.boards import Grid
+from ..grids.boards import Grid, HexLikeGrid
 from ..grids.hexes import HEX_DIRECTIONS
 
 __all__ = ["Area", "AREA_KINDS", "area", "area_mask", "lattice_offsets", "rotate_shape"]
@@ -99,7 +99,7 @@ def is_hex(grid: Grid) -> bool:
     >>> is_hex(StaggeredGrid(3, 3))
     True
     """
-    return grid.topology.parity_mode != 0
+    return isinstance(grid, HexLikeGrid)
 
 
 def lattice_directions(grid: Grid) -> np.ndarray:

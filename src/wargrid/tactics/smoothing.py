@@ -34,6 +34,7 @@ import numpy as np
 
 from .._validate import check_bool_layer, check_cell_pair
 from ..grids.boards import Grid, Topology
+from ..movement import Path
 
 __all__ = ["SmoothPath", "smooth_path", "line_clear", "unwrap_cells"]
 
@@ -110,9 +111,9 @@ def unwrap_cells(grid: Grid, cells: Sequence[tuple[int, int]]) -> tuple[np.ndarr
     return xs, ys
 
 
-def _check_walk(grid: Grid, path: Any, name: str) -> list[tuple[int, int]]:
+def _check_walk(grid: Grid, path: Path | Sequence[tuple[int, int]], name: str) -> list[tuple[int, int]]:
     """The cells of ``path`` checked: on the board, each a neighbour of the one before (vectorised)."""
-    cells = getattr(path, "cells", path)
+    cells = path.cells if isinstance(path, Path) else path
     try:
         cells = list(cells)
     except TypeError:
@@ -130,17 +131,13 @@ def _check_walk(grid: Grid, path: Any, name: str) -> list[tuple[int, int]]:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         grid.check_cell((int(xs[i]), int(ys[i])), f"{name}[{i}]")
-    t = grid.topology
     if len(xs) > 1:
-        par = xs & 1 if t.parity_mode == 1 else ys & 1 if t.parity_mode == 2 else np.zeros_like(xs)
-        par = par[:-1]
+        sdx, sdy = grid.topology.step_deltas(xs[:-1], ys[:-1])
         dx = np.diff(xs)
         if grid.wrap_x:
             dx = np.where(dx > 1, dx - grid.width, np.where(dx < -1, dx + grid.width, dx))
         dy = np.diff(ys)
-        ok = np.zeros(len(dx), dtype=bool)
-        for d in range(t.ndir):
-            ok |= (dx == t.dx[par, d]) & (dy == t.dy[par, d])
+        ok = ((dx[:, None] == sdx) & (dy[:, None] == sdy)).any(axis=1)
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0]) + 1
             raise ValueError(
@@ -160,7 +157,9 @@ def _centres(geo: _Geometry, grid: Grid, vx: np.ndarray, vy: np.ndarray) -> tupl
     return geo.cxa[p] + k * geo.wshift, geo.cya[p]
 
 
-def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None = None) -> SmoothPath:
+def smooth_path(
+    grid: Grid, passable: np.ndarray, path: Path | Sequence[tuple[int, int]], *, unit: str | None = None
+) -> SmoothPath:
     """String-pull ``path`` (a ``Path`` or a list of neighbouring ``(x, y)`` cells) over ``passable``.
 
     ``passable`` is a ``(height, width)`` bool array of the cells the unit
@@ -193,7 +192,7 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
         points=list(zip(wx.tolist(), wy.tolist())),
         length=_polyline_length(wx, wy),
         grid_length=_polyline_length(px, py),
-        unit=unit if unit is not None else getattr(path, "unit", None),
+        unit=unit if unit is not None or not isinstance(path, Path) else path.unit,
     )
 
 

@@ -18,7 +18,20 @@ import numpy as np
 from .._validate import check_bool_layer, check_cell_pair, check_iterable, check_positive_int
 from ..grids.boards import Grid
 
-__all__ = ["LandGraph", "land_graph"]
+__all__ = ["LandGraph", "land_graph", "PartitionError", "balance_slack"]
+
+
+class PartitionError(RuntimeError):
+    """The search found no partition within its budget (the request may still be feasible)."""
+
+
+def balance_slack(tol: float, w: np.ndarray) -> float:
+    """``tol`` plus room for rounding in float sums of the weights ``w``.
+
+    >>> balance_slack(2.0, np.ones(3)) - 2.0 < 1e-8
+    True
+    """
+    return tol + 1e-9 * max(1.0, float(w.sum()))
 
 
 @dataclass(frozen=True, eq=False)

@@ -51,7 +51,7 @@ import numpy as np
 
 from .._validate import check_choice, check_int, check_seed
 from ..grids.boards import Grid
-from ._graph import LandGraph, check_players, check_weights, land_graph
+from ._graph import LandGraph, PartitionError, balance_slack, check_players, check_weights, land_graph
 from .feasibility import InfeasibleError, check_feasibility
 
 __all__ = ["Partition", "PartitionReport", "PartitionError", "partition", "MODES"]
@@ -60,10 +60,6 @@ MODES = ("compact", "scattered")
 _VORONOI_CELLS = 1 << 25  # players * cells up to which the distance fields (int64) are kept
 _RETRIES = 6  # more attempts when a player's land comes out in pieces ...
 _RETRY_CELLS = 1 << 16  # ... on boards up to this many cells of land
-
-
-class PartitionError(RuntimeError):
-    """The search found no partition within its budget (the request may still be feasible)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,11 +113,6 @@ class Partition:
 
 def _tolerance(w: np.ndarray) -> float:
     return float(w.max()) if w.size else 0.0
-
-
-def _slack(tol: float, w: np.ndarray) -> float:
-    """``tol`` plus room for rounding in float sums."""
-    return tol + 1e-9 * max(1.0, float(w.sum()))
 
 
 def _spread_seeds(graph: LandGraph, w: np.ndarray, players: int, rng: np.random.Generator) -> np.ndarray:
@@ -221,7 +212,7 @@ def _compact_once(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarr
     pinned = np.zeros(graph.n, dtype=np.bool_)
     if fixed:
         pinned[seeds] = True
-    slack = _slack(tol, w)
+    slack = balance_slack(tol, w)
     rebalance(nbr, w, owner, W, slack, 8 * graph.n + 100, pinned)
     refine(nbr, w, owner, W, slack, 30, pinned)
     if not np.all(w == w[0]):
