@@ -78,7 +78,7 @@ class _Raw:
 # -- reading ------------------------------------------------------------------------
 
 def load_tiled(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     terrains: TerrainTable | None = None,
     terrain_property: str = "terrain",
@@ -528,7 +528,7 @@ def _tileset_png(m: Map, path: Path, geo: dict) -> None:
 
 def save_tiled(
     m: Map,
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     encoding: str = "csv",
     compression: str | None = None,
