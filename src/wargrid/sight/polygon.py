@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .._validate import check_bool_layer, check_real
 from ..grids.boards import Grid, SquareGrid
@@ -52,7 +53,7 @@ class VisibilityPolygon:
     """The lit region around ``light``: ``points`` is an ``(n, 2)`` array of ``(x, y)`` vertices in order of angle."""
 
     light: tuple[float, float]
-    points: np.ndarray
+    points: NDArray[np.float64]
 
     def __len__(self) -> int:
         return len(self.points)
@@ -63,7 +64,7 @@ class VisibilityPolygon:
         x, y = self.points[:, 0], self.points[:, 1]
         return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
 
-    def contains(self, x: Any, y: Any) -> np.ndarray:
+    def contains(self, x: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
         """Whether the points ``(x, y)`` (scalars or arrays) lie inside the polygon (even-odd rule).
 
         >>> VisibilityPolygon((0.5, 0.5), np.array([[0.0, 0], [1, 0], [1, 1], [0, 1]])).contains([0.5, 2.0], 0.5)
@@ -183,7 +184,7 @@ def _enters_blocking(blk: np.ndarray, lx: float, ly: float, dx: np.ndarray, dy: 
 
 def visibility_polygon(
     grid: Grid,
-    blocks: np.ndarray,
+    blocks: NDArray[np.bool_],
     light: tuple[float, float],
     *,
     bounds: Sequence[float] | None = None,
