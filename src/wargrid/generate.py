@@ -218,11 +218,11 @@ def generate_board(
             on_road[route] = True
     for x, y in town_cells:
         on_road[y * width + x] = True
-    on_road = on_road.reshape(height, width)
-    overlay[on_road] = T["road"]
-    overlay[on_road & river] = T["bridge"]
-    terrain[on_road & river & (terrain == T["ford"])] = T["water"]
-    overlay[on_road & (terrain == T["water"])] = T["bridge"]
+    road = on_road.reshape(height, width)
+    overlay[road] = T["road"]
+    overlay[road & river] = T["bridge"]
+    terrain[road & river & (terrain == T["ford"])] = T["water"]
+    overlay[road & (terrain == T["water"])] = T["bridge"]
 
     m = Map(grid, terrain=terrain, terrains=t, overlay=overlay, elevation=elevation)
     return GeneratedBoard(m, tuple(town_cells), seed_v)
@@ -314,13 +314,16 @@ def _place_towns(rng: np.random.Generator, good: np.ndarray, cx: np.ndarray, cy:
     return [(int(xs[i]), int(ys[i])) for i in chosen]
 
 
-def _spanning_pairs(towns: list[tuple[int, int]], cx: np.ndarray, cy: np.ndarray) -> list:
+_TownPair = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _spanning_pairs(towns: list[tuple[int, int]], cx: np.ndarray, cy: np.ndarray) -> list[_TownPair]:
     """Town pairs of a minimum spanning tree by straight-line distance (Prim)."""
     if len(towns) < 2:
         return []
     pts = np.array([(cx[y, x], cy[y, x]) for x, y in towns])
     inside = [0]
-    pairs = []
+    pairs: list[_TownPair] = []
     while len(inside) < len(towns):
         best = None
         for i in inside:
