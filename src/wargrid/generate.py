@@ -22,6 +22,7 @@ import heapq
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ._validate import check_choice, check_int, check_positive_int, check_real, check_seed
 from .grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
@@ -30,6 +31,8 @@ from .render.scene import neighbour_table
 from .terrain import TerrainTable
 
 __all__ = ["generate", "generate_board", "GeneratedBoard", "make_grid"]
+
+_Floats = NDArray[np.float64]
 
 KINDS = ("hex", "square", "staggered")
 
@@ -230,7 +233,7 @@ def generate_board(
 
 # -- noise ----------------------------------------------------------------------------
 
-def _value_noise(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, freq: float, period: float | None) -> np.ndarray:
+def _value_noise(rng: np.random.Generator, u: _Floats, v: _Floats, freq: float, period: float | None) -> _Floats:
     """Smooth value noise in 0..1 with ``freq`` lattice cells per board span."""
     fu = u * freq
     fv = v * freq
@@ -256,7 +259,7 @@ def _value_noise(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, freq: f
     return a * (1.0 - sv) + b * sv
 
 
-def _fbm(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, base: float, octaves: int, period: float | None) -> np.ndarray:
+def _fbm(rng: np.random.Generator, u: _Floats, v: _Floats, base: float, octaves: int, period: float | None) -> _Floats:
     total = np.zeros_like(u)
     amp, freq, norm = 1.0, base, 0.0
     for _ in range(octaves):
@@ -269,7 +272,7 @@ def _fbm(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, base: float, oc
 
 # -- neighbours and searches ---------------------------------------------------------
 
-def _touches(nb: np.ndarray, layer: np.ndarray) -> np.ndarray:
+def _touches(nb: NDArray[np.int64], layer: NDArray[np.bool_]) -> NDArray[np.bool_]:
     flat = layer.ravel()
     hit = np.zeros(flat.size, dtype=bool)
     for row in nb:
@@ -277,7 +280,8 @@ def _touches(nb: np.ndarray, layer: np.ndarray) -> np.ndarray:
     return hit.reshape(layer.shape)
 
 
-def _run_river(start: int, elev: np.ndarray, nb: np.ndarray, land: np.ndarray, river: np.ndarray, rng: np.random.Generator) -> None:
+def _run_river(start: int, elev: _Floats, nb: NDArray[np.int64], land: NDArray[np.bool_], river: NDArray[np.bool_],
+               rng: np.random.Generator) -> None:
     """Walk downhill (the lowest unvisited neighbour) until the sea or a dead end."""
     cur = start
     seen = {cur}
@@ -296,7 +300,7 @@ def _run_river(start: int, elev: np.ndarray, nb: np.ndarray, land: np.ndarray, r
         cur = nxt
 
 
-def _place_towns(rng: np.random.Generator, good: np.ndarray, cx: np.ndarray, cy: np.ndarray, n: int) -> list[tuple[int, int]]:
+def _place_towns(rng: np.random.Generator, good: NDArray[np.bool_], cx: _Floats, cy: _Floats, n: int) -> list[tuple[int, int]]:
     """Farthest-point picks among ``good`` cells, starting from a random one."""
     ys, xs = np.nonzero(good)
     if n == 0 or xs.size == 0:
@@ -317,7 +321,7 @@ def _place_towns(rng: np.random.Generator, good: np.ndarray, cx: np.ndarray, cy:
 _TownPair = tuple[tuple[int, int], tuple[int, int]]
 
 
-def _spanning_pairs(towns: list[tuple[int, int]], cx: np.ndarray, cy: np.ndarray) -> list[_TownPair]:
+def _spanning_pairs(towns: list[tuple[int, int]], cx: _Floats, cy: _Floats) -> list[_TownPair]:
     """Town pairs of a minimum spanning tree by straight-line distance (Prim)."""
     if len(towns) < 2:
         return []
@@ -339,7 +343,7 @@ def _spanning_pairs(towns: list[tuple[int, int]], cx: np.ndarray, cy: np.ndarray
     return pairs
 
 
-def _cheapest(nb: np.ndarray, cost: np.ndarray, a: int, b: int, px: np.ndarray, py: np.ndarray, unit: float) -> list[int] | None:
+def _cheapest(nb: NDArray[np.int64], cost: _Floats, a: int, b: int, px: _Floats, py: _Floats, unit: float) -> list[int] | None:
     """A cheap route from ``a`` to ``b`` paying the cost of each cell entered.
 
     Best-first with the straight-line distance in steps (at plains cost) as the
