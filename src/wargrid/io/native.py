@@ -70,11 +70,6 @@ class MapLayersData(_TerrainLayer, total=False):
     edges: list[list[float | None]]  # [x, y, direction, cost]; a ``None`` cost is a wall
 
 
-class _LayerArrays(TypedDict):  # the arrays of an .npz map file
-    terrain: NDArray[np.int16]
-    overlay: NDArray[np.int16]
-
-
 class MapData(_HeaderData):
     """``map_to_dict(m)``: the content of a JSON map file."""
 
@@ -155,7 +150,7 @@ def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -
 def _header(m: Map) -> _HeaderData:
     g = m.grid
     d: _HeaderData = {"format": FORMAT, "version": VERSION, "grid": g.describe(), "terrains": m.terrains.to_dict(),
-               "climb_cost": m.climb_cost}
+                      "climb_cost": m.climb_cost}
     if not g.mask.all():
         d["grid"]["mask"] = ["".join("1" if v else "0" for v in row) for row in g.mask.tolist()]
     return d
@@ -186,6 +181,11 @@ def map_to_dict(m: Map) -> MapData:
 
 def _num(v: float) -> float | int:
     return int(v) if float(v).is_integer() and abs(v) < 2**53 else float(v)
+
+
+class _LayerArrays(TypedDict):  # the arrays of an .npz map file
+    terrain: NDArray[np.int16]
+    overlay: NDArray[np.int16]
 
 
 class _Arrays(_LayerArrays, total=False):
