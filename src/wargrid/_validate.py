@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterable
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed", "check_bool_layer",
            "check_iterable"]
@@ -27,10 +29,10 @@ def check_int(v: Any, name: str, *, hint: str = "") -> int:
 
 def check_positive_int(v: Any, name: str, *, minimum: int = 1) -> int:
     """An integer ``>= minimum``."""
-    v = check_int(v, name)
-    if v < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {v}")
-    return v
+    n = check_int(v, name)
+    if n < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {n}")
+    return n
 
 
 def check_real(v: Any, name: str, *, minimum: float | None = None, allow_inf: bool = False) -> float:
@@ -49,7 +51,7 @@ def check_real(v: Any, name: str, *, minimum: float | None = None, allow_inf: bo
     return f
 
 
-def check_choice(v: Any, name: str, choices: Sequence[Any]) -> Any:
+def check_choice(v: Any, name: str, choices: Sequence[str]) -> str:
     """``v`` must be one of ``choices``."""
     if not isinstance(v, str) or v not in choices:
         allowed = ", ".join(repr(c) for c in choices)
@@ -72,13 +74,13 @@ def check_seed(seed: Any, name: str = "seed") -> int | None:
     """``None`` or a non-negative integer."""
     if seed is None:
         return None
-    seed = check_int(seed, name)
-    if seed < 0:
-        raise ValueError(f"{name} must be >= 0 or None, got {seed}")
-    return seed
+    n = check_int(seed, name)
+    if n < 0:
+        raise ValueError(f"{name} must be >= 0 or None, got {n}")
+    return n
 
 
-def check_bool_layer(v: Any, name: str, shape: tuple[int, int]) -> np.ndarray:
+def check_bool_layer(v: Any, name: str, shape: tuple[int, int]) -> NDArray[np.bool_]:
     """A boolean layer of the board's ``(height, width)`` shape, indexed ``[y, x]``.
 
     Returns ``np.asarray(v)`` (no copy); a wrong shape raises ``ValueError``,
@@ -98,13 +100,13 @@ def check_bool_layer(v: Any, name: str, shape: tuple[int, int]) -> np.ndarray:
     return a
 
 
-def check_iterable(v: Any, name: str, what: str) -> Any:
+def check_iterable(v: Any, name: str, what: str) -> Iterable[Any]:
     """``v`` must be iterable (and not a string): ``what`` says what it should hold.
 
     >>> check_iterable(3, "cells", "a list of (x, y) cells")
     Traceback (most recent call last):
     TypeError: cells must be a list of (x, y) cells, got int 3
     """
-    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+    if isinstance(v, (str, bytes)) or not isinstance(v, Iterable):
         raise TypeError(f"{name} must be {what}, got {type(v).__name__} {v!r}")
     return v

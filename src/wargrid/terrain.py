@@ -20,17 +20,35 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterator, Iterable, Mapping, Sequence, TypedDict
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ._validate import check_iterable
 
-__all__ = ["Terrain", "TerrainTable", "INF"]
+__all__ = ["Terrain", "TerrainTable", "INF", "TerrainData", "TerrainTableData"]
 
 INF = math.inf
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+
+class TerrainData(TypedDict):
+    """``Terrain.to_dict()``: one terrain as plain data (an impassable cost is ``None``)."""
+
+    name: str
+    symbol: str
+    color: str
+    blocks_sight: bool
+    costs: dict[str, float | None]
+
+
+class TerrainTableData(TypedDict):
+    """``TerrainTable.to_dict()``: the table as plain data, as map files store it."""
+
+    classes: list[str]
+    terrains: list[TerrainData]
 
 
 @dataclass(frozen=True)
@@ -56,7 +74,7 @@ class Terrain:
             raise ValueError(f"terrain {self.name!r}: color must look like '#rrggbb', got {self.color!r}")
         if not isinstance(self.blocks_sight, (bool, np.bool_)):
             raise TypeError(f"terrain {self.name!r}: blocks_sight must be True or False, got {self.blocks_sight!r}")
-        clean = {}
+        clean: dict[str, float] = {}
         for cls, c in dict(self.costs).items():
             if not isinstance(cls, str) or not _NAME.match(cls):
                 raise ValueError(f"terrain {self.name!r}: movement class names must be words, got {cls!r}")
@@ -76,7 +94,7 @@ class Terrain:
         """
         return self.costs.get(unit, INF)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> TerrainData:
         """Plain data (``inf`` written as ``None``).
 
         >>> Terrain("lava", "L", "#ff4000", costs={"tracked": 3}).to_dict()["costs"]
@@ -91,7 +109,7 @@ class Terrain:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "Terrain":
+    def from_dict(cls, d: Mapping[str, Any]) -> "Terrain":
         """Inverse of ``to_dict``."""
         if not isinstance(d, Mapping):
             raise TypeError(f"a terrain must be a mapping with name, symbol and color, got {type(d).__name__}")
@@ -161,7 +179,7 @@ class TerrainTable:
     def __len__(self) -> int:
         return len(self.terrains)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Terrain]:
         return iter(self.terrains)
 
     def __getitem__(self, key: str | int) -> Terrain:
@@ -224,7 +242,7 @@ class TerrainTable:
         """
         return float(self._matrix[self.index(terrain), self.class_index(unit)])
 
-    def cost_matrix(self) -> np.ndarray:
+    def cost_matrix(self) -> NDArray[np.float64]:
         """``(n_terrains, n_classes)`` costs, read-only (``inf``: impassable).
 
         >>> t = TerrainTable.default()
@@ -233,7 +251,7 @@ class TerrainTable:
         """
         return self._matrix
 
-    def blocks_sight(self) -> np.ndarray:
+    def blocks_sight(self) -> NDArray[np.bool_]:
         """``(n_terrains,)`` booleans, read-only: which terrains block sight.
 
         >>> t = TerrainTable.default()
@@ -251,7 +269,7 @@ class TerrainTable:
         """
         return [t.color for t in self.terrains]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> TerrainTableData:
         """Plain data for map files.
 
         >>> t = TerrainTable.default()
@@ -261,7 +279,7 @@ class TerrainTable:
         return {"classes": list(self.classes), "terrains": [t.to_dict() for t in self.terrains]}
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "TerrainTable":
+    def from_dict(cls, d: Mapping[str, Any]) -> "TerrainTable":
         """Inverse of ``to_dict``."""
         return cls([Terrain.from_dict(t) for t in d["terrains"]], classes=d.get("classes"))
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .._validate import check_choice, check_int
 
@@ -445,14 +446,14 @@ def doubled_to_hex(col: int, row: int, kind: str) -> Hex:
 
 # -- vectorised forms ----------------------------------------------------------
 
-def _int_array(a: object, name: str) -> np.ndarray:
+def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
     arr = np.asarray(a)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must be an integer array, got dtype {arr.dtype}")
     return arr.astype(np.int64, copy=False)
 
 
-def offset_to_axial_array(cols: object, rows: object, kind: str) -> tuple[np.ndarray, np.ndarray]:
+def offset_to_axial_array(cols: ArrayLike, rows: ArrayLike, kind: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``offset_to_hex``: integer arrays of columns and rows to ``(q, r)``.
 
     >>> q, r = offset_to_axial_array([0, 1, 2, 3], [0, 0, 0, 0], "odd-q")
@@ -470,7 +471,7 @@ def offset_to_axial_array(cols: object, rows: object, kind: str) -> tuple[np.nda
     return c - (r + (r & 1)) // 2, r.copy()
 
 
-def axial_to_offset_array(q: object, r: object, kind: str) -> tuple[np.ndarray, np.ndarray]:
+def axial_to_offset_array(q: ArrayLike, r: ArrayLike, kind: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``hex_to_offset``: integer ``(q, r)`` arrays to ``(cols, rows)``.
 
     >>> c, r = axial_to_offset_array([0, 1, 2, 3], [0, 0, -1, -1], "odd-q")
@@ -488,7 +489,7 @@ def axial_to_offset_array(q: object, r: object, kind: str) -> tuple[np.ndarray, 
     return qq + (rr + (rr & 1)) // 2, rr.copy()
 
 
-def hex_round_array(q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
+def hex_round_array(q: ArrayLike, r: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``hex_round``: float arrays to integer ``(q, r)`` arrays.
 
     >>> q, r = hex_round_array([0.6, -0.4], [0.3, 1.2])
@@ -508,7 +509,7 @@ def hex_round_array(q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
     return rq.astype(np.int64), rr.astype(np.int64)
 
 
-def _round_half_up_array(x: np.ndarray) -> np.ndarray:
+def _round_half_up_array(x: NDArray[np.float64]) -> NDArray[np.float64]:
     f = np.floor(x)
     return np.where(x - f >= 0.5, f + 1.0, f)
 
@@ -608,7 +609,7 @@ class Layout:
         return out
 
     # vectorised
-    def hex_to_pixel_array(self, q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
+    def hex_to_pixel_array(self, q: ArrayLike, r: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Vectorised ``hex_to_pixel`` over ``(q, r)`` arrays.
 
         >>> x, y = Layout("flat", (1, 1)).hex_to_pixel_array(np.array([0, 2]), np.array([0, 0]))
@@ -621,7 +622,7 @@ class Layout:
         y = (f[2] * qq + f[3] * rr) * self.size[1] + self.origin[1]
         return x, y
 
-    def pixel_to_hex_array(self, x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
+    def pixel_to_hex_array(self, x: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Vectorised ``pixel_to_hex``: pixel arrays to integer ``(q, r)`` arrays.
 
         >>> q, r = Layout("flat", (1, 1)).pixel_to_hex_array(np.array([0.0, 3.0]), np.array([0.0, 1.7]))
@@ -635,13 +636,13 @@ class Layout:
         return hex_round_array(b[0] * px + b[1] * py, b[2] * px + b[3] * py)
 
 
-def _check_pair(v: object, name: str, *, positive: bool = False) -> tuple[float, float]:
+def _check_pair(v: Any, name: str, *, positive: bool = False) -> tuple[float, float]:
     try:
-        a, b = v  # type: ignore[misc]
+        va, vb = v
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a pair of numbers (x, y), got {v!r}") from None
-    a = _check_real(a, f"{name}[0]")
-    b = _check_real(b, f"{name}[1]")
+    a = _check_real(va, f"{name}[0]")
+    b = _check_real(vb, f"{name}[1]")
     if positive and (a <= 0 or b <= 0):
         raise ValueError(f"{name} must be positive, got {(a, b)}")
     return a, b

@@ -22,7 +22,7 @@ class MapFileError(ValueError):
     ``path`` is the file, ``line`` the line of the problem where known (else ``None``).
     """
 
-    def __init__(self, message: str, path: str | os.PathLike | None, line: int | None = None) -> None:
+    def __init__(self, message: str, path: str | os.PathLike[str] | None, line: int | None = None) -> None:
         self.path = None if path is None else os.fspath(path)
         self.line = line
         self.reason = message

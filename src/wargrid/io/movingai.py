@@ -83,11 +83,11 @@ class Scenario:
     optimal: float
 
 
-def _err(path: os.PathLike | str, line: int, message: str) -> MapFileError:
+def _err(path: os.PathLike[str] | str, line: int, message: str) -> MapFileError:
     return MapFileError(message, path, line=line)
 
 
-def _header_int(path: os.PathLike | str, lineno: int, line: str, key: str) -> int:
+def _header_int(path: os.PathLike[str] | str, lineno: int, line: str, key: str) -> int:
     parts = line.split()
     if len(parts) != 2 or parts[0] != key:
         raise _err(path, lineno, f"expected '{key} <integer>', got {line.strip()!r}")
@@ -100,7 +100,7 @@ def _header_int(path: os.PathLike | str, lineno: int, line: str, key: str) -> in
     return v
 
 
-def load_movingai(path: os.PathLike | str) -> Map:
+def load_movingai(path: os.PathLike[str] | str) -> Map:
     """Read a Moving AI ``.map`` file into a ``Map`` (see the module notes for the rules).
 
     >>> import os
@@ -156,7 +156,7 @@ def load_movingai(path: os.PathLike | str) -> Map:
     return Map(SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), terrain=terrain, terrains=MOVINGAI_TERRAINS)
 
 
-def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None) -> None:  # noqa: A002 - the format's word
+def save_movingai(map: Map, path: os.PathLike[str] | str, *, unit: str | None = None) -> None:  # noqa: A002 - the format's word
     """Write a square board as a Moving AI ``.map``.
 
     A map using ``MOVINGAI_TERRAINS`` keeps its symbols; any other map is
@@ -187,7 +187,7 @@ def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None)
     atomic_write(path, ("\n".join(lines) + "\n").encode("ascii"))
 
 
-def load_movingai_scenarios(path: os.PathLike | str) -> list[Scenario]:
+def load_movingai_scenarios(path: os.PathLike[str] | str) -> list[Scenario]:
     """Read a Moving AI ``.scen`` file (version 1): one ``Scenario`` per problem line.
 
     >>> import tempfile, os
@@ -229,13 +229,12 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
             f"optimal), got {len(parts)}"
         )
     names = ("bucket", "map", "width", "height", "start_x", "start_y", "goal_x", "goal_y")
-    vals = []
-    for i, (k, v) in enumerate(zip(names, parts)):
+    ints: list[int] = []
+    for k, v in zip(names, parts):
         if k == "map":
-            vals.append(v)
             continue
         try:
-            vals.append(int(v))
+            ints.append(int(v))
         except ValueError:
             raise _err(path, lineno, f"{k} must be an integer, got {v!r}") from None
     try:
@@ -244,7 +243,8 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
         raise _err(path, lineno, f"optimal length must be a number, got {parts[8]!r}") from None
     if not math.isfinite(opt) or opt < 0:
         raise _err(path, lineno, f"optimal length must be finite and >= 0, got {opt}")
-    bucket, name, w, h, sx, sy, gx, gy = vals
+    bucket, w, h, sx, sy, gx, gy = ints
+    name = parts[1]
     if w < 1 or h < 1:
         raise _err(path, lineno, f"map size must be positive, got {w} x {h}")
     for k, x, y in (("start", sx, sy), ("goal", gx, gy)):
@@ -253,7 +253,7 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
     return Scenario(bucket, name, w, h, (sx, sy), (gx, gy), opt)
 
 
-def save_movingai_scenarios(path: os.PathLike | str, scenarios: Iterable[Scenario]) -> None:
+def save_movingai_scenarios(path: os.PathLike[str] | str, scenarios: Iterable[Scenario]) -> None:
     """Write scenarios as a Moving AI ``.scen`` file (version 1, lengths to 8 decimals).
 
     >>> import tempfile, os

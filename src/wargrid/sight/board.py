@@ -13,10 +13,11 @@ blocks.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._validate import check_bool_layer, check_int
 from .._kernels import load
@@ -40,23 +41,29 @@ class SightBoard:
     """A grid with its sight-blocking heights in the kernels' padded layout (read-only)."""
 
     grid: Grid
-    bh: np.ndarray
-    elevation: np.ndarray | None
+    bh: NDArray[np.int8] | NDArray[np.float64]  # int8 without elevation, float64 with
+    elevation: NDArray[np.float64] | None
+    # derived in __post_init__: plain attributes for the per-call hot path
+    off: float = field(init=False, repr=False)  # bh of padding and masked-out cells
+    square: bool = field(init=False, repr=False)
+    dims: tuple[int, int, int, int] = field(init=False, repr=False)  # what every kernel call starts with
+    hex_kind: int = field(init=False, repr=False)
+    max_ids: int = field(init=False, repr=False)  # the most ids a view can report
+    whole: int = field(init=False, repr=False)  # a radius that covers the board
 
     def __post_init__(self) -> None:
-        # plain attributes for the per-call hot path
         g = self.grid
         t = g.topology
-        fields = {
-            "off": 2.0 if self.elevation is None else np.inf,  # bh of padding and masked-out cells
+        derived: dict[str, object] = {
+            "off": 2.0 if self.elevation is None else np.inf,
             "square": isinstance(g, SquareGrid),
-            "dims": (t.pw, g.width, g.height, t.wrap),  # what every kernel call starts with
+            "dims": (t.pw, g.width, g.height, t.wrap),
             "hex_kind": t.hex_kind,
-            "max_ids": (1 + t.wrap) * g.size + 1,  # the most ids a view can report
-            "whole": g.width + g.height,  # a radius that covers the board
+            "max_ids": (1 + t.wrap) * g.size + 1,
+            "whole": g.width + g.height,
         }
-        for k, v in fields.items():
-            object.__setattr__(self, k, v)
+        for k, v in derived.items():
+            object.__setattr__(self, k, v)  # the dataclass is frozen
 
     def viewer_height(self, x: int, y: int) -> float:
         """The height the kernels compare blockers against for a viewer at ``(x, y)``."""

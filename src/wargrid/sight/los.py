@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..grids.boards import Grid
 from .board import SightBoard, kernels, prepare
@@ -25,8 +26,8 @@ from .board import SightBoard, kernels, prepare
 __all__ = ["line_of_sight", "los_on_board"]
 
 
-def line_of_sight(grid: Grid, blocks: np.ndarray, a: tuple[int, int], b: tuple[int, int], *,
-                  elevation: np.ndarray | None = None) -> bool:
+def line_of_sight(grid: Grid, blocks: NDArray[np.bool_], a: tuple[int, int], b: tuple[int, int], *,
+                  elevation: ArrayLike | None = None) -> bool:
     """Whether a viewer at cell ``a`` sees cell ``b`` (cells as ``(x, y)``).
 
     >>> from wargrid import HexGrid

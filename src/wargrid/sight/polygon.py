@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .._validate import check_bool_layer, check_real
 from ..grids.boards import Grid, SquareGrid
@@ -52,7 +53,7 @@ class VisibilityPolygon:
     """The lit region around ``light``: ``points`` is an ``(n, 2)`` array of ``(x, y)`` vertices in order of angle."""
 
     light: tuple[float, float]
-    points: np.ndarray
+    points: NDArray[np.float64]
 
     def __len__(self) -> int:
         return len(self.points)
@@ -63,7 +64,7 @@ class VisibilityPolygon:
         x, y = self.points[:, 0], self.points[:, 1]
         return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
 
-    def contains(self, x: Any, y: Any) -> np.ndarray:
+    def contains(self, x: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
         """Whether the points ``(x, y)`` (scalars or arrays) lie inside the polygon (even-odd rule).
 
         >>> VisibilityPolygon((0.5, 0.5), np.array([[0.0, 0], [1, 0], [1, 1], [0, 1]])).contains([0.5, 2.0], 0.5)
@@ -107,7 +108,7 @@ def _check_bounds(bounds: Any, grid: Grid) -> tuple[float, float, float, float]:
     return x0, y0, x1, y1
 
 
-def _merge(line: np.ndarray, start: np.ndarray, side: np.ndarray) -> np.ndarray:
+def _merge(line: NDArray[np.int64], start: NDArray[np.int64], side: NDArray[np.int64]) -> NDArray[np.float64]:
     """Runs of unit edges on one line, facing one side, that touch: ``(k, 3)`` of line, start, end."""
     if line.size == 0:
         return np.zeros((0, 3))
@@ -120,7 +121,7 @@ def _merge(line: np.ndarray, start: np.ndarray, side: np.ndarray) -> np.ndarray:
     return np.stack([line[first], start[first], start[last] + 1], axis=1).astype(np.float64)
 
 
-def _segments(blk: np.ndarray, lx: float, ly: float, box: tuple[float, float, float, float]) -> np.ndarray:
+def _segments(blk: NDArray[np.bool_], lx: float, ly: float, box: tuple[float, float, float, float]) -> NDArray[np.float64]:
     """Steps 1 and 2: the chains of facing edges, plus the box, as ``(S, 4)`` segments."""
     x0, y0, x1, y1 = box
     h, w = blk.shape
@@ -153,7 +154,7 @@ def _segments(blk: np.ndarray, lx: float, ly: float, box: tuple[float, float, fl
     return np.array(parts, dtype=np.float64)
 
 
-def _first_tiles(v: float, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _first_tiles(v: float, d: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Along one axis, the tile index a ray from ``v`` with direction ``d`` enters first.
 
     Two indices per ray: equal, except for a ray running exactly along a grid line.
@@ -165,7 +166,8 @@ def _first_tiles(v: float, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(d > 0, f, f - 1).astype(np.int64), np.where(d < 0, f - 1, f).astype(np.int64)
 
 
-def _enters_blocking(blk: np.ndarray, lx: float, ly: float, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+def _enters_blocking(blk: NDArray[np.bool_], lx: float, ly: float, dx: NDArray[np.float64],
+                     dy: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Rays that enter a blocking tile (or leave the board) right at the light.
 
     A ray running along a tile edge is dark only when the tiles on both sides block.
@@ -183,7 +185,7 @@ def _enters_blocking(blk: np.ndarray, lx: float, ly: float, dx: np.ndarray, dy: 
 
 def visibility_polygon(
     grid: Grid,
-    blocks: np.ndarray,
+    blocks: NDArray[np.bool_],
     light: tuple[float, float],
     *,
     bounds: Sequence[float] | None = None,
@@ -248,7 +250,7 @@ def visibility_polygon(
     return VisibilityPolygon(light=(lx, ly), points=_drop_collinear(poly[keep]))
 
 
-def _drop_collinear(p: np.ndarray) -> np.ndarray:
+def _drop_collinear(p: NDArray[np.float64]) -> NDArray[np.float64]:
     """Drop the vertices that lie on the straight line through their two neighbours (and between them)."""
     if len(p) < 4:
         return p

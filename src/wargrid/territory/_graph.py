@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .._validate import check_bool_layer, check_cell_pair, check_iterable, check_positive_int
 from ..grids.boards import Grid
@@ -39,28 +40,28 @@ class LandGraph:
     """Passable cells as nodes ``0..n-1`` (in cell-id order) with their neighbours."""
 
     grid: Grid
-    passable: np.ndarray  # (H, W) bool, valid and passable
-    nbr: np.ndarray  # (n, ndir) int64, -1 for none
-    cells: np.ndarray  # (n,) cell ids
-    node_of: np.ndarray  # (H*W,) node or -1
+    passable: NDArray[np.bool_]  # (H, W), valid and passable
+    nbr: NDArray[np.int64]  # (n, ndir), -1 for none
+    cells: NDArray[np.int64]  # (n,) cell ids
+    node_of: NDArray[np.int64]  # (H*W,) node or -1
 
     @property
     def n(self) -> int:
         return int(self.cells.size)
 
     @property
-    def xs(self) -> np.ndarray:
+    def xs(self) -> NDArray[np.int64]:
         return self.cells % self.grid.width
 
     @property
-    def ys(self) -> np.ndarray:
+    def ys(self) -> NDArray[np.int64]:
         return self.cells // self.grid.width
 
-    def to_layer(self, values: np.ndarray, fill: Any) -> np.ndarray:
-        """Node values as a ``(height, width)`` layer, ``fill`` elsewhere."""
-        values = np.asarray(values)
-        out = np.full(self.grid.size, fill, dtype=values.dtype)
-        out[self.cells] = values
+    def to_layer(self, values: ArrayLike, fill: Any) -> NDArray[Any]:
+        """Node values as a ``(height, width)`` layer of their dtype, ``fill`` elsewhere."""
+        vals = np.asarray(values)
+        out = np.full(self.grid.size, fill, dtype=vals.dtype)
+        out[self.cells] = vals
         return out.reshape(self.grid.shape)
 
     def node(self, cell: Any, name: str) -> int:
@@ -71,7 +72,7 @@ class LandGraph:
             raise ValueError(f"{name} {(x, y)} is impassable for this unit; pick a passable cell")
         return i
 
-    def nodes(self, cells: Sequence[Any], name: str) -> np.ndarray:
+    def nodes(self, cells: Sequence[Any], name: str) -> NDArray[np.int64]:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
             raise TypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
         cells = list(check_iterable(cells, name, "a list of (x, y) cells"))
@@ -85,7 +86,7 @@ class LandGraph:
         return c % self.grid.width, c // self.grid.width
 
 
-def land_graph(grid: Grid, passable: np.ndarray) -> LandGraph:
+def land_graph(grid: Grid, passable: NDArray[np.bool_]) -> LandGraph:
     """Build the land graph of ``grid`` restricted to the ``passable`` cells ((H, W) bool).
 
     >>> from wargrid import SquareGrid
@@ -112,7 +113,7 @@ def check_players(players: Any) -> int:
     return check_positive_int(players, "players")
 
 
-def check_weights(weights: Any, graph: LandGraph) -> np.ndarray:
+def check_weights(weights: Any, graph: LandGraph) -> NDArray[np.float64]:
     """Per-node weights from an ``(H, W)`` layer (``None``: every cell weighs 1)."""
     if weights is None:
         return np.ones(graph.n, dtype=np.float64)
