@@ -34,15 +34,16 @@ import math
 import threading
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Literal, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._validate import check_real
 from .._kernels import load
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
-from ._array_cache import cached, remember
+from ._array_cache import ArrayCache, cached, remember
 
 __all__ = ["Path", "distance_field"]
 
@@ -79,10 +80,18 @@ class Path:
 
 # -- kernel arguments and reusable search state ---------------------------------------------
 
-_TOPO_ARGS: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+TopoArgs = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]
+"""``(off, stepl, corner, ti)``, see ``topo_args``."""
+
+TopoBundle = tuple[
+    NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]
+]
+"""``(off, dxa, dya, stepl, corner, ti)``, see ``topo_bundle``."""
+
+_TOPO_ARGS: weakref.WeakKeyDictionary[Topology, TopoArgs] = weakref.WeakKeyDictionary()
 
 
-def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def topo_args(topo: Topology) -> TopoArgs:
     """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_bundle``)."""
     got = _TOPO_ARGS.get(topo)
     if got is None:
@@ -98,10 +107,10 @@ def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return got
 
 
-_TOPO_BUNDLE: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+_TOPO_BUNDLE: weakref.WeakKeyDictionary[Topology, TopoBundle] = weakref.WeakKeyDictionary()
 
 
-def topo_bundle(topo: Topology) -> tuple[np.ndarray, ...]:
+def topo_bundle(topo: Topology) -> TopoBundle:
     """``(off, dxa, dya, stepl, corner, ti)``: the search kernels' topology argument (cached).
 
     ``dxa``, ``dya`` are the x and y parts of the offsets, parity-major like ``off``.
@@ -184,7 +193,7 @@ _EMPTY_U8 = np.zeros(0, dtype=np.uint8)
 _NO_TREE_I32 = np.zeros(0, dtype=np.int32)
 _NO_TREE_I8 = np.zeros(0, dtype=np.int8)
 
-_MOVES: dict[int, tuple[weakref.ref, Any]] = {}
+_MOVES: ArrayCache[NDArray[np.uint8] | Literal[False]] = {}
 """``id(cost array) -> (weakref, step bits)``; ``False`` in place of the bits: seen once (lazy)."""
 
 LAZY_MASK_CELLS = 1 << 16
@@ -194,7 +203,7 @@ costs about 20 ns a cell, which one short query on a large board after an edit
 should not pay (the general kernels answer it without them)."""
 
 
-def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> np.ndarray | None:
+def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> NDArray[np.uint8] | None:
     """The allowed-step bits of every padded cell (``move_mask``), or ``None`` where the plain kernels do not serve.
 
     The plain kernels serve boards without wrap and without edge costs. The
