@@ -34,6 +34,7 @@ import math
 import threading
 import weakref
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Callable, Literal, TypeVar
 
 import numpy as np
@@ -314,7 +315,7 @@ def search_checked(
     return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
 
 
-def kernels() -> Any:
+def kernels() -> ModuleType:
     """The A* kernels' module, imported (and numba with it) on first use only."""
     return load("movement.astar")
 
