@@ -450,10 +450,10 @@ def distance_field(
     return topo.unpad(dist)
 
 
-_STEP_QUEUES: "weakref.WeakKeyDictionary[Topology, tuple[np.ndarray, int]]" = weakref.WeakKeyDictionary()
+_STEP_QUEUES: weakref.WeakKeyDictionary[Topology, tuple[NDArray[np.int64], int]] = weakref.WeakKeyDictionary()
 
 
-def step_queues(topo: Topology) -> tuple[np.ndarray, int]:
+def step_queues(topo: Topology) -> tuple[NDArray[np.int64], int]:
     """``(qof, nq)``: the queue of each direction for ``dijkstra_queues`` (one per distinct step length; cached)."""
     got = _STEP_QUEUES.get(topo)
     if got is None:

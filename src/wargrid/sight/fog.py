@@ -45,8 +45,8 @@ _BATCH_IDS = 1 << 22  # move_many computes views in one buffer up to this many i
 class FogView:
     """What a team (or the spectator) knows: ``(height, width)`` boolean layers."""
 
-    visible: np.ndarray
-    explored: np.ndarray
+    visible: NDArray[np.bool_]
+    explored: NDArray[np.bool_]
 
 
 @dataclass
@@ -339,7 +339,7 @@ class Fog:
         """
         return self.view(None)
 
-    def counts(self, team: str) -> np.ndarray:
+    def counts(self, team: str) -> NDArray[np.int32]:
         """``(height, width)`` number of ``team``'s own units that see each cell.
 
         >>> fog = _example(); fog.place(1, "red", (2, 0)); fog.place(2, "red", (3, 0))

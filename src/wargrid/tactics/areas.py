@@ -80,7 +80,7 @@ class Area:
     kind: str
     origin: tuple[int, int]
     cells: list[tuple[int, int]]
-    mask: np.ndarray = field(repr=False)
+    mask: NDArray[np.bool_] = field(repr=False)
     reach: int = 0
 
     def __len__(self) -> int:
@@ -103,7 +103,7 @@ def is_hex(grid: Grid) -> TypeGuard[HexLikeGrid]:
     return isinstance(grid, HexLikeGrid)
 
 
-def lattice_directions(grid: Grid) -> np.ndarray:
+def lattice_directions(grid: Grid) -> NDArray[np.int64]:
     """``(ndir, 2)`` lattice offsets of the board's directions (``(dx, dy)`` or ``(dq, dr)``).
 
     >>> from wargrid import SquareGrid
@@ -116,7 +116,7 @@ def lattice_directions(grid: Grid) -> np.ndarray:
     return np.stack([t.dx[0], t.dy[0]], axis=1).astype(np.int64)
 
 
-def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def lattice_xy(grid: Grid, a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Ideal-lattice positions (neighbouring centres 1 apart) of lattice offsets ``(a, b)``.
 
     >>> from wargrid import HexGrid
@@ -124,11 +124,11 @@ def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np
     >>> round(float(np.hypot(x[0], y[0])), 6)
     1.0
     """
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
+    fa = np.asarray(a, dtype=np.float64)
+    fb = np.asarray(b, dtype=np.float64)
     if is_hex(grid):
-        return a + b / 2.0, b * _SQRT3_2
-    return a, b
+        return fa + fb / 2.0, fb * _SQRT3_2
+    return fa, fb
 
 
 def lattice_offsets(grid: Grid, reach: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -162,7 +162,9 @@ def steps_of(grid: Grid, a: ArrayLike, b: ArrayLike) -> NDArray[np.int64]:
     return np.abs(ia) + np.abs(ib)
 
 
-def to_cells(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def to_cells(
+    grid: Grid, origin: tuple[int, int], a: NDArray[np.int64], b: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
     """Lattice offsets from ``origin`` to cells: ``(xs, ys, on_board)`` (wrapped in x on a wrapped board).
 
     >>> from wargrid import SquareGrid
@@ -326,7 +328,7 @@ def area(
     return Area(kind, origin, cells, mask, reach)
 
 
-def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) -> np.ndarray:
+def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) -> NDArray[np.bool_]:
     """``area(...).mask``: the ``(height, width)`` bool form.
 
     >>> from wargrid import HexGrid
