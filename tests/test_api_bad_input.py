@@ -73,7 +73,6 @@ INT_ARGS = [
     ("rts.Simulation.patience", lambda v: rts.Simulation(SQ, patience=v), "patience"),
     ("rts.Simulation.run", lambda v: rts.Simulation(SQ).run(v), "ticks"),
     ("rts.Simulation.unit", lambda v: rts.Simulation(SQ).unit(v), "uid"),
-    ("rts.bridge_scenario.ticks", lambda v: rts.bridge_scenario(ticks=v), "ticks"),
     ("Fog.tick", lambda v: SQ.fog(["a"]).tick(v), r"\bn\b"),
 ]
 
@@ -174,8 +173,6 @@ def test_real_arguments_refuse_nan_and_inf(name, call, arg, value):
     ("rts.check_entry.huge", lambda: rts.check_entry(BIG), "category"),
     ("rts.Simulation.piece.zero", lambda: rts.Simulation(SQ, piece=0), "piece"),
     ("rts.Simulation.patience.neg", lambda: rts.Simulation(SQ, patience=-1), "patience"),
-    ("rts.bridge_scenario.ticks.zero", lambda: rts.bridge_scenario(ticks=0), "ticks"),
-    ("rts.bridge_scenario.ticks.neg", lambda: rts.bridge_scenario(ticks=-1), "ticks"),
 ], ids=lambda v: v if isinstance(v, str) and "." in v else "")
 def test_out_of_range_values(name, call, arg):
     with pytest.raises((ValueError, IndexError), match=arg):
@@ -281,7 +278,6 @@ NAME_ARGS = [
     ("rts.Simulation.pathfinder", lambda v: rts.Simulation(SQ, pathfinder=v), "pathfinder"),
     ("rts.Simulation.add_unit.kind", lambda v: rts.Simulation(SQ).add_unit((1, 1), kind=v), "kind"),
     ("rts.Simulation.add_unit.unit", lambda v: rts.Simulation(SQ).add_unit((1, 1), unit=v), "unit class"),
-    ("rts.bridge_scenario.board", lambda v: rts.bridge_scenario(board=v), "board"),
     ("rts.check_entry", lambda v: rts.check_entry(v if v != 3 else 2.0), "category"),  # 3 is a valid Entry
 ]
 
@@ -371,7 +367,6 @@ def test_bad_objects_and_arrays(name, call, exc, arg, tmp_path, monkeypatch):
 def test_valid_neighbours_of_the_bad_values_still_work():
     """The checks are not too strict: the edge of every range is accepted."""
     assert W.hexagon_board(0).shape == (1, 1)
-    assert rts.bridge_scenario(ticks=1).tank_state in rts.STATES
     assert SQ.grid.cell_at(8.5, 0.0) is None and SQ.grid.cell_at(-0.5, 0.0) is None
     assert SQ.distance_field([(1, 1)], max_cost=float("inf")).shape == SQ.shape
     m = SQ.copy()
