@@ -14,7 +14,7 @@ faster). Costs are checked against the scenarios' optimal lengths.
 
 Sections:
 
-- A*: ``wargrid.movement.search.astar(..., search='astar')`` (a generic A*
+- A*: ``wargrid.movement.dispatch.astar(..., search='astar')`` (a generic A*
   forced) and ``Map.path`` (the search wargrid picks itself: Jump Point Search
   on uniform square-8 boards when available) against tcod's ``CustomGraph`` +
   ``Pathfinder`` with conditional diagonal edges (no corner cutting) and an
@@ -139,9 +139,9 @@ def pick_scenarios(scens, n: int):
 
 
 def bench_astar(name, m, scens, tol, peers, args, rows, problems):
-    from wargrid.movement import search
+    from wargrid.movement import dispatch, search
 
-    grid, cd = m.grid, m.cost_data()
+    grid, cd = m.grid, m.cost_field()
     passable = np.isfinite(m.costs())
     tcod = peers["tcod"]
     graph = tcod_graph(tcod, passable) if tcod else None
@@ -151,12 +151,12 @@ def bench_astar(name, m, scens, tol, peers, args, rows, problems):
     jps_used = search.jps_applies(grid.topology, cd, 1.0, False, search.stop_array(grid, None)) and jps_pays(grid, cd)
     # warm up: compile, build caches
     s0 = scens[0]
-    search.astar(grid, cd, s0.start, s0.goal, search="astar")
+    dispatch.astar(grid, cd, s0.start, s0.goal, search="astar")
     m.path(s0.start, s0.goal)
     t_a, t_auto, t_tcod = [], [], []
     tcod_diffs = []
     for s in scens:
-        dt, p = timed(search.astar, grid, cd, s.start, s.goal, search="astar")
+        dt, p = timed(dispatch.astar, grid, cd, s.start, s.goal, search="astar")
         t_a.append(dt)
         if p is None or abs(p.cost - s.optimal) > tol:
             problems.append(f"{name}: wargrid A* {None if p is None else p.cost} != optimal {s.optimal} for {s.start}->{s.goal}")
@@ -192,7 +192,7 @@ def bench_astar(name, m, scens, tol, peers, args, rows, problems):
             cells = [(n.x, n.y) for n in path]
             if abs(octile_length(cells) - s.optimal) > tol:
                 problems.append(f"{name}: python-pathfinding length {octile_length(cells):.4f} != optimal {s.optimal}")
-            tw.append(timed(search.astar, grid, cd, s.start, s.goal, search="astar")[0])
+            tw.append(timed(dispatch.astar, grid, cd, s.start, s.goal, search="astar")[0])
         row["pathfinding"] = (median_ms(ts), median_ms(tw), len(few))
     nx = peers["networkx"]
     if nx is not None and few:
@@ -212,7 +212,7 @@ def bench_astar(name, m, scens, tol, peers, args, rows, problems):
             ts.append(dt)
             if abs(length - s.optimal) > tol:
                 problems.append(f"{name}: networkx length {length:.4f} != optimal {s.optimal}")
-            tw.append(timed(search.astar, grid, cd, s.start, s.goal, search="astar")[0])
+            tw.append(timed(dispatch.astar, grid, cd, s.start, s.goal, search="astar")[0])
         row["networkx"] = (median_ms(ts), median_ms(tw), len(few))
     rows.append(row)
 
@@ -256,7 +256,7 @@ def bench_zones(name, m, peers, rows, problems, repeats=40):
     nd = peers["scipy.ndimage"]
     passable = np.isfinite(m.costs())
     label_zones(m.grid, passable)
-    cd = m.cost_data()
+    cd = m.cost_field()
     tw, tm, ts = [], [], []
     for _ in range(repeats):
         dt, z = timed(label_zones, m.grid, passable)
@@ -290,7 +290,7 @@ def bench_zones(name, m, peers, rows, problems, repeats=40):
 def bench_big(args) -> dict:
     """4096 x 4096: search-state bytes per cell, and a long query."""
     import wargrid
-    from wargrid.movement import search
+    from wargrid.movement import dispatch, search
 
     n = 4096
     rng = np.random.default_rng(1)
@@ -298,11 +298,11 @@ def bench_big(args) -> dict:
     terrain = (rng.random((n, n)) < 0.2).astype(np.int16) * 4  # 20 % water
     terrain[0, :] = terrain[-1, :] = terrain[:, 0] = terrain[:, -1] = 0
     m = wargrid.Map(g, terrain=terrain)
-    cd = m.cost_data("foot")
+    cd = m.cost_field(unit="foot")
     out = {"cells": n * n}
     tracemalloc.start()
     t0 = time.perf_counter()
-    p = search.astar(g, cd, (0, 0), (n - 1, n - 1), search="astar")
+    p = dispatch.astar(g, cd, (0, 0), (n - 1, n - 1), search="astar")
     out["astar_s"] = time.perf_counter() - t0
     cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -313,9 +313,9 @@ def bench_big(args) -> dict:
     out["cost_bytes_per_cell"] = (cd.cell.nbytes + cd.edge.nbytes) / (n * n)
     out["path_cost"] = None if p is None else p.cost
     t0 = time.perf_counter()
-    m.zones("foot")
+    m.zones(unit="foot")
     out["zones_s"] = time.perf_counter() - t0
-    out["zone_bytes_per_cell"] = m._zone_state["foot"]._labels.nbytes / (n * n)
+    out["zone_bytes_per_cell"] = m.derived.zones("foot")._labels.nbytes / (n * n)
     return out
 
 
@@ -323,13 +323,13 @@ FIRST_USE = r"""
 import time
 t0 = time.perf_counter()
 import wargrid
-from wargrid.movement import search
+from wargrid.movement import dispatch
 t1 = time.perf_counter()
 m = wargrid.load_movingai({path!r})
 t2 = time.perf_counter()
 p = m.path({start!r}, {goal!r})
 t3 = time.perf_counter()
-q = search.astar(m.grid, m.cost_data(), {start!r}, {goal!r}, search="astar")
+q = dispatch.astar(m.grid, m.cost_field(), {start!r}, {goal!r}, search="astar")
 f = m.distance_field({start!r})
 t4 = time.perf_counter()
 print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0)

@@ -69,7 +69,7 @@ def bench_smoothing(maps: list[str], n: int) -> None:
         top = max(s.bucket for s in scen)
         scen = [s for s in scen if s.bucket >= top - 2][-n:]
         unit = m.terrains.classes[0]
-        ok = m.passable(unit)
+        ok = m.passable(unit=unit)
         paths = [m.path(s.start, s.goal, unit=unit) for s in scen]
         paths = [p for p in paths if p is not None]
         smooth_path(m.grid, ok, paths[0].cells)  # compile
@@ -134,13 +134,13 @@ def bench_turning(queries: int) -> None:
     m = Map(g)
     walls = [(int(x), int(y)) for y, x in zip(*np.nonzero(rng.random(g.shape) < 0.2))]
     m.set_terrain(walls, "mountains")
-    ok = m.passable("cavalry")
+    ok = m.passable(unit="cavalry")
     free = [c for c in g.cells() if ok[c[1], c[0]]]
     rate = 0.5
     t = g.topology
     graph = None
     if nx is not None:
-        cost = m.costs("cavalry")
+        cost = m.costs(unit="cavalry")
         graph = nx.DiGraph()
         for c in free:
             for f in range(8):

@@ -50,7 +50,7 @@ def cut(graph, owner: np.ndarray) -> int:
 
 
 def pieces(graph, owner: np.ndarray) -> int:
-    from wargrid._kernels.territory import label_chunks
+    from wargrid._kernels.territory.graph import label_chunks
 
     return int(label_chunks(graph.nbr, np.asarray(owner, dtype=np.int64))[1].size)
 

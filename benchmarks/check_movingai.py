@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import wargrid
-from wargrid.movement.search import astar
+from wargrid.movement import astar
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "movingai"
 
@@ -29,7 +29,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--maps", default="", help="comma-separated map names (default: every map)")
     ap.add_argument("--search", default="auto", choices=("auto", "astar", "jps", "map"),
-                    help="the search of wargrid.movement.search.astar, or 'map': Map.path as a user calls it")
+                    help="the search of wargrid.movement.astar, or 'map': Map.path as a user calls it")
     args = ap.parse_args()
     names = [n for n in args.maps.split(",") if n] or sorted(p.stem for p in DATA.glob("*.map"))
     bad = 0
@@ -38,7 +38,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     for name in names:
         m = wargrid.load_movingai(DATA / f"{name}.map")
-        cd = m.cost_data()
+        cd = m.cost_field()
         sc = wargrid.load_movingai_scenarios(DATA / f"{name}.map.scen")
         tol = 0.01 if name.startswith("maze") else 1e-4
         worst = 0.0

@@ -138,7 +138,7 @@ def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int =
 
     for kind in ("overlay_changed", "terrain_changed", "zones_changed"):
         m.on(kind, seen)
-    m.zones("wheeled")  # follow the wheeled zones from now on
+    m.zones(unit="wheeled")  # follow the wheeled zones from now on
     tank = sim.add_unit(start, unit="tracked", goal=goal, speed=96)
     truck = sim.add_unit((start[0], start[1] + 2), unit="wheeled", goal=(goal[0], goal[1] + 2), speed=96)
     destroyed_at = -1

@@ -83,25 +83,25 @@ def test_costs_follow_layers(make):
     cells = list(g.cells())[:3]
     m.set_terrain(cells[:2], "forest")
     m.set_overlay(cells[1:3], "road")
-    c = m.costs("cavalry")
+    c = m.costs(unit="cavalry")
     assert c[cells[0][1], cells[0][0]] == t.cost("forest", "cavalry")
     assert c[cells[1][1], cells[1][0]] == t.cost("road", "cavalry")  # overlay replaces ground cost
     assert c[cells[2][1], cells[2][0]] == t.cost("road", "cavalry")
     assert np.isinf(c[~g.mask]).all()
     assert m.terrain_name(cells[1]) == "forest" and m.overlay_name(cells[1]) == "road"
     # padded kernel array agrees with the (H, W) view
-    cd = m.cost_data("cavalry")
+    cd = m.cost_field(unit="cavalry")
     assert np.array_equal(g.topology.unpad(cd.cell), c)
     assert cd.min_cost == np.min(c[np.isfinite(c)])
 
 
 def test_costs_cache_refreshed_after_edit():
     m = Map(w.SquareGrid(3, 3))
-    before = m.cost_data("foot")
-    assert m.cost_data("foot") is before
+    before = m.cost_field(unit="foot")
+    assert m.cost_field(unit="foot") is before
     m.set_terrain([(0, 0)], "water")
-    after = m.cost_data("foot")
-    assert after is not before and math.isinf(m.costs("foot")[0, 0])
+    after = m.cost_field(unit="foot")
+    assert after is not before and math.isinf(m.costs(unit="foot")[0, 0])
     assert m.version == 1
 
 
@@ -109,7 +109,7 @@ def test_edges_and_climb():
     g = w.SquareGrid(3, 1)
     m = Map(g)
     m.set_edge((0, 0), (1, 0), 2.5)
-    cd = m.cost_data("foot")
+    cd = m.cost_field(unit="foot")
     n = g.ndir
     p0, p1 = g.topology.padded_id(0, 0), g.topology.padded_id(1, 0)
     assert cd.edge[p0 * n + 0] == 2.5  # east from (0, 0)
@@ -121,7 +121,7 @@ def test_edges_and_climb():
         m.set_edge((0, 0), (1, 0), -1.0)
     # climbing: only uphill steps cost extra
     m2 = Map(g, elevation=np.array([[0.0, 2.0, 1.0]]), climb_cost=1.5)
-    cd2 = m2.cost_data("foot")
+    cd2 = m2.cost_field(unit="foot")
     assert cd2.edge[p0 * n + 0] == 3.0
     assert cd2.edge[p1 * n + 0] == 0.0
 
@@ -142,7 +142,7 @@ def test_count_and_blocks_sight():
         (lambda m: m.set_terrain([(0, 0)], "lava"), ValueError, "unknown terrain 'lava'"),
         (lambda m: m.set_terrain((0, 0), "forest"), TypeError, "list of"),
         (lambda m: m.set_terrain([(0.5, 0)], "forest"), TypeError, "x"),
-        (lambda m: m.costs("jet"), ValueError, "unknown unit class 'jet'"),
+        (lambda m: m.costs(unit="jet"), ValueError, "unknown unit class 'jet'"),
         (lambda m: m.on("exploded", print), ValueError, "event must be one of"),
         (lambda m: m.on("terrain_changed", 3), TypeError, "callable"),
         (lambda m: m.set_elevation(np.full((3, 3), np.nan)), ValueError, "finite"),
@@ -187,7 +187,7 @@ def test_raising_callback_does_not_corrupt_the_map():
     m = Map(w.SquareGrid(4, 1))
     m.set_overlay([(1, 0)], "bridge")
     m.set_terrain([(1, 0)], "water")
-    m.zones("foot")  # zone state listens to edits
+    m.zones(unit="foot")  # zone state listens to edits
     seen = []
     m.on("zones_changed", lambda e: 1 / 0)
     m.on("overlay_changed", lambda e: [][1])
@@ -198,7 +198,7 @@ def test_raising_callback_does_not_corrupt_the_map():
     assert kinds == ["IndexError", "ZeroDivisionError"]
     # the edit is complete, every other callback ran, costs and zones are fresh
     assert len(seen) == 1 and m.overlay_name((1, 0)) is None
-    assert math.isinf(m.costs("foot")[0, 1])
+    assert math.isinf(m.costs(unit="foot")[0, 1])
     assert not m.connected((0, 0), (3, 0), unit="foot")
 
 
@@ -225,7 +225,7 @@ def test_random_edits_keep_costs_consistent(data):
             m.set_terrain(pick, data.draw(st.sampled_from(t.names)))
         else:
             m.set_overlay(pick, data.draw(st.sampled_from((None,) + t.names)))
-        got = m.costs(unit)
+        got = m.costs(unit=unit)
         col = t.class_index(unit)
         for x, y in cells:
             o = m.overlay[y, x]

@@ -11,7 +11,8 @@ Hex(q=1, r=-3)
 
 from .grids import *  # noqa: F401,F403
 from .grids import __all__ as _grid_names
-from .map import EVENTS, CallbackError, CostData, Map, MapEvent
+from .costs import CostField
+from .map import EVENTS, CallbackError, Map, MapEdit, MapEvent
 from .terrain import INF, Terrain, TerrainTable
 from .generate import GeneratedBoard, generate, generate_board
 from .io.errors import MapFileError
@@ -25,7 +26,7 @@ from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
 __version__ = "0.1.0"
 
 __all__ = list(_grid_names) + [
-    "Map", "MapEvent", "CostData", "CallbackError", "EVENTS",
+    "Map", "MapEvent", "MapEdit", "CostField", "CallbackError", "EVENTS",
     "Terrain", "TerrainTable", "INF",
     "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map", "load_tiled", "save_tiled",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",

@@ -45,7 +45,7 @@ def maps(draw, *, masks: bool = True, wrap: bool = True, extras: bool = True):
     if not extras:
         return m
     overlay = draw(st.lists(st.integers(-1, n - 1), min_size=g.size, max_size=g.size))
-    m.overlay[...] = np.array(overlay, dtype=np.int16).reshape(g.shape)
+    m = Map(g, terrain=terrain.reshape(g.shape), terrains=t, overlay=np.array(overlay, dtype=np.int16).reshape(g.shape))
     if draw(st.booleans()):
         elev = draw(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=g.size, max_size=g.size))
         m.set_elevation(np.array(elev).reshape(g.shape), climb_cost=draw(st.sampled_from([0.0, 0.5, 2.0])))
@@ -56,5 +56,6 @@ def maps(draw, *, masks: bool = True, wrap: bool = True, extras: bool = True):
             x = draw(st.integers(0, g.width - 1))
             d = draw(st.integers(0, g.ndir - 1))
             e[y, x, d] = draw(st.sampled_from([0.5, 1.0, 3.0, math.inf]))
-        m.edges = e
+        m = Map(g, terrain=m.terrain, terrains=t, overlay=m.overlay, elevation=m.elevation, edges=e,
+                climb_cost=m.climb_cost)
     return m

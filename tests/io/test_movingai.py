@@ -10,7 +10,7 @@ import pytest
 
 from wargrid import Map, SquareGrid, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from wargrid.io.movingai import MAX_MOVINGAI_CELLS, MOVINGAI_TERRAINS, Scenario
-from wargrid.movement.search import astar
+from wargrid.movement import astar
 
 DATA = FilePath(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai"
 MAPS = sorted(p.name for p in DATA.glob("*.map"))
@@ -23,7 +23,7 @@ def _tolerance(name: str) -> float:
 
 def _check(name: str, scenarios) -> None:
     m = load_movingai(DATA / name)
-    cd = m.cost_data()
+    cd = m.cost_field()
     tol = _tolerance(name)
     for s in scenarios:
         assert s.map.endswith(name) and (s.width, s.height) == (m.width, m.height)

@@ -63,25 +63,36 @@ def test_generated_board_round_trip(tmp_path: Path) -> None:
         assert load_map(tmp_path / name) == m
 
 
-def test_failed_write_leaves_nothing(tmp_path: Path) -> None:
-    m = Map(SquareGrid(3, 3))
-    m.elevation = np.array([[np.nan] * 3] * 3)  # unsavable: JSON has no NaN
-    p = tmp_path / "bad.json"
-    with pytest.raises(ValueError):
-        save_map(m, p)
+def _half_written(f, *args, **kwargs) -> None:
+    f.write(b"PK\x03\x04 half a file")
+    raise ValueError("the disk is full")
+
+
+def test_failed_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(np, "savez_compressed", _half_written)
+    p = tmp_path / "bad.npz"
+    with pytest.raises(ValueError, match="disk is full"):
+        save_map(Map(SquareGrid(3, 3)), p)
     assert os.listdir(tmp_path) == []
 
 
-def test_failed_write_keeps_old_file(tmp_path: Path) -> None:
-    p = tmp_path / "keep.json"
+def test_failed_write_keeps_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    p = tmp_path / "keep.npz"
     save_map(Map(SquareGrid(2, 2)), p)
     before = p.read_bytes()
-    m = Map(SquareGrid(3, 3))
-    m.elevation = np.full((3, 3), np.inf)
-    with pytest.raises(ValueError):
-        save_map(m, p)
+    monkeypatch.setattr(np, "savez_compressed", _half_written)
+    with pytest.raises(ValueError, match="disk is full"):
+        save_map(Map(SquareGrid(3, 3)), p)
     assert p.read_bytes() == before
-    assert os.listdir(tmp_path) == ["keep.json"]
+    assert os.listdir(tmp_path) == ["keep.npz"]
+
+
+def test_layers_are_read_only_so_no_unsavable_map_can_be_made() -> None:
+    m = Map(SquareGrid(3, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        m.terrain[0, 0] = 1
+    with pytest.raises(ValueError, match="finite"):
+        m.set_elevation(np.array([[np.nan] * 3] * 3))
 
 
 def _good(tmp_path: Path) -> dict:

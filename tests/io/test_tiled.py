@@ -65,7 +65,8 @@ def _normalised(m: Map) -> Map:
 @given(m=maps(extras=False), suffix=st.sampled_from([".tmx", ".tmj"]),
        enc=st.sampled_from([("csv", None), ("base64", None), ("base64", "zlib"), ("base64", "gzip")]))
 def test_round_trip_every_kind(tmp_path: Path, m: Map, suffix: str, enc: tuple) -> None:
-    m.overlay[...] = np.where(np.arange(m.grid.size).reshape(m.shape) % 3 == 0, 5, -1)
+    m = Map(m.grid, terrain=m.terrain, terrains=m.terrains,
+            overlay=np.where(np.arange(m.grid.size).reshape(m.shape) % 3 == 0, 5, -1))
     p = tmp_path / f"r{suffix}"
     save_tiled(m, p, encoding=enc[0], compression=enc[1], tileset_image=False)
     assert load_tiled(p) == _normalised(m)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from wargrid import HexGrid, SquareGrid, StaggeredGrid
 from wargrid.grids.square import SQUARE8_DIRECTIONS
-from wargrid.movement.search import raw_costs
+from wargrid.costs import CostField
 
 INF = math.inf
 
@@ -147,4 +147,4 @@ def valid_cells(g):
 
 
 def costs_of(g, cost, e):
-    return raw_costs(g, cost, e)
+    return CostField.from_arrays(g, cost, e)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from movement_oracle import boards, costs_of, dijkstra, path_cost
 from wargrid import HexGrid, Map, Path, SquareGrid, StaggeredGrid
-from wargrid.movement.search import astar, distance_field, find_path, paths
+from wargrid.movement import astar, distance_field, find_path, paths
 
 
 def _pick(draw, g):

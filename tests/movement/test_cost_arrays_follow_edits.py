@@ -13,7 +13,7 @@ NAMES = TerrainTable.default().names
 
 
 def _rebuilt(m: Map, unit: str):
-    return m._build_costs(unit)  # what cost_data gives on a map with no cache
+    return m.build_cost_field(unit)  # what cost_field gives on a map with no cache
 
 
 @settings(max_examples=60)
@@ -25,7 +25,7 @@ def test_patched_costs_equal_a_rebuild(data):
         m.set_elevation(np.arange(g.width * g.height, dtype=float).reshape(g.shape), climb_cost=0.5)
     units = ["foot", "cavalry", "naval"]
     for u in units:
-        m.cost_data(u)  # cached before the edits
+        m.cost_field(unit=u)  # cached before the edits
     cells = list(g.cells())
     for _ in range(data.draw(st.integers(1, 4))):
         chosen = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=4))
@@ -34,7 +34,7 @@ def test_patched_costs_equal_a_rebuild(data):
         else:
             m.set_overlay(chosen, data.draw(st.sampled_from([None, "road", "bridge"])))
         for u in units:
-            got, want = m.cost_data(u), _rebuilt(m, u)
+            got, want = m.cost_field(unit=u), _rebuilt(m, u)
             np.testing.assert_array_equal(got.cell, want.cell)
             np.testing.assert_array_equal(got.edge, want.edge)
             assert (got.min_cost, got.uniform) == (want.min_cost, want.uniform)
@@ -43,12 +43,12 @@ def test_patched_costs_equal_a_rebuild(data):
 
 def test_an_edit_gives_a_new_array_and_keeps_the_old_one():
     m = Map(SquareGrid(4, 3))
-    before = m.cost_data("cavalry")
+    before = m.cost_field(unit="cavalry")
     plains = before.min_cost
     assert before.uniform
     m.set_terrain([(1, 1)], "forest")
-    after = m.cost_data("cavalry")
+    after = m.cost_field(unit="cavalry")
     assert after.cell is not before.cell and not after.uniform
     assert before.cell[(1 + 1) * 6 + 1 + 1] == plains  # the old array is untouched (caches keyed on it stay right)
     m.set_terrain([(1, 1)], "plains")
-    assert m.cost_data("cavalry").uniform
+    assert m.cost_field(unit="cavalry").uniform

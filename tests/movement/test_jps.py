@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from movement_oracle import costs_of, dijkstra, path_cost
 from wargrid import Map, SquareGrid
-from wargrid.movement.search import astar, jps_applies
+from wargrid.movement import astar
+from wargrid.movement.search import jps_applies
 
 
 @st.composite
@@ -52,10 +53,10 @@ def test_jps_equals_astar_and_oracle(board, data):
 
 def test_jps_is_chosen_only_where_it_is_exact():
     m = Map(SquareGrid(4, 4, diagonal=True))
-    assert jps_applies(m.grid.topology, m.cost_data(), 1.0, False, np.zeros(0))
+    assert jps_applies(m.grid.topology, m.cost_field(), 1.0, False, np.zeros(0))
     m.set_terrain([(1, 1)], "forest")
-    assert not jps_applies(m.grid.topology, m.cost_data("cavalry"), 1.0, False, np.zeros(0))
+    assert not jps_applies(m.grid.topology, m.cost_field(unit="cavalry"), 1.0, False, np.zeros(0))
     m4 = Map(SquareGrid(4, 4, diagonal=True, corner_rule="always"))
-    assert not jps_applies(m4.grid.topology, m4.cost_data(), 1.0, False, np.zeros(0))
+    assert not jps_applies(m4.grid.topology, m4.cost_field(), 1.0, False, np.zeros(0))
     with pytest.raises(ValueError, match="search='jps'"):
-        astar(m4.grid, m4.cost_data(), (0, 0), (3, 3), search="jps")
+        astar(m4.grid, m4.cost_field(), (0, 0), (3, 3), search="jps")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from movement_oracle import costs_of, dijkstra, path_cost
 from wargrid import SquareGrid
 from wargrid.movement import jps as jps_mod
-from wargrid.movement.search import astar
+from wargrid.movement import astar
 
 # E, W, S, N, SE, SW, NE, NW as in the kernel
 DIRS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)]
@@ -142,7 +142,7 @@ def test_large_boards_scan_bits_instead_of_a_table(monkeypatch):
     from wargrid import Map
 
     m = Map(SquareGrid(8, 8, diagonal=True))
-    cd = m.cost_data()
+    cd = m.cost_field()
     assert jps_mod.uses_table(m.grid, cd)
     want = m.path((0, 0), (7, 5)).cost
     monkeypatch.setattr(jps_mod, "TABLE_MAX_CELLS", 10)
@@ -171,7 +171,7 @@ def test_work_boards_keep_to_their_budget(monkeypatch):
     for m in maps:
         assert m.path((0, 0), (19, 19)) is not None
     assert 1 <= len(jps_mod._POOL) <= 2
-    assert id(maps[-1].cost_data().cell) in jps_mod._POOL
+    assert id(maps[-1].cost_field().cell) in jps_mod._POOL
 
 
 def test_threads_share_pooled_work_boards():
@@ -183,4 +183,4 @@ def test_threads_share_pooled_work_boards():
     want = [m.path(a, b).cost for a, b in pairs]
     for _ in range(3):
         assert [p.cost for p in m.paths(pairs, workers=2)] == pytest.approx(want, rel=1e-12)
-    assert 1 <= len(jps_mod._POOL[id(m.cost_data().cell)][1]) <= 2  # reused, not rebuilt per call
+    assert 1 <= len(jps_mod._POOL[id(m.cost_field().cell)][1]) <= 2  # reused, not rebuilt per call

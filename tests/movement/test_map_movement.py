@@ -36,7 +36,7 @@ def test_map_path_and_fields_match_oracle(m, data, unit):
     cells = list(g.cells())
     s = data.draw(st.sampled_from(cells))
     t = data.draw(st.sampled_from(cells))
-    cost = m.costs(unit)
+    cost = m.costs(unit=unit)
     edges = m.edges
     dist = dijkstra(g, cost, [s], edges)
     p = m.path(s, t, unit=unit)

@@ -30,7 +30,7 @@ def open_maps(draw):
 
 def check(m, s, t, unit):
     g = m.grid
-    cost = m.costs(unit)
+    cost = m.costs(unit=unit)
     p = m.path(s, t, unit=unit)
     want = 0.0 if s == t else dijkstra(g, cost, [s]).get(t, math.inf)
     if math.isinf(want):
@@ -59,7 +59,7 @@ def test_plain_path_matches_the_oracle_also_after_edits(m, data, unit):
 def test_plain_path_literal_cases():
     m = Map(SquareGrid(10, 10, diagonal=True))
     m.set_terrain([(5, y) for y in range(10)], "water")  # a river cuts the board in two
-    assert uses_table(m.grid, m.cost_data("foot"))
+    assert uses_table(m.grid, m.cost_field(unit="foot"))
     assert m.path((0, 0), (9, 9)) is None  # other side of the river: answered by the zones
     assert m.path((5, 5), (5, 5)).cells == [(5, 5)]  # start == goal, even on water
     assert m.path((0, 0), (5, 5)) is None  # goal on water
@@ -70,7 +70,7 @@ def test_plain_path_literal_cases():
     p = m.path((0, 9), (4, 9))
     assert p.cells == [(0, 9), (1, 9), (2, 9), (3, 9), (4, 9)] and p.cost == 4 * c
     assert m.path((4, 0), (6, 0), unit="naval") is None
-    assert m.path((5, 0), (5, 9), unit="naval").cost == 9 * float(m.costs("naval")[0, 5])
+    assert m.path((5, 0), (5, 9), unit="naval").cost == 9 * float(m.costs(unit="naval")[0, 5])
 
 
 def test_plain_path_checks_its_arguments():

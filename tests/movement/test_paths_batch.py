@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from wargrid import Map, SquareGrid
-from wargrid.movement import search
+from wargrid.movement import dispatch
 
 
 @pytest.mark.parametrize("threads_pay", [0.0, math.inf])
 def test_batch_order_and_answers_on_threads_or_not(monkeypatch, threads_pay):
-    monkeypatch.setattr(search, "THREADS_PAY_SECONDS", threads_pay)
+    monkeypatch.setattr(dispatch, "THREADS_PAY_SECONDS", threads_pay)
     rng = np.random.default_rng(11)
     terrain = np.where(rng.random((40, 40)) < 0.25, 4, 0)  # water
     m = Map(SquareGrid(40, 40, diagonal=True), terrain=terrain)

@@ -12,16 +12,17 @@ from hypothesis import strategies as st
 
 from movement_oracle import boards, costs_of
 from wargrid import SquareGrid
-from wargrid._kernels.search import astar, astar_plain, dijkstra, dijkstra_plain, move_mask
-from wargrid.movement.search import SearchState, padded_id, plain_moves, topo_args, topo_xy
+from wargrid._kernels.movement.astar import astar, astar_plain
+from wargrid._kernels.movement.dijkstra import dijkstra, dijkstra_plain
+from wargrid._kernels.movement.steps import move_mask
+from wargrid.movement.search import SearchState, padded_id, plain_moves, topo_args, topo_bundle
 
 _NO_STOP = np.zeros(0, dtype=np.uint8)
 
 
 def _both_astar(g, c, s, t):
     topo = g.topology
-    off, stepl, corner, ti = topo_args(topo)
-    dxa, dya = topo_xy(topo)
+    tb = topo_bundle(topo)
     moves = plain_moves(topo, c)
     out = []
     for plain in (False, True):
@@ -29,11 +30,9 @@ def _both_astar(g, c, s, t):
         gen = st_.next_gen()
         a, b = padded_id(topo, s), padded_id(topo, t)
         if plain:
-            r = astar_plain(c.cell, moves, bool(c.uniform), a, b, off, dxa, dya, stepl, ti, c.min_cost,
-                            st_.g, st_.parent, st_.stamp, st_.pos, st_.hf, st_.hg, st_.hid, gen)
+            r = astar_plain(c.cell, moves, bool(c.uniform), a, b, tb, c.min_cost, st_.arrays, gen)
         else:
-            r = astar(c.cell, c.edge, _NO_STOP, a, b, off, dxa, dya, stepl, corner, ti, c.min_cost, False,
-                      st_.g, st_.parent, st_.stamp, st_.pos, st_.hf, st_.hg, st_.hid, gen)
+            r = astar(c.cell, c.edge, _NO_STOP, a, b, tb, c.min_cost, False, st_.arrays, gen)
         closed = st_.stamp == 2 * gen + 1
         out.append((r, float(st_.g[r]) if r >= 0 else None, closed, np.where(closed, st_.parent, -9)))
     return out
@@ -65,8 +64,7 @@ def test_dijkstra_plain_is_dijkstra(data, uniform, reverse, max_cost):
     srcs = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
     c = costs_of(g, cost, None)
     topo = g.topology
-    off, stepl, corner, ti = topo_args(topo)
-    dxa, dya = topo_xy(topo)
+    tb = topo_bundle(topo)
     n = topo.padded_size
     ids = np.array([padded_id(topo, s) for s in srcs], dtype=np.int64)
     res = []
@@ -74,13 +72,12 @@ def test_dijkstra_plain_is_dijkstra(data, uniform, reverse, max_cost):
         dist = np.full(n, np.inf)
         parent = np.full(n, -9, dtype=np.int32)
         pdir = np.full(n, -9, dtype=np.int8)
-        args = (np.empty(n, dtype=np.int32), np.empty(n), np.empty(n, dtype=np.int32))
+        field = (dist, parent, pdir, np.empty(n, dtype=np.int32), np.empty(n), np.empty(n, dtype=np.int32))
         if plain:
-            settled = dijkstra_plain(c.cell, plain_moves(topo, c), bool(c.uniform), c.min_cost, ids, off, dxa, dya,
-                                     stepl, ti, max_cost, reverse, True, dist, parent, pdir, args[0], args[1], args[2])
+            settled = dijkstra_plain(c.cell, plain_moves(topo, c), bool(c.uniform), c.min_cost, ids, tb,
+                                     max_cost, reverse, True, field)
         else:
-            settled = dijkstra(c.cell, c.edge, _NO_STOP, ids, off, dxa, dya, stepl, corner, ti, max_cost, reverse,
-                               dist, parent, pdir, args[0], args[1], np.empty(0), args[2])
+            settled = dijkstra(c.cell, c.edge, _NO_STOP, ids, tb, max_cost, reverse, field)
         res.append((settled, dist, parent, pdir))
     assert res[0][0] == res[1][0]
     for a, b in zip(res[0][1:], res[1][1:]):
@@ -108,7 +105,7 @@ def test_move_mask_literal():
 @settings(max_examples=200)
 @given(data=st.data(), max_cost=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 6.0]), scale=st.sampled_from([1.0, 0.5, 3.0]))
 def test_queue_dijkstra_gives_the_heap_distances(data, max_cost, scale):
-    from wargrid._kernels.search import dijkstra_queues
+    from wargrid._kernels.movement.dijkstra import dijkstra_queues
     from wargrid.movement.search import step_queues
 
     g, cost, _ = data.draw(boards(edges=False, uniform=True))
@@ -118,19 +115,18 @@ def test_queue_dijkstra_gives_the_heap_distances(data, max_cost, scale):
     srcs = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
     c = costs_of(g, cost, None)
     topo = g.topology
-    off, stepl, corner, ti = topo_args(topo)
-    dxa, dya = topo_xy(topo)
+    tb = topo_bundle(topo)
     n = topo.padded_size
     ids = np.array([padded_id(topo, s) for s in srcs], dtype=np.int64)
     qof, nq = step_queues(topo)
     assert nq == (2 if g.ndir == 8 else 1)
     got = np.full(n, np.inf)
-    settled = dijkstra_queues(c.cell, plain_moves(topo, c), c.min_cost, ids, off, stepl, qof, nq, ti, max_cost, got,
-                              np.empty(nq * n, dtype=np.int32), np.empty(nq * n))
+    queues = (qof, nq, np.empty(nq * n, dtype=np.int32), np.empty(nq * n))
+    settled = dijkstra_queues(c.cell, plain_moves(topo, c), c.min_cost, ids, tb, queues, max_cost, got)
     want = np.full(n, np.inf)
-    s2 = dijkstra(c.cell, c.edge, _NO_STOP, ids, off, dxa, dya, stepl, corner, ti, max_cost, False, want,
-                  np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32), np.empty(n),
-                  np.empty(0), np.empty(n, dtype=np.int32))
+    field = (want, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32), np.empty(n),
+             np.empty(n, dtype=np.int32))
+    s2 = dijkstra(c.cell, c.edge, _NO_STOP, ids, tb, max_cost, False, field)
     assert settled == s2
     np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
     np.testing.assert_allclose(got[np.isfinite(got)], want[np.isfinite(want)], rtol=1e-12)
@@ -154,14 +150,16 @@ def test_queue_dijkstra_literal_octile():
 
 
 def test_large_boards_get_the_step_bits_on_their_second_search():
-    from wargrid.movement.search import LAZY_MASK_CELLS, astar, plain_moves, raw_costs
+    from wargrid.costs import CostField
+    from wargrid.movement import astar
+    from wargrid.movement.search import LAZY_MASK_CELLS, plain_moves
 
     g = SquareGrid(300, 300, diagonal=True)
     assert g.topology.padded_size > LAZY_MASK_CELLS
     rng = np.random.default_rng(3)
     cost = np.where(rng.random(g.shape) < 0.2, np.inf, 1.0)
     cost[0, 0] = cost[299, 299] = 1.0
-    c = raw_costs(g, cost)
+    c = CostField.from_arrays(g, cost)
     first = astar(g, c, (0, 0), (299, 299), search="astar")  # general kernel: no bits built yet
     assert plain_moves(g.topology, c, lazy=True) is not None  # the second call builds them
     second = astar(g, c, (0, 0), (299, 299), search="astar")  # plain kernel

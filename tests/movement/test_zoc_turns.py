@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from movement_oracle import costs_of, grids, moves
 from wargrid import Map, SquareGrid
 from wargrid.movement.fields import movement_range
-from wargrid.movement.search import astar
+from wargrid.movement import astar
 from wargrid.movement.turns import route
 from wargrid.movement.zoc import occupied
 

@@ -42,7 +42,7 @@ def _one_way(grid, passable, edges, a, step):
 def oracle_zones(m: Map, unit=None) -> np.ndarray:
     """Slow, obviously-right flood fill over ``grid.steps``: linked = a step possible either way."""
     g = m.grid
-    passable = np.isfinite(m.costs(unit))
+    passable = np.isfinite(m.costs(unit=unit))
     out = np.full(g.shape, -1, dtype=np.int64)
     nxt = 0
     for start in g.cells():
@@ -191,7 +191,7 @@ def test_impassable_connected_to_nothing():
 @given(boards())
 def test_zones_match_flood_fill_oracle(m):
     for unit in ("foot", "cavalry", "naval"):
-        z = m.zones(unit)
+        z = m.zones(unit=unit)
         oracle = oracle_zones(m, unit)
         assert np.array_equal(canonical(z), oracle)
         # a fresh labelling numbers zones in row-major order, exactly as the oracle does
@@ -242,13 +242,13 @@ def apply_edit(m: Map, op: str, a: int, b: int, n: int) -> None:
 @given(boards(), EDITS)
 def test_incremental_zones_match_fresh_labelling(m, edits):
     for unit in ("foot", "naval"):
-        m.zones(unit)  # start following edits
+        m.zones(unit=unit)  # start following edits
     for op, a, b, n in edits:
         apply_edit(m, op, a, b, n)
         for unit in ("foot", "naval"):
-            z = m.zones(unit)
+            z = m.zones(unit=unit)
             assert_same_partition(z, oracle_zones(m, unit))
-            state = m._zone_state[unit]
+            state = m.derived.zones(unit)
             # sizes kept per id agree with the labels
             ids, counts = np.unique(z[z >= 0], return_counts=True)
             assert all(state.size(int(i)) == int(c) for i, c in zip(ids, counts))
@@ -307,8 +307,8 @@ def test_bridge_destroyed_splits_zone_and_fires_event():
 
 def test_events_per_followed_class_only_when_zones_change():
     m = Map(SquareGrid(3, 1))
-    m.zones("foot")
-    m.zones("naval")
+    m.zones(unit="foot")
+    m.zones(unit="naval")
     seen = []
     m.on("zones_changed", seen.append)
     m.set_terrain([(1, 0)], "forest")  # costs change, zones do not
@@ -323,7 +323,7 @@ def test_copy_has_no_zone_state():
     m = Map(SquareGrid(3, 1))
     m.zones()
     c = m.copy()
-    assert getattr(c, "_zone_state", None) is None
+    assert c.derived.zones_if_built("foot") is None
     c.set_terrain([(1, 0)], "water")
     assert m.connected((0, 0), (2, 0)) and not c.connected((0, 0), (2, 0))
 
@@ -340,7 +340,7 @@ def test_bad_input():
     with pytest.raises(TypeError, match="a"):
         m.connected("xy", (0, 0))
     with pytest.raises(ValueError, match="unknown unit class 'boat'"):
-        m.zones("boat")
+        m.zones(unit="boat")
     with pytest.raises(ValueError, match="unit class"):
         m.connected((0, 0), (1, 0), unit="boat")
     g = SquareGrid(3, 2)

@@ -46,7 +46,7 @@ def test_routes_before_and_after(run):
     assert not set(r.bridge) & set(r.route_after)
     assert set(r.ford) & set(r.route_after) and set(r.ford) & set(r.trail)
     # the trail is a legal walk on the map as it is now
-    check_walk(r.map.grid, r.map.costs("tracked"), r.trail)
+    check_walk(r.map.grid, r.map.costs(unit="tracked"), r.trail)
     assert r.route_after[0] in r.trail and r.trail.index(r.route_after[0]) > 0
 
 
@@ -84,7 +84,7 @@ def test_example_script(tmp_path):
 def test_other_boards(board):
     r = bridge_scenario(seed=2, board=board)
     assert r.tank_state == "arrived" and set(r.ford) & set(r.trail) and set(r.bridge) <= set(r.route_before)
-    check_walk(r.map.grid, r.map.costs("tracked"), r.trail)
+    check_walk(r.map.grid, r.map.costs(unit="tracked"), r.trail)
     assert any(z["unit"] == "wheeled" and len(z["new"]) > len(z["old"]) for z in r.zones_changed)
 
 

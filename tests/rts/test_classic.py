@@ -94,7 +94,7 @@ def test_map_method():
     m.set_terrain([(3, 0), (3, 1), (3, 2)], "water")
     p = m.classic_path((0, 0), (5, 0), unit="tracked")
     assert p.arrived and all(m.terrain_name(c) != "water" for c in p.cells)
-    assert p.cost == pytest.approx(check_walk(m.grid, m.costs("tracked"), p.cells))
+    assert p.cost == pytest.approx(check_walk(m.grid, m.costs(unit="tracked"), p.cells))
 
 
 @pytest.mark.parametrize(

@@ -103,7 +103,7 @@ def test_route_replans_after_map_edit_and_raising_callback_keeps_map_consistent(
     assert isinstance(e.value.errors[0], RuntimeError)
     # the edit is whole, the costs are rebuilt, and the simulation (a later subscriber) still heard of it
     assert m.version == before + 1 and m.overlay_name((4, 1)) is None
-    assert np.isinf(m.costs("tracked")[1, 4]) and np.isfinite(m.costs("tracked")[5, 4])
+    assert np.isinf(m.costs(unit="tracked")[1, 4]) and np.isfinite(m.costs(unit="tracked")[5, 4])
     assert any(ev.kind == "overlay_changed" for ev in sim.map_events)
     m.off("overlay_changed", boom)
     sim.run(400)
@@ -203,15 +203,15 @@ def test_zones_after_random_edits_equal_a_fresh_labelling():
     rng = np.random.default_rng(7)
     for grid in (SquareGrid(9, 7, diagonal=True), HexGrid(8, 6, wrap_x=True)):
         m = Map(grid)
-        m.zones("tracked")
+        m.zones(unit="tracked")
         seen = []
         m.on("zones_changed", seen.append)
         names = ["water", "plains", "forest", "mountains"]
         for _ in range(40):
             cells = [grid.cell(int(i)) for i in rng.choice(grid.size, size=int(rng.integers(1, 4)), replace=False)]
             m.set_terrain(cells, names[int(rng.integers(len(names)))])
-            fresh = Map(grid, terrain=m.terrain.copy()).zones("tracked")
-            z = m.zones("tracked")
+            fresh = Map(grid, terrain=m.terrain.copy()).zones(unit="tracked")
+            z = m.zones(unit="tracked")
             assert ((z < 0) == (fresh < 0)).all()
             # the same partition: a one-to-one map between labels
             pairs = set(zip(z[z >= 0].tolist(), fresh[fresh >= 0].tolist()))

@@ -114,7 +114,7 @@ def range_oracle(m: Map, start, budget: float, unit: str) -> dict:
     """Plain Dijkstra over grid.steps and Map.costs: points left in every cell reached within budget."""
     import heapq
 
-    cost = m.costs(unit)
+    cost = m.costs(unit=unit)
     dist = {start: 0.0}
     heap = [(0.0, start)]
     while heap:
@@ -196,7 +196,7 @@ def test_zones():
     assert (labels[:, 2] == -1).all()
     assert len(set(labels[:, :2].ravel())) == 1 and len(set(labels[:, 3:].ravel())) == 1
     assert labels[0, 0] != labels[0, 4]
-    assert np.array_equal(labels, m.zones("foot"))
+    assert np.array_equal(labels, m.zones(unit="foot"))
     assert "unit must be one of" in bad(call("zones", session=session(m), unit=3))
 
 
@@ -308,7 +308,7 @@ def test_partition_is_exact_and_fair(grid):
     m = lake_map(grid)
     got = ok(call("partition", session=session(m), players=3))
     owners = np.array(got["owners"]).reshape(grid.shape)
-    land = m.passable("foot")
+    land = m.passable(unit="foot")
     # every land cell has exactly one owner, water none
     assert ((owners >= 0) == land).all()
     assert sorted(set(owners[land].tolist())) == [0, 1, 2]
@@ -379,7 +379,7 @@ def test_every_path_is_adjacent_passable_cells_whose_costs_add_up(kind, w, h, se
     start = [data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1))]
     goal = [data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1))]
     got = ok(call("path", session=b["session"], start=start, goal=goal, unit=unit))
-    cost = m.costs(unit)
+    cost = m.costs(unit=unit)
     if got["cells"] is None:
         return
     cells = [tuple(c) for c in got["cells"]]

@@ -160,15 +160,30 @@ def test_visible_cells_are_unique_and_match_fov(w, h, square, wrap, seed, r):
 
 def test_dropped_fog_stops_listening():
     import gc
+    import weakref
 
     m = Map(SquareGrid(4, 4))
-    before = len(m._internal)
     fog = m.fog(["a"])
-    assert len(m._internal) == before + 1
+    ref = weakref.ref(fog)
     del fog
     gc.collect()
+    assert ref() is None  # the map keeps no reference to a fog
     m.set_terrain([(0, 0)], "forest")
-    assert len(m._internal) == before
+
+
+def test_fog_follows_edits_and_pickles_with_its_map():
+    import pickle
+
+    m = Map(SquareGrid(6, 1))
+    fog = m.fog(["red"], radius=5)
+    fog.place("scout", "red", (0, 0))
+    assert fog.visible("red").all()
+    m.set_terrain([(2, 0)], "forest")  # forest blocks sight: cells behind it go dark
+    assert fog.visible("red").astype(int).tolist() == [[1, 1, 1, 0, 0, 0]]
+    m2, fog2 = pickle.loads(pickle.dumps((m, fog)))
+    assert m2 == m and fog2.visible("red").astype(int).tolist() == [[1, 1, 1, 0, 0, 0]]
+    m2.set_terrain([(2, 0)], "plains")  # the unpickled fog follows the unpickled map
+    assert fog2.visible("red").all() and not fog.visible("red").all()
 
 
 @pytest.mark.parametrize("square", [True, False])

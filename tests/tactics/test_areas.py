@@ -206,7 +206,7 @@ def test_map_masks():
     fov = m.fov((2, 3), radius=None)
     assert set(seen.cells) == {c for c in a.cells if fov[c[1], c[0]]}
     ter = m.area("radius", (2, 3), radius=4, mask="terrain", unit="cavalry")
-    ok = m.passable("cavalry")
+    ok = m.passable(unit="cavalry")
     assert set(ter.cells) == {c for c in seen.cells if ok[c[1], c[0]]}
     assert (2, 5) in seen and (2, 5) not in ter and (6, 3) not in seen
 

@@ -26,7 +26,7 @@ IDS = list(GRIDS)
 def step_cost(m, a, b, unit):
     for s in m.grid.steps(a):
         if s.cell == b:
-            return s.length * float(m.costs(unit)[b[1], b[0]])
+            return s.length * float(m.costs(unit=unit)[b[1], b[0]])
     raise AssertionError(f"{a} and {b} are not neighbours")
 
 
@@ -43,7 +43,7 @@ def test_group_move_properties(name, seed, k, formation):
     hills = [(int(x), int(y)) for y, x in zip(*np.nonzero(rng.random(g.shape) < 0.2))]
     if hills:
         m.set_terrain(hills, "hills")
-    ok = m.passable("cavalry")
+    ok = m.passable(unit="cavalry")
     free = [c for c in g.cells() if ok[c[1], c[0]]]
     if len(free) < k + 3:
         return

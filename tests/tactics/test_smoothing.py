@@ -112,7 +112,7 @@ def random_map(name, seed, density):
 def test_smoothed_never_longer_and_clear(name, seed, density):
     m = random_map(name, seed, density)
     g = m.grid
-    ok = m.passable("cavalry")
+    ok = m.passable(unit="cavalry")
     free = [c for c in g.cells() if ok[c[1], c[0]]]
     if len(free) < 2:
         return

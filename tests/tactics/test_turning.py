@@ -29,7 +29,7 @@ def oracle(m, unit, start, f0, goal, rate, speed, final=None, pivot=True):
     g = m.grid
     t = g.topology
     n = t.ndir
-    cost = m.costs(unit)
+    cost = m.costs(unit=unit)
     ok = np.isfinite(cost)
 
     def free(c):
@@ -81,7 +81,7 @@ def random_map(g, seed):
         cells = [(int(x), int(y)) for y, x in zip(*np.nonzero(rng.random(g.shape) < p))]
         if cells:
             m.set_terrain(cells, name)
-    free = [c for c in g.cells() if m.passable("cavalry")[c[1], c[0]]]
+    free = [c for c in g.cells() if m.passable(unit="cavalry")[c[1], c[0]]]
     if len(free) < 2:
         return m, rng, None
     return m, rng, tuple(free[i] for i in rng.choice(len(free), 2, replace=False))
@@ -163,7 +163,7 @@ def test_turn_track_of_a_grid_path(name, seed, rate):
     path = m.path(a, b, unit="cavalry")
     if path is None:
         return
-    p = turn_track(g, m.cost_data("cavalry"), path.cells, facing=int(rng.integers(g.ndir)), turn_rate=rate)
+    p = turn_track(g, m.cost_field(unit="cavalry"), path.cells, facing=int(rng.integers(g.ndir)), turn_rate=rate)
     assert p.cells == path.cells
     assert math.isclose(p.time, path.cost + p.turns / rate)
     check_track(g, p)
@@ -184,11 +184,11 @@ def test_no_pivot_needs_room():
     assert p is not None and all(a[0] != b[0] for a, b in zip(p.states[:-1], p.states[1:]))
     assert max(c[1] for c in p.cells) - min(c[1] for c in p.cells) >= 3
     with pytest.raises(ValueError, match="pivot=False"):
-        turn_track(hall.grid, hall.cost_data("cavalry"), [(4, 1), (5, 1)], facing=4, turn_rate=1, pivot=False)
+        turn_track(hall.grid, hall.cost_field(unit="cavalry"), [(4, 1), (5, 1)], facing=4, turn_rate=1, pivot=False)
     with pytest.raises(TypeError, match="pivot"):
         hall.turning_path((4, 1), (6, 1), unit="cavalry", facing=4, turn_rate=1, pivot=0)
     # a bend of one facing step is taken while moving, at the slower of the move and the turn
-    t = turn_track(hall.grid, hall.cost_data("cavalry"), [(0, 1), (1, 1), (2, 0)], facing=0, turn_rate=0.5,
+    t = turn_track(hall.grid, hall.cost_field(unit="cavalry"), [(0, 1), (1, 1), (2, 0)], facing=0, turn_rate=0.5,
                    pivot=False)
     assert t.states == [((0, 1), 0), ((1, 1), 0), ((2, 0), 1)] and t.time == 1.0 + 2.0
 
@@ -232,7 +232,7 @@ def test_bad_input(opts, err, words):
 
 def test_bad_track_input():
     m = Map(SquareGrid(4, 4))
-    cd = m.cost_data("cavalry")
+    cd = m.cost_field(unit="cavalry")
     with pytest.raises(ValueError, match="turn_rate"):
         turn_track(m.grid, cd, [(0, 0), (1, 0)], facing=0, turn_rate=0.0)
     with pytest.raises(ValueError, match="neighbour"):

@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
                     if d.m.connected(a, b, unit="foot"):
                         best = (dist, a, b)
         if best is None:
-            cells = list(zip(*np.nonzero(np.isfinite(d.m.costs("foot")))))
+            cells = list(zip(*np.nonzero(np.isfinite(d.m.costs(unit="foot")))))
             if len(cells) < 2:
                 raise CliError("the generated board has no land to walk on; try another --seed")
             (y0, x0), (y1, x1) = cells[0], cells[-1]
@@ -230,12 +230,12 @@ def run(args: argparse.Namespace) -> int:
                   png=True)
 
     def zones(note: dict) -> None:
-        land = timed(note, d.m.zones, "wheeled")
-        sea = timed(note, d.m.zones, "naval")
+        land = timed(note, d.m.zones, unit="wheeled")
+        sea = timed(note, d.m.zones, unit="naval")
         _, land = np.unique(land, return_inverse=True)
         _, sea = np.unique(sea, return_inverse=True)
-        land = land.reshape(d.m.shape) - (1 if (d.m.zones("wheeled") < 0).any() else 0)
-        sea = sea.reshape(d.m.shape) - (1 if (d.m.zones("naval") < 0).any() else 0)
+        land = land.reshape(d.m.shape) - (1 if (d.m.zones(unit="wheeled") < 0).any() else 0)
+        sea = sea.reshape(d.m.shape) - (1 if (d.m.zones(unit="naval") < 0).any() else 0)
         n_land = int(land.max()) + 1
         lab = np.where(land >= 0, land, np.where(sea >= 0, sea + n_land, -1))
         n_sea = int(lab.max()) + 1 - n_land
@@ -328,7 +328,7 @@ def run(args: argparse.Namespace) -> int:
     def areas(note: dict) -> None:
         fn = d.m.area
         g = d.m.grid
-        land = [t for t in d.board.towns if np.isfinite(d.m.costs("foot")[t[1], t[0]])] or [start_goal()[0]]
+        land = [t for t in d.board.towns if np.isfinite(d.m.costs(unit="foot")[t[1], t[0]])] or [start_goal()[0]]
         start = min(land, key=lambda t: (t[0] - g.width / 2) ** 2 + (t[1] - g.height / 2) ** 2)
         # face the cone where it reaches most: the direction a player would pick
         cones = [fn("cone", start, direction=k, length=6, width=1, mask="sight") for k in range(d.m.grid.ndir)]

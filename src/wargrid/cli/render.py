@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     unit = m.unit_class(args.unit)
     overlays: list = []
     if args.zones:
-        lab = m.zones(unit)
+        lab = m.zones(unit=unit)
         _, inv = np.unique(lab, return_inverse=True)
         overlays.append(Regions(np.where(lab >= 0, inv.reshape(lab.shape) - (1 if (lab < 0).any() else 0), -1)))
     if args.range:

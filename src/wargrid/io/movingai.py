@@ -181,7 +181,7 @@ def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None)
         chars = np.where(map.overlay >= 0, symbols[np.maximum(map.overlay, 0)], chars)
         chars = np.where(grid.mask, chars, "@")
     else:
-        chars = np.where(map.passable(unit), ".", "@")
+        chars = np.where(map.passable(unit=unit), ".", "@")
     lines = ["type octile", f"height {grid.height}", f"width {grid.width}", "map"]
     lines += ["".join(row) for row in chars.tolist()]
     atomic_write(path, ("\n".join(lines) + "\n").encode("ascii"))

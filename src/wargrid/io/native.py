@@ -260,9 +260,8 @@ def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
             elevation = np.array(layers["elevation"], dtype=np.float64)
         except (TypeError, ValueError):
             raise MapFileError("layer 'elevation' must be rows of numbers", None) from None
-    m = Map(grid, terrain=terrain, terrains=table, overlay=overlay, elevation=elevation,
-            climb_cost=d.get("climb_cost", 0.0))
     edges = layers.get("edges")
+    e = None
     if edges:
         e = np.zeros((h, w, grid.ndir), dtype=np.float64)
         for i, item in enumerate(edges):
@@ -277,7 +276,8 @@ def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
             if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not cost >= 0:
                 raise MapFileError(f"edges[{i}] cost must be a number >= 0 or null (a wall), got {c!r}", None)
             e[y, x, dd] = cost
-        m.edges = e
+    m = Map(grid, terrain=terrain, terrains=table, overlay=overlay, elevation=elevation, edges=e,
+            climb_cost=d.get("climb_cost", 0.0))
     return m
 
 
@@ -312,15 +312,15 @@ def _load_npz(path: Path, max_cells: int) -> Map:
         table = TerrainTable.from_dict(header["terrains"])
         if "terrain" not in arr:
             raise MapFileError("the terrain array is missing", None)
-        m = Map(grid, terrain=arr["terrain"], terrains=table, overlay=arr.get("overlay"),
-                elevation=arr.get("elevation"), climb_cost=header.get("climb_cost", 0.0))
+        e = None
         if "edges" in arr:
             e = np.asarray(arr["edges"], dtype=np.float64)
             if e.shape != grid.shape + (grid.ndir,):
                 raise MapFileError(f"edges must have shape {grid.shape + (grid.ndir,)}, got {e.shape}", None)
             if np.isnan(e).any() or (e < 0).any():
                 raise MapFileError("edge costs must be >= 0 or inf (no NaN)", None)
-            m.edges = e
+        m = Map(grid, terrain=arr["terrain"], terrains=table, overlay=arr.get("overlay"),
+                elevation=arr.get("elevation"), edges=e, climb_cost=header.get("climb_cost", 0.0))
         return m
     except MapFileError as exc:
         raise MapFileError(exc.reason, path) from None

@@ -1,14 +1,17 @@
 """Movement over any board: A*, Jump Point Search, Dijkstra fields, ranges, flow fields, zones of control, turns.
 
-Functions take a grid and cost arrays, never a ``Map``; ``Map.path``,
+Functions take a grid and a ``CostField``, never a ``Map``; one dispatcher
+(``dispatch.shortest_path``) chooses the search for every path query; ``Map.path``,
 ``Map.movement_range`` and friends are thin wrappers over them.
 """
 
 from .fields import FlowField, MovementRange, flow_field, movement_range
-from .search import Costs, Path, astar, distance_field, find_path, paths
+from ..costs import CostField
+from .dispatch import astar, find_path, paths, shortest_path
+from .search import Path, distance_field
 from .turns import Route, route
 
 __all__ = [
-    "Path", "Costs", "find_path", "astar", "distance_field", "paths",
+    "Path", "CostField", "find_path", "astar", "shortest_path", "distance_field", "paths",
     "MovementRange", "FlowField", "movement_range", "flow_field", "Route", "route",
 ]

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_int, check_real
+from ..costs import CostField
 from ..grids.boards import Grid
-from .search import Path, check_cells, dijkstra_field, padded_id, topo_args, topo_xy
+from .search import Path, check_cells, dijkstra_field, padded_id, topo_bundle
 from .zoc import occupied
 
 __all__ = ["MovementRange", "FlowField", "movement_range", "flow_field", "steps_field"]
@@ -68,7 +69,7 @@ class MovementRange:
 
     def path_to(self, cell: tuple[int, int]) -> Path | None:
         """The cheapest path from ``start`` to ``cell``, or ``None`` if it is out of range."""
-        from .._kernels.search import trace
+        from .._kernels.movement.astar import trace
 
         x, y = self.grid.check_cell(cell, "cell")
         if not math.isfinite(self.cost[y, x]):
@@ -81,27 +82,27 @@ class MovementRange:
 
 def steps_field(grid: Grid, sources: np.ndarray, max_steps: int) -> np.ndarray:
     """Padded board distance in steps (every step 1, terrain and corner rule ignored) from padded sources."""
-    from .._kernels.search import dijkstra
+    from .._kernels.movement.dijkstra import dijkstra
 
     topo = grid.topology
-    off, _, corner, ti = topo_args(topo)
+    off, dxa, dya, _, corner, ti = topo_bundle(topo)
     ti = ti.copy()
     ti[2] = 0
     n = topo.padded_size
     ones = topo.pad(np.ones(grid.shape), np.inf)
     dist = np.full(n, np.inf)
-    dxa, dya = topo_xy(topo)
+    field = (dist, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32), np.empty(n),
+             np.empty(n, dtype=np.int32))
     dijkstra(
-        ones, np.zeros(0), np.zeros(0, dtype=np.uint8), sources, off, dxa, dya, np.ones(topo.ndir), corner, ti,
-        float(max_steps), False, dist, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8),
-        np.empty(n, dtype=np.int32), np.empty(n), np.empty(n), np.empty(n, dtype=np.int32),
+        ones, np.zeros(0), np.zeros(0, dtype=np.uint8), sources, (off, dxa, dya, np.ones(topo.ndir), corner, ti),
+        float(max_steps), False, field,
     )
     return dist
 
 
 def movement_range(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     start: tuple[int, int],
     budget: float,
     *,
@@ -134,7 +135,7 @@ def movement_range(
         a.setflags(write=False)
     remaining = budget - cost
     remaining.setflags(write=False)
-    return MovementRange(start, budget, cost, remaining, reachable, attack, getattr(costs, "unit", None), grid, f.parent)
+    return MovementRange(start, budget, cost, remaining, reachable, attack, costs.unit, grid, f.parent)
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,7 +176,7 @@ class FlowField:
         return Path(out, float(self.cost[y, x]), self.unit)
 
 
-def flow_field(grid: Grid, costs: Any, goals: Any) -> FlowField:
+def flow_field(grid: Grid, costs: CostField, goals: Any) -> FlowField:
     """Search once backwards from ``goals`` (one ``(x, y)`` or a list); see ``FlowField``.
 
     Only passable cells get a direction, and a goal on an impassable cell is
@@ -192,4 +193,4 @@ def flow_field(grid: Grid, costs: Any, goals: Any) -> FlowField:
         nxt[c[1], c[0]] = -1
     cost.setflags(write=False)
     nxt.setflags(write=False)
-    return FlowField(tuple(gs), cost, nxt, getattr(costs, "unit", None), grid, f.parent)
+    return FlowField(tuple(gs), cost, nxt, costs.unit, grid, f.parent)

@@ -1,6 +1,6 @@
 """Jump Point Search: the exact fast search for uniform-cost square-8 boards without corner cutting.
 
-``search.astar`` picks it automatically (``search='auto'``) when the board is
+``wargrid.movement.dispatch`` picks it automatically (``search='auto'``) when the board is
 square-8 with corner rule 'no-obstacle', has no wrap, one cost on every
 passable cell and no edge costs, and has enough open ground for jumps to pay
 (``OPEN_FRACTION_FOR_JPS``; on a field of scattered single obstacles JPS only
@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import weakref
 from typing import Any
+
+from ..costs import CostField
 
 import numpy as np
 
@@ -82,7 +84,7 @@ def free_cells(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray, int, 
     return out
 
 
-def jps_pays(grid: Grid, costs: Any) -> bool:
+def jps_pays(grid: Grid, costs: CostField) -> bool:
     """Whether JPS is expected to beat A* on this board (see ``OPEN_FRACTION_FOR_JPS``)."""
     return free_cells(costs.cell, grid.topology.pw)[5] >= OPEN_FRACTION_FOR_JPS
 
@@ -106,7 +108,7 @@ class WorkBoard:
     """
 
     def __init__(self, free: np.ndarray, pw: int) -> None:
-        from .._kernels.jps import table_into
+        from .._kernels.movement.jps_table import table_into
 
         n = free.shape[0]
         raw = np.zeros(4 * n + 8, dtype=np.int64)
@@ -162,13 +164,13 @@ def _checkin(cell: np.ndarray, board: WorkBoard) -> None:
     _remember(_POOL, cell, [board], len(_POOL) + 1)
 
 
-def uses_table(grid: Grid, costs: Any) -> bool:
+def uses_table(grid: Grid, costs: CostField) -> bool:
     """Whether ``search='auto'`` runs the table JPS for a plain query (weight 1, no stop cells, not
     nearest) on this board: else A*, or the bit-scan JPS on boards past ``TABLE_MAX_CELLS``.
 
     >>> from wargrid import Map, SquareGrid
     >>> m = Map(SquareGrid(8, 8, diagonal=True))
-    >>> uses_table(m.grid, m.cost_data()), uses_table(Map(SquareGrid(8, 8)).grid, m.cost_data())
+    >>> uses_table(m.grid, m.cost_field()), uses_table(Map(SquareGrid(8, 8)).grid, m.cost_field())
     (True, False)
     """
     topo = grid.topology
@@ -183,11 +185,11 @@ def uses_table(grid: Grid, costs: Any) -> bool:
 _KERNEL: Any = None
 
 
-def table_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
+def table_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
     """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable), its length in steps."""
     global _KERNEL
     if _KERNEL is None:
-        from .._kernels.jps import jps_table
+        from .._kernels.movement.jps_table import jps_table
 
         _KERNEL = jps_table
     pw = grid.topology.pw
@@ -220,35 +222,34 @@ def jump_table(cell: np.ndarray, pw: int) -> np.ndarray:
     >>> jump_table(g.topology.pad(np.ones((1, 3)), np.inf), g.topology.pw)[6 * 8:6 * 8 + 4].tolist()
     [-2, 0, 0, 0]
     """
-    from .._kernels.jps import table_into
+    from .._kernels.movement.jps_table import table_into
 
     out = np.zeros(cell.shape[0] * 8, dtype=np.int16)
     table_into(free_cells(cell, pw)[0], out, pw, cell.shape[0] // pw, 8)
     return out
 
 
-def jps_cells(grid: Grid, costs: Any, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
+def jps_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
     """The path's ``(x, y)`` cells from padded ``start`` to ``goal`` (``None`` when unreachable), its length in steps."""
     topo = grid.topology
     pw = topo.pw
     if topo.padded_size <= TABLE_MAX_CELLS and max(pw, topo.ph) < 32767:
         return table_cells(grid, costs, start, goal)
-    from .._kernels.jps import expand, jps
-    from .._kernels.search import trace
+    from .._kernels.movement.jps import expand, jps
+    from .._kernels.movement.astar import trace
 
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     free, rows, rw, cols, cw, _ = free_cells(costs.cell, pw)
-    reached = jps(free, rows, rw, cols, cw, start, goal, pw, state.g, state.parent, state.stamp, state.pos,
-                  state.hf, state.hg, state.hid, gen)
+    reached = jps(free, (rows, rw, cols, cw), start, goal, pw, state.arrays, gen)
     if reached < 0:
         return None, np.inf
     return cells_of(topo, expand(trace(state.parent, reached), pw)), float(state.g[reached])
 
 
-def jps_path(grid: Grid, costs: Any, start: int, goal: int) -> Path | None:
+def jps_path(grid: Grid, costs: CostField, start: int, goal: int) -> Path | None:
     """Jump Point Search between padded ids ``start`` and ``goal`` (see the module notes)."""
     cells, steps = jps_cells(grid, costs, start, goal)
     if cells is None:
         return None
-    return Path(cells, steps * float(costs.min_cost), getattr(costs, "unit", None))
+    return Path(cells, steps * float(costs.min_cost), costs.unit)

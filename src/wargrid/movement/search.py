@@ -1,9 +1,9 @@
-"""Shortest paths: A* (weighted, nearest-reachable), Jump Point Search, Dijkstra fields, batches.
+"""Search kernels' runners: A*, Dijkstra fields, and the state and arguments they share.
 
-The functions here take a grid and a cost source (any object with ``cell``,
-``edge``, ``min_cost`` and ``uniform`` as in ``wargrid.CostData``) and never
-see a ``Map``. ``find_path`` takes a raw ``(height, width)`` cost array for
-modules that price cells their own way.
+The functions here take a grid and a ``CostField`` and never see a ``Map``.
+Which search answers a path query is decided in one place,
+``wargrid.movement.dispatch`` (``astar``, ``find_path``, ``paths`` and
+``Map.path`` all go through it); this module runs the A* and Dijkstra kernels.
 
 Cost of a step from ``a`` to neighbour ``b`` in direction ``d``: the step
 length (1, or sqrt(2) for a square diagonal) times the cost of entering
@@ -19,35 +19,32 @@ Which kernel runs: boards without wrap, edge costs or stop cells use the
 "plain" kernels, which read one byte of allowed steps a cell (``plain_moves``);
 the rest use the general ones, which apply the neighbour and corner rules as
 they go. Both give the same answers. Distance-only fields on uniform boards
-use the FIFO-queue Dijkstra (``dijkstra_queues``). Uniform square-8 boards
-without corner cutting take Jump Point Search (``wargrid.movement.jps``).
+use the FIFO-queue Dijkstra (``dijkstra_queues``).
 
 >>> from wargrid import SquareGrid
->>> import numpy as np
->>> costs = np.ones((3, 4)); costs[1, 1:3] = np.inf
->>> p = find_path(SquareGrid(4, 3), costs, (0, 1), (3, 1))
->>> p.cells, p.cost
-([(0, 1), (0, 0), (1, 0), (2, 0), (3, 0), (3, 1)], 5.0)
+>>> from wargrid.costs import CostField
+>>> costs = np.ones((1, 4)); costs[0, 1] = 3.0
+>>> distance_field(SquareGrid(4, 1), CostField.from_arrays(SquareGrid(4, 1), costs), (0, 0)).tolist()
+[[0.0, 3.0, 4.0, 5.0]]
 """
 
 from __future__ import annotations
 
 import math
 import threading
-import time
 import weakref
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from .._validate import check_int, check_real
+from .._validate import check_real
 from .._kernels import load
+from ..costs import CostField
 from ..grids.boards import Grid, Topology
 from ._array_cache import cached, remember
 
-__all__ = ["Path", "find_path", "astar", "distance_field", "paths", "Costs"]
+__all__ = ["Path", "distance_field"]
 
 
 @dataclass(frozen=True)
@@ -70,16 +67,14 @@ class Path:
         """The last cell (the goal, or the nearest reachable cell with ``nearest=True``)."""
         return self.cells[-1]
 
+    @property
+    def xy(self) -> np.ndarray:
+        """The cells as an ``(n, 2)`` int64 array of ``(x, y)`` rows (as tcod returns paths).
 
-@dataclass(frozen=True, eq=False)
-class Costs:
-    """Padded flat costs for the kernels (the shape of ``wargrid.CostData``)."""
-
-    cell: np.ndarray
-    edge: np.ndarray
-    min_cost: float
-    uniform: bool
-    unit: str | None = None
+        >>> Path([(0, 0), (1, 0)], 1.0).xy.tolist()
+        [[0, 0], [1, 0]]
+        """
+        return np.array(self.cells, dtype=np.int64).reshape(-1, 2)
 
 
 # -- kernel arguments and reusable search state ---------------------------------------------
@@ -88,7 +83,7 @@ _TOPO_ARGS: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictio
 
 
 def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_xy``)."""
+    """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_bundle``)."""
     got = _TOPO_ARGS.get(topo)
     if got is None:
         off = np.ascontiguousarray(topo.offsets, dtype=np.int64).ravel()
@@ -103,15 +98,20 @@ def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return got
 
 
-_TOPO_XY: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+_TOPO_BUNDLE: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
 
 
-def topo_xy(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
-    """``(dxa, dya)``: the x and y parts of the offsets, parity-major like ``off`` (cached)."""
-    got = _TOPO_XY.get(topo)
+def topo_bundle(topo: Topology) -> tuple[np.ndarray, ...]:
+    """``(off, dxa, dya, stepl, corner, ti)``: the search kernels' topology argument (cached).
+
+    ``dxa``, ``dya`` are the x and y parts of the offsets, parity-major like ``off``.
+    """
+    got = _TOPO_BUNDLE.get(topo)
     if got is None:
-        got = (np.ascontiguousarray(topo.dx, dtype=np.int64).ravel(), np.ascontiguousarray(topo.dy, dtype=np.int64).ravel())
-        _TOPO_XY[topo] = got
+        off, stepl, corner, ti = topo_args(topo)
+        dxa = np.ascontiguousarray(topo.dx, dtype=np.int64).ravel()
+        dya = np.ascontiguousarray(topo.dy, dtype=np.int64).ravel()
+        got = _TOPO_BUNDLE[topo] = (off, dxa, dya, stepl, corner, ti)
     return got
 
 
@@ -135,6 +135,8 @@ class SearchState:
         self.hg = np.empty(n, dtype=np.float64)
         self.hid = np.empty(n, dtype=index_dtype)
         self.gen = 0
+        self.arrays = (self.g, self.parent, self.stamp, self.pos, self.hf, self.hg, self.hid)
+        """The kernels' ``state`` argument: ``(g, parent, stamp, pos, hf, hg, hid)``."""
 
     def queues(self, nq: int) -> tuple[np.ndarray, np.ndarray]:
         """Scratch for ``dijkstra_queues``: ``nq`` blocks of ``n`` cell ids and keys (kept for the next call)."""
@@ -192,7 +194,7 @@ costs about 20 ns a cell, which one short query on a large board after an edit
 should not pay (the general kernels answer it without them)."""
 
 
-def plain_moves(topo: Topology, costs: Any, *, lazy: bool = False) -> np.ndarray | None:
+def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> np.ndarray | None:
     """The allowed-step bits of every padded cell (``move_mask``), or ``None`` where the plain kernels do not serve.
 
     The plain kernels serve boards without wrap and without edge costs. The
@@ -209,7 +211,7 @@ def plain_moves(topo: Topology, costs: Any, *, lazy: bool = False) -> np.ndarray
     if got is None and lazy and cell.shape[0] > LAZY_MASK_CELLS:
         remember(_MOVES, cell, False, 16)
         return None
-    from .._kernels.search import move_mask
+    from .._kernels.movement.steps import move_mask
 
     off, _, corner, ti = topo_args(topo)
     moves = np.empty(cell.shape[0], dtype=np.uint8)
@@ -233,9 +235,9 @@ def cells_of(topo: Topology, padded: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(xs, ys))
 
 
-def path_cost(topo: Topology, costs: Any, padded: np.ndarray) -> float:
+def path_cost(topo: Topology, costs: CostField, padded: np.ndarray) -> float:
     """Cost of walking the padded ids ``padded`` in order (each a neighbour of the last)."""
-    from .._kernels.search import step_to
+    from .._kernels.movement.steps import step_to
 
     off, stepl, _, ti = topo_args(topo)
     total = 0.0
@@ -266,109 +268,49 @@ def stop_array(grid: Grid, stop: np.ndarray | None) -> np.ndarray:
     return grid.topology.pad(np.asarray(stop, dtype=np.uint8), 0)
 
 
-# -- A* -------------------------------------------------------------------------------------------
-
-def astar(
-    grid: Grid,
-    costs: Any,
-    start: tuple[int, int],
-    goal: tuple[int, int],
-    *,
-    weight: float = 1.0,
-    nearest: bool = False,
-    stop: np.ndarray | None = None,
-    search: str = "auto",
-) -> Path | None:
-    """The cheapest path from ``start`` to ``goal`` over ``costs`` (see the module notes).
-
-    ``weight`` > 1 runs weighted A*: at most ``weight`` times the optimal cost,
-    usually faster. ``nearest=True`` returns, when the goal cannot be reached,
-    the path to the reachable cell closest to it by the board's distance.
-    ``stop`` (``(height, width)`` booleans): cells where a move ends when entered.
-    ``search`` 'auto' picks Jump Point Search on boards it serves (square-8,
-    corner rule 'no-obstacle', no wrap, one cost everywhere, no edge costs,
-    ``weight`` 1, no ``stop`` cells, not ``nearest``) when they have open
-    ground enough for it to pay; 'astar' forces A*, 'jps' forces JPS.
-
-    >>> from wargrid import HexGrid
-    >>> import numpy as np
-    >>> astar(HexGrid(5, 5), Costs(HexGrid(5, 5).topology.pad(np.ones((5, 5)), np.inf),
-    ...       np.zeros(0), 1.0, True), (0, 0), (4, 4)).cost
-    6.0
-    """
-    sx, sy = grid.check_cell(start, "start")
-    gx, gy = grid.check_cell(goal, "goal")
-    w = check_weight(weight)
-    if not isinstance(nearest, (bool, np.bool_)):
-        raise TypeError(f"nearest must be True or False, got {nearest!r}")
-    if search not in ("auto", "astar", "jps"):
-        raise ValueError(f"search must be one of 'auto', 'astar', 'jps'; got {search!r}")
-    return search_checked(grid, costs, (sx, sy), (gx, gy), w, bool(nearest), stop, search)
-
+# -- A* ---------------------------------------------------------------------------------------------
 
 def search_checked(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     start: tuple[int, int],
     goal: tuple[int, int],
     weight: float,
     nearest: bool,
     stop: np.ndarray | None,
-    search: str,
 ) -> Path | None:
-    """``astar`` on arguments already checked (cells on the board, ``weight`` >= 1, a known ``search``)."""
+    """A* on arguments already checked (cells on the board, ``weight`` >= 1, passable ends unless ``nearest``).
+
+    The kernel run for ``wargrid.movement.dispatch``, which decides when A*
+    serves; call ``wargrid.movement.astar`` instead.
+    """
     topo = grid.topology
     s = padded_id(topo, start)
     t = padded_id(topo, goal)
     cell = costs.cell
-    unit = getattr(costs, "unit", None)
-    if s == t:
-        return Path([start], 0.0, unit)
-    if not cell[s] < np.inf:
-        return Path([start], 0.0, unit) if nearest else None
-    if not nearest and not cell[t] < np.inf:
-        return None
     st = stop_array(grid, stop)
-    use_jps = jps_applies(topo, costs, weight, nearest, st)
-    if search == "jps" and not use_jps:
-        raise ValueError(
-            "search='jps' needs a square-8 board with corner rule 'no-obstacle', no wrap, one cost "
-            "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
-        )
-    if use_jps and search != "astar":
-        from .jps import jps_path, jps_pays
-
-        if search == "jps" or jps_pays(grid, costs):
-            return jps_path(grid, costs, s, t)
     k = kernels()
-    off, stepl, corner, ti = topo_args(topo)
-    dxa, dya = topo_xy(topo)
+    tb = topo_bundle(topo)
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
     moves = None if nearest or st.size else plain_moves(topo, costs, lazy=True)
     if moves is not None:
-        reached = k.astar_plain(
-            cell, moves, bool(costs.uniform), s, t, off, dxa, dya, stepl, ti, hscale,
-            state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
-        )
+        reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, gen)
     else:
-        reached = k.astar(
-            cell, costs.edge, st, s, t, off, dxa, dya, stepl, corner, ti, hscale, nearest,
-            state.g, state.parent, state.stamp, state.pos, state.hf, state.hg, state.hid, gen,
-        )
+        reached = k.astar(cell, costs.edge, st, s, t, tb, hscale, nearest, state.arrays, gen)
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
-    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), unit)
+    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
 
 
 def kernels() -> Any:
-    """The search kernels' module, imported (and numba with it) on first use only."""
-    return load("search")
+    """The A* kernels' module, imported (and numba with it) on first use only."""
+    return load("movement.astar")
 
 
-def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: np.ndarray) -> bool:
+def jps_applies(topo: Topology, costs: CostField, weight: float, nearest: bool, stop: np.ndarray) -> bool:
     """Whether Jump Point Search serves this query exactly."""
     return (
         topo.ndir == 8
@@ -380,69 +322,6 @@ def jps_applies(topo: Topology, costs: Any, weight: float, nearest: bool, stop: 
         and not nearest
         and stop.size == 0
     )
-
-
-# -- raw costs ------------------------------------------------------------------------------------
-
-def raw_costs(grid: Grid, cell_costs: Any, edge_costs: Any = None, *, name: str = "cell_costs") -> Costs:
-    """Check a raw ``(height, width)`` cost array (and optional ``(height, width, ndir)`` edge costs)."""
-    if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
-    a = np.asarray(cell_costs)
-    if a.shape != grid.shape:
-        raise ValueError(f"{name} must have shape (height, width) = {grid.shape}, got {a.shape}")
-    if a.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
-    a = a.astype(np.float64)
-    if np.isnan(a).any():
-        raise ValueError(f"{name} must not hold NaN (use inf for impassable)")
-    if (a < 0).any():
-        raise ValueError(f"{name} must be >= 0 (use inf for impassable), got {float(a.min())}")
-    topo = grid.topology
-    flat = topo.pad(a, np.inf)
-    finite = flat[np.isfinite(flat)]
-    min_cost = float(finite.min()) if finite.size else 1.0
-    uniform = bool(finite.size == 0 or finite.max() == min_cost)
-    edge = np.zeros(0, dtype=np.float64)
-    if edge_costs is not None:
-        e = np.asarray(edge_costs)
-        want = grid.shape + (topo.ndir,)
-        if e.shape != want:
-            raise ValueError(f"edge_costs must have shape (height, width, ndir) = {want}, got {e.shape}")
-        if e.dtype.kind not in "iuf":
-            raise TypeError(f"edge_costs must be a numeric array, got dtype {e.dtype}")
-        e = e.astype(np.float64)
-        if np.isnan(e).any() or (e < 0).any():
-            raise ValueError("edge_costs must be >= 0 and not NaN (inf blocks the move)")
-        full = np.zeros((topo.ph, topo.pw, topo.ndir), dtype=np.float64)
-        full[1:-1, 1:-1] = e
-        edge = full.ravel()
-        uniform = False
-    return Costs(flat, edge, min_cost, uniform)
-
-
-def find_path(
-    grid: Grid,
-    cell_costs: np.ndarray,
-    start: tuple[int, int],
-    goal: tuple[int, int],
-    *,
-    edge_costs: np.ndarray | None = None,
-    weight: float = 1.0,
-    nearest: bool = False,
-) -> Path | None:
-    """A* over a raw ``(height, width)`` array of entry costs (``inf`` = blocked), indexed ``[y, x]``.
-
-    For modules that price cells their own way. ``edge_costs``, when given,
-    is ``(height, width, ndir)``: the extra cost of the step from ``[y, x]`` in
-    each direction of the board (``grid.steps``). Returns a ``Path`` or ``None``.
-
-    >>> from wargrid import SquareGrid
-    >>> import numpy as np
-    >>> find_path(SquareGrid(3, 3, diagonal=True), np.ones((3, 3)), (0, 0), (2, 2)).cells
-    [(0, 0), (1, 1), (2, 2)]
-    """
-    return astar(grid, raw_costs(grid, cell_costs, edge_costs), start, goal, weight=weight, nearest=nearest)
 
 
 # -- Dijkstra fields ---------------------------------------------------------------------------------
@@ -458,7 +337,7 @@ class Field:
 
 def dijkstra_field(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     sources: np.ndarray,
     *,
     max_cost: float = math.inf,
@@ -471,12 +350,11 @@ def dijkstra_field(
     With ``tree=False`` only the distances are computed (``parent`` and
     ``pdir`` of the result are left unset).
     """
-    from .._kernels.search import dijkstra, dijkstra_plain
+    from .._kernels.movement.dijkstra import dijkstra, dijkstra_plain
 
     topo = grid.topology
     n = topo.padded_size
-    off, stepl, corner, ti = topo_args(topo)
-    dxa, dya = topo_xy(topo)
+    tb = topo_bundle(topo)
     dist = np.full(n, np.inf)
     parent = np.empty(n, dtype=np.int32)
     pdir = np.full(n, -1, dtype=np.int8) if tree else np.empty(n, dtype=np.int8)
@@ -486,16 +364,14 @@ def dijkstra_field(
     src = np.asarray(sources, dtype=np.int64)
     st = stop_array(grid, stop)
     moves = None if st.size else plain_moves(topo, costs)
+    field = (dist, parent, pdir, pos, hf, hid)
     if moves is not None:
         dijkstra_plain(
-            costs.cell, moves, bool(costs.uniform), float(costs.min_cost), src, off, dxa, dya, stepl, ti,
-            float(max_cost), bool(reverse), bool(tree), dist, parent, pdir, pos, hf, hid,
+            costs.cell, moves, bool(costs.uniform), float(costs.min_cost), src, tb,
+            float(max_cost), bool(reverse), bool(tree), field,
         )
     else:
-        dijkstra(
-            costs.cell, costs.edge, st, src, off, dxa, dya, stepl, corner, ti,
-            float(max_cost), bool(reverse), dist, parent, pdir, pos, hf, np.empty(0), hid,
-        )
+        dijkstra(costs.cell, costs.edge, st, src, tb, float(max_cost), bool(reverse), field)
     return Field(dist, parent, pdir)
 
 
@@ -514,7 +390,7 @@ def check_cells(grid: Grid, cells: Any, name: str) -> list[tuple[int, int]]:
 
 def distance_field(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     sources: Any,
     *,
     max_cost: float | None = None,
@@ -527,7 +403,7 @@ def distance_field(
     >>> from wargrid import SquareGrid
     >>> import numpy as np
     >>> g = SquareGrid(4, 1)
-    >>> c = Costs(g.topology.pad(np.ones((1, 4)), np.inf), np.zeros(0), 1.0, True)
+    >>> c = CostField.from_arrays(g, np.ones((1, 4)))
     >>> distance_field(g, c, [(0, 0), (3, 0)]).tolist()
     [[0.0, 1.0, 1.0, 0.0]]
     """
@@ -540,7 +416,7 @@ def distance_field(
     moves = plain_moves(topo, costs)
     if moves is None:
         return topo.unpad(dijkstra_field(grid, costs, ids, max_cost=mc, tree=False).dist)
-    from .._kernels.search import dijkstra_plain
+    from .._kernels.movement.dijkstra import dijkstra_plain
 
     # distances only: the thread's search state lends its arrays (A* trusts only
     # stamped entries, and no stamp is touched here), so no fresh board-sized
@@ -548,19 +424,18 @@ def distance_field(
     state = search_state(topo.padded_size)
     dist = state.g
     dist.fill(np.inf)
-    off, stepl, _, ti = topo_args(topo)
+    tb = topo_bundle(topo)
     if costs.uniform:
-        from .._kernels.search import dijkstra_queues
+        from .._kernels.movement.dijkstra import dijkstra_queues
 
         qof, nq = step_queues(topo)
-        qid, qkey = state.queues(nq)
-        if dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, off, stepl, qof, nq, ti, mc, dist, qid, qkey) >= 0:
+        queues = (qof, nq) + state.queues(nq)
+        if dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, tb, queues, mc, dist) >= 0:
             return topo.unpad(dist)
         dist.fill(np.inf)  # (never seen) a queue overflowed: the heap below answers instead
-    dxa, dya = topo_xy(topo)
     dijkstra_plain(
-        costs.cell, moves, False, float(costs.min_cost), ids, off, dxa, dya, stepl, ti, mc, False, False,
-        dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid,
+        costs.cell, moves, False, float(costs.min_cost), ids, tb, mc, False, False,
+        (dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid),
     )
     return topo.unpad(dist)
 
@@ -576,74 +451,3 @@ def step_queues(topo: Topology) -> tuple[np.ndarray, int]:
         lengths = sorted(set(steps))
         got = _STEP_QUEUES[topo] = (np.array([lengths.index(v) for v in steps], dtype=np.int64), len(lengths))
     return got
-
-
-# -- batches ----------------------------------------------------------------------------------------
-
-def paths(
-    grid: Grid,
-    costs: Any,
-    pairs: Sequence[tuple[tuple[int, int], tuple[int, int]]],
-    *,
-    weight: float = 1.0,
-    workers: int = 2,
-) -> list[Path | None]:
-    """``astar`` for many ``(start, goal)`` pairs, spread over ``workers`` threads (the kernels release the GIL).
-
-    >>> from wargrid import SquareGrid
-    >>> import numpy as np
-    >>> g = SquareGrid(3, 3)
-    >>> c = Costs(g.topology.pad(np.ones((3, 3)), np.inf), np.zeros(0), 1.0, True)
-    >>> [p.cost for p in paths(g, c, [((0, 0), (2, 2)), ((1, 1), (1, 2))])]
-    [4.0, 1.0]
-    """
-    workers = check_int(workers, "workers")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
-    try:
-        items = list(pairs)
-    except TypeError:
-        raise TypeError(f"pairs must be a list of (start, goal) pairs of (x, y) cells, got {type(pairs).__name__} {pairs!r}") from None
-    checked = []
-    for i, pr in enumerate(items):
-        try:
-            a, b = pr
-        except (TypeError, ValueError):
-            raise TypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
-        checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
-    w = check_weight(weight)
-
-    def one(pr: tuple) -> Path | None:
-        return astar(grid, costs, pr[0], pr[1], weight=w)
-
-    if workers == 1 or len(checked) < 2:
-        return [one(pr) for pr in checked]
-    # the first queries run here: the kernels are loaded before the workers start,
-    # and their time says whether threads pay (a short query is mostly Python,
-    # which holds the GIL: two threads would only take turns)
-    n = len(checked)
-    probe = sorted({i * n // PROBE_QUERIES for i in range(PROBE_QUERIES)})  # spread over the batch
-    out: list[Path | None] = [None] * n
-    t0 = time.perf_counter()
-    for i in probe:
-        out[i] = one(checked[i])
-    probed = set(probe)
-    rest = [i for i in range(n) if i not in probed]
-    if (time.perf_counter() - t0) / len(probe) < THREADS_PAY_SECONDS or not rest:
-        for i in rest:
-            out[i] = one(checked[i])
-        return out
-    with ThreadPoolExecutor(max_workers=workers) as ex:
-        chunks = [rest[k::workers] for k in range(workers)]
-        results = list(ex.map(lambda ch: [one(checked[i]) for i in ch], chunks))
-    for ch, res in zip(chunks, results):
-        for i, p in zip(ch, res):
-            out[i] = p
-    return out
-
-
-PROBE_QUERIES = 4
-THREADS_PAY_SECONDS = 0.5e-3
-"""``paths`` spreads a batch over threads only when ``PROBE_QUERIES`` of its
-queries, spread over the batch and run first, took at least this long each: below it a query is mostly Python around
-the kernel, and threads (sharing the GIL) were measured slower than one."""

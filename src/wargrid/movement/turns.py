@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_real
+from ..costs import CostField
 from ..grids.boards import Grid
-from .search import cells_of, padded_id, path_cost, stop_array, topo_args
+from .search import cells_of, padded_id, path_cost, stop_array, topo_bundle
 from .zoc import occupied
 
 __all__ = ["Route", "route"]
@@ -69,7 +70,7 @@ class Route:
 
 def route(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     start: tuple[int, int],
     goal: tuple[int, int],
     *,
@@ -81,15 +82,16 @@ def route(
     """The route from ``start`` to ``goal`` taking the fewest turns (see the module notes), or ``None``.
 
     ``points_left``: the points the unit still has this turn (default: a full turn).
-    Cells are ``(x, y)``; ``costs`` is a ``CostData`` such as ``Map.cost_data(unit)``.
+    Cells are ``(x, y)``; ``costs`` is a ``CostField`` such as ``Map.cost_field(unit=...)``.
 
     >>> from wargrid import Map, SquareGrid
     >>> m = Map(SquareGrid(6, 4))
-    >>> r = route(m.grid, m.cost_data("foot"), (0, 0), (5, 3), points_per_turn=4)
+    >>> r = route(m.grid, m.cost_field(unit="foot"), (0, 0), (5, 3), points_per_turn=4)
     >>> r.turns, r.ends()
     (4, [(2, 0), (4, 0), (5, 1), (5, 3)])
     """
-    from .._kernels.search import route as _route_kernel, trace
+    from .._kernels.movement.turns import route as _route_kernel
+    from .._kernels.movement.astar import trace
 
     s_cell = grid.check_cell(start, "start")
     g_cell = grid.check_cell(goal, "goal")
@@ -100,7 +102,7 @@ def route(
     if left > ppt:
         raise ValueError(f"points_left must be <= points_per_turn ({ppt}), got {left}")
     occ = occupied(grid, costs, enemies=enemies, ignore_zoc=ignore_zoc)
-    unit = getattr(costs, "unit", None)
+    unit = costs.unit
     if s_cell == g_cell:
         return Route([s_cell], [0], 0, 0.0, unit)
     topo = grid.topology
@@ -109,14 +111,13 @@ def route(
     if not np.isfinite(c.cell[t]) or not np.isfinite(c.cell[padded_id(topo, s_cell)]):
         return None
     n = topo.padded_size
-    off, stepl, corner, ti = topo_args(topo)
     turn = np.full(n, -1, dtype=np.int64)
     used = np.zeros(n, dtype=np.float64)
     parent = np.empty(n, dtype=np.int32)
     found = _route_kernel(
-        c.cell, c.edge, stop_array(grid, occ.stop), padded_id(topo, s_cell), t, off, stepl, corner, ti, ppt,
-        ppt - left, turn, used, parent, np.zeros(n, dtype=np.uint8), np.empty(n, dtype=np.int32),
-        np.empty(n), np.empty(n), np.empty(n, dtype=np.int32),
+        c.cell, c.edge, stop_array(grid, occ.stop), padded_id(topo, s_cell), t, topo_bundle(topo), ppt, ppt - left,
+        (turn, used, parent, np.zeros(n, dtype=np.uint8)),
+        (np.empty(n, dtype=np.int32), np.empty(n), np.empty(n), np.empty(n, dtype=np.int32)),
     )
     if not found:
         return None

@@ -10,20 +10,21 @@
 >>> from wargrid import SquareGrid
 >>> import numpy as np
 >>> g = SquareGrid(4, 1)
->>> c = occupied(g, Costs(g.topology.pad(np.ones((1, 4)), np.inf), np.zeros(0), 1.0, True), enemies=[(3, 0)])
+>>> c = occupied(g, CostField.from_arrays(g, np.ones((1, 4))), enemies=[(3, 0)])
 >>> c.stop.astype(int).tolist(), c.costs.cell[9:11].tolist()
 ([[0, 0, 1, 0]], [1.0, inf])
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from ..grids.boards import Grid
-from .search import Costs, check_cells, padded_id
+from ..costs import CostField
+from .search import check_cells, padded_id
 
 __all__ = ["Occupied", "occupied"]
 
@@ -32,7 +33,7 @@ __all__ = ["Occupied", "occupied"]
 class Occupied:
     """Costs with enemy cells blocked, the ``stop`` cells (zone of control) and the ``no_stop`` cells (friends)."""
 
-    costs: Any
+    costs: CostField
     stop: np.ndarray | None
     no_stop: np.ndarray | None
 
@@ -43,7 +44,7 @@ class Occupied:
 
 def occupied(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     *,
     enemies: Any = None,
     friends: Any = None,
@@ -55,7 +56,7 @@ def occupied(
 
     >>> from wargrid import Map, SquareGrid
     >>> m = Map(SquareGrid(6, 4))
-    >>> o = occupied(m.grid, m.cost_data("foot"), enemies=[(3, 1)])
+    >>> o = occupied(m.grid, m.cost_field(unit="foot"), enemies=[(3, 1)])
     >>> o.stop[1].tolist(), o.can_stop((2, 1))
     ([False, False, True, False, True, False], True)
     """
@@ -73,7 +74,7 @@ def occupied(
         for c in foes:
             cell[padded_id(topo, c)] = np.inf
         cell.setflags(write=False)
-        out = Costs(cell, costs.edge, costs.min_cost, bool(costs.uniform), getattr(costs, "unit", None))
+        out = replace(costs, cell=cell)  # the same min_cost: the heuristic, and so the ties, stay as they were
         if not ignore_zoc:
             stop = np.zeros(grid.shape, dtype=bool)
             for c in foes:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..grids.boards import Grid, Topology
-from .search import raw_costs
+from ..costs import CostField
 
 __all__ = ["label_zones", "ZoneState", "ZoneChange"]
 
@@ -69,7 +69,7 @@ def _check_costs(grid: Grid, costs: np.ndarray, edge_costs: np.ndarray | None) -
             c = c & grid.mask if not grid.mask.all() else c
             return np.ascontiguousarray(c).ravel(), np.zeros(0, dtype=np.float64)
         c = np.where(c, 1.0, np.inf)
-    checked = raw_costs(grid, c, edge_costs, name="costs")
+    checked = CostField.from_arrays(grid, c, edge_costs, name="costs")
     return checked.cell, checked.edge
 
 
@@ -170,7 +170,7 @@ def _label(
         stride, off = t.width, 0
     above = _runs_above_cached(t) if runs and edge.shape[0] == 0 else None
     if above is not None:
-        from .._kernels.zones import label_runs
+        from .._kernels.movement.zones import label_runs
 
         n = t.height * ((t.width + 1) // 2) + 1
         if dest is None:
@@ -184,7 +184,7 @@ def _label(
             dest is None, _scratch("rs", n), _scratch("re", n), _scratch("runs", n),
         )
         return out, sizes
-    from .._kernels.zones import label_board
+    from .._kernels.movement.zones import label_board
 
     dirs = _directions(t, edge.shape[0] > 0)
     out = _scratch("out", t.padded_size) if dest is not None else np.empty(t.padded_size, dtype=np.int32)
@@ -235,7 +235,7 @@ class ZoneChange:
 class ZoneState:
     """Zone labels of one movement class, kept up to date edit by edit.
 
-    ``cell`` and ``edge`` are the padded cost arrays of ``CostData``.
+    ``cell`` and ``edge`` are the padded cost arrays of a ``CostField``.
 
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(3, 1)
@@ -349,7 +349,7 @@ class ZoneState:
 
     def _update_split(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
         """Only links were lost (cells closed, walls built): zones can only shrink or split."""
-        from .._kernels.zones import split_zone
+        from .._kernels.movement.zones import split_zone
 
         t = self.topology
         lab = self._labels
@@ -407,7 +407,7 @@ class ZoneState:
         return np.unique(np.concatenate([pc, q.ravel()]))
 
     def _update_flood(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
-        from .._kernels.zones import reflood
+        from .._kernels.movement.zones import reflood
 
         t = self.topology
         lab = self._labels
@@ -436,7 +436,7 @@ class ZoneState:
         return ZoneChange(tuple(sorted(before)), tuple(sorted(after)))
 
     def _update_merge(self, pc: np.ndarray, was: np.ndarray, now: np.ndarray) -> ZoneChange | None:
-        from .._kernels.zones import link_pairs, relabel
+        from .._kernels.movement.zones import link_pairs, relabel
 
         t = self.topology
         lab = self._labels

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_int
+from ..costs import CostField
 from ..grids.boards import Grid, Topology
 from ..movement.search import per_thread
 
@@ -146,18 +147,17 @@ def classic_path(
     >>> p.status, len(p.directions)
     ('piece', 2)
     """
-    from ..movement.search import raw_costs
 
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     opts = classic_options(grid, start, goal, max_steps=max_steps, follow_limit=follow_limit, optimise=optimise)
-    return _classic(grid, raw_costs(grid, cell_costs).cell, *opts)
+    return classic_search(grid, CostField.from_arrays(grid, cell_costs, name="cell_costs").cell, *opts)
 
 
 def classic_options(
     grid: Grid, start: Any, goal: Any, *, max_steps: Any = None, follow_limit: Any = None, optimise: Any = True
 ) -> tuple[tuple[int, int], tuple[int, int], int, int, bool]:
-    """Checked ``(start, goal, max_steps, follow_limit, optimise)`` for ``_classic`` (internal)."""
+    """Checked ``(start, goal, max_steps, follow_limit, optimise)`` for ``classic_search`` (internal)."""
     s = grid.check_cell(start, "start")
     g = grid.check_cell(goal, "goal")
     if max_steps is None:
@@ -177,11 +177,11 @@ def classic_options(
     return s, g, steps, limit, bool(optimise)
 
 
-def _classic(
+def classic_search(
     grid: Grid, cell: np.ndarray, s: tuple[int, int], g: tuple[int, int], steps: int, limit: int, optimise: bool
 ) -> ClassicPath:
-    """The search on checked input: ``cell`` is the padded flat cost array (``CostData.cell``)."""
-    from .._kernels.rts import classic_find, optimise_moves
+    """The search on checked input: ``cell`` is the padded flat cost array (``CostField.cell``)."""
+    from .._kernels.rts.classic import classic_find, optimise_moves
     from ..movement.search import topo_args
 
     topo = grid.topology
@@ -208,7 +208,7 @@ def _classic(
         m = optimise_moves(cell, path, n, seen, pos, gen, out, dirs, *args)
         path, dirs = out[:m], dirs[: m - 1]
     else:
-        from .._kernels.rts import _direction
+        from .._kernels.rts.classic import _direction
 
         for i in range(n - 1):
             dirs[i] = _direction(path[i], path[i + 1], off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)

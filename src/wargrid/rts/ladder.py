@@ -158,7 +158,7 @@ def ladder_path(
     >>> ladder_path(SquareGrid(3, 1), np.ones((1, 3)), cats, (0, 0), (2, 0)) is None
     True
     """
-    from ..movement.search import find_path
+    from ..movement.dispatch import find_path
 
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")

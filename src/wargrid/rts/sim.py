@@ -218,7 +218,7 @@ class Simulation:
         hp, damage = self._check_amount(hp, "hp", positive=True), self._check_amount(damage, "damage")
         if not isinstance(cloaked, (bool, np.bool_)):
             raise TypeError(f"cloaked must be True or False, got {cloaked!r}")
-        if not math.isfinite(self.map.costs(unit)[c[1], c[0]]):
+        if not math.isfinite(self.map.costs(unit=unit)[c[1], c[0]]):
             raise ValueError(f"cell {c} is impassable for movement class {self.map.unit_class(unit)!r}")
         uid = self._next_uid
         self.occupancy.place(uid, c, kind=kind)
@@ -314,7 +314,7 @@ class Simulation:
 
     def _category(self, u: SimUnit, cell: tuple[int, int], *, truth: bool) -> Entry:
         """The entry category of ``cell`` for ``u`` (``truth``: see hidden enemies as they are)."""
-        if not math.isfinite(self.map.costs(u.unit)[cell[1], cell[0]]):
+        if not math.isfinite(self.map.costs(unit=u.unit)[cell[1], cell[0]]):
             return Entry.IMPASSABLE
         if self.occupancy.blocker(cell, u.kind, uid=u.uid) is None:
             return Entry.OK
@@ -353,7 +353,7 @@ class Simulation:
         'IMPASSABLE'
         """
         u = self.unit(uid)
-        cats = np.where(np.isfinite(self.map.costs(u.unit)), int(Entry.OK), int(Entry.IMPASSABLE)).astype(np.int64)
+        cats = np.where(np.isfinite(self.map.costs(unit=u.unit)), int(Entry.OK), int(Entry.IMPASSABLE)).astype(np.int64)
         occ = self.occupancy
         busy = (occ.vehicle >= 0) | (occ.building >= 0) | (occ.infantry >= 0).any(axis=1)
         busy |= (occ.reserved_cell >= 0) | (occ.reserved_spot >= 0).any(axis=1)
@@ -369,7 +369,7 @@ class Simulation:
         if u.goal is None:
             return False
         connected = getattr(self.map, "connected", None)
-        if connected is not None and u.goal != u.cell and math.isfinite(self.map.costs(u.unit)[u.cell[1], u.cell[0]]):
+        if connected is not None and u.goal != u.cell and math.isfinite(self.map.costs(unit=u.unit)[u.cell[1], u.cell[0]]):
             if not connected(u.cell, u.goal, unit=u.unit):
                 self._stuck(u, f"goal {u.goal} is not connected to {u.cell} for {self.map.unit_class(u.unit)!r}")
                 return False
@@ -377,7 +377,7 @@ class Simulation:
         if avoid is not None:
             cats[avoid[1], avoid[0]] = Entry.IMPASSABLE
         hi = Entry.TEMP_BLOCKED_BY_FRIEND
-        costs = self.map.costs(u.unit)
+        costs = self.map.costs(unit=u.unit)
         cells: list[tuple[int, int]] | None = None
         if self.pathfinder == "astar":
             p = ladder_path(self.grid, costs, cats, u.cell, u.goal, threshold=Entry.MOVING_UNIT, max_threshold=hi)
@@ -423,7 +423,7 @@ class Simulation:
                 continue
             ahead = set(u.route) | ({u.next_cell} if u.next_cell else set())
             if ahead & touched or (ev.kind == "elevation_changed") or u.state == "stuck":
-                if u.next_cell is not None and not math.isfinite(self.map.costs(u.unit)[u.next_cell[1], u.next_cell[0]]):
+                if u.next_cell is not None and not math.isfinite(self.map.costs(unit=u.unit)[u.next_cell[1], u.next_cell[0]]):
                     self.occupancy.release(u.uid)
                     u.next_cell, u.progress = None, 0
                 u.route = []
@@ -485,7 +485,7 @@ class Simulation:
         return SimReport(self.tick, rows)
 
     def _speed(self, u: SimUnit, cell: tuple[int, int]) -> int:
-        c = float(self.map.costs(u.unit)[cell[1], cell[0]])
+        c = float(self.map.costs(unit=u.unit)[cell[1], cell[0]])
         return max(1, int(u.speed / max(c, 1e-9)))
 
     def _advance(self, u: SimUnit) -> None:

@@ -529,7 +529,7 @@ def h_zones(store: BoardStore, payload: Any) -> dict:
     with s.lock:
         m = s.map
         unit = _unit(p.get("unit"), m)
-        labels = _call(m.zones, unit).astype(np.int64)
+        labels = _call(m.zones, unit=unit).astype(np.int64)
     return {"labels": labels.ravel().tolist(), "count": int(len(np.unique(labels[labels >= 0]))), "unit": unit}
 
 
@@ -724,7 +724,7 @@ def warm_up() -> list[str]:
     failed = []
     for kind in BOARD_KINDS:
         m = Map(grid_of(4, 3, **_GENERATE_KW[kind]))
-        steps = [
+        steps: list[tuple[str, Callable[[], object]]] = [
             ("path", lambda: m.path((0, 0), (3, 2))),
             ("range", lambda: m.movement_range((0, 0), 3.0, enemies=[(2, 2)])),
             ("zones", lambda: m.zones()),

@@ -24,9 +24,10 @@ from ..grids.boards import Grid, SquareGrid
 
 __all__ = ["SightBoard", "prepare", "kernels", "SQUARE_METRICS", "HEX_METRICS"]
 
-def kernels() -> Any:
-    """The sight kernel module, imported on first use (``import wargrid`` compiles nothing)."""
-    return load("sight")
+def kernels(name: str) -> Any:
+    """The sight kernel module ``name`` (``'fov'``, ``'los'``, ``'fog'``), imported on first use
+    (``import wargrid`` compiles nothing)."""
+    return load(f"sight.{name}")
 
 SQUARE_METRICS = ("euclidean", "chebyshev", "octile", "manhattan")
 """Radius metrics on square boards (kernel codes 0..3)."""

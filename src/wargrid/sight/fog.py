@@ -61,7 +61,10 @@ class Fog:
     the team names; ``radius`` and ``metric`` the default sight of a unit;
     ``regrow`` ``None`` (explored stays explored) or the number of ticks after
     which an unseen explored cell fades back; ``allies`` pairs of teams that
-    share vision.
+    share vision. ``source``, when given, is called before each use and
+    returns the current board: a board that is not the one in use (or any
+    board after ``invalidate()``) makes every unit's view be recomputed.
+    ``Map.fog`` passes the map's cached board, which changes only on edits.
     """
 
     def __init__(
@@ -126,16 +129,19 @@ class Fog:
 
     # -- units ------------------------------------------------------------------------
     def _sync(self) -> None:
-        if self._dirty and self._source is not None:
+        if self._source is None:
+            return
+        board = self._source()
+        if self._dirty or board is not self._board:
             self._dirty = False
-            self.set_board(self._source())
+            self.set_board(board)
 
     def _view(self, cell: tuple[int, int], radius: int) -> np.ndarray:
         ids = _kernel_ids(self._board, cell[0], cell[1], radius, self._code)
         return np.unique(ids) if self._board.grid.wrap_x else ids
 
     def _apply(self, team: int, old: np.ndarray, new: np.ndarray) -> None:
-        kernels().fog_apply(self._counts[team], self._last_seen[team], old, new, self.time)
+        kernels("fog").fog_apply(self._counts[team], self._last_seen[team], old, new, self.time)
 
     def place(self, unit: Hashable, team: str, cell: tuple[int, int], *, radius: int | None = _DEFAULT) -> None:
         """Put a new unit of ``team`` at ``cell`` with sight ``radius`` (default: the fog's).
@@ -191,7 +197,7 @@ class Fog:
                 self._apply(u.team, u.view, view)
                 u.cell, u.view = c, view
             return
-        k = kernels()
+        k = kernels("fog")
         t = board.grid.topology
         xs = np.array([c[0] for c in cells], dtype=np.int64)
         ys = np.array([c[1] for c in cells], dtype=np.int64)

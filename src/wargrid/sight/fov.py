@@ -68,7 +68,7 @@ def view_capacity(board: SightBoard, r: Any, code: int) -> Any:
 
 
 def _kernel_ids(board: SightBoard, ox: int, oy: int, r: int, code: int) -> np.ndarray:
-    k = kernels()
+    k = kernels("fov")
     h = 1.0 if board.elevation is None else float(board.elevation[oy, ox])
     if code != 4:
         cap = 4 * (r * r + 2 * r) + 1

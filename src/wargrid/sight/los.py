@@ -46,7 +46,7 @@ def los_on_board(board: SightBoard, a: Any, b: Any) -> bool:
     >>> los_on_board(b, (0, 1), (5, 1)), los_on_board(b, (0, 0), (5, 0))
     (False, True)
     """
-    k = kernels()
+    k = kernels("los")
     g = board.grid
     ax, ay = board.cell(a, "a")
     bx, by = board.cell(b, "b")

@@ -200,7 +200,7 @@ def visibility_polygon(
     >>> round(p.area, 9), len(p)
     (16.0, 4)
     """
-    from .._kernels.sight_polygon import march_rays
+    from .._kernels.sight.polygon import march_rays
 
     if not isinstance(grid, SquareGrid):
         raise TypeError(f"grid must be a SquareGrid (the polygon is built from square tile edges), got {type(grid).__name__}")

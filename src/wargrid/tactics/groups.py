@@ -23,10 +23,10 @@ With ``keep_formation`` every unit moves at the speed of the slowest member
 
 >>> from wargrid import SquareGrid, Map
 >>> m = Map(SquareGrid(8, 5))
->>> g = group_move(m.grid, m.cost_data("cavalry"), [(0, 0), (0, 2), (0, 4)], (6, 2))
+>>> g = group_move(m.grid, m.cost_field(unit="cavalry"), [(0, 0), (0, 2), (0, 4)], (6, 2))
 >>> g.destinations, g.total_cost
 ([(6, 1), (5, 2), (6, 2)], 20.0)
->>> f = group_move(m.grid, m.cost_data("cavalry"), [(0, 0), (0, 2), (0, 4)], (6, 2), keep_formation=True,
+>>> f = group_move(m.grid, m.cost_field(unit="cavalry"), [(0, 0), (0, 2), (0, 4)], (6, 2), keep_formation=True,
 ...                speeds=[1, 2, 0.5])
 >>> f.destinations, f.speed, f.positions(3)
 ([(6, 0), (6, 2), (6, 4)], 0.5, [(2.0, 0.5), (2.0, 2.5), (2.0, 4.5)])
@@ -42,8 +42,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._validate import check_cell_pair, check_real
+from ..costs import CostField
 from ..grids.boards import Grid
-from ..movement.search import Path, astar, distance_field
+from ..movement.dispatch import astar
+from ..movement.search import Path, distance_field
 from .areas import is_hex, to_cells
 
 __all__ = ["GroupMove", "group_move", "assign"]
@@ -75,7 +77,7 @@ class GroupMove:
 
         >>> from wargrid import SquareGrid, Map
         >>> m = Map(SquareGrid(5, 1))
-        >>> g = group_move(m.grid, m.cost_data("foot"), [(0, 0)], (4, 0))
+        >>> g = group_move(m.grid, m.cost_field(unit="foot"), [(0, 0)], (4, 0))
         >>> g.positions(0), g.positions(3), g.positions(100)
         ([(0.5, 0.5)], [(2.0, 0.5)], [(4.5, 0.5)])
         """
@@ -117,7 +119,7 @@ def point_along(grid: Grid, cells: Sequence[tuple[int, int]], costs: Sequence[fl
 class _Board:
     """The unit's costs as Python reads them: entry cost, edge costs, the corner rule."""
 
-    def __init__(self, grid: Grid, costs: Any) -> None:
+    def __init__(self, grid: Grid, costs: CostField) -> None:
         self.grid = grid
         t = grid.topology
         self.t = t
@@ -212,7 +214,7 @@ def assign(cost: np.ndarray) -> np.ndarray:
     if np.isnan(c).any():
         raise ValueError("cost must not hold NaN")
     big = (float(np.abs(finite).max()) + 1.0) * (n + 1) if finite.size else 1.0
-    from .._kernels.tactics import hungarian
+    from .._kernels.tactics.groups import hungarian
 
     return hungarian(np.ascontiguousarray(np.where(np.isfinite(c), c, big)))
 
@@ -282,7 +284,7 @@ def _formation(board: _Board, units: list, goal: tuple[int, int], taken: set) ->
 
 def group_move(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     units: Sequence[tuple[int, int]],
     goal: tuple[int, int],
     *,
@@ -292,12 +294,12 @@ def group_move(
 ) -> GroupMove:
     """Send ``units`` (their ``(x, y)`` cells) to ``goal`` together; see the module text.
 
-    ``costs`` is the unit class's ``CostData`` (``Map.cost_data(unit)``);
+    ``costs`` is the unit class's ``CostField`` (``Map.cost_field(unit=...)``);
     ``occupied``: cells other units hold (never a destination).
 
     >>> from wargrid import Map, SquareGrid
     >>> m = Map(SquareGrid(4, 1))
-    >>> group_move(m.grid, m.cost_data("foot"), [(0, 0)], (3, 0), occupied=[(3, 0)]).destinations
+    >>> group_move(m.grid, m.cost_field(unit="foot"), [(0, 0)], (3, 0), occupied=[(3, 0)]).destinations
     [(2, 0)]
     """
     from ..movement.fields import flow_field
@@ -380,7 +382,7 @@ def group_move(
     return GroupMove(units, goal, dest_out, paths, total, speeds_l, speed, ticks, steps, grid)
 
 
-def _join(grid: Grid, costs: Any, board: _Board, ff_path: Path | None, tree: tuple | None,
+def _join(grid: Grid, costs: CostField, board: _Board, ff_path: Path | None, tree: tuple | None,
           start: tuple[int, int], dest: tuple[int, int]) -> tuple[Path, list[float]] | None:
     """The flow-field path to the area, then the walk inside the area to ``dest`` (or A* if the area splits)."""
     if ff_path is not None and tree is not None and dest in tree[1]:
@@ -396,4 +398,4 @@ def _join(grid: Grid, costs: Any, board: _Board, ff_path: Path | None, tree: tup
     steps = []
     for a, b in zip(cells[:-1], cells[1:]):
         steps.append(next(c for n, c in board.moves(a) if n == b))
-    return Path(cells, float(sum(steps)), getattr(costs, "unit", None)), steps
+    return Path(cells, float(sum(steps)), costs.unit), steps

@@ -164,7 +164,7 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
     """String-pull ``path`` (a ``Path`` or a list of neighbouring ``(x, y)`` cells) over ``passable``.
 
     ``passable`` is a ``(height, width)`` bool array of the cells the unit
-    may cross (``Map.passable(unit)``). Every cell of the path must be passable.
+    may cross (``Map.passable(unit=...)``). Every cell of the path must be passable.
 
     >>> from wargrid import HexGrid
     >>> s = smooth_path(HexGrid(5, 5), np.ones((5, 5), dtype=bool), [(0, 2), (1, 2), (2, 2), (3, 2)])
@@ -178,7 +178,7 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
     if stuck.any():
         i = int(np.flatnonzero(stuck)[0])
         raise ValueError(f"path[{i}] {cells[i]} is impassable for this unit: a path crosses passable cells only")
-    from .._kernels.tactics import string_pull
+    from .._kernels.tactics.smoothing import string_pull
 
     geo = _geometry(grid)
     t = grid.topology
@@ -211,7 +211,7 @@ def line_clear(grid: Grid, passable: np.ndarray, a: tuple[int, int], b: tuple[in
     a = grid.check_cell(a, "a")
     b = grid.check_cell(b, "b")
     blocked = _blocked(grid, passable)
-    from .._kernels.tactics import segment_clear, tile_axes
+    from .._kernels.tactics.smoothing import segment_clear, tile_axes
 
     geo = _geometry(grid)
     t = grid.topology

@@ -28,7 +28,7 @@ facing as a continuous number during a turn (``2.5`` halfway from 2 to 3).
 
 >>> from wargrid import SquareGrid, Map
 >>> m = Map(SquareGrid(4, 3, diagonal=True))
->>> p = turning_path(m.grid, m.cost_data("cavalry"), (0, 1), (3, 1), facing=2, turn_rate=0.5)
+>>> p = turning_path(m.grid, m.cost_field(unit="cavalry"), (0, 1), (3, 1), facing=2, turn_rate=0.5)
 >>> p.states[:4], p.time
 ([((0, 1), 2), ((0, 1), 1), ((0, 1), 0), ((1, 1), 0)], 7.0)
 """
@@ -42,6 +42,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._validate import check_cell_pair, check_int, check_real
+from ..costs import CostField
 from ..grids.boards import Grid
 from ..movement.search import SearchState, per_thread
 from ..rts.leptons import LEPTONS_PER_CELL
@@ -90,7 +91,7 @@ class TurnPath:
 
         >>> from wargrid import SquareGrid, Map
         >>> m = Map(SquareGrid(6, 4, diagonal=True))
-        >>> p = turning_path(m.grid, m.cost_data("cavalry"), (0, 1), (3, 1), facing=2, turn_rate=0.5)
+        >>> p = turning_path(m.grid, m.cost_field(unit="cavalry"), (0, 1), (3, 1), facing=2, turn_rate=0.5)
         >>> t = p.track(); (t[0].x, t[0].y, t[0].facing), (t[-1].t, t[-1].x, t[-1].facing)
         ((0.5, 1.5, 2), (7.0, 3.5, 0))
         """
@@ -129,7 +130,7 @@ def _check_facing(grid: Grid, facing: Any, name: str) -> int:
 
 def turning_path(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     start: tuple[int, int],
     goal: tuple[int, int],
     *,
@@ -141,14 +142,14 @@ def turning_path(
 ) -> TurnPath | None:
     """The fastest path in ticks for a unit that starts at ``start`` facing ``facing``; ``None`` if unreachable.
 
-    ``costs`` is the unit class's ``CostData`` (``Map.cost_data(unit)``).
+    ``costs`` is the unit class's ``CostField`` (``Map.cost_field(unit=...)``).
 
     >>> from wargrid import Map, SquareGrid
     >>> m = Map(SquareGrid(3, 3))
-    >>> turning_path(m.grid, m.cost_data("cavalry"), (0, 0), (0, 0), facing=0, turn_rate=1, final_facing=2).time
+    >>> turning_path(m.grid, m.cost_field(unit="cavalry"), (0, 0), (0, 0), facing=0, turn_rate=1, final_facing=2).time
     2.0
     """
-    from .._kernels.tactics import facing_search
+    from .._kernels.tactics.turning import facing_search
     from ..movement.search import topo_args
 
     start = grid.check_cell(start, "start")
@@ -202,7 +203,7 @@ def _turn_dir(a: int, b: int, n: int) -> int:
 
 def turn_track(
     grid: Grid,
-    costs: Any,
+    costs: CostField,
     cells: Sequence[tuple[int, int]],
     *,
     facing: int,
@@ -219,10 +220,10 @@ def turn_track(
 
     >>> from wargrid import HexGrid, Map
     >>> m = Map(HexGrid(4, 4))
-    >>> p = turn_track(m.grid, m.cost_data("cavalry"), [(0, 0), (1, 0), (1, 1)], facing=0, turn_rate=1)
+    >>> p = turn_track(m.grid, m.cost_field(unit="cavalry"), [(0, 0), (1, 0), (1, 1)], facing=0, turn_rate=1)
     >>> p.states, p.time
     ([((0, 0), 0), ((1, 0), 0), ((1, 0), 5), ((1, 1), 5)], 3.0)
-    >>> slow = turn_track(m.grid, m.cost_data("cavalry"), [(0, 0), (1, 0), (1, 1)], facing=0, turn_rate=0.5)
+    >>> slow = turn_track(m.grid, m.cost_field(unit="cavalry"), [(0, 0), (1, 0), (1, 1)], facing=0, turn_rate=0.5)
     >>> [(q.t, q.facing, q.heading) for q in slow.track()]
     [(0.0, 0, 0.0), (1.0, 0, 0.0), (2.0, 0, 5.5), (3.0, 5, 5.0), (4.0, 5, 5.0)]
     """

@@ -80,7 +80,7 @@ def land_graph(grid: Grid, passable: np.ndarray) -> LandGraph:
     >>> g.nbr.tolist()
     [[1, -1, -1, -1], [-1, -1, 0, -1]]
     """
-    from .._kernels.territory import build_graph
+    from .._kernels.territory.graph import build_graph
 
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")

@@ -51,7 +51,7 @@ def _quota(n: int, players: int, w: np.ndarray) -> np.ndarray:
 
 
 def _initial(graph: LandGraph, w: np.ndarray, players: int, cap: int, tol: float, method: str, seed: int) -> np.ndarray:
-    from .._kernels.territory import scatter_greedy, scatter_pattern, scatter_random
+    from .._kernels.territory.scattered import scatter_greedy, scatter_pattern, scatter_random
 
     if method == "random":
         return scatter_random(graph.nbr, w, players, seed)
@@ -91,7 +91,7 @@ def scatter(
     method: str | None,
 ) -> tuple[np.ndarray, str]:
     """Owners of the land's nodes with no chunk above ``cap``; returns ``(owner, method)``."""
-    from .._kernels.territory import scatter_balance, scatter_repair
+    from .._kernels.territory.scattered import scatter_balance, scatter_repair
     from .partition import PartitionError, _slack
 
     if method is None:
@@ -136,7 +136,7 @@ def chunk_sizes(graph: LandGraph, owner: np.ndarray) -> np.ndarray:
     >>> chunk_sizes(g, owner)[:6].tolist()
     [8, 8, 8, 8, 4, 4]
     """
-    from .._kernels.territory import label_chunks
+    from .._kernels.territory.graph import label_chunks
 
     labels, sizes = label_chunks(graph.nbr, np.asarray(owner, dtype=np.int64))
     return sizes[labels]

@@ -61,7 +61,7 @@ class Feasibility:
 
 
 def _largest_zone(graph: LandGraph) -> int:
-    from .._kernels.territory import label_chunks
+    from .._kernels.territory.graph import label_chunks
 
     _, sizes = label_chunks(graph.nbr, np.zeros(graph.n, dtype=np.int64))
     return int(sizes.max()) if sizes.size else 0
@@ -69,7 +69,7 @@ def _largest_zone(graph: LandGraph) -> int:
 
 def _bipartition(graph: LandGraph) -> tuple[np.ndarray, np.ndarray] | None:
     """Side (0/1) of each node and its zone, or ``None`` when some zone has an odd ring."""
-    from .._kernels.territory import bfs, label_chunks
+    from .._kernels.territory.graph import bfs, label_chunks
 
     zero = np.zeros(graph.n, dtype=np.int64)
     labels, sizes = label_chunks(graph.nbr, zero)
@@ -159,7 +159,7 @@ def check_feasibility(
         if z > need:
             need, why = z, f"a single player owns every cell, so its largest chunk is the largest land zone ({z} cells)"
     else:
-        from .._kernels.territory import max_clique
+        from .._kernels.territory.feasibility import max_clique
 
         grid = graph.grid
         clique = int(max_clique(graph.nbr, 4))
@@ -192,7 +192,7 @@ def check_feasibility(
                                "zone's two sides are fixed, and no choice of sides gives counts within one of "
                                "each other; use max_chunk >= 2", 2)
     if players == 3 and max_chunk == 1:
-        from .._kernels.territory import forced_colouring
+        from .._kernels.territory.feasibility import forced_colouring
 
         col, pieces, conflict = forced_colouring(graph.nbr)
         if conflict:

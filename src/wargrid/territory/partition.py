@@ -127,7 +127,7 @@ def _slack(tol: float, w: np.ndarray) -> float:
 def _spread_seeds(graph: LandGraph, w: np.ndarray, players: int, rng: np.random.Generator) -> np.ndarray:
     """One start per player: players shared between zones by weight (largest
     remainder, at most one per cell), spread in each zone by farthest points."""
-    from .._kernels.territory import bfs, farthest_points, label_chunks
+    from .._kernels.territory.graph import bfs, farthest_points, label_chunks
 
     zero = np.zeros(graph.n, dtype=np.int64)
     labels, sizes = label_chunks(graph.nbr, zero)
@@ -159,7 +159,7 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
     """Owners and starts of a compact split; on connected land (one zone), when a
     player ends in more than one piece, a few more attempts from other starts
     keep the split with the fewest pieces (then the shortest borders)."""
-    from .._kernels.territory import cut_sides
+    from .._kernels.territory.growth import cut_sides
 
     owner, out = _compact_once(graph, w, players, seeds, rng, tol)
     if seeds is not None or players == 1 or graph.n > _RETRY_CELLS:
@@ -178,7 +178,9 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
 
 
 def _compact_once(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float):
-    from .._kernels.territory import balanced_voronoi, distance_fields, grow, inner_cells, label_chunks, rebalance, refine
+    from .._kernels.territory.growth import balanced_voronoi, distance_fields, grow, inner_cells
+    from .._kernels.territory.graph import label_chunks
+    from .._kernels.territory.balance import rebalance, refine
 
     nbr = graph.nbr
     fixed = seeds is not None
@@ -237,13 +239,14 @@ def _compact_once(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarr
 
 
 def _pieces(graph: LandGraph, owner: np.ndarray) -> int:
-    from .._kernels.territory import label_chunks
+    from .._kernels.territory.graph import label_chunks
 
     return int(label_chunks(graph.nbr, owner)[1].size)
 
 
 def _snake(graph: LandGraph, w: np.ndarray, players: int, slack: float):
-    from .._kernels.territory import inner_cells, rebalance, refine
+    from .._kernels.territory.growth import inner_cells
+    from .._kernels.territory.balance import rebalance, refine
 
     h, wd = graph.grid.shape
     ids = np.arange(h * wd).reshape(h, wd)
@@ -266,7 +269,8 @@ def _snake(graph: LandGraph, w: np.ndarray, players: int, slack: float):
 
 
 def _report(graph: LandGraph, w: np.ndarray, owner: np.ndarray, players: int, seeds: np.ndarray, mode: str, method: str, tol: float, seconds: float) -> PartitionReport:
-    from .._kernels.territory import cut_sides, label_chunks, mean_steps
+    from .._kernels.territory.growth import cut_sides, mean_steps
+    from .._kernels.territory.graph import label_chunks
 
     cells = np.bincount(owner, minlength=players)
     weight = np.bincount(owner, weights=w, minlength=players).astype(np.float64)
@@ -378,7 +382,7 @@ def partition(
 
 
 def _own_starts(graph: LandGraph, owner: np.ndarray, seeds: np.ndarray) -> np.ndarray:
-    from .._kernels.territory import bfs
+    from .._kernels.territory.graph import bfs
 
     out = seeds.copy()
     for k, s in enumerate(seeds):

@@ -52,7 +52,7 @@ class StartPositions:
 
 
 def _pair_min(nbr: np.ndarray, starts: np.ndarray, zero: np.ndarray) -> int:
-    from .._kernels.territory import bfs
+    from .._kernels.territory.graph import bfs
 
     if starts.size < 2:
         return 0
@@ -83,7 +83,8 @@ def start_positions(
     >>> s.min_distance, sorted(s.cells)
     (16, [(0, 0), (8, 8)])
     """
-    from .._kernels.territory import ball_sums, bfs, farthest_points, label_chunks
+    from .._kernels.territory.starts import ball_sums
+    from .._kernels.territory.graph import bfs, farthest_points, label_chunks
 
     if not isinstance(grid, Grid):
         raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")

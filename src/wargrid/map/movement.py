@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from ..movement import search as _search
-from ..movement.jps import uses_table, table_cells
+from ..movement.dispatch import paths as _paths, shortest_path
+from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
+from ..movement.search import Path, check_weight, distance_field
+from ..movement.turns import Route, route
 from ..movement.zoc import occupied
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..movement.fields import FlowField, MovementRange
-    from ..movement.turns import Route
+from .core import Cell, MapCore
 
 
-class MovementQueries:
-    """Mixed into ``Map``; ``self`` is the map."""
+class MovementQueries(MapCore):
+    """Paths, ranges, fields and routes of a ``Map``."""
 
     def path(
         self,
-        start: tuple[int, int],
-        goal: tuple[int, int],
+        start: Cell,
+        goal: Cell,
         *,
         unit: str | None = None,
         weight: float = 1.0,
@@ -29,7 +28,7 @@ class MovementQueries:
         enemies: Sequence[tuple[int, int]] | None = None,
         friends: Sequence[tuple[int, int]] | None = None,
         ignore_zoc: bool = False,
-    ) -> _search.Path | None:
+    ) -> Path | None:
         """The cheapest path for ``unit`` from ``start`` to ``goal`` (``(x, y)`` cells), or ``None``.
 
         Exact A* (Jump Point Search on uniform square-8 boards) with
@@ -46,42 +45,26 @@ class MovementQueries:
         >>> m.path((0, 0), (1, 0)) is None
         True
         """
-        cd = self.cost_data(unit)
+        name = self.unit_class(unit)
+        f = self.derived.cost_field(name)
         grid = self.grid
         start = grid.check_cell(start, "start")
         goal = grid.check_cell(goal, "goal")
-        w = weight if type(weight) is float and weight == 1.0 else _search.check_weight(weight)
+        w = weight if type(weight) is float and weight == 1.0 else check_weight(weight)
         if not isinstance(nearest, (bool, np.bool_)):
             raise TypeError(f"nearest must be True or False, got {nearest!r}")
-        if enemies is None and friends is None and not nearest:
+        zones = None if nearest else self.derived.zones(name)
+        if enemies is None and friends is None:
             if not isinstance(ignore_zoc, (bool, np.bool_)):
                 raise TypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
-            return self._path_plain(cd, start, goal, w)
-        occ = occupied(grid, cd, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
-        if start != goal and occ.stop is None and occ.no_stop is None and not nearest and hasattr(self, "connected"):
-            if not self.connected(start, goal, unit=unit):
-                return None
+            return shortest_path(grid, f, start, goal, weight=w, nearest=bool(nearest), zones=zones)
+        occ = occupied(grid, f, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
         if not nearest and not occ.can_stop(goal):
             return None
-        p = _search.search_checked(grid, occ.costs, start, goal, w, bool(nearest), occ.stop, "auto")
+        p = shortest_path(grid, occ.costs, start, goal, weight=w, nearest=bool(nearest), stop=occ.stop, zones=zones)
         if p is not None and nearest and not occ.can_stop(p.end):
             return None
         return p
-
-    def _path_plain(self, cd: Any, start: tuple[int, int], goal: tuple[int, int], weight: float) -> _search.Path | None:
-        """``path`` without units around and without ``nearest``, on checked arguments: the common call, kept short."""
-        if start == goal:
-            return _search.Path([start], 0.0, cd.unit)
-        pw = self.grid.topology.pw
-        s = (start[1] + 1) * pw + start[0] + 1
-        t = (goal[1] + 1) * pw + goal[0] + 1
-        zones = getattr(self, "_zones_for", None)
-        if zones is not None and not zones(cd.unit).connected(s, t):
-            return None  # also when either end is impassable
-        if weight == 1.0 and uses_table(self.grid, cd):
-            cells, steps = table_cells(self.grid, cd, s, t)
-            return None if cells is None else _search.Path(cells, steps * float(cd.min_cost), cd.unit)
-        return _search.search_checked(self.grid, cd, start, goal, weight, False, None, "auto")
 
     def distance_field(
         self,
@@ -98,7 +81,7 @@ class MovementQueries:
         >>> Map(SquareGrid(3, 1)).distance_field((0, 0), unit="cavalry").tolist()
         [[0.0, 1.0, 2.0]]
         """
-        return _search.distance_field(self.grid, self.cost_data(unit), sources, max_cost=max_cost)
+        return distance_field(self.grid, self.cost_field(unit=unit), sources, max_cost=max_cost)
 
     def paths(
         self,
@@ -107,18 +90,20 @@ class MovementQueries:
         unit: str | None = None,
         weight: float = 1.0,
         workers: int = 2,
-    ) -> list[_search.Path | None]:
+    ) -> list[Path | None]:
         """``path`` for many ``(start, goal)`` pairs at once, on ``workers`` threads.
 
         >>> from wargrid import Map, SquareGrid
         >>> [p.cost for p in Map(SquareGrid(4, 4)).paths([((0, 0), (3, 3)), ((0, 0), (0, 1))], unit="cavalry")]
         [6.0, 1.0]
         """
-        return _search.paths(self.grid, self.cost_data(unit), pairs, weight=weight, workers=workers)
+        name = self.unit_class(unit)
+        return _paths(self.grid, self.derived.cost_field(name), pairs, weight=weight, workers=workers,
+                      zones=self.derived.zones(name))
 
     def movement_range(
         self,
-        start: tuple[int, int],
+        start: Cell,
         budget: float,
         *,
         unit: str | None = None,
@@ -126,7 +111,7 @@ class MovementQueries:
         enemies: Sequence[tuple[int, int]] | None = None,
         friends: Sequence[tuple[int, int]] | None = None,
         ignore_zoc: bool = False,
-    ) -> "MovementRange":
+    ) -> MovementRange:
         """Every cell ``unit`` can reach from ``start`` with ``budget`` movement points.
 
         Returns a ``MovementRange``: ``.cells()``, ``.cost`` and ``.remaining``
@@ -139,14 +124,12 @@ class MovementQueries:
         >>> len(r.cells()), r.path_to((2, 0)).cells
         (19, [(2, 2), (2, 1), (2, 0)])
         """
-        from ..movement.fields import movement_range
-
         return movement_range(
-            self.grid, self.cost_data(unit), start, budget, attack_range=attack_range,
+            self.grid, self.cost_field(unit=unit), start, budget, attack_range=attack_range,
             enemies=enemies, friends=friends, ignore_zoc=ignore_zoc,
         )
 
-    def flow_field(self, goal: Any, *, unit: str | None = None) -> "FlowField":
+    def flow_field(self, goal: Any, *, unit: str | None = None) -> FlowField:
         """The next step toward ``goal`` (one ``(x, y)`` or a list: the nearest) from every cell, for many units.
 
         >>> from wargrid import Map, SquareGrid
@@ -154,21 +137,19 @@ class MovementQueries:
         >>> f.step((0, 0)), f.path_from((1, 1)).cells
         ((1, 1), [(1, 1), (2, 2), (3, 3)])
         """
-        from ..movement.fields import flow_field
-
-        return flow_field(self.grid, self.cost_data(unit), goal)
+        return flow_field(self.grid, self.cost_field(unit=unit), goal)
 
     def route(
         self,
-        start: tuple[int, int],
-        goal: tuple[int, int],
+        start: Cell,
+        goal: Cell,
         *,
         unit: str | None = None,
         points_per_turn: float,
         points_left: float | None = None,
         enemies: Sequence[tuple[int, int]] | None = None,
         ignore_zoc: bool = False,
-    ) -> "Route | None":
+    ) -> Route | None:
         """A multi-turn route: the fewest turns from ``start`` to ``goal``, each cell with its turn.
 
         Points left at the end of a turn are lost when the next step costs
@@ -180,9 +161,7 @@ class MovementQueries:
         >>> list(zip(r.cells, r.turn_at)), r.turns
         ([((0, 0), 0), ((1, 0), 0), ((2, 0), 0), ((3, 0), 1)], 2)
         """
-        from ..movement.turns import route
-
         return route(
-            self.grid, self.cost_data(unit), start, goal, points_per_turn=points_per_turn,
+            self.grid, self.cost_field(unit=unit), start, goal, points_per_turn=points_per_turn,
             points_left=points_left, enemies=enemies, ignore_zoc=ignore_zoc,
         )

@@ -1,4 +1,5 @@
-"""Ray marching for the visibility polygon: where each ray first meets a blocking tile."""
+"""Ray marching for the visibility polygon: where each ray first meets a blocking tile.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 
 import numpy as np
 
-from ._jit import jit
+from .._jit import jit
 
 
 @jit

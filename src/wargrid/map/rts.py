@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Mapping
 
-if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
+import numpy.typing as npt
 
-    from ..rts.classic import ClassicPath
-    from ..rts.ladder import LadderPath
+from ..rts.classic import ClassicPath, classic_options, classic_search
+from ..rts.ladder import LadderPath, ladder_path
+from .core import Cell, MapCore
 
 
-class RtsQueries:
-    """Mixed into ``Map``; ``self`` is the map."""
+class RtsQueries(MapCore):
+    """The classic RTS pathfinder and the entry ladder on a ``Map``."""
 
     def classic_path(
         self,
-        start: tuple[int, int],
-        goal: tuple[int, int],
+        start: Cell,
+        goal: Cell,
         *,
         unit: str | None = None,
         max_steps: int | None = None,
         follow_limit: int | None = None,
-    ) -> "ClassicPath":
+    ) -> ClassicPath:
         """The classic RTS pathfinder (straight line + edge following + move optimiser) for movement class ``unit``.
 
         Fast and not optimal; see ``wargrid.rts.classic_path``.
@@ -32,23 +32,21 @@ class RtsQueries:
         >>> m.classic_path((0, 0), (4, 0), unit="foot").cells[-1]
         (4, 0)
         """
-        from ..rts.classic import _classic, classic_options
-
         opts = classic_options(self.grid, start, goal, max_steps=max_steps, follow_limit=follow_limit)
-        return _classic(self.grid, self.cost_data(unit).cell, *opts)
+        return classic_search(self.grid, self.cost_field(unit=unit).cell, *opts)
 
     def ladder_path(
         self,
-        start: tuple[int, int],
-        goal: tuple[int, int],
-        categories: "np.ndarray",
+        start: Cell,
+        goal: Cell,
+        categories: npt.ArrayLike,
         *,
         unit: str | None = None,
         threshold: object = 2,
         max_threshold: object = 4,
-        costs: dict | None = None,
+        costs: Mapping[object, float] | None = None,
         nearest: bool = False,
-    ) -> "LadderPath | None":
+    ) -> LadderPath | None:
         """A* on the entry ladder for movement class ``unit``: ``categories`` is each cell's ``rts.Entry``.
 
         The threshold starts at ``threshold`` (default MOVING_UNIT) and rises
@@ -61,9 +59,7 @@ class RtsQueries:
         >>> m.ladder_path((0, 0), (2, 0), np.array([[0, 2, 0]]), unit="foot").cost
         5.0
         """
-        from ..rts.ladder import ladder_path
-
         return ladder_path(
-            self.grid, self.costs(unit), categories, start, goal,
+            self.grid, self.costs(unit=unit), categories, start, goal,
             threshold=threshold, max_threshold=max_threshold, costs=costs, nearest=nearest,
         )

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..territory import Partition, StartPositions
+from ..territory import Partition, StartPositions, partition, start_positions
+from .core import Cell, MapCore
 
 
-class TerritoryQueries:
-    """Mixed into ``Map``; ``self`` is the map."""
+class TerritoryQueries(MapCore):
+    """Fair partitions and start positions of a ``Map``."""
 
     def partition(
         self,
@@ -19,12 +20,12 @@ class TerritoryQueries:
         *,
         mode: str = "compact",
         max_chunk: int | None = None,
-        weights: np.ndarray | None = None,
-        starts: Sequence[tuple[int, int]] | None = None,
+        weights: npt.ArrayLike | None = None,
+        starts: Sequence[Cell] | None = None,
         unit: str | None = None,
         seed: int = 0,
         method: str | None = None,
-    ) -> "Partition":
+    ) -> Partition:
         """Divide the land ``unit`` can stand on between ``players`` with exact balance.
 
         See ``wargrid.territory.partition`` for the modes ('compact',
@@ -36,12 +37,10 @@ class TerritoryQueries:
         >>> sorted(p.report.cells.tolist()), int(p.owners[2, 3])
         ([11, 11, 12, 12], -1)
         """
-        from ..territory import partition
-
         return partition(
-            self.grid,  # type: ignore[attr-defined]
+            self.grid,
             players,
-            passable=self.passable(unit),  # type: ignore[attr-defined]
+            passable=self.passable(unit=unit),
             mode=mode,
             max_chunk=max_chunk,
             weights=weights,
@@ -57,8 +56,8 @@ class TerritoryQueries:
         unit: str | None = None,
         seed: int = 0,
         radius: int = 3,
-        value: np.ndarray | None = None,
-    ) -> "StartPositions":
+        value: npt.ArrayLike | None = None,
+    ) -> StartPositions:
         """Start cells for ``players`` on land ``unit`` can stand on: far apart (in
         steps), with balanced ``value`` within ``radius``, all in the largest zone.
 
@@ -67,12 +66,10 @@ class TerritoryQueries:
         >>> s.min_distance, len(s)
         (16, 2)
         """
-        from ..territory import start_positions
-
         return start_positions(
-            self.grid,  # type: ignore[attr-defined]
+            self.grid,
             players,
-            passable=self.passable(unit),  # type: ignore[attr-defined]
+            passable=self.passable(unit=unit),
             seed=seed,
             radius=radius,
             value=value,

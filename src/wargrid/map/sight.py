@@ -2,38 +2,41 @@
 
 from __future__ import annotations
 
-import weakref
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
-from ..sight._board import prepare
+from ..sight._board import SightBoard
 from ..sight.fog import Fog
 from ..sight.fov import fov_array
 from ..sight.los import los_on_board
-from ..sight.polygon import visibility_polygon
+from ..sight.polygon import VisibilityPolygon, visibility_polygon
+from .core import Cell, MapCore
 
 
-class SightQueries:
-    """Mixed into ``Map``; ``self`` is the map."""
+class MapSightBoard:
+    """A map's current sight board, for a ``Fog`` that follows the map's edits (picklable, unlike a closure)."""
 
-    def _sight_board(self, elevation: bool = True) -> Any:
-        use = elevation and self.elevation is not None
-        key = "sight_board_elev" if use else "sight_board"
-        board = self._cache.get(key)
-        if board is None:
-            board = prepare(self.grid, self.blocks_sight(), self.elevation if use else None)
-            self._cache[key] = board
-        return board
+    def __init__(self, m: MapCore, elevation: bool) -> None:
+        self.map = m
+        self.elevation = elevation
+
+    def __call__(self) -> SightBoard:
+        return self.map.derived.sight_board(self.elevation)
+
+
+class SightQueries(MapCore):
+    """Field of view, line of sight, fog of war and the visibility polygon of a ``Map``."""
 
     @staticmethod
-    def _check_elevation_flag(elevation: Any) -> bool:
+    def _check_elevation_flag(elevation: object) -> bool:
         if not isinstance(elevation, (bool, np.bool_)):
             raise TypeError(f"elevation must be True or False, got {elevation!r}")
         return bool(elevation)
 
-    def fov(self, origin: tuple[int, int], *, radius: int | None, metric: str | None = None,
-            elevation: bool = True) -> np.ndarray:
+    def fov(self, origin: Cell, *, radius: int | None, metric: str | None = None,
+            elevation: bool = True) -> npt.NDArray[np.bool_]:
         """Boolean ``(height, width)`` array of the cells seen from ``origin`` (an ``(x, y)`` cell).
 
         Forest, mountains and other terrains with ``blocks_sight`` block the
@@ -48,10 +51,10 @@ class SightQueries:
         >>> m.fov((0, 0), radius=4).astype(int).tolist()
         [[1, 1, 1, 0, 0]]
         """
-        board = self._sight_board(self._check_elevation_flag(elevation))
+        board = self.derived.sight_board(self._check_elevation_flag(elevation))
         return fov_array(board, origin, radius=radius, metric=metric)
 
-    def line_of_sight(self, a: tuple[int, int], b: tuple[int, int], *, elevation: bool = True) -> bool:
+    def line_of_sight(self, a: Cell, b: Cell, *, elevation: bool = True) -> bool:
         """Whether a viewer at ``a`` sees cell ``b``: exactly ``self.fov(a, radius=None)[b]``.
 
         >>> from wargrid import Map, HexGrid
@@ -59,11 +62,11 @@ class SightQueries:
         >>> m.line_of_sight((0, 0), (2, 0)), m.line_of_sight((0, 0), (4, 0))
         (True, False)
         """
-        return los_on_board(self._sight_board(self._check_elevation_flag(elevation)), a, b)
+        return los_on_board(self.derived.sight_board(self._check_elevation_flag(elevation)), a, b)
 
     def fog(self, teams: Sequence[str], *, radius: int | None = 8, metric: str | None = None,
-            regrow: int | None = None, allies: Iterable[tuple[str, str]] = (), elevation: bool = True) -> Any:
-        """A ``wargrid.sight.fog.Fog`` of war for ``teams`` on this map, kept up to date with map edits.
+            regrow: int | None = None, allies: Iterable[tuple[str, str]] = (), elevation: bool = True) -> Fog:
+        """A ``Fog`` of war for ``teams`` on this map, kept up to date with map edits.
 
         ``radius``/``metric``: a unit's default sight; ``regrow``: ticks after
         which unseen explored cells fade back (``None``: never); ``allies``:
@@ -74,22 +77,10 @@ class SightQueries:
         >>> fog.place("scout", "red", (3, 3)); int(fog.visible("red").sum()), int(fog.visible("blue").sum())
         (19, 0)
         """
-        use = self._check_elevation_flag(elevation)
-        fog = Fog(self._sight_board(use), teams, radius=radius, metric=metric, regrow=regrow, allies=allies,
-                  source=lambda: self._sight_board(use))
-        ref = weakref.ref(fog)
+        source = MapSightBoard(self, self._check_elevation_flag(elevation))
+        return Fog(source(), teams, radius=radius, metric=metric, regrow=regrow, allies=allies, source=source)
 
-        def listener(kind: str, ids: np.ndarray) -> None:
-            f = ref()
-            if f is not None:
-                f.invalidate()
-            elif listener in self._internal:  # the fog is gone: stop listening
-                self._internal.remove(listener)
-
-        self._subscribe_internal(listener)
-        return fog
-
-    def visibility_polygon(self, light: tuple[float, float], *, bounds: Sequence[float] | None = None) -> Any:
+    def visibility_polygon(self, light: tuple[float, float], *, bounds: Sequence[float] | None = None) -> VisibilityPolygon:
         """The polygon lit by a light at float point ``light = (x, y)`` (square boards; tile ``(x, y)``
         covers ``[x, x + 1] x [y, y + 1]``); see ``wargrid.sight.polygon``.
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from .._jit import jit
+
 
 INF = np.inf
 
@@ -453,7 +454,6 @@ def split_zone(
         if r != keeper:
             labels[c] = newid[r]
     return ncomp, next_id
-
 
 
 @jit

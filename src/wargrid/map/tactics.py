@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Iterable, Sequence
 
 from .._validate import check_choice
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..tactics.areas import Area
-    from ..tactics.groups import GroupMove
-    from ..tactics.smoothing import SmoothPath
-    from ..tactics.turning import TurnPath
+from ..movement.search import Path
+from ..tactics.areas import Area, area, is_hex
+from ..tactics.groups import GroupMove, group_move
+from ..tactics.smoothing import SmoothPath, smooth_path
+from ..tactics.turning import TurnPath, turning_path
+from .sight import SightQueries
+from .core import Cell
 
 AREA_MASKS = ("none", "sight", "terrain")
 
 
-class TacticsQueries:
-    """Mixed into ``Map``; ``self`` is the map."""
+class TacticsQueries(SightQueries):
+    """Attack areas, path smoothing, group moves and turning vehicles on a ``Map`` (areas use its sight)."""
 
     def area(
         self,
         kind: str,
-        origin: tuple[int, int],
+        origin: Cell,
         *,
         direction: int = 0,
         length: int | None = None,
@@ -30,7 +31,7 @@ class TacticsQueries:
         include_origin: bool | None = None,
         mask: str = "none",
         unit: str | None = None,
-    ) -> "Area":
+    ) -> Area:
         """The cells of an attack or effect area around ``origin`` (see ``wargrid.tactics.areas``).
 
         ``kind``: 'line', 'cross', 'cone'/'sector', 'ring', 'radius' or
@@ -47,8 +48,6 @@ class TacticsQueries:
         >>> m.area("line", (0, 0), length=5, mask="terrain", unit="cavalry").cells
         [(1, 0), (2, 0)]
         """
-        from ..tactics.areas import Area, area, is_hex
-
         check_choice(mask, "mask", AREA_MASKS)
         a = area(self.grid, kind, origin, direction=direction, length=length, radius=radius, width=width,
                  include_origin=include_origin)
@@ -56,11 +55,11 @@ class TacticsQueries:
             return a
         keep = self.fov(a.origin, radius=a.reach, metric="hex" if is_hex(self.grid) else "chebyshev")
         if mask == "terrain":
-            keep = keep & self.passable(unit)
+            keep = keep & self.passable(unit=unit)
         cells = [c for c in a.cells if keep[c[1], c[0]]]
         return Area(a.kind, a.origin, cells, a.mask & keep, a.reach)
 
-    def smooth_path(self, path: Any, *, unit: str | None = None) -> "SmoothPath":
+    def smooth_path(self, path: Path | Sequence[Cell], *, unit: str | None = None) -> SmoothPath:
         """Straighten ``path`` (a ``Path`` or a list of neighbouring cells) into any-angle waypoints for ``unit``.
 
         A straight segment is used where every tile it touches is passable
@@ -73,22 +72,20 @@ class TacticsQueries:
         >>> s.cells, round(s.length, 3) <= round(s.grid_length, 3)
         ([(0, 0), (3, 2), (6, 0)], True)
         """
-        from ..tactics.smoothing import smooth_path
-
-        if unit is None:
-            unit = getattr(path, "unit", None)
-        return smooth_path(self.grid, self.passable(unit), path, unit=self.unit_class(unit))
+        if unit is None and isinstance(path, Path):
+            unit = path.unit
+        return smooth_path(self.grid, self.passable(unit=unit), path, unit=self.unit_class(unit))
 
     def group_move(
         self,
         units: Any,
-        goal: tuple[int, int],
+        goal: Cell,
         *,
         unit: str | None = None,
         occupied: Any = (),
         keep_formation: bool = False,
         speeds: Any = None,
-    ) -> "GroupMove":
+    ) -> GroupMove:
         """Send ``units`` (a list of ``(x, y)`` cells) of class ``unit`` to ``goal`` together.
 
         Distinct destinations spread around the goal (or the group's shape
@@ -100,15 +97,13 @@ class TacticsQueries:
         >>> len(set(g.destinations)), all(p.cells[-1] == d for p, d in zip(g.paths, g.destinations))
         (3, True)
         """
-        from ..tactics.groups import group_move
-
-        return group_move(self.grid, self.cost_data(unit), units, goal, occupied=occupied,
+        return group_move(self.grid, self.cost_field(unit=unit), units, goal, occupied=occupied,
                           keep_formation=keep_formation, speeds=speeds)
 
     def turning_path(
         self,
-        start: tuple[int, int],
-        goal: tuple[int, int],
+        start: Cell,
+        goal: Cell,
         *,
         unit: str | None = None,
         facing: int,
@@ -116,7 +111,7 @@ class TacticsQueries:
         speed: float = 1.0,
         final_facing: int | None = None,
         pivot: bool = True,
-    ) -> "TurnPath | None":
+    ) -> TurnPath | None:
         """The fastest path in ticks for a vehicle of class ``unit`` that moves only straight ahead and turns
         ``turn_rate`` facing steps per tick (on the spot with ``pivot``, else only while moving); ``None`` if the
         goal cannot be reached. See ``wargrid.tactics.turning``.
@@ -126,7 +121,5 @@ class TacticsQueries:
         >>> p.turns, p.time, p.track()[-1].facing == p.states[-1][1]
         (3, 7.0, True)
         """
-        from ..tactics.turning import turning_path
-
-        return turning_path(self.grid, self.cost_data(unit), start, goal, facing=facing, turn_rate=turn_rate,
+        return turning_path(self.grid, self.cost_field(unit=unit), start, goal, facing=facing, turn_rate=turn_rate,
                             speed=speed, final_facing=final_facing, pivot=pivot)

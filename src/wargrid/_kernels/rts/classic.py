@@ -1,7 +1,7 @@
 """Kernels of the classic RTS pathfinder: straight line, edge following, move optimiser.
 
-The board is the padded flat layout of ``Topology`` (see ``search.py`` for the
-topology arguments ``off``, ``stepl``, ``corner`` and the integers). Extra
+The board is the padded flat layout of ``Topology`` (see the ``movement`` kernels'
+notes for the topology arguments ``off``, ``stepl``, ``corner`` and the integers). Extra
 arrays:
 
 - ``cell[p]``: entry cost (``inf``: blocked, padding);
@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
-from .search import corner_ok, step_to
+from .._jit import jit
+from ..movement.steps import corner_ok, step_to
+
 
 INF = np.inf
 

@@ -1,0 +1,53 @@
+"""Movement kernels: A*, Dijkstra, multi-turn routes, Jump Point Search, zones.
+
+Every search kernel takes the board as flat padded arrays (see ``Topology``):
+
+- ``cell[p]``: cost of entering padded cell ``p`` (``inf``: impassable, padding);
+- ``edge[p * ndir + d]``: extra cost of the step from ``p`` in direction ``d``
+  (an empty array when the board has none);
+- ``topo``: the topology as one tuple ``(off, dxa, dya, stepl, corner, ti)``:
+  ``off`` the ``(2 * ndir,)`` padded offsets, parity-major, ``dxa``/``dya``
+  their x and y parts, ``stepl`` the step lengths, ``corner`` the ``(2 * ndir,)``
+  two orthogonal directions of a diagonal (or -1), ``ti`` the topology's
+  integers ``[ndir, parity_mode, corner_rule, wrap, width, pw, heuristic,
+  hex_kind]`` (built once a topology by ``movement.search.topo_bundle``);
+- ``state``: the reusable search state as one tuple ``(g, parent, stamp, pos,
+  hf, hg, hid)`` (``movement.search.SearchState.arrays``).
+
+A step from ``p`` in direction ``d`` to ``q`` costs ``stepl[d] * cell[q] +
+edge[p * ndir + d]``. The open list is a binary heap with decrease-key kept in
+preallocated arrays (``hf``, ``hg``, ``hid``, with ``pos`` per cell). A*'s order
+is: smaller ``f`` first, then larger ``g`` (the node deeper along its path),
+then the smaller padded id. Dijkstra keys on the distance alone (``hg`` is not
+used), so equal distances leave in heap order: still the same for the same
+input, and less to move per level. Per-cell search state is reused between
+queries through generation stamps: ``stamp[p] == 2 * gen`` means open in this
+query, ``2 * gen + 1`` closed, anything else unseen.
+
+Modules: ``steps`` (neighbour and corner rules, the step bits of the plain
+kernels), ``heuristics``, ``heap`` (the shared open list), ``astar``,
+``dijkstra``, ``turns`` (multi-turn routes), ``jps`` and ``jps_table`` (Jump
+Point Search, online and with a jump table), ``zones``.
+
+The plain case: no wrap, no edge costs, no stop cells. Most queries run on
+such boards. For them the neighbour rule and the corner rule are folded once
+per cost array into ``moves[p]`` (bit ``d`` set: the step from ``p`` in
+direction ``d`` is allowed; ``steps.move_mask``), so the loops read one byte
+per cell instead of three costs, and on uniform boards never read a cost at
+all. Indices there are ``np.uintp``: signed indexing makes numba test every
+index for a negative value. (Mixing ``uintp`` with ``int64`` gives ``float64``
+in numba, hence the typed constants.)
+
+Shared helpers and hot loops. ``heap.heap_up``/``heap.heap_pop`` and
+``steps.step_to``/``steps.corner_ok`` serve the kernels whose inner loop is
+not the whole cost of a query: ``turns.route``, ``jps.jps`` (a handful of
+jump points per query), ``tactics.turning.facing_search`` and the RTS
+kernels. The A* and Dijkstra kernels (``astar``, ``astar_plain``,
+``dijkstra``, ``dijkstra_plain``) keep the sift loops and the neighbour step
+written out, because calling the helpers there costs 15-80 % a query,
+measured on the Moving AI maps of ``benchmarks/bench_movement.py`` (see
+``heap`` for the numbers). Only the comparison ``heap._before`` (scalars in,
+no arrays) is inlined into ``astar`` at no cost. The search kernels take
+their arguments as the bundles above (at most 10 arguments a call); the
+tuples are unpacked once at the top of a kernel, outside the loops.
+"""

@@ -1,0 +1,326 @@
+"""A* over the padded flat layout: the general kernel, the plain one, and path tracing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from .heap import _before, heap_up
+from .heuristics import heuristic, heuristic_xy
+from .steps import INF, _U
+
+
+@jit
+def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
+    """A* from ``start`` to ``goal`` (padded ids); returns the padded id reached or -1.
+
+    ``topo`` and ``state`` are the bundles of the package notes.
+    ``hscale`` multiplies the heuristic (``min_cost * weight``). With
+    ``nearest`` the search returns, when the goal is unreachable, the closed
+    cell of smallest heuristic distance to the goal (ties: smaller cost, then
+    smaller id). ``stop[p] != 0`` (when ``stop`` is not empty) means a move
+    ends on entering ``p``: it is reached but not expanded (unless it is the
+    start). ``g`` and ``parent`` hold the result for cells stamped this query.
+    """
+    off, dxa, dya, stepl, corner, ti = topo
+    g, parent, stamp, pos, hf, hg, hid = state
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    hk = ti[6]
+    hexk = ti[7]
+    has_edge = edge.shape[0] > 0
+    has_stop = stop.shape[0] > 0
+    gx = goal % pw - 1
+    gy = goal // pw - 1
+    op = 2 * gen
+    cl = op + 1
+    g[start] = 0.0
+    parent[start] = -1
+    stamp[start] = op
+    h0 = heuristic(start, gx, gy, hk, hexk, wrap, width, pw)
+    heap_up(0, h0 * hscale, 0.0, start, hf, hg, hid, pos)
+    n = 1
+    best = start
+    besth = h0
+    bestg = 0.0
+    while n > 0:
+        u = hid[0]
+        gu = hg[0]
+        # pop (inlined: helper calls with arrays cost reference counting in this loop)
+        n -= 1
+        if n > 0:
+            f = hf[np.uintp(n)]
+            gg = hg[np.uintp(n)]
+            v = hid[np.uintp(n)]
+            i = 0
+            while True:
+                c2 = 2 * i + 1
+                if c2 >= n:
+                    break
+                if c2 + 1 < n and _before(hf[np.uintp(c2 + 1)], hg[np.uintp(c2 + 1)], hid[np.uintp(c2 + 1)], hf[np.uintp(c2)], hg[np.uintp(c2)], hid[np.uintp(c2)]):
+                    c2 += 1
+                if _before(hf[np.uintp(c2)], hg[np.uintp(c2)], hid[np.uintp(c2)], f, gg, v):
+                    hf[np.uintp(i)] = hf[np.uintp(c2)]
+                    hg[np.uintp(i)] = hg[np.uintp(c2)]
+                    hid[np.uintp(i)] = hid[np.uintp(c2)]
+                    pos[np.uintp(hid[np.uintp(i)])] = i
+                    i = c2
+                else:
+                    break
+            hf[np.uintp(i)] = f
+            hg[np.uintp(i)] = gg
+            hid[np.uintp(i)] = v
+            pos[np.uintp(v)] = i
+        stamp[u] = cl
+        if u == goal:
+            return u
+        ux = u % pw - 1
+        uy = u // pw - 1
+        if nearest:
+            hu = heuristic_xy(ux, uy, gx, gy, hk, hexk, wrap, width)
+            if hu < besth or (hu == besth and (gu < bestg or (gu == bestg and u < best))):
+                best = u
+                besth = hu
+                bestg = gu
+        if has_stop and u != start and stop[u] != 0:
+            continue
+        if pmode == 0:
+            base = 0
+        elif pmode == 1:
+            base = (ux & 1) * ndir
+        else:
+            base = (uy & 1) * ndir
+        for d in range(ndir):
+            k = base + d
+            q = u + off[k]
+            qx = ux + dxa[k]
+            if wrap:
+                if qx < 0:
+                    qx += width
+                    q += width
+                elif qx >= width:
+                    qx -= width
+                    q -= width
+            qu = np.uintp(q)
+            c = cell[qu]
+            if c == INF:
+                continue
+            s = stamp[qu]
+            if s == cl:
+                continue
+            if crule != 0:
+                c0 = corner[2 * d]
+                if c0 >= 0:
+                    k0 = base + c0
+                    k1 = base + corner[2 * d + 1]
+                    q0 = u + off[k0]
+                    q1 = u + off[k1]
+                    if wrap:
+                        x0 = ux + dxa[k0]
+                        x1 = ux + dxa[k1]
+                        q0 += width if x0 < 0 else (-width if x0 >= width else 0)
+                        q1 += width if x1 < 0 else (-width if x1 >= width else 0)
+                    a0 = cell[q0] < INF
+                    a1 = cell[q1] < INF
+                    if crule == 1:
+                        if not (a0 and a1):
+                            continue
+                    elif not (a0 or a1):
+                        continue
+            nd = gu + stepl[d] * c
+            if has_edge:
+                nd += edge[u * ndir + d]
+                if nd == INF:
+                    continue
+            if s == op:
+                if nd >= g[qu]:
+                    continue
+                i = pos[qu]
+            else:
+                stamp[qu] = op
+                i = n
+                n += 1
+            g[qu] = nd
+            parent[qu] = u
+            f = nd + heuristic_xy(qx, uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
+            # sift up (inlined)
+            while i > 0:
+                pa = (i - 1) >> 1
+                if _before(f, nd, q, hf[np.uintp(pa)], hg[np.uintp(pa)], hid[np.uintp(pa)]):
+                    hf[np.uintp(i)] = hf[np.uintp(pa)]
+                    hg[np.uintp(i)] = hg[np.uintp(pa)]
+                    hid[np.uintp(i)] = hid[np.uintp(pa)]
+                    pos[np.uintp(hid[np.uintp(i)])] = i
+                    i = pa
+                else:
+                    break
+            hf[np.uintp(i)] = f
+            hg[np.uintp(i)] = nd
+            hid[np.uintp(i)] = q
+            pos[qu] = i
+    if nearest:
+        return best
+    return -1
+
+
+@jit
+def trace(parent, target):
+    """Padded ids from the search's root to ``target`` along ``parent`` (-1 ends)."""
+    k = 0
+    p = target
+    while p >= 0:
+        k += 1
+        p = parent[p]
+    out = np.empty(k, dtype=np.int64)
+    p = target
+    while p >= 0:
+        k -= 1
+        out[k] = p
+        p = parent[p]
+    return out
+
+
+@jit
+def trace_xy(parent, target, pw):
+    """``(xs, ys)``: the cells from the search's root to padded ``target`` along ``parent``."""
+    k = 0
+    p = target
+    while p >= 0:
+        k += 1
+        p = parent[p]
+    xs = np.empty(k, dtype=np.int64)
+    ys = np.empty(k, dtype=np.int64)
+    p = target
+    while p >= 0:
+        k -= 1
+        xs[k] = p % pw - 1
+        ys[k] = p // pw - 1
+        p = parent[p]
+    return xs, ys
+
+
+@jit
+def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
+    """``astar`` for boards without wrap, edge costs or stop cells, and without ``nearest``.
+
+    ``moves`` comes from ``move_mask``; with ``uniform`` every passable cell
+    costs ``cell[start]`` to enter. Same order, same results as ``astar``.
+    """
+    off, dxa, dya, stepl, _, ti = topo
+    g, parent, stamp, pos, hf, hg, hid = state
+    one = _U(1)
+    two = _U(2)
+    ndir = _U(ti[0])
+    pmode = ti[1]
+    pw = _U(ti[5])
+    hk = ti[6]
+    hexk = ti[7]
+    wrap = ti[3]
+    width = ti[4]
+    su = _U(start)
+    gl = _U(goal)
+    gx = np.int64(gl % pw) - 1
+    gy = np.int64(gl // pw) - 1
+    op = np.int32(2 * gen)
+    cl = np.int32(2 * gen + 1)
+    c_uni = cell[su]
+    g[su] = 0.0
+    parent[su] = -1
+    stamp[su] = op
+    hf[0] = 0.0
+    hg[0] = 0.0
+    hid[0] = start
+    pos[su] = 0
+    n = one
+    while n > 0:
+        u = _U(hid[0])
+        gu = hg[0]
+        n -= one
+        if n > 0:
+            f = hf[n]
+            gg = hg[n]
+            v = hid[n]
+            i = _U(0)
+            while True:
+                c2 = two * i + one
+                if c2 >= n:
+                    break
+                c3 = c2 + one
+                if c3 < n:
+                    fa = hf[c3]
+                    fb = hf[c2]
+                    if fa < fb or (fa == fb and (hg[c3] > hg[c2] or (hg[c3] == hg[c2] and hid[c3] < hid[c2]))):
+                        c2 = c3
+                fc = hf[c2]
+                if fc < f or (fc == f and (hg[c2] > gg or (hg[c2] == gg and hid[c2] < v))):
+                    hf[i] = fc
+                    hg[i] = hg[c2]
+                    w = hid[c2]
+                    hid[i] = w
+                    pos[_U(w)] = i
+                    i = c2
+                else:
+                    break
+            hf[i] = f
+            hg[i] = gg
+            hid[i] = v
+            pos[_U(v)] = i
+        stamp[u] = cl
+        if u == gl:
+            return np.int64(u)
+        mu = _U(moves[u])
+        ux = np.int64(u % pw) - 1
+        uy = np.int64(u // pw) - 1
+        if pmode == 0:
+            base = _U(0)
+        elif pmode == 1:
+            base = _U(ux & 1) * ndir
+        else:
+            base = _U(uy & 1) * ndir
+        for d in range(ndir):
+            du = _U(d)
+            if (mu >> du) & one == 0:
+                continue
+            k = base + du
+            q = _U(np.int64(u) + off[k])
+            s = stamp[q]
+            if s == cl:
+                continue
+            if uniform:
+                nd = gu + stepl[du] * c_uni
+            else:
+                nd = gu + stepl[du] * cell[q]
+            if s == op:
+                if nd >= g[q]:
+                    continue
+                i = _U(pos[q])
+            else:
+                stamp[q] = op
+                i = n
+                n += one
+            g[q] = nd
+            parent[q] = np.int32(u)
+            qi = np.int32(q)
+            f = nd + heuristic_xy(ux + dxa[k], uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
+            while i > 0:
+                pa = (i - one) >> one
+                fp = hf[pa]
+                if f < fp or (f == fp and (nd > hg[pa] or (nd == hg[pa] and qi < hid[pa]))):
+                    hf[i] = fp
+                    hg[i] = hg[pa]
+                    w = hid[pa]
+                    hid[i] = w
+                    pos[_U(w)] = i
+                    i = pa
+                else:
+                    break
+            hf[i] = f
+            hg[i] = nd
+            hid[i] = qi
+            pos[q] = i
+    return -1

@@ -1,0 +1,380 @@
+"""Dijkstra fields: the general kernel, the plain one (4-ary heap) and the FIFO-queue one for uniform boards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from .steps import INF, _U
+
+
+@jit
+def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
+    """Distances from every source (padded ids) up to ``max_cost``, into ``dist``.
+
+    ``dist`` must be all ``inf`` on entry. A settled cell is never improved
+    (costs are >= 0), so no closed set is kept. Forward: ``dist[q]``
+    is the cost from the nearest source to ``q``, ``parent[q]`` the previous cell
+    and ``pdir[q]`` the direction of the step into ``q``. With ``reverse`` the
+    costs run the other way: ``dist[p]`` is the cost from ``p`` to the nearest
+    source, ``parent[p]`` the next cell toward it and ``pdir[p]`` the direction
+    of that step. Only passable cells get a distance: a source on an impassable
+    cell is ignored. ``field`` is ``(dist, parent, pdir, pos, hf, hid)``: the
+    results and the heap's scratch. Returns the number of cells settled.
+    """
+    off, dxa, dya, stepl, corner, ti = topo
+    dist, parent, pdir, pos, hf, hid = field
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    half = ndir // 2
+    has_edge = edge.shape[0] > 0
+    has_stop = stop.shape[0] > 0
+    n = 0
+    for si in range(sources.shape[0]):
+        s = sources[si]
+        if dist[s] == 0.0:
+            continue
+        if cell[s] == INF:
+            continue
+        dist[s] = 0.0
+        parent[s] = -1
+        pdir[s] = -1
+        hf[np.uintp(n)] = 0.0
+        hid[np.uintp(n)] = s
+        pos[s] = n
+        n += 1
+    settled = 0
+    while n > 0:
+        u = hid[np.uintp(0)]
+        gu = hf[np.uintp(0)]
+        # pop (inlined, as in astar; keys are distances only: equal ones leave in heap order)
+        n -= 1
+        if n > 0:
+            f = hf[np.uintp(n)]
+            v = hid[np.uintp(n)]
+            i = 0
+            while True:
+                c2 = 4 * i + 1
+                if c2 >= n:
+                    break
+                m = c2
+                mf = hf[np.uintp(c2)]
+                e4 = min(c2 + 4, n)
+                for cc in range(c2 + 1, e4):
+                    if hf[np.uintp(cc)] < mf:
+                        mf = hf[np.uintp(cc)]
+                        m = cc
+                if mf < f:
+                    hf[np.uintp(i)] = mf
+                    hid[np.uintp(i)] = hid[np.uintp(m)]
+                    pos[np.uintp(hid[np.uintp(i)])] = i
+                    i = m
+                else:
+                    break
+            hf[np.uintp(i)] = f
+            hid[np.uintp(i)] = v
+            pos[np.uintp(v)] = i
+        settled += 1
+        if has_stop and stop[u] != 0 and parent[u] >= 0:
+            continue
+        ux = u % pw - 1
+        uy = u // pw - 1
+        if pmode == 0:
+            base = 0
+        elif pmode == 1:
+            base = (ux & 1) * ndir
+        else:
+            base = (uy & 1) * ndir
+        cu = cell[u]
+        for e in range(ndir):
+            k = base + e
+            q = u + off[k]
+            qx = ux + dxa[k]
+            if wrap:
+                if qx < 0:
+                    qx += width
+                    q += width
+                elif qx >= width:
+                    qx -= width
+                    q -= width
+            qu = np.uintp(q)
+            c = cell[qu]
+            if c == INF:
+                continue
+            if reverse:
+                # the step q -> u, in direction d from q
+                d = e + half if e < half else e - half
+                p = q
+                px = qx
+                if pmode == 0:
+                    pb = 0
+                elif pmode == 1:
+                    pb = (qx & 1) * ndir
+                else:
+                    pb = ((uy + dya[k]) & 1) * ndir
+                sc = stepl[d] * cu
+            else:
+                d = e
+                p = u
+                px = ux
+                pb = base
+                sc = stepl[d] * c
+            if crule != 0:
+                c0 = corner[2 * d]
+                if c0 >= 0:
+                    k0 = pb + c0
+                    k1 = pb + corner[2 * d + 1]
+                    q0 = p + off[k0]
+                    q1 = p + off[k1]
+                    if wrap:
+                        x0 = px + dxa[k0]
+                        x1 = px + dxa[k1]
+                        q0 += width if x0 < 0 else (-width if x0 >= width else 0)
+                        q1 += width if x1 < 0 else (-width if x1 >= width else 0)
+                    a0 = cell[q0] < INF
+                    a1 = cell[q1] < INF
+                    if crule == 1:
+                        if not (a0 and a1):
+                            continue
+                    elif not (a0 or a1):
+                        continue
+            nd = gu + sc
+            if has_edge:
+                nd += edge[p * ndir + d]
+            if nd > max_cost:
+                continue
+            dq = dist[qu]
+            if nd >= dq:
+                continue
+            dist[qu] = nd
+            parent[qu] = u
+            pdir[qu] = d
+            if dq == INF:
+                i = n
+                n += 1
+            else:
+                i = pos[qu]
+            # sift up (inlined)
+            while i > 0:
+                pa = (i - 1) >> 2
+                if nd < hf[np.uintp(pa)]:
+                    hf[np.uintp(i)] = hf[np.uintp(pa)]
+                    hid[np.uintp(i)] = hid[np.uintp(pa)]
+                    pos[np.uintp(hid[np.uintp(i)])] = i
+                    i = pa
+                else:
+                    break
+            hf[np.uintp(i)] = nd
+            hid[np.uintp(i)] = q
+            pos[qu] = i
+    return settled
+
+
+@jit
+def dijkstra_plain(cell, moves, uniform, c_uni, sources, topo, max_cost, reverse, tree, field):
+    """``dijkstra`` for boards without wrap, edge costs or stop cells (``moves`` from ``move_mask``).
+
+    With ``uniform`` every passable cell costs ``c_uni`` to enter. ``parent``
+    and ``pdir`` are written only with ``tree``. Same distances as ``dijkstra``
+    (``field`` as there).
+    """
+    off, _, _, stepl, _, ti = topo
+    dist, parent, pdir, pos, hf, hid = field
+    one = _U(1)
+    four = _U(4)
+    two = _U(2)
+    ndir = _U(ti[0])
+    pmode = ti[1]
+    pw = _U(ti[5])
+    half = ndir // two
+    n = _U(0)
+    for si in range(sources.shape[0]):
+        s = _U(sources[si])
+        if dist[s] == 0.0:
+            continue
+        if cell[s] == INF:
+            continue
+        dist[s] = 0.0
+        if tree:
+            parent[s] = -1
+            pdir[s] = -1
+        hf[n] = 0.0
+        hid[n] = np.int32(s)
+        pos[s] = n
+        n += one
+    settled = 0
+    while n > 0:
+        u = _U(hid[0])
+        gu = hf[0]
+        n -= one
+        if n > 0:
+            f = hf[n]
+            v = hid[n]
+            i = _U(0)
+            while True:
+                c2 = four * i + one
+                if c2 >= n:
+                    break
+                m = c2
+                mf = hf[c2]
+                e4 = min(c2 + four, n)
+                cc = c2 + one
+                while cc < e4:
+                    if hf[cc] < mf:
+                        mf = hf[cc]
+                        m = cc
+                    cc += one
+                if mf < f:
+                    hf[i] = mf
+                    w = hid[m]
+                    hid[i] = w
+                    pos[_U(w)] = i
+                    i = m
+                else:
+                    break
+            hf[i] = f
+            hid[i] = v
+            pos[_U(v)] = i
+        settled += 1
+        mu = _U(moves[u])
+        if pmode == 0:
+            base = _U(0)
+        else:
+            ux = np.int64(u % pw) - 1
+            uy = np.int64(u // pw) - 1
+            base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
+        cu = c_uni if uniform else cell[u]
+        for e in range(ndir):
+            eu = _U(e)
+            k = base + eu
+            q = _U(np.int64(u) + off[k])
+            if reverse:
+                d = eu + half if eu < half else eu - half
+                if (_U(moves[q]) >> d) & one == 0:
+                    continue
+                nd = gu + stepl[d] * cu
+            else:
+                if (mu >> eu) & one == 0:
+                    continue
+                d = eu
+                if uniform:
+                    nd = gu + stepl[eu] * c_uni
+                else:
+                    nd = gu + stepl[eu] * cell[q]
+            if nd > max_cost:
+                continue
+            dq = dist[q]
+            if nd >= dq:
+                continue
+            dist[q] = nd
+            if tree:
+                parent[q] = np.int32(u)
+                pdir[q] = np.int8(d)
+            if dq == INF:
+                i = n
+                n += one
+            else:
+                i = _U(pos[q])
+            qi = np.int32(q)
+            while i > 0:
+                pa = (i - one) >> two
+                if nd < hf[pa]:
+                    hf[i] = hf[pa]
+                    w = hid[pa]
+                    hid[i] = w
+                    pos[_U(w)] = i
+                    i = pa
+                else:
+                    break
+            hf[i] = nd
+            hid[i] = qi
+            pos[q] = i
+    return settled
+
+
+@jit
+def dijkstra_queues(cell, moves, c_uni, sources, topo, queues, max_cost, dist):
+    """Distances only on a uniform board (plain kernels' boards), with one FIFO queue per step length.
+
+    Every passable cell costs ``c_uni`` to enter, so a step costs one of
+    ``nq`` values (``qof[d]``: the queue of direction ``d``). Cells leave in
+    nondecreasing distance, so each queue, fed ``distance + its step cost``,
+    stays sorted: the smallest of the queue heads is the next cell to settle
+    and no heap is needed. A cell enters each queue at most once (a later
+    entry would carry a larger key, never an improvement), so ``qid`` and
+    ``qkey`` hold ``nq`` blocks of ``len(dist)`` entries. Ties between heads go to the
+    lower queue. ``queues`` is ``(qof, nq, qid, qkey)``. ``dist`` must be all ``inf`` on entry. Returns the number of cells
+    settled (-1 if a block overflowed, which the argument above rules out).
+    """
+    off, _, _, stepl, _, ti = topo
+    qof, nq, qid, qkey = queues
+    one = _U(1)
+    ndir = _U(ti[0])
+    pmode = ti[1]
+    pw = _U(ti[5])
+    n = _U(dist.shape[0])
+    head = np.zeros(nq, dtype=np.int64)
+    tail = np.zeros(nq, dtype=np.int64)
+    for si in range(sources.shape[0]):
+        s = _U(sources[si])
+        if dist[s] == 0.0 or cell[s] == INF:
+            continue
+        dist[s] = 0.0
+        t = _U(tail[0])
+        qid[t] = np.int32(s)
+        qkey[t] = 0.0
+        tail[0] += 1
+    settled = 0
+    while True:
+        best = -1
+        bk = INF
+        for k in range(nq):
+            # drop stale heads (the cell was reached cheaper through another queue)
+            while head[k] < tail[k]:
+                e = _U(k) * n + _U(head[k])
+                if qkey[e] > dist[_U(qid[e])]:
+                    head[k] += 1
+                else:
+                    break
+            if head[k] < tail[k]:
+                kk = qkey[_U(k) * n + _U(head[k])]
+                if kk < bk:
+                    bk = kk
+                    best = k
+        if best < 0:
+            return settled
+        e = _U(best) * n + _U(head[best])
+        head[best] += 1
+        u = _U(qid[e])
+        gu = bk
+        if gu > dist[u]:
+            continue
+        settled += 1
+        mu = _U(moves[u])
+        if pmode == 0:
+            base = _U(0)
+        else:
+            ux = np.int64(u % pw) - 1
+            uy = np.int64(u // pw) - 1
+            base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
+        for d in range(ndir):
+            du = _U(d)
+            if (mu >> du) & one == 0:
+                continue
+            q = _U(np.int64(u) + off[base + du])
+            nd = gu + stepl[du] * c_uni
+            if nd > max_cost or nd >= dist[q]:
+                continue
+            dist[q] = nd
+            k = _U(qof[du])
+            t = _U(tail[k])
+            if t >= n:  # cannot happen (see above); never write past the block
+                return -1
+            qid[k * n + t] = np.int32(q)
+            qkey[k * n + t] = nd
+            tail[k] += 1

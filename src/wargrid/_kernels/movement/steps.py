@@ -1,0 +1,106 @@
+"""Neighbour steps: the parity and wrap rule, the corner rule, and the allowed-step bits of a board.
+
+``move_mask`` folds both rules into one byte a cell for the plain kernels
+(see the package notes); ``step_to`` and ``corner_ok`` apply them one step at
+a time for the kernels that do not run hot loops over them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+
+INF = np.inf
+
+
+# -- neighbour rule -------------------------------------------------------------------
+
+@jit
+def step_to(p, d, off, ndir, pmode, wrap, width, pw):
+    """Padded id of the neighbour of ``p`` in direction ``d`` (parity and wrap applied)."""
+    if pmode == 0:
+        q = p + off[d]
+    elif pmode == 1:
+        q = p + off[((p % pw - 1) & 1) * ndir + d]
+    else:
+        q = p + off[((p // pw - 1) & 1) * ndir + d]
+    if wrap:
+        qx = q % pw
+        if qx == 0:
+            q += width
+        elif qx == width + 1:
+            q -= width
+    return q
+
+
+@jit
+def corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
+    """Whether the diagonal step from ``p`` in direction ``d`` passes the corner rule."""
+    c0 = corner[2 * d]
+    if c0 < 0:
+        return True
+    a = cell[step_to(p, c0, off, ndir, pmode, wrap, width, pw)] < INF
+    b = cell[step_to(p, corner[2 * d + 1], off, ndir, pmode, wrap, width, pw)] < INF
+    if crule == 1:
+        return a and b
+    return a or b
+
+
+# -- the plain case: no wrap, no edge costs, no stop cells (see the package notes) -------
+
+_U = np.uintp
+
+
+@jit
+def move_mask(cell, edge, off, corner, ti, out):
+    """Fill ``out[p]`` with the bits of the allowed steps from every passable padded cell ``p``.
+
+    A step is allowed when it enters a passable cell, passes the corner rule
+    and its edge cost (when ``edge`` is not empty) is finite. Impassable and
+    padding cells get 0. Boards without wrap only (the plain kernels' boards).
+    Returns the largest finite cell cost (0 if none).
+    """
+    ndir = _U(ti[0])
+    pmode = ti[1]
+    crule = ti[2]
+    pw = _U(ti[5])
+    two = _U(2)
+    one = _U(1)
+    has_edge = edge.shape[0] > 0
+    n = cell.shape[0]
+    top = 0.0
+    for pi in range(n):
+        p = _U(pi)
+        c = cell[p]
+        if c == INF:
+            out[p] = 0
+            continue
+        if c > top:
+            top = c
+        if pmode == 0:
+            base = _U(0)
+        elif pmode == 1:
+            base = _U((np.int64(p % pw) - 1) & 1) * ndir
+        else:
+            base = _U((np.int64(p // pw) - 1) & 1) * ndir
+        bits = 0
+        for d in range(ndir):
+            du = _U(d)
+            if cell[_U(pi + off[base + du])] == INF:
+                continue
+            if has_edge and edge[p * ndir + du] == INF:
+                continue
+            if crule != 0:
+                c0 = corner[two * du]
+                if c0 >= 0:
+                    a0 = cell[_U(pi + off[base + _U(c0)])] < INF
+                    a1 = cell[_U(pi + off[base + _U(corner[two * du + one])])] < INF
+                    if crule == 1:
+                        if not (a0 and a1):
+                            continue
+                    elif not (a0 or a1):
+                        continue
+            bits |= 1 << d
+        out[p] = bits
+    return top

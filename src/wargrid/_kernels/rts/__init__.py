@@ -1,0 +1,1 @@
+"""RTS kernels: ``classic`` (the classic pathfinder: straight line, edge following, move optimiser)."""

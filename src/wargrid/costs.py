@@ -1,0 +1,191 @@
+"""``CostField``: the one cost type every movement, sight-free search and RTS function takes.
+
+A cost field is what one movement class pays on one board, frozen and laid
+out for the kernels: the cost of entering every cell of the board's padded
+flat layout (``inf``: impassable, off the board, or the padding ring), the
+extra cost of every step (an edge cost: a river, a wall, a climb), the
+smallest finite entry cost (it scales the A* heuristic so that it stays
+admissible) and whether every passable cell costs the same.
+
+``Map.cost_field(unit=...)`` gives the field of a movement class, kept up to
+date with the map's edits (an edit makes a new field; a field never changes).
+``CostField.from_arrays(grid, cell_costs)`` builds one by hand from a
+``(height, width)`` array indexed ``[y, x]``:
+
+>>> import numpy as np
+>>> from wargrid import SquareGrid
+>>> costs = np.ones((2, 3)); costs[0, 1] = np.inf
+>>> f = CostField.from_arrays(SquareGrid(3, 2), costs, unit="foot")
+>>> f.unit, f.min_cost, f.uniform, f.cells().tolist()
+('foot', 1.0, True, [[1.0, inf, 1.0], [1.0, 1.0, 1.0]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .grids.boards import Grid, Topology
+
+__all__ = ["CostField"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class CostField:
+    """Costs of one movement class on one board, in the padded flat layout the kernels read.
+
+    Attributes
+    ----------
+    topology : Topology
+        The board's neighbour rule and padded layout (``grid.topology``).
+    cell : ndarray of float64, shape ``(topology.padded_size,)``
+        ``cell[p]``: the cost of entering padded cell ``p``; ``inf`` where
+        impassable, off the board, or in the padding ring. Read-only.
+    edge : ndarray of float64, shape ``(padded_size * ndir,)`` or ``(0,)``
+        ``edge[p * ndir + d]``: the extra cost of the step from ``p`` in
+        direction ``d`` (``inf``: a wall); empty when no step costs extra.
+    min_cost : float
+        The smallest finite entry cost (``1.0`` when nothing is passable).
+    uniform : bool
+        Every passable cell costs ``min_cost`` and no step costs extra.
+    unit : str or None
+        The movement class the field prices (``None`` for a field built by hand without one).
+
+    A field is compared by identity: the caches built from it (jump tables,
+    step bits, zones) live as long as it does.
+    """
+
+    topology: "Topology"
+    cell: FloatArray
+    edge: FloatArray
+    min_cost: float
+    uniform: bool
+    unit: str | None = None
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def from_padded(
+        cls,
+        topology: "Topology",
+        cell: FloatArray,
+        edge: FloatArray | None = None,
+        *,
+        unit: str | None = None,
+    ) -> "CostField":
+        """A field from arrays already in the padded flat layout (trusted: the library's own builders).
+
+        ``min_cost`` and ``uniform`` are computed; the arrays are made read-only.
+
+        >>> from wargrid import HexGrid
+        >>> t = HexGrid(2, 2).topology
+        >>> CostField.from_padded(t, t.pad(np.full((2, 2), 3.0), np.inf)).min_cost
+        3.0
+        """
+        e = np.zeros(0, dtype=np.float64) if edge is None else edge
+        finite = np.isfinite(cell)
+        if finite.any():
+            min_cost = float(np.min(cell, where=finite, initial=np.inf))
+            flat = float(np.max(cell, where=finite, initial=-np.inf)) == min_cost
+        else:
+            min_cost, flat = 1.0, True
+        for a in (cell, e):
+            a.setflags(write=False)
+        return cls(topology, cell, e, min_cost, bool(flat and e.size == 0), unit)
+
+    @classmethod
+    def from_arrays(
+        cls,
+        grid: "Grid",
+        cell_costs: npt.ArrayLike,
+        edge_costs: npt.ArrayLike | None = None,
+        *,
+        unit: str | None = None,
+        name: str = "cell_costs",
+    ) -> "CostField":
+        """Check and lay out a ``(height, width)`` array of entry costs (``inf``: impassable), indexed ``[y, x]``.
+
+        Parameters
+        ----------
+        grid : Grid
+            The board.
+        cell_costs : array_like, shape ``(height, width)``
+            The cost of entering each cell; ``>= 0``, ``inf`` for impassable, no NaN.
+        edge_costs : array_like, shape ``(height, width, ndir)``, optional
+            The extra cost of the step from ``[y, x]`` in each direction of the
+            board (``grid.steps``); ``>= 0``, ``inf`` blocks the step.
+        unit : str, optional
+            The movement class the field prices, kept on results.
+        name : str
+            The argument name used in error messages.
+
+        Raises
+        ------
+        TypeError
+            ``grid`` is not a Grid, or an array is not numeric.
+        ValueError
+            A shape does not match the board, or a cost is negative or NaN.
+
+        >>> from wargrid import SquareGrid
+        >>> f = CostField.from_arrays(SquareGrid(2, 1), [[1, 2]])
+        >>> f.cell.reshape(3, 4)[1].tolist(), f.uniform
+        ([inf, 1.0, 2.0, inf], False)
+        """
+        from .grids.boards import Grid
+
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        a = np.asarray(cell_costs)
+        if a.shape != grid.shape:
+            raise ValueError(f"{name} must have shape (height, width) = {grid.shape}, got {a.shape}")
+        if a.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
+        a = a.astype(np.float64)
+        if np.isnan(a).any():
+            raise ValueError(f"{name} must not hold NaN (use inf for impassable)")
+        if (a < 0).any():
+            raise ValueError(f"{name} must be >= 0 (use inf for impassable), got {float(a.min())}")
+        topo = grid.topology
+        edge = None
+        if edge_costs is not None:
+            e = np.asarray(edge_costs)
+            want = grid.shape + (topo.ndir,)
+            if e.shape != want:
+                raise ValueError(f"edge_costs must have shape (height, width, ndir) = {want}, got {e.shape}")
+            if e.dtype.kind not in "iuf":
+                raise TypeError(f"edge_costs must be a numeric array, got dtype {e.dtype}")
+            e = e.astype(np.float64)
+            if np.isnan(e).any() or (e < 0).any():
+                raise ValueError("edge_costs must be >= 0 and not NaN (inf blocks the move)")
+            full = np.zeros((topo.ph, topo.pw, topo.ndir), dtype=np.float64)
+            full[1:-1, 1:-1] = e
+            edge = full.ravel()
+        return cls.from_padded(topo, topo.pad(a, np.inf).astype(np.float64), edge, unit=unit)
+
+    # -- derived fields -----------------------------------------------------------------
+    def with_cells(self, cell: FloatArray) -> "CostField":
+        """The same field (topology, edges, class) with the padded entry costs ``cell``.
+
+        >>> from wargrid import SquareGrid
+        >>> f = CostField.from_arrays(SquareGrid(2, 1), [[1, 1]])
+        >>> c = f.cell.copy(); c[6] = 5.0; f.with_cells(c).uniform
+        False
+        """
+        edge = None if self.edge.size == 0 else self.edge
+        return CostField.from_padded(self.topology, cell, edge, unit=self.unit)
+
+    # -- reading ------------------------------------------------------------------------
+    def cells(self) -> FloatArray:
+        """A ``(height, width)`` copy of the entry costs, indexed ``[y, x]``.
+
+        >>> from wargrid import SquareGrid
+        >>> CostField.from_arrays(SquareGrid(2, 1), [[4, 5]]).cells().tolist()
+        [[4.0, 5.0]]
+        """
+        out: FloatArray = self.topology.unpad(self.cell).copy()
+        return out

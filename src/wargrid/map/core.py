@@ -1,0 +1,670 @@
+"""The typed core of ``Map``: the layers, the edits that change them, and the events they fire.
+
+Layers are numpy arrays of shape ``(height, width)`` indexed ``[y, x]``,
+handed out as **read-only views** (``m.terrain[0, 2] = ...`` raises): every
+change goes through an edit method or the ``edit()`` context, so the derived
+state (cost fields, zones, sight boards) is brought up to date on one path
+(``Derived.after_edit``) and can never go stale.
+
+- ``terrain``: terrain ids into the map's ``TerrainTable``;
+- ``overlay``: ``-1`` or a terrain id (a road, a bridge) whose movement cost
+  replaces the ground's while the ground stays what it is;
+- ``elevation`` (optional): heights; with ``climb_cost`` > 0 a step uphill
+  costs ``climb_cost * rise`` more;
+- ``edges`` (optional): ``(height, width, ndir)`` extra costs (``inf``: a wall)
+  for crossing from a cell to its neighbour in each direction, such as a river.
+
+Threads: a map may be queried from many threads at once; edits take the
+map's lock (so do builds of derived state), so two threads that edit one map
+are serialised and never leave a stale or half-updated cost behind.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validate import check_cell_pair, check_real
+from ..costs import CostField
+from ..grids.boards import Grid
+from ..terrain import TerrainTable
+from .derived import Derived
+
+__all__ = ["MapCore", "MapEvent", "MapEdit", "EVENTS", "CallbackError"]
+
+EVENTS = (
+    "terrain_changed",
+    "overlay_changed",
+    "elevation_changed",
+    "edge_changed",
+    "zones_changed",
+)
+"""Events a ``Map`` fires; subscribe with ``Map.on(event, callback)``."""
+
+Cell = tuple[int, int]
+M = TypeVar("M", bound="MapCore")
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class MapEvent:
+    """What changed: the event name, the cells touched and event-specific data."""
+
+    kind: str
+    cells: tuple[Cell, ...]
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class CallbackError(RuntimeError):
+    """Raised after an edit when one or more event callbacks raised.
+
+    The edit itself is complete and the map is consistent; ``errors`` holds
+    the exceptions the callbacks raised.
+    """
+
+    def __init__(self, event: str, errors: list[BaseException]) -> None:
+        super().__init__(f"{len(errors)} callback(s) for {event!r} raised; first: {errors[0]!r}")
+        self.errors = errors
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.setflags(write=False)
+    return v
+
+
+class MapEdit:
+    """Writable copies of a map's layers inside ``with m.edit() as e:``; applied as ordinary edits on exit.
+
+    ``terrain``, ``overlay`` and (when the map has one) ``elevation`` are
+    writable ``(height, width)`` arrays; ``edges`` a writable ``(height,
+    width, ndir)`` array. On leaving the block the changed cells are checked
+    and written back, and the map fires one event per changed layer. An
+    exception inside the block discards the edit.
+    """
+
+    def __init__(self, m: "MapCore") -> None:
+        self.terrain = m._terrain.copy()
+        self.overlay = m._overlay.copy()
+        self.elevation = None if m._elevation is None else m._elevation.copy()
+        self.edges = (
+            np.zeros(m.grid.shape + (m.grid.ndir,), dtype=np.float64) if m._edges is None else m._edges.copy()
+        )
+
+
+class MapCore:
+    """Layers, edits and events of a board (the part of ``Map`` every query method relies on).
+
+    Parameters
+    ----------
+    grid : Grid
+        The board (``SquareGrid``, ``HexGrid``, ``StaggeredGrid`` or a shaped board).
+    terrain : array_like of int, shape ``(height, width)``, optional
+        Terrain ids into ``terrains`` (default: the table's first terrain everywhere).
+    terrains : TerrainTable, optional
+        The terrain table with its movement classes (default ``TerrainTable.default()``).
+    overlay : array_like of int, shape ``(height, width)``, optional
+        ``-1`` or a terrain id (roads, bridges).
+    elevation : array_like of float, shape ``(height, width)``, optional
+        Heights (finite).
+    edges : array_like of float, shape ``(height, width, ndir)``, optional
+        Extra step costs (``>= 0``; ``inf``: a wall).
+    climb_cost : float
+        Extra cost a unit of rise on an uphill step (``>= 0``).
+    """
+
+    def __init__(
+        self,
+        grid: Grid,
+        *,
+        terrain: npt.ArrayLike | None = None,
+        terrains: TerrainTable | None = None,
+        overlay: npt.ArrayLike | None = None,
+        elevation: npt.ArrayLike | None = None,
+        edges: npt.ArrayLike | None = None,
+        climb_cost: float = 0.0,
+    ) -> None:
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
+        if terrains is None:
+            terrains = TerrainTable.default()
+        if not isinstance(terrains, TerrainTable):
+            raise TypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
+        self.grid = grid
+        self.terrains = terrains
+        self._terrain = self._check_id_layer(terrain, "terrain", allow_none=False)
+        self._overlay = self._check_id_layer(overlay, "overlay", allow_none=True)
+        self._elevation = None if elevation is None else self._check_float_layer(elevation, "elevation")
+        self._edges = None if edges is None else self._check_edges(edges)
+        self._climb_cost = check_real(climb_cost, "climb_cost", minimum=0.0)
+        self._start_dynamic_state()
+
+    def _start_dynamic_state(self) -> None:
+        """What a map has besides its layers: listeners, the lock, derived state (never pickled or copied)."""
+        self._callbacks: dict[str, list[Callable[[MapEvent], Any]]] = {e: [] for e in EVENTS}
+        self._lock = threading.RLock()
+        self.derived = Derived(self)
+        self.version = 0
+
+    # -- pickling: the layers only; listeners and derived state rebuild -----------------------
+    def __getstate__(self) -> dict[str, Any]:
+        keep = ("grid", "terrains", "_terrain", "_overlay", "_elevation", "_edges", "_climb_cost", "version")
+        return {k: self.__dict__[k] for k in keep}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        version = state.pop("version", 0)
+        self.__dict__.update(state)
+        self._start_dynamic_state()
+        self.version = version
+
+    # -- layer checks -------------------------------------------------------------------------
+    def _check_id_layer(self, layer: Any, name: str, *, allow_none: bool) -> npt.NDArray[np.int16]:
+        shape = self.grid.shape
+        if layer is None:
+            return np.full(shape, -1 if allow_none else 0, dtype=np.int16)
+        a = np.asarray(layer)
+        if a.shape != shape:
+            raise ValueError(f"{name} must have shape (height, width) = {shape}, got {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{name} must be an integer array of terrain ids, got dtype {a.dtype}")
+        lo = -1 if allow_none else 0
+        if a.size and (a.min() < lo or a.max() >= len(self.terrains)):
+            bad = a[(a < lo) | (a >= len(self.terrains))].ravel()[0]
+            raise ValueError(f"{name} holds terrain id {int(bad)}; allowed: {lo}..{len(self.terrains) - 1}")
+        return a.astype(np.int16)
+
+    def _check_float_layer(self, layer: Any, name: str) -> npt.NDArray[np.float64]:
+        try:
+            a = np.asarray(layer, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be a real (height, width) array, got {type(layer).__name__}") from None
+        if a.shape != self.grid.shape:
+            raise ValueError(f"{name} must have shape (height, width) = {self.grid.shape}, got {a.shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} must be finite (no NaN or inf)")
+        return a.copy()
+
+    def _check_edges(self, edges: Any) -> npt.NDArray[np.float64]:
+        want = self.grid.shape + (self.grid.ndir,)
+        try:
+            e = np.asarray(edges, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"edges must be a real (height, width, ndir) array, got {type(edges).__name__}") from None
+        if e.shape != want:
+            raise ValueError(f"edges must have shape (height, width, ndir) = {want}, got {e.shape}")
+        if np.isnan(e).any() or (e < 0).any():
+            raise ValueError("edges must be >= 0 and not NaN (inf is a wall)")
+        return e.copy()
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def terrain(self) -> npt.NDArray[np.int16]:
+        """Read-only ``(height, width)`` terrain ids, indexed ``[y, x]`` (edit with ``set_terrain`` or ``edit()``)."""
+        return _read_only(self._terrain)
+
+    @property
+    def overlay(self) -> npt.NDArray[np.int16]:
+        """Read-only ``(height, width)`` overlay ids (``-1``: none), indexed ``[y, x]``."""
+        return _read_only(self._overlay)
+
+    @property
+    def elevation(self) -> npt.NDArray[np.float64] | None:
+        """Read-only ``(height, width)`` heights indexed ``[y, x]``, or ``None``."""
+        return None if self._elevation is None else _read_only(self._elevation)
+
+    @property
+    def edges(self) -> npt.NDArray[np.float64] | None:
+        """Read-only ``(height, width, ndir)`` extra step costs, or ``None`` when no edge was ever set."""
+        return None if self._edges is None else _read_only(self._edges)
+
+    @property
+    def climb_cost(self) -> float:
+        """Extra cost a unit of rise on an uphill step (change it with ``set_elevation``)."""
+        return self._climb_cost
+
+    @property
+    def width(self) -> int:
+        return self.grid.width
+
+    @property
+    def height(self) -> int:
+        return self.grid.height
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.grid.shape
+
+    def terrain_name(self, cell: Cell) -> str:
+        """Name of the ground terrain at ``cell`` (an ``(x, y)`` pair).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water"); m.terrain_name((2, 1))
+        'water'
+        """
+        x, y = self.grid.check_cell(cell)
+        return self.terrains.names[int(self._terrain[y, x])]
+
+    def overlay_name(self, cell: Cell) -> str | None:
+        """Name of the overlay at ``cell`` (an ``(x, y)`` pair), or ``None``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_overlay([(4, 2)], "road")
+        >>> m.overlay_name((4, 2)), m.overlay_name((0, 0))
+        ('road', None)
+        """
+        x, y = self.grid.check_cell(cell)
+        o = int(self._overlay[y, x])
+        return None if o < 0 else self.terrains.names[o]
+
+    def count(self, name: str) -> int:
+        """Number of valid cells whose ground or overlay is terrain ``name``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(3, 3)); m.set_overlay([(1, 1)], "bridge"); m.count("bridge")
+        1
+        """
+        i = self.terrains.index(name)
+        hit = ((self._terrain == i) | (self._overlay == i)) & self.grid.mask
+        return int(hit.sum())
+
+    def unit_class(self, unit: str | None) -> str:
+        """The movement class named ``unit`` (``None``: the table's first class).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> Map(SquareGrid(6, 4)).unit_class(None)
+        'foot'
+        """
+        return self.terrains.classes[self.terrains.class_index(unit)]
+
+    def cost_field(self, *, unit: str | None = None) -> CostField:
+        """The ``CostField`` of movement class ``unit``: what every movement function takes.
+
+        Cached; an edit makes a new field (a field never changes).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> f = Map(SquareGrid(6, 4)).cost_field(unit="foot")
+        >>> f.unit, f.cell.shape
+        ('foot', (48,))
+        """
+        return self.derived.cost_field(self.unit_class(unit))
+
+    def costs(self, *, unit: str | None = None) -> npt.NDArray[np.float64]:
+        """``(height, width)`` cost of entering each cell for ``unit`` (``inf``: impassable or off the board).
+
+        The array is a fresh copy indexed ``[y, x]``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water")
+        >>> m.costs(unit="cavalry")[1].tolist()
+        [1.0, 1.0, inf, 1.0, 1.0, 1.0]
+        """
+        return self.cost_field(unit=unit).cells()
+
+    def passable(self, *, unit: str | None = None) -> npt.NDArray[np.bool_]:
+        """``(height, width)`` booleans, indexed ``[y, x]``: cells ``unit`` can stand on.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water")
+        >>> m.passable(unit="foot")[1].tolist()
+        [True, True, False, True, True, True]
+        """
+        out: npt.NDArray[np.bool_] = np.isfinite(self.costs(unit=unit))
+        return out
+
+    def blocks_sight(self) -> npt.NDArray[np.bool_]:
+        """Read-only ``(height, width)`` booleans, indexed ``[y, x]``: cells whose ground or overlay blocks sight.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(3, 1)], "forest")
+        >>> m.blocks_sight()[1].tolist()
+        [False, False, False, True, False, False]
+        """
+        return self.derived.blocks_sight()
+
+    # -- building derived state (called by ``Derived``) ----------------------------------------
+    def build_blocks_sight(self) -> npt.NDArray[np.bool_]:
+        """The sight-blocking layer computed from the layers (read-only)."""
+        b = self.terrains.blocks_sight()
+        out: npt.NDArray[np.bool_] = b[self._terrain]
+        has = self._overlay >= 0
+        out = out | (has & b[np.where(has, self._overlay, 0)])
+        out.setflags(write=False)
+        return out
+
+    def _entry_costs(self, unit: str, ys: Any = slice(None), xs: Any = slice(None)) -> npt.NDArray[np.float64]:
+        m = self.terrains.cost_matrix()[:, self.terrains.class_index(unit)]
+        ov = self._overlay[ys, xs]
+        has = ov >= 0
+        out: npt.NDArray[np.float64] = np.where(has, m[np.where(has, ov, 0)], m[self._terrain[ys, xs]]).astype(np.float64)
+        return out
+
+    def build_cost_field(self, unit: str) -> CostField:
+        """The cost field of class ``unit`` computed from the layers."""
+        topo = self.grid.topology
+        flat = topo.pad(self._entry_costs(unit), np.inf).astype(np.float64)
+        climbing = self._elevation is not None and self._climb_cost > 0
+        edge = None
+        if self._edges is not None or climbing:
+            e = np.zeros((topo.ph, topo.pw, topo.ndir), dtype=np.float64)
+            if self._edges is not None:
+                e[1:-1, 1:-1, :] = self._edges
+            edge = e.ravel()
+            if climbing:
+                assert self._elevation is not None
+                edge += self._climb_cost * self._edge_rise(self._elevation)
+        return CostField.from_padded(topo, flat, edge, unit=unit)
+
+    def _edge_rise(self, elevation: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """``(padded_size * ndir)`` rise of every step (0 downhill, from the padding ring and off the board)."""
+        topo = self.grid.topology
+        n = topo.ndir
+        elev = np.asarray(topo.pad(elevation, 0.0))
+        ids = np.arange(topo.padded_size, dtype=np.int64)
+        xs = ids % topo.pw - 1
+        ys = ids // topo.pw - 1
+        if topo.parity_mode == 1:
+            par = xs & 1
+        elif topo.parity_mode == 2:
+            par = ys & 1
+        else:
+            par = np.zeros_like(xs)
+        inner = (xs >= 0) & (xs < topo.width) & (ys >= 0) & (ys < topo.height)
+        out = np.zeros((topo.padded_size, n), dtype=np.float64)
+        for d in range(n):
+            q = ids + topo.offsets[par, d]
+            if topo.wrap:
+                qx = q % topo.pw
+                q = np.where(qx == 0, q + topo.width, np.where(qx == topo.width + 1, q - topo.width, q))
+            q = np.clip(q, 0, topo.padded_size - 1)
+            out[:, d] = np.where(inner, np.maximum(elev[q] - elev, 0.0), 0.0)
+        return out.ravel()
+
+    def patch_cost_field(self, f: CostField, xs: IntArray, ys: IntArray) -> CostField:
+        """``f`` after a terrain or overlay edit of cells ``(xs, ys)``: a new cell array, the same edges.
+
+        The same values ``build_cost_field`` would give, at the price of one
+        copy of the array instead of rebuilding it from the layers.
+        """
+        assert f.unit is not None
+        flat = f.cell.copy()
+        flat[(ys + 1) * self.grid.topology.pw + xs + 1] = self._entry_costs(f.unit, ys, xs)
+        return f.with_cells(flat)
+
+    # -- edits ----------------------------------------------------------------------------------
+    def _cells(self, cells: Iterable[Cell], name: str) -> tuple[IntArray, IntArray, tuple[Cell, ...]]:
+        if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
+            raise TypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
+        if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
+            raise TypeError(f"{name} must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
+        pts = tuple(self.grid.check_cell(check_cell_pair(c, f"{name}[{i}]"), f"{name}[{i}]") for i, c in enumerate(cells))
+        xs = np.array([p[0] for p in pts], dtype=np.int64)
+        ys = np.array([p[1] for p in pts], dtype=np.int64)
+        return xs, ys, pts
+
+    def set_terrain(self, cells: Sequence[Cell], name: str) -> None:
+        """Set the ground of every cell in ``cells`` (a list of ``(x, y)``) to terrain ``name``.
+
+        Fires 'terrain_changed' with the cells and their old terrain names.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(0, 0), (1, 0)], "hills")
+        >>> m.count("hills")
+        2
+        """
+        tid = self.terrains.index(name)
+        xs, ys, pts = self._cells(cells, "cells")
+        with self._lock:
+            old = [self.terrains.names[int(v)] for v in self._terrain[ys, xs]]
+            self._terrain[ys, xs] = tid
+            self._changed("terrain_changed", xs, ys, pts, {"old": old, "new": name})
+
+    def set_overlay(self, cells: Sequence[Cell], name: str | None) -> None:
+        """Put overlay ``name`` (a road, a bridge) on ``cells``, or clear it with ``None``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_overlay([(1, 1)], "road"); m.set_overlay([(1, 1)], None)
+        >>> m.overlay_name((1, 1)) is None
+        True
+        """
+        oid = -1 if name is None else self.terrains.index(name)
+        xs, ys, pts = self._cells(cells, "cells")
+        with self._lock:
+            old = [None if v < 0 else self.terrains.names[int(v)] for v in self._overlay[ys, xs]]
+            self._overlay[ys, xs] = oid
+            self._changed("overlay_changed", xs, ys, pts, {"old": old, "new": name})
+
+    def set_elevation(self, elevation: npt.ArrayLike | None, *, climb_cost: float | None = None) -> None:
+        """Replace the elevation layer (``None`` removes it); optionally change ``climb_cost``.
+
+        ``elevation`` is a ``(height, width)`` array indexed ``[y, x]``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); m.set_elevation(np.arange(24.0).reshape(4, 6), climb_cost=0.5)
+        >>> float(m.elevation[3, 5]), m.climb_cost
+        (23.0, 0.5)
+        """
+        elev = None if elevation is None else self._check_float_layer(elevation, "elevation")
+        cc = None if climb_cost is None else check_real(climb_cost, "climb_cost", minimum=0.0)
+        with self._lock:
+            self._elevation = elev
+            if cc is not None:
+                self._climb_cost = cc
+            ys, xs = np.nonzero(self.grid.mask)
+            self._changed("elevation_changed", xs.astype(np.int64), ys.astype(np.int64), (), {})
+
+    def set_edge(self, a: Cell, b: Cell, cost: float, *, both_ways: bool = True) -> None:
+        """Extra ``cost`` for stepping from ``a`` to neighbour ``b`` (``inf``: a wall; ``0`` clears it).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(3, 1)); m.set_edge((0, 0), (1, 0), math.inf)
+        >>> m.edges[0, 0].tolist(), m.edges[0, 1].tolist()
+        ([inf, 0.0, 0.0, 0.0], [0.0, 0.0, inf, 0.0])
+        """
+        cost = check_real(cost, "cost", minimum=0.0, allow_inf=True)
+        a = self.grid.check_cell(a, "a")
+        b = self.grid.check_cell(b, "b")
+        da = self._direction(a, b)
+        if da is None:
+            raise ValueError(f"a {a} and b {b} must be neighbours to share an edge")
+        db = self._direction(b, a)
+        with self._lock:
+            if self._edges is None:
+                self._edges = np.zeros(self.grid.shape + (self.grid.ndir,), dtype=np.float64)
+            self._edges[a[1], a[0], da] = cost
+            if both_ways and db is not None:
+                self._edges[b[1], b[0], db] = cost
+            xs = np.array([a[0], b[0]], dtype=np.int64)
+            ys = np.array([a[1], b[1]], dtype=np.int64)
+            self._changed("edge_changed", xs, ys, (a, b), {"cost": cost})
+
+    def _direction(self, a: Cell, b: Cell) -> int | None:
+        for s in self.grid.steps(a):
+            if s.cell == b:
+                return s.direction
+        return None
+
+    @contextmanager
+    def edit(self) -> Iterator[MapEdit]:
+        """Edit many cells at once through writable copies of the layers (see ``MapEdit``).
+
+        On leaving the block the changes are checked, written back and
+        announced (one event per changed layer); derived state is brought up
+        to date once. The map's lock is held for the whole block.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(4, 2))
+        >>> with m.edit() as e:
+        ...     e.terrain[0, :] = m.terrains.index("water")
+        >>> m.passable(unit="foot").astype(int).tolist()
+        [[0, 0, 0, 0], [1, 1, 1, 1]]
+        """
+        with self._lock:
+            e = MapEdit(self)
+            yield e
+            terrain = self._check_id_layer(e.terrain, "terrain", allow_none=False)
+            overlay = self._check_id_layer(e.overlay, "overlay", allow_none=True)
+            elevation = None if e.elevation is None else self._check_float_layer(e.elevation, "elevation")
+            edges = self._check_edges(e.edges)
+            errors: list[BaseException] = []
+            for kind, new, old in (("terrain_changed", terrain, self._terrain), ("overlay_changed", overlay, self._overlay)):
+                ys, xs = np.nonzero((new != old) & self.grid.mask)
+                if xs.size:
+                    names = self.terrains.names
+                    data = {"old": [None if v < 0 else names[int(v)] for v in old[ys, xs]]}
+                    old[...] = new
+                    pts = tuple(zip(xs.tolist(), ys.tolist()))
+                    errors += self._changed_collect(kind, xs.astype(np.int64), ys.astype(np.int64), pts, data)
+            if elevation is not None and (self._elevation is None or not np.array_equal(elevation, self._elevation)):
+                self._elevation = elevation
+                ys, xs = np.nonzero(self.grid.mask)
+                errors += self._changed_collect("elevation_changed", xs.astype(np.int64), ys.astype(np.int64), (), {})
+            old_edges = self._edges if self._edges is not None else np.zeros_like(edges)
+            diff = np.any(edges != old_edges, axis=2)
+            if diff.any():
+                self._edges = edges
+                ys, xs = np.nonzero(diff)
+                pts = tuple(zip(xs.tolist(), ys.tolist()))
+                errors += self._changed_collect("edge_changed", xs.astype(np.int64), ys.astype(np.int64), pts, {})
+            if errors:
+                raise CallbackError("edit", errors)
+
+    # -- events ---------------------------------------------------------------------------------
+    def on(self, event: str, callback: Callable[[MapEvent], Any]) -> Callable[[MapEvent], Any]:
+        """Call ``callback(MapEvent)`` after every ``event``; returns the callback (usable as a decorator).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(2, 2)); seen = []
+        >>> _ = m.on("terrain_changed", lambda e: seen.append(e.cells))
+        >>> m.set_terrain([(0, 1)], "water"); seen
+        [((0, 1),)]
+        """
+        self._check_event(event)
+        if not callable(callback):
+            raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+        self._callbacks[event].append(callback)
+        return callback
+
+    def off(self, event: str, callback: Callable[[MapEvent], Any]) -> None:
+        """Stop calling ``callback`` for ``event``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); seen = []
+        >>> f = m.on("terrain_changed", seen.append); m.off("terrain_changed", f)
+        >>> m.set_terrain([(0, 0)], "water"); seen
+        []
+        """
+        self._check_event(event)
+        try:
+            self._callbacks[event].remove(callback)
+        except ValueError:
+            raise ValueError(f"callback {callback!r} is not subscribed to {event!r}") from None
+
+    @staticmethod
+    def _check_event(event: str) -> None:
+        if event not in EVENTS:
+            raise ValueError(f"event must be one of {', '.join(map(repr, EVENTS))}; got {event!r}")
+
+    def emit(self, event: str, cells: Sequence[Cell] = (), **data: Any) -> None:
+        """Fire ``event`` to its subscribers. Every callback runs even if one raises;
+        then ``CallbackError`` carries what they raised.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); seen = []
+        >>> _ = m.on("terrain_changed", seen.append)
+        >>> m.emit("terrain_changed", [(1, 1)]); seen[0].cells
+        ((1, 1),)
+        """
+        self._check_event(event)
+        errors = self._fire(event, self._cells(cells, "cells")[2], data)
+        if errors:
+            raise CallbackError(event, errors)
+
+    def _fire(self, event: str, cells: tuple[Cell, ...], data: dict[str, Any]) -> list[BaseException]:
+        ev = MapEvent(event, cells, dict(data))
+        errors: list[BaseException] = []
+        for cb in list(self._callbacks[event]):
+            try:
+                cb(ev)
+            except Exception as exc:  # noqa: BLE001 - reported after the others ran
+                errors.append(exc)
+        return errors
+
+    def _changed(self, kind: str, xs: IntArray, ys: IntArray, pts: tuple[Cell, ...], data: dict[str, Any]) -> None:
+        errors = self._changed_collect(kind, xs, ys, pts, data)
+        if errors:
+            raise CallbackError(kind, errors)
+
+    def _changed_collect(
+        self, kind: str, xs: IntArray, ys: IntArray, pts: tuple[Cell, ...], data: dict[str, Any]
+    ) -> list[BaseException]:
+        """The one path after every edit: derived state first, then zone events, then the edit's own event.
+
+        Every callback runs whatever another one raised; the layers and the
+        derived state are already consistent, so errors are returned for the
+        caller to raise at the end.
+        """
+        self.version += 1
+        zone_events = self.derived.after_edit(kind, xs, ys)
+        errors: list[BaseException] = []
+        if zone_events:
+            ids = np.unique(ys * self.grid.width + xs)
+            cells = tuple(self.grid.cell(int(i)) for i in ids) if kind != "elevation_changed" else ()
+            for ze in zone_events:
+                data_z = {"unit": ze.unit, "old": list(ze.change.old), "new": list(ze.change.new)}
+                errors += self._fire("zones_changed", cells, data_z)
+        errors += self._fire(kind, pts, data)
+        return errors
+
+    # -- copies and equality ---------------------------------------------------------------------
+    def copy(self: M) -> M:
+        """A deep copy of the layers (subscribers and derived state are not copied).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(6, 4)); c = m.copy(); c == m
+        True
+        >>> c.set_terrain([(0, 0)], "water"); c == m
+        False
+        """
+        c = object.__new__(type(self))
+        c.__setstate__(
+            {
+                "grid": self.grid,
+                "terrains": self.terrains,
+                "_terrain": self._terrain.copy(),
+                "_overlay": self._overlay.copy(),
+                "_elevation": None if self._elevation is None else self._elevation.copy(),
+                "_edges": None if self._edges is None else self._edges.copy(),
+                "_climb_cost": self._climb_cost,
+            }
+        )
+        return c
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MapCore):
+            return NotImplemented
+        same_elev = (self._elevation is None and other._elevation is None) or (
+            self._elevation is not None and other._elevation is not None and np.array_equal(self._elevation, other._elevation)
+        )
+        e1 = self._edges if self._edges is not None and self._edges.any() else None
+        e2 = other._edges if other._edges is not None and other._edges.any() else None
+        same_edges = (e1 is None and e2 is None) or (e1 is not None and e2 is not None and np.array_equal(e1, e2))
+        return (
+            self.grid == other.grid
+            and self.terrains == other.terrains
+            and np.array_equal(self._terrain, other._terrain)
+            and np.array_equal(self._overlay, other._overlay)
+            and same_elev
+            and same_edges
+            and math.isclose(self._climb_cost, other._climb_cost)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Map({self.grid!r}, terrains={len(self.terrains)}, classes={list(self.terrains.classes)})"

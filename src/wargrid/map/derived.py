@@ -1,0 +1,144 @@
+"""Everything a ``Map`` derives from its layers, in one owner with one invalidation path.
+
+``Derived`` holds, per map:
+
+- the cost field of every movement class asked for (``CostField``),
+- the connectivity zones of every class asked for (``ZoneState``), kept up
+  to date by local updates after each edit,
+- the sight boards (with and without elevation) and the sight-blocking layer,
+- ``extra``: any other structure a capability prepares from the cost fields
+  (keyed by the caller; dropped on every edit).
+
+``Map`` calls ``Derived.after_edit`` once per edit, under the map's lock; it
+is the only place that decides what survives an edit. Nothing here is
+pickled: a map that is unpickled or copied starts with an empty ``Derived``
+and rebuilds what it is asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ..costs import CostField
+from ..movement.zones import ZoneChange, ZoneState
+from ..sight._board import SightBoard, prepare
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .core import MapCore
+
+__all__ = ["Derived", "ZoneEvent"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ZoneEvent:
+    """The zones of movement class ``unit`` changed: ``old`` zone ids became ``new`` ones."""
+
+    unit: str
+    change: ZoneChange
+
+
+class Derived:
+    """The derived state of one map (see the module notes); built lazily, dropped or patched on edits."""
+
+    def __init__(self, owner: "MapCore") -> None:
+        self._owner = owner
+        self.lock = threading.RLock()
+        self._costs: dict[str, CostField] = {}
+        self._zones: dict[str, ZoneState] = {}
+        self._sight: dict[bool, SightBoard] = {}
+        self._blocks: npt.NDArray[np.bool_] | None = None
+        self._extra: dict[object, object] = {}
+
+    # -- cost fields ----------------------------------------------------------------------
+    def cost_field(self, unit: str) -> CostField:
+        """The cost field of movement class ``unit`` (a class name already checked)."""
+        f = self._costs.get(unit)
+        if f is None:
+            with self.lock:
+                f = self._costs.get(unit)
+                if f is None:
+                    f = self._costs[unit] = self._owner.build_cost_field(unit)
+        return f
+
+    # -- zones -----------------------------------------------------------------------------
+    def zones(self, unit: str) -> ZoneState:
+        """The connectivity zones of class ``unit``, labelled on first use and updated by every edit after."""
+        z = self._zones.get(unit)
+        if z is None:
+            with self.lock:
+                z = self._zones.get(unit)
+                if z is None:
+                    f = self.cost_field(unit)
+                    z = self._zones[unit] = ZoneState(f.topology, f.cell, f.edge)
+        return z
+
+    def zones_if_built(self, unit: str) -> ZoneState | None:
+        """The zones of ``unit`` when something already asked for them, else ``None`` (no labelling)."""
+        return self._zones.get(unit)
+
+    # -- sight ----------------------------------------------------------------------------
+    def blocks_sight(self) -> npt.NDArray[np.bool_]:
+        """The read-only ``(height, width)`` sight-blocking layer."""
+        b = self._blocks
+        if b is None:
+            with self.lock:
+                b = self._blocks = self._owner.build_blocks_sight()
+        return b
+
+    def sight_board(self, elevation: bool) -> SightBoard:
+        """The prepared sight board (``elevation``: with the elevation layer, when the map has one)."""
+        use = elevation and self._owner.elevation is not None
+        board = self._sight.get(use)
+        if board is None:
+            with self.lock:
+                board = self._sight.get(use)
+                if board is None:
+                    board = self._sight[use] = prepare(
+                        self._owner.grid, self.blocks_sight(), self._owner.elevation if use else None
+                    )
+        return board
+
+    # -- other prepared structures ----------------------------------------------------------
+    def extra(self, key: object, build: Callable[[], T]) -> T:
+        """A structure a capability prepares (``build()``), kept until the next edit."""
+        got = self._extra.get(key)
+        if got is None:
+            with self.lock:
+                got = self._extra.get(key)
+                if got is None:
+                    got = self._extra[key] = build()
+        return got  # type: ignore[return-value]  # stored by this key with this type
+
+    # -- the one invalidation path ------------------------------------------------------------
+    def after_edit(self, kind: str, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]) -> list[ZoneEvent]:
+        """Bring everything up to date after an edit of kind ``kind`` on cells ``(xs, ys)``.
+
+        Terrain and overlay edits patch the cached cost fields (only the edited
+        cells' entry costs change); elevation and edge edits rebuild them.
+        Zones are updated locally; sight and other prepared structures are
+        dropped. Returns the zone changes, for the map to announce.
+        """
+        owner = self._owner
+        if kind in ("terrain_changed", "overlay_changed"):
+            self._costs = {u: owner.patch_cost_field(f, xs, ys) for u, f in self._costs.items()}
+        else:
+            self._costs.clear()
+        self._sight.clear()
+        self._blocks = None
+        self._extra.clear()
+        events: list[ZoneEvent] = []
+        if self._zones:
+            ids = ys * owner.grid.width + xs
+            for unit, z in self._zones.items():
+                f = self.cost_field(unit)
+                change = z.update(f.cell, f.edge, ids, full=kind == "elevation_changed")
+                if change is not None:
+                    events.append(ZoneEvent(unit, change))
+        return events

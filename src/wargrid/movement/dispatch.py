@@ -1,0 +1,292 @@
+"""The one search dispatcher: which search answers a path query, decided in one place.
+
+Every path entry point goes through ``shortest_path``: ``astar`` and
+``find_path`` here, the batches of ``paths``, ``Map.path`` and ``Map.paths``.
+In order:
+
+1. trivial answers: start = goal; an impassable start (only itself is
+   reached) or goal (unreachable);
+2. the zone pre-check: when connectivity zones are at hand, a goal in
+   another zone is unreachable in O(1), without a search. ``Map`` passes the
+   zones it keeps up to date under edits; for a cost field used without a
+   map the zones are labelled when the same field is searched a second time
+   (``ZONES_AFTER_QUERIES``) on boards up to ``ZONES_MAX_CELLS``, and kept
+   while the field lives;
+3. the algorithm: Jump Point Search (with a jump table on boards up to
+   2048 x 2048, bit scans beyond) where it is exact and pays (square-8,
+   corner rule 'no-obstacle', no wrap, one cost everywhere, no edge costs,
+   weight 1, no stop cells, not ``nearest``, and open ground enough:
+   ``jps.OPEN_FRACTION_FOR_JPS``); A* everywhere else.
+
+>>> import numpy as np
+>>> from wargrid import SquareGrid
+>>> costs = np.ones((3, 4)); costs[1, 1:3] = np.inf
+>>> p = find_path(SquareGrid(4, 3), costs, (0, 1), (3, 1))
+>>> p.cells, p.cost
+([(0, 1), (0, 0), (1, 0), (2, 0), (3, 0), (3, 1)], 5.0)
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validate import check_int
+from ..costs import CostField
+from ..grids.boards import Grid
+from ._array_cache import cached, remember
+from .jps import jps_path, jps_pays
+from .search import Path, check_weight, jps_applies, padded_id, search_checked, stop_array
+from .zones import ZoneState
+
+__all__ = ["astar", "find_path", "paths", "shortest_path", "check_costs", "SEARCHES"]
+
+Cell = tuple[int, int]
+
+SEARCHES = ("auto", "astar", "jps")
+"""What ``search=`` accepts: 'auto' (the dispatcher's choice), 'astar' (A* forced), 'jps' (JPS forced)."""
+
+ZONES_AFTER_QUERIES = 2
+"""A cost field searched without a map gets its zones on this query (the first
+query on a field, often the only one, does not pay for a labelling)."""
+
+ZONES_MAX_CELLS = 1 << 22
+"""Zones are labelled for a cost field used without a map only on boards up to
+this many padded cells (2048 x 2048): labelling costs about 50 ns a cell."""
+
+_ZONES: dict[int, object] = {}
+"""``id(cost array) -> (weakref, ZoneState or a query count)`` for cost fields used without a map."""
+
+
+def check_costs(grid: Grid, costs: object) -> CostField:
+    """``costs`` if it is a ``CostField`` laid out for ``grid``'s board, else a clear error."""
+    if not isinstance(costs, CostField):
+        raise TypeError(
+            f"costs must be a wargrid CostField (Map.cost_field(unit=...) or CostField.from_arrays(grid, ...)), "
+            f"got {type(costs).__name__}"
+        )
+    topo = grid.topology
+    if costs.cell.shape != (topo.padded_size,) or costs.topology.ndir != topo.ndir or costs.topology.pw != topo.pw:
+        raise ValueError(f"costs were built for another board than {grid!r}")
+    return costs
+
+
+def _field_zones(costs: CostField) -> ZoneState | None:
+    """The zones of a cost field used without a map, once it has been searched ``ZONES_AFTER_QUERIES`` times."""
+    cell = costs.cell
+    got = cached(_ZONES, cell)
+    if isinstance(got, ZoneState):
+        return got
+    if cell.shape[0] > ZONES_MAX_CELLS:
+        return None
+    seen = 1 if got is None else int(got) + 1  # type: ignore[call-overload]
+    if seen < ZONES_AFTER_QUERIES:
+        remember(_ZONES, cell, seen, 64)
+        return None
+    z = ZoneState(costs.topology, cell, costs.edge)
+    remember(_ZONES, cell, z, 64)
+    return z
+
+
+def shortest_path(
+    grid: Grid,
+    costs: CostField,
+    start: Cell,
+    goal: Cell,
+    *,
+    weight: float = 1.0,
+    nearest: bool = False,
+    stop: npt.NDArray[np.bool_] | None = None,
+    search: str = "auto",
+    zones: ZoneState | None = None,
+) -> Path | None:
+    """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``).
+
+    ``zones``: connectivity zones valid for ``costs`` or for a field no
+    stricter than it (``Map`` passes its own). See the module notes.
+    """
+    topo = grid.topology
+    s = padded_id(topo, start)
+    t = padded_id(topo, goal)
+    cell = costs.cell
+    if s == t:
+        return Path([start], 0.0, costs.unit)
+    if not cell[s] < np.inf:
+        return Path([start], 0.0, costs.unit) if nearest else None
+    if not nearest:
+        if not cell[t] < np.inf:
+            return None
+        z = zones if zones is not None else _field_zones(costs)
+        if z is not None and not z.connected(s, t):
+            return None
+    st = stop_array(grid, stop)
+    use_jps = jps_applies(topo, costs, weight, nearest, st)
+    if search == "jps" and not use_jps:
+        raise ValueError(
+            "search='jps' needs a square-8 board with corner rule 'no-obstacle', no wrap, one cost "
+            "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
+        )
+    if use_jps and search != "astar" and (search == "jps" or jps_pays(grid, costs)):
+        return jps_path(grid, costs, s, t)
+    return search_checked(grid, costs, start, goal, weight, nearest, stop)
+
+
+def astar(
+    grid: Grid,
+    costs: CostField,
+    start: Cell,
+    goal: Cell,
+    *,
+    weight: float = 1.0,
+    nearest: bool = False,
+    stop: npt.NDArray[np.bool_] | None = None,
+    search: str = "auto",
+) -> Path | None:
+    """The cheapest path from ``start`` to ``goal`` (``(x, y)`` cells) over ``costs``, or ``None``.
+
+    Parameters
+    ----------
+    grid : Grid
+        The board.
+    costs : CostField
+        What the movement class pays (``Map.cost_field(unit=...)`` or ``CostField.from_arrays``).
+    start, goal : (x, y)
+        Cells on the board.
+    weight : float
+        ``> 1`` runs weighted A*: at most ``weight`` times the optimal cost, usually faster.
+    nearest : bool
+        When the goal cannot be reached, return the path to the reachable
+        cell closest to it by the board's distance.
+    stop : ndarray of bool, shape ``(height, width)``, optional
+        Cells where a move ends when entered.
+    search : {'auto', 'astar', 'jps'}
+        'auto' lets the dispatcher choose (see the module notes); 'astar'
+        forces A*; 'jps' forces Jump Point Search (an error where it is not exact).
+
+    Returns
+    -------
+    Path or None
+        ``None`` when the goal is unreachable.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A cell off the board, a weight below 1, an unknown ``search``, costs of another board.
+
+    >>> from wargrid import HexGrid
+    >>> g = HexGrid(5, 5)
+    >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (0, 0), (4, 4)).cost
+    6.0
+    """
+    costs = check_costs(grid, costs)
+    start = grid.check_cell(start, "start")
+    goal = grid.check_cell(goal, "goal")
+    w = check_weight(weight)
+    if not isinstance(nearest, (bool, np.bool_)):
+        raise TypeError(f"nearest must be True or False, got {nearest!r}")
+    if search not in SEARCHES:
+        raise ValueError(f"search must be one of 'auto', 'astar', 'jps'; got {search!r}")
+    if stop is not None:
+        stop = np.asarray(stop)
+        if stop.shape != grid.shape:
+            raise ValueError(f"stop must have shape (height, width) = {grid.shape}, got {stop.shape}")
+    return shortest_path(grid, costs, start, goal, weight=w, nearest=bool(nearest), stop=stop, search=search)
+
+
+def find_path(
+    grid: Grid,
+    cell_costs: npt.ArrayLike,
+    start: Cell,
+    goal: Cell,
+    *,
+    edge_costs: npt.ArrayLike | None = None,
+    weight: float = 1.0,
+    nearest: bool = False,
+) -> Path | None:
+    """A* over a raw ``(height, width)`` array of entry costs (``inf`` = blocked), indexed ``[y, x]``.
+
+    For modules that price cells their own way: ``astar`` on
+    ``CostField.from_arrays(grid, cell_costs, edge_costs)``. ``edge_costs``,
+    when given, is ``(height, width, ndir)``: the extra cost of the step from
+    ``[y, x]`` in each direction of the board (``grid.steps``).
+
+    >>> from wargrid import SquareGrid
+    >>> find_path(SquareGrid(3, 3, diagonal=True), np.ones((3, 3)), (0, 0), (2, 2)).cells
+    [(0, 0), (1, 1), (2, 2)]
+    """
+    return astar(grid, CostField.from_arrays(grid, cell_costs, edge_costs), start, goal, weight=weight, nearest=nearest)
+
+
+PROBE_QUERIES = 4
+THREADS_PAY_SECONDS = 0.5e-3
+"""``paths`` spreads a batch over threads only when ``PROBE_QUERIES`` of its
+queries, spread over the batch and run first, took at least this long each: below it a query is mostly Python around
+the kernel, and threads (sharing the GIL) were measured slower than one."""
+
+
+def paths(
+    grid: Grid,
+    costs: CostField,
+    pairs: Sequence[tuple[Cell, Cell]],
+    *,
+    weight: float = 1.0,
+    workers: int = 2,
+    zones: ZoneState | None = None,
+) -> list[Path | None]:
+    """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
+
+    ``zones``: as in ``shortest_path`` (``Map.paths`` passes its own).
+
+    >>> from wargrid import SquareGrid
+    >>> g = SquareGrid(3, 3)
+    >>> [p.cost for p in paths(g, CostField.from_arrays(g, np.ones((3, 3))), [((0, 0), (2, 2)), ((1, 1), (1, 2))])]
+    [4.0, 1.0]
+    """
+    costs = check_costs(grid, costs)
+    workers = check_int(workers, "workers")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    try:
+        items = list(pairs)
+    except TypeError:
+        raise TypeError(f"pairs must be a list of (start, goal) pairs of (x, y) cells, got {type(pairs).__name__} {pairs!r}") from None
+    checked: list[tuple[Cell, Cell]] = []
+    for i, pr in enumerate(items):
+        try:
+            a, b = pr
+        except (TypeError, ValueError):
+            raise TypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
+        checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
+    w = check_weight(weight)
+
+    def one(pr: tuple[Cell, Cell]) -> Path | None:
+        return shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones)
+
+    if workers == 1 or len(checked) < 2:
+        return [one(pr) for pr in checked]
+    # the first queries run here: the kernels are loaded before the workers start,
+    # and their time says whether threads pay (a short query is mostly Python,
+    # which holds the GIL: two threads would only take turns)
+    n = len(checked)
+    probe = sorted({i * n // PROBE_QUERIES for i in range(PROBE_QUERIES)})  # spread over the batch
+    out: list[Path | None] = [None] * n
+    t0 = time.perf_counter()
+    for i in probe:
+        out[i] = one(checked[i])
+    probed = set(probe)
+    rest = [i for i in range(n) if i not in probed]
+    if (time.perf_counter() - t0) / len(probe) < THREADS_PAY_SECONDS or not rest:
+        for i in rest:
+            out[i] = one(checked[i])
+        return out
+    with ThreadPoolExecutor(max_workers=workers) as ex:
+        chunks = [rest[k::workers] for k in range(workers)]
+        results = list(ex.map(lambda ch: [one(checked[i]) for i in ch], chunks))
+    for ch, res in zip(chunks, results):
+        for i, p in zip(ch, res):
+            out[i] = p
+    return out
