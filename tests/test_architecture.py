@@ -263,3 +263,29 @@ def test_checkers_find_planted_faults(tmp_path: Path) -> None:
     found = tile_shape_decoding(mods)
     assert len(found) == 3 and all(f.startswith("wargrid.render.draw:7") for f in found)
 
+
+
+BUILTIN_RAISES = {"ValueError", "TypeError", "IndexError", "KeyError", "RuntimeError", "Exception"}
+
+
+def builtin_raises(modules: dict[str, Module]) -> list[str]:
+    """``raise ValueError(...)`` and friends outside the kernels: errors raised on purpose must derive from WargridError."""
+    bad = []
+    for m in modules.values():
+        if m.name.startswith("wargrid._kernels"):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                f = node.exc.func
+                if isinstance(f, ast.Name) and f.id in BUILTIN_RAISES:
+                    bad.append(f"{m.name}:{node.lineno}: raise {f.id}")
+    return bad
+
+
+def test_errors_raised_on_purpose_derive_from_wargrid_error() -> None:
+    assert builtin_raises(MODULES) == []
+
+
+def test_builtin_raise_checker_catches_one(tmp_path: Path) -> None:
+    mods = _fake(tmp_path, {"__init__.py": "", "movement/__init__.py": "", "movement/x.py": "def f():\n    raise ValueError('no')\n"})
+    assert builtin_raises(mods) == ["wargrid.movement.x:2: raise ValueError"]

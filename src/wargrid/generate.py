@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from .errors import ArgumentError, ArgumentTypeError
 from ._validate import check_choice, check_int, check_positive_int, check_real, check_seed
 from .grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .map import Map
@@ -127,7 +128,7 @@ def generate_board(
     """
     seed_v = check_seed(seed)
     if seed_v is None:
-        raise TypeError("seed must be a non-negative integer (the same seed gives the same board)")
+        raise ArgumentTypeError("seed must be a non-negative integer (the same seed gives the same board)")
     width = check_positive_int(width, "width")
     height = check_positive_int(height, "height")
     grid = make_grid(width, height, kind=kind, orientation=orientation, offset=offset, diagonal=diagonal,
@@ -135,12 +136,12 @@ def generate_board(
     water = check_real(water, "water", minimum=0.0)
     forest = check_real(forest, "forest", minimum=0.0)
     if water > 0.9 or forest > 0.9:
-        raise ValueError(f"water and forest must be in 0..0.9, got water={water}, forest={forest}")
+        raise ArgumentError(f"water and forest must be in 0..0.9, got water={water}, forest={forest}")
     area = width * height
     n_towns = max(2, min(12, area // 150)) if towns is None else check_int(towns, "towns")
     n_rivers = max(1, min(10, area // 400)) if rivers is None else check_int(rivers, "rivers")
     if n_towns < 0 or n_rivers < 0:
-        raise ValueError(f"towns and rivers must be >= 0, got towns={n_towns}, rivers={n_rivers}")
+        raise ArgumentError(f"towns and rivers must be >= 0, got towns={n_towns}, rivers={n_rivers}")
 
     rng = np.random.Generator(np.random.PCG64(seed_v))
     t = TerrainTable.default()

@@ -28,13 +28,14 @@ import os
 import pkgutil
 import sys
 from typing import Sequence
+from ..errors import WargridError
 
 __all__ = ["main", "CliError", "verbs"]
 
 _FIRST = ("demo", "generate", "render", "path", "range", "convert")
 
 
-class CliError(Exception):
+class CliError(WargridError):
     """A user-facing failure: its message is printed as one line, exit code ``code``."""
 
     def __init__(self, message: str, code: int = 1) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from ..errors import ArgumentTypeError
 
 _COST_NAMES = ("cost", "costs", "distance", "distances", "spent", "dist")
 _LEFT_NAMES = ("left", "remaining", "points_left")
@@ -32,7 +33,7 @@ def range_costs(result: Any, shape: tuple[int, int], budget: float) -> np.ndarra
         for i, (x, y) in enumerate(cells):
             out[y, x] = float(costs[i]) if costs is not None and not isinstance(costs, np.ndarray) else 0.0
         return out
-    raise TypeError(f"cannot read a movement range from {type(result).__name__}")
+    raise ArgumentTypeError(f"cannot read a movement range from {type(result).__name__}")
 
 
 def path_cells(result: Any) -> list[tuple[int, int]]:
@@ -47,7 +48,7 @@ def path_cost(result: Any) -> float:
         v = getattr(result, name, None)
         if v is not None and not callable(v):
             return float(v)
-    raise TypeError(f"cannot read a path cost from {type(result).__name__}")
+    raise ArgumentTypeError(f"cannot read a path cost from {type(result).__name__}")
 
 
 def bool_layer(result: Any, shape: tuple[int, int]) -> np.ndarray:
@@ -61,14 +62,14 @@ def bool_layer(result: Any, shape: tuple[int, int]) -> np.ndarray:
         for x, y in cells:
             out[y, x] = True
         return out
-    raise TypeError(f"cannot read a cell layer from {type(result).__name__}")
+    raise ArgumentTypeError(f"cannot read a cell layer from {type(result).__name__}")
 
 
 def label_layer(result: Any, shape: tuple[int, int]) -> np.ndarray:
     """A ``(height, width)`` int label layer (``< 0``: none) from a zones/partition result."""
     arr = _array_attr(result, shape, ("labels", "owner", "owners", "zones", "territory"))
     if arr is None:
-        raise TypeError(f"cannot read labels from {type(result).__name__}")
+        raise ArgumentTypeError(f"cannot read labels from {type(result).__name__}")
     return np.asarray(arr).astype(np.int64)
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from .._validate import check_iterable
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
@@ -171,10 +172,10 @@ def save_movingai(map: Map, path: os.PathLike[str] | str, *, unit: str | None = 
     from ..map import Map
 
     if not isinstance(map, Map):
-        raise TypeError(f"map must be a wargrid Map, got {type(map).__name__}")
+        raise ArgumentTypeError(f"map must be a wargrid Map, got {type(map).__name__}")
     grid = map.grid
     if not isinstance(grid, SquareGrid):
-        raise TypeError(f"map must be over a SquareGrid to be written as a Moving AI map, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"map must be over a SquareGrid to be written as a Moving AI map, got {type(grid).__name__}")
     if map.terrains == MOVINGAI_TERRAINS:
         symbols = np.array([t.symbol for t in MOVINGAI_TERRAINS.terrains])
         chars = symbols[map.terrain]
@@ -265,7 +266,7 @@ def save_movingai_scenarios(path: os.PathLike[str] | str, scenarios: Iterable[Sc
     lines = ["version 1"]
     for i, s in enumerate(check_iterable(scenarios, "scenarios", "a list of Scenario objects")):
         if not isinstance(s, Scenario):
-            raise TypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
+            raise ArgumentTypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
         lines.append(
             f"{s.bucket}\t{s.map}\t{s.width}\t{s.height}\t{s.start[0]}\t{s.start[1]}\t"
             f"{s.goal[0]}\t{s.goal[1]}\t{s.optimal:.8f}"
