@@ -22,14 +22,17 @@ import heapq
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
+from .errors import ArgumentError, ArgumentTypeError
 from ._validate import check_choice, check_int, check_positive_int, check_real, check_seed
 from .grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .map import Map
-from .render.scene import neighbour_table
 from .terrain import TerrainTable
 
 __all__ = ["generate", "generate_board", "GeneratedBoard", "make_grid"]
+
+_Floats = NDArray[np.float64]
 
 KINDS = ("hex", "square", "staggered")
 
@@ -125,7 +128,7 @@ def generate_board(
     """
     seed_v = check_seed(seed)
     if seed_v is None:
-        raise TypeError("seed must be a non-negative integer (the same seed gives the same board)")
+        raise ArgumentTypeError("seed must be a non-negative integer (the same seed gives the same board)")
     width = check_positive_int(width, "width")
     height = check_positive_int(height, "height")
     grid = make_grid(width, height, kind=kind, orientation=orientation, offset=offset, diagonal=diagonal,
@@ -133,12 +136,12 @@ def generate_board(
     water = check_real(water, "water", minimum=0.0)
     forest = check_real(forest, "forest", minimum=0.0)
     if water > 0.9 or forest > 0.9:
-        raise ValueError(f"water and forest must be in 0..0.9, got water={water}, forest={forest}")
+        raise ArgumentError(f"water and forest must be in 0..0.9, got water={water}, forest={forest}")
     area = width * height
     n_towns = max(2, min(12, area // 150)) if towns is None else check_int(towns, "towns")
     n_rivers = max(1, min(10, area // 400)) if rivers is None else check_int(rivers, "rivers")
     if n_towns < 0 or n_rivers < 0:
-        raise ValueError(f"towns and rivers must be >= 0, got towns={n_towns}, rivers={n_rivers}")
+        raise ArgumentError(f"towns and rivers must be >= 0, got towns={n_towns}, rivers={n_rivers}")
 
     rng = np.random.Generator(np.random.PCG64(seed_v))
     t = TerrainTable.default()
@@ -163,7 +166,7 @@ def generate_board(
     moist = moist.reshape(height, width)
 
     valid = grid.mask
-    nb = neighbour_table(grid)
+    nb = np.ascontiguousarray(grid.neighbour_ids().T)  # (ndir, size): neighbour ids, -1 for none
     ev = elev[valid]
     sea_level = float(np.quantile(ev, water)) if water > 0 else float(ev.min()) - 1.0
     land = valid & (elev > sea_level)
@@ -218,11 +221,11 @@ def generate_board(
             on_road[route] = True
     for x, y in town_cells:
         on_road[y * width + x] = True
-    on_road = on_road.reshape(height, width)
-    overlay[on_road] = T["road"]
-    overlay[on_road & river] = T["bridge"]
-    terrain[on_road & river & (terrain == T["ford"])] = T["water"]
-    overlay[on_road & (terrain == T["water"])] = T["bridge"]
+    road = on_road.reshape(height, width)
+    overlay[road] = T["road"]
+    overlay[road & river] = T["bridge"]
+    terrain[road & river & (terrain == T["ford"])] = T["water"]
+    overlay[road & (terrain == T["water"])] = T["bridge"]
 
     m = Map(grid, terrain=terrain, terrains=t, overlay=overlay, elevation=elevation)
     return GeneratedBoard(m, tuple(town_cells), seed_v)
@@ -230,7 +233,7 @@ def generate_board(
 
 # -- noise ----------------------------------------------------------------------------
 
-def _value_noise(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, freq: float, period: float | None) -> np.ndarray:
+def _value_noise(rng: np.random.Generator, u: _Floats, v: _Floats, freq: float, period: float | None) -> _Floats:
     """Smooth value noise in 0..1 with ``freq`` lattice cells per board span."""
     fu = u * freq
     fv = v * freq
@@ -256,7 +259,7 @@ def _value_noise(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, freq: f
     return a * (1.0 - sv) + b * sv
 
 
-def _fbm(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, base: float, octaves: int, period: float | None) -> np.ndarray:
+def _fbm(rng: np.random.Generator, u: _Floats, v: _Floats, base: float, octaves: int, period: float | None) -> _Floats:
     total = np.zeros_like(u)
     amp, freq, norm = 1.0, base, 0.0
     for _ in range(octaves):
@@ -269,7 +272,7 @@ def _fbm(rng: np.random.Generator, u: np.ndarray, v: np.ndarray, base: float, oc
 
 # -- neighbours and searches ---------------------------------------------------------
 
-def _touches(nb: np.ndarray, layer: np.ndarray) -> np.ndarray:
+def _touches(nb: NDArray[np.int64], layer: NDArray[np.bool_]) -> NDArray[np.bool_]:
     flat = layer.ravel()
     hit = np.zeros(flat.size, dtype=bool)
     for row in nb:
@@ -277,7 +280,8 @@ def _touches(nb: np.ndarray, layer: np.ndarray) -> np.ndarray:
     return hit.reshape(layer.shape)
 
 
-def _run_river(start: int, elev: np.ndarray, nb: np.ndarray, land: np.ndarray, river: np.ndarray, rng: np.random.Generator) -> None:
+def _run_river(start: int, elev: _Floats, nb: NDArray[np.int64], land: NDArray[np.bool_], river: NDArray[np.bool_],
+               rng: np.random.Generator) -> None:
     """Walk downhill (the lowest unvisited neighbour) until the sea or a dead end."""
     cur = start
     seen = {cur}
@@ -296,7 +300,7 @@ def _run_river(start: int, elev: np.ndarray, nb: np.ndarray, land: np.ndarray, r
         cur = nxt
 
 
-def _place_towns(rng: np.random.Generator, good: np.ndarray, cx: np.ndarray, cy: np.ndarray, n: int) -> list[tuple[int, int]]:
+def _place_towns(rng: np.random.Generator, good: NDArray[np.bool_], cx: _Floats, cy: _Floats, n: int) -> list[tuple[int, int]]:
     """Farthest-point picks among ``good`` cells, starting from a random one."""
     ys, xs = np.nonzero(good)
     if n == 0 or xs.size == 0:
@@ -314,13 +318,16 @@ def _place_towns(rng: np.random.Generator, good: np.ndarray, cx: np.ndarray, cy:
     return [(int(xs[i]), int(ys[i])) for i in chosen]
 
 
-def _spanning_pairs(towns: list[tuple[int, int]], cx: np.ndarray, cy: np.ndarray) -> list:
+_TownPair = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _spanning_pairs(towns: list[tuple[int, int]], cx: _Floats, cy: _Floats) -> list[_TownPair]:
     """Town pairs of a minimum spanning tree by straight-line distance (Prim)."""
     if len(towns) < 2:
         return []
     pts = np.array([(cx[y, x], cy[y, x]) for x, y in towns])
     inside = [0]
-    pairs = []
+    pairs: list[_TownPair] = []
     while len(inside) < len(towns):
         best = None
         for i in inside:
@@ -336,7 +343,7 @@ def _spanning_pairs(towns: list[tuple[int, int]], cx: np.ndarray, cy: np.ndarray
     return pairs
 
 
-def _cheapest(nb: np.ndarray, cost: np.ndarray, a: int, b: int, px: np.ndarray, py: np.ndarray, unit: float) -> list[int] | None:
+def _cheapest(nb: NDArray[np.int64], cost: _Floats, a: int, b: int, px: _Floats, py: _Floats, unit: float) -> list[int] | None:
     """A cheap route from ``a`` to ``b`` paying the cost of each cell entered.
 
     Best-first with the straight-line distance in steps (at plains cost) as the

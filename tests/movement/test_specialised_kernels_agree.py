@@ -7,7 +7,7 @@ distances, same search trees, on every board kind and with uniform or varied cos
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from movement_oracle import boards, costs_of
@@ -38,7 +38,7 @@ def _both_astar(g, c, s, t):
     return out
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data(), uniform=st.booleans())
 def test_astar_plain_is_astar(data, uniform):
     g, cost, _ = data.draw(boards(edges=False, uniform=uniform))

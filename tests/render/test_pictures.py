@@ -12,7 +12,7 @@ from PIL import Image
 
 from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid, generate, hexagon_board
 from wargrid.render import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, render_svg
-from wargrid.render.geometry import Frame, cells_at
+from wargrid.render.geometry import Frame
 from wargrid.render.png import raster, render_png
 
 import sys
@@ -63,13 +63,13 @@ def test_svg_polygons_and_png_raster_for_random_boards(grid) -> None:
     assert (f.cells_under(cx, cy) == ys * grid.width + xs).all()
 
 
-def test_cells_at_matches_grid_cell_at() -> None:
+def test_cell_ids_at_matches_grid_cell_at() -> None:
     rng = np.random.default_rng(0)
     for g in GRIDS:
         x0, y0, x1, y1 = g.bounds()
         px = rng.uniform(x0 - 1, x1 + 1, 400)
         py = rng.uniform(y0 - 1, y1 + 1, 400)
-        got = cells_at(g, px, py)
+        got = g.cell_ids_at(px, py)
         want = [(-1 if c is None else g.id(c)) for c in (g.cell_at(a, b) for a, b in zip(px, py))]
         assert got.tolist() == want
 

@@ -36,7 +36,7 @@ def games(draw):
 def test_incremental_equals_recomputed(game):
     grid, blocks, rng, nunits, steps, regrow, allied = game
     h, w = blocks.shape
-    from wargrid.sight._board import prepare
+    from wargrid.sight.board import prepare
 
     fog = Fog(prepare(grid, blocks), TEAMS, radius=3, regrow=regrow, allies=[("red", "green")] if allied else [])
     pos, team, radius = {}, {}, {}
@@ -145,7 +145,7 @@ def test_bad_input():
 @given(st.integers(3, 10), st.integers(1, 10), st.booleans(), st.booleans(), st.integers(0, 2**32 - 1),
        st.integers(0, 12))
 def test_visible_cells_are_unique_and_match_fov(w, h, square, wrap, seed, r):
-    from wargrid.sight._board import prepare
+    from wargrid.sight.board import prepare
     from wargrid.sight.fov import fov_array, visible_cells
 
     w += w % 2

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from wargrid import HexGrid, Map, StaggeredGrid, hexagon_board
 from wargrid.sight import field_of_view, line_of_sight
-from wargrid.sight._board import prepare
+from wargrid.sight.board import prepare
 from wargrid.sight.fov import fov_array
 from wargrid.sight.los import los_on_board
 

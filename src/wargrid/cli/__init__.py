@@ -26,13 +26,15 @@ import os
 import sys
 from typing import NoReturn, Sequence
 
+from ..errors import WargridError
+
 __all__ = ["main", "CliError", "verbs", "VERBS"]
 
 VERBS = ("demo", "generate", "render", "path", "range", "convert", "bench", "fov", "serve")
 """The verb modules of this package, in the order ``--help`` lists them."""
 
 
-class CliError(Exception):
+class CliError(WargridError):
     """A user-facing failure: its message is printed as one line, exit code ``code``."""
 
     def __init__(self, message: str, code: int = 1) -> None:

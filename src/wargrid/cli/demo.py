@@ -400,7 +400,7 @@ def _range_cost(r: MovementRange) -> np.ndarray:
 
 
 def _write_html(out: Path, d: _Demo, rows: list, args: argparse.Namespace) -> None:
-    from ..io._files import atomic_write
+    from .._files import atomic_write
 
     e = html.escape
     def ms(v: float | None) -> str:

@@ -1,9 +1,11 @@
 """Hex coordinates and layouts, square metrics, the board kinds and shapes."""
 
+from .board import Board, CostBoard
 from .boards import (
     CORNER_RULES,
     Grid,
     HexGrid,
+    HexLikeGrid,
     SquareGrid,
     StaggeredGrid,
     Step,
@@ -32,7 +34,8 @@ from .hexes import (
 from .square import METRICS, SQUARE4_DIRECTIONS, SQUARE8_DIRECTIONS, chebyshev, euclidean, manhattan, octagonal, octile, square_neighbors
 
 __all__ = [
-    "CORNER_RULES", "Grid", "HexGrid", "SquareGrid", "StaggeredGrid", "Step", "Topology",
+    "Board", "CostBoard",
+    "CORNER_RULES", "Grid", "HexGrid", "HexLikeGrid", "SquareGrid", "StaggeredGrid", "Step", "Topology",
     "hexagon_board", "parallelogram_board", "triangle_board",
     "DOUBLED_KINDS", "HEX_DIAGONALS", "HEX_DIRECTIONS", "OFFSET_KINDS", "Hex", "Layout",
     "axial_to_offset_array", "doubled_to_hex", "hex_direction", "hex_round", "hex_round_array",

@@ -23,6 +23,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError, CellError
 from .._validate import check_cell_pair, check_choice, check_int, check_positive_int, check_real
 from .hexes import HEX_DIRECTIONS, Hex, Layout, axial_to_offset_array, hex_to_offset, offset_to_axial_array, offset_to_hex
 from .square import SQUARE4_DIRECTIONS, SQUARE8_DIRECTIONS
@@ -32,6 +33,7 @@ __all__ = [
     "SquareGrid",
     "HexGrid",
     "StaggeredGrid",
+    "HexLikeGrid",
     "Topology",
     "Step",
     "CORNER_RULES",
@@ -46,6 +48,7 @@ cells beside the step are passable (the Moving AI rule, the default); or when at
 most one of them is blocked."""
 
 _SQRT2 = math.sqrt(2.0)
+_SQRT3 = math.sqrt(3.0)
 MAX_CELLS = 1 << 28  # 268 M cells: far past any real board, well inside int64 ids
 
 
@@ -117,7 +120,7 @@ class Topology:
         """
         layer = np.asarray(layer)
         if layer.shape != (self.height, self.width):
-            raise ValueError(f"layer must have shape (height, width) = {(self.height, self.width)}, got {layer.shape}")
+            raise ArgumentError(f"layer must have shape (height, width) = {(self.height, self.width)}, got {layer.shape}")
         out = np.full((self.ph, self.pw), fill, dtype=layer.dtype)
         out[1:-1, 1:-1] = np.where(self.valid, layer, fill)
         return out.ravel()
@@ -161,6 +164,130 @@ class Topology:
         padded = np.asarray(padded, dtype=np.int64)
         return (padded // self.pw - 1) * self.width + padded % self.pw - 1
 
+    def parity(self, xs: np.ndarray | int, ys: np.ndarray | int) -> np.ndarray:
+        """The row of ``dx``, ``dy`` and ``offsets`` that serves each cell ``(x, y)`` (0 or 1).
+
+        Hex and staggered boards shove every other column (odd-q, even-q) or
+        row (odd-r, even-r), so a cell's neighbour offsets depend on the
+        parity of its x or y; square boards use row 0 everywhere. ``xs`` and
+        ``ys`` broadcast; cells off the board are fine (wrapped or padding).
+
+        >>> from wargrid import HexGrid, SquareGrid
+        >>> HexGrid(4, 3, offset="odd-q").topology.parity(np.arange(4), 0).tolist()
+        [0, 1, 0, 1]
+        >>> HexGrid(4, 3, orientation="pointy").topology.parity(1, np.arange(3)).tolist()
+        [0, 1, 0]
+        >>> SquareGrid(3, 3).topology.parity(np.arange(3), 1).tolist()
+        [0, 0, 0]
+        """
+        x, y = np.broadcast_arrays(np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64))
+        mx, my = self.parity_masks
+        return (x & mx) | (y & my)
+
+    @property
+    def parity_masks(self) -> tuple[int, int]:
+        """``(mx, my)`` with ``parity(x, y) == (x & mx) | (y & my)``: the bit masks kernels use.
+
+        >>> from wargrid import HexGrid, SquareGrid
+        >>> HexGrid(3, 3).topology.parity_masks, HexGrid(3, 3, orientation="pointy").topology.parity_masks
+        ((1, 0), (0, 1))
+        >>> SquareGrid(3, 3).topology.parity_masks
+        (0, 0)
+        """
+        return (int(self.parity_mode == 1), int(self.parity_mode == 2))
+
+    def step_deltas(self, xs: np.ndarray | int, ys: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+        """``(dx, dy)``, each of shape ``xs.shape + (ndir,)``: the step to every neighbour of each cell.
+
+        Wrap is not applied (a step may leave the rectangle).
+
+        >>> from wargrid import HexGrid
+        >>> dx, dy = HexGrid(4, 3).topology.step_deltas(np.array([0, 1]), np.array([1, 1]))
+        >>> dy.tolist()
+        [[0, -1, -1, -1, 0, 1], [1, 0, -1, 0, 1, 1]]
+        """
+        par = self.parity(xs, ys)
+        return self.dx[par], self.dy[par]
+
+    def neighbours(self, padded: np.ndarray) -> np.ndarray:
+        """``(k, ndir)`` padded ids of the neighbours of ``k`` padded ids, wrap applied.
+
+        Each id must be a cell of the rectangle (not padding). A neighbour may be
+        a padding cell or a masked-out cell: ``pad(valid)`` says which are on the board.
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(3, 2, wrap_x=True).topology
+        >>> t.neighbours(np.array([t.padded_id(0, 0)])).tolist()
+        [[7, 1, 8, 11]]
+        """
+        p = np.asarray(padded, dtype=np.int64)
+        x = p % self.pw - 1
+        y = p // self.pw - 1
+        q = p[..., None] + self.offsets[self.parity(x, y)]
+        if self.wrap:
+            qx = q % self.pw
+            q = np.where(qx == 0, q + self.width, np.where(qx == self.width + 1, q - self.width, q))
+        return q
+
+    def directions(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Direction of the step from each padded id ``a`` to padded id ``b`` (the first if several; ``-1``: none).
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(3, 1, wrap_x=True).topology
+        >>> t.directions(np.array([t.padded_id(0, 0), t.padded_id(0, 0)]), np.array([t.padded_id(2, 0), t.padded_id(0, 0)])).tolist()
+        [2, -1]
+        """
+        b = np.asarray(b, dtype=np.int64)
+        hit = self.neighbours(a) == b[..., None]
+        return np.where(hit.any(axis=-1), hit.argmax(axis=-1), -1)
+
+    def _inner(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every padded id, and whether it lies inside the rectangle (not padding)."""
+        ids = np.arange(self.padded_size, dtype=np.int64)
+        x = ids % self.pw - 1
+        y = ids // self.pw - 1
+        return ids, (x >= 0) & (x < self.width) & (y >= 0) & (y < self.height)
+
+    def neighbour_table(self) -> np.ndarray:
+        """``(padded_size, ndir)`` padded id of every padded cell's neighbour in every direction.
+
+        Wrap is applied; rows of padding cells are ``-1``. A neighbour may be
+        padding or masked out (see ``pad(valid)``). Built on each call: it
+        takes ``8 * ndir`` bytes per cell, too much to keep beside a big board.
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(2, 1).topology
+        >>> t.neighbour_table()[t.padded_id(0, 0)].tolist(), t.neighbour_table()[0].tolist()
+        ([6, 1, 4, 9], [-1, -1, -1, -1])
+        """
+        ids, inner = self._inner()
+        out = np.full((self.padded_size, self.ndir), -1, dtype=np.int64)
+        out[inner] = self.neighbours(ids[inner])
+        return out
+
+    def edge_rise(self, elev: np.ndarray) -> np.ndarray:
+        """``(padded_size * ndir,)`` rise of every step: ``max(elev[neighbour] - elev[cell], 0)``.
+
+        ``elev`` is a flat padded elevation (``pad(elevation, 0.0)``); entry
+        ``p * ndir + d`` is the climb of the step from padded id ``p`` in
+        direction ``d`` (wrap applied), the layout of a padded edge-cost
+        array. Steps from padding cells rise 0.
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(2, 1).topology
+        >>> rise = t.edge_rise(t.pad(np.array([[1.0, 3.0]]), 0.0)).reshape(-1, t.ndir)
+        >>> rise[t.padded_id(0, 0)].tolist(), rise[t.padded_id(1, 0)].tolist()
+        ([2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0])
+        """
+        elev = np.asarray(elev, dtype=np.float64)
+        if elev.shape != (self.padded_size,):
+            raise ArgumentError(f"elev must be a flat padded array of {self.padded_size} values, got shape {elev.shape}")
+        ids, inner = self._inner()
+        out = np.zeros((self.padded_size, self.ndir), dtype=np.float64)
+        q = self.neighbours(ids[inner])
+        out[inner] = np.maximum(elev[q] - elev[ids[inner], None], 0.0)
+        return out.ravel()
+
 
 _HEX_KINDS = ("odd-q", "even-q", "odd-r", "even-r")
 
@@ -178,12 +305,12 @@ class Grid:
         self.width = check_positive_int(width, "width")
         self.height = check_positive_int(height, "height")
         if self.width * self.height > MAX_CELLS:
-            raise ValueError(f"width * height must be at most {MAX_CELLS} cells, got {self.width} x {self.height}")
+            raise ArgumentError(f"width * height must be at most {MAX_CELLS} cells, got {self.width} x {self.height}")
         if not isinstance(wrap_x, (bool, np.bool_)):
-            raise TypeError(f"wrap_x must be True or False, got {wrap_x!r}")
+            raise ArgumentTypeError(f"wrap_x must be True or False, got {wrap_x!r}")
         self.wrap_x = bool(wrap_x)
         if self.wrap_x and self.width < 3:
-            raise ValueError(
+            raise ArgumentError(
                 f"wrap_x needs a width of at least 3, got {self.width}: on a narrower ring a cell "
                 "would be its own neighbour, or the same neighbour twice"
             )
@@ -192,11 +319,11 @@ class Grid:
         else:
             m = np.asarray(mask)
             if m.shape != (self.height, self.width):
-                raise ValueError(f"mask must have shape (height, width) = {(self.height, self.width)}, got {m.shape}")
+                raise ArgumentError(f"mask must have shape (height, width) = {(self.height, self.width)}, got {m.shape}")
             if m.dtype != bool:
-                raise TypeError(f"mask must be a boolean array, got dtype {m.dtype}")
+                raise ArgumentTypeError(f"mask must be a boolean array, got dtype {m.dtype}")
             if not m.any():
-                raise ValueError("mask must mark at least one valid cell")
+                raise ArgumentError("mask must mark at least one valid cell")
             m = m.copy()
         m.setflags(write=False)
         self.mask = m
@@ -264,15 +391,15 @@ class Grid:
         (5, 3)
         >>> SquareGrid(6, 4).check_cell((6, 0), "goal")
         Traceback (most recent call last):
-        IndexError: goal (6, 0) is off the board: x must be in 0..5 and y in 0..3
+        wargrid.errors.CellError: goal (6, 0) is off the board: x must be in 0..5 and y in 0..3
         """
         x, y = check_cell_pair(cell, name)
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise IndexError(
+            raise CellError(
                 f"{name} {(x, y)} is off the board: x must be in 0..{self.width - 1} and y in 0..{self.height - 1}"
             )
         if not self.mask[y, x]:
-            raise IndexError(f"{name} {(x, y)} is outside the board's shape (masked out)")
+            raise CellError(f"{name} {(x, y)} is outside the board's shape (masked out)")
         return x, y
 
     def id(self, cell: tuple[int, int]) -> int:
@@ -292,10 +419,10 @@ class Grid:
         """
         i = check_int(cell_id, "cell_id")
         if not 0 <= i < self.size:
-            raise IndexError(f"cell_id {i} is off the board: must be in 0..{self.size - 1}")
+            raise CellError(f"cell_id {i} is off the board: must be in 0..{self.size - 1}")
         x, y = i % self.width, i // self.width
         if not self.mask[y, x]:
-            raise IndexError(f"cell_id {i} {(x, y)} is outside the board's shape (masked out)")
+            raise CellError(f"cell_id {i} {(x, y)} is outside the board's shape (masked out)")
         return x, y
 
     def ids(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -308,12 +435,12 @@ class Grid:
         x = np.asarray(xs)
         y = np.asarray(ys)
         if x.dtype.kind not in "iu" or y.dtype.kind not in "iu":
-            raise TypeError(f"xs and ys must be integer arrays, got {x.dtype} and {y.dtype}")
+            raise ArgumentTypeError(f"xs and ys must be integer arrays, got {x.dtype} and {y.dtype}")
         x, y = np.broadcast_arrays(x.astype(np.int64), y.astype(np.int64))
         bad = (x < 0) | (x >= self.width) | (y < 0) | (y >= self.height)
         if bad.any():
             i = int(np.flatnonzero(bad.ravel())[0])
-            raise IndexError(f"cell {(int(x.ravel()[i]), int(y.ravel()[i]))} is off the board {self.width}x{self.height}")
+            raise CellError(f"cell {(int(x.ravel()[i]), int(y.ravel()[i]))} is off the board {self.width}x{self.height}")
         return y * self.width + x
 
     def cells_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -325,10 +452,10 @@ class Grid:
         """
         i = np.asarray(ids)
         if i.dtype.kind not in "iu":
-            raise TypeError(f"ids must be an integer array, got {i.dtype}")
+            raise ArgumentTypeError(f"ids must be an integer array, got {i.dtype}")
         i = i.astype(np.int64)
         if ((i < 0) | (i >= self.size)).any():
-            raise IndexError(f"ids must be in 0..{self.size - 1}")
+            raise CellError(f"ids must be in 0..{self.size - 1}")
         return i % self.width, i // self.width
 
     def cells(self) -> Iterator[tuple[int, int]]:
@@ -356,17 +483,9 @@ class Grid:
     def _build_topology(self) -> Topology:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _parity(self, x: int, y: int) -> int:
-        t = self.topology
-        if t.parity_mode == 1:
-            return x & 1
-        if t.parity_mode == 2:
-            return y & 1
-        return 0
-
     def _step(self, x: int, y: int, d: int) -> tuple[int, int] | None:
         t = self.topology
-        par = self._parity(x, y)
+        par = int(t.parity(x, y))
         nx, ny = x + int(t.dx[par, d]), y + int(t.dy[par, d])
         if self.wrap_x:
             nx %= self.width
@@ -402,6 +521,30 @@ class Grid:
         """
         return [s.cell for s in self.steps(cell)]
 
+    def neighbour_ids(self, *, wrap: bool = True) -> np.ndarray:
+        """``(size, ndir)`` id of every cell's neighbour in every direction; ``-1``: none.
+
+        Rows of masked-out cells are all ``-1``. ``wrap=False`` leaves out the
+        steps across the seam of a wrapped board (pictures draw it flat).
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(3, 1, wrap_x=True).neighbour_ids().tolist()
+        [[1, -1, 2, -1], [2, -1, 0, -1], [0, -1, 1, -1]]
+        >>> SquareGrid(3, 1, wrap_x=True).neighbour_ids(wrap=False)[0].tolist()
+        [1, -1, -1, -1]
+        """
+        t = self.topology
+        ys, xs = np.divmod(np.arange(self.size, dtype=np.int64), self.width)
+        dx, dy = t.step_deltas(xs, ys)
+        nx, ny = xs[:, None] + dx, ys[:, None] + dy
+        if wrap and self.wrap_x:
+            nx = nx % self.width
+        valid = self.mask.ravel()
+        ok = (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
+        nid = np.where(ok, ny * self.width + nx, 0)
+        ok &= valid[nid] & valid[:, None]
+        return np.where(ok, nid, -1)
+
     def neighbor(self, cell: tuple[int, int], direction: int) -> tuple[int, int] | None:
         """The neighbour in ``direction``, or ``None`` past the edge of the board.
 
@@ -412,7 +555,7 @@ class Grid:
         x, y = self.check_cell(cell)
         d = check_int(direction, "direction")
         if not 0 <= d < self.ndir:
-            raise ValueError(f"direction must be in 0..{self.ndir - 1}, got {d}")
+            raise ArgumentError(f"direction must be in 0..{self.ndir - 1}, got {d}")
         return self._step(x, y, d)
 
     # -- distance --------------------------------------------------------------
@@ -490,6 +633,32 @@ class Grid:
         """
         raise NotImplementedError  # pragma: no cover
 
+    def cell_ids_at(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+        """Vectorised ``cell_at``: ids of the cells under drawing points, ``-1`` off the board.
+
+        Hex boards round in float32 (the arrays are as big as a picture), so a
+        point within about ``1e-6`` of a tile's side may land on the other tile.
+
+        >>> from wargrid import HexGrid
+        >>> g = HexGrid(4, 4)
+        >>> cx, cy = g.centers_of(np.array([2, 3]), np.array([3, 0]))
+        >>> g.cell_ids_at(cx, cy).tolist() == [g.id((2, 3)), g.id((3, 0))]
+        True
+        >>> g.cell_ids_at(np.array([-5.0]), np.array([0.0])).tolist()
+        [-1]
+        """
+        px, py = np.broadcast_arrays(np.asarray(px, np.float64), np.asarray(py, np.float64))
+        x, y = self._cells_under(px, py)
+        inside = (x >= 0) & (x < self.width) & (y >= 0) & (y < self.height)
+        xc = np.where(inside, x, 0)
+        yc = np.where(inside, y, 0)
+        inside &= self.mask[yc, xc]
+        return np.where(inside, yc * self.width + xc, -1).astype(np.int64)
+
+    def _cells_under(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(x, y)`` int64 arrays of the tiles under drawing points, unchecked."""
+        raise NotImplementedError  # pragma: no cover
+
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in self._describe_extra().items())
         wrap = ", wrap_x=True" if self.wrap_x else ""
@@ -528,7 +697,7 @@ class SquareGrid(Grid):
         mask: np.ndarray | None = None,
     ) -> None:
         if not isinstance(diagonal, (bool, np.bool_)):
-            raise TypeError(f"diagonal must be True or False, got {diagonal!r}")
+            raise ArgumentTypeError(f"diagonal must be True or False, got {diagonal!r}")
         check_choice(corner_rule, "corner_rule", CORNER_RULES)
         self.diagonal = bool(diagonal)
         self.corner_rule = corner_rule
@@ -599,6 +768,9 @@ class SquareGrid(Grid):
     def corner_offsets(self) -> list[tuple[float, float]]:
         return [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
 
+    def _cells_under(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
+
     def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
         """The cell under a drawing point.
 
@@ -612,14 +784,26 @@ class SquareGrid(Grid):
         return None
 
 
-class _HexLike(Grid):
-    """Shared by hex and staggered boards: six directions from an offset kind."""
+class HexLikeGrid(Grid):
+    """Base of the boards with hex adjacency: ``HexGrid`` and ``StaggeredGrid``.
+
+    Six directions from an offset kind (``offset``: odd-q, even-q, odd-r or
+    even-r), so every cell also has axial hex coordinates (``to_hex``,
+    ``hexes_of``) and hex distances. Test a board with
+    ``isinstance(grid, HexLikeGrid)``.
+
+    >>> from wargrid import HexGrid, SquareGrid, StaggeredGrid
+    >>> [isinstance(g, HexLikeGrid) for g in (HexGrid(3, 3), StaggeredGrid(3, 3), SquareGrid(3, 3))]
+    [True, True, False]
+    >>> StaggeredGrid(3, 3, stagger="rows").offset
+    'odd-r'
+    """
 
     offset: str
 
     def _check_wrap_parity(self) -> None:
         if self.wrap_x and self.offset in ("odd-q", "even-q") and self.width % 2:
-            raise ValueError(
+            raise ArgumentError(
                 f"wrap_x on a board whose columns are shoved ({self.offset!r}) needs an even width, got {self.width}"
             )
 
@@ -669,7 +853,7 @@ class _HexLike(Grid):
         (3, 1)
         """
         if not isinstance(h, Hex):
-            raise TypeError(f"h must be a Hex, got {type(h).__name__} {h!r}")
+            raise ArgumentTypeError(f"h must be a Hex, got {type(h).__name__} {h!r}")
         x, y = hex_to_offset(h, self.offset)
         if self.wrap_x:
             x %= self.width
@@ -698,7 +882,7 @@ class _HexLike(Grid):
         return {"offset": self.offset}
 
 
-class HexGrid(_HexLike):
+class HexGrid(HexLikeGrid):
     """A hex board stored as a rectangle in offset coordinates.
 
     ``orientation`` 'flat' goes with offset 'odd-q' or 'even-q' (columns
@@ -729,7 +913,7 @@ class HexGrid(_HexLike):
         allowed = ("odd-q", "even-q") if orientation == "flat" else ("odd-r", "even-r")
         check_choice(offset, "offset", _HEX_KINDS)
         if offset not in allowed:
-            raise ValueError(
+            raise ArgumentError(
                 f"offset {offset!r} does not go with orientation {orientation!r}: use one of {', '.join(map(repr, allowed))}"
             )
         self.orientation = orientation
@@ -751,6 +935,27 @@ class HexGrid(_HexLike):
     def corner_offsets(self) -> list[tuple[float, float]]:
         return [self.layout.corner_offset(i) for i in range(6)]
 
+    def _cells_under(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # cube rounding of a unit-size layout in float32: the arrays are as big as a picture
+        x = px.astype(np.float32)
+        y = py.astype(np.float32)
+        if self.orientation == "flat":
+            fq = x * np.float32(2.0 / 3.0)
+            fr = x * np.float32(-1.0 / 3.0) + y * np.float32(_SQRT3 / 3.0)
+        else:
+            fq = x * np.float32(_SQRT3 / 3.0) + y * np.float32(-1.0 / 3.0)
+            fr = y * np.float32(2.0 / 3.0)
+        del x, y
+        fs = -fq - fr
+        q, r, s = np.rint(fq), np.rint(fr), np.rint(fs)
+        dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
+        del fq, fr, fs
+        fix_q = (dq > dr) & (dq > ds)
+        fix_r = ~fix_q & (dr > ds)
+        qi = np.where(fix_q, -r - s, q).astype(np.int64)
+        ri = np.where(fix_r, -qi - s, r).astype(np.int64)
+        return self.cells_of_hexes(qi, ri)
+
     def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
         """The cell under a drawing point.
 
@@ -766,7 +971,7 @@ class HexGrid(_HexLike):
         return None
 
 
-class StaggeredGrid(_HexLike):
+class StaggeredGrid(HexLikeGrid):
     """Rectangular tiles with six directions, as in classic console strategy games.
 
     ``stagger='columns'``: odd columns sit half a tile lower (the adjacency of
@@ -815,6 +1020,13 @@ class StaggeredGrid(_HexLike):
     def corner_offsets(self) -> list[tuple[float, float]]:
         return [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
 
+    def _cells_under(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.stagger == "columns":
+            x = np.floor(px).astype(np.int64)
+            return x, np.floor(py - 0.5 * (x & 1)).astype(np.int64)
+        y = np.floor(py).astype(np.int64)
+        return np.floor(px - 0.5 * (y & 1)).astype(np.int64), y
+
     def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
         """The cell under a drawing point.
 
@@ -838,7 +1050,7 @@ class StaggeredGrid(_HexLike):
 def _check_shape_size(name: str, value: int, bound_cells: int) -> None:
     """Refuse a shaped board whose bounding rectangle is past ``MAX_CELLS``, before enumerating it."""
     if bound_cells > MAX_CELLS:
-        raise ValueError(f"{name}={value} makes a board of more than {MAX_CELLS} cells")
+        raise ArgumentError(f"{name}={value} makes a board of more than {MAX_CELLS} cells")
 
 
 def _shaped(hexes: Sequence[Hex], orientation: str, offset: str | None) -> HexGrid:
@@ -870,7 +1082,7 @@ def hexagon_board(radius: int, *, orientation: str = "flat", offset: str | None 
     """
     radius = check_int(radius, "radius")
     if radius < 0:
-        raise ValueError(f"radius must be >= 0, got {radius}")
+        raise ArgumentError(f"radius must be >= 0, got {radius}")
     _check_shape_size("radius", radius, (2 * radius + 1) ** 2)
     return _shaped(Hex(0, 0).range(radius), orientation, offset)
 

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int
 
 __all__ = [
@@ -139,7 +141,7 @@ class Hex:
         """
         direction = check_int(direction, "direction")
         if not 0 <= direction < 6:
-            raise ValueError(f"direction must be in 0..5, got {direction}")
+            raise ArgumentError(f"direction must be in 0..5, got {direction}")
         return self + HEX_DIAGONALS[direction]
 
     # -- rotation and reflection ---------------------------------------------
@@ -258,7 +260,7 @@ class Hex:
         _check_hex(other, "other")
         n = self.distance(other)
         if n >= _MAX_HEXES:
-            raise ValueError(f"other {other} is {n} steps away: a line of more than {_MAX_HEXES} hexes")
+            raise ArgumentError(f"other {other} is {n} steps away: a line of more than {_MAX_HEXES} hexes")
         eq, er = 2e-6, 1e-6
         aq, ar = self.q + eq, self.r + er
         bq, br = other.q + eq, other.r + er
@@ -286,7 +288,7 @@ class Hex:
 
 def _check_hex(h: object, name: str) -> Hex:
     if not isinstance(h, Hex):
-        raise TypeError(f"{name} must be a Hex, got {type(h).__name__} {h!r}")
+        raise ArgumentTypeError(f"{name} must be a Hex, got {type(h).__name__} {h!r}")
     return h
 
 
@@ -296,10 +298,10 @@ _MAX_HEXES = 1 << 28  # the longest list of hexes a method builds: past any boar
 def _check_radius(radius: object, *, area: bool = False) -> int:
     radius = check_int(radius, "radius")
     if radius < 0:
-        raise ValueError(f"radius must be >= 0, got {radius}")
+        raise ArgumentError(f"radius must be >= 0, got {radius}")
     n = 3 * radius * (radius + 1) + 1 if area else 6 * radius
     if n > _MAX_HEXES:
-        raise ValueError(f"radius={radius} would list {n} hexes, more than {_MAX_HEXES}")
+        raise ArgumentError(f"radius={radius} would list {n} hexes, more than {_MAX_HEXES}")
     return radius
 
 
@@ -322,7 +324,7 @@ def hex_direction(direction: int) -> Hex:
     """
     direction = check_int(direction, "direction")
     if not 0 <= direction < 6:
-        raise ValueError(f"direction must be in 0..5, got {direction}")
+        raise ArgumentError(f"direction must be in 0..5, got {direction}")
     return HEX_DIRECTIONS[direction]
 
 
@@ -361,10 +363,10 @@ def _round_half_up(x: float) -> float:
 
 def _check_real(v: object, name: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(v).__name__} {v!r}")
+        raise ArgumentTypeError(f"{name} must be a real number, got {type(v).__name__} {v!r}")
     f = float(v)
     if not math.isfinite(f):
-        raise ValueError(f"{name} must be finite, got {f}")
+        raise ArgumentError(f"{name} must be finite, got {f}")
     return f
 
 
@@ -437,7 +439,7 @@ def doubled_to_hex(col: int, row: int, kind: str) -> Hex:
     row = check_int(row, "row")
     check_choice(kind, "kind", DOUBLED_KINDS)
     if (col + row) % 2:
-        raise ValueError(f"doubled coordinates need col + row even, got col={col}, row={row}")
+        raise ArgumentError(f"doubled coordinates need col + row even, got col={col}, row={row}")
     if kind == "doubled-height":
         return Hex(col, (row - col) // 2)
     return Hex((col - row) // 2, row)
@@ -445,14 +447,14 @@ def doubled_to_hex(col: int, row: int, kind: str) -> Hex:
 
 # -- vectorised forms ----------------------------------------------------------
 
-def _int_array(a: object, name: str) -> np.ndarray:
+def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
     arr = np.asarray(a)
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be an integer array, got dtype {arr.dtype}")
+        raise ArgumentTypeError(f"{name} must be an integer array, got dtype {arr.dtype}")
     return arr.astype(np.int64, copy=False)
 
 
-def offset_to_axial_array(cols: object, rows: object, kind: str) -> tuple[np.ndarray, np.ndarray]:
+def offset_to_axial_array(cols: ArrayLike, rows: ArrayLike, kind: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``offset_to_hex``: integer arrays of columns and rows to ``(q, r)``.
 
     >>> q, r = offset_to_axial_array([0, 1, 2, 3], [0, 0, 0, 0], "odd-q")
@@ -470,7 +472,7 @@ def offset_to_axial_array(cols: object, rows: object, kind: str) -> tuple[np.nda
     return c - (r + (r & 1)) // 2, r.copy()
 
 
-def axial_to_offset_array(q: object, r: object, kind: str) -> tuple[np.ndarray, np.ndarray]:
+def axial_to_offset_array(q: ArrayLike, r: ArrayLike, kind: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``hex_to_offset``: integer ``(q, r)`` arrays to ``(cols, rows)``.
 
     >>> c, r = axial_to_offset_array([0, 1, 2, 3], [0, 0, -1, -1], "odd-q")
@@ -488,7 +490,7 @@ def axial_to_offset_array(q: object, r: object, kind: str) -> tuple[np.ndarray, 
     return qq + (rr + (rr & 1)) // 2, rr.copy()
 
 
-def hex_round_array(q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
+def hex_round_array(q: ArrayLike, r: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``hex_round``: float arrays to integer ``(q, r)`` arrays.
 
     >>> q, r = hex_round_array([0.6, -0.4], [0.3, 1.2])
@@ -497,7 +499,7 @@ def hex_round_array(q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
     """
     fq, fr = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(r, dtype=np.float64))
     if not (np.isfinite(fq).all() and np.isfinite(fr).all()):
-        raise ValueError("q and r must be finite (no NaN or inf)")
+        raise ArgumentError("q and r must be finite (no NaN or inf)")
     fs = -fq - fr
     rq, rr, rs = _round_half_up_array(fq), _round_half_up_array(fr), _round_half_up_array(fs)
     dq, dr, ds = np.abs(rq - fq), np.abs(rr - fr), np.abs(rs - fs)
@@ -508,7 +510,7 @@ def hex_round_array(q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
     return rq.astype(np.int64), rr.astype(np.int64)
 
 
-def _round_half_up_array(x: np.ndarray) -> np.ndarray:
+def _round_half_up_array(x: NDArray[np.float64]) -> NDArray[np.float64]:
     f = np.floor(x)
     return np.where(x - f >= 0.5, f + 1.0, f)
 
@@ -608,7 +610,7 @@ class Layout:
         return out
 
     # vectorised
-    def hex_to_pixel_array(self, q: object, r: object) -> tuple[np.ndarray, np.ndarray]:
+    def hex_to_pixel_array(self, q: ArrayLike, r: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Vectorised ``hex_to_pixel`` over ``(q, r)`` arrays.
 
         >>> x, y = Layout("flat", (1, 1)).hex_to_pixel_array(np.array([0, 2]), np.array([0, 0]))
@@ -621,7 +623,7 @@ class Layout:
         y = (f[2] * qq + f[3] * rr) * self.size[1] + self.origin[1]
         return x, y
 
-    def pixel_to_hex_array(self, x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
+    def pixel_to_hex_array(self, x: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Vectorised ``pixel_to_hex``: pixel arrays to integer ``(q, r)`` arrays.
 
         >>> q, r = Layout("flat", (1, 1)).pixel_to_hex_array(np.array([0.0, 3.0]), np.array([0.0, 1.7]))
@@ -635,13 +637,13 @@ class Layout:
         return hex_round_array(b[0] * px + b[1] * py, b[2] * px + b[3] * py)
 
 
-def _check_pair(v: object, name: str, *, positive: bool = False) -> tuple[float, float]:
+def _check_pair(v: Any, name: str, *, positive: bool = False) -> tuple[float, float]:
     try:
-        a, b = v  # type: ignore[misc]
+        va, vb = v
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a pair of numbers (x, y), got {v!r}") from None
-    a = _check_real(a, f"{name}[0]")
-    b = _check_real(b, f"{name}[1]")
+        raise ArgumentTypeError(f"{name} must be a pair of numbers (x, y), got {v!r}") from None
+    a = _check_real(va, f"{name}[0]")
+    b = _check_real(vb, f"{name}[1]")
     if positive and (a <= 0 or b <= 0):
-        raise ValueError(f"{name} must be positive, got {(a, b)}")
+        raise ArgumentError(f"{name} must be positive, got {(a, b)}")
     return a, b

@@ -14,9 +14,12 @@ grows downward, so north is ``(0, -1)``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError
 from .._validate import check_cell_pair
 
 __all__ = [
@@ -120,23 +123,26 @@ METRICS = {
 """The square metrics by name."""
 
 
-def metric_array(name: str, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+def metric_array(name: str, dx: ArrayLike, dy: ArrayLike) -> NDArray[np.number[Any]]:
     """Vectorised metric over arrays of (absolute or signed) offsets.
 
     >>> metric_array("chebyshev", np.array([3, -1]), np.array([4, 0])).tolist()
     [4, 1]
     """
     if name not in METRICS:
-        raise ValueError(f"name must be one of {', '.join(map(repr, METRICS))}; got {name!r}")
+        raise ArgumentError(f"name must be one of {', '.join(map(repr, METRICS))}; got {name!r}")
     ax = np.abs(np.asarray(dx))
     ay = np.abs(np.asarray(dy))
     hi, lo = np.maximum(ax, ay), np.minimum(ax, ay)
+    out: NDArray[np.number[Any]]  # integer offsets stay integers, except for octile and euclidean
     if name == "manhattan":
-        return ax + ay
-    if name == "chebyshev":
-        return hi
-    if name == "octile":
-        return hi + (_SQRT2 - 1.0) * lo
-    if name == "euclidean":
-        return np.hypot(ax, ay)
-    return hi + lo // 2
+        out = ax + ay
+    elif name == "chebyshev":
+        out = hi
+    elif name == "octile":
+        out = hi + (_SQRT2 - 1.0) * lo
+    elif name == "euclidean":
+        out = np.hypot(ax, ay)
+    else:
+        out = hi + lo // 2
+    return out

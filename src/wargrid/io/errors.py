@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 import os
+from ..errors import WargridError
 
 __all__ = ["MapFileError", "MAX_FILE_CELLS"]
 
@@ -16,13 +17,13 @@ MAX_FILE_CELLS = 1 << 26
 """Default cap on the cells a map file may declare (67 M: an 8192 x 8192 board)."""
 
 
-class MapFileError(ValueError):
+class MapFileError(WargridError, ValueError):
     """A map file is truncated, malformed, hostile or inconsistent.
 
     ``path`` is the file, ``line`` the line of the problem where known (else ``None``).
     """
 
-    def __init__(self, message: str, path: str | os.PathLike | None, line: int | None = None) -> None:
+    def __init__(self, message: str, path: str | os.PathLike[str] | None, line: int | None = None) -> None:
         self.path = None if path is None else os.fspath(path)
         self.line = line
         self.reason = message

@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from .._validate import check_iterable
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
-from ._files import atomic_write
+from .._files import atomic_write
 from .errors import MAX_FILE_CELLS, MapFileError
 
 if TYPE_CHECKING:
@@ -83,11 +84,11 @@ class Scenario:
     optimal: float
 
 
-def _err(path: os.PathLike | str, line: int, message: str) -> MapFileError:
+def _err(path: os.PathLike[str] | str, line: int, message: str) -> MapFileError:
     return MapFileError(message, path, line=line)
 
 
-def _header_int(path: os.PathLike | str, lineno: int, line: str, key: str) -> int:
+def _header_int(path: os.PathLike[str] | str, lineno: int, line: str, key: str) -> int:
     parts = line.split()
     if len(parts) != 2 or parts[0] != key:
         raise _err(path, lineno, f"expected '{key} <integer>', got {line.strip()!r}")
@@ -100,7 +101,7 @@ def _header_int(path: os.PathLike | str, lineno: int, line: str, key: str) -> in
     return v
 
 
-def load_movingai(path: os.PathLike | str) -> Map:
+def load_movingai(path: os.PathLike[str] | str) -> Map:
     """Read a Moving AI ``.map`` file into a ``Map`` (see the module notes for the rules).
 
     >>> import os
@@ -156,7 +157,7 @@ def load_movingai(path: os.PathLike | str) -> Map:
     return Map(SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), terrain=terrain, terrains=MOVINGAI_TERRAINS)
 
 
-def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None) -> None:  # noqa: A002 - the format's word
+def save_movingai(map: Map, path: os.PathLike[str] | str, *, unit: str | None = None) -> None:  # noqa: A002 - the format's word
     """Write a square board as a Moving AI ``.map``.
 
     A map using ``MOVINGAI_TERRAINS`` keeps its symbols; any other map is
@@ -171,10 +172,10 @@ def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None)
     from ..map import Map
 
     if not isinstance(map, Map):
-        raise TypeError(f"map must be a wargrid Map, got {type(map).__name__}")
+        raise ArgumentTypeError(f"map must be a wargrid Map, got {type(map).__name__}")
     grid = map.grid
     if not isinstance(grid, SquareGrid):
-        raise TypeError(f"map must be over a SquareGrid to be written as a Moving AI map, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"map must be over a SquareGrid to be written as a Moving AI map, got {type(grid).__name__}")
     if map.terrains == MOVINGAI_TERRAINS:
         symbols = np.array([t.symbol for t in MOVINGAI_TERRAINS.terrains])
         chars = symbols[map.terrain]
@@ -187,7 +188,7 @@ def save_movingai(map: Map, path: os.PathLike | str, *, unit: str | None = None)
     atomic_write(path, ("\n".join(lines) + "\n").encode("ascii"))
 
 
-def load_movingai_scenarios(path: os.PathLike | str) -> list[Scenario]:
+def load_movingai_scenarios(path: os.PathLike[str] | str) -> list[Scenario]:
     """Read a Moving AI ``.scen`` file (version 1): one ``Scenario`` per problem line.
 
     >>> import tempfile, os
@@ -229,13 +230,12 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
             f"optimal), got {len(parts)}"
         )
     names = ("bucket", "map", "width", "height", "start_x", "start_y", "goal_x", "goal_y")
-    vals = []
-    for i, (k, v) in enumerate(zip(names, parts)):
+    ints: list[int] = []
+    for k, v in zip(names, parts):
         if k == "map":
-            vals.append(v)
             continue
         try:
-            vals.append(int(v))
+            ints.append(int(v))
         except ValueError:
             raise _err(path, lineno, f"{k} must be an integer, got {v!r}") from None
     try:
@@ -244,7 +244,8 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
         raise _err(path, lineno, f"optimal length must be a number, got {parts[8]!r}") from None
     if not math.isfinite(opt) or opt < 0:
         raise _err(path, lineno, f"optimal length must be finite and >= 0, got {opt}")
-    bucket, name, w, h, sx, sy, gx, gy = vals
+    bucket, w, h, sx, sy, gx, gy = ints
+    name = parts[1]
     if w < 1 or h < 1:
         raise _err(path, lineno, f"map size must be positive, got {w} x {h}")
     for k, x, y in (("start", sx, sy), ("goal", gx, gy)):
@@ -253,7 +254,7 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
     return Scenario(bucket, name, w, h, (sx, sy), (gx, gy), opt)
 
 
-def save_movingai_scenarios(path: os.PathLike | str, scenarios: Iterable[Scenario]) -> None:
+def save_movingai_scenarios(path: os.PathLike[str] | str, scenarios: Iterable[Scenario]) -> None:
     """Write scenarios as a Moving AI ``.scen`` file (version 1, lengths to 8 decimals).
 
     >>> import tempfile, os
@@ -265,7 +266,7 @@ def save_movingai_scenarios(path: os.PathLike | str, scenarios: Iterable[Scenari
     lines = ["version 1"]
     for i, s in enumerate(check_iterable(scenarios, "scenarios", "a list of Scenario objects")):
         if not isinstance(s, Scenario):
-            raise TypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
+            raise ArgumentTypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
         lines.append(
             f"{s.bucket}\t{s.map}\t{s.width}\t{s.height}\t{s.start[0]}\t{s.start[1]}\t"
             f"{s.goal[0]}\t{s.goal[1]}\t{s.optimal:.8f}"

@@ -30,25 +30,54 @@ import tokenize
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, TypedDict
 
 import numpy as np
+from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .._validate import check_positive_int
 from ..map import Map
-from ..terrain import TerrainTable
-from ._files import atomic_write, atomic_write_with
+from ..terrain import TerrainTable, TerrainTableData
+from .._files import atomic_write, atomic_write_with
 from .errors import MAX_FILE_CELLS, MapFileError
 
-__all__ = ["save_map", "load_map", "map_to_dict", "map_from_dict", "grid_from_description", "FORMAT"]
+__all__ = ["save_map", "load_map", "map_to_dict", "map_from_dict", "grid_from_description", "FORMAT", "MapData",
+           "MapLayersData"]
 
 FORMAT = "wargrid-map"
 VERSION = 1
 _MAX_JSON_BYTES = 1 << 30
 
 
-def save_map(m: Map, path: str | os.PathLike, *, encoding: str | None = None) -> None:
+class _HeaderData(TypedDict):
+    format: str
+    version: int
+    grid: dict[str, Any]  # ``Grid.describe()``, plus ``mask`` rows of '0'/'1' on a masked board
+    terrains: TerrainTableData
+    climb_cost: float
+
+
+class _TerrainLayer(TypedDict):
+    terrain: list[str]
+
+
+class MapLayersData(_TerrainLayer, total=False):
+    """The ``layers`` of a JSON map file: rows of terrain symbols, then the optional layers."""
+
+    overlay: list[str]
+    elevation: list[list[float]]
+    edges: list[list[float | None]]  # [x, y, direction, cost]; a ``None`` cost is a wall
+
+
+class MapData(_HeaderData):
+    """``map_to_dict(m)``: the content of a JSON map file."""
+
+    layers: MapLayersData
+
+
+def save_map(m: Map, path: str | os.PathLike[str], *, encoding: str | None = None) -> None:
     """Write ``m`` to ``path``: ``.npz`` as compressed arrays, anything else as JSON.
 
     ``encoding`` ('json' or 'npz') overrides the choice by file name.
@@ -60,23 +89,23 @@ def save_map(m: Map, path: str | os.PathLike, *, encoding: str | None = None) ->
     (64, 64)
     """
     if not isinstance(m, Map):
-        raise TypeError(f"m must be a wargrid Map, got {type(m).__name__}")
+        raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     path = Path(path)
     enc = encoding if encoding is not None else ("npz" if path.suffix.lower() == ".npz" else "json")
     if enc not in ("json", "npz"):
-        raise ValueError(f"encoding must be 'json', 'npz' or None, got {encoding!r}")
+        raise ArgumentError(f"encoding must be 'json', 'npz' or None, got {encoding!r}")
     if enc == "json":
         atomic_write(path, json.dumps(map_to_dict(m), indent=1, allow_nan=False) + "\n")
         return
     header, arrays = _header(m), _arrays(m)
 
-    def write(f: Any) -> None:
+    def write(f: IO[bytes]) -> None:
         np.savez_compressed(f, header=np.array(json.dumps(header, allow_nan=False)), **arrays)
 
     atomic_write_with(path, write)
 
 
-def load_map(path: str | os.PathLike, *, max_cells: int = MAX_FILE_CELLS) -> Map:
+def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -> Map:
     """Read a map written by ``save_map`` (JSON or npz, told apart by content).
 
     Any problem raises ``MapFileError`` naming the file (and the line for JSON).
@@ -119,16 +148,16 @@ def load_map(path: str | os.PathLike, *, max_cells: int = MAX_FILE_CELLS) -> Map
 
 # -- dict form -------------------------------------------------------------------------
 
-def _header(m: Map) -> dict:
+def _header(m: Map) -> _HeaderData:
     g = m.grid
-    d: dict = {"format": FORMAT, "version": VERSION, "grid": g.describe(), "terrains": m.terrains.to_dict(),
-               "climb_cost": m.climb_cost}
+    d: _HeaderData = {"format": FORMAT, "version": VERSION, "grid": g.describe(), "terrains": m.terrains.to_dict(),
+                      "climb_cost": m.climb_cost}
     if not g.mask.all():
         d["grid"]["mask"] = ["".join("1" if v else "0" for v in row) for row in g.mask.tolist()]
     return d
 
 
-def map_to_dict(m: Map) -> dict:
+def map_to_dict(m: Map) -> MapData:
     """The JSON content of ``save_map`` as plain data.
 
     >>> from wargrid import SquareGrid, Map
@@ -136,9 +165,8 @@ def map_to_dict(m: Map) -> dict:
     >>> d["grid"]["kind"], d["layers"]["terrain"]
     ('square', ['...', '...'])
     """
-    d = _header(m)
     sym = [t.symbol for t in m.terrains]
-    layers: dict = {"terrain": ["".join(sym[i] for i in row) for row in m.terrain.tolist()]}
+    layers: MapLayersData = {"terrain": ["".join(sym[i] for i in row) for row in m.terrain.tolist()]}
     if (m.overlay >= 0).any():
         layers["overlay"] = ["".join(" " if i < 0 else sym[i] for i in row) for row in m.overlay.tolist()]
     if m.elevation is not None:
@@ -149,16 +177,26 @@ def map_to_dict(m: Map) -> dict:
             [int(x), int(y), int(dd), None if math.isinf(c) else _num(c)]
             for x, y, dd, c in zip(xs.tolist(), ys.tolist(), ds.tolist(), m.edges[ys, xs, ds].tolist())
         ]
-    d["layers"] = layers
-    return d
+    return {**_header(m), "layers": layers}
 
 
 def _num(v: float) -> float | int:
     return int(v) if float(v).is_integer() and abs(v) < 2**53 else float(v)
 
 
-def _arrays(m: Map) -> dict:
-    a = {"terrain": m.terrain, "overlay": m.overlay}
+class _LayerArrays(TypedDict):  # the arrays of an .npz map file
+    terrain: NDArray[np.int16]
+    overlay: NDArray[np.int16]
+
+
+class _Arrays(_LayerArrays, total=False):
+    mask: NDArray[np.bool_]
+    elevation: NDArray[np.float64]
+    edges: NDArray[np.float64]
+
+
+def _arrays(m: Map) -> _Arrays:
+    a: _Arrays = {"terrain": m.terrain, "overlay": m.overlay}
     if not m.grid.mask.all():
         a["mask"] = m.grid.mask
     if m.elevation is not None:
@@ -168,7 +206,7 @@ def _arrays(m: Map) -> dict:
     return a
 
 
-def grid_from_description(d: Any, *, max_cells: int = MAX_FILE_CELLS, mask: np.ndarray | None = None) -> Grid:
+def grid_from_description(d: Any, *, max_cells: int = MAX_FILE_CELLS, mask: NDArray[np.bool_] | None = None) -> Grid:
     """A grid from ``Grid.describe()`` data.
 
     >>> grid_from_description({"kind": "hex", "width": 4, "height": 3, "orientation": "pointy", "offset": "even-r"})
@@ -177,10 +215,7 @@ def grid_from_description(d: Any, *, max_cells: int = MAX_FILE_CELLS, mask: np.n
     if not isinstance(d, dict):
         raise MapFileError("'grid' must be an object with kind, width and height", None)
     kind = d.get("kind")
-    w, h = d.get("width"), d.get("height")
-    for name, v in (("width", w), ("height", h)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise MapFileError(f"grid {name} must be an integer >= 1, got {v!r}", None)
+    w, h = _grid_size(d, "width"), _grid_size(d, "height")
     if w * h > max_cells:
         raise MapFileError(f"board of {w} x {h} = {w * h} cells is larger than the cap of {max_cells} cells", None)
     wrap = d.get("wrap_x", False)
@@ -194,6 +229,13 @@ def grid_from_description(d: Any, *, max_cells: int = MAX_FILE_CELLS, mask: np.n
     raise MapFileError(f"grid kind must be 'hex', 'square' or 'staggered', got {kind!r}", None)
 
 
+def _grid_size(d: dict[str, Any], name: str) -> int:
+    v = d.get(name)
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise MapFileError(f"grid {name} must be an integer >= 1, got {v!r}", None)
+    return v
+
+
 def _check_header(d: Any) -> None:
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise MapFileError(f"not a wargrid map file (no \"format\": \"{FORMAT}\")", None)
@@ -201,7 +243,7 @@ def _check_header(d: Any) -> None:
         raise MapFileError(f"map file version {d.get('version')!r} is not supported (this wargrid reads {VERSION})", None)
 
 
-def _mask_rows(rows: Any, w: int, h: int) -> np.ndarray | None:
+def _mask_rows(rows: Any, w: int, h: int) -> NDArray[np.bool_] | None:
     if rows is None:
         return None
     if not isinstance(rows, list) or len(rows) != h or any(not isinstance(r, str) or len(r) != w for r in rows):
@@ -210,7 +252,7 @@ def _mask_rows(rows: Any, w: int, h: int) -> np.ndarray | None:
     return arr
 
 
-def _symbol_rows(rows: Any, name: str, t: TerrainTable, w: int, h: int, *, blank: bool) -> np.ndarray:
+def _symbol_rows(rows: Any, name: str, t: TerrainTable, w: int, h: int, *, blank: bool) -> NDArray[np.int16]:
     if not isinstance(rows, list) or len(rows) != h:
         raise MapFileError(f"layer {name!r} must be a list of {h} rows, got {type(rows).__name__} "
                            f"of {len(rows) if isinstance(rows, list) else '?'}", None)
@@ -241,8 +283,8 @@ def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
     gd = d.get("grid")
     if not isinstance(gd, dict):
         raise MapFileError("'grid' must be an object", None)
-    w, h = gd.get("width"), gd.get("height")
-    grid_from_description({k: v for k, v in gd.items() if k != "mask"}, max_cells=max_cells)  # size checks first
+    unmasked = grid_from_description({k: v for k, v in gd.items() if k != "mask"}, max_cells=max_cells)  # size checks
+    w, h = unmasked.width, unmasked.height
     grid = grid_from_description(gd, max_cells=max_cells, mask=_mask_rows(gd.get("mask"), w, h))
     if not isinstance(d.get("terrains"), dict):
         raise MapFileError("'terrains' must be an object with classes and terrains", None)

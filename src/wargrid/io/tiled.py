@@ -38,17 +38,22 @@ import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, TypedDict
 
 import numpy as np
+from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._xml import escape, quoteattr
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .._validate import check_positive_int
 from ..map import Map
 from ..terrain import TerrainTable
-from ._files import atomic_write, atomic_write_with
+from .._files import atomic_write, atomic_write_with
 from .errors import MAX_FILE_CELLS, MapFileError
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
 
 __all__ = ["load_tiled", "save_tiled"]
 
@@ -69,16 +74,33 @@ class _Raw:
     hexsidelength: int
     staggeraxis: str
     staggerindex: str
-    properties: dict
-    tile_props: dict  # gid -> {name: value}
-    ground: np.ndarray | None
-    overlay: np.ndarray | None
+    properties: dict[str, Any]
+    tile_props: dict[int, dict[str, Any]]  # gid -> {name: value}
+    ground: NDArray[np.uint32] | None
+    overlay: NDArray[np.uint32] | None
+
+
+class _Tile(TypedDict):
+    orientation: str
+    tilewidth: int
+    tileheight: int
+
+
+class _Geometry(_Tile, total=False):
+    """Tiled map attributes of a board's tile shape (the stagger ones on hexagonal maps only)."""
+
+    hexsidelength: int
+    staggeraxis: str
+    staggerindex: str
+
+
+_Layers = list[tuple[str, NDArray[np.uint32]]]  # (layer name, global tile ids)
 
 
 # -- reading ------------------------------------------------------------------------
 
 def load_tiled(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     terrains: TerrainTable | None = None,
     terrain_property: str = "terrain",
@@ -101,11 +123,11 @@ def load_tiled(
     max_cells = check_positive_int(max_cells, "max_cells")
     path = Path(path)
     if terrains is not None and not isinstance(terrains, TerrainTable):
-        raise TypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
+        raise ArgumentTypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
     if not isinstance(terrain_property, str) or not terrain_property:
-        raise TypeError(f"terrain_property must be a non-empty string, got {terrain_property!r}")
+        raise ArgumentTypeError(f"terrain_property must be a non-empty string, got {terrain_property!r}")
     if tile_terrain is not None and not isinstance(tile_terrain, Mapping):
-        raise TypeError(f"tile_terrain must be a mapping of tile id to terrain name, got {type(tile_terrain).__name__}")
+        raise ArgumentTypeError(f"tile_terrain must be a mapping of tile id to terrain name, got {type(tile_terrain).__name__}")
     try:
         size = path.stat().st_size
         if size > _MAX_BYTES:
@@ -146,7 +168,7 @@ def _check_size(w: int, h: int, max_cells: int) -> None:
         raise MapFileError(f"map of {w} x {h} = {w * h} tiles is larger than the cap of {max_cells} cells", None)
 
 
-def _decode(text: Any, encoding: str | None, compression: str | None, w: int, h: int, what: str) -> np.ndarray:
+def _decode(text: Any, encoding: str | None, compression: str | None, w: int, h: int, what: str) -> NDArray[np.uint32]:
     n = w * h
     if encoding in (None, "", "xml"):
         raise MapFileError(f"{what}: tile data without an encoding (XML <tile> elements) is not supported", None)
@@ -197,7 +219,7 @@ def _read_tmx(data: bytes, path: Path, max_cells: int) -> _Raw:
     from xml.etree.ElementTree import ParseError
 
     try:
-        root = DET.fromstring(data, forbid_dtd=True)
+        root: Element = DET.fromstring(data, forbid_dtd=True)
     except DefusedXmlException as exc:
         raise MapFileError(f"refused unsafe XML ({type(exc).__name__}: DTDs and entities are not allowed)", path) from None
     except ParseError as exc:
@@ -212,15 +234,17 @@ def _read_tmx(data: bytes, path: Path, max_cells: int) -> _Raw:
     h = _int(a.get("height"), "map height", minimum=1)
     _check_size(w, h, max_cells)
     props = _tmx_props(root.find("properties"))
-    tile_props: dict = {}
+    tile_props: dict[int, dict[str, Any]] = {}
     for ts in root.findall("tileset"):
         first = _int(ts.get("firstgid"), "tileset firstgid", minimum=1)
-        if ts.get("source"):
-            ts = _external_tsx(path, ts.get("source"))
+        source = ts.get("source")
+        if source:
+            ts = _external_tsx(path, source)
         for t in ts.findall("tile"):
             tid = _int(t.get("id"), "tile id")
             tile_props[first + tid] = _tmx_props(t.find("properties"))
-    ground = overlay = None
+    ground: NDArray[np.uint32] | None = None
+    overlay: NDArray[np.uint32] | None = None
     for layer in root.iter("layer"):
         lw = _int(layer.get("width", w), "layer width", minimum=1)
         lh = _int(layer.get("height", h), "layer height", minimum=1)
@@ -245,7 +269,7 @@ def _read_tmx(data: bytes, path: Path, max_cells: int) -> _Raw:
 _MAX_TSX_BYTES = 8 << 20
 
 
-def _external_tsx(path: Path, source: str) -> Any:
+def _external_tsx(path: Path, source: str) -> Element:
     import defusedxml.ElementTree as DET
     from defusedxml import DefusedXmlException
     from xml.etree.ElementTree import ParseError
@@ -262,7 +286,7 @@ def _external_tsx(path: Path, source: str) -> Any:
             data = fh.read(_MAX_TSX_BYTES + 1)
         if len(data) > _MAX_TSX_BYTES:
             raise MapFileError(f"its tileset {source!r} is larger than {_MAX_TSX_BYTES} bytes", path)
-        root = DET.fromstring(data, forbid_dtd=True)
+        root: Element = DET.fromstring(data, forbid_dtd=True)
     except OSError as exc:
         raise MapFileError(f"cannot read its tileset {source!r}: {exc.strerror or exc}", path) from None
     except (DefusedXmlException, ParseError) as exc:
@@ -272,10 +296,10 @@ def _external_tsx(path: Path, source: str) -> Any:
     return root
 
 
-def _tmx_props(el: Any) -> dict:
+def _tmx_props(el: Element | None) -> dict[str, str]:
     if el is None:
         return {}
-    out = {}
+    out: dict[str, str] = {}
     for p in el.findall("property"):
         v = p.get("value")
         if v is None:
@@ -300,7 +324,7 @@ def _read_tmj(data: bytes, path: Path, max_cells: int) -> _Raw:
     w = _int(d.get("width"), "map width", minimum=1)
     h = _int(d.get("height"), "map height", minimum=1)
     _check_size(w, h, max_cells)
-    tile_props: dict = {}
+    tile_props: dict[int, dict[str, Any]] = {}
     for ts in d.get("tilesets") or []:
         if not isinstance(ts, dict):
             raise MapFileError("tilesets must be objects", None)
@@ -315,7 +339,8 @@ def _read_tmj(data: bytes, path: Path, max_cells: int) -> _Raw:
             if not isinstance(t, dict):
                 raise MapFileError("tileset tiles must be objects", None)
             tile_props[first + _int(t.get("id"), "tile id")] = _tmj_props(t.get("properties"))
-    ground = overlay = None
+    ground: NDArray[np.uint32] | None = None
+    overlay: NDArray[np.uint32] | None = None
     for layer in _tmj_layers(d["layers"]):
         name = layer.get("name", "")
         lw = _int(layer.get("width", w), "layer width", minimum=1)
@@ -335,10 +360,10 @@ def _read_tmj(data: bytes, path: Path, max_cells: int) -> _Raw:
                 tile_props, ground, overlay)
 
 
-def _tmj_layers(layers: Any, depth: int = 0) -> list:
+def _tmj_layers(layers: Any, depth: int = 0) -> list[dict[str, Any]]:
     if not isinstance(layers, list) or depth > 32:
         raise MapFileError("layers must be a list", None)
-    out = []
+    out: list[dict[str, Any]] = []
     for layer in layers:
         if not isinstance(layer, dict):
             raise MapFileError("each layer must be an object", None)
@@ -349,7 +374,7 @@ def _tmj_layers(layers: Any, depth: int = 0) -> list:
     return out
 
 
-def _external_tileset_json(path: Path, source: Any) -> dict:
+def _external_tileset_json(path: Path, source: Any) -> dict[str, Any]:
     p = (path.parent / str(source)).resolve()
     if p.suffix.lower() == ".tsx":
         return {"tiles": [{"id": t.get("id"), "properties": [{"name": k, "value": v} for k, v in _tmx_props(t.find("properties")).items()]}
@@ -363,7 +388,7 @@ def _external_tileset_json(path: Path, source: Any) -> dict:
     return d
 
 
-def _tmj_props(props: Any) -> dict:
+def _tmj_props(props: Any) -> dict[str, Any]:
     if props is None:
         return {}
     if isinstance(props, dict):  # very old Tiled JSON
@@ -377,7 +402,7 @@ def _flag(v: Any) -> bool:
     return v is True or str(v).lower() in ("true", "1")
 
 
-def _grid_of(raw: _Raw, mask: np.ndarray | None) -> Grid:
+def _grid_of(raw: _Raw, mask: NDArray[np.bool_] | None) -> Grid:
     props = raw.properties
     wrap = _flag(props.get("wargrid.wrap_x", False))
     w, h = raw.width, raw.height
@@ -434,7 +459,7 @@ def _build(raw: _Raw, terrains: TerrainTable | None, prop: str, tile_terrain: Ma
                                f"(known: {', '.join(terrains.names)})", None) from None
         return lut[gid]
 
-    def convert(arr: np.ndarray, layer: str, empty: int) -> np.ndarray:
+    def convert(arr: NDArray[np.uint32], layer: str, empty: int) -> NDArray[np.int16]:
         gids = arr & np.uint32(_FLIP_MASK)
         uniq, inv = np.unique(gids, return_inverse=True)
         ids = np.array([empty if g == 0 else terrain_id(int(g), layer) for g in uniq.tolist()], dtype=np.int16)
@@ -452,7 +477,7 @@ def _build(raw: _Raw, terrains: TerrainTable | None, prop: str, tile_terrain: Ma
 
 # -- writing ------------------------------------------------------------------------
 
-def _geometry(grid: Grid) -> dict:
+def _geometry(grid: Grid) -> _Geometry:
     """Tiled map attributes that draw ``grid`` the way wargrid does."""
     if isinstance(grid, SquareGrid):
         return {"orientation": "orthogonal", "tilewidth": _TILE, "tileheight": _TILE}
@@ -466,12 +491,12 @@ def _geometry(grid: Grid) -> dict:
         tw, th = (long, short) if axis == "x" else (short, long)
         return {"orientation": "hexagonal", "tilewidth": tw, "tileheight": th, "hexsidelength": _TILE // 2,
                 "staggeraxis": axis, "staggerindex": grid.offset.split("-")[0]}
-    raise TypeError(f"cannot write a {type(grid).__name__} to Tiled")
+    raise ArgumentTypeError(f"cannot write a {type(grid).__name__} to Tiled")
 
 
-def _map_props(m: Map) -> dict:
+def _map_props(m: Map) -> dict[str, str | bool]:
     grid = m.grid
-    p: dict = {"wargrid.kind": grid.kind}
+    p: dict[str, str | bool] = {"wargrid.kind": grid.kind}
     if isinstance(grid, SquareGrid):
         p["wargrid.diagonal"] = grid.diagonal
         if grid.diagonal:
@@ -482,7 +507,7 @@ def _map_props(m: Map) -> dict:
     return p
 
 
-def _gids(m: Map) -> tuple[np.ndarray, np.ndarray | None]:
+def _gids(m: Map) -> tuple[NDArray[np.uint32], NDArray[np.uint32] | None]:
     ground = np.where(m.grid.mask, m.terrain.astype(np.int64) + 1, 0).astype(np.uint32)
     overlay = None
     if (m.overlay >= 0).any():
@@ -490,7 +515,7 @@ def _gids(m: Map) -> tuple[np.ndarray, np.ndarray | None]:
     return ground, overlay
 
 
-def _encode(arr: np.ndarray, encoding: str, compression: str | None) -> str:
+def _encode(arr: NDArray[np.uint32], encoding: str, compression: str | None) -> str:
     if encoding == "csv":
         return "\n" + ",\n".join(",".join(str(v) for v in row) for row in arr.tolist()) + "\n"
     raw = arr.astype("<u4").tobytes()
@@ -503,7 +528,7 @@ def _encode(arr: np.ndarray, encoding: str, compression: str | None) -> str:
     return base64.b64encode(raw).decode("ascii")
 
 
-def _tileset_png(m: Map, path: Path, geo: dict) -> None:
+def _tileset_png(m: Map, path: Path, geo: _Geometry) -> None:
     from PIL import Image, ImageDraw
 
     tw, th = geo["tilewidth"], geo["tileheight"]
@@ -528,7 +553,7 @@ def _tileset_png(m: Map, path: Path, geo: dict) -> None:
 
 def save_tiled(
     m: Map,
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     encoding: str = "csv",
     compression: str | None = None,
@@ -551,21 +576,21 @@ def save_tiled(
     ('orthogonal', 'zlib')
     """
     if not isinstance(m, Map):
-        raise TypeError(f"m must be a wargrid Map, got {type(m).__name__}")
+        raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     if encoding not in ("csv", "base64"):
-        raise ValueError(f"encoding must be 'csv' or 'base64', got {encoding!r}")
+        raise ArgumentError(f"encoding must be 'csv' or 'base64', got {encoding!r}")
     if compression not in (None, "zlib", "gzip"):
-        raise ValueError(f"compression must be None, 'zlib' or 'gzip', got {compression!r}")
+        raise ArgumentError(f"compression must be None, 'zlib' or 'gzip', got {compression!r}")
     if compression is not None and encoding != "base64":
-        raise ValueError("compression needs encoding='base64'")
+        raise ArgumentError("compression needs encoding='base64'")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".tmx", ".tmj", ".json"):
-        raise ValueError(f"path must end in .tmx, .tmj or .json, got {path.name!r}")
+        raise ArgumentError(f"path must end in .tmx, .tmj or .json, got {path.name!r}")
     geo = _geometry(m.grid)
     ground, overlay = _gids(m)
     image = f"{path.stem}-terrain.png"
-    layers = [("ground", ground)] + ([("overlay", overlay)] if overlay is not None else [])
+    layers: _Layers = [("ground", ground)] + ([("overlay", overlay)] if overlay is not None else [])
     n = len(m.terrains)
     props = _map_props(m)
     if suffix == ".tmx":
@@ -585,7 +610,8 @@ def save_tiled(
     del n
 
 
-def _tmx_text(m: Map, geo: dict, layers: list, props: dict, encoding: str, compression: str | None, image: str | None) -> str:
+def _tmx_text(m: Map, geo: _Geometry, layers: _Layers, props: dict[str, str | bool], encoding: str,
+              compression: str | None, image: str | None) -> str:
     g = m.grid
     attrs = " ".join(f'{k}="{v}"' for k, v in geo.items())
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
@@ -615,21 +641,23 @@ def _tmx_text(m: Map, geo: dict, layers: list, props: dict, encoding: str, compr
     return "".join(out)
 
 
-def _tmj_text(m: Map, geo: dict, layers: list, props: dict, encoding: str, compression: str | None, image: str | None) -> str:
+def _tmj_text(m: Map, geo: _Geometry, layers: _Layers, props: dict[str, str | bool], encoding: str,
+              compression: str | None, image: str | None) -> str:
     g = m.grid
     n = len(m.terrains)
     tw, th = geo["tilewidth"], geo["tileheight"]
-    tileset: dict = {"firstgid": 1, "name": "terrain", "tilewidth": tw, "tileheight": th, "tilecount": n, "columns": n,
-                     "margin": 0, "spacing": 0,
-                     "tiles": [{"id": i, "properties": [{"name": "terrain", "type": "string", "value": t.name},
-                                                         {"name": "color", "type": "color", "value": "#ff" + t.color[1:]}]}
-                               for i, t in enumerate(m.terrains)]}
+    tileset: dict[str, object]
+    tileset = {"firstgid": 1, "name": "terrain", "tilewidth": tw, "tileheight": th, "tilecount": n, "columns": n,
+               "margin": 0, "spacing": 0,
+               "tiles": [{"id": i, "properties": [{"name": "terrain", "type": "string", "value": t.name},
+                                                   {"name": "color", "type": "color", "value": "#ff" + t.color[1:]}]}
+                         for i, t in enumerate(m.terrains)]}
     if image:
         tileset.update({"image": image, "imagewidth": tw * n, "imageheight": th})
     out_layers = []
     for lid, (name, arr) in enumerate(layers, start=1):
-        layer: dict = {"id": lid, "name": name, "type": "tilelayer", "width": g.width, "height": g.height,
-                       "x": 0, "y": 0, "opacity": 1, "visible": True}
+        layer: dict[str, object] = {"id": lid, "name": name, "type": "tilelayer", "width": g.width,
+                                    "height": g.height, "x": 0, "y": 0, "opacity": 1, "visible": True}
         if encoding == "csv":
             layer["data"] = arr.ravel().tolist()
         else:

@@ -19,19 +19,17 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import Callable, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ..costs import CostField
+from ..grids.boards import Grid
 from ..movement.zones import ZoneChange, ZoneState
-from ..sight._board import SightBoard, prepare
+from ..sight.board import SightBoard, prepare
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import MapCore
-
-__all__ = ["Derived", "ZoneEvent"]
+__all__ = ["Derived", "DerivedOwner", "ZoneEvent"]
 
 T = TypeVar("T")
 
@@ -44,10 +42,26 @@ class ZoneEvent:
     change: ZoneChange
 
 
+class DerivedOwner(Protocol):
+    """What ``Derived`` needs of the map that owns it (``MapCore`` provides it)."""
+
+    @property
+    def grid(self) -> Grid: ...
+
+    @property
+    def elevation(self) -> npt.NDArray[np.float64] | None: ...
+
+    def build_cost_field(self, unit: str) -> CostField: ...
+
+    def patch_cost_field(self, f: CostField, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]) -> CostField: ...
+
+    def build_blocks_sight(self) -> npt.NDArray[np.bool_]: ...
+
+
 class Derived:
     """The derived state of one map (see the module notes); built lazily, dropped or patched on edits."""
 
-    def __init__(self, owner: "MapCore") -> None:
+    def __init__(self, owner: DerivedOwner) -> None:
         self._owner = owner
         self.lock = threading.RLock()
         self._costs: dict[str, CostField] = {}

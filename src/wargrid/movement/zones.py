@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid, Topology
 from ..costs import CostField
 
@@ -59,11 +60,11 @@ def _topo_args(t: Topology) -> tuple:
 def _check_costs(grid: Grid, costs: np.ndarray, edge_costs: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """``(cell, edge)`` for the labelling kernel: a plain boolean layer as it is, or padded costs."""
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
     c = np.asarray(costs)
     if c.dtype == bool:
         if c.shape != grid.shape:
-            raise ValueError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
+            raise ArgumentError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
         if edge_costs is None:
             # the labelling kernel reads a plain boolean layer directly
             c = c & grid.mask if not grid.mask.all() else c
@@ -177,8 +178,7 @@ def _label(
             out, ostride, ooff = np.empty(t.padded_size, dtype=np.int32), t.pw, t.pw + 1
         else:
             out, ostride, ooff = dest, t.width, 0
-        pmx = 1 if t.parity_mode == 1 else 0
-        pmy = 1 if t.parity_mode == 2 else 0
+        pmx, pmy = t.parity_masks
         _, sizes = label_runs(
             cell, stride, off, lo, hi, above[0], above[1], pmx, pmy, t.wrap, t.width, t.height, out, ostride, ooff,
             dest is None, _scratch("rs", n), _scratch("re", n), _scratch("runs", n),
@@ -391,20 +391,7 @@ class ZoneState:
 
     def _around(self, pc: np.ndarray) -> np.ndarray:
         """``pc`` and all their neighbours (padded ids, unique)."""
-        t = self.topology
-        x = pc % t.pw - 1
-        y = pc // t.pw - 1
-        if t.parity_mode == 1:
-            par = x & 1
-        elif t.parity_mode == 2:
-            par = y & 1
-        else:
-            par = np.zeros_like(x)
-        q = pc[:, None] + t.offsets[par]
-        if t.wrap:
-            qx = q % t.pw
-            q = np.where(qx == 0, q + t.width, np.where(qx == t.width + 1, q - t.width, q))
-        return np.unique(np.concatenate([pc, q.ravel()]))
+        return np.unique(np.concatenate([pc, self.topology.neighbours(pc).ravel()]))
 
     def _update_flood(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
         from .._kernels.movement.zones import reflood

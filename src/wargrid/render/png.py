@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
+from ..grids.board import Board
+from ..grids.boards import Grid
 from .geometry import Frame
 from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays, rgb
 from .scene import RIVER_COLOR, WALL_COLOR, board_of, default_cell_size, edge_segments, edges_of, road_segments
@@ -55,7 +58,7 @@ def _blend(img: np.ndarray, where: np.ndarray, color: np.ndarray, alpha: float |
 
 
 def render_png(
-    board: object,
+    board: Grid | Board,
     path: str | os.PathLike | None = None,
     *,
     overlays: Sequence[object] = (),
@@ -77,7 +80,7 @@ def render_png(
 
     grid, terrain, overlay_layer, colors = board_of(board)
     if not isinstance(grid_lines, bool) or not isinstance(roads, bool):
-        raise TypeError("grid_lines and roads must be True or False")
+        raise ArgumentTypeError("grid_lines and roads must be True or False")
     ovs = check_overlays(overlays, grid)
     frame = Frame.for_grid(grid, cell_size=default_cell_size(grid) if cell_size is None else cell_size)
     s = frame.scale
@@ -173,7 +176,7 @@ def render_png(
             for x, y, a, b in zip(xs.tolist(), ys.tolist(), cx.tolist(), cy.tolist()):
                 draw.text((a, b), f"{x},{y}", fill=color, anchor="mm")
     if path is not None:
-        from ..io._files import atomic_write_with
+        from .._files import atomic_write_with
 
         atomic_write_with(path, lambda f: im.save(f, format="PNG", compress_level=3))
     return im

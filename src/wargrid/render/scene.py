@@ -10,11 +10,13 @@ from typing import Callable
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
+from ..grids.board import Board
 from ..grids.boards import Grid
 from .geometry import Frame
 from .overlays import rgb
 
-__all__ = ["edges_of", "board_of", "default_cell_size", "road_segments", "shade", "neighbour_table", "region_borders", "edge_segments"]
+__all__ = ["edges_of", "board_of", "default_cell_size", "road_segments", "shade", "region_borders", "edge_segments"]
 
 _BLANK = "#ece6d6"
 
@@ -26,8 +28,8 @@ def shade(low: str, high: str, t: float) -> str:
     return "#%02x%02x%02x" % tuple(int(v) for v in c)
 
 
-def board_of(board: object) -> tuple[Grid, np.ndarray, np.ndarray | None, list[str]]:
-    """``(grid, terrain ids, overlay ids or None, colour per terrain id)`` of a ``Map`` or ``Grid``.
+def board_of(board: Grid | Board) -> tuple[Grid, np.ndarray, np.ndarray | None, list[str]]:
+    """``(grid, terrain ids, overlay ids or None, colour per terrain id)`` of a ``Board`` (a ``Map``) or ``Grid``.
 
     >>> from wargrid import SquareGrid
     >>> grid, terrain, overlay, colors = board_of(SquareGrid(6, 4))
@@ -36,17 +38,16 @@ def board_of(board: object) -> tuple[Grid, np.ndarray, np.ndarray | None, list[s
     """
     if isinstance(board, Grid):
         return board, np.zeros(board.shape, dtype=np.int64), None, [_BLANK]
-    grid = getattr(board, "grid", None)
-    if not isinstance(grid, Grid) or not hasattr(board, "terrain") or not hasattr(board, "terrains"):
-        raise TypeError(f"board must be a wargrid Map or Grid, got {type(board).__name__}")
-    overlay = getattr(board, "overlay", None)
+    if not isinstance(board, Board) or not isinstance(board.grid, Grid):
+        raise ArgumentTypeError(f"board must be a wargrid Map or Grid, got {type(board).__name__}")
+    overlay: np.ndarray | None = board.overlay
     if overlay is not None and not (overlay >= 0).any():
         overlay = None
-    return grid, np.asarray(board.terrain, dtype=np.int64), overlay, list(board.terrains.colors())
+    return board.grid, np.asarray(board.terrain, dtype=np.int64), overlay, list(board.terrains.colors())
 
 
-def edges_of(board: object) -> np.ndarray | None:
-    """The ``(height, width, ndir)`` edge costs of a ``Map`` (``None`` for a grid or a map without any).
+def edges_of(board: Grid | Board) -> np.ndarray | None:
+    """The ``(height, width, ndir)`` edge costs of a ``Board`` (``None`` for a grid or a board without any).
 
     >>> from wargrid import Map, SquareGrid
     >>> m = Map(SquareGrid(6, 4)); edges_of(m) is None
@@ -54,8 +55,10 @@ def edges_of(board: object) -> np.ndarray | None:
     >>> m.set_edge((0, 0), (1, 0), float("inf")); edges_of(m).shape
     (4, 6, 4)
     """
-    e = getattr(board, "edges", None)
-    if isinstance(e, np.ndarray) and e.any():
+    if isinstance(board, Grid):
+        return None
+    e = board.edges
+    if e is not None and e.any():
         return e
     return None
 
@@ -74,33 +77,6 @@ def default_cell_size(grid: Grid) -> float:
     x0, y0, x1, y1 = grid.bounds()
     span = max(x1 - x0, y1 - y0, 1e-9)
     return float(min(24.0, max(1.0, 2000.0 / span)))
-
-
-def neighbour_table(grid: Grid, *, wrap: bool = True) -> np.ndarray:
-    """``(ndir, width * height)`` neighbour id of every cell in every direction (``-1``: none).
-
-    ``wrap=False`` leaves out the steps across the seam of a wrapped board
-    (pictures draw the board flat).
-
-    >>> from wargrid import SquareGrid
-    >>> neighbour_table(SquareGrid(2, 1)).tolist()
-    [[1, -1], [-1, -1], [-1, 0], [-1, -1]]
-    """
-    t = grid.topology
-    w, h = grid.width, grid.height
-    ys, xs = np.divmod(np.arange(w * h, dtype=np.int64), w)
-    par = (xs & 1) if t.parity_mode == 1 else (ys & 1) if t.parity_mode == 2 else np.zeros_like(xs)
-    out = np.full((t.ndir, w * h), -1, dtype=np.int64)
-    valid = grid.mask.ravel()
-    for d in range(t.ndir):
-        nx = xs + t.dx[par, d]
-        ny = ys + t.dy[par, d]
-        if wrap and grid.wrap_x:
-            nx = nx % w
-        ok = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
-        ok &= valid[np.where(ok, ny * w + nx, 0)] & valid
-        out[d] = np.where(ok, ny * w + nx, -1)
-    return out
 
 
 def _half_sides(poly: np.ndarray, cells_under: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -146,13 +122,13 @@ def edge_segments(
 
     A wall costs ``inf`` to cross; any other extra cost (a river) is drawn as water.
     """
-    nb = neighbour_table(grid, wrap=False)
+    nb = grid.neighbour_ids(wrap=False)
     cost = edges.reshape(-1, edges.shape[-1])
     walls, rivers = [], []
     for p, q, other in _half_sides(poly, cells_under):
-        for d in range(nb.shape[0]):
+        for d in range(nb.shape[1]):
             c = cost[ids, d][:, None]
-            hit = (other >= 0) & (nb[d, ids][:, None] == other) & (c > 0)
+            hit = (other >= 0) & (nb[ids, d][:, None] == other) & (c > 0)
             if hit.any():
                 wall = hit & np.isinf(c)
                 river = hit & ~np.isinf(c)
@@ -174,7 +150,7 @@ def road_segments(grid: Grid, overlay: np.ndarray, frame: Frame) -> list[tuple[i
     ids = ys * grid.width + xs
     own = overlay[ys, xs]
     flat = overlay.ravel()
-    nb = neighbour_table(grid, wrap=False)[:, ids]
+    nb = grid.neighbour_ids(wrap=False)[ids].T
     linked = np.zeros(xs.size, dtype=bool)
     ax, ay = frame.centers(xs, ys)
     p_all, q_all, t_all = [], [], []

@@ -17,7 +17,9 @@ from typing import Sequence
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from .._xml import escape, quoteattr
+from ..grids.board import Board
 from ..grids.boards import Grid
 from .geometry import Frame
 from .overlays import CellMask, CellValues, Coordinates, Markers, Polyline, Regions, check_overlays
@@ -49,7 +51,7 @@ def _style(prefix: str, colors: Sequence[str], opacity: float | None = None) -> 
 
 
 def render_svg(
-    board: object,
+    board: Grid | Board,
     path: str | os.PathLike | None = None,
     *,
     overlays: Sequence[object] = (),
@@ -72,9 +74,9 @@ def render_svg(
     """
     grid, terrain, overlay_layer, colors = board_of(board)
     if not isinstance(grid_lines, bool) or not isinstance(roads, bool):
-        raise TypeError("grid_lines and roads must be True or False")
+        raise ArgumentTypeError("grid_lines and roads must be True or False")
     if title is not None and not isinstance(title, str):
-        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
+        raise ArgumentTypeError(f"title must be a string or None, got {type(title).__name__}")
     ovs = check_overlays(overlays, grid)
     frame = Frame.for_grid(grid, cell_size=default_cell_size(grid) if cell_size is None else cell_size)
     s = frame.scale
@@ -182,7 +184,7 @@ def render_svg(
     out.append("</svg>\n")
     text = "".join(out)
     if path is not None:
-        from ..io._files import atomic_write
+        from .._files import atomic_write
 
         atomic_write(path, text)
     return text

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
@@ -149,7 +150,7 @@ def classic_path(
     """
 
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     opts = classic_options(grid, start, goal, max_steps=max_steps, follow_limit=follow_limit, optimise=optimise)
     return classic_search(grid, CostField.from_arrays(grid, cell_costs, name="cell_costs").cell, *opts)
 
@@ -157,7 +158,7 @@ def classic_path(
 def classic_options(
     grid: Grid, start: Any, goal: Any, *, max_steps: Any = None, follow_limit: Any = None, optimise: Any = True
 ) -> tuple[tuple[int, int], tuple[int, int], int, int, bool]:
-    """Checked ``(start, goal, max_steps, follow_limit, optimise)`` for ``classic_search`` (internal)."""
+    """Checked ``(start, goal, max_steps, follow_limit, optimise)`` for ``classic_search``."""
     s = grid.check_cell(start, "start")
     g = grid.check_cell(goal, "goal")
     if max_steps is None:
@@ -165,22 +166,32 @@ def classic_options(
     else:
         steps = check_int(max_steps, "max_steps")
         if steps < 0:
-            raise ValueError(f"max_steps must be >= 0 or None, got {steps}")
+            raise ArgumentError(f"max_steps must be >= 0 or None, got {steps}")
     if follow_limit is None:
         limit = 8 * (grid.width + grid.height)
     else:
         limit = check_int(follow_limit, "follow_limit")
         if limit < 1:
-            raise ValueError(f"follow_limit must be >= 1 or None, got {limit}")
+            raise ArgumentError(f"follow_limit must be >= 1 or None, got {limit}")
     if not isinstance(optimise, (bool, np.bool_)):
-        raise TypeError(f"optimise must be True or False, got {optimise!r}")
+        raise ArgumentTypeError(f"optimise must be True or False, got {optimise!r}")
     return s, g, steps, limit, bool(optimise)
 
 
 def classic_search(
     grid: Grid, cell: np.ndarray, s: tuple[int, int], g: tuple[int, int], steps: int, limit: int, optimise: bool
 ) -> ClassicPath:
-    """The search on checked input: ``cell`` is the padded flat cost array (``CostField.cell``)."""
+    """``classic_path`` on checked input (``classic_options``): ``cell`` is the padded flat cost array (``CostField.cell``).
+
+    The entry for callers that already hold padded costs, such as ``Map.classic_path``.
+
+    >>> import numpy as np
+    >>> from wargrid import SquareGrid
+    >>> g = SquareGrid(4, 1)
+    >>> p = classic_search(g, g.topology.pad(np.ones((1, 4)), np.inf), *classic_options(g, (0, 0), (3, 0)))
+    >>> p.cells, p.status
+    ([(0, 0), (1, 0), (2, 0), (3, 0)], 'arrived')
+    """
     from .._kernels.rts.classic import classic_find, optimise_moves
     from ..movement.search import topo_args
 
@@ -208,10 +219,7 @@ def classic_search(
         m = optimise_moves(cell, path, n, seen, pos, gen, out, dirs, *args)
         path, dirs = out[:m], dirs[: m - 1]
     else:
-        from .._kernels.rts.classic import _direction
-
-        for i in range(n - 1):
-            dirs[i] = _direction(path[i], path[i + 1], off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)
+        dirs[:] = topo.directions(path[:-1], path[1:])
     cells = list(zip((path % topo.pw - 1).tolist(), (path // topo.pw - 1).tolist()))
     length = float(stepl[dirs].sum())
     cost = float((stepl[dirs] * cell[path[1:]]).sum()) if len(dirs) else 0.0

@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..errors import ArgumentError, WargridError
 from ..grids.boards import Grid, HexGrid, SquareGrid
 from ..io.movingai import load_movingai
 from ..io.native import load_map
@@ -67,7 +68,7 @@ MAX_RADIUS = 64
 _SESSION_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
-class ApiError(Exception):
+class ApiError(WargridError):
     """A request the API refuses: ``status`` is the HTTP status, ``message`` says why and what is allowed.
 
     >>> ApiError(400, "width must be an integer").status
@@ -104,7 +105,7 @@ class BoardStore:
 
     def __init__(self, capacity: int = 32) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
-            raise ValueError(f"capacity must be an integer >= 1, got {capacity!r}")
+            raise ArgumentError(f"capacity must be an integer >= 1, got {capacity!r}")
         self.capacity = capacity
         self._boards: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()

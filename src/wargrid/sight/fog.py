@@ -11,7 +11,7 @@ team's vision together.
 
 >>> import numpy as np
 >>> from wargrid import SquareGrid
->>> from wargrid.sight._board import prepare
+>>> from wargrid.sight.board import prepare
 >>> fog = Fog(prepare(SquareGrid(8, 1), np.zeros((1, 8), dtype=bool)), ["red", "blue"], radius=2)
 >>> fog.place("scout", "red", (0, 0))
 >>> fog.visible("red").astype(int).tolist()
@@ -28,8 +28,9 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_int
-from ._board import SightBoard, kernels
+from .board import SightBoard, kernels
 from .fov import _kernel_ids, view_capacity
 
 __all__ = ["Fog", "FogView"]
@@ -79,14 +80,14 @@ class Fog:
         source: Callable[[], SightBoard] | None = None,
     ) -> None:
         if not isinstance(board, SightBoard):
-            raise TypeError(f"board must be a SightBoard (use Map.fog), got {type(board).__name__}")
+            raise ArgumentTypeError(f"board must be a SightBoard (use Map.fog), got {type(board).__name__}")
         if isinstance(teams, str) or not isinstance(teams, Sequence):
-            raise TypeError(f"teams must be a list of team names, got {teams!r}")
+            raise ArgumentTypeError(f"teams must be a list of team names, got {teams!r}")
         names = list(teams)
         if not names or not all(isinstance(t, str) for t in names):
-            raise ValueError(f"teams must be a non-empty list of strings, got {teams!r}")
+            raise ArgumentError(f"teams must be a non-empty list of strings, got {teams!r}")
         if len(set(names)) != len(names):
-            raise ValueError(f"teams must be distinct, got {teams!r}")
+            raise ArgumentError(f"teams must be distinct, got {teams!r}")
         self.teams = tuple(names)
         self._board = board
         self._source = source
@@ -98,7 +99,7 @@ class Fog:
         if regrow is not None:
             regrow = check_int(regrow, "regrow")
             if regrow < 0:
-                raise ValueError(f"regrow must be >= 0 ticks or None, got {regrow}")
+                raise ArgumentError(f"regrow must be >= 0 ticks or None, got {regrow}")
         self.regrow = regrow
         size = board.grid.size
         n = len(self.teams)
@@ -113,7 +114,7 @@ class Fog:
     # -- teams ------------------------------------------------------------------------
     def _team(self, team: Any) -> int:
         if team not in self.teams:
-            raise ValueError(f"team must be one of {', '.join(map(repr, self.teams))}; got {team!r}")
+            raise ArgumentError(f"team must be one of {', '.join(map(repr, self.teams))}; got {team!r}")
         return self.teams.index(team)
 
     def ally(self, a: str, b: str, *, shared: bool = True) -> None:
@@ -152,7 +153,7 @@ class Fog:
         """
         self._sync()
         if unit in self._units:
-            raise ValueError(f"unit {unit!r} is already placed; use move()")
+            raise ArgumentError(f"unit {unit!r} is already placed; use move()")
         t = self._team(team)
         r = self._board.radius(self.radius if radius is _DEFAULT else radius)
         cell = self._board.cell(cell, "cell")
@@ -183,7 +184,7 @@ class Fog:
         """
         self._sync()
         if not isinstance(moves, dict):
-            raise TypeError(f"moves must be a dict of unit: (x, y), got {type(moves).__name__}")
+            raise ArgumentTypeError(f"moves must be a dict of unit: (x, y), got {type(moves).__name__}")
         units = [self._get(u) for u in moves]
         cells = [self._board.cell(c, f"moves[{u!r}]") for u, c in moves.items()]
         if not units:
@@ -231,7 +232,7 @@ class Fog:
         try:
             return self._units[unit]
         except (KeyError, TypeError):
-            raise KeyError(f"unit {unit!r} is not on the board; place() it first") from None
+            raise UnknownError(f"unit {unit!r} is not on the board; place() it first") from None
 
     @property
     def units(self) -> dict[Hashable, tuple[str, tuple[int, int]]]:
@@ -247,14 +248,14 @@ class Fog:
         """
         n = check_int(n, "n")
         if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
+            raise ArgumentError(f"n must be >= 0, got {n}")
         self.time += n
 
     def invalidate(self) -> None:
         """The board changed: views are recomputed from ``source`` before the next use.
 
         >>> from wargrid import SquareGrid
-        >>> from wargrid.sight._board import prepare
+        >>> from wargrid.sight.board import prepare
         >>> g, walls = SquareGrid(6, 1), np.zeros((1, 6), dtype=bool)
         >>> fog = Fog(prepare(g, walls), ["red"], radius=3, source=lambda: prepare(g, walls))
         >>> fog.place(1, "red", (0, 0)); walls[0, 2] = True; fog.invalidate()
@@ -267,7 +268,7 @@ class Fog:
         """Use a new sight board (after map edits): every unit's view is recomputed.
 
         >>> from wargrid import SquareGrid
-        >>> from wargrid.sight._board import prepare
+        >>> from wargrid.sight.board import prepare
         >>> g, walls = SquareGrid(6, 1), np.zeros((1, 6), dtype=bool)
         >>> fog = Fog(prepare(g, walls), ["red"], radius=3); fog.place(1, "red", (0, 0))
         >>> walls[0, 1] = True; fog.set_board(prepare(g, walls))
@@ -275,7 +276,7 @@ class Fog:
         [[1, 1, 0, 0, 0, 0]]
         """
         if not isinstance(board, SightBoard) or board.grid != self._board.grid:
-            raise ValueError("board must be a SightBoard of the same grid")
+            raise ArgumentError("board must be a SightBoard of the same grid")
         self._board = board
         for u in self._units.values():
             view = self._view(u.cell, u.radius)
@@ -348,6 +349,6 @@ class Fog:
 def _example(**options: Any) -> Fog:
     """A fog on an open 8 x 1 strip, units see 1 cell away (for the examples)."""
     from ..grids.boards import SquareGrid
-    from ._board import prepare
+    from .board import prepare
 
     return Fog(prepare(SquareGrid(8, 1), np.zeros((1, 8), dtype=bool)), ["red", "blue"], radius=1, **options)

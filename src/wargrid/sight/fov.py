@@ -32,18 +32,20 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..grids.boards import Grid
-from ._board import SightBoard, kernels, prepare
+from .board import SightBoard, kernels, prepare
 
 __all__ = ["field_of_view", "visible_cells"]
 
 
-def visible_cells(board: SightBoard, origin: tuple[int, int], *, radius: int | None, metric: str | None = None) -> np.ndarray:
+def visible_cells(board: SightBoard, origin: tuple[int, int], *, radius: int | None,
+                  metric: str | None = None) -> NDArray[np.int64]:
     """Unique int64 ids of the cells ``origin`` sees on a prepared ``SightBoard`` (in no set order).
 
     >>> from wargrid import HexGrid
-    >>> from wargrid.sight._board import prepare
+    >>> from wargrid.sight.board import prepare
     >>> b = prepare(HexGrid(4, 4), np.zeros((4, 4), dtype=bool))
     >>> sorted(visible_cells(b, (1, 1), radius=1).tolist())
     [1, 4, 5, 6, 8, 9, 10]
@@ -52,7 +54,7 @@ def visible_cells(board: SightBoard, origin: tuple[int, int], *, radius: int | N
     return np.unique(ids) if board.grid.wrap_x else ids
 
 
-def _raw_ids(board: SightBoard, origin: Any, radius: Any, metric: str | None) -> np.ndarray:
+def _raw_ids(board: SightBoard, origin: Any, radius: Any, metric: str | None) -> NDArray[np.int64]:
     ox, oy = board.cell(origin, "origin")
     code = board.metric_code(metric)
     r = board.radius(radius)
@@ -67,7 +69,7 @@ def view_capacity(board: SightBoard, r: Any, code: int) -> Any:
     return np.minimum(4 * (reach * reach + 2 * reach) + 1, board.max_ids)
 
 
-def _kernel_ids(board: SightBoard, ox: int, oy: int, r: int, code: int) -> np.ndarray:
+def _kernel_ids(board: SightBoard, ox: int, oy: int, r: int, code: int) -> NDArray[np.int64]:
     k = kernels("fov")
     h = 1.0 if board.elevation is None else float(board.elevation[oy, ox])
     if code != 4:
@@ -83,13 +85,13 @@ def _kernel_ids(board: SightBoard, ox: int, oy: int, r: int, code: int) -> np.nd
 
 def field_of_view(
     grid: Grid,
-    blocks: np.ndarray,
+    blocks: NDArray[np.bool_],
     origin: tuple[int, int],
     *,
     radius: int | None,
     metric: str | None = None,
-    elevation: np.ndarray | None = None,
-) -> np.ndarray:
+    elevation: ArrayLike | None = None,
+) -> NDArray[np.bool_]:
     """Boolean ``(height, width)`` array: the cells seen from ``origin`` (an ``(x, y)`` cell).
 
     ``blocks`` is a boolean ``(height, width)`` layer of sight-blocking
@@ -106,7 +108,7 @@ def field_of_view(
     return fov_array(board, origin, radius=radius, metric=metric)
 
 
-def fov_array(board: SightBoard, origin: Any, *, radius: Any, metric: str | None = None) -> np.ndarray:
+def fov_array(board: SightBoard, origin: Any, *, radius: Any, metric: str | None = None) -> NDArray[np.bool_]:
     """``field_of_view`` on a prepared board (what ``Map.fov`` calls).
 
     >>> from wargrid import SquareGrid

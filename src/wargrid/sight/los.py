@@ -18,15 +18,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..grids.boards import Grid
-from ._board import SightBoard, kernels, prepare
+from .board import SightBoard, kernels, prepare
 
 __all__ = ["line_of_sight", "los_on_board"]
 
 
-def line_of_sight(grid: Grid, blocks: np.ndarray, a: tuple[int, int], b: tuple[int, int], *,
-                  elevation: np.ndarray | None = None) -> bool:
+def line_of_sight(grid: Grid, blocks: NDArray[np.bool_], a: tuple[int, int], b: tuple[int, int], *,
+                  elevation: ArrayLike | None = None) -> bool:
     """Whether a viewer at cell ``a`` sees cell ``b`` (cells as ``(x, y)``).
 
     >>> from wargrid import HexGrid
@@ -40,7 +41,7 @@ def los_on_board(board: SightBoard, a: Any, b: Any) -> bool:
     """``line_of_sight`` on a prepared board (what ``Map.line_of_sight`` calls); cells are ``(x, y)``.
 
     >>> from wargrid import SquareGrid
-    >>> from wargrid.sight._board import prepare
+    >>> from wargrid.sight.board import prepare
     >>> walls = np.zeros((4, 6), dtype=bool); walls[1, 2] = True
     >>> b = prepare(SquareGrid(6, 4), walls)
     >>> los_on_board(b, (0, 1), (5, 1)), los_on_board(b, (0, 0), (5, 0))

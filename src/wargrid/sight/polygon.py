@@ -38,7 +38,9 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_real
 from ..grids.boards import Grid, SquareGrid
 
@@ -52,7 +54,7 @@ class VisibilityPolygon:
     """The lit region around ``light``: ``points`` is an ``(n, 2)`` array of ``(x, y)`` vertices in order of angle."""
 
     light: tuple[float, float]
-    points: np.ndarray
+    points: NDArray[np.float64]
 
     def __len__(self) -> int:
         return len(self.points)
@@ -63,7 +65,7 @@ class VisibilityPolygon:
         x, y = self.points[:, 0], self.points[:, 1]
         return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
 
-    def contains(self, x: Any, y: Any) -> np.ndarray:
+    def contains(self, x: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
         """Whether the points ``(x, y)`` (scalars or arrays) lie inside the polygon (even-odd rule).
 
         >>> VisibilityPolygon((0.5, 0.5), np.array([[0.0, 0], [1, 0], [1, 1], [0, 1]])).contains([0.5, 2.0], 0.5)
@@ -88,7 +90,7 @@ def _check_point(point: Any, name: str) -> tuple[float, float]:
     try:
         px, py = point
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an (x, y) pair of numbers, got {point!r}") from None
+        raise ArgumentTypeError(f"{name} must be an (x, y) pair of numbers, got {point!r}") from None
     return check_real(px, f"{name}[0] (x)"), check_real(py, f"{name}[1] (y)")
 
 
@@ -98,16 +100,16 @@ def _check_bounds(bounds: Any, grid: Grid) -> tuple[float, float, float, float]:
     try:
         x0, y0, x1, y1 = bounds
     except (TypeError, ValueError):
-        raise TypeError(f"bounds must be (x0, y0, x1, y1) or None, got {bounds!r}") from None
+        raise ArgumentTypeError(f"bounds must be (x0, y0, x1, y1) or None, got {bounds!r}") from None
     x0, y0, x1, y1 = (check_real(v, f"bounds[{i}]") for i, v in enumerate((x0, y0, x1, y1)))
     x0, y0 = max(x0, 0.0), max(y0, 0.0)
     x1, y1 = min(x1, float(grid.width)), min(y1, float(grid.height))
     if not (x0 < x1 and y0 < y1):
-        raise ValueError(f"bounds must overlap the board with x0 < x1 and y0 < y1, got {bounds!r}")
+        raise ArgumentError(f"bounds must overlap the board with x0 < x1 and y0 < y1, got {bounds!r}")
     return x0, y0, x1, y1
 
 
-def _merge(line: np.ndarray, start: np.ndarray, side: np.ndarray) -> np.ndarray:
+def _merge(line: NDArray[np.int64], start: NDArray[np.int64], side: NDArray[np.int64]) -> NDArray[np.float64]:
     """Runs of unit edges on one line, facing one side, that touch: ``(k, 3)`` of line, start, end."""
     if line.size == 0:
         return np.zeros((0, 3))
@@ -120,7 +122,7 @@ def _merge(line: np.ndarray, start: np.ndarray, side: np.ndarray) -> np.ndarray:
     return np.stack([line[first], start[first], start[last] + 1], axis=1).astype(np.float64)
 
 
-def _segments(blk: np.ndarray, lx: float, ly: float, box: tuple[float, float, float, float]) -> np.ndarray:
+def _segments(blk: NDArray[np.bool_], lx: float, ly: float, box: tuple[float, float, float, float]) -> NDArray[np.float64]:
     """Steps 1 and 2: the chains of facing edges, plus the box, as ``(S, 4)`` segments."""
     x0, y0, x1, y1 = box
     h, w = blk.shape
@@ -153,7 +155,7 @@ def _segments(blk: np.ndarray, lx: float, ly: float, box: tuple[float, float, fl
     return np.array(parts, dtype=np.float64)
 
 
-def _first_tiles(v: float, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _first_tiles(v: float, d: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Along one axis, the tile index a ray from ``v`` with direction ``d`` enters first.
 
     Two indices per ray: equal, except for a ray running exactly along a grid line.
@@ -165,7 +167,8 @@ def _first_tiles(v: float, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(d > 0, f, f - 1).astype(np.int64), np.where(d < 0, f - 1, f).astype(np.int64)
 
 
-def _enters_blocking(blk: np.ndarray, lx: float, ly: float, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+def _enters_blocking(blk: NDArray[np.bool_], lx: float, ly: float, dx: NDArray[np.float64],
+                     dy: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Rays that enter a blocking tile (or leave the board) right at the light.
 
     A ray running along a tile edge is dark only when the tiles on both sides block.
@@ -183,7 +186,7 @@ def _enters_blocking(blk: np.ndarray, lx: float, ly: float, dx: np.ndarray, dy: 
 
 def visibility_polygon(
     grid: Grid,
-    blocks: np.ndarray,
+    blocks: NDArray[np.bool_],
     light: tuple[float, float],
     *,
     bounds: Sequence[float] | None = None,
@@ -203,16 +206,16 @@ def visibility_polygon(
     from .._kernels.sight.polygon import march_rays
 
     if not isinstance(grid, SquareGrid):
-        raise TypeError(f"grid must be a SquareGrid (the polygon is built from square tile edges), got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a SquareGrid (the polygon is built from square tile edges), got {type(grid).__name__}")
     blk = check_bool_layer(blocks, "blocks", grid.shape)
     blk = blk | ~grid.mask
     lx, ly = _check_point(light, "light")
     box = _check_bounds(bounds, grid)
     if not (box[0] <= lx <= box[2] and box[1] <= ly <= box[3]):
-        raise ValueError(f"light {(lx, ly)} must be inside the bounds {box}")
+        raise ArgumentError(f"light {(lx, ly)} must be inside the bounds {box}")
     tx, ty = int(math.floor(lx)), int(math.floor(ly))
     if lx != tx and ly != ty and tx < grid.width and ty < grid.height and blk[ty, tx]:
-        raise ValueError(f"light {(lx, ly)} is inside the blocking tile {(tx, ty)}")
+        raise ArgumentError(f"light {(lx, ly)} is inside the blocking tile {(tx, ty)}")
 
     seg = _segments(blk, lx, ly, box)
     # step 3: rays at every chain end, at the corners of blocking tiles the light touches, a hair to each side
@@ -248,7 +251,7 @@ def visibility_polygon(
     return VisibilityPolygon(light=(lx, ly), points=_drop_collinear(poly[keep]))
 
 
-def _drop_collinear(p: np.ndarray) -> np.ndarray:
+def _drop_collinear(p: NDArray[np.float64]) -> NDArray[np.float64]:
     """Drop the vertices that lie on the straight line through their two neighbours (and between them)."""
     if len(p) < 4:
         return p

@@ -37,6 +37,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from ..errors import ArgumentTypeError
 from .._validate import check_int
 
 __all__ = ["UnitDebug", "unit_debug", "debug_json", "debug_svg"]
@@ -108,7 +109,7 @@ def _sim(sim: Any) -> Any:
     from ..rts.sim import Simulation
 
     if not isinstance(sim, Simulation):
-        raise TypeError(f"sim must be a wargrid.rts.Simulation, got {type(sim).__name__}")
+        raise ArgumentTypeError(f"sim must be a wargrid.rts.Simulation, got {type(sim).__name__}")
     return sim
 
 

@@ -32,8 +32,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_cell_pair
 from ..grids.boards import Grid, Topology
+from ..movement import Path
 
 __all__ = ["SmoothPath", "smooth_path", "line_clear", "unwrap_cells"]
 
@@ -110,15 +112,15 @@ def unwrap_cells(grid: Grid, cells: Sequence[tuple[int, int]]) -> tuple[np.ndarr
     return xs, ys
 
 
-def _check_walk(grid: Grid, path: Any, name: str) -> list[tuple[int, int]]:
+def _check_walk(grid: Grid, path: Path | Sequence[tuple[int, int]], name: str) -> list[tuple[int, int]]:
     """The cells of ``path`` checked: on the board, each a neighbour of the one before (vectorised)."""
-    cells = getattr(path, "cells", path)
+    cells = path.cells if isinstance(path, Path) else path
     try:
         cells = list(cells)
     except TypeError:
-        raise TypeError(f"{name} must be a Path or a list of (x, y) cells, got {type(path).__name__}") from None
+        raise ArgumentTypeError(f"{name} must be a Path or a list of (x, y) cells, got {type(path).__name__}") from None
     if not cells:
-        raise ValueError(f"{name} must hold at least one cell")
+        raise ArgumentError(f"{name} must hold at least one cell")
     # every cell checked on its own: its type (no floats, no booleans) and its
     # bounds, before any array conversion could overflow or coerce it
     for i, c in enumerate(cells):
@@ -130,20 +132,16 @@ def _check_walk(grid: Grid, path: Any, name: str) -> list[tuple[int, int]]:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         grid.check_cell((int(xs[i]), int(ys[i])), f"{name}[{i}]")
-    t = grid.topology
     if len(xs) > 1:
-        par = xs & 1 if t.parity_mode == 1 else ys & 1 if t.parity_mode == 2 else np.zeros_like(xs)
-        par = par[:-1]
+        sdx, sdy = grid.topology.step_deltas(xs[:-1], ys[:-1])
         dx = np.diff(xs)
         if grid.wrap_x:
             dx = np.where(dx > 1, dx - grid.width, np.where(dx < -1, dx + grid.width, dx))
         dy = np.diff(ys)
-        ok = np.zeros(len(dx), dtype=bool)
-        for d in range(t.ndir):
-            ok |= (dx == t.dx[par, d]) & (dy == t.dy[par, d])
+        ok = ((dx[:, None] == sdx) & (dy[:, None] == sdy)).any(axis=1)
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0]) + 1
-            raise ValueError(
+            raise ArgumentError(
                 f"{name}[{i}] {tuple(xy[i].tolist())} is not a neighbour of {name}[{i - 1}] {tuple(xy[i - 1].tolist())}: "
                 "a path steps between neighbours"
             )
@@ -160,7 +158,9 @@ def _centres(geo: _Geometry, grid: Grid, vx: np.ndarray, vy: np.ndarray) -> tupl
     return geo.cxa[p] + k * geo.wshift, geo.cya[p]
 
 
-def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None = None) -> SmoothPath:
+def smooth_path(
+    grid: Grid, passable: np.ndarray, path: Path | Sequence[tuple[int, int]], *, unit: str | None = None
+) -> SmoothPath:
     """String-pull ``path`` (a ``Path`` or a list of neighbouring ``(x, y)`` cells) over ``passable``.
 
     ``passable`` is a ``(height, width)`` bool array of the cells the unit
@@ -177,7 +177,7 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
     stuck = ~np.asarray(passable)[vy, vx % grid.width]
     if stuck.any():
         i = int(np.flatnonzero(stuck)[0])
-        raise ValueError(f"path[{i}] {cells[i]} is impassable for this unit: a path crosses passable cells only")
+        raise ArgumentError(f"path[{i}] {cells[i]} is impassable for this unit: a path crosses passable cells only")
     from .._kernels.tactics.smoothing import string_pull
 
     geo = _geometry(grid)
@@ -193,7 +193,7 @@ def smooth_path(grid: Grid, passable: np.ndarray, path: Any, *, unit: str | None
         points=list(zip(wx.tolist(), wy.tolist())),
         length=_polyline_length(wx, wy),
         grid_length=_polyline_length(px, py),
-        unit=unit if unit is not None else getattr(path, "unit", None),
+        unit=unit if unit is not None or not isinstance(path, Path) else path.unit,
     )
 
 

@@ -14,11 +14,26 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError, WargridError
 from .._validate import check_bool_layer, check_cell_pair, check_iterable, check_positive_int
 from ..grids.boards import Grid
 
-__all__ = ["LandGraph", "land_graph"]
+__all__ = ["LandGraph", "land_graph", "PartitionError", "balance_slack"]
+
+
+class PartitionError(WargridError, RuntimeError):
+    """The search found no partition within its budget (the request may still be feasible)."""
+
+
+def balance_slack(tol: float, w: np.ndarray) -> float:
+    """``tol`` plus room for rounding in float sums of the weights ``w``.
+
+    >>> balance_slack(2.0, np.ones(3)) - 2.0 < 1e-8
+    True
+    """
+    return tol + 1e-9 * max(1.0, float(w.sum()))
 
 
 @dataclass(frozen=True, eq=False)
@@ -26,28 +41,28 @@ class LandGraph:
     """Passable cells as nodes ``0..n-1`` (in cell-id order) with their neighbours."""
 
     grid: Grid
-    passable: np.ndarray  # (H, W) bool, valid and passable
-    nbr: np.ndarray  # (n, ndir) int64, -1 for none
-    cells: np.ndarray  # (n,) cell ids
-    node_of: np.ndarray  # (H*W,) node or -1
+    passable: NDArray[np.bool_]  # (H, W), valid and passable
+    nbr: NDArray[np.int64]  # (n, ndir), -1 for none
+    cells: NDArray[np.int64]  # (n,) cell ids
+    node_of: NDArray[np.int64]  # (H*W,) node or -1
 
     @property
     def n(self) -> int:
         return int(self.cells.size)
 
     @property
-    def xs(self) -> np.ndarray:
+    def xs(self) -> NDArray[np.int64]:
         return self.cells % self.grid.width
 
     @property
-    def ys(self) -> np.ndarray:
+    def ys(self) -> NDArray[np.int64]:
         return self.cells // self.grid.width
 
-    def to_layer(self, values: np.ndarray, fill: Any) -> np.ndarray:
-        """Node values as a ``(height, width)`` layer, ``fill`` elsewhere."""
-        values = np.asarray(values)
-        out = np.full(self.grid.size, fill, dtype=values.dtype)
-        out[self.cells] = values
+    def to_layer(self, values: ArrayLike, fill: Any) -> NDArray[Any]:
+        """Node values as a ``(height, width)`` layer of their dtype, ``fill`` elsewhere."""
+        vals = np.asarray(values)
+        out = np.full(self.grid.size, fill, dtype=vals.dtype)
+        out[self.cells] = vals
         return out.reshape(self.grid.shape)
 
     def node(self, cell: Any, name: str) -> int:
@@ -55,16 +70,16 @@ class LandGraph:
         x, y = self.grid.check_cell(check_cell_pair(cell, name), name)
         i = int(self.node_of[y * self.grid.width + x])
         if i < 0:
-            raise ValueError(f"{name} {(x, y)} is impassable for this unit; pick a passable cell")
+            raise ArgumentError(f"{name} {(x, y)} is impassable for this unit; pick a passable cell")
         return i
 
-    def nodes(self, cells: Sequence[Any], name: str) -> np.ndarray:
+    def nodes(self, cells: Sequence[Any], name: str) -> NDArray[np.int64]:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
-            raise TypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
+            raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
         cells = list(check_iterable(cells, name, "a list of (x, y) cells"))
         out = np.array([self.node(c, f"{name}[{i}]") for i, c in enumerate(cells)], dtype=np.int64)
         if len(set(out.tolist())) != out.size:
-            raise ValueError(f"{name} must hold distinct cells, got {list(cells)!r}")
+            raise ArgumentError(f"{name} must hold distinct cells, got {list(cells)!r}")
         return out
 
     def cell_xy(self, node: int) -> tuple[int, int]:
@@ -72,7 +87,7 @@ class LandGraph:
         return c % self.grid.width, c // self.grid.width
 
 
-def land_graph(grid: Grid, passable: np.ndarray) -> LandGraph:
+def land_graph(grid: Grid, passable: NDArray[np.bool_]) -> LandGraph:
     """Build the land graph of ``grid`` restricted to the ``passable`` cells ((H, W) bool).
 
     >>> from wargrid import SquareGrid
@@ -83,7 +98,7 @@ def land_graph(grid: Grid, passable: np.ndarray) -> LandGraph:
     from .._kernels.territory.graph import build_graph
 
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     p = check_bool_layer(passable, "passable", grid.shape)
     p = p & grid.mask
     t = grid.topology
@@ -99,19 +114,19 @@ def check_players(players: Any) -> int:
     return check_positive_int(players, "players")
 
 
-def check_weights(weights: Any, graph: LandGraph) -> np.ndarray:
+def check_weights(weights: Any, graph: LandGraph) -> NDArray[np.float64]:
     """Per-node weights from an ``(H, W)`` layer (``None``: every cell weighs 1)."""
     if weights is None:
         return np.ones(graph.n, dtype=np.float64)
     a = np.asarray(weights)
     if a.shape != graph.grid.shape:
-        raise ValueError(f"weights must have shape (height, width) = {graph.grid.shape}, got {a.shape}")
+        raise ArgumentError(f"weights must have shape (height, width) = {graph.grid.shape}, got {a.shape}")
     if a.dtype.kind not in "iuf" or a.dtype == bool:
-        raise TypeError(f"weights must be a numeric array, got dtype {a.dtype}")
+        raise ArgumentTypeError(f"weights must be a numeric array, got dtype {a.dtype}")
     a = a.astype(np.float64)
     flat = a.ravel()[graph.cells]
     if np.isnan(flat).any() or np.isinf(flat).any():
-        raise ValueError("weights must be finite (no NaN or inf) on passable cells")
+        raise ArgumentError("weights must be finite (no NaN or inf) on passable cells")
     if (flat < 0).any():
-        raise ValueError(f"weights must be >= 0, got {float(flat.min())} on a passable cell")
+        raise ArgumentError(f"weights must be >= 0, got {float(flat.min())} on a passable cell")
     return np.ascontiguousarray(flat)

@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._graph import LandGraph
+from ..errors import ArgumentError
+from ..grids.boards import HexLikeGrid
+from ._graph import LandGraph, PartitionError, balance_slack
 
 __all__ = ["METHODS", "DEFAULT_METHOD", "scatter", "chunk_sizes"]
 
@@ -59,7 +61,7 @@ def _initial(graph: LandGraph, w: np.ndarray, players: int, cap: int, tol: float
         return scatter_greedy(graph.nbr, w, players, cap, tol, _quota(graph.n, players, w), seed)
     # offset columns and rows, and on hex-like boards axial coordinates too
     best, bad = scatter_pattern(graph.nbr, graph.xs, graph.ys, players)
-    if hasattr(graph.grid, "hexes_of"):
+    if isinstance(graph.grid, HexLikeGrid):
         q, r = graph.grid.hexes_of(graph.xs, graph.ys)
         alt, abad = scatter_pattern(graph.nbr, np.asarray(q, dtype=np.int64), np.asarray(r, dtype=np.int64), players)
         if abad < bad:
@@ -92,13 +94,12 @@ def scatter(
 ) -> tuple[np.ndarray, str]:
     """Owners of the land's nodes with no chunk above ``cap``; returns ``(owner, method)``."""
     from .._kernels.territory.scattered import scatter_balance, scatter_repair
-    from .partition import PartitionError, _slack
 
     if method is None:
         method = DEFAULT_METHOD
     if not isinstance(method, str) or method not in METHODS + ("auto",):
         allowed = ", ".join(map(repr, METHODS + ("auto",)))
-        raise ValueError(f"method must be one of {allowed}; got {method!r}")
+        raise ArgumentError(f"method must be one of {allowed}; got {method!r}")
     if players == 2 and cap == 1 and np.all(w == 1.0) and seeds is None:
         from .feasibility import two_colouring
 
@@ -109,7 +110,7 @@ def scatter(
         plan = [m for _ in range(_ATTEMPTS // len(METHODS)) for m in _AUTO]
     else:  # the named start first, then the others
         plan = [method] * (_ATTEMPTS // 2) + [m for m in _AUTO if m != method for _ in range(2)]
-    slack = _slack(tol, w)
+    slack = balance_slack(tol, w)
     rounds = 300 + 4 * cap
     for attempt, how in enumerate(plan):
         s = seed * 16 + attempt

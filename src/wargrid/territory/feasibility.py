@@ -34,14 +34,16 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
+from ..errors import WargridError
 from ..grids.boards import SquareGrid
 from ._graph import LandGraph
 
 __all__ = ["Feasibility", "InfeasibleError", "check_feasibility", "two_colouring"]
 
 
-class InfeasibleError(ValueError):
+class InfeasibleError(WargridError, ValueError):
     """A partition request that provably has no solution; the message says why."""
 
 
@@ -67,7 +69,7 @@ def _largest_zone(graph: LandGraph) -> int:
     return int(sizes.max()) if sizes.size else 0
 
 
-def _bipartition(graph: LandGraph) -> tuple[np.ndarray, np.ndarray] | None:
+def _bipartition(graph: LandGraph) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
     """Side (0/1) of each node and its zone, or ``None`` when some zone has an odd ring."""
     from .._kernels.territory.graph import bfs, label_chunks
 
@@ -83,7 +85,7 @@ def _bipartition(graph: LandGraph) -> tuple[np.ndarray, np.ndarray] | None:
     return side, labels
 
 
-def two_colouring(graph: LandGraph) -> np.ndarray | None:
+def two_colouring(graph: LandGraph) -> NDArray[np.int64] | None:
     """Owners (0/1) of a balanced split of the land into cells no two of which
     touch with the same owner, or ``None`` when none exists (exact).
 
@@ -132,7 +134,7 @@ def check_feasibility(
     *,
     mode: str = "compact",
     max_chunk: int | None = None,
-    weights: np.ndarray | None = None,
+    weights: NDArray[np.float64] | None = None,
 ) -> Feasibility:
     """Run the proofs of impossibility for ``players`` on ``graph``.
 

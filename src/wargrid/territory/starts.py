@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import Iterator
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int, check_seed
 from ..grids.boards import Grid
 from ._graph import check_players, land_graph
@@ -37,7 +39,7 @@ class StartPositions:
 
     cells: tuple[tuple[int, int], ...]
     min_distance: int
-    values: np.ndarray
+    values: NDArray[np.float64]
     radius: int
     zone_size: int
 
@@ -51,28 +53,27 @@ class StartPositions:
         return self.cells[i]
 
 
-def _pair_min(nbr: np.ndarray, starts: np.ndarray, zero: np.ndarray) -> int:
+def _pair_min(nbr: NDArray[np.int64], starts: NDArray[np.int64], zero: NDArray[np.int64]) -> int:
     from .._kernels.territory.graph import bfs
 
     if starts.size < 2:
         return 0
-    best = None
+    nearest: list[int] = []  # each start's distance to the closest other start
     for i in range(starts.size):
         d = bfs(nbr, starts[i : i + 1], zero, -1)
         others = np.delete(starts, i)
-        m = int(d[others].min())
-        best = m if best is None else min(best, m)
-    return int(best)
+        nearest.append(int(d[others].min()))
+    return min(nearest)
 
 
 def start_positions(
     grid: Grid,
     players: int,
     *,
-    passable: np.ndarray | None = None,
+    passable: NDArray[np.bool_] | None = None,
     seed: int = 0,
     radius: int = 3,
-    value: np.ndarray | None = None,
+    value: ArrayLike | None = None,
 ) -> StartPositions:
     """Start cells for ``players`` on the ``passable`` cells ((H, W) bool; ``None``:
     every valid cell) of ``grid``, as far apart as possible, with balanced
@@ -87,23 +88,23 @@ def start_positions(
     from .._kernels.territory.graph import bfs, farthest_points, label_chunks
 
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     players = check_players(players)
-    seed = check_seed(seed)
+    rng_seed = check_seed(seed)
     radius = check_int(radius, "radius")
     if radius < 0:
-        raise ValueError(f"radius must be >= 0 (steps around a start), got {radius}")
+        raise ArgumentError(f"radius must be >= 0 (steps around a start), got {radius}")
     graph = land_graph(grid, grid.mask if passable is None else passable)
     vals = np.zeros(graph.n)
     if value is not None:
         v = np.asarray(value)
         if v.shape != grid.shape:
-            raise ValueError(f"value must have shape (height, width) = {grid.shape}, got {v.shape}")
+            raise ArgumentError(f"value must have shape (height, width) = {grid.shape}, got {v.shape}")
         if v.dtype.kind not in "iuf" or v.dtype == bool:
-            raise TypeError(f"value must be a numeric array, got dtype {v.dtype}")
+            raise ArgumentTypeError(f"value must be a numeric array, got dtype {v.dtype}")
         vals = np.ascontiguousarray(v.astype(np.float64).ravel()[graph.cells])
         if not np.isfinite(vals).all():
-            raise ValueError("value must be finite (no NaN or inf) on passable cells")
+            raise ArgumentError("value must be finite (no NaN or inf) on passable cells")
     nbr = graph.nbr
     zero = np.zeros(graph.n, dtype=np.int64)
     if graph.n == 0:
@@ -115,7 +116,7 @@ def start_positions(
         raise InfeasibleError(
             f"{players} players need {players} cells in one zone; the largest zone has {pool.size}"
         )
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng_seed)
     r = int(pool[rng.integers(pool.size)])
     d = bfs(nbr, np.array([r], dtype=np.int64), zero, -1)
     first = int(pool[np.argmax(d[pool])])
