@@ -22,8 +22,6 @@ SHARED_PRIVATE = {"wargrid._validate", "wargrid._files", "wargrid._xml", "wargri
 
 CAPABILITIES = ("movement", "sight", "territory", "rts", "tactics", "grids", "render")
 
-# Capability modules that build a ``Map`` (the bridge scenario, on its way to examples/): they may import it.
-BUILDS_MAPS = {"wargrid.rts.scenario"}
 
 COORD_NAMES = {"x", "y", "xs", "ys", "xi", "yi", "col", "row", "cols", "rows", "nx", "ny"}
 
@@ -160,7 +158,7 @@ def map_imports(mods: dict[str, Module]) -> list[str]:
     return [
         f"{m.name}:{line}"
         for m in mods.values()
-        if m.name.split(".")[1:2] and m.name.split(".")[1] in CAPABILITIES and m.name not in BUILDS_MAPS
+        if m.name.split(".")[1:2] and m.name.split(".")[1] in CAPABILITIES
         for target, _, line in m.imports
         if target == "wargrid.map" or target.startswith("wargrid.map.")
     ]
