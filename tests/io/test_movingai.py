@@ -12,7 +12,7 @@ from wargrid import Map, SquareGrid, load_movingai, load_movingai_scenarios, sav
 from wargrid.io.movingai import MAX_MOVINGAI_CELLS, MOVINGAI_TERRAINS, Scenario
 from wargrid.movement import astar
 
-DATA = FilePath(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai"
+DATA = FilePath(__file__).resolve().parents[1] / "data" / "movingai"
 MAPS = sorted(p.name for p in DATA.glob("*.map"))
 
 

@@ -241,7 +241,7 @@ def test_upload_of_a_huge_movingai_map_is_refused_from_its_header(client):
 
 # -- uploads through the library's readers ------------------------------------------------------
 
-MOVINGAI = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai"
+MOVINGAI = Path(__file__).resolve().parents[1] / "data" / "movingai"
 
 
 def test_upload_movingai_map(client):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-MOVINGAI = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai"
+MOVINGAI = Path(__file__).resolve().parents[1] / "data" / "movingai"
 
 
 def test_movingai_map_blocks_sight():
