@@ -351,7 +351,7 @@ def test_unknown_names(name, call, arg, value, tmp_path, monkeypatch):
     ("save_tiled.m", lambda: W.save_tiled(None, "never.tmx"), TypeError, r"\bm\b"),
     ("save_movingai.map", lambda: W.save_movingai(3, "never.map"), TypeError, "map"),
     ("save_movingai.hex", lambda: W.save_movingai(HEX, "never.map"), TypeError, "SquareGrid"),
-    ("save_movingai_scenarios.items", lambda: W.save_movingai_scenarios("never.scen", ["x"]), TypeError,
+    ("save_movingai_scenarios.items", lambda: W.save_movingai_scenarios(["x"], "never.scen"), TypeError,
      r"scenarios\[0\]"),
     ("TerrainTable.items", lambda: W.TerrainTable(["plains"]), TypeError, "terrains"),
     ("Hex.distance", lambda: W.Hex(0, 0).distance((1, 1)), TypeError, "other"),
@@ -424,7 +424,7 @@ def test_hex_lists_past_any_board_are_refused_not_built(name, call, arg):
     ("partition.starts", lambda v: SQ.partition(2, starts="ab" if v is None else v), "starts"),  # None: default
     ("Simulation.add_obstacle", lambda v: rts.Simulation(SQ).add_obstacle(v), "cells"),
     ("TerrainTable", lambda v: W.TerrainTable(v), "terrains"),
-    ("save_movingai_scenarios", lambda v: W.save_movingai_scenarios("never.scen", v), "scenarios"),
+    ("save_movingai_scenarios", lambda v: W.save_movingai_scenarios(v, "never.scen"), "scenarios"),
     ("Map.set_overlay", lambda v: SQ.copy().set_overlay(v, "road"), "cells"),
 ], ids=lambda v: v if isinstance(v, str) and "." in v or v in ("TerrainTable", "save_movingai_scenarios") else "")
 @pytest.mark.parametrize("value", [pytest.param(3, id="int"), pytest.param(None, id="None"),
