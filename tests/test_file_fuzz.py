@@ -9,6 +9,7 @@ A write that fails leaves nothing at or beside the destination.
 from __future__ import annotations
 
 import io
+import copy
 import json
 import os
 import tracemalloc
@@ -307,7 +308,7 @@ def test_json_with_wrong_types_inside(name, samples, tmp_path):
                 if value == "<delete>":
                     del cur[spot[-1]]
                 else:
-                    cur[spot[-1]] = value
+                    cur[spot[-1]] = copy.deepcopy(value)  # never the shared value itself: it could end up inside itself
             except (KeyError, IndexError, TypeError):
                 continue  # an earlier edit removed this spot
         target.write_text(json.dumps(doc))
