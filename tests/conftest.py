@@ -1,4 +1,4 @@
-"""Shared test settings: hypothesis profiles and the path to the shared data."""
+"""Test settings: hypothesis profiles and the path to the Moving AI sample in tests/data."""
 
 from __future__ import annotations
 
@@ -13,4 +13,4 @@ settings.register_profile("ci", deadline=None, derandomize=True, suppress_health
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 REPO = Path(__file__).resolve().parent.parent
-MOVINGAI = REPO.parent / "shared" / "data" / "movingai"
+MOVINGAI = REPO / "tests" / "data" / "movingai"

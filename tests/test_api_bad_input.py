@@ -73,7 +73,6 @@ INT_ARGS = [
     ("rts.Simulation.patience", lambda v: rts.Simulation(SQ, patience=v), "patience"),
     ("rts.Simulation.run", lambda v: rts.Simulation(SQ).run(v), "ticks"),
     ("rts.Simulation.unit", lambda v: rts.Simulation(SQ).unit(v), "uid"),
-    ("rts.bridge_scenario.ticks", lambda v: rts.bridge_scenario(ticks=v), "ticks"),
     ("Fog.tick", lambda v: SQ.fog(["a"]).tick(v), r"\bn\b"),
 ]
 
@@ -174,8 +173,6 @@ def test_real_arguments_refuse_nan_and_inf(name, call, arg, value):
     ("rts.check_entry.huge", lambda: rts.check_entry(BIG), "category"),
     ("rts.Simulation.piece.zero", lambda: rts.Simulation(SQ, piece=0), "piece"),
     ("rts.Simulation.patience.neg", lambda: rts.Simulation(SQ, patience=-1), "patience"),
-    ("rts.bridge_scenario.ticks.zero", lambda: rts.bridge_scenario(ticks=0), "ticks"),
-    ("rts.bridge_scenario.ticks.neg", lambda: rts.bridge_scenario(ticks=-1), "ticks"),
 ], ids=lambda v: v if isinstance(v, str) and "." in v else "")
 def test_out_of_range_values(name, call, arg):
     with pytest.raises((ValueError, IndexError), match=arg):
@@ -281,7 +278,6 @@ NAME_ARGS = [
     ("rts.Simulation.pathfinder", lambda v: rts.Simulation(SQ, pathfinder=v), "pathfinder"),
     ("rts.Simulation.add_unit.kind", lambda v: rts.Simulation(SQ).add_unit((1, 1), kind=v), "kind"),
     ("rts.Simulation.add_unit.unit", lambda v: rts.Simulation(SQ).add_unit((1, 1), unit=v), "unit class"),
-    ("rts.bridge_scenario.board", lambda v: rts.bridge_scenario(board=v), "board"),
     ("rts.check_entry", lambda v: rts.check_entry(v if v != 3 else 2.0), "category"),  # 3 is a valid Entry
 ]
 
@@ -355,7 +351,7 @@ def test_unknown_names(name, call, arg, value, tmp_path, monkeypatch):
     ("save_tiled.m", lambda: W.save_tiled(None, "never.tmx"), TypeError, r"\bm\b"),
     ("save_movingai.map", lambda: W.save_movingai(3, "never.map"), TypeError, "map"),
     ("save_movingai.hex", lambda: W.save_movingai(HEX, "never.map"), TypeError, "SquareGrid"),
-    ("save_movingai_scenarios.items", lambda: W.save_movingai_scenarios("never.scen", ["x"]), TypeError,
+    ("save_movingai_scenarios.items", lambda: W.save_movingai_scenarios(["x"], "never.scen"), TypeError,
      r"scenarios\[0\]"),
     ("TerrainTable.items", lambda: W.TerrainTable(["plains"]), TypeError, "terrains"),
     ("Hex.distance", lambda: W.Hex(0, 0).distance((1, 1)), TypeError, "other"),
@@ -371,7 +367,6 @@ def test_bad_objects_and_arrays(name, call, exc, arg, tmp_path, monkeypatch):
 def test_valid_neighbours_of_the_bad_values_still_work():
     """The checks are not too strict: the edge of every range is accepted."""
     assert W.hexagon_board(0).shape == (1, 1)
-    assert rts.bridge_scenario(ticks=1).tank_state in rts.STATES
     assert SQ.grid.cell_at(8.5, 0.0) is None and SQ.grid.cell_at(-0.5, 0.0) is None
     assert SQ.distance_field([(1, 1)], max_cost=float("inf")).shape == SQ.shape
     m = SQ.copy()
@@ -429,7 +424,7 @@ def test_hex_lists_past_any_board_are_refused_not_built(name, call, arg):
     ("partition.starts", lambda v: SQ.partition(2, starts="ab" if v is None else v), "starts"),  # None: default
     ("Simulation.add_obstacle", lambda v: rts.Simulation(SQ).add_obstacle(v), "cells"),
     ("TerrainTable", lambda v: W.TerrainTable(v), "terrains"),
-    ("save_movingai_scenarios", lambda v: W.save_movingai_scenarios("never.scen", v), "scenarios"),
+    ("save_movingai_scenarios", lambda v: W.save_movingai_scenarios(v, "never.scen"), "scenarios"),
     ("Map.set_overlay", lambda v: SQ.copy().set_overlay(v, "road"), "cells"),
 ], ids=lambda v: v if isinstance(v, str) and "." in v or v in ("TerrainTable", "save_movingai_scenarios") else "")
 @pytest.mark.parametrize("value", [pytest.param(3, id="int"), pytest.param(None, id="None"),

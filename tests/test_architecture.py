@@ -22,8 +22,6 @@ SHARED_PRIVATE = {"wargrid._validate", "wargrid._files", "wargrid._xml", "wargri
 
 CAPABILITIES = ("movement", "sight", "territory", "rts", "tactics", "grids", "render")
 
-# Capability modules that build a ``Map`` (the bridge scenario, on its way to examples/): they may import it.
-BUILDS_MAPS = {"wargrid.rts.scenario"}
 
 COORD_NAMES = {"x", "y", "xs", "ys", "xi", "yi", "col", "row", "cols", "rows", "nx", "ny"}
 
@@ -160,7 +158,7 @@ def map_imports(mods: dict[str, Module]) -> list[str]:
     return [
         f"{m.name}:{line}"
         for m in mods.values()
-        if m.name.split(".")[1:2] and m.name.split(".")[1] in CAPABILITIES and m.name not in BUILDS_MAPS
+        if m.name.split(".")[1:2] and m.name.split(".")[1] in CAPABILITIES
         for target, _, line in m.imports
         if target == "wargrid.map" or target.startswith("wargrid.map.")
     ]
@@ -263,3 +261,29 @@ def test_checkers_find_planted_faults(tmp_path: Path) -> None:
     found = tile_shape_decoding(mods)
     assert len(found) == 3 and all(f.startswith("wargrid.render.draw:7") for f in found)
 
+
+
+BUILTIN_RAISES = {"ValueError", "TypeError", "IndexError", "KeyError", "RuntimeError", "Exception"}
+
+
+def builtin_raises(modules: dict[str, Module]) -> list[str]:
+    """``raise ValueError(...)`` and friends outside the kernels: errors raised on purpose must derive from WargridError."""
+    bad = []
+    for m in modules.values():
+        if m.name.startswith("wargrid._kernels"):
+            continue
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                f = node.exc.func
+                if isinstance(f, ast.Name) and f.id in BUILTIN_RAISES:
+                    bad.append(f"{m.name}:{node.lineno}: raise {f.id}")
+    return bad
+
+
+def test_errors_raised_on_purpose_derive_from_wargrid_error() -> None:
+    assert builtin_raises(MODULES) == []
+
+
+def test_builtin_raise_checker_catches_one(tmp_path: Path) -> None:
+    mods = _fake(tmp_path, {"__init__.py": "", "movement/__init__.py": "", "movement/x.py": "def f():\n    raise ValueError('no')\n"})
+    assert builtin_raises(mods) == ["wargrid.movement.x:2: raise ValueError"]

@@ -12,6 +12,7 @@ Hex(q=1, r=-3)
 from .grids import *  # noqa: F401,F403
 from .grids import __all__ as _grid_names
 from .costs import CostField
+from .errors import ArgumentError, ArgumentTypeError, CellError, UnknownError, WargridError
 from .map import EVENTS, CallbackError, Map, MapEdit, MapEvent
 from .terrain import INF, Terrain, TerrainTable
 from .generate import GeneratedBoard, generate, generate_board
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = list(_grid_names) + [
     "Map", "MapEvent", "MapEdit", "CostField", "CallbackError", "EVENTS",
+    "WargridError", "ArgumentError", "ArgumentTypeError", "CellError", "UnknownError",
     "Terrain", "TerrainTable", "INF",
     "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map", "load_tiled", "save_tiled",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
+from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed", "check_bool_layer",
            "check_iterable"]
@@ -23,7 +24,7 @@ def check_int(v: Any, name: str, *, hint: str = "") -> int:
         return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Integral, np.integer)):
         extra = f" ({hint})" if hint else ""
-        raise TypeError(f"{name} must be an integer, got {type(v).__name__} {v!r}{extra}")
+        raise ArgumentTypeError(f"{name} must be an integer, got {type(v).__name__} {v!r}{extra}")
     return int(v)
 
 
@@ -31,7 +32,7 @@ def check_positive_int(v: Any, name: str, *, minimum: int = 1) -> int:
     """An integer ``>= minimum``."""
     n = check_int(v, name)
     if n < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {n}")
+        raise ArgumentError(f"{name} must be >= {minimum}, got {n}")
     return n
 
 
@@ -42,12 +43,12 @@ def check_real(v: Any, name: str, *, minimum: float | None = None, allow_inf: bo
         if math.isfinite(f) and (minimum is None or f >= minimum):
             return f
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {type(v).__name__} {v!r}")
+        raise ArgumentTypeError(f"{name} must be a number, got {type(v).__name__} {v!r}")
     f = float(v)
     if math.isnan(f) or (math.isinf(f) and not allow_inf):
-        raise ValueError(f"{name} must be a finite number, got {f}")
+        raise ArgumentError(f"{name} must be a finite number, got {f}")
     if minimum is not None and f < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {f}")
+        raise ArgumentError(f"{name} must be >= {minimum}, got {f}")
     return f
 
 
@@ -55,7 +56,7 @@ def check_choice(v: Any, name: str, choices: Sequence[str]) -> str:
     """``v`` must be one of ``choices``."""
     if not isinstance(v, str) or v not in choices:
         allowed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {allowed}; got {v!r}")
+        raise ArgumentError(f"{name} must be one of {allowed}; got {v!r}")
     return v
 
 
@@ -66,7 +67,7 @@ def check_cell_pair(v: Any, name: str) -> tuple[int, int]:
     try:
         x, y = v
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an (x, y) pair of integers, got {v!r}") from None
+        raise ArgumentTypeError(f"{name} must be an (x, y) pair of integers, got {v!r}") from None
     return check_int(x, f"{name}[0] (x)"), check_int(y, f"{name}[1] (y)")
 
 
@@ -76,7 +77,7 @@ def check_seed(seed: Any, name: str = "seed") -> int | None:
         return None
     n = check_int(seed, name)
     if n < 0:
-        raise ValueError(f"{name} must be >= 0 or None, got {n}")
+        raise ArgumentError(f"{name} must be >= 0 or None, got {n}")
     return n
 
 
@@ -90,13 +91,13 @@ def check_bool_layer(v: Any, name: str, shape: tuple[int, int]) -> NDArray[np.bo
     (4, 6)
     >>> check_bool_layer(np.zeros((4, 6)), "blocks", (4, 6))
     Traceback (most recent call last):
-    TypeError: blocks must be a boolean array, got dtype float64
+    wargrid.errors.ArgumentTypeError: blocks must be a boolean array, got dtype float64
     """
     a = np.asarray(v)
     if a.shape != tuple(shape):
-        raise ValueError(f"{name} must have shape (height, width) = {tuple(shape)}, got {a.shape}")
+        raise ArgumentError(f"{name} must have shape (height, width) = {tuple(shape)}, got {a.shape}")
     if a.dtype != bool:
-        raise TypeError(f"{name} must be a boolean array, got dtype {a.dtype}")
+        raise ArgumentTypeError(f"{name} must be a boolean array, got dtype {a.dtype}")
     return a
 
 
@@ -105,8 +106,8 @@ def check_iterable(v: Any, name: str, what: str) -> Iterable[Any]:
 
     >>> check_iterable(3, "cells", "a list of (x, y) cells")
     Traceback (most recent call last):
-    TypeError: cells must be a list of (x, y) cells, got int 3
+    wargrid.errors.ArgumentTypeError: cells must be a list of (x, y) cells, got int 3
     """
     if isinstance(v, (str, bytes)) or not isinstance(v, Iterable):
-        raise TypeError(f"{name} must be {what}, got {type(v).__name__} {v!r}")
+        raise ArgumentTypeError(f"{name} must be {what}, got {type(v).__name__} {v!r}")
     return v

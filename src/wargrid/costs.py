@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
+from .errors import ArgumentError, ArgumentTypeError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .grids.boards import Grid, Topology
@@ -139,29 +140,29 @@ class CostField:
         from .grids.boards import Grid
 
         if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+            raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
         a = np.asarray(cell_costs)
         if a.shape != grid.shape:
-            raise ValueError(f"{name} must have shape (height, width) = {grid.shape}, got {a.shape}")
+            raise ArgumentError(f"{name} must have shape (height, width) = {grid.shape}, got {a.shape}")
         if a.dtype.kind not in "iuf":
-            raise TypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
+            raise ArgumentTypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
         a = a.astype(np.float64)
         if np.isnan(a).any():
-            raise ValueError(f"{name} must not hold NaN (use inf for impassable)")
+            raise ArgumentError(f"{name} must not hold NaN (use inf for impassable)")
         if (a < 0).any():
-            raise ValueError(f"{name} must be >= 0 (use inf for impassable), got {float(a.min())}")
+            raise ArgumentError(f"{name} must be >= 0 (use inf for impassable), got {float(a.min())}")
         topo = grid.topology
         edge = None
         if edge_costs is not None:
             e = np.asarray(edge_costs)
             want = grid.shape + (topo.ndir,)
             if e.shape != want:
-                raise ValueError(f"edge_costs must have shape (height, width, ndir) = {want}, got {e.shape}")
+                raise ArgumentError(f"edge_costs must have shape (height, width, ndir) = {want}, got {e.shape}")
             if e.dtype.kind not in "iuf":
-                raise TypeError(f"edge_costs must be a numeric array, got dtype {e.dtype}")
+                raise ArgumentTypeError(f"edge_costs must be a numeric array, got dtype {e.dtype}")
             e = e.astype(np.float64)
             if np.isnan(e).any() or (e < 0).any():
-                raise ValueError("edge_costs must be >= 0 and not NaN (inf blocks the move)")
+                raise ArgumentError("edge_costs must be >= 0 and not NaN (inf blocks the move)")
             full = np.zeros((topo.ph, topo.pw, topo.ndir), dtype=np.float64)
             full[1:-1, 1:-1] = e
             edge = full.ravel()

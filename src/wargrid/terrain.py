@@ -25,6 +25,7 @@ from typing import Any, Iterator, Iterable, Mapping, Sequence, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
+from .errors import ArgumentError, ArgumentTypeError
 from ._validate import check_iterable
 
 __all__ = ["Terrain", "TerrainTable", "INF", "TerrainData", "TerrainTableData"]
@@ -67,22 +68,22 @@ class Terrain:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.match(self.name):
-            raise ValueError(f"terrain name must be a word (letters, digits, _ or -), got {self.name!r}")
+            raise ArgumentError(f"terrain name must be a word (letters, digits, _ or -), got {self.name!r}")
         if not isinstance(self.symbol, str) or len(self.symbol) != 1 or self.symbol.isspace():
-            raise ValueError(f"terrain {self.name!r}: symbol must be one visible character, got {self.symbol!r}")
+            raise ArgumentError(f"terrain {self.name!r}: symbol must be one visible character, got {self.symbol!r}")
         if not isinstance(self.color, str) or not _COLOR.match(self.color):
-            raise ValueError(f"terrain {self.name!r}: color must look like '#rrggbb', got {self.color!r}")
+            raise ArgumentError(f"terrain {self.name!r}: color must look like '#rrggbb', got {self.color!r}")
         if not isinstance(self.blocks_sight, (bool, np.bool_)):
-            raise TypeError(f"terrain {self.name!r}: blocks_sight must be True or False, got {self.blocks_sight!r}")
+            raise ArgumentTypeError(f"terrain {self.name!r}: blocks_sight must be True or False, got {self.blocks_sight!r}")
         clean: dict[str, float] = {}
         for cls, c in dict(self.costs).items():
             if not isinstance(cls, str) or not _NAME.match(cls):
-                raise ValueError(f"terrain {self.name!r}: movement class names must be words, got {cls!r}")
+                raise ArgumentError(f"terrain {self.name!r}: movement class names must be words, got {cls!r}")
             if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
-                raise TypeError(f"terrain {self.name!r}: cost for {cls!r} must be a number, got {c!r}")
+                raise ArgumentTypeError(f"terrain {self.name!r}: cost for {cls!r} must be a number, got {c!r}")
             c = float(c)
             if math.isnan(c) or c <= 0:
-                raise ValueError(f"terrain {self.name!r}: cost for {cls!r} must be > 0 or inf (impassable), got {c}")
+                raise ArgumentError(f"terrain {self.name!r}: cost for {cls!r} must be > 0 or inf (impassable), got {c}")
             clean[cls] = c
         object.__setattr__(self, "costs", clean)
 
@@ -112,7 +113,7 @@ class Terrain:
     def from_dict(cls, d: Mapping[str, Any]) -> "Terrain":
         """Inverse of ``to_dict``."""
         if not isinstance(d, Mapping):
-            raise TypeError(f"a terrain must be a mapping with name, symbol and color, got {type(d).__name__}")
+            raise ArgumentTypeError(f"a terrain must be a mapping with name, symbol and color, got {type(d).__name__}")
         costs = {k: (INF if v is None else v) for k, v in dict(d.get("costs", {})).items()}
         return cls(d["name"], d["symbol"], d["color"], costs=costs, blocks_sight=bool(d.get("blocks_sight", False)))
 
@@ -135,20 +136,20 @@ class TerrainTable:
     def __init__(self, terrains: Sequence[Terrain], *, classes: Sequence[str] | None = None) -> None:
         terrains = tuple(check_iterable(terrains, "terrains", "a list of Terrain objects"))
         if not terrains:
-            raise ValueError("terrains must hold at least one Terrain")
+            raise ArgumentError("terrains must hold at least one Terrain")
         for t in terrains:
             if not isinstance(t, Terrain):
-                raise TypeError(f"terrains must hold Terrain objects, got {type(t).__name__} {t!r}")
+                raise ArgumentTypeError(f"terrains must hold Terrain objects, got {type(t).__name__} {t!r}")
         if len(terrains) > 32767:
-            raise ValueError(f"terrains must hold at most 32767 terrains, got {len(terrains)}")
+            raise ArgumentError(f"terrains must hold at most 32767 terrains, got {len(terrains)}")
         names = [t.name for t in terrains]
         dup = {n for n in names if names.count(n) > 1}
         if dup:
-            raise ValueError(f"terrain names must be unique, repeated: {sorted(dup)}")
+            raise ArgumentError(f"terrain names must be unique, repeated: {sorted(dup)}")
         symbols = [t.symbol for t in terrains]
         dup = {s for s in symbols if symbols.count(s) > 1}
         if dup:
-            raise ValueError(f"terrain symbols must be unique, repeated: {sorted(dup)}")
+            raise ArgumentError(f"terrain symbols must be unique, repeated: {sorted(dup)}")
         if classes is None:
             seen: list[str] = []
             for t in terrains:
@@ -158,12 +159,12 @@ class TerrainTable:
             classes = seen
         classes = tuple(classes)
         if not classes:
-            raise ValueError("a terrain table needs at least one movement class")
+            raise ArgumentError("a terrain table needs at least one movement class")
         for c in classes:
             if not isinstance(c, str) or not _NAME.match(c):
-                raise ValueError(f"movement class names must be words, got {c!r}")
+                raise ArgumentError(f"movement class names must be words, got {c!r}")
         if len(set(classes)) != len(classes):
-            raise ValueError(f"movement classes must be unique, got {classes}")
+            raise ArgumentError(f"movement classes must be unique, got {classes}")
         self.terrains = terrains
         self.classes = classes
         self.names = tuple(names)
@@ -203,7 +204,7 @@ class TerrainTable:
         try:
             return self._index[name]
         except (KeyError, TypeError):
-            raise ValueError(f"unknown terrain {name!r}; known terrains: {', '.join(self.names)}") from None
+            raise ArgumentError(f"unknown terrain {name!r}; known terrains: {', '.join(self.names)}") from None
 
     def index_of_symbol(self, symbol: str) -> int:
         """Terrain id of a map symbol.
@@ -216,7 +217,7 @@ class TerrainTable:
             return self._symbol_index[symbol]
         except (KeyError, TypeError):
             known = "".join(t.symbol for t in self.terrains)
-            raise ValueError(f"unknown terrain symbol {symbol!r}; known symbols: {known!r}") from None
+            raise ArgumentError(f"unknown terrain symbol {symbol!r}; known symbols: {known!r}") from None
 
     def class_index(self, unit: str | None) -> int:
         """Column of movement class ``unit`` (``None``: the first class).
@@ -231,7 +232,7 @@ class TerrainTable:
             for i, c in enumerate(self.classes):
                 if c == unit:
                     return i
-        raise ValueError(f"unknown unit class {unit!r}; known classes: {', '.join(self.classes)}")
+        raise ArgumentError(f"unknown unit class {unit!r}; known classes: {', '.join(self.classes)}")
 
     def cost(self, terrain: str, unit: str | None = None) -> float:
         """Cost of ``terrain`` for ``unit`` (``None``: the first class); ``inf``: impassable.

@@ -61,3 +61,23 @@ def test_demo_unwritable_out(tmp_path: Path) -> None:
     r = wargrid("demo", "--out", str(f / "sub"), "--size", "8")
     assert r.returncode == 1
     assert "error" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_demo_loads_the_bridge_example_from_the_checkout() -> None:
+    from wargrid.cli.demo import load_example
+
+    example = load_example("bridge_scenario")
+    assert example is not None and example.bridge_scenario(seed=0, ticks=1).start == (2, 4)
+    assert load_example("bridge_scenario") is example
+    assert load_example("no_such_example") is None
+
+
+def test_demo_without_the_checkout_says_so_and_goes_on(tmp_path: Path, monkeypatch, capsys) -> None:
+    from wargrid.cli import demo, main
+
+    monkeypatch.setattr(demo, "EXAMPLES", tmp_path / "wheel" / "examples")
+    assert demo.load_example("bridge_scenario") is None
+    assert main(["demo", "--out", str(tmp_path / "demo"), "--size", "10x8", "--seed", "2"]) == 0
+    lines = [l for l in capsys.readouterr().out.splitlines() if "bridge" in l]
+    assert len(lines) == 1 and "needs the source checkout" in lines[0]
+    assert "failed" not in lines[0] and (tmp_path / "demo" / "index.html").exists()

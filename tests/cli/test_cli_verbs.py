@@ -16,7 +16,7 @@ import wargrid
 from wargrid import HexGrid, Map
 from wargrid.cli import main
 
-MOVINGAI = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai"
+MOVINGAI = Path(__file__).resolve().parents[1] / "data" / "movingai"
 
 
 def wargrid_cli(*args: str) -> subprocess.CompletedProcess:

@@ -12,7 +12,7 @@ from wargrid import Map, SquareGrid, load_movingai, load_movingai_scenarios, sav
 from wargrid.io.movingai import MAX_MOVINGAI_CELLS, MOVINGAI_TERRAINS, Scenario
 from wargrid.movement import astar
 
-DATA = FilePath(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai"
+DATA = FilePath(__file__).resolve().parents[1] / "data" / "movingai"
 MAPS = sorted(p.name for p in DATA.glob("*.map"))
 
 
@@ -64,7 +64,7 @@ def test_round_trip(tmp_path):
     assert out.read_bytes().replace(b"\r\n", b"\n") == src.read_bytes().replace(b"\r\n", b"\n")
     assert load_movingai(out) == m
     sc = load_movingai_scenarios(str(src) + ".scen")
-    save_movingai_scenarios(tmp_path / "a.scen", sc)
+    save_movingai_scenarios(sc, tmp_path / "a.scen")
     back = load_movingai_scenarios(tmp_path / "a.scen")
     assert [(s.bucket, s.start, s.goal) for s in back] == [(s.bucket, s.start, s.goal) for s in sc]
     assert all(abs(a.optimal - b.optimal) < 1e-8 for a, b in zip(back, sc))

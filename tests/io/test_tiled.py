@@ -231,6 +231,6 @@ def test_custom_terrain_table_rides_along(tmp_path: Path) -> None:
 def test_movingai_to_tiled_and_back(tmp_path: Path) -> None:
     from wargrid import load_movingai
 
-    m = load_movingai(DATA.parents[2].parent / "shared" / "data" / "movingai" / "32room_000.map")
+    m = load_movingai(DATA.parents[1] / "data" / "movingai" / "32room_000.map")
     save_tiled(m, tmp_path / "room.tmj", encoding="base64", compression="zlib")
     assert load_tiled(tmp_path / "room.tmj") == m

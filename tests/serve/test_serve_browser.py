@@ -340,7 +340,7 @@ def test_live_server_limits(server):
 
 
 def test_open_a_map_file(page, tmp_path):
-    arena = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "movingai" / "arena.map"
+    arena = Path(__file__).resolve().parents[1] / "data" / "movingai" / "arena.map"
     old = page.get_attribute("#board", "data-session")
     page.set_input_files("#upload", str(arena))
     page.wait_for_function(f"document.getElementById('board').dataset.session !== {json.dumps(old)}")

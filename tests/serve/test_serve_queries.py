@@ -16,10 +16,9 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid
-from wargrid.serve.api import MAX_RADIUS, capabilities
+from wargrid.serve.api import MAX_RADIUS
 from wargrid.serve.app import create_app
 
-CAPS = capabilities()
 APP = create_app(capacity=64)
 CLIENT = TestClient(APP, base_url="http://127.0.0.1", raise_server_exceptions=False)
 
@@ -61,11 +60,7 @@ def test_path_matches_the_library(grid):
     m = lake_map(grid)
     sid = session(m)
     for unit in ("foot", "cavalry", "naval"):
-        r = call("path", session=sid, start=[0, 0], goal=[6, 0], unit=unit)
-        if not CAPS["path"]:
-            assert "not available" in bad(r, 501)
-            return
-        got = ok(r)
+        got = ok(call("path", session=sid, start=[0, 0], goal=[6, 0], unit=unit))
         want = m.path((0, 0), (6, 0), unit=unit)
         if want is None:
             assert got["cells"] is None and got["cost"] is None
@@ -139,11 +134,7 @@ def range_oracle(m: Map, start, budget: float, unit: str) -> dict:
 def test_range_matches_dijkstra(grid):
     m = lake_map(grid)
     sid = session(m)
-    r = call("range", session=sid, start=[1, 2], budget=7.5, unit="foot")
-    if not CAPS["range"]:
-        assert "not available" in bad(r, 501)
-        return
-    got = ok(r)
+    got = ok(call("range", session=sid, start=[1, 2], budget=7.5, unit="foot"))
     left = {(x, y): v for x, y, v in got["cells"]}
     want = range_oracle(m, (1, 2), 7.5, "foot")
     assert left.keys() == want.keys()
@@ -156,14 +147,10 @@ def test_range_zones_of_control_literal():
     m = Map(SquareGrid(6, 3))
     got = ok(call("range", session=session(m), start=[0, 1], budget=100, unit="cavalry", enemies=[[3, 1]]))
     reached = {(x, y) for x, y, _ in got["cells"]}
-    if not CAPS["zoc"]:
-        assert "zones of control" in got["note"]
-        return
     # the enemy's neighbours end the move: nothing past them, and the enemy's own cell is not entered
     assert {(2, 1), (3, 0), (3, 2)} <= reached
     assert not any(x >= 4 for x, _ in reached) and (3, 1) not in reached
     assert sorted(map(tuple, got["zoc"])) == [(2, 1), (3, 0), (3, 2)]
-    assert got["note"] is None
 
 
 def test_range_friends_are_crossed_not_stopped_on():
@@ -223,9 +210,7 @@ def test_fov_matches_the_library(grid):
     want = m.fov((3, 3), radius=4)
     assert got["visible"] == np.flatnonzero(want.ravel()).tolist()
     assert (3 * 7 + 3) in got["visible"]
-    if isinstance(grid, SquareGrid) and not CAPS["visibility_polygon"]:
-        assert "visibility_polygon" in got["note"]
-    if isinstance(grid, SquareGrid) and CAPS["visibility_polygon"]:
+    if isinstance(grid, SquareGrid):
         want_poly = m.visibility_polygon((3.5, 3.5)).points
         assert np.allclose(np.array(got["polygon"]), want_poly, atol=1e-4)
     if not isinstance(grid, SquareGrid):
@@ -233,8 +218,6 @@ def test_fov_matches_the_library(grid):
 
 
 def test_visibility_polygon_follows_the_light():
-    if not CAPS["visibility_polygon"]:
-        return
     m = Map(SquareGrid(6, 6))
     m.set_terrain([(2, 2), (3, 2)], "mountains")
     sid = session(m)
@@ -280,8 +263,7 @@ def test_fog_is_the_union_of_the_teams_views_and_remembers():
     moved = ok(call("fog", session=sid, units=units, team=0, radius=2))
     now = m.fov((0, 6), radius=2) | m.fov((6, 5), radius=2)
     assert moved["visible"] == np.flatnonzero(now.ravel()).tolist()
-    if CAPS["fog"] and hasattr(Map, "fog"):
-        assert set(moved["explored"]) == set(np.flatnonzero((now | want).ravel()).tolist())
+    assert set(moved["explored"]) == set(np.flatnonzero((now | want).ravel()).tolist())
     # a unit taken off the board no longer sees
     gone = ok(call("fog", session=sid, units=units[1:], team=0, radius=2))
     assert gone["visible"] == np.flatnonzero(m.fov((6, 5), radius=2).ravel()).tolist()
@@ -324,11 +306,7 @@ def test_fog_bad_requests(fields, needle):
 @pytest.mark.parametrize("grid", [HexGrid(8, 6), SquareGrid(8, 6)], ids=repr)
 def test_partition_is_exact_and_fair(grid):
     m = lake_map(grid)
-    r = call("partition", session=session(m), players=3)
-    if not CAPS["partition"]:
-        assert "not available" in bad(r, 501)
-        return
-    got = ok(r)
+    got = ok(call("partition", session=session(m), players=3))
     owners = np.array(got["owners"]).reshape(grid.shape)
     land = m.passable(unit="foot")
     # every land cell has exactly one owner, water none
@@ -343,8 +321,6 @@ def test_partition_is_exact_and_fair(grid):
 
 
 def test_partition_scattered():
-    if not CAPS["partition"]:
-        return
     got = ok(call("partition", session=session(Map(HexGrid(6, 4))), players=2, mode="scattered", max_chunk=6))
     assert got["mode"] == "scattered"
     assert max(got["report"]["largest_chunk"]) <= 6
@@ -368,8 +344,6 @@ def test_partition_bad_requests(fields, needle):
 
 
 def test_partition_impossible_request_is_a_clear_400():
-    if not CAPS["partition"]:
-        return
     m = Map(SquareGrid(3, 1))
     msg = bad(call("partition", session=session(m), players=5))
     assert msg

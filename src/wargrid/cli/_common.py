@@ -1,4 +1,4 @@
-"""Helpers shared by the verb modules: options, cells, map files, progress, capabilities."""
+"""Helpers shared by the verb modules: options, cells, map files, progress."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..map import Map
 from . import CliError
 
 KINDS = ("hex", "square", "staggered")
@@ -75,7 +76,7 @@ def grid_options(args: argparse.Namespace) -> dict:
                 stagger=args.stagger, wrap_x=args.wrap_x)
 
 
-def load_map(path: str) -> Any:
+def load_map(path: str) -> Map:
     """Any map file wargrid reads, chosen by extension."""
     p = Path(path)
     if not p.exists():
@@ -86,14 +87,15 @@ def load_map(path: str) -> Any:
 
         return load_tiled(p)
     if suffix == ".map":
-        loader = _movingai("load_movingai")
-        return loader(p)
+        from ..io.movingai import load_movingai
+
+        return load_movingai(p)
     from ..io.native import load_map as native
 
     return native(p)
 
 
-def save_map(m: Any, path: str) -> None:
+def save_map(m: Map, path: str) -> None:
     """Write ``m`` in the format chosen by the extension of ``path``."""
     p = Path(path)
     suffix = p.suffix.lower()
@@ -102,30 +104,13 @@ def save_map(m: Any, path: str) -> None:
 
         save_tiled(m, p)
     elif suffix == ".map":
-        _movingai("save_movingai")(m, p)
+        from ..io.movingai import save_movingai
+
+        save_movingai(m, p)
     else:
         from ..io.native import save_map as native
 
         native(m, p)
-
-
-def _movingai(name: str) -> Any:
-    try:
-        from ..io import movingai  # type: ignore[attr-defined]
-    except ImportError:
-        raise CliError("Moving AI .map files are not supported in this version") from None
-    fn = getattr(movingai, name, None)
-    if fn is None:
-        raise CliError(f"Moving AI support lacks {name} in this version")
-    return fn
-
-
-def need(obj: Any, attr: str, what: str) -> Any:
-    """``obj.attr`` or a clear ``CliError`` saying the capability is missing."""
-    fn = getattr(obj, attr, None)
-    if fn is None:
-        raise CliError(f"{what} is not available in this version of wargrid (no {type(obj).__name__}.{attr})")
-    return fn
 
 
 class Progress:

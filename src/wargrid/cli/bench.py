@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from . import CliError
-from ._adapt import path_cost
-from ._common import _movingai, need
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -43,13 +41,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--limit must be >= 1, got {args.limit}", 2)
     if not (args.tolerance >= 0):
         raise CliError(f"--tolerance must be >= 0, got {args.tolerance}", 2)
-    load_map, load_scen = _movingai("load_movingai"), _movingai("load_movingai_scenarios")
+    from ..io.movingai import load_movingai, load_movingai_scenarios
+
     bad_total = 0
     for s in args.scen:
         scen = Path(s)
         if not scen.exists():
             raise CliError(f"no such file: {scen}")
-        items = load_scen(scen)
+        items = load_movingai_scenarios(scen)
         if args.limit:
             items = items[: args.limit]
         if not items:
@@ -58,17 +57,16 @@ def run(args: argparse.Namespace) -> int:
         mp = _map_for(scen, items[0].map, args.map)
         if not mp.exists():
             raise CliError(f"{scen}: its map {mp} is not there (give it with --map)")
-        m = load_map(mp)
-        find = need(m, "path", "path finding")
+        m = load_movingai(mp)
         t0 = time.perf_counter()
-        find(items[0].start, items[0].goal)  # warm up: compiles the kernels on a first run
+        m.path(items[0].start, items[0].goal)  # warm up: compiles the kernels on a first run
         warm = time.perf_counter() - t0
         times, bad = [], []
         for sc in items:
             t = time.perf_counter()
-            p = find(sc.start, sc.goal)
+            p = m.path(sc.start, sc.goal)
             times.append(time.perf_counter() - t)
-            got = math.inf if p is None else path_cost(p)
+            got = math.inf if p is None else p.cost
             if not abs(got - sc.optimal) <= args.tolerance:
                 bad.append((sc, got))
         bad_total += len(bad)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from . import CliError
-from ._common import _movingai, out_path
+from ._common import out_path
 
 _KNOWN = (".json", ".npz", ".tmx", ".tmj", ".map")
 
@@ -39,7 +39,9 @@ def run(args: argparse.Namespace) -> int:
 
         m = load_tiled(src, terrain_property=args.terrain_property)
     elif s == ".map":
-        m = _movingai("load_movingai")(src)
+        from ..io.movingai import load_movingai
+
+        m = load_movingai(src)
     else:
         from ..io.native import load_map
 
@@ -53,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("--compression needs --encoding base64", 2)
         save_tiled(m, dst, encoding=args.encoding, compression=args.compression)
     elif d == ".map":
-        _movingai("save_movingai")(m, dst, unit=args.unit)
+        from ..io.movingai import save_movingai
+
+        save_movingai(m, dst, unit=args.unit)
     else:
         from ..io.native import save_map
 

@@ -1,9 +1,9 @@
 """``wargrid demo``: everything wargrid does, on one generated board, in one HTML page.
 
-Generates a board, then shows a unit's movement range, A* paths for foot and
-cavalry, connectivity zones and -- as those capabilities exist in the
-installed version -- sight, fog and territories. Writes SVG and PNG
-pictures, ``index.html`` with a table of what was computed and how long it
+Generates a board, then shows a unit's movement range, zones of control, A*
+paths for foot and cavalry, connectivity zones, sight, fog, territories,
+the classic RTS pathfinder, the bridge scenario from ``examples/``, attack
+areas and an any-angle path. Writes SVG and PNG pictures, ``index.html`` with a table of what was computed and how long it
 took, and the generated map file. One line of progress per step.
 """
 
@@ -11,19 +11,50 @@ from __future__ import annotations
 
 import argparse
 import html
-import math
-import os
-import time
+import importlib.util
+import sys
 from pathlib import Path
-from typing import Any, Callable
+from types import ModuleType
+from typing import Any, Callable, cast
 
 import numpy as np
 
+from ..generate import GeneratedBoard
+from ..grids.boards import HexGrid
+from ..map import Map
+from ..movement.fields import MovementRange
 from . import CliError
-from ._adapt import bool_layer, label_layer, path_cells, path_cost, range_costs
 from ._common import Progress, add_grid_options, grid_options, parse_size, timed
 
 BUDGET = 12.0
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+"""The checkout's ``examples/`` folder (beside ``src/``; absent when wargrid is installed from a wheel)."""
+
+
+def load_example(name: str) -> ModuleType | None:
+    """The module ``examples/<name>.py`` of the source checkout, or ``None`` when wargrid runs from a wheel.
+
+    >>> load_example("no_such_example") is None
+    True
+    """
+    path = EXAMPLES / f"{name}.py"
+    if not (EXAMPLES.parent / "src" / "wargrid").is_dir() or not path.is_file():
+        return None
+    key = f"wargrid_examples.{name}"
+    if key in sys.modules:
+        return sys.modules[key]
+    spec = importlib.util.spec_from_file_location(key, path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has a loader
+        return None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[key] = mod  # dataclasses look their module up while the file runs
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        del sys.modules[key]
+        raise
+    return mod
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -38,11 +69,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 class _Demo:
+    board: GeneratedBoard  # set by the first step
+    m: Map
+
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.out = Path(args.out)
         self.items: list[dict] = []  # one per picture / result on the page
-        self.trail: list | None = None  # the foot path, walked by the fog scout
+        self.trail: list[tuple[int, int]] | None = None  # the foot path, walked by the fog scout
         self.pair: tuple | None = None  # start and goal of the paths
 
     def picture(self, name: str, title: str, overlays: list, text: str, board: Any = None, png: bool = False) -> None:
@@ -100,8 +134,9 @@ def run(args: argparse.Namespace) -> int:
         from ..generate import generate
 
         small = generate(12, 8, seed=args.seed, kind="hex", orientation=args.orientation, offset=args.offset)
+        hexes = cast(HexGrid, small.grid)
         d.picture("coordinates", "Hex cells and their (x, y) coordinates", [Coordinates()],
-                  f"A 12 x 8 {small.grid.orientation}-top hex board ({small.grid.offset}); "
+                  f"A 12 x 8 {hexes.orientation}-top hex board ({hexes.offset}); "
                   "each cell shows its (x, y) = (column, row).", board=small)
 
     steps += [("generate the board", gen), ("save the map file", save), ("draw the board", board_picture),
@@ -118,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
             for b in towns[i + 1:]:
                 dist = g.distance(a, b)
                 if best is None or dist > best[0]:
-                    if not hasattr(d.m, "connected") or d.m.connected(a, b, unit="foot"):
+                    if d.m.connected(a, b, unit="foot"):
                         best = (dist, a, b)
         if best is None:
             cells = list(zip(*np.nonzero(np.isfinite(d.m.costs(unit="foot")))))
@@ -131,14 +166,7 @@ def run(args: argparse.Namespace) -> int:
 
     def move_range(note: dict) -> None:
         start, _ = start_goal()
-        fn = getattr(d.m, "movement_range", None)
-        if fn is not None:
-            cost = range_costs(timed(note, fn, start, BUDGET, unit="foot"), d.m.shape, BUDGET)
-        elif hasattr(d.m, "distance_field"):
-            cost = timed(note, d.m.distance_field, start, unit="foot", max_cost=BUDGET)
-        else:
-            note["note"] = "skipped: movement ranges are not in this version"
-            return
+        cost = _range_cost(timed(note, d.m.movement_range, start, BUDGET, unit="foot"))
         left = np.where(np.isfinite(cost), BUDGET - cost, np.inf)
         n = int(np.isfinite(cost).sum())
         note["note"] = f"{n} cells"
@@ -150,13 +178,8 @@ def run(args: argparse.Namespace) -> int:
             png=True)
 
     def zoc(note: dict) -> None:
-        fn = getattr(d.m, "movement_range", None)
-        if fn is None:
-            note["note"] = "skipped: zones of control are not in this version"
-            return
         start, _ = start_goal()
-        free = timed(note, fn, start, BUDGET, unit="foot")
-        free_cost = range_costs(free, d.m.shape, BUDGET)
+        free_cost = _range_cost(timed(note, d.m.movement_range, start, BUDGET, unit="foot"))
         # two enemy units a few steps away, on cells the free range reaches
         g = d.m.grid
         cand = [c for c in g.cells() if np.isfinite(free_cost[c[1], c[0]]) and 3 <= g.distance(start, c) <= 4]
@@ -169,8 +192,7 @@ def run(args: argparse.Namespace) -> int:
         far = [c for c in cand if g.distance(c, enemies[0]) >= 3]
         if far:
             enemies.append(far[0])
-        held = timed(note, fn, start, BUDGET, unit="foot", enemies=enemies)
-        cost = range_costs(held, d.m.shape, BUDGET)
+        cost = _range_cost(timed(note, d.m.movement_range, start, BUDGET, unit="foot", enemies=enemies))
         zone = np.zeros(d.m.shape, dtype=bool)
         for e in enemies:
             for x, y in g.neighbors(e):
@@ -187,23 +209,20 @@ def run(args: argparse.Namespace) -> int:
             f"so it reaches {n_held} cells instead of {n_free}.", png=True)
 
     def paths(note: dict) -> None:
-        fn = getattr(d.m, "path", None)
-        if fn is None:
-            note["note"] = "skipped: paths are not in this version"
-            return
         a, b = start_goal()
-        ovs, lines = [], []
+        ovs: list = []
+        lines: list[str] = []
         for unit, color, width in (("foot", "#d62728", 0.45), ("cavalry", "#1f3fbf", 0.2)):
             before = note["compute"] or 0.0
-            p = timed(note, fn, a, b, unit=unit)
+            p = timed(note, d.m.path, a, b, unit=unit)
             dt = note["compute"] - before
             if p is None:
                 lines.append(f"{unit}: no path")
                 continue
-            ovs.append(Polyline(path_cells(p), color=color, width=width, name=f"path {unit}"))
+            ovs.append(Polyline(p.cells, color=color, width=width, name=f"path {unit}"))
             if unit == "foot":
-                d.trail = path_cells(p)
-            lines.append(f"{unit} ({'wide red' if unit == 'foot' else 'thin blue'} line): {len(path_cells(p))} cells, cost {path_cost(p):g}, {dt * 1000:.1f} ms")
+                d.trail = p.cells
+            lines.append(f"{unit} ({'wide red' if unit == 'foot' else 'thin blue'} line): {len(p.cells)} cells, cost {p.cost:g}, {dt * 1000:.1f} ms")
         note["note"] = "; ".join(l.split(" (")[0] + l.split(")")[-1] for l in lines)
         ovs.append(Markers([a, b], labels=["from", "to"]))
         d.picture("paths", "A* paths: foot vs cavalry", ovs,
@@ -211,12 +230,8 @@ def run(args: argparse.Namespace) -> int:
                   png=True)
 
     def zones(note: dict) -> None:
-        fn = getattr(d.m, "zones", None)
-        if fn is None:
-            note["note"] = "skipped: connectivity zones are not in this version"
-            return
-        land = label_layer(timed(note, fn, unit="wheeled"), d.m.shape)
-        sea = label_layer(timed(note, fn, unit="naval"), d.m.shape)
+        land = timed(note, d.m.zones, unit="wheeled")
+        sea = timed(note, d.m.zones, unit="naval")
         _, land = np.unique(land, return_inverse=True)
         _, sea = np.unique(sea, return_inverse=True)
         land = land.reshape(d.m.shape) - (1 if (d.m.zones(unit="wheeled") < 0).any() else 0)
@@ -231,12 +246,8 @@ def run(args: argparse.Namespace) -> int:
                   "A path query between two zones answers 'no path' at once.", png=True)
 
     def sight(note: dict) -> None:
-        fn = getattr(d.m, "fov", None)
-        if fn is None:
-            note["note"] = "skipped: sight is not in this version"
-            return
         start, _ = start_goal()
-        seen = bool_layer(timed(note, fn, start, radius=8), d.m.shape)
+        seen = timed(note, d.m.fov, start, radius=8)
         note["note"] = f"{int(seen.sum())} cells seen"
         d.picture("sight", "Field of view (radius 8)", [CellMask(~seen & d.m.grid.mask, color="#000000", alpha=0.55),
                                                          Markers([start], labels=["eye"])],
@@ -244,35 +255,30 @@ def run(args: argparse.Namespace) -> int:
                   png=True)
 
     def fog(note: dict) -> None:
-        fn = getattr(d.m, "fog", None)
-        if fn is None or d.trail is None:
-            note["note"] = "skipped: " + ("fog of war is not in this version" if fn is None else "no path to walk")
+        trail = d.trail
+        if trail is None:
+            note["note"] = "skipped: no path to walk"
             return
-        def march() -> tuple:
-            f = fn(["red", "blue"], radius=4)
-            f.place("scout", "red", d.trail[0])
-            for c in d.trail[1:]:
+
+        def march() -> tuple[np.ndarray, np.ndarray]:
+            f = d.m.fog(["red", "blue"], radius=4)
+            f.place("scout", "red", trail[0])
+            for c in trail[1:]:
                 f.move("scout", c)
             return f.visible("red"), f.explored("red")
 
-        v, e = timed(note, march)
-        vis = bool_layer(v, d.m.shape)
-        exp = bool_layer(e, d.m.shape)
+        vis, exp = timed(note, march)
         note["note"] = f"{int(vis.sum())} visible, {int(exp.sum())} explored"
         d.picture("fog", "Fog of war after a scout's march", [
             CellMask(~exp & d.m.grid.mask, color="#000000", alpha=0.8, name="unexplored"),
             CellMask(exp & ~vis, color="#ffffff", alpha=0.45, name="explored, not in sight"),
-            Markers([d.trail[-1]], color="#d62728", labels=["scout"])],
+            Markers([trail[-1]], color="#d62728", labels=["scout"])],
             f"A red scout (sight 4) walked the foot path; black: never seen, pale: seen before, clear: in sight now.",
             png=True)
 
     def territories(note: dict) -> None:
-        fn = getattr(d.m, "partition", None)
-        if fn is None:
-            note["note"] = "skipped: territories are not in this version"
-            return
         players = 4
-        lab = label_layer(timed(note, fn, players, unit="foot", seed=args.seed), d.m.shape)
+        lab = timed(note, d.m.partition, players, unit="foot", seed=args.seed).owners
         sizes = [int((lab == i).sum()) for i in range(players)]
         note["note"] = f"{players} players, cells {sizes}"
         d.picture("territories", "Territories: the land split between 4 players", [Regions(lab, alpha=0.45)],
@@ -280,13 +286,7 @@ def run(args: argparse.Namespace) -> int:
                   f"(cells each: {', '.join(map(str, sizes))}).", png=True)
 
     def rts(note: dict) -> None:
-        from ..generate import generate_board as gb
-        from ..map import Map
-
-        if not hasattr(Map, "classic_path") or not hasattr(Map, "path"):
-            note["note"] = "skipped: the classic RTS pathfinder is not in this version"
-            return
-        b = gb(w, h, seed=args.seed, kind="square", diagonal=True)
+        b = generate_board(w, h, seed=args.seed, kind="square", diagonal=True)
         sq = b.map
         towns = list(b.towns)
         pairs = [(a, c) for i, a in enumerate(towns) for c in towns[i + 1:] if sq.connected(a, c, unit="tracked")]
@@ -308,12 +308,11 @@ def run(args: argparse.Namespace) -> int:
             f"move optimiser (thin orange, cost {classic.cost:g}, {classic.status}).", board=sq, png=True)
 
     def bridge(note: dict) -> None:
-        from .. import rts as _rts
-
-        if not hasattr(_rts, "bridge_scenario"):
-            note["note"] = "skipped: the RTS bridge scenario is not in this version"
+        example = load_example("bridge_scenario")
+        if example is None:
+            note["note"] = "skipped: the bridge scenario is examples/bridge_scenario.py, which needs the source checkout"
             return
-        sc = timed(note, _rts.bridge_scenario, seed=args.seed)
+        sc = timed(note, example.bridge_scenario, seed=args.seed)
         name = "bridge"
         sc.picture(str(out / f"{name}.svg"))
         splits = [z for z in sc.zones_changed if len(z["new"]) > len(z["old"])]
@@ -327,10 +326,7 @@ def run(args: argparse.Namespace) -> int:
                                 f"A truck cannot ford: {sc.truck_state} ({sc.truck_reason})."})
 
     def areas(note: dict) -> None:
-        fn = getattr(d.m, "area", None)
-        if fn is None:
-            note["note"] = "skipped: attack areas are not in this version"
-            return
+        fn = d.m.area
         g = d.m.grid
         land = [t for t in d.board.towns if np.isfinite(d.m.costs(unit="foot")[t[1], t[0]])] or [start_goal()[0]]
         start = min(land, key=lambda t: (t[0] - g.width / 2) ** 2 + (t[1] - g.height / 2) ** 2)
@@ -354,16 +350,15 @@ def run(args: argparse.Namespace) -> int:
             "the ring at radius 3 (blue) and a cross along the board's axes (yellow).", png=True)
 
     def smooth(note: dict) -> None:
-        fn = getattr(d.m, "smooth_path", None)
-        if fn is None or d.pair is None:
-            note["note"] = "skipped: path smoothing is not in this version"
+        if d.pair is None:
+            note["note"] = "skipped: no start and goal"
             return
         a, b = d.pair
         grid_path = d.m.path(a, b, unit="foot")
         if grid_path is None:
             note["note"] = "skipped: no foot path"
             return
-        sp = timed(note, fn, grid_path, unit="foot")
+        sp = timed(note, d.m.smooth_path, grid_path, unit="foot")
         note["note"] = f"{len(grid_path.cells)} cells -> {len(sp.cells)} waypoints, length {sp.length:.1f}"
         d.picture("smooth", "Any-angle path: the foot path pulled straight", [
             Polyline(grid_path.cells, color="#888888", width=0.2, name="grid path"),
@@ -397,6 +392,11 @@ def run(args: argparse.Namespace) -> int:
     page = (out / "index.html").resolve()
     print(f"open {page}" if not args.quiet else str(page))
     return 0
+
+
+def _range_cost(r: MovementRange) -> np.ndarray:
+    """``(height, width)`` cost to reach each cell the unit can end its move on (``inf`` elsewhere)."""
+    return np.where(r.reachable, r.cost, np.inf)
 
 
 def _write_html(out: Path, d: _Demo, rows: list, args: argparse.Namespace) -> None:

@@ -8,8 +8,7 @@ import sys
 import time
 from typing import Any
 
-from ._adapt import path_cells, path_cost
-from ._common import add_query_args, load_map, need, parse_cell
+from ._common import add_query_args, load_map, parse_cell
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -23,23 +22,20 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     m = load_map(args.map)
     unit = m.unit_class(args.unit)
-    find = need(m, "path", "path finding")
     t0 = time.perf_counter()
-    p = find(args.start, args.goal, unit=unit)
+    p = m.path(args.start, args.goal, unit=unit)
     dt = time.perf_counter() - t0
-    found = p is not None
     if args.json:
-        out: dict = {"start": list(args.start), "goal": list(args.goal), "unit": unit, "found": found,
+        out: dict = {"start": list(args.start), "goal": list(args.goal), "unit": unit, "found": p is not None,
                      "seconds": round(dt, 6)}
-        if found:
-            out["cost"] = path_cost(p)
-            out["cells"] = [list(c) for c in path_cells(p)]
+        if p is not None:
+            out["cost"] = p.cost
+            out["cells"] = [list(c) for c in p.cells]
         print(json.dumps(out))
-    elif found:
-        cells = path_cells(p)
-        print(f"path for {unit} from {args.start} to {args.goal}: {len(cells)} cells, cost {path_cost(p):g}")
-        print(" ".join(f"{x},{y}" for x, y in cells))
-    if not found:
+    elif p is not None:
+        print(f"path for {unit} from {args.start} to {args.goal}: {len(p.cells)} cells, cost {p.cost:g}")
+        print(" ".join(f"{x},{y}" for x, y in p.cells))
+    if p is None:
         print(f"wargrid path: no path from {args.start} to {args.goal} for {unit!r}", file=sys.stderr)
         return 1
     return 0

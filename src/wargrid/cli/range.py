@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from ..map import Map
 from . import CliError
-from ._adapt import range_costs
 from ._common import add_query_args, load_map
 
 
@@ -22,18 +22,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def reach(m: Any, start: tuple[int, int], budget: float, unit: str) -> np.ndarray:
+def reach(m: Map, start: tuple[int, int], budget: float, unit: str) -> np.ndarray:
     """``(height, width)`` cost to reach each cell within ``budget`` (``inf`` beyond)."""
     if not math.isfinite(budget) or budget < 0:
         raise CliError(f"BUDGET must be a finite number >= 0, got {budget}", 2)
     m.grid.check_cell(start, "START")
-    fn = getattr(m, "movement_range", None)
-    if fn is not None:
-        return range_costs(fn(start, budget, unit=unit), m.shape, budget)
-    fn = getattr(m, "distance_field", None)
-    if fn is None:
-        raise CliError("movement ranges are not available in this version of wargrid")
-    return np.asarray(fn(start, unit=unit, max_cost=budget))
+    r = m.movement_range(start, budget, unit=unit)
+    return np.where(r.reachable, r.cost, np.inf)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from ..map import Map
 from . import CliError
-from ._adapt import path_cells
-from ._common import load_map, need, out_path, parse_cell
+from ._common import load_map, out_path, parse_cell
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -29,7 +29,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def draw(m: Any, out: str, overlays: list, *, cell_size: float | None = None, grid_lines: bool = True) -> None:
+def draw(m: Map, out: str, overlays: list, *, cell_size: float | None = None, grid_lines: bool = True) -> None:
     """Write ``m`` with ``overlays`` to ``out`` as SVG or PNG (by extension)."""
     suffix = Path(out).suffix.lower()
     if suffix == ".svg":
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     unit = m.unit_class(args.unit)
     overlays: list = []
     if args.zones:
-        lab = np.asarray(m.zones(unit=unit))
+        lab = m.zones(unit=unit)
         _, inv = np.unique(lab, return_inverse=True)
         overlays.append(Regions(np.where(lab >= 0, inv.reshape(lab.shape) - (1 if (lab < 0).any() else 0), -1)))
     if args.range:
@@ -64,10 +64,10 @@ def run(args: argparse.Namespace) -> int:
         overlays.append(Markers([args.range]))
     if args.path:
         a, b = args.path
-        p = need(m, "path", "path finding")(a, b, unit=unit)
+        p = m.path(a, b, unit=unit)
         if p is None:
             raise CliError(f"no path from {a} to {b} for {unit!r}")
-        overlays += [Polyline(path_cells(p)), Markers([a, b])]
+        overlays += [Polyline(p.cells), Markers([a, b])]
     if args.coordinates:
         overlays.append(Coordinates())
     draw(m, args.out, overlays, cell_size=args.cell_size, grid_lines=not args.no_grid)

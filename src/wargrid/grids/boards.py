@@ -23,6 +23,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError, CellError
 from .._validate import check_cell_pair, check_choice, check_int, check_positive_int, check_real
 from .hexes import HEX_DIRECTIONS, Hex, Layout, axial_to_offset_array, hex_to_offset, offset_to_axial_array, offset_to_hex
 from .square import SQUARE4_DIRECTIONS, SQUARE8_DIRECTIONS
@@ -119,7 +120,7 @@ class Topology:
         """
         layer = np.asarray(layer)
         if layer.shape != (self.height, self.width):
-            raise ValueError(f"layer must have shape (height, width) = {(self.height, self.width)}, got {layer.shape}")
+            raise ArgumentError(f"layer must have shape (height, width) = {(self.height, self.width)}, got {layer.shape}")
         out = np.full((self.ph, self.pw), fill, dtype=layer.dtype)
         out[1:-1, 1:-1] = np.where(self.valid, layer, fill)
         return out.ravel()
@@ -280,7 +281,7 @@ class Topology:
         """
         elev = np.asarray(elev, dtype=np.float64)
         if elev.shape != (self.padded_size,):
-            raise ValueError(f"elev must be a flat padded array of {self.padded_size} values, got shape {elev.shape}")
+            raise ArgumentError(f"elev must be a flat padded array of {self.padded_size} values, got shape {elev.shape}")
         ids, inner = self._inner()
         out = np.zeros((self.padded_size, self.ndir), dtype=np.float64)
         q = self.neighbours(ids[inner])
@@ -304,12 +305,12 @@ class Grid:
         self.width = check_positive_int(width, "width")
         self.height = check_positive_int(height, "height")
         if self.width * self.height > MAX_CELLS:
-            raise ValueError(f"width * height must be at most {MAX_CELLS} cells, got {self.width} x {self.height}")
+            raise ArgumentError(f"width * height must be at most {MAX_CELLS} cells, got {self.width} x {self.height}")
         if not isinstance(wrap_x, (bool, np.bool_)):
-            raise TypeError(f"wrap_x must be True or False, got {wrap_x!r}")
+            raise ArgumentTypeError(f"wrap_x must be True or False, got {wrap_x!r}")
         self.wrap_x = bool(wrap_x)
         if self.wrap_x and self.width < 3:
-            raise ValueError(
+            raise ArgumentError(
                 f"wrap_x needs a width of at least 3, got {self.width}: on a narrower ring a cell "
                 "would be its own neighbour, or the same neighbour twice"
             )
@@ -318,11 +319,11 @@ class Grid:
         else:
             m = np.asarray(mask)
             if m.shape != (self.height, self.width):
-                raise ValueError(f"mask must have shape (height, width) = {(self.height, self.width)}, got {m.shape}")
+                raise ArgumentError(f"mask must have shape (height, width) = {(self.height, self.width)}, got {m.shape}")
             if m.dtype != bool:
-                raise TypeError(f"mask must be a boolean array, got dtype {m.dtype}")
+                raise ArgumentTypeError(f"mask must be a boolean array, got dtype {m.dtype}")
             if not m.any():
-                raise ValueError("mask must mark at least one valid cell")
+                raise ArgumentError("mask must mark at least one valid cell")
             m = m.copy()
         m.setflags(write=False)
         self.mask = m
@@ -390,15 +391,15 @@ class Grid:
         (5, 3)
         >>> SquareGrid(6, 4).check_cell((6, 0), "goal")
         Traceback (most recent call last):
-        IndexError: goal (6, 0) is off the board: x must be in 0..5 and y in 0..3
+        wargrid.errors.CellError: goal (6, 0) is off the board: x must be in 0..5 and y in 0..3
         """
         x, y = check_cell_pair(cell, name)
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise IndexError(
+            raise CellError(
                 f"{name} {(x, y)} is off the board: x must be in 0..{self.width - 1} and y in 0..{self.height - 1}"
             )
         if not self.mask[y, x]:
-            raise IndexError(f"{name} {(x, y)} is outside the board's shape (masked out)")
+            raise CellError(f"{name} {(x, y)} is outside the board's shape (masked out)")
         return x, y
 
     def id(self, cell: tuple[int, int]) -> int:
@@ -418,10 +419,10 @@ class Grid:
         """
         i = check_int(cell_id, "cell_id")
         if not 0 <= i < self.size:
-            raise IndexError(f"cell_id {i} is off the board: must be in 0..{self.size - 1}")
+            raise CellError(f"cell_id {i} is off the board: must be in 0..{self.size - 1}")
         x, y = i % self.width, i // self.width
         if not self.mask[y, x]:
-            raise IndexError(f"cell_id {i} {(x, y)} is outside the board's shape (masked out)")
+            raise CellError(f"cell_id {i} {(x, y)} is outside the board's shape (masked out)")
         return x, y
 
     def ids(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -434,12 +435,12 @@ class Grid:
         x = np.asarray(xs)
         y = np.asarray(ys)
         if x.dtype.kind not in "iu" or y.dtype.kind not in "iu":
-            raise TypeError(f"xs and ys must be integer arrays, got {x.dtype} and {y.dtype}")
+            raise ArgumentTypeError(f"xs and ys must be integer arrays, got {x.dtype} and {y.dtype}")
         x, y = np.broadcast_arrays(x.astype(np.int64), y.astype(np.int64))
         bad = (x < 0) | (x >= self.width) | (y < 0) | (y >= self.height)
         if bad.any():
             i = int(np.flatnonzero(bad.ravel())[0])
-            raise IndexError(f"cell {(int(x.ravel()[i]), int(y.ravel()[i]))} is off the board {self.width}x{self.height}")
+            raise CellError(f"cell {(int(x.ravel()[i]), int(y.ravel()[i]))} is off the board {self.width}x{self.height}")
         return y * self.width + x
 
     def cells_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -451,10 +452,10 @@ class Grid:
         """
         i = np.asarray(ids)
         if i.dtype.kind not in "iu":
-            raise TypeError(f"ids must be an integer array, got {i.dtype}")
+            raise ArgumentTypeError(f"ids must be an integer array, got {i.dtype}")
         i = i.astype(np.int64)
         if ((i < 0) | (i >= self.size)).any():
-            raise IndexError(f"ids must be in 0..{self.size - 1}")
+            raise CellError(f"ids must be in 0..{self.size - 1}")
         return i % self.width, i // self.width
 
     def cells(self) -> Iterator[tuple[int, int]]:
@@ -554,7 +555,7 @@ class Grid:
         x, y = self.check_cell(cell)
         d = check_int(direction, "direction")
         if not 0 <= d < self.ndir:
-            raise ValueError(f"direction must be in 0..{self.ndir - 1}, got {d}")
+            raise ArgumentError(f"direction must be in 0..{self.ndir - 1}, got {d}")
         return self._step(x, y, d)
 
     # -- distance --------------------------------------------------------------
@@ -696,7 +697,7 @@ class SquareGrid(Grid):
         mask: np.ndarray | None = None,
     ) -> None:
         if not isinstance(diagonal, (bool, np.bool_)):
-            raise TypeError(f"diagonal must be True or False, got {diagonal!r}")
+            raise ArgumentTypeError(f"diagonal must be True or False, got {diagonal!r}")
         check_choice(corner_rule, "corner_rule", CORNER_RULES)
         self.diagonal = bool(diagonal)
         self.corner_rule = corner_rule
@@ -802,7 +803,7 @@ class HexLikeGrid(Grid):
 
     def _check_wrap_parity(self) -> None:
         if self.wrap_x and self.offset in ("odd-q", "even-q") and self.width % 2:
-            raise ValueError(
+            raise ArgumentError(
                 f"wrap_x on a board whose columns are shoved ({self.offset!r}) needs an even width, got {self.width}"
             )
 
@@ -852,7 +853,7 @@ class HexLikeGrid(Grid):
         (3, 1)
         """
         if not isinstance(h, Hex):
-            raise TypeError(f"h must be a Hex, got {type(h).__name__} {h!r}")
+            raise ArgumentTypeError(f"h must be a Hex, got {type(h).__name__} {h!r}")
         x, y = hex_to_offset(h, self.offset)
         if self.wrap_x:
             x %= self.width
@@ -912,7 +913,7 @@ class HexGrid(HexLikeGrid):
         allowed = ("odd-q", "even-q") if orientation == "flat" else ("odd-r", "even-r")
         check_choice(offset, "offset", _HEX_KINDS)
         if offset not in allowed:
-            raise ValueError(
+            raise ArgumentError(
                 f"offset {offset!r} does not go with orientation {orientation!r}: use one of {', '.join(map(repr, allowed))}"
             )
         self.orientation = orientation
@@ -1049,7 +1050,7 @@ class StaggeredGrid(HexLikeGrid):
 def _check_shape_size(name: str, value: int, bound_cells: int) -> None:
     """Refuse a shaped board whose bounding rectangle is past ``MAX_CELLS``, before enumerating it."""
     if bound_cells > MAX_CELLS:
-        raise ValueError(f"{name}={value} makes a board of more than {MAX_CELLS} cells")
+        raise ArgumentError(f"{name}={value} makes a board of more than {MAX_CELLS} cells")
 
 
 def _shaped(hexes: Sequence[Hex], orientation: str, offset: str | None) -> HexGrid:
@@ -1081,7 +1082,7 @@ def hexagon_board(radius: int, *, orientation: str = "flat", offset: str | None 
     """
     radius = check_int(radius, "radius")
     if radius < 0:
-        raise ValueError(f"radius must be >= 0, got {radius}")
+        raise ArgumentError(f"radius must be >= 0, got {radius}")
     _check_shape_size("radius", radius, (2 * radius + 1) ** 2)
     return _shaped(Hex(0, 0).range(radius), orientation, offset)
 

@@ -24,6 +24,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int
 
 __all__ = [
@@ -140,7 +141,7 @@ class Hex:
         """
         direction = check_int(direction, "direction")
         if not 0 <= direction < 6:
-            raise ValueError(f"direction must be in 0..5, got {direction}")
+            raise ArgumentError(f"direction must be in 0..5, got {direction}")
         return self + HEX_DIAGONALS[direction]
 
     # -- rotation and reflection ---------------------------------------------
@@ -259,7 +260,7 @@ class Hex:
         _check_hex(other, "other")
         n = self.distance(other)
         if n >= _MAX_HEXES:
-            raise ValueError(f"other {other} is {n} steps away: a line of more than {_MAX_HEXES} hexes")
+            raise ArgumentError(f"other {other} is {n} steps away: a line of more than {_MAX_HEXES} hexes")
         eq, er = 2e-6, 1e-6
         aq, ar = self.q + eq, self.r + er
         bq, br = other.q + eq, other.r + er
@@ -287,7 +288,7 @@ class Hex:
 
 def _check_hex(h: object, name: str) -> Hex:
     if not isinstance(h, Hex):
-        raise TypeError(f"{name} must be a Hex, got {type(h).__name__} {h!r}")
+        raise ArgumentTypeError(f"{name} must be a Hex, got {type(h).__name__} {h!r}")
     return h
 
 
@@ -297,10 +298,10 @@ _MAX_HEXES = 1 << 28  # the longest list of hexes a method builds: past any boar
 def _check_radius(radius: object, *, area: bool = False) -> int:
     radius = check_int(radius, "radius")
     if radius < 0:
-        raise ValueError(f"radius must be >= 0, got {radius}")
+        raise ArgumentError(f"radius must be >= 0, got {radius}")
     n = 3 * radius * (radius + 1) + 1 if area else 6 * radius
     if n > _MAX_HEXES:
-        raise ValueError(f"radius={radius} would list {n} hexes, more than {_MAX_HEXES}")
+        raise ArgumentError(f"radius={radius} would list {n} hexes, more than {_MAX_HEXES}")
     return radius
 
 
@@ -323,7 +324,7 @@ def hex_direction(direction: int) -> Hex:
     """
     direction = check_int(direction, "direction")
     if not 0 <= direction < 6:
-        raise ValueError(f"direction must be in 0..5, got {direction}")
+        raise ArgumentError(f"direction must be in 0..5, got {direction}")
     return HEX_DIRECTIONS[direction]
 
 
@@ -362,10 +363,10 @@ def _round_half_up(x: float) -> float:
 
 def _check_real(v: object, name: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(v).__name__} {v!r}")
+        raise ArgumentTypeError(f"{name} must be a real number, got {type(v).__name__} {v!r}")
     f = float(v)
     if not math.isfinite(f):
-        raise ValueError(f"{name} must be finite, got {f}")
+        raise ArgumentError(f"{name} must be finite, got {f}")
     return f
 
 
@@ -438,7 +439,7 @@ def doubled_to_hex(col: int, row: int, kind: str) -> Hex:
     row = check_int(row, "row")
     check_choice(kind, "kind", DOUBLED_KINDS)
     if (col + row) % 2:
-        raise ValueError(f"doubled coordinates need col + row even, got col={col}, row={row}")
+        raise ArgumentError(f"doubled coordinates need col + row even, got col={col}, row={row}")
     if kind == "doubled-height":
         return Hex(col, (row - col) // 2)
     return Hex((col - row) // 2, row)
@@ -449,7 +450,7 @@ def doubled_to_hex(col: int, row: int, kind: str) -> Hex:
 def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
     arr = np.asarray(a)
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be an integer array, got dtype {arr.dtype}")
+        raise ArgumentTypeError(f"{name} must be an integer array, got dtype {arr.dtype}")
     return arr.astype(np.int64, copy=False)
 
 
@@ -498,7 +499,7 @@ def hex_round_array(q: ArrayLike, r: ArrayLike) -> tuple[NDArray[np.int64], NDAr
     """
     fq, fr = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(r, dtype=np.float64))
     if not (np.isfinite(fq).all() and np.isfinite(fr).all()):
-        raise ValueError("q and r must be finite (no NaN or inf)")
+        raise ArgumentError("q and r must be finite (no NaN or inf)")
     fs = -fq - fr
     rq, rr, rs = _round_half_up_array(fq), _round_half_up_array(fr), _round_half_up_array(fs)
     dq, dr, ds = np.abs(rq - fq), np.abs(rr - fr), np.abs(rs - fs)
@@ -640,9 +641,9 @@ def _check_pair(v: Any, name: str, *, positive: bool = False) -> tuple[float, fl
     try:
         va, vb = v
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a pair of numbers (x, y), got {v!r}") from None
+        raise ArgumentTypeError(f"{name} must be a pair of numbers (x, y), got {v!r}") from None
     a = _check_real(va, f"{name}[0]")
     b = _check_real(vb, f"{name}[1]")
     if positive and (a <= 0 or b <= 0):
-        raise ValueError(f"{name} must be positive, got {(a, b)}")
+        raise ArgumentError(f"{name} must be positive, got {(a, b)}")
     return a, b

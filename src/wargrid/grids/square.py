@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError
 from .._validate import check_cell_pair
 
 __all__ = [
@@ -129,7 +130,7 @@ def metric_array(name: str, dx: ArrayLike, dy: ArrayLike) -> NDArray[np.number[A
     [4, 1]
     """
     if name not in METRICS:
-        raise ValueError(f"name must be one of {', '.join(map(repr, METRICS))}; got {name!r}")
+        raise ArgumentError(f"name must be one of {', '.join(map(repr, METRICS))}; got {name!r}")
     ax = np.abs(np.asarray(dx))
     ay = np.abs(np.asarray(dy))
     hi, lo = np.maximum(ax, ay), np.minimum(ax, ay)

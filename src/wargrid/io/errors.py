@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 import os
+from ..errors import WargridError
 
 __all__ = ["MapFileError", "MAX_FILE_CELLS"]
 
@@ -16,7 +17,7 @@ MAX_FILE_CELLS = 1 << 26
 """Default cap on the cells a map file may declare (67 M: an 8192 x 8192 board)."""
 
 
-class MapFileError(ValueError):
+class MapFileError(WargridError, ValueError):
     """A map file is truncated, malformed, hostile or inconsistent.
 
     ``path`` is the file, ``line`` the line of the problem where known (else ``None``).

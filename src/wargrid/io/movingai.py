@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from .._validate import check_iterable
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
@@ -171,10 +172,10 @@ def save_movingai(map: Map, path: os.PathLike[str] | str, *, unit: str | None = 
     from ..map import Map
 
     if not isinstance(map, Map):
-        raise TypeError(f"map must be a wargrid Map, got {type(map).__name__}")
+        raise ArgumentTypeError(f"map must be a wargrid Map, got {type(map).__name__}")
     grid = map.grid
     if not isinstance(grid, SquareGrid):
-        raise TypeError(f"map must be over a SquareGrid to be written as a Moving AI map, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"map must be over a SquareGrid to be written as a Moving AI map, got {type(grid).__name__}")
     if map.terrains == MOVINGAI_TERRAINS:
         symbols = np.array([t.symbol for t in MOVINGAI_TERRAINS.terrains])
         chars = symbols[map.terrain]
@@ -253,19 +254,19 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
     return Scenario(bucket, name, w, h, (sx, sy), (gx, gy), opt)
 
 
-def save_movingai_scenarios(path: os.PathLike[str] | str, scenarios: Iterable[Scenario]) -> None:
+def save_movingai_scenarios(scenarios: Iterable[Scenario], path: os.PathLike[str] | str) -> None:
     """Write scenarios as a Moving AI ``.scen`` file (version 1, lengths to 8 decimals).
 
     >>> import tempfile, os
     >>> f = os.path.join(tempfile.mkdtemp(), "a.scen")
-    >>> save_movingai_scenarios(f, [Scenario(0, "a.map", 4, 4, (0, 0), (3, 0), 3.0)])
+    >>> save_movingai_scenarios([Scenario(0, "a.map", 4, 4, (0, 0), (3, 0), 3.0)], f)
     >>> load_movingai_scenarios(f)[0].optimal
     3.0
     """
     lines = ["version 1"]
     for i, s in enumerate(check_iterable(scenarios, "scenarios", "a list of Scenario objects")):
         if not isinstance(s, Scenario):
-            raise TypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
+            raise ArgumentTypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
         lines.append(
             f"{s.bucket}\t{s.map}\t{s.width}\t{s.height}\t{s.start[0]}\t{s.start[1]}\t"
             f"{s.goal[0]}\t{s.goal[1]}\t{s.optimal:.8f}"

@@ -35,6 +35,7 @@ from typing import IO, Any, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .._validate import check_positive_int
 from ..map import Map
@@ -88,11 +89,11 @@ def save_map(m: Map, path: str | os.PathLike[str], *, encoding: str | None = Non
     (64, 64)
     """
     if not isinstance(m, Map):
-        raise TypeError(f"m must be a wargrid Map, got {type(m).__name__}")
+        raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     path = Path(path)
     enc = encoding if encoding is not None else ("npz" if path.suffix.lower() == ".npz" else "json")
     if enc not in ("json", "npz"):
-        raise ValueError(f"encoding must be 'json', 'npz' or None, got {encoding!r}")
+        raise ArgumentError(f"encoding must be 'json', 'npz' or None, got {encoding!r}")
     if enc == "json":
         atomic_write(path, json.dumps(map_to_dict(m), indent=1, allow_nan=False) + "\n")
         return

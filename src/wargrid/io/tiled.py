@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Mapping, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._xml import escape, quoteattr
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .._validate import check_positive_int
@@ -122,11 +123,11 @@ def load_tiled(
     max_cells = check_positive_int(max_cells, "max_cells")
     path = Path(path)
     if terrains is not None and not isinstance(terrains, TerrainTable):
-        raise TypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
+        raise ArgumentTypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
     if not isinstance(terrain_property, str) or not terrain_property:
-        raise TypeError(f"terrain_property must be a non-empty string, got {terrain_property!r}")
+        raise ArgumentTypeError(f"terrain_property must be a non-empty string, got {terrain_property!r}")
     if tile_terrain is not None and not isinstance(tile_terrain, Mapping):
-        raise TypeError(f"tile_terrain must be a mapping of tile id to terrain name, got {type(tile_terrain).__name__}")
+        raise ArgumentTypeError(f"tile_terrain must be a mapping of tile id to terrain name, got {type(tile_terrain).__name__}")
     try:
         size = path.stat().st_size
         if size > _MAX_BYTES:
@@ -490,7 +491,7 @@ def _geometry(grid: Grid) -> _Geometry:
         tw, th = (long, short) if axis == "x" else (short, long)
         return {"orientation": "hexagonal", "tilewidth": tw, "tileheight": th, "hexsidelength": _TILE // 2,
                 "staggeraxis": axis, "staggerindex": grid.offset.split("-")[0]}
-    raise TypeError(f"cannot write a {type(grid).__name__} to Tiled")
+    raise ArgumentTypeError(f"cannot write a {type(grid).__name__} to Tiled")
 
 
 def _map_props(m: Map) -> dict[str, str | bool]:
@@ -575,17 +576,17 @@ def save_tiled(
     ('orthogonal', 'zlib')
     """
     if not isinstance(m, Map):
-        raise TypeError(f"m must be a wargrid Map, got {type(m).__name__}")
+        raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     if encoding not in ("csv", "base64"):
-        raise ValueError(f"encoding must be 'csv' or 'base64', got {encoding!r}")
+        raise ArgumentError(f"encoding must be 'csv' or 'base64', got {encoding!r}")
     if compression not in (None, "zlib", "gzip"):
-        raise ValueError(f"compression must be None, 'zlib' or 'gzip', got {compression!r}")
+        raise ArgumentError(f"compression must be None, 'zlib' or 'gzip', got {compression!r}")
     if compression is not None and encoding != "base64":
-        raise ValueError("compression needs encoding='base64'")
+        raise ArgumentError("compression needs encoding='base64'")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".tmx", ".tmj", ".json"):
-        raise ValueError(f"path must end in .tmx, .tmj or .json, got {path.name!r}")
+        raise ArgumentError(f"path must end in .tmx, .tmj or .json, got {path.name!r}")
     geo = _geometry(m.grid)
     ground, overlay = _gids(m)
     image = f"{path.stem}-terrain.png"

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ArgumentError, ArgumentTypeError, WargridError
 from .._validate import check_cell_pair, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
@@ -61,7 +62,7 @@ class MapEvent:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-class CallbackError(RuntimeError):
+class CallbackError(WargridError, RuntimeError):
     """Raised after an edit when one or more event callbacks raised.
 
     The edit itself is complete and the map is consistent; ``errors`` holds
@@ -131,11 +132,11 @@ class MapCore:
         climb_cost: float = 0.0,
     ) -> None:
         if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
+            raise ArgumentTypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
         if terrains is None:
             terrains = TerrainTable.default()
         if not isinstance(terrains, TerrainTable):
-            raise TypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
+            raise ArgumentTypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
         self.grid = grid
         self.terrains = terrains
         self._terrain = self._check_id_layer(terrain, "terrain", allow_none=False)
@@ -170,24 +171,24 @@ class MapCore:
             return np.full(shape, -1 if allow_none else 0, dtype=np.int16)
         a = np.asarray(layer)
         if a.shape != shape:
-            raise ValueError(f"{name} must have shape (height, width) = {shape}, got {a.shape}")
+            raise ArgumentError(f"{name} must have shape (height, width) = {shape}, got {a.shape}")
         if a.dtype.kind not in "iu":
-            raise TypeError(f"{name} must be an integer array of terrain ids, got dtype {a.dtype}")
+            raise ArgumentTypeError(f"{name} must be an integer array of terrain ids, got dtype {a.dtype}")
         lo = -1 if allow_none else 0
         if a.size and (a.min() < lo or a.max() >= len(self.terrains)):
             bad = a[(a < lo) | (a >= len(self.terrains))].ravel()[0]
-            raise ValueError(f"{name} holds terrain id {int(bad)}; allowed: {lo}..{len(self.terrains) - 1}")
+            raise ArgumentError(f"{name} holds terrain id {int(bad)}; allowed: {lo}..{len(self.terrains) - 1}")
         return a.astype(np.int16)
 
     def _check_float_layer(self, layer: Any, name: str) -> npt.NDArray[np.float64]:
         try:
             a = np.asarray(layer, dtype=np.float64)
         except (TypeError, ValueError):
-            raise TypeError(f"{name} must be a real (height, width) array, got {type(layer).__name__}") from None
+            raise ArgumentTypeError(f"{name} must be a real (height, width) array, got {type(layer).__name__}") from None
         if a.shape != self.grid.shape:
-            raise ValueError(f"{name} must have shape (height, width) = {self.grid.shape}, got {a.shape}")
+            raise ArgumentError(f"{name} must have shape (height, width) = {self.grid.shape}, got {a.shape}")
         if not np.isfinite(a).all():
-            raise ValueError(f"{name} must be finite (no NaN or inf)")
+            raise ArgumentError(f"{name} must be finite (no NaN or inf)")
         return a.copy()
 
     def _check_edges(self, edges: Any) -> npt.NDArray[np.float64]:
@@ -195,11 +196,11 @@ class MapCore:
         try:
             e = np.asarray(edges, dtype=np.float64)
         except (TypeError, ValueError):
-            raise TypeError(f"edges must be a real (height, width, ndir) array, got {type(edges).__name__}") from None
+            raise ArgumentTypeError(f"edges must be a real (height, width, ndir) array, got {type(edges).__name__}") from None
         if e.shape != want:
-            raise ValueError(f"edges must have shape (height, width, ndir) = {want}, got {e.shape}")
+            raise ArgumentError(f"edges must have shape (height, width, ndir) = {want}, got {e.shape}")
         if np.isnan(e).any() or (e < 0).any():
-            raise ValueError("edges must be >= 0 and not NaN (inf is a wall)")
+            raise ArgumentError("edges must be >= 0 and not NaN (inf is a wall)")
         return e.copy()
 
     # -- reading ------------------------------------------------------------------------------
@@ -374,9 +375,9 @@ class MapCore:
     # -- edits ----------------------------------------------------------------------------------
     def _cells(self, cells: Iterable[Cell], name: str) -> tuple[IntArray, IntArray, tuple[Cell, ...]]:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
-            raise TypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
+            raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
         if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
-            raise TypeError(f"{name} must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
+            raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
         pts = tuple(self.grid.check_cell(check_cell_pair(c, f"{name}[{i}]"), f"{name}[{i}]") for i, c in enumerate(cells))
         xs = np.array([p[0] for p in pts], dtype=np.int64)
         ys = np.array([p[1] for p in pts], dtype=np.int64)
@@ -446,7 +447,7 @@ class MapCore:
         b = self.grid.check_cell(b, "b")
         da = self._direction(a, b)
         if da is None:
-            raise ValueError(f"a {a} and b {b} must be neighbours to share an edge")
+            raise ArgumentError(f"a {a} and b {b} must be neighbours to share an edge")
         db = self._direction(b, a)
         with self._lock:
             if self._edges is None:
@@ -521,7 +522,7 @@ class MapCore:
         """
         self._check_event(event)
         if not callable(callback):
-            raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+            raise ArgumentTypeError(f"callback must be callable, got {type(callback).__name__}")
         self._callbacks[event].append(callback)
         return callback
 
@@ -538,12 +539,12 @@ class MapCore:
         try:
             self._callbacks[event].remove(callback)
         except ValueError:
-            raise ValueError(f"callback {callback!r} is not subscribed to {event!r}") from None
+            raise ArgumentError(f"callback {callback!r} is not subscribed to {event!r}") from None
 
     @staticmethod
     def _check_event(event: str) -> None:
         if event not in EVENTS:
-            raise ValueError(f"event must be one of {', '.join(map(repr, EVENTS))}; got {event!r}")
+            raise ArgumentError(f"event must be one of {', '.join(map(repr, EVENTS))}; got {event!r}")
 
     def emit(self, event: str, cells: Sequence[Cell] = (), **data: Any) -> None:
         """Fire ``event`` to its subscribers. Every callback runs even if one raises;

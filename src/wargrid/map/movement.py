@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from ..movement.dispatch import paths as _paths, shortest_path
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
 from ..movement.search import Path, check_weight, distance_field
@@ -52,11 +53,11 @@ class MovementQueries(MapCore):
         goal = grid.check_cell(goal, "goal")
         w = weight if type(weight) is float and weight == 1.0 else check_weight(weight)
         if not isinstance(nearest, (bool, np.bool_)):
-            raise TypeError(f"nearest must be True or False, got {nearest!r}")
+            raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
         zones = None if nearest else self.derived.zones(name)
         if enemies is None and friends is None:
             if not isinstance(ignore_zoc, (bool, np.bool_)):
-                raise TypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
+                raise ArgumentTypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
             return shortest_path(grid, f, start, goal, weight=w, nearest=bool(nearest), zones=zones)
         occ = occupied(grid, f, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
         if not nearest and not occ.can_stop(goal):

@@ -7,6 +7,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ArgumentTypeError
 from ..sight.board import SightBoard
 from ..sight.fog import Fog
 from ..sight.fov import fov_array
@@ -32,7 +33,7 @@ class SightQueries(MapCore):
     @staticmethod
     def _check_elevation_flag(elevation: object) -> bool:
         if not isinstance(elevation, (bool, np.bool_)):
-            raise TypeError(f"elevation must be True or False, got {elevation!r}")
+            raise ArgumentTypeError(f"elevation must be True or False, got {elevation!r}")
         return bool(elevation)
 
     def fov(self, origin: Cell, *, radius: int | None, metric: str | None = None,

@@ -35,6 +35,7 @@ from typing import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid
@@ -65,13 +66,13 @@ _ZONES: ArrayCache[ZoneState | int] = {}
 def check_costs(grid: Grid, costs: object) -> CostField:
     """``costs`` if it is a ``CostField`` laid out for ``grid``'s board, else a clear error."""
     if not isinstance(costs, CostField):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"costs must be a wargrid CostField (Map.cost_field(unit=...) or CostField.from_arrays(grid, ...)), "
             f"got {type(costs).__name__}"
         )
     topo = grid.topology
     if costs.cell.shape != (topo.padded_size,) or costs.topology.ndir != topo.ndir or costs.topology.pw != topo.pw:
-        raise ValueError(f"costs were built for another board than {grid!r}")
+        raise ArgumentError(f"costs were built for another board than {grid!r}")
     return costs
 
 
@@ -126,7 +127,7 @@ def shortest_path(
     st = stop_array(grid, stop)
     use_jps = jps_applies(topo, costs, weight, nearest, st)
     if search == "jps" and not use_jps:
-        raise ValueError(
+        raise ArgumentError(
             "search='jps' needs a square-8 board with corner rule 'no-obstacle', no wrap, one cost "
             "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
         )
@@ -187,13 +188,13 @@ def astar(
     goal = grid.check_cell(goal, "goal")
     w = check_weight(weight)
     if not isinstance(nearest, (bool, np.bool_)):
-        raise TypeError(f"nearest must be True or False, got {nearest!r}")
+        raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
     if search not in SEARCHES:
-        raise ValueError(f"search must be one of 'auto', 'astar', 'jps'; got {search!r}")
+        raise ArgumentError(f"search must be one of 'auto', 'astar', 'jps'; got {search!r}")
     if stop is not None:
         stop = np.asarray(stop)
         if stop.shape != grid.shape:
-            raise ValueError(f"stop must have shape (height, width) = {grid.shape}, got {stop.shape}")
+            raise ArgumentError(f"stop must have shape (height, width) = {grid.shape}, got {stop.shape}")
     return shortest_path(grid, costs, start, goal, weight=w, nearest=bool(nearest), stop=stop, search=search)
 
 
@@ -249,17 +250,17 @@ def paths(
     costs = check_costs(grid, costs)
     workers = check_int(workers, "workers")
     if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+        raise ArgumentError(f"workers must be >= 1, got {workers}")
     try:
         items = list(pairs)
     except TypeError:
-        raise TypeError(f"pairs must be a list of (start, goal) pairs of (x, y) cells, got {type(pairs).__name__} {pairs!r}") from None
+        raise ArgumentTypeError(f"pairs must be a list of (start, goal) pairs of (x, y) cells, got {type(pairs).__name__} {pairs!r}") from None
     checked: list[tuple[Cell, Cell]] = []
     for i, pr in enumerate(items):
         try:
             a, b = pr
         except (TypeError, ValueError):
-            raise TypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
+            raise ArgumentTypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
         checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
     w = check_weight(weight)
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ArgumentError
 from .._validate import check_int, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
@@ -117,7 +118,7 @@ def movement_range(
     budget = check_real(budget, "budget", minimum=0.0)
     attack_range = check_int(attack_range, "attack_range")
     if attack_range < 0:
-        raise ValueError(f"attack_range must be >= 0, got {attack_range}")
+        raise ArgumentError(f"attack_range must be >= 0, got {attack_range}")
     occ = occupied(grid, costs, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
     topo = grid.topology
     f = dijkstra_field(grid, occ.costs, np.array([padded_id(topo, start)]), max_cost=budget, stop=occ.stop)

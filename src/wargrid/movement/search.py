@@ -40,6 +40,7 @@ from typing import Any, Callable, Literal, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_real
 from .._kernels import load
 from ..costs import CostField
@@ -394,7 +395,7 @@ def check_cells(grid: Grid, cells: Any, name: str) -> list[tuple[int, int]]:
     try:
         items = list(cells)
     except TypeError:
-        raise TypeError(f"{name} must be an (x, y) cell or a list of them, got {cells!r}") from None
+        raise ArgumentTypeError(f"{name} must be an (x, y) cell or a list of them, got {cells!r}") from None
     return [grid.check_cell(c, f"{name}[{i}]") for i, c in enumerate(items)]
 
 
@@ -419,7 +420,7 @@ def distance_field(
     """
     srcs = check_cells(grid, sources, "sources")
     if not srcs:
-        raise ValueError("sources must hold at least one (x, y) cell, got an empty list")
+        raise ArgumentError("sources must hold at least one (x, y) cell, got an empty list")
     mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)

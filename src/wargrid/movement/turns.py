@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
 from .._validate import check_real
 from ..costs import CostField
 from ..grids.boards import Grid
@@ -97,10 +98,10 @@ def route(
     g_cell = grid.check_cell(goal, "goal")
     ppt = check_real(points_per_turn, "points_per_turn", minimum=0.0)
     if ppt <= 0:
-        raise ValueError(f"points_per_turn must be > 0, got {ppt}")
+        raise ArgumentError(f"points_per_turn must be > 0, got {ppt}")
     left = ppt if points_left is None else check_real(points_left, "points_left", minimum=0.0)
     if left > ppt:
-        raise ValueError(f"points_left must be <= points_per_turn ({ppt}), got {left}")
+        raise ArgumentError(f"points_left must be <= points_per_turn ({ppt}), got {left}")
     occ = occupied(grid, costs, enemies=enemies, ignore_zoc=ignore_zoc)
     unit = costs.unit
     if s_cell == g_cell:

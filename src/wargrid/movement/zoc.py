@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from ..grids.boards import Grid
 from ..costs import CostField
 from .search import check_cells, padded_id
@@ -61,7 +62,7 @@ def occupied(
     ([False, False, True, False, True, False], True)
     """
     if not isinstance(ignore_zoc, (bool, np.bool_)):
-        raise TypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
+        raise ArgumentTypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
     foes = check_cells(grid, enemies, "enemies") if enemies is not None else []
     pals = check_cells(grid, friends, "friends") if friends is not None else []
     if not foes and not pals:

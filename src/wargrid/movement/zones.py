@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid, Topology
 from ..costs import CostField
 
@@ -59,11 +60,11 @@ def _topo_args(t: Topology) -> tuple:
 def _check_costs(grid: Grid, costs: np.ndarray, edge_costs: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """``(cell, edge)`` for the labelling kernel: a plain boolean layer as it is, or padded costs."""
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
     c = np.asarray(costs)
     if c.dtype == bool:
         if c.shape != grid.shape:
-            raise ValueError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
+            raise ArgumentError(f"costs must have shape (height, width) = {grid.shape}, got {c.shape}")
         if edge_costs is None:
             # the labelling kernel reads a plain boolean layer directly
             c = c & grid.mask if not grid.mask.all() else c

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from .._validate import check_real
 from ..grids.boards import Grid
 
@@ -38,7 +39,7 @@ class Frame:
     def for_grid(cls, grid: Grid, *, cell_size: float, margin: float = 4.0) -> "Frame":
         """A frame that fits the whole board; ``cell_size`` is pixels per drawing unit."""
         if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+            raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
         s = check_real(cell_size, "cell_size", minimum=0.01)
         m = check_real(margin, "margin", minimum=0.0)
         x0, y0, x1, y1 = grid.bounds()

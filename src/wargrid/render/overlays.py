@@ -27,6 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int, check_real
 from ..grids.boards import Grid
 
@@ -42,7 +43,7 @@ def rgb(color: str, name: str = "color") -> tuple[int, int, int]:
     (255, 128, 0)
     """
     if not isinstance(color, str) or not _HEX_COLOR.match(color):
-        raise ValueError(f"{name} must be a colour '#rrggbb', got {color!r}")
+        raise ArgumentError(f"{name} must be a colour '#rrggbb', got {color!r}")
     return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
 
@@ -54,7 +55,7 @@ def palette(n: int) -> list[str]:
     """
     n = check_int(n, "n")
     if n > 1 << 24:
-        raise ValueError(f"n must be at most {1 << 24} (the number of '#rrggbb' colours), got {n}")
+        raise ArgumentError(f"n must be at most {1 << 24} (the number of '#rrggbb' colours), got {n}")
     out = []
     for i in range(max(0, n)):
         h = (0.9694 + i * 0.618033988749895) % 1.0
@@ -67,14 +68,14 @@ def palette(n: int) -> list[str]:
 def _alpha(a: float) -> float:
     a = check_real(a, "alpha", minimum=0.0)
     if a > 1.0:
-        raise ValueError(f"alpha must be in 0..1, got {a}")
+        raise ArgumentError(f"alpha must be in 0..1, got {a}")
     return a
 
 
 def _layer(a: object, grid: Grid, name: str) -> np.ndarray:
     arr = np.asarray(a)
     if arr.shape != grid.shape:
-        raise ValueError(f"{name} must have shape (height, width) = {grid.shape}, got {arr.shape}")
+        raise ArgumentError(f"{name} must have shape (height, width) = {grid.shape}, got {arr.shape}")
     return arr
 
 
@@ -82,7 +83,7 @@ def _cells(cells: Sequence, grid: Grid, name: str) -> tuple[tuple[int, int], ...
     try:
         items = list(cells)
     except TypeError:
-        raise TypeError(f"{name} must be a list of (x, y) cells, got {cells!r}") from None
+        raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got {cells!r}") from None
     return tuple(grid.check_cell(c, f"{name}[{i}]") for i, c in enumerate(items))
 
 
@@ -99,7 +100,7 @@ class CellMask:
         """A copy validated against ``grid`` (layers are ``(height, width)``, indexed ``[y, x]``); cells off the board are cleared."""
         m = _layer(self.mask, grid, "mask")
         if m.dtype != bool:
-            raise TypeError(f"mask must be a boolean array, got dtype {m.dtype}")
+            raise ArgumentTypeError(f"mask must be a boolean array, got dtype {m.dtype}")
         rgb(self.color)
         return replace(self, mask=m & grid.mask, alpha=_alpha(self.alpha))
 
@@ -154,11 +155,11 @@ class Regions:
         """A copy validated against ``grid`` (layers are ``(height, width)``, indexed ``[y, x]``); cells off the board get label -1."""
         lab = _layer(self.labels, grid, "labels")
         if lab.dtype.kind not in "iu":
-            raise TypeError(f"labels must be an integer array, got dtype {lab.dtype}")
+            raise ArgumentTypeError(f"labels must be an integer array, got dtype {lab.dtype}")
         lab = np.where(grid.mask, lab.astype(np.int64), -1)
         cap = grid.width * grid.height
         if lab.size and lab.max() >= cap:  # one colour per label: a huge label would build a huge palette
-            raise ValueError(f"labels must be < {cap} (the board's cell count) or negative, got {int(lab.max())}")
+            raise ArgumentError(f"labels must be < {cap} (the board's cell count) or negative, got {int(lab.max())}")
         rgb(self.border_color, "border_color")
         if self.colors is not None:
             for c in self.colors:
@@ -215,7 +216,7 @@ class Markers:
         if self.labels is not None:
             labels = tuple(str(s) for s in self.labels)
             if len(labels) != len(cells):
-                raise ValueError(f"labels must have one entry per cell: {len(cells)} cells, got {len(labels)} labels")
+                raise ArgumentError(f"labels must have one entry per cell: {len(cells)} cells, got {len(labels)} labels")
         return replace(self, cells=cells, labels=labels)
 
 
@@ -244,6 +245,6 @@ def check_overlays(overlays: Sequence[object], grid: Grid) -> list:
     for i, o in enumerate(overlays):
         if not isinstance(o, _KINDS):
             names = ", ".join(k.__name__ for k in _KINDS)
-            raise TypeError(f"overlays[{i}] must be one of {names}; got {type(o).__name__}")
+            raise ArgumentTypeError(f"overlays[{i}] must be one of {names}; got {type(o).__name__}")
         out.append(o.checked(grid))
     return out

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from ..grids.board import Board
 from ..grids.boards import Grid
 from .geometry import Frame
@@ -79,7 +80,7 @@ def render_png(
 
     grid, terrain, overlay_layer, colors = board_of(board)
     if not isinstance(grid_lines, bool) or not isinstance(roads, bool):
-        raise TypeError("grid_lines and roads must be True or False")
+        raise ArgumentTypeError("grid_lines and roads must be True or False")
     ovs = check_overlays(overlays, grid)
     frame = Frame.for_grid(grid, cell_size=default_cell_size(grid) if cell_size is None else cell_size)
     s = frame.scale

@@ -10,6 +10,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from ..grids.board import Board
 from ..grids.boards import Grid
 from .geometry import Frame
@@ -38,7 +39,7 @@ def board_of(board: Grid | Board) -> tuple[Grid, np.ndarray, np.ndarray | None, 
     if isinstance(board, Grid):
         return board, np.zeros(board.shape, dtype=np.int64), None, [_BLANK]
     if not isinstance(board, Board) or not isinstance(board.grid, Grid):
-        raise TypeError(f"board must be a wargrid Map or Grid, got {type(board).__name__}")
+        raise ArgumentTypeError(f"board must be a wargrid Map or Grid, got {type(board).__name__}")
     overlay: np.ndarray | None = board.overlay
     if overlay is not None and not (overlay >= 0).any():
         overlay = None

@@ -17,6 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from .._xml import escape, quoteattr
 from ..grids.board import Board
 from ..grids.boards import Grid
@@ -73,9 +74,9 @@ def render_svg(
     """
     grid, terrain, overlay_layer, colors = board_of(board)
     if not isinstance(grid_lines, bool) or not isinstance(roads, bool):
-        raise TypeError("grid_lines and roads must be True or False")
+        raise ArgumentTypeError("grid_lines and roads must be True or False")
     if title is not None and not isinstance(title, str):
-        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
+        raise ArgumentTypeError(f"title must be a string or None, got {type(title).__name__}")
     ovs = check_overlays(overlays, grid)
     frame = Frame.for_grid(grid, cell_size=default_cell_size(grid) if cell_size is None else cell_size)
     s = frame.scale

@@ -7,8 +7,9 @@
   costs, and searches whose threshold rises one step at a time;
 - ``classic``: the straight-line + edge-following pathfinder and its move
   optimiser (also ``Map.classic_path``);
-- ``sim``: units that move tick by tick and re-check every next cell;
-- ``scenario``: the bridge scenario (``bridge_scenario(seed=0).picture(path)``).
+- ``sim``: units that move tick by tick and re-check every next cell
+  (``examples/bridge_scenario.py`` plays one out: a bridge falls under a
+  tank's route).
 
 Importing this package compiles nothing; kernels compile on first use.
 
@@ -32,7 +33,6 @@ from .leptons import (
 from .classic import STATUSES, ClassicPath, classic_path
 from .ladder import DEFAULT_ENTRY_COSTS, Entry, LadderPath, check_entry, entry_costs, ladder_path
 from .occupancy import KINDS, Occupancy, Spot, spot_offsets
-from .scenario import BridgeScenario, bridge_scenario
 from .sim import PATHFINDERS, STATES, UNIT_KINDS, SimEvent, SimReport, SimUnit, Simulation
 
 __all__ = [
@@ -42,5 +42,4 @@ __all__ = [
     "STATUSES", "ClassicPath", "classic_path",
     "DEFAULT_ENTRY_COSTS", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
     "PATHFINDERS", "STATES", "UNIT_KINDS", "SimEvent", "SimReport", "SimUnit", "Simulation",
-    "BridgeScenario", "bridge_scenario",
 ]

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
@@ -149,7 +150,7 @@ def classic_path(
     """
 
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     opts = classic_options(grid, start, goal, max_steps=max_steps, follow_limit=follow_limit, optimise=optimise)
     return classic_search(grid, CostField.from_arrays(grid, cell_costs, name="cell_costs").cell, *opts)
 
@@ -165,15 +166,15 @@ def classic_options(
     else:
         steps = check_int(max_steps, "max_steps")
         if steps < 0:
-            raise ValueError(f"max_steps must be >= 0 or None, got {steps}")
+            raise ArgumentError(f"max_steps must be >= 0 or None, got {steps}")
     if follow_limit is None:
         limit = 8 * (grid.width + grid.height)
     else:
         limit = check_int(follow_limit, "follow_limit")
         if limit < 1:
-            raise ValueError(f"follow_limit must be >= 1 or None, got {limit}")
+            raise ArgumentError(f"follow_limit must be >= 1 or None, got {limit}")
     if not isinstance(optimise, (bool, np.bool_)):
-        raise TypeError(f"optimise must be True or False, got {optimise!r}")
+        raise ArgumentTypeError(f"optimise must be True or False, got {optimise!r}")
     return s, g, steps, limit, bool(optimise)
 
 

@@ -26,6 +26,7 @@ from typing import Any, Mapping
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid
 
 __all__ = ["Entry", "DEFAULT_ENTRY_COSTS", "LadderPath", "entry_costs", "ladder_path", "check_entry"]
@@ -66,24 +67,24 @@ def check_entry(value: Any, name: str = "category") -> Entry:
         try:
             return Entry[value.upper()]
         except KeyError:
-            raise ValueError(f"{name} {value!r} is not a known category; known: {allowed}") from None
+            raise ArgumentError(f"{name} {value!r} is not a known category; known: {allowed}") from None
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         try:
             return Entry(int(value))
         except ValueError:
-            raise ValueError(f"{name} {value!r} is not a known category: use 0..5 or one of {allowed}") from None
-    raise TypeError(f"{name} must be an Entry, its integer or its name, got {type(value).__name__} {value!r}")
+            raise ArgumentError(f"{name} {value!r} is not a known category: use 0..5 or one of {allowed}") from None
+    raise ArgumentTypeError(f"{name} must be an Entry, its integer or its name, got {type(value).__name__} {value!r}")
 
 
 def _check_costs(costs: Mapping[Any, float] | None) -> np.ndarray:
     table = dict(DEFAULT_ENTRY_COSTS)
     if costs is not None:
         if not isinstance(costs, Mapping):
-            raise TypeError(f"costs must map categories to extra costs, got {type(costs).__name__}")
+            raise ArgumentTypeError(f"costs must map categories to extra costs, got {type(costs).__name__}")
         for k, v in costs.items():
             e = check_entry(k, "costs key")
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or math.isnan(v) or v < 0:
-                raise ValueError(f"costs[{e.name}] must be a number >= 0 (inf: blocked), got {v!r}")
+                raise ArgumentError(f"costs[{e.name}] must be a number >= 0 (inf: blocked), got {v!r}")
             table[e] = float(v)
     table[Entry.IMPASSABLE] = math.inf
     return np.array([table[e] for e in Entry], dtype=np.float64)
@@ -92,12 +93,12 @@ def _check_costs(costs: Mapping[Any, float] | None) -> np.ndarray:
 def _check_categories(grid: Grid, categories: npt.ArrayLike) -> np.ndarray:
     c = np.asarray(categories)
     if c.shape != grid.shape:
-        raise ValueError(f"categories must have shape (height, width) = {grid.shape}, got {c.shape}")
+        raise ArgumentError(f"categories must have shape (height, width) = {grid.shape}, got {c.shape}")
     if c.dtype.kind not in "iu":
-        raise TypeError(f"categories must be an integer array of Entry values, got dtype {c.dtype}")
+        raise ArgumentTypeError(f"categories must be an integer array of Entry values, got dtype {c.dtype}")
     if c.size and (c.min() < 0 or c.max() > Entry.IMPASSABLE):
         bad = int(c[(c < 0) | (c > Entry.IMPASSABLE)].ravel()[0])
-        raise ValueError(f"categories holds {bad}, not a known category: use 0..5 ({', '.join(e.name for e in Entry)})")
+        raise ArgumentError(f"categories holds {bad}, not a known category: use 0..5 ({', '.join(e.name for e in Entry)})")
     return c.astype(np.int64)
 
 
@@ -112,14 +113,14 @@ def entry_costs(
     t = check_entry(threshold, "threshold")
     base = np.asarray(cell_costs, dtype=np.float64)
     if np.isnan(base).any() or (base < 0).any():
-        raise ValueError("cell_costs must be >= 0 or inf, got NaN or a negative cost")
+        raise ArgumentError("cell_costs must be >= 0 or inf, got NaN or a negative cost")
     cats = np.asarray(categories)
     if cats.shape != base.shape:
-        raise ValueError(f"categories must have the shape of cell_costs {base.shape}, got {cats.shape}")
+        raise ArgumentError(f"categories must have the shape of cell_costs {base.shape}, got {cats.shape}")
     extra = _check_costs(costs)
     cats = cats.astype(np.int64)
     if cats.size and (cats.min() < 0 or cats.max() > Entry.IMPASSABLE):
-        raise ValueError(f"categories must hold 0..5 ({', '.join(e.name for e in Entry)})")
+        raise ArgumentError(f"categories must hold 0..5 ({', '.join(e.name for e in Entry)})")
     return np.where(cats > t, np.inf, base + extra[cats])
 
 
@@ -162,19 +163,19 @@ def ladder_path(
     from ..movement.dispatch import find_path
 
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     s = grid.check_cell(start, "start")
     grid.check_cell(goal, "goal")
     lo = check_entry(threshold, "threshold")
     hi = check_entry(max_threshold, "max_threshold")
     if hi < lo:
-        raise ValueError(f"max_threshold {hi.name} must not be below threshold {lo.name}")
+        raise ArgumentError(f"max_threshold {hi.name} must not be below threshold {lo.name}")
     if hi == Entry.IMPASSABLE:
-        raise ValueError("max_threshold must be below IMPASSABLE: impassable cells are never entered")
+        raise ArgumentError("max_threshold must be below IMPASSABLE: impassable cells are never entered")
     cats = _check_categories(grid, categories).copy()
     cats[s[1], s[0]] = Entry.OK
     if not isinstance(nearest, (bool, np.bool_)):
-        raise TypeError(f"nearest must be True or False, got {nearest!r}")
+        raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
     extra = _check_costs(costs)
     base = np.asarray(cell_costs)
     tried = []

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError, CellError
 from .._validate import check_cell_pair, check_int, check_positive_int
 
 __all__ = [
@@ -52,7 +53,7 @@ class Lepton(NamedTuple):
 def _check_scale(leptons: Any) -> int:
     n = check_positive_int(leptons, "leptons", minimum=2)
     if n % 2:
-        raise ValueError(f"leptons must be even so that a cell has an integer centre, got {n}")
+        raise ArgumentError(f"leptons must be even so that a cell has an integer centre, got {n}")
     return n
 
 
@@ -92,7 +93,7 @@ def pack_cell(cell: tuple[int, int], width: int) -> int:
     width = check_positive_int(width, "width")
     x, y = check_cell_pair(cell, "cell")
     if not 0 <= x < width or y < 0:
-        raise IndexError(f"cell {(x, y)} is off the board: x must be in 0..{width - 1} and y >= 0")
+        raise CellError(f"cell {(x, y)} is off the board: x must be in 0..{width - 1} and y >= 0")
     return y * width + x
 
 
@@ -105,7 +106,7 @@ def unpack_cell(number: int, width: int) -> tuple[int, int]:
     width = check_positive_int(width, "width")
     n = check_int(number, "number")
     if n < 0:
-        raise IndexError(f"number must be >= 0, got {n}")
+        raise CellError(f"number must be >= 0, got {n}")
     return n % width, n // width
 
 
@@ -127,9 +128,9 @@ def octagonal_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
 def _int_points(a: Any, name: str) -> np.ndarray:
     arr = np.asarray(a)
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be an integer array of lepton positions, got dtype {arr.dtype}")
+        raise ArgumentTypeError(f"{name} must be an integer array of lepton positions, got dtype {arr.dtype}")
     if arr.ndim == 0 or arr.shape[-1] != 2:
-        raise ValueError(f"{name} must have shape (..., 2) holding (x, y) leptons, got {arr.shape}")
+        raise ArgumentError(f"{name} must have shape (..., 2) holding (x, y) leptons, got {arr.shape}")
     return arr.astype(np.int64)
 
 
@@ -144,7 +145,7 @@ def octagonal_distances(a: np.ndarray, b: np.ndarray) -> NDArray[np.integer[Any]
     try:
         np.broadcast_shapes(pa.shape, pb.shape)
     except ValueError:
-        raise ValueError(f"a and b must broadcast together, got shapes {pa.shape} and {pb.shape}") from None
+        raise ArgumentError(f"a and b must broadcast together, got shapes {pa.shape} and {pb.shape}") from None
     d = np.abs(pa - pb)
     dist: NDArray[np.integer[Any]] = np.maximum(d[..., 0], d[..., 1]) + np.minimum(d[..., 0], d[..., 1]) // 2
     return dist

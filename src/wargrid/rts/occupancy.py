@@ -14,7 +14,7 @@ cell, a soldier one spot), so two units never claim the same space.
 >>> occ.place(2, (1, 1), kind="infantry")
 Traceback (most recent call last):
 ...
-ValueError: cell (1, 1) cannot take infantry unit 2: it holds vehicle 1
+wargrid.errors.ArgumentError: cell (1, 1) cannot take infantry unit 2: it holds vehicle 1
 >>> occ.place(3, (2, 1), kind="infantry", near=(2 * 256 + 250, 256 + 250)).spot
 3
 """
@@ -27,6 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_iterable, check_seed
 from ..grids.boards import Grid
 from .leptons import LEPTONS_PER_CELL, _check_point, _check_scale
@@ -61,7 +62,7 @@ def spot_offsets(grid: Grid, *, leptons: int = LEPTONS_PER_CELL) -> np.ndarray:
     """
     n = _check_scale(leptons)
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     off = np.array(grid.corner_offsets(), dtype=np.float64)
     box = off.max(axis=0) - off.min(axis=0)
     spots = np.rint(0.5 * off / box * n).astype(np.int64)
@@ -77,7 +78,7 @@ class Occupancy:
 
     def __init__(self, grid: Grid, *, leptons: int = LEPTONS_PER_CELL, seed: int | None = None) -> None:
         if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+            raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
         self.grid = grid
         self.leptons = _check_scale(leptons)
         self.spots = spot_offsets(grid, leptons=self.leptons)
@@ -96,7 +97,7 @@ class Occupancy:
     def _uid(self, uid: Any) -> int:
         u = check_int(uid, "uid")
         if u < 0:
-            raise ValueError(f"uid must be >= 0, got {u}")
+            raise ArgumentError(f"uid must be >= 0, got {u}")
         return u
 
     def _cid(self, cell: Any, name: str = "cell") -> int:
@@ -232,11 +233,11 @@ class Occupancy:
     def _claim(self, uid: int, cell: tuple[int, int], kind: str, near: Any, spot: int | None) -> tuple[int, int]:
         why = self.blocker(cell, kind, uid=uid)
         if why is not None:
-            raise ValueError(f"cell {tuple(cell)} cannot take {kind} unit {uid}: {why}")
+            raise ArgumentError(f"cell {tuple(cell)} cannot take {kind} unit {uid}: {why}")
         c = self._cid(cell)
         if kind == "vehicle":
             if spot is not None:
-                raise ValueError(f"spot must be None for a vehicle, got {spot!r}")
+                raise ArgumentError(f"spot must be None for a vehicle, got {spot!r}")
             return c, -1
         if spot is None:
             s = self.free_spot(cell, near=near, uid=uid)
@@ -244,7 +245,7 @@ class Occupancy:
             return c, s
         s = check_int(spot, "spot")
         if s not in self._free_spots(c, uid).tolist():
-            raise ValueError(f"spot {s} of cell {tuple(cell)} is not free; free spots: {self._free_spots(c, uid).tolist()}")
+            raise ArgumentError(f"spot {s} of cell {tuple(cell)} is not free; free spots: {self._free_spots(c, uid).tolist()}")
         return c, s
 
     def place(
@@ -280,16 +281,16 @@ class Occupancy:
         """
         u = self._uid(uid)
         if u in self._where:
-            raise ValueError(f"uid {u} is already on the board")
+            raise ArgumentError(f"uid {u} is already on the board")
         ids = []
         for i, cell in enumerate(check_iterable(cells, "cells", "a list of (x, y) cells")):
             c = self._cid(cell, f"cells[{i}]")
             why = self.blocker(self._xy(c), "vehicle")
             if why is not None:
-                raise ValueError(f"cells[{i}] {self._xy(c)} cannot take building {u}: {why}")
+                raise ArgumentError(f"cells[{i}] {self._xy(c)} cannot take building {u}: {why}")
             ids.append(c)
         if not ids:
-            raise ValueError("cells must hold at least one cell")
+            raise ArgumentError("cells must hold at least one cell")
         self.building[ids] = u
         self._where[u] = ("building", tuple(ids), -1)
 

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.board import CostBoard
 from .classic import classic_path
@@ -145,17 +146,17 @@ class Simulation:
         leptons: int = LEPTONS_PER_CELL,
     ) -> None:
         if not isinstance(map, CostBoard):
-            raise TypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
+            raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
         self.map = map
         self.grid = map.grid
         self.seed = check_seed(seed)
         self.pathfinder = check_choice(pathfinder, "pathfinder", PATHFINDERS)
         self.piece = check_int(piece, "piece")
         if self.piece < 1:
-            raise ValueError(f"piece must be >= 1, got {self.piece}")
+            raise ArgumentError(f"piece must be >= 1, got {self.piece}")
         self.patience = check_int(patience, "patience")
         if self.patience < 0:
-            raise ValueError(f"patience must be >= 0, got {self.patience}")
+            raise ArgumentError(f"patience must be >= 0, got {self.patience}")
         self.rng = np.random.default_rng(self.seed)
         self.occupancy = Occupancy(self.grid, leptons=leptons, seed=self.seed)
         self.leptons = self.occupancy.leptons
@@ -210,16 +211,16 @@ class Simulation:
         c = self.grid.check_cell(cell, "cell")
         speed = check_int(speed, "speed")
         if speed <= 0:
-            raise ValueError(f"speed must be > 0 leptons per tick, got {speed}")
+            raise ArgumentError(f"speed must be > 0 leptons per tick, got {speed}")
         team = check_int(team, "team")
         close = check_int(close_enough, "close_enough")
         if close < 0:
-            raise ValueError(f"close_enough must be >= 0 leptons, got {close}")
+            raise ArgumentError(f"close_enough must be >= 0 leptons, got {close}")
         hp, damage = self._check_amount(hp, "hp", positive=True), self._check_amount(damage, "damage")
         if not isinstance(cloaked, (bool, np.bool_)):
-            raise TypeError(f"cloaked must be True or False, got {cloaked!r}")
+            raise ArgumentTypeError(f"cloaked must be True or False, got {cloaked!r}")
         if not math.isfinite(self.map.costs(unit=unit)[c[1], c[0]]):
-            raise ValueError(f"cell {c} is impassable for movement class {self.map.unit_class(unit)!r}")
+            raise ArgumentError(f"cell {c} is impassable for movement class {self.map.unit_class(unit)!r}")
         uid = self._next_uid
         self.occupancy.place(uid, c, kind=kind)
         self._next_uid += 1
@@ -250,9 +251,9 @@ class Simulation:
     @staticmethod
     def _check_amount(v: Any, name: str, *, positive: bool = False) -> float:
         if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v) or v < 0:
-            raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
+            raise ArgumentError(f"{name} must be a finite number >= 0, got {v!r}")
         if positive and v == 0:
-            raise ValueError(f"{name} must be > 0, got {v!r}")
+            raise ArgumentError(f"{name} must be > 0, got {v!r}")
         return float(v)
 
     def unit(self, uid: int) -> SimUnit:
@@ -266,7 +267,7 @@ class Simulation:
         """
         u = check_int(uid, "uid")
         if u not in self.units:
-            raise KeyError(f"uid {u} is not a unit of this simulation; known: {sorted(self.units)}")
+            raise UnknownError(f"uid {u} is not a unit of this simulation; known: {sorted(self.units)}")
         return self.units[u]
 
     def order(self, uid: int, goal: tuple[int, int] | None) -> None:
@@ -280,7 +281,7 @@ class Simulation:
         """
         u = self.unit(uid)
         if not u.mobile:
-            raise ValueError(f"unit {uid} is a {u.kind} ({u.state}) and cannot move")
+            raise ArgumentError(f"unit {uid} is a {u.kind} ({u.state}) and cannot move")
         u.goal = None if goal is None else self.grid.check_cell(goal, "goal")
         u.route = []
         u.state, u.reason, u.waited = ("idle", "", 0)
@@ -457,7 +458,7 @@ class Simulation:
         """
         n = check_int(ticks, "ticks")
         if n < 0:
-            raise ValueError(f"ticks must be >= 0, got {n}")
+            raise ArgumentError(f"ticks must be >= 0, got {n}")
         for _ in range(n):
             self.step()
             if until_settled and all(u.state in ("idle", "arrived", "stuck", "destroyed") and u.next_cell is None

@@ -14,6 +14,7 @@ import socket
 import sys
 import threading
 from typing import Any, TextIO
+from ..errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["create_app", "serve", "bind_socket", "is_loopback"]
 
@@ -36,7 +37,7 @@ def is_loopback(host: str) -> bool:
     (True, True, False)
     """
     if not isinstance(host, str):
-        raise TypeError(f"host must be a string, got {type(host).__name__} {host!r}")
+        raise ArgumentTypeError(f"host must be a string, got {type(host).__name__} {host!r}")
     if host == "localhost":
         return True
     try:
@@ -53,9 +54,9 @@ def bind_socket(host: str, port: int) -> socket.socket:
     >>> s.close()
     """
     if not isinstance(host, str) or not host:
-        raise TypeError(f"host must be a non-empty string, got {host!r}")
+        raise ArgumentTypeError(f"host must be a non-empty string, got {host!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ValueError(f"port must be an integer in 0..65535, got {port!r}")
+        raise ArgumentError(f"port must be an integer in 0..65535, got {port!r}")
     infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
     family, _, _, _, addr = infos[0]
     sock = socket.socket(family, socket.SOCK_STREAM)

@@ -2,8 +2,7 @@
 
 Each handler takes the board store and a decoded JSON object, validates every
 field, and returns plain JSON data. Bad input raises ``ApiError`` with an HTTP
-status and a message that names the field, the value and what is allowed;
-a capability that this build of wargrid does not have yet raises status 501.
+status and a message that names the field, the value and what is allowed.
 
 Cells travel as ``[x, y]`` pairs; whole-board layers travel as flat lists
 indexed by cell id ``y * width + x``; ``inf`` travels as ``null``.
@@ -27,8 +26,15 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..errors import ArgumentError, WargridError
 from ..grids.boards import Grid, HexGrid, SquareGrid
+from ..io.movingai import load_movingai
+from ..io.native import load_map
+from ..io.tiled import load_tiled
 from ..map import Map
+from ..movement.fields import MovementRange
+from ..sight.fog import Fog
+from ..territory.partition import PartitionReport
 
 __all__ = [
     "ApiError",
@@ -40,7 +46,6 @@ __all__ = [
     "MAX_CELLS",
     "make_grid",
     "describe_board",
-    "capabilities",
     "warm_up",
 ]
 
@@ -63,7 +68,7 @@ MAX_RADIUS = 64
 _SESSION_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
-class ApiError(Exception):
+class ApiError(WargridError):
     """A request the API refuses: ``status`` is the HTTP status, ``message`` says why and what is allowed.
 
     >>> ApiError(400, "width must be an integer").status
@@ -84,7 +89,7 @@ class Session:
     map: Map
     source: str
     lock: threading.Lock
-    fog: Any = None
+    fog: Fog | None = None
     fog_radius: int = -1
 
 
@@ -100,7 +105,7 @@ class BoardStore:
 
     def __init__(self, capacity: int = 32) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
-            raise ValueError(f"capacity must be an integer >= 1, got {capacity!r}")
+            raise ArgumentError(f"capacity must be an integer >= 1, got {capacity!r}")
         self.capacity = capacity
         self._boards: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
@@ -201,33 +206,13 @@ def _unit(v: Any, m: Map) -> str:
     return _choice(v, "unit", tuple(m.terrains.classes))
 
 
-def _missing(what: str, name: str) -> ApiError:
-    return ApiError(501, f"{what} is not available in this build of wargrid ({name} is missing)")
-
-
-def _cap(m: Map, method: str, what: str) -> Callable:
-    f = getattr(m, method, None)
-    if not callable(f):
-        raise _missing(what, f"Map.{method}")
-    return f
-
-
 def _user_error(exc: Exception) -> ApiError:
     return ApiError(400, str(exc) or type(exc).__name__)
 
 
-def _params(f: Callable) -> tuple[str, ...]:
-    import inspect
-
-    try:
-        return tuple(inspect.signature(f).parameters)
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        return ()
-
-
 # -- boards ---------------------------------------------------------------------------------
 
-_GENERATE_KW = {
+_GENERATE_KW: dict[str, dict[str, Any]] = {
     "square-4": {"kind": "square", "diagonal": False},
     "square-8": {"kind": "square", "diagonal": True},
     "hex-flat": {"kind": "hex", "orientation": "flat"},
@@ -367,11 +352,8 @@ def _tiled_tilesets_embedded(text: str) -> None:
         400, "uploaded Tiled maps must embed their tilesets: external tileset files (a tileset 'source') cannot be uploaded"
     )
     if text.lstrip().startswith("<"):
-        try:
-            import defusedxml.ElementTree as DET
-            from defusedxml import DefusedXmlException
-        except ImportError:  # pragma: no cover - defusedxml is a dependency
-            raise _missing("reading Tiled TMX uploads", "defusedxml") from None
+        import defusedxml.ElementTree as DET  # type: ignore[import-untyped]
+        from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
         from xml.etree.ElementTree import ParseError
 
         try:
@@ -393,20 +375,11 @@ def _tiled_tilesets_embedded(text: str) -> None:
         raise refuse
 
 
-def _reader(fmt: str) -> tuple[Callable, dict]:
-    import importlib
-
-    if fmt == "movingai":
-        mod, fn = "wargrid.io.movingai", "load_movingai"
-    elif fmt == "tiled":
-        mod, fn = "wargrid.io.tiled", "load_tiled"
-    else:
-        mod, fn = "wargrid.io.native", "load_map"
-    try:
-        f = getattr(importlib.import_module(mod), fn)
-    except (ImportError, AttributeError):
-        raise _missing(f"reading {fmt} map files", f"{mod}.{fn}") from None
-    return f, ({"max_cells": MAX_CELLS} if "max_cells" in _params(f) else {})
+_READERS: dict[str, tuple[Callable[..., Map], dict]] = {
+    "movingai": (load_movingai, {}),  # the header's size is checked before the file is read
+    "tiled": (load_tiled, {"max_cells": MAX_CELLS}),
+    "wargrid": (load_map, {"max_cells": MAX_CELLS}),
+}
 
 
 def _read_upload(fmt: str, name: str, text: str) -> Map:
@@ -421,7 +394,7 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
             )
     if fmt == "tiled":
         _tiled_tilesets_embedded(text)
-    reader, kw = _reader(fmt)
+    reader, kw = _READERS[fmt]
     suffix = {"movingai": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
     # the readers take a path: the text goes to a fresh private folder under a fixed name (never the user's name)
     with tempfile.TemporaryDirectory(prefix="wargrid-upload-") as folder:
@@ -504,33 +477,16 @@ def h_path(store: BoardStore, payload: Any) -> dict:
         goal = _cell(p["goal"], "goal", m.grid)
         unit = _unit(p.get("unit"), m)
         others = _others(p, m.grid)
-        f = _cap(m, "path", "path finding")
-        r = _call(f, start, goal, unit=unit, **others)
+        r = _call(m.path, start, goal, unit=unit, **others)
     if r is None:
         return {"cells": None, "cost": None, "unit": unit}
     cells = [[int(c[0]), int(c[1])] for c in r.cells]
     return {"cells": cells, "cost": _num(r.cost), "unit": unit}
 
 
-def _layer(r: Any, names: tuple[str, ...], shape: tuple[int, int]) -> np.ndarray | None:
-    for n in names:
-        v = getattr(r, n, None)
-        if isinstance(v, np.ndarray) and v.shape == shape:
-            return v
-    return None
-
-
-def _points_left(r: Any, budget: float, shape: tuple[int, int]) -> np.ndarray:
+def _points_left(r: MovementRange) -> np.ndarray:
     """Points left per cell, ``-inf`` where the unit cannot end its move."""
-    if isinstance(r, np.ndarray):  # a distance field: the cost of reaching each cell
-        spent = np.asarray(r, dtype=np.float64)
-        return np.where(np.isfinite(spent) & (spent <= budget + 1e-9), budget - spent, -np.inf)
-    left = _layer(r, ("remaining",), shape)
-    if left is None:
-        raise ApiError(500, f"movement_range returned {type(r).__name__}, which the playground cannot read")
-    left = np.where(np.isfinite(left), left.astype(np.float64), -np.inf)
-    reach = _layer(r, ("reachable",), shape)
-    return left if reach is None else np.where(reach, left, -np.inf)
+    return np.where(r.reachable, r.remaining, -np.inf)
 
 
 def _zoc_cells(grid: Grid, enemies: list[tuple[int, int]], reached: np.ndarray) -> list[list[int]]:
@@ -559,22 +515,12 @@ def h_range(store: BoardStore, payload: Any) -> dict:
         unit = _unit(p.get("unit"), m)
         others = _others(p, g)
         enemies = others.get("enemies", [])
-        note = None
-        f = getattr(m, "movement_range", None)
-        if callable(f):
-            r = _call(f, start, budget, unit=unit, **others)
-        elif callable(getattr(m, "distance_field", None)):
-            r = _call(m.distance_field, start, unit=unit, max_cost=budget)
-            if others:
-                note = "zones of control need Map.movement_range, which this build does not have yet"
-        else:
-            raise _missing("movement range", "Map.movement_range")
-        left = _points_left(r, budget, g.shape)
+        left = _points_left(_call(m.movement_range, start, budget, unit=unit, **others))
         reached = left >= 0
-        zoc = _zoc_cells(g, enemies, reached) if callable(f) else []
+        zoc = _zoc_cells(g, enemies, reached)
     ys, xs = np.nonzero(reached)
     cells = [[int(x), int(y), round(float(left[y, x]), 6)] for x, y in zip(xs, ys)]
-    return {"cells": cells, "zoc": zoc, "budget": budget, "unit": unit, "note": note}
+    return {"cells": cells, "zoc": zoc, "budget": budget, "unit": unit}
 
 
 def h_zones(store: BoardStore, payload: Any) -> dict:
@@ -584,19 +530,8 @@ def h_zones(store: BoardStore, payload: Any) -> dict:
     with s.lock:
         m = s.map
         unit = _unit(p.get("unit"), m)
-        labels = np.asarray(m.zones(unit=unit), dtype=np.int64)
+        labels = _call(m.zones, unit=unit).astype(np.int64)
     return {"labels": labels.ravel().tolist(), "count": int(len(np.unique(labels[labels >= 0]))), "unit": unit}
-
-
-def _fov(m: Map, origin: tuple[int, int], radius: int) -> np.ndarray:
-    f = getattr(m, "fov", None)
-    if callable(f):
-        return np.asarray(_call(f, origin, radius=radius), dtype=bool)
-    try:
-        from ..sight import field_of_view
-    except ImportError:
-        raise _missing("field of view", "Map.fov") from None
-    return np.asarray(_call(field_of_view, m.grid, m.blocks_sight(), origin, radius=radius, elevation=m.elevation), dtype=bool)
 
 
 def _light(v: Any, origin: tuple[int, int]) -> tuple[float, float]:
@@ -623,20 +558,13 @@ def h_fov(store: BoardStore, payload: Any) -> dict:
         radius = _int(p["radius"], "radius", 0, MAX_RADIUS)
         square = isinstance(m.grid, SquareGrid)
         light = _light(p["point"], origin) if p.get("point") is not None and square else None
-        seen = _fov(m, origin, radius)
+        seen = _call(m.fov, origin, radius=radius)
         polygon = None
-        note = None
         if square:
-            vp = getattr(m, "visibility_polygon", None)
-            if callable(vp):
-                point = light if light is not None else m.grid.center(origin)
-                pts = _call(vp, point)
-                pts = getattr(pts, "points", pts)
-                xy = np.round(np.asarray(pts, dtype=np.float64).reshape(-1, 2), 4) + 0.0  # no -0.0
-                polygon = xy.tolist()
-            else:
-                note = "the visibility polygon needs Map.visibility_polygon, which this build does not have yet"
-    return {"visible": _ids(seen), "polygon": polygon, "origin": list(origin), "radius": radius, "note": note}
+            point = light if light is not None else m.grid.center(origin)
+            pts = _call(m.visibility_polygon, point).points
+            polygon = (np.round(pts.astype(np.float64).reshape(-1, 2), 4) + 0.0).tolist()  # + 0.0: no -0.0
+    return {"visible": _ids(seen), "polygon": polygon, "origin": list(origin), "radius": radius}
 
 
 TEAMS = ("blue", "red")
@@ -676,12 +604,6 @@ def h_fog(store: BoardStore, payload: Any) -> dict:
         units = _team_units(p["units"], m.grid)
         team = _int(p["team"], "team", 0, len(TEAMS) - 1)
         radius = _int(p["radius"], "radius", 0, MAX_RADIUS)
-        if not callable(getattr(m, "fog", None)):
-            seen = np.zeros(m.grid.shape, dtype=bool)
-            for x, y, t in units.values():
-                if t == team:
-                    seen |= _fov(m, (x, y), radius)
-            return {"visible": _ids(seen), "explored": _ids(seen), "team": team, "radius": radius}
         if s.fog is None or s.fog_radius != radius:
             s.fog = _call(m.fog, list(TEAMS), radius=radius)
             s.fog_radius = radius
@@ -703,27 +625,27 @@ def h_fog(store: BoardStore, payload: Any) -> dict:
 PARTITION_MODES = ("compact", "scattered")
 
 
-def _report_json(rep: Any) -> dict:
-    out: dict = {}
-    items = vars(rep).items() if hasattr(rep, "__dict__") else (rep.items() if isinstance(rep, dict) else ())
-    for k, v in items:
-        if k.startswith("_") or k == "seconds":
-            continue
-        if isinstance(v, np.ndarray):
-            v = v.ravel().tolist() if v.dtype.kind in "iub" else [_num(a) for a in v.ravel().tolist()]
-        elif isinstance(v, (float, np.floating)):
-            v = _num(v)
-        elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
-            v = int(v)
-        elif isinstance(v, tuple):
-            v = [list(a) if isinstance(a, tuple) else a for a in v]
-        elif not isinstance(v, (str, bool)) and v is not None:
-            v = str(v)
-        out[k] = v
-    bal = getattr(rep, "balanced", None)
-    if isinstance(bal, (bool, np.bool_)):
-        out["balanced"] = bool(bal)
-    return out
+def _report_json(rep: PartitionReport) -> dict:
+    """The fairness report as JSON: arrays as lists by player, ``inf`` as ``null``, starts as ``[x, y]``."""
+    def floats(a: np.ndarray) -> list:
+        return [_num(v) for v in a.tolist()]
+
+    return {
+        "players": rep.players,
+        "mode": rep.mode,
+        "method": rep.method,
+        "cells": rep.cells.tolist(),
+        "weight": floats(rep.weight),
+        "spread": _num(rep.spread),
+        "tolerance": _num(rep.tolerance),
+        "largest_chunk": rep.largest_chunk.tolist(),
+        "chunks": rep.chunks.tolist(),
+        "perimeter": rep.perimeter.tolist(),
+        "compactness": floats(rep.compactness),
+        "starts": [None if c is None else list(c) for c in rep.starts],
+        "mean_distance": floats(rep.mean_distance),
+        "balanced": bool(rep.balanced),
+    }
 
 
 def h_partition(store: BoardStore, payload: Any) -> dict:
@@ -741,16 +663,8 @@ def h_partition(store: BoardStore, payload: Any) -> dict:
         kw: dict = {"mode": mode}
         if mode == "scattered":
             kw["max_chunk"] = _int(p.get("max_chunk", 4), "max_chunk", 1, MAX_CELLS)
-        f = getattr(m, "partition", None)
         try:
-            if callable(f):
-                r = f(players, unit=unit, **kw) if "unit" in _params(f) else f(players, **kw)
-            else:
-                try:
-                    from ..territory.partition import partition
-                except ImportError:
-                    raise _missing("territory partition", "Map.partition") from None
-                r = partition(m.grid, players, passable=m.passable(unit=unit), **kw)
+            r = m.partition(players, unit=unit, **kw)
         except (ValueError, RuntimeError) as exc:  # infeasible, or no split found within the search budget
             raise _user_error(exc) from None
     owners = np.asarray(r.owners, dtype=np.int64)
@@ -760,35 +674,8 @@ def h_partition(store: BoardStore, payload: Any) -> dict:
     return {"owners": owners.ravel().tolist(), "report": rep, "sizes": sizes, "seeds": starts, "players": players, "mode": mode}
 
 
-def _has_module(name: str) -> bool:
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ImportError:  # pragma: no cover - a parent package is missing
-        return False
-
-
-def capabilities() -> dict[str, bool]:
-    """Which queries this build of wargrid can answer (the others answer 501).
-
-    >>> capabilities()["zones"]
-    True
-    """
-    return {
-        "path": hasattr(Map, "path"),
-        "range": hasattr(Map, "movement_range") or hasattr(Map, "distance_field"),
-        "zoc": hasattr(Map, "movement_range"),
-        "zones": hasattr(Map, "zones"),
-        "fov": hasattr(Map, "fov") or _has_module("wargrid.sight.fov"),
-        "visibility_polygon": hasattr(Map, "visibility_polygon"),
-        "fog": hasattr(Map, "fog") or hasattr(Map, "fov") or _has_module("wargrid.sight.fov"),
-        "partition": hasattr(Map, "partition") or _has_module("wargrid.territory.partition"),
-    }
-
-
 def h_meta(store: BoardStore, payload: Any) -> dict:
-    """``GET /api/meta``: board kinds, limits, and which capabilities this build has."""
+    """``GET /api/meta``: board kinds, limits, upload formats, partition modes and teams."""
     return {
         "kinds": list(BOARD_KINDS),
         "max_side": MAX_SIDE,
@@ -796,7 +683,6 @@ def h_meta(store: BoardStore, payload: Any) -> dict:
         "upload_formats": list(UPLOAD_FORMATS),
         "partition_modes": list(PARTITION_MODES),
         "teams": list(TEAMS),
-        "capabilities": capabilities(),
         "sessions": store.capacity,
     }
 
@@ -839,7 +725,7 @@ def warm_up() -> list[str]:
     failed = []
     for kind in BOARD_KINDS:
         m = Map(grid_of(4, 3, **_GENERATE_KW[kind]))
-        steps = [
+        steps: list[tuple[str, Callable[[], object]]] = [
             ("path", lambda: m.path((0, 0), (3, 2))),
             ("range", lambda: m.movement_range((0, 0), 3.0, enemies=[(2, 2)])),
             ("zones", lambda: m.zones()),
@@ -850,8 +736,6 @@ def warm_up() -> list[str]:
         if kind == "square-4":
             steps.append(("visibility_polygon", lambda: m.visibility_polygon((0.5, 0.5))))
         for name, step in steps:
-            if not capabilities().get(name, False):
-                continue
             try:
                 step()
             except Exception:  # noqa: BLE001 - a warm-up failure shows again, clearly, on the real request

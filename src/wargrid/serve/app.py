@@ -28,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..errors import WargridError
 from .api import HANDLERS, ApiError, BoardStore
 
 __all__ = ["create_app", "MAX_BODY", "LOOPBACK_HOSTS"]
@@ -104,7 +105,7 @@ def create_app(*, allowed_hosts: Sequence[str] | None = LOOPBACK_HOSTS, capacity
     store = BoardStore(capacity)
     static = _static_table()
     if "index.html" not in static:  # pragma: no cover - a broken install
-        raise RuntimeError("the playground's static/index.html is missing from the installed package")
+        raise WargridError("the playground's static/index.html is missing from the installed package: reinstall wargrid")
 
     async def index(request: Request) -> Response:
         body, media = static["index.html"]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_int
 from .._kernels import load
 from ..grids.boards import Grid, SquareGrid
@@ -84,11 +85,11 @@ class SightBoard:
             if metric is None:
                 return 0
             if metric not in SQUARE_METRICS:
-                raise ValueError(f"metric must be one of {', '.join(map(repr, SQUARE_METRICS))} on a square board; got {metric!r}")
+                raise ArgumentError(f"metric must be one of {', '.join(map(repr, SQUARE_METRICS))} on a square board; got {metric!r}")
             return SQUARE_METRICS.index(metric)
         if metric is None or metric == "hex":
             return 4
-        raise ValueError(f"metric must be 'hex' (or None) on a {self.grid.kind} board; got {metric!r}")
+        raise ArgumentError(f"metric must be 'hex' (or None) on a {self.grid.kind} board; got {metric!r}")
 
     def radius(self, radius: Any) -> int:
         """``radius`` checked: an integer >= 0, or ``None`` for the whole board."""
@@ -98,10 +99,10 @@ class SightBoard:
         if type(radius) is int and radius >= 0:
             return radius if radius < self.whole else self.whole
         if isinstance(radius, (float, np.floating)) and math.isnan(radius):
-            raise ValueError("radius must be an integer >= 0 or None, got nan")
+            raise ArgumentError("radius must be an integer >= 0 or None, got nan")
         r = check_int(radius, "radius", hint="a whole number of cells, or None for the whole board")
         if r < 0:
-            raise ValueError(f"radius must be >= 0 (or None for the whole board), got {r}")
+            raise ArgumentError(f"radius must be >= 0 (or None for the whole board), got {r}")
         return min(r, g.width + g.height)
 
 
@@ -114,15 +115,15 @@ def prepare(grid: Grid, blocks: Any, elevation: Any = None) -> SightBoard:
     [2, 0, 1, 0, 2]
     """
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     blk = check_bool_layer(blocks, "blocks", grid.shape)
     elev = None
     if elevation is not None:
         elev = np.asarray(elevation, dtype=np.float64)
         if elev.shape != grid.shape:
-            raise ValueError(f"elevation must have shape (height, width) = {grid.shape}, got {elev.shape}")
+            raise ArgumentError(f"elevation must have shape (height, width) = {grid.shape}, got {elev.shape}")
         if not np.isfinite(elev).all():
-            raise ValueError("elevation must be finite (no NaN or inf)")
+            raise ArgumentError("elevation must be finite (no NaN or inf)")
         elev = elev.copy()
         elev.setflags(write=False)
     if elev is None:

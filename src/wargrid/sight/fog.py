@@ -29,6 +29,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_int
 from .board import SightBoard, kernels
 from .fov import _kernel_ids, view_capacity
@@ -82,14 +83,14 @@ class Fog:
         source: Callable[[], SightBoard] | None = None,
     ) -> None:
         if not isinstance(board, SightBoard):
-            raise TypeError(f"board must be a SightBoard (use Map.fog), got {type(board).__name__}")
+            raise ArgumentTypeError(f"board must be a SightBoard (use Map.fog), got {type(board).__name__}")
         if isinstance(teams, str) or not isinstance(teams, Sequence):
-            raise TypeError(f"teams must be a list of team names, got {teams!r}")
+            raise ArgumentTypeError(f"teams must be a list of team names, got {teams!r}")
         names = list(teams)
         if not names or not all(isinstance(t, str) for t in names):
-            raise ValueError(f"teams must be a non-empty list of strings, got {teams!r}")
+            raise ArgumentError(f"teams must be a non-empty list of strings, got {teams!r}")
         if len(set(names)) != len(names):
-            raise ValueError(f"teams must be distinct, got {teams!r}")
+            raise ArgumentError(f"teams must be distinct, got {teams!r}")
         self.teams = tuple(names)
         self._board = board
         self._source = source
@@ -101,7 +102,7 @@ class Fog:
         if regrow is not None:
             regrow = check_int(regrow, "regrow")
             if regrow < 0:
-                raise ValueError(f"regrow must be >= 0 ticks or None, got {regrow}")
+                raise ArgumentError(f"regrow must be >= 0 ticks or None, got {regrow}")
         self.regrow = regrow
         size = board.grid.size
         n = len(self.teams)
@@ -116,7 +117,7 @@ class Fog:
     # -- teams ------------------------------------------------------------------------
     def _team(self, team: Any) -> int:
         if team not in self.teams:
-            raise ValueError(f"team must be one of {', '.join(map(repr, self.teams))}; got {team!r}")
+            raise ArgumentError(f"team must be one of {', '.join(map(repr, self.teams))}; got {team!r}")
         return self.teams.index(team)
 
     def ally(self, a: str, b: str, *, shared: bool = True) -> None:
@@ -155,7 +156,7 @@ class Fog:
         """
         self._sync()
         if unit in self._units:
-            raise ValueError(f"unit {unit!r} is already placed; use move()")
+            raise ArgumentError(f"unit {unit!r} is already placed; use move()")
         t = self._team(team)
         r = self._board.radius(self.radius if radius is _DEFAULT else radius)
         cell = self._board.cell(cell, "cell")
@@ -186,7 +187,7 @@ class Fog:
         """
         self._sync()
         if not isinstance(moves, dict):
-            raise TypeError(f"moves must be a dict of unit: (x, y), got {type(moves).__name__}")
+            raise ArgumentTypeError(f"moves must be a dict of unit: (x, y), got {type(moves).__name__}")
         units = [self._get(u) for u in moves]
         cells = [self._board.cell(c, f"moves[{u!r}]") for u, c in moves.items()]
         if not units:
@@ -234,7 +235,7 @@ class Fog:
         try:
             return self._units[unit]
         except (KeyError, TypeError):
-            raise KeyError(f"unit {unit!r} is not on the board; place() it first") from None
+            raise UnknownError(f"unit {unit!r} is not on the board; place() it first") from None
 
     @property
     def units(self) -> dict[Hashable, tuple[str, tuple[int, int]]]:
@@ -250,7 +251,7 @@ class Fog:
         """
         n = check_int(n, "n")
         if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
+            raise ArgumentError(f"n must be >= 0, got {n}")
         self.time += n
 
     def invalidate(self) -> None:
@@ -278,7 +279,7 @@ class Fog:
         [[1, 1, 0, 0, 0, 0]]
         """
         if not isinstance(board, SightBoard) or board.grid != self._board.grid:
-            raise ValueError("board must be a SightBoard of the same grid")
+            raise ArgumentError("board must be a SightBoard of the same grid")
         self._board = board
         for u in self._units.values():
             view = self._view(u.cell, u.radius)

@@ -40,6 +40,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_real
 from ..grids.boards import Grid, SquareGrid
 
@@ -89,7 +90,7 @@ def _check_point(point: Any, name: str) -> tuple[float, float]:
     try:
         px, py = point
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an (x, y) pair of numbers, got {point!r}") from None
+        raise ArgumentTypeError(f"{name} must be an (x, y) pair of numbers, got {point!r}") from None
     return check_real(px, f"{name}[0] (x)"), check_real(py, f"{name}[1] (y)")
 
 
@@ -99,12 +100,12 @@ def _check_bounds(bounds: Any, grid: Grid) -> tuple[float, float, float, float]:
     try:
         x0, y0, x1, y1 = bounds
     except (TypeError, ValueError):
-        raise TypeError(f"bounds must be (x0, y0, x1, y1) or None, got {bounds!r}") from None
+        raise ArgumentTypeError(f"bounds must be (x0, y0, x1, y1) or None, got {bounds!r}") from None
     x0, y0, x1, y1 = (check_real(v, f"bounds[{i}]") for i, v in enumerate((x0, y0, x1, y1)))
     x0, y0 = max(x0, 0.0), max(y0, 0.0)
     x1, y1 = min(x1, float(grid.width)), min(y1, float(grid.height))
     if not (x0 < x1 and y0 < y1):
-        raise ValueError(f"bounds must overlap the board with x0 < x1 and y0 < y1, got {bounds!r}")
+        raise ArgumentError(f"bounds must overlap the board with x0 < x1 and y0 < y1, got {bounds!r}")
     return x0, y0, x1, y1
 
 
@@ -205,16 +206,16 @@ def visibility_polygon(
     from .._kernels.sight.polygon import march_rays
 
     if not isinstance(grid, SquareGrid):
-        raise TypeError(f"grid must be a SquareGrid (the polygon is built from square tile edges), got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a SquareGrid (the polygon is built from square tile edges), got {type(grid).__name__}")
     blk = check_bool_layer(blocks, "blocks", grid.shape)
     blk = blk | ~grid.mask
     lx, ly = _check_point(light, "light")
     box = _check_bounds(bounds, grid)
     if not (box[0] <= lx <= box[2] and box[1] <= ly <= box[3]):
-        raise ValueError(f"light {(lx, ly)} must be inside the bounds {box}")
+        raise ArgumentError(f"light {(lx, ly)} must be inside the bounds {box}")
     tx, ty = int(math.floor(lx)), int(math.floor(ly))
     if lx != tx and ly != ty and tx < grid.width and ty < grid.height and blk[ty, tx]:
-        raise ValueError(f"light {(lx, ly)} is inside the blocking tile {(tx, ty)}")
+        raise ArgumentError(f"light {(lx, ly)} is inside the blocking tile {(tx, ty)}")
 
     seg = _segments(blk, lx, ly, box)
     # step 3: rays at every chain end, at the corners of blocking tiles the light touches, a hair to each side

@@ -49,6 +49,7 @@ from typing import Any, Iterator, TypeGuard
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_real
 from ..grids.boards import Grid, HexLikeGrid
 from ..grids.hexes import HEX_DIRECTIONS
@@ -212,7 +213,7 @@ def _opt_int(v: Any, name: str, lo: int, hi: int | None = None) -> int:
     n = check_int(v, name)
     if n < lo or (hi is not None and n > hi):
         allowed = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-        raise ValueError(f"{name} must be {allowed}, got {n}")
+        raise ArgumentError(f"{name} must be {allowed}, got {n}")
     return n
 
 
@@ -220,16 +221,16 @@ def _check_args(
     grid: Grid, kind: Any, direction: Any, length: Any, radius: Any, width: Any
 ) -> tuple[int, int | None, float | None, int | None, int]:
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     check_choice(kind, "kind", AREA_KINDS)
     ndir = grid.topology.ndir
     direction = _opt_int(direction, "direction", 0, ndir - 1)
     given = {"length": length, "radius": radius, "width": width}
     for name, v in given.items():
         if name in _NEEDS[kind] and v is None:
-            raise ValueError(f"kind {kind!r} needs {name}= (it uses {', '.join(_NEEDS[kind])})")
+            raise ArgumentError(f"kind {kind!r} needs {name}= (it uses {', '.join(_NEEDS[kind])})")
         if name not in _NEEDS[kind] and v is not None:
-            raise ValueError(f"{name}= does not apply to kind {kind!r} (it uses {', '.join(_NEEDS[kind])})")
+            raise ArgumentError(f"{name}= does not apply to kind {kind!r} (it uses {', '.join(_NEEDS[kind])})")
     limit = grid.width + grid.height
     if length is not None:
         length = _opt_int(length, "length", 1)
@@ -307,7 +308,7 @@ def area(
     if include_origin is None:
         include_origin = _DEFAULT_ORIGIN[kind] and (kind != "ring" or radius == 0)
     elif not isinstance(include_origin, (bool, np.bool_)):
-        raise TypeError(f"include_origin must be True, False or None, got {include_origin!r}")
+        raise ArgumentTypeError(f"include_origin must be True, False or None, got {include_origin!r}")
     a, b = lattice_offsets(grid, reach)
     keep = _select(grid, kind, direction, length, radius, width, a, b)
     zero = (a == 0) & (b == 0)
@@ -359,14 +360,14 @@ def rotate_shape(grid: Grid, cells: Any, origin: tuple[int, int], steps: int) ->
     ndir = grid.topology.ndir
     if ndir == 8:
         if steps % 2:
-            raise ValueError(f"steps must be even on a square-8 board (45 degrees does not map cells onto cells), got {steps}")
+            raise ArgumentError(f"steps must be even on a square-8 board (45 degrees does not map cells onto cells), got {steps}")
         quarter = (steps // 2) % 4
     elif ndir == 4:
         quarter = steps % 4
     try:
         items = [grid.check_cell(c, f"cells[{i}]") for i, c in enumerate(cells)]
     except TypeError:
-        raise TypeError(f"cells must be a list of (x, y) cells, got {type(cells).__name__}") from None
+        raise ArgumentTypeError(f"cells must be a list of (x, y) cells, got {type(cells).__name__}") from None
     if not items:
         return []
     xs = np.array([c[0] for c in items], dtype=np.int64)

@@ -37,6 +37,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence, TypedDict
 
+from ..errors import ArgumentTypeError
 from .._validate import check_int
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def _sim(sim: Any) -> Any:
     from ..rts.sim import Simulation
 
     if not isinstance(sim, Simulation):
-        raise TypeError(f"sim must be a wargrid.rts.Simulation, got {type(sim).__name__}")
+        raise ArgumentTypeError(f"sim must be a wargrid.rts.Simulation, got {type(sim).__name__}")
     return sim
 
 

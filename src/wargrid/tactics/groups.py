@@ -42,6 +42,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_cell_pair, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
@@ -215,12 +216,12 @@ def assign(cost: ArrayLike) -> NDArray[np.int64]:
     c = np.asarray(cost, dtype=np.float64)
     n = c.shape[0] if c.ndim else -1
     if c.ndim != 2 or c.shape != (n, n):
-        raise ValueError(f"cost must be a square matrix, got shape {c.shape}")
+        raise ArgumentError(f"cost must be a square matrix, got shape {c.shape}")
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     finite = c[np.isfinite(c)]
     if np.isnan(c).any():
-        raise ValueError("cost must not hold NaN")
+        raise ArgumentError("cost must not hold NaN")
     big = (float(np.abs(finite).max()) + 1.0) * (n + 1) if finite.size else 1.0
     from .._kernels.tactics.groups import hungarian
 
@@ -232,17 +233,17 @@ def assign(cost: ArrayLike) -> NDArray[np.int64]:
 
 def _check_units(grid: Grid, units: Any) -> list[tuple[int, int]]:
     if isinstance(units, tuple) and len(units) == 2 and all(isinstance(v, (int, np.integer)) for v in units):
-        raise TypeError(f"units must be a list of (x, y) cells, got a single cell {units!r}: wrap it in a list")
+        raise ArgumentTypeError(f"units must be a list of (x, y) cells, got a single cell {units!r}: wrap it in a list")
     try:
         items = list(units)
     except TypeError:
-        raise TypeError(f"units must be a list of (x, y) cells, got {type(units).__name__}") from None
+        raise ArgumentTypeError(f"units must be a list of (x, y) cells, got {type(units).__name__}") from None
     if not items:
-        raise ValueError("units must hold at least one cell")
+        raise ArgumentError("units must hold at least one cell")
     out = [grid.check_cell(check_cell_pair(c, f"units[{i}]"), f"units[{i}]") for i, c in enumerate(items)]
     if len(set(out)) != len(out):
         dup = next(c for c in out if out.count(c) > 1)
-        raise ValueError(f"units must stand on distinct cells; {dup} appears twice")
+        raise ArgumentError(f"units must stand on distinct cells; {dup} appears twice")
     return out
 
 
@@ -251,12 +252,12 @@ def _check_speeds(speeds: Any, n: int) -> list[float]:
         return [1.0] * n
     vals = list(speeds)
     if len(vals) != n:
-        raise ValueError(f"speeds must have one entry per unit: {n} units, got {len(vals)} speeds")
+        raise ArgumentError(f"speeds must have one entry per unit: {n} units, got {len(vals)} speeds")
     out = []
     for i, v in enumerate(vals):
         f = check_real(v, f"speeds[{i}]")
         if f <= 0:
-            raise ValueError(f"speeds[{i}] must be > 0 (movement points per tick), got {f}")
+            raise ArgumentError(f"speeds[{i}] must be > 0 (movement points per tick), got {f}")
         out.append(f)
     return out
 
@@ -316,14 +317,14 @@ def group_move(
     units = _check_units(grid, units)
     goal = grid.check_cell(goal, "goal")
     if not isinstance(keep_formation, (bool, np.bool_)):
-        raise TypeError(f"keep_formation must be True or False, got {keep_formation!r}")
+        raise ArgumentTypeError(f"keep_formation must be True or False, got {keep_formation!r}")
     speeds_l = _check_speeds(speeds, len(units))
     taken = {grid.check_cell(check_cell_pair(c, f"occupied[{i}]"), f"occupied[{i}]") for i, c in enumerate(occupied)}
     taken -= set(units)
     board = _Board(grid, costs)
     for i, u in enumerate(units):
         if not board.passable(u):
-            raise ValueError(f"units[{i}] {u} stands on a cell impassable for this unit class")
+            raise ArgumentError(f"units[{i}] {u} stands on a cell impassable for this unit class")
     k = len(units)
     if keep_formation:
         fixed = _formation(board, units, goal, taken)
@@ -331,7 +332,7 @@ def group_move(
     else:
         dests = board.nearest(goal, k, taken)
     if not dests:
-        raise ValueError(f"goal {goal}: no free passable cell for this unit class is reachable around it")
+        raise ArgumentError(f"goal {goal}: no free passable cell for this unit class is reachable around it")
     area = set(dests)
     ff = flow_field(grid, costs, dests)
     # where each unit enters the destination area, and what it costs to get there

@@ -32,6 +32,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_cell_pair
 from ..grids.boards import Grid, Topology
 from ..movement import Path
@@ -117,9 +118,9 @@ def _check_walk(grid: Grid, path: Path | Sequence[tuple[int, int]], name: str) -
     try:
         cells = list(cells)
     except TypeError:
-        raise TypeError(f"{name} must be a Path or a list of (x, y) cells, got {type(path).__name__}") from None
+        raise ArgumentTypeError(f"{name} must be a Path or a list of (x, y) cells, got {type(path).__name__}") from None
     if not cells:
-        raise ValueError(f"{name} must hold at least one cell")
+        raise ArgumentError(f"{name} must hold at least one cell")
     # every cell checked on its own: its type (no floats, no booleans) and its
     # bounds, before any array conversion could overflow or coerce it
     for i, c in enumerate(cells):
@@ -140,7 +141,7 @@ def _check_walk(grid: Grid, path: Path | Sequence[tuple[int, int]], name: str) -
         ok = ((dx[:, None] == sdx) & (dy[:, None] == sdy)).any(axis=1)
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0]) + 1
-            raise ValueError(
+            raise ArgumentError(
                 f"{name}[{i}] {tuple(xy[i].tolist())} is not a neighbour of {name}[{i - 1}] {tuple(xy[i - 1].tolist())}: "
                 "a path steps between neighbours"
             )
@@ -176,7 +177,7 @@ def smooth_path(
     stuck = ~np.asarray(passable)[vy, vx % grid.width]
     if stuck.any():
         i = int(np.flatnonzero(stuck)[0])
-        raise ValueError(f"path[{i}] {cells[i]} is impassable for this unit: a path crosses passable cells only")
+        raise ArgumentError(f"path[{i}] {cells[i]} is impassable for this unit: a path crosses passable cells only")
     from .._kernels.tactics.smoothing import string_pull
 
     geo = _geometry(grid)

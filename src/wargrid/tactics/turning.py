@@ -41,6 +41,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_cell_pair, check_int, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
@@ -106,7 +107,7 @@ def check_turn_rate(turn_rate: Any) -> float:
     """
     r = check_real(turn_rate, "turn_rate")
     if r <= 0:
-        raise ValueError(
+        raise ArgumentError(
             f"turn_rate must be > 0 facing steps per tick, got {r}: a unit that cannot turn cannot follow a path "
             "that changes direction"
         )
@@ -116,7 +117,7 @@ def check_turn_rate(turn_rate: Any) -> float:
 def _check_speed(speed: Any) -> float:
     v = check_real(speed, "speed")
     if v <= 0:
-        raise ValueError(f"speed must be > 0 movement points per tick, got {v}")
+        raise ArgumentError(f"speed must be > 0 movement points per tick, got {v}")
     return v
 
 
@@ -124,7 +125,7 @@ def _check_facing(grid: Grid, facing: Any, name: str) -> int:
     f = check_int(facing, name)
     n = grid.topology.ndir
     if not 0 <= f < n:
-        raise ValueError(f"{name} must be a board direction in 0..{n - 1}, got {f}")
+        raise ArgumentError(f"{name} must be a board direction in 0..{n - 1}, got {f}")
     return f
 
 
@@ -164,7 +165,7 @@ def turning_path(
     cell = np.asarray(costs.cell)
     edge = np.asarray(costs.edge)
     if not np.isfinite(cell[t.padded_id(*start)]):
-        raise ValueError(f"start {start} is impassable for this unit class")
+        raise ArgumentError(f"start {start} is impassable for this unit class")
     sc = _scratch(t.padded_size * t.ndir)
     dist, parent = sc.g, sc.parent
     end = facing_search(cell, edge, off, t.ndir, t.parity_mode, t.wrap, t.width, t.pw, corner, t.corner_rule, stepl,
@@ -192,7 +193,7 @@ def _scratch(n: int) -> SearchState:
 
 def _check_pivot(pivot: Any) -> bool:
     if not isinstance(pivot, (bool, np.bool_)):
-        raise TypeError(f"pivot must be True (turns on the spot) or False (turns only while moving), got {pivot!r}")
+        raise ArgumentTypeError(f"pivot must be True (turns on the spot) or False (turns only while moving), got {pivot!r}")
     return bool(pivot)
 
 
@@ -233,7 +234,7 @@ def turn_track(
     pivot = _check_pivot(pivot)
     walk = [grid.check_cell(check_cell_pair(c, f"cells[{i}]"), f"cells[{i}]") for i, c in enumerate(cells)]
     if not walk:
-        raise ValueError("cells must hold at least one cell")
+        raise ArgumentError("cells must hold at least one cell")
     t = grid.topology
     cell = np.asarray(costs.cell)
     edge = np.asarray(costs.edge)
@@ -243,10 +244,10 @@ def turn_track(
         a, b = walk[i - 1], walk[i]
         d = next((s.direction for s in grid.steps(a) if s.cell == b), None)
         if d is None:
-            raise ValueError(f"cells[{i}] {b} is not a neighbour of cells[{i - 1}] {a}")
+            raise ArgumentError(f"cells[{i}] {b} is not a neighbour of cells[{i - 1}] {a}")
         bend = (d - f) % t.ndir
         if not pivot and bend not in (0, 1, t.ndir - 1):
-            raise ValueError(
+            raise ArgumentError(
                 f"cells[{i}] {b}: the step from {a} turns {min(bend, t.ndir - bend)} facing steps, and a unit that "
                 "cannot turn on the spot (pivot=False) turns one step a move"
             )
@@ -260,7 +261,7 @@ def turn_track(
         if edge.size:
             c += float(edge[t.padded_id(*a) * t.ndir + d])
         if not math.isfinite(c):
-            raise ValueError(f"cells[{i}] {b} cannot be entered from {a} by this unit class")
+            raise ArgumentError(f"cells[{i}] {b} cannot be entered from {a} by this unit class")
         states.append((b, d))
         times.append(c / v if f == d else max(c / v, 1.0 / rate))
         f = d

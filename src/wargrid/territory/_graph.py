@@ -16,13 +16,14 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError, WargridError
 from .._validate import check_bool_layer, check_cell_pair, check_iterable, check_positive_int
 from ..grids.boards import Grid
 
 __all__ = ["LandGraph", "land_graph", "PartitionError", "balance_slack"]
 
 
-class PartitionError(RuntimeError):
+class PartitionError(WargridError, RuntimeError):
     """The search found no partition within its budget (the request may still be feasible)."""
 
 
@@ -69,16 +70,16 @@ class LandGraph:
         x, y = self.grid.check_cell(check_cell_pair(cell, name), name)
         i = int(self.node_of[y * self.grid.width + x])
         if i < 0:
-            raise ValueError(f"{name} {(x, y)} is impassable for this unit; pick a passable cell")
+            raise ArgumentError(f"{name} {(x, y)} is impassable for this unit; pick a passable cell")
         return i
 
     def nodes(self, cells: Sequence[Any], name: str) -> NDArray[np.int64]:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
-            raise TypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
+            raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
         cells = list(check_iterable(cells, name, "a list of (x, y) cells"))
         out = np.array([self.node(c, f"{name}[{i}]") for i, c in enumerate(cells)], dtype=np.int64)
         if len(set(out.tolist())) != out.size:
-            raise ValueError(f"{name} must hold distinct cells, got {list(cells)!r}")
+            raise ArgumentError(f"{name} must hold distinct cells, got {list(cells)!r}")
         return out
 
     def cell_xy(self, node: int) -> tuple[int, int]:
@@ -97,7 +98,7 @@ def land_graph(grid: Grid, passable: NDArray[np.bool_]) -> LandGraph:
     from .._kernels.territory.graph import build_graph
 
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     p = check_bool_layer(passable, "passable", grid.shape)
     p = p & grid.mask
     t = grid.topology
@@ -119,13 +120,13 @@ def check_weights(weights: Any, graph: LandGraph) -> NDArray[np.float64]:
         return np.ones(graph.n, dtype=np.float64)
     a = np.asarray(weights)
     if a.shape != graph.grid.shape:
-        raise ValueError(f"weights must have shape (height, width) = {graph.grid.shape}, got {a.shape}")
+        raise ArgumentError(f"weights must have shape (height, width) = {graph.grid.shape}, got {a.shape}")
     if a.dtype.kind not in "iuf" or a.dtype == bool:
-        raise TypeError(f"weights must be a numeric array, got dtype {a.dtype}")
+        raise ArgumentTypeError(f"weights must be a numeric array, got dtype {a.dtype}")
     a = a.astype(np.float64)
     flat = a.ravel()[graph.cells]
     if np.isnan(flat).any() or np.isinf(flat).any():
-        raise ValueError("weights must be finite (no NaN or inf) on passable cells")
+        raise ArgumentError("weights must be finite (no NaN or inf) on passable cells")
     if (flat < 0).any():
-        raise ValueError(f"weights must be >= 0, got {float(flat.min())} on a passable cell")
+        raise ArgumentError(f"weights must be >= 0, got {float(flat.min())} on a passable cell")
     return np.ascontiguousarray(flat)

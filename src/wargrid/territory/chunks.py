@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..grids.boards import HexLikeGrid
 from ._graph import LandGraph, PartitionError, balance_slack
 
@@ -98,7 +99,7 @@ def scatter(
         method = DEFAULT_METHOD
     if not isinstance(method, str) or method not in METHODS + ("auto",):
         allowed = ", ".join(map(repr, METHODS + ("auto",)))
-        raise ValueError(f"method must be one of {allowed}; got {method!r}")
+        raise ArgumentError(f"method must be one of {allowed}; got {method!r}")
     if players == 2 and cap == 1 and np.all(w == 1.0) and seeds is None:
         from .feasibility import two_colouring
 

@@ -36,13 +36,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import WargridError
 from ..grids.boards import SquareGrid
 from ._graph import LandGraph
 
 __all__ = ["Feasibility", "InfeasibleError", "check_feasibility", "two_colouring"]
 
 
-class InfeasibleError(ValueError):
+class InfeasibleError(WargridError, ValueError):
     """A partition request that provably has no solution; the message says why."""
 
 

@@ -49,6 +49,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.boards import Grid
 from ._graph import LandGraph, PartitionError, balance_slack, check_players, check_weights, land_graph
@@ -325,22 +326,22 @@ def partition(
     """
     t0 = time.perf_counter()
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     players = check_players(players)
     check_choice(mode, "mode", MODES)
     seed = check_seed(seed)
     if seed is None:
-        raise TypeError("seed must be a non-negative integer (partitions are reproducible), got None")
+        raise ArgumentTypeError("seed must be a non-negative integer (partitions are reproducible), got None")
     if max_chunk is not None:
         max_chunk = check_int(max_chunk, "max_chunk")
         if max_chunk < 1:
-            raise ValueError(f"max_chunk must be >= 1 (cells in one chunk), got {max_chunk}")
+            raise ArgumentError(f"max_chunk must be >= 1 (cells in one chunk), got {max_chunk}")
     if mode == "scattered" and max_chunk is None:
-        raise ValueError("mode 'scattered' needs max_chunk (the largest chunk of one player's touching cells)")
+        raise ArgumentError("mode 'scattered' needs max_chunk (the largest chunk of one player's touching cells)")
     if mode == "compact" and max_chunk is not None:
-        raise ValueError(f"max_chunk={max_chunk} only applies to mode 'scattered'; mode 'compact' makes one region a player")
+        raise ArgumentError(f"max_chunk={max_chunk} only applies to mode 'scattered'; mode 'compact' makes one region a player")
     if mode == "compact" and method is not None:
-        raise ValueError(f"method={method!r} only applies to mode 'scattered'")
+        raise ArgumentError(f"method={method!r} only applies to mode 'scattered'")
     graph = land_graph(grid, grid.mask if passable is None else passable)
     given = check_weights(weights, graph)
     w = given
@@ -351,7 +352,7 @@ def partition(
     if starts is not None:
         seeds = graph.nodes(starts, "starts")
         if seeds.size != players:
-            raise ValueError(f"starts must hold one cell per player ({players}), got {seeds.size}")
+            raise ArgumentError(f"starts must hold one cell per player ({players}), got {seeds.size}")
     verdict = check_feasibility(graph, players, mode=mode, max_chunk=max_chunk, weights=w)
     if not verdict:
         raise InfeasibleError(verdict.reason)

@@ -19,6 +19,7 @@ from typing import Iterator
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int, check_seed
 from ..grids.boards import Grid
 from ._graph import check_players, land_graph
@@ -87,23 +88,23 @@ def start_positions(
     from .._kernels.territory.graph import bfs, farthest_points, label_chunks
 
     if not isinstance(grid, Grid):
-        raise TypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     players = check_players(players)
     rng_seed = check_seed(seed)
     radius = check_int(radius, "radius")
     if radius < 0:
-        raise ValueError(f"radius must be >= 0 (steps around a start), got {radius}")
+        raise ArgumentError(f"radius must be >= 0 (steps around a start), got {radius}")
     graph = land_graph(grid, grid.mask if passable is None else passable)
     vals = np.zeros(graph.n)
     if value is not None:
         v = np.asarray(value)
         if v.shape != grid.shape:
-            raise ValueError(f"value must have shape (height, width) = {grid.shape}, got {v.shape}")
+            raise ArgumentError(f"value must have shape (height, width) = {grid.shape}, got {v.shape}")
         if v.dtype.kind not in "iuf" or v.dtype == bool:
-            raise TypeError(f"value must be a numeric array, got dtype {v.dtype}")
+            raise ArgumentTypeError(f"value must be a numeric array, got dtype {v.dtype}")
         vals = np.ascontiguousarray(v.astype(np.float64).ravel()[graph.cells])
         if not np.isfinite(vals).all():
-            raise ValueError("value must be finite (no NaN or inf) on passable cells")
+            raise ArgumentError("value must be finite (no NaN or inf) on passable cells")
     nbr = graph.nbr
     zero = np.zeros(graph.n, dtype=np.int64)
     if graph.n == 0:

@@ -360,8 +360,7 @@ async function doRange() {
   labels(data.cells.map(([x, y, left]) => [cellId(x, y), fmt(left)]));
   $("board").dataset.reached = data.cells.length;
   showResult(`Range of <b>${esc(data.unit)}</b> with ${fmt(data.budget)} points: <b>${data.cells.length}</b> cells` +
-    (data.zoc && data.zoc.length ? `, ${data.zoc.length} stopped by zones of control` : "") + "." +
-    (data.note ? `<br><small>${esc(data.note)}</small>` : ""));
+    (data.zoc && data.zoc.length ? `, ${data.zoc.length} stopped by zones of control` : "") + ".");
   setStatus("range shown");
 }
 
@@ -399,8 +398,7 @@ async function doSight(id, point) {
       $("board").dataset.sight = cellXY(id).join(",");
       $("board").dataset.polygon = data.polygon ? data.polygon.length : 0;
       showResult(`From ${cellXY(id).join(", ")}: <b id="fov-count">${data.visible.length}</b> cells in view within radius ${radius}.` +
-        (data.polygon ? ` Visibility polygon: ${data.polygon.length} corners.` : "") +
-        (data.note ? `<br><small>${esc(data.note)}</small>` : ""));
+        (data.polygon ? ` Visibility polygon: ${data.polygon.length} corners.` : ""));
       setStatus("field of view");
     }
   } finally {
@@ -673,15 +671,6 @@ async function init() {
     state.meta = await api("meta");
     $("partition-mode").replaceChildren(...(state.meta.partition_modes || []).map((m) => new Option(m, m)));
     $("width").max = $("height").max = state.meta.max_side;
-    // a tool whose capability this build lacks is shown, greyed, with the reason
-    const needs = { path: "path", range: "range", sight: "fov", fog: "fog", territory: "partition" };
-    for (const [tool, cap] of Object.entries(needs)) {
-      if (state.meta.capabilities[cap] === false) {
-        const r = document.querySelector(`input[name=tool][value=${tool}]`);
-        r.disabled = true;
-        r.parentNode.title = `not available in this build of wargrid (${cap})`;
-      }
-    }
   } catch (e) {
     return;
   }

@@ -1,4 +1,4 @@
-"""Bad input reported by the API campaign: batched paths, empty sources, smoothing cells."""
+"""Bad arguments to batched paths, distance fields and path smoothing raise errors that name them."""
 
 from __future__ import annotations
 

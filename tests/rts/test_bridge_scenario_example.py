@@ -1,18 +1,37 @@
-"""The bridge scenario: the bridge falls, the wheeled zones split, the tank replans through the ford."""
+"""examples/bridge_scenario.py: the bridge falls, the wheeled zones split, the tank replans through the ford.
+
+The example is imported by its path, as ``wargrid demo`` does.
+"""
 
 from __future__ import annotations
 
+import doctest
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from wargrid.rts import bridge_scenario
+from wargrid import rts
 
 from rts_oracle import check_walk
 
 REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "bridge_scenario.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("bridge_scenario_example", EXAMPLE)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(mod)
+    return mod
+
+
+example = _load()
+bridge_scenario = example.bridge_scenario
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +75,7 @@ def test_picture(run, tmp_path):
 
 def test_example_script(tmp_path):
     out = tmp_path / "pic.svg"
-    res = subprocess.run([sys.executable, str(REPO / "examples" / "bridge_scenario.py"), str(out)], capture_output=True, text=True, timeout=300)
+    res = subprocess.run([sys.executable, str(EXAMPLE), str(out)], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     assert "through the ford" in res.stdout and out.exists()
 
@@ -74,3 +93,29 @@ def test_bad_input():
         bridge_scenario(board="cube")
     with pytest.raises(ValueError, match="seed must be >= 0"):
         bridge_scenario(seed=-1)
+
+
+def test_docstring_examples():
+    assert doctest.testmod(example).failed == 0
+
+
+@pytest.mark.parametrize("value", ["3", 3.5, None, True, np.float64(3), float("nan")])
+def test_ticks_must_be_an_integer(value):
+    with pytest.raises((ValueError, TypeError) if value != value else TypeError, match="ticks"):
+        bridge_scenario(ticks=value)
+
+
+@pytest.mark.parametrize("value", [0, -1])
+def test_ticks_must_be_positive(value):
+    with pytest.raises(ValueError, match="ticks"):
+        bridge_scenario(ticks=value)
+
+
+@pytest.mark.parametrize("value", ["nope", "", "FOREST", 3])
+def test_board_must_be_known(value):
+    with pytest.raises((ValueError, TypeError), match="board"):
+        bridge_scenario(board=value)
+
+
+def test_one_tick_is_enough_to_run():
+    assert bridge_scenario(ticks=1).tank_state in rts.STATES
