@@ -55,9 +55,9 @@ IntArray = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class MapEvent:
-    """What changed: the event name, the cells touched and event-specific data."""
+    """What changed: the ``event`` name, the ``cells`` touched and event-specific ``data``."""
 
-    kind: str
+    event: str
     cells: tuple[Cell, ...]
     data: dict[str, Any] = field(default_factory=dict)
 

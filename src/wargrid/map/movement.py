@@ -105,7 +105,7 @@ class MovementQueries(MapCore):
     def movement_range(
         self,
         start: Cell,
-        budget: float,
+        max_cost: float,
         *,
         unit: str | None = None,
         attack_range: int = 0,
@@ -113,7 +113,7 @@ class MovementQueries(MapCore):
         friends: Sequence[tuple[int, int]] | None = None,
         ignore_zoc: bool = False,
     ) -> MovementRange:
-        """Every cell ``unit`` can reach from ``start`` with ``budget`` movement points.
+        """Every cell ``unit`` can reach from ``start`` spending at most ``max_cost`` movement points.
 
         Returns a ``MovementRange``: ``.cells()``, ``.cost`` and ``.remaining``
         (``(height, width)``; ``-inf`` remaining where out of reach),
@@ -126,19 +126,19 @@ class MovementQueries(MapCore):
         (19, [(2, 2), (2, 1), (2, 0)])
         """
         return movement_range(
-            self.grid, self.cost_field(unit=unit), start, budget, attack_range=attack_range,
+            self.grid, self.cost_field(unit=unit), start, max_cost, attack_range=attack_range,
             enemies=enemies, friends=friends, ignore_zoc=ignore_zoc,
         )
 
-    def flow_field(self, goal: Any, *, unit: str | None = None) -> FlowField:
-        """The next step toward ``goal`` (one ``(x, y)`` or a list: the nearest) from every cell, for many units.
+    def flow_field(self, goals: Any, *, unit: str | None = None) -> FlowField:
+        """The next step toward ``goals`` (one ``(x, y)`` or a list: the nearest) from every cell, for many units.
 
         >>> from wargrid import Map, SquareGrid
         >>> f = Map(SquareGrid(4, 4, diagonal=True)).flow_field((3, 3), unit="cavalry")
         >>> f.step((0, 0)), f.path_from((1, 1)).cells
         ((1, 1), [(1, 1), (2, 2), (3, 3)])
         """
-        return flow_field(self.grid, self.cost_field(unit=unit), goal)
+        return flow_field(self.grid, self.cost_field(unit=unit), goals)
 
     def route(
         self,

@@ -405,7 +405,7 @@ class Simulation:
     # -- map events ---------------------------------------------------------------------
     def _on_map_event(self, ev: Any) -> None:
         self.map_events.append(ev)
-        if ev.kind == "zones_changed":
+        if ev.event == "zones_changed":
             touched = None  # a change of connectivity: every unit that is stuck may try again
         else:
             touched = set(ev.cells)
@@ -417,14 +417,14 @@ class Simulation:
                     u.state, u.reason = "idle", ""
                 continue
             ahead = set(u.route) | ({u.next_cell} if u.next_cell else set())
-            if ahead & touched or (ev.kind == "elevation_changed") or u.state == "stuck":
+            if ahead & touched or (ev.event == "elevation_changed") or u.state == "stuck":
                 if u.next_cell is not None and not math.isfinite(self.map.costs(unit=u.unit)[u.next_cell[1], u.next_cell[0]]):
                     self.occupancy.release(u.uid)
                     u.next_cell, u.progress = None, 0
                 u.route = []
                 if u.state == "stuck":
                     u.state, u.reason = "idle", ""
-                self._log(u, "replan", f"map changed ({ev.kind})")
+                self._log(u, "replan", f"map changed ({ev.event})")
 
     # -- running --------------------------------------------------------------------------
     def step(self) -> None:

@@ -64,7 +64,7 @@ class Fog:
     ``board`` is a prepared ``SightBoard`` (``Map.fog`` makes one); ``teams``
     the team names; ``radius`` and ``metric`` the default sight of a unit;
     ``regrow`` ``None`` (explored stays explored) or the number of ticks after
-    which an unseen explored cell fades back; ``allies`` pairs of teams that
+    which an unseen explored cell fades back; ``alliances`` pairs of teams that
     share vision. ``source``, when given, is called before each use and
     returns the current board: a board that is not the one in use (or any
     board after ``invalidate()``) makes every unit's view be recomputed.
@@ -79,7 +79,7 @@ class Fog:
         radius: int | None = 8,
         metric: str | None = None,
         regrow: int | None = None,
-        allies: Iterable[tuple[str, str]] = (),
+        alliances: Iterable[tuple[str, str]] = (),
         source: Callable[[], SightBoard] | None = None,
     ) -> None:
         if not isinstance(board, SightBoard):
@@ -111,7 +111,7 @@ class Fog:
         self._group = np.eye(n, dtype=bool)
         self._units: dict[Hashable, _Unit] = {}
         self.time = 0
-        for pair in allies:
+        for pair in alliances:
             self.ally(*pair)
 
     # -- teams ------------------------------------------------------------------------
@@ -322,7 +322,7 @@ class Fog:
             known &= self.time - seen <= self.regrow
         return self._shape(np.any(known | (self._counts[rows] > 0), axis=0))
 
-    def view(self, team: str | None = None) -> FogView:
+    def view(self, *, team: str | None = None) -> FogView:
         """Visible and explored layers of ``team``; ``None`` is the spectator, who sees what anyone sees.
 
         >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.place(2, "blue", (7, 0))
@@ -338,7 +338,7 @@ class Fog:
         >>> fog.spectator().visible.astype(int).tolist()
         [[1, 1, 0, 0, 0, 0, 1, 1]]
         """
-        return self.view(None)
+        return self.view()
 
     def counts(self, team: str) -> NDArray[np.int32]:
         """``(height, width)`` number of ``team``'s own units that see each cell.

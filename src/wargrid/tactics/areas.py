@@ -54,9 +54,9 @@ from .._validate import check_choice, check_int, check_real
 from ..grids.boards import Grid, HexLikeGrid
 from ..grids.hexes import HEX_DIRECTIONS
 
-__all__ = ["Area", "AREA_KINDS", "area", "area_mask", "lattice_offsets", "rotate_shape"]
+__all__ = ["Area", "AREA_SHAPES", "area", "area_mask", "lattice_offsets", "rotate_shape"]
 
-AREA_KINDS = ("line", "cross", "cone", "sector", "ring", "radius", "circle")
+AREA_SHAPES = ("line", "cross", "cone", "sector", "ring", "radius", "circle")
 """The shapes ``area`` knows ('sector' is another name for 'cone')."""
 
 _SQRT3_2 = math.sqrt(3.0) / 2.0
@@ -78,7 +78,7 @@ class Area:
     """The cells of an area: ``cells`` as ``(x, y)`` (nearest first) and ``mask``, a ``(height, width)`` bool array;
     ``reach``: no cell is more steps from the origin (the board's metric)."""
 
-    kind: str
+    shape: str
     origin: tuple[int, int]
     cells: list[tuple[int, int]]
     mask: NDArray[np.bool_] = field(repr=False)
@@ -218,56 +218,56 @@ def _opt_int(v: Any, name: str, lo: int, hi: int | None = None) -> int:
 
 
 def _check_args(
-    grid: Grid, kind: Any, direction: Any, length: Any, radius: Any, width: Any
+    grid: Grid, shape: Any, direction: Any, length: Any, radius: Any, width: Any
 ) -> tuple[int, int | None, float | None, int | None, int]:
     if not isinstance(grid, Grid):
         raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
-    check_choice(kind, "kind", AREA_KINDS)
+    check_choice(shape, "shape", AREA_SHAPES)
     ndir = grid.topology.ndir
     direction = _opt_int(direction, "direction", 0, ndir - 1)
     given = {"length": length, "radius": radius, "width": width}
     for name, v in given.items():
-        if name in _NEEDS[kind] and v is None:
-            raise ArgumentError(f"kind {kind!r} needs {name}= (it uses {', '.join(_NEEDS[kind])})")
-        if name not in _NEEDS[kind] and v is not None:
-            raise ArgumentError(f"{name}= does not apply to kind {kind!r} (it uses {', '.join(_NEEDS[kind])})")
+        if name in _NEEDS[shape] and v is None:
+            raise ArgumentError(f"shape {shape!r} needs {name}= (it uses {', '.join(_NEEDS[shape])})")
+        if name not in _NEEDS[shape] and v is not None:
+            raise ArgumentError(f"{name}= does not apply to shape {shape!r} (it uses {', '.join(_NEEDS[shape])})")
     limit = grid.width + grid.height
     if length is not None:
         length = _opt_int(length, "length", 1)
     if width is not None:
         width = _opt_int(width, "width", 1, 6 if is_hex(grid) else 8)
     if radius is not None:
-        if kind == "circle":
+        if shape == "circle":
             radius = check_real(radius, "radius", minimum=0.0)
         else:
             radius = _opt_int(radius, "radius", 0)
     reach = length if length is not None else radius
-    if kind == "circle":
+    if shape == "circle":
         # a centre k steps away is at least k * sqrt(3) / 2 (hex), k (square-8) or k / sqrt(2) (square-4) away
         scale = 1.0 / _SQRT3_2 if is_hex(grid) else (1.0 if grid.topology.ndir == 8 else math.sqrt(2.0))
         reach = math.floor(radius * scale + _EPS)
     return direction, length, radius, width, min(int(reach), limit)
 
 
-def _select(grid: Grid, kind: str, direction: int, length: Any, radius: Any, width: Any,
+def _select(grid: Grid, shape: str, direction: int, length: Any, radius: Any, width: Any,
             a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Which lattice offsets ``(a, b)`` belong to the shape (the one definition of every kind)."""
+    """Which lattice offsets ``(a, b)`` belong to the shape (the one definition of every shape)."""
     s = steps_of(grid, a, b)
-    inside: NDArray[np.bool_]  # comparisons with the kind's own option (int or float)
-    if kind == "ring":
+    inside: NDArray[np.bool_]  # comparisons with the shape's own option (int or float)
+    if shape == "ring":
         inside = s == radius
         return inside
-    if kind == "radius":
+    if shape == "radius":
         inside = s <= radius
         return inside
     x, y = lattice_xy(grid, a, b)
-    if kind == "circle":
+    if shape == "circle":
         inside = x * x + y * y <= radius * radius + _EPS
         return inside
     dirs = lattice_directions(grid)
-    if kind == "line":
+    if shape == "line":
         arms = [direction]
-    elif kind == "cross":
+    elif shape == "cross":
         every = 1 if is_hex(grid) else len(dirs) // 4
         arms = [(direction + every * j) % len(dirs) for j in range(len(dirs) // every)]
     else:  # cone / sector
@@ -286,7 +286,7 @@ def _select(grid: Grid, kind: str, direction: int, length: Any, radius: Any, wid
 
 def area(
     grid: Grid,
-    kind: str,
+    shape: str,
     origin: tuple[int, int],
     *,
     direction: int = 0,
@@ -295,7 +295,7 @@ def area(
     width: int | None = None,
     include_origin: bool | None = None,
 ) -> Area:
-    """The cells of shape ``kind`` around ``origin`` (an ``(x, y)`` cell); see the module text.
+    """The cells of shape ``shape`` around ``origin`` (an ``(x, y)`` cell); see the module text.
 
     >>> from wargrid import SquareGrid
     >>> area(SquareGrid(5, 5, diagonal=True), "cross", (2, 2), direction=1, length=1).cells
@@ -303,19 +303,19 @@ def area(
     >>> int(area(SquareGrid(5, 5), "circle", (2, 2), radius=1.5).mask.sum())
     9
     """
-    direction, length, radius, width, reach = _check_args(grid, kind, direction, length, radius, width)
+    direction, length, radius, width, reach = _check_args(grid, shape, direction, length, radius, width)
     origin = grid.check_cell(origin, "origin")
     if include_origin is None:
-        include_origin = _DEFAULT_ORIGIN[kind] and (kind != "ring" or radius == 0)
+        include_origin = _DEFAULT_ORIGIN[shape] and (shape != "ring" or radius == 0)
     elif not isinstance(include_origin, (bool, np.bool_)):
         raise ArgumentTypeError(f"include_origin must be True, False or None, got {include_origin!r}")
     a, b = lattice_offsets(grid, reach)
-    keep = _select(grid, kind, direction, length, radius, width, a, b)
+    keep = _select(grid, shape, direction, length, radius, width, a, b)
     zero = (a == 0) & (b == 0)
     keep = (keep & ~zero) | (zero & bool(include_origin))
     a, b = a[keep], b[keep]
     xs, ys, ok = to_cells(grid, origin, a, b)
-    if grid.wrap_x and kind not in ("line", "cross"):  # measured the shortest way round
+    if grid.wrap_x and shape not in ("line", "cross"):  # measured the shortest way round
         ok &= shortest(grid, origin, a, b)
     lx, ly = lattice_xy(grid, a[ok], b[ok])
     xs, ys = xs[ok], ys[ok]
@@ -326,17 +326,17 @@ def area(
         if not mask[y, x]:  # a wrapped board can bring a cell back twice
             mask[y, x] = True
             cells.append((x, y))
-    return Area(kind, origin, cells, mask, reach)
+    return Area(shape, origin, cells, mask, reach)
 
 
-def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) -> NDArray[np.bool_]:
+def area_mask(grid: Grid, shape: str, origin: tuple[int, int], **options: Any) -> NDArray[np.bool_]:
     """``area(...).mask``: the ``(height, width)`` bool form.
 
     >>> from wargrid import HexGrid
     >>> int(area_mask(HexGrid(7, 7), "ring", (3, 3), radius=2).sum())
     12
     """
-    return area(grid, kind, origin, **options).mask
+    return area(grid, shape, origin, **options).mask
 
 
 def rotate_shape(grid: Grid, cells: Any, origin: tuple[int, int], steps: int) -> list[tuple[int, int]]:

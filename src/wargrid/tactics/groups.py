@@ -2,7 +2,7 @@
 
 ``group_move`` works in four steps:
 
-1. *Destinations*: the ``len(units)`` free passable cells nearest the goal
+1. *Destinations*: the ``len(cells)`` free passable cells nearest the goal
    (a small uniform-cost search from the goal over the unit's costs; the
    cells of other units, ``occupied``, are not free; the group's own cells
    are). With ``keep_formation`` the group keeps its shape instead: each
@@ -67,7 +67,7 @@ class GroupMove:
     ``keep_formation`` (else ``None``); ``ticks`` the tick the last unit arrives.
     """
 
-    units: list[tuple[int, int]]
+    starts: list[tuple[int, int]]
     goal: tuple[int, int]
     destinations: list[tuple[int, int] | None]
     paths: list[Path | None]
@@ -92,7 +92,7 @@ class GroupMove:
         out = []
         for i, p in enumerate(self.paths):
             if p is None:
-                cx, cy = self.grid.center(self.units[i])
+                cx, cy = self.grid.center(self.starts[i])
                 out.append((cx, cy))
                 continue
             v = self.speed if self.speed is not None else self.speeds[i]
@@ -231,19 +231,19 @@ def assign(cost: ArrayLike) -> NDArray[np.int64]:
 
 # -- the order ------------------------------------------------------------------------------
 
-def _check_units(grid: Grid, units: Any) -> list[tuple[int, int]]:
-    if isinstance(units, tuple) and len(units) == 2 and all(isinstance(v, (int, np.integer)) for v in units):
-        raise ArgumentTypeError(f"units must be a list of (x, y) cells, got a single cell {units!r}: wrap it in a list")
+def _check_cells(grid: Grid, cells: Any) -> list[tuple[int, int]]:
+    if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
+        raise ArgumentTypeError(f"cells must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
     try:
-        items = list(units)
+        items = list(cells)
     except TypeError:
-        raise ArgumentTypeError(f"units must be a list of (x, y) cells, got {type(units).__name__}") from None
+        raise ArgumentTypeError(f"cells must be a list of (x, y) cells, got {type(cells).__name__}") from None
     if not items:
-        raise ArgumentError("units must hold at least one cell")
-    out = [grid.check_cell(check_cell_pair(c, f"units[{i}]"), f"units[{i}]") for i, c in enumerate(items)]
+        raise ArgumentError("cells must hold at least one cell")
+    out = [grid.check_cell(check_cell_pair(c, f"cells[{i}]"), f"cells[{i}]") for i, c in enumerate(items)]
     if len(set(out)) != len(out):
         dup = next(c for c in out if out.count(c) > 1)
-        raise ArgumentError(f"units must stand on distinct cells; {dup} appears twice")
+        raise ArgumentError(f"cells must stand on distinct cells; {dup} appears twice")
     return out
 
 
@@ -295,14 +295,14 @@ def _formation(board: _Board, units: list[Cell], goal: Cell, taken: set[Cell]) -
 def group_move(
     grid: Grid,
     costs: CostField,
-    units: Sequence[tuple[int, int]],
+    cells: Sequence[tuple[int, int]],
     goal: tuple[int, int],
     *,
     occupied: Sequence[tuple[int, int]] = (),
     keep_formation: bool = False,
     speeds: Sequence[float] | None = None,
 ) -> GroupMove:
-    """Send ``units`` (their ``(x, y)`` cells) to ``goal`` together; see the module text.
+    """Send the units standing on ``cells`` (``(x, y)`` each) to ``goal`` together; see the module text.
 
     ``costs`` is the unit class's ``CostField`` (``Map.cost_field(unit=...)``);
     ``occupied``: cells other units hold (never a destination).
@@ -314,20 +314,20 @@ def group_move(
     """
     from ..movement.fields import flow_field
 
-    units = _check_units(grid, units)
+    cells = _check_cells(grid, cells)
     goal = grid.check_cell(goal, "goal")
     if not isinstance(keep_formation, (bool, np.bool_)):
         raise ArgumentTypeError(f"keep_formation must be True or False, got {keep_formation!r}")
-    speeds_l = _check_speeds(speeds, len(units))
+    speeds_l = _check_speeds(speeds, len(cells))
     taken = {grid.check_cell(check_cell_pair(c, f"occupied[{i}]"), f"occupied[{i}]") for i, c in enumerate(occupied)}
-    taken -= set(units)
+    taken -= set(cells)
     board = _Board(grid, costs)
-    for i, u in enumerate(units):
+    for i, u in enumerate(cells):
         if not board.passable(u):
-            raise ArgumentError(f"units[{i}] {u} stands on a cell impassable for this unit class")
-    k = len(units)
+            raise ArgumentError(f"cells[{i}] {u} stands on a cell impassable for this unit class")
+    k = len(cells)
     if keep_formation:
-        fixed = _formation(board, units, goal, taken)
+        fixed = _formation(board, cells, goal, taken)
         dests = [d for d in fixed if d is not None]
     else:
         dests = board.nearest(goal, k, taken)
@@ -339,7 +339,7 @@ def group_move(
     entry: list[tuple[int, int] | None] = []
     to_area: list[float] = []
     ff_paths: list[Path | None] = []
-    for u in units:
+    for u in cells:
         p = ff.path_from(u)
         ff_paths.append(p)
         entry.append(None if p is None else p.cells[-1])
@@ -361,7 +361,7 @@ def group_move(
             # bounded by it, gives the exact cost of every destination
             row = cost[i][np.isfinite(cost[i])]
             if row.size:
-                exact = distance_field(grid, costs, [units[i]], max_cost=float(row.max()))
+                exact = distance_field(grid, costs, [cells[i]], max_cost=float(row.max()))
                 for j, (dx, dy) in enumerate(dests):
                     cost[i, j] = min(cost[i, j], float(exact[dy, dx]))
         m = max(k, len(dests))
@@ -371,7 +371,7 @@ def group_move(
         chosen = [dests[j] if j < len(dests) and math.isfinite(cost[i, j]) else None for i, j in enumerate(cols.tolist())]
     paths: list[Path | None] = []
     steps: list[list[float]] = []
-    for i, u in enumerate(units):
+    for i, u in enumerate(cells):
         d = chosen[i]
         e = entry[i]
         tree = None if e is None else trees.get(e)
@@ -392,7 +392,7 @@ def group_move(
     for i, p in enumerate(paths):
         if p is not None:
             ticks = max(ticks, p.cost / (speed if speed is not None else speeds_l[i]))
-    return GroupMove(units, goal, dest_out, paths, total, speeds_l, speed, ticks, steps, grid)
+    return GroupMove(cells, goal, dest_out, paths, total, speeds_l, speed, ticks, steps, grid)
 
 
 def _join(grid: Grid, costs: CostField, board: _Board, ff_path: Path | None, tree: Tree | None,
