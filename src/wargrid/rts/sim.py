@@ -120,6 +120,9 @@ FIELD_MIN = 4
 FIELD_COST = 6
 """What a distance field counts for against ``plan_budget`` (one A* counts 1)."""
 
+AVOID_COST = 4
+"""What a search with a closed cell counts for against ``plan_budget`` (it builds its own costs)."""
+
 _FIELDS_KEPT = 32
 
 # the kernels' table columns and codes (``wargrid._kernels.rts.sim``), repeated so that importing
@@ -225,7 +228,9 @@ class Simulation:
     a way round a blocked cell may rejoin the route; ``patience`` the ticks a
     unit waits for a standing unit before it looks for a way round;
     ``plan_budget`` the searches a tick may run; ``repair_nodes`` the cells a
-    way round may look at.
+    way round may look at; ``weight`` the A* weight of a unit planning alone
+    (its route costs at most ``weight`` times the cheapest; 1: the cheapest,
+    slower to find on large boards).
     """
 
     def __init__(
@@ -237,8 +242,9 @@ class Simulation:
         piece: int = 12,
         patience: int = 6,
         leptons: int = LEPTONS_PER_CELL,
-        plan_budget: int = 96,
+        plan_budget: int = 32,
         repair_nodes: int = 256,
+        weight: float = 1.2,
     ) -> None:
         if not isinstance(map, CostBoard):
             raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
@@ -258,6 +264,9 @@ class Simulation:
         self.repair_nodes = check_int(repair_nodes, "repair_nodes")
         if self.repair_nodes < 1:
             raise ArgumentError(f"repair_nodes must be >= 1, got {self.repair_nodes}")
+        from ..movement.search import check_weight
+
+        self.weight = check_weight(weight)
         self.rng = np.random.default_rng(self.seed)
         self.occupancy = Occupancy(self.grid, leptons=leptons, seed=self.seed)
         self.leptons = self.occupancy.leptons
@@ -746,7 +755,7 @@ class Simulation:
             return
         fresh = req[self._asked[req] < 0]
         self._asked[fresh] = self.tick
-        req = req[np.lexsort((req, self._asked[req]))]
+        req = req[np.lexsort((req, self._asked[req]))][: 4 * self.plan_budget]  # the rest wait their turn
         if self.pathfinder == "classic":
             for u in req.tolist():
                 self._plan_classic(u)
@@ -783,7 +792,7 @@ class Simulation:
             if budget <= 0:
                 waiting.append(u)
                 continue
-            budget -= 1
+            budget -= 1 if r[AVOID] < 0 else AVOID_COST
             res = self._plan_one(u)
             if r[AVOID] < 0:
                 done[key2] = res
@@ -797,15 +806,15 @@ class Simulation:
         Returns False when the unit must be planned alone (or is stuck).
         """
         r = self._ui[u]
-        goal = self._xy(int(r[GOAL]))
         cls = int(r[CLS])
-        cell = self._xy(int(r[CELL]))
-        costs = self.map.costs(unit=self._class_unit[cls])
-        building = self.occupancy.building[goal[1] * self.grid.width + goal[0]] >= 0
-        if not math.isfinite(costs[goal[1], goal[0]]) or (building and self._ui[self.occupancy.building[goal[1] * self.grid.width + goal[0]], KIND] == 3):
+        tc = self._tcost[cls]
+        g, c = int(r[GOAL]), int(r[CELL])
+        gx, gy = self._xy(g)
+        b = int(self.occupancy.building[gy * self.grid.width + gx])
+        if not tc[g] < np.inf or (b >= 0 and self._ui[b, KIND] == 3):
             return False
         r[TARGET] = r[GOAL]
-        if goal != cell and math.isfinite(costs[cell[1], cell[0]]) and not self.map.connected(cell, goal, unit=self._class_unit[cls]):
+        if g != c and tc[c] < np.inf and not self.map.connected(self._xy(c), (gx, gy), unit=self._class_unit[cls]):
             return False
         return True
 
@@ -845,9 +854,9 @@ class Simulation:
         cls, attack = int(r[CLS]), bool(self._uf[u, DAMAGE] > 0)
         cell, goal = self._xy(int(r[CELL])), self._xy(int(r[GOAL]))
         unit = self._class_unit[cls]
-        costs = self.map.costs(unit=unit)
+        tc = self._tcost[cls]
         avoid = int(r[AVOID])
-        if goal != cell and math.isfinite(costs[cell[1], cell[0]]) and math.isfinite(costs[goal[1], goal[0]]):
+        if goal != cell and tc[r[CELL]] < np.inf and tc[r[GOAL]] < np.inf:
             if not self.map.connected(cell, goal, unit=unit):
                 self._stuck_unit(u, f"goal {goal} is not connected to {cell} for {self.map.unit_class(unit)!r}")
                 return None
@@ -865,7 +874,7 @@ class Simulation:
                               speed=float(r[SPEED]) / self.leptons)
             cells = None if tp is None else _dedupe(tp.cells)
         else:
-            p = shortest_path(self.grid, cf, cell, goal, nearest=blocked_goal)
+            p = shortest_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar")
             cells = None if p is None else list(p.cells)
         if cells is None:
             if avoid >= 0:  # no way round: keep the route and wait for the way to clear
@@ -874,7 +883,8 @@ class Simulation:
             self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
             return None
         r[TARGET] = self._pid(cells[-1])
-        ids = np.array([self._pid(c) for c in cells[1:]], dtype=np.int64)
+        xy = np.array(cells[1:], dtype=np.int64).reshape(-1, 2)
+        ids = (xy[:, 1] + 1) * self._topo.pw + xy[:, 0] + 1
         self._set_route(u, ids, cells)
         return ids, cells
 
@@ -918,9 +928,18 @@ class Simulation:
                                  np.zeros((8 * self.repair_nodes + 16, 2), dtype=np.float64),
                                  np.zeros(self.repair_nodes + 1, dtype=np.int64), np.zeros(1, dtype=np.int64))
             stamp, g, parent, heap, out, gen = self._scratch
-            gen[0] += 1
-            m, k_next = k.repair(self._ui, self._uf, u, self._pool, self._tcost, self._tb, self._occ(), self._revealed,
-                                 self.piece, self.repair_nodes, stamp, int(gen[0]), g, parent, heap, out)
+            m = k_next = -1
+            # near the block first; then further along the route, looking at more cells
+            for ahead, nodes in ((self.piece, self.repair_nodes), (int(r[RLEN] - r[RPOS]), 8 * self.repair_nodes)):
+                gen[0] += 1
+                if len(out) < nodes + 1:
+                    out = np.zeros(nodes + 1, dtype=np.int64)
+                    heap = np.zeros((8 * nodes + 16, 2), dtype=np.float64)
+                    self._scratch = (stamp, g, parent, heap, out, gen)
+                m, k_next = k.repair(self._ui, self._uf, u, self._pool, self._tcost, self._tb, self._occ(), self._revealed,
+                                     ahead, nodes, stamp, int(gen[0]), g, parent, heap, out)
+                if m > 0:
+                    break
             if m > 0:
                 rest = self._pool[r[ROFF] + k_next: r[ROFF] + r[RLEN]]
                 cells = np.concatenate([out[:m], rest])
