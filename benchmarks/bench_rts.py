@@ -65,7 +65,7 @@ def run(kind: str, n: int, ticks: int, seed: int) -> dict:
                 break
     rep = sim.report()
     states = collections.Counter(rep.states().values())
-    reasons = collections.Counter(r.split(" unit")[0].split(" (")[0] for u, s, r, _ in rep.units if s != "arrived")
+    reasons = collections.Counter(r.split(" unit")[0].split(" (")[0] or s for u, s, r, _ in rep.units if s != "arrived")
     busy = times[1:300]
     return {
         "first": times[0], "mean": float(np.mean(busy)), "worst": float(np.max(busy)),

@@ -79,6 +79,16 @@ def _event(out, tick, uid, code, a, b):
 
 
 @jit
+def _log_move(out, u, q):
+    mv, nmv = out[2], out[3]
+    i = nmv[0]
+    if i < mv.shape[0]:
+        mv[i, 0] = u
+        mv[i, 1] = q
+        nmv[0] = i + 1
+
+
+@jit
 def lepton(ui, u, topo, leptons):
     """Unit ``u``'s position in leptons (square lepton layout: cell * leptons + half)."""
     pw, width, wrap = topo[8], topo[7], topo[6]
@@ -362,12 +372,7 @@ def _enter(ui, u, tick, occ, topo, out):
     ui[u, PROG] = 0
     ui[u, FACING] = ui[u, DIR]
     ui[u, ROT] = -1
-    mv, nmv = out[2], out[3]
-    i = nmv[0]
-    if i < mv.shape[0]:
-        mv[i, 0] = u
-        mv[i, 1] = q
-        nmv[0] = i + 1
+    _log_move(out, u, q)
     if ui[u, STATE] != ARRIVED and arrived(ui, u, topo, occ[10]):
         _arrive(ui, u, tick, out, EV_ARRIVED, -1)
 
@@ -421,12 +426,7 @@ def _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out):
         ui[v, PROG] = 0
         ui[v, FACING] = ui[v, DIR]
         ui[v, ROT] = -1
-        mv, nmv = out[2], out[3]
-        j = nmv[0]
-        if j < mv.shape[0]:
-            mv[j, 0] = v
-            mv[j, 1] = q
-            nmv[0] = j + 1
+        _log_move(out, v, q)
     for i in range(m):
         v = members[i]
         if ui[v, TARGET] >= 0 and ui[v, STATE] != ARRIVED and arrived(ui, v, topo, occ[10]):
