@@ -220,6 +220,8 @@ def classic_search(
         path, dirs = out[:m], dirs[: m - 1]
     else:
         dirs[:] = topo.directions(path[:-1], path[1:])
+    if len(dirs) > steps:  # an edge walk is taken whole: cut the piece to max_steps
+        path, dirs = path[: steps + 1], dirs[:steps]
     cells = list(zip((path % topo.pw - 1).tolist(), (path // topo.pw - 1).tolist()))
     length = float(stepl[dirs].sum())
     cost = float((stepl[dirs] * cell[path[1:]]).sum()) if len(dirs) else 0.0
