@@ -78,13 +78,13 @@ class TacticsQueries(SightQueries):
 
     def group_move(
         self,
-        units: Any,
+        units: Sequence[Cell],
         goal: Cell,
         *,
         unit: str | None = None,
-        occupied: Any = (),
+        occupied: Sequence[Cell] = (),
         keep_formation: bool = False,
-        speeds: Any = None,
+        speeds: Sequence[float] | None = None,
     ) -> GroupMove:
         """Send ``units`` (a list of ``(x, y)`` cells) of class ``unit`` to ``goal`` together.
 

@@ -39,7 +39,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid
-from ._array_cache import cached, remember
+from ._array_cache import ArrayCache, cached, remember
 from .jps import jps_path, jps_pays
 from .search import Path, check_weight, jps_applies, padded_id, search_checked, stop_array
 from .zones import ZoneState
@@ -59,7 +59,7 @@ ZONES_MAX_CELLS = 1 << 22
 """Zones are labelled for a cost field used without a map only on boards up to
 this many padded cells (2048 x 2048): labelling costs about 50 ns a cell."""
 
-_ZONES: dict[int, object] = {}
+_ZONES: ArrayCache[ZoneState | int] = {}
 """``id(cost array) -> (weakref, ZoneState or a query count)`` for cost fields used without a map."""
 
 
@@ -84,7 +84,7 @@ def _field_zones(costs: CostField) -> ZoneState | None:
         return got
     if cell.shape[0] > ZONES_MAX_CELLS:
         return None
-    seen = 1 if got is None else int(got) + 1  # type: ignore[call-overload]
+    seen = 1 if got is None else got + 1
     if seen < ZONES_AFTER_QUERIES:
         remember(_ZONES, cell, seen, 64)
         return None

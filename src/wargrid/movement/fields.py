@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError
 from .._validate import check_int, check_real
@@ -81,7 +82,7 @@ class MovementRange:
         return Path([(int(p % pw - 1), int(p // pw - 1)) for p in ids.tolist()], float(self.cost[y, x]), self.unit)
 
 
-def steps_field(grid: Grid, sources: np.ndarray, max_steps: int) -> np.ndarray:
+def steps_field(grid: Grid, sources: NDArray[np.int64], max_steps: int) -> NDArray[np.float64]:
     """Padded board distance in steps (every step 1, terrain and corner rule ignored) from padded sources."""
     from .._kernels.movement.dijkstra import dijkstra
 

@@ -34,16 +34,18 @@ import math
 import threading
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from types import ModuleType
+from typing import Any, Callable, Literal, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_real
 from .._kernels import load
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
-from ._array_cache import cached, remember
+from ._array_cache import ArrayCache, cached, remember
 
 __all__ = ["Path", "distance_field"]
 
@@ -80,10 +82,18 @@ class Path:
 
 # -- kernel arguments and reusable search state ---------------------------------------------
 
-_TOPO_ARGS: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+TopoArgs = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]
+"""``(off, stepl, corner, ti)``, see ``topo_args``."""
+
+TopoBundle = tuple[
+    NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]
+]
+"""``(off, dxa, dya, stepl, corner, ti)``, see ``topo_bundle``."""
+
+_TOPO_ARGS: weakref.WeakKeyDictionary[Topology, TopoArgs] = weakref.WeakKeyDictionary()
 
 
-def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def topo_args(topo: Topology) -> TopoArgs:
     """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_bundle``)."""
     got = _TOPO_ARGS.get(topo)
     if got is None:
@@ -99,10 +109,10 @@ def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return got
 
 
-_TOPO_BUNDLE: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+_TOPO_BUNDLE: weakref.WeakKeyDictionary[Topology, TopoBundle] = weakref.WeakKeyDictionary()
 
 
-def topo_bundle(topo: Topology) -> tuple[np.ndarray, ...]:
+def topo_bundle(topo: Topology) -> TopoBundle:
     """``(off, dxa, dya, stepl, corner, ti)``: the search kernels' topology argument (cached).
 
     ``dxa``, ``dya`` are the x and y parts of the offsets, parity-major like ``off``.
@@ -185,7 +195,7 @@ _EMPTY_U8 = np.zeros(0, dtype=np.uint8)
 _NO_TREE_I32 = np.zeros(0, dtype=np.int32)
 _NO_TREE_I8 = np.zeros(0, dtype=np.int8)
 
-_MOVES: dict[int, tuple[weakref.ref, Any]] = {}
+_MOVES: ArrayCache[NDArray[np.uint8] | Literal[False]] = {}
 """``id(cost array) -> (weakref, step bits)``; ``False`` in place of the bits: seen once (lazy)."""
 
 LAZY_MASK_CELLS = 1 << 16
@@ -195,7 +205,7 @@ costs about 20 ns a cell, which one short query on a large board after an edit
 should not pay (the general kernels answer it without them)."""
 
 
-def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> np.ndarray | None:
+def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> NDArray[np.uint8] | None:
     """The allowed-step bits of every padded cell (``move_mask``), or ``None`` where the plain kernels do not serve.
 
     The plain kernels serve boards without wrap and without edge costs. The
@@ -306,7 +316,7 @@ def search_checked(
     return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
 
 
-def kernels() -> Any:
+def kernels() -> ModuleType:
     """The A* kernels' module, imported (and numba with it) on first use only."""
     return load("movement.astar")
 
@@ -441,10 +451,10 @@ def distance_field(
     return topo.unpad(dist)
 
 
-_STEP_QUEUES: "weakref.WeakKeyDictionary[Topology, tuple[np.ndarray, int]]" = weakref.WeakKeyDictionary()
+_STEP_QUEUES: weakref.WeakKeyDictionary[Topology, tuple[NDArray[np.int64], int]] = weakref.WeakKeyDictionary()
 
 
-def step_queues(topo: Topology) -> tuple[np.ndarray, int]:
+def step_queues(topo: Topology) -> tuple[NDArray[np.int64], int]:
     """``(qof, nq)``: the queue of each direction for ``dijkstra_queues`` (one per distinct step length; cached)."""
     got = _STEP_QUEUES.get(topo)
     if got is None:

@@ -24,6 +24,7 @@ from enum import IntEnum
 from typing import Any, Mapping
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid
@@ -89,7 +90,7 @@ def _check_costs(costs: Mapping[Any, float] | None) -> np.ndarray:
     return np.array([table[e] for e in Entry], dtype=np.float64)
 
 
-def _check_categories(grid: Grid, categories: Any) -> np.ndarray:
+def _check_categories(grid: Grid, categories: npt.ArrayLike) -> np.ndarray:
     c = np.asarray(categories)
     if c.shape != grid.shape:
         raise ArgumentError(f"categories must have shape (height, width) = {grid.shape}, got {c.shape}")
@@ -136,7 +137,7 @@ class LadderPath:
 def ladder_path(
     grid: Grid,
     cell_costs: np.ndarray,
-    categories: np.ndarray,
+    categories: npt.ArrayLike,
     start: tuple[int, int],
     goal: tuple[int, int],
     *,

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_iterable, check_seed
@@ -132,7 +133,11 @@ class Occupancy:
             return f"it holds vehicle {self.vehicle[c]}"
         if self.reserved_cell[c] >= 0 and self.reserved_cell[c] != me:
             return f"it is reserved by unit {self.reserved_cell[c]}"
-        others = lambda a: (a >= 0) & (a != me)  # noqa: E731
+
+        def others(a: NDArray[np.int64]) -> NDArray[np.bool_]:
+            held: NDArray[np.bool_] = (a >= 0) & (a != me)
+            return held
+
         if kind == "vehicle":
             inf = self.infantry[c]
             if others(inf).any():

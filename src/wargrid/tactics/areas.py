@@ -44,9 +44,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeGuard
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_real
@@ -80,7 +81,7 @@ class Area:
     kind: str
     origin: tuple[int, int]
     cells: list[tuple[int, int]]
-    mask: np.ndarray = field(repr=False)
+    mask: NDArray[np.bool_] = field(repr=False)
     reach: int = 0
 
     def __len__(self) -> int:
@@ -93,7 +94,7 @@ class Area:
         return cell in set(self.cells)
 
 
-def is_hex(grid: Grid) -> bool:
+def is_hex(grid: Grid) -> TypeGuard[HexLikeGrid]:
     """Whether ``grid`` has hex adjacency (hex and staggered boards).
 
     >>> from wargrid import StaggeredGrid
@@ -103,7 +104,7 @@ def is_hex(grid: Grid) -> bool:
     return isinstance(grid, HexLikeGrid)
 
 
-def lattice_directions(grid: Grid) -> np.ndarray:
+def lattice_directions(grid: Grid) -> NDArray[np.int64]:
     """``(ndir, 2)`` lattice offsets of the board's directions (``(dx, dy)`` or ``(dq, dr)``).
 
     >>> from wargrid import SquareGrid
@@ -116,7 +117,7 @@ def lattice_directions(grid: Grid) -> np.ndarray:
     return np.stack([t.dx[0], t.dy[0]], axis=1).astype(np.int64)
 
 
-def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def lattice_xy(grid: Grid, a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Ideal-lattice positions (neighbouring centres 1 apart) of lattice offsets ``(a, b)``.
 
     >>> from wargrid import HexGrid
@@ -124,14 +125,14 @@ def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np
     >>> round(float(np.hypot(x[0], y[0])), 6)
     1.0
     """
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
+    fa = np.asarray(a, dtype=np.float64)
+    fb = np.asarray(b, dtype=np.float64)
     if is_hex(grid):
-        return a + b / 2.0, b * _SQRT3_2
-    return a, b
+        return fa + fb / 2.0, fb * _SQRT3_2
+    return fa, fb
 
 
-def lattice_offsets(grid: Grid, reach: int) -> tuple[np.ndarray, np.ndarray]:
+def lattice_offsets(grid: Grid, reach: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Every lattice offset within ``reach`` steps (both components int64).
 
     >>> from wargrid import HexGrid
@@ -139,29 +140,32 @@ def lattice_offsets(grid: Grid, reach: int) -> tuple[np.ndarray, np.ndarray]:
     7
     """
     rng = np.arange(-reach, reach + 1, dtype=np.int64)
-    a, b = np.meshgrid(rng, rng, indexing="ij")
-    a, b = a.ravel(), b.ravel()
+    ga, gb = np.meshgrid(rng, rng, indexing="ij")
+    a, b = ga.ravel(), gb.ravel()
     keep = steps_of(grid, a, b) <= reach
     return a[keep], b[keep]
 
 
-def steps_of(grid: Grid, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def steps_of(grid: Grid, a: ArrayLike, b: ArrayLike) -> NDArray[np.int64]:
     """Steps on an open board for lattice offsets ``(a, b)`` (the board's own metric).
 
     >>> from wargrid import SquareGrid
     >>> steps_of(SquareGrid(3, 3, diagonal=True), np.array([2]), np.array([-1])).tolist()
     [2]
     """
-    a = np.asarray(a, dtype=np.int64)
-    b = np.asarray(b, dtype=np.int64)
+    ia = np.asarray(a, dtype=np.int64)
+    ib = np.asarray(b, dtype=np.int64)
     if is_hex(grid):
-        return (np.abs(a) + np.abs(b) + np.abs(a + b)) // 2
+        hex_steps: NDArray[np.int64] = (np.abs(ia) + np.abs(ib) + np.abs(ia + ib)) // 2
+        return hex_steps
     if grid.topology.ndir == 8:
-        return np.maximum(np.abs(a), np.abs(b))
-    return np.abs(a) + np.abs(b)
+        return np.maximum(np.abs(ia), np.abs(ib))
+    return np.abs(ia) + np.abs(ib)
 
 
-def to_cells(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def to_cells(
+    grid: Grid, origin: tuple[int, int], a: NDArray[np.int64], b: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
     """Lattice offsets from ``origin`` to cells: ``(xs, ys, on_board)`` (wrapped in x on a wrapped board).
 
     >>> from wargrid import SquareGrid
@@ -184,7 +188,7 @@ def to_cells(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) 
     return xs, ys, ok
 
 
-def shortest(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def shortest(grid: Grid, origin: tuple[int, int], a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Whether each lattice offset is (one of) the shortest ways to its cell on a wrapped board.
 
     >>> from wargrid import SquareGrid
@@ -202,18 +206,20 @@ def shortest(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) 
         else:
             alt = steps_of(grid, a + shift, b)
         best = np.minimum(best, alt)
-    return s == best
+    return np.equal(s, best)
 
 
 def _opt_int(v: Any, name: str, lo: int, hi: int | None = None) -> int:
-    v = check_int(v, name)
-    if v < lo or (hi is not None and v > hi):
+    n = check_int(v, name)
+    if n < lo or (hi is not None and n > hi):
         allowed = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-        raise ArgumentError(f"{name} must be {allowed}, got {v}")
-    return v
+        raise ArgumentError(f"{name} must be {allowed}, got {n}")
+    return n
 
 
-def _check_args(grid: Grid, kind: Any, direction: Any, length: Any, radius: Any, width: Any) -> tuple:
+def _check_args(
+    grid: Grid, kind: Any, direction: Any, length: Any, radius: Any, width: Any
+) -> tuple[int, int | None, float | None, int | None, int]:
     if not isinstance(grid, Grid):
         raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     check_choice(kind, "kind", AREA_KINDS)
@@ -244,16 +250,20 @@ def _check_args(grid: Grid, kind: Any, direction: Any, length: Any, radius: Any,
 
 
 def _select(grid: Grid, kind: str, direction: int, length: Any, radius: Any, width: Any,
-            a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Which lattice offsets ``(a, b)`` belong to the shape (the one definition of every kind)."""
     s = steps_of(grid, a, b)
+    inside: NDArray[np.bool_]  # comparisons with the kind's own option (int or float)
     if kind == "ring":
-        return s == radius
+        inside = s == radius
+        return inside
     if kind == "radius":
-        return s <= radius
+        inside = s <= radius
+        return inside
     x, y = lattice_xy(grid, a, b)
     if kind == "circle":
-        return x * x + y * y <= radius * radius + _EPS
+        inside = x * x + y * y <= radius * radius + _EPS
+        return inside
     dirs = lattice_directions(grid)
     if kind == "line":
         arms = [direction]
@@ -265,7 +275,8 @@ def _select(grid: Grid, kind: str, direction: int, length: Any, radius: Any, wid
         half = math.radians(width * (30.0 if is_hex(grid) else 22.5))
         norm = np.hypot(x, y)
         cos = (x * dx + y * dy) / np.where(norm > 0, norm * math.hypot(float(dx), float(dy)), 1.0)
-        return (s >= 1) & (s <= length) & (cos >= math.cos(half) - _EPS)
+        inside = (s >= 1) & (s <= length) & (cos >= math.cos(half) - _EPS)
+        return inside
     keep = np.zeros(a.shape, dtype=bool)
     for d in arms:
         da, db = int(dirs[d, 0]), int(dirs[d, 1])
@@ -318,7 +329,7 @@ def area(
     return Area(kind, origin, cells, mask, reach)
 
 
-def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) -> np.ndarray:
+def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) -> NDArray[np.bool_]:
     """``area(...).mask``: the ``(height, width)`` bool form.
 
     >>> from wargrid import HexGrid

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_cell_pair, check_real
@@ -48,6 +49,11 @@ from ..grids.boards import Grid
 from ..movement.dispatch import astar
 from ..movement.search import Path, distance_field
 from .areas import is_hex, to_cells
+
+Cell = tuple[int, int]
+
+Tree = tuple[dict[Cell, float], dict[Cell, Cell | None]]
+"""``(costs, parents)`` of a uniform-cost search inside an area (see ``_Board.tree``)."""
 
 __all__ = ["GroupMove", "group_move", "assign"]
 
@@ -153,7 +159,9 @@ class _Board:
             out.append((n, cost))
         return out
 
-    def nearest(self, source: tuple[int, int], k: int, taken: set, within: set | None = None) -> list[tuple[int, int]]:
+    def nearest(
+        self, source: Cell, k: int, taken: set[Cell], within: set[Cell] | None = None
+    ) -> list[Cell]:
         """Up to ``k`` passable cells not in ``taken``, nearest ``source`` first (uniform-cost search)."""
         dist = {source: 0.0}
         heap = [(0.0, source[1], source[0])]
@@ -176,10 +184,10 @@ class _Board:
                     heapq.heappush(heap, (nd, n[1], n[0]))
         return out
 
-    def tree(self, source: tuple[int, int], within: set) -> tuple[dict, dict]:
+    def tree(self, source: Cell, within: set[Cell]) -> Tree:
         """Costs and parents of a uniform-cost search from ``source`` that stays inside ``within``."""
         dist = {source: 0.0}
-        parent: dict = {source: None}
+        parent: dict[Cell, Cell | None] = {source: None}
         heap = [(0.0, source[1], source[0])]
         while heap:
             d, y, x = heapq.heappop(heap)
@@ -197,7 +205,7 @@ class _Board:
         return dist, parent
 
 
-def assign(cost: np.ndarray) -> np.ndarray:
+def assign(cost: ArrayLike) -> NDArray[np.int64]:
     """The column for each row of a square ``cost`` matrix that minimises the total (Hungarian method, a kernel).
 
     ``inf`` entries are avoided whenever an assignment without them exists.
@@ -217,7 +225,8 @@ def assign(cost: np.ndarray) -> np.ndarray:
     big = (float(np.abs(finite).max()) + 1.0) * (n + 1) if finite.size else 1.0
     from .._kernels.tactics.groups import hungarian
 
-    return hungarian(np.ascontiguousarray(np.where(np.isfinite(c), c, big)))
+    cols: NDArray[np.int64] = hungarian(np.ascontiguousarray(np.where(np.isfinite(c), c, big)))
+    return cols
 
 
 # -- the order ------------------------------------------------------------------------------
@@ -253,7 +262,7 @@ def _check_speeds(speeds: Any, n: int) -> list[float]:
     return out
 
 
-def _formation(board: _Board, units: list, goal: tuple[int, int], taken: set) -> list[tuple[int, int] | None]:
+def _formation(board: _Board, units: list[Cell], goal: Cell, taken: set[Cell]) -> list[Cell | None]:
     grid = board.grid
     xs = np.array([u[0] for u in units])
     ys = np.array([u[1] for u in units])
@@ -341,11 +350,12 @@ def group_move(
     else:
         cost = np.full((k, max(k, len(dests))), math.inf)
         for i in range(k):
-            if entry[i] is None:
+            e = entry[i]
+            if e is None:
                 continue
-            dist = trees[entry[i]][0]
-            for j, d in enumerate(dests):
-                cost[i, j] = to_area[i] + dist.get(d, math.inf)
+            dist = trees[e][0]
+            for j, dcell in enumerate(dests):
+                cost[i, j] = to_area[i] + dist.get(dcell, math.inf)
             # the flow field's entry point depends on how it broke ties, so the
             # estimate above is only an upper bound: a Dijkstra from the unit,
             # bounded by it, gives the exact cost of every destination
@@ -363,8 +373,10 @@ def group_move(
     steps: list[list[float]] = []
     for i, u in enumerate(units):
         d = chosen[i]
-        got = None if d is None else _join(grid, costs, board, ff_paths[i], trees.get(entry[i]), u, d)
-        if got is not None and not keep_formation:
+        e = entry[i]
+        tree = None if e is None else trees.get(e)
+        got = None if d is None else _join(grid, costs, board, ff_paths[i], tree, u, d)
+        if got is not None and d is not None and not keep_formation:
             j = dests.index(d)
             if got[0].cost > cost[i, j] + 1e-9:  # a straighter way than through the entry point
                 direct = astar(grid, costs, u, d, search="astar")
@@ -383,13 +395,15 @@ def group_move(
     return GroupMove(units, goal, dest_out, paths, total, speeds_l, speed, ticks, steps, grid)
 
 
-def _join(grid: Grid, costs: CostField, board: _Board, ff_path: Path | None, tree: tuple | None,
+def _join(grid: Grid, costs: CostField, board: _Board, ff_path: Path | None, tree: Tree | None,
           start: tuple[int, int], dest: tuple[int, int]) -> tuple[Path, list[float]] | None:
     """The flow-field path to the area, then the walk inside the area to ``dest`` (or A* if the area splits)."""
     if ff_path is not None and tree is not None and dest in tree[1]:
         walk = [dest]
-        while tree[1][walk[-1]] is not None:
-            walk.append(tree[1][walk[-1]])
+        prev = tree[1][dest]
+        while prev is not None:
+            walk.append(prev)
+            prev = tree[1][prev]
         cells = list(ff_path.cells) + walk[::-1][1:]
     else:
         p = astar(grid, costs, start, dest)

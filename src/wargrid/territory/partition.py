@@ -303,7 +303,7 @@ def partition(
     passable: np.ndarray | None = None,
     mode: str = "compact",
     max_chunk: int | None = None,
-    weights: np.ndarray | None = None,
+    weights: np.typing.ArrayLike | None = None,
     starts: Sequence[tuple[int, int]] | None = None,
     seed: int = 0,
     method: str | None = None,
