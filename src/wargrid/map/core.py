@@ -22,7 +22,6 @@ are serialised and never leave a stale or half-updated cost behind.
 from __future__ import annotations
 
 import math
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
@@ -149,8 +148,8 @@ class MapCore:
     def _start_dynamic_state(self) -> None:
         """What a map has besides its layers: listeners, the lock, derived state (never pickled or copied)."""
         self._callbacks: dict[str, list[Callable[[MapEvent], Any]]] = {e: [] for e in EVENTS}
-        self._lock = threading.RLock()
         self.derived = Derived(self)
+        self._lock = self.derived.lock  # one lock: edits and the derived state they update
         self.version = 0
 
     # -- pickling: the layers only; listeners and derived state rebuild -----------------------

@@ -54,7 +54,7 @@ class MovementQueries(MapCore):
         w = weight if type(weight) is float and weight == 1.0 else check_weight(weight)
         if not isinstance(nearest, (bool, np.bool_)):
             raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
-        zones = None if nearest else self.derived.zones(name)
+        zones = None if nearest else self.derived.locked_zones(name)
         if enemies is None and friends is None:
             if not isinstance(ignore_zoc, (bool, np.bool_)):
                 raise ArgumentTypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
@@ -100,7 +100,7 @@ class MovementQueries(MapCore):
         """
         name = self.unit_class(unit)
         return _paths(self.grid, self.derived.cost_field(name), pairs, weight=weight, workers=workers,
-                      zones=self.derived.zones(name))
+                      zones=self.derived.locked_zones(name))
 
     def movement_range(
         self,

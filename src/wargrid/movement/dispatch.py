@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from typing import Protocol, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +47,13 @@ from .zones import ZoneState
 __all__ = ["astar", "find_path", "paths", "shortest_path", "check_costs", "SEARCHES"]
 
 Cell = tuple[int, int]
+
+
+class Connectivity(Protocol):
+    """Connectivity zones as the dispatcher asks them: ``ZoneState``, or a map's zones read under its lock."""
+
+    def connected(self, pa: int, pb: int) -> bool: ...
+
 
 SEARCHES = ("auto", "astar", "jps")
 """What ``search=`` accepts: 'auto' (the dispatcher's choice), 'astar' (A* forced), 'jps' (JPS forced)."""
@@ -76,7 +83,7 @@ def check_costs(grid: Grid, costs: object) -> CostField:
     return costs
 
 
-def _field_zones(costs: CostField) -> ZoneState | None:
+def _field_zones(costs: CostField) -> Connectivity | None:
     """The zones of a cost field used without a map, once it has been searched ``ZONES_AFTER_QUERIES`` times."""
     cell = costs.cell
     got = cached(_ZONES, cell)
@@ -103,7 +110,7 @@ def shortest_path(
     nearest: bool = False,
     stop: npt.NDArray[np.bool_] | None = None,
     search: str = "auto",
-    zones: ZoneState | None = None,
+    zones: Connectivity | None = None,
 ) -> Path | None:
     """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``).
 
@@ -236,7 +243,7 @@ def paths(
     *,
     weight: float = 1.0,
     workers: int = 2,
-    zones: ZoneState | None = None,
+    zones: Connectivity | None = None,
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 
