@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Mapping, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
+from .._extras import require
 from ..errors import ArgumentError, ArgumentTypeError
 from .._xml import escape, quoteattr
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
@@ -529,6 +530,7 @@ def _encode(arr: NDArray[np.uint32], encoding: str, compression: str | None) -> 
 
 
 def _tileset_png(m: Map, path: Path, geo: _Geometry) -> None:
+    require("PIL", extra="png", feature="Tileset images (tileset_image=True)")
     from PIL import Image, ImageDraw
 
     tw, th = geo["tilewidth"], geo["tileheight"]

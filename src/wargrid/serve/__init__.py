@@ -14,6 +14,8 @@ import socket
 import sys
 import threading
 from typing import Any, TextIO
+
+from .._extras import require
 from ..errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["create_app", "serve", "bind_socket", "is_loopback"]
@@ -25,6 +27,7 @@ def create_app(**kwargs: Any) -> Any:
     >>> type(create_app()).__name__
     'Starlette'
     """
+    require("starlette", extra="serve", feature="The playground (wargrid serve)")
     from .app import create_app as _create
 
     return _create(**kwargs)
@@ -82,7 +85,7 @@ def serve(
     Listens on ``host`` (loopback by default); any other host answers every
     Host header and prints a warning.
     """
-    import uvicorn
+    uvicorn = require("uvicorn", extra="serve", feature="The playground (wargrid serve)")
 
     out = sys.stdout if out is None else out
     sock = bind_socket(host, port)
