@@ -296,14 +296,42 @@ def search_checked(
     gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
     moves = None if nearest or st.size else plain_moves(topo, costs, lazy=True)
-    if moves is not None:
-        reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, gen)
-    else:
+    keyb = None if moves is None else key_bits(topo, costs, hscale)
+    reached = -2 if keyb is None else k.astar_keyed(cell, moves, s, t, tb, hscale, keyb, state.arrays, gen)
+    if reached == -2 and moves is not None:  # (-2 from astar_keyed: a key would overflow)
+        reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, state.next_gen())
+    elif reached == -2:
         reached = k.astar(cell, costs.edge, st, s, t, tb, hscale, nearest, state.arrays, gen)
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
     return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
+
+
+_UNITS: dict[int, tuple[weakref.ref, Any]] = {}
+"""``id(cost array) -> (weakref, (L, largest cost))`` from ``cost_unit``."""
+
+
+def key_bits(topo: Topology, costs: CostField, hscale: float) -> np.ndarray | None:
+    """``astar_keyed``'s ``keyb`` for these costs, or ``None`` where its integer keys do not serve.
+
+    They serve boards of unit steps (hex, square-4) whose costs and ``hscale``
+    are whole in units of ``1 / L`` for a power of two ``L <= 1024``.
+    """
+    if topo.heuristic == 1 or not hscale > 0.0 or np.any(np.asarray(topo.step) != 1.0):
+        return None
+    got = cached(_UNITS, costs.cell)
+    if got is None:
+        got = kernels().cost_unit(costs.cell, 1024.0)
+        remember(_UNITS, costs.cell, got, 16)
+    unit = got[0]
+    while unit and hscale * unit != math.floor(hscale * unit):
+        unit = unit * 2.0 if unit < 1024.0 else 0.0
+    if not unit:
+        return None
+    ib = int(topo.padded_size).bit_length()
+    hb = int(topo.width + topo.height).bit_length()
+    return np.array([unit, ib, hb, 1 << min(53, 63 - ib - hb)], dtype=np.int64)
 
 
 def kernels() -> Any:
