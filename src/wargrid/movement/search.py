@@ -308,8 +308,23 @@ def search_checked(
     return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
 
 
-_UNITS: dict[int, tuple[weakref.ref, Any]] = {}
+_UNITS: "dict[int, tuple[weakref.ref[np.ndarray], Any]]" = {}
 """``id(cost array) -> (weakref, (L, largest cost))`` from ``cost_unit``."""
+
+
+def cost_unit(topo: Topology, costs: CostField) -> tuple[float, float]:
+    """``(L, largest finite cost)``: ``L`` the power of two ``<= 1024`` making every cost whole (cached).
+
+    ``L`` is 0 where none does, or where the board's steps are not all of
+    length 1 (square-8 diagonals), so sums of costs would not be whole.
+    """
+    if np.any(np.asarray(topo.step) != 1.0):
+        return 0.0, 0.0
+    got = cached(_UNITS, costs.cell)
+    if got is None:
+        got = kernels().cost_unit(costs.cell, 1024.0)
+        remember(_UNITS, costs.cell, got, 16)
+    return got
 
 
 def key_bits(topo: Topology, costs: CostField, hscale: float) -> np.ndarray | None:
@@ -318,13 +333,9 @@ def key_bits(topo: Topology, costs: CostField, hscale: float) -> np.ndarray | No
     They serve boards of unit steps (hex, square-4) whose costs and ``hscale``
     are whole in units of ``1 / L`` for a power of two ``L <= 1024``.
     """
-    if topo.heuristic == 1 or not hscale > 0.0 or np.any(np.asarray(topo.step) != 1.0):
+    if topo.heuristic == 1 or not hscale > 0.0:
         return None
-    got = cached(_UNITS, costs.cell)
-    if got is None:
-        got = kernels().cost_unit(costs.cell, 1024.0)
-        remember(_UNITS, costs.cell, got, 16)
-    unit = got[0]
+    unit = cost_unit(topo, costs)[0]
     while unit and hscale * unit != math.floor(hscale * unit):
         unit = unit * 2.0 if unit < 1024.0 else 0.0
     if not unit:
@@ -462,11 +473,21 @@ def distance_field(
         if dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, tb, queues, mc, dist) >= 0:
             return topo.unpad(dist)
         dist.fill(np.inf)  # (never seen) a queue overflowed: the heap below answers instead
+    unit, top = cost_unit(topo, costs)
+    if unit and top * unit < BUCKETS:
+        from .._kernels.movement.dijkstra import dijkstra_buckets
+
+        dijkstra_buckets(costs.cell, moves, ids, tb, unit, int(top * unit) + 1, mc, dist, (state.pos, state.hid))
+        return topo.unpad(dist)
     dijkstra_plain(
         costs.cell, moves, False, float(costs.min_cost), ids, tb, mc, False, False,
         (dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid),
     )
     return topo.unpad(dist)
+
+
+BUCKETS = 1 << 12
+"""``distance_field`` runs ``dijkstra_buckets`` when the largest cost is under this many units ``1 / L``."""
 
 
 _STEP_QUEUES: "weakref.WeakKeyDictionary[Topology, tuple[np.ndarray, int]]" = weakref.WeakKeyDictionary()

@@ -1,7 +1,8 @@
-"""A* with one integer key a heap slot (``astar_keyed``) against the general kernel and against Dijkstra.
+"""The kernels of boards whose costs are whole in units of a power of two, against the general ones.
 
-It serves boards of unit steps whose costs are whole in units of a power of two;
-it must pop the very same cells in the very same order as ``astar``.
+``astar_keyed`` (one integer key a heap slot) must pop the very same cells in
+the very same order as ``astar``; ``dijkstra_buckets`` (Dial's bucket queue)
+must give the very same distances as ``dijkstra``.
 """
 
 from __future__ import annotations
@@ -137,3 +138,50 @@ def test_map_uses_keyed_kernel_on_whole_costs():
     c = m.cost_field(unit="cavalry")
     assert key_bits(m.grid.topology, c, c.min_cost) is not None
     assert m.path((0, 0), (5, 0), unit="cavalry").cost == m.distance_field((0, 0), unit="cavalry")[0, 5]
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data(), max_cost=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 6.0]))
+def test_bucket_dijkstra_gives_the_heap_distances(data, max_cost):
+    from wargrid._kernels.movement.dijkstra import dijkstra, dijkstra_buckets
+
+    g, cost, _ = data.draw(boards(edges=False))
+    assume(not g.topology.wrap and g.topology.heuristic != 1)
+    cells = list(g.cells())
+    srcs = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+    c = costs_of(g, cost, None)
+    topo = g.topology
+    n = topo.padded_size
+    ids = np.array([padded_id(topo, s) for s in srcs], dtype=np.int64)
+    unit, top = search.cost_unit(topo, c)
+    assert unit in (1.0, 2.0, 4.0)
+    got = np.full(n, np.inf)
+    link = (np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32))
+    settled = dijkstra_buckets(c.cell, plain_moves(topo, c), ids, topo_bundle(topo), unit, int(top * unit) + 1,
+                               max_cost, got, link)
+    want = np.full(n, np.inf)
+    field = (want, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32), np.empty(n),
+             np.empty(n, dtype=np.int32))
+    assert settled == dijkstra(c.cell, c.edge, _NO_STOP, ids, topo_bundle(topo), max_cost, False, field)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_bucket_dijkstra_literal_hex():
+    # flat odd-q hex 4 x 3 (the board of test_keyed_astar_literal_hex), from (0, 1)
+    g = HexGrid(4, 3)
+    inf = np.inf
+    cost = np.array([
+        [2.0, 2.0, 3.0, 2.0],
+        [2.0, inf, 0.75, 2.0],
+        [2.0, inf, 5.0, 2.0],
+    ])
+    c = CostField.from_arrays(g, cost)
+    assert search.cost_unit(g.topology, c) == (4.0, 5.0)
+    want = np.array([
+        [2.0, 2.0, 5.0, 4.75],
+        [0.0, inf, 2.75, 4.75],
+        [2.0, inf, 7.75, 6.75],
+    ])
+    np.testing.assert_array_equal(search.distance_field(g, c, (0, 1)), want)
+    np.testing.assert_array_equal(search.distance_field(g, c, (0, 1), max_cost=4.0),
+                                  np.where(want <= 4.0, want, inf))
