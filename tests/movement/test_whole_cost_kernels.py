@@ -34,7 +34,7 @@ def _run(g, c, s, t, weight=1.0, keyb=None):
         a, b = padded_id(topo, s), padded_id(topo, t)
         if keyed:
             kb = key_bits(topo, c, hscale) if keyb is None else keyb
-            r = astar_keyed(c.cell, plain_moves(topo, c), a, b, tb, hscale, kb, st_.arrays, gen)
+            r = astar_keyed(c.cell, a, b, tb, hscale, kb, st_.arrays, gen)
         else:
             r = astar(c.cell, c.edge, _NO_STOP, a, b, tb, hscale, False, st_.arrays, gen)
         closed = st_.stamp == 2 * gen + 1
@@ -157,7 +157,7 @@ def test_bucket_dijkstra_gives_the_heap_distances(data, max_cost):
     assert unit in (1.0, 2.0, 4.0)
     got = np.full(n, np.inf)
     link = (np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32))
-    settled = dijkstra_buckets(c.cell, plain_moves(topo, c), ids, topo_bundle(topo), unit, int(top * unit) + 1,
+    settled = dijkstra_buckets(c.cell, ids, topo_bundle(topo), unit, int(top * unit) + 1,
                                max_cost, got, link)
     want = np.full(n, np.inf)
     field = (want, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32), np.empty(n),

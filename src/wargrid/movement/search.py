@@ -295,13 +295,15 @@ def search_checked(
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
-    moves = None if nearest or st.size else plain_moves(topo, costs, lazy=True)
-    keyb = None if moves is None else key_bits(topo, costs, hscale)
-    reached = -2 if keyb is None else k.astar_keyed(cell, moves, s, t, tb, hscale, keyb, state.arrays, gen)
-    if reached == -2 and moves is not None:  # (-2 from astar_keyed: a key would overflow)
-        reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, state.next_gen())
-    elif reached == -2:
-        reached = k.astar(cell, costs.edge, st, s, t, tb, hscale, nearest, state.arrays, gen)
+    plain = not (nearest or st.size or topo.wrap or costs.edge.size)
+    keyb = key_bits(topo, costs, hscale) if plain else None
+    reached = -2 if keyb is None else k.astar_keyed(cell, s, t, tb, hscale, keyb, state.arrays, gen)
+    if reached == -2:  # (also when astar_keyed found a key would overflow)
+        moves = plain_moves(topo, costs, lazy=True) if plain else None
+        if moves is not None:
+            reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, state.next_gen())
+        else:
+            reached = k.astar(cell, costs.edge, st, s, t, tb, hscale, nearest, state.arrays, state.next_gen())
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
@@ -453,10 +455,12 @@ def distance_field(
     mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)
-    moves = plain_moves(topo, costs)
-    if moves is None:
+    unit, top = (0.0, 0.0) if topo.wrap or costs.edge.size or costs.uniform else cost_unit(topo, costs)
+    buckets = bool(unit) and top * unit < BUCKETS
+    moves = None if buckets else plain_moves(topo, costs)
+    if moves is None and not buckets:
         return topo.unpad(dijkstra_field(grid, costs, ids, max_cost=mc, tree=False).dist)
-    from .._kernels.movement.dijkstra import dijkstra_plain
+    from .._kernels.movement.dijkstra import dijkstra_buckets, dijkstra_plain
 
     # distances only: the thread's search state lends its arrays (A* trusts only
     # stamped entries, and no stamp is touched here), so no fresh board-sized
@@ -465,6 +469,9 @@ def distance_field(
     dist = state.g
     dist.fill(np.inf)
     tb = topo_bundle(topo)
+    if buckets:  # whole costs: Dial's buckets, no step bits needed
+        dijkstra_buckets(costs.cell, ids, tb, unit, int(top * unit) + 1, mc, dist, (state.pos, state.hid))
+        return topo.unpad(dist)
     if costs.uniform:
         from .._kernels.movement.dijkstra import dijkstra_queues
 
@@ -473,12 +480,6 @@ def distance_field(
         if dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, tb, queues, mc, dist) >= 0:
             return topo.unpad(dist)
         dist.fill(np.inf)  # (never seen) a queue overflowed: the heap below answers instead
-    unit, top = cost_unit(topo, costs)
-    if unit and top * unit < BUCKETS:
-        from .._kernels.movement.dijkstra import dijkstra_buckets
-
-        dijkstra_buckets(costs.cell, moves, ids, tb, unit, int(top * unit) + 1, mc, dist, (state.pos, state.hid))
-        return topo.unpad(dist)
     dijkstra_plain(
         costs.cell, moves, False, float(costs.min_cost), ids, tb, mc, False, False,
         (dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid),

@@ -327,10 +327,15 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
 
 
 @jit
-def astar_keyed(cell, moves, start, goal, topo, hscale, keyb, state, gen):
-    """``astar_plain`` for boards whose costs are whole in units of ``1 / keyb[0]``: one integer key a heap slot.
+def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
+    """``astar`` with one integer key a heap slot, for boards of unit steps whose costs are whole in units of ``1 / keyb[0]``.
 
-    When every finite cell cost, every step length and ``hscale`` times
+    Boards without wrap, edge costs or stop cells, and without ``nearest``
+    (as ``astar_plain``), whose steps are all of length 1 (hex, square-4,
+    staggered): they have no diagonal, so no corner rule, and a step is
+    allowed when it enters a passable cell; ``cell`` itself says so (the
+    padding is ``inf``) and no step bits are needed, so the first query on
+    new costs pays nothing before it starts. When every finite cell cost, every step length and ``hscale`` times
     ``L = keyb[0]`` (a power of two) are whole, every ``f`` and ``g`` the
     search forms is a multiple of ``1 / L``, computed exactly in floats. A*'s
     order (smaller ``f``, larger ``g``, smaller id) is then the order of the
@@ -340,8 +345,8 @@ def astar_keyed(cell, moves, start, goal, topo, hscale, keyb, state, gen):
     heuristic steps, and ``keyb[3]`` is the first ``f * L`` that does not fit.
     The open list is a 4-ary heap of these keys in ``hf`` read as ``int64``
     (``hg`` and ``hid`` are not used): one 8-byte compare a child, four
-    children a cache line. Same pops, same results as ``astar_plain``
-    (returns -2, and leaves no result, if a key would overflow).
+    children a cache line. Same pops, same results as ``astar`` (returns
+    -2, and leaves no result, if a key would overflow).
     """
     off, dxa, dya, _, _, ti = topo
     g, parent, stamp, pos, hf, _, _ = state
@@ -406,7 +411,6 @@ def astar_keyed(cell, moves, start, goal, topo, hscale, keyb, state, gen):
         stamp[u] = cl
         if u == gl:
             return np.int64(u)
-        mu = _U(moves[u])
         ux = np.int64(u % pw) - 1
         uy = np.int64(u // pw) - 1
         if pmode == 0:
@@ -416,15 +420,15 @@ def astar_keyed(cell, moves, start, goal, topo, hscale, keyb, state, gen):
         else:
             base = _U(uy & 1) * ndir
         for d in range(ndir):
-            du = _U(d)
-            if (mu >> du) & one == 0:
-                continue
-            k = base + du
+            k = base + _U(d)
             q = _U(np.int64(u) + off[k])
+            c = cell[q]
+            if c == INF:
+                continue
             s = stamp[q]
             if s == cl:
                 continue
-            nd = gu + cell[q]
+            nd = gu + c
             if s == op:
                 if nd >= g[q]:
                     continue

@@ -381,8 +381,13 @@ def dijkstra_queues(cell, moves, c_uni, sources, topo, queues, max_cost, dist):
 
 
 @jit
-def dijkstra_buckets(cell, moves, sources, topo, unit, nb, max_cost, dist, link):
-    """Distances only, on a plain board of unit steps whose costs are whole in units of ``1 / unit``.
+def dijkstra_buckets(cell, sources, topo, unit, nb, max_cost, dist, link):
+    """Distances only, on a board of unit steps whose costs are whole in units of ``1 / unit``.
+
+    Boards without wrap or edge costs whose steps all have length 1 (hex,
+    square-4, staggered): with no diagonal there is no corner rule, and a
+    step is allowed when it enters a passable cell, which ``cell`` says
+    (no step bits, see ``astar.astar_keyed``).
 
     Dial's bucket queue: every distance is a multiple of ``1 / unit`` (a power
     of two, so the float sums are exact), and the open cells' keys
@@ -395,7 +400,6 @@ def dijkstra_buckets(cell, moves, sources, topo, unit, nb, max_cost, dist, link)
     """
     off, _, _, _, _, ti = topo
     nxt, prv = link
-    one = _U(1)
     ndir = _U(ti[0])
     pmode = ti[1]
     pw = _U(ti[5])
@@ -429,7 +433,6 @@ def dijkstra_buckets(cell, moves, sources, topo, unit, nb, max_cost, dist, link)
         count -= 1
         settled += 1
         gu = dist[u]
-        mu = _U(moves[u])
         if pmode == 0:
             base = _U(0)
         else:
@@ -437,10 +440,7 @@ def dijkstra_buckets(cell, moves, sources, topo, unit, nb, max_cost, dist, link)
             uy = np.int64(u // pw) - 1
             base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
         for d in range(ndir):
-            du = _U(d)
-            if (mu >> du) & one == 0:
-                continue
-            q = _U(np.int64(u) + off[base + du])
+            q = _U(np.int64(u) + off[base + _U(d)])
             nd = gu + cell[q]
             if nd > max_cost:
                 continue
