@@ -318,21 +318,35 @@ def bench_prepared(name, m, queries, problems, table: int) -> dict:
     want = np.array([[m.distance_field(s, unit="foot")[t[1], t[0]] for t in dst] for s in src])
     if tab.shape != want.shape or not np.allclose(tab, want, rtol=1e-9, atol=0) or not np.array_equal(np.isinf(tab), np.isinf(want)):
         problems.append(f"{name}: distance_table differs from Dijkstra")
-    # an edit: one bridge cell destroyed, then a query across the map
-    bid = m.terrains.index("bridge")
-    by, bx = np.nonzero(np.asarray(m.overlay) == bid)
-    if by.size:
-        cell = (int(bx[0]), int(by[0]))
-        a, b, _ = queries[0]
+    # an edit: one bridge cell destroyed (a road cell on the first query's path where the
+    # board has no bridge), then that query again
+    a, b, _ = queries[0]
+    cell, kind = edit_cell(m, m.path(a, b, unit="foot"))
+    if cell is not None:
         t0 = time.perf_counter()
         m.set_overlay([cell], None)
         p = m.path(a, b, unit="foot")
         row["edit"] = (time.perf_counter() - t0) * 1e3
+        row["edit_kind"] = kind
         want = float(m.distance_field(a, unit="foot")[b[1], b[0]])
         if (p is None) != math.isinf(want) or (p is not None and not close(p.cost, want)):
-            problems.append(f"{name}: after the bridge at {cell} fell, path {None if p is None else p.cost} != Dijkstra {want}")
-        m.set_overlay([cell], "bridge")
+            problems.append(f"{name}: after the {kind} at {cell} went, path {None if p is None else p.cost} != Dijkstra {want}")
+        m.set_overlay([cell], kind)
     return row
+
+
+def edit_cell(m, path):
+    """``(cell, overlay name)``: a bridge cell (one on ``path`` if any), else a road cell of ``path``; or ``(None, None)``."""
+    on_path = [] if path is None else path.cells
+    for kind in ("bridge", "road"):
+        hits = [c for c in on_path if m.overlay_name(c) == kind]
+        if hits:
+            return hits[len(hits) // 2], kind
+        if kind == "bridge":
+            by, bx = np.nonzero(np.asarray(m.overlay) == m.terrains.index("bridge"))
+            if by.size:
+                return (int(bx[0]), int(by[0])), kind
+    return None, None
 
 
 # -- report ---------------------------------------------------------------------------------------------
@@ -423,11 +437,11 @@ def main() -> None:
             print(f"| {r['board']} | {fmt(r['w'])} | {fmt(r['t'])} | {ratio(r['w'], r['t'])} | {fmt(r['s'])} | {ratio(r['w'], r['s'])} |")
     if p_rows:
         print("\n## Prepared (Map.prepare(unit='foot'))")
-        print("| board | build s | bytes/cell | query median ms | query worst ms | bridge edit + query ms | table ms |")
-        print("|---|---|---|---|---|---|---|")
+        print("| board | build s | bytes/cell | query median ms | query worst ms | edit + query ms | edit | table ms |")
+        print("|---|---|---|---|---|---|---|---|")
         for r in p_rows:
             print(f"| {r['board']} | {r['build']:.2f} | {r['bpc']:.1f} | {fmt(r['q_med'])} | {fmt(r['q_max'])} | "
-                  f"{fmt(r.get('edit', float('nan')))} | {fmt(r['table'])} |")
+                  f"{fmt(r.get('edit', float('nan')))} | {r.get('edit_kind') or '-'} | {fmt(r['table'])} |")
     print("\n## Checks")
     if problems:
         for p in problems[:40]:

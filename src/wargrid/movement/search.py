@@ -19,7 +19,11 @@ Which kernel runs: boards without wrap, edge costs or stop cells use the
 "plain" kernels, which read one byte of allowed steps a cell (``plain_moves``);
 the rest use the general ones, which apply the neighbour and corner rules as
 they go. Both give the same answers. Distance-only fields on uniform boards
-use the FIFO-queue Dijkstra (``dijkstra_queues``).
+use the FIFO-queue Dijkstra (``dijkstra_queues``). On such boards with steps
+of length 1 (hex, square-4, staggered) whose costs are whole in units of a
+power of two (``cost_unit``; the terrain tables' 1, 2, 0.75 ...), A* runs
+``astar_keyed`` (one exact integer key a heap slot, the same pops) and
+distance-only fields run ``dijkstra_buckets`` (Dial's bucket queue).
 
 >>> from wargrid import SquareGrid
 >>> from wargrid.costs import CostField
