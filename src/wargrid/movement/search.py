@@ -315,7 +315,16 @@ def search_checked(
 
 
 _UNITS: "dict[int, tuple[weakref.ref[np.ndarray], Any]]" = {}
-"""``id(cost array) -> (weakref, (L, largest cost))`` from ``cost_unit``."""
+"""``id(cost array) -> (weakref, (L, largest cost, {hscale: keyb}))``: ``cost_unit`` and ``key_bits``."""
+
+
+def _units(topo: Topology, costs: CostField) -> tuple[float, float, dict[float, np.ndarray | None]]:
+    got = cached(_UNITS, costs.cell)
+    if got is None:
+        unit, top = (0.0, 0.0) if np.any(np.asarray(topo.step) != 1.0) else kernels().cost_unit(costs.cell, 1024.0)
+        got = (unit, top, {})
+        remember(_UNITS, costs.cell, got, 16)
+    return got  # type: ignore[no-any-return]
 
 
 def cost_unit(topo: Topology, costs: CostField) -> tuple[float, float]:
@@ -324,31 +333,32 @@ def cost_unit(topo: Topology, costs: CostField) -> tuple[float, float]:
     ``L`` is 0 where none does, or where the board's steps are not all of
     length 1 (square-8 diagonals), so sums of costs would not be whole.
     """
-    if np.any(np.asarray(topo.step) != 1.0):
-        return 0.0, 0.0
-    got = cached(_UNITS, costs.cell)
-    if got is None:
-        got = kernels().cost_unit(costs.cell, 1024.0)
-        remember(_UNITS, costs.cell, got, 16)
-    return got
+    unit, top, _ = _units(topo, costs)
+    return unit, top
 
 
 def key_bits(topo: Topology, costs: CostField, hscale: float) -> np.ndarray | None:
-    """``astar_keyed``'s ``keyb`` for these costs, or ``None`` where its integer keys do not serve.
+    """``astar_keyed``'s ``keyb`` for these costs, or ``None`` where its integer keys do not serve (cached).
 
     They serve boards of unit steps (hex, square-4) whose costs and ``hscale``
     are whole in units of ``1 / L`` for a power of two ``L <= 1024``.
     """
+    unit, _, keys = _units(topo, costs)
+    if hscale in keys:
+        return keys[hscale]
     if topo.heuristic == 1 or not hscale > 0.0:
-        return None
-    unit = cost_unit(topo, costs)[0]
+        unit = 0.0
     while unit and hscale * unit != math.floor(hscale * unit):
         unit = unit * 2.0 if unit < 1024.0 else 0.0
-    if not unit:
-        return None
-    ib = int(topo.padded_size).bit_length()
-    hb = int(topo.width + topo.height).bit_length()
-    return np.array([unit, ib, hb, 1 << min(53, 63 - ib - hb)], dtype=np.int64)
+    keyb = None
+    if unit:
+        ib = int(topo.padded_size).bit_length()
+        hb = int(topo.width + topo.height).bit_length()
+        keyb = np.array([unit, ib, hb, 1 << min(53, 63 - ib - hb)], dtype=np.int64)
+    if len(keys) >= 16:  # many weights: keep the few last
+        keys.clear()
+    keys[hscale] = keyb
+    return keyb
 
 
 def kernels() -> Any:
