@@ -62,22 +62,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from bench_movement import peer, timed  # the scripts' folder is on sys.path when run as a script
+
 TCOD_SQUARE_SCALE = 100_000  # square-8 tcod costs: cardinal 100000 x cost, diagonal 141421 x cost
 SQRT2 = math.sqrt(2.0)
-
-
-def peer(name: str):
-    """Import a peer, or ``None`` when it is not installed."""
-    try:
-        return __import__(name, fromlist=["_"])
-    except ImportError:
-        return None
-
-
-def timed(fn, *args, **kw):
-    t0 = time.perf_counter()
-    out = fn(*args, **kw)
-    return time.perf_counter() - t0, out
 
 
 def ms(xs: list[float], how=statistics.median) -> float:
