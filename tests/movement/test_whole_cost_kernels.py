@@ -185,3 +185,14 @@ def test_bucket_dijkstra_literal_hex():
     np.testing.assert_array_equal(search.distance_field(g, c, (0, 1)), want)
     np.testing.assert_array_equal(search.distance_field(g, c, (0, 1), max_cost=4.0),
                                   np.where(want <= 4.0, want, inf))
+
+
+def test_key_bits_declines_costs_too_large_for_the_keys():
+    # 1024 x 1024: 21 bits of id and 12 of heuristic steps leave 30 for f * L
+    g = HexGrid(1024, 1024)
+    fits = CostField.from_arrays(g, np.full(g.shape, 2.0 ** 16))
+    assert key_bits(g.topology, fits, fits.min_cost).tolist() == [1, 21, 12, 2 ** 30]
+    big = CostField.from_arrays(g, np.full(g.shape, 2.0 ** 18))  # whole, but a crossing would not fit
+    assert key_bits(g.topology, big, big.min_cost) is None
+    p = search.search_checked(g, big, (0, 0), (7, 7), 1.0, False, None)
+    assert p.cost == 2.0 ** 18 * 11  # 11 hex steps (axial (0, 0) to (7, 4)), each 2 ** 18

@@ -343,7 +343,7 @@ def key_bits(topo: Topology, costs: CostField, hscale: float) -> np.ndarray | No
     They serve boards of unit steps (hex, square-4) whose costs and ``hscale``
     are whole in units of ``1 / L`` for a power of two ``L <= 1024``.
     """
-    unit, _, keys = _units(topo, costs)
+    unit, top, keys = _units(topo, costs)
     if hscale in keys:
         return keys[hscale]
     if topo.heuristic == 1 or not hscale > 0.0:
@@ -351,10 +351,12 @@ def key_bits(topo: Topology, costs: CostField, hscale: float) -> np.ndarray | No
     while unit and hscale * unit != math.floor(hscale * unit):
         unit = unit * 2.0 if unit < 1024.0 else 0.0
     keyb = None
-    if unit:
-        ib = int(topo.padded_size).bit_length()
-        hb = int(topo.width + topo.height).bit_length()
-        keyb = np.array([unit, ib, hb, 1 << min(53, 63 - ib - hb)], dtype=np.int64)
+    ib = int(topo.padded_size).bit_length()
+    hb = int(topo.width + topo.height).bit_length()
+    fmax = 1 << min(53, 63 - ib - hb)
+    # a search that would run out of keys on ordinary queries (the kernel checks every key) is not tried
+    if unit and 4 * (topo.width + topo.height) * max(top, hscale) * unit < fmax:
+        keyb = np.array([unit, ib, hb, fmax], dtype=np.int64)
     if len(keys) >= 16:  # many weights: keep the few last
         keys.clear()
     keys[hscale] = keyb
