@@ -46,7 +46,7 @@ Sections (``--sections``):
   scipy's ``dijkstra``; median times and ratios; fields compared.
 - ``prepared``: only when the installed wargrid has ``Map.prepare``: build
   time and bytes a cell of ``prepare(unit="foot")``, ``Map.path`` query median
-  and worst, one bridge cell destroyed (``set_overlay([cell], None)``) then a
+  and worst (and the median over tcod's from the ``astar`` section), one bridge cell destroyed (``set_overlay([cell], None)``) then a
   query (edit + query time, answer checked against a fresh Dijkstra), and a
   100 x 100 ``distance_table`` (checked against 100 Dijkstra fields).
 """
@@ -354,6 +354,14 @@ def ratio(a, b) -> str:
     return f"{a / b:.3f}"
 
 
+def summary(rows, ours: str, theirs: str, label: str, target: float) -> None:
+    """The worst and the geometric mean of ``ours / theirs`` over the hex boards below 1200²."""
+    rs = [r[ours] / r[theirs] for r in rows if r["board"].startswith("hex") and "1200" not in r["board"] and r.get(theirs)]
+    if rs:
+        print(f"\nhex boards below 1200², {label}: worst {max(rs):.3f}, geometric mean "
+              f"{math.exp(sum(map(math.log, rs)) / len(rs)):.3f} (target <= {target})")
+
+
 def boards(args):
     """``(name, make)`` for each board of the run."""
     import wargrid
@@ -417,19 +425,25 @@ def main() -> None:
             print(f"| {r['board']} | {r['n']} | {fmt(r['w_med'])} | {fmt(r['w_max'])} | {fmt(r.get('t_med'))} | "
                   f"{fmt(r.get('t_max'))} | {ratio(r['w_med'], r.get('t_med'))} | {r.get('scale', '-')} | "
                   f"{r.get('t_err', float('nan')):.1e} |")
+        summary(a_rows, "w_med", "t_med", "A*/tcod", 0.25)
     if f_rows:
         print("\n## Full-board distance field (median ms)")
         print("| board | wargrid | tcod Dijkstra | wargrid/tcod | scipy dijkstra | wargrid/scipy |")
         print("|---|---|---|---|---|---|")
         for r in f_rows:
             print(f"| {r['board']} | {fmt(r['w'])} | {fmt(r['t'])} | {ratio(r['w'], r['t'])} | {fmt(r['s'])} | {ratio(r['w'], r['s'])} |")
+        summary(f_rows, "w", "t", "field/tcod", 0.4)
     if p_rows:
         print("\n## Prepared (Map.prepare(unit='foot'))")
-        print("| board | build s | bytes/cell | query median ms | query worst ms | edit + query ms | edit | table ms |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| board | build s | bytes/cell | query median ms | query worst ms | median / tcod's | edit + query ms | edit | table ms |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        tcod_med = {r["board"]: r.get("t_med") for r in a_rows}
         for r in p_rows:
             print(f"| {r['board']} | {r['build']:.2f} | {r['bpc']:.1f} | {fmt(r['q_med'])} | {fmt(r['q_max'])} | "
+                  f"{ratio(r['q_med'], tcod_med.get(r['board']))} | "
                   f"{fmt(r.get('edit', float('nan')))} | {r.get('edit_kind') or '-'} | {fmt(r['table'])} |")
+        print("targets: 512² hex query <= 1/50 of tcod's; 1200² median <= 2 ms, worst <= 5 ms, build <= 60 s, "
+              "<= 200 bytes/cell, bridge edit + query <= 50 ms, 100 x 100 table <= 1 s")
     print("\n## Checks")
     if problems:
         for p in problems[:40]:
