@@ -46,8 +46,10 @@ Sections (``--sections``):
   scipy's ``dijkstra``; median times and ratios; fields compared.
 - ``prepared``: only when the installed wargrid has ``Map.prepare``: build
   time and bytes a cell of ``prepare(unit="foot")``, ``Map.path`` query median
-  and worst (and the median over tcod's from the ``astar`` section), one bridge cell destroyed (``set_overlay([cell], None)``) then a
-  query (edit + query time, answer checked against a fresh Dijkstra), and a
+  and worst (and the median over tcod's from the ``astar`` section), one
+  bridge cell destroyed (``set_overlay([cell], None)``; a road cell of the
+  query's path on a board without bridges) then the query again (edit +
+  query time, answer checked against a fresh Dijkstra), and a
   100 x 100 ``distance_table`` (checked against 100 Dijkstra fields).
 """
 
