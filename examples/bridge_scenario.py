@@ -132,8 +132,8 @@ def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int =
 
     def seen(ev: Any) -> None:
         detail = ", ".join(f"{k}={v}" for k, v in ev.data.items())
-        events.append((sim.tick, ev.kind, detail))
-        if ev.kind == "zones_changed":
+        events.append((sim.tick, ev.event, detail))
+        if ev.event == "zones_changed":
             zones.append(dict(ev.data))
 
     for kind in ("overlay_changed", "terrain_changed", "zones_changed"):

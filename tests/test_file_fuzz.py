@@ -9,6 +9,7 @@ A write that fails leaves nothing at or beside the destination.
 from __future__ import annotations
 
 import io
+import copy
 import json
 import os
 import tracemalloc
@@ -37,7 +38,7 @@ def _write_samples(folder: Path) -> dict[str, tuple[bytes, object]]:
     W.save_tiled(HEX, folder / "b.tmx", encoding="base64", compression="zlib", tileset_image=False)
     W.save_tiled(HEX, folder / "c.tmj", encoding="base64", compression="gzip", tileset_image=False)
     W.save_movingai(SQUARE, folder / "a.map")
-    W.save_movingai_scenarios(folder / "a.scen", SCENARIOS)
+    W.save_movingai_scenarios(SCENARIOS, folder / "a.scen")
     readers = {"a.json": W.load_map, "a.npz": W.load_map, "a.tmx": W.load_tiled, "a.tmj": W.load_tiled,
                "b.tmx": W.load_tiled, "c.tmj": W.load_tiled, "a.map": W.load_movingai,
                "a.scen": W.load_movingai_scenarios}
@@ -233,7 +234,7 @@ WRITERS = [
     pytest.param(lambda p: W.save_tiled(HEX, p), ".tmx", id="save_tiled-tmx"),
     pytest.param(lambda p: W.save_tiled(HEX, p, encoding="base64", compression="zlib"), ".tmj", id="save_tiled-tmj"),
     pytest.param(lambda p: W.save_movingai(SQUARE, p), ".map", id="save_movingai"),
-    pytest.param(lambda p: W.save_movingai_scenarios(p, SCENARIOS), ".scen", id="save_movingai_scenarios"),
+    pytest.param(lambda p: W.save_movingai_scenarios(SCENARIOS, p), ".scen", id="save_movingai_scenarios"),
 ]
 
 
@@ -307,7 +308,7 @@ def test_json_with_wrong_types_inside(name, samples, tmp_path):
                 if value == "<delete>":
                     del cur[spot[-1]]
                 else:
-                    cur[spot[-1]] = value
+                    cur[spot[-1]] = copy.deepcopy(value)  # never the shared value itself: it could end up inside itself
             except (KeyError, IndexError, TypeError):
                 continue  # an earlier edit removed this spot
         target.write_text(json.dumps(doc))

@@ -176,7 +176,7 @@ def test_events_carry_old_and_new():
     m.on("terrain_changed", seen.append)
     m.set_terrain([(1, 1), (2, 1)], "hills")
     (ev,) = seen
-    assert ev.kind == "terrain_changed" and ev.cells == ((1, 1), (2, 1))
+    assert ev.event == "terrain_changed" and ev.cells == ((1, 1), (2, 1))
     assert ev.data == {"old": ["plains", "plains"], "new": "hills"}
     m.off("terrain_changed", seen.append)
     m.set_terrain([(0, 0)], "hills")

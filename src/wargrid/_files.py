@@ -20,7 +20,7 @@ from typing import Callable, IO
 __all__ = ["atomic_write", "atomic_write_with"]
 
 
-def atomic_write_with(path: str | os.PathLike, write: Callable[[IO[bytes]], None]) -> None:
+def atomic_write_with(path: str | os.PathLike[str], write: Callable[[IO[bytes]], object]) -> None:
     """Call ``write(file)`` on a temp file beside ``path``, then move it into place."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
@@ -39,7 +39,7 @@ def atomic_write_with(path: str | os.PathLike, write: Callable[[IO[bytes]], None
         raise
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
+def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     """Write ``data`` (``str`` is written as UTF-8) to ``path`` atomically."""
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     atomic_write_with(path, lambda f: f.write(raw))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,7 +31,10 @@ from .grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .map import Map
 from .terrain import TerrainTable
 
-__all__ = ["generate", "generate_board", "GeneratedBoard", "make_grid"]
+if TYPE_CHECKING:  # pragma: no cover - typing_extensions has Unpack on Python 3.10 too
+    from typing_extensions import Unpack
+
+__all__ = ["generate", "generate_board", "GeneratedBoard", "BoardOptions", "make_grid"]
 
 _Floats = NDArray[np.float64]
 
@@ -70,32 +74,32 @@ def make_grid(
     return StaggeredGrid(width, height, stagger=stagger, wrap_x=wrap_x)
 
 
-def generate(
-    width: int,
-    height: int,
-    *,
-    kind: str = "hex",
-    seed: int = 0,
-    orientation: str = "flat",
-    offset: str | None = None,
-    diagonal: bool = False,
-    stagger: str = "columns",
-    wrap_x: bool = False,
-    water: float = 0.3,
-    forest: float = 0.3,
-    towns: int | None = None,
-    rivers: int | None = None,
-) -> Map:
-    """A seeded strategy-game board of ``width`` x ``height`` cells (see ``generate_board``).
+class BoardOptions(TypedDict, total=False):
+    """The keyword options of ``generate`` and ``generate_board`` (see ``generate_board``)."""
+
+    kind: str
+    seed: int
+    orientation: str
+    offset: str | None
+    diagonal: bool
+    stagger: str
+    wrap_x: bool
+    water: float
+    forest: float
+    towns: int | None
+    rivers: int | None
+
+
+def generate(width: int, height: int, **options: Unpack[BoardOptions]) -> Map:
+    """A seeded strategy-game board of ``width`` x ``height`` cells: ``generate_board(...).map``.
+
+    Takes the keyword options of ``generate_board`` (``BoardOptions``).
 
     >>> m = generate(16, 12, kind="square", seed=1)
     >>> m.terrain.shape, sorted(set(m.terrains.names[i] for i in m.terrain.ravel()))[:2]
     ((12, 16), ['coast', 'forest'])
     """
-    return generate_board(
-        width, height, kind=kind, seed=seed, orientation=orientation, offset=offset, diagonal=diagonal,
-        stagger=stagger, wrap_x=wrap_x, water=water, forest=forest, towns=towns, rivers=rivers,
-    ).map
+    return generate_board(width, height, **options).map
 
 
 def generate_board(

@@ -638,9 +638,9 @@ class TestBadInput:
             hex_round_array([float("nan")], [0.0])
 
     def test_offset_and_doubled_check_their_arguments(self):
-        with pytest.raises(ValueError, match="kind must be one of 'odd-q', 'even-q', 'odd-r', 'even-r'"):
+        with pytest.raises(ValueError, match="offset must be one of 'odd-q', 'even-q', 'odd-r', 'even-r'"):
             hex_to_offset(Hex(0, 0), "odd")
-        with pytest.raises(ValueError, match="kind must be one of"):
+        with pytest.raises(ValueError, match="offset must be one of"):
             offset_to_hex(0, 0, "doubled-height")
         with pytest.raises(TypeError, match="hex must be a Hex"):
             hex_to_offset((0, 0), "odd-q")
@@ -648,9 +648,9 @@ class TestBadInput:
             offset_to_hex(1.0, 0, "odd-q")
         with pytest.raises(TypeError, match="row must be an integer"):
             offset_to_hex(0, "0", "odd-q")
-        with pytest.raises(ValueError, match="kind must be one of 'doubled-height', 'doubled-width'"):
+        with pytest.raises(ValueError, match="doubled must be one of 'doubled-height', 'doubled-width'"):
             hex_to_doubled(Hex(0, 0), "odd-q")
-        with pytest.raises(ValueError, match="kind must be one of"):
+        with pytest.raises(ValueError, match="doubled must be one of"):
             doubled_to_hex(0, 0, "even-q")
         with pytest.raises(ValueError, match=r"col \+ row even"):
             doubled_to_hex(1, 2, "doubled-width")
@@ -666,7 +666,7 @@ class TestBadInput:
             offset_to_axial_array([0], [0.5], "odd-q")
         with pytest.raises(TypeError, match="r must be an integer array"):
             axial_to_offset_array([0], [1.5], "odd-r")
-        with pytest.raises(ValueError, match="kind must be one of"):
+        with pytest.raises(ValueError, match="offset must be one of"):
             axial_to_offset_array([0], [1], "odd-s")
 
     def test_layout_checks_its_arguments(self):

@@ -64,7 +64,7 @@ def test_round_trip(tmp_path):
     assert out.read_bytes().replace(b"\r\n", b"\n") == src.read_bytes().replace(b"\r\n", b"\n")
     assert load_movingai(out) == m
     sc = load_movingai_scenarios(str(src) + ".scen")
-    save_movingai_scenarios(tmp_path / "a.scen", sc)
+    save_movingai_scenarios(sc, tmp_path / "a.scen")
     back = load_movingai_scenarios(tmp_path / "a.scen")
     assert [(s.bucket, s.start, s.goal) for s in back] == [(s.bucket, s.start, s.goal) for s in sc]
     assert all(abs(a.optimal - b.optimal) < 1e-8 for a, b in zip(back, sc))

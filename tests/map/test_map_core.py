@@ -35,7 +35,7 @@ def test_edit_context_applies_changes_and_fires_one_event_per_layer():
     m.zones(unit="foot")
     seen: list[str] = []
     for ev in ("terrain_changed", "overlay_changed", "zones_changed", "edge_changed"):
-        m.on(ev, lambda e: seen.append(e.kind))
+        m.on(ev, lambda e: seen.append(e.event))
     water = m.terrains.index("water")
     with m.edit() as e:
         e.terrain[:, 2] = water

@@ -88,9 +88,9 @@ def test_reference_range_and_flow():
 @pytest.mark.parametrize(
     "call, err, words",
     [
-        (lambda m: m.movement_range((0, 0), -1), ValueError, "budget"),
-        (lambda m: m.movement_range((0, 0), float("nan")), ValueError, "budget"),
-        (lambda m: m.movement_range((0, 0), "3"), TypeError, "budget"),
+        (lambda m: m.movement_range((0, 0), -1), ValueError, "max_cost"),
+        (lambda m: m.movement_range((0, 0), float("nan")), ValueError, "max_cost"),
+        (lambda m: m.movement_range((0, 0), "3"), TypeError, "max_cost"),
         (lambda m: m.movement_range((0, 9), 3), IndexError, "start"),
         (lambda m: m.movement_range((0, 0), 3, attack_range=-1), ValueError, "attack_range"),
         (lambda m: m.movement_range((0, 0), 3, unit="dragon"), ValueError, "dragon"),

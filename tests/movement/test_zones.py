@@ -292,7 +292,7 @@ def test_bridge_destroyed_splits_zone_and_fires_event():
     m.set_overlay([(2, 1)], None)  # the bridge is destroyed
     assert len(seen) == 1
     ev = seen[0]
-    assert ev.kind == "zones_changed" and ev.cells == ((2, 1),)
+    assert ev.event == "zones_changed" and ev.cells == ((2, 1),)
     assert ev.data["unit"] == "foot" and ev.data["old"] == [whole]
     z = m.zones()
     left, right = int(z[0, 0]), int(z[0, 4])

@@ -191,4 +191,4 @@ def test_buffers_grow_for_long_walks(monkeypatch):
     p = classic_path(g, costs, (0, 0), (12, 8))
     assert p.arrived and len(p.cells) > 40
     assert p.cost == pytest.approx(check_walk(g, costs, p.cells))
-    assert len(search._LOCAL.classic[g.topology.padded_size][3]) > 9
+    assert len(search._LOCAL.classic[g.topology.padded_size].buf) > 9

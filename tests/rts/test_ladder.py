@@ -34,7 +34,7 @@ def test_threshold_rises_step_by_step():
     assert (2, 0) in p.cells
     assert p.cost == pytest.approx(dijkstra(g, entry_costs(base, cats, threshold=2), (0, 1), (4, 1)))
     # the moving unit made very expensive: still taken, it is the only way at that threshold
-    p2 = ladder_path(g, base, cats, (0, 1), (4, 1), threshold=Entry.OK, costs={"MOVING_UNIT": 50})
+    p2 = ladder_path(g, base, cats, (0, 1), (4, 1), threshold=Entry.OK, category_costs={"MOVING_UNIT": 50})
     assert p2.threshold is Entry.MOVING_UNIT and p2.cost > 50
     # blocked for good below the limit
     assert ladder_path(g, base, cats, (0, 1), (4, 1), threshold=0, max_threshold=1) is None
@@ -73,8 +73,8 @@ def test_map_method():
         ({"categories": np.full((2, 2), 7)}, ValueError, "categories holds 7, not a known category"),
         ({"categories": np.zeros((2, 2))}, TypeError, "categories must be an integer array"),
         ({"categories": np.zeros((1, 2), dtype=int)}, ValueError, "categories must have shape"),
-        ({"costs": {"OK": -1}}, ValueError, "costs[OK] must be a number >= 0"),
-        ({"costs": {"WET": 1}}, ValueError, "costs key 'WET' is not a known category"),
+        ({"category_costs": {"OK": -1}}, ValueError, "category_costs[OK] must be a number >= 0"),
+        ({"category_costs": {"WET": 1}}, ValueError, "category_costs key 'WET' is not a known category"),
         ({"start": (5, 5)}, IndexError, "start (5, 5) is off the board"),
         ({"goal": (-1, 0)}, IndexError, "goal (-1, 0) is off the board"),
     ],

@@ -104,7 +104,7 @@ def test_route_replans_after_map_edit_and_raising_callback_keeps_map_consistent(
     # the edit is whole, the costs are rebuilt, and the simulation (a later subscriber) still heard of it
     assert m.version == before + 1 and m.overlay_name((4, 1)) is None
     assert np.isinf(m.costs(unit="tracked")[1, 4]) and np.isfinite(m.costs(unit="tracked")[5, 4])
-    assert any(ev.kind == "overlay_changed" for ev in sim.map_events)
+    assert any(ev.event == "overlay_changed" for ev in sim.map_events)
     m.off("overlay_changed", boom)
     sim.run(400)
     t = sim.unit(tank)
@@ -112,7 +112,7 @@ def test_route_replans_after_map_edit_and_raising_callback_keeps_map_consistent(
     assert any(e.what == "replan" and "map changed" in e.detail for e in sim.events)
     sim.close()
     m.set_overlay([(4, 1)], "bridge")
-    assert not any(ev.kind == "overlay_changed" and ev.data.get("new") == "bridge" for ev in sim.map_events)
+    assert not any(ev.event == "overlay_changed" and ev.data.get("new") == "bridge" for ev in sim.map_events)
 
 
 def test_goal_cut_off_reports_why():

@@ -38,7 +38,7 @@ def test_incremental_equals_recomputed(game):
     h, w = blocks.shape
     from wargrid.sight.board import prepare
 
-    fog = Fog(prepare(grid, blocks), TEAMS, radius=3, regrow=regrow, allies=[("red", "green")] if allied else [])
+    fog = Fog(prepare(grid, blocks), TEAMS, radius=3, regrow=regrow, alliances=[("red", "green")] if allied else [])
     pos, team, radius = {}, {}, {}
     last = {t: np.full((h, w), -1) for t in TEAMS}
 
@@ -62,7 +62,7 @@ def test_incremental_equals_recomputed(game):
             v = np.any([vis[g] > 0 for g in group], axis=0)
             known = np.any([(last[g] >= 0) & ((fog.time - last[g] <= regrow) if regrow is not None else True)
                             for g in group], axis=0)
-            view = fog.view(t)
+            view = fog.view(team=t)
             assert np.array_equal(view.visible, v)
             assert np.array_equal(view.explored, known | v)
 
@@ -113,7 +113,7 @@ def test_regrowth_fades_after_n_ticks():
     assert fog.explored("red")[1, 0]
     fog.tick()
     assert not fog.explored("red")[1, 0] and fog.explored("red")[1, 11]
-    assert not fog.view("blue").explored.any()
+    assert not fog.view(team="blue").explored.any()
     assert np.array_equal(fog.spectator().visible, fog.visible("red"))
 
 

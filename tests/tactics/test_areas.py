@@ -214,7 +214,7 @@ def test_map_masks():
 @pytest.mark.parametrize(
     "kind, opts, err, words",
     [
-        ("blast", {"radius": 1}, ValueError, "kind"),
+        ("blast", {"radius": 1}, ValueError, "shape"),
         ("line", {}, ValueError, "length"),
         ("line", {"length": 0}, ValueError, "length"),
         ("ring", {"radius": -1}, ValueError, "radius"),

@@ -24,12 +24,12 @@ are cached per tuple type like any other signature.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from types import ModuleType
 
-_LOADED: dict[str, Any] = {}
+_LOADED: dict[str, ModuleType] = {}
 
 
-def load(name: str) -> Any:
+def load(name: str) -> ModuleType:
     """The kernel module ``name`` (``'movement.astar'``, ``'sight.fov'``, ...), imported on the first call only.
 
     Importing a kernel module imports numba; capability modules call this

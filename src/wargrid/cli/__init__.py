@@ -24,6 +24,7 @@ import argparse
 import importlib
 import os
 import sys
+from types import ModuleType
 from typing import NoReturn, Sequence
 
 from ..errors import WargridError
@@ -56,13 +57,13 @@ def verbs() -> list[str]:
     return list(VERBS)
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict]:
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     from .. import __version__
 
     p = _Parser(prog="wargrid", description="wargrid: hex, square and staggered boards for strategy games.")
     p.add_argument("--version", action="version", version=f"wargrid {__version__}")
     sub = p.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
-    modules = {}
+    modules: dict[str, ModuleType] = {}
     for name in VERBS:
         mod = importlib.import_module(f"{__name__}.{name}")
         mod.add_parser(sub)

@@ -8,12 +8,36 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, ParamSpec, TextIO, TypeAlias, TypedDict, TypeVar
 
 from ..map import Map
 from . import CliError
 
 KINDS = ("hex", "square", "staggered")
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers`` returns: each verb module's ``add_parser`` adds its sub-command to it."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class GridOptions(TypedDict):
+    """The board-kind options chosen by ``add_grid_options`` (keyword options of ``generate_board``)."""
+
+    kind: str
+    orientation: str
+    offset: str | None
+    diagonal: bool
+    stagger: str
+    wrap_x: bool
+
+
+class StepNote(TypedDict):
+    """What a ``Progress`` step reports: a short result and the seconds spent computing (``None``: not timed)."""
+
+    note: str
+    compute: float | None
 
 
 def parse_cell(text: str) -> tuple[int, int]:
@@ -70,9 +94,9 @@ def add_query_args(p: argparse.ArgumentParser, extra: list[tuple[str, Any, str, 
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-def grid_options(args: argparse.Namespace) -> dict:
+def grid_options(args: argparse.Namespace) -> GridOptions:
     """The ``generate`` keyword options chosen by ``add_grid_options``."""
-    return dict(kind=args.kind, orientation=args.orientation, offset=args.offset, diagonal=args.diagonal,
+    return GridOptions(kind=args.kind, orientation=args.orientation, offset=args.offset, diagonal=args.diagonal,
                 stagger=args.stagger, wrap_x=args.wrap_x)
 
 
@@ -121,17 +145,17 @@ class Progress:
     it is given.
     """
 
-    def __init__(self, total: int, *, quiet: bool = False, stream: Any = None) -> None:
+    def __init__(self, total: int, *, quiet: bool = False, stream: TextIO | None = None) -> None:
         self.total = total
         self.n = 0
         self.quiet = quiet
         self.stream = stream or sys.stdout
-        self.rows: list[tuple[str, float, dict]] = []
+        self.rows: list[tuple[str, float, StepNote]] = []
 
     @contextmanager
-    def step(self, name: str) -> Iterator[dict]:
+    def step(self, name: str) -> Iterator[StepNote]:
         self.n += 1
-        note: dict = {"note": "", "compute": None}
+        note: StepNote = {"note": "", "compute": None}
         if not self.quiet:
             print(f"[{self.n}/{self.total}] {name} ...", end="", file=self.stream, flush=True)
         t0 = time.perf_counter()
@@ -146,7 +170,7 @@ class Progress:
                 print(f" {dt:.2f} s{comp}{extra}", file=self.stream, flush=True)
 
 
-def timed(note: dict, fn: Any, *args: Any, **kwargs: Any) -> Any:
+def timed(note: StepNote, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(*args, **kwargs)``, adding the seconds it took to ``note["compute"]``."""
     t0 = time.perf_counter()
     try:

@@ -8,12 +8,12 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from . import CliError
+from ._common import Subparsers
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="benchmarks a user can run: 'bench movingai SCEN...'",
                        description="Run benchmarks on your own machine.")
     what = p.add_subparsers(dest="suite", metavar="SUITE", required=True)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from . import CliError
-from ._common import out_path
+from ._common import Subparsers, out_path
 
 _KNOWN = (".json", ".npz", ".tmx", ".tmj", ".map")
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("convert", help="convert a map between formats",
                        description="Read IN and write OUT; formats follow the extensions: .json / .npz (wargrid), "
                                    ".tmx / .tmj (Tiled), .map (Moving AI). Layers a format cannot hold are dropped "

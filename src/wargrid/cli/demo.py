@@ -15,7 +15,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, cast
+from typing import TYPE_CHECKING, Callable, TypedDict, cast
 
 import numpy as np
 
@@ -24,7 +24,10 @@ from ..grids.boards import HexGrid
 from ..map import Map
 from ..movement.fields import MovementRange
 from . import CliError
-from ._common import Progress, add_grid_options, grid_options, parse_size, timed
+from ._common import Progress, StepNote, Subparsers, add_grid_options, grid_options, parse_size, timed
+
+if TYPE_CHECKING:
+    from ..render.overlays import Overlay
 
 BUDGET = 12.0
 
@@ -57,7 +60,7 @@ def load_example(name: str) -> ModuleType | None:
     return mod
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="generate a board and show what wargrid computes on it (HTML page + pictures)",
                        description=__doc__.split("\n\n")[1] if __doc__ else None)
     p.add_argument("--out", default="wargrid-demo", help="folder to write into (default ./wargrid-demo)")
@@ -68,6 +71,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
+class _Item(TypedDict):
+    """One picture or result on the page."""
+
+    name: str
+    title: str
+    text: str
+    files: list[str]
+
+
 class _Demo:
     board: GeneratedBoard  # set by the first step
     m: Map
@@ -75,11 +87,12 @@ class _Demo:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.out = Path(args.out)
-        self.items: list[dict] = []  # one per picture / result on the page
+        self.items: list[_Item] = []  # one per picture / result on the page
         self.trail: list[tuple[int, int]] | None = None  # the foot path, walked by the fog scout
-        self.pair: tuple | None = None  # start and goal of the paths
+        self.pair: tuple[tuple[int, int], tuple[int, int]] | None = None  # start and goal of the paths
 
-    def picture(self, name: str, title: str, overlays: list, text: str, board: Any = None, png: bool = False) -> None:
+    def picture(self, name: str, title: str, overlays: list[Overlay], text: str, board: Map | None = None,
+                png: bool = False) -> None:
         from ..render import render_svg
 
         m = self.m if board is None else board
@@ -112,25 +125,25 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"cannot create the output folder {out}: {exc.strerror or exc}") from None
     d = _Demo(args)
     w, h = args.size
-    steps: list[tuple[str, Callable[[dict], None]]] = []
+    steps: list[tuple[str, Callable[[StepNote], None]]] = []
 
-    def gen(note: dict) -> None:
+    def gen(note: StepNote) -> None:
         d.board = timed(note, generate_board, w, h, seed=args.seed, **grid_options(args))
         d.m = d.board.map
         note["note"] = f"{d.m.grid!r}, {len(d.board.towns)} towns"
 
-    def save(note: dict) -> None:
+    def save(note: StepNote) -> None:
         from ..io.native import save_map
 
         save_map(d.m, out / "board.wargrid.json")
         note["note"] = "board.wargrid.json"
 
-    def board_picture(note: dict) -> None:
+    def board_picture(note: StepNote) -> None:
         towns = Markers(d.board.towns, color="#222222", labels=[f"T{i}" for i in range(len(d.board.towns))])
         d.picture("board", "The generated board", [towns],
                   f"{w} x {h} {d.m.grid.kind} board, seed {args.seed}: terrain, rivers, roads and bridges, towns.", png=True)
 
-    def coords(note: dict) -> None:
+    def coords(note: StepNote) -> None:
         from ..generate import generate
 
         small = generate(12, 8, seed=args.seed, kind="hex", orientation=args.orientation, offset=args.offset)
@@ -164,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         d.pair = (best[1], best[2])
         return d.pair
 
-    def move_range(note: dict) -> None:
+    def move_range(note: StepNote) -> None:
         start, _ = start_goal()
         cost = _range_cost(timed(note, d.m.movement_range, start, BUDGET, unit="foot"))
         left = np.where(np.isfinite(cost), BUDGET - cost, np.inf)
@@ -177,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
             f"A foot unit at {start} with {BUDGET:g} movement points reaches {n} cells; darker = more points left.",
             png=True)
 
-    def zoc(note: dict) -> None:
+    def zoc(note: StepNote) -> None:
         start, _ = start_goal()
         free_cost = _range_cost(timed(note, d.m.movement_range, start, BUDGET, unit="foot"))
         # two enemy units a few steps away, on cells the free range reaches
@@ -208,14 +221,14 @@ def run(args: argparse.Namespace) -> int:
             f"The same foot unit with two enemies near: it must stop on entering a cell next to an enemy (red), "
             f"so it reaches {n_held} cells instead of {n_free}.", png=True)
 
-    def paths(note: dict) -> None:
+    def paths(note: StepNote) -> None:
         a, b = start_goal()
-        ovs: list = []
+        ovs: list[Overlay] = []
         lines: list[str] = []
         for unit, color, width in (("foot", "#d62728", 0.45), ("cavalry", "#1f3fbf", 0.2)):
             before = note["compute"] or 0.0
             p = timed(note, d.m.path, a, b, unit=unit)
-            dt = note["compute"] - before
+            dt = (note["compute"] or 0.0) - before
             if p is None:
                 lines.append(f"{unit}: no path")
                 continue
@@ -229,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
                   f"From {a} to {b}. Cavalry is fast on plains and roads but slow in forest. " + "; ".join(lines) + ".",
                   png=True)
 
-    def zones(note: dict) -> None:
+    def zones(note: StepNote) -> None:
         land = timed(note, d.m.zones, unit="wheeled")
         sea = timed(note, d.m.zones, unit="naval")
         _, land = np.unique(land, return_inverse=True)
@@ -245,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
                   f"water, swamp, fords nor mountains) and {n_sea} for ships (each lake is its own). "
                   "A path query between two zones answers 'no path' at once.", png=True)
 
-    def sight(note: dict) -> None:
+    def sight(note: StepNote) -> None:
         start, _ = start_goal()
         seen = timed(note, d.m.fov, start, radius=8)
         note["note"] = f"{int(seen.sum())} cells seen"
@@ -254,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
                   f"What a unit at {start} sees within 8 cells; forest and mountains block sight; the rest is darkened.",
                   png=True)
 
-    def fog(note: dict) -> None:
+    def fog(note: StepNote) -> None:
         trail = d.trail
         if trail is None:
             note["note"] = "skipped: no path to walk"
@@ -276,7 +289,7 @@ def run(args: argparse.Namespace) -> int:
             f"A red scout (sight 4) walked the foot path; black: never seen, pale: seen before, clear: in sight now.",
             png=True)
 
-    def territories(note: dict) -> None:
+    def territories(note: StepNote) -> None:
         players = 4
         lab = timed(note, d.m.partition, players, unit="foot", seed=args.seed).owners
         sizes = [int((lab == i).sum()) for i in range(players)]
@@ -285,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
                   f"The land foot units can stand on, divided into {players} compact, balanced territories "
                   f"(cells each: {', '.join(map(str, sizes))}).", png=True)
 
-    def rts(note: dict) -> None:
+    def rts(note: StepNote) -> None:
         b = generate_board(w, h, seed=args.seed, kind="square", diagonal=True)
         sq = b.map
         towns = list(b.towns)
@@ -295,9 +308,12 @@ def run(args: argparse.Namespace) -> int:
             return
         a, c = max(pairs, key=lambda pr: sq.grid.distance(*pr))
         best = timed(note, sq.path, a, c, unit="tracked")
-        before = note["compute"]
+        if best is None:  # the towns were chosen connected: not expected
+            note["note"] = f"skipped: no A* path from {a} to {c}"
+            return
+        before = note["compute"] or 0.0
         classic = timed(note, sq.classic_path, a, c, unit="tracked")
-        t_classic = note["compute"] - before
+        t_classic = (note["compute"] or 0.0) - before
         note["note"] = f"A* cost {best.cost:g}; classic cost {classic.cost:g} ({classic.status}) in {t_classic * 1000:.1f} ms"
         d.picture("rts", "RTS: the classic pathfinder against A*", [
             Polyline(best.cells, color="#1f3fbf", width=0.45, name="A*"),
@@ -307,7 +323,7 @@ def run(args: argparse.Namespace) -> int:
             f"(wide blue, cost {best.cost:g}) and the classic RTS pathfinder -- straight line, wall following, "
             f"move optimiser (thin orange, cost {classic.cost:g}, {classic.status}).", board=sq, png=True)
 
-    def bridge(note: dict) -> None:
+    def bridge(note: StepNote) -> None:
         example = load_example("bridge_scenario")
         if example is None:
             note["note"] = "skipped: the bridge scenario is examples/bridge_scenario.py, which needs the source checkout"
@@ -325,7 +341,7 @@ def run(args: argparse.Namespace) -> int:
                                 f"(first route {len(sc.route_before)} cells, new route {len(sc.route_after)} cells). "
                                 f"A truck cannot ford: {sc.truck_state} ({sc.truck_reason})."})
 
-    def areas(note: dict) -> None:
+    def areas(note: StepNote) -> None:
         fn = d.m.area
         g = d.m.grid
         land = [t for t in d.board.towns if np.isfinite(d.m.costs(unit="foot")[t[1], t[0]])] or [start_goal()[0]]
@@ -349,7 +365,7 @@ def run(args: argparse.Namespace) -> int:
             "the part hidden by forest or mountains pale red; "
             "the ring at radius 3 (blue) and a cross along the board's axes (yellow).", png=True)
 
-    def smooth(note: dict) -> None:
+    def smooth(note: StepNote) -> None:
         if d.pair is None:
             note["note"] = "skipped: no start and goal"
             return
@@ -399,7 +415,7 @@ def _range_cost(r: MovementRange) -> np.ndarray:
     return np.where(r.reachable, r.cost, np.inf)
 
 
-def _write_html(out: Path, d: _Demo, rows: list, args: argparse.Namespace) -> None:
+def _write_html(out: Path, d: _Demo, rows: list[tuple[str, float, StepNote]], args: argparse.Namespace) -> None:
     from .._files import atomic_write
 
     e = html.escape

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 import numpy as np
 
 from . import CliError
-from ._common import load_map, parse_cell
+from ._common import Subparsers, load_map, parse_cell
 
 _ASCII_LIMIT = 120
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("fov", help="the cells a unit at a cell sees",
                        description="Print the field of view from ORIGIN (x,y) on MAP: forest, mountains and other "
                                    "sight-blocking terrain hide what is behind them. Square boards use symmetric "

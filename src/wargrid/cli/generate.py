@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from ._common import add_grid_options, grid_options, out_path, parse_size, save_map
+from ._common import Subparsers, add_grid_options, grid_options, out_path, parse_size, save_map
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("generate", help="generate a seeded random board and save it",
                        description="Generate a board with water, coast, plains, forest, hills, mountains, rivers, "
                                    "roads, bridges and towns; the same seed gives the same board on every machine. "

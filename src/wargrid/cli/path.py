@@ -6,12 +6,11 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
 
-from ._common import add_query_args, load_map, parse_cell
+from ._common import Subparsers, add_query_args, load_map, parse_cell
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("path", help="find the cheapest path between two cells",
                        description="Find the cheapest path from START to GOAL (cells written x,y) on MAP. "
                                    "Exit code 1 when there is no path.")
@@ -26,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     p = m.path(args.start, args.goal, unit=unit)
     dt = time.perf_counter() - t0
     if args.json:
-        out: dict = {"start": list(args.start), "goal": list(args.goal), "unit": unit, "found": p is not None,
+        out: dict[str, object] = {"start": list(args.start), "goal": list(args.goal), "unit": unit, "found": p is not None,
                      "seconds": round(dt, 6)}
         if p is not None:
             out["cost"] = p.cost

@@ -5,16 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import Any
 
 import numpy as np
 
 from ..map import Map
 from . import CliError
-from ._common import add_query_args, load_map
+from ._common import Subparsers, add_query_args, load_map
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("range", help="cells reachable from a cell within a movement budget",
                        description="List the cells a unit at START (x,y) reaches on MAP with BUDGET movement points, "
                                    "with the cost to reach each.")

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..map import Map
 from . import CliError
-from ._common import load_map, out_path, parse_cell
+from ._common import Subparsers, load_map, out_path, parse_cell
+
+if TYPE_CHECKING:
+    from ..render.overlays import Overlay
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("render", help="draw a map file as an SVG or PNG picture",
                        description="Draw MAP (any format wargrid reads) to OUT (.svg or .png) with optional overlays.")
     p.add_argument("map", metavar="MAP", help="map file")
@@ -29,7 +32,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def draw(m: Map, out: str, overlays: list, *, cell_size: float | None = None, grid_lines: bool = True) -> None:
+def draw(m: Map, out: str, overlays: list[Overlay], *, cell_size: float | None = None, grid_lines: bool = True) -> None:
     """Write ``m`` with ``overlays`` to ``out`` as SVG or PNG (by extension)."""
     suffix = Path(out).suffix.lower()
     if suffix == ".svg":
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"OUT must end in .svg or .png, got {Path(args.out).name!r}", 2)
     m = load_map(args.map)
     unit = m.unit_class(args.unit)
-    overlays: list = []
+    overlays: list[Overlay] = []
     if args.zones:
         lab = m.zones(unit=unit)
         _, inv = np.unique(lab, return_inverse=True)

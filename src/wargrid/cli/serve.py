@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from . import CliError
+from ._common import Subparsers
 
 
 def _port(text: str) -> int:
@@ -23,7 +24,7 @@ def _port(text: str) -> int:
     return v
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Add the ``serve`` sub-command."""
     p = subparsers.add_parser(
         "serve",

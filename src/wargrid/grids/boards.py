@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError, CellError
 from .._validate import check_cell_pair, check_choice, check_int, check_positive_int, check_real
@@ -84,17 +85,17 @@ class Topology:
     width: int
     height: int
     ndir: int
-    dx: np.ndarray  # (2, ndir) int64
-    dy: np.ndarray  # (2, ndir) int64
-    offsets: np.ndarray  # (2, ndir) int64, padded flat offsets
-    step: np.ndarray  # (ndir,) float64 step lengths
-    corner: np.ndarray  # (ndir, 2) int64
+    dx: NDArray[np.int64]  # (2, ndir)
+    dy: NDArray[np.int64]  # (2, ndir)
+    offsets: NDArray[np.int64]  # (2, ndir), padded flat offsets
+    step: NDArray[np.float64]  # (ndir,) step lengths
+    corner: NDArray[np.int64]  # (ndir, 2)
     parity_mode: int
     corner_rule: int
     wrap: int
     heuristic: int
     hex_kind: int
-    valid: np.ndarray = field(repr=False)  # (height, width) bool
+    valid: NDArray[np.bool_] = field(repr=False)  # (height, width)
 
     @property
     def pw(self) -> int:
@@ -144,27 +145,27 @@ class Topology:
         """
         return (y + 1) * self.pw + x + 1
 
-    def padded_ids(self, ids: np.ndarray) -> np.ndarray:
+    def padded_ids(self, ids: np.ndarray) -> NDArray[np.int64]:
         """Cell ids to padded ids (vectorised).
 
         >>> from wargrid import SquareGrid
         >>> SquareGrid(6, 4).topology.padded_ids(np.array([0, 23])).tolist()
         [9, 38]
         """
-        ids = np.asarray(ids, dtype=np.int64)
-        return (ids // self.width + 1) * self.pw + ids % self.width + 1
+        i = np.asarray(ids, dtype=np.int64)
+        return (i // self.width + 1) * self.pw + i % self.width + 1
 
-    def cell_ids(self, padded: np.ndarray) -> np.ndarray:
+    def cell_ids(self, padded: np.ndarray) -> NDArray[np.int64]:
         """Padded ids to cell ids (vectorised).
 
         >>> from wargrid import SquareGrid
         >>> SquareGrid(6, 4).topology.cell_ids(np.array([9, 38])).tolist()
         [0, 23]
         """
-        padded = np.asarray(padded, dtype=np.int64)
-        return (padded // self.pw - 1) * self.width + padded % self.pw - 1
+        p = np.asarray(padded, dtype=np.int64)
+        return (p // self.pw - 1) * self.width + p % self.pw - 1
 
-    def parity(self, xs: np.ndarray | int, ys: np.ndarray | int) -> np.ndarray:
+    def parity(self, xs: np.ndarray | int, ys: np.ndarray | int) -> NDArray[np.int64]:
         """The row of ``dx``, ``dy`` and ``offsets`` that serves each cell ``(x, y)`` (0 or 1).
 
         Hex and staggered boards shove every other column (odd-q, even-q) or
@@ -345,10 +346,10 @@ class Grid:
         """Number of neighbour directions."""
         return self.topology.ndir
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self.kind, self.width, self.height, self.wrap_x) + self._extra_key()
 
-    def _extra_key(self) -> tuple:
+    def _extra_key(self) -> tuple[object, ...]:
         return ()
 
     def __eq__(self, other: object) -> bool:
@@ -359,18 +360,18 @@ class Grid:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, str | int]:
         """The constructor arguments as plain data (used by the map file format).
 
         >>> from wargrid import SquareGrid
         >>> SquareGrid(6, 4).describe()['kind']
         'square'
         """
-        d = {"kind": self.kind, "width": self.width, "height": self.height, "wrap_x": self.wrap_x}
+        d: dict[str, str | int] = {"kind": self.kind, "width": self.width, "height": self.height, "wrap_x": self.wrap_x}
         d.update(self._describe_extra())
         return d
 
-    def _describe_extra(self) -> dict:
+    def _describe_extra(self) -> dict[str, str | int]:
         return {}
 
     # -- cells -----------------------------------------------------------------
@@ -425,7 +426,7 @@ class Grid:
             raise CellError(f"cell_id {i} {(x, y)} is outside the board's shape (masked out)")
         return x, y
 
-    def ids(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    def ids(self, xs: np.ndarray, ys: np.ndarray) -> NDArray[np.int64]:
         """Vectorised ``id``: arrays of x and y to ids (bounds checked).
 
         >>> from wargrid import SquareGrid
@@ -441,7 +442,8 @@ class Grid:
         if bad.any():
             i = int(np.flatnonzero(bad.ravel())[0])
             raise CellError(f"cell {(int(x.ravel()[i]), int(y.ravel()[i]))} is off the board {self.width}x{self.height}")
-        return y * self.width + x
+        ids: NDArray[np.int64] = y * self.width + x
+        return ids
 
     def cells_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Vectorised ``cell``: ids to ``(xs, ys)`` arrays.
@@ -703,11 +705,11 @@ class SquareGrid(Grid):
         self.corner_rule = corner_rule
         super().__init__(width, height, wrap_x=wrap_x, mask=mask)
 
-    def _extra_key(self) -> tuple:
+    def _extra_key(self) -> tuple[object, ...]:
         return (self.diagonal, self.corner_rule if self.diagonal else None)
 
-    def _describe_extra(self) -> dict:
-        d: dict = {"diagonal": self.diagonal}
+    def _describe_extra(self) -> dict[str, str | int]:
+        d: dict[str, str | int] = {"diagonal": self.diagonal}
         if self.diagonal:
             d["corner_rule"] = self.corner_rule
         return d
@@ -878,7 +880,7 @@ class HexLikeGrid(Grid):
         shifts = (-self.width, 0, self.width) if self.wrap_x else (0,)
         return min(ha.distance(offset_to_hex(bx + s, by, self.offset)) for s in shifts)
 
-    def _describe_extra(self) -> dict:
+    def _describe_extra(self) -> dict[str, str | int]:
         return {"offset": self.offset}
 
 
@@ -922,10 +924,10 @@ class HexGrid(HexLikeGrid):
         self._check_wrap_parity()
         self.layout = Layout(orientation, (1.0, 1.0), (0.0, 0.0))
 
-    def _extra_key(self) -> tuple:
+    def _extra_key(self) -> tuple[object, ...]:
         return (self.orientation, self.offset)
 
-    def _describe_extra(self) -> dict:
+    def _describe_extra(self) -> dict[str, str | int]:
         return {"orientation": self.orientation, "offset": self.offset}
 
     def centers_of(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1002,10 +1004,10 @@ class StaggeredGrid(HexLikeGrid):
         super().__init__(width, height, wrap_x=wrap_x, mask=mask)
         self._check_wrap_parity()
 
-    def _extra_key(self) -> tuple:
+    def _extra_key(self) -> tuple[object, ...]:
         return (self.stagger,)
 
-    def _describe_extra(self) -> dict:
+    def _describe_extra(self) -> dict[str, str | int]:
         return {"stagger": self.stagger}
 
     def centers_of(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -269,13 +269,13 @@ class Hex:
         step = 1.0 / n
         return [hex_round(aq + (bq - aq) * step * i, ar + (br - ar) * step * i) for i in range(n + 1)]
 
-    def to_offset(self, kind: str) -> tuple[int, int]:
-        """Shortcut for ``hex_to_offset(self, kind)``: the board cell ``(x, y)``.
+    def to_offset(self, offset: str) -> tuple[int, int]:
+        """Shortcut for ``hex_to_offset(self, offset)``: the board cell ``(x, y)``.
 
         >>> Hex(1, 2).to_offset("odd-r")
         (2, 2)
         """
-        return hex_to_offset(self, kind)
+        return hex_to_offset(self, offset)
 
     def __iter__(self) -> Iterator[int]:
         yield self.q
@@ -372,28 +372,28 @@ def _check_real(v: object, name: str) -> float:
 
 # -- offset and doubled coordinates ------------------------------------------
 
-def hex_to_offset(h: Hex, kind: str) -> tuple[int, int]:
+def hex_to_offset(h: Hex, offset: str) -> tuple[int, int]:
     """Axial hex to offset ``(col, row)``.
 
-    ``kind`` is 'odd-q' or 'even-q' (flat-top, columns shoved) or 'odd-r' or
+    ``offset`` is 'odd-q' or 'even-q' (flat-top, columns shoved) or 'odd-r' or
     'even-r' (pointy-top, rows shoved).
 
     >>> hex_to_offset(Hex(1, 2), "odd-q"), hex_to_offset(Hex(1, 2), "even-r")
     ((1, 2), (2, 2))
     """
     _check_hex(h, "hex")
-    check_choice(kind, "kind", OFFSET_KINDS)
+    check_choice(offset, "offset", OFFSET_KINDS)
     q, r = h.q, h.r
-    if kind == "odd-q":
+    if offset == "odd-q":
         return q, r + (q - (q & 1)) // 2
-    if kind == "even-q":
+    if offset == "even-q":
         return q, r + (q + (q & 1)) // 2
-    if kind == "odd-r":
+    if offset == "odd-r":
         return q + (r - (r & 1)) // 2, r
     return q + (r + (r & 1)) // 2, r
 
 
-def offset_to_hex(col: int, row: int, kind: str) -> Hex:
+def offset_to_hex(col: int, row: int, offset: str) -> Hex:
     """Offset ``(col, row)`` to the axial Hex; the inverse of ``hex_to_offset``.
 
     >>> offset_to_hex(1, 2, "odd-q")
@@ -403,17 +403,17 @@ def offset_to_hex(col: int, row: int, kind: str) -> Hex:
     """
     col = check_int(col, "col")
     row = check_int(row, "row")
-    check_choice(kind, "kind", OFFSET_KINDS)
-    if kind == "odd-q":
+    check_choice(offset, "offset", OFFSET_KINDS)
+    if offset == "odd-q":
         return Hex(col, row - (col - (col & 1)) // 2)
-    if kind == "even-q":
+    if offset == "even-q":
         return Hex(col, row - (col + (col & 1)) // 2)
-    if kind == "odd-r":
+    if offset == "odd-r":
         return Hex(col - (row - (row & 1)) // 2, row)
     return Hex(col - (row + (row & 1)) // 2, row)
 
 
-def hex_to_doubled(h: Hex, kind: str) -> tuple[int, int]:
+def hex_to_doubled(h: Hex, doubled: str) -> tuple[int, int]:
     """Axial hex to doubled ``(col, row)``.
 
     'doubled-height' (flat-top): ``col = q, row = 2r + q``; 'doubled-width'
@@ -423,13 +423,13 @@ def hex_to_doubled(h: Hex, kind: str) -> tuple[int, int]:
     ((1, 5), (4, 2))
     """
     _check_hex(h, "hex")
-    check_choice(kind, "kind", DOUBLED_KINDS)
-    if kind == "doubled-height":
+    check_choice(doubled, "doubled", DOUBLED_KINDS)
+    if doubled == "doubled-height":
         return h.q, 2 * h.r + h.q
     return 2 * h.q + h.r, h.r
 
 
-def doubled_to_hex(col: int, row: int, kind: str) -> Hex:
+def doubled_to_hex(col: int, row: int, doubled: str) -> Hex:
     """Doubled ``(col, row)`` to axial; ``col + row`` must be even.
 
     >>> doubled_to_hex(1, 5, "doubled-height")
@@ -437,10 +437,10 @@ def doubled_to_hex(col: int, row: int, kind: str) -> Hex:
     """
     col = check_int(col, "col")
     row = check_int(row, "row")
-    check_choice(kind, "kind", DOUBLED_KINDS)
+    check_choice(doubled, "doubled", DOUBLED_KINDS)
     if (col + row) % 2:
         raise ArgumentError(f"doubled coordinates need col + row even, got col={col}, row={row}")
-    if kind == "doubled-height":
+    if doubled == "doubled-height":
         return Hex(col, (row - col) // 2)
     return Hex((col - row) // 2, row)
 
@@ -454,38 +454,38 @@ def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
     return arr.astype(np.int64, copy=False)
 
 
-def offset_to_axial_array(cols: ArrayLike, rows: ArrayLike, kind: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+def offset_to_axial_array(cols: ArrayLike, rows: ArrayLike, offset: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``offset_to_hex``: integer arrays of columns and rows to ``(q, r)``.
 
     >>> q, r = offset_to_axial_array([0, 1, 2, 3], [0, 0, 0, 0], "odd-q")
     >>> q.tolist(), r.tolist()
     ([0, 1, 2, 3], [0, 0, -1, -1])
     """
-    check_choice(kind, "kind", OFFSET_KINDS)
+    check_choice(offset, "offset", OFFSET_KINDS)
     c, r = np.broadcast_arrays(_int_array(cols, "cols"), _int_array(rows, "rows"))
-    if kind == "odd-q":
+    if offset == "odd-q":
         return c.copy(), r - (c - (c & 1)) // 2
-    if kind == "even-q":
+    if offset == "even-q":
         return c.copy(), r - (c + (c & 1)) // 2
-    if kind == "odd-r":
+    if offset == "odd-r":
         return c - (r - (r & 1)) // 2, r.copy()
     return c - (r + (r & 1)) // 2, r.copy()
 
 
-def axial_to_offset_array(q: ArrayLike, r: ArrayLike, kind: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+def axial_to_offset_array(q: ArrayLike, r: ArrayLike, offset: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``hex_to_offset``: integer ``(q, r)`` arrays to ``(cols, rows)``.
 
     >>> c, r = axial_to_offset_array([0, 1, 2, 3], [0, 0, -1, -1], "odd-q")
     >>> c.tolist(), r.tolist()
     ([0, 1, 2, 3], [0, 0, 0, 0])
     """
-    check_choice(kind, "kind", OFFSET_KINDS)
+    check_choice(offset, "offset", OFFSET_KINDS)
     qq, rr = np.broadcast_arrays(_int_array(q, "q"), _int_array(r, "r"))
-    if kind == "odd-q":
+    if offset == "odd-q":
         return qq.copy(), rr + (qq - (qq & 1)) // 2
-    if kind == "even-q":
+    if offset == "even-q":
         return qq.copy(), rr + (qq + (qq & 1)) // 2
-    if kind == "odd-r":
+    if offset == "odd-r":
         return qq + (rr - (rr & 1)) // 2, rr.copy()
     return qq + (rr + (rr & 1)) // 2, rr.copy()
 

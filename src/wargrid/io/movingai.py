@@ -254,12 +254,12 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
     return Scenario(bucket, name, w, h, (sx, sy), (gx, gy), opt)
 
 
-def save_movingai_scenarios(path: os.PathLike[str] | str, scenarios: Iterable[Scenario]) -> None:
+def save_movingai_scenarios(scenarios: Iterable[Scenario], path: os.PathLike[str] | str) -> None:
     """Write scenarios as a Moving AI ``.scen`` file (version 1, lengths to 8 decimals).
 
     >>> import tempfile, os
     >>> f = os.path.join(tempfile.mkdtemp(), "a.scen")
-    >>> save_movingai_scenarios(f, [Scenario(0, "a.map", 4, 4, (0, 0), (3, 0), 3.0)])
+    >>> save_movingai_scenarios([Scenario(0, "a.map", 4, 4, (0, 0), (3, 0), 3.0)], f)
     >>> load_movingai_scenarios(f)[0].optimal
     3.0
     """

@@ -22,7 +22,6 @@ are serialised and never leave a stale or half-updated cost behind.
 from __future__ import annotations
 
 import math
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
@@ -55,9 +54,9 @@ IntArray = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class MapEvent:
-    """What changed: the event name, the cells touched and event-specific data."""
+    """What changed: the ``event`` name, the ``cells`` touched and event-specific ``data``."""
 
-    kind: str
+    event: str
     cells: tuple[Cell, ...]
     data: dict[str, Any] = field(default_factory=dict)
 
@@ -149,8 +148,8 @@ class MapCore:
     def _start_dynamic_state(self) -> None:
         """What a map has besides its layers: listeners, the lock, derived state (never pickled or copied)."""
         self._callbacks: dict[str, list[Callable[[MapEvent], Any]]] = {e: [] for e in EVENTS}
-        self._lock = threading.RLock()
         self.derived = Derived(self)
+        self._lock = self.derived.lock  # one lock: edits and the derived state they update
         self.version = 0
 
     # -- pickling: the layers only; listeners and derived state rebuild -----------------------

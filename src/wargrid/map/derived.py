@@ -29,7 +29,7 @@ from ..grids.boards import Grid
 from ..movement.zones import ZoneChange, ZoneState
 from ..sight.board import SightBoard, prepare
 
-__all__ = ["Derived", "DerivedOwner", "ZoneEvent"]
+__all__ = ["Derived", "DerivedOwner", "ZoneEvent", "LockedZones"]
 
 T = TypeVar("T")
 
@@ -40,6 +40,21 @@ class ZoneEvent:
 
     unit: str
     change: ZoneChange
+
+
+class LockedZones:
+    """The zones of one class, read under the map's lock (an edit updates zones in place under it)."""
+
+    __slots__ = ("zones", "lock")
+
+    def __init__(self, zones: ZoneState, lock: threading.RLock) -> None:
+        self.zones = zones
+        self.lock = lock
+
+    def connected(self, pa: int, pb: int) -> bool:
+        """Whether padded cells ``pa`` and ``pb`` are in one zone (see ``ZoneState.connected``)."""
+        with self.lock:
+            return self.zones.connected(pa, pb)
 
 
 class DerivedOwner(Protocol):
@@ -92,6 +107,10 @@ class Derived:
                     f = self.cost_field(unit)
                     z = self._zones[unit] = ZoneState(f.topology, f.cell, f.edge)
         return z
+
+    def locked_zones(self, unit: str) -> LockedZones:
+        """The zones of ``unit`` for a query that may run while another thread edits the map."""
+        return LockedZones(self.zones(unit), self.lock)
 
     def zones_if_built(self, unit: str) -> ZoneState | None:
         """The zones of ``unit`` when something already asked for them, else ``None`` (no labelling)."""

@@ -54,7 +54,7 @@ class MovementQueries(MapCore):
         w = weight if type(weight) is float and weight == 1.0 else check_weight(weight)
         if not isinstance(nearest, (bool, np.bool_)):
             raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
-        zones = None if nearest else self.derived.zones(name)
+        zones = None if nearest else self.derived.locked_zones(name)
         if enemies is None and friends is None:
             if not isinstance(ignore_zoc, (bool, np.bool_)):
                 raise ArgumentTypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
@@ -100,12 +100,12 @@ class MovementQueries(MapCore):
         """
         name = self.unit_class(unit)
         return _paths(self.grid, self.derived.cost_field(name), pairs, weight=weight, workers=workers,
-                      zones=self.derived.zones(name))
+                      zones=self.derived.locked_zones(name))
 
     def movement_range(
         self,
         start: Cell,
-        budget: float,
+        max_cost: float,
         *,
         unit: str | None = None,
         attack_range: int = 0,
@@ -113,7 +113,7 @@ class MovementQueries(MapCore):
         friends: Sequence[tuple[int, int]] | None = None,
         ignore_zoc: bool = False,
     ) -> MovementRange:
-        """Every cell ``unit`` can reach from ``start`` with ``budget`` movement points.
+        """Every cell ``unit`` can reach from ``start`` spending at most ``max_cost`` movement points.
 
         Returns a ``MovementRange``: ``.cells()``, ``.cost`` and ``.remaining``
         (``(height, width)``; ``-inf`` remaining where out of reach),
@@ -126,19 +126,19 @@ class MovementQueries(MapCore):
         (19, [(2, 2), (2, 1), (2, 0)])
         """
         return movement_range(
-            self.grid, self.cost_field(unit=unit), start, budget, attack_range=attack_range,
+            self.grid, self.cost_field(unit=unit), start, max_cost, attack_range=attack_range,
             enemies=enemies, friends=friends, ignore_zoc=ignore_zoc,
         )
 
-    def flow_field(self, goal: Any, *, unit: str | None = None) -> FlowField:
-        """The next step toward ``goal`` (one ``(x, y)`` or a list: the nearest) from every cell, for many units.
+    def flow_field(self, goals: Any, *, unit: str | None = None) -> FlowField:
+        """The next step toward ``goals`` (one ``(x, y)`` or a list: the nearest) from every cell, for many units.
 
         >>> from wargrid import Map, SquareGrid
         >>> f = Map(SquareGrid(4, 4, diagonal=True)).flow_field((3, 3), unit="cavalry")
         >>> f.step((0, 0)), f.path_from((1, 1)).cells
         ((1, 1), [(1, 1), (2, 2), (3, 3)])
         """
-        return flow_field(self.grid, self.cost_field(unit=unit), goal)
+        return flow_field(self.grid, self.cost_field(unit=unit), goals)
 
     def route(
         self,

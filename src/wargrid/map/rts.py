@@ -44,7 +44,7 @@ class RtsQueries(MapCore):
         unit: str | None = None,
         threshold: object = 2,
         max_threshold: object = 4,
-        costs: Mapping[object, float] | None = None,
+        category_costs: Mapping[object, float] | None = None,
         nearest: bool = False,
     ) -> LadderPath | None:
         """A* on the entry ladder for movement class ``unit``: ``categories`` is each cell's ``rts.Entry``.
@@ -61,5 +61,5 @@ class RtsQueries(MapCore):
         """
         return ladder_path(
             self.grid, self.costs(unit=unit), categories, start, goal,
-            threshold=threshold, max_threshold=max_threshold, costs=costs, nearest=nearest,
+            threshold=threshold, max_threshold=max_threshold, category_costs=category_costs, nearest=nearest,
         )

@@ -66,11 +66,11 @@ class SightQueries(MapCore):
         return los_on_board(self.derived.sight_board(self._check_elevation_flag(elevation)), a, b)
 
     def fog(self, teams: Sequence[str], *, radius: int | None = 8, metric: str | None = None,
-            regrow: int | None = None, allies: Iterable[tuple[str, str]] = (), elevation: bool = True) -> Fog:
+            regrow: int | None = None, alliances: Iterable[tuple[str, str]] = (), elevation: bool = True) -> Fog:
         """A ``Fog`` of war for ``teams`` on this map, kept up to date with map edits.
 
         ``radius``/``metric``: a unit's default sight; ``regrow``: ticks after
-        which unseen explored cells fade back (``None``: never); ``allies``:
+        which unseen explored cells fade back (``None``: never); ``alliances``:
         pairs of teams that share vision.
 
         >>> from wargrid import Map, HexGrid
@@ -79,7 +79,7 @@ class SightQueries(MapCore):
         (19, 0)
         """
         source = MapSightBoard(self, self._check_elevation_flag(elevation))
-        return Fog(source(), teams, radius=radius, metric=metric, regrow=regrow, allies=allies, source=source)
+        return Fog(source(), teams, radius=radius, metric=metric, regrow=regrow, alliances=alliances, source=source)
 
     def visibility_polygon(self, light: tuple[float, float], *, bounds: Sequence[float] | None = None) -> VisibilityPolygon:
         """The polygon lit by a light at float point ``light = (x, y)`` (square boards; tile ``(x, y)``

@@ -21,7 +21,7 @@ class TacticsQueries(SightQueries):
 
     def area(
         self,
-        kind: str,
+        shape: str,
         origin: Cell,
         *,
         direction: int = 0,
@@ -34,7 +34,7 @@ class TacticsQueries(SightQueries):
     ) -> Area:
         """The cells of an attack or effect area around ``origin`` (see ``wargrid.tactics.areas``).
 
-        ``kind``: 'line', 'cross', 'cone'/'sector', 'ring', 'radius' or
+        ``shape``: 'line', 'cross', 'cone'/'sector', 'ring', 'radius' or
         'circle'; ``direction`` a board direction (0..ndir-1). ``mask``:
         'none'; 'sight' keeps the cells ``origin`` sees (``Map.fov``, walls and
         forests block); 'terrain' also drops cells impassable for ``unit``.
@@ -49,7 +49,7 @@ class TacticsQueries(SightQueries):
         [(1, 0), (2, 0)]
         """
         check_choice(mask, "mask", AREA_MASKS)
-        a = area(self.grid, kind, origin, direction=direction, length=length, radius=radius, width=width,
+        a = area(self.grid, shape, origin, direction=direction, length=length, radius=radius, width=width,
                  include_origin=include_origin)
         if mask == "none" or not a.cells:
             return a
@@ -57,7 +57,7 @@ class TacticsQueries(SightQueries):
         if mask == "terrain":
             keep = keep & self.passable(unit=unit)
         cells = [c for c in a.cells if keep[c[1], c[0]]]
-        return Area(a.kind, a.origin, cells, a.mask & keep, a.reach)
+        return Area(a.shape, a.origin, cells, a.mask & keep, a.reach)
 
     def smooth_path(self, path: Path | Sequence[Cell], *, unit: str | None = None) -> SmoothPath:
         """Straighten ``path`` (a ``Path`` or a list of neighbouring cells) into any-angle waypoints for ``unit``.
@@ -78,15 +78,15 @@ class TacticsQueries(SightQueries):
 
     def group_move(
         self,
-        units: Any,
+        cells: Sequence[Cell],
         goal: Cell,
         *,
         unit: str | None = None,
-        occupied: Any = (),
+        occupied: Sequence[Cell] = (),
         keep_formation: bool = False,
-        speeds: Any = None,
+        speeds: Sequence[float] | None = None,
     ) -> GroupMove:
-        """Send ``units`` (a list of ``(x, y)`` cells) of class ``unit`` to ``goal`` together.
+        """Send the units of class ``unit`` standing on ``cells`` (a list of ``(x, y)``) to ``goal`` together.
 
         Distinct destinations spread around the goal (or the group's shape
         with ``keep_formation``, at the speed of the slowest member), one flow
@@ -97,7 +97,7 @@ class TacticsQueries(SightQueries):
         >>> len(set(g.destinations)), all(p.cells[-1] == d for p, d in zip(g.paths, g.destinations))
         (3, True)
         """
-        return group_move(self.grid, self.cost_field(unit=unit), units, goal, occupied=occupied,
+        return group_move(self.grid, self.cost_field(unit=unit), cells, goal, occupied=occupied,
                           keep_formation=keep_formation, speeds=speeds)
 
     def turning_path(

@@ -33,7 +33,8 @@ class ZoneQueries(MapCore):
         >>> m.zones(unit="naval").tolist()
         [[-1, -1, 0, -1, -1], [-1, -1, 0, -1, -1]]
         """
-        return self.derived.zones(self.unit_class(unit)).labels()
+        with self.derived.lock:
+            return self.derived.zones(self.unit_class(unit)).labels()
 
     def connected(self, a: Cell, b: Cell, *, unit: str | None = None) -> bool:
         """Whether ``unit`` can travel between cells ``a`` and ``b`` ((x, y) each), in O(1).
@@ -54,4 +55,4 @@ class ZoneQueries(MapCore):
         ax, ay = self.grid.check_cell(a, "a")
         bx, by = self.grid.check_cell(b, "b")
         t = self.grid.topology
-        return self.derived.zones(self.unit_class(unit)).connected(t.padded_id(ax, ay), t.padded_id(bx, by))
+        return self.derived.locked_zones(self.unit_class(unit)).connected(t.padded_id(ax, ay), t.padded_id(bx, by))

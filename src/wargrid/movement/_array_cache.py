@@ -5,7 +5,7 @@ jump tables, work boards) is keyed on the array itself: the entry goes when the
 array is collected, and a new array with a recycled ``id`` never sees it.
 
 >>> import numpy as np
->>> cache: dict = {}
+>>> cache: ArrayCache[str] = {}
 >>> a = np.zeros(3)
 >>> remember(cache, a, "derived", 4); cached(cache, a)
 'derived'
@@ -18,17 +18,22 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any
+from typing import Any, TypeVar
 
-import numpy as np
+from numpy.typing import NDArray
 
-__all__ = ["cached", "remember", "LOCK"]
+__all__ = ["ArrayCache", "cached", "remember", "LOCK"]
+
+V = TypeVar("V")
+
+ArrayCache = dict[int, tuple[weakref.ref[NDArray[Any]], V]]
+"""``id(array) -> (weakref to the array, value)``: the store ``cached`` and ``remember`` work on."""
 
 LOCK = threading.Lock()
 """Held while a cache is changed (batched queries run on threads)."""
 
 
-def cached(cache: dict, arr: np.ndarray) -> Any:
+def cached(cache: ArrayCache[V], arr: NDArray[Any]) -> V | None:
     """What ``remember`` stored for ``arr`` while it lives, or ``None``."""
     got = cache.get(id(arr))
     if got is not None and got[0]() is arr:
@@ -36,11 +41,11 @@ def cached(cache: dict, arr: np.ndarray) -> Any:
     return None
 
 
-def remember(cache: dict, arr: np.ndarray, value: Any, limit: int) -> None:
+def remember(cache: ArrayCache[V], arr: NDArray[Any], value: V, limit: int) -> None:
     """Keep ``value`` for ``arr`` (by identity) until the array dies, at most ``limit`` entries (the oldest go first)."""
     key = id(arr)
 
-    def drop(ref: weakref.ref, cache: dict = cache, key: int = key) -> None:
+    def drop(ref: weakref.ref[NDArray[Any]], cache: ArrayCache[V] = cache, key: int = key) -> None:
         got = cache.get(key)
         if got is not None and got[0] is ref:
             cache.pop(key, None)

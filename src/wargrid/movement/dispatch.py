@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from typing import Protocol, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -39,7 +39,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid
-from ._array_cache import cached, remember
+from ._array_cache import ArrayCache, cached, remember
 from .jps import jps_path, jps_pays
 from .search import Path, check_weight, jps_applies, padded_id, search_checked, stop_array
 from .zones import ZoneState
@@ -47,6 +47,13 @@ from .zones import ZoneState
 __all__ = ["astar", "find_path", "paths", "shortest_path", "check_costs", "SEARCHES"]
 
 Cell = tuple[int, int]
+
+
+class Connectivity(Protocol):
+    """Connectivity zones as the dispatcher asks them: ``ZoneState``, or a map's zones read under its lock."""
+
+    def connected(self, pa: int, pb: int) -> bool: ...
+
 
 SEARCHES = ("auto", "astar", "jps")
 """What ``search=`` accepts: 'auto' (the dispatcher's choice), 'astar' (A* forced), 'jps' (JPS forced)."""
@@ -59,7 +66,7 @@ ZONES_MAX_CELLS = 1 << 22
 """Zones are labelled for a cost field used without a map only on boards up to
 this many padded cells (2048 x 2048): labelling costs about 50 ns a cell."""
 
-_ZONES: dict[int, object] = {}
+_ZONES: ArrayCache[ZoneState | int] = {}
 """``id(cost array) -> (weakref, ZoneState or a query count)`` for cost fields used without a map."""
 
 
@@ -76,7 +83,7 @@ def check_costs(grid: Grid, costs: object) -> CostField:
     return costs
 
 
-def _field_zones(costs: CostField) -> ZoneState | None:
+def _field_zones(costs: CostField) -> Connectivity | None:
     """The zones of a cost field used without a map, once it has been searched ``ZONES_AFTER_QUERIES`` times."""
     cell = costs.cell
     got = cached(_ZONES, cell)
@@ -84,7 +91,7 @@ def _field_zones(costs: CostField) -> ZoneState | None:
         return got
     if cell.shape[0] > ZONES_MAX_CELLS:
         return None
-    seen = 1 if got is None else int(got) + 1  # type: ignore[call-overload]
+    seen = 1 if got is None else got + 1
     if seen < ZONES_AFTER_QUERIES:
         remember(_ZONES, cell, seen, 64)
         return None
@@ -103,7 +110,7 @@ def shortest_path(
     nearest: bool = False,
     stop: npt.NDArray[np.bool_] | None = None,
     search: str = "auto",
-    zones: ZoneState | None = None,
+    zones: Connectivity | None = None,
 ) -> Path | None:
     """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``).
 
@@ -236,7 +243,7 @@ def paths(
     *,
     weight: float = 1.0,
     workers: int = 2,
-    zones: ZoneState | None = None,
+    zones: Connectivity | None = None,
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 

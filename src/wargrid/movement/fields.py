@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError
 from .._validate import check_int, check_real
@@ -34,15 +35,15 @@ class MovementRange:
     """Where a unit can move this turn.
 
     ``cost``: ``(height, width)`` cheapest cost from ``start`` (``inf`` past the
-    budget or unreachable); ``remaining``: ``budget - cost``, so ``-inf`` where
+    ``max_cost`` or unreachable); ``remaining``: ``max_cost - cost``, so ``-inf`` where
     the unit cannot go; ``reachable``: cells it can end its move on (within
-    the budget and not held by a friend); ``attack``: cells within
+    ``max_cost`` and not held by a friend); ``attack``: cells within
     ``attack_range`` steps (board distance, terrain ignored) of a reachable
     cell, the reachable cells included.
     """
 
     start: tuple[int, int]
-    budget: float
+    max_cost: float
     cost: np.ndarray = field(repr=False)
     remaining: np.ndarray = field(repr=False)
     reachable: np.ndarray = field(repr=False)
@@ -81,7 +82,7 @@ class MovementRange:
         return Path([(int(p % pw - 1), int(p // pw - 1)) for p in ids.tolist()], float(self.cost[y, x]), self.unit)
 
 
-def steps_field(grid: Grid, sources: np.ndarray, max_steps: int) -> np.ndarray:
+def steps_field(grid: Grid, sources: NDArray[np.int64], max_steps: int) -> NDArray[np.float64]:
     """Padded board distance in steps (every step 1, terrain and corner rule ignored) from padded sources."""
     from .._kernels.movement.dijkstra import dijkstra
 
@@ -105,22 +106,22 @@ def movement_range(
     grid: Grid,
     costs: CostField,
     start: tuple[int, int],
-    budget: float,
+    max_cost: float,
     *,
     attack_range: int = 0,
     enemies: Any = None,
     friends: Any = None,
     ignore_zoc: bool = False,
 ) -> MovementRange:
-    """Every cell reachable from ``start`` within ``budget`` movement points (see ``MovementRange``)."""
+    """Every cell reachable from ``start`` within ``max_cost`` movement points (see ``MovementRange``)."""
     start = grid.check_cell(start, "start")
-    budget = check_real(budget, "budget", minimum=0.0)
+    max_cost = check_real(max_cost, "max_cost", minimum=0.0)
     attack_range = check_int(attack_range, "attack_range")
     if attack_range < 0:
         raise ArgumentError(f"attack_range must be >= 0, got {attack_range}")
     occ = occupied(grid, costs, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
     topo = grid.topology
-    f = dijkstra_field(grid, occ.costs, np.array([padded_id(topo, start)]), max_cost=budget, stop=occ.stop)
+    f = dijkstra_field(grid, occ.costs, np.array([padded_id(topo, start)]), max_cost=max_cost, stop=occ.stop)
     cost = topo.unpad(f.dist)
     reachable = np.isfinite(cost)
     if occ.no_stop is not None:
@@ -134,9 +135,9 @@ def movement_range(
         attack = reachable.copy()
     for a in (cost, reachable, attack):
         a.setflags(write=False)
-    remaining = budget - cost
+    remaining = max_cost - cost
     remaining.setflags(write=False)
-    return MovementRange(start, budget, cost, remaining, reachable, attack, costs.unit, grid, f.parent)
+    return MovementRange(start, max_cost, cost, remaining, reachable, attack, costs.unit, grid, f.parent)
 
 
 @dataclass(frozen=True, eq=False)

@@ -22,15 +22,14 @@ and columns as 64-bit words.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
-from ..costs import CostField
-
 import numpy as np
+from numpy.typing import NDArray
 
+from ..costs import CostField
 from ..grids.boards import Grid
-from ._array_cache import LOCK as _CACHE_LOCK, cached as _cached, remember as _remember
+from ._array_cache import LOCK as _CACHE_LOCK, ArrayCache, cached as _cached, remember as _remember
 from .search import Path, cells_of, jps_applies, search_state
 
 __all__ = [
@@ -38,11 +37,14 @@ __all__ = [
     "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS", "WORK_BOARD_CELLS",
 ]
 
-_FREE: dict[int, tuple[weakref.ref, tuple]] = {}
+FreeCells = tuple[NDArray[np.uint8], NDArray[np.uint64], int, NDArray[np.uint64], int, float]
+"""``(free, rows, rw, cols, cw, open)``, see ``free_cells``."""
+
+_FREE: ArrayCache[FreeCells] = {}
 _NO_STOP = np.zeros(0, dtype=np.uint8)
 
 
-def _bits(free2d: np.ndarray) -> tuple[np.ndarray, int]:
+def _bits(free2d: NDArray[np.bool_]) -> tuple[NDArray[np.uint64], int]:
     """Each row of a boolean board as 64-bit words (bit i = column 64 w + i), one spare zero word a row."""
     h, w = free2d.shape
     words = (w + 63) // 64 + 1
@@ -60,7 +62,7 @@ than A* there (arena 2x, lak303d 5x, maze 10x, 32room 38x); the map of 20 % rand
 obstacles scores 0.17 and JPS only ties with A* (13.3 against 13.9 ms a query)."""
 
 
-def free_cells(cell: np.ndarray, pw: int) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, int, float]:
+def free_cells(cell: NDArray[np.float64], pw: int) -> FreeCells:
     """``(free, rows, rw, cols, cw, open)``: the padded 'can enter' board as bytes, row bits and
     column bits, and the share of passable cells whose 8 neighbours are all passable.
 
@@ -131,7 +133,7 @@ class WorkBoard:
         return float(self.wf[4 * p + 2])
 
 
-_POOL: dict[int, tuple[weakref.ref, list]] = {}
+_POOL: ArrayCache[list[WorkBoard]] = {}
 """``id(cell) -> (weakref to cell, idle WorkBoards)``, oldest cost array first."""
 
 

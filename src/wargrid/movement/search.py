@@ -38,16 +38,18 @@ import math
 import threading
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from types import ModuleType
+from typing import Any, Callable, Literal, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_real
 from .._kernels import load
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
-from ._array_cache import cached, remember
+from ._array_cache import ArrayCache, cached, remember
 
 __all__ = ["Path", "distance_field"]
 
@@ -84,10 +86,18 @@ class Path:
 
 # -- kernel arguments and reusable search state ---------------------------------------------
 
-_TOPO_ARGS: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+TopoArgs = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]
+"""``(off, stepl, corner, ti)``, see ``topo_args``."""
+
+TopoBundle = tuple[
+    NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]
+]
+"""``(off, dxa, dya, stepl, corner, ti)``, see ``topo_bundle``."""
+
+_TOPO_ARGS: weakref.WeakKeyDictionary[Topology, TopoArgs] = weakref.WeakKeyDictionary()
 
 
-def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def topo_args(topo: Topology) -> TopoArgs:
     """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_bundle``)."""
     got = _TOPO_ARGS.get(topo)
     if got is None:
@@ -103,10 +113,10 @@ def topo_args(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return got
 
 
-_TOPO_BUNDLE: "weakref.WeakKeyDictionary[Topology, tuple]" = weakref.WeakKeyDictionary()
+_TOPO_BUNDLE: weakref.WeakKeyDictionary[Topology, TopoBundle] = weakref.WeakKeyDictionary()
 
 
-def topo_bundle(topo: Topology) -> tuple[np.ndarray, ...]:
+def topo_bundle(topo: Topology) -> TopoBundle:
     """``(off, dxa, dya, stepl, corner, ti)``: the search kernels' topology argument (cached).
 
     ``dxa``, ``dya`` are the x and y parts of the offsets, parity-major like ``off``.
@@ -189,7 +199,7 @@ _EMPTY_U8 = np.zeros(0, dtype=np.uint8)
 _NO_TREE_I32 = np.zeros(0, dtype=np.int32)
 _NO_TREE_I8 = np.zeros(0, dtype=np.int8)
 
-_MOVES: dict[int, tuple[weakref.ref, Any]] = {}
+_MOVES: ArrayCache[NDArray[np.uint8] | Literal[False]] = {}
 """``id(cost array) -> (weakref, step bits)``; ``False`` in place of the bits: seen once (lazy)."""
 
 LAZY_MASK_CELLS = 1 << 16
@@ -199,7 +209,7 @@ costs about 20 ns a cell, which one short query on a large board after an edit
 should not pay (the general kernels answer it without them)."""
 
 
-def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> np.ndarray | None:
+def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> NDArray[np.uint8] | None:
     """The allowed-step bits of every padded cell (``move_mask``), or ``None`` where the plain kernels do not serve.
 
     The plain kernels serve boards without wrap and without edge costs. The
@@ -314,17 +324,19 @@ def search_checked(
     return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
 
 
-_UNITS: "dict[int, tuple[weakref.ref[np.ndarray], Any]]" = {}
-"""``id(cost array) -> (weakref, (L, largest cost, {hscale: keyb}))``: ``cost_unit`` and ``key_bits``."""
+Units = tuple[float, float, dict[float, NDArray[np.int64] | None]]
+"""``(L, largest finite cost, {hscale: keyb})``, see ``cost_unit`` and ``key_bits``."""
+
+_UNITS: ArrayCache[Units] = {}
 
 
-def _units(topo: Topology, costs: CostField) -> tuple[float, float, dict[float, np.ndarray | None]]:
+def _units(topo: Topology, costs: CostField) -> Units:
     got = cached(_UNITS, costs.cell)
     if got is None:
         unit, top = (0.0, 0.0) if np.any(np.asarray(topo.step) != 1.0) else kernels().cost_unit(costs.cell, 1024.0)
-        got = (unit, top, {})
+        got = (float(unit), float(top), {})
         remember(_UNITS, costs.cell, got, 16)
-    return got  # type: ignore[no-any-return]
+    return got
 
 
 def cost_unit(topo: Topology, costs: CostField) -> tuple[float, float]:
@@ -337,7 +349,7 @@ def cost_unit(topo: Topology, costs: CostField) -> tuple[float, float]:
     return unit, top
 
 
-def key_bits(topo: Topology, costs: CostField, hscale: float) -> np.ndarray | None:
+def key_bits(topo: Topology, costs: CostField, hscale: float) -> NDArray[np.int64] | None:
     """``astar_keyed``'s ``keyb`` for these costs, or ``None`` where its integer keys do not serve (cached).
 
     They serve boards of unit steps (hex, square-4) whose costs and ``hscale``
@@ -363,7 +375,7 @@ def key_bits(topo: Topology, costs: CostField, hscale: float) -> np.ndarray | No
     return keyb
 
 
-def kernels() -> Any:
+def kernels() -> ModuleType:
     """The A* kernels' module, imported (and numba with it) on first use only."""
     return load("movement.astar")
 
@@ -507,10 +519,10 @@ BUCKETS = 1 << 12
 """``distance_field`` runs ``dijkstra_buckets`` when the largest cost is under this many units ``1 / L``."""
 
 
-_STEP_QUEUES: "weakref.WeakKeyDictionary[Topology, tuple[np.ndarray, int]]" = weakref.WeakKeyDictionary()
+_STEP_QUEUES: weakref.WeakKeyDictionary[Topology, tuple[NDArray[np.int64], int]] = weakref.WeakKeyDictionary()
 
 
-def step_queues(topo: Topology) -> tuple[np.ndarray, int]:
+def step_queues(topo: Topology) -> tuple[NDArray[np.int64], int]:
     """``(qof, nq)``: the queue of each direction for ``dijkstra_queues`` (one per distinct step length; cached)."""
     got = _STEP_QUEUES.get(topo)
     if got is None:

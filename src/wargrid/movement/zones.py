@@ -43,6 +43,7 @@ import threading
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid, Topology
@@ -53,7 +54,7 @@ __all__ = ["label_zones", "ZoneState", "ZoneChange"]
 _FULL_FRACTION = 8  # re-label the whole board when an edit touches more than 1/8 of it
 
 
-def _topo_args(t: Topology) -> tuple:
+def _topo_args(t: Topology) -> tuple[NDArray[np.int64], NDArray[np.int64], int, int, int, int]:
     return (t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width)
 
 
@@ -161,6 +162,8 @@ def _label(
     labelled run by run (``label_runs``) where the board allows it and
     ``runs`` is set; otherwise cell by cell (``label_board``).
     """
+    lo: float
+    hi: float
     if cell.dtype == bool:  # compared as bytes: 0 < v < 2
         cell, lo, hi = cell.view(np.uint8), 0, 2
     else:
@@ -283,7 +286,7 @@ class ZoneState:
     # -- building ------------------------------------------------------------------
     def _relabel_all(self) -> None:
         self._labels, sizes = _label(self.topology, self._cell, self._edge)
-        self._next = sizes.shape[0]
+        self._next = int(sizes.shape[0])
         self._sizes = sizes if sizes.shape[0] else np.zeros(1, dtype=np.int64)
 
     def _new_ids(self, k: int) -> int:

@@ -79,7 +79,7 @@ def _layer(a: object, grid: Grid, name: str) -> np.ndarray:
     return arr
 
 
-def _cells(cells: Sequence, grid: Grid, name: str) -> tuple[tuple[int, int], ...]:
+def _cells(cells: Sequence[tuple[int, int]], grid: Grid, name: str) -> tuple[tuple[int, int], ...]:
     try:
         items = list(cells)
     except TypeError:
@@ -237,11 +237,11 @@ Overlay = CellMask | CellValues | Regions | Polyline | Markers | Coordinates
 _KINDS = (CellMask, CellValues, Regions, Polyline, Markers, Coordinates)
 
 
-def check_overlays(overlays: Sequence[object], grid: Grid) -> list:
+def check_overlays(overlays: Sequence[object], grid: Grid) -> list[Overlay]:
     """Every overlay checked against ``grid`` (``TypeError`` for anything else)."""
     if isinstance(overlays, _KINDS):
         overlays = [overlays]
-    out = []
+    out: list[Overlay] = []
     for i, o in enumerate(overlays):
         if not isinstance(o, _KINDS):
             names = ", ".join(k.__name__ for k in _KINDS)

@@ -12,10 +12,12 @@ Lines (roads, paths), markers and text are drawn with Pillow on top.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentTypeError
 from ..grids.board import Board
@@ -52,14 +54,40 @@ def raster(frame: Frame) -> np.ndarray:
     return ids
 
 
+@dataclass(frozen=True)
+class _Line:
+    """A polyline in pixels, drawn after the per-cell layers."""
+
+    points: NDArray[np.float64]  # (k, 2) pixel x, y
+    color: str
+    width: int
+
+
+@dataclass(frozen=True)
+class _Dots:
+    """Markers in pixels, with optional text beside them."""
+
+    points: NDArray[np.float64]  # (k, 2) pixel x, y
+    color: str
+    radius: float
+    labels: Sequence[str] | None
+
+
+@dataclass(frozen=True)
+class _Labels:
+    """Every cell's ``x,y`` written in it."""
+
+    color: str
+
+
 def _blend(img: np.ndarray, where: np.ndarray, color: np.ndarray, alpha: float | np.ndarray) -> None:
-    a = alpha if np.isscalar(alpha) else np.asarray(alpha)[..., None]
+    a = alpha[..., None] if isinstance(alpha, np.ndarray) else alpha
     img[where] = img[where] * (1.0 - a) + color * a
 
 
 def render_png(
     board: Grid | Board,
-    path: str | os.PathLike | None = None,
+    path: str | os.PathLike[str] | None = None,
     *,
     overlays: Sequence[object] = (),
     cell_size: float | None = None,
@@ -112,12 +140,12 @@ def render_png(
         if edges is not None:
             ys, xs = np.nonzero(grid.mask)
             walls, rivers = edge_segments(grid, edges, frame.polygons(xs, ys), ys * grid.width + xs, frame.cells_under)
-            for seg, color, width in ((rivers, RIVER_COLOR, 0.18), (walls, WALL_COLOR, 0.14)):
+            for seg, color, rel_width in ((rivers, RIVER_COLOR, 0.18), (walls, WALL_COLOR, 0.14)):
                 for (x0, y0), (x1, y1) in seg.tolist():
-                    bd.line([(x0, y0), (x1, y1)], fill=color, width=max(1, round(s * width)))
+                    bd.line([(x0, y0), (x1, y1)], fill=color, width=max(1, round(s * rel_width)))
         img = np.asarray(base, dtype=np.float32).copy()
 
-    pending_lines = []  # drawn with Pillow after the per-cell layers
+    pending_lines: list[_Line | _Dots | _Labels] = []  # drawn with Pillow after the per-cell layers
     for ov in ovs:
         if isinstance(ov, CellMask):
             hit = on & ov.mask.ravel()[cid]
@@ -147,34 +175,33 @@ def render_png(
         elif isinstance(ov, Polyline):
             if len(ov.cells) >= 1:
                 cx, cy = frame.centers(np.array([c[0] for c in ov.cells]), np.array([c[1] for c in ov.cells]))
-                pending_lines.append(("line", np.stack([cx, cy], 1), ov.color, max(1, round(s * ov.width))))
+                pending_lines.append(_Line(np.stack([cx, cy], 1), ov.color, max(1, round(s * ov.width))))
         elif isinstance(ov, Markers):
             if ov.cells:
                 cx, cy = frame.centers(np.array([c[0] for c in ov.cells]), np.array([c[1] for c in ov.cells]))
-                pending_lines.append(("markers", np.stack([cx, cy], 1), ov.color, max(1.5, s * ov.radius), ov.labels))
+                pending_lines.append(_Dots(np.stack([cx, cy], 1), ov.color, max(1.5, s * ov.radius), ov.labels))
         elif isinstance(ov, Coordinates):
-            pending_lines.append(("coords", None, ov.color, 0))
+            pending_lines.append(_Labels(ov.color))
 
     im = Image.fromarray(np.clip(np.round(img), 0, 255).astype(np.uint8), "RGB")
     draw = ImageDraw.Draw(im)
     for item in pending_lines:
-        kind, pts, color, width = item[:4]
-        if kind == "line":
-            xy = [tuple(p) for p in pts.tolist()]
+        if isinstance(item, _Line):
+            xy = [tuple(p) for p in item.points.tolist()]
             if len(xy) == 1:
                 xy = xy * 2
-            draw.line(xy, fill=color, width=width, joint="curve")
-        elif kind == "markers":
-            labels = item[4]
-            for i, (x, y) in enumerate(pts.tolist()):
-                draw.ellipse([x - width, y - width, x + width, y + width], fill=color, outline="#ffffff")
+            draw.line(xy, fill=item.color, width=item.width, joint="curve")
+        elif isinstance(item, _Dots):
+            r, labels = item.radius, item.labels
+            for i, (x, y) in enumerate(item.points.tolist()):
+                draw.ellipse([x - r, y - r, x + r, y + r], fill=item.color, outline="#ffffff")
                 if labels is not None:
-                    draw.text((x + width * 1.3, y - 5), labels[i], fill=color)
-        elif kind == "coords" and s >= 14:
+                    draw.text((x + r * 1.3, y - 5), labels[i], fill=item.color)
+        elif s >= 14:
             ys, xs = np.nonzero(grid.mask)
             cx, cy = frame.centers(xs, ys)
             for x, y, a, b in zip(xs.tolist(), ys.tolist(), cx.tolist(), cy.tolist()):
-                draw.text((a, b), f"{x},{y}", fill=color, anchor="mm")
+                draw.text((a, b), f"{x},{y}", fill=item.color, anchor="mm")
     if path is not None:
         from .._files import atomic_write_with
 

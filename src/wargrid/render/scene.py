@@ -94,7 +94,7 @@ def _half_sides(poly: np.ndarray, cells_under: Callable[[np.ndarray, np.ndarray]
     return out
 
 
-def _stack(parts: list) -> np.ndarray:
+def _stack(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts, axis=0) if parts else np.zeros((0, 2, 2))
 
 

@@ -35,7 +35,7 @@ def _polys_markup(poly: np.ndarray, classes: np.ndarray, attr: str = "class") ->
         return ""
     tmpl = f'<polygon {attr}="c%d" points="' + " ".join(["%.1f,%.1f"] * k) + '"/>\n'
     rows = np.concatenate([classes.reshape(n, 1).astype(np.float64), poly.reshape(n, 2 * k)], axis=1)
-    return (tmpl * n) % tuple(rows.ravel().tolist())
+    return (tmpl * int(n)) % tuple(rows.ravel().tolist())
 
 
 def _segments_markup(seg: np.ndarray) -> str:
@@ -52,7 +52,7 @@ def _style(prefix: str, colors: Sequence[str], opacity: float | None = None) -> 
 
 def render_svg(
     board: Grid | Board,
-    path: str | os.PathLike | None = None,
+    path: str | os.PathLike[str] | None = None,
     *,
     overlays: Sequence[object] = (),
     cell_size: float | None = None,

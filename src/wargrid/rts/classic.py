@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
@@ -112,17 +113,28 @@ def _geometry(grid: Grid) -> _Geometry:
     return g
 
 
-def _workspace(n: int) -> list:
-    """``[seen, pos, gen, buf, tmp]`` for padded size ``n``, reused between searches (generation stamps)."""
+@dataclass
+class _Workspace:
+    """Scratch for one padded size, reused between searches (generation stamps)."""
+
+    seen: NDArray[np.int64]
+    pos: NDArray[np.int64]
+    gen: int
+    buf: NDArray[np.int64]  # grown on demand up to 8 n + 1
+    tmp: NDArray[np.int64]
+
+
+def _workspace(n: int) -> _Workspace:
+    """This thread's workspace for padded size ``n``, with a fresh generation."""
     w = per_thread("classic", n, _new_workspace)
-    w[2] += 1
+    w.gen += 1
     return w
 
 
-def _new_workspace(n: int) -> list:
+def _new_workspace(n: int) -> _Workspace:
     cap = min(8 * n, _FIRST_CAP) + 1  # grown on demand up to 8 n + 1
-    return [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0,
-            np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)]
+    return _Workspace(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), 0,
+                      np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64))
 
 
 def classic_path(
@@ -199,19 +211,19 @@ def classic_search(
     geo = _geometry(grid)
     off, stepl, corner, _ = topo_args(topo)
     w = _workspace(topo.padded_size)
-    seen, pos, gen = w[0], w[1], w[2]
+    seen, pos, gen = w.seen, w.pos, w.gen
     ps, pg = topo.padded_id(*s), topo.padded_id(*g)
     args = (stepl, corner, topo.corner_rule, off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)
     most = 8 * topo.padded_size + 1
     while True:
-        buf, tmp = w[3], w[4]
+        buf, tmp = w.buf, w.tmp
         n, code = classic_find(
             cell, geo.inb, geo.cx, geo.cy, geo.period, ps, pg, steps, limit, buf, tmp, geo.order, geo.rank, *args
         )
         if code != 3 or len(buf) >= most:
             break
         size = min(4 * len(buf), most)  # the walk outgrew the buffers: grow them and walk again
-        w[3], w[4] = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+        w.buf, w.tmp = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
     path = buf[:n].copy()
     dirs = np.empty(max(n - 1, 0), dtype=np.int64)
     if optimise:
@@ -220,6 +232,8 @@ def classic_search(
         path, dirs = out[:m], dirs[: m - 1]
     else:
         dirs[:] = topo.directions(path[:-1], path[1:])
+    if len(dirs) > steps:  # an edge walk is taken whole: cut the piece to max_steps
+        path, dirs = path[: steps + 1], dirs[:steps]
     cells = list(zip((path % topo.pw - 1).tolist(), (path // topo.pw - 1).tolist()))
     length = float(stepl[dirs].sum())
     cost = float((stepl[dirs] * cell[path[1:]]).sum()) if len(dirs) else 0.0

@@ -24,6 +24,7 @@ from enum import IntEnum
 from typing import Any, Mapping
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid
@@ -75,21 +76,21 @@ def check_entry(value: Any, name: str = "category") -> Entry:
     raise ArgumentTypeError(f"{name} must be an Entry, its integer or its name, got {type(value).__name__} {value!r}")
 
 
-def _check_costs(costs: Mapping[Any, float] | None) -> np.ndarray:
+def _check_costs(category_costs: Mapping[Any, float] | None) -> np.ndarray:
     table = dict(DEFAULT_ENTRY_COSTS)
-    if costs is not None:
-        if not isinstance(costs, Mapping):
-            raise ArgumentTypeError(f"costs must map categories to extra costs, got {type(costs).__name__}")
-        for k, v in costs.items():
-            e = check_entry(k, "costs key")
+    if category_costs is not None:
+        if not isinstance(category_costs, Mapping):
+            raise ArgumentTypeError(f"category_costs must map categories to extra category_costs, got {type(category_costs).__name__}")
+        for k, v in category_costs.items():
+            e = check_entry(k, "category_costs key")
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or math.isnan(v) or v < 0:
-                raise ArgumentError(f"costs[{e.name}] must be a number >= 0 (inf: blocked), got {v!r}")
+                raise ArgumentError(f"category_costs[{e.name}] must be a number >= 0 (inf: blocked), got {v!r}")
             table[e] = float(v)
     table[Entry.IMPASSABLE] = math.inf
     return np.array([table[e] for e in Entry], dtype=np.float64)
 
 
-def _check_categories(grid: Grid, categories: Any) -> np.ndarray:
+def _check_categories(grid: Grid, categories: npt.ArrayLike) -> np.ndarray:
     c = np.asarray(categories)
     if c.shape != grid.shape:
         raise ArgumentError(f"categories must have shape (height, width) = {grid.shape}, got {c.shape}")
@@ -102,7 +103,7 @@ def _check_categories(grid: Grid, categories: Any) -> np.ndarray:
 
 
 def entry_costs(
-    cell_costs: np.ndarray, categories: np.ndarray, *, threshold: Any = Entry.MOVING_UNIT, costs: Mapping[Any, float] | None = None
+    cell_costs: np.ndarray, categories: np.ndarray, *, threshold: Any = Entry.MOVING_UNIT, category_costs: Mapping[Any, float] | None = None
 ) -> np.ndarray:
     """Terrain costs with the ladder applied: ``inf`` above ``threshold``, terrain + category cost at or below.
 
@@ -116,7 +117,7 @@ def entry_costs(
     cats = np.asarray(categories)
     if cats.shape != base.shape:
         raise ArgumentError(f"categories must have the shape of cell_costs {base.shape}, got {cats.shape}")
-    extra = _check_costs(costs)
+    extra = _check_costs(category_costs)
     cats = cats.astype(np.int64)
     if cats.size and (cats.min() < 0 or cats.max() > Entry.IMPASSABLE):
         raise ArgumentError(f"categories must hold 0..5 ({', '.join(e.name for e in Entry)})")
@@ -136,13 +137,13 @@ class LadderPath:
 def ladder_path(
     grid: Grid,
     cell_costs: np.ndarray,
-    categories: np.ndarray,
+    categories: npt.ArrayLike,
     start: tuple[int, int],
     goal: tuple[int, int],
     *,
     threshold: Any = Entry.MOVING_UNIT,
     max_threshold: Any = Entry.TEMP_BLOCKED_BY_FRIEND,
-    costs: Mapping[Any, float] | None = None,
+    category_costs: Mapping[Any, float] | None = None,
     nearest: bool = False,
 ) -> LadderPath | None:
     """Search with a threshold on the ladder, raising it one step at a time up to ``max_threshold``.
@@ -175,12 +176,12 @@ def ladder_path(
     cats[s[1], s[0]] = Entry.OK
     if not isinstance(nearest, (bool, np.bool_)):
         raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
-    extra = _check_costs(costs)
+    extra = _check_costs(category_costs)
     base = np.asarray(cell_costs)
     tried = []
     for t in range(int(lo), int(hi) + 1):
         tried.append(t)
-        c = entry_costs(base, cats, threshold=t, costs={Entry(i): float(v) for i, v in enumerate(extra[:-1])})
+        c = entry_costs(base, cats, threshold=t, category_costs={Entry(i): float(v) for i, v in enumerate(extra[:-1])})
         p = find_path(grid, c, start, goal, nearest=nearest and t == hi)
         if p is not None and (p.cells[-1] == tuple(goal) or t == hi):
             return LadderPath(list(p.cells), float(p.cost), Entry(t), tuple(tried))

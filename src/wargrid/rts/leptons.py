@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError, CellError
 from .._validate import check_cell_pair, check_int, check_positive_int
@@ -133,7 +134,7 @@ def _int_points(a: Any, name: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def octagonal_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def octagonal_distances(a: np.ndarray, b: np.ndarray) -> NDArray[np.integer[Any]]:
     """Vectorised ``octagonal_distance`` over ``(..., 2)`` integer arrays (broadcast).
 
     >>> octagonal_distances(np.array([[0, 0], [10, 10]]), np.array([0, 4])).tolist()
@@ -146,7 +147,8 @@ def octagonal_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     except ValueError:
         raise ArgumentError(f"a and b must broadcast together, got shapes {pa.shape} and {pb.shape}") from None
     d = np.abs(pa - pb)
-    return np.maximum(d[..., 0], d[..., 1]) + np.minimum(d[..., 0], d[..., 1]) // 2
+    dist: NDArray[np.integer[Any]] = np.maximum(d[..., 0], d[..., 1]) + np.minimum(d[..., 0], d[..., 1]) // 2
+    return dist
 
 
 def cells_to_leptons(cells: np.ndarray, *, leptons: int = LEPTONS_PER_CELL) -> np.ndarray:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_iterable, check_seed
@@ -89,8 +90,33 @@ class Occupancy:
         self.reserved_cell = np.full(size, -1, dtype=np.int64)
         self.reserved_spot = np.full((size, self.n_spots), -1, dtype=np.int64)
         self._rng = np.random.default_rng(check_seed(seed))
-        self._where: dict[int, tuple[str, tuple[int, ...], int]] = {}
-        self._reservation: dict[int, tuple[int, int]] = {}
+        # per unit id (grown on demand): where it stands and what it reserved, as the
+        # simulation's kernels read and write them (cell id or -1; spot -1: whole cell)
+        self.where_kind = np.full(0, -1, dtype=np.int64)  # 0 infantry, 1 vehicle, 2 building
+        self.where_cell = np.full(0, -1, dtype=np.int64)
+        self.where_spot = np.full(0, -1, dtype=np.int64)
+        self.res_cell = np.full(0, -1, dtype=np.int64)
+        self.res_spot = np.full(0, -1, dtype=np.int64)
+        self._building_cells: dict[int, tuple[int, ...]] = {}
+
+    def grow(self, n: int) -> None:
+        """Make room for unit ids below ``n`` in the per-unit arrays.
+
+        >>> from wargrid import SquareGrid
+        >>> occ = Occupancy(SquareGrid(2, 2)); occ.grow(8); len(occ.where_cell) >= 8
+        True
+        """
+        old = len(self.where_cell)
+        if n <= old:
+            return
+        size = max(n, 2 * old, 16)
+        for name in ("where_kind", "where_cell", "where_spot", "res_cell", "res_spot"):
+            a = np.full(size, -1, dtype=np.int64)
+            a[:old] = getattr(self, name)
+            setattr(self, name, a)
+
+    def _known(self, u: int) -> bool:
+        return u < len(self.where_cell) and self.where_cell[u] >= 0
 
     # -- checks ---------------------------------------------------------------------
     def _uid(self, uid: Any) -> int:
@@ -132,7 +158,11 @@ class Occupancy:
             return f"it holds vehicle {self.vehicle[c]}"
         if self.reserved_cell[c] >= 0 and self.reserved_cell[c] != me:
             return f"it is reserved by unit {self.reserved_cell[c]}"
-        others = lambda a: (a >= 0) & (a != me)  # noqa: E731
+
+        def others(a: NDArray[np.int64]) -> NDArray[np.bool_]:
+            held: NDArray[np.bool_] = (a >= 0) & (a != me)
+            return held
+
         if kind == "vehicle":
             inf = self.infantry[c]
             if others(inf).any():
@@ -183,11 +213,11 @@ class Occupancy:
         >>> _ = occ.place(1, (1, 1)); occ.position(1).cell, occ.position(9)
         ((1, 1), None)
         """
-        rec = self._where.get(self._uid(uid))
-        if rec is None:
+        u = self._uid(uid)
+        if not self._known(u):
             return None
-        kind, cells, spot = rec
-        return Spot(self._xy(cells[0]), spot, self._lepton(cells[0], spot))
+        c, spot = int(self.where_cell[u]), int(self.where_spot[u])
+        return Spot(self._xy(c), spot, self._lepton(c, spot))
 
     def reservation(self, uid: int) -> Spot | None:
         """The space unit ``uid`` has reserved, or ``None``.
@@ -197,10 +227,11 @@ class Occupancy:
         >>> _ = occ.reserve(1, (2, 1)); occ.reservation(1).cell
         (2, 1)
         """
-        r = self._reservation.get(self._uid(uid))
-        if r is None:
+        u = self._uid(uid)
+        if u >= len(self.res_cell) or self.res_cell[u] < 0:
             return None
-        return Spot(self._xy(r[0]), r[1], self._lepton(r[0], r[1]))
+        c, s = int(self.res_cell[u]), int(self.res_spot[u])
+        return Spot(self._xy(c), s, self._lepton(c, s))
 
     def occupants(self, cell: tuple[int, int]) -> list[int]:
         """Units standing on ``cell`` (vehicle, building or soldiers).
@@ -222,7 +253,7 @@ class Occupancy:
         >>> _ = occ.place(4, (0, 0)); _ = occ.place(2, (1, 0)); occ.units()
         [2, 4]
         """
-        return sorted(self._where)
+        return np.flatnonzero(self.where_cell >= 0).tolist()
 
     # -- changes ----------------------------------------------------------------------
     def _claim(self, uid: int, cell: tuple[int, int], kind: str, near: Any, spot: int | None) -> tuple[int, int]:
@@ -253,9 +284,9 @@ class Occupancy:
         """
         u = self._uid(uid)
         check_choice(kind, "kind", KINDS)
-        r = self._reservation.get(u)
-        if kind == "infantry" and spot is None and r is not None and r[0] == self._cid(cell) and r[1] >= 0:
-            spot = r[1]
+        r = self.reservation(u)
+        if kind == "infantry" and spot is None and r is not None and r.cell == tuple(cell) and r.spot >= 0:
+            spot = r.spot
         c, s = self._claim(u, cell, kind, near, spot)
         self.remove(u)
         self.release(u)
@@ -263,7 +294,8 @@ class Occupancy:
             self.vehicle[c] = u
         else:
             self.infantry[c, s] = u
-        self._where[u] = (kind, (c,), s)
+        self.grow(u + 1)
+        self.where_kind[u], self.where_cell[u], self.where_spot[u] = (1 if kind == "vehicle" else 0), c, s
         return Spot(self._xy(c), s, self._lepton(c, s))
 
     def place_building(self, uid: int, cells: Sequence[tuple[int, int]]) -> None:
@@ -275,7 +307,7 @@ class Occupancy:
         [7]
         """
         u = self._uid(uid)
-        if u in self._where:
+        if self._known(u):
             raise ArgumentError(f"uid {u} is already on the board")
         ids = []
         for i, cell in enumerate(check_iterable(cells, "cells", "a list of (x, y) cells")):
@@ -287,7 +319,9 @@ class Occupancy:
         if not ids:
             raise ArgumentError("cells must hold at least one cell")
         self.building[ids] = u
-        self._where[u] = ("building", tuple(ids), -1)
+        self.grow(u + 1)
+        self.where_kind[u], self.where_cell[u], self.where_spot[u] = 2, ids[0], -1
+        self._building_cells[u] = tuple(ids)
 
     def remove(self, uid: int) -> None:
         """Take unit ``uid`` off the board (no-op if absent); its reservation stays.
@@ -297,17 +331,17 @@ class Occupancy:
         >>> _ = occ.place(1, (1, 1)); occ.remove(1); occ.units()
         []
         """
-        rec = self._where.pop(self._uid(uid), None)
-        if rec is None:
+        u = self._uid(uid)
+        if not self._known(u):
             return
-        kind, cells, s = rec
-        for c in cells:
-            if kind == "vehicle":
-                self.vehicle[c] = -1
-            elif kind == "building":
-                self.building[c] = -1
-            else:
-                self.infantry[c, s] = -1
+        kind, c, s = int(self.where_kind[u]), int(self.where_cell[u]), int(self.where_spot[u])
+        if kind == 1:
+            self.vehicle[c] = -1
+        elif kind == 2:
+            self.building[list(self._building_cells.pop(u))] = -1
+        else:
+            self.infantry[c, s] = -1
+        self.where_kind[u], self.where_cell[u], self.where_spot[u] = -1, -1, -1
 
     def reserve(self, uid: int, cell: tuple[int, int], *, kind: str = "vehicle", near: tuple[int, int] | None = None) -> Spot | None:
         """Reserve space on ``cell`` for unit ``uid`` (replacing its earlier reservation).
@@ -329,7 +363,8 @@ class Occupancy:
             self.reserved_cell[c] = u
         else:
             self.reserved_spot[c, s] = u
-        self._reservation[u] = (c, s)
+        self.grow(u + 1)
+        self.res_cell[u], self.res_spot[u] = c, s
         return Spot(self._xy(c), s, self._lepton(c, s))
 
     def release(self, uid: int) -> None:
@@ -340,10 +375,11 @@ class Occupancy:
         >>> _ = occ.reserve(1, (2, 1)); occ.release(1); occ.reservation(1) is None
         True
         """
-        r = self._reservation.pop(self._uid(uid), None)
-        if r is None:
+        u = self._uid(uid)
+        if u >= len(self.res_cell) or self.res_cell[u] < 0:
             return
-        c, s = r
+        c, s = int(self.res_cell[u]), int(self.res_spot[u])
+        self.res_cell[u], self.res_spot[u] = -1, -1
         if s < 0:
             self.reserved_cell[c] = -1
         else:
@@ -357,8 +393,10 @@ class Occupancy:
         >>> occ.place_building(7, [(4, 0), (5, 0)]); occ.claims()
         [(4, -1, 7), (5, -1, 7)]
         """
-        out = []
-        for u, (kind, cells, s) in self._where.items():
-            out += [(c, s, u) for c in cells]
-        out += [(c, s, u) for u, (c, s) in self._reservation.items()]
+        out: list[tuple[int, int, int]] = []
+        for u in np.flatnonzero(self.where_cell >= 0).tolist():
+            cells = self._building_cells.get(u, (int(self.where_cell[u]),))
+            out += [(c, int(self.where_spot[u]), u) for c in cells]
+        for u in np.flatnonzero(self.res_cell >= 0).tolist():
+            out.append((int(self.res_cell[u]), int(self.res_spot[u]), u))
         return out

@@ -6,18 +6,73 @@ cell it enters for its movement class) or, standing in a cell, re-checks the
 next cell of its route on the entry ladder:
 
 - free: reserve it and start the step;
-- a moving unit there: wait (and replan after ``patience`` ticks);
+- a moving unit there: wait (and look for a way round after ``patience`` ticks);
 - a friend standing still: ask it to move aside, and wait;
 - a destroyable obstacle or a visible enemy: attack it when the unit may
-  (``damage > 0``), else replan around it;
-- a hidden (cloaked) enemy: it is found; replan;
+  (``damage > 0``), else find a way round it;
+- a hidden (cloaked) enemy: it is found; find a way round;
 - impassable for good: replan.
 
-Routes are asked for in pieces of ``piece`` steps (A* on the entry ladder, or
-the classic pathfinder) and replanned when a piece runs out, when the way is
-closed, and when a map edit touches the route (the simulation subscribes to
-the map's events). A unit stops when it is within ``close_enough`` leptons of
-its goal. The same seed gives the same run.
+The simulation is data-oriented: unit state lives in two tables (integers and
+floats, one row a unit, ``wargrid._kernels.rts.sim``), the tick is one numba
+kernel over them and the occupancy arrays, and Python works per tick, not
+per unit. The entry category of a cell is read from the occupancy arrays in
+constant time, whatever the number of units.
+
+Planning. A route is planned whole on the terrain and the standing obstacles
+(buildings closed; destroyable obstacles dearer by their ladder cost for
+units that may attack, closed for the others), not on the moving units:
+
+- units with the same goal (and movement class) share one search: from
+  ``FIELD_MIN`` units on, one distance field from the goal, which each
+  follows down (``descend``); below it one A* each, and units standing on
+  the same cell (infantry) share it;
+- at most ``plan_budget`` searches run in a tick (a field counts as
+  ``FIELD_COST``); the others wait ('waiting for a route') in order of asking;
+- a way round a blocked cell is local: a bounded Dijkstra (``repair_nodes``
+  cells) on the ladder as the unit sees it, from the unit to the first cell
+  of its route beyond the block within ``piece`` steps; only when that fails
+  a whole new route, with the blocked cell closed, is searched (and if none
+  exists the unit keeps its route and waits for the way to clear).
+- a goal on impassable ground (or a building) is replaced by the reachable
+  cell nearest to it (the search's ``nearest``); a goal in another zone of
+  the unit's movement class leaves the unit stuck (with the reason).
+
+The classic pathfinder (``pathfinder='classic'``) plans in pieces of
+``piece`` steps, as the classic engines do.
+
+No deadlocks. The rules, for each meeting:
+
+- head-on in a corridor, and any ring of standing units each wanting the
+  next one's cell: they trade places (a swap when two), all stepping as one
+  at the slowest one's speed and landing on the same tick; a trade only
+  involves cells that each hold one unit of the ring and no reservation;
+- a unit in the way with nothing to do (idle, arrived, stuck): it is asked to
+  step aside (off the asker's next three steps if it can); when it has no
+  room it trades places with the asker, and goes back to its goal, if any;
+- crossing streams: a unit waits while the cell is being left (a stepping
+  unit always clears it); a unit waiting on a standing one that waits too is
+  asked aside after two ticks; after ``patience`` ticks the waiting unit
+  looks for a way round (the local repair above);
+- crowds at one goal: when the goal cell is held by a unit with nothing to
+  do, a unit whose next cell is held by such a friend steps to any free
+  neighbour nearer the goal; when there is none (and none is being left) it
+  stops where it is, arrived ('arrived' event ``crowd``): the crowd packs
+  around the goal.
+
+The classic engine's other rules:
+
+- damaged units are slower: speed scales with ``hp / max_hp``, never below
+  ``HEALTH_FLOOR`` (half speed);
+- a unit standing on ground that becomes impassable for it (a bridge falls
+  under it) is destroyed (event 'destroyed', detail 'the ground gave way');
+  units whose route crosses edited cells replan;
+- a vehicle with a ``turn_rate`` (facing steps a tick) plans with the turning
+  search of ``wargrid.tactics`` and turns on the spot before each step whose
+  direction differs from its facing.
+
+A unit stops when it is within ``close_enough`` leptons of its goal. The same
+seed gives the same run.
 
 >>> from wargrid import Map, SquareGrid
 >>> sim = Simulation(Map(SquareGrid(6, 3)), seed=1)
@@ -31,20 +86,22 @@ its goal. The same seed gives the same run.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
+from ..costs import CostField
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.board import CostBoard
 from .classic import classic_path
-from .ladder import Entry, entry_costs, ladder_path
-from .leptons import LEPTONS_PER_CELL, octagonal_distance
+from .ladder import DEFAULT_ENTRY_COSTS, Entry, entry_costs
+from .leptons import LEPTONS_PER_CELL
 from .occupancy import Occupancy
 
-__all__ = ["Simulation", "SimUnit", "SimEvent", "SimReport", "UNIT_KINDS", "STATES", "PATHFINDERS"]
+__all__ = ["Simulation", "SimUnit", "SimEvent", "SimReport", "UNIT_KINDS", "STATES", "PATHFINDERS", "HEALTH_FLOOR"]
 
 UNIT_KINDS = ("infantry", "vehicle", "obstacle", "building")
 """Obstacles can be destroyed; buildings cannot; neither moves."""
@@ -54,10 +111,35 @@ STATES = ("idle", "moving", "waiting", "attacking", "arrived", "stuck", "destroy
 
 PATHFINDERS = ("astar", "classic")
 
+HEALTH_FLOOR = 0.5
+"""A damaged unit moves at ``speed * max(HEALTH_FLOOR, hp / max_hp)``."""
+
+FIELD_MIN = 4
+"""Units asking for the same goal in one tick from which one distance field serves them all."""
+
+FIELD_COST = 6
+"""What a distance field counts for against ``plan_budget`` (one A* counts 1)."""
+
+AVOID_COST = 4
+"""What a search with a closed cell counts for against ``plan_budget`` (it builds its own costs)."""
+
+_FIELDS_KEPT = 32
+
+# the kernels' table columns and codes (``wargrid._kernels.rts.sim``), repeated so that importing
+# this module does not import numba
+(KIND, CLS, TROW, SPEED, CLOSE, CELL, TARGET, STATE, REASON, RARG, RCELL, NXT, DIR, PROG, SLEN,
+ WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL) = range(28)
+_N_INT = 28
+HP, HP0, DAMAGE, TURNRATE = range(4)
+_N_FLOAT = 4
+_R_NONE, _R_WAIT_MOVING, _R_WAIT_FRIEND, _R_HIDDEN, _R_ATTACK, _R_PLANNING, _R_STUCK, _R_TURNING = range(8)
+_EV = ("arrived", "asked", "aside", "found", "replan", "destroyed", "swap", "arrived")
+_NEED_NONE, _NEED_PLAN, _NEED_REPAIR = 0, 1, 2
+
 
 @dataclass
 class SimUnit:
-    """One unit of the simulation (read its fields; change it through ``Simulation``)."""
+    """One unit of the simulation as it is now (a copy: change it through ``Simulation``)."""
 
     uid: int
     kind: str
@@ -81,9 +163,14 @@ class SimUnit:
     trail: list[tuple[int, int]] = field(default_factory=list)
     waited: int = 0
     replans: int = 0
+    max_hp: float = 0.0
+    turn_rate: float = 0.0
+    facing: int = -1
+    target: tuple[int, int] | None = None
 
     @property
     def mobile(self) -> bool:
+        """Whether it can move (infantry or a vehicle, not destroyed)."""
         return self.kind in ("infantry", "vehicle") and self.state != "destroyed"
 
 
@@ -127,12 +214,23 @@ class SimReport:
         return {u: r for u, s, r, _ in self.units if r}
 
 
+def _kernels() -> Any:
+    from .._kernels.rts import sim as k
+
+    return k
+
+
 class Simulation:
     """Units moving over ``map`` tick by tick (``seed``: the order of units and every tie-break).
 
-    ``pathfinder`` is 'astar' (on the entry ladder) or 'classic'; ``piece``
-    the number of steps of route a unit takes before it replans; ``patience``
-    the ticks a unit waits for a moving unit before it replans.
+    ``pathfinder`` is 'astar' (whole routes, shared by units with one goal)
+    or 'classic' (pieces of ``piece`` steps); ``piece`` is also how far ahead
+    a way round a blocked cell may rejoin the route; ``patience`` the ticks a
+    unit waits for a standing unit before it looks for a way round;
+    ``plan_budget`` the searches a tick may run; ``repair_nodes`` the cells a
+    way round may look at; ``weight`` the A* weight of a unit planning alone
+    (its route costs at most ``weight`` times the cheapest; 1: the cheapest,
+    slower to find on large boards).
     """
 
     def __init__(
@@ -144,6 +242,9 @@ class Simulation:
         piece: int = 12,
         patience: int = 6,
         leptons: int = LEPTONS_PER_CELL,
+        plan_budget: int = 32,
+        repair_nodes: int = 256,
+        weight: float = 1.2,
     ) -> None:
         if not isinstance(map, CostBoard):
             raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
@@ -157,16 +258,53 @@ class Simulation:
         self.patience = check_int(patience, "patience")
         if self.patience < 0:
             raise ArgumentError(f"patience must be >= 0, got {self.patience}")
+        self.plan_budget = check_int(plan_budget, "plan_budget")
+        if self.plan_budget < 1:
+            raise ArgumentError(f"plan_budget must be >= 1, got {self.plan_budget}")
+        self.repair_nodes = check_int(repair_nodes, "repair_nodes")
+        if self.repair_nodes < 1:
+            raise ArgumentError(f"repair_nodes must be >= 1, got {self.repair_nodes}")
+        from ..movement.search import check_weight
+
+        self.weight = check_weight(weight)
         self.rng = np.random.default_rng(self.seed)
         self.occupancy = Occupancy(self.grid, leptons=leptons, seed=self.seed)
         self.leptons = self.occupancy.leptons
-        self.units: dict[int, SimUnit] = {}
-        self.events: list[SimEvent] = []
         self.map_events: list[Any] = []
-        self.revealed: set[tuple[int, int]] = set()  # (team, uid): hidden enemies a team has bumped into
         self.tick = 0
-        self._next_uid = 0
-        self._listeners = []
+        topo = self.grid.topology
+        self._topo = topo
+        self._n = 0
+        self._ui = np.full((16, _N_INT), -1, dtype=np.int64)
+        self._uf = np.zeros((16, _N_FLOAT), dtype=np.float64)
+        self._units_meta: list[tuple[str | None, tuple[int, int]]] = []  # (movement class name given, start cell)
+        self._classes: list[str] = []
+        self._class_unit: list[str | None] = []
+        self._tcost = np.zeros((0, topo.padded_size), dtype=np.float64)
+        self._teams: dict[int, int] = {}
+        self._revealed = np.zeros((1, 16), dtype=np.bool_)
+        self._pool = np.empty(1 << 12, dtype=np.int64)
+        self._pool_n = 0
+        self._plans: dict[int, list[list[tuple[int, int]]]] = {}
+        self._stuck: dict[int, str] = {}
+        self._asked = np.full(16, -1, dtype=np.int64)
+        self._events: list[SimEvent] = []
+        self._raw: list[np.ndarray] = []
+        self._moves: list[np.ndarray] = []
+        self._ev = np.zeros((256, 5), dtype=np.int64)
+        self._mv = np.zeros((64, 2), dtype=np.int64)
+        self._counts = np.zeros(3, dtype=np.int64)
+        self._rngk = np.array([np.uint64((self.seed or 0) * 2654435761 + 88172645463325252) | np.uint64(1)], dtype=np.uint64)
+        self._flags = np.zeros(1, dtype=np.int64)
+        self._fields: "OrderedDict[tuple[int, int, bool], np.ndarray]" = OrderedDict()
+        self._cfields: dict[tuple[int, bool], CostField] = {}
+        self._scratch: tuple[np.ndarray, ...] | None = None
+        from ..movement.search import topo_args
+
+        off, stepl, corner, _ = topo_args(topo)
+        self._tb = (off, stepl, corner, int(topo.corner_rule), int(topo.ndir), int(topo.parity_mode), bool(topo.wrap),
+                    int(topo.width), int(topo.pw), _direction_rank(self.grid))
+        self._listeners: list[tuple[str, Callable[[Any], Any]]] = []
         for ev in ("terrain_changed", "overlay_changed", "edge_changed", "elevation_changed", "zones_changed"):
             self._listeners.append((ev, map.on(ev, self._on_map_event)))
 
@@ -183,6 +321,63 @@ class Simulation:
             self.map.off(ev, cb)
         self._listeners = []
 
+    # -- cells -------------------------------------------------------------------------
+    def _pid(self, cell: tuple[int, int]) -> int:
+        return (cell[1] + 1) * self._topo.pw + cell[0] + 1
+
+    def _xy(self, p: int) -> tuple[int, int]:
+        pw = self._topo.pw
+        return (int(p) % pw - 1, int(p) // pw - 1)
+
+    def _occ(self) -> tuple[Any, ...]:
+        o = self.occupancy
+        return (o.vehicle, o.building, o.infantry, o.reserved_cell, o.reserved_spot, o.where_cell, o.where_spot,
+                o.res_cell, o.res_spot, o.spots, int(o.leptons))
+
+    def _class(self, unit: str | None) -> int:
+        name = self.map.unit_class(unit)
+        if name not in self._classes:
+            self._classes.append(name)
+            self._class_unit.append(unit)
+            self._tcost = np.vstack([self._tcost, self._topo.pad(self.map.costs(unit=unit), np.inf)[None, :]])
+        return self._classes.index(name)
+
+    def _refresh_costs(self) -> None:
+        for i, unit in enumerate(self._class_unit):
+            self._tcost[i] = self._topo.pad(self.map.costs(unit=unit), np.inf)
+        self._fields.clear()
+        self._cfields.clear()
+
+    def _new_row(self) -> int:
+        uid = self._n
+        if uid >= len(self._ui):
+            cap = 2 * len(self._ui)
+            ui = np.full((cap, _N_INT), -1, dtype=np.int64)
+            ui[:uid] = self._ui[:uid]
+            uf = np.zeros((cap, _N_FLOAT), dtype=np.float64)
+            uf[:uid] = self._uf[:uid]
+            self._ui, self._uf = ui, uf
+            rev = np.zeros((self._revealed.shape[0], cap), dtype=np.bool_)
+            rev[:, :uid] = self._revealed
+            self._revealed = rev
+            asked = np.full(cap, -1, dtype=np.int64)
+            asked[:uid] = self._asked
+            self._asked = asked
+        self.occupancy.grow(uid + 1)
+        self._n += 1
+        row = self._ui[uid]
+        row[:] = -1
+        row[[STATE, REASON, PROG, SLEN, WAITED, TURNLEFT, NEED, ROFF, RLEN, RPOS, CLOAKED, CLOSE]] = 0
+        row[MOVED] = -1
+        return uid
+
+    def _team_row(self, team: int) -> int:
+        if team not in self._teams:
+            self._teams[team] = len(self._teams)
+            if len(self._teams) > self._revealed.shape[0]:
+                self._revealed = np.vstack([self._revealed, np.zeros((1, self._revealed.shape[1]), dtype=np.bool_)])
+        return self._teams[team]
+
     # -- units --------------------------------------------------------------------------
     def add_unit(
         self,
@@ -194,17 +389,28 @@ class Simulation:
         speed: int = 64,
         goal: tuple[int, int] | None = None,
         hp: float = 100.0,
+        max_hp: float | None = None,
         damage: float = 0.0,
         cloaked: bool = False,
         close_enough: int = 0,
+        turn_rate: float | None = None,
+        facing: int = 0,
     ) -> int:
         """Put a unit on ``cell`` and return its id.
 
         ``unit`` is its movement class (``Map.costs``); ``speed`` leptons per
-        tick on ground of cost 1 (slower on dearer ground); ``damage`` per
-        tick when it attacks (0: it never attacks); ``close_enough`` how near
-        its goal, in leptons, counts as arrived. Obstacles and buildings take
-        ``cells`` through ``add_obstacle``.
+        tick on ground of cost 1 (slower on dearer ground, and when damaged:
+        see ``HEALTH_FLOOR``); ``max_hp`` its health when whole (default
+        ``hp``); ``damage`` per tick when it attacks (0: it never attacks);
+        ``close_enough`` how near its goal, in leptons, counts as arrived;
+        ``turn_rate`` (vehicles) facing steps a tick, ``facing`` the direction
+        it faces. Obstacles and buildings take ``cells`` through
+        ``add_obstacle``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> sim.add_unit((0, 1), unit="tracked", hp=50, max_hp=100)
+        0
         """
         check_choice(kind, "kind", ("infantry", "vehicle"))
         self.map.unit_class(unit)  # validates the class name
@@ -217,16 +423,37 @@ class Simulation:
         if close < 0:
             raise ArgumentError(f"close_enough must be >= 0 leptons, got {close}")
         hp, damage = self._check_amount(hp, "hp", positive=True), self._check_amount(damage, "damage")
+        whole = hp if max_hp is None else self._check_amount(max_hp, "max_hp", positive=True)
+        if hp > whole:
+            raise ArgumentError(f"hp must be <= max_hp, got hp {hp} and max_hp {whole}")
         if not isinstance(cloaked, (bool, np.bool_)):
             raise ArgumentTypeError(f"cloaked must be True or False, got {cloaked!r}")
+        rate = 0.0
+        if turn_rate is not None:
+            if kind != "vehicle":
+                raise ArgumentError("turn_rate is for vehicles; infantry turns on the spot")
+            from ..tactics.turning import check_turn_rate
+
+            rate = check_turn_rate(turn_rate)
+        f = check_int(facing, "facing")
+        if not 0 <= f < self.grid.ndir:
+            raise ArgumentError(f"facing must be a direction 0..{self.grid.ndir - 1}, got {f}")
         if not math.isfinite(self.map.costs(unit=unit)[c[1], c[0]]):
             raise ArgumentError(f"cell {c} is impassable for movement class {self.map.unit_class(unit)!r}")
-        uid = self._next_uid
-        self.occupancy.place(uid, c, kind=kind)
-        self._next_uid += 1
-        u = SimUnit(uid, kind, unit, team, speed, hp, damage, bool(cloaked), close, c)
-        u.trail.append(c)
-        self.units[uid] = u
+        self.occupancy.place(self._n, c, kind=kind)  # raises (and changes nothing) when the space is taken
+        uid = self._new_row()
+        row = self._ui[uid]
+        row[KIND] = 0 if kind == "infantry" else 1
+        row[CLS] = self._class(unit)
+        row[TEAM] = team
+        row[TROW] = self._team_row(team)
+        row[SPEED] = speed
+        row[CLOSE] = close
+        row[CELL] = self._pid(c)
+        row[CLOAKED] = int(bool(cloaked))
+        row[FACING] = f
+        self._uf[uid] = (hp, whole, damage, rate)
+        self._units_meta.append((unit, c))
         if goal is not None:
             self.order(uid, goal)
         return uid
@@ -240,12 +467,21 @@ class Simulation:
         >>> wall = sim.add_obstacle([(3, 3)], hp=None); sim.unit(wall).kind
         'building'
         """
-        kind = "building" if hp is None else "obstacle"
         hp_v = math.inf if hp is None else self._check_amount(hp, "hp", positive=True)
-        uid = self._next_uid
-        self.occupancy.place_building(uid, cells)
-        self._next_uid += 1
-        self.units[uid] = SimUnit(uid, kind, None, -1, 1, hp_v, 0.0, False, 0, self.grid.check_cell(cells[0], "cells[0]"))
+        self.occupancy.place_building(self._n, cells)
+        uid = self._new_row()
+        first = self.grid.check_cell(cells[0], "cells[0]")
+        row = self._ui[uid]
+        row[KIND] = 3 if hp is None else 2
+        row[CLS] = 0
+        row[TEAM] = -1
+        row[TROW] = self._team_row(-1)
+        row[SPEED] = 1
+        row[CELL] = self._pid(first)
+        self._uf[uid] = (hp_v, hp_v, 0.0, 0.0)
+        self._units_meta.append((None, first))
+        self._cfields.clear()
+        self._fields.clear()
         return uid
 
     @staticmethod
@@ -256,8 +492,14 @@ class Simulation:
             raise ArgumentError(f"{name} must be > 0, got {v!r}")
         return float(v)
 
+    def _uid(self, uid: Any) -> int:
+        u = check_int(uid, "uid")
+        if not 0 <= u < self._n:
+            raise UnknownError(f"uid {u} is not a unit of this simulation; known: 0..{self._n - 1}")
+        return u
+
     def unit(self, uid: int) -> SimUnit:
-        """The unit ``uid``.
+        """Unit ``uid`` as it is now.
 
         >>> from wargrid import Map, SquareGrid
         >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
@@ -265,10 +507,73 @@ class Simulation:
         >>> sim.unit(tank).cell
         (0, 1)
         """
-        u = check_int(uid, "uid")
-        if u not in self.units:
-            raise UnknownError(f"uid {u} is not a unit of this simulation; known: {sorted(self.units)}")
-        return self.units[u]
+        u = self._uid(uid)
+        r = [int(v) for v in self._ui[u]]
+        hp, whole, damage, rate = (float(v) for v in self._uf[u])
+        kind = UNIT_KINDS[r[KIND]]
+        unit, start = self._units_meta[u]
+        route = [self._xy(p) for p in self._pool[r[ROFF] + r[RPOS]: r[ROFF] + r[RLEN]]] if r[RLEN] > r[RPOS] else []
+        return SimUnit(
+            uid=u, kind=kind, unit=unit, team=r[TEAM], speed=r[SPEED], hp=hp, damage=damage, cloaked=bool(r[CLOAKED]),
+            close_enough=r[CLOSE], cell=self._xy(r[CELL]), goal=None if r[GOAL] < 0 else self._xy(r[GOAL]),
+            state=STATES[r[STATE]], reason=self._reason(u), next_cell=None if r[NXT] < 0 else self._xy(r[NXT]),
+            progress=r[PROG], step_len=r[SLEN] if r[NXT] >= 0 else 0, direction=r[DIR], route=route,
+            plans=[list(p) for p in self._plans.get(u, [])], trail=self._trail(u, start), waited=r[WAITED],
+            replans=len(self._plans.get(u, [])), max_hp=whole, turn_rate=rate, facing=r[FACING],
+            target=None if r[TARGET] < 0 else self._xy(r[TARGET]),
+        )
+
+    @property
+    def units(self) -> dict[int, SimUnit]:
+        """``{uid: SimUnit}`` of every unit, obstacles and buildings included (copies).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked")
+        >>> sorted(sim.units)
+        [0]
+        """
+        return {u: self.unit(u) for u in range(self._n)}
+
+    @property
+    def revealed(self) -> set[tuple[int, int]]:
+        """``{(team, uid)}``: the hidden enemies each team has bumped into.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> Simulation(Map(SquareGrid(6, 4))).revealed
+        set()
+        """
+        teams = {row: t for t, row in self._teams.items()}
+        rows, uids = np.nonzero(self._revealed[:, : self._n])
+        return {(teams[int(r)], int(u)) for r, u in zip(rows, uids)}
+
+    def _trail(self, u: int, start: tuple[int, int]) -> list[tuple[int, int]]:
+        if self._ui[u, KIND] > 1:
+            return []
+        self._flush()
+        out = [start]
+        for chunk in self._moves:
+            out += [self._xy(p) for p in chunk[chunk[:, 0] == u, 1].tolist()]
+        return out
+
+    def _reason(self, u: int) -> str:
+        r = self._ui[u]
+        code, v, cell = int(r[REASON]), int(r[RARG]), self._xy(int(r[RCELL])) if r[RCELL] >= 0 else None
+        if code == _R_STUCK:
+            return self._stuck.get(u, "")
+        if code == _R_WAIT_MOVING:
+            return f"waiting for moving unit {v} at {cell}"
+        if code == _R_WAIT_FRIEND:
+            return f"waiting for friend {v} to move aside from {cell}"
+        if code == _R_HIDDEN:
+            return f"hidden enemy {v} at {cell}"
+        if code == _R_ATTACK:
+            return f"attacking {UNIT_KINDS[int(self._ui[v, KIND])]} {v} at {cell}"
+        if code == _R_PLANNING:
+            return "waiting for a route (the planner is busy)"
+        if code == _R_TURNING:
+            return "turning"
+        return ""
 
     def order(self, uid: int, goal: tuple[int, int] | None) -> None:
         """Send unit ``uid`` to ``goal`` (``None``: stop where it is).
@@ -279,12 +584,34 @@ class Simulation:
         >>> sim.order(tank, (0, 3)); _ = sim.run(100); sim.unit(tank).cell
         (0, 3)
         """
-        u = self.unit(uid)
-        if not u.mobile:
-            raise ArgumentError(f"unit {uid} is a {u.kind} ({u.state}) and cannot move")
-        u.goal = None if goal is None else self.grid.check_cell(goal, "goal")
-        u.route = []
-        u.state, u.reason, u.waited = ("idle", "", 0)
+        u = self._uid(uid)
+        r = self._ui[u]
+        if r[KIND] > 1 or r[STATE] == 6:
+            raise ArgumentError(f"unit {uid} is a {UNIT_KINDS[int(r[KIND])]} ({STATES[int(r[STATE])]}) and cannot move")
+        g = None if goal is None else self.grid.check_cell(goal, "goal")
+        r[GOAL] = r[TARGET] = -1 if g is None else self._pid(g)
+        r[RPOS] = r[RLEN]
+        r[STATE], r[REASON], r[WAITED], r[AVOID] = 0, 0, 0, -1
+        r[NEED] = _NEED_NONE if g is None else _NEED_PLAN
+        self._asked[u] = -1
+        self._stuck.pop(u, None)
+
+    def hit(self, uid: int, amount: float) -> None:
+        """Take ``amount`` of health from unit ``uid`` (it slows down: ``HEALTH_FLOOR``); at 0 it is destroyed.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked")
+        >>> sim.hit(tank, 30); sim.unit(tank).hp
+        70.0
+        """
+        u = self._uid(uid)
+        a = self._check_amount(amount, "amount")
+        if self._ui[u, STATE] == 6:
+            return
+        self._uf[u, HP] = max(0.0, self._uf[u, HP] - a)
+        if self._uf[u, HP] <= 0:
+            self._remove(u, "destroyed", "its health ran out")
 
     def lepton(self, uid: int) -> tuple[int, int]:
         """Where unit ``uid`` is, in leptons (between two cell centres while it steps).
@@ -295,51 +622,15 @@ class Simulation:
         >>> sim.lepton(tank)
         (128, 384)
         """
-        u = self.unit(uid)
-        h = self.leptons // 2
-        x, y = u.cell[0] * self.leptons + h, u.cell[1] * self.leptons + h
-        if u.next_cell is not None and u.step_len:
-            dx, dy = self.grid.topology.step_deltas(*u.cell)
-            x += int(dx[u.direction]) * self.leptons * u.progress // u.step_len
-            y += int(dy[u.direction]) * self.leptons * u.progress // u.step_len
-        return x, y
+        u = self._uid(uid)
+        x, y = _kernels().lepton(self._ui, u, self._tb, int(self.leptons))
+        return int(x), int(y)
 
     # -- the ladder as this unit sees the board ----------------------------------------
-    def _moving(self, v: SimUnit) -> bool:
-        return v.next_cell is not None or (v.goal is not None and v.state in ("idle", "moving", "waiting"))
-
-    def _category(self, u: SimUnit, cell: tuple[int, int], *, truth: bool) -> Entry:
-        """The entry category of ``cell`` for ``u`` (``truth``: see hidden enemies as they are)."""
-        if not math.isfinite(self.map.costs(unit=u.unit)[cell[1], cell[0]]):
-            return Entry.IMPASSABLE
-        if self.occupancy.blocker(cell, u.kind, uid=u.uid) is None:
-            return Entry.OK
-        occ = self.occupancy
-        cid = cell[1] * self.grid.width + cell[0]
-        ids = set(occ.occupants(cell))
-        res = [int(r) for r in (occ.reserved_cell[cid], *occ.reserved_spot[cid]) if r >= 0]
-        ids.update(res)
-        ids.discard(u.uid)
-        others = [self.units[i] for i in sorted(ids)]
-        worst = Entry.OK
-        for v in others:
-            if v.kind == "building":
-                e = Entry.IMPASSABLE
-            elif v.kind == "obstacle":
-                e = Entry.DESTROYABLE_OBSTACLE if u.damage > 0 else Entry.IMPASSABLE
-            elif v.team != u.team and v.cloaked and not truth and (u.team, v.uid) not in self.revealed:
-                e = Entry.CLOAKED_ENEMY
-            elif v.uid in res or self._moving(v):
-                e = Entry.MOVING_UNIT
-            elif v.team == u.team:
-                e = Entry.TEMP_BLOCKED_BY_FRIEND
-            else:
-                e = Entry.DESTROYABLE_OBSTACLE if u.damage > 0 else Entry.IMPASSABLE
-            worst = max(worst, e)
-        return worst
-
     def categories(self, uid: int) -> np.ndarray:
         """``(height, width)`` entry categories of every cell for unit ``uid``, as it sees them.
+
+        Each cell's category is read from the occupancy arrays in constant time.
 
         >>> from wargrid import Map, SquareGrid
         >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
@@ -348,83 +639,372 @@ class Simulation:
         >>> Entry(sim.categories(tank)[3, 3]).name
         'IMPASSABLE'
         """
-        u = self.unit(uid)
-        cats = np.where(np.isfinite(self.map.costs(unit=u.unit)), int(Entry.OK), int(Entry.IMPASSABLE)).astype(np.int64)
-        occ = self.occupancy
-        busy = (occ.vehicle >= 0) | (occ.building >= 0) | (occ.infantry >= 0).any(axis=1)
-        busy |= (occ.reserved_cell >= 0) | (occ.reserved_spot >= 0).any(axis=1)
-        for cid in np.flatnonzero(busy).tolist():
-            cell = (cid % self.grid.width, cid // self.grid.width)
-            if cats[cell[1], cell[0]] != Entry.IMPASSABLE:
-                cats[cell[1], cell[0]] = self._category(u, cell, truth=False)
-        return cats
+        u = self._uid(uid)
+        out = np.empty(self.grid.shape, dtype=np.int64)
+        _kernels().categories_of(self._ui, self._uf, u, self._tcost, self._tb, self._occ(), self._revealed,
+                                 self.grid.height, self.grid.width, out)
+        return out
 
     # -- planning -----------------------------------------------------------------------
-    def _plan(self, u: SimUnit, avoid: tuple[int, int] | None = None, *, report: bool = True) -> bool:
-        u.route = []
-        if u.goal is None:
+    def _cost_field(self, cls: int, attack: bool) -> CostField:
+        key = (cls, attack)
+        cf = self._cfields.get(key)
+        if cf is None:
+            costs = self.map.costs(unit=self._class_unit[cls]).copy()
+            b = self.occupancy.building.reshape(self.grid.shape)
+            held = b >= 0
+            if held.any():
+                kinds = self._ui[b[held], KIND]
+                extra = np.where((kinds == 2) & attack, DEFAULT_ENTRY_COSTS[Entry.DESTROYABLE_OBSTACLE], np.inf)
+                costs[held] = costs[held] + extra
+            cf = CostField.from_arrays(self.grid, costs)
+            self._cfields[key] = cf
+        return cf
+
+    def _set_route(self, u: int, cells: np.ndarray, plan: list[tuple[int, int]] | None) -> None:
+        """Give unit ``u`` the route ``cells`` (padded ids, its own cell excluded)."""
+        n = len(cells)
+        if self._pool_n + n > len(self._pool):
+            self._compact(n)
+        r = self._ui[u]
+        r[ROFF], r[RLEN], r[RPOS] = self._pool_n, n, 0
+        self._pool[self._pool_n: self._pool_n + n] = cells
+        self._pool_n += n
+        r[NEED], r[AVOID], r[WAITED] = _NEED_NONE, -1, 0
+        if r[STATE] in (0, 2, 5):
+            r[STATE], r[REASON] = 0, 0
+        self._asked[u] = -1
+        if plan is not None:
+            self._plans.setdefault(u, []).append(plan)
+            self._log(u, "planned", f"{len(plan) - 1} steps via {plan[len(plan) // 2]}")
+
+    def _compact(self, extra: int) -> None:
+        ui = self._ui[: self._n]
+        live = np.flatnonzero(ui[:, RLEN] > ui[:, RPOS])
+        total = int((ui[live, RLEN] - ui[live, RPOS]).sum())
+        pool = np.empty(max(2 * (total + extra), len(self._pool)), dtype=np.int64)
+        at = 0
+        for u in live.tolist():
+            a, b = int(ui[u, ROFF] + ui[u, RPOS]), int(ui[u, ROFF] + ui[u, RLEN])
+            pool[at: at + b - a] = self._pool[a:b]
+            ui[u, ROFF], ui[u, RLEN], ui[u, RPOS] = at, b - a, 0
+            at += b - a
+        dead = np.setdiff1d(np.arange(self._n), live)
+        ui[dead, ROFF] = ui[dead, RLEN] = ui[dead, RPOS] = 0
+        self._pool, self._pool_n = pool, at
+
+    def _stuck_unit(self, u: int, why: str) -> None:
+        r = self._ui[u]
+        if r[STATE] != 5 or self._stuck.get(u) != why:
+            self._log(u, "stuck", why)
+        r[STATE], r[REASON], r[NEED] = 5, _R_STUCK, _NEED_NONE
+        r[RPOS] = r[RLEN]
+        self._stuck[u] = why
+
+    def _log(self, u: int, what: str, detail: str = "") -> None:
+        self._flush()
+        self._events.append(SimEvent(self.tick, u, what, detail))
+
+    @property
+    def events(self) -> list[SimEvent]:
+        """Everything that happened so far, in order.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(2, 1), speed=128)
+        >>> _ = sim.run(20); [e.what for e in sim.events]
+        ['planned', 'arrived']
+        """
+        self._flush()
+        return self._events
+
+    def _flush(self) -> None:
+        for chunk in self._raw:
+            for t, u, code, a, b in chunk.tolist():
+                self._events.append(SimEvent(t, u, _EV[code], self._detail(code, u, a, b)))
+        self._raw = []
+
+    def _detail(self, code: int, u: int, a: int, b: int) -> str:
+        if code == 0:
+            return str(self._xy(a))
+        if code == 1:
+            return f"unit {a} to move aside from {self._xy(b)}"
+        if code == 2:
+            return f"to {self._xy(a)} for unit {b}"
+        if code == 3:
+            return f"hidden enemy {a} at {self._xy(b)}"
+        if code == 4:
+            why = {_R_HIDDEN: "hidden enemy at", _R_WAIT_MOVING: "waited for a moving unit at",
+                   _R_WAIT_FRIEND: "waited for a friend at"}.get(a, "blocked at")
+            return f"{why} {self._xy(b)}"
+        if code == 5:
+            return f"{UNIT_KINDS[b]} {a}"
+        if code == 6:
+            return f"traded places with unit {a} ({b} units)"
+        return f"crowd: {self._xy(a)} is taken, stopped at {self._xy(int(self._ui[u, CELL]))}"
+
+    def _plan_phase(self) -> None:
+        n = self._n
+        ui = self._ui[:n]
+        mobile = ui[:, KIND] <= 1
+        rep = np.flatnonzero(mobile & (ui[:, NEED] == _NEED_REPAIR))
+        for u in rep.tolist():
+            self._repair(u)
+        req = np.flatnonzero(mobile & (ui[:, NEED] == _NEED_PLAN) & (ui[:, STATE] != 6))
+        if not len(req):
+            return
+        fresh = req[self._asked[req] < 0]
+        self._asked[fresh] = self.tick
+        req = req[np.lexsort((req, self._asked[req]))][: 4 * self.plan_budget]  # the rest wait their turn
+        if self.pathfinder == "classic":
+            for u in req.tolist():
+                self._plan_classic(u)
+            return
+        budget = self.plan_budget
+        groups: dict[tuple[int, int, bool], list[int]] = {}
+        singles: list[int] = []
+        for u in req.tolist():
+            r = ui[u]
+            if r[AVOID] >= 0 or self._uf[u, TURNRATE] > 0 or not self._target_ok(u):
+                singles.append(u)
+            else:
+                groups.setdefault((int(r[TARGET]), int(r[CLS]), bool(self._uf[u, DAMAGE] > 0)), []).append(u)
+        waiting: list[int] = []
+        for key, members in groups.items():
+            if key in self._fields or len(members) >= FIELD_MIN:
+                if key not in self._fields:
+                    if budget < FIELD_COST and budget < self.plan_budget:
+                        waiting += members
+                        continue
+                    budget -= FIELD_COST
+                self._plan_field(key, members)
+            else:
+                singles += members
+        done: dict[tuple[int, int, int, bool], tuple[np.ndarray, list[tuple[int, int]]] | None] = {}
+        for u in sorted(singles, key=lambda u: (int(self._asked[u]), u)):
+            r = ui[u]
+            key2 = (int(r[CELL]), int(r[TARGET]), int(r[CLS]), bool(self._uf[u, DAMAGE] > 0))
+            if key2 in done and r[AVOID] < 0 and self._uf[u, TURNRATE] <= 0:
+                got = done[key2]
+                if got is not None:
+                    self._set_route(u, got[0].copy(), got[1])  # a second unit on the same cell shares the search
+                    continue
+            if budget <= 0:
+                waiting.append(u)
+                continue
+            budget -= 1 if r[AVOID] < 0 else AVOID_COST
+            res = self._plan_one(u)
+            if r[AVOID] < 0:
+                done[key2] = res
+        for u in waiting:
+            if ui[u, NEED] == _NEED_PLAN:
+                ui[u, STATE], ui[u, REASON] = 2, _R_PLANNING
+
+    def _target_ok(self, u: int) -> bool:
+        """Settle unit ``u``'s target: its goal, or the reachable cell nearest a goal it cannot stand on.
+
+        Returns False when the unit must be planned alone (or is stuck).
+        """
+        r = self._ui[u]
+        cls = int(r[CLS])
+        tc = self._tcost[cls]
+        g, c = int(r[GOAL]), int(r[CELL])
+        gx, gy = self._xy(g)
+        b = int(self.occupancy.building[gy * self.grid.width + gx])
+        if not tc[g] < np.inf or (b >= 0 and self._ui[b, KIND] == 3):
             return False
-        if u.goal != u.cell and math.isfinite(self.map.costs(unit=u.unit)[u.cell[1], u.cell[0]]):
-            if not self.map.connected(u.cell, u.goal, unit=u.unit):
-                self._stuck(u, f"goal {u.goal} is not connected to {u.cell} for {self.map.unit_class(u.unit)!r}")
-                return False
-        cats = self.categories(u.uid)
-        if avoid is not None:
-            cats[avoid[1], avoid[0]] = Entry.IMPASSABLE
-        hi = Entry.TEMP_BLOCKED_BY_FRIEND
-        costs = self.map.costs(unit=u.unit)
-        cells: list[tuple[int, int]] | None = None
-        if self.pathfinder == "astar":
-            p = ladder_path(self.grid, costs, cats, u.cell, u.goal, threshold=Entry.MOVING_UNIT, max_threshold=hi)
-            cells = None if p is None else p.cells
-        else:
-            cats[u.cell[1], u.cell[0]] = Entry.OK
-            for t in range(int(Entry.MOVING_UNIT), int(hi) + 1):
-                cp = classic_path(self.grid, entry_costs(costs, cats, threshold=t), u.cell, u.goal)
-                if cp.arrived:
-                    cells = cp.cells
-                    break
-        if cells is None:
-            if report:
-                self._stuck(u, f"no way to goal {u.goal} on the entry ladder up to {hi.name}")
+        r[TARGET] = r[GOAL]
+        if g != c and tc[c] < np.inf and not self.map.connected(self._xy(c), (gx, gy), unit=self._class_unit[cls]):
             return False
-        u.plans.append(list(cells))
-        u.route = list(cells[1 : self.piece + 1])
-        u.replans += 1
-        self._log(u, "planned", f"{len(cells) - 1} steps via {cells[len(cells) // 2]}")
         return True
 
-    def _stuck(self, u: SimUnit, why: str) -> None:
-        if u.state != "stuck" or u.reason != why:
-            self._log(u, "stuck", why)
-        u.state, u.reason = "stuck", why
+    def _plan_field(self, key: tuple[int, int, bool], members: list[int]) -> None:
+        from ..movement.search import dijkstra_field
 
-    def _log(self, u: SimUnit, what: str, detail: str = "") -> None:
-        self.events.append(SimEvent(self.tick, u.uid, what, detail))
+        k = _kernels()
+        target, cls, attack = key
+        dist = self._fields.get(key)
+        if dist is None:
+            cf = self._cost_field(cls, attack)
+            dist = dijkstra_field(self.grid, cf, np.array([target]), reverse=True, tree=False).dist
+            self._fields[key] = dist
+            while len(self._fields) > _FIELDS_KEPT:
+                self._fields.popitem(last=False)
+        else:
+            self._fields.move_to_end(key)
+        tc = self._cost_field(cls, attack).cell
+        buf = np.empty(self._topo.padded_size, dtype=np.int64)
+        for u in members:
+            start = int(self._ui[u, CELL])
+            if not math.isfinite(dist[start]):
+                self._stuck_unit(u, f"no way to goal {self._xy(target)} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
+                continue
+            m = k.descend(dist, tc, start, self._tb, buf)
+            if m < 0:
+                self._ui[u, NEED] = _NEED_PLAN  # (never seen) fall back to a search of its own
+                self._plan_one(u)
+                continue
+            cells = buf[:m].copy()
+            self._set_route(u, cells, [self._xy(start)] + [self._xy(p) for p in cells.tolist()])
+
+    def _plan_one(self, u: int) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
+        from ..movement.dispatch import shortest_path
+
+        r = self._ui[u]
+        cls, attack = int(r[CLS]), bool(self._uf[u, DAMAGE] > 0)
+        cell, goal = self._xy(int(r[CELL])), self._xy(int(r[GOAL]))
+        unit = self._class_unit[cls]
+        tc = self._tcost[cls]
+        avoid = int(r[AVOID])
+        if goal != cell and tc[r[CELL]] < np.inf and tc[r[GOAL]] < np.inf:
+            if not self.map.connected(cell, goal, unit=unit):
+                self._stuck_unit(u, f"goal {goal} is not connected to {cell} for {self.map.unit_class(unit)!r}")
+                return None
+        cf = self._cost_field(cls, attack)
+        if avoid >= 0:
+            c2 = self._topo.unpad(cf.cell).copy()
+            a = self._xy(avoid)
+            c2[a[1], a[0]] = np.inf
+            cf = CostField.from_arrays(self.grid, c2)
+        blocked_goal = not math.isfinite(cf.cell[self._pid(goal)])
+        if self._uf[u, TURNRATE] > 0 and not blocked_goal:
+            from ..tactics.turning import turning_path
+
+            tp = turning_path(self.grid, cf, cell, goal, facing=int(r[FACING]), turn_rate=float(self._uf[u, TURNRATE]),
+                              speed=float(r[SPEED]) / self.leptons)
+            cells = None if tp is None else _dedupe(tp.cells)
+        else:
+            p = shortest_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar")
+            cells = None if p is None else list(p.cells)
+        if cells is None:
+            if avoid >= 0:  # no way round: keep the route and wait for the way to clear
+                r[NEED], r[AVOID] = _NEED_NONE, -1
+                return None
+            self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
+            return None
+        r[TARGET] = self._pid(cells[-1])
+        xy = np.array(cells[1:], dtype=np.int64).reshape(-1, 2)
+        ids = (xy[:, 1] + 1) * self._topo.pw + xy[:, 0] + 1
+        self._set_route(u, ids, cells)
+        return ids, cells
+
+    def _plan_classic(self, u: int) -> None:
+        r = self._ui[u]
+        cls = int(r[CLS])
+        cell, goal = self._xy(int(r[CELL])), self._xy(int(r[GOAL]))
+        unit = self._class_unit[cls]
+        costs = self.map.costs(unit=unit)
+        if goal != cell and math.isfinite(costs[cell[1], cell[0]]) and math.isfinite(costs[goal[1], goal[0]]):
+            if not self.map.connected(cell, goal, unit=unit):
+                self._stuck_unit(u, f"goal {goal} is not connected to {cell} for {self.map.unit_class(unit)!r}")
+                return
+        cats = self.categories(u)
+        if r[AVOID] >= 0:
+            a = self._xy(int(r[AVOID]))
+            cats[a[1], a[0]] = Entry.IMPASSABLE
+        cats[cell[1], cell[0]] = Entry.OK
+        cells = None
+        for t in range(int(Entry.MOVING_UNIT), int(Entry.TEMP_BLOCKED_BY_FRIEND) + 1):
+            cp = classic_path(self.grid, entry_costs(costs, cats, threshold=t), cell, goal, max_steps=self.piece)
+            if cp.status in ("arrived", "piece") and len(cp.cells) > 1:
+                cells = cp.cells
+                break
+        if cells is None:
+            if r[AVOID] >= 0:
+                r[NEED], r[AVOID] = _NEED_NONE, -1
+                return
+            self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
+            return
+        r[TARGET] = r[GOAL]
+        self._set_route(u, np.array([self._pid(c) for c in cells[1:]], dtype=np.int64), list(cells))
+
+    def _repair(self, u: int) -> None:
+        r = self._ui[u]
+        if self.pathfinder == "astar" and r[RLEN] > r[RPOS] + 1:
+            k = _kernels()
+            if self._scratch is None:
+                n = self._topo.padded_size
+                self._scratch = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.int64),
+                                 np.zeros((8 * self.repair_nodes + 16, 2), dtype=np.float64),
+                                 np.zeros(self.repair_nodes + 1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+            stamp, g, parent, heap, out, gen = self._scratch
+            m = k_next = -1
+            # near the block first; then further along the route, looking at more cells
+            for ahead, nodes in ((self.piece, self.repair_nodes), (int(r[RLEN] - r[RPOS]), 8 * self.repair_nodes)):
+                gen[0] += 1
+                if len(out) < nodes + 1:
+                    out = np.zeros(nodes + 1, dtype=np.int64)
+                    heap = np.zeros((8 * nodes + 16, 2), dtype=np.float64)
+                    self._scratch = (stamp, g, parent, heap, out, gen)
+                m, k_next = k.repair(self._ui, self._uf, u, self._pool, self._tcost, self._tb, self._occ(), self._revealed,
+                                     ahead, nodes, stamp, int(gen[0]), g, parent, heap, out)
+                if m > 0:
+                    break
+            if m > 0:
+                rest = self._pool[r[ROFF] + k_next: r[ROFF] + r[RLEN]]
+                cells = np.concatenate([out[:m], rest])
+                plan = [self._xy(int(r[CELL]))] + [self._xy(p) for p in cells.tolist()]
+                self._set_route(u, cells, plan)
+                return
+        r[NEED] = _NEED_PLAN
 
     # -- map events ---------------------------------------------------------------------
     def _on_map_event(self, ev: Any) -> None:
         self.map_events.append(ev)
-        if ev.kind == "zones_changed":
-            touched = None  # a change of connectivity: every unit that is stuck may try again
-        else:
-            touched = set(ev.cells)
-        for u in self.units.values():
-            if not u.mobile or u.goal is None:
-                continue
-            if touched is None:
-                if u.state == "stuck":
-                    u.state, u.reason = "idle", ""
-                continue
-            ahead = set(u.route) | ({u.next_cell} if u.next_cell else set())
-            if ahead & touched or (ev.kind == "elevation_changed") or u.state == "stuck":
-                if u.next_cell is not None and not math.isfinite(self.map.costs(unit=u.unit)[u.next_cell[1], u.next_cell[0]]):
-                    self.occupancy.release(u.uid)
-                    u.next_cell, u.progress = None, 0
-                u.route = []
-                if u.state == "stuck":
-                    u.state, u.reason = "idle", ""
-                self._log(u, "replan", f"map changed ({ev.kind})")
+        n = self._n
+        ui = self._ui[:n]
+        live = (ui[:, KIND] <= 1) & (ui[:, STATE] != 6)
+        if ev.event == "zones_changed":  # a change of connectivity: every unit that is stuck may try again
+            for u in np.flatnonzero(live & (ui[:, STATE] == 5) & (ui[:, GOAL] >= 0)).tolist():
+                ui[u, STATE], ui[u, REASON], ui[u, NEED] = 0, 0, _NEED_PLAN
+                self._stuck.pop(u, None)
+            return
+        self._refresh_costs()
+        tc = self._tcost[ui[:, CLS].clip(0)]
+        idx = np.arange(n)
+        # the ground gave way under these units (a bridge fell): they are lost
+        under = live & ~np.isfinite(tc[idx, ui[:, CELL]])
+        for u in np.flatnonzero(under).tolist():
+            self._remove(u, "destroyed", f"the ground gave way at {self._xy(int(ui[u, CELL]))} ({ev.event})")
+        live &= ~under
+        # stepping into ground that is gone: stop and replan
+        nxt = ui[:, NXT]
+        ahead_gone = live & (nxt >= 0) & ~np.isfinite(tc[idx, nxt.clip(0)])
+        for u in np.flatnonzero(ahead_gone & (ui[:, ROT] < 0)).tolist():
+            _kernels().release(u, self._occ())
+            ui[u, NXT], ui[u, PROG] = -1, 0
+        mask = np.zeros(self._topo.padded_size, dtype=np.bool_)
+        cells = [self._pid(c) for c in ev.cells]
+        mask[cells] = True
+        hit = _kernels().routes_touching(self._pool, self._ui, n, mask)
+        if ev.event == "elevation_changed":
+            hit[:] = True
+        hit |= ahead_gone | (ui[:, STATE] == 5)
+        for u in np.flatnonzero(live & hit & (ui[:, GOAL] >= 0)).tolist():
+            ui[u, RPOS] = ui[u, RLEN]
+            ui[u, NEED], ui[u, AVOID] = _NEED_PLAN, -1
+            if ui[u, STATE] == 5:
+                ui[u, STATE], ui[u, REASON] = 0, 0
+                self._stuck.pop(u, None)
+            self._log(u, "replan", f"map changed ({ev.event})")
+
+    def _remove(self, u: int, what: str, why: str) -> None:
+        k = _kernels()
+        occ = self._occ()
+        r = self._ui[u]
+        if r[ROT] >= 0:  # it was trading places: the others stay where they stand
+            v = int(r[ROT])
+            while v != u:
+                w = int(self._ui[v, ROT])
+                self._ui[v, NXT], self._ui[v, ROT], self._ui[v, PROG] = -1, -1, 0
+                self._ui[v, RPOS] = self._ui[v, RLEN]
+                self._ui[v, NEED] = _NEED_PLAN if self._ui[v, GOAL] >= 0 else _NEED_NONE
+                v = w
+        self.occupancy.remove(u)
+        k.release(u, occ)
+        r[STATE], r[REASON], r[NXT], r[TARGET], r[NEED], r[ROT] = 6, _R_STUCK, -1, -1, _NEED_NONE, -1
+        self._stuck[u] = why
+        self._log(u, what, why)
 
     # -- running --------------------------------------------------------------------------
     def step(self) -> None:
@@ -437,15 +1017,36 @@ class Simulation:
         1
         """
         self.tick += 1
-        order = [u for u in self.units.values() if u.mobile]
-        for i in self.rng.permutation(len(order)).tolist():
-            u = order[i]
-            if u.state == "destroyed":
-                continue
-            if u.next_cell is not None:
-                self._advance(u)
-            else:
-                self._decide(u)
+        self._plan_phase()
+        n = self._n
+        ui = self._ui[:n]
+        mobile = np.flatnonzero((ui[:, KIND] <= 1) & (ui[:, STATE] != 6))
+        order = mobile[self.rng.permutation(len(mobile))]
+        need_ev = 8 * len(order) + 16
+        if len(self._ev) < need_ev:
+            self._ev = np.zeros((need_ev, 5), dtype=np.int64)
+        if len(self._mv) < 2 * len(order) + 16:
+            self._mv = np.zeros((2 * len(order) + 16, 2), dtype=np.int64)
+        self._counts[:] = 0
+        out = (self._ev, self._counts[0:1], self._mv, self._counts[1:2], self._rngk, self._flags)
+        _kernels().tick_units(self._ui, self._uf, order, self._pool, self.tick, self.patience, self._tcost, self._tb,
+                              self._occ(), self._revealed, out)
+        ne, nm = int(self._counts[0]), int(self._counts[1])
+        if ne:
+            self._raw.append(self._ev[:ne].copy())
+        if nm:
+            self._moves.append(self._mv[:nm].copy())
+        if self._flags[0]:
+            self._flags[0] = 0
+            self._cfields.clear()
+            self._fields.clear()
+
+    def _settled(self) -> bool:
+        ui = self._ui[: self._n]
+        mob = (ui[:, KIND] <= 1) & (ui[:, STATE] != 6)
+        st = ui[mob, STATE]
+        quiet = np.isin(st, (0, 4, 5)) & (ui[mob, NXT] < 0)
+        return bool(quiet.all()) and not bool(((ui[mob, GOAL] >= 0) & (st == 0)).any())
 
     def run(self, ticks: int, *, until_settled: bool = True) -> SimReport:
         """Advance up to ``ticks`` ticks (stopping early once no unit moves or waits when ``until_settled``).
@@ -461,10 +1062,8 @@ class Simulation:
             raise ArgumentError(f"ticks must be >= 0, got {n}")
         for _ in range(n):
             self.step()
-            if until_settled and all(u.state in ("idle", "arrived", "stuck", "destroyed") and u.next_cell is None
-                                     for u in self.units.values() if u.mobile):
-                if not any(u.goal is not None and u.state == "idle" for u in self.units.values() if u.mobile):
-                    break
+            if until_settled and self._settled():
+                break
         return self.report()
 
     def report(self) -> SimReport:
@@ -476,135 +1075,10 @@ class Simulation:
         >>> _ = sim.run(100); sim.report().states()[tank], sim.report().units[0][3]
         ('arrived', (5, 1))
         """
-        rows = tuple((u.uid, u.state, u.reason, u.cell) for u in self.units.values() if u.kind in ("infantry", "vehicle"))
+        ui = self._ui[: self._n]
+        rows = tuple((u, STATES[int(ui[u, STATE])], self._reason(u), self._xy(int(ui[u, CELL])))
+                     for u in np.flatnonzero(ui[:, KIND] <= 1).tolist())
         return SimReport(self.tick, rows)
-
-    def _speed(self, u: SimUnit, cell: tuple[int, int]) -> int:
-        c = float(self.map.costs(unit=u.unit)[cell[1], cell[0]])
-        return max(1, int(u.speed / max(c, 1e-9)))
-
-    def _advance(self, u: SimUnit) -> None:
-        nxt = u.next_cell
-        assert nxt is not None
-        u.progress += self._speed(u, nxt)
-        if u.progress < u.step_len:
-            return
-        self.occupancy.place(u.uid, nxt, kind=u.kind, near=self.lepton(u.uid))
-        u.cell, u.next_cell, u.progress = nxt, None, 0
-        u.trail.append(nxt)
-        if self._arrived(u):
-            u.state, u.reason = "arrived", ""
-            self._log(u, "arrived", str(u.cell))
-
-    def _arrived(self, u: SimUnit) -> bool:
-        if u.goal is None:
-            return False
-        if u.cell == u.goal:
-            return True
-        h = self.leptons // 2
-        g = (u.goal[0] * self.leptons + h, u.goal[1] * self.leptons + h)
-        return u.close_enough > 0 and octagonal_distance(self.lepton(u.uid), g) <= u.close_enough
-
-    def _start_step(self, u: SimUnit, nxt: tuple[int, int]) -> bool:
-        d = next((st.direction for st in self.grid.steps(u.cell) if st.cell == nxt), None)
-        if d is None:
-            return False
-        spot = self.occupancy.reserve(u.uid, nxt, kind=u.kind, near=self.lepton(u.uid))
-        if spot is None:
-            return False
-        u.next_cell, u.direction, u.progress = nxt, d, 0
-        u.step_len = int(round(float(self.grid.topology.step[d]) * self.leptons))
-        return True
-
-    def _decide(self, u: SimUnit) -> None:
-        if u.goal is None or u.state in ("arrived", "stuck"):
-            return
-        if self._arrived(u):
-            u.state, u.reason, u.route = "arrived", "", []
-            self._log(u, "arrived", str(u.cell))
-            return
-        if not u.route and not self._plan(u):
-            return
-        nxt = u.route[0]
-        e = self._category(u, nxt, truth=False)
-        if e == Entry.OK:
-            if self._start_step(u, nxt):
-                u.route.pop(0)
-                u.state, u.reason, u.waited = "moving", "", 0
-                self._advance(u)
-                return
-            e = Entry.IMPASSABLE  # not a neighbour any more: the route is stale
-        if e == Entry.IMPASSABLE:
-            self._plan(u, avoid=None)
-            return
-        blocker = self._blocker(u, nxt)
-        if e == Entry.CLOAKED_ENEMY:
-            if blocker is not None:
-                self.revealed.add((u.team, blocker))
-            self._log(u, "found", f"hidden enemy {blocker} at {nxt}")
-            self._wait_or_replan(u, nxt, f"hidden enemy {blocker} at {nxt}", force=True)
-        elif e == Entry.MOVING_UNIT:
-            v = self.units[blocker] if blocker is not None else None
-            if v is not None and v.team == u.team and v.next_cell is None and v.state == "waiting" and u.waited >= 2:
-                # two friends waiting on each other: the one in the way steps aside
-                if self._move_aside(v, u):
-                    self._log(u, "asked", f"waiting unit {blocker} to move aside from {nxt}")
-            if v is not None and v.next_cell is not None:
-                u.state, u.reason = "waiting", f"waiting for moving unit {blocker} at {nxt}"  # it will clear the cell
-            else:
-                self._wait_or_replan(u, nxt, f"waiting for moving unit {blocker} at {nxt}")
-        elif e == Entry.TEMP_BLOCKED_BY_FRIEND:
-            friend = self.units[blocker] if blocker is not None else None
-            if friend is not None and self._move_aside(friend, u):
-                self._log(u, "asked", f"unit {blocker} to move aside from {nxt}")
-            self._wait_or_replan(u, nxt, f"waiting for friend {blocker} to move aside from {nxt}")
-        elif e == Entry.DESTROYABLE_OBSTACLE:
-            target = self.units[blocker] if blocker is not None else None
-            if target is None or u.damage <= 0:
-                self._plan(u, avoid=nxt)
-                return
-            u.state, u.reason = "attacking", f"attacking {target.kind} {target.uid} at {nxt}"
-            target.hp -= u.damage
-            if target.hp <= 0:
-                self._destroy(target, by=u)
-
-    def _blocker(self, u: SimUnit, cell: tuple[int, int]) -> int | None:
-        cid = cell[1] * self.grid.width + cell[0]
-        occ = self.occupancy
-        for v in occ.occupants(cell) + [int(r) for r in (occ.reserved_cell[cid], *occ.reserved_spot[cid]) if r >= 0]:
-            if v != u.uid:
-                return v
-        return None
-
-    def _wait_or_replan(self, u: SimUnit, cell: tuple[int, int], why: str, *, force: bool = False) -> None:
-        u.waited += 1
-        u.state, u.reason = "waiting", why
-        if force or u.waited > self.patience:
-            u.waited = 0
-            self._log(u, "replan", why)
-            self._plan(u, avoid=cell, report=False)  # no way round: keep waiting for the way to clear
-
-    def _move_aside(self, friend: SimUnit, asker: SimUnit) -> bool:
-        if friend.next_cell is not None or not friend.mobile:
-            return False
-        ahead = set(asker.route[:3])
-        steps = self.grid.steps(friend.cell)
-        shuffled = [steps[i].cell for i in self.rng.permutation(len(steps)).tolist()]
-        # off the asker's way first; along it (ahead of the asker) only when there is no other room
-        for c in sorted(shuffled, key=lambda c: c in ahead):
-            if c == asker.cell or self._category(friend, c, truth=True) != Entry.OK:
-                continue
-            if self._start_step(friend, c):
-                self._log(friend, "aside", f"to {c} for unit {asker.uid}")
-                return True
-        return False
-
-    def _destroy(self, target: SimUnit, *, by: SimUnit) -> None:
-        self.occupancy.remove(target.uid)
-        self.occupancy.release(target.uid)
-        target.state, target.reason, target.next_cell = "destroyed", f"destroyed by unit {by.uid}", None
-        self._log(by, "destroyed", f"{target.kind} {target.uid}")
-        by.state, by.reason = "moving", ""
 
     # -- checks -------------------------------------------------------------------------
     def check(self) -> None:
@@ -624,8 +1098,24 @@ class Simulation:
         for c in {c for c, s in seen}:
             if (c, -1) in seen and len({seen[k] for k in seen if k[0] == c}) > 1:
                 raise AssertionError(f"cell {c} is claimed whole and shared")
-        for u in self.units.values():
-            if u.mobile:
-                pos = self.occupancy.position(u.uid)
-                if pos is None or pos.cell != u.cell:
-                    raise AssertionError(f"unit {u.uid} thinks it is at {u.cell}, the occupancy says {pos}")
+        ui = self._ui[: self._n]
+        for u in np.flatnonzero((ui[:, KIND] <= 1) & (ui[:, STATE] != 6)).tolist():
+            pos = self.occupancy.position(u)
+            cell = self._xy(int(ui[u, CELL]))
+            if pos is None or pos.cell != cell:
+                raise AssertionError(f"unit {u} thinks it is at {cell}, the occupancy says {pos}")
+
+
+def _direction_rank(grid: Any) -> np.ndarray:
+    """``rank[d]``: direction ``d``'s place when the directions are sorted by angle."""
+    from .classic import _geometry
+
+    return np.ascontiguousarray(_geometry(grid).rank, dtype=np.int64)
+
+
+def _dedupe(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for c in cells:
+        if not out or out[-1] != c:
+            out.append(c)
+    return out

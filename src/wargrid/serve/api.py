@@ -22,7 +22,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, ParamSpec, TypedDict, TypeVar
 
 import numpy as np
 
@@ -66,6 +66,158 @@ MAX_UNITS = 200
 MAX_PAINT = 4096
 MAX_RADIUS = 64
 _SESSION_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+Payload = dict[str, Any]
+"""A request's decoded JSON object, before its fields are checked."""
+
+
+# -- answers (plain JSON data) ---------------------------------------------------------------
+
+class TerrainInfo(TypedDict):
+    """One row of the terrain table, as the page colours it."""
+
+    id: int
+    name: str
+    symbol: str
+    color: str
+    blocks_sight: bool
+
+
+class BoardAnswer(TypedDict):
+    """A board's description: geometry, terrain ids and the terrain table (see ``describe_board``)."""
+
+    session: str | None
+    source: str
+    kind: str
+    grid: dict[str, str | int]
+    width: int
+    height: int
+    square: bool
+    corners: list[list[float]]
+    centers: list[float]
+    bounds: list[float]
+    valid: list[int] | None
+    terrain: list[int]
+    overlay: list[int]
+    terrains: list[TerrainInfo]
+    classes: list[str]
+    version: int
+
+
+class PathAnswer(TypedDict):
+    """``cells`` as ``[x, y]`` and ``cost``; both ``None`` when the goal is unreachable."""
+
+    cells: list[list[int]] | None
+    cost: float | None
+    unit: str
+
+
+class RangeAnswer(TypedDict):
+    """``cells`` as ``[x, y, points_left]``; ``zoc`` the reached cells in an enemy's zone of control."""
+
+    cells: list[list[float]]
+    zoc: list[list[int]]
+    budget: float
+    unit: str
+
+
+class ZonesAnswer(TypedDict):
+    """Zone ``labels`` by cell id (-1: none) and how many zones there are."""
+
+    labels: list[int]
+    count: int
+    unit: str
+
+
+class FovAnswer(TypedDict):
+    """Cell ids in sight, and on square boards the visibility polygon ``[[x, y], ...]``."""
+
+    visible: list[int]
+    polygon: list[list[float]] | None
+    origin: list[int]
+    radius: int
+
+
+class FogAnswer(TypedDict):
+    """Cell ids the team sees now and those it has seen."""
+
+    visible: list[int]
+    explored: list[int]
+    team: int
+    radius: int
+
+
+class ReportAnswer(TypedDict):
+    """A partition's fairness report: lists by player, ``inf`` as ``None``."""
+
+    players: int
+    mode: str
+    method: str | None
+    cells: list[int]
+    weight: list[float | None]
+    spread: float | None
+    tolerance: float | None
+    largest_chunk: list[int]
+    chunks: list[int]
+    perimeter: list[int]
+    compactness: list[float | None]
+    starts: list[list[int] | None]
+    mean_distance: list[float | None]
+    balanced: bool
+
+
+class PartitionAnswer(TypedDict):
+    """``owners`` by cell id (-1: no one's), the report, cells per player and the players' starts."""
+
+    owners: list[int]
+    report: ReportAnswer
+    sizes: list[int]
+    seeds: list[list[int] | None]
+    players: int
+    mode: str
+
+
+class MetaAnswer(TypedDict):
+    """What the page may ask for: board kinds, limits, formats, modes and teams."""
+
+    kinds: list[str]
+    max_side: int
+    max_cells: int
+    upload_formats: list[str]
+    partition_modes: list[str]
+    teams: list[str]
+    sessions: int
+
+
+class PaintAnswer(TypedDict):
+    """The painted cells with their new terrain and overlay ids, and the map's version."""
+
+    cells: list[list[int]]
+    terrain: list[int]
+    overlay: list[int]
+    version: int
+
+
+Answer = BoardAnswer | PathAnswer | RangeAnswer | ZonesAnswer | FovAnswer | FogAnswer | PartitionAnswer | MetaAnswer | PaintAnswer
+"""What a handler returns."""
+
+
+class _GridKw(TypedDict, total=False):
+    """The ``make_grid`` / ``generate`` keyword options of a playground board kind."""
+
+    kind: str
+    diagonal: bool
+    orientation: str
+
+
+class _Others(TypedDict, total=False):
+    """The ``enemies`` and ``friends`` keyword arguments of a path or range query."""
+
+    enemies: list[tuple[int, int]]
+    friends: list[tuple[int, int]]
 
 
 class ApiError(WargridError):
@@ -144,7 +296,7 @@ def _short(v: Any) -> str:
     return r if len(r) <= 60 else r[:57] + "..."
 
 
-def _fields(payload: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+def _fields(payload: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> Payload:
     if not isinstance(payload, dict):
         raise ApiError(400, f"the request body must be a JSON object, got {type(payload).__name__}")
     missing = [k for k in required if k not in payload]
@@ -212,7 +364,7 @@ def _user_error(exc: Exception) -> ApiError:
 
 # -- boards ---------------------------------------------------------------------------------
 
-_GENERATE_KW: dict[str, dict[str, Any]] = {
+_GENERATE_KW: dict[str, _GridKw] = {
     "square-4": {"kind": "square", "diagonal": False},
     "square-8": {"kind": "square", "diagonal": True},
     "hex-flat": {"kind": "hex", "orientation": "flat"},
@@ -233,7 +385,7 @@ def make_grid(kind: str, width: int, height: int) -> Grid:
     return grid_of(_int(width, "width", 1, MAX_SIDE), _int(height, "height", 1, MAX_SIDE), **_GENERATE_KW[kind])
 
 
-def describe_board(s: Session | Map, session: str | None = None) -> dict:
+def describe_board(s: Session | Map, session: str | None = None) -> BoardAnswer:
     """Everything the page needs to draw a board: geometry, terrain ids and the terrain table.
 
     ``centers`` is a flat ``[cx0, cy0, cx1, cy1, ...]`` list by cell id in drawing
@@ -287,7 +439,7 @@ def _board_map(kind: str, width: int, height: int, seed: int) -> Map:
     return _call(generate, width, height, seed=seed, **_GENERATE_KW[kind])
 
 
-def h_board(store: BoardStore, payload: Any) -> dict:
+def h_board(store: BoardStore, payload: Any) -> BoardAnswer:
     """``POST /api/board``: a new seeded board ``{kind, width, height, seed}``; returns its description."""
     p = _fields(payload, ("kind", "width", "height"), ("seed",))
     kind = _choice(p["kind"], "kind", BOARD_KINDS)
@@ -300,7 +452,7 @@ def h_board(store: BoardStore, payload: Any) -> dict:
     return describe_board(store.add(m, source=f"{kind} {width}x{height} seed {seed}"))
 
 
-def h_get_board(store: BoardStore, payload: Any) -> dict:
+def h_get_board(store: BoardStore, payload: Any) -> BoardAnswer:
     """``POST /api/board/get``: the description of a session's board ``{session}``."""
     p = _fields(payload, ("session",))
     s = store.get(p["session"])
@@ -352,8 +504,8 @@ def _tiled_tilesets_embedded(text: str) -> None:
         400, "uploaded Tiled maps must embed their tilesets: external tileset files (a tileset 'source') cannot be uploaded"
     )
     if text.lstrip().startswith("<"):
-        import defusedxml.ElementTree as DET  # type: ignore[import-untyped]
-        from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
+        import defusedxml.ElementTree as DET
+        from defusedxml import DefusedXmlException
         from xml.etree.ElementTree import ParseError
 
         try:
@@ -375,7 +527,7 @@ def _tiled_tilesets_embedded(text: str) -> None:
         raise refuse
 
 
-_READERS: dict[str, tuple[Callable[..., Map], dict]] = {
+_READERS: dict[str, tuple[Callable[..., Map], dict[str, int]]] = {
     "movingai": (load_movingai, {}),  # the header's size is checked before the file is read
     "tiled": (load_tiled, {"max_cells": MAX_CELLS}),
     "wargrid": (load_map, {"max_cells": MAX_CELLS}),
@@ -409,7 +561,7 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
     return _check_loaded(m, fmt)
 
 
-def h_upload(store: BoardStore, payload: Any) -> dict:
+def h_upload(store: BoardStore, payload: Any) -> BoardAnswer:
     """``POST /api/upload``: a board from a map file's text ``{name, text, format?}`` (own format, Moving AI, Tiled)."""
     p = _fields(payload, ("name", "text"), ("format",))
     name, text = p["name"], p["text"]
@@ -441,17 +593,19 @@ def _units(v: Any, name: str, grid: Grid) -> list[tuple[int, int]]:
     return _cells([] if v is None else v, name, grid, MAX_UNITS)
 
 
-def _others(p: dict, grid: Grid) -> dict:
+def _others(p: Payload, grid: Grid) -> _Others:
     """The ``enemies`` and ``friends`` keyword arguments of a path or range query (left out when empty)."""
-    out = {}
-    for k in ("enemies", "friends"):
-        cells = _units(p.get(k), k, grid)
-        if cells:
-            out[k] = cells
+    out: _Others = {}
+    enemies = _units(p.get("enemies"), "enemies", grid)
+    if enemies:
+        out["enemies"] = enemies
+    friends = _units(p.get("friends"), "friends", grid)
+    if friends:
+        out["friends"] = friends
     return out
 
 
-def _call(f: Callable, *args: Any, **kwargs: Any) -> Any:
+def _call(f: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """Call into wargrid with input this module has already checked.
 
     A ``ValueError`` left is about the request itself (an impossible split, a
@@ -463,7 +617,7 @@ def _call(f: Callable, *args: Any, **kwargs: Any) -> Any:
         raise _user_error(exc) from None
 
 
-def h_path(store: BoardStore, payload: Any) -> dict:
+def h_path(store: BoardStore, payload: Any) -> PathAnswer:
     """``POST /api/path``: the A* path ``{session, start, goal, unit?, enemies?, friends?}``; ``cells`` and ``cost`` are null when unreachable.
 
     Enemy units block their cells and stop a move next to them; friendly units
@@ -499,7 +653,7 @@ def _zoc_cells(grid: Grid, enemies: list[tuple[int, int]], reached: np.ndarray) 
     return [[x, y] for x, y in sorted(out, key=lambda c: (c[1], c[0]))]
 
 
-def h_range(store: BoardStore, payload: Any) -> dict:
+def h_range(store: BoardStore, payload: Any) -> RangeAnswer:
     """``POST /api/range``: cells reachable from ``start`` within ``budget`` ``{session, start, budget, unit?, enemies?, friends?}``.
 
     ``cells`` lists ``[x, y, points_left]``; ``zoc`` the reached cells where an
@@ -523,7 +677,7 @@ def h_range(store: BoardStore, payload: Any) -> dict:
     return {"cells": cells, "zoc": zoc, "budget": budget, "unit": unit}
 
 
-def h_zones(store: BoardStore, payload: Any) -> dict:
+def h_zones(store: BoardStore, payload: Any) -> ZonesAnswer:
     """``POST /api/zones``: connectivity zones of a movement class ``{session, unit?}``; ``labels`` by cell id, -1: none."""
     p = _fields(payload, ("session",), ("unit",))
     s = store.get(p["session"])
@@ -544,7 +698,7 @@ def _light(v: Any, origin: tuple[int, int]) -> tuple[float, float]:
     return px, py
 
 
-def h_fov(store: BoardStore, payload: Any) -> dict:
+def h_fov(store: BoardStore, payload: Any) -> FovAnswer:
     """``POST /api/fov``: what ``origin`` sees within ``radius`` ``{session, origin, radius, point?}``.
 
     On square boards the answer also carries the visibility polygon of a light
@@ -589,7 +743,7 @@ def _team_units(v: Any, grid: Grid) -> dict[int, tuple[int, int, int]]:
     return out
 
 
-def h_fog(store: BoardStore, payload: Any) -> dict:
+def h_fog(store: BoardStore, payload: Any) -> FogAnswer:
     """``POST /api/fog``: the fog of war of ``team`` ``{session, units, team, radius}``.
 
     ``units`` lists every unit on the board as ``[id, x, y, team]`` (team 0 blue,
@@ -625,9 +779,9 @@ def h_fog(store: BoardStore, payload: Any) -> dict:
 PARTITION_MODES = ("compact", "scattered")
 
 
-def _report_json(rep: PartitionReport) -> dict:
+def _report_json(rep: PartitionReport) -> ReportAnswer:
     """The fairness report as JSON: arrays as lists by player, ``inf`` as ``null``, starts as ``[x, y]``."""
-    def floats(a: np.ndarray) -> list:
+    def floats(a: np.ndarray) -> list[float | None]:
         return [_num(v) for v in a.tolist()]
 
     return {
@@ -648,7 +802,7 @@ def _report_json(rep: PartitionReport) -> dict:
     }
 
 
-def h_partition(store: BoardStore, payload: Any) -> dict:
+def h_partition(store: BoardStore, payload: Any) -> PartitionAnswer:
     """``POST /api/partition``: split the land between ``players`` ``{session, players, mode?, max_chunk?, unit?}``.
 
     ``owners`` is a player index by cell id (-1: no one's); ``report`` the fairness report.
@@ -660,11 +814,9 @@ def h_partition(store: BoardStore, payload: Any) -> dict:
         players = _int(p["players"], "players", 1, MAX_PLAYERS)
         mode = _choice(p.get("mode") or "compact", "mode", PARTITION_MODES)
         unit = _unit(p.get("unit"), m)
-        kw: dict = {"mode": mode}
-        if mode == "scattered":
-            kw["max_chunk"] = _int(p.get("max_chunk", 4), "max_chunk", 1, MAX_CELLS)
+        max_chunk = _int(p.get("max_chunk", 4), "max_chunk", 1, MAX_CELLS) if mode == "scattered" else None
         try:
-            r = m.partition(players, unit=unit, **kw)
+            r = m.partition(players, unit=unit, mode=mode, max_chunk=max_chunk)
         except (ValueError, RuntimeError) as exc:  # infeasible, or no split found within the search budget
             raise _user_error(exc) from None
     owners = np.asarray(r.owners, dtype=np.int64)
@@ -674,7 +826,7 @@ def h_partition(store: BoardStore, payload: Any) -> dict:
     return {"owners": owners.ravel().tolist(), "report": rep, "sizes": sizes, "seeds": starts, "players": players, "mode": mode}
 
 
-def h_meta(store: BoardStore, payload: Any) -> dict:
+def h_meta(store: BoardStore, payload: Any) -> MetaAnswer:
     """``GET /api/meta``: board kinds, limits, upload formats, partition modes and teams."""
     return {
         "kinds": list(BOARD_KINDS),
@@ -687,7 +839,7 @@ def h_meta(store: BoardStore, payload: Any) -> dict:
     }
 
 
-def h_paint(store: BoardStore, payload: Any) -> dict:
+def h_paint(store: BoardStore, payload: Any) -> PaintAnswer:
     """``POST /api/paint``: set the ground of ``cells`` to ``terrain`` and clear their overlay ``{session, cells, terrain}``.
 
     Returns the new terrain and overlay ids of those cells.
@@ -743,7 +895,7 @@ def warm_up() -> list[str]:
     return failed
 
 
-HANDLERS: dict[str, Callable[[BoardStore, Any], dict]] = {
+HANDLERS: dict[str, Callable[[BoardStore, Any], Answer]] = {
     "meta": h_meta,
     "board": h_board,
     "board/get": h_get_board,

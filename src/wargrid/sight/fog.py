@@ -24,9 +24,10 @@ team's vision together.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_int
@@ -34,6 +35,8 @@ from .board import SightBoard, kernels
 from .fov import _kernel_ids, view_capacity
 
 __all__ = ["Fog", "FogView"]
+
+_S = TypeVar("_S", bound=np.generic)
 
 _DEFAULT: Any = object()
 _BATCH_IDS = 1 << 22  # move_many computes views in one buffer up to this many ids
@@ -43,8 +46,8 @@ _BATCH_IDS = 1 << 22  # move_many computes views in one buffer up to this many i
 class FogView:
     """What a team (or the spectator) knows: ``(height, width)`` boolean layers."""
 
-    visible: np.ndarray
-    explored: np.ndarray
+    visible: NDArray[np.bool_]
+    explored: NDArray[np.bool_]
 
 
 @dataclass
@@ -61,7 +64,7 @@ class Fog:
     ``board`` is a prepared ``SightBoard`` (``Map.fog`` makes one); ``teams``
     the team names; ``radius`` and ``metric`` the default sight of a unit;
     ``regrow`` ``None`` (explored stays explored) or the number of ticks after
-    which an unseen explored cell fades back; ``allies`` pairs of teams that
+    which an unseen explored cell fades back; ``alliances`` pairs of teams that
     share vision. ``source``, when given, is called before each use and
     returns the current board: a board that is not the one in use (or any
     board after ``invalidate()``) makes every unit's view be recomputed.
@@ -76,7 +79,7 @@ class Fog:
         radius: int | None = 8,
         metric: str | None = None,
         regrow: int | None = None,
-        allies: Iterable[tuple[str, str]] = (),
+        alliances: Iterable[tuple[str, str]] = (),
         source: Callable[[], SightBoard] | None = None,
     ) -> None:
         if not isinstance(board, SightBoard):
@@ -108,7 +111,7 @@ class Fog:
         self._group = np.eye(n, dtype=bool)
         self._units: dict[Hashable, _Unit] = {}
         self.time = 0
-        for pair in allies:
+        for pair in alliances:
             self.ally(*pair)
 
     # -- teams ------------------------------------------------------------------------
@@ -284,15 +287,17 @@ class Fog:
             u.view = view
 
     # -- layers -----------------------------------------------------------------------
-    def _teams_of(self, team: str | None) -> np.ndarray:
+    def _teams_of(self, team: str | None) -> NDArray[np.bool_]:
         if team is None:
             return np.ones(len(self.teams), dtype=bool)
-        return self._group[self._team(team)]
+        row: NDArray[np.bool_] = self._group[self._team(team)]
+        return row
 
-    def _shape(self, flat: np.ndarray) -> np.ndarray:
-        return flat.reshape(self._board.grid.shape)
+    def _shape(self, flat: NDArray[_S]) -> NDArray[_S]:
+        layer: NDArray[_S] = flat.reshape(self._board.grid.shape)
+        return layer
 
-    def visible(self, team: str | None) -> np.ndarray:
+    def visible(self, team: str | None) -> NDArray[np.bool_]:
         """``(height, width)`` booleans: cells ``team`` or an ally sees now (``None``: any team).
 
         >>> fog = _example(); fog.place(1, "red", (3, 0))
@@ -300,9 +305,9 @@ class Fog:
         ([[0, 0, 1, 1, 1, 0, 0, 0]], 0)
         """
         self._sync()
-        return self._shape((self._counts[self._teams_of(team)] > 0).any(axis=0))
+        return self._shape(np.any(self._counts[self._teams_of(team)] > 0, axis=0))
 
-    def explored(self, team: str | None) -> np.ndarray:
+    def explored(self, team: str | None) -> NDArray[np.bool_]:
         """``(height, width)`` booleans: cells ``team`` or an ally has seen and not forgotten.
 
         >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.move(1, (3, 0))
@@ -315,9 +320,9 @@ class Fog:
         known = seen >= 0
         if self.regrow is not None:
             known &= self.time - seen <= self.regrow
-        return self._shape((known | (self._counts[rows] > 0)).any(axis=0))
+        return self._shape(np.any(known | (self._counts[rows] > 0), axis=0))
 
-    def view(self, team: str | None = None) -> FogView:
+    def view(self, *, team: str | None = None) -> FogView:
         """Visible and explored layers of ``team``; ``None`` is the spectator, who sees what anyone sees.
 
         >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.place(2, "blue", (7, 0))
@@ -333,9 +338,9 @@ class Fog:
         >>> fog.spectator().visible.astype(int).tolist()
         [[1, 1, 0, 0, 0, 0, 1, 1]]
         """
-        return self.view(None)
+        return self.view()
 
-    def counts(self, team: str) -> np.ndarray:
+    def counts(self, team: str) -> NDArray[np.int32]:
         """``(height, width)`` number of ``team``'s own units that see each cell.
 
         >>> fog = _example(); fog.place(1, "red", (2, 0)); fog.place(2, "red", (3, 0))

@@ -44,18 +44,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeGuard
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_real
 from ..grids.boards import Grid, HexLikeGrid
 from ..grids.hexes import HEX_DIRECTIONS
 
-__all__ = ["Area", "AREA_KINDS", "area", "area_mask", "lattice_offsets", "rotate_shape"]
+__all__ = ["Area", "AREA_SHAPES", "area", "area_mask", "lattice_offsets", "rotate_shape"]
 
-AREA_KINDS = ("line", "cross", "cone", "sector", "ring", "radius", "circle")
+AREA_SHAPES = ("line", "cross", "cone", "sector", "ring", "radius", "circle")
 """The shapes ``area`` knows ('sector' is another name for 'cone')."""
 
 _SQRT3_2 = math.sqrt(3.0) / 2.0
@@ -77,10 +78,10 @@ class Area:
     """The cells of an area: ``cells`` as ``(x, y)`` (nearest first) and ``mask``, a ``(height, width)`` bool array;
     ``reach``: no cell is more steps from the origin (the board's metric)."""
 
-    kind: str
+    shape: str
     origin: tuple[int, int]
     cells: list[tuple[int, int]]
-    mask: np.ndarray = field(repr=False)
+    mask: NDArray[np.bool_] = field(repr=False)
     reach: int = 0
 
     def __len__(self) -> int:
@@ -93,7 +94,7 @@ class Area:
         return cell in set(self.cells)
 
 
-def is_hex(grid: Grid) -> bool:
+def is_hex(grid: Grid) -> TypeGuard[HexLikeGrid]:
     """Whether ``grid`` has hex adjacency (hex and staggered boards).
 
     >>> from wargrid import StaggeredGrid
@@ -103,7 +104,7 @@ def is_hex(grid: Grid) -> bool:
     return isinstance(grid, HexLikeGrid)
 
 
-def lattice_directions(grid: Grid) -> np.ndarray:
+def lattice_directions(grid: Grid) -> NDArray[np.int64]:
     """``(ndir, 2)`` lattice offsets of the board's directions (``(dx, dy)`` or ``(dq, dr)``).
 
     >>> from wargrid import SquareGrid
@@ -116,7 +117,7 @@ def lattice_directions(grid: Grid) -> np.ndarray:
     return np.stack([t.dx[0], t.dy[0]], axis=1).astype(np.int64)
 
 
-def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def lattice_xy(grid: Grid, a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Ideal-lattice positions (neighbouring centres 1 apart) of lattice offsets ``(a, b)``.
 
     >>> from wargrid import HexGrid
@@ -124,14 +125,14 @@ def lattice_xy(grid: Grid, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np
     >>> round(float(np.hypot(x[0], y[0])), 6)
     1.0
     """
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
+    fa = np.asarray(a, dtype=np.float64)
+    fb = np.asarray(b, dtype=np.float64)
     if is_hex(grid):
-        return a + b / 2.0, b * _SQRT3_2
-    return a, b
+        return fa + fb / 2.0, fb * _SQRT3_2
+    return fa, fb
 
 
-def lattice_offsets(grid: Grid, reach: int) -> tuple[np.ndarray, np.ndarray]:
+def lattice_offsets(grid: Grid, reach: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Every lattice offset within ``reach`` steps (both components int64).
 
     >>> from wargrid import HexGrid
@@ -139,29 +140,32 @@ def lattice_offsets(grid: Grid, reach: int) -> tuple[np.ndarray, np.ndarray]:
     7
     """
     rng = np.arange(-reach, reach + 1, dtype=np.int64)
-    a, b = np.meshgrid(rng, rng, indexing="ij")
-    a, b = a.ravel(), b.ravel()
+    ga, gb = np.meshgrid(rng, rng, indexing="ij")
+    a, b = ga.ravel(), gb.ravel()
     keep = steps_of(grid, a, b) <= reach
     return a[keep], b[keep]
 
 
-def steps_of(grid: Grid, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def steps_of(grid: Grid, a: ArrayLike, b: ArrayLike) -> NDArray[np.int64]:
     """Steps on an open board for lattice offsets ``(a, b)`` (the board's own metric).
 
     >>> from wargrid import SquareGrid
     >>> steps_of(SquareGrid(3, 3, diagonal=True), np.array([2]), np.array([-1])).tolist()
     [2]
     """
-    a = np.asarray(a, dtype=np.int64)
-    b = np.asarray(b, dtype=np.int64)
+    ia = np.asarray(a, dtype=np.int64)
+    ib = np.asarray(b, dtype=np.int64)
     if is_hex(grid):
-        return (np.abs(a) + np.abs(b) + np.abs(a + b)) // 2
+        hex_steps: NDArray[np.int64] = (np.abs(ia) + np.abs(ib) + np.abs(ia + ib)) // 2
+        return hex_steps
     if grid.topology.ndir == 8:
-        return np.maximum(np.abs(a), np.abs(b))
-    return np.abs(a) + np.abs(b)
+        return np.maximum(np.abs(ia), np.abs(ib))
+    return np.abs(ia) + np.abs(ib)
 
 
-def to_cells(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def to_cells(
+    grid: Grid, origin: tuple[int, int], a: NDArray[np.int64], b: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
     """Lattice offsets from ``origin`` to cells: ``(xs, ys, on_board)`` (wrapped in x on a wrapped board).
 
     >>> from wargrid import SquareGrid
@@ -184,7 +188,7 @@ def to_cells(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) 
     return xs, ys, ok
 
 
-def shortest(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def shortest(grid: Grid, origin: tuple[int, int], a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Whether each lattice offset is (one of) the shortest ways to its cell on a wrapped board.
 
     >>> from wargrid import SquareGrid
@@ -202,62 +206,68 @@ def shortest(grid: Grid, origin: tuple[int, int], a: np.ndarray, b: np.ndarray) 
         else:
             alt = steps_of(grid, a + shift, b)
         best = np.minimum(best, alt)
-    return s == best
+    return np.equal(s, best)
 
 
 def _opt_int(v: Any, name: str, lo: int, hi: int | None = None) -> int:
-    v = check_int(v, name)
-    if v < lo or (hi is not None and v > hi):
+    n = check_int(v, name)
+    if n < lo or (hi is not None and n > hi):
         allowed = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-        raise ArgumentError(f"{name} must be {allowed}, got {v}")
-    return v
+        raise ArgumentError(f"{name} must be {allowed}, got {n}")
+    return n
 
 
-def _check_args(grid: Grid, kind: Any, direction: Any, length: Any, radius: Any, width: Any) -> tuple:
+def _check_args(
+    grid: Grid, shape: Any, direction: Any, length: Any, radius: Any, width: Any
+) -> tuple[int, int | None, float | None, int | None, int]:
     if not isinstance(grid, Grid):
         raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
-    check_choice(kind, "kind", AREA_KINDS)
+    check_choice(shape, "shape", AREA_SHAPES)
     ndir = grid.topology.ndir
     direction = _opt_int(direction, "direction", 0, ndir - 1)
     given = {"length": length, "radius": radius, "width": width}
     for name, v in given.items():
-        if name in _NEEDS[kind] and v is None:
-            raise ArgumentError(f"kind {kind!r} needs {name}= (it uses {', '.join(_NEEDS[kind])})")
-        if name not in _NEEDS[kind] and v is not None:
-            raise ArgumentError(f"{name}= does not apply to kind {kind!r} (it uses {', '.join(_NEEDS[kind])})")
+        if name in _NEEDS[shape] and v is None:
+            raise ArgumentError(f"shape {shape!r} needs {name}= (it uses {', '.join(_NEEDS[shape])})")
+        if name not in _NEEDS[shape] and v is not None:
+            raise ArgumentError(f"{name}= does not apply to shape {shape!r} (it uses {', '.join(_NEEDS[shape])})")
     limit = grid.width + grid.height
     if length is not None:
         length = _opt_int(length, "length", 1)
     if width is not None:
         width = _opt_int(width, "width", 1, 6 if is_hex(grid) else 8)
     if radius is not None:
-        if kind == "circle":
+        if shape == "circle":
             radius = check_real(radius, "radius", minimum=0.0)
         else:
             radius = _opt_int(radius, "radius", 0)
     reach = length if length is not None else radius
-    if kind == "circle":
+    if shape == "circle":
         # a centre k steps away is at least k * sqrt(3) / 2 (hex), k (square-8) or k / sqrt(2) (square-4) away
         scale = 1.0 / _SQRT3_2 if is_hex(grid) else (1.0 if grid.topology.ndir == 8 else math.sqrt(2.0))
         reach = math.floor(radius * scale + _EPS)
     return direction, length, radius, width, min(int(reach), limit)
 
 
-def _select(grid: Grid, kind: str, direction: int, length: Any, radius: Any, width: Any,
-            a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Which lattice offsets ``(a, b)`` belong to the shape (the one definition of every kind)."""
+def _select(grid: Grid, shape: str, direction: int, length: Any, radius: Any, width: Any,
+            a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Which lattice offsets ``(a, b)`` belong to the shape (the one definition of every shape)."""
     s = steps_of(grid, a, b)
-    if kind == "ring":
-        return s == radius
-    if kind == "radius":
-        return s <= radius
+    inside: NDArray[np.bool_]  # comparisons with the shape's own option (int or float)
+    if shape == "ring":
+        inside = s == radius
+        return inside
+    if shape == "radius":
+        inside = s <= radius
+        return inside
     x, y = lattice_xy(grid, a, b)
-    if kind == "circle":
-        return x * x + y * y <= radius * radius + _EPS
+    if shape == "circle":
+        inside = x * x + y * y <= radius * radius + _EPS
+        return inside
     dirs = lattice_directions(grid)
-    if kind == "line":
+    if shape == "line":
         arms = [direction]
-    elif kind == "cross":
+    elif shape == "cross":
         every = 1 if is_hex(grid) else len(dirs) // 4
         arms = [(direction + every * j) % len(dirs) for j in range(len(dirs) // every)]
     else:  # cone / sector
@@ -265,7 +275,8 @@ def _select(grid: Grid, kind: str, direction: int, length: Any, radius: Any, wid
         half = math.radians(width * (30.0 if is_hex(grid) else 22.5))
         norm = np.hypot(x, y)
         cos = (x * dx + y * dy) / np.where(norm > 0, norm * math.hypot(float(dx), float(dy)), 1.0)
-        return (s >= 1) & (s <= length) & (cos >= math.cos(half) - _EPS)
+        inside = (s >= 1) & (s <= length) & (cos >= math.cos(half) - _EPS)
+        return inside
     keep = np.zeros(a.shape, dtype=bool)
     for d in arms:
         da, db = int(dirs[d, 0]), int(dirs[d, 1])
@@ -275,7 +286,7 @@ def _select(grid: Grid, kind: str, direction: int, length: Any, radius: Any, wid
 
 def area(
     grid: Grid,
-    kind: str,
+    shape: str,
     origin: tuple[int, int],
     *,
     direction: int = 0,
@@ -284,7 +295,7 @@ def area(
     width: int | None = None,
     include_origin: bool | None = None,
 ) -> Area:
-    """The cells of shape ``kind`` around ``origin`` (an ``(x, y)`` cell); see the module text.
+    """The cells of shape ``shape`` around ``origin`` (an ``(x, y)`` cell); see the module text.
 
     >>> from wargrid import SquareGrid
     >>> area(SquareGrid(5, 5, diagonal=True), "cross", (2, 2), direction=1, length=1).cells
@@ -292,19 +303,19 @@ def area(
     >>> int(area(SquareGrid(5, 5), "circle", (2, 2), radius=1.5).mask.sum())
     9
     """
-    direction, length, radius, width, reach = _check_args(grid, kind, direction, length, radius, width)
+    direction, length, radius, width, reach = _check_args(grid, shape, direction, length, radius, width)
     origin = grid.check_cell(origin, "origin")
     if include_origin is None:
-        include_origin = _DEFAULT_ORIGIN[kind] and (kind != "ring" or radius == 0)
+        include_origin = _DEFAULT_ORIGIN[shape] and (shape != "ring" or radius == 0)
     elif not isinstance(include_origin, (bool, np.bool_)):
         raise ArgumentTypeError(f"include_origin must be True, False or None, got {include_origin!r}")
     a, b = lattice_offsets(grid, reach)
-    keep = _select(grid, kind, direction, length, radius, width, a, b)
+    keep = _select(grid, shape, direction, length, radius, width, a, b)
     zero = (a == 0) & (b == 0)
     keep = (keep & ~zero) | (zero & bool(include_origin))
     a, b = a[keep], b[keep]
     xs, ys, ok = to_cells(grid, origin, a, b)
-    if grid.wrap_x and kind not in ("line", "cross"):  # measured the shortest way round
+    if grid.wrap_x and shape not in ("line", "cross"):  # measured the shortest way round
         ok &= shortest(grid, origin, a, b)
     lx, ly = lattice_xy(grid, a[ok], b[ok])
     xs, ys = xs[ok], ys[ok]
@@ -315,17 +326,17 @@ def area(
         if not mask[y, x]:  # a wrapped board can bring a cell back twice
             mask[y, x] = True
             cells.append((x, y))
-    return Area(kind, origin, cells, mask, reach)
+    return Area(shape, origin, cells, mask, reach)
 
 
-def area_mask(grid: Grid, kind: str, origin: tuple[int, int], **options: Any) -> np.ndarray:
+def area_mask(grid: Grid, shape: str, origin: tuple[int, int], **options: Any) -> NDArray[np.bool_]:
     """``area(...).mask``: the ``(height, width)`` bool form.
 
     >>> from wargrid import HexGrid
     >>> int(area_mask(HexGrid(7, 7), "ring", (3, 3), radius=2).sum())
     12
     """
-    return area(grid, kind, origin, **options).mask
+    return area(grid, shape, origin, **options).mask
 
 
 def rotate_shape(grid: Grid, cells: Any, origin: tuple[int, int], steps: int) -> list[tuple[int, int]]:

@@ -35,12 +35,39 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, TypedDict
 
 from ..errors import ArgumentTypeError
 from .._validate import check_int
 
+if TYPE_CHECKING:
+    from ..render.overlays import Overlay
+
 __all__ = ["UnitDebug", "unit_debug", "debug_json", "debug_svg"]
+
+
+class UnitDebugJSON(TypedDict):
+    """``UnitDebug.to_json()``: cells as ``[x, y]`` lists, ``None`` as null."""
+
+    uid: int
+    kind: str
+    state: str
+    reason: str
+    cell: list[int] | None
+    goal: list[int] | None
+    path: list[list[int] | None]
+    plan: list[list[int] | None]
+    reserved: list[int] | None
+    lepton: list[int]
+    point: list[float]
+    progress: float
+
+
+class DebugJSON(TypedDict):
+    """``debug_json()``: the tick and one ``UnitDebugJSON`` a unit."""
+
+    tick: int
+    units: list[UnitDebugJSON]
 
 
 @dataclass(frozen=True)
@@ -60,7 +87,7 @@ class UnitDebug:
     point: tuple[float, float] = (0.0, 0.0)
     progress: float = 0.0
 
-    def overlays(self, *, color: str = "#1f77b4") -> list:
+    def overlays(self, *, color: str = "#1f77b4") -> list[Overlay]:
         """Render overlays: the cached path (a line), the goal, the reserved cell and the unit's cell.
 
         >>> from wargrid import Map, SquareGrid
@@ -72,7 +99,7 @@ class UnitDebug:
         """
         from ..render.overlays import Markers, Polyline
 
-        out: list = []
+        out: list[Overlay] = []
         if len(self.path) > 1:
             out.append(Polyline(list(self.path), color=color, width=0.15, name=f"unit {self.uid} path"))
         if self.goal is not None:
@@ -84,7 +111,7 @@ class UnitDebug:
                            name=f"unit {self.uid} cell"))
         return out
 
-    def to_json(self) -> dict:
+    def to_json(self) -> UnitDebugJSON:
         """Plain JSON-able data: cells as ``[x, y]`` lists, ``None`` as null."""
         def c(v: tuple[int, int] | None) -> list[int] | None:
             return None if v is None else [int(v[0]), int(v[1])]
@@ -163,7 +190,7 @@ def _uids(sim: Any, uids: Sequence[int] | None) -> list[int]:
     return [check_int(u, f"uids[{i}]") for i, u in enumerate(uids)]
 
 
-def debug_json(sim: Any, uids: Sequence[int] | None = None) -> dict:
+def debug_json(sim: Any, uids: Sequence[int] | None = None) -> DebugJSON:
     """``{"tick": ..., "units": [UnitDebug.to_json(), ...]}`` for ``uids`` (default: every moving kind).
 
     >>> from wargrid import Map, HexGrid
@@ -174,7 +201,7 @@ def debug_json(sim: Any, uids: Sequence[int] | None = None) -> dict:
     (0, ['idle', 'idle'])
     """
     sim = _sim(sim)
-    out = {"tick": int(sim.tick), "units": [unit_debug(sim, u).to_json() for u in _uids(sim, uids)]}
+    out: DebugJSON = {"tick": int(sim.tick), "units": [unit_debug(sim, u).to_json() for u in _uids(sim, uids)]}
     json.dumps(out)  # the promise: plain data
     return out
 
@@ -199,7 +226,7 @@ def debug_svg(sim: Any, uids: Sequence[int] | None = None, path: Any = None, *, 
     ids = _uids(sim, uids)
     infos = [unit_debug(sim, u) for u in ids]
     colors = palette(max(1, len(infos)))
-    overlays: list = []
+    overlays: list[Overlay] = []
     for info, col in zip(infos, colors):
         overlays.extend(info.overlays(color=col))
     cs = default_cell_size(sim.grid) if cell_size is None else cell_size

@@ -2,7 +2,7 @@
 
 ``group_move`` works in four steps:
 
-1. *Destinations*: the ``len(units)`` free passable cells nearest the goal
+1. *Destinations*: the ``len(cells)`` free passable cells nearest the goal
    (a small uniform-cost search from the goal over the unit's costs; the
    cells of other units, ``occupied``, are not free; the group's own cells
    are). With ``keep_formation`` the group keeps its shape instead: each
@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_cell_pair, check_real
@@ -48,6 +49,11 @@ from ..grids.boards import Grid
 from ..movement.dispatch import astar
 from ..movement.search import Path, distance_field
 from .areas import is_hex, to_cells
+
+Cell = tuple[int, int]
+
+Tree = tuple[dict[Cell, float], dict[Cell, Cell | None]]
+"""``(costs, parents)`` of a uniform-cost search inside an area (see ``_Board.tree``)."""
 
 __all__ = ["GroupMove", "group_move", "assign"]
 
@@ -61,7 +67,7 @@ class GroupMove:
     ``keep_formation`` (else ``None``); ``ticks`` the tick the last unit arrives.
     """
 
-    units: list[tuple[int, int]]
+    starts: list[tuple[int, int]]
     goal: tuple[int, int]
     destinations: list[tuple[int, int] | None]
     paths: list[Path | None]
@@ -86,7 +92,7 @@ class GroupMove:
         out = []
         for i, p in enumerate(self.paths):
             if p is None:
-                cx, cy = self.grid.center(self.units[i])
+                cx, cy = self.grid.center(self.starts[i])
                 out.append((cx, cy))
                 continue
             v = self.speed if self.speed is not None else self.speeds[i]
@@ -153,7 +159,9 @@ class _Board:
             out.append((n, cost))
         return out
 
-    def nearest(self, source: tuple[int, int], k: int, taken: set, within: set | None = None) -> list[tuple[int, int]]:
+    def nearest(
+        self, source: Cell, k: int, taken: set[Cell], within: set[Cell] | None = None
+    ) -> list[Cell]:
         """Up to ``k`` passable cells not in ``taken``, nearest ``source`` first (uniform-cost search)."""
         dist = {source: 0.0}
         heap = [(0.0, source[1], source[0])]
@@ -176,10 +184,10 @@ class _Board:
                     heapq.heappush(heap, (nd, n[1], n[0]))
         return out
 
-    def tree(self, source: tuple[int, int], within: set) -> tuple[dict, dict]:
+    def tree(self, source: Cell, within: set[Cell]) -> Tree:
         """Costs and parents of a uniform-cost search from ``source`` that stays inside ``within``."""
         dist = {source: 0.0}
-        parent: dict = {source: None}
+        parent: dict[Cell, Cell | None] = {source: None}
         heap = [(0.0, source[1], source[0])]
         while heap:
             d, y, x = heapq.heappop(heap)
@@ -197,7 +205,7 @@ class _Board:
         return dist, parent
 
 
-def assign(cost: np.ndarray) -> np.ndarray:
+def assign(cost: ArrayLike) -> NDArray[np.int64]:
     """The column for each row of a square ``cost`` matrix that minimises the total (Hungarian method, a kernel).
 
     ``inf`` entries are avoided whenever an assignment without them exists.
@@ -217,24 +225,25 @@ def assign(cost: np.ndarray) -> np.ndarray:
     big = (float(np.abs(finite).max()) + 1.0) * (n + 1) if finite.size else 1.0
     from .._kernels.tactics.groups import hungarian
 
-    return hungarian(np.ascontiguousarray(np.where(np.isfinite(c), c, big)))
+    cols: NDArray[np.int64] = hungarian(np.ascontiguousarray(np.where(np.isfinite(c), c, big)))
+    return cols
 
 
 # -- the order ------------------------------------------------------------------------------
 
-def _check_units(grid: Grid, units: Any) -> list[tuple[int, int]]:
-    if isinstance(units, tuple) and len(units) == 2 and all(isinstance(v, (int, np.integer)) for v in units):
-        raise ArgumentTypeError(f"units must be a list of (x, y) cells, got a single cell {units!r}: wrap it in a list")
+def _check_cells(grid: Grid, cells: Any) -> list[tuple[int, int]]:
+    if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
+        raise ArgumentTypeError(f"cells must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
     try:
-        items = list(units)
+        items = list(cells)
     except TypeError:
-        raise ArgumentTypeError(f"units must be a list of (x, y) cells, got {type(units).__name__}") from None
+        raise ArgumentTypeError(f"cells must be a list of (x, y) cells, got {type(cells).__name__}") from None
     if not items:
-        raise ArgumentError("units must hold at least one cell")
-    out = [grid.check_cell(check_cell_pair(c, f"units[{i}]"), f"units[{i}]") for i, c in enumerate(items)]
+        raise ArgumentError("cells must hold at least one cell")
+    out = [grid.check_cell(check_cell_pair(c, f"cells[{i}]"), f"cells[{i}]") for i, c in enumerate(items)]
     if len(set(out)) != len(out):
         dup = next(c for c in out if out.count(c) > 1)
-        raise ArgumentError(f"units must stand on distinct cells; {dup} appears twice")
+        raise ArgumentError(f"cells must stand on distinct cells; {dup} appears twice")
     return out
 
 
@@ -253,7 +262,7 @@ def _check_speeds(speeds: Any, n: int) -> list[float]:
     return out
 
 
-def _formation(board: _Board, units: list, goal: tuple[int, int], taken: set) -> list[tuple[int, int] | None]:
+def _formation(board: _Board, units: list[Cell], goal: Cell, taken: set[Cell]) -> list[Cell | None]:
     grid = board.grid
     xs = np.array([u[0] for u in units])
     ys = np.array([u[1] for u in units])
@@ -286,14 +295,14 @@ def _formation(board: _Board, units: list, goal: tuple[int, int], taken: set) ->
 def group_move(
     grid: Grid,
     costs: CostField,
-    units: Sequence[tuple[int, int]],
+    cells: Sequence[tuple[int, int]],
     goal: tuple[int, int],
     *,
     occupied: Sequence[tuple[int, int]] = (),
     keep_formation: bool = False,
     speeds: Sequence[float] | None = None,
 ) -> GroupMove:
-    """Send ``units`` (their ``(x, y)`` cells) to ``goal`` together; see the module text.
+    """Send the units standing on ``cells`` (``(x, y)`` each) to ``goal`` together; see the module text.
 
     ``costs`` is the unit class's ``CostField`` (``Map.cost_field(unit=...)``);
     ``occupied``: cells other units hold (never a destination).
@@ -305,20 +314,20 @@ def group_move(
     """
     from ..movement.fields import flow_field
 
-    units = _check_units(grid, units)
+    cells = _check_cells(grid, cells)
     goal = grid.check_cell(goal, "goal")
     if not isinstance(keep_formation, (bool, np.bool_)):
         raise ArgumentTypeError(f"keep_formation must be True or False, got {keep_formation!r}")
-    speeds_l = _check_speeds(speeds, len(units))
+    speeds_l = _check_speeds(speeds, len(cells))
     taken = {grid.check_cell(check_cell_pair(c, f"occupied[{i}]"), f"occupied[{i}]") for i, c in enumerate(occupied)}
-    taken -= set(units)
+    taken -= set(cells)
     board = _Board(grid, costs)
-    for i, u in enumerate(units):
+    for i, u in enumerate(cells):
         if not board.passable(u):
-            raise ArgumentError(f"units[{i}] {u} stands on a cell impassable for this unit class")
-    k = len(units)
+            raise ArgumentError(f"cells[{i}] {u} stands on a cell impassable for this unit class")
+    k = len(cells)
     if keep_formation:
-        fixed = _formation(board, units, goal, taken)
+        fixed = _formation(board, cells, goal, taken)
         dests = [d for d in fixed if d is not None]
     else:
         dests = board.nearest(goal, k, taken)
@@ -330,7 +339,7 @@ def group_move(
     entry: list[tuple[int, int] | None] = []
     to_area: list[float] = []
     ff_paths: list[Path | None] = []
-    for u in units:
+    for u in cells:
         p = ff.path_from(u)
         ff_paths.append(p)
         entry.append(None if p is None else p.cells[-1])
@@ -341,17 +350,18 @@ def group_move(
     else:
         cost = np.full((k, max(k, len(dests))), math.inf)
         for i in range(k):
-            if entry[i] is None:
+            e = entry[i]
+            if e is None:
                 continue
-            dist = trees[entry[i]][0]
-            for j, d in enumerate(dests):
-                cost[i, j] = to_area[i] + dist.get(d, math.inf)
+            dist = trees[e][0]
+            for j, dcell in enumerate(dests):
+                cost[i, j] = to_area[i] + dist.get(dcell, math.inf)
             # the flow field's entry point depends on how it broke ties, so the
             # estimate above is only an upper bound: a Dijkstra from the unit,
             # bounded by it, gives the exact cost of every destination
             row = cost[i][np.isfinite(cost[i])]
             if row.size:
-                exact = distance_field(grid, costs, [units[i]], max_cost=float(row.max()))
+                exact = distance_field(grid, costs, [cells[i]], max_cost=float(row.max()))
                 for j, (dx, dy) in enumerate(dests):
                     cost[i, j] = min(cost[i, j], float(exact[dy, dx]))
         m = max(k, len(dests))
@@ -361,10 +371,12 @@ def group_move(
         chosen = [dests[j] if j < len(dests) and math.isfinite(cost[i, j]) else None for i, j in enumerate(cols.tolist())]
     paths: list[Path | None] = []
     steps: list[list[float]] = []
-    for i, u in enumerate(units):
+    for i, u in enumerate(cells):
         d = chosen[i]
-        got = None if d is None else _join(grid, costs, board, ff_paths[i], trees.get(entry[i]), u, d)
-        if got is not None and not keep_formation:
+        e = entry[i]
+        tree = None if e is None else trees.get(e)
+        got = None if d is None else _join(grid, costs, board, ff_paths[i], tree, u, d)
+        if got is not None and d is not None and not keep_formation:
             j = dests.index(d)
             if got[0].cost > cost[i, j] + 1e-9:  # a straighter way than through the entry point
                 direct = astar(grid, costs, u, d, search="astar")
@@ -380,16 +392,18 @@ def group_move(
     for i, p in enumerate(paths):
         if p is not None:
             ticks = max(ticks, p.cost / (speed if speed is not None else speeds_l[i]))
-    return GroupMove(units, goal, dest_out, paths, total, speeds_l, speed, ticks, steps, grid)
+    return GroupMove(cells, goal, dest_out, paths, total, speeds_l, speed, ticks, steps, grid)
 
 
-def _join(grid: Grid, costs: CostField, board: _Board, ff_path: Path | None, tree: tuple | None,
+def _join(grid: Grid, costs: CostField, board: _Board, ff_path: Path | None, tree: Tree | None,
           start: tuple[int, int], dest: tuple[int, int]) -> tuple[Path, list[float]] | None:
     """The flow-field path to the area, then the walk inside the area to ``dest`` (or A* if the area splits)."""
     if ff_path is not None and tree is not None and dest in tree[1]:
         walk = [dest]
-        while tree[1][walk[-1]] is not None:
-            walk.append(tree[1][walk[-1]])
+        prev = tree[1][dest]
+        while prev is not None:
+            walk.append(prev)
+            prev = tree[1][prev]
         cells = list(ff_path.cells) + walk[::-1][1:]
     else:
         p = astar(grid, costs, start, dest)

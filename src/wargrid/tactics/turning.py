@@ -269,7 +269,7 @@ def turn_track(
     return TurnPath(states, float(sum(times)), turns, rate, v, times, grid, pivot)
 
 
-def _sample(grid: Grid, states: list, times: list[float], rate: float) -> list[TrackPoint]:
+def _sample(grid: Grid, states: list[tuple[tuple[int, int], int]], times: list[float], rate: float) -> list[TrackPoint]:
     from .smoothing import unwrap_cells
 
     n = grid.topology.ndir
@@ -278,8 +278,8 @@ def _sample(grid: Grid, states: list, times: list[float], rate: float) -> list[T
     cx, cy = grid.centers_of(vx, vy)
     # per state: its index among distinct cells
     idx = [0]
-    for a, b in zip(cells[:-1], cells[1:]):
-        idx.append(idx[-1] + (a != b))
+    for before, after in zip(cells[:-1], cells[1:]):
+        idx.append(idx[-1] + (before != after))
     L = LEPTONS_PER_CELL
     lxs = vx * L + L // 2
     lys = vy * L + L // 2
@@ -317,7 +317,7 @@ def _sample(grid: Grid, states: list, times: list[float], rate: float) -> list[T
     return out
 
 
-def _dedupe(cells: list) -> list:
+def _dedupe(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
     out = [cells[0]]
     for c in cells[1:]:
         if c != out[-1]:

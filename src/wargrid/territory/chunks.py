@@ -31,6 +31,7 @@ exactly by ``feasibility.two_colouring``.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError
 from ..grids.boards import HexLikeGrid
@@ -52,14 +53,17 @@ def _quota(n: int, players: int, w: np.ndarray) -> np.ndarray:
     return q
 
 
-def _initial(graph: LandGraph, w: np.ndarray, players: int, cap: int, tol: float, method: str, seed: int) -> np.ndarray:
+def _initial(graph: LandGraph, w: np.ndarray, players: int, cap: int, tol: float, method: str, seed: int) -> NDArray[np.int64]:
     from .._kernels.territory.scattered import scatter_greedy, scatter_pattern, scatter_random
 
     if method == "random":
-        return scatter_random(graph.nbr, w, players, seed)
+        owner: NDArray[np.int64] = scatter_random(graph.nbr, w, players, seed)
+        return owner
     if method == "greedy":
-        return scatter_greedy(graph.nbr, w, players, cap, tol, _quota(graph.n, players, w), seed)
+        owner = scatter_greedy(graph.nbr, w, players, cap, tol, _quota(graph.n, players, w), seed)
+        return owner
     # offset columns and rows, and on hex-like boards axial coordinates too
+    best: NDArray[np.int64]
     best, bad = scatter_pattern(graph.nbr, graph.xs, graph.ys, players)
     if isinstance(graph.grid, HexLikeGrid):
         q, r = graph.grid.hexes_of(graph.xs, graph.ys)
@@ -125,7 +129,7 @@ def scatter(
     )
 
 
-def chunk_sizes(graph: LandGraph, owner: np.ndarray) -> np.ndarray:
+def chunk_sizes(graph: LandGraph, owner: np.ndarray) -> NDArray[np.int64]:
     """Size of the chunk holding each node (a chunk: touching cells of one owner).
 
     ``owner[i]`` is the player of node ``i`` of ``graph`` (see ``land_graph``).
@@ -140,4 +144,5 @@ def chunk_sizes(graph: LandGraph, owner: np.ndarray) -> np.ndarray:
     from .._kernels.territory.graph import label_chunks
 
     labels, sizes = label_chunks(graph.nbr, np.asarray(owner, dtype=np.int64))
-    return sizes[labels]
+    per_cell: NDArray[np.int64] = sizes[labels]
+    return per_cell

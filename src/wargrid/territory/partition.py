@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_seed
@@ -147,7 +148,7 @@ def _spread_seeds(graph: LandGraph, w: np.ndarray, players: int, rng: np.random.
     return np.array(seeds, dtype=np.int64)
 
 
-def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float):
+def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Owners and starts of a compact split; on connected land (one zone), when a
     player ends in more than one piece, a few more attempts from other starts
     keep the split with the fewest pieces (then the shortest borders)."""
@@ -169,7 +170,7 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
     return owner, out
 
 
-def _compact_once(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float):
+def _compact_once(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     from .._kernels.territory.growth import balanced_voronoi, distance_fields, grow, inner_cells
     from .._kernels.territory.graph import label_chunks
     from .._kernels.territory.balance import rebalance, refine
@@ -236,7 +237,7 @@ def _pieces(graph: LandGraph, owner: np.ndarray) -> int:
     return int(label_chunks(graph.nbr, owner)[1].size)
 
 
-def _snake(graph: LandGraph, w: np.ndarray, players: int, slack: float):
+def _snake(graph: LandGraph, w: np.ndarray, players: int, slack: float) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     from .._kernels.territory.growth import inner_cells
     from .._kernels.territory.balance import rebalance, refine
 
@@ -302,7 +303,7 @@ def partition(
     passable: np.ndarray | None = None,
     mode: str = "compact",
     max_chunk: int | None = None,
-    weights: np.ndarray | None = None,
+    weights: np.typing.ArrayLike | None = None,
     starts: Sequence[tuple[int, int]] | None = None,
     seed: int = 0,
     method: str | None = None,
@@ -329,9 +330,10 @@ def partition(
         raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     players = check_players(players)
     check_choice(mode, "mode", MODES)
-    seed = check_seed(seed)
-    if seed is None:
+    checked_seed = check_seed(seed)
+    if checked_seed is None:
         raise ArgumentTypeError("seed must be a non-negative integer (partitions are reproducible), got None")
+    seed = checked_seed
     if max_chunk is not None:
         max_chunk = check_int(max_chunk, "max_chunk")
         if max_chunk < 1:
@@ -363,6 +365,7 @@ def partition(
     else:
         from .chunks import scatter
 
+        assert max_chunk is not None  # checked above: mode 'scattered' needs max_chunk
         owner, used = scatter(graph, w, players, max_chunk, seeds, seed, tol, method)
         if seeds is None:
             seeds = _spread_seeds(graph, w, players, rng)

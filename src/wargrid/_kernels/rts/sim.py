@@ -1,0 +1,924 @@
+"""Kernels of the RTS simulation: one tick of every unit, local route repair, route descent.
+
+Unit state is one ``int64`` table ``ui[uid, column]`` and one ``float64`` table
+``uf[uid, column]`` (columns below, mirrored in ``wargrid.rts.sim``). Cells in
+routes, ``CELL``, ``TARGET``, ``NXT`` and ``AVOID`` are padded ids of the
+board's ``Topology``; the occupancy arrays (``wargrid.rts.occupancy``) are
+indexed by unpadded cell ids ``y * width + x``.
+
+Bundles (tuples) keep the signatures short:
+
+- ``topo``: ``(off, stepl, corner, crule, ndir, pmode, wrap, width, pw, rank)``;
+- ``occ``: ``(vehicle, building, infantry, rcell, rspot, wcell, wspot, rescell, resspot, spots, leptons)``;
+- ``routes``: ``(pool, ...)``: a unit's route is ``pool[ROFF : ROFF + RLEN]``, ``RPOS`` the next step;
+- ``out``: ``(events, n_events, moves, n_moves, rng, flags)``: events ``(tick, uid, code, a, b)``,
+  moves ``(uid, cell)`` (the trail), a xorshift state, ``flags[0]`` set when an obstacle fell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from ..movement.steps import corner_ok, step_to
+
+INF = np.inf
+
+# int columns
+KIND, CLS, TROW, SPEED, CLOSE, CELL, TARGET, STATE, REASON, RARG, RCELL, NXT, DIR, PROG, SLEN = range(15)
+WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL = range(15, 28)
+N_INT = 28
+# float columns
+HP, HP0, DAMAGE, TURNRATE = range(4)
+N_FLOAT = 4
+
+# kinds, states, reasons, events, needs
+INFANTRY, VEHICLE, OBSTACLE, BUILDING = 0, 1, 2, 3
+IDLE, MOVING, WAITING, ATTACKING, ARRIVED, STUCK, DESTROYED = range(7)
+R_NONE, R_WAIT_MOVING, R_WAIT_FRIEND, R_HIDDEN, R_ATTACK, R_PLANNING, R_STUCK, R_TURNING = range(8)
+EV_ARRIVED, EV_ASKED, EV_ASIDE, EV_FOUND, EV_REPLAN, EV_DESTROYED, EV_SWAP, EV_CROWD = range(8)
+NEED_NONE, NEED_PLAN, NEED_REPAIR = 0, 1, 2
+# entry ladder (``wargrid.rts.ladder.Entry``)
+E_OK, E_CLOAKED, E_MOVING, E_DESTROYABLE, E_FRIEND, E_IMPASSABLE = range(6)
+
+HEALTH_FLOOR = 0.5
+MAX_CYCLE = 8
+
+
+@jit
+def _rand(rng):
+    x = rng[0]
+    x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    x ^= x >> np.uint64(7)
+    x ^= (x << np.uint64(17)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    rng[0] = x
+    return x
+
+
+@jit
+def _randint(rng, n):
+    return np.int64(_rand(rng) % np.uint64(n))
+
+
+@jit
+def cid_of(p, pw, width):
+    return (p // pw - 1) * width + (p % pw - 1)
+
+
+@jit
+def _event(out, tick, uid, code, a, b):
+    ev, nev = out[0], out[1]
+    i = nev[0]
+    if i < ev.shape[0]:
+        ev[i, 0] = tick
+        ev[i, 1] = uid
+        ev[i, 2] = code
+        ev[i, 3] = a
+        ev[i, 4] = b
+        nev[0] = i + 1
+
+
+@jit
+def _log_move(out, u, q):
+    mv, nmv = out[2], out[3]
+    i = nmv[0]
+    if i < mv.shape[0]:
+        mv[i, 0] = u
+        mv[i, 1] = q
+        nmv[0] = i + 1
+
+
+@jit
+def lepton(ui, u, topo, leptons):
+    """Unit ``u``'s position in leptons (square lepton layout: cell * leptons + half)."""
+    pw, width, wrap = topo[8], topo[7], topo[6]
+    p = ui[u, CELL]
+    px, py = p % pw - 1, p // pw - 1
+    h = leptons // 2
+    x = px * leptons + h
+    y = py * leptons + h
+    q = ui[u, NXT]
+    if q >= 0 and ui[u, SLEN] > 0:
+        dx = (q % pw - 1) - px
+        dy = (q // pw - 1) - py
+        if wrap and (dx > 1 or dx < -1):
+            dx = -1 if dx > 0 else 1
+        x += dx * leptons * ui[u, PROG] // ui[u, SLEN]
+        y += dy * leptons * ui[u, PROG] // ui[u, SLEN]
+    return x, y
+
+
+@jit
+def _moving(ui, v):
+    if ui[v, NXT] >= 0:
+        return True
+    s = ui[v, STATE]
+    return ui[v, TARGET] >= 0 and (s == IDLE or s == MOVING or s == WAITING)
+
+
+@jit
+def settled(ui, v):
+    """A unit standing still with nothing to do: no goal, or arrived, or stuck."""
+    if ui[v, NXT] >= 0 or ui[v, KIND] > VEHICLE:
+        return False
+    s = ui[v, STATE]
+    return ui[v, TARGET] < 0 or s == ARRIVED or s == STUCK
+
+
+@jit
+def _blocked(ui, u, c, occ):
+    """Whether unit ``u`` cannot enter unpadded cell ``c`` now (its own claims do not block it)."""
+    vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
+    if building[c] >= 0:
+        return True
+    if vehicle[c] >= 0 and vehicle[c] != u:
+        return True
+    if rcell[c] >= 0 and rcell[c] != u:
+        return True
+    ns = infantry.shape[1]
+    if ui[u, KIND] == VEHICLE:
+        for s in range(ns):
+            a = infantry[c, s]
+            b = rspot[c, s]
+            if (a >= 0 and a != u) or (b >= 0 and b != u):
+                return True
+        return False
+    for s in range(ns):
+        a = infantry[c, s]
+        b = rspot[c, s]
+        if (a < 0 or a == u) and (b < 0 or b == u):
+            return False
+    return True
+
+
+@jit
+def _rate(ui, uf, u, v, truth, revealed, reserver):
+    """The ladder category of unit ``v`` in the way of unit ``u``."""
+    kv = ui[v, KIND]
+    if kv == BUILDING:
+        return E_IMPASSABLE
+    if kv == OBSTACLE:
+        return E_DESTROYABLE if uf[u, DAMAGE] > 0 else E_IMPASSABLE
+    if ui[v, TEAM] != ui[u, TEAM] and ui[v, CLOAKED] != 0 and not truth and not revealed[ui[u, TROW], v]:
+        return E_CLOAKED
+    if reserver or _moving(ui, v):
+        return E_MOVING
+    if ui[v, TEAM] == ui[u, TEAM]:
+        return E_FRIEND
+    return E_DESTROYABLE if uf[u, DAMAGE] > 0 else E_IMPASSABLE
+
+
+@jit
+def category(ui, uf, u, q, truth, tcost, topo, occ, revealed):
+    """``(entry category, the unit behind it or -1)`` of padded cell ``q`` for unit ``u``."""
+    if not tcost[ui[u, CLS], q] < INF:
+        return E_IMPASSABLE, -1
+    c = cid_of(q, topo[8], topo[7])
+    if not _blocked(ui, u, c, occ):
+        return E_OK, -1
+    vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
+    worst = E_OK
+    who = -1
+    for k in range(3):
+        v = building[c] if k == 0 else (vehicle[c] if k == 1 else rcell[c])
+        if v >= 0 and v != u:
+            e = _rate(ui, uf, u, v, truth, revealed, k == 2)
+            if e > worst or who < 0:
+                worst = max(worst, e)
+                who = v
+    for s in range(infantry.shape[1]):
+        for k in range(2):
+            v = infantry[c, s] if k == 0 else rspot[c, s]
+            if v >= 0 and v != u:
+                e = _rate(ui, uf, u, v, truth, revealed, k == 1)
+                if e > worst or who < 0:
+                    worst = max(worst, e)
+                    who = v
+    return worst, who
+
+
+@jit
+def direction(p, q, topo):
+    off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
+    for d in range(ndir):
+        if step_to(p, d, off, ndir, pmode, wrap, width, pw) == q:
+            return d
+    return -1
+
+
+@jit
+def legal(tc, p, d, topo):
+    """Whether a unit with padded terrain costs ``tc`` may step from ``p`` in direction ``d``."""
+    off, corner, crule, ndir, pmode, wrap, width, pw = topo[0], topo[2], topo[3], topo[4], topo[5], topo[6], topo[7], topo[8]
+    q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+    if not tc[q] < INF:
+        return False
+    return crule == 0 or corner_ok(tc, p, d, corner, crule, off, ndir, pmode, wrap, width, pw)
+
+
+@jit
+def _spot(occ, c, u, near_x, near_y, pw_width, rng):
+    """The free sub-spot of unpadded cell ``c`` nearest to lepton point ``near`` (fair random ties), or -1."""
+    infantry, rspot, spots, leptons = occ[2], occ[4], occ[9], occ[10]
+    width = pw_width
+    cx = (c % width) * leptons + leptons // 2
+    cy = (c // width) * leptons + leptons // 2
+    best = -1
+    bd = 0
+    ties = 0
+    for s in range(infantry.shape[1]):
+        a = infantry[c, s]
+        b = rspot[c, s]
+        if not ((a < 0 or a == u) and (b < 0 or b == u)):
+            continue
+        dx = cx + spots[s, 0] - near_x
+        dy = cy + spots[s, 1] - near_y
+        d = dx * dx + dy * dy
+        if best < 0 or d < bd:
+            best = s
+            bd = d
+            ties = 1
+        elif d == bd:
+            ties += 1
+            if _randint(rng, ties) == 0:
+                best = s
+    return best
+
+
+@jit
+def _lift(ui, u, occ):
+    """Take unit ``u`` off its cell."""
+    vehicle, infantry, wcell, wspot = occ[0], occ[2], occ[5], occ[6]
+    c = wcell[u]
+    if c < 0:
+        return
+    if ui[u, KIND] == VEHICLE:
+        vehicle[c] = -1
+    else:
+        infantry[c, wspot[u]] = -1
+    wcell[u] = -1
+    wspot[u] = -1
+
+
+@jit
+def _put(ui, u, c, s, occ):
+    vehicle, infantry, wcell, wspot = occ[0], occ[2], occ[5], occ[6]
+    if ui[u, KIND] == VEHICLE:
+        vehicle[c] = u
+        s = -1
+    else:
+        infantry[c, s] = u
+    wcell[u] = c
+    wspot[u] = s
+
+
+@jit
+def release(u, occ):
+    rcell, rspot, rescell, resspot = occ[3], occ[4], occ[7], occ[8]
+    c = rescell[u]
+    if c < 0:
+        return
+    if resspot[u] < 0:
+        rcell[c] = -1
+    else:
+        rspot[c, resspot[u]] = -1
+    rescell[u] = -1
+    resspot[u] = -1
+
+
+@jit
+def _turns(a, b, topo):
+    rank, ndir = topo[9], topo[4]
+    k = abs(rank[a] - rank[b])
+    return min(k, ndir - k)
+
+
+@jit
+def start_step(ui, uf, u, q, d, topo, occ, rng):
+    """Reserve padded cell ``q`` for unit ``u`` and start the step in direction ``d``; False if it is taken."""
+    width, pw = topo[7], topo[8]
+    c = cid_of(q, pw, width)
+    if _blocked(ui, u, c, occ):
+        return False
+    if ui[u, KIND] == VEHICLE:
+        s = -1
+        occ[3][c] = u
+    else:
+        x, y = lepton(ui, u, topo, occ[10])
+        s = _spot(occ, c, u, x, y, width, rng)
+        if s < 0:
+            return False
+        occ[4][c, s] = u
+    occ[7][u] = c
+    occ[8][u] = s
+    ui[u, NXT] = q
+    ui[u, DIR] = d
+    ui[u, PROG] = 0
+    ui[u, SLEN] = np.int64(np.round(topo[1][d] * occ[10]))
+    ui[u, ROT] = -1
+    ui[u, TURNLEFT] = 0
+    rate = uf[u, TURNRATE]
+    if rate > 0 and ui[u, FACING] >= 0 and ui[u, FACING] != d:
+        ui[u, TURNLEFT] = np.int64(np.ceil(_turns(ui[u, FACING], d, topo) / rate - 1e-9))
+    return True
+
+
+@jit
+def speed_into(ui, uf, u, q, tcost):
+    """Leptons a tick for unit ``u`` entering padded cell ``q``: speed x health factor / terrain cost."""
+    health = uf[u, HP] / uf[u, HP0] if uf[u, HP0] > 0 else 1.0
+    f = max(HEALTH_FLOOR, min(1.0, health))
+    c = tcost[ui[u, CLS], q]
+    return max(1, np.int64(ui[u, SPEED] * f / max(c, 1e-9)))
+
+
+@jit
+def arrived(ui, u, topo, leptons):
+    t = ui[u, TARGET]
+    if t < 0:
+        return False
+    if ui[u, CELL] == t:
+        return True
+    if ui[u, CLOSE] <= 0:
+        return False
+    x, y = lepton(ui, u, topo, leptons)
+    pw = topo[8]
+    h = leptons // 2
+    dx = abs(x - ((t % pw - 1) * leptons + h))
+    dy = abs(y - ((t // pw - 1) * leptons + h))
+    return max(dx, dy) + min(dx, dy) // 2 <= ui[u, CLOSE]
+
+
+@jit
+def _arrive(ui, u, tick, out, code, a):
+    ui[u, STATE] = ARRIVED
+    ui[u, REASON] = R_NONE
+    ui[u, WAITED] = 0
+    ui[u, RPOS] = ui[u, RLEN]
+    _event(out, tick, u, code, ui[u, CELL], a)
+
+
+@jit
+def _enter(ui, u, tick, occ, topo, out):
+    """Unit ``u`` finished its step: it stands on its next cell."""
+    q = ui[u, NXT]
+    c = cid_of(q, topo[8], topo[7])
+    s = occ[8][u]
+    _lift(ui, u, occ)
+    release(u, occ)
+    _put(ui, u, c, s, occ)
+    ui[u, CELL] = q
+    ui[u, NXT] = -1
+    ui[u, PROG] = 0
+    ui[u, FACING] = ui[u, DIR]
+    ui[u, ROT] = -1
+    _log_move(out, u, q)
+    if ui[u, STATE] != ARRIVED and arrived(ui, u, topo, occ[10]):
+        _arrive(ui, u, tick, out, EV_ARRIVED, -1)
+
+
+@jit
+def _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out):
+    """Units that trade places (a swap or a longer cycle) move as one and land on the same tick."""
+    sp = 1 << 40
+    slen = 0
+    v = u
+    for _ in range(MAX_CYCLE + 1):
+        sp = min(sp, speed_into(ui, uf, v, ui[v, NXT], tcost))
+        slen = max(slen, ui[v, SLEN])
+        v = ui[v, ROT]
+        if v == u:
+            break
+    prog = ui[u, PROG] + sp
+    v = u
+    for _ in range(MAX_CYCLE + 1):
+        ui[v, PROG] = min(prog, ui[v, SLEN] - 1) if prog < slen else ui[v, SLEN]
+        ui[v, MOVED] = tick
+        v = ui[v, ROT]
+        if v == u:
+            break
+    if prog < slen:
+        return
+    # everyone leaves, then everyone lands (each cell held only by the one who leaves it)
+    members = np.empty(MAX_CYCLE + 1, dtype=np.int64)
+    spots = np.empty(MAX_CYCLE + 1, dtype=np.int64)
+    m = 0
+    v = u
+    for _ in range(MAX_CYCLE + 1):
+        members[m] = v
+        spots[m] = occ[6][v]
+        m += 1
+        v = ui[v, ROT]
+        if v == u:
+            break
+    for i in range(m):
+        _lift(ui, members[i], occ)
+    for i in range(m):
+        v = members[i]
+        q = ui[v, NXT]
+        c = cid_of(q, topo[8], topo[7])
+        s = max(spots[(i + 1) % m], 0)  # the spot the next member leaves (the centre of a vehicle's cell)
+        occ[8][v] = s
+        occ[7][v] = -1
+        _put(ui, v, c, s, occ)
+        ui[v, CELL] = q
+        ui[v, NXT] = -1
+        ui[v, PROG] = 0
+        ui[v, FACING] = ui[v, DIR]
+        ui[v, ROT] = -1
+        _log_move(out, v, q)
+    for i in range(m):
+        v = members[i]
+        if ui[v, TARGET] >= 0 and ui[v, STATE] != ARRIVED and arrived(ui, v, topo, occ[10]):
+            _arrive(ui, v, tick, out, EV_ARRIVED, -1)
+
+
+@jit
+def advance(ui, uf, u, tick, tcost, topo, occ, out):
+    if ui[u, MOVED] == tick:
+        return
+    ui[u, MOVED] = tick
+    if ui[u, ROT] >= 0:
+        ui[u, MOVED] = tick - 1
+        _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out)
+        return
+    if ui[u, TURNLEFT] > 0:
+        ui[u, TURNLEFT] -= 1
+        ui[u, REASON] = R_TURNING
+        return
+    if ui[u, REASON] == R_TURNING:
+        ui[u, REASON] = R_NONE
+    ui[u, PROG] += speed_into(ui, uf, u, ui[u, NXT], tcost)
+    if ui[u, PROG] >= ui[u, SLEN]:
+        _enter(ui, u, tick, occ, topo, out)
+
+
+@jit
+def _sole(ui, c, occ):
+    """The one unit holding unpadded cell ``c`` alone, with no reservation on it, or -1."""
+    vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
+    if building[c] >= 0 or rcell[c] >= 0:
+        return -1
+    who = vehicle[c]
+    for s in range(infantry.shape[1]):
+        if rspot[c, s] >= 0:
+            return -1
+        if infantry[c, s] >= 0:
+            if who >= 0:
+                return -1
+            who = infantry[c, s]
+    return who
+
+
+@jit
+def _wanted(ui, v):
+    """The next cell unit ``v`` wants to enter (standing, on its route), or -1."""
+    if ui[v, NXT] >= 0 or ui[v, TARGET] < 0 or ui[v, NEED] != NEED_NONE or ui[v, RPOS] >= ui[v, RLEN]:
+        return -1
+    s = ui[v, STATE]
+    if s == ARRIVED or s == STUCK or s == DESTROYED:
+        return -1
+    return -2
+
+
+@jit
+def _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, settled_ok):
+    """Trade places along a cycle of standing units, each wanting the cell of the next (a swap when two).
+
+    With ``settled_ok`` the unit in the way may be one with nothing to do; it
+    trades places with ``u`` (and goes back to its goal afterwards, if it has one).
+    """
+    width, pw = topo[7], topo[8]
+    members = np.empty(MAX_CYCLE, dtype=np.int64)
+    wants = np.empty(MAX_CYCLE, dtype=np.int64)
+    m = 0
+    v = u
+    if _sole(ui, cid_of(ui[u, CELL], pw, width), occ) != u:
+        return False
+    closed = False
+    while m < MAX_CYCLE and not closed:
+        if _wanted(ui, v) == -1:
+            if not (settled_ok and m == 1 and settled(ui, v)):
+                return False
+            q = ui[members[0], CELL]
+        else:
+            q = pool[ui[v, ROFF] + ui[v, RPOS]]
+        d = direction(ui[v, CELL], q, topo)
+        if d < 0 or not legal(tcost[ui[v, CLS]], ui[v, CELL], d, topo):
+            return False
+        members[m] = v
+        wants[m] = q
+        m += 1
+        h = _sole(ui, cid_of(q, pw, width), occ)
+        if h == u:
+            closed = True
+            break
+        if h < 0 or ui[h, NXT] >= 0 or ui[h, KIND] > VEHICLE or ui[h, TEAM] != ui[u, TEAM]:
+            return False
+        for i in range(m):
+            if members[i] == h:
+                return False
+        v = h
+    if not closed or m < 2:
+        return False
+    for i in range(m):
+        v = members[i]
+        q = wants[i]
+        d = direction(ui[v, CELL], q, topo)
+        on_route = _wanted(ui, v) != -1
+        ui[v, NXT] = q
+        ui[v, DIR] = d
+        ui[v, PROG] = 0
+        ui[v, SLEN] = np.int64(np.round(topo[1][d] * occ[10]))
+        ui[v, ROT] = members[(i + 1) % m]
+        ui[v, WAITED] = 0
+        ui[v, TURNLEFT] = 0
+        if on_route:
+            ui[v, RPOS] += 1
+            ui[v, STATE] = MOVING
+            ui[v, REASON] = R_NONE
+        elif ui[v, TARGET] >= 0:
+            ui[v, STATE] = IDLE  # pushed off its goal: it goes back
+            ui[v, REASON] = R_NONE
+            ui[v, RPOS] = ui[v, RLEN]
+            ui[v, NEED] = NEED_PLAN
+    _event(out, tick, u, EV_SWAP, members[1], m)
+    return True
+
+
+@jit
+def move_aside(ui, uf, f, asker, pool, tick, tcost, topo, occ, revealed, out, rng):
+    """Friend ``f``, standing, steps to a free neighbour, off the asker's next steps if it can."""
+    if ui[f, NXT] >= 0 or ui[f, KIND] > VEHICLE or ui[f, STATE] == DESTROYED:
+        return False
+    off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
+    perm = np.arange(ndir)
+    for i in range(ndir - 1, 0, -1):
+        j = _randint(rng, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    p = ui[f, CELL]
+    a0 = ui[asker, ROFF] + ui[asker, RPOS]
+    a1 = min(a0 + 3, ui[asker, ROFF] + ui[asker, RLEN])
+    for ahead_ok in range(2):
+        for k in range(ndir):
+            d = perm[k]
+            q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+            if q == ui[asker, CELL] or not legal(tcost[ui[f, CLS]], p, d, topo):
+                continue
+            ahead = False
+            for i in range(a0, a1):
+                if pool[i] == q:
+                    ahead = True
+            if ahead and ahead_ok == 0:
+                continue
+            e, _ = category(ui, uf, f, q, True, tcost, topo, occ, revealed)
+            if e != E_OK:
+                continue
+            if start_step(ui, uf, f, q, d, topo, occ, rng):
+                _event(out, tick, f, EV_ASIDE, q, asker)
+                return True
+    return False
+
+
+@jit
+def _dist2(p, t, pw):
+    dx = (p % pw) - (t % pw)
+    dy = (p // pw) - (t // pw)
+    return dx * dx + dy * dy
+
+
+@jit
+def _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+    """The goal is held by a unit with nothing to do: step nearer if a free cell is nearer, else stop here (arrived).
+
+    Returns True when the unit stepped or stopped; False when it should wait (a nearer cell will clear).
+    """
+    off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
+    t = ui[u, TARGET]
+    p = ui[u, CELL]
+    here = _dist2(p, t, pw)
+    best = -1
+    bd = here
+    clearing = False
+    for d in range(ndir):
+        q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+        if not legal(tcost[ui[u, CLS]], p, d, topo):
+            continue
+        dq = _dist2(q, t, pw)
+        if dq >= here:
+            continue
+        e, v = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+        if e == E_OK and dq < bd:
+            best = d
+            bd = dq
+        elif e == E_MOVING and v >= 0 and not settled(ui, v):
+            clearing = True
+    if best >= 0:
+        q = step_to(p, best, off, ndir, pmode, wrap, width, pw)
+        if start_step(ui, uf, u, q, best, topo, occ, rng):
+            ui[u, RPOS] = ui[u, RLEN]  # a new route from the new cell
+            ui[u, STATE] = MOVING
+            ui[u, REASON] = R_NONE
+            ui[u, WAITED] = 0
+            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            return True
+    if clearing:
+        return False
+    _arrive(ui, u, tick, out, EV_CROWD, t)
+    return True
+
+
+@jit
+def _wait(ui, u, q, v, reason, patience, tick, out):
+    ui[u, WAITED] += 1
+    ui[u, STATE] = WAITING
+    ui[u, REASON] = reason
+    ui[u, RARG] = v
+    ui[u, RCELL] = q
+    if ui[u, WAITED] > patience:
+        ui[u, WAITED] = 0
+        ui[u, NEED] = NEED_REPAIR
+        ui[u, AVOID] = q
+        _event(out, tick, u, EV_REPLAN, reason, q)
+
+
+@jit
+def _destroy(ui, v, by, occ, tick, out):
+    building = occ[1]
+    if ui[v, KIND] == OBSTACLE:
+        for c in range(building.shape[0]):
+            if building[c] == v:
+                building[c] = -1
+        occ[5][v] = -1
+        occ[6][v] = -1
+        out[5][0] = 1
+    else:
+        _lift(ui, v, occ)
+    release(v, occ)
+    ui[v, STATE] = DESTROYED
+    ui[v, REASON] = R_NONE
+    ui[v, RARG] = by
+    ui[v, NXT] = -1
+    ui[v, TARGET] = -1
+    _event(out, tick, by, EV_DESTROYED, v, ui[v, KIND])
+
+
+@jit
+def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng):
+    """A standing unit with a goal re-checks the next cell of its route on the entry ladder."""
+    s = ui[u, STATE]
+    if ui[u, TARGET] < 0 or s == ARRIVED or s == STUCK:
+        return
+    if arrived(ui, u, topo, occ[10]):
+        _arrive(ui, u, tick, out, EV_ARRIVED, -1)
+        return
+    if ui[u, NEED] != NEED_NONE:
+        ui[u, STATE] = WAITING if s != IDLE else IDLE
+        return
+    if ui[u, RPOS] >= ui[u, RLEN]:
+        ui[u, NEED] = NEED_PLAN
+        return
+    q = pool[ui[u, ROFF] + ui[u, RPOS]]
+    d = direction(ui[u, CELL], q, topo)
+    e, v = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+    if d < 0 or not legal(tcost[ui[u, CLS]], ui[u, CELL], d, topo):
+        ui[u, NEED] = NEED_PLAN  # the route is stale, or the ground changed
+        return
+    if e == E_OK:
+        if start_step(ui, uf, u, q, d, topo, occ, rng):
+            ui[u, RPOS] += 1
+            ui[u, STATE] = MOVING
+            ui[u, REASON] = R_NONE
+            ui[u, WAITED] = 0
+            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            return
+        e = E_IMPASSABLE
+    if v >= 0 and ui[v, TEAM] == ui[u, TEAM] and settled(ui, v) and e >= E_MOVING:
+        h = _sole(ui, cid_of(ui[u, TARGET], topo[8], topo[7]), occ)
+        if h >= 0 and h != u and settled(ui, h):
+            if not _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+                ui[u, STATE] = WAITING  # a nearer cell is clearing
+                ui[u, REASON] = R_WAIT_FRIEND
+                ui[u, RARG] = v
+                ui[u, RCELL] = q
+            return
+    if e == E_IMPASSABLE:
+        ui[u, NEED] = NEED_REPAIR if v >= 0 else NEED_PLAN
+        ui[u, AVOID] = q if v >= 0 else -1
+        ui[u, STATE] = WAITING
+        return
+    if e == E_CLOAKED:
+        revealed[ui[u, TROW], v] = True
+        _event(out, tick, u, EV_FOUND, v, q)
+        ui[u, STATE] = WAITING
+        ui[u, REASON] = R_HIDDEN
+        ui[u, RARG] = v
+        ui[u, RCELL] = q
+        ui[u, WAITED] = 0
+        ui[u, NEED] = NEED_REPAIR
+        ui[u, AVOID] = q
+        _event(out, tick, u, EV_REPLAN, R_HIDDEN, q)
+        return
+    if e == E_MOVING:
+        if ui[v, NXT] >= 0:
+            ui[u, STATE] = WAITING  # it is stepping: it will clear the cell
+            ui[u, REASON] = R_WAIT_MOVING
+            ui[u, RARG] = v
+            ui[u, RCELL] = q
+            return
+        if _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, False):
+            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            return
+        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2:
+            if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+                _event(out, tick, u, EV_ASKED, v, q)
+        _wait(ui, u, q, v, R_WAIT_MOVING, patience, tick, out)
+        return
+    if e == E_FRIEND:
+        if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+            _event(out, tick, u, EV_ASKED, v, q)
+        elif ui[u, WAITED] >= 2 and _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, True):
+            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            return
+        _wait(ui, u, q, v, R_WAIT_FRIEND, patience, tick, out)
+        return
+    # a destroyable obstacle or an enemy in the way
+    if v < 0 or uf[u, DAMAGE] <= 0:
+        ui[u, NEED] = NEED_REPAIR
+        ui[u, AVOID] = q
+        return
+    ui[u, STATE] = ATTACKING
+    ui[u, REASON] = R_ATTACK
+    ui[u, RARG] = v
+    ui[u, RCELL] = q
+    uf[v, HP] -= uf[u, DAMAGE]
+    if uf[v, HP] <= 0:
+        _destroy(ui, v, u, occ, tick, out)
+        ui[u, STATE] = MOVING
+        ui[u, REASON] = R_NONE
+
+
+@jit
+def tick_units(ui, uf, order, pool, tick, patience, tcost, topo, occ, revealed, out):
+    """One tick: every unit of ``order`` in turn advances its step or decides its next one."""
+    rng = out[4]
+    for i in range(order.shape[0]):
+        u = order[i]
+        if ui[u, STATE] == DESTROYED:
+            continue
+        if ui[u, NXT] >= 0:
+            advance(ui, uf, u, tick, tcost, topo, occ, out)
+        elif ui[u, MOVED] != tick:
+            decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng)
+
+
+@jit
+def descend(dist, tc, start, topo, out):
+    """Follow a distance-to-goal field down from ``start``: the cheapest way; returns the steps written to ``out``."""
+    off, stepl, ndir, pmode, wrap, width, pw = topo[0], topo[1], topo[4], topo[5], topo[6], topo[7], topo[8]
+    p = start
+    n = 0
+    while dist[p] > 0 and n < out.shape[0]:
+        best = -1
+        bv = INF
+        for d in range(ndir):
+            if not legal(tc, p, d, topo):
+                continue
+            q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+            val = dist[q] + stepl[d] * tc[q]
+            if dist[q] < dist[p] and val < bv:
+                best = q
+                bv = val
+        if best < 0:
+            return -1
+        p = best
+        out[n] = p
+        n += 1
+    return n
+
+
+@jit
+def repair(ui, uf, u, pool, tcost, topo, occ, revealed, ahead, max_nodes, stamp, gen, g, parent, heap, out):
+    """A detour around the cell ``AVOID`` that rejoins the route within ``ahead`` steps.
+
+    A bounded Dijkstra (``max_nodes`` cells) from the unit's cell over the
+    terrain and the entry ladder as the unit sees it (cells above
+    ``MOVING_UNIT`` and the avoided cell are closed; a moving unit costs one
+    more). Writes the detour (ending on the route cell it rejoins) to ``out``
+    and returns ``(length, route index after the rejoin)``, or ``(-1, -1)``.
+    """
+    off, stepl, ndir, pmode, wrap, width, pw = topo[0], topo[1], topo[4], topo[5], topo[6], topo[7], topo[8]
+    tc = tcost[ui[u, CLS]]
+    r0 = ui[u, ROFF]
+    lo = ui[u, RPOS] + 1
+    hi = min(ui[u, RPOS] + 1 + ahead, ui[u, RLEN])
+    if lo >= hi:
+        return -1, -1
+    avoid = ui[u, AVOID]
+    start = ui[u, CELL]
+    hf = heap
+    nheap = 0
+    stamp[start] = gen
+    g[start] = 0.0
+    parent[start] = -1
+    hf[0, 0] = 0.0
+    hf[0, 1] = start
+    nheap = 1
+    done = 0
+    while nheap > 0 and done < max_nodes:
+        # pop the smallest (a plain binary heap on (g, cell))
+        gp = hf[0, 0]
+        p = np.int64(hf[0, 1])
+        nheap -= 1
+        if nheap > 0:
+            lg, lp = hf[nheap, 0], hf[nheap, 1]
+            i = 0
+            while True:
+                c = 2 * i + 1
+                if c >= nheap:
+                    break
+                if c + 1 < nheap and hf[c + 1, 0] < hf[c, 0]:
+                    c += 1
+                if hf[c, 0] < lg:
+                    hf[i, 0] = hf[c, 0]
+                    hf[i, 1] = hf[c, 1]
+                    i = c
+                else:
+                    break
+            hf[i, 0] = lg
+            hf[i, 1] = lp
+        if gp > g[p]:
+            continue
+        done += 1
+        if p != start:
+            for k in range(lo, hi):
+                if pool[r0 + k] == p:
+                    n = 0
+                    x = p
+                    while x != start:
+                        n += 1
+                        x = parent[x]
+                    if n > out.shape[0]:
+                        return -1, -1
+                    x = p
+                    for j in range(n - 1, -1, -1):
+                        out[j] = x
+                        x = parent[x]
+                    return n, k + 1
+        for d in range(ndir):
+            if not legal(tc, p, d, topo):
+                continue
+            q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+            if q == avoid:
+                continue
+            e, _ = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+            if e > E_MOVING:
+                continue
+            nq = gp + stepl[d] * (tc[q] + (1.0 if e == E_MOVING else 0.0))
+            if stamp[q] != gen or nq < g[q]:
+                stamp[q] = gen
+                g[q] = nq
+                parent[q] = p
+                if nheap >= hf.shape[0]:
+                    return -1, -1
+                i = nheap
+                nheap += 1
+                while i > 0:
+                    par = (i - 1) >> 1
+                    if hf[par, 0] > nq:
+                        hf[i, 0] = hf[par, 0]
+                        hf[i, 1] = hf[par, 1]
+                        i = par
+                    else:
+                        break
+                hf[i, 0] = nq
+                hf[i, 1] = q
+    return -1, -1
+
+
+@jit
+def routes_touching(pool, ui, n, mask):
+    """``hit[u]``: the rest of unit ``u``'s route, or its next cell, lies on a cell of ``mask`` (padded)."""
+    hit = np.zeros(n, dtype=np.bool_)
+    for u in range(n):
+        if ui[u, NXT] >= 0 and mask[ui[u, NXT]]:
+            hit[u] = True
+            continue
+        for i in range(ui[u, ROFF] + ui[u, RPOS], ui[u, ROFF] + ui[u, RLEN]):
+            if mask[pool[i]]:
+                hit[u] = True
+                break
+    return hit
+
+
+@jit
+def categories_of(ui, uf, u, tcost, topo, occ, revealed, h, w, out):
+    """``out[y, x]``: the entry category of every cell for unit ``u`` (each from the occupancy arrays, O(1) a cell)."""
+    pw = topo[8]
+    for y in range(h):
+        for x in range(w):
+            q = (y + 1) * pw + x + 1
+            e, _ = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+            out[y, x] = e
