@@ -68,18 +68,15 @@ import numpy.typing as npt
 from ..costs import CostField
 from ..errors import ArgumentError, WargridError
 from ..grids.boards import Grid, Topology
-from .search import Path, cells_of, check_cells, padded_id, per_thread, topo_bundle
+from .search import Path, cells_of, check_cells, check_costs, padded_id, per_thread, topo_bundle
 
 __all__ = [
     "PreparedPaths", "PrepareMemoryError", "prepare", "distance_table", "UNANSWERED",
-    "WITNESS_SETTLE", "ND_LEAF", "BUILD_NOTES",
+    "WITNESS_SETTLE", "BUILD_NOTES",
 ]
 
 WITNESS_SETTLE = 64
 """A witness search stops after this many settled nodes (and keeps the shortcut): size against build time."""
-
-ND_LEAF = 4
-"""Rectangles of at most this many cells are not cut by the nested dissection."""
 
 BUILD_NOTES = """(filled in by measurement)"""
 
@@ -332,11 +329,10 @@ def prepare(
     >>> g = HexGrid(6, 5)
     >>> c = np.ones((5, 6)); c[1:4, 3] = np.inf
     >>> pp = prepare(g, CostField.from_arrays(g, c))
-    >>> pp.distance(pp.costs, g.topology.padded_id(0, 2), g.topology.padded_id(5, 2))
-    7.0
+    >>> p = pp.path(pp.costs, g.topology.padded_id(0, 2), g.topology.padded_id(5, 2))
+    >>> p.cost, p.cells[:3]
+    (6.0, [(0, 2), (1, 1), (2, 1)])
     """
-    from .dispatch import check_costs
-
     costs = check_costs(grid, costs)
     topo = grid.topology
     n = topo.padded_size
@@ -353,8 +349,6 @@ def prepare(
     k = _kernels()
     t0 = time.perf_counter()
     tb = topo_bundle(topo)
-    order = np.empty(grid.width * grid.height, dtype=np.int64)
-    k.nd_order(grid.width, grid.height, int(topo.wrap), ND_LEAF, topo.pw, order)
     start = np.empty(n, dtype=np.int64)
     cnt = np.empty(n, dtype=np.int64)
     cap = np.empty(n, dtype=np.int64)
@@ -368,15 +362,19 @@ def prepare(
     utop = 0
     wit = (np.empty(n), np.zeros(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
            np.empty(n, dtype=np.int64), np.zeros(1, dtype=np.int64))
-    m = order.shape[0]
-    chunk = max(1, m // 50)
+    pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(2, dtype=np.int64))
+    deleted = np.zeros(n, dtype=np.int32)
+    rank = np.full(n, -1, dtype=np.int64)
     report(0.0)
-    for r0 in range(0, m, chunk):
-        r1 = min(m, r0 + chunk)
-        pool, top, uarr, utop = k.contract(order, r0, r1, (start, cnt, cap, pool, top, done),
-                                           (first, ucnt, uarr, utop), wit, WITNESS_SETTLE)
-        report(r1 / m)
-    del pool, wit, start, cnt, cap, done
+    m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, WITNESS_SETTLE, pq, deleted)
+    chunk = max(1, m // 50)
+    report(0.05)
+    while pq[3][0] > 0:
+        upto = int(pq[3][1]) + chunk
+        pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
+                                           WITNESS_SETTLE, pq, deleted, rank, upto)
+        report(0.05 + 0.95 * min(1.0, int(pq[3][1]) / max(m, 1)))
+    del pool, wit, start, cnt, cap, done, pq, deleted, rank
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
     upward = (first, ucnt, un, uwo, uwi, uvo, uvi)
     held = sum(a.nbytes for a in upward)
@@ -428,8 +426,6 @@ def distance_table(
     >>> distance_table(g, CostField.from_arrays(g, np.ones((3, 4))), [(0, 0), (3, 2)], [(3, 0)]).tolist()
     [[3.0], [2.0]]
     """
-    from .dispatch import check_costs
-
     costs = check_costs(grid, costs)
     src = _cell_list(grid, sources, "sources")
     tgt = _cell_list(grid, targets, "targets")

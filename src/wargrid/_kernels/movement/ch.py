@@ -40,78 +40,6 @@ from .steps import corner_ok, step_to
 INF = np.inf
 
 
-# -- the node order: nested dissection of the rectangle --------------------------------------
-
-@jit
-def nd_order(width, height, wrap, leaf, pw, out):
-    """Fill ``out`` (``width * height`` int64) with the padded ids of the board in contraction order.
-
-    Rectangles are cut by their middle column or row (every step moves at
-    most one column and one row, so a column or a row separates); the
-    separator goes after both halves. With ``wrap`` the first separator is
-    column 0, which cuts the ring open. Rectangles of at most ``leaf``
-    cells are not cut.
-    """
-    pos = width * height
-    stack = np.empty((4 * 64 + 16, 4), dtype=np.int64)
-    top = 0
-    x0 = 0
-    if wrap and width >= 3:
-        for y in range(height - 1, -1, -1):
-            pos -= 1
-            out[pos] = (y + 1) * pw + 1
-        x0 = 1
-    stack[0, 0] = x0
-    stack[0, 1] = width
-    stack[0, 2] = 0
-    stack[0, 3] = height
-    top = 1
-    while top > 0:
-        top -= 1
-        a0 = stack[top, 0]
-        a1 = stack[top, 1]
-        b0 = stack[top, 2]
-        b1 = stack[top, 3]
-        w = a1 - a0
-        h = b1 - b0
-        if w <= 0 or h <= 0:
-            continue
-        if w * h <= leaf:
-            for y in range(b1 - 1, b0 - 1, -1):
-                for x in range(a1 - 1, a0 - 1, -1):
-                    pos -= 1
-                    out[pos] = (y + 1) * pw + x + 1
-            continue
-        if w >= h:
-            m = (a0 + a1) // 2
-            for y in range(b1 - 1, b0 - 1, -1):
-                pos -= 1
-                out[pos] = (y + 1) * pw + m + 1
-            stack[top, 0] = a0
-            stack[top, 1] = m
-            stack[top, 2] = b0
-            stack[top, 3] = b1
-            stack[top + 1, 0] = m + 1
-            stack[top + 1, 1] = a1
-            stack[top + 1, 2] = b0
-            stack[top + 1, 3] = b1
-        else:
-            m = (b0 + b1) // 2
-            for x in range(a1 - 1, a0 - 1, -1):
-                pos -= 1
-                out[pos] = (m + 1) * pw + x + 1
-            stack[top, 0] = a0
-            stack[top, 1] = a1
-            stack[top, 2] = b0
-            stack[top, 3] = m
-            stack[top + 1, 0] = a0
-            stack[top + 1, 1] = a1
-            stack[top + 1, 2] = m + 1
-            stack[top + 1, 3] = b1
-        top += 2
-    return pos
-
-
 # -- heaps --------------------------------------------------------------------------------------
 
 @jit(inline="always")
@@ -273,30 +201,140 @@ def build_graph(cell, edge, tb, start, cnt, cap):
 
 
 @jit
-def contract(order, r0, r1, graph, up, wit, settle_max):
-    """Contract the nodes ``order[r0:r1]``; returns the (maybe grown) pool, its top, the upward arrays and their top.
+def _witness_pass(v, graph, wit, settle_max, sc):
+    """The shortcuts the contraction of ``v`` needs, into ``sc`` (``(u, w, cost, count)``); ``v`` is skipped by the searches.
+
+    Returns the (maybe grown) ``sc`` arrays and the count.
+    """
+    start, cnt, cap, pool, top, done = graph
+    dist, stamp, hpos, hk, hid, genbox = wit
+    scu, scw, scc = sc
+    nsc = 0
+    nb, wo, wi = pool[0], pool[1], pool[2]
+    s = start[v]
+    k = cnt[v]
+    gen = genbox[0]
+    saved = done[v]
+    done[v] = 1
+    for i in range(k):
+        win = wi[s + i]
+        if not win < INF:
+            continue
+        u = nb[s + i]
+        limit = -1.0
+        for j in range(k):
+            if j != i and wo[s + j] < INF:
+                c = win + wo[s + j]
+                if c > limit:
+                    limit = c
+        if limit < 0.0:
+            continue
+        gen += 2
+        nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
+        dist[u] = 0.0
+        stamp[u] = gen
+        settled = 0
+        while nh > 0:
+            x = hid[0]
+            dx = hk[0]
+            nh = _hpop(nh, hk, hid, hpos)
+            stamp[x] = gen + 1
+            settled += 1
+            if dx > limit or settled > settle_max:
+                break
+            sx = start[x]
+            for e in range(sx, sx + cnt[x]):
+                we = wo[e]
+                if not we < INF:
+                    continue
+                y = nb[e]
+                if done[y]:
+                    continue
+                nd = dx + we
+                sy = stamp[y]
+                if sy == gen + 1:
+                    continue
+                if sy != gen:
+                    dist[y] = nd
+                    stamp[y] = gen
+                    nh = _hpush(y, nd, nh, hk, hid, hpos, True)
+                elif nd < dist[y]:
+                    dist[y] = nd
+                    nh = _hpush(y, nd, nh, hk, hid, hpos, False)
+        for j in range(k):
+            wout = wo[s + j]
+            if j == i or not wout < INF:
+                continue
+            w = nb[s + j]
+            c = win + wout
+            sw = stamp[w]
+            if (sw == gen or sw == gen + 1) and dist[w] <= c:
+                continue
+            if nsc == scu.shape[0]:
+                scu = _grow(scu, 2 * nsc, np.int64(-1))
+                scw = _grow(scw, 2 * nsc, np.int64(-1))
+                scc = _grow(scc, 2 * nsc, INF)
+            scu[nsc] = u
+            scw[nsc] = w
+            scc[nsc] = c
+            nsc += 1
+    done[v] = saved
+    genbox[0] = gen
+    return (scu, scw, scc), nsc
+
+
+@jit
+def _priority(v, graph, wit, settle_max, sc, deleted):
+    """Edge difference (shortcuts added less arcs removed) plus the neighbours already contracted."""
+    sc, nsc = _witness_pass(v, graph, wit, settle_max, sc)
+    return sc, float(2 * nsc - graph[1][v] + deleted[v])
+
+
+@jit
+def order_init(n, cell, graph, wit, settle_max, pq, deleted):
+    """Put every passable node in the priority queue ``pq = (hk, hid, pos, box)`` (``box[0]``: its size)."""
+    hk, hid, pos, box = pq
+    sc = (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64))
+    nh = 0
+    for v in range(n):
+        if not cell[v] < INF:
+            continue
+        sc, pr = _priority(v, graph, wit, settle_max, sc, deleted)
+        nh = _hpush(v, pr + v * 1e-9, nh, hk, hid, pos, True)
+    box[0] = nh
+    return nh
+
+
+@jit
+def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
+    """Contract nodes in priority order (lazy updates) until ``upto`` nodes are contracted or none is left.
 
     ``graph``: ``(start, cnt, cap, pool, top, done)``; ``up``: ``(first, ucnt,
-    (un, uwo, uwi, uvo, uvi), utop)``; ``wit``: the witness searches'
-    ``(dist, stamp, pos, hk, hid, gen)`` scratch (``gen`` a one-element array).
+    (un, uwo, uwi, uvo, uvi), utop)``; ``wit``: the witness searches' ``(dist,
+    stamp, pos, hk, hid, gen)`` scratch (``gen`` a one-element array); ``pq``:
+    ``(hk, hid, pos, box)``, ``box = [size, contracted]``. Returns the (maybe
+    grown) pool, its top, the upward arrays and their top.
     """
     start, cnt, cap, pool, top, done = graph
     first, ucnt, uarr, utop = up
     un, uwo, uwi, uvo, uvi = uarr
-    dist, stamp, hpos, hk, hid, genbox = wit
-    gen = genbox[0]
-    tn = np.empty(64, dtype=np.int64)
-    two = np.empty(64)
-    twi = np.empty(64)
-    for r in range(r0, r1):
-        v = order[r]
+    hk, hid, pos, box = pq
+    nh = box[0]
+    ndone = box[1]
+    sc = (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64))
+    while nh > 0 and ndone < upto:
+        v = hid[0]
+        key = hk[0]
+        nh = _hpop(nh, hk, hid, pos)
+        g = (start, cnt, cap, pool, top, done)
+        sc, nsc = _witness_pass(v, g, wit, settle_max, sc)
+        pr = float(2 * nsc - cnt[v] + deleted[v]) + v * 1e-9
+        if nh > 0 and pr > hk[0] and pr > key:
+            nh = _hpush(v, pr, nh, hk, hid, pos, True)
+            continue
+        # contract v: its list becomes its upward arcs
         k = cnt[v]
         s = start[v]
-        if tn.shape[0] < k:
-            tn = np.empty(2 * k, dtype=np.int64)
-            two = np.empty(2 * k)
-            twi = np.empty(2 * k)
-        # v's list is its upward arcs
         if utop + k > un.shape[0]:
             size = max(un.shape[0] * 3 // 2, utop + k)
             un = _grow(un, size, np.int32(-1))
@@ -306,21 +344,19 @@ def contract(order, r0, r1, graph, up, wit, settle_max):
             uvi = _grow(uvi, size, np.int32(-1))
         first[v] = utop
         ucnt[v] = k
+        rank[v] = ndone
+        ndone += 1
         nb, wo, wi, vo, vi = pool
         for i in range(k):
-            tn[i] = nb[s + i]
-            two[i] = wo[s + i]
-            twi[i] = wi[s + i]
             un[utop + i] = nb[s + i]
             uwo[utop + i] = wo[s + i]
             uwi[utop + i] = wi[s + i]
             uvo[utop + i] = vo[s + i]
             uvi[utop + i] = vi[s + i]
-        utop += k
         done[v] = 1
-        # v leaves its neighbours' lists
         for i in range(k):
-            u = tn[i]
+            u = un[utop + i]
+            deleted[u] += 1
             j = _find(u, v, start, cnt, nb)
             last = start[u] + cnt[u] - 1
             nb[j] = nb[last]
@@ -329,61 +365,12 @@ def contract(order, r0, r1, graph, up, wit, settle_max):
             vo[j] = vo[last]
             vi[j] = vi[last]
             cnt[u] -= 1
-        # shortcuts u -> w around v, unless a witness is as cheap
-        for i in range(k):
-            if not twi[i] < INF:
-                continue
-            u = tn[i]
-            limit = -1.0
-            for j in range(k):
-                if j != i and two[j] < INF:
-                    c = twi[i] + two[j]
-                    if c > limit:
-                        limit = c
-            if limit < 0.0:
-                continue
-            gen += 2
-            nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
-            dist[u] = 0.0
-            stamp[u] = gen
-            settled = 0
-            while nh > 0:
-                x = hid[0]
-                dx = hk[0]
-                nh = _hpop(nh, hk, hid, hpos)
-                stamp[x] = gen + 1
-                settled += 1
-                if dx > limit or settled > settle_max:
-                    break
-                nb = pool[0]
-                wo = pool[1]
-                sx = start[x]
-                for e in range(sx, sx + cnt[x]):
-                    we = wo[e]
-                    if not we < INF:
-                        continue
-                    y = nb[e]
-                    nd = dx + we
-                    sy = stamp[y]
-                    if sy == gen + 1:
-                        continue
-                    if sy != gen:
-                        dist[y] = nd
-                        stamp[y] = gen
-                        nh = _hpush(y, nd, nh, hk, hid, hpos, True)
-                    elif nd < dist[y]:
-                        dist[y] = nd
-                        nh = _hpush(y, nd, nh, hk, hid, hpos, False)
-            for j in range(k):
-                if j == i or not two[j] < INF:
-                    continue
-                w = tn[j]
-                c = twi[i] + two[j]
-                sw = stamp[w]
-                if (sw == gen or sw == gen + 1) and dist[w] <= c:
-                    continue
-                pool, top = _add_arc(u, w, c, np.int32(v), start, cnt, cap, pool, top)
-    genbox[0] = gen
+        utop += k
+        scu, scw, scc = sc
+        for i in range(nsc):
+            pool, top = _add_arc(scu[i], scw[i], scc[i], np.int32(v), start, cnt, cap, pool, top)
+    box[0] = nh
+    box[1] = ndone
     return pool, top, (un, uwo, uwi, uvo, uvi), utop
 
 
