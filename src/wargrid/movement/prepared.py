@@ -114,10 +114,11 @@ class _QueryState:
     """One thread's scratch for queries on boards of ``n`` padded cells (generation stamps)."""
 
     def __init__(self, n: int) -> None:
-        f = lambda: np.empty(n, dtype=np.float64)  # noqa: E731
-        i = lambda: np.empty(n, dtype=np.int32)  # noqa: E731
+        fl = [np.empty(n, dtype=np.float64) for _ in range(4)]
+        ids = [np.empty(n, dtype=np.int32) for _ in range(6)]
         self.stamps = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
-        self.qs = (f(), f(), self.stamps[0], self.stamps[1], i(), i(), i(), i(), f(), i(), f(), i())
+        self.qs = (fl[0], fl[1], self.stamps[0], self.stamps[1], ids[0], ids[1], ids[2], ids[3], fl[2], ids[4],
+                   fl[3], ids[5])
         self.ps = np.zeros(n, dtype=np.int64)
         self.gen = 2
 

@@ -387,6 +387,35 @@ def _entry(x, y, upg):
     return -1
 
 
+@jit(inline="always")
+def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, gen):
+    """Relax the upward arcs of ``x`` (weights ``w``) unless a reached node above proves ``dx`` too high (stall)."""
+    fx = first[x]
+    for e in range(fx, fx + ucnt[x]):
+        y = un[e]
+        if (stamp[y] == gen or stamp[y] == gen + 1) and dist[y] + back[e] < dx:
+            return n
+    for e in range(fx, fx + ucnt[x]):
+        we = w[e]
+        if not we < INF:
+            continue
+        y = un[e]
+        nd = dx + we
+        sy = stamp[y]
+        if sy == gen + 1:
+            continue
+        if sy != gen:
+            dist[y] = nd
+            stamp[y] = gen
+            par[y] = x
+            n = _hpush(y, nd, n, hk, hid, pos, True)
+        elif nd < dist[y]:
+            dist[y] = nd
+            par[y] = x
+            n = _hpush(y, nd, n, hk, hid, pos, False)
+    return n
+
+
 @jit
 def query(s, t, upg, qs, gen):
     """Bidirectional upward search; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
@@ -413,76 +442,20 @@ def query(s, t, upg, qs, gen):
             break
         if topf <= topb:
             x = hidf[0]
-            dx = topf
             nf = _hpop(nf, hkf, hidf, posf)
             sf[x] = gen + 1
-            if sb[x] == gen or sb[x] == gen + 1:
-                if dx + db[x] < best:
-                    best = dx + db[x]
-                    meet = x
-            fx = first[x]
-            stalled = False
-            for e in range(fx, fx + ucnt[x]):
-                y = un[e]
-                if (sf[y] == gen or sf[y] == gen + 1) and df[y] + uwi[e] < dx:
-                    stalled = True
-                    break
-            if stalled:
-                continue
-            for e in range(fx, fx + ucnt[x]):
-                we = uwo[e]
-                if not we < INF:
-                    continue
-                y = un[e]
-                nd = dx + we
-                sy = sf[y]
-                if sy == gen + 1:
-                    continue
-                if sy != gen:
-                    df[y] = nd
-                    sf[y] = gen
-                    pf[y] = x
-                    nf = _hpush(y, nd, nf, hkf, hidf, posf, True)
-                elif nd < df[y]:
-                    df[y] = nd
-                    pf[y] = x
-                    nf = _hpush(y, nd, nf, hkf, hidf, posf, False)
+            if (sb[x] == gen or sb[x] == gen + 1) and topf + db[x] < best:
+                best = topf + db[x]
+                meet = x
+            nf = _expand(x, topf, first, ucnt, un, uwo, uwi, df, sf, pf, posf, hkf, hidf, nf, gen)
         else:
             x = hidb[0]
-            dx = topb
             nb_ = _hpop(nb_, hkb, hidb, posb)
             sb[x] = gen + 1
-            if sf[x] == gen or sf[x] == gen + 1:
-                if dx + df[x] < best:
-                    best = dx + df[x]
-                    meet = x
-            fx = first[x]
-            stalled = False
-            for e in range(fx, fx + ucnt[x]):
-                y = un[e]
-                if (sb[y] == gen or sb[y] == gen + 1) and db[y] + uwo[e] < dx:
-                    stalled = True
-                    break
-            if stalled:
-                continue
-            for e in range(fx, fx + ucnt[x]):
-                we = uwi[e]
-                if not we < INF:
-                    continue
-                y = un[e]
-                nd = dx + we
-                sy = sb[y]
-                if sy == gen + 1:
-                    continue
-                if sy != gen:
-                    db[y] = nd
-                    sb[y] = gen
-                    pb[y] = x
-                    nb_ = _hpush(y, nd, nb_, hkb, hidb, posb, True)
-                elif nd < db[y]:
-                    db[y] = nd
-                    pb[y] = x
-                    nb_ = _hpush(y, nd, nb_, hkb, hidb, posb, False)
+            if (sf[x] == gen or sf[x] == gen + 1) and topb + df[x] < best:
+                best = topb + df[x]
+                meet = x
+            nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
     return best, meet
 
 
