@@ -709,6 +709,23 @@ def _potential(v, upg, db, sb, gen, pot, ps, pgen, stack):
     return pot[v], stack
 
 
+@jit(inline="always")
+def _board_step(p, d, cell, edge, tb):
+    """``(q, cost)`` of the step from ``p`` in direction ``d`` (``inf``: not allowed)."""
+    off, dxa, dya, stepl, corner, ti = tb
+    ndir = ti[0]
+    q = step_to(p, d, off, ndir, ti[1], ti[3], ti[4], ti[5])
+    cq = cell[q]
+    if not cq < INF or q == p:
+        return q, INF
+    if ti[2] != 0 and not corner_ok(cell, p, d, corner, ti[2], off, ndir, ti[1], ti[3], ti[4], ti[5]):
+        return q, INF
+    w = stepl[d] * cq
+    if edge.shape[0] > 0:
+        w += edge[p * ndir + d]
+    return q, w
+
+
 @jit
 def potential_astar(s, t, cell, edge, tb, upg, qs, gen, ps):
     """A* from ``s`` to ``t`` over ``cell``/``edge`` guided by the old hierarchy; returns the padded path (empty: none).
@@ -758,15 +775,7 @@ def potential_astar(s, t, cell, edge, tb, upg, qs, gen, ps):
             return out
         gp = g[p]
         for d in range(ndir):
-            q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
-            cq = cell[q]
-            if not cq < INF or q == p:
-                continue
-            if crule != 0 and not corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
-                continue
-            w = stepl[d] * cq
-            if has_edge:
-                w += edge[p * ndir + d]
+            q, w = _board_step(p, d, cell, edge, tb)
             if not w < INF:
                 continue
             nd = gp + w
@@ -816,15 +825,7 @@ def dijkstra_targets(s, want, nwant, cell, edge, tb, dist, stamp, pos, hk, hid, 
             if left == 0:
                 break
         for d in range(ndir):
-            q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
-            cq = cell[q]
-            if not cq < INF or q == p:
-                continue
-            if crule != 0 and not corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
-                continue
-            w = stepl[d] * cq
-            if has_edge:
-                w += edge[p * ndir + d]
+            q, w = _board_step(p, d, cell, edge, tb)
             if not w < INF:
                 continue
             nd = dp + w
