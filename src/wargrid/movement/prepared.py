@@ -9,26 +9,21 @@ answers many sources to many targets at once. ``Map.prepare``,
 What is built: a **contraction hierarchy** (CH) over the board's own graph
 (every board kind is the same padded layout and neighbour rule, so one
 structure serves square-4, square-8 with its corner rule, hex and staggered
-boards, wrap and masks, edge costs and climbs). Nodes are contracted in a
-**nested-dissection order of the rectangle** (cut by the middle column or
-row, separators last; with wrap, column 0 first opens the ring): the order
-depends on the board only, needs no priority queue and keeps every search
-space inside the separators above a cell. Each contraction keeps a shortcut
-unless a bounded witness search (``WITNESS_SETTLE`` settled nodes) finds a
-path as cheap, so the cost field prunes most of the fill a pure
-(customizable) CH would store. Queries run a bidirectional upward Dijkstra
+boards, wrap and masks, edge costs and climbs). Nodes are contracted in
+**edge-difference order** with lazy updates (twice the shortcuts added,
+less the arcs removed, plus the neighbours already contracted). Each
+contraction keeps a shortcut unless a bounded witness search
+(``WITNESS_SETTLE`` settled nodes) finds a path as cheap. Queries run a bidirectional upward Dijkstra
 with stall-on-demand and unpack the shortcuts into board cells; tables run
 the bucket many-to-many method (one backward search a target, one forward
 search a source).
 
-Why this anchor (measured on this machine, ``generate(1200, 1200,
-kind="hex", seed=5)``, unit foot, and 512² hex): a customizable CH with the
-same order keeps the whole chordal fill (about 20 upward arcs a cell here,
-counted by a symbolic elimination) and answers a query by scanning every
-ancestor's arcs (millions on a 1200 x 1200 board): over the memory budget
-and slower than the pruned CH. Hub labels are larger still; landmarks
-(ALT) leave an A* that settles a sizable part of the board. The numbers of
-the pruned CH are in ``BUILD_NOTES``.
+Why this anchor, measured (hex, ``generate``, unit foot): a nested-dissection
+order of the rectangle (middle column or row, separators last), the order a
+customizable CH would use, kept 15.6 upward arcs a cell on 256² and 20.3 on
+512² even after witness pruning, and built 512² in 252 s; its fill is that
+of a grid's nested dissection, O(n log n). The edge-difference order keeps
+4.4 arcs a cell on 256² (5.3 s) and 5.7 on 512²; see ``BUILD_NOTES``.
 
 **Exact after edits, always.** The hierarchy belongs to the cost field it
 was built from. A query on another field of the same board (the map after
@@ -78,7 +73,14 @@ __all__ = [
 WITNESS_SETTLE = 64
 """A witness search stops after this many settled nodes (and keeps the shortcut): size against build time."""
 
-BUILD_NOTES = """(filled in by measurement)"""
+BUILD_NOTES = """
+512 x 512 hex (seed 3, no rivers), unit foot, 2-core machine shared with a test run:
+build 235 s (over the 60 s aimed at: the late contractions of high-degree
+nodes dominate), 5.7 upward arcs and 172 bytes a cell; path query median
+1.4 ms, worst 21 ms; distance median 1.2 ms; 100 x 100 table 2.2 s; a cell
+on the path turned to water, then the query: 28 ms, exact. The 1200 x 1200
+world was not built: the build grows faster than the board.
+"""
 
 MEMORY_CAP: int | None = None
 """An upper bound (bytes) on what ``prepare`` may hold while it builds; ``None``: the memory the system has available."""
