@@ -271,6 +271,19 @@ def path_cost(topo: Topology, costs: CostField, padded: np.ndarray) -> float:
 
 # -- checks -------------------------------------------------------------------------------------
 
+def check_costs(grid: Grid, costs: object) -> CostField:
+    """``costs`` if it is a ``CostField`` laid out for ``grid``'s board, else a clear error."""
+    if not isinstance(costs, CostField):
+        raise ArgumentTypeError(
+            f"costs must be a wargrid CostField (Map.cost_field(unit=...) or CostField.from_arrays(grid, ...)), "
+            f"got {type(costs).__name__}"
+        )
+    topo = grid.topology
+    if costs.cell.shape != (topo.padded_size,) or costs.topology.ndir != topo.ndir or costs.topology.pw != topo.pw:
+        raise ArgumentError(f"costs were built for another board than {grid!r}")
+    return costs
+
+
 def check_weight(weight: Any) -> float:
     w = check_real(weight, "weight", minimum=1.0)
     return w
