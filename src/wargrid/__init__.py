@@ -13,7 +13,7 @@ from .grids import *  # noqa: F401,F403
 from .grids import __all__ as _grid_names
 from .costs import CostField
 from .errors import ArgumentError, ArgumentTypeError, CellError, UnknownError, WargridError
-from .map import EVENTS, CallbackError, Map, MapEdit, MapEvent
+from .map import EVENTS, CallbackError, Map, MapEdit, MapEvent, Marker
 from .terrain import INF, Terrain, TerrainTable
 from .generate import GeneratedBoard, generate, generate_board
 from .io.errors import MapFileError
@@ -27,7 +27,7 @@ from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
 __version__ = "0.1.0"
 
 __all__ = list(_grid_names) + [
-    "Map", "MapEvent", "MapEdit", "CostField", "CallbackError", "EVENTS",
+    "Map", "MapEvent", "MapEdit", "Marker", "CostField", "CallbackError", "EVENTS",
     "WargridError", "ArgumentError", "ArgumentTypeError", "CellError", "UnknownError",
     "Terrain", "TerrainTable", "INF",
     "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map", "load_tiled", "save_tiled",
