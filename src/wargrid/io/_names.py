@@ -70,7 +70,7 @@ class TerrainNames:
         self.extra.append(Terrain(t, symbol, colour, costs=costs, blocks_sight=impassable))
         self._symbols.add(symbol)
         self._ids[t] = len(self._ids)
-        self.added.append(t)
+        self.added.append(t + (" (impassable)" if impassable else ""))
         return self._ids[t]
 
     def table(self) -> TerrainTable:

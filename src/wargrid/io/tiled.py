@@ -206,8 +206,8 @@ def load_tiled(
     except (ValueError, TypeError, LookupError, OverflowError) as exc:  # LookupError: KeyError, IndexError, unknown XML encoding
         raise MapFileError(" ".join(str(exc).split()) or type(exc).__name__, path) from None
     if added:
-        warnings.warn(f"{path}: terrains not in the terrain table were added (cost 1 for every class): "
-                      f"{', '.join(added)}", MapFileWarning, stacklevel=2)
+        warnings.warn(f"{path}: terrains not in the terrain table were added (cost 1 for every class unless "
+                      f"impassable): {', '.join(added)}", MapFileWarning, stacklevel=2)
     return m
 
 
@@ -302,7 +302,13 @@ def _tile_name(f: TiledFile, gid: int, opts: _Options) -> tuple[str | None, bool
             return opts.collision, True
     tt = opts.tile_terrain
     if tt is not None:
-        name = tt.get(gid) if isinstance(tt, Mapping) else tt(gid, MappingProxyType(dict(props)))
+        if isinstance(tt, Mapping):
+            try:
+                name = tt[gid]  # a defaultdict answers every id
+            except KeyError:
+                name = None
+        else:
+            name = tt(gid, MappingProxyType(dict(props)))
         if name is not None:
             if not isinstance(name, str):
                 raise MapFileError(f"tile_terrain gave {name!r} for tile {gid}, not a terrain name", None)
