@@ -499,10 +499,15 @@ def _header_size(text: str) -> tuple[int, int] | None:
 
 
 def _tiled_tilesets_embedded(text: str) -> None:
-    """Refuse a Tiled upload that names an external tileset file: an upload may not make the server open paths."""
-    refuse = ApiError(
-        400, "uploaded Tiled maps must embed their tilesets: external tileset files (a tileset 'source') cannot be uploaded"
-    )
+    """Refuse a Tiled upload that names an external tileset file: an upload may not make the server open paths.
+
+    Image sources are fine (the reader never opens images); the error names the tileset file the map needs.
+    """
+
+    def refuse(source: object) -> ApiError:
+        return ApiError(400, f"uploaded Tiled maps must embed their tilesets: this map needs the tileset file {str(source)[:200]!r}, "
+                             "which an upload cannot carry (in Tiled: Map > Embed Tilesets, then upload again)")
+
     if text.lstrip().startswith("<"):
         import defusedxml.ElementTree as DET
         from defusedxml import DefusedXmlException
@@ -512,9 +517,9 @@ def _tiled_tilesets_embedded(text: str) -> None:
             root = DET.fromstring(text, forbid_dtd=True)
         except (DefusedXmlException, ParseError, ValueError) as exc:
             raise ApiError(400, f"the uploaded Tiled map is not a safe, well-formed XML file: {exc}") from None
-        for el in root.iter():
-            if any(k == "source" or k.endswith("}source") for k in el.attrib):
-                raise refuse
+        for el in root.iter("tileset"):
+            if el.get("source") is not None:
+                raise refuse(el.get("source"))
         return
     import json
 
@@ -523,8 +528,11 @@ def _tiled_tilesets_embedded(text: str) -> None:
     except ValueError as exc:
         raise ApiError(400, f"the uploaded Tiled map is not valid JSON: {exc}") from None
     sets = data.get("tilesets", []) if isinstance(data, dict) else []
-    if not isinstance(sets, list) or any(not isinstance(t, dict) or "source" in t for t in sets):
-        raise refuse
+    if not isinstance(sets, list):
+        raise ApiError(400, "the uploaded Tiled map's tilesets must be a list")
+    for t in sets:
+        if not isinstance(t, dict) or "source" in t:
+            raise refuse(t.get("source") if isinstance(t, dict) else t)
 
 
 _READERS: dict[str, tuple[Callable[..., Map], dict[str, int]]] = {
