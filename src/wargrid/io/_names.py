@@ -2,8 +2,9 @@
 
 A name is used as written when the table has it; else its tidy form
 (lower case, runs of anything but letters, digits, ``_`` and ``-`` turned
-into ``_``) when the table has that; else the tidy form becomes a new
-terrain: cost 1 for every movement class, not blocking sight (or, for
+into ``_``) when the table has that; else the tidy form (or, with
+``tidy_new=False``, the name as written if it is a valid terrain name)
+becomes a new terrain: cost 1 for every movement class, not blocking sight (or, for
 ``impassable=True``, no class can enter and it blocks sight), a free
 one-character symbol and a colour made from its name.
 
@@ -24,6 +25,7 @@ from ..terrain import Terrain, TerrainTable
 
 __all__ = ["TerrainNames", "tidy"]
 
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 _SYMBOLS = "abcdeghijklmnopqrtuvwxyzABCDEFGHIJKLNOPQRSTUVWXYZ0123456789!$%&*+?<>^@;:'|/\\`{}[]()"
 
 
@@ -40,8 +42,9 @@ def tidy(name: str) -> str:
 class TerrainNames:
     """Terrain ids of names, growing a copy of ``table`` by the names it lacks."""
 
-    def __init__(self, table: TerrainTable) -> None:
+    def __init__(self, table: TerrainTable, *, tidy_new: bool = True) -> None:
         self.base = table
+        self.tidy_new = tidy_new
         self.extra: list[Terrain] = []
         self.added: list[str] = []
         self._ids = {n: i for i, n in enumerate(table.names)}
@@ -58,6 +61,8 @@ class TerrainNames:
         t = tidy(name)
         if t in self._ids:
             return self._ids[t]
+        if not self.tidy_new and _NAME.match(name):
+            t = name
         symbol = next((c for c in _SYMBOLS if c not in self._symbols), None)
         k = 0
         while symbol is None:
