@@ -336,3 +336,15 @@ def test_upload_of_a_map_too_big_to_show(client):
         save_map(Map(SquareGrid(300, 2)), Path(d) / "wide.json")
         text = (Path(d) / "wide.json").read_text()
     assert "up to 256 x 256" in error(client.post("/api/upload", json={"name": "wide.json", "text": text}), 413)
+
+
+def test_upload_wesnoth_map(client):
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "data" / "wesnoth" / "two_rivers.map").read_text()
+    r = client.post("/api/upload", json={"name": "two_rivers.map", "text": text})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["kind"] == "hex-flat" and got["grid"]["offset"] == "odd-q" and (got["width"], got["height"]) == (14, 10)
+    mover = client.post("/api/upload", json={"name": "a.map", "text": "type octile\nheight 1\nwidth 2\nmap\n..\n"})
+    assert mover.status_code == 200, mover.text

@@ -31,6 +31,7 @@ from ..grids.boards import Grid, HexGrid, SquareGrid
 from ..io.movingai import load_movingai
 from ..io.native import load_map
 from ..io.tiled import load_tiled
+from ..io.wesnoth import load_wesnoth
 from ..map import Map
 from ..movement.fields import MovementRange
 from ..sight.fog import Fog
@@ -462,7 +463,7 @@ def h_get_board(store: BoardStore, payload: Any) -> BoardAnswer:
 
 # -- uploads --------------------------------------------------------------------------------
 
-UPLOAD_FORMATS = ("auto", "wargrid", "movingai", "tiled")
+UPLOAD_FORMATS = ("auto", "wargrid", "movingai", "tiled", "wesnoth")
 
 
 def _sniff(name: str, text: str) -> str:
@@ -470,6 +471,9 @@ def _sniff(name: str, text: str) -> str:
     head = text.lstrip()[:200]
     if low.endswith((".tmx", ".tmj")) or head.startswith("<?xml") or head.startswith("<map") or '"tiledversion"' in text[:2000]:
         return "tiled"
+    first = next((line for line in text[:4000].splitlines() if line.strip()), "")
+    if head.startswith(("border_size=", "usage=")) or (low.endswith(".map") and "," in first and not head.startswith("type ")):
+        return "wesnoth"  # a Wesnoth map: a header, or rows of comma-separated terrain codes
     if low.endswith(".map") or head.startswith("type "):
         return "movingai"
     return "wargrid"
@@ -538,6 +542,7 @@ def _tiled_tilesets_embedded(text: str) -> None:
 _READERS: dict[str, tuple[Callable[..., Map], dict[str, int]]] = {
     "movingai": (load_movingai, {}),  # the header's size is checked before the file is read
     "tiled": (load_tiled, {"max_cells": MAX_CELLS}),
+    "wesnoth": (load_wesnoth, {"max_cells": MAX_CELLS}),
     "wargrid": (load_map, {"max_cells": MAX_CELLS}),
 }
 
@@ -555,7 +560,7 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
     if fmt == "tiled":
         _tiled_tilesets_embedded(text)
     reader, kw = _READERS[fmt]
-    suffix = {"movingai": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
+    suffix = {"movingai": ".map", "wesnoth": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
     # the readers take a path: the text goes to a fresh private folder under a fixed name (never the user's name)
     with tempfile.TemporaryDirectory(prefix="wargrid-upload-") as folder:
         path = os.path.join(folder, "upload" + suffix)
