@@ -316,7 +316,10 @@ def save_wesnoth(m: Map, path: str | os.PathLike[str]) -> None:
     written as its name); overlays add theirs (a bridge its direction, from
     the sides its edge costs leave open); ``start`` and ``location``
     markers prefix their cell's code with their name. Other edge costs,
-    elevation and marker properties have no place in the format.
+    elevation and marker properties have no place in the format. Forests,
+    villages and bridges are overlays in Wesnoth: as a cell's ground they
+    are written over grass (water) and read back as overlays, so load, save,
+    load is the identity, while save, load may move them to the overlay.
 
     >>> import tempfile, os
     >>> from wargrid import Map
