@@ -31,6 +31,7 @@ from ..grids.boards import Grid, HexGrid, SquareGrid
 from ..io.movingai import load_movingai
 from ..io.native import load_map
 from ..io.tiled import load_tiled
+from ..io.wesnoth import load_wesnoth
 from ..map import Map
 from ..movement.fields import MovementRange
 from ..sight.fog import Fog
@@ -462,7 +463,7 @@ def h_get_board(store: BoardStore, payload: Any) -> BoardAnswer:
 
 # -- uploads --------------------------------------------------------------------------------
 
-UPLOAD_FORMATS = ("auto", "wargrid", "movingai", "tiled")
+UPLOAD_FORMATS = ("auto", "wargrid", "movingai", "tiled", "wesnoth")
 
 
 def _sniff(name: str, text: str) -> str:
@@ -470,6 +471,9 @@ def _sniff(name: str, text: str) -> str:
     head = text.lstrip()[:200]
     if low.endswith((".tmx", ".tmj")) or head.startswith("<?xml") or head.startswith("<map") or '"tiledversion"' in text[:2000]:
         return "tiled"
+    first = next((line for line in text[:4000].splitlines() if line.strip()), "")
+    if head.startswith(("border_size=", "usage=")) or (low.endswith(".map") and "," in first and not head.startswith("type ")):
+        return "wesnoth"  # a Wesnoth map: a header, or rows of comma-separated terrain codes
     if low.endswith(".map") or head.startswith("type "):
         return "movingai"
     return "wargrid"
@@ -499,10 +503,15 @@ def _header_size(text: str) -> tuple[int, int] | None:
 
 
 def _tiled_tilesets_embedded(text: str) -> None:
-    """Refuse a Tiled upload that names an external tileset file: an upload may not make the server open paths."""
-    refuse = ApiError(
-        400, "uploaded Tiled maps must embed their tilesets: external tileset files (a tileset 'source') cannot be uploaded"
-    )
+    """Refuse a Tiled upload that names an external tileset file: an upload may not make the server open paths.
+
+    Image sources are fine (the reader never opens images); the error names the tileset file the map needs.
+    """
+
+    def refuse(source: object) -> ApiError:
+        return ApiError(400, f"uploaded Tiled maps must embed their tilesets: this map needs the tileset file {str(source)[:200]!r}, "
+                             "which an upload cannot carry (in Tiled: Map > Embed Tilesets, then upload again)")
+
     if text.lstrip().startswith("<"):
         import defusedxml.ElementTree as DET
         from defusedxml import DefusedXmlException
@@ -512,9 +521,9 @@ def _tiled_tilesets_embedded(text: str) -> None:
             root = DET.fromstring(text, forbid_dtd=True)
         except (DefusedXmlException, ParseError, ValueError) as exc:
             raise ApiError(400, f"the uploaded Tiled map is not a safe, well-formed XML file: {exc}") from None
-        for el in root.iter():
-            if any(k == "source" or k.endswith("}source") for k in el.attrib):
-                raise refuse
+        for el in root.iter("tileset"):
+            if el.get("source") is not None:
+                raise refuse(el.get("source"))
         return
     import json
 
@@ -523,13 +532,17 @@ def _tiled_tilesets_embedded(text: str) -> None:
     except ValueError as exc:
         raise ApiError(400, f"the uploaded Tiled map is not valid JSON: {exc}") from None
     sets = data.get("tilesets", []) if isinstance(data, dict) else []
-    if not isinstance(sets, list) or any(not isinstance(t, dict) or "source" in t for t in sets):
-        raise refuse
+    if not isinstance(sets, list):
+        raise ApiError(400, "the uploaded Tiled map's tilesets must be a list")
+    for t in sets:
+        if not isinstance(t, dict) or "source" in t:
+            raise refuse(t.get("source") if isinstance(t, dict) else t)
 
 
 _READERS: dict[str, tuple[Callable[..., Map], dict[str, int]]] = {
     "movingai": (load_movingai, {}),  # the header's size is checked before the file is read
     "tiled": (load_tiled, {"max_cells": MAX_CELLS}),
+    "wesnoth": (load_wesnoth, {"max_cells": MAX_CELLS}),
     "wargrid": (load_map, {"max_cells": MAX_CELLS}),
 }
 
@@ -547,7 +560,7 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
     if fmt == "tiled":
         _tiled_tilesets_embedded(text)
     reader, kw = _READERS[fmt]
-    suffix = {"movingai": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
+    suffix = {"movingai": ".map", "wesnoth": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
     # the readers take a path: the text goes to a fresh private folder under a fixed name (never the user's name)
     with tempfile.TemporaryDirectory(prefix="wargrid-upload-") as folder:
         path = os.path.join(folder, "upload" + suffix)
