@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .steps import unpack_topo
 
 
 INF = np.inf
@@ -29,9 +30,8 @@ INF = np.inf
 @jit
 def _topo(topo):
     """``(offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir)`` from the ``topo`` bundle."""
-    off, _, _, _, corner, ti = topo
-    ndir = ti[0]
-    return off.reshape((2, ndir)), corner.reshape((ndir, 2)), ti[1], ti[2], ti[3], ti[4], ti[5], ndir
+    off, _, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
+    return off.reshape((2, ndir)), corner.reshape((ndir, 2)), pmode, crule, wrap, width, pw, ndir
 
 
 @jit

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from ..movement.steps import corner_ok, step_to
+from ..movement.steps import corner_ok, step_to, unpack_topo
 
 
 INF = np.inf
@@ -157,13 +157,7 @@ def classic_find(cell, geo, topo, start, goal, max_steps, limit, out, tmp):
     ``tmp`` is scratch space as long as ``out``.
     """
     inb, cx, cy, period, order, rank = geo
-    off, _, _, stepl, corner, ti = topo
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
     out[0] = start
     n = 1
     cur = start
@@ -240,13 +234,7 @@ def optimise_moves(cell, path, n, seen, pos, gen, out, dirs, topo):
     Returns the number of cells written to ``out``; ``dirs[:m-1]`` holds the
     direction of each step.
     """
-    off, _, _, stepl, corner, ti = topo
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
     m = 0
     for i in range(n):
         c = path[i]

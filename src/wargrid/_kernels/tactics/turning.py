@@ -12,7 +12,7 @@ import numpy as np
 
 from .._jit import jit
 from ..movement.heap import heap_pop, heap_up
-from ..movement.steps import step_to
+from ..movement.steps import step_to, unpack_topo
 
 
 INF = np.inf
@@ -56,16 +56,10 @@ def facing_search(cell, edge, topo, ends, unit, state, gen):
     anything else unseen (its ``dist``/``parent`` are stale). Returns the state
     reached at the goal, or -1.
     """
-    off, _, _, stepl, corner, ti = topo
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
     start, f0, goal, gf = ends
     move_time, turn_time, pivot = unit
     dist, parent, stamp, pos, hf, hg, hid = state
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
     s0 = start * ndir + f0
     dist[s0] = 0.0
     parent[s0] = -1
