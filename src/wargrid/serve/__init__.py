@@ -80,7 +80,9 @@ def serve(
     """Run the playground until interrupted; prints its address first.
 
     Listens on ``host`` (loopback by default); any other host answers every
-    Host header and prints a warning.
+    Host header and prints a warning. The first Ctrl+C or SIGTERM stops the
+    worker process (a heavy request still running is answered 503) and then
+    the server; requests still open after a few seconds are cut.
     """
     import uvicorn
 
@@ -97,11 +99,21 @@ def serve(
     from .api import warm_up
 
     threading.Thread(target=warm_up, name="wargrid-warm-up", daemon=True).start()
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=64, timeout_keep_alive=5)
-    server = uvicorn.Server(config)
+    worker = app.state.worker
+    worker.start()
+
+    class _Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            worker.stop()  # a heavy job ends now, so the request waiting for it ends too
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=64, timeout_keep_alive=5,
+                            timeout_graceful_shutdown=3)
+    server = _Server(config)
     try:
         server.run(sockets=[sock])
     finally:
+        worker.stop()
         sock.close()
 
 
