@@ -16,7 +16,7 @@ import threading
 from typing import Any, TextIO
 from ..errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["create_app", "serve", "bind_socket", "is_loopback"]
+__all__ = ["create_app", "serve", "server_for", "bind_socket", "is_loopback"]
 
 
 def create_app(**kwargs: Any) -> Any:
@@ -84,8 +84,6 @@ def serve(
     worker process (a heavy request still running is answered 503) and then
     the server; requests still open after a few seconds are cut.
     """
-    import uvicorn
-
     out = sys.stdout if out is None else out
     sock = bind_socket(host, port)
     bound_port = sock.getsockname()[1]
@@ -99,8 +97,24 @@ def serve(
     from .api import warm_up
 
     threading.Thread(target=warm_up, name="wargrid-warm-up", daemon=True).start()
+    app.state.worker.start()
+    server = server_for(app)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        app.state.worker.stop()
+        sock.close()
+
+
+def server_for(app: Any) -> Any:
+    """The uvicorn server ``serve`` runs ``app`` (a ``create_app`` application) with.
+
+    At most 64 requests at once, idle connections closed after 5 s; its first
+    Ctrl+C or SIGTERM stops the app's worker process, then the server.
+    """
+    import uvicorn
+
     worker = app.state.worker
-    worker.start()
 
     class _Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
@@ -109,12 +123,7 @@ def serve(
 
     config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=64, timeout_keep_alive=5,
                             timeout_graceful_shutdown=3)
-    server = _Server(config)
-    try:
-        server.run(sockets=[sock])
-    finally:
-        worker.stop()
-        sock.close()
+    return _Server(config)
 
 
 def _hosts() -> tuple[str, ...]:
