@@ -93,7 +93,8 @@ class Worker:
         if proc is not None and proc.pid is not None:
             try:
                 proc.kill()
-            except (OSError, ValueError):  # already gone
+                proc.join(5)  # reap it: the CPU is free when this returns
+            except (OSError, ValueError, AssertionError):  # already gone, or not ours to join
                 pass
         if conn is not None:
             try:
