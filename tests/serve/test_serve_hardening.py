@@ -160,7 +160,7 @@ def _state(pid: int) -> str:
 
 
 def test_a_partition_that_runs_too_long_is_stopped_with_503():
-    app = create_app(work_timeout=3.0)
+    app = create_app(work_timeout=8.0)
     c = client(app)
     b = c.post("/api/board", json=HEAVY_BOARD)
     assert b.status_code == 200
@@ -168,7 +168,7 @@ def test_a_partition_that_runs_too_long_is_stopped_with_503():
     pid = app.state.worker.pid
     r = c.post("/api/partition", json={"session": b.json()["session"], **HEAVY_SPLIT})
     assert r.status_code == 503, r.text[:200]
-    assert "ran longer than 3 s and was stopped" in r.json()["error"]
+    assert "ran longer than 8 s and was stopped" in r.json()["error"]
     assert _state(pid) in ("", "Z", "X")  # the worker was killed: no CPU left burning
     # the next heavy request gets a fresh worker
     small = new_board(c)

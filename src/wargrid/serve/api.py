@@ -49,6 +49,7 @@ __all__ = [
     "partition_answer",
     "describe_board",
     "warm_up",
+    "warm_partition",
 ]
 
 BOARD_KINDS = ("square-4", "square-8", "hex-flat", "hex-pointy", "staggered")
@@ -937,6 +938,14 @@ def h_paint(store: Boards, payload: Any) -> PaintAnswer:
             "overlay": [int(m.overlay[y, x]) for x, y in cells],
             "version": m.version,
         }
+
+
+def warm_partition() -> None:
+    """Split a tiny board of every kind once, so that the partition kernels are loaded (a worker's warm-up)."""
+    from ..generate import make_grid as grid_of
+
+    for kind in BOARD_KINDS:
+        Map(grid_of(4, 3, **_GENERATE_KW[kind])).partition(2)
 
 
 def warm_up() -> list[str]:

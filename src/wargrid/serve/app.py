@@ -47,7 +47,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import ArgumentError, WargridError
-from .api import HANDLERS, ApiError, BoardStore
+from .api import HANDLERS, ApiError, BoardStore, warm_partition
 from .worker import WORK_TIMEOUT, Worker
 
 __all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "BODY_TIMEOUT", "CLIENT_COOKIE", "LOOPBACK_HOSTS", "json_depth"]
@@ -180,7 +180,7 @@ def create_app(
     """
     if isinstance(body_timeout, bool) or not isinstance(body_timeout, (int, float)) or not body_timeout > 0:
         raise ArgumentError(f"body_timeout must be a number of seconds > 0, got {body_timeout!r}")
-    worker = Worker(timeout=work_timeout)
+    worker = Worker(timeout=work_timeout, warm=warm_partition)
     store = BoardStore(capacity, per_client=max(1, capacity // 4) if per_client is None else per_client,
                        run_heavy=worker.call)
     static = _static_table()

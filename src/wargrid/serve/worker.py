@@ -9,7 +9,9 @@ the child is killed (freeing the CPU at once) and the request is answered
 Ctrl+C or SIGTERM, so the waiting request ends and the server can exit.
 
 The child is started with ``spawn`` (never a fork of a threaded server) and
-replaced on the next job after it was killed. Jobs run one at a time; a job
+replaced on the next job after it was killed; a new child first runs
+``warm()`` (say, tiny jobs that load the compiled kernels from the disk
+cache). Jobs run one at a time; a job
 that cannot start within its deadline is answered 503 too.
 
 >>> w = Worker(timeout=60)
@@ -36,9 +38,14 @@ WORK_TIMEOUT = 30.0
 """Seconds a heavy request may run before it is stopped and answered 503."""
 
 
-def _serve_jobs(conn: Connection) -> None:  # pragma: no cover - runs in the child process
-    """The child's loop: run each ``(function, args)`` received, send back what came of it."""
+def _serve_jobs(conn: Connection, warm: Callable[[], object] | None) -> None:  # pragma: no cover - the child
+    """The child's loop: ``warm()`` once, then run each ``(function, args)`` received, send back what came of it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when its worker stops
+    if warm is not None:
+        try:
+            warm()
+        except Exception:  # noqa: BLE001 - a failed warm-up shows again on the real job
+            pass
     while True:
         try:
             fn, args = conn.recv()
@@ -56,10 +63,11 @@ def _serve_jobs(conn: Connection) -> None:  # pragma: no cover - runs in the chi
 class Worker:
     """Runs functions in one child process, each for at most ``timeout`` seconds (see the module's text)."""
 
-    def __init__(self, *, timeout: float = WORK_TIMEOUT) -> None:
+    def __init__(self, *, timeout: float = WORK_TIMEOUT, warm: Callable[[], object] | None = None) -> None:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
             raise ArgumentError(f"timeout must be a number of seconds > 0, got {timeout!r}")
         self.timeout = float(timeout)
+        self.warm = warm  # run first in each new child (a module-level function: loads the kernels)
         self._job = threading.Lock()  # one job at a time
         self._guard = threading.Lock()  # the child and its pipe
         self._proc: Any = None
@@ -76,7 +84,7 @@ class Worker:
         if self._proc is None or not self._proc.is_alive() or self._conn is None:
             ctx = multiprocessing.get_context("spawn")
             ours, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_serve_jobs, args=(theirs,), name="wargrid-worker", daemon=True)
+            proc = ctx.Process(target=_serve_jobs, args=(theirs, self.warm), name="wargrid-worker", daemon=True)
             proc.start()
             theirs.close()
             self._proc, self._conn = proc, ours
