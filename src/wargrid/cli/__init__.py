@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from types import ModuleType
 from typing import Any, NoReturn, Sequence
@@ -43,12 +44,14 @@ class CliError(WargridError):
         self.code = code
 
 
+_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d+,-?\d+$")
+"""What argparse takes for a value, not an option, though it starts with '-': numbers and cells like ``-1,0``."""
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from ._common import NEGATIVE
-
-        self._negative_number_matcher = NEGATIVE  # a cell like -1,0 is a value, not an option
+        self._negative_number_matcher = _NEGATIVE  # a cell like -1,0 is a value, not an option
 
     def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")

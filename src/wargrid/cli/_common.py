@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 from contextlib import contextmanager
@@ -40,9 +39,6 @@ class StepNote(TypedDict):
     note: str
     compute: float | None
 
-
-NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d+,-?\d+$")
-"""What argparse takes for a value, not an option, though it starts with '-': numbers and cells like ``-1,0``."""
 
 MAP_FORMATS = {".json": "wargrid JSON", ".npz": "wargrid npz", ".tmx": "Tiled XML", ".tmj": "Tiled JSON",
                ".map": "Moving AI"}
