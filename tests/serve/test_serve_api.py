@@ -25,6 +25,9 @@ def board(client: TestClient, kind: str = "square-4", width: int = 8, height: in
     return r.json()
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def error(r, status: int) -> str:
     assert r.status_code == status, r.text
     body = r.json()
@@ -154,17 +157,17 @@ def test_board_bad_requests(client, payload, needle):
 
 
 def test_body_must_be_a_json_object(client):
-    assert "not valid JSON" in error(client.post("/api/board", content=b"{nope"), 400)
-    assert "empty body" in error(client.post("/api/board", content=b""), 400)
+    assert "not valid JSON" in error(client.post("/api/board", content=b"{nope", headers=JSON), 400)
+    assert "empty body" in error(client.post("/api/board", content=b"", headers=JSON), 400)
     assert "must be a JSON object, got list" in error(client.post("/api/board", json=[1, 2]), 400)
-    assert "not valid JSON" in error(client.post("/api/board", content=b"\xff\xfe"), 400)
+    assert "not valid JSON" in error(client.post("/api/board", content=b"\xff\xfe", headers=JSON), 400)
 
 
 def test_body_size_is_bounded(client):
     big = b'{"kind": "' + b"x" * (MAX_BODY + 10) + b'"}'
-    assert "at most" in error(client.post("/api/board", content=big), 413)
+    assert "at most" in error(client.post("/api/board", content=big, headers=JSON), 413)
     # a lying Content-Length is refused before the body is read
-    r = client.post("/api/board", content=b"{}", headers={"content-length": str(MAX_BODY + 1)})
+    r = client.post("/api/board", content=b"{}", headers={**JSON, "content-length": str(MAX_BODY + 1)})
     assert r.status_code in (400, 413)
 
 
