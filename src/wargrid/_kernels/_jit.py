@@ -1,14 +1,58 @@
-"""The one decorator every kernel goes through.
+"""The one decorator every kernel goes through, and the cold-start notice.
 
 ``jit`` is ``numba.njit(cache=True)`` with no eager signatures, so nothing is
 compiled at import time; kernels compile on first call and are cached on disk.
+
+The first time a wargrid kernel really compiles in a process (not when numba
+loads it from the on-disk cache), one line goes to stderr saying so, once per
+process: a first query on a fresh install can take seconds.
+``wargrid.warm_up`` does that work ahead of time. Set ``WARGRID_QUIET=1`` to
+silence the line.
 """
 
 from __future__ import annotations
 
-import numba
+import os
+import sys
+import threading
 
-__all__ = ["jit"]
+import numba
+from numba.core import event
+
+__all__ = ["jit", "COMPILE_NOTICE"]
+
+COMPILE_NOTICE = ("wargrid: compiling kernels for first use (once; cached on disk afterwards, "
+                  "wargrid.warm_up() or 'wargrid warm-up' does it ahead) ...")
+"""The line printed on stderr when a kernel first compiles in this process."""
+
+
+class _CompileNotice(event.Listener):
+    """Prints ``COMPILE_NOTICE`` once, when numba starts compiling a wargrid kernel (a cache miss)."""
+
+    def __init__(self) -> None:
+        self.said = False
+        self._lock = threading.Lock()
+
+    def on_start(self, ev: event.Event) -> None:
+        if self.said:
+            return
+        dispatcher = (ev.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if not module.startswith(__name__.rpartition(".")[0]):
+            return
+        with self._lock:
+            if self.said:
+                return
+            self.said = True
+        if not os.environ.get("WARGRID_QUIET"):
+            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+_NOTICE = _CompileNotice()
+event.register("numba:compile", _NOTICE)
 
 
 def jit(func=None, **options):
