@@ -21,6 +21,7 @@ from .io.native import load_map, save_map
 from .io.tiled import load_tiled, save_tiled
 from .io.wesnoth import load_wesnoth, save_wesnoth
 from .movement import FlowField, MovementRange, Path, Route
+from .warmup import warm_up
 from .sight import Fog, FogView, VisibilityPolygon, field_of_view, line_of_sight, visibility_polygon
 from .io.movingai import Scenario, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
@@ -35,4 +36,5 @@ __all__ = list(_grid_names) + [
     "load_wesnoth", "save_wesnoth",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
     "Fog", "FogView", "VisibilityPolygon", "field_of_view", "line_of_sight", "visibility_polygon",
+    "warm_up",
 ]

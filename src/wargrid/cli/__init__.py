@@ -32,8 +32,9 @@ from ..errors import WargridError
 
 __all__ = ["main", "CliError", "verbs", "VERBS"]
 
-VERBS = ("demo", "generate", "render", "path", "range", "convert", "bench", "fov", "serve")
-"""The verb modules of this package, in the order ``--help`` lists them."""
+VERBS = ("demo", "generate", "render", "path", "range", "route", "table", "zones", "area", "fov", "partition", "starts",
+         "convert", "bench", "warm_up", "serve")
+"""The verb modules of this package, in the order ``--help`` lists them (the verb is the name with ``-`` for ``_``)."""
 
 
 class CliError(WargridError):
@@ -60,10 +61,10 @@ class _Parser(argparse.ArgumentParser):
 def verbs() -> list[str]:
     """Names of the verbs, in the order ``--help`` lists them.
 
-    >>> verbs()[:3]
-    ['demo', 'generate', 'render']
+    >>> verbs()[:3], verbs()[-2]
+    (['demo', 'generate', 'render'], 'warm-up')
     """
-    return list(VERBS)
+    return [name.replace("_", "-") for name in VERBS]
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
@@ -76,7 +77,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     for name in VERBS:
         mod = importlib.import_module(f"{__name__}.{name}")
         mod.add_parser(sub)
-        modules[name] = mod
+        modules[name.replace("_", "-")] = mod
     return p, modules
 
 

@@ -54,6 +54,34 @@ PNG_BYTES_PER_PIXEL = 64
 """Peak memory of ``render_png`` per pixel of the picture (measured about 58)."""
 
 
+EXIT_CODES = "exit codes:\n  0  ok\n  1  failure (bad input file, nothing found)\n  2  usage (bad options)\n  130  interrupted"
+"""The exit-code table every verb's ``--help`` ends with."""
+
+
+def verb_parser(sub: Subparsers, name: str, *, help: str, description: str, examples: list[str],
+                exit_codes: str = EXIT_CODES) -> argparse.ArgumentParser:
+    """The sub-command ``name``, whose ``--help`` ends with ``examples`` (command lines) and the exit codes."""
+    epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) + "\n\n" + exit_codes
+    return sub.add_parser(name, help=help, description=description, epilog=epilog,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def print_json(data: object) -> None:
+    """``data`` as one line of JSON on stdout (numpy scalars and arrays as plain numbers and lists)."""
+    import json
+
+    import numpy as np
+
+    def plain(o: object) -> object:
+        if isinstance(o, np.ndarray):
+            return o.tolist()
+        if isinstance(o, np.generic):
+            return o.item()
+        raise TypeError(f"cannot write {type(o).__name__} as JSON")
+
+    print(json.dumps(data, default=plain))
+
+
 def parse_cell(text: str) -> tuple[int, int]:
     """``'x,y'`` to a cell (argparse type).
 

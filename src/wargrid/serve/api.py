@@ -962,34 +962,23 @@ def warm_partition() -> None:
 
 
 def warm_up() -> list[str]:
-    """Run every query once on tiny boards so that its kernels compile (or load from the disk cache) now.
+    """Compile (or load from the disk cache) every capability's kernels now (``wargrid.warm_up``, one at a time).
 
     The server calls this in a background thread at start, so a person's
-    first clicks do not wait for compilation. Returns the queries that failed.
+    first clicks do not wait for compilation. Returns the capabilities that
+    failed.
 
     >>> warm_up() == []
     True
     """
-    from ..generate import make_grid as grid_of
+    from ..warmup import CAPABILITIES, warm_up as warm
 
     failed = []
-    for kind in BOARD_KINDS:
-        m = Map(grid_of(4, 3, **_GENERATE_KW[kind]))
-        steps: list[tuple[str, Callable[[], object]]] = [
-            ("path", lambda: m.path((0, 0), (3, 2))),
-            ("range", lambda: m.movement_range((0, 0), 3.0, enemies=[(2, 2)])),
-            ("zones", lambda: m.zones()),
-            ("fov", lambda: m.fov((1, 1), radius=2)),
-            ("fog", lambda: m.fog(list(TEAMS), radius=2).place(1, TEAMS[0], (0, 0))),
-            ("partition", lambda: m.partition(2)),
-        ]
-        if kind == "square-4":
-            steps.append(("visibility_polygon", lambda: m.visibility_polygon((0.5, 0.5))))
-        for name, step in steps:
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - a warm-up failure shows again, clearly, on the real request
-                failed.append(f"{name} on {kind}")
+    for name in CAPABILITIES:
+        try:
+            warm(name)
+        except Exception:  # noqa: BLE001 - a warm-up failure shows again, clearly, on the real request
+            failed.append(name)
     return failed
 
 
