@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, ParamSpec, TextIO, TypeAlias, TypedDict, TypeVar
 
+from ..errors import ArgumentTypeError
 from ..map import Map
 from . import CliError
 
@@ -58,7 +59,7 @@ EXIT_CODES = "exit codes:\n  0  ok\n  1  failure (bad input file, nothing found)
 """The exit-code table every verb's ``--help`` ends with."""
 
 
-def verb_parser(sub: Subparsers, name: str, *, help: str, description: str, examples: list[str],
+def verb_parser(sub: Subparsers, name: str, *, help: str, description: str | None, examples: list[str],
                 exit_codes: str = EXIT_CODES) -> argparse.ArgumentParser:
     """The sub-command ``name``, whose ``--help`` ends with ``examples`` (command lines) and the exit codes."""
     epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) + "\n\n" + exit_codes
@@ -77,7 +78,7 @@ def print_json(data: object) -> None:
             return o.tolist()
         if isinstance(o, np.generic):
             return o.item()
-        raise TypeError(f"cannot write {type(o).__name__} as JSON")
+        raise ArgumentTypeError(f"cannot write {type(o).__name__} as JSON")
 
     print(json.dumps(data, default=plain))
 

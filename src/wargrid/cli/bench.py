@@ -10,11 +10,13 @@ import time
 from pathlib import Path
 
 from . import CliError
-from ._common import Subparsers
+from ._common import Subparsers, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
-    p = sub.add_parser("bench", help="benchmarks a user can run: 'bench movingai SCEN...'",
+    p = verb_parser(sub, "bench", examples=["wargrid bench movingai arena.map.scen",
+                              "wargrid bench movingai *.scen --limit 200"],
+                    help="benchmarks a user can run: 'bench movingai SCEN...'",
                        description="Run benchmarks on your own machine.")
     what = p.add_subparsers(dest="suite", metavar="SUITE", required=True)
     mv = what.add_parser("movingai", help="check Moving AI scenarios' optimal lengths and time each query",

@@ -6,13 +6,15 @@ import argparse
 from pathlib import Path
 
 from . import CliError
-from ._common import MAP_FORMATS, Subparsers, out_path
+from ._common import MAP_FORMATS, Subparsers, out_path, verb_parser
 
 _KNOWN = tuple(MAP_FORMATS)
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
-    p = sub.add_parser("convert", help="convert a map between formats",
+    p = verb_parser(sub, "convert", examples=["wargrid convert board.json board.tmx",
+                              "wargrid convert arena.map arena.json"],
+                    help="convert a map between formats",
                        description="Read IN and write OUT; formats follow the extensions: .json / .npz (wargrid), "
                                    ".tmx / .tmj (Tiled), .map (Moving AI). Layers a format cannot hold are dropped "
                                    "(Tiled keeps terrain and overlay; Moving AI keeps passability).")

@@ -24,7 +24,7 @@ from ..grids.boards import HexGrid
 from ..map import Map
 from ..movement.fields import MovementRange
 from . import CliError
-from ._common import Progress, StepNote, Subparsers, add_grid_options, grid_options, parse_size, timed
+from ._common import Progress, StepNote, Subparsers, add_grid_options, grid_options, parse_size, timed, verb_parser
 
 if TYPE_CHECKING:
     from ..render.overlays import Overlay
@@ -61,7 +61,9 @@ def load_example(name: str) -> ModuleType | None:
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
-    p = sub.add_parser("demo", help="generate a board and show what wargrid computes on it (HTML page + pictures)",
+    p = verb_parser(sub, "demo", examples=["wargrid demo",
+                              "wargrid demo --out my-demo --seed 3 --size 60x40 --kind square --diagonal"],
+                    help="generate a board and show what wargrid computes on it (HTML page + pictures)",
                        description=__doc__.split("\n\n")[1] if __doc__ else None)
     p.add_argument("--out", default="wargrid-demo", help="folder to write into (default ./wargrid-demo)")
     p.add_argument("--seed", type=int, default=7, help="board seed (default 7)")

@@ -8,13 +8,15 @@ import json
 import numpy as np
 
 from . import CliError
-from ._common import PICTURES, Subparsers, check_output, load_map, parse_cell
+from ._common import PICTURES, Subparsers, check_output, load_map, parse_cell, verb_parser
 
 _ASCII_LIMIT = 120
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
-    p = sub.add_parser("fov", help="the cells a unit at a cell sees",
+    p = verb_parser(sub, "fov", examples=["wargrid fov board.json 3,3 --radius 6",
+                              "wargrid fov board.json 3,3 --json"],
+                    help="the cells a unit at a cell sees",
                        description="Print the field of view from ORIGIN (x,y) on MAP: forest, mountains and other "
                                    "sight-blocking terrain hide what is behind them. Square boards use symmetric "
                                    "shadowcasting, hex and staggered boards the two-nudge hex line rule.")

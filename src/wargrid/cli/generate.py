@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._common import (
+    verb_parser,
     GENERATE_BYTES_PER_CELL,
     MAP_FORMATS,
     PICTURES,
@@ -20,7 +21,9 @@ from ._common import (
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
-    p = sub.add_parser("generate", help="generate a seeded random board and save it",
+    p = verb_parser(sub, "generate", examples=["wargrid generate board.json --size 40x28 --seed 7",
+                              "wargrid generate board.tmx --kind square --diagonal --picture board.svg"],
+                    help="generate a seeded random board and save it",
                        description="Generate a board with water, coast, plains, forest, hills, mountains, rivers, "
                                    "roads, bridges and towns; the same seed gives the same board on every machine. "
                                    "The format follows OUT's extension: .json / .npz (wargrid), .tmx / .tmj (Tiled), "

@@ -7,11 +7,13 @@ import json
 import sys
 import time
 
-from ._common import Subparsers, add_query_args, load_map, parse_cell
+from ._common import Subparsers, add_query_args, load_map, parse_cell, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
-    p = sub.add_parser("path", help="find the cheapest path between two cells",
+    p = verb_parser(sub, "path", examples=["wargrid path board.json 0,0 7,5",
+                              "wargrid path board.json 0,0 7,5 --unit cavalry --json"],
+                    help="find the cheapest path between two cells",
                        description="Find the cheapest path from START to GOAL (cells written x,y) on MAP. "
                                    "Exit code 1 when there is no path.")
     add_query_args(p, [("goal", parse_cell, "GOAL", "x,y")])

@@ -10,11 +10,13 @@ import numpy as np
 
 from ..map import Map
 from . import CliError
-from ._common import Subparsers, add_query_args, load_map
+from ._common import Subparsers, add_query_args, load_map, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
-    p = sub.add_parser("range", help="cells reachable from a cell within a movement budget",
+    p = verb_parser(sub, "range", examples=["wargrid range board.json 3,3 4",
+                              "wargrid range board.json 3,3 4 --unit cavalry --json"],
+                    help="cells reachable from a cell within a movement budget",
                        description="List the cells a unit at START (x,y) reaches on MAP with BUDGET movement points, "
                                    "with the cost to reach each.")
     add_query_args(p, [("budget", float, "BUDGET", "movement points (>= 0)")])

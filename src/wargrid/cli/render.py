@@ -10,14 +10,16 @@ import numpy as np
 
 from ..map import Map
 from . import CliError
-from ._common import PICTURES, PNG_BYTES_PER_PIXEL, Subparsers, check_memory, check_output, load_map, out_path, parse_cell
+from ._common import PICTURES, PNG_BYTES_PER_PIXEL, Subparsers, check_memory, check_output, load_map, out_path, parse_cell, verb_parser
 
 if TYPE_CHECKING:
     from ..render.overlays import Overlay
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
-    p = sub.add_parser("render", help="draw a map file as an SVG or PNG picture",
+    p = verb_parser(sub, "render", examples=["wargrid render board.json board.svg",
+                              "wargrid render board.json board.png --cell-size 16"],
+                    help="draw a map file as an SVG or PNG picture",
                        description="Draw MAP (any format wargrid reads) to OUT (.svg or .png) with optional overlays.")
     p.add_argument("map", metavar="MAP", help="map file")
     p.add_argument("out", metavar="OUT", help="picture to write: .svg or .png")

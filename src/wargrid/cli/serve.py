@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from . import CliError
-from ._common import Subparsers
+from ._common import Subparsers, verb_parser
 
 
 def _port(text: str) -> int:
@@ -26,8 +26,10 @@ def _port(text: str) -> int:
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Add the ``serve`` sub-command."""
-    p = subparsers.add_parser(
+    p = verb_parser(
+        subparsers,
         "serve",
+        examples=["wargrid serve", "wargrid serve --port 0"],
         help="start the local web playground",
         description="Start a local web page to make boards and click to see paths, ranges, sight, fog and territories. "
         "Listens on 127.0.0.1 unless --host says otherwise.",
