@@ -36,12 +36,18 @@ class MissingExtraError(WargridError, ImportError):
     """An optional part of wargrid was asked for, but its extra is not installed; the message names it."""
 
 
-def require(module: str, *, extra: str, feature: str) -> ModuleType:
-    """Import ``module``, or raise ``MissingExtraError`` naming ``extra`` (``pip install "wargrid[extra]"``)."""
+def require(module: str, *, extra: str | None, feature: str) -> ModuleType:
+    """Import ``module``, or raise ``MissingExtraError`` naming ``extra`` (``pip install "wargrid[extra]"``);
+    with ``extra=None`` the package is no extra of wargrid's and the message says ``pip install <package>``.
+
+    >>> require("no_such_graph_library", extra=None, feature="graph exports")
+    Traceback (most recent call last):
+      ...
+    wargrid._extras.MissingExtraError: graph exports need the optional package 'no_such_graph_library': pip install no_such_graph_library
+    """
     try:
         return importlib.import_module(module)
     except ImportError:
         root = module.split(".")[0]
-        raise MissingExtraError(
-            f"{feature} need the optional package {root!r}: pip install \"wargrid[{extra}]\""
-        ) from None
+        command = f"pip install \"wargrid[{extra}]\"" if extra is not None else f"pip install {root}"
+        raise MissingExtraError(f"{feature} need the optional package {root!r}: {command}") from None

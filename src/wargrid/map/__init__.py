@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from .core import EVENTS, CallbackError, MapCore, MapEdit, MapEvent, Marker
 from .derived import Derived
+from .interop import InteropQueries
 from .movement import MovementQueries
 from .rts import RtsQueries
 from .sight import MapSightBoard
@@ -35,12 +36,12 @@ from .zones import ZoneQueries
 __all__ = ["Map", "MapCore", "MapEdit", "MapEvent", "Marker", "EVENTS", "CallbackError", "Derived", "MapSightBoard"]
 
 
-class Map(MovementQueries, ZoneQueries, TacticsQueries, TerritoryQueries, RtsQueries):
+class Map(MovementQueries, ZoneQueries, TacticsQueries, TerritoryQueries, RtsQueries, InteropQueries):
     """A board with terrain, overlay, elevation and edge-cost layers, and the queries over them.
 
     See ``MapCore`` for the layers and edits; the query methods are listed
     per capability in ``MovementQueries``, ``ZoneQueries``, ``SightQueries``,
-    ``TacticsQueries``, ``TerritoryQueries`` and ``RtsQueries``.
+    ``TacticsQueries``, ``TerritoryQueries`` and ``RtsQueries``; exports and pictures in ``InteropQueries``.
 
     >>> from wargrid import SquareGrid
     >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "water")
