@@ -12,5 +12,8 @@ settings.register_profile("dev", deadline=None, suppress_health_check=[HealthChe
 settings.register_profile("ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# tests read stderr line by line: keep the once-a-process compile notice out of it (tests/test_warmup.py checks it)
+os.environ["WARGRID_QUIET"] = "1"
+
 REPO = Path(__file__).resolve().parent.parent
 MOVINGAI = REPO / "tests" / "data" / "movingai"
