@@ -133,8 +133,22 @@ def add_query_args(p: argparse.ArgumentParser, extra: list[tuple[str, Any, str, 
     p.add_argument("start", type=parse_cell, metavar="START", help="x,y")
     for dest, typ, metavar, text in extra:
         p.add_argument(dest, type=typ, metavar=metavar, help=text)
-    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
+    add_unit_json(p)
+
+
+def add_unit_json(p: argparse.ArgumentParser, *, seed: bool = False,
+                  unit_help: str = "movement class (default: the terrain table's first)") -> None:
+    """``--seed`` (when ``seed``), ``--unit`` and ``--json``: the options of the verbs that query a map file."""
+    if seed:
+        p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--unit", default=None, help=unit_help)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def map_and_unit(args: argparse.Namespace) -> tuple[Map, str]:
+    """The map file ``args.map`` and the movement class ``args.unit`` names on it."""
+    m = load_map(args.map)
+    return m, m.unit_class(args.unit)
 
 
 def grid_options(args: argparse.Namespace) -> GridOptions:

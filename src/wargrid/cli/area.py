@@ -6,7 +6,7 @@ import argparse
 
 from ..map.tactics import AREA_MASKS
 from ..tactics.areas import AREA_SHAPES
-from ._common import Subparsers, load_map, parse_cell, print_json, verb_parser
+from ._common import Subparsers, add_unit_json, map_and_unit, parse_cell, print_json, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
@@ -25,15 +25,14 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--width", type=int, default=None, help="cone half-width in cells")
     p.add_argument("--radius", type=float, default=None, help="ring, radius and circle size")
     p.add_argument("--mask", choices=AREA_MASKS, default="none", help="none (default), sight or terrain")
-    p.add_argument("--unit", default=None, help="movement class for --mask terrain (default: the first)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_unit_json(p, unit_help="movement class for --mask terrain (default: the terrain table's first)")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    m = load_map(args.map)
+    m, unit = map_and_unit(args)
     a = m.area(args.shape, args.origin, direction=args.direction, length=args.length, radius=args.radius,
-               width=args.width, mask=args.mask, unit=m.unit_class(args.unit))
+               width=args.width, mask=args.mask, unit=unit)
     if args.json:
         print_json({"shape": a.shape, "origin": list(a.origin), "mask": args.mask, "cells": [list(c) for c in a.cells]})
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..territory.partition import MODES
-from ._common import Subparsers, load_map, print_json, verb_parser
+from ._common import Subparsers, add_unit_json, map_and_unit, print_json, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
@@ -20,15 +20,12 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("players", type=int, metavar="PLAYERS", help="number of players (>= 1)")
     p.add_argument("--mode", choices=MODES, default="compact", help="compact (default) or scattered")
     p.add_argument("--max-chunk", type=int, default=None, help="scattered mode: largest chunk in cells")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_unit_json(p, seed=True)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    m = load_map(args.map)
-    unit = m.unit_class(args.unit)
+    m, unit = map_and_unit(args)
     part = m.partition(args.players, mode=args.mode, max_chunk=args.max_chunk, seed=args.seed, unit=unit)
     r = part.report
     if args.json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import Subparsers, add_query_args, load_map, parse_cell, print_json, verb_parser
+from ._common import Subparsers, add_query_args, map_and_unit, parse_cell, print_json, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
@@ -22,8 +22,7 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    m = load_map(args.map)
-    unit = m.unit_class(args.unit)
+    m, unit = map_and_unit(args)
     r = m.route(args.start, args.goal, unit=unit, points_per_turn=args.points, points_left=args.points_left)
     if args.json:
         out: dict[str, object] = {"start": list(args.start), "goal": list(args.goal), "unit": unit, "found": r is not None}

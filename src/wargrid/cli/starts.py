@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import Subparsers, load_map, print_json, verb_parser
+from ._common import Subparsers, add_unit_json, map_and_unit, print_json, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
@@ -15,15 +15,12 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("map", metavar="MAP", help="map file")
     p.add_argument("players", type=int, metavar="PLAYERS", help="number of players (>= 1)")
     p.add_argument("--radius", type=int, default=3, help="cells around a start whose value is balanced (default 3)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_unit_json(p, seed=True)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    m = load_map(args.map)
-    unit = m.unit_class(args.unit)
+    m, unit = map_and_unit(args)
     s = m.start_positions(args.players, unit=unit, seed=args.seed, radius=args.radius)
     if args.json:
         print_json({"unit": unit, "cells": [list(c) for c in s.cells], "min_distance": s.min_distance,

@@ -6,7 +6,7 @@ import argparse
 
 import numpy as np
 
-from ._common import Subparsers, load_map, parse_cell, print_json, verb_parser
+from ._common import Subparsers, add_unit_json, map_and_unit, parse_cell, print_json, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
@@ -21,14 +21,12 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
                    help="source cells")
     p.add_argument("--to", dest="targets", type=parse_cell, nargs="+", default=None, metavar="X,Y",
                    help="target cells (default: the sources)")
-    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_unit_json(p)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    m = load_map(args.map)
-    unit = m.unit_class(args.unit)
+    m, unit = map_and_unit(args)
     targets = args.targets if args.targets is not None else args.sources
     table = m.distance_table(args.sources, targets, unit=unit)
     if args.json:

@@ -6,7 +6,7 @@ import argparse
 
 import numpy as np
 
-from ._common import Subparsers, load_map, print_json, verb_parser
+from ._common import Subparsers, add_unit_json, map_and_unit, print_json, verb_parser
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
@@ -16,14 +16,12 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
                                 "--json adds the labels ((height, width) rows, -1 impassable).",
                     examples=["wargrid zones board.json", "wargrid zones board.json --unit naval --json"])
     p.add_argument("map", metavar="MAP", help="map file")
-    p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_unit_json(p)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    m = load_map(args.map)
-    unit = m.unit_class(args.unit)
+    m, unit = map_and_unit(args)
     labels = m.zones(unit=unit)
     ids, sizes = np.unique(labels[labels >= 0], return_counts=True)
     order = np.argsort(-sizes, kind="stable")
