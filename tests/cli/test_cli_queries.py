@@ -111,3 +111,14 @@ def test_warm_up(capsys) -> None:
     assert run_json(capsys, "warm-up", "movement", "sight")["warmed"] == ["movement", "sight"]
     code, _, err = run(capsys, "warm-up", "flying")
     assert code == 2 and "invalid choice" in err
+
+
+def test_generate_convert_render_json(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "g.json"
+    d = run_json(capsys, "generate", str(out), "--size", "9x7", "--seed", "4")
+    m = wargrid.load_map(out)
+    assert d["wrote"] == str(out) and (d["width"], d["height"]) == (9, 7) and d["cells"]["water"] == m.count("water")
+    d = run_json(capsys, "convert", str(out), str(tmp_path / "g.tmx"))
+    assert d["wrote"].endswith("g.tmx") and d["kind"] == m.grid.kind
+    d = run_json(capsys, "render", str(out), str(tmp_path / "g.svg"), "--coordinates")
+    assert d == {"wrote": str(tmp_path / "g.svg"), "overlays": ["Coordinates"]}

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from . import CliError
-from ._common import MAP_FORMATS, Subparsers, out_path, verb_parser
+from ._common import MAP_FORMATS, Subparsers, out_path, verb_parser, print_json
 
 _KNOWN = tuple(MAP_FORMATS)
 
@@ -24,6 +24,7 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--encoding", choices=("csv", "base64"), default="csv", help="Tiled layer data encoding")
     p.add_argument("--compression", choices=("zlib", "gzip"), default=None, help="Tiled base64 compression")
     p.add_argument("--unit", default=None, help="Moving AI output: the class whose passability is written")
+    p.add_argument("--json", action="store_true", help="print what was written as JSON")
     return p
 
 
@@ -63,5 +64,8 @@ def run(args: argparse.Namespace) -> int:
         from ..io.native import save_map
 
         save_map(m, dst)
+    if args.json:
+        print_json({"wrote": str(dst), "width": m.width, "height": m.height, "kind": m.grid.kind})
+        return 0
     print(f"wrote {dst}: {m.grid!r}")
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._common import (
+    print_json,
     verb_parser,
     GENERATE_BYTES_PER_CELL,
     MAP_FORMATS,
@@ -39,6 +40,7 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--rivers", type=int, default=None, help="number of rivers (default: by size)")
     p.add_argument("--picture", metavar="FILE", default=None, help="also draw the board to FILE (.svg or .png)")
     add_grid_options(p)
+    p.add_argument("--json", action="store_true", help="print what was written as JSON")
     return p
 
 
@@ -60,5 +62,10 @@ def run(args: argparse.Namespace) -> int:
 
         draw(m, args.picture, [])
     counts = ", ".join(f"{n} {m.count(n)}" for n in ("water", "forest", "hills", "mountains", "road", "bridge"))
+    if args.json:
+        print_json({"wrote": args.out, "width": m.width, "height": m.height, "kind": m.grid.kind, "seed": args.seed,
+                    "towns": [list(t) for t in b.towns],
+                    "cells": {n: m.count(n) for n in ("water", "forest", "hills", "mountains", "road", "bridge")}})
+        return 0
     print(f"wrote {args.out}: {m.grid!r}, seed {args.seed}, {len(b.towns)} towns; cells: {counts}")
     return 0

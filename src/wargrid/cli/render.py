@@ -10,7 +10,7 @@ import numpy as np
 
 from ..map import Map
 from . import CliError
-from ._common import PICTURES, PNG_BYTES_PER_PIXEL, Subparsers, check_memory, check_output, load_map, out_path, parse_cell, verb_parser
+from ._common import PICTURES, PNG_BYTES_PER_PIXEL, Subparsers, check_memory, check_output, load_map, out_path, parse_cell, verb_parser, print_json
 
 if TYPE_CHECKING:
     from ..render.overlays import Overlay
@@ -31,6 +31,7 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--budget", type=float, default=10.0, help="movement points for --range (default 10)")
     p.add_argument("--zones", action="store_true", help="colour the connectivity zones of --unit")
     p.add_argument("--unit", default=None, help="movement class (default: the terrain table's first)")
+    p.add_argument("--json", action="store_true", help="print what was written as JSON")
     return p
 
 
@@ -87,5 +88,8 @@ def run(args: argparse.Namespace) -> int:
     if args.coordinates:
         overlays.append(Coordinates())
     draw(m, args.out, overlays, cell_size=args.cell_size, grid_lines=not args.no_grid)
+    if args.json:
+        print_json({"wrote": args.out, "overlays": [type(o).__name__ for o in overlays]})
+        return 0
     print(f"wrote {args.out}")
     return 0
