@@ -51,6 +51,14 @@ VERSION = 1
 _MAX_JSON_BYTES = 1 << 30
 _MAX_HEADER_BYTES = 1 << 24  # the header array of an .npz file: the board and the terrain table as JSON
 _NPY_SLACK = 1 << 16  # room for an .npy member's own header
+# the dtype kinds each .npz layer may have, and how to name them
+_KINDS = {
+    "terrain": ("iu", "integer"),
+    "overlay": ("iu", "integer"),
+    "mask": ("b", "boolean"),
+    "elevation": ("fiu", "real (not complex)"),
+    "edges": ("fiu", "real (not complex)"),
+}
 
 
 class _HeaderData(TypedDict):
@@ -250,8 +258,11 @@ def _mask_rows(rows: Any, w: int, h: int) -> NDArray[np.bool_] | None:
         return None
     if not isinstance(rows, list) or len(rows) != h or any(not isinstance(r, str) or len(r) != w for r in rows):
         raise MapFileError(f"grid mask must be {h} strings of {w} characters '0'/'1'", None)
-    arr = np.array([[c == "1" for c in r] for r in rows], dtype=bool)
-    return arr
+    for y, r in enumerate(rows):
+        if r.strip("01"):
+            x = next(i for i, c in enumerate(r) if c not in "01")
+            raise MapFileError(f"grid mask row {y} has {r[x]!r} at x={x}; a mask holds only '0' and '1'", None)
+    return np.array([[c == "1" for c in r] for r in rows], dtype=bool)
 
 
 def _symbol_rows(rows: Any, name: str, t: TerrainTable, w: int, h: int, *, blank: bool) -> NDArray[np.int16]:
@@ -346,6 +357,9 @@ def _load_npz(path: Path, max_cells: int) -> Map:
                 if math.prod(shape) > max_cells * 8:
                     raise MapFileError(f"array {k!r} declares shape {shape}, past the cap of {max_cells} cells", None)
             arr = {k: z[k] for k in keys}
+            for k, v in arr.items():
+                if v.dtype.kind not in _KINDS[k][0]:
+                    raise MapFileError(f"array {k!r} has dtype {v.dtype}; it must be {_KINDS[k][1]}", None)
     except MapFileError as exc:
         raise MapFileError(exc.reason, path) from None
     except (OSError, ValueError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError, KeyError,

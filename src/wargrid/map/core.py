@@ -181,6 +181,8 @@ class MapCore:
 
     def _check_float_layer(self, layer: Any, name: str) -> npt.NDArray[np.float64]:
         try:
+            if np.iscomplexobj(layer):
+                raise TypeError("complex")
             a = np.asarray(layer, dtype=np.float64)
         except (TypeError, ValueError):
             raise ArgumentTypeError(f"{name} must be a real (height, width) array, got {type(layer).__name__}") from None
@@ -193,6 +195,8 @@ class MapCore:
     def _check_edges(self, edges: Any) -> npt.NDArray[np.float64]:
         want = self.grid.shape + (self.grid.ndir,)
         try:
+            if np.iscomplexobj(edges):
+                raise TypeError("complex")
             e = np.asarray(edges, dtype=np.float64)
         except (TypeError, ValueError):
             raise ArgumentTypeError(f"edges must be a real (height, width, ndir) array, got {type(edges).__name__}") from None
