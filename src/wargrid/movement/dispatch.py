@@ -5,7 +5,7 @@ Every path entry point goes through ``shortest_path``: ``astar`` and
 In order:
 
 1. trivial answers: start = goal; an impassable start (only itself is
-   reached) or goal (unreachable);
+   reached) or goal (unreachable) (the rules: ``wargrid.movement.search``);
 2. the zone pre-check: when connectivity zones are at hand, a goal in
    another zone is unreachable in O(1), without a search. ``Map`` passes the
    zones it keeps up to date under edits; for a cost field used without a
@@ -139,8 +139,11 @@ def shortest_path(
             "everywhere, no edge costs, weight 1, no stop cells and nearest=False"
         )
     if use_jps and search != "astar" and (search == "jps" or jps_pays(grid, costs)):
-        return jps_path(grid, costs, s, t)
-    return search_checked(grid, costs, start, goal, weight, nearest, stop)
+        found = jps_path(grid, costs, s, t)
+    else:
+        found = search_checked(grid, costs, start, goal, weight, nearest, stop)
+    # a cost that overflows to inf is unreachable, as the fields say (see ``search``)
+    return found if found is None or found.cost < np.inf else None
 
 
 def astar(
