@@ -35,13 +35,14 @@ from typing import Protocol, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._budget import check_memory
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid
 from ._array_cache import ArrayCache, cached, remember
 from .jps import jps_path, jps_pays
-from .search import Path, check_weight, jps_applies, padded_id, search_checked, stop_array
+from .search import SEARCH_BYTES_PER_CELL, Path, check_weight, jps_applies, padded_id, search_checked, stop_array
 from .zones import ZoneState
 
 __all__ = ["astar", "find_path", "paths", "shortest_path", "check_costs", "SEARCHES"]
@@ -232,6 +233,9 @@ def find_path(
     return astar(grid, CostField.from_arrays(grid, cell_costs, edge_costs), start, goal, weight=weight, nearest=nearest)
 
 
+MAX_WORKERS = 256
+"""The most threads ``paths`` accepts (each holds a search state the size of the board)."""
+
 PROBE_QUERIES = 4
 THREADS_PAY_SECONDS = 0.5e-3
 """``paths`` spreads a batch over threads only when ``PROBE_QUERIES`` of its
@@ -250,6 +254,10 @@ def paths(
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 
+    ``workers`` is 1 to ``MAX_WORKERS``; each thread used holds a search state
+    the size of the board (``SEARCH_BYTES_PER_CELL`` a cell), and a batch whose
+    threads memory could not hold is refused up front (``ResourceError``).
+
     ``zones``: as in ``shortest_path`` (``Map.paths`` passes its own).
 
     >>> from wargrid import SquareGrid
@@ -259,8 +267,8 @@ def paths(
     """
     costs = check_costs(grid, costs)
     workers = check_int(workers, "workers")
-    if workers < 1:
-        raise ArgumentError(f"workers must be >= 1, got {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ArgumentError(f"workers must be between 1 and {MAX_WORKERS} threads, got {workers}")
     try:
         items = list(pairs)
     except TypeError:
@@ -294,6 +302,9 @@ def paths(
         for i in rest:
             out[i] = one(checked[i])
         return out
+    workers = min(workers, len(rest))
+    # each thread keeps a search state of its own for the board
+    check_memory(workers * SEARCH_BYTES_PER_CELL * grid.topology.padded_size, what="paths", name="workers", value=workers)
     with ThreadPoolExecutor(max_workers=workers) as ex:
         chunks = [rest[k::workers] for k in range(workers)]
         results = list(ex.map(lambda ch: [one(checked[i]) for i in ch], chunks))

@@ -137,6 +137,13 @@ def topo_bundle(topo: Topology) -> TopoBundle:
     return got
 
 
+SEARCH_BYTES_PER_CELL = 40
+"""Memory a ``SearchState`` reserves a padded cell (the arrays below, int32 ids)."""
+
+BIG_SEARCH_CELLS = 1 << 24
+"""From this many padded cells, a new search state checks first that memory can hold it."""
+
+
 class SearchState:
     """Per-state arrays reused across queries on boards of one size (generation stamps).
 
@@ -148,6 +155,11 @@ class SearchState:
     """
 
     def __init__(self, n: int, *, index_dtype: Any = np.int32) -> None:
+        if n >= BIG_SEARCH_CELLS:
+            from .._budget import check_memory
+
+            check_memory(SEARCH_BYTES_PER_CELL * n, what="a search", name="board cells (padded)", value=n,
+                         hint="use a smaller board")
         self.n = n
         self.g = np.empty(n, dtype=np.float64)
         self.parent = np.empty(n, dtype=index_dtype)
