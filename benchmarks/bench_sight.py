@@ -104,7 +104,7 @@ def board_independence(repeat: int) -> None:
         m.fov(origins[0], radius=10)
         from wargrid.sight.fov import visible_cells
 
-        board = m._sight_board()
+        board = m.derived.sight_board(False)
         t_ids = best_of(lambda o: visible_cells(board, o, radius=10), origins, repeat)
         t_arr = best_of(lambda o: m.fov(o, radius=10), origins, repeat)
         print(f"radius 10 on {side}x{side}: visible cell ids {t_ids:7.1f} us   Map.fov (allocates the "

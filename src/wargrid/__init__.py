@@ -13,12 +13,13 @@ from .grids import *  # noqa: F401,F403
 from .grids import __all__ as _grid_names
 from .costs import CostField
 from .errors import ArgumentError, ArgumentTypeError, CellError, UnknownError, WargridError
-from .map import EVENTS, CallbackError, Map, MapEdit, MapEvent
+from .map import EVENTS, CallbackError, Map, MapEdit, MapEvent, Marker
 from .terrain import INF, Terrain, TerrainTable
 from .generate import GeneratedBoard, generate, generate_board
 from .io.errors import MapFileError
 from .io.native import load_map, save_map
 from .io.tiled import load_tiled, save_tiled
+from .io.wesnoth import load_wesnoth, save_wesnoth
 from .movement import FlowField, MovementRange, Path, Route
 from .sight import Fog, FogView, VisibilityPolygon, field_of_view, line_of_sight, visibility_polygon
 from .io.movingai import Scenario, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
@@ -27,10 +28,11 @@ from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
 __version__ = "0.1.0"
 
 __all__ = list(_grid_names) + [
-    "Map", "MapEvent", "MapEdit", "CostField", "CallbackError", "EVENTS",
+    "Map", "MapEvent", "MapEdit", "Marker", "CostField", "CallbackError", "EVENTS",
     "WargridError", "ArgumentError", "ArgumentTypeError", "CellError", "UnknownError",
     "Terrain", "TerrainTable", "INF",
     "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map", "load_tiled", "save_tiled",
+    "load_wesnoth", "save_wesnoth",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
     "Fog", "FogView", "VisibilityPolygon", "field_of_view", "line_of_sight", "visibility_polygon",
 ]

@@ -7,20 +7,25 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid, TerrainTable
+from wargrid import HexGrid, IsometricGrid, Map, Marker, SquareGrid, StaggeredGrid, TerrainTable
+
+
+_TEXT = st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"))  # what XML attributes hold as written
 
 
 @st.composite
 def grids(draw, *, masks: bool = True, wrap: bool = True):
     w = draw(st.integers(1, 7))
     h = draw(st.integers(1, 6))
-    kind = draw(st.sampled_from(["square4", "square8", "flat", "pointy", "staggered"]))
+    kind = draw(st.sampled_from(["square4", "square8", "flat", "pointy", "staggered", "isometric"]))
     wrap_x = draw(st.booleans()) if wrap and w >= 4 else False
     mask = None
     if masks and draw(st.booleans()):
         mask = np.array(draw(st.lists(st.booleans(), min_size=w * h, max_size=w * h)), dtype=bool).reshape(h, w)
         if not mask.any():
             mask[0, 0] = True
+    if kind == "isometric":
+        return IsometricGrid(w, h, diagonal=draw(st.booleans()), mask=mask)
     if kind.startswith("square"):
         rule = draw(st.sampled_from(["always", "no-obstacle", "one-obstacle"]))
         return SquareGrid(w, h, diagonal=kind == "square8", corner_rule=rule, wrap_x=wrap_x, mask=mask)
@@ -58,4 +63,17 @@ def maps(draw, *, masks: bool = True, wrap: bool = True, extras: bool = True):
             e[y, x, d] = draw(st.sampled_from([0.5, 1.0, 3.0, math.inf]))
         m = Map(g, terrain=m.terrain, terrains=t, overlay=m.overlay, elevation=m.elevation, edges=e,
                 climb_cost=m.climb_cost)
+    if draw(st.booleans()):
+        cells = list(g.cells())
+        markers = [Marker(draw(st.sampled_from(["red", "Town & Co", "ü"])),
+                          tuple(draw(st.lists(st.sampled_from(cells), max_size=3, unique=True))),
+                          kind=draw(st.sampled_from(["", "spawn"])),
+                          properties=draw(st.dictionaries(st.sampled_from(["player", "gold", "note"]),
+                                                          st.one_of(st.integers(-5, 5), st.booleans(), st.text(_TEXT, max_size=4),
+                                                                    st.floats(-10, 10, allow_nan=False)), max_size=2)))
+                   for _ in range(draw(st.integers(1, 3)))]
+        props = draw(st.dictionaries(st.sampled_from(["author", "turns"]), st.one_of(st.integers(0, 9), st.text(_TEXT, max_size=5)),
+                                     max_size=2))
+        m = Map(g, terrain=m.terrain, terrains=t, overlay=m.overlay, elevation=m.elevation, edges=m.edges,
+                climb_cost=m.climb_cost, markers=markers, properties=props)
     return m

@@ -77,7 +77,7 @@ def test_written_map_reads_back_and_rewrites_identically(tmp_path: Path) -> None
     save_tiled(m, tmp_path / "a.tmx")
     a = load_tiled(tmp_path / "a.tmx")
     assert isinstance(a.grid, StaggeredGrid)
-    assert a == Map(m.grid, terrain=m.terrain, terrains=m.terrains, overlay=m.overlay)
+    assert a == m  # elevation and edge costs (the rivers) ride along as map properties
     save_tiled(a, tmp_path / "b.tmx")
     assert (tmp_path / "a.tmx").read_text().replace("a-terrain", "x") == (tmp_path / "b.tmx").read_text().replace("b-terrain", "x")
     assert (tmp_path / "a-terrain.png").exists()
@@ -124,8 +124,7 @@ BOMB = ('<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&
         (tmx("AAAA", enc='encoding="base64" compression="zstd"'), "zstd"),
         (tmx("1", w=100000, h=100000), "cap"),
         (tmx("1,1,1,1", w=0), "width must be >= 1"),
-        (tmx("1,1,1,1").replace("plains", "lava"), "'lava', which is not in the terrain table"),
-        (tmx("1,1,1,1").replace('"orthogonal"', '"isometric"'), "isometric"),
+        (tmx("1,1,1,1").replace('"orthogonal"', '"hexagonal" staggeraxis="z"'), "staggeraxis must be x or y"),
         (tmx("1,1,1,1").replace('infinite="0"', 'infinite="1"'), "infinite"),
         (tmx("1,1,1,1")[:-30], "not well-formed XML"),
         (tmx("&lol3;,1,1,1", head=BOMB), "unsafe XML"),
@@ -225,7 +224,21 @@ def test_custom_terrain_table_rides_along(tmp_path: Path) -> None:
         save_tiled(m, tmp_path / name, tileset_image=False)
         assert load_tiled(tmp_path / name) == m
     with pytest.raises(MapFileError, match="'floor', which is not in the terrain table"):
-        load_tiled(tmp_path / "c.tmx", terrains=wargrid.TerrainTable.default())
+        load_tiled(tmp_path / "c.tmx", terrains=wargrid.TerrainTable.default(), strict=True)
+
+
+def test_unknown_terrain_is_added_with_a_warning_unless_strict(tmp_path: Path) -> None:
+    p = tmp_path / "lava.tmx"
+    p.write_text(tmx("1,1,1,1").replace("plains", "Hot Lava"))
+    with pytest.warns(wargrid.io.errors.MapFileWarning, match="hot_lava"):
+        m = load_tiled(p)
+    assert m.terrain_name((0, 0)) == "hot_lava"
+    assert m.terrains.names[:10] == wargrid.TerrainTable.default().names
+    assert [m.terrains.cost("hot_lava", c) for c in m.terrains.classes] == [1.0] * 5
+    assert not m.terrains["hot_lava"].blocks_sight
+    with pytest.raises(MapFileError, match="'Hot Lava', which is not in the terrain table") as e:
+        load_tiled(p, strict=True)
+    assert str(p) in str(e.value)
 
 
 def test_movingai_to_tiled_and_back(tmp_path: Path) -> None:

@@ -25,6 +25,9 @@ def board(client: TestClient, kind: str = "square-4", width: int = 8, height: in
     return r.json()
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def error(r, status: int) -> str:
     assert r.status_code == status, r.text
     body = r.json()
@@ -154,17 +157,17 @@ def test_board_bad_requests(client, payload, needle):
 
 
 def test_body_must_be_a_json_object(client):
-    assert "not valid JSON" in error(client.post("/api/board", content=b"{nope"), 400)
-    assert "empty body" in error(client.post("/api/board", content=b""), 400)
+    assert "not valid JSON" in error(client.post("/api/board", content=b"{nope", headers=JSON), 400)
+    assert "empty body" in error(client.post("/api/board", content=b"", headers=JSON), 400)
     assert "must be a JSON object, got list" in error(client.post("/api/board", json=[1, 2]), 400)
-    assert "not valid JSON" in error(client.post("/api/board", content=b"\xff\xfe"), 400)
+    assert "not valid JSON" in error(client.post("/api/board", content=b"\xff\xfe", headers=JSON), 400)
 
 
 def test_body_size_is_bounded(client):
     big = b'{"kind": "' + b"x" * (MAX_BODY + 10) + b'"}'
-    assert "at most" in error(client.post("/api/board", content=big), 413)
+    assert "at most" in error(client.post("/api/board", content=big, headers=JSON), 413)
     # a lying Content-Length is refused before the body is read
-    r = client.post("/api/board", content=b"{}", headers={"content-length": str(MAX_BODY + 1)})
+    r = client.post("/api/board", content=b"{}", headers={**JSON, "content-length": str(MAX_BODY + 1)})
     assert r.status_code in (400, 413)
 
 
@@ -295,7 +298,21 @@ def test_upload_tiled_round_trip(client, tmp_path):
 )
 def test_upload_tiled_with_external_tileset_is_refused(client, text):
     name = "x.tmj" if text.startswith("{") else "x.tmx"
-    assert "must embed their tilesets" in error(client.post("/api/upload", json={"name": name, "text": text}), 400)
+    msg = error(client.post("/api/upload", json={"name": name, "text": text}), 400)
+    assert "must embed their tilesets" in msg
+    assert any(f"needs the tileset file '{f}'" in msg for f in ("/etc/passwd", "../../x.tsx", "/dev/zero"))
+
+
+def test_upload_accepts_what_generate_writes_with_its_tileset_image(client, tmp_path):
+    from wargrid import generate
+    from wargrid.io.tiled import save_tiled
+
+    m = generate(10, 8, kind="square", seed=4)
+    save_tiled(m, tmp_path / "g.tmx")  # an embedded tileset with an <image source=...>
+    assert 'image source="g-terrain.png"' in (tmp_path / "g.tmx").read_text()
+    r = client.post("/api/upload", json={"name": "g.tmx", "text": (tmp_path / "g.tmx").read_text()})
+    assert r.status_code == 200, r.text
+    assert r.json()["terrain"] == m.terrain.ravel().tolist()
 
 
 @pytest.mark.parametrize(
@@ -322,3 +339,15 @@ def test_upload_of_a_map_too_big_to_show(client):
         save_map(Map(SquareGrid(300, 2)), Path(d) / "wide.json")
         text = (Path(d) / "wide.json").read_text()
     assert "up to 256 x 256" in error(client.post("/api/upload", json={"name": "wide.json", "text": text}), 413)
+
+
+def test_upload_wesnoth_map(client):
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "data" / "wesnoth" / "two_rivers.map").read_text()
+    r = client.post("/api/upload", json={"name": "two_rivers.map", "text": text})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["kind"] == "hex-flat" and got["grid"]["offset"] == "odd-q" and (got["width"], got["height"]) == (14, 10)
+    mover = client.post("/api/upload", json={"name": "a.map", "text": "type octile\nheight 1\nwidth 2\nmap\n..\n"})
+    assert mover.status_code == 200, mover.text

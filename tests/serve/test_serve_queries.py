@@ -181,7 +181,8 @@ def test_range_bad_requests(fields, needle):
 
 def test_range_rejects_nan_in_json():
     sid = session(Map(SquareGrid(5, 5)))
-    r = CLIENT.post("/api/range", content=b'{"session": "%s", "start": [0, 0], "budget": NaN}' % sid.encode())
+    r = CLIENT.post("/api/range", content=b'{"session": "%s", "start": [0, 0], "budget": NaN}' % sid.encode(),
+                    headers={"Content-Type": "application/json"})
     assert "budget must be a finite number" in bad(r)
 
 

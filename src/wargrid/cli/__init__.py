@@ -23,9 +23,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from types import ModuleType
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 from ..errors import WargridError
 
@@ -43,7 +44,15 @@ class CliError(WargridError):
         self.code = code
 
 
+_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d+,-?\d+$")
+"""What argparse takes for a value, not an option, though it starts with '-': numbers and cells like ``-1,0``."""
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE  # a cell like -1,0 is a value, not an option
+
     def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
@@ -92,6 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code
     except (ValueError, TypeError, IndexError, KeyError, OSError, NotImplementedError) as exc:
         _fail(verb, exc)
+        return 1
+    except MemoryError:
+        _fail(verb, MemoryError("out of memory: ask for a smaller board, picture or batch"))
         return 1
 
 

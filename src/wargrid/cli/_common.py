@@ -40,11 +40,25 @@ class StepNote(TypedDict):
     compute: float | None
 
 
+MAP_FORMATS = {".json": "wargrid JSON", ".npz": "wargrid npz", ".tmx": "Tiled XML", ".tmj": "Tiled JSON",
+               ".map": "Moving AI"}
+"""Map file extensions wargrid reads and writes, and what each is."""
+
+PICTURES = (".svg", ".png")
+"""Picture file extensions wargrid draws."""
+
+GENERATE_BYTES_PER_CELL = 450
+"""Peak memory of ``generate_board`` per cell (measured about 415 on 256^2 to 2048^2 boards)."""
+
+PNG_BYTES_PER_PIXEL = 64
+"""Peak memory of ``render_png`` per pixel of the picture (measured about 58)."""
+
+
 def parse_cell(text: str) -> tuple[int, int]:
     """``'x,y'`` to a cell (argparse type).
 
-    >>> parse_cell("3,4")
-    (3, 4)
+    >>> parse_cell("3,4"), parse_cell("-1,0")
+    ((3, 4), (-1, 0))
     """
     try:
         x, y = (int(v) for v in str(text).split(","))
@@ -119,10 +133,30 @@ def load_map(path: str) -> Map:
     return native(p)
 
 
-def save_map(m: Map, path: str) -> None:
-    """Write ``m`` in the format chosen by the extension of ``path``."""
+def map_format(path: str, fmt: str | None = None, what: str = "OUT") -> str:
+    """The extension (``'.json'``, ``'.map'``, ...) of the format to write ``path`` in: ``fmt`` or the path's own.
+
+    >>> map_format("a.TMX"), map_format("board.dat", "npz")
+    ('.tmx', '.npz')
+    """
+    known = ", ".join(MAP_FORMATS)
+    suffix = Path(path).suffix.lower()
+    if fmt is None:
+        if suffix not in MAP_FORMATS:
+            raise CliError(f"{what} must end in one of {known} (or name the format with --format); got {Path(path).name!r}", 2)
+        return suffix
+    chosen = "." + fmt.lower().lstrip(".")
+    if chosen not in MAP_FORMATS:
+        raise CliError(f"--format must be one of {', '.join(f[1:] for f in MAP_FORMATS)}; got {fmt!r}", 2)
+    if chosen in (".tmx", ".tmj") and suffix != chosen:
+        raise CliError(f"a Tiled {chosen[1:]} file must end in {chosen}; got {Path(path).name!r}", 2)
+    return chosen
+
+
+def save_map(m: Map, path: str, fmt: str | None = None) -> None:
+    """Write ``m`` in the format ``map_format(path, fmt)`` names."""
     p = Path(path)
-    suffix = p.suffix.lower()
+    suffix = map_format(path, fmt)
     if suffix in (".tmx", ".tmj"):
         from ..io.tiled import save_tiled
 
@@ -134,7 +168,56 @@ def save_map(m: Map, path: str) -> None:
     else:
         from ..io.native import save_map as native
 
-        native(m, p)
+        native(m, p, encoding=suffix[1:])
+
+
+def check_output(path: str, what: str, suffixes: tuple[str, ...] | None = None) -> Path:
+    """Check, before any work, that ``path`` can be written: its extension is one of ``suffixes``, it is not a
+    folder, and its folder exists (or is created now) and is writable. Returns the path.
+    """
+    p = Path(path)
+    if suffixes is not None and p.suffix.lower() not in suffixes:
+        raise CliError(f"{what} must end in {' or '.join(suffixes)}, got {p.name!r}", 2)
+    if p.is_dir():
+        raise CliError(f"{what} {path} is a folder, not a file")
+    folder = out_path(path).parent
+    if not os.access(folder or ".", os.W_OK):
+        raise CliError(f"cannot write {what} {path}: the folder {folder} is not writable")
+    return p
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this machine can still give (``MemAvailable``), ``None`` when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(need: float, what: str, hint: str) -> None:
+    """Refuse, before any work, a job estimated to need ``need`` bytes when the machine has less free."""
+    free = available_memory()
+    if free is not None and need > free:
+        raise CliError(f"{what} would need about {_bytes(need)} of memory; {_bytes(free)} is free. {hint}")
+
+
+def _bytes(n: float) -> str:
+    """``n`` bytes, readable.
+
+    >>> _bytes(3 * 2**30), _bytes(22 * 2**40), _bytes(512)
+    ('3.0 GiB', '22.0 TiB', '512 B')
+    """
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{int(n)} B"
 
 
 class Progress:

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from . import CliError
-from ._common import Subparsers, out_path
+from ._common import MAP_FORMATS, Subparsers, out_path
 
-_KNOWN = (".json", ".npz", ".tmx", ".tmj", ".map")
+_KNOWN = tuple(MAP_FORMATS)
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:

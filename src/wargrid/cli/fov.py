@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from . import CliError
-from ._common import Subparsers, load_map, parse_cell
+from ._common import PICTURES, Subparsers, check_output, load_map, parse_cell
 
 _ASCII_LIMIT = 120
 
@@ -45,6 +45,8 @@ def ascii_view(seen: np.ndarray, blocks: np.ndarray, origin: tuple[int, int]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out:
+        check_output(args.out, "--out", PICTURES)
     m = load_map(args.map)
     if args.radius is not None and args.radius < 0:
         raise CliError(f"--radius must be >= 0, got {args.radius}", 2)

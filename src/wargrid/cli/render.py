@@ -10,7 +10,7 @@ import numpy as np
 
 from ..map import Map
 from . import CliError
-from ._common import Subparsers, load_map, out_path, parse_cell
+from ._common import PICTURES, PNG_BYTES_PER_PIXEL, Subparsers, check_memory, check_output, load_map, out_path, parse_cell
 
 if TYPE_CHECKING:
     from ..render.overlays import Overlay
@@ -47,12 +47,23 @@ def draw(m: Map, out: str, overlays: list[Overlay], *, cell_size: float | None =
         raise CliError(f"the picture must end in .svg or .png, got {Path(out).name!r}", 2)
 
 
+def check_picture_memory(m: Map, cell_size: float | None) -> None:
+    """Refuse, before drawing, a PNG picture of ``m`` too big for this machine's memory."""
+    from ..render.geometry import Frame
+    from ..render.scene import default_cell_size
+
+    frame = Frame.for_grid(m.grid, cell_size=default_cell_size(m.grid) if cell_size is None else cell_size)
+    check_memory(frame.width * frame.height * PNG_BYTES_PER_PIXEL, f"a {frame.width}x{frame.height} pixel picture",
+                 "Ask for a smaller --cell-size, or an .svg picture.")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..render import CellValues, Coordinates, Markers, Polyline, Regions
 
-    if Path(args.out).suffix.lower() not in (".svg", ".png"):
-        raise CliError(f"OUT must end in .svg or .png, got {Path(args.out).name!r}", 2)
+    check_output(args.out, "OUT", PICTURES)
     m = load_map(args.map)
+    if Path(args.out).suffix.lower() == ".png":
+        check_picture_memory(m, args.cell_size)
     unit = m.unit_class(args.unit)
     overlays: list[Overlay] = []
     if args.zones:

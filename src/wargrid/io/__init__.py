@@ -1,4 +1,4 @@
-"""Reading and writing boards: wargrid's own format, Moving AI ``.map`` / ``.scen`` files, Tiled TMX / TMJ."""
+"""Reading and writing boards: wargrid's own format, Moving AI ``.map`` / ``.scen`` files, Tiled TMX / TMJ, Wesnoth ``.map``."""
 
 from .movingai import (
     MAX_MOVINGAI_CELLS,
@@ -12,6 +12,7 @@ from .movingai import (
 from .errors import MapFileError
 from .native import load_map, save_map
 from .tiled import load_tiled, save_tiled
+from .wesnoth import WESNOTH_TERRAINS, load_wesnoth, save_wesnoth
 
 __all__ = [
     "MOVINGAI_TERRAINS",
@@ -26,4 +27,7 @@ __all__ = [
     "save_map",
     "load_tiled",
     "save_tiled",
+    "load_wesnoth",
+    "save_wesnoth",
+    "WESNOTH_TERRAINS",
 ]

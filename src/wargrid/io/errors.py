@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from ..errors import WargridError
 
-__all__ = ["MapFileError", "MAX_FILE_CELLS"]
+__all__ = ["MapFileError", "MapFileWarning", "MAX_FILE_CELLS"]
 
 MAX_FILE_CELLS = 1 << 26
 """Default cap on the cells a map file may declare (67 M: an 8192 x 8192 board)."""
@@ -31,3 +31,7 @@ class MapFileError(WargridError, ValueError):
         if line is not None:
             where = f"{where}:{line}"
         super().__init__(f"{where}: {message}")
+
+
+class MapFileWarning(UserWarning):
+    """A map file was read, but something in it was guessed or added (say, terrains the table lacked)."""

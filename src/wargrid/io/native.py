@@ -8,6 +8,9 @@ Two encodings of the same content, chosen by the file name:
 - ``.npz``: compressed numpy arrays (loaded with ``allow_pickle=False``) plus
   the same header as JSON text; for big boards.
 
+The header also holds the map's ``markers`` (``[{name, kind, cells,
+properties}]``) and ``properties`` when it has any.
+
 Writes are atomic (temp file beside the target, then ``os.replace``).
 Loading gives a map equal to the one saved (``Map.__eq__``).
 
@@ -37,8 +40,9 @@ from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
+from ..grids.isometric import IsometricGrid
 from .._validate import check_positive_int
-from ..map import Map
+from ..map import Map, Marker
 from ..terrain import TerrainTable, TerrainTableData
 from .._files import atomic_write, atomic_write_with
 from .errors import MAX_FILE_CELLS, MapFileError
@@ -61,12 +65,24 @@ _KINDS = {
 }
 
 
-class _HeaderData(TypedDict):
+class _MarkerData(TypedDict):
+    name: str
+    kind: str
+    cells: list[list[int]]
+    properties: dict[str, Any]
+
+
+class _HeaderBase(TypedDict):
     format: str
     version: int
     grid: dict[str, Any]  # ``Grid.describe()``, plus ``mask`` rows of '0'/'1' on a masked board
     terrains: TerrainTableData
     climb_cost: float
+
+
+class _HeaderData(_HeaderBase, total=False):
+    markers: list[_MarkerData]
+    properties: dict[str, Any]
 
 
 class _TerrainLayer(TypedDict):
@@ -164,7 +180,33 @@ def _header(m: Map) -> _HeaderData:
                       "climb_cost": m.climb_cost}
     if not g.mask.all():
         d["grid"]["mask"] = ["".join("1" if v else "0" for v in row) for row in g.mask.tolist()]
+    if m.markers:
+        d["markers"] = [{"name": mk.name, "kind": mk.kind, "cells": [list(c) for c in mk.cells],
+                         "properties": dict(mk.properties)} for mk in m.markers]
+    if m.properties:
+        d["properties"] = dict(m.properties)
     return d
+
+
+def _extras(d: Any) -> dict[str, Any]:
+    """The ``markers`` and ``properties`` of a header as ``Map`` keyword arguments."""
+    out: dict[str, Any] = {}
+    raw = d.get("markers", [])
+    if not isinstance(raw, list):
+        raise MapFileError("'markers' must be a list of {name, kind, cells, properties}", None)
+    markers = []
+    for i, mk in enumerate(raw):
+        if not isinstance(mk, dict) or not isinstance(mk.get("cells"), list):
+            raise MapFileError(f"markers[{i}] must be an object with name, kind, cells and properties", None)
+        cells = [tuple(c) if isinstance(c, list) else c for c in mk["cells"]]
+        markers.append(Marker(mk.get("name", ""), tuple(cells), kind=mk.get("kind", ""),
+                              properties=mk.get("properties", {})))
+    out["markers"] = markers
+    props = d.get("properties", {})
+    if not isinstance(props, dict):
+        raise MapFileError("'properties' must be an object", None)
+    out["properties"] = props
+    return out
 
 
 def map_to_dict(m: Map) -> MapData:
@@ -236,7 +278,10 @@ def grid_from_description(d: Any, *, max_cells: int = MAX_FILE_CELLS, mask: NDAr
                           wrap_x=wrap, mask=mask)
     if kind == "staggered":
         return StaggeredGrid(w, h, stagger=d.get("stagger", "columns"), wrap_x=wrap, mask=mask)
-    raise MapFileError(f"grid kind must be 'hex', 'square' or 'staggered', got {kind!r}", None)
+    if kind == "isometric":
+        return IsometricGrid(w, h, diagonal=d.get("diagonal", True), corner_rule=d.get("corner_rule", "no-obstacle"),
+                             wrap_x=wrap, mask=mask)
+    raise MapFileError(f"grid kind must be 'hex', 'square', 'staggered' or 'isometric', got {kind!r}", None)
 
 
 def _grid_size(d: dict[str, Any], name: str) -> int:
@@ -332,7 +377,7 @@ def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
                 raise MapFileError(f"edges[{i}] cost must be a number >= 0 or null (a wall), got {c!r}", None)
             e[y, x, dd] = cost
     m = Map(grid, terrain=terrain, terrains=table, overlay=overlay, elevation=elevation, edges=e,
-            climb_cost=d.get("climb_cost", 0.0))
+            climb_cost=d.get("climb_cost", 0.0), **_extras(d))
     return m
 
 
@@ -379,7 +424,7 @@ def _load_npz(path: Path, max_cells: int) -> Map:
             if np.isnan(e).any() or (e < 0).any():
                 raise MapFileError("edge costs must be >= 0 or inf (no NaN)", None)
         m = Map(grid, terrain=arr["terrain"], terrains=table, overlay=arr.get("overlay"),
-                elevation=arr.get("elevation"), edges=e, climb_cost=header.get("climb_cost", 0.0))
+                elevation=arr.get("elevation"), edges=e, climb_cost=header.get("climb_cost", 0.0), **_extras(header))
         return m
     except MapFileError as exc:
         raise MapFileError(exc.reason, path) from None

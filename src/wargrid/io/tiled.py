@@ -1,23 +1,45 @@
-"""Tiled maps: TMX (XML) and TMJ (JSON), read and written.
+"""Tiled maps: TMX (XML) and TMJ (JSON), read and written, as Tiled's own example maps make them.
 
-Boards: ``orthogonal`` maps are square boards; ``hexagonal`` maps with
-``staggeraxis`` x are flat-top hex boards (``staggerindex`` odd/even =
-odd-q/even-q), with ``staggeraxis`` y pointy-top (odd-r/even-r). A
-hexagonal map whose ``hexsidelength`` equals the whole tile side has
-rectangular tiles: wargrid writes its staggered boards that way and reads
-them back as ``StaggeredGrid`` (odd index) boards.
+Boards, by the map's ``orientation``:
 
-Terrain: each tile's terrain comes from a tile property (``terrain`` unless
-``terrain_property`` names another) or from ``tile_terrain``, a mapping of
-global tile id to terrain name given by the user. Flip bits of global ids
-are ignored. An empty cell (gid 0) is a cell outside the board's shape.
-The first tile layer is the ground; a tile layer named ``overlay`` holds
-roads and bridges. wargrid's own options (diagonal moves, corner rule,
-wrap-around) ride along as map properties named ``wargrid.*``.
+- ``orthogonal``: a ``SquareGrid`` (4 directions unless the ``wargrid.diagonal``
+  map property or the ``diagonal`` argument says 8).
+- ``isometric``: an ``IsometricGrid``, a square board drawn as diamonds
+  (8 directions with the no-corner-cutting rule unless told otherwise).
+- ``staggered`` (staggered isometric): mapped exactly onto an
+  ``IsometricGrid`` by ``IsoStagger`` (each diamond touches four across its
+  edges, the orthogonal steps, and four at its corners, the diagonal ones);
+  board cells are the rotated ``(i, j)``, ``IsoStagger`` converts from and to
+  Tiled's ``(col, row)``. The map keeps ``tiled.stagger`` in its properties.
+- ``hexagonal``: ``staggeraxis`` x is flat-top hex (``staggerindex`` odd/even =
+  odd-q/even-q), y pointy-top (odd-r/even-r). A hexagonal map whose
+  ``hexsidelength`` equals the whole tile side has rectangular tiles:
+  wargrid writes its staggered boards that way and reads them back as
+  ``StaggeredGrid`` (odd index) boards.
 
-Layer data may be CSV or base64 (uncompressed, zlib or gzip); XML is
-parsed with defusedxml (no entity expansion, no external entities, no DTD).
-Every problem raises ``MapFileError`` naming the file.
+Infinite maps are read from their chunks and cropped to the tiles in use
+(on hex and staggered maps to an even column or row, so parity is kept);
+the map keeps the crop's Tiled coordinates as ``tiled.origin`` = ``'x,y'``
+and ``save_tiled`` writes it back as an infinite map at the same place.
+
+Terrain of a tile, the first of (each step documented in ``load_tiled``):
+its ``terrain_property`` property; its class (Tiled 1.9+) or type; its Wang
+or terrain-set colours (the colour on most of its corners and edges; a tie
+goes to the colour listed first in the set); a collision shape
+(``collision_terrain``, impassable); ``tile_terrain`` (a mapping or a
+callable); ``default_terrain``. Flip bits are ignored; an empty cell (gid 0)
+is off the board. The first tile layer is the ground; a tile layer named
+``overlay`` holds roads and bridges. Object layers become ``Map.markers``.
+
+wargrid's own data rides along as map properties named ``wargrid.*``:
+diagonal moves, corner rule, wrap-around, the terrain table, elevation
+(``wargrid.elevation``: base64 of zlib'd little-endian float64, row by row),
+edge costs (``wargrid.edges``: JSON ``[[x, y, direction, cost or null], ...]``)
+and ``wargrid.climb_cost``; other map properties become ``Map.properties``.
+
+Layer data may be CSV, base64 (uncompressed, zlib or gzip) or XML tiles;
+XML is parsed with defusedxml (no entity expansion, no external entities,
+no DTD). Every problem raises ``MapFileError`` naming the file.
 
 >>> import tempfile, os
 >>> from wargrid import HexGrid, Map
@@ -35,49 +57,34 @@ import binascii
 import json
 import math
 import os
+import warnings
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, TypedDict
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, TypedDict, Union
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .._extras import require
 from ..errors import ArgumentError, ArgumentTypeError
 from .._xml import escape, quoteattr
 from ..grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
+from ..grids.isometric import IsometricGrid, IsoStagger
 from .._validate import check_positive_int
-from ..map import Map
+from ..map import Map, Marker
 from ..terrain import TerrainTable
 from .._files import atomic_write, atomic_write_with
-from .errors import MAX_FILE_CELLS, MapFileError
-
-if TYPE_CHECKING:
-    from xml.etree.ElementTree import Element
+from ._names import TerrainNames
+from ._tiled_parse import TiledFile, TiledObject, check_size, read_tiled_file, to_int
+from .errors import MAX_FILE_CELLS, MapFileError, MapFileWarning
 
 __all__ = ["load_tiled", "save_tiled"]
 
 _FLIP_MASK = 0x0FFFFFFF  # clears the horizontal, vertical, diagonal and hex-120 flip bits
 _MAX_BYTES = 1 << 28
 _TILE = 32
-
-
-@dataclass
-class _Raw:
-    """What both readers extract before it becomes a map."""
-
-    orientation: str
-    width: int
-    height: int
-    tilewidth: int
-    tileheight: int
-    hexsidelength: int
-    staggeraxis: str
-    staggerindex: str
-    properties: dict[str, Any]
-    tile_props: dict[int, dict[str, Any]]  # gid -> {name: value}
-    ground: NDArray[np.uint32] | None
-    overlay: NDArray[np.uint32] | None
 
 
 class _Tile(TypedDict):
@@ -99,21 +106,69 @@ _Layers = list[tuple[str, NDArray[np.uint32]]]  # (layer name, global tile ids)
 
 # -- reading ------------------------------------------------------------------------
 
+TileTerrain = Union[Mapping[int, str], Callable[[int, Mapping[str, Any]], "str | None"]]
+_OWN = ("wargrid.kind", "wargrid.diagonal", "wargrid.corner_rule", "wargrid.wrap_x", "wargrid.terrains",
+        "wargrid.elevation", "wargrid.edges", "wargrid.climb_cost")
+
+
 def load_tiled(
     path: str | os.PathLike[str],
     *,
     terrains: TerrainTable | None = None,
     terrain_property: str = "terrain",
-    tile_terrain: Mapping[int, str] | None = None,
+    tile_terrain: TileTerrain | None = None,
+    default_terrain: str | None = None,
+    collision_terrain: str | None = "wall",
+    diagonal: bool | None = None,
+    strict: bool = False,
     max_cells: int = MAX_FILE_CELLS,
 ) -> Map:
     """Read a Tiled ``.tmx`` or ``.tmj`` (``.json``) map as a ``Map``.
 
-    ``terrains`` is the table terrain names refer to (default: the table
-    wargrid wrote into the map's ``wargrid.terrains`` property, else
-    ``TerrainTable.default()``); ``tile_terrain`` maps global tile ids to
-    terrain names and wins over tile properties.
+    Parameters
+    ----------
+    path : str or PathLike
+        The map file; external tilesets (``.tsx``/``.tsj``) are read from
+        beside it (never from outside its folder). Images are never read.
+    terrains : TerrainTable, optional
+        The table terrain names refer to (default: the table wargrid wrote
+        into the ``wargrid.terrains`` map property, else ``TerrainTable.default()``).
+    terrain_property : str
+        The tile property that names a tile's terrain (step 1).
+    tile_terrain : mapping or callable, optional
+        Global tile id to terrain name, as a mapping (ids it lacks fall
+        through) or a callable ``(gid, properties) -> name or None`` (step 5).
+    default_terrain : str, optional
+        The terrain of every tile nothing else names (step 6).
+    collision_terrain : str or None
+        The terrain of a tile with a collision shape (step 4; default
+        ``'wall'``, added as impassable when the table lacks it; ``None``
+        ignores collision shapes).
+    diagonal : bool, optional
+        8 directions on orthogonal and isometric maps (default: the
+        ``wargrid.diagonal`` map property, else ``False`` on orthogonal and
+        ``True`` on isometric maps).
+    strict : bool
+        Refuse terrain names the table lacks instead of adding them.
+    max_cells : int
+        Cap on the tiles the map may declare.
 
+    Each tile's terrain is the first of: (1) its ``terrain_property``;
+    (2) its class (``type`` before Tiled 1.9); (3) its Wang-set or
+    terrain-set colour: the colour on most of its corners and edges, a tie
+    going to the colour listed first in the set; (4) ``collision_terrain``
+    if it has a collision shape; (5) ``tile_terrain``; (6) ``default_terrain``.
+    A name the table lacks (also in its tidy form: lower case, ``_`` for
+    spaces) is added as a terrain of cost 1 for every class that does not
+    block sight, with a ``MapFileWarning`` naming it, unless ``strict``.
+
+    Raises
+    ------
+    MapFileError
+        Anything wrong with the file, naming it (and the line or layer).
+
+    Examples
+    --------
     >>> import tempfile, os
     >>> from wargrid import SquareGrid, Map
     >>> p = os.path.join(tempfile.mkdtemp(), "small.tmj")
@@ -126,8 +181,14 @@ def load_tiled(
         raise ArgumentTypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
     if not isinstance(terrain_property, str) or not terrain_property:
         raise ArgumentTypeError(f"terrain_property must be a non-empty string, got {terrain_property!r}")
-    if tile_terrain is not None and not isinstance(tile_terrain, Mapping):
-        raise ArgumentTypeError(f"tile_terrain must be a mapping of tile id to terrain name, got {type(tile_terrain).__name__}")
+    if tile_terrain is not None and not isinstance(tile_terrain, Mapping) and not callable(tile_terrain):
+        raise ArgumentTypeError("tile_terrain must be a mapping of tile id to terrain name or a callable "
+                                f"(gid, properties) -> name, got {type(tile_terrain).__name__}")
+    for name, v in (("default_terrain", default_terrain), ("collision_terrain", collision_terrain)):
+        if v is not None and (not isinstance(v, str) or not v):
+            raise ArgumentTypeError(f"{name} must be a terrain name or None, got {v!r}")
+    if diagonal is not None and not isinstance(diagonal, bool):
+        raise ArgumentTypeError(f"diagonal must be True, False or None, got {diagonal!r}")
     try:
         size = path.stat().st_size
         if size > _MAX_BYTES:
@@ -135,300 +196,85 @@ def load_tiled(
         data = path.read_bytes()
     except OSError as exc:
         raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
+    opts = _Options(terrain_property, tile_terrain, default_terrain, collision_terrain, diagonal, bool(strict), max_cells)
     try:
-        if data.lstrip()[:1] == b"<":
-            raw = _read_tmx(data, path, max_cells)
-        else:
-            raw = _read_tmj(data, path, max_cells)
-        return _build(raw, terrains, terrain_property, tile_terrain)
+        f = read_tiled_file(data, path, max_cells)
+        m, added = _build(f, terrains, opts)
     except MapFileError as exc:
         if exc.path is None:
             raise MapFileError(exc.reason, path, exc.line) from None
         raise
     except (ValueError, TypeError, LookupError, OverflowError) as exc:  # LookupError: KeyError, IndexError, unknown XML encoding
         raise MapFileError(" ".join(str(exc).split()) or type(exc).__name__, path) from None
+    if added:
+        warnings.warn(f"{path}: terrains not in the terrain table were added (cost 1 for every class unless "
+                      f"impassable): {', '.join(added)}", MapFileWarning, stacklevel=2)
+    return m
 
 
-def _int(v: Any, name: str, *, minimum: int = 0) -> int:
-    try:
-        if isinstance(v, bool):
-            raise ValueError
-        i = int(v)
-        if isinstance(v, float) and not v.is_integer():
-            raise ValueError
-    except (TypeError, ValueError, OverflowError):
-        raise MapFileError(f"{name} must be an integer, got {v!r}", None) from None
-    if i < minimum:
-        raise MapFileError(f"{name} must be >= {minimum}, got {i}", None)
-    return i
-
-
-def _check_size(w: int, h: int, max_cells: int) -> None:
-    if w * h > max_cells:
-        raise MapFileError(f"map of {w} x {h} = {w * h} tiles is larger than the cap of {max_cells} cells", None)
-
-
-def _decode(text: Any, encoding: str | None, compression: str | None, w: int, h: int, what: str) -> NDArray[np.uint32]:
-    n = w * h
-    if encoding in (None, "", "xml"):
-        raise MapFileError(f"{what}: tile data without an encoding (XML <tile> elements) is not supported", None)
-    if encoding == "csv":
-        if isinstance(text, list):
-            vals = text
-        else:
-            parts = [p for p in str(text).replace("\n", ",").replace("\r", ",").split(",") if p.strip()]
-            if len(parts) != n:
-                raise MapFileError(f"{what}: CSV data has {len(parts)} tiles, the map needs {w} x {h} = {n}", None)
-            try:
-                vals = [int(p) for p in parts]
-            except ValueError:
-                bad = next(p for p in parts if not p.strip().isdigit())
-                raise MapFileError(f"{what}: CSV data holds {bad.strip()!r}, not a tile id", None) from None
-        if len(vals) != n:
-            raise MapFileError(f"{what}: data has {len(vals)} tiles, the map needs {w} x {h} = {n}", None)
-        if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 or v > 0xFFFFFFFF for v in vals):
-            raise MapFileError(f"{what}: tile ids must be integers 0..4294967295", None)
-        arr = np.array(vals, dtype=np.uint32)
-    elif encoding == "base64":
-        try:
-            raw = base64.b64decode("".join(str(text).split()), validate=True)
-        except (binascii.Error, ValueError):
-            raise MapFileError(f"{what}: bad base64 data", None) from None
-        want = 4 * n
-        if compression in (None, ""):
-            body = raw
-        elif compression in ("zlib", "gzip"):
-            d = zlib.decompressobj(zlib.MAX_WBITS | (16 if compression == "gzip" else 0))
-            try:
-                body = d.decompress(raw, want + 1)  # never inflate past what the map needs
-            except zlib.error as exc:
-                raise MapFileError(f"{what}: bad {compression} data ({exc})", None) from None
-            if len(body) == want and not d.eof:
-                raise MapFileError(f"{what}: {compression} data is cut short (no end of stream)", None)
-        else:
-            raise MapFileError(f"{what}: compression {compression!r} is not supported (use none, zlib or gzip)", None)
-        if len(body) != want:
-            raise MapFileError(f"{what}: data holds {len(body) // 4} tiles, the map needs {w} x {h} = {n}", None)
-        arr = np.frombuffer(body, dtype="<u4").astype(np.uint32)
-    else:
-        raise MapFileError(f"{what}: encoding {encoding!r} is not supported (use csv or base64)", None)
-    return arr.reshape(h, w)
-
-
-def _read_tmx(data: bytes, path: Path, max_cells: int) -> _Raw:
-    import defusedxml.ElementTree as DET
-    from defusedxml import DefusedXmlException
-    from xml.etree.ElementTree import ParseError
-
-    try:
-        root: Element = DET.fromstring(data, forbid_dtd=True)
-    except DefusedXmlException as exc:
-        raise MapFileError(f"refused unsafe XML ({type(exc).__name__}: DTDs and entities are not allowed)", path) from None
-    except ParseError as exc:
-        line = exc.position[0] if getattr(exc, "position", None) else None
-        raise MapFileError(f"not well-formed XML: {exc}", path, line) from None
-    if root.tag != "map":
-        raise MapFileError(f"not a Tiled map: the root element is <{root.tag}>, not <map>", path)
-    a = root.attrib
-    if a.get("infinite", "0") not in ("0", "false"):
-        raise MapFileError("infinite maps are not supported: resize the map to a fixed size in Tiled", path)
-    w = _int(a.get("width"), "map width", minimum=1)
-    h = _int(a.get("height"), "map height", minimum=1)
-    _check_size(w, h, max_cells)
-    props = _tmx_props(root.find("properties"))
-    tile_props: dict[int, dict[str, Any]] = {}
-    for ts in root.findall("tileset"):
-        first = _int(ts.get("firstgid"), "tileset firstgid", minimum=1)
-        source = ts.get("source")
-        if source:
-            ts = _external_tsx(path, source)
-        for t in ts.findall("tile"):
-            tid = _int(t.get("id"), "tile id")
-            tile_props[first + tid] = _tmx_props(t.find("properties"))
-    ground: NDArray[np.uint32] | None = None
-    overlay: NDArray[np.uint32] | None = None
-    for layer in root.iter("layer"):
-        lw = _int(layer.get("width", w), "layer width", minimum=1)
-        lh = _int(layer.get("height", h), "layer height", minimum=1)
-        name = layer.get("name", "")
-        if (lw, lh) != (w, h):
-            raise MapFileError(f"layer {name!r} is {lw} x {lh}, the map is {w} x {h}", None)
-        d = layer.find("data")
-        if d is None:
-            raise MapFileError(f"layer {name!r} has no <data>", None)
-        if d.find("chunk") is not None:
-            raise MapFileError("infinite maps (chunked data) are not supported", None)
-        arr = _decode(d.text or "", d.get("encoding"), d.get("compression"), w, h, f"layer {name!r}")
-        if name == "overlay":
-            overlay = arr
-        elif ground is None:
-            ground = arr
-    return _Raw(a.get("orientation", ""), w, h, _int(a.get("tilewidth", _TILE), "tilewidth", minimum=1),
-                _int(a.get("tileheight", _TILE), "tileheight", minimum=1), _int(a.get("hexsidelength", 0), "hexsidelength"),
-                a.get("staggeraxis", "y"), a.get("staggerindex", "odd"), props, tile_props, ground, overlay)
-
-
-_MAX_TSX_BYTES = 8 << 20
-
-
-def _external_tsx(path: Path, source: str) -> Element:
-    import defusedxml.ElementTree as DET
-    from defusedxml import DefusedXmlException
-    from xml.etree.ElementTree import ParseError
-
-    if not isinstance(source, str) or not source:
-        raise MapFileError("a tileset has neither tiles nor a 'source' file", path)
-    p = (path.parent / source).resolve()
-    try:
-        # only a regular file, and only so much of it: a source naming a device
-        # or a pipe (/dev/zero) must not be read forever
-        if not p.is_file():
-            raise MapFileError(f"its tileset {source!r} is not a regular file", path)
-        with p.open("rb") as fh:
-            data = fh.read(_MAX_TSX_BYTES + 1)
-        if len(data) > _MAX_TSX_BYTES:
-            raise MapFileError(f"its tileset {source!r} is larger than {_MAX_TSX_BYTES} bytes", path)
-        root: Element = DET.fromstring(data, forbid_dtd=True)
-    except OSError as exc:
-        raise MapFileError(f"cannot read its tileset {source!r}: {exc.strerror or exc}", path) from None
-    except (DefusedXmlException, ParseError) as exc:
-        raise MapFileError(f"its tileset {source!r} is not a safe, well-formed XML file ({exc})", path) from None
-    if root.tag != "tileset":
-        raise MapFileError(f"{source!r} is not a Tiled tileset", path)
-    return root
-
-
-def _tmx_props(el: Element | None) -> dict[str, str]:
-    if el is None:
-        return {}
-    out: dict[str, str] = {}
-    for p in el.findall("property"):
-        v = p.get("value")
-        if v is None:
-            v = p.text or ""
-        out[p.get("name", "")] = v
-    return out
-
-
-def _read_tmj(data: bytes, path: Path, max_cells: int) -> _Raw:
-    try:
-        d = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise MapFileError("not a text file", path) from None
-    except json.JSONDecodeError as exc:
-        raise MapFileError(f"not valid JSON: {exc.msg} (column {exc.colno})", path, exc.lineno) from None
-    except RecursionError:
-        raise MapFileError("JSON nested too deeply", path) from None
-    if not isinstance(d, dict) or d.get("type", "map") != "map" or "layers" not in d:
-        raise MapFileError("not a Tiled JSON map (no \"type\": \"map\" with layers)", path)
-    if d.get("infinite"):
-        raise MapFileError("infinite maps are not supported: resize the map to a fixed size in Tiled", path)
-    w = _int(d.get("width"), "map width", minimum=1)
-    h = _int(d.get("height"), "map height", minimum=1)
-    _check_size(w, h, max_cells)
-    tile_props: dict[int, dict[str, Any]] = {}
-    for ts in d.get("tilesets") or []:
-        if not isinstance(ts, dict):
-            raise MapFileError("tilesets must be objects", None)
-        first = _int(ts.get("firstgid"), "tileset firstgid", minimum=1)
-        if "source" in ts:
-            ts_root = _external_tileset_json(path, ts["source"])
-        else:
-            ts_root = ts
-        if not isinstance(ts_root, dict):
-            raise MapFileError("a tileset must be an object", None)
-        for t in ts_root.get("tiles") or []:
-            if not isinstance(t, dict):
-                raise MapFileError("tileset tiles must be objects", None)
-            tile_props[first + _int(t.get("id"), "tile id")] = _tmj_props(t.get("properties"))
-    ground: NDArray[np.uint32] | None = None
-    overlay: NDArray[np.uint32] | None = None
-    for layer in _tmj_layers(d["layers"]):
-        name = layer.get("name", "")
-        lw = _int(layer.get("width", w), "layer width", minimum=1)
-        lh = _int(layer.get("height", h), "layer height", minimum=1)
-        if (lw, lh) != (w, h):
-            raise MapFileError(f"layer {name!r} is {lw} x {lh}, the map is {w} x {h}", None)
-        if "chunks" in layer:
-            raise MapFileError("infinite maps (chunked data) are not supported", None)
-        arr = _decode(layer.get("data"), layer.get("encoding", "csv"), layer.get("compression"), w, h, f"layer {name!r}")
-        if name == "overlay":
-            overlay = arr
-        elif ground is None:
-            ground = arr
-    return _Raw(str(d.get("orientation", "")), w, h, _int(d.get("tilewidth", _TILE), "tilewidth", minimum=1),
-                _int(d.get("tileheight", _TILE), "tileheight", minimum=1), _int(d.get("hexsidelength", 0), "hexsidelength"),
-                str(d.get("staggeraxis", "y")), str(d.get("staggerindex", "odd")), _tmj_props(d.get("properties")),
-                tile_props, ground, overlay)
-
-
-def _tmj_layers(layers: Any, depth: int = 0) -> list[dict[str, Any]]:
-    if not isinstance(layers, list) or depth > 32:
-        raise MapFileError("layers must be a list", None)
-    out: list[dict[str, Any]] = []
-    for layer in layers:
-        if not isinstance(layer, dict):
-            raise MapFileError("each layer must be an object", None)
-        if layer.get("type") == "tilelayer":
-            out.append(layer)
-        elif layer.get("type") == "group":
-            out.extend(_tmj_layers(layer.get("layers", []), depth + 1))
-    return out
-
-
-def _external_tileset_json(path: Path, source: Any) -> dict[str, Any]:
-    p = (path.parent / str(source)).resolve()
-    if p.suffix.lower() == ".tsx":
-        return {"tiles": [{"id": t.get("id"), "properties": [{"name": k, "value": v} for k, v in _tmx_props(t.find("properties")).items()]}
-                          for t in _external_tsx(path, str(source)).findall("tile")]}
-    try:
-        d = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise MapFileError(f"cannot read its tileset {source!r}: {exc}", path) from None
-    if not isinstance(d, dict):
-        raise MapFileError(f"its tileset {source!r} is not a JSON object", path)
-    return d
-
-
-def _tmj_props(props: Any) -> dict[str, Any]:
-    if props is None:
-        return {}
-    if isinstance(props, dict):  # very old Tiled JSON
-        return {str(k): v for k, v in props.items()}
-    if not isinstance(props, list):
-        raise MapFileError("properties must be a list of {name, value}", None)
-    return {str(p.get("name", "")): p.get("value") for p in props if isinstance(p, dict)}
+@dataclass(frozen=True)
+class _Options:
+    prop: str
+    tile_terrain: TileTerrain | None
+    default: str | None
+    collision: str | None
+    diagonal: bool | None
+    strict: bool
+    max_cells: int
 
 
 def _flag(v: Any) -> bool:
     return v is True or str(v).lower() in ("true", "1")
 
 
-def _grid_of(raw: _Raw, mask: NDArray[np.bool_] | None) -> Grid:
-    props = raw.properties
+def _crop(f: TiledFile) -> tuple[list[tuple[str, NDArray[np.uint32]]], tuple[int, int], int, int]:
+    """An infinite map's layers cut to the tiles in use (stagger axis to an even start)."""
+    used = np.zeros((f.height, f.width), dtype=bool)
+    for _, arr in f.layers:
+        used |= (arr & np.uint32(_FLIP_MASK)) != 0
+    if not used.any():
+        raise MapFileError("the infinite map's chunks hold no tile", None)
+    ys, xs = np.nonzero(used)
+    x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
+    if f.orientation in ("hexagonal", "staggered"):  # keep each column's (row's) parity
+        if f.staggeraxis == "x":
+            x0 -= (f.origin[0] + x0) & 1
+        else:
+            y0 -= (f.origin[1] + y0) & 1
+        x0, y0 = max(x0, 0), max(y0, 0)
+    layers = [(n, a[y0:y1, x0:x1]) for n, a in f.layers]
+    return layers, (f.origin[0] + x0, f.origin[1] + y0), x1 - x0, y1 - y0
+
+
+def _grid_of(f: TiledFile, w: int, h: int, mask: NDArray[np.bool_] | None, opts: _Options) -> Grid:
+    props = f.properties
     wrap = _flag(props.get("wargrid.wrap_x", False))
-    w, h = raw.width, raw.height
-    if raw.orientation == "orthogonal":
-        return SquareGrid(w, h, diagonal=_flag(props.get("wargrid.diagonal", False)),
-                          corner_rule=str(props.get("wargrid.corner_rule", "no-obstacle")), wrap_x=wrap, mask=mask)
-    if raw.orientation == "hexagonal":
-        if raw.staggeraxis not in ("x", "y") or raw.staggerindex not in ("odd", "even"):
+    rule = str(props.get("wargrid.corner_rule", "no-obstacle"))
+    if f.orientation in ("orthogonal", "isometric"):
+        diag = opts.diagonal
+        if diag is None:
+            diag = _flag(props["wargrid.diagonal"]) if "wargrid.diagonal" in props else f.orientation == "isometric"
+        kind = SquareGrid if f.orientation == "orthogonal" else IsometricGrid
+        return kind(w, h, diagonal=diag, corner_rule=rule, wrap_x=wrap, mask=mask)
+    if f.orientation == "hexagonal":
+        if f.staggeraxis not in ("x", "y") or f.staggerindex not in ("odd", "even"):
             raise MapFileError(f"staggeraxis must be x or y and staggerindex odd or even, got "
-                               f"{raw.staggeraxis!r} and {raw.staggerindex!r}", None)
-        side = raw.tilewidth if raw.staggeraxis == "x" else raw.tileheight
-        if raw.hexsidelength >= side and raw.staggerindex == "odd":
-            return StaggeredGrid(w, h, stagger="columns" if raw.staggeraxis == "x" else "rows", wrap_x=wrap, mask=mask)
-        if raw.staggeraxis == "x":
-            return HexGrid(w, h, orientation="flat", offset=f"{raw.staggerindex}-q", wrap_x=wrap, mask=mask)
-        return HexGrid(w, h, orientation="pointy", offset=f"{raw.staggerindex}-r", wrap_x=wrap, mask=mask)
-    raise MapFileError(f"orientation {raw.orientation!r} is not supported: wargrid reads orthogonal and hexagonal maps", None)
+                               f"{f.staggeraxis!r} and {f.staggerindex!r}", None)
+        side = f.tilewidth if f.staggeraxis == "x" else f.tileheight
+        if f.hexsidelength >= side and f.staggerindex == "odd":
+            return StaggeredGrid(w, h, stagger="columns" if f.staggeraxis == "x" else "rows", wrap_x=wrap, mask=mask)
+        if f.staggeraxis == "x":
+            return HexGrid(w, h, orientation="flat", offset=f"{f.staggerindex}-q", wrap_x=wrap, mask=mask)
+        return HexGrid(w, h, orientation="pointy", offset=f"{f.staggerindex}-r", wrap_x=wrap, mask=mask)
+    raise MapFileError(f"orientation {f.orientation!r} is not supported: wargrid reads orthogonal, isometric, "
+                       "staggered and hexagonal maps", None)
 
 
-def _table(raw: _Raw, terrains: TerrainTable | None) -> TerrainTable:
+def _table(f: TiledFile, terrains: TerrainTable | None) -> TerrainTable:
     """The given table, else the one wargrid wrote into the map's properties, else the default."""
     if terrains is not None:
         return terrains
-    text = raw.properties.get("wargrid.terrains")
+    text = f.properties.get("wargrid.terrains")
     if text is None:
         return TerrainTable.default()
     try:
@@ -437,50 +283,330 @@ def _table(raw: _Raw, terrains: TerrainTable | None) -> TerrainTable:
         raise MapFileError(f"map property 'wargrid.terrains' is not a terrain table: {exc}", None) from None
 
 
-def _build(raw: _Raw, terrains: TerrainTable | None, prop: str, tile_terrain: Mapping[int, str] | None) -> Map:
-    if raw.ground is None:
-        raise MapFileError("the map has no tile layer", None)
-    terrains = _table(raw, terrains)
+def _tile_name(f: TiledFile, gid: int, opts: _Options) -> tuple[str | None, bool]:
+    """The terrain name of a tile by the documented steps, and whether it came from a collision shape."""
+    info = f.tiles.get(gid)
+    props: Mapping[str, Any] = {}
+    if info is not None:
+        props = info.properties
+        v = props.get(opts.prop)
+        if v is not None and str(v).strip():
+            return str(v), False
+        if info.cls:
+            return info.cls, False
+        if info.colours:
+            counts: dict[str, int] = {}
+            for c in info.colours:
+                counts[c] = counts.get(c, 0) + 1
+            return max(counts, key=lambda c: (counts[c], -info.order.get(c, 0))), False
+        if info.collision and opts.collision is not None:
+            return opts.collision, True
+    tt = opts.tile_terrain
+    if tt is not None:
+        if isinstance(tt, Mapping):
+            try:
+                name = tt[gid]  # a defaultdict answers every id
+            except KeyError:
+                name = None
+        else:
+            name = tt(gid, MappingProxyType(dict(props)))
+        if name is not None:
+            if not isinstance(name, str):
+                raise MapFileError(f"tile_terrain gave {name!r} for tile {gid}, not a terrain name", None)
+            return name, False
+    return opts.default, False
+
+
+def _terrain_ids(f: TiledFile, layers: list[tuple[str, NDArray[np.uint32]]], names: TerrainNames,
+                 opts: _Options) -> list[NDArray[np.int16]]:
     lut: dict[int, int] = {}
-
-    def terrain_id(gid: int, layer: str) -> int:
-        if gid in lut:
-            return lut[gid]
-        name = None
-        if tile_terrain is not None and gid in tile_terrain:
-            name = tile_terrain[gid]
-        elif prop in raw.tile_props.get(gid, {}):
-            name = raw.tile_props[gid][prop]
-        if name is None:
-            how = f"no {prop!r} property" + (" and no entry in tile_terrain" if tile_terrain is not None else "")
-            raise MapFileError(f"layer {layer!r}: tile {gid} has {how}", None)
-        try:
-            lut[gid] = terrains.index(str(name))
-        except ValueError:
-            raise MapFileError(f"layer {layer!r}: tile {gid} is terrain {name!r}, which is not in the terrain table "
-                               f"(known: {', '.join(terrains.names)})", None) from None
-        return lut[gid]
-
-    def convert(arr: NDArray[np.uint32], layer: str, empty: int) -> NDArray[np.int16]:
+    missing: dict[int, str] = {}
+    out = []
+    for layer, arr in layers:
         gids = arr & np.uint32(_FLIP_MASK)
         uniq, inv = np.unique(gids, return_inverse=True)
-        ids = np.array([empty if g == 0 else terrain_id(int(g), layer) for g in uniq.tolist()], dtype=np.int16)
-        return ids[inv].reshape(arr.shape)
+        ids = []
+        for g in uniq.tolist():
+            if g == 0:
+                ids.append(-1)
+                continue
+            if g not in lut:
+                name, wall = _tile_name(f, g, opts)
+                if name is None:
+                    missing.setdefault(g, layer)
+                    lut[g] = 0
+                elif opts.strict and not names.known(name):
+                    raise MapFileError(f"layer {layer!r}: tile {g} is terrain {name!r}, which is not in the terrain table "
+                                       f"(known: {', '.join(names.base.names)})", None)
+                else:
+                    lut[g] = names.id(name, impassable=wall)
+            ids.append(lut[g])
+        out.append(np.array(ids, dtype=np.int16)[inv].reshape(arr.shape))
+    if missing:
+        g, layer = next(iter(missing.items()))
+        more = f" (and {len(missing) - 1} more tiles: {', '.join(map(str, list(missing)[1:6]))})" if len(missing) > 1 else ""
+        how = f"no {opts.prop!r} property, class, Wang colour or collision shape"
+        if opts.tile_terrain is not None:
+            how += " and no entry in tile_terrain"
+        raise MapFileError(f"layer {layer!r}: tile {g} has {how}{more}. To load the map, give default_terrain='plains' "
+                           f"(any terrain name), tile_terrain={{gid: name}} or a callable (gid, properties) -> name, or "
+                           f"give the tiles a {opts.prop!r} property or a class in Tiled", None)
+    return out
 
-    ground_gids = raw.ground & np.uint32(_FLIP_MASK)
-    mask = ground_gids != 0
+
+def _plain(props: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in props.items() if isinstance(v, (str, int, float, bool)) and not
+            (isinstance(v, float) and not math.isfinite(v))}
+
+
+def _extras(f: TiledFile, shape: tuple[int, int], ndir: int) -> dict[str, Any]:
+    """Elevation, edge costs and climb cost that wargrid wrote into the map's properties."""
+    p = f.properties
+    out: dict[str, Any] = {}
+    if "wargrid.elevation" in p:
+        try:
+            raw = zlib.decompressobj().decompress(base64.b64decode(str(p["wargrid.elevation"]), validate=True),
+                                                 8 * shape[0] * shape[1] + 1)
+        except (binascii.Error, ValueError, zlib.error):
+            raise MapFileError("map property 'wargrid.elevation' is not base64 zlib data", None) from None
+        if len(raw) != 8 * shape[0] * shape[1]:
+            raise MapFileError(f"map property 'wargrid.elevation' holds {len(raw) // 8} heights, the board has "
+                               f"{shape[0] * shape[1]}", None)
+        out["elevation"] = np.frombuffer(raw, dtype="<f8").reshape(shape).astype(np.float64)
+    if "wargrid.edges" in p:
+        try:
+            items = json.loads(str(p["wargrid.edges"]))
+        except (ValueError, RecursionError):
+            raise MapFileError("map property 'wargrid.edges' is not JSON", None) from None
+        e = np.zeros(shape + (ndir,), dtype=np.float64)
+        if not isinstance(items, list):
+            raise MapFileError("map property 'wargrid.edges' must be a list of [x, y, direction, cost]", None)
+        for item in items:
+            if not (isinstance(item, list) and len(item) == 4 and all(type(v) is int for v in item[:3])):
+                raise MapFileError(f"map property 'wargrid.edges' holds {item!r}, not [x, y, direction, cost]", None)
+            x, y, d, c = item
+            if not (0 <= x < shape[1] and 0 <= y < shape[0] and 0 <= d < ndir):
+                raise MapFileError(f"map property 'wargrid.edges' holds {item!r}, off the board", None)
+            e[y, x, d] = math.inf if c is None else _to_float(c)
+        out["edges"] = e
+    if "wargrid.climb_cost" in p:
+        out["climb_cost"] = _to_float(p["wargrid.climb_cost"])
+    return out
+
+
+def _to_float(v: Any) -> float:
+    if isinstance(v, bool):
+        raise MapFileError(f"{v!r} is not a number", None)
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise MapFileError(f"{v!r} is not a number", None) from None
+
+
+def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple[Map, list[str]]:
+    layers, origin, w, h = _crop(f) if f.infinite else (f.layers, f.origin, f.width, f.height)
+    ground_i = next((i for i, (n, _) in enumerate(layers) if n != "overlay"), None)
+    if ground_i is None:
+        raise MapFileError("the map has no tile layer", None)
+    chosen = [layers[ground_i]] + [la for la in layers if la[0] == "overlay"][:1]
+    names = TerrainNames(_table(f, terrains))
+    ids = _terrain_ids(f, chosen, names, opts)
+    terrain = ids[0]
+    overlay = ids[1] if len(ids) > 1 else None
+    mask = terrain >= 0
     if not mask.any():
         raise MapFileError("the ground layer is empty (every tile is 0)", None)
-    grid = _grid_of(raw, None if mask.all() else mask)
-    terrain = convert(raw.ground, "ground", 0)
-    overlay = None if raw.overlay is None else convert(raw.overlay, "overlay", -1)
-    return Map(grid, terrain=terrain, terrains=terrains, overlay=overlay)
+    props = {k: v for k, v in _plain(f.properties).items() if k not in _OWN and not k.startswith("tiled.")}
+    stagger: IsoStagger | None = None
+    if f.orientation == "staggered":
+        if f.staggeraxis not in ("x", "y") or f.staggerindex not in ("odd", "even"):
+            raise MapFileError(f"staggeraxis must be x or y and staggerindex odd or even, got "
+                               f"{f.staggeraxis!r} and {f.staggerindex!r}", None)
+        stagger = IsoStagger(f.staggeraxis, f.staggerindex, w, h)
+        check_size(*stagger.board_shape(), opts.max_cells)
+        terrain = stagger.to_board(terrain, -1)
+        overlay = None if overlay is None else stagger.to_board(overlay, -1)
+        mask = terrain >= 0
+        base = _grid_of(replace(f, orientation="isometric"), mask.shape[1], mask.shape[0], None, opts)
+        assert isinstance(base, SquareGrid)
+        grid: Grid = IsometricGrid(mask.shape[1], mask.shape[0], diagonal=base.diagonal, corner_rule=base.corner_rule, mask=mask)
+        props["tiled.stagger"] = f"{f.staggeraxis},{f.staggerindex},{w},{h}"
+    else:
+        grid = _grid_of(f, w, h, None if mask.all() else mask, opts)
+    if f.infinite:
+        props["tiled.origin"] = f"{origin[0]},{origin[1]}"
+    markers = markers_from_objects(f, grid, origin, stagger)
+    table = names.table()
+    m = Map(grid, terrain=np.where(mask, terrain, 0), terrains=table,
+            overlay=None if overlay is None else np.where(mask, overlay, -1),
+            markers=markers, properties=props, **_extras(f, grid.shape, grid.ndir))
+    return m, names.added
+
+
+
+# -- objects to markers ---------------------------------------------------------------------
+
+def _centres(f: TiledFile, c: NDArray[np.int64], r: NDArray[np.int64]) -> tuple[Any, Any]:
+    """Object-space centres of Tiled cells ``(c, r)`` (absolute tile coordinates)."""
+    tw, th = float(f.tilewidth), float(f.tileheight)
+    if f.orientation == "orthogonal":
+        return (c + 0.5) * tw, (r + 0.5) * th
+    if f.orientation == "isometric":  # objects live in an unprojected space of th x th tiles
+        return (c + 0.5) * th, (r + 0.5) * th
+    side = float(f.hexsidelength) if f.orientation == "hexagonal" else 0.0
+    odd = 1 if f.staggerindex == "odd" else 0
+    if f.staggeraxis == "x":
+        colw = (tw - side) / 2 + side
+        return c * colw + tw / 2, r * th + th / 2 + th / 2 * ((c & 1) == odd)
+    rowh = (th - side) / 2 + side
+    return c * tw + tw / 2 + tw / 2 * ((r & 1) == odd), r * rowh + th / 2
+
+
+def _step(f: TiledFile) -> tuple[float, float]:
+    """Object-space distance between neighbouring columns and rows."""
+    tw, th = float(f.tilewidth), float(f.tileheight)
+    if f.orientation == "orthogonal":
+        return tw, th
+    if f.orientation == "isometric":
+        return th, th
+    side = float(f.hexsidelength) if f.orientation == "hexagonal" else 0.0
+    if f.staggeraxis == "x":
+        return (tw - side) / 2 + side, th
+    return tw, (th - side) / 2 + side
+
+
+def _cells_in(f: TiledFile, box: tuple[float, float, float, float], inside: Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.bool_]],
+              bounds: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+    """Tiled cells (absolute) within ``bounds`` whose centre is ``inside`` the shape with bounding ``box``."""
+    sx, sy = _step(f)
+    c0, r0, c1, r1 = bounds
+    ca, cb = max(c0, math.floor(box[0] / sx) - 2), min(c1, math.floor(box[2] / sx) + 3)
+    ra, rb = max(r0, math.floor(box[1] / sy) - 2), min(r1, math.floor(box[3] / sy) + 3)
+    if ca >= cb or ra >= rb:
+        return []
+    r, c = np.mgrid[ra:rb, ca:cb]
+    cx, cy = _centres(f, c.ravel(), r.ravel())
+    hit = inside(cx, cy)
+    return list(zip(c.ravel()[hit].tolist(), r.ravel()[hit].tolist()))
+
+
+def _nearest(f: TiledFile, x: float, y: float, bounds: tuple[int, int, int, int]) -> tuple[int, int] | None:
+    """The Tiled cell (absolute) under object-space point ``(x, y)``."""
+    sx, sy = _step(f)
+    c0, r0, c1, r1 = bounds
+    ca, ra = math.floor(x / sx), math.floor(y / sy)
+    r, c = np.mgrid[max(ra - 2, r0):min(ra + 3, r1), max(ca - 2, c0):min(ca + 3, c1)]
+    if not r.size:
+        return None
+    cx, cy = _centres(f, c.ravel(), r.ravel())
+    if f.orientation in ("orthogonal", "isometric"):
+        d = np.maximum(np.abs(cx - x) / sx, np.abs(cy - y) / sy)  # a square's own tile is the Chebyshev-nearest centre
+    elif f.orientation == "staggered":
+        d = np.abs(cx - x) / f.tilewidth + np.abs(cy - y) / f.tileheight  # a diamond is an L1 ball
+    else:
+        d = np.hypot((cx - x) / f.tilewidth, (cy - y) / f.tileheight)
+    k = int(np.argmin(d))
+    if f.orientation in ("orthogonal", "isometric") and d[k] > 0.5:
+        return None
+    return int(c.ravel()[k]), int(r.ravel()[k])
+
+
+def _in_polygon(pts: list[tuple[float, float]]) -> Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.bool_]]:
+    def inside(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.bool_]:
+        hit = np.zeros(x.shape, dtype=bool)
+        n = len(pts)
+        for k in range(n):
+            (ax, ay), (bx, by) = pts[k], pts[(k + 1) % n]
+            cross = (ay > y) != (by > y)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                xi = ax + (y - ay) * (bx - ax) / np.where(by == ay, 1.0, by - ay)
+            hit ^= cross & (x < xi)
+        return hit
+    return inside
+
+
+def _object_cells(f: TiledFile, o: TiledObject, bounds: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+    if o.shape == "point":
+        c = _nearest(f, o.x, o.y, bounds)
+        return [] if c is None else [c]
+    if o.shape == "tile":  # the tile's bottom-left (orthogonal) or bottom-centre (isometric) is (x, y)
+        dx = o.width / 2 if f.orientation != "isometric" else 0.0
+        c = _nearest(f, o.x + dx, o.y - o.height / 2 if f.orientation != "isometric" else o.y - f.tileheight / 2, bounds)
+        return [] if c is None else [c]
+    if o.shape in ("polygon", "polyline"):
+        pts = [(o.x + px, o.y + py) for px, py in o.points]
+        if not pts:
+            return []
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        cells: list[tuple[int, int]] = []
+        if o.shape == "polygon" and len(pts) >= 3:
+            cells = _cells_in(f, box, _in_polygon(pts), bounds)
+        if not cells:  # a line, or a shape too thin to hold a centre: the cells it passes over
+            sx, sy = _step(f)
+            seen: dict[tuple[int, int], None] = {}
+            for (ax, ay), (bx, by) in zip(pts, pts[1:] or pts):
+                n = max(1, int(4 * max(abs(bx - ax) / sx, abs(by - ay) / sy)))
+                for t in np.linspace(0.0, 1.0, n + 1).tolist():
+                    c = _nearest(f, ax + (bx - ax) * t, ay + (by - ay) * t, bounds)
+                    if c is not None:
+                        seen[c] = None
+            cells = list(seen)
+        return cells
+    box = (o.x, o.y, o.x + o.width, o.y + o.height)
+    if o.shape == "ellipse" and o.width > 0 and o.height > 0:
+        ex, ey, rx, ry = o.x + o.width / 2, o.y + o.height / 2, o.width / 2, o.height / 2
+        cells = _cells_in(f, box, lambda x, y: ((x - ex) / rx) ** 2 + ((y - ey) / ry) ** 2 <= 1.0, bounds)
+    else:
+        cells = _cells_in(f, box, lambda x, y: (x >= box[0]) & (x < box[2]) & (y >= box[1]) & (y < box[3]), bounds)
+    if not cells:
+        c = _nearest(f, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, bounds)
+        cells = [] if c is None else [c]
+    return cells
+
+
+def _parse_cells(text: Any) -> list[tuple[int, int]]:
+    out = []
+    for part in str(text).split(";"):
+        if part.strip():
+            a, _, b = part.partition(",")
+            out.append((to_int(a.strip(), "wargrid.cells x", minimum=None), to_int(b.strip(), "wargrid.cells y", minimum=None)))
+    return out
+
+
+def markers_from_objects(f: TiledFile, grid: Grid, origin: tuple[int, int], stagger: IsoStagger | None) -> list[Marker]:
+    """Every object of the object layers as a ``Marker`` on ``grid`` (cells off the board left out)."""
+    out = []
+    ox, oy = origin
+    bounds = (ox, oy, ox + (stagger.width if stagger else grid.width), oy + (stagger.height if stagger else grid.height))
+    for o in f.objects:
+        props = _plain(o.properties)
+        if "wargrid.cells" in props:  # wargrid wrote the exact board cells
+            cells = _parse_cells(props.pop("wargrid.cells"))
+        else:
+            tiled = [(c - ox, r - oy) for c, r in _object_cells(f, o, bounds)]
+            cells = [stagger.cell(t) for t in tiled] if stagger is not None else tiled
+        cells = [c for c in cells if 0 <= c[0] < grid.width and 0 <= c[1] < grid.height and grid.mask[c[1], c[0]]]
+        out.append(Marker(o.name, tuple(cells), kind=o.cls, properties=props))
+    return out
 
 
 # -- writing ------------------------------------------------------------------------
 
-def _geometry(grid: Grid) -> _Geometry:
-    """Tiled map attributes that draw ``grid`` the way wargrid does."""
+_CHUNK = 16
+_Value = Union[str, int, float, bool]
+
+
+def _geometry(m: Map) -> _Geometry:
+    """Tiled map attributes that draw ``m``'s board the way wargrid does."""
+    grid = m.grid
+    if isinstance(grid, IsometricGrid):
+        if _stagger_of(m) is not None:
+            st = _stagger_of(m)
+            assert st is not None
+            return {"orientation": "staggered", "tilewidth": 2 * _TILE, "tileheight": _TILE, "staggeraxis": st.axis,
+                    "staggerindex": st.index}
+        return {"orientation": "isometric", "tilewidth": 2 * _TILE, "tileheight": _TILE}
     if isinstance(grid, SquareGrid):
         return {"orientation": "orthogonal", "tilewidth": _TILE, "tileheight": _TILE}
     if isinstance(grid, StaggeredGrid):
@@ -496,9 +622,35 @@ def _geometry(grid: Grid) -> _Geometry:
     raise ArgumentTypeError(f"cannot write a {type(grid).__name__} to Tiled")
 
 
-def _map_props(m: Map) -> dict[str, str | bool]:
+def _stagger_of(m: Map) -> IsoStagger | None:
+    """The staggered isometric layout an ``IsometricGrid`` map was read from (its ``tiled.stagger`` property)."""
+    text = m.properties.get("tiled.stagger")
+    if text is None or not isinstance(m.grid, IsometricGrid):
+        return None
+    try:
+        axis, index, w, h = str(text).split(",")
+        st = IsoStagger(axis, index, int(w), int(h))
+    except (ValueError, TypeError):
+        raise ArgumentError(f"map property 'tiled.stagger' must be 'axis,index,width,height', got {text!r}") from None
+    if st.board_shape() != (m.grid.width, m.grid.height):
+        raise ArgumentError(f"map property 'tiled.stagger' = {text!r} does not fit the {m.grid.width} x {m.grid.height} board")
+    return st
+
+
+def _origin_of(m: Map) -> tuple[int, int] | None:
+    text = m.properties.get("tiled.origin")
+    if text is None:
+        return None
+    try:
+        x, y = (int(v) for v in str(text).split(","))
+    except ValueError:
+        raise ArgumentError(f"map property 'tiled.origin' must be 'x,y', got {text!r}") from None
+    return x, y
+
+
+def _map_props(m: Map) -> dict[str, _Value]:
     grid = m.grid
-    p: dict[str, str | bool] = {"wargrid.kind": grid.kind}
+    p: dict[str, _Value] = {"wargrid.kind": grid.kind}
     if isinstance(grid, SquareGrid):
         p["wargrid.diagonal"] = grid.diagonal
         if grid.diagonal:
@@ -506,15 +658,66 @@ def _map_props(m: Map) -> dict[str, str | bool]:
     p["wargrid.wrap_x"] = grid.wrap_x
     if m.terrains != TerrainTable.default():
         p["wargrid.terrains"] = json.dumps(m.terrains.to_dict(), separators=(",", ":"))
+    if m.elevation is not None:
+        raw = zlib.compress(np.ascontiguousarray(m.elevation, dtype="<f8").tobytes())
+        p["wargrid.elevation"] = base64.b64encode(raw).decode("ascii")
+    if m.edges is not None and m.edges.any():
+        ys, xs, ds = np.nonzero(m.edges)
+        items = [[x, y, d, None if math.isinf(c) else c]
+                 for x, y, d, c in zip(xs.tolist(), ys.tolist(), ds.tolist(), m.edges[ys, xs, ds].tolist())]
+        p["wargrid.edges"] = json.dumps(items, separators=(",", ":"))
+    if m.climb_cost:
+        p["wargrid.climb_cost"] = m.climb_cost
+    p.update({k: v for k, v in m.properties.items() if not k.startswith("tiled.") and k not in p})
     return p
 
 
-def _gids(m: Map) -> tuple[NDArray[np.uint32], NDArray[np.uint32] | None]:
-    ground = np.where(m.grid.mask, m.terrain.astype(np.int64) + 1, 0).astype(np.uint32)
-    overlay = None
+def _gids(m: Map, stagger: IsoStagger | None) -> _Layers:
+    mask = m.grid.mask
+    ground = np.where(mask, m.terrain.astype(np.int64) + 1, 0).astype(np.uint32)
+    layers: _Layers = [("ground", ground)]
     if (m.overlay >= 0).any():
-        overlay = np.where(m.grid.mask & (m.overlay >= 0), m.overlay.astype(np.int64) + 1, 0).astype(np.uint32)
-    return ground, overlay
+        layers.append(("overlay", np.where(mask & (m.overlay >= 0), m.overlay.astype(np.int64) + 1, 0).astype(np.uint32)))
+    if stagger is not None:
+        layers = [(n, stagger.from_board(a)) for n, a in layers]
+    return layers
+
+
+def _objects(m: Map, geo: _Geometry, stagger: IsoStagger | None, origin: tuple[int, int]) -> list[dict[str, Any]]:
+    """``m.markers`` as Tiled point objects at their first cell, the exact cells in ``wargrid.cells`` when not one."""
+    f = TiledFile(geo["orientation"], 1, 1, geo["tilewidth"], geo["tileheight"], geo.get("hexsidelength", 0),
+                  geo.get("staggeraxis", "y"), geo.get("staggerindex", "odd"), False, {}, {}, [], [])
+    lookup: dict[tuple[int, int], tuple[int, int]] = {}
+    if stagger is not None and m.markers:
+        r, c = np.divmod(np.arange(stagger.width * stagger.height, dtype=np.int64), stagger.width)
+        bx, by = stagger.cells(c, r)
+        lookup = {(int(a), int(b)): (int(cc), int(rr)) for a, b, cc, rr in zip(bx, by, c, r)}
+    out = []
+    for k, mk in enumerate(m.markers, start=1):
+        props: dict[str, _Value] = dict(mk.properties)
+        if len(mk.cells) != 1:
+            props["wargrid.cells"] = ";".join(f"{x},{y}" for x, y in mk.cells)
+        first = mk.cells[0] if mk.cells else m.grid.cell(int(np.flatnonzero(m.grid.mask.ravel())[0]))
+        c0, r0 = lookup[first] if stagger is not None else first
+        cx, cy = _centres(f, np.array([c0 + origin[0]]), np.array([r0 + origin[1]]))
+        out.append({"id": k, "name": mk.name, "class": mk.kind, "x": round(float(cx[0]), 4), "y": round(float(cy[0]), 4),
+                    "properties": props})
+    return out
+
+
+def _chunks(arr: NDArray[np.uint32], origin: tuple[int, int]) -> list[tuple[int, int, NDArray[np.uint32]]]:
+    """16 x 16 chunks at multiples of 16 (Tiled's own layout) holding ``arr`` placed at ``origin``; empty ones left out."""
+    ox, oy = origin
+    h, w = arr.shape
+    out = []
+    for cy in range(oy - oy % _CHUNK, oy + h, _CHUNK):
+        for cx in range(ox - ox % _CHUNK, ox + w, _CHUNK):
+            block = np.zeros((_CHUNK, _CHUNK), dtype=np.uint32)
+            ya, yb, xa, xb = max(cy, oy), min(cy + _CHUNK, oy + h), max(cx, ox), min(cx + _CHUNK, ox + w)
+            block[ya - cy:yb - cy, xa - cx:xb - cx] = arr[ya - oy:yb - oy, xa - ox:xb - ox]
+            if block.any():
+                out.append((cx, cy, block))
+    return out
 
 
 def _encode(arr: NDArray[np.uint32], encoding: str, compression: str | None) -> str:
@@ -531,6 +734,7 @@ def _encode(arr: NDArray[np.uint32], encoding: str, compression: str | None) -> 
 
 
 def _tileset_png(m: Map, path: Path, geo: _Geometry) -> None:
+    require("PIL", extra="png", feature="Tileset images (tileset_image=True)")
     from PIL import Image, ImageDraw
 
     tw, th = geo["tilewidth"], geo["tileheight"]
@@ -548,9 +752,27 @@ def _tileset_png(m: Map, path: Path, geo: _Geometry) -> None:
                 e = (th - s) / 2
                 pts = [(x0 + tw / 2, 0), (x0 + tw - 1, e), (x0 + tw - 1, th - e), (x0 + tw / 2, th - 1), (x0, th - e), (x0, e)]
             draw.polygon(pts, fill=c, outline="#00000040")
+        elif isinstance(m.grid, IsometricGrid):
+            draw.polygon([(x0 + tw / 2, 0), (x0 + tw - 1, th / 2), (x0 + tw / 2, th - 1), (x0, th / 2)], fill=c, outline="#00000040")
         else:
             draw.rectangle([x0, 0, x0 + tw - 1, th - 1], fill=c, outline="#00000040")
     atomic_write_with(path, lambda f: img.save(f, format="PNG"))
+
+
+@dataclass
+class _Plan:
+    """Everything a TMX or TMJ file of a map holds, format aside."""
+
+    geo: _Geometry
+    width: int
+    height: int
+    origin: tuple[int, int] | None
+    layers: _Layers
+    props: dict[str, _Value]
+    objects: list[dict[str, Any]]
+    encoding: str
+    compression: str | None
+    image: str | None
 
 
 def save_tiled(
@@ -565,10 +787,14 @@ def save_tiled(
 
     One embedded tileset has a tile per terrain (tile id = terrain id, with a
     ``terrain`` property); ``tileset_image`` also writes ``<name>-terrain.png``
-    beside the map so Tiled shows the terrain colours. Layers: ``ground``
-    and, when the map has roads or bridges, ``overlay``. ``encoding`` is
-    'csv' or 'base64' (then ``compression`` None, 'zlib' or 'gzip').
-    Elevation and edge costs are not written (Tiled has no place for them).
+    beside the map so Tiled shows the terrain colours. Layers: ``ground``,
+    ``overlay`` when the map has roads or bridges, and an object layer
+    ``markers`` (one point object per marker at its first cell; the exact
+    cells in a ``wargrid.cells`` property when there is not exactly one).
+    Elevation, edge costs, the climb cost and ``m.properties`` ride along
+    as map properties, so ``load_tiled`` gives back an equal map. A map read
+    from a staggered isometric or an infinite map is written as one again.
+    ``encoding`` is 'csv' or 'base64' (then ``compression`` None, 'zlib' or 'gzip').
 
     >>> import tempfile, os, json
     >>> from wargrid import SquareGrid, Map
@@ -589,16 +815,15 @@ def save_tiled(
     suffix = path.suffix.lower()
     if suffix not in (".tmx", ".tmj", ".json"):
         raise ArgumentError(f"path must end in .tmx, .tmj or .json, got {path.name!r}")
-    geo = _geometry(m.grid)
-    ground, overlay = _gids(m)
+    geo = _geometry(m)
+    stagger = _stagger_of(m)
+    origin = _origin_of(m)
+    layers = _gids(m, stagger)
+    h, w = layers[0][1].shape
     image = f"{path.stem}-terrain.png"
-    layers: _Layers = [("ground", ground)] + ([("overlay", overlay)] if overlay is not None else [])
-    n = len(m.terrains)
-    props = _map_props(m)
-    if suffix == ".tmx":
-        text = _tmx_text(m, geo, layers, props, encoding, compression, image if tileset_image else None)
-    else:
-        text = _tmj_text(m, geo, layers, props, encoding, compression, image if tileset_image else None)
+    plan = _Plan(geo, w, h, origin, layers, _map_props(m), _objects(m, geo, stagger, origin or (0, 0)), encoding, compression,
+                 image if tileset_image else None)
+    text = _tmx_text(m, plan) if suffix == ".tmx" else _tmj_text(m, plan)
     png = path.parent / image
     png_new = tileset_image and not png.exists()
     if tileset_image:
@@ -609,43 +834,76 @@ def save_tiled(
         if png_new:  # leave nothing behind when the map itself could not be written
             png.unlink(missing_ok=True)
         raise
-    del n
 
 
-def _tmx_text(m: Map, geo: _Geometry, layers: _Layers, props: dict[str, str | bool], encoding: str,
-              compression: str | None, image: str | None) -> str:
-    g = m.grid
-    attrs = " ".join(f'{k}="{v}"' for k, v in geo.items())
-    out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
-           f'<map version="1.10" tiledversion="1.10.2" {attrs} renderorder="right-down" width="{g.width}" '
-           f'height="{g.height}" infinite="0" nextlayerid="{len(layers) + 1}" nextobjectid="1">\n', " <properties>\n"]
+def _prop_type(v: _Value) -> str:
+    return "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "float" if isinstance(v, float) else "string"
+
+
+def _tmx_props(props: Mapping[str, _Value], indent: str) -> list[str]:
+    if not props:
+        return []
+    out = [f"{indent}<properties>\n"]
     for k, v in props.items():
-        typ = ' type="bool"' if isinstance(v, bool) else ""
-        val = str(v).lower() if isinstance(v, bool) else str(v)
-        out.append(f"  <property name={quoteattr(k)}{typ} value={quoteattr(val)}/>\n")
-    out.append(" </properties>\n")
+        typ = _prop_type(v)
+        val = str(v).lower() if isinstance(v, bool) else repr(v) if isinstance(v, float) else str(v)
+        out.append(f"{indent} <property name={quoteattr(k)}{'' if typ == 'string' else f' type={quoteattr(typ)}'} "
+                   f"value={quoteattr(val)}/>\n")
+    out.append(f"{indent}</properties>\n")
+    return out
+
+
+def _tmx_text(m: Map, plan: _Plan) -> str:
+    geo = plan.geo
+    attrs = " ".join(f'{k}="{v}"' for k, v in geo.items())
+    nlayers = len(plan.layers) + (1 if plan.objects else 0)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
+           f'<map version="1.10" tiledversion="1.10.2" {attrs} renderorder="right-down" width="{plan.width}" '
+           f'height="{plan.height}" infinite="{int(plan.origin is not None)}" nextlayerid="{nlayers + 1}" '
+           f'nextobjectid="{len(plan.objects) + 1}">\n']
+    out += _tmx_props(plan.props, " ")
     n = len(m.terrains)
     tw, th = geo["tilewidth"], geo["tileheight"]
     out.append(f' <tileset firstgid="1" name="terrain" tilewidth="{tw}" tileheight="{th}" tilecount="{n}" columns="{n}">\n')
-    if image:
-        out.append(f"  <image source={quoteattr(image)} width=\"{tw * n}\" height=\"{th}\"/>\n")
+    if plan.image:
+        out.append(f"  <image source={quoteattr(plan.image)} width=\"{tw * n}\" height=\"{th}\"/>\n")
     for i, t in enumerate(m.terrains):
         out.append(f'  <tile id="{i}">\n   <properties>\n'
                    f'    <property name="terrain" value={quoteattr(t.name)}/>\n'
                    f'    <property name="color" type="color" value={quoteattr("#ff" + t.color[1:])}/>\n'
                    f"   </properties>\n  </tile>\n")
     out.append(" </tileset>\n")
-    for lid, (name, arr) in enumerate(layers, start=1):
-        comp = f' compression="{compression}"' if compression else ""
-        out.append(f' <layer id="{lid}" name="{escape(name)}" width="{g.width}" height="{g.height}">\n'
-                   f'  <data encoding="{encoding}"{comp}>{_encode(arr, encoding, compression)}</data>\n </layer>\n')
+    comp = f' compression="{plan.compression}"' if plan.compression else ""
+    for lid, (name, arr) in enumerate(plan.layers, start=1):
+        out.append(f' <layer id="{lid}" name="{escape(name)}" width="{plan.width}" height="{plan.height}">\n'
+                   f'  <data encoding="{plan.encoding}"{comp}>')
+        if plan.origin is None:
+            out.append(_encode(arr, plan.encoding, plan.compression))
+        else:
+            out.append("\n")
+            for cx, cy, block in _chunks(arr, plan.origin):
+                out.append(f'   <chunk x="{cx}" y="{cy}" width="{_CHUNK}" height="{_CHUNK}">'
+                           f"{_encode(block, plan.encoding, plan.compression)}</chunk>\n")
+            out.append("  ")
+        out.append("</data>\n </layer>\n")
+    if plan.objects:
+        out.append(f' <objectgroup id="{len(plan.layers) + 1}" name="markers">\n')
+        for o in plan.objects:
+            cls = f" class={quoteattr(o['class'])}" if o["class"] else ""
+            out.append(f'  <object id="{o["id"]}" name={quoteattr(o["name"])}{cls} x="{o["x"]}" y="{o["y"]}">\n')
+            out += _tmx_props(o["properties"], "   ")
+            out.append("   <point/>\n  </object>\n")
+        out.append(" </objectgroup>\n")
     out.append("</map>\n")
     return "".join(out)
 
 
-def _tmj_text(m: Map, geo: _Geometry, layers: _Layers, props: dict[str, str | bool], encoding: str,
-              compression: str | None, image: str | None) -> str:
-    g = m.grid
+def _tmj_props(props: Mapping[str, _Value]) -> list[dict[str, Any]]:
+    return [{"name": k, "type": _prop_type(v), "value": v} for k, v in props.items()]
+
+
+def _tmj_text(m: Map, plan: _Plan) -> str:
+    geo = plan.geo
     n = len(m.terrains)
     tw, th = geo["tilewidth"], geo["tileheight"]
     tileset: dict[str, object]
@@ -654,23 +912,36 @@ def _tmj_text(m: Map, geo: _Geometry, layers: _Layers, props: dict[str, str | bo
                "tiles": [{"id": i, "properties": [{"name": "terrain", "type": "string", "value": t.name},
                                                    {"name": "color", "type": "color", "value": "#ff" + t.color[1:]}]}
                          for i, t in enumerate(m.terrains)]}
-    if image:
-        tileset.update({"image": image, "imagewidth": tw * n, "imageheight": th})
-    out_layers = []
-    for lid, (name, arr) in enumerate(layers, start=1):
-        layer: dict[str, object] = {"id": lid, "name": name, "type": "tilelayer", "width": g.width,
-                                    "height": g.height, "x": 0, "y": 0, "opacity": 1, "visible": True}
-        if encoding == "csv":
-            layer["data"] = arr.ravel().tolist()
-        else:
+    if plan.image:
+        tileset.update({"image": plan.image, "imagewidth": tw * n, "imageheight": th})
+
+    def data(arr: NDArray[np.uint32]) -> Any:
+        return arr.ravel().tolist() if plan.encoding == "csv" else _encode(arr, plan.encoding, plan.compression)
+
+    out_layers: list[dict[str, object]] = []
+    for lid, (name, arr) in enumerate(plan.layers, start=1):
+        layer: dict[str, object] = {"id": lid, "name": name, "type": "tilelayer", "width": plan.width,
+                                    "height": plan.height, "x": 0, "y": 0, "opacity": 1, "visible": True}
+        if plan.encoding != "csv":
             layer["encoding"] = "base64"
-            layer["data"] = _encode(arr, encoding, compression)
-            if compression:
-                layer["compression"] = compression
+            if plan.compression:
+                layer["compression"] = plan.compression
+        if plan.origin is None:
+            layer["data"] = data(arr)
+        else:
+            layer.update(startx=plan.origin[0], starty=plan.origin[1])
+            layer["chunks"] = [{"x": cx, "y": cy, "width": _CHUNK, "height": _CHUNK, "data": data(b)}
+                               for cx, cy, b in _chunks(arr, plan.origin)]
         out_layers.append(layer)
+    if plan.objects:
+        out_layers.append({"id": len(plan.layers) + 1, "name": "markers", "type": "objectgroup", "draworder": "topdown",
+                           "opacity": 1, "visible": True, "x": 0, "y": 0,
+                           "objects": [{"id": o["id"], "name": o["name"], "class": o["class"], "x": o["x"], "y": o["y"],
+                                        "width": 0, "height": 0, "rotation": 0, "visible": True, "point": True,
+                                        **({"properties": _tmj_props(o["properties"])} if o["properties"] else {})}
+                                       for o in plan.objects]})
     d = {"type": "map", "version": "1.10", "tiledversion": "1.10.2", **geo, "renderorder": "right-down",
-         "width": g.width, "height": g.height, "infinite": False, "nextlayerid": len(layers) + 1, "nextobjectid": 1,
-         "compressionlevel": -1,
-         "properties": [{"name": k, "type": "bool" if isinstance(v, bool) else "string", "value": v} for k, v in props.items()],
-         "tilesets": [tileset], "layers": out_layers}
+         "width": plan.width, "height": plan.height, "infinite": plan.origin is not None,
+         "nextlayerid": len(out_layers) + 1, "nextobjectid": len(plan.objects) + 1, "compressionlevel": -1,
+         "properties": _tmj_props(plan.props), "tilesets": [tileset], "layers": out_layers}
     return json.dumps(d, indent=1) + "\n"

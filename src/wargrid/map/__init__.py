@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from .core import EVENTS, CallbackError, MapCore, MapEdit, MapEvent
+from .core import EVENTS, CallbackError, MapCore, MapEdit, MapEvent, Marker
 from .derived import Derived
 from .movement import MovementQueries
 from .rts import RtsQueries
@@ -32,7 +32,7 @@ from .tactics import TacticsQueries
 from .territory import TerritoryQueries
 from .zones import ZoneQueries
 
-__all__ = ["Map", "MapCore", "MapEdit", "MapEvent", "EVENTS", "CallbackError", "Derived", "MapSightBoard"]
+__all__ = ["Map", "MapCore", "MapEdit", "MapEvent", "Marker", "EVENTS", "CallbackError", "Derived", "MapSightBoard"]
 
 
 class Map(MovementQueries, ZoneQueries, TacticsQueries, TerritoryQueries, RtsQueries):

@@ -14,6 +14,11 @@ state (cost fields, zones, sight boards) is brought up to date on one path
 - ``edges`` (optional): ``(height, width, ndir)`` extra costs (``inf``: a wall)
   for crossing from a cell to its neighbour in each direction, such as a river.
 
+Beside the layers a map carries ``markers`` (named places: spawn points,
+towns, regions; a tuple of frozen ``Marker``) and ``properties`` (a read-only
+mapping of plain values a map file brought along); both are set when the map
+is built and are part of its equality, pickling and copies.
+
 Threads: a map may be queried from many threads at once; edits take the
 map's lock (so do builds of derived state), so two threads that edit one map
 are serialised and never leave a stale or half-updated cost behind.
@@ -24,7 +29,8 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +42,7 @@ from ..grids.boards import Grid
 from ..terrain import TerrainTable
 from .derived import Derived
 
-__all__ = ["MapCore", "MapEvent", "MapEdit", "EVENTS", "CallbackError"]
+__all__ = ["MapCore", "MapEvent", "MapEdit", "Marker", "EVENTS", "CallbackError"]
 
 EVENTS = (
     "terrain_changed",
@@ -59,6 +65,43 @@ class MapEvent:
     event: str
     cells: tuple[Cell, ...]
     data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A named place on a map: a spawn point, a town, a region.
+
+    ``name`` and ``kind`` (the class a map editor gives it, e.g. ``'spawn'``;
+    ``''`` when none) are strings, ``cells`` the ``(x, y)`` cells it covers,
+    ``properties`` plain values (str, int, float, bool) by name.
+
+    >>> Marker("red", ((2, 3),), kind="start", properties={"player": 1}).cells
+    ((2, 3),)
+    """
+
+    name: str
+    cells: tuple[Cell, ...]
+    kind: str = ""
+    properties: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not isinstance(self.kind, str):
+            raise ArgumentTypeError(f"marker name and kind must be strings, got {self.name!r} and {self.kind!r}")
+        if isinstance(self.cells, (str, bytes)) or not isinstance(self.cells, Iterable):
+            raise ArgumentTypeError(f"marker {self.name!r}: cells must be a list of (x, y) cells, got {self.cells!r}")
+        object.__setattr__(self, "cells", tuple(check_cell_pair(c, f"marker {self.name!r} cell") for c in self.cells))
+        if not isinstance(self.properties, Mapping):
+            raise ArgumentTypeError(f"marker {self.name!r}: properties must be a mapping, got {type(self.properties).__name__}")
+        object.__setattr__(self, "properties", _plain_properties(self.properties, f"marker {self.name!r}"))
+
+
+def _plain_properties(props: Mapping[str, Any], what: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in props.items():
+        if not isinstance(k, str) or not isinstance(v, (str, int, float, bool)) or isinstance(v, float) and math.isnan(v):
+            raise ArgumentTypeError(f"{what}: properties must map names to str, int, float or bool, got {k!r}: {v!r}")
+        out[k] = v
+    return out
 
 
 class CallbackError(WargridError, RuntimeError):
@@ -117,6 +160,10 @@ class MapCore:
         Extra step costs (``>= 0``; ``inf``: a wall).
     climb_cost : float
         Extra cost a unit of rise on an uphill step (``>= 0``).
+    markers : sequence of Marker, optional
+        Named places (their cells must be on the board).
+    properties : mapping, optional
+        Plain values (str, int, float, bool) by name that a map file carried.
     """
 
     def __init__(
@@ -129,6 +176,8 @@ class MapCore:
         elevation: npt.ArrayLike | None = None,
         edges: npt.ArrayLike | None = None,
         climb_cost: float = 0.0,
+        markers: Iterable[Marker] = (),
+        properties: Mapping[str, Any] | None = None,
     ) -> None:
         if not isinstance(grid, Grid):
             raise ArgumentTypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
@@ -143,7 +192,22 @@ class MapCore:
         self._elevation = None if elevation is None else self._check_float_layer(elevation, "elevation")
         self._edges = None if edges is None else self._check_edges(edges)
         self._climb_cost = check_real(climb_cost, "climb_cost", minimum=0.0)
+        self._markers = self._check_markers(markers)
+        if properties is not None and not isinstance(properties, Mapping):
+            raise ArgumentTypeError(f"properties must be a mapping or None, got {type(properties).__name__}")
+        self._properties = _plain_properties(properties or {}, "map")
         self._start_dynamic_state()
+
+    def _check_markers(self, markers: Iterable[Marker]) -> tuple[Marker, ...]:
+        if isinstance(markers, (str, bytes)) or not isinstance(markers, Iterable):
+            raise ArgumentTypeError(f"markers must be a list of Marker, got {type(markers).__name__}")
+        out = tuple(markers)
+        for mk in out:
+            if not isinstance(mk, Marker):
+                raise ArgumentTypeError(f"markers must hold Marker objects, got {type(mk).__name__}")
+            for c in mk.cells:
+                self.grid.check_cell(c, f"marker {mk.name!r} cell")
+        return out
 
     def _start_dynamic_state(self) -> None:
         """What a map has besides its layers: listeners, the lock, derived state (never pickled or copied)."""
@@ -154,11 +218,14 @@ class MapCore:
 
     # -- pickling: the layers only; listeners and derived state rebuild -----------------------
     def __getstate__(self) -> dict[str, Any]:
-        keep = ("grid", "terrains", "_terrain", "_overlay", "_elevation", "_edges", "_climb_cost", "version")
+        keep = ("grid", "terrains", "_terrain", "_overlay", "_elevation", "_edges", "_climb_cost", "_markers",
+                "_properties", "version")
         return {k: self.__dict__[k] for k in keep}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         version = state.pop("version", 0)
+        state.setdefault("_markers", ())
+        state.setdefault("_properties", {})
         self.__dict__.update(state)
         self._start_dynamic_state()
         self.version = version
@@ -226,6 +293,26 @@ class MapCore:
     def edges(self) -> npt.NDArray[np.float64] | None:
         """Read-only ``(height, width, ndir)`` extra step costs, or ``None`` when no edge was ever set."""
         return None if self._edges is None else _read_only(self._edges)
+
+    @property
+    def markers(self) -> tuple[Marker, ...]:
+        """Named places on the map (spawn points, towns, regions), as the map was built with them.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> Map(SquareGrid(4, 4), markers=[Marker("town", ((1, 2),))]).markers[0].name
+        'town'
+        """
+        return self._markers
+
+    @property
+    def properties(self) -> Mapping[str, Any]:
+        """Read-only plain values by name that came with the map (from a map file or the constructor).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> dict(Map(SquareGrid(2, 2), properties={"author": "me"}).properties)
+        {'author': 'me'}
+        """
+        return MappingProxyType(self._properties)
 
     @property
     def climb_cost(self) -> float:
@@ -620,6 +707,8 @@ class MapCore:
                 "_elevation": None if self._elevation is None else self._elevation.copy(),
                 "_edges": None if self._edges is None else self._edges.copy(),
                 "_climb_cost": self._climb_cost,
+                "_markers": self._markers,
+                "_properties": dict(self._properties),
             }
         )
         return c
@@ -641,6 +730,8 @@ class MapCore:
             and same_elev
             and same_edges
             and math.isclose(self._climb_cost, other._climb_cost)
+            and self._markers == other._markers
+            and self._properties == other._properties
         )
 
     __hash__ = None  # type: ignore[assignment]

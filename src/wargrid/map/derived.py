@@ -7,7 +7,15 @@
   to date by local updates after each edit,
 - the sight boards (with and without elevation) and the sight-blocking layer,
 - ``extra``: any other structure a capability prepares from the cost fields
-  (keyed by the caller; dropped on every edit).
+  (keyed by the caller; dropped on every edit),
+- the prepared path structures (``PreparedPaths``) of the classes
+  ``Map.prepare`` was asked for. They are **kept** across edits: each one
+  compares the current cost field with the one it was built from and stays
+  exact (see ``wargrid.movement.prepared``: untouched or only dearer paths
+  are answered by it, A* with its distances as potential repairs the rest,
+  the plain search answers once a cost got cheaper); once the queries have
+  spent as long outside it as a build takes (``stale``), the next use
+  rebuilds it from the current field.
 
 ``Map`` calls ``Derived.after_edit`` once per edit, under the map's lock; it
 is the only place that decides what survives an edit. Nothing here is
@@ -26,6 +34,7 @@ import numpy.typing as npt
 
 from ..costs import CostField
 from ..grids.boards import Grid
+from ..movement.prepared import PreparedPaths, prepare as _prepare
 from ..movement.zones import ZoneChange, ZoneState
 from ..sight.board import SightBoard, prepare
 
@@ -84,6 +93,7 @@ class Derived:
         self._sight: dict[bool, SightBoard] = {}
         self._blocks: npt.NDArray[np.bool_] | None = None
         self._extra: dict[object, object] = {}
+        self._prepared: dict[str, PreparedPaths] = {}
 
     # -- cost fields ----------------------------------------------------------------------
     def cost_field(self, unit: str) -> CostField:
@@ -138,6 +148,20 @@ class Derived:
                     )
         return board
 
+    # -- prepared path structures ---------------------------------------------------------------
+    def prepare(self, unit: str, progress: Callable[[float], None] | None = None) -> PreparedPaths:
+        """Build (again) the prepared path structure of class ``unit`` from its current cost field."""
+        with self.lock:
+            pp = self._prepared[unit] = _prepare(self._owner.grid, self.cost_field(unit), progress=progress)
+        return pp
+
+    def prepared(self, unit: str) -> PreparedPaths | None:
+        """The prepared structure of ``unit`` (``None``: never prepared); rebuilt first when ``stale``."""
+        pp = self._prepared.get(unit)
+        if pp is not None and pp.stale and pp.costs is not self.cost_field(unit):
+            pp = self.prepare(unit)
+        return pp
+
     # -- other prepared structures ----------------------------------------------------------
     def extra(self, key: object, build: Callable[[], T]) -> T:
         """A structure a capability prepares (``build()``), kept until the next edit."""
@@ -155,8 +179,9 @@ class Derived:
 
         Terrain and overlay edits patch the cached cost fields (only the edited
         cells' entry costs change); elevation and edge edits rebuild them.
-        Zones are updated locally; sight and other prepared structures are
-        dropped. Returns the zone changes, for the map to announce.
+        Zones are updated locally; prepared path structures are kept (each
+        compares fields at its next query); sight and other prepared
+        structures are dropped. Returns the zone changes, for the map to announce.
         """
         owner = self._owner
         if kind in ("terrain_changed", "overlay_changed"):

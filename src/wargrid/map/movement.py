@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from ..errors import ArgumentTypeError
-from ..movement.dispatch import paths as _paths, shortest_path
+from ..movement.dispatch import paths as _paths, shortest_distance, shortest_path
+from ..movement.prepared import PreparedPaths, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
 from ..movement.search import Path, check_weight, distance_field
 from ..movement.turns import Route, route
@@ -58,7 +59,8 @@ class MovementQueries(MapCore):
         if enemies is None and friends is None:
             if not isinstance(ignore_zoc, (bool, np.bool_)):
                 raise ArgumentTypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
-            return shortest_path(grid, f, start, goal, weight=w, nearest=bool(nearest), zones=zones)
+            return shortest_path(grid, f, start, goal, weight=w, nearest=bool(nearest), zones=zones,
+                                 prepared=self.derived.prepared(name))
         occ = occupied(grid, f, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
         if not nearest and not occ.can_stop(goal):
             return None
@@ -100,7 +102,54 @@ class MovementQueries(MapCore):
         """
         name = self.unit_class(unit)
         return _paths(self.grid, self.derived.cost_field(name), pairs, weight=weight, workers=workers,
-                      zones=self.derived.locked_zones(name))
+                      zones=self.derived.locked_zones(name), prepared=self.derived.prepared(name))
+
+    def prepare(self, *, unit: str | None = None, progress: Callable[[float], None] | None = None) -> PreparedPaths:
+        """Prepare exact fast path and distance queries for ``unit`` (a contraction hierarchy; see ``wargrid.movement.prepared``).
+
+        ``path``, ``paths``, ``distance`` and ``distance_table`` use it from
+        then on, and stay exact after edits. ``progress`` is called with the
+        fraction done; by default a build longer than a second shows its
+        progress on stderr when that is a terminal.
+
+        >>> from wargrid import Map, HexGrid
+        >>> m = Map(HexGrid(8, 6)); m.set_terrain([(3, 1), (3, 2), (3, 3)], "water")
+        >>> pp = m.prepare(unit="foot")
+        >>> pp.unit, m.path((0, 2), (6, 2), unit="foot").cost == m.distance((0, 2), (6, 2), unit="foot")
+        ('foot', True)
+        """
+        return self.derived.prepare(self.unit_class(unit), progress)
+
+    def distance(self, a: Cell, b: Cell, *, unit: str | None = None) -> float:
+        """The cheapest cost for ``unit`` from cell ``a`` to cell ``b`` (``(x, y)``), ``inf`` when unreachable.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "hills")
+        >>> m.distance((0, 0), (4, 0), unit="foot"), m.distance((0, 0), (4, 0), unit="naval")
+        (9.0, inf)
+        """
+        name = self.unit_class(unit)
+        grid = self.grid
+        a = grid.check_cell(a, "a")
+        b = grid.check_cell(b, "b")
+        return shortest_distance(grid, self.derived.cost_field(name), a, b, zones=self.derived.locked_zones(name),
+                                 prepared=self.derived.prepared(name))
+
+    def distance_table(
+        self, sources: Sequence[Cell], targets: Sequence[Cell], *, unit: str | None = None
+    ) -> np.ndarray:
+        """``(len(sources), len(targets))`` cheapest costs for ``unit`` from every source to every target (``inf``: unreachable).
+
+        Uses the prepared structure when ``prepare`` built one (see
+        ``wargrid.movement.prepared.distance_table``).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> Map(SquareGrid(4, 4)).distance_table([(0, 0), (3, 3)], [(3, 0), (0, 0)], unit="cavalry").tolist()
+        [[3.0, 0.0], [3.0, 6.0]]
+        """
+        name = self.unit_class(unit)
+        return distance_table(self.grid, self.derived.cost_field(name), sources, targets,
+                              prepared=self.derived.prepared(name))
 
     def movement_range(
         self,

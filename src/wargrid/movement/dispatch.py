@@ -16,7 +16,12 @@ In order:
    2048 x 2048, bit scans beyond) where it is exact and pays (square-8,
    corner rule 'no-obstacle', no wrap, one cost everywhere, no edge costs,
    weight 1, no stop cells, not ``nearest``, and open ground enough:
-   ``jps.OPEN_FRACTION_FOR_JPS``); A* everywhere else.
+   ``jps.OPEN_FRACTION_FOR_JPS``); A* everywhere else;
+   before it, a prepared structure (``prepared.PreparedPaths``, passed by
+   ``Map`` once ``Map.prepare`` built one) answers the common query (weight
+   1, no stop cells, not ``nearest``, ``search='auto'``) when it can do so
+   exactly; when it cannot (a cost got cheaper since it was built) the
+   search below answers and its time is counted toward a rebuild.
 
 >>> import numpy as np
 >>> from wargrid import SquareGrid
@@ -28,6 +33,7 @@ In order:
 
 from __future__ import annotations
 
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, Sequence
@@ -42,10 +48,11 @@ from ..costs import CostField
 from ..grids.boards import Grid
 from ._array_cache import ArrayCache, cached, remember
 from .jps import jps_path, jps_pays
-from .search import SEARCH_BYTES_PER_CELL, Path, check_weight, jps_applies, padded_id, search_checked, stop_array
+from .prepared import UNANSWERED as _UNANSWERED, PreparedPaths
+from .search import SEARCH_BYTES_PER_CELL, Path, check_costs, check_weight, jps_applies, padded_id, search_checked, stop_array
 from .zones import ZoneState
 
-__all__ = ["astar", "find_path", "paths", "shortest_path", "check_costs", "SEARCHES"]
+__all__ = ["astar", "find_path", "paths", "shortest_path", "shortest_distance", "check_costs", "SEARCHES"]
 
 Cell = tuple[int, int]
 
@@ -69,19 +76,6 @@ this many padded cells (2048 x 2048): labelling costs about 50 ns a cell."""
 
 _ZONES: ArrayCache[ZoneState | int] = {}
 """``id(cost array) -> (weakref, ZoneState or a query count)`` for cost fields used without a map."""
-
-
-def check_costs(grid: Grid, costs: object) -> CostField:
-    """``costs`` if it is a ``CostField`` laid out for ``grid``'s board, else a clear error."""
-    if not isinstance(costs, CostField):
-        raise ArgumentTypeError(
-            f"costs must be a wargrid CostField (Map.cost_field(unit=...) or CostField.from_arrays(grid, ...)), "
-            f"got {type(costs).__name__}"
-        )
-    topo = grid.topology
-    if costs.cell.shape != (topo.padded_size,) or costs.topology.ndir != topo.ndir or costs.topology.pw != topo.pw:
-        raise ArgumentError(f"costs were built for another board than {grid!r}")
-    return costs
 
 
 def _field_zones(costs: CostField) -> Connectivity | None:
@@ -112,11 +106,13 @@ def shortest_path(
     stop: npt.NDArray[np.bool_] | None = None,
     search: str = "auto",
     zones: Connectivity | None = None,
+    prepared: PreparedPaths | None = None,
 ) -> Path | None:
     """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``).
 
     ``zones``: connectivity zones valid for ``costs`` or for a field no
-    stricter than it (``Map`` passes its own). See the module notes.
+    stricter than it (``Map`` passes its own); ``prepared``: a prepared
+    structure of this board (``Map`` passes its own). See the module notes.
     """
     topo = grid.topology
     s = padded_id(topo, start)
@@ -132,6 +128,13 @@ def shortest_path(
         z = zones if zones is not None else _field_zones(costs)
         if z is not None and not z.connected(s, t):
             return None
+    consult = prepared is not None and not nearest and weight == 1.0 and stop is None and search == "auto"
+    if consult:
+        assert prepared is not None
+        got = prepared.path(costs, s, t)
+        if got is not _UNANSWERED:
+            return _reachable(got)
+        t0 = time.perf_counter()
     st = stop_array(grid, stop)
     use_jps = jps_applies(topo, costs, weight, nearest, st)
     if search == "jps" and not use_jps:
@@ -143,8 +146,40 @@ def shortest_path(
         found = jps_path(grid, costs, s, t)
     else:
         found = search_checked(grid, costs, start, goal, weight, nearest, stop)
-    # a cost that overflows to inf is unreachable, as the fields say (see ``search``)
-    return found if found is None or found.cost < np.inf else None
+    if consult:
+        assert prepared is not None
+        prepared.note_fallback(time.perf_counter() - t0)
+    return _reachable(found)
+
+
+def _reachable(p: Path | None) -> Path | None:
+    """``p``, or ``None`` when its cost overflowed to inf: unreachable, as the fields say (see ``search``)."""
+    return p if p is None or p.cost < np.inf else None
+
+
+def shortest_distance(
+    grid: Grid,
+    costs: CostField,
+    start: Cell,
+    goal: Cell,
+    *,
+    zones: Connectivity | None = None,
+    prepared: PreparedPaths | None = None,
+) -> float:
+    """The cheapest cost from ``start`` to ``goal`` (checked cells), ``inf`` when unreachable.
+
+    A prepared structure answers without unpacking a path when it can;
+    otherwise the cost of ``shortest_path``'s path.
+    """
+    topo = grid.topology
+    s = padded_id(topo, start)
+    t = padded_id(topo, goal)
+    if prepared is not None and s != t and costs.cell[s] < np.inf and costs.cell[t] < np.inf:
+        got = prepared.distance(costs, s, t)
+        if got is not _UNANSWERED:
+            return float(got)
+    p = shortest_path(grid, costs, start, goal, zones=zones, prepared=prepared)
+    return math.inf if p is None else float(p.cost)
 
 
 def astar(
@@ -251,6 +286,7 @@ def paths(
     weight: float = 1.0,
     workers: int = 2,
     zones: Connectivity | None = None,
+    prepared: PreparedPaths | None = None,
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 
@@ -258,7 +294,7 @@ def paths(
     the size of the board (``SEARCH_BYTES_PER_CELL`` a cell), and a batch whose
     threads memory could not hold is refused up front (``ResourceError``).
 
-    ``zones``: as in ``shortest_path`` (``Map.paths`` passes its own).
+    ``zones``, ``prepared``: as in ``shortest_path`` (``Map.paths`` passes its own).
 
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(3, 3)
@@ -283,7 +319,7 @@ def paths(
     w = check_weight(weight)
 
     def one(pr: tuple[Cell, Cell]) -> Path | None:
-        return shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones)
+        return shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared)
 
     if workers == 1 or len(checked) < 2:
         return [one(pr) for pr in checked]

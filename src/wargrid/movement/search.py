@@ -30,7 +30,11 @@ Which kernel runs: boards without wrap, edge costs or stop cells use the
 "plain" kernels, which read one byte of allowed steps a cell (``plain_moves``);
 the rest use the general ones, which apply the neighbour and corner rules as
 they go. Both give the same answers. Distance-only fields on uniform boards
-use the FIFO-queue Dijkstra (``dijkstra_queues``).
+use the FIFO-queue Dijkstra (``dijkstra_queues``). On such boards with steps
+of length 1 (hex, square-4, staggered) whose costs are whole in units of a
+power of two (``cost_unit``; the terrain tables' 1, 2, 0.75 ...), A* runs
+``astar_keyed`` (one exact integer key a heap slot, the same pops) and
+distance-only fields run ``dijkstra_buckets`` (Dial's bucket queue).
 
 >>> from wargrid import SquareGrid
 >>> from wargrid.costs import CostField
@@ -290,6 +294,19 @@ def path_cost(topo: Topology, costs: CostField, padded: np.ndarray) -> float:
 
 # -- checks -------------------------------------------------------------------------------------
 
+def check_costs(grid: Grid, costs: object) -> CostField:
+    """``costs`` if it is a ``CostField`` laid out for ``grid``'s board, else a clear error."""
+    if not isinstance(costs, CostField):
+        raise ArgumentTypeError(
+            f"costs must be a wargrid CostField (Map.cost_field(unit=...) or CostField.from_arrays(grid, ...)), "
+            f"got {type(costs).__name__}"
+        )
+    topo = grid.topology
+    if costs.cell.shape != (topo.padded_size,) or costs.topology.ndir != topo.ndir or costs.topology.pw != topo.pw:
+        raise ArgumentError(f"costs were built for another board than {grid!r}")
+    return costs
+
+
 def check_weight(weight: Any) -> float:
     w = check_real(weight, "weight", minimum=1.0)
     return w
@@ -328,15 +345,70 @@ def search_checked(
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
-    moves = None if nearest or st.size else plain_moves(topo, costs, lazy=True)
-    if moves is not None:
-        reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, gen)
-    else:
-        reached = k.astar(cell, costs.edge, st, s, t, tb, hscale, nearest, state.arrays, gen)
+    plain = not (nearest or st.size or topo.wrap or costs.edge.size)
+    keyb = key_bits(topo, costs, hscale) if plain else None
+    reached = -2 if keyb is None else k.astar_keyed(cell, s, t, tb, hscale, keyb, state.arrays, gen)
+    if reached == -2:  # (also when astar_keyed found a key would overflow)
+        moves = plain_moves(topo, costs, lazy=True) if plain else None
+        if moves is not None:
+            reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, state.next_gen())
+        else:
+            reached = k.astar(cell, costs.edge, st, s, t, tb, hscale, nearest, state.arrays, state.next_gen())
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
     return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
+
+
+Units = tuple[float, float, dict[float, NDArray[np.int64] | None]]
+"""``(L, largest finite cost, {hscale: keyb})``, see ``cost_unit`` and ``key_bits``."""
+
+_UNITS: ArrayCache[Units] = {}
+
+
+def _units(topo: Topology, costs: CostField) -> Units:
+    got = cached(_UNITS, costs.cell)
+    if got is None:
+        unit, top = (0.0, 0.0) if np.any(np.asarray(topo.step) != 1.0) else kernels().cost_unit(costs.cell, 1024.0)
+        got = (float(unit), float(top), {})
+        remember(_UNITS, costs.cell, got, 16)
+    return got
+
+
+def cost_unit(topo: Topology, costs: CostField) -> tuple[float, float]:
+    """``(L, largest finite cost)``: ``L`` the power of two ``<= 1024`` making every cost whole (cached).
+
+    ``L`` is 0 where none does, or where the board's steps are not all of
+    length 1 (square-8 diagonals), so sums of costs would not be whole.
+    """
+    unit, top, _ = _units(topo, costs)
+    return unit, top
+
+
+def key_bits(topo: Topology, costs: CostField, hscale: float) -> NDArray[np.int64] | None:
+    """``astar_keyed``'s ``keyb`` for these costs, or ``None`` where its integer keys do not serve (cached).
+
+    They serve boards of unit steps (hex, square-4) whose costs and ``hscale``
+    are whole in units of ``1 / L`` for a power of two ``L <= 1024``.
+    """
+    unit, top, keys = _units(topo, costs)
+    if hscale in keys:
+        return keys[hscale]
+    if topo.heuristic == 1 or not hscale > 0.0:
+        unit = 0.0
+    while unit and hscale * unit != math.floor(hscale * unit):
+        unit = unit * 2.0 if unit < 1024.0 else 0.0
+    keyb = None
+    ib = int(topo.padded_size).bit_length()
+    hb = int(topo.width + topo.height).bit_length()
+    fmax = 1 << min(53, 63 - ib - hb)
+    # a search that would run out of keys on ordinary queries (the kernel checks every key) is not tried
+    if unit and 4 * (topo.width + topo.height) * max(top, hscale) * unit < fmax:
+        keyb = np.array([unit, ib, hb, fmax], dtype=np.int64)
+    if len(keys) >= 16:  # many weights: keep the few last
+        keys.clear()
+    keys[hscale] = keyb
+    return keyb
 
 
 def kernels() -> ModuleType:
@@ -461,10 +533,12 @@ def distance_field(
     mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)
-    moves = plain_moves(topo, costs)
-    if moves is None:
+    unit, top = (0.0, 0.0) if topo.wrap or costs.edge.size or costs.uniform else cost_unit(topo, costs)
+    buckets = bool(unit) and top * unit < BUCKETS
+    moves = None if buckets else plain_moves(topo, costs)
+    if moves is None and not buckets:
         return topo.unpad(dijkstra_field(grid, costs, ids, max_cost=mc, tree=False).dist)
-    from .._kernels.movement.dijkstra import dijkstra_plain
+    from .._kernels.movement.dijkstra import dijkstra_buckets, dijkstra_plain
 
     # distances only: the thread's search state lends its arrays (A* trusts only
     # stamped entries, and no stamp is touched here), so no fresh board-sized
@@ -473,6 +547,9 @@ def distance_field(
     dist = state.g
     dist.fill(np.inf)
     tb = topo_bundle(topo)
+    if buckets:  # whole costs: Dial's buckets, no step bits needed
+        dijkstra_buckets(costs.cell, ids, tb, unit, int(top * unit) + 1, mc, dist, (state.pos, state.hid))
+        return topo.unpad(dist)
     if costs.uniform:
         from .._kernels.movement.dijkstra import dijkstra_queues
 
@@ -488,6 +565,10 @@ def distance_field(
     )
     stand_on_sources(costs, ids, dist)
     return topo.unpad(dist)
+
+
+BUCKETS = 1 << 12
+"""``distance_field`` runs ``dijkstra_buckets`` when the largest cost is under this many units ``1 / L``."""
 
 
 _STEP_QUEUES: weakref.WeakKeyDictionary[Topology, tuple[NDArray[np.int64], int]] = weakref.WeakKeyDictionary()

@@ -43,19 +43,15 @@ import threading
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid, Topology
 from ..costs import CostField
+from .search import topo_bundle
 
 __all__ = ["label_zones", "ZoneState", "ZoneChange"]
 
 _FULL_FRACTION = 8  # re-label the whole board when an edit touches more than 1/8 of it
-
-
-def _topo_args(t: Topology) -> tuple[NDArray[np.int64], NDArray[np.int64], int, int, int, int]:
-    return (t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width)
 
 
 def _check_costs(grid: Grid, costs: np.ndarray, edge_costs: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -137,19 +133,25 @@ def _runs_above(t: Topology, dirs: np.ndarray) -> tuple[np.ndarray, np.ndarray] 
     return ulo, uhi
 
 
-_ABOVE: dict[int, tuple[Topology, tuple[np.ndarray, np.ndarray] | None]] = {}
+RunLinks = tuple[np.ndarray, np.ndarray, int, int, int, int, int]
+"""``(ulo, uhi, pmx, pmy, wrap, width, height)``: the ``runs`` argument of ``label_runs``."""
+
+_ABOVE: dict[int, tuple[Topology, RunLinks | None]] = {}
 
 
-def _runs_above_cached(t: Topology) -> tuple[np.ndarray, np.ndarray] | None:
-    """``_runs_above`` for the directions followed without edge costs, kept per topology."""
+def _runs_above_cached(t: Topology) -> RunLinks | None:
+    """``_runs_above`` for the directions followed without edge costs, with the board's parity masks
+    and size as ``label_runs`` takes them; kept per topology."""
     hit = _ABOVE.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
     if len(_ABOVE) >= 64:
         _ABOVE.clear()
     above = _runs_above(t, _directions(t, False))
-    _ABOVE[id(t)] = (t, above)
-    return above
+    pmx, pmy = t.parity_masks
+    runs = None if above is None else (above[0], above[1], pmx, pmy, t.wrap, t.width, t.height)
+    _ABOVE[id(t)] = (t, runs)
+    return runs
 
 
 def _label(
@@ -172,8 +174,9 @@ def _label(
         stride, off = t.pw, t.pw + 1
     else:  # a plain (height, width) layer, raveled
         stride, off = t.width, 0
-    above = _runs_above_cached(t) if runs and edge.shape[0] == 0 else None
-    if above is not None:
+    src = (cell, stride, off, lo, hi)
+    links = _runs_above_cached(t) if runs and edge.shape[0] == 0 else None
+    if links is not None:
         from .._kernels.movement.zones import label_runs
 
         n = t.height * ((t.width + 1) // 2) + 1
@@ -181,11 +184,8 @@ def _label(
             out, ostride, ooff = np.empty(t.padded_size, dtype=np.int32), t.pw, t.pw + 1
         else:
             out, ostride, ooff = dest, t.width, 0
-        pmx, pmy = t.parity_masks
-        _, sizes = label_runs(
-            cell, stride, off, lo, hi, above[0], above[1], pmx, pmy, t.wrap, t.width, t.height, out, ostride, ooff,
-            dest is None, _scratch("rs", n), _scratch("re", n), _scratch("runs", n),
-        )
+        scratch = (_scratch("rs", n), _scratch("re", n), _scratch("runs", n))
+        _, sizes = label_runs(src, links, (out, ostride, ooff), dest is None, scratch)
         return out, sizes
     from .._kernels.movement.zones import label_board
 
@@ -194,10 +194,7 @@ def _label(
     parent = _scratch("parent", t.width * t.height + 1)
     if dest is None:
         dest = np.zeros(0, dtype=np.int32)
-    _, sizes = label_board(
-        cell, stride, off, lo, hi, edge, t.offsets, t.corner, t.parity_mode, t.corner_rule, t.wrap, t.width, t.height,
-        dirs, out, dest, parent,
-    )
+    _, sizes = label_board(src, edge, topo_bundle(t), t.height, dirs, out, dest, parent)
     return out, sizes[1:]
 
 
@@ -354,7 +351,7 @@ class ZoneState:
         """Only links were lost (cells closed, walls built): zones can only shrink or split."""
         from .._kernels.movement.zones import split_zone
 
-        t = self.topology
+        tb = topo_bundle(self.topology)
         lab = self._labels
         gone = pc[~now]
         gone_labels = lab[gone].astype(np.int64)
@@ -377,7 +374,7 @@ class ZoneState:
             comp_ids = np.empty(seeds.size, dtype=np.int64)
             comp_sizes = np.empty(seeds.size, dtype=np.int64)
             ncomp, nxt = split_zone(
-                self._cell, self._edge, *_topo_args(t), lab, self._stamp, base, seeds, z, self._next, comp_ids, comp_sizes
+                self._cell, self._edge, tb, lab, self._stamp, base, seeds, z, self._next, (comp_ids, comp_sizes)
             )
             if ncomp == 0:
                 continue
@@ -399,7 +396,7 @@ class ZoneState:
     def _update_flood(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
         from .._kernels.movement.zones import reflood
 
-        t = self.topology
+        tb = topo_bundle(self.topology)
         lab = self._labels
         around = self._around(pc)
         old_ids = np.unique(lab[around])
@@ -412,7 +409,8 @@ class ZoneState:
         comp_ids = np.empty(seeds.size, dtype=np.int64)
         comp_sizes = np.empty(seeds.size, dtype=np.int64)
         ncomp, nxt = reflood(
-            self._cell, self._edge, *_topo_args(t), lab, self._stamp, gen, seeds, old_ids, self._next, comp_ids, comp_sizes
+            self._cell, self._edge, tb, lab, self._stamp, gen, seeds, old_ids, self._next,
+            (comp_ids, comp_sizes),
         )
         self._grow_ids(int(nxt))
         for i in old_ids:
@@ -428,7 +426,7 @@ class ZoneState:
     def _update_merge(self, pc: np.ndarray, was: np.ndarray, now: np.ndarray) -> ZoneChange | None:
         from .._kernels.movement.zones import link_pairs, relabel
 
-        t = self.topology
+        tb = topo_bundle(self.topology)
         lab = self._labels
         born = pc[~was & now]
         fresh: list[int] = []
@@ -437,7 +435,7 @@ class ZoneState:
             lab[born] = np.arange(first, first + born.size, dtype=np.int32)
             self._sizes[first : first + born.size] = 1
             fresh = list(range(first, first + born.size))
-        pairs = link_pairs(self._cell, self._edge, *_topo_args(t), lab, self._around(pc))
+        pairs = link_pairs(self._cell, self._edge, tb, lab, self._around(pc))
         if pairs.shape[0] == 0:
             return ZoneChange((), tuple(fresh)) if fresh else None
         # union the labels that the new links join, then re-label the smaller zones
@@ -466,7 +464,7 @@ class ZoneState:
             target = max(members, key=lambda z: (int(self._sizes[z]), -z))
             for z in members:
                 if z != target:
-                    relabel(self._cell, self._edge, *_topo_args(t), lab, cell_of[z], z, target)
+                    relabel(self._cell, self._edge, tb, lab, cell_of[z], z, target)
                     self._sizes[target] += self._sizes[z]
                     self._sizes[z] = 0
                     new_ids.discard(z)

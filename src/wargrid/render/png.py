@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from .._extras import require
 from ..errors import ArgumentTypeError
 from ..grids.board import Board
 from ..grids.boards import Grid
@@ -104,6 +105,7 @@ def render_png(
     >>> img.getpixel((25, 29))
     (255, 0, 0)
     """
+    require("PIL", extra="png", feature="PNG pictures")
     from PIL import Image, ImageDraw
 
     grid, terrain, overlay_layer, colors = board_of(board)

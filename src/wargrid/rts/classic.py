@@ -78,6 +78,7 @@ class _Geometry:
     period: float
     order: np.ndarray
     rank: np.ndarray
+    args: tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]  # the kernels' ``geo``
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Topology, _Geometry]" = weakref.WeakKeyDictionary()
@@ -108,7 +109,8 @@ def _geometry(grid: Grid) -> _Geometry:
     order = np.argsort(angle, kind="stable").astype(np.int64)
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
-    g = _Geometry(inb.ravel(), cx.ravel(), cy.ravel(), period, order, rank)
+    geo = (inb.ravel(), cx.ravel(), cy.ravel(), period, order, rank)
+    g = _Geometry(*geo, geo)
     _GEOMETRY[topo] = g
     return g
 
@@ -205,21 +207,19 @@ def classic_search(
     ([(0, 0), (1, 0), (2, 0), (3, 0)], 'arrived')
     """
     from .._kernels.rts.classic import classic_find, optimise_moves
-    from ..movement.search import topo_args
+    from ..movement.search import topo_bundle
 
     topo = grid.topology
     geo = _geometry(grid)
-    off, stepl, corner, _ = topo_args(topo)
+    tb = topo_bundle(topo)
+    stepl = tb[3]
     w = _workspace(topo.padded_size)
     seen, pos, gen = w.seen, w.pos, w.gen
     ps, pg = topo.padded_id(*s), topo.padded_id(*g)
-    args = (stepl, corner, topo.corner_rule, off, topo.ndir, topo.parity_mode, topo.wrap, topo.width, topo.pw)
     most = 8 * topo.padded_size + 1
     while True:
         buf, tmp = w.buf, w.tmp
-        n, code = classic_find(
-            cell, geo.inb, geo.cx, geo.cy, geo.period, ps, pg, steps, limit, buf, tmp, geo.order, geo.rank, *args
-        )
+        n, code = classic_find(cell, geo.args, tb, ps, pg, steps, limit, buf, tmp)
         if code != 3 or len(buf) >= most:
             break
         size = min(4 * len(buf), most)  # the walk outgrew the buffers: grow them and walk again
@@ -228,7 +228,7 @@ def classic_search(
     dirs = np.empty(max(n - 1, 0), dtype=np.int64)
     if optimise:
         out = np.empty(n, dtype=np.int64)
-        m = optimise_moves(cell, path, n, seen, pos, gen, out, dirs, *args)
+        m = optimise_moves(cell, path, n, seen, pos, gen, out, dirs, tb)
         path, dirs = out[:m], dirs[: m - 1]
     else:
         dirs[:] = topo.directions(path[:-1], path[1:])

@@ -14,9 +14,11 @@ import socket
 import sys
 import threading
 from typing import Any, TextIO
+
+from .._extras import require
 from ..errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["create_app", "serve", "bind_socket", "is_loopback"]
+__all__ = ["create_app", "serve", "server_for", "bind_socket", "is_loopback"]
 
 
 def create_app(**kwargs: Any) -> Any:
@@ -25,6 +27,7 @@ def create_app(**kwargs: Any) -> Any:
     >>> type(create_app()).__name__
     'Starlette'
     """
+    require("starlette", extra="serve", feature="The playground (wargrid serve)")
     from .app import create_app as _create
 
     return _create(**kwargs)
@@ -80,10 +83,10 @@ def serve(
     """Run the playground until interrupted; prints its address first.
 
     Listens on ``host`` (loopback by default); any other host answers every
-    Host header and prints a warning.
+    Host header and prints a warning. The first Ctrl+C or SIGTERM stops the
+    worker process (a heavy request still running is answered 503) and then
+    the server; requests still open after a few seconds are cut.
     """
-    import uvicorn
-
     out = sys.stdout if out is None else out
     sock = bind_socket(host, port)
     bound_port = sock.getsockname()[1]
@@ -97,12 +100,34 @@ def serve(
     from .api import warm_up
 
     threading.Thread(target=warm_up, name="wargrid-warm-up", daemon=True).start()
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=64, timeout_keep_alive=5)
-    server = uvicorn.Server(config)
+    app.state.worker.start()
+    server = server_for(app)
     try:
         server.run(sockets=[sock])
     finally:
+        app.state.worker.stop()
         sock.close()
+
+
+def server_for(app: Any) -> Any:
+    """The uvicorn server ``serve`` runs ``app`` (a ``create_app`` application) with.
+
+    At most 64 requests at once, idle connections closed after 5 s; its first
+    Ctrl+C or SIGTERM stops the app's worker process, then the server.
+    """
+    require("uvicorn", extra="serve", feature="The playground (wargrid serve)")
+    import uvicorn
+
+    worker = app.state.worker
+
+    class _Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            worker.stop()  # a heavy job ends now, so the request waiting for it ends too
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=64, timeout_keep_alive=5,
+                            timeout_graceful_shutdown=3)
+    return _Server(config)
 
 
 def _hosts() -> tuple[str, ...]:

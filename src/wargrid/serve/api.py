@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import secrets
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, ParamSpec, TypedDict, TypeVar
 
@@ -31,6 +31,7 @@ from ..grids.boards import Grid, HexGrid, SquareGrid
 from ..io.movingai import load_movingai
 from ..io.native import load_map
 from ..io.tiled import load_tiled
+from ..io.wesnoth import load_wesnoth
 from ..map import Map
 from ..movement.fields import MovementRange
 from ..sight.fog import Fog
@@ -39,14 +40,17 @@ from ..territory.partition import PartitionReport
 __all__ = [
     "ApiError",
     "BoardStore",
+    "ClientBoards",
     "Session",
     "HANDLERS",
     "BOARD_KINDS",
     "MAX_SIDE",
     "MAX_CELLS",
     "make_grid",
+    "partition_answer",
     "describe_board",
     "warm_up",
+    "warm_partition",
 ]
 
 BOARD_KINDS = ("square-4", "square-8", "hex-flat", "hex-pointy", "staggered")
@@ -235,7 +239,7 @@ class ApiError(WargridError):
 
 @dataclass
 class Session:
-    """One board in the store, with a lock that serialises its queries and edits."""
+    """One board in the store, with a lock that serialises its queries and edits; ``client`` made it."""
 
     id: str
     map: Map
@@ -243,10 +247,24 @@ class Session:
     lock: threading.Lock
     fog: Fog | None = None
     fog_radius: int = -1
+    client: str = ""
+
+
+def _in_process(fn: Callable[..., R], *args: Any, what: str = "") -> R:
+    return fn(*args)
 
 
 class BoardStore:
-    """A small, thread-safe LRU of boards by session id (the oldest is dropped past ``capacity``).
+    """A small, thread-safe LRU of boards by session id.
+
+    Each client (the ``client`` id a board is added under; the page's own id
+    from its cookie) keeps at most ``per_client`` boards: its own new board
+    replaces its own least recently used one. Past ``capacity`` boards in all,
+    the least recently used board of the client holding the most goes. So a
+    flood of requests from one client never evicts another client's boards.
+
+    ``run_heavy(fn, *args)`` runs a heavy job: in this process unless the
+    application gave the store a worker (see ``wargrid.serve.worker``).
 
     >>> s = BoardStore(capacity=1)
     >>> a = s.add(Map(SquareGrid(2, 2)), source="test")
@@ -255,23 +273,35 @@ class BoardStore:
     (1, True)
     """
 
-    def __init__(self, capacity: int = 32) -> None:
+    def __init__(
+        self, capacity: int = 32, *, per_client: int | None = None, run_heavy: Callable[..., Any] = _in_process
+    ) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise ArgumentError(f"capacity must be an integer >= 1, got {capacity!r}")
+        per = capacity if per_client is None else per_client
+        if isinstance(per, bool) or not isinstance(per, int) or not 1 <= per <= capacity:
+            raise ArgumentError(f"per_client must be an integer in 1..capacity ({capacity}), got {per_client!r}")
         self.capacity = capacity
+        self.per_client = per
+        self.run_heavy = run_heavy
         self._boards: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._boards)
 
-    def add(self, m: Map, *, source: str) -> Session:
-        """Keep ``m`` under a new random session id; returns the session."""
-        s = Session(secrets.token_urlsafe(12), m, source, threading.Lock())
+    def add(self, m: Map, *, source: str, client: str = "") -> Session:
+        """Keep ``m`` under a new random session id for ``client``; returns the session."""
+        s = Session(secrets.token_urlsafe(12), m, source, threading.Lock(), client=client)
         with self._lock:
+            mine = [k for k, v in self._boards.items() if v.client == client]
+            for k in mine[: max(0, len(mine) - self.per_client + 1)]:
+                del self._boards[k]
             self._boards[s.id] = s
             while len(self._boards) > self.capacity:
-                self._boards.popitem(last=False)
+                counts = Counter(v.client for v in self._boards.values())
+                most = max(counts.values())
+                del self._boards[next(k for k, v in self._boards.items() if counts[v.client] == most)]
         return s
 
     def get(self, session: Any) -> Session:
@@ -283,10 +313,45 @@ class BoardStore:
             if s is None:
                 raise ApiError(
                     404,
-                    f"unknown session {session!r}: the server keeps the {self.capacity} most recent boards; make a new board",
+                    f"unknown session {session!r}: the server keeps the {self.per_client} most recent boards of a page; "
+                    "make a new board",
                 )
             self._boards.move_to_end(session)
             return s
+
+    def client(self, client: str) -> ClientBoards:
+        """The store as one client sees it: boards it adds are its own."""
+        return ClientBoards(self, client)
+
+
+class ClientBoards:
+    """A ``BoardStore`` seen by one client: ``add`` files boards under the client's id.
+
+    >>> store = BoardStore(capacity=4, per_client=1)
+    >>> mine, theirs = store.client("me"), store.client("flood")
+    >>> kept = mine.add(Map(SquareGrid(2, 2)), source="test")
+    >>> for _ in range(9): _ = theirs.add(Map(SquareGrid(2, 2)), source="test")
+    >>> store.get(kept.id) is kept, len(store)
+    (True, 2)
+    """
+
+    def __init__(self, store: BoardStore, client: str) -> None:
+        self.store = store
+        self.id = client
+        self.capacity = store.capacity
+        self.run_heavy = store.run_heavy
+
+    def add(self, m: Map, *, source: str) -> Session:
+        """Keep ``m`` under a new session id of this client."""
+        return self.store.add(m, source=source, client=self.id)
+
+    def get(self, session: Any) -> Session:
+        """The session named ``session`` (see ``BoardStore.get``)."""
+        return self.store.get(session)
+
+
+Boards = BoardStore | ClientBoards
+"""What a handler is given: the store, or the store as the requesting client sees it."""
 
 
 # -- field checks ---------------------------------------------------------------------------
@@ -439,7 +504,7 @@ def _board_map(kind: str, width: int, height: int, seed: int) -> Map:
     return _call(generate, width, height, seed=seed, **_GENERATE_KW[kind])
 
 
-def h_board(store: BoardStore, payload: Any) -> BoardAnswer:
+def h_board(store: Boards, payload: Any) -> BoardAnswer:
     """``POST /api/board``: a new seeded board ``{kind, width, height, seed}``; returns its description."""
     p = _fields(payload, ("kind", "width", "height"), ("seed",))
     kind = _choice(p["kind"], "kind", BOARD_KINDS)
@@ -452,7 +517,7 @@ def h_board(store: BoardStore, payload: Any) -> BoardAnswer:
     return describe_board(store.add(m, source=f"{kind} {width}x{height} seed {seed}"))
 
 
-def h_get_board(store: BoardStore, payload: Any) -> BoardAnswer:
+def h_get_board(store: Boards, payload: Any) -> BoardAnswer:
     """``POST /api/board/get``: the description of a session's board ``{session}``."""
     p = _fields(payload, ("session",))
     s = store.get(p["session"])
@@ -462,7 +527,7 @@ def h_get_board(store: BoardStore, payload: Any) -> BoardAnswer:
 
 # -- uploads --------------------------------------------------------------------------------
 
-UPLOAD_FORMATS = ("auto", "wargrid", "movingai", "tiled")
+UPLOAD_FORMATS = ("auto", "wargrid", "movingai", "tiled", "wesnoth")
 
 
 def _sniff(name: str, text: str) -> str:
@@ -470,6 +535,9 @@ def _sniff(name: str, text: str) -> str:
     head = text.lstrip()[:200]
     if low.endswith((".tmx", ".tmj")) or head.startswith("<?xml") or head.startswith("<map") or '"tiledversion"' in text[:2000]:
         return "tiled"
+    first = next((line for line in text[:4000].splitlines() if line.strip()), "")
+    if head.startswith(("border_size=", "usage=")) or (low.endswith(".map") and "," in first and not head.startswith("type ")):
+        return "wesnoth"  # a Wesnoth map: a header, or rows of comma-separated terrain codes
     if low.endswith(".map") or head.startswith("type "):
         return "movingai"
     return "wargrid"
@@ -499,10 +567,15 @@ def _header_size(text: str) -> tuple[int, int] | None:
 
 
 def _tiled_tilesets_embedded(text: str) -> None:
-    """Refuse a Tiled upload that names an external tileset file: an upload may not make the server open paths."""
-    refuse = ApiError(
-        400, "uploaded Tiled maps must embed their tilesets: external tileset files (a tileset 'source') cannot be uploaded"
-    )
+    """Refuse a Tiled upload that names an external tileset file: an upload may not make the server open paths.
+
+    Image sources are fine (the reader never opens images); the error names the tileset file the map needs.
+    """
+
+    def refuse(source: object) -> ApiError:
+        return ApiError(400, f"uploaded Tiled maps must embed their tilesets: this map needs the tileset file {str(source)[:200]!r}, "
+                             "which an upload cannot carry (in Tiled: Map > Embed Tilesets, then upload again)")
+
     if text.lstrip().startswith("<"):
         import defusedxml.ElementTree as DET
         from defusedxml import DefusedXmlException
@@ -512,9 +585,9 @@ def _tiled_tilesets_embedded(text: str) -> None:
             root = DET.fromstring(text, forbid_dtd=True)
         except (DefusedXmlException, ParseError, ValueError) as exc:
             raise ApiError(400, f"the uploaded Tiled map is not a safe, well-formed XML file: {exc}") from None
-        for el in root.iter():
-            if any(k == "source" or k.endswith("}source") for k in el.attrib):
-                raise refuse
+        for el in root.iter("tileset"):
+            if el.get("source") is not None:
+                raise refuse(el.get("source"))
         return
     import json
 
@@ -523,13 +596,17 @@ def _tiled_tilesets_embedded(text: str) -> None:
     except ValueError as exc:
         raise ApiError(400, f"the uploaded Tiled map is not valid JSON: {exc}") from None
     sets = data.get("tilesets", []) if isinstance(data, dict) else []
-    if not isinstance(sets, list) or any(not isinstance(t, dict) or "source" in t for t in sets):
-        raise refuse
+    if not isinstance(sets, list):
+        raise ApiError(400, "the uploaded Tiled map's tilesets must be a list")
+    for t in sets:
+        if not isinstance(t, dict) or "source" in t:
+            raise refuse(t.get("source") if isinstance(t, dict) else t)
 
 
 _READERS: dict[str, tuple[Callable[..., Map], dict[str, int]]] = {
     "movingai": (load_movingai, {}),  # the header's size is checked before the file is read
     "tiled": (load_tiled, {"max_cells": MAX_CELLS}),
+    "wesnoth": (load_wesnoth, {"max_cells": MAX_CELLS}),
     "wargrid": (load_map, {"max_cells": MAX_CELLS}),
 }
 
@@ -547,7 +624,7 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
     if fmt == "tiled":
         _tiled_tilesets_embedded(text)
     reader, kw = _READERS[fmt]
-    suffix = {"movingai": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
+    suffix = {"movingai": ".map", "wesnoth": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
     # the readers take a path: the text goes to a fresh private folder under a fixed name (never the user's name)
     with tempfile.TemporaryDirectory(prefix="wargrid-upload-") as folder:
         path = os.path.join(folder, "upload" + suffix)
@@ -561,7 +638,7 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
     return _check_loaded(m, fmt)
 
 
-def h_upload(store: BoardStore, payload: Any) -> BoardAnswer:
+def h_upload(store: Boards, payload: Any) -> BoardAnswer:
     """``POST /api/upload``: a board from a map file's text ``{name, text, format?}`` (own format, Moving AI, Tiled)."""
     p = _fields(payload, ("name", "text"), ("format",))
     name, text = p["name"], p["text"]
@@ -617,7 +694,7 @@ def _call(f: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         raise _user_error(exc) from None
 
 
-def h_path(store: BoardStore, payload: Any) -> PathAnswer:
+def h_path(store: Boards, payload: Any) -> PathAnswer:
     """``POST /api/path``: the A* path ``{session, start, goal, unit?, enemies?, friends?}``; ``cells`` and ``cost`` are null when unreachable.
 
     Enemy units block their cells and stop a move next to them; friendly units
@@ -653,7 +730,7 @@ def _zoc_cells(grid: Grid, enemies: list[tuple[int, int]], reached: np.ndarray) 
     return [[x, y] for x, y in sorted(out, key=lambda c: (c[1], c[0]))]
 
 
-def h_range(store: BoardStore, payload: Any) -> RangeAnswer:
+def h_range(store: Boards, payload: Any) -> RangeAnswer:
     """``POST /api/range``: cells reachable from ``start`` within ``budget`` ``{session, start, budget, unit?, enemies?, friends?}``.
 
     ``cells`` lists ``[x, y, points_left]``; ``zoc`` the reached cells where an
@@ -677,7 +754,7 @@ def h_range(store: BoardStore, payload: Any) -> RangeAnswer:
     return {"cells": cells, "zoc": zoc, "budget": budget, "unit": unit}
 
 
-def h_zones(store: BoardStore, payload: Any) -> ZonesAnswer:
+def h_zones(store: Boards, payload: Any) -> ZonesAnswer:
     """``POST /api/zones``: connectivity zones of a movement class ``{session, unit?}``; ``labels`` by cell id, -1: none."""
     p = _fields(payload, ("session",), ("unit",))
     s = store.get(p["session"])
@@ -698,7 +775,7 @@ def _light(v: Any, origin: tuple[int, int]) -> tuple[float, float]:
     return px, py
 
 
-def h_fov(store: BoardStore, payload: Any) -> FovAnswer:
+def h_fov(store: Boards, payload: Any) -> FovAnswer:
     """``POST /api/fov``: what ``origin`` sees within ``radius`` ``{session, origin, radius, point?}``.
 
     On square boards the answer also carries the visibility polygon of a light
@@ -743,7 +820,7 @@ def _team_units(v: Any, grid: Grid) -> dict[int, tuple[int, int, int]]:
     return out
 
 
-def h_fog(store: BoardStore, payload: Any) -> FogAnswer:
+def h_fog(store: Boards, payload: Any) -> FogAnswer:
     """``POST /api/fog``: the fog of war of ``team`` ``{session, units, team, radius}``.
 
     ``units`` lists every unit on the board as ``[id, x, y, team]`` (team 0 blue,
@@ -802,11 +879,30 @@ def _report_json(rep: PartitionReport) -> ReportAnswer:
     }
 
 
-def h_partition(store: BoardStore, payload: Any) -> PartitionAnswer:
+def partition_answer(board: bytes, players: int, mode: str, max_chunk: int | None, unit: str) -> PartitionAnswer:
+    """The answer of a partition request on a pickled map (a job the server may run in its worker process)."""
+    import pickle
+
+    m = pickle.loads(board)
+    try:
+        r = m.partition(players, unit=unit, mode=mode, max_chunk=max_chunk)
+    except (ValueError, RuntimeError) as exc:  # infeasible, or no split found within the search budget
+        raise _user_error(exc) from None
+    owners = np.asarray(r.owners, dtype=np.int64)
+    rep = _report_json(r.report)
+    sizes = [int((owners == k).sum()) for k in range(players)]
+    starts = rep.get("starts") or []
+    return {"owners": owners.ravel().tolist(), "report": rep, "sizes": sizes, "seeds": starts, "players": players, "mode": mode}
+
+
+def h_partition(store: Boards, payload: Any) -> PartitionAnswer:
     """``POST /api/partition``: split the land between ``players`` ``{session, players, mode?, max_chunk?, unit?}``.
 
     ``owners`` is a player index by cell id (-1: no one's); ``report`` the fairness report.
+    The split runs as a heavy job (``BoardStore.run_heavy``) on a copy of the board.
     """
+    import pickle
+
     p = _fields(payload, ("session", "players"), ("mode", "max_chunk", "unit"))
     s = store.get(p["session"])
     with s.lock:
@@ -815,18 +911,12 @@ def h_partition(store: BoardStore, payload: Any) -> PartitionAnswer:
         mode = _choice(p.get("mode") or "compact", "mode", PARTITION_MODES)
         unit = _unit(p.get("unit"), m)
         max_chunk = _int(p.get("max_chunk", 4), "max_chunk", 1, MAX_CELLS) if mode == "scattered" else None
-        try:
-            r = m.partition(players, unit=unit, mode=mode, max_chunk=max_chunk)
-        except (ValueError, RuntimeError) as exc:  # infeasible, or no split found within the search budget
-            raise _user_error(exc) from None
-    owners = np.asarray(r.owners, dtype=np.int64)
-    rep = _report_json(r.report)
-    sizes = [int((owners == k).sum()) for k in range(players)]
-    starts = rep.get("starts") or []
-    return {"owners": owners.ravel().tolist(), "report": rep, "sizes": sizes, "seeds": starts, "players": players, "mode": mode}
+        board = pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL)
+    answer: PartitionAnswer = store.run_heavy(partition_answer, board, players, mode, max_chunk, unit, what="the partition")
+    return answer
 
 
-def h_meta(store: BoardStore, payload: Any) -> MetaAnswer:
+def h_meta(store: Boards, payload: Any) -> MetaAnswer:
     """``GET /api/meta``: board kinds, limits, upload formats, partition modes and teams."""
     return {
         "kinds": list(BOARD_KINDS),
@@ -839,7 +929,7 @@ def h_meta(store: BoardStore, payload: Any) -> MetaAnswer:
     }
 
 
-def h_paint(store: BoardStore, payload: Any) -> PaintAnswer:
+def h_paint(store: Boards, payload: Any) -> PaintAnswer:
     """``POST /api/paint``: set the ground of ``cells`` to ``terrain`` and clear their overlay ``{session, cells, terrain}``.
 
     Returns the new terrain and overlay ids of those cells.
@@ -861,6 +951,14 @@ def h_paint(store: BoardStore, payload: Any) -> PaintAnswer:
             "overlay": [int(m.overlay[y, x]) for x, y in cells],
             "version": m.version,
         }
+
+
+def warm_partition() -> None:
+    """Split a tiny board of every kind once, so that the partition kernels are loaded (a worker's warm-up)."""
+    from ..generate import make_grid as grid_of
+
+    for kind in BOARD_KINDS:
+        Map(grid_of(4, 3, **_GENERATE_KW[kind])).partition(2)
 
 
 def warm_up() -> list[str]:
@@ -895,7 +993,7 @@ def warm_up() -> list[str]:
     return failed
 
 
-HANDLERS: dict[str, Callable[[BoardStore, Any], Answer]] = {
+HANDLERS: dict[str, Callable[[Boards, Any], Answer]] = {
     "meta": h_meta,
     "board": h_board,
     "board/get": h_get_board,

@@ -1,10 +1,21 @@
 """The playground's web application (Starlette): the page, its static files and the JSON API.
 
 Safety: request bodies are capped (``MAX_BODY`` bytes) before they are read in
-full; only the files shipped in the package's ``static`` folder are served,
-looked up by exact name in a table built at start-up (no path is ever joined
-from a request); requests must name a loopback host unless the server was
-told to listen elsewhere (a guard against DNS rebinding).
+full, must arrive within ``body_timeout`` seconds (408 otherwise) and may nest
+JSON at most ``MAX_DEPTH`` deep; only the files shipped in the package's
+``static`` folder are served, looked up by exact name in a table built at
+start-up (no path is ever joined from a request); requests must name a
+loopback host unless the server was told to listen elsewhere (a guard
+against DNS rebinding).
+
+Requests that change state (every ``POST``) must say ``Content-Type:
+application/json`` (415 otherwise) -- a type no other site can send without
+this server's consent -- and, when they carry an ``Origin``, come from the
+page's own origin (403 otherwise). The page gets a client id in a
+``SameSite=Strict`` cookie; boards are kept per client (see ``BoardStore``),
+so requests from elsewhere cannot evict a page's boards. Heavy requests (a
+partition) run in a worker process that is stopped after ``work_timeout``
+seconds (503) or when the server stops (see ``wargrid.serve.worker``).
 
 >>> from starlette.testclient import TestClient
 >>> c = TestClient(create_app(), base_url="http://127.0.0.1")
@@ -12,13 +23,20 @@ told to listen elsewhere (a guard against DNS rebinding).
 (200, 404)
 >>> c.post("/api/board", json={"kind": "hex-flat", "width": 100000, "height": 100000}).json()["error"]
 'width must be in 1..256, got 100000'
+>>> c.post("/api/board", content=b"{}", headers={"Content-Type": "text/plain"}).status_code
+415
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
+import secrets
 from importlib import resources
 from typing import Any, Sequence
+
+import numpy as np
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -28,13 +46,26 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import WargridError
-from .api import HANDLERS, ApiError, BoardStore
+from ..errors import ArgumentError, WargridError
+from .api import HANDLERS, ApiError, BoardStore, warm_partition
+from .worker import WORK_TIMEOUT, Worker
 
-__all__ = ["create_app", "MAX_BODY", "LOOPBACK_HOSTS"]
+__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "BODY_TIMEOUT", "CLIENT_COOKIE", "LOOPBACK_HOSTS", "json_depth"]
 
 MAX_BODY = 2 * 1024 * 1024
 """Largest request body, in bytes."""
+
+MAX_DEPTH = 32
+"""Deepest nesting of JSON arrays and objects in a request body."""
+
+BODY_TIMEOUT = 15.0
+"""Seconds a client has to send a whole request body."""
+
+CLIENT_COOKIE = "wargrid_client"
+"""The cookie holding the page's client id (which boards are its own)."""
+
+_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 """Host names a loopback-only server answers to."""
@@ -73,7 +104,30 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message, "status": status}, status_code=status, headers=_HEADERS)
 
 
-async def _read_json(request: Request) -> Any:
+def json_depth(body: bytes) -> int:
+    """How deep arrays and objects nest in the JSON text ``body`` (brackets inside strings do not count).
+
+    >>> json_depth(b'{"a": [1, [2]], "b": "[[["}'), json_depth(b"[" * 5 + b"]" * 5), json_depth(b"7")
+    (3, 5, 0)
+    """
+    text = np.frombuffer(_STRINGS.sub(b'""', body), dtype=np.uint8)
+    step = (text == ord("[")).astype(np.int64) + (text == ord("{")) - (text == ord("]")) - (text == ord("}"))
+    return int(np.cumsum(step).max(initial=0))
+
+
+def _check_origin(request: Request) -> None:
+    """A state-changing request must be JSON and, when the browser names its origin, come from this page."""
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise ApiError(415, f"send the request body as Content-Type: application/json, got {media or 'no type'!r}")
+    origin = request.headers.get("origin")
+    if origin is not None:
+        own = f"{request.url.scheme}://{request.headers.get('host', '')}".lower()
+        if origin.lower() != own:
+            raise ApiError(403, f"requests from other sites are refused: Origin {origin[:80]!r} is not this page ({own})")
+
+
+async def _body(request: Request) -> bytes:
     length = request.headers.get("content-length")
     if length is not None:
         if not length.isdigit():
@@ -87,29 +141,58 @@ async def _read_json(request: Request) -> Any:
         if size > MAX_BODY:
             raise ApiError(413, f"the request body is over {MAX_BODY} bytes; at most {MAX_BODY} are allowed")
         chunks.append(chunk)
-    body = b"".join(chunks)
+    return b"".join(chunks)
+
+
+async def _read_json(request: Request, timeout: float) -> Any:
+    try:
+        body = await asyncio.wait_for(_body(request), timeout)
+    except asyncio.TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {timeout:g} s") from None
     if not body:
         raise ApiError(400, "the request body must be a JSON object, got an empty body")
+    depth = json_depth(body)
+    if depth > MAX_DEPTH:
+        raise ApiError(400, f"the request body nests arrays and objects {depth} deep; at most {MAX_DEPTH} are allowed")
     try:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
 
 
-def create_app(*, allowed_hosts: Sequence[str] | None = LOOPBACK_HOSTS, capacity: int = 16) -> Starlette:
+def create_app(
+    *,
+    allowed_hosts: Sequence[str] | None = LOOPBACK_HOSTS,
+    capacity: int = 16,
+    per_client: int | None = None,
+    body_timeout: float = BODY_TIMEOUT,
+    work_timeout: float = WORK_TIMEOUT,
+) -> Starlette:
     """The playground application; ``allowed_hosts=None`` answers any Host header (for a non-loopback listen).
 
-    >>> create_app().state.store.capacity
-    16
+    ``capacity`` boards are kept in all, ``per_client`` (default a quarter of
+    them) for each page; ``body_timeout`` and ``work_timeout`` are the seconds
+    allowed to send a request body and to run a heavy request. The worker
+    process is ``app.state.worker``: call its ``stop()`` when the server stops.
+
+    >>> app = create_app(); app.state.store.capacity, app.state.store.per_client
+    (16, 4)
     """
-    store = BoardStore(capacity)
+    if isinstance(body_timeout, bool) or not isinstance(body_timeout, (int, float)) or not body_timeout > 0:
+        raise ArgumentError(f"body_timeout must be a number of seconds > 0, got {body_timeout!r}")
+    worker = Worker(timeout=work_timeout, warm=warm_partition)
+    store = BoardStore(capacity, per_client=max(1, capacity // 4) if per_client is None else per_client,
+                       run_heavy=worker.call)
     static = _static_table()
     if "index.html" not in static:  # pragma: no cover - a broken install
         raise WargridError("the playground's static/index.html is missing from the installed package: reinstall wargrid")
 
     async def index(request: Request) -> Response:
         body, media = static["index.html"]
-        return Response(body, media_type=media, headers=_HEADERS)
+        response = Response(body, media_type=media, headers=_HEADERS)
+        if not _ID.fullmatch(request.cookies.get(CLIENT_COOKIE, "")):
+            response.set_cookie(CLIENT_COOKIE, secrets.token_urlsafe(16), httponly=True, samesite="strict")
+        return response
 
     async def static_file(request: Request) -> Response:
         item = static.get(request.path_params["name"])
@@ -130,10 +213,16 @@ def create_app(*, allowed_hosts: Sequence[str] | None = LOOPBACK_HOSTS, capacity
             else:
                 if request.method != "POST":
                     raise ApiError(405, f"use POST with a JSON body for /api/{name}")
-                payload = await _read_json(request)
-            result = await run_in_threadpool(handler, store, payload)
+                _check_origin(request)
+                payload = await _read_json(request, body_timeout)
+            client = request.cookies.get(CLIENT_COOKIE, "")
+            boards = store.client(client if _ID.fullmatch(client) else "")
+            result = await run_in_threadpool(handler, boards, payload)
         except ApiError as exc:
-            return _error(exc.status, exc.message)
+            response = _error(exc.status, exc.message)
+            if exc.status == 408:  # the rest of the body may never come: end the connection
+                response.headers["Connection"] = "close"
+            return response
         return JSONResponse(result, headers=_HEADERS)
 
     async def not_found(request: Request, exc: Exception) -> Response:
@@ -156,4 +245,5 @@ def create_app(*, allowed_hosts: Sequence[str] | None = LOOPBACK_HOSTS, capacity
         exception_handlers={404: not_found, 500: server_error},
     )
     app.state.store = store
+    app.state.worker = worker
     return app

@@ -47,19 +47,19 @@ class SightBoard:
     # derived in __post_init__: plain attributes for the per-call hot path
     off: float = field(init=False, repr=False)  # bh of padding and masked-out cells
     square: bool = field(init=False, repr=False)
-    dims: tuple[int, int, int, int] = field(init=False, repr=False)  # what every kernel call starts with
-    hex_kind: int = field(init=False, repr=False)
+    # the board as every sight kernel takes it: (bh, off, pw, width, height, wrap, hex_kind)
+    args: tuple[Any, float, int, int, int, int, int] = field(init=False, repr=False)
     max_ids: int = field(init=False, repr=False)  # the most ids a view can report
     whole: int = field(init=False, repr=False)  # a radius that covers the board
 
     def __post_init__(self) -> None:
         g = self.grid
         t = g.topology
+        off = 2.0 if self.elevation is None else np.inf
         derived: dict[str, object] = {
-            "off": 2.0 if self.elevation is None else np.inf,
+            "off": off,
             "square": isinstance(g, SquareGrid),
-            "dims": (t.pw, g.width, g.height, t.wrap),
-            "hex_kind": t.hex_kind,
+            "args": (self.bh, off, t.pw, g.width, g.height, t.wrap, t.hex_kind),
             "max_ids": (1 + t.wrap) * g.size + 1,
             "whole": g.width + g.height,
         }

@@ -202,15 +202,13 @@ class Fog:
                 u.cell, u.view = c, view
             return
         k = kernels("fog")
-        t = board.grid.topology
         xs = np.array([c[0] for c in cells], dtype=np.int64)
         ys = np.array([c[1] for c in cells], dtype=np.int64)
         hs = np.ones(len(units)) if board.elevation is None else board.elevation[ys, xs]
         starts = np.zeros(len(units) + 1, dtype=np.int64)
         np.cumsum(caps, out=starts[1:])
         out = np.empty(int(starts[-1]), dtype=np.int64)
-        lens = k.fog_views(board.bh, board.off, t.pw, t.width, t.height, t.wrap, t.hex_kind, self._code,
-                           xs, ys, radii, hs, starts, out)
+        lens = k.fog_views(board.args, self._code, xs, ys, radii, hs, starts, out)
         old = np.concatenate([u.view for u in units])
         old_starts = np.zeros(len(units) + 1, dtype=np.int64)
         np.cumsum([len(u.view) for u in units], out=old_starts[1:])

@@ -75,11 +75,11 @@ def _kernel_ids(board: SightBoard, ox: int, oy: int, r: int, code: int) -> NDArr
     if code != 4:
         cap = 4 * (r * r + 2 * r) + 1
         out = np.empty(cap if cap < board.max_ids else board.max_ids, dtype=np.int64)
-        n = k.square_fov(board.bh, board.off, *board.dims, ox, oy, h, code, r, out)
+        n = k.square_fov(board.args, ox, oy, h, code, r, out)
     else:
         cap = 3 * r * (r + 1) + 1
         out = np.empty(cap if cap < board.max_ids else board.max_ids, dtype=np.int64)
-        n = k.hex_fov(board.bh, board.off, *board.dims, ox, oy, h, r, board.hex_kind, out)
+        n = k.hex_fov(board.args, ox, oy, h, r, out)
     return out[:n]
 
 

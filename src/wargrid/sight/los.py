@@ -48,11 +48,9 @@ def los_on_board(board: SightBoard, a: Any, b: Any) -> bool:
     (False, True)
     """
     k = kernels("los")
-    g = board.grid
     ax, ay = board.cell(a, "a")
     bx, by = board.cell(b, "b")
-    t = g.topology
     h = board.viewer_height(ax, ay)
     if board.square:
-        return bool(k.square_los(board.bh, t.pw, g.width, g.height, t.wrap, ax, ay, bx, by, h))
-    return bool(k.hex_los(board.bh, t.pw, g.width, g.height, t.wrap, ax, ay, bx, by, h, t.hex_kind))
+        return bool(k.square_los(board.args, ax, ay, bx, by, h))
+    return bool(k.hex_los(board.args, ax, ay, bx, by, h))

@@ -71,6 +71,8 @@ class _Geometry:
         self.cor = np.ascontiguousarray(grid.corner_offsets(), dtype=np.float64)
         self.stamp = np.zeros(t.padded_size, dtype=np.int32)
         self.gen = 0
+        # the kernels' ``geo`` argument (``stamp`` is cleared in place, so the tuple stays valid)
+        self.args = (self.cxa, self.cya, self.wshift, self.cor, self.stamp, t.pw, t.width, t.height, t.wrap)
 
     def next_gen(self, used: int = 1) -> int:
         if self.gen + used >= (1 << 30):
@@ -181,10 +183,8 @@ def smooth_path(
     from .._kernels.tactics.smoothing import string_pull
 
     geo = _geometry(grid)
-    t = grid.topology
     gen = geo.next_gen(max(1, len(cells)))
-    keep, n, _ = string_pull(vx, vy, blocked, geo.cxa, geo.cya, geo.wshift, geo.cor, t.pw, t.width, t.height,
-                             t.wrap, geo.stamp, gen - 1)
+    keep, n, _ = string_pull(vx, vy, blocked, geo.args, gen - 1)
     keep = keep[:n]
     px, py = _centres(geo, grid, vx, vy)
     wx, wy = px[keep], py[keep]
@@ -211,7 +211,7 @@ def line_clear(grid: Grid, passable: np.ndarray, a: tuple[int, int], b: tuple[in
     a = grid.check_cell(a, "a")
     b = grid.check_cell(b, "b")
     blocked = _blocked(grid, passable)
-    from .._kernels.tactics.smoothing import segment_clear, tile_axes
+    from .._kernels.tactics.smoothing import segment_clear
 
     geo = _geometry(grid)
     t = grid.topology
@@ -222,8 +222,6 @@ def line_clear(grid: Grid, passable: np.ndarray, a: tuple[int, int], b: tuple[in
         ax = geo.cxa[(a[1] + 1) * t.pw + a[0] + 1]
         cands = [bx - w, bx, bx + w]
         bx = min(cands, key=lambda v: abs(float(_centres(geo, grid, np.array([v]), np.array([b[1]]))[0][0]) - ax))
-    en, elo, ehi = tile_axes(geo.cor)
-    ok, _ = segment_clear(a[0], a[1], bx, b[1], blocked, geo.cxa, geo.cya, geo.wshift, geo.cor, en, elo, ehi, t.pw, t.width,
-                          t.height, t.wrap, geo.stamp, geo.next_gen(), np.empty(256, dtype=np.int64))
+    ok, _ = segment_clear(a[0], a[1], bx, b[1], blocked, geo.args, geo.next_gen(), np.empty(256, dtype=np.int64))
     return bool(ok)
 

@@ -151,7 +151,7 @@ def turning_path(
     2.0
     """
     from .._kernels.tactics.turning import facing_search
-    from ..movement.search import topo_args
+    from ..movement.search import topo_bundle
 
     start = grid.check_cell(start, "start")
     goal = grid.check_cell(goal, "goal")
@@ -161,16 +161,14 @@ def turning_path(
     v = _check_speed(speed)
     pivot = _check_pivot(pivot)
     t = grid.topology
-    off, stepl, corner, _ = topo_args(t)
     cell = np.asarray(costs.cell)
     edge = np.asarray(costs.edge)
     if not np.isfinite(cell[t.padded_id(*start)]):
         raise ArgumentError(f"start {start} is impassable for this unit class")
     sc = _scratch(t.padded_size * t.ndir)
     dist, parent = sc.g, sc.parent
-    end = facing_search(cell, edge, off, t.ndir, t.parity_mode, t.wrap, t.width, t.pw, corner, t.corner_rule, stepl,
-                        t.padded_id(*start), f0, t.padded_id(*goal), gf, 1.0 / v, 1.0 / rate, int(pivot), dist, parent,
-                        sc.stamp, sc.pos, sc.hf, sc.hg, sc.hid, sc.next_gen())
+    ends = (t.padded_id(*start), f0, t.padded_id(*goal), gf)
+    end = facing_search(cell, edge, topo_bundle(t), ends, (1.0 / v, 1.0 / rate, int(pivot)), sc.arrays, sc.next_gen())
     if end < 0:
         return None
     chain = [int(end)]

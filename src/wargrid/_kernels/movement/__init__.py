@@ -38,6 +38,14 @@ all. Indices there are ``np.uintp``: signed indexing makes numba test every
 index for a negative value. (Mixing ``uintp`` with ``int64`` gives ``float64``
 in numba, hence the typed constants.)
 
+Whole costs. On plain boards of unit steps (hex, square-4, staggered: no
+diagonal, so no corner rule, and ``cell`` alone says which steps exist)
+whose costs are whole in units of ``1 / L`` for a power of two ``L``, every
+distance is an exact multiple of ``1 / L``: ``astar.astar_keyed`` packs A*'s
+order into one int64 key a heap slot (same pops as ``astar``), and
+``dijkstra.dijkstra_buckets`` keeps the open cells in a ring of buckets
+(Dial), both 1.7-2.3x faster than the float heaps on generated hex boards.
+
 Shared helpers and hot loops. ``heap.heap_up``/``heap.heap_pop`` and
 ``steps.step_to``/``steps.corner_ok`` serve the kernels whose inner loop is
 not the whole cost of a query: ``turns.route``, ``jps.jps`` (a handful of

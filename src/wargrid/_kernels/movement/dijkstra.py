@@ -378,3 +378,92 @@ def dijkstra_queues(cell, moves, c_uni, sources, topo, queues, max_cost, dist):
             qid[k * n + t] = np.int32(q)
             qkey[k * n + t] = nd
             tail[k] += 1
+
+
+@jit
+def dijkstra_buckets(cell, sources, topo, unit, nb, max_cost, dist, link):
+    """Distances only, on a board of unit steps whose costs are whole in units of ``1 / unit``.
+
+    Boards without wrap or edge costs whose steps all have length 1 (hex,
+    square-4, staggered): with no diagonal there is no corner rule, and a
+    step is allowed when it enters a passable cell, which ``cell`` says
+    (no step bits, see ``astar.astar_keyed``).
+
+    Dial's bucket queue: every distance is a multiple of ``1 / unit`` (a power
+    of two, so the float sums are exact), and the open cells' keys
+    ``dist * unit`` lie within ``nb - 1`` (the largest step cost times
+    ``unit``) of the smallest, so a ring of ``nb`` buckets holds them, one
+    doubly linked list a bucket. A push and a pop cost O(1) and a cell that
+    improves moves between lists. ``link`` is ``(nxt, prv)``, two int32
+    arrays of ``len(dist)``. Same distances as ``dijkstra`` (``dist`` all
+    ``inf`` on entry); returns the number of cells settled.
+    """
+    off, _, _, _, _, ti = topo
+    nxt, prv = link
+    ndir = _U(ti[0])
+    pmode = ti[1]
+    pw = _U(ti[5])
+    head = np.full(nb, -1, dtype=np.int64)
+    nbu = np.int64(nb)
+    count = 0
+    for si in range(sources.shape[0]):
+        s = _U(sources[si])
+        if dist[s] == 0.0 or cell[s] == INF:
+            continue
+        dist[s] = 0.0
+        h = head[0]
+        nxt[s] = np.int32(h)
+        prv[s] = -1
+        if h >= 0:
+            prv[_U(h)] = np.int32(s)
+        head[0] = np.int64(s)
+        count += 1
+    cur = np.int64(0)
+    settled = 0
+    while count > 0:
+        b = _U(cur % nbu)
+        while head[b] < 0:
+            cur += 1
+            b = _U(cur % nbu)
+        u = _U(head[b])
+        h = nxt[u]
+        head[b] = h
+        if h >= 0:
+            prv[_U(h)] = -1
+        count -= 1
+        settled += 1
+        gu = dist[u]
+        if pmode == 0:
+            base = _U(0)
+        else:
+            ux = np.int64(u % pw) - 1
+            uy = np.int64(u // pw) - 1
+            base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
+        for d in range(ndir):
+            q = _U(np.int64(u) + off[base + _U(d)])
+            nd = gu + cell[q]
+            if nd > max_cost:
+                continue
+            dq = dist[q]
+            if nd >= dq:
+                continue
+            if dq != INF:  # open (a settled cell is never improved): unlink it from its bucket
+                a = nxt[q]
+                p = prv[q]
+                if p >= 0:
+                    nxt[_U(p)] = a
+                else:
+                    head[_U(np.int64(dq * unit) % nbu)] = a
+                if a >= 0:
+                    prv[_U(a)] = p
+            else:
+                count += 1
+            dist[q] = nd
+            b = _U(np.int64(nd * unit) % nbu)
+            h = head[b]
+            nxt[q] = np.int32(h)
+            prv[q] = -1
+            if h >= 0:
+                prv[_U(h)] = np.int32(q)
+            head[b] = np.int64(q)
+    return settled

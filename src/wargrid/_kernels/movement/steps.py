@@ -17,6 +17,14 @@ INF = np.inf
 # -- neighbour rule -------------------------------------------------------------------
 
 @jit
+def unpack_topo(topo):
+    """``(off, stepl, corner, ndir, pmode, crule, wrap, width, pw)`` from the ``topo`` bundle
+    (``movement.search.topo_bundle``): what ``step_to`` and ``corner_ok`` read."""
+    off, _, _, stepl, corner, ti = topo
+    return off, stepl, corner, ti[0], ti[1], ti[2], ti[3], ti[4], ti[5]
+
+
+@jit
 def step_to(p, d, off, ndir, pmode, wrap, width, pw):
     """Padded id of the neighbour of ``p`` in direction ``d`` (parity and wrap applied)."""
     if pmode == 0:

@@ -21,9 +21,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .steps import unpack_topo
 
 
 INF = np.inf
+
+
+@jit
+def _topo(topo):
+    """``(offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir)`` from the ``topo`` bundle."""
+    off, _, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
+    return off.reshape((2, ndir)), corner.reshape((ndir, 2)), pmode, crule, wrap, width, pw, ndir
 
 
 @jit
@@ -117,12 +125,11 @@ def _number_roots(parent, n):
 
 
 @jit
-def label_board(
-    cell, cstride, coff, lo, hi, edge, offsets, corner, parity_mode, corner_rule, wrap, width, height, dirs, out, dest, parent
-):
+def label_board(src, edge, topo, height, dirs, out, dest, parent):
     """Label every padded cell by zone into ``out`` (int32, padded size); return ``(zone count, sizes)``.
 
-    Cell ``(x, y)`` is passable when ``lo < cell[y * cstride + x + coff] < hi``
+    ``src`` is ``(cell, cstride, coff, lo, hi)``: cell ``(x, y)`` is passable
+    when ``lo < cell[y * cstride + x + coff] < hi``
     (costs: ``-1.0, inf``; booleans viewed as uint8: ``0, 2``): ``cell`` is either padded
     (``cstride = width + 2``, ``coff = width + 3``) or a plain ``height * width``
     layer (``width, 0``). With edge costs ``cell`` must be padded costs.
@@ -139,8 +146,8 @@ def label_board(
     ``parent`` is int32 scratch of ``height * width + 1`` entries (provisional
     labels never outnumber the cells; only the entries used are touched).
     """
-    pw = width + 2
-    ndir = offsets.shape[1]
+    cell, cstride, coff, lo, hi = src
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
     has_edge = edge.shape[0] > 0
     boff = np.empty((2, dirs.shape[0]), dtype=np.int64)
     bdir = np.empty((2, dirs.shape[0]), dtype=np.int64)
@@ -244,21 +251,18 @@ def label_board(
 
 
 @jit
-def reflood(
-    cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width,
-    labels, stamp, gen, seeds, old_ids, next_id, comp_ids, comp_sizes,
-):
+def reflood(cell, edge, topo, labels, stamp, gen, seeds, old_ids, next_id, comps):
     """Re-label the zones reached from ``seeds`` (padded ids of passable cells).
 
     Each new component keeps the old id (from sorted ``old_ids``) that most of
     its cells had, unless an earlier component took it; otherwise it gets
     ``next_id``, ``next_id + 1``, ... Cells visited are marked in ``stamp``
     with ``gen``. Work is proportional to the components reached. Writes one
-    entry per component to ``comp_ids`` / ``comp_sizes`` (length ``len(seeds)``);
-    returns ``(number of components, next free id)``.
+    entry per component to ``comps = (comp_ids, comp_sizes)`` (length
+    ``len(seeds)``); returns ``(number of components, next free id)``.
     """
-    pw = width + 2
-    ndir = offsets.shape[1]
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
+    comp_ids, comp_sizes = comps
     k = old_ids.shape[0]
     used = np.zeros(k, dtype=np.bool_)
     counts = np.zeros(k, dtype=np.int64)
@@ -310,13 +314,12 @@ def reflood(
 
 
 @jit
-def link_pairs(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, labels, cells):
+def link_pairs(cell, edge, topo, labels, cells):
     """Linked neighbour pairs ``(p, q)`` with different labels around padded ``cells``.
 
     Returns an ``(m, 2)`` int64 array of padded ids.
     """
-    pw = width + 2
-    ndir = offsets.shape[1]
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
     out = np.empty((cells.shape[0] * ndir, 2), dtype=np.int64)
     m = 0
     for p in cells:
@@ -334,10 +337,9 @@ def link_pairs(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, widt
 
 
 @jit
-def relabel(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, labels, start, old, new):
+def relabel(cell, edge, topo, labels, start, old, new):
     """Flood the cells labelled ``old`` linked to ``start`` and label them ``new``; return their count."""
-    pw = width + 2
-    ndir = offsets.shape[1]
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
     if labels[start] != old:
         return 0
     queue = np.empty(16, dtype=np.int64)
@@ -361,10 +363,7 @@ def relabel(cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width, 
 
 
 @jit
-def split_zone(
-    cell, edge, offsets, corner, parity_mode, corner_rule, wrap, width,
-    labels, stamp, base, seeds, label, next_id, comp_ids, comp_sizes,
-):
+def split_zone(cell, edge, topo, labels, stamp, base, seeds, label, next_id, comps):
     """After zone ``label`` lost links, find the parts it fell into; work bounded by the smaller parts.
 
     A breadth-first search runs from all ``seeds`` (padded ids of passable
@@ -375,11 +374,11 @@ def split_zone(
     exhausted: those are complete parts. The part still growing (or, if all
     were exhausted, the largest) keeps ``label``; every other part gets
     ``next_id``, ``next_id + 1``, ... and is re-labelled. Writes the new
-    parts' ids and sizes to ``comp_ids`` / ``comp_sizes``; returns
+    parts' ids and sizes to ``comps = (comp_ids, comp_sizes)``; returns
     ``(number of new parts, next free id)``.
     """
-    pw = width + 2
-    ndir = offsets.shape[1]
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
+    comp_ids, comp_sizes = comps
     k = seeds.shape[0]
     root = np.arange(k)
     pending = np.ones(k, dtype=np.int64)
@@ -457,11 +456,14 @@ def split_zone(
 
 
 @jit
-def label_runs(cell, cstride, coff, lo, hi, ulo, uhi, pmx, pmy, wrap, width, height, out, ostride, ooff, sized, rs, re, parent):
+def label_runs(src, runs, dst, sized, scratch):
     """Label zones run by run, for boards whose links are rows' runs and the rows above (no edge costs).
 
-    A run is a maximal horizontal stretch of passable cells (``lo < cell < hi``
-    as in ``label_board``; cell ``(x, y)`` at ``y * cstride + x + coff``). The
+    ``src = (cell, cstride, coff, lo, hi)`` as in ``label_board``, ``runs =
+    (ulo, uhi, pmx, pmy, wrap, width, height)`` the board's run links,
+    ``dst = (out, ostride, ooff)``, ``scratch = (rs, re, parent)``.
+    A run is a maximal horizontal stretch of passable cells (``lo < cell < hi``;
+    cell ``(x, y)`` at ``y * cstride + x + coff``). The
     cells of the row above linked to a cell in column ``x`` are the columns
     ``x + ulo[par] .. x + uhi[par]`` (``par = (x & pmx) | (y & pmy)``, each
     range containing ``x``), so a run ``a .. b`` touches the columns
@@ -479,6 +481,10 @@ def label_runs(cell, cstride, coff, lo, hi, ulo, uhi, pmx, pmy, wrap, width, hei
     zone are counted. Returns ``(zone count, sizes)`` (``sizes`` empty unless
     ``sized``).
     """
+    cell, cstride, coff, lo, hi = src
+    ulo, uhi, pmx, pmy, wrap, width, height = runs
+    out, ostride, ooff = dst
+    rs, re, parent = scratch
     w = np.int64(width)
     nrun = np.int64(0)
     prevfirst = np.int64(0)

@@ -1,10 +1,11 @@
 """Kernels of the classic RTS pathfinder: straight line, edge following, move optimiser.
 
-The board is the padded flat layout of ``Topology`` (see the ``movement`` kernels'
-notes for the topology arguments ``off``, ``stepl``, ``corner`` and the integers). Extra
-arrays:
+The board is the padded flat layout of ``Topology``; the entry kernels take
+the topology as the ``topo`` bundle of the ``movement`` kernels
+(``movement.search.topo_bundle``) and unpack it for the helpers. Extra arrays:
 
 - ``cell[p]``: entry cost (``inf``: blocked, padding);
+- ``geo``: the board's geometry ``(inb, cx, cy, period, order, rank)``, with
 - ``inb[p]``: 1 for every cell of the board's rectangle (masked cells too), 0
   for the padding: the straight line may cross blocked cells but never leaves
   the rectangle;
@@ -23,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from ..movement.steps import corner_ok, step_to
+from ..movement.steps import corner_ok, step_to, unpack_topo
 
 
 INF = np.inf
@@ -150,14 +151,13 @@ def _follow_both(cell, start, bdir, target, limit, out, n, tmp, order, rank, ste
 
 
 @jit
-def classic_find(
-    cell, inb, cx, cy, period, start, goal, max_steps, limit, out, tmp,
-    order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw,
-):
+def classic_find(cell, geo, topo, start, goal, max_steps, limit, out, tmp):
     """Walk from ``start`` toward ``goal``; returns ``(n, status)`` with the cells in ``out[:n]``.
 
     ``tmp`` is scratch space as long as ``out``.
     """
+    inb, cx, cy, period, order, rank = geo
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
     out[0] = start
     n = 1
     cur = start
@@ -228,12 +228,13 @@ def _direction(a, b, off, ndir, pmode, wrap, width, pw):
 
 
 @jit
-def optimise_moves(cell, path, n, seen, pos, gen, out, dirs, stepl, corner, crule, off, ndir, pmode, wrap, width, pw):
+def optimise_moves(cell, path, n, seen, pos, gen, out, dirs, topo):
     """The move optimiser: cut loops and back-and-forth steps, replace two steps by one where a step joins their ends.
 
     Returns the number of cells written to ``out``; ``dirs[:m-1]`` holds the
     direction of each step.
     """
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
     m = 0
     for i in range(n):
         c = path[i]

@@ -8,7 +8,9 @@ cell's elevation for a sight-blocking cell, ``off = inf`` for padding and
 masked-out cells (which block and are never reported). Without (int8, a
 quarter of the memory traffic): 0 open, 1 blocking, ``off = 2`` off the
 board, viewer height 1. A cell blocks a viewer standing at height ``h`` when
-``bh[p] >= h``.
+``bh[p] >= h``. The entry kernels take the board as one tuple ``sb = (bh, off,
+pw, width, height, wrap, hex_kind)``, built once a board
+(``sight.board.SightBoard.args``) and unpacked at the top of the kernel.
 
 Square boards use the published symmetric shadowcasting (four quadrants,
 rows scanned outwards, slopes kept as exact integer fractions ``num / den``

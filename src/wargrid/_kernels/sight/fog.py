@@ -28,16 +28,17 @@ def fog_apply(counts, last_seen, old, new, time):
 
 
 @jit
-def fog_views(bh, off, pw, width, height, wrap, kind, code, xs, ys, radii, hs, starts, out):
-    """The views of many units at once: unit ``i``'s ids go to ``out[starts[i]:]``; returns their counts."""
+def fog_views(sb, code, xs, ys, radii, hs, starts, out):
+    """The views of many units at once on board ``sb`` (see ``fov.square_fov``): unit ``i``'s ids go to
+    ``out[starts[i]:]``; returns their counts."""
     n = xs.shape[0]
     lens = np.zeros(n, dtype=np.int64)
     for i in range(n):
         seg = out[starts[i]:starts[i + 1]]
         if code == 4:
-            lens[i] = hex_fov(bh, off, pw, width, height, wrap, xs[i], ys[i], hs[i], radii[i], kind, seg)
+            lens[i] = hex_fov(sb, xs[i], ys[i], hs[i], radii[i], seg)
         else:
-            lens[i] = square_fov(bh, off, pw, width, height, wrap, xs[i], ys[i], hs[i], code, radii[i], seg)
+            lens[i] = square_fov(sb, xs[i], ys[i], hs[i], code, radii[i], seg)
     return lens
 
 

@@ -164,13 +164,17 @@ def _quadrant_depth(quadrant, width, height, wrap, ox, oy, radius):
 
 
 @jit
-def square_fov(bh, off, pw, width, height, wrap, ox, oy, h, metric, radius, out):
+def square_fov(sb, ox, oy, h, metric, radius, out):
     """Symmetric shadowcasting from ``(ox, oy)``: cell ids into ``out``; returns the count.
+
+    ``sb`` is the board ``(bh, off, pw, width, height, wrap, kind)``
+    (``sight.board.SightBoard.args``).
 
     ``out`` needs ``4 * (r * r + 2 * r) + 1`` entries for ``r = radius``
     (clipped to the board). Ids are unique, except on a board wrapped in x,
     where a cell exactly half the width away can be reported twice.
     """
+    bh, off, pw, width, height, wrap, _ = sb
     out[0] = oy * width + ox
     n = 1
     reach = radius if radius < width + height else width + height
@@ -191,11 +195,12 @@ def square_fov(bh, off, pw, width, height, wrap, ox, oy, h, metric, radius, out)
 
 
 @jit
-def hex_fov(bh, off, pw, width, height, wrap, ox, oy, h, radius, kind, out):
+def hex_fov(sb, ox, oy, h, radius, out):
     """Cells within ``radius`` hex steps of ``(ox, oy)`` in line of sight: ids into ``out``; the count.
 
-    ``out`` needs ``3 * r * (r + 1) + 1`` entries.
+    ``sb`` as in ``square_fov``; ``out`` needs ``3 * r * (r + 1) + 1`` entries.
     """
+    bh, off, pw, width, height, wrap, kind = sb
     n = 0
     aq, ar = to_axial(ox, oy, kind)
     half = width // 2

@@ -44,12 +44,14 @@ def _square_los_one(bh, pw, width, height, wrap, ax, ay, dx, dy, h, target):
 
 
 @jit
-def square_los(bh, pw, width, height, wrap, ax, ay, bx, by, h):
+def square_los(sb, ax, ay, bx, by, h):
     """Whether ``(bx, by)`` is in the symmetric-shadowcasting view of ``(ax, ay)`` (no radius).
 
-    Runs the same quadrant scan as ``square_fov`` restricted to the narrow
-    cone of ``b``'s tile, so the two always agree; cost grows with the distance.
+    ``sb`` is the board as in ``fov.square_fov``. Runs the same quadrant scan
+    as ``square_fov`` restricted to the narrow cone of ``b``'s tile, so the two
+    always agree; cost grows with the distance.
     """
+    bh, _, pw, width, height, wrap, _ = sb
     target = by * width + bx
     dy = by - ay
     if wrap:
@@ -63,8 +65,9 @@ def square_los(bh, pw, width, height, wrap, ax, ay, bx, by, h):
 
 
 @jit
-def hex_los(bh, pw, width, height, wrap, ax, ay, bx, by, h, kind):
-    """Whether ``b`` is in ``a``'s hex view (no radius); agrees with ``hex_fov``."""
+def hex_los(sb, ax, ay, bx, by, h):
+    """Whether ``b`` is in ``a``'s hex view on board ``sb`` (no radius); agrees with ``hex_fov``."""
+    bh, _, pw, width, height, wrap, kind = sb
     if wrap:
         half = width // 2
         for shift in (-width, 0, width):

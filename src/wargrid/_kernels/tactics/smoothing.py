@@ -87,14 +87,25 @@ def _real(vx, vy, pw, width, wrap):
 
 
 @jit
-def segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, stamp, gen,
-                  stack):
+def segment_clear(sx, sy, tx, ty, blocked, geo, gen, stack):
     """Whether the segment from the centre of virtual cell ``s`` to that of ``t`` touches only unblocked tiles.
 
-    ``stamp`` (int32, padded) marks cells seen with ``gen``; ``stack`` is an
-    int64 scratch array (grown when needed; the grown array is returned);
-    ``en``/``elo``/``ehi`` come from ``tile_axes(cor)``. Returns ``(clear, stack)``.
+    ``geo`` is the board's tile geometry ``(cxa, cya, wshift, cor, stamp, pw,
+    width, height, wrap)``: padded tile centres, the x shift of one board
+    width, the tile's corner offsets, and ``stamp`` (int32, padded), which
+    marks cells seen with ``gen``. ``stack`` is an int64 scratch array (grown
+    when needed; the grown array is returned). Returns ``(clear, stack)``.
     """
+    cxa, cya, wshift, cor, stamp, pw, width, height, wrap = geo
+    en, elo, ehi = tile_axes(cor)
+    return _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, stamp,
+                          gen, stack)
+
+
+@jit
+def _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, stamp, gen,
+                   stack):
+    """``segment_clear`` with the geometry unpacked and ``en``/``elo``/``ehi`` from ``tile_axes(cor)``."""
     p, k = _real(sx, sy, pw, width, wrap)
     ax = cxa[p] + k * wshift
     ay = cya[p]
@@ -137,14 +148,15 @@ def segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, 
 
 
 @jit
-def string_pull(vxs, vys, blocked, cxa, cya, wshift, cor, pw, width, height, wrap, stamp, gen0):
+def string_pull(vxs, vys, blocked, geo, gen0):
     """Indices of the path cells kept as waypoints (first and last always kept).
 
-    From the last waypoint, the path is followed while the straight line to
+    ``geo`` as in ``segment_clear``. From the last waypoint, the path is followed while the straight line to
     the next cell stays clear; where it stops being clear the cell before
     becomes a waypoint. Returns ``(keep, n, gen)``: the first ``n`` entries of
     ``keep`` and the last generation used.
     """
+    cxa, cya, wshift, cor, stamp, pw, width, height, wrap = geo
     m = vxs.shape[0]
     keep = np.empty(m, dtype=np.int64)
     keep[0] = 0
@@ -155,8 +167,8 @@ def string_pull(vxs, vys, blocked, cxa, cya, wshift, cor, pw, width, height, wra
     anchor = 0
     for j in range(2, m):
         gen += 1
-        ok, stack = segment_clear(vxs[anchor], vys[anchor], vxs[j], vys[j], blocked, cxa, cya, wshift, cor, en, elo, ehi,
-                                  pw, width, height, wrap, stamp, gen, stack)
+        ok, stack = _segment_clear(vxs[anchor], vys[anchor], vxs[j], vys[j], blocked, cxa, cya, wshift, cor, en, elo,
+                                   ehi, pw, width, height, wrap, stamp, gen, stack)
         if not ok:
             anchor = j - 1
             keep[n] = anchor

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._jit import jit
 from ..movement.heap import heap_pop, heap_up
-from ..movement.steps import step_to
+from ..movement.steps import step_to, unpack_topo
 
 
 INF = np.inf
@@ -39,20 +39,27 @@ def _enter(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, 
 
 
 @jit
-def facing_search(cell, edge, off, ndir, pmode, wrap, width, pw, corner, crule, stepl, start, f0, goal, gf, move_time,
-                  turn_time, pivot, dist, parent, stamp, pos, hf, hg, hid, gen):
+def facing_search(cell, edge, topo, ends, unit, state, gen):
     """Dijkstra over ``(cell, facing)`` states from ``start`` facing ``f0`` to ``goal`` facing ``gf`` (-1: any).
 
-    Moving from ``p`` along facing ``f`` to ``q`` takes ``(stepl[f] * cell[q] +
-    edge[p * ndir + f]) * move_time`` (``edge`` may be empty). With ``pivot``
-    a unit also turns one facing step either way on the spot in
-    ``turn_time``; without, it turns only while it moves: a step in direction
-    ``f +- 1`` ends facing that way and takes the longer of the move and the
-    turn. Per-state arrays (``padded * ndir`` long) are reused between
-    queries: ``stamp[v] == 2 * gen`` means open in this query, ``2 * gen + 1``
-    closed, anything else unseen (its ``dist``/``parent`` are stale).
-    Returns the state reached at the goal, or -1.
+    ``topo`` is the topology bundle (``movement.search.topo_bundle``), ``ends``
+    the query ``(start, f0, goal, gf)``, ``unit`` the unit's ``(move_time,
+    turn_time, pivot)``, ``state`` a search state's ``(dist, parent, stamp,
+    pos, hf, hg, hid)`` (``movement.search.SearchState.arrays``) over
+    ``padded * ndir`` states. Moving from ``p`` along facing ``f`` to ``q``
+    takes ``(stepl[f] * cell[q] + edge[p * ndir + f]) * move_time`` (``edge``
+    may be empty). With ``pivot`` a unit also turns one facing step either
+    way on the spot in ``turn_time``; without, it turns only while it moves: a
+    step in direction ``f +- 1`` ends facing that way and takes the longer of
+    the move and the turn. The state arrays are reused between queries:
+    ``stamp[v] == 2 * gen`` means open in this query, ``2 * gen + 1`` closed,
+    anything else unseen (its ``dist``/``parent`` are stale). Returns the state
+    reached at the goal, or -1.
     """
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
+    start, f0, goal, gf = ends
+    move_time, turn_time, pivot = unit
+    dist, parent, stamp, pos, hf, hg, hid = state
     s0 = start * ndir + f0
     dist[s0] = 0.0
     parent[s0] = -1

@@ -1,0 +1,47 @@
+"""Optional parts of wargrid and the error that names the extra to install.
+
+The core (grids, maps, movement, sight, territory, RTS, tactics, map files,
+SVG pictures) needs numpy, numba and defusedxml only. These parts need more:
+
+=========  ===========================  ======================================
+extra      packages                     what for
+=========  ===========================  ======================================
+``png``    Pillow                       PNG pictures, Tiled tileset images
+``serve``  Starlette, uvicorn           the local web playground
+``all``    every extra above
+=========  ===========================  ======================================
+
+>>> require("numpy", extra="png", feature="arrays").__name__
+'numpy'
+>>> require("no_such_module_here", extra="png", feature="PNG pictures")
+Traceback (most recent call last):
+  ...
+wargrid._extras.MissingExtraError: PNG pictures need the optional package 'no_such_module_here': pip install "wargrid[png]"
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from .errors import WargridError
+
+__all__ = ["MissingExtraError", "require", "EXTRAS"]
+
+EXTRAS = {"png": ("PIL",), "serve": ("starlette", "uvicorn")}
+"""The modules each extra brings."""
+
+
+class MissingExtraError(WargridError, ImportError):
+    """An optional part of wargrid was asked for, but its extra is not installed; the message names it."""
+
+
+def require(module: str, *, extra: str, feature: str) -> ModuleType:
+    """Import ``module``, or raise ``MissingExtraError`` naming ``extra`` (``pip install "wargrid[extra]"``)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        root = module.split(".")[0]
+        raise MissingExtraError(
+            f"{feature} need the optional package {root!r}: pip install \"wargrid[{extra}]\""
+        ) from None

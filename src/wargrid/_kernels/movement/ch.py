@@ -1,0 +1,841 @@
+"""Contraction hierarchies on the padded board graph: order, contraction, queries, tables, repairs.
+
+The graph: node = padded cell id; the arc ``p -> q`` of direction ``d``
+costs ``stepl[d] * cell[q] + edge[p * ndir + d]`` (the package's step rule,
+corner rule included); arcs that cost ``inf`` are left out. Contraction
+keeps, per node, one list of neighbours with both weights (``wo``: node ->
+neighbour, ``wi``: neighbour -> node) and both shortcut middles (``vo``,
+``vi``; ``-1``: an arc of the board), in a pool that grows by relocation.
+
+When node ``v`` is contracted (nodes go in ``order``), its list is what is
+left of its neighbours: it becomes ``v``'s upward arcs, copied into the
+upward graph ``(first, cnt, un, uwo, uwi, uvo, uvi)``. For every neighbour
+``u`` with an arc into ``v`` a bounded witness search (Dijkstra from ``u``
+over the nodes not yet contracted, without ``v``, stopped at the longest
+candidate or after ``settle_max`` settled nodes) decides, for every other
+neighbour ``w``, whether the shortcut ``u -> w`` of ``wi[u] + wo[w]`` is
+needed: it is, unless a witness path is as cheap. An unfinished witness
+search only adds shortcuts that are not needed: the hierarchy stays exact
+for any order and any limit (order and limit only change its size and speed).
+
+Queries: a bidirectional Dijkstra over upward arcs with stall-on-demand
+(``query``), unpacked into board cells (``unpack``); a bucket many-to-many
+table (``table``); after edits that only raised costs, A* on the new costs
+with the old hierarchy's exact distances to the goal as the potential
+(``potential_astar``: consistent, hence exact, because no arc got cheaper);
+and a plain Dijkstra that stops when every target is settled
+(``dijkstra_targets``), for boards without a hierarchy.
+
+Heaps here are binary heaps keyed on one float with decrease-key (``_hpush``,
+``_hpop``); states are told apart by generation stamps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from .steps import corner_ok, step_to
+
+INF = np.inf
+
+
+# -- heaps --------------------------------------------------------------------------------------
+
+@jit(inline="always")
+def _hpush(v, key, n, hk, hid, pos, fresh):
+    """Insert ``v`` (``fresh``) or lower its key; returns the heap size."""
+    if fresh:
+        i = n
+        n += 1
+    else:
+        i = pos[v]
+    while i > 0:
+        par = (i - 1) >> 1
+        if key < hk[par]:
+            hk[i] = hk[par]
+            hid[i] = hid[par]
+            pos[hid[i]] = i
+            i = par
+        else:
+            break
+    hk[i] = key
+    hid[i] = v
+    pos[v] = i
+    return n
+
+
+@jit(inline="always")
+def _hpop(n, hk, hid, pos):
+    """Remove the top (read it first); returns the new size."""
+    n -= 1
+    if n == 0:
+        return 0
+    key = hk[n]
+    v = hid[n]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[c] < key:
+            hk[i] = hk[c]
+            hid[i] = hid[c]
+            pos[hid[i]] = i
+            i = c
+        else:
+            break
+    hk[i] = key
+    hid[i] = v
+    pos[v] = i
+    return n
+
+
+# -- contraction --------------------------------------------------------------------------------
+
+@jit
+def _grow(a, n, fill):
+    b = np.full(n, fill, dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@jit
+def _append(v, u, wo_, wi_, vo_, vi_, start, cnt, cap, pool, top):
+    """Append the entry ``(u, wo_, wi_, vo_, vi_)`` to ``v``'s list; returns the (maybe grown) pool and its top."""
+    nb, wo, wi, vo, vi = pool
+    if cnt[v] == cap[v]:
+        newcap = max(8, 2 * cap[v])
+        if top + newcap > nb.shape[0]:
+            size = max(nb.shape[0] * 3 // 2, top + newcap)
+            nb = _grow(nb, size, np.int32(-1))
+            wo = _grow(wo, size, INF)
+            wi = _grow(wi, size, INF)
+            vo = _grow(vo, size, np.int32(-1))
+            vi = _grow(vi, size, np.int32(-1))
+        s = start[v]
+        for k in range(cnt[v]):
+            nb[top + k] = nb[s + k]
+            wo[top + k] = wo[s + k]
+            wi[top + k] = wi[s + k]
+            vo[top + k] = vo[s + k]
+            vi[top + k] = vi[s + k]
+        start[v] = top
+        cap[v] = newcap
+        top += newcap
+    i = start[v] + cnt[v]
+    nb[i] = u
+    wo[i] = wo_
+    wi[i] = wi_
+    vo[i] = vo_
+    vi[i] = vi_
+    cnt[v] += 1
+    return (nb, wo, wi, vo, vi), top
+
+
+@jit
+def _find(v, u, start, cnt, nb):
+    s = start[v]
+    for k in range(s, s + cnt[v]):
+        if nb[k] == u:
+            return k
+    return -1
+
+
+@jit
+def _add_arc(a, b, w, via, start, cnt, cap, pool, top):
+    """The arc ``a -> b`` of weight ``w`` (middle ``via``), kept when cheaper than the one there."""
+    k = _find(a, b, start, cnt, pool[0])
+    if k >= 0:
+        if w < pool[1][k]:
+            pool[1][k] = w
+            pool[3][k] = via
+            j = _find(b, a, start, cnt, pool[0])
+            pool[2][j] = w
+            pool[4][j] = via
+        return pool, top
+    pool, top = _append(a, b, w, INF, via, -1, start, cnt, cap, pool, top)
+    pool, top = _append(b, a, INF, w, -1, via, start, cnt, cap, pool, top)
+    return pool, top
+
+
+@jit
+def build_graph(cell, edge, tb, start, cnt, cap):
+    """The board's arcs as the contraction's lists; returns ``(pool, top)``."""
+    off, dxa, dya, stepl, corner, ti = tb
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    n = cell.shape[0]
+    has_edge = edge.shape[0] > 0
+    slots = n * ndir + 16
+    pool = (np.full(slots, -1, dtype=np.int32), np.full(slots, INF), np.full(slots, INF),
+            np.full(slots, -1, dtype=np.int32), np.full(slots, -1, dtype=np.int32))
+    top = 0
+    for p in range(n):
+        start[p] = top
+        cnt[p] = 0
+        cap[p] = ndir if cell[p] < INF else 0
+        top += cap[p]
+    for p in range(n):
+        if not cell[p] < INF:
+            continue
+        for d in range(ndir):
+            q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+            if q == p or not cell[q] < INF:
+                continue
+            if crule != 0 and not corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
+                continue
+            w = stepl[d] * cell[q]
+            if has_edge:
+                w += edge[p * ndir + d]
+            if not w < INF:
+                continue
+            pool, top = _add_arc(p, q, w, np.int32(-1), start, cnt, cap, pool, top)
+    return pool, top
+
+
+@jit
+def _witness_pass(v, graph, wit, settle_max, sc):
+    """The shortcuts the contraction of ``v`` needs, into ``sc`` (``(u, w, cost, count)``); ``v`` is skipped by the searches.
+
+    Returns the (maybe grown) ``sc`` arrays and the count.
+    """
+    start, cnt, cap, pool, top, done = graph
+    dist, stamp, hpos, hk, hid, genbox = wit
+    scu, scw, scc = sc
+    nsc = 0
+    nb, wo, wi = pool[0], pool[1], pool[2]
+    s = start[v]
+    k = cnt[v]
+    gen = genbox[0]
+    saved = done[v]
+    done[v] = 1
+    for i in range(k):
+        win = wi[s + i]
+        if not win < INF:
+            continue
+        u = nb[s + i]
+        limit = -1.0
+        for j in range(k):
+            if j != i and wo[s + j] < INF:
+                c = win + wo[s + j]
+                if c > limit:
+                    limit = c
+        if limit < 0.0:
+            continue
+        gen += 2
+        nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
+        dist[u] = 0.0
+        stamp[u] = gen
+        settled = 0
+        while nh > 0:
+            x = hid[0]
+            dx = hk[0]
+            nh = _hpop(nh, hk, hid, hpos)
+            stamp[x] = gen + 1
+            settled += 1
+            if dx > limit or settled > settle_max:
+                break
+            sx = start[x]
+            for e in range(sx, sx + cnt[x]):
+                we = wo[e]
+                if not we < INF:
+                    continue
+                y = nb[e]
+                if done[y]:
+                    continue
+                nd = dx + we
+                sy = stamp[y]
+                if sy == gen + 1:
+                    continue
+                if sy != gen:
+                    dist[y] = nd
+                    stamp[y] = gen
+                    nh = _hpush(y, nd, nh, hk, hid, hpos, True)
+                elif nd < dist[y]:
+                    dist[y] = nd
+                    nh = _hpush(y, nd, nh, hk, hid, hpos, False)
+        for j in range(k):
+            wout = wo[s + j]
+            if j == i or not wout < INF:
+                continue
+            w = nb[s + j]
+            c = win + wout
+            sw = stamp[w]
+            if (sw == gen or sw == gen + 1) and dist[w] <= c:
+                continue
+            if nsc == scu.shape[0]:
+                scu = _grow(scu, 2 * nsc, np.int64(-1))
+                scw = _grow(scw, 2 * nsc, np.int64(-1))
+                scc = _grow(scc, 2 * nsc, INF)
+            scu[nsc] = u
+            scw[nsc] = w
+            scc[nsc] = c
+            nsc += 1
+    done[v] = saved
+    genbox[0] = gen
+    return (scu, scw, scc), nsc
+
+
+@jit
+def _priority(v, graph, wit, settle_max, sc, deleted):
+    """Edge difference (shortcuts added less arcs removed) plus the neighbours already contracted."""
+    sc, nsc = _witness_pass(v, graph, wit, settle_max, sc)
+    return sc, float(2 * nsc - graph[1][v] + deleted[v])
+
+
+@jit
+def order_init(n, cell, graph, wit, settle_max, pq, deleted):
+    """Put every passable node in the priority queue ``pq = (hk, hid, pos, box)`` (``box[0]``: its size)."""
+    hk, hid, pos, box = pq
+    sc = (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64))
+    nh = 0
+    for v in range(n):
+        if not cell[v] < INF:
+            continue
+        sc, pr = _priority(v, graph, wit, settle_max, sc, deleted)
+        nh = _hpush(v, pr + v * 1e-9, nh, hk, hid, pos, True)
+    box[0] = nh
+    return nh
+
+
+@jit
+def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
+    """Contract nodes in priority order (lazy updates) until ``upto`` nodes are contracted or none is left.
+
+    ``graph``: ``(start, cnt, cap, pool, top, done)``; ``up``: ``(first, ucnt,
+    (un, uwo, uwi, uvo, uvi), utop)``; ``wit``: the witness searches' ``(dist,
+    stamp, pos, hk, hid, gen)`` scratch (``gen`` a one-element array); ``pq``:
+    ``(hk, hid, pos, box)``, ``box = [size, contracted]``. Returns the (maybe
+    grown) pool, its top, the upward arrays and their top.
+    """
+    start, cnt, cap, pool, top, done = graph
+    first, ucnt, uarr, utop = up
+    un, uwo, uwi, uvo, uvi = uarr
+    hk, hid, pos, box = pq
+    nh = box[0]
+    ndone = box[1]
+    sc = (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64))
+    while nh > 0 and ndone < upto:
+        v = hid[0]
+        key = hk[0]
+        nh = _hpop(nh, hk, hid, pos)
+        g = (start, cnt, cap, pool, top, done)
+        sc, nsc = _witness_pass(v, g, wit, settle_max, sc)
+        pr = float(2 * nsc - cnt[v] + deleted[v]) + v * 1e-9
+        if nh > 0 and pr > hk[0] and pr > key:
+            nh = _hpush(v, pr, nh, hk, hid, pos, True)
+            continue
+        # contract v: its list becomes its upward arcs
+        k = cnt[v]
+        s = start[v]
+        if utop + k > un.shape[0]:
+            size = max(un.shape[0] * 3 // 2, utop + k)
+            un = _grow(un, size, np.int32(-1))
+            uwo = _grow(uwo, size, INF)
+            uwi = _grow(uwi, size, INF)
+            uvo = _grow(uvo, size, np.int32(-1))
+            uvi = _grow(uvi, size, np.int32(-1))
+        first[v] = utop
+        ucnt[v] = k
+        rank[v] = ndone
+        ndone += 1
+        nb, wo, wi, vo, vi = pool
+        for i in range(k):
+            un[utop + i] = nb[s + i]
+            uwo[utop + i] = wo[s + i]
+            uwi[utop + i] = wi[s + i]
+            uvo[utop + i] = vo[s + i]
+            uvi[utop + i] = vi[s + i]
+        done[v] = 1
+        for i in range(k):
+            u = un[utop + i]
+            deleted[u] += 1
+            j = _find(u, v, start, cnt, nb)
+            last = start[u] + cnt[u] - 1
+            nb[j] = nb[last]
+            wo[j] = wo[last]
+            wi[j] = wi[last]
+            vo[j] = vo[last]
+            vi[j] = vi[last]
+            cnt[u] -= 1
+        utop += k
+        scu, scw, scc = sc
+        for i in range(nsc):
+            pool, top = _add_arc(scu[i], scw[i], scc[i], np.int32(v), start, cnt, cap, pool, top)
+    box[0] = nh
+    box[1] = ndone
+    return pool, top, (un, uwo, uwi, uvo, uvi), utop
+
+
+# -- queries ----------------------------------------------------------------------------------
+
+@jit
+def _entry(x, y, upg):
+    """Position of ``y`` in ``x``'s upward arcs (-1: none)."""
+    first, ucnt, un = upg[0], upg[1], upg[2]
+    s = first[x]
+    for k in range(s, s + ucnt[x]):
+        if un[k] == y:
+            return k
+    return -1
+
+
+@jit(inline="always")
+def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, gen):
+    """Relax the upward arcs of ``x`` (weights ``w``) unless a reached node above proves ``dx`` too high (stall)."""
+    fx = first[x]
+    for e in range(fx, fx + ucnt[x]):
+        y = un[e]
+        if (stamp[y] == gen or stamp[y] == gen + 1) and dist[y] + back[e] < dx:
+            return n
+    for e in range(fx, fx + ucnt[x]):
+        we = w[e]
+        if not we < INF:
+            continue
+        y = un[e]
+        nd = dx + we
+        sy = stamp[y]
+        if sy == gen + 1:
+            continue
+        if sy != gen:
+            dist[y] = nd
+            stamp[y] = gen
+            par[y] = x
+            n = _hpush(y, nd, n, hk, hid, pos, True)
+        elif nd < dist[y]:
+            dist[y] = nd
+            par[y] = x
+            n = _hpush(y, nd, n, hk, hid, pos, False)
+    return n
+
+
+@jit
+def query(s, t, upg, qs, gen):
+    """Bidirectional upward search; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
+
+    ``qs``: ``(df, db, stamp_f, stamp_b, parent_f, parent_b, pos_f, pos_b, hk_f,
+    hid_f, hk_b, hid_b)``; ``gen`` this query's stamp (even; ``gen + 1``: settled).
+    """
+    first, ucnt, un, uwo, uwi = upg[0], upg[1], upg[2], upg[3], upg[4]
+    df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
+    best = INF
+    meet = -1
+    df[s] = 0.0
+    sf[s] = gen
+    pf[s] = -1
+    nf = _hpush(s, 0.0, 0, hkf, hidf, posf, True)
+    db[t] = 0.0
+    sb[t] = gen
+    pb[t] = -1
+    nb_ = _hpush(t, 0.0, 0, hkb, hidb, posb, True)
+    while nf > 0 or nb_ > 0:
+        topf = hkf[0] if nf > 0 else INF
+        topb = hkb[0] if nb_ > 0 else INF
+        if topf >= best and topb >= best:
+            break
+        if topf <= topb:
+            x = hidf[0]
+            nf = _hpop(nf, hkf, hidf, posf)
+            sf[x] = gen + 1
+            if (sb[x] == gen or sb[x] == gen + 1) and topf + db[x] < best:
+                best = topf + db[x]
+                meet = x
+            nf = _expand(x, topf, first, ucnt, un, uwo, uwi, df, sf, pf, posf, hkf, hidf, nf, gen)
+        else:
+            x = hidb[0]
+            nb_ = _hpop(nb_, hkb, hidb, posb)
+            sb[x] = gen + 1
+            if (sf[x] == gen or sf[x] == gen + 1) and topb + df[x] < best:
+                best = topb + df[x]
+                meet = x
+            nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
+    return best, meet
+
+
+@jit
+def _unpack_arc(a, b, via, upg, out, n, stack):
+    """Append the board cells of the arc ``a -> b`` (middle ``via``) after ``a``; returns ``(out, n)``."""
+    uvo, uvi = upg[5], upg[6]
+    sp = 0
+    stack[0, 0] = a
+    stack[0, 1] = b
+    stack[0, 2] = via
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        x = stack[sp, 0]
+        y = stack[sp, 1]
+        m = stack[sp, 2]
+        if m < 0:
+            if n == out.shape[0]:
+                out = _grow(out, 2 * n, np.int64(-1))
+            out[n] = y
+            n += 1
+            continue
+        if sp + 2 > stack.shape[0]:
+            bigger = np.empty((2 * stack.shape[0], 3), dtype=np.int64)
+            bigger[: stack.shape[0]] = stack
+            stack = bigger
+        # x -> m then m -> y: pushed in reverse
+        stack[sp, 0] = m
+        stack[sp, 1] = y
+        stack[sp, 2] = uvo[_entry(m, y, upg)]
+        stack[sp + 1, 0] = x
+        stack[sp + 1, 1] = m
+        stack[sp + 1, 2] = uvi[_entry(m, x, upg)]
+        sp += 2
+    return out, n
+
+
+@jit
+def unpack(s, t, meet, upg, qs):
+    """The padded cells of the path the last ``query`` found, from ``s`` to ``t``."""
+    pf, pb = qs[4], qs[5]
+    uvo, uvi = upg[5], upg[6]
+    chain = np.empty(64, dtype=np.int64)
+    k = 0
+    x = meet
+    while x >= 0:
+        if k == chain.shape[0]:
+            chain = _grow(chain, 2 * k, np.int64(-1))
+        chain[k] = x
+        k += 1
+        x = pf[x]
+    out = np.empty(256, dtype=np.int64)
+    out[0] = s
+    n = 1
+    stack = np.empty((64, 3), dtype=np.int64)
+    for i in range(k - 1, 0, -1):
+        a = chain[i]
+        b = chain[i - 1]
+        out, n = _unpack_arc(a, b, uvo[_entry(a, b, upg)], upg, out, n, stack)
+    x = meet
+    while pb[x] >= 0:
+        y = pb[x]
+        out, n = _unpack_arc(x, y, uvi[_entry(y, x, upg)], upg, out, n, stack)
+        x = y
+    return out[:n]
+
+
+@jit
+def walk_cost(path, cell, edge, tb):
+    """The cost of walking ``path`` (padded ids, each a neighbour of the last) over ``cell`` and ``edge``."""
+    off, dxa, dya, stepl, corner, ti = tb
+    ndir = ti[0]
+    pmode = ti[1]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    has_edge = edge.shape[0] > 0
+    total = 0.0
+    for i in range(path.shape[0] - 1):
+        a = path[i]
+        b = path[i + 1]
+        best = INF
+        for d in range(ndir):
+            if step_to(a, d, off, ndir, pmode, wrap, width, pw) == b:
+                w = stepl[d] * cell[b]
+                if has_edge:
+                    w += edge[a * ndir + d]
+                if w < best:
+                    best = w
+        total += best
+    return total
+
+
+@jit
+def touches(path, mark):
+    """Whether a cell of ``path`` is marked."""
+    for i in range(path.shape[0]):
+        if mark[path[i]]:
+            return True
+    return False
+
+
+@jit
+def mark_around(ids, tb, mark):
+    """Mark every cell of ``ids`` and its neighbours (every step into, out of or past a changed cell)."""
+    off, dxa, dya, stepl, corner, ti = tb
+    ndir = ti[0]
+    n = mark.shape[0]
+    for i in range(ids.shape[0]):
+        p = ids[i]
+        mark[p] = 1
+        for d in range(ndir):
+            q = step_to(p, d, off, ndir, ti[1], ti[3], ti[4], ti[5])
+            if 0 <= q < n:
+                mark[q] = 1
+
+
+# -- tables --------------------------------------------------------------------------------------
+
+@jit
+def _upward_all(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
+    """Every node the upward search from ``root`` settles, into ``seen`` (returns the count)."""
+    first, ucnt, un = upg[0], upg[1], upg[2]
+    w = upg[4] if backward else upg[3]
+    dist[root] = 0.0
+    stamp[root] = gen
+    nh = _hpush(root, 0.0, 0, hk, hid, pos, True)
+    k = 0
+    while nh > 0:
+        x = hid[0]
+        dx = hk[0]
+        nh = _hpop(nh, hk, hid, pos)
+        stamp[x] = gen + 1
+        if k == seen.shape[0]:
+            seen = _grow(seen, 2 * k, np.int64(-1))
+        seen[k] = x
+        k += 1
+        fx = first[x]
+        for e in range(fx, fx + ucnt[x]):
+            we = w[e]
+            if not we < INF:
+                continue
+            y = un[e]
+            nd = dx + we
+            sy = stamp[y]
+            if sy == gen + 1:
+                continue
+            if sy != gen:
+                dist[y] = nd
+                stamp[y] = gen
+                nh = _hpush(y, nd, nh, hk, hid, pos, True)
+            elif nd < dist[y]:
+                dist[y] = nd
+                nh = _hpush(y, nd, nh, hk, hid, pos, False)
+    return seen, k
+
+
+@jit
+def table(src, tgt, upg, qs, gen0, out):
+    """``out[i, j]``: the cost from ``src[i]`` to ``tgt[j]`` (buckets on the backward searches); returns the last stamp."""
+    df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
+    head = pf  # bucket heads, valid where sb says the node was seen by this table
+    bnode = np.empty(1024, dtype=np.int64)
+    btgt = np.empty(1024, dtype=np.int64)
+    bdist = np.empty(1024)
+    bnext = np.empty(1024, dtype=np.int64)
+    nb_ = 0
+    seen = np.empty(1024, dtype=np.int64)
+    gen = gen0
+    mark = gen0 + 2 * tgt.shape[0] + 2
+    for j in range(tgt.shape[0]):
+        gen += 2
+        seen, k = _upward_all(tgt[j], upg, True, db, sb, posb, hkb, hidb, gen, seen)
+        for i in range(k):
+            x = seen[i]
+            if nb_ == bnode.shape[0]:
+                bnode = _grow(bnode, 2 * nb_, np.int64(-1))
+                btgt = _grow(btgt, 2 * nb_, np.int64(-1))
+                bdist = _grow(bdist, 2 * nb_, INF)
+                bnext = _grow(bnext, 2 * nb_, np.int64(-1))
+            bnode[nb_] = x
+            btgt[nb_] = j
+            bdist[nb_] = db[x]
+            nb_ += 1
+    # heads: sf marks the nodes that have a bucket (stamp ``mark``)
+    for e in range(nb_):
+        x = bnode[e]
+        if sf[x] != mark:
+            sf[x] = mark
+            head[x] = -1
+        bnext[e] = head[x]
+        head[x] = e
+    # forward searches use their own stamps (sb is free again)
+    g2 = mark
+    for i in range(src.shape[0]):
+        g2 += 2
+        seen, k = _upward_all(src[i], upg, False, df, sb, posb, hkb, hidb, g2, seen)
+        for m in range(k):
+            x = seen[m]
+            if sf[x] != mark:
+                continue
+            dx = df[x]
+            e = head[x]
+            while e >= 0:
+                c = dx + bdist[e]
+                if c < out[i, btgt[e]]:
+                    out[i, btgt[e]] = c
+                e = bnext[e]
+    return g2 + 2
+
+
+# -- after edits that only raised costs: A* with the old hierarchy as potential ------------------
+
+@jit
+def _potential(v, upg, db, sb, gen, pot, ps, pgen, stack):
+    """The old hierarchy's cost from ``v`` to the goal (memoised in ``pot`` under stamp ``pgen``)."""
+    first, ucnt, un, uwo = upg[0], upg[1], upg[2], upg[3]
+    if ps[v] == pgen:
+        return pot[v], stack
+    sp = 0
+    stack[0] = v
+    sp = 1
+    while sp > 0:
+        x = stack[sp - 1]
+        if ps[x] == pgen:
+            sp -= 1
+            continue
+        fx = first[x]
+        ready = True
+        for e in range(fx, fx + ucnt[x]):
+            y = un[e]
+            if uwo[e] < INF and ps[y] != pgen:
+                ready = False
+                if sp == stack.shape[0]:
+                    stack = _grow(stack, 2 * sp, np.int64(-1))
+                stack[sp] = y
+                sp += 1
+        if not ready:
+            continue
+        best = db[x] if sb[x] == gen + 1 else INF
+        for e in range(fx, fx + ucnt[x]):
+            we = uwo[e]
+            if we < INF:
+                c = we + pot[un[e]]
+                if c < best:
+                    best = c
+        pot[x] = best
+        ps[x] = pgen
+        sp -= 1
+    return pot[v], stack
+
+
+@jit(inline="always")
+def _board_step(p, d, cell, edge, tb):
+    """``(q, cost)`` of the step from ``p`` in direction ``d`` (``inf``: not allowed)."""
+    off, dxa, dya, stepl, corner, ti = tb
+    ndir = ti[0]
+    q = step_to(p, d, off, ndir, ti[1], ti[3], ti[4], ti[5])
+    cq = cell[q]
+    if not cq < INF or q == p:
+        return q, INF
+    if ti[2] != 0 and not corner_ok(cell, p, d, corner, ti[2], off, ndir, ti[1], ti[3], ti[4], ti[5]):
+        return q, INF
+    w = stepl[d] * cq
+    if edge.shape[0] > 0:
+        w += edge[p * ndir + d]
+    return q, w
+
+
+@jit
+def potential_astar(s, t, cell, edge, tb, upg, qs, gen, ps):
+    """A* from ``s`` to ``t`` over ``cell``/``edge`` guided by the old hierarchy; returns the padded path (empty: none).
+
+    ``ps``: stamps of the potentials (int64, one a node). Exact when no arc
+    is cheaper than in the hierarchy's field: the potential is then a
+    consistent lower bound.
+    """
+    off, dxa, dya, stepl, corner, ti = tb
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    has_edge = edge.shape[0] > 0
+    df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
+    seen = np.empty(1024, dtype=np.int64)
+    seen, k = _upward_all(t, upg, True, db, sb, posb, hkb, hidb, gen, seen)
+    pot = hkb  # the backward heap is free once its search is done
+    pgen = gen + 3
+    stack = np.empty(256, dtype=np.int64)
+    g = df
+    h0, stack = _potential(s, upg, db, sb, gen, pot, ps, pgen, stack)
+    if not h0 < INF:
+        return np.empty(0, dtype=np.int64)
+    g2 = gen + 2
+    g[s] = 0.0
+    sf[s] = g2
+    pf[s] = -1
+    nh = _hpush(s, h0, 0, hkf, hidf, posf, True)
+    while nh > 0:
+        p = hidf[0]
+        nh = _hpop(nh, hkf, hidf, posf)
+        sf[p] = g2 + 1
+        if p == t:
+            n = 0
+            x = t
+            while x >= 0:
+                n += 1
+                x = pf[x]
+            out = np.empty(n, dtype=np.int64)
+            x = t
+            for i in range(n - 1, -1, -1):
+                out[i] = x
+                x = pf[x]
+            return out
+        gp = g[p]
+        for d in range(ndir):
+            q, w = _board_step(p, d, cell, edge, tb)
+            if not w < INF:
+                continue
+            nd = gp + w
+            sq = sf[q]
+            if sq == g2 + 1:
+                continue
+            if sq != g2:
+                hq, stack = _potential(q, upg, db, sb, gen, pot, ps, pgen, stack)
+                if not hq < INF:
+                    sf[q] = g2 + 1
+                    continue
+                g[q] = nd
+                sf[q] = g2
+                pf[q] = p
+                nh = _hpush(q, nd + hq, nh, hkf, hidf, posf, True)
+            elif nd < g[q]:
+                g[q] = nd
+                pf[q] = p
+                nh = _hpush(q, nd + pot[q], nh, hkf, hidf, posf, False)
+    return np.empty(0, dtype=np.int64)
+
+
+# -- without a hierarchy: Dijkstra until every target is settled --------------------------------
+
+@jit
+def dijkstra_targets(s, want, nwant, cell, edge, tb, dist, stamp, pos, hk, hid, gen):
+    """Settle from ``s`` until the ``nwant`` cells with ``want[p] == gen`` are settled; ``dist`` valid where ``stamp == gen + 1``."""
+    off, dxa, dya, stepl, corner, ti = tb
+    ndir = ti[0]
+    pmode = ti[1]
+    crule = ti[2]
+    wrap = ti[3]
+    width = ti[4]
+    pw = ti[5]
+    has_edge = edge.shape[0] > 0
+    dist[s] = 0.0
+    stamp[s] = gen
+    nh = _hpush(s, 0.0, 0, hk, hid, pos, True)
+    left = nwant
+    while nh > 0:
+        p = hid[0]
+        dp = hk[0]
+        nh = _hpop(nh, hk, hid, pos)
+        stamp[p] = gen + 1
+        if want[p] == gen:
+            left -= 1
+            if left == 0:
+                break
+        for d in range(ndir):
+            q, w = _board_step(p, d, cell, edge, tb)
+            if not w < INF:
+                continue
+            nd = dp + w
+            sq = stamp[q]
+            if sq == gen + 1:
+                continue
+            if sq != gen:
+                dist[q] = nd
+                stamp[q] = gen
+                nh = _hpush(q, nd, nh, hk, hid, pos, True)
+            elif nd < dist[q]:
+                dist[q] = nd
+                nh = _hpush(q, nd, nh, hk, hid, pos, False)

@@ -1,0 +1,83 @@
+"""Terrain names a map file brings, matched to a terrain table (new ones added).
+
+A name is used as written when the table has it; else its tidy form
+(lower case, runs of anything but letters, digits, ``_`` and ``-`` turned
+into ``_``) when the table has that; else the tidy form (or, with
+``tidy_new=False``, the name as written if it is a valid terrain name)
+becomes a new terrain: cost 1 for every movement class, not blocking sight (or, for
+``impassable=True``, no class can enter and it blocks sight), a free
+one-character symbol and a colour made from its name.
+
+>>> from wargrid import TerrainTable
+>>> t = TerrainNames(TerrainTable.default())
+>>> t.id("forest"), t.id("Dark Grass"), t.added
+(1, 10, ['dark_grass'])
+>>> t.table().cost("dark_grass", "cavalry")
+1.0
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+from ..terrain import Terrain, TerrainTable
+
+__all__ = ["TerrainNames", "tidy"]
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_SYMBOLS = "abcdeghijklmnopqrtuvwxyzABCDEFGHIJKLNOPQRSTUVWXYZ0123456789!$%&*+?<>^@;:'|/\\`{}[]()"
+
+
+def tidy(name: str) -> str:
+    """A terrain-table name for ``name`` (``'Dark Grass'`` -> ``'dark_grass'``).
+
+    >>> tidy("Dark Grass"), tidy("3rd-level"), tidy("???")
+    ('dark_grass', 't_3rd-level', 't_')
+    """
+    t = re.sub(r"[^a-z0-9_\\-]+", "_", str(name).strip().lower()).strip("_")
+    return t if t and (t[0].isalpha() or t[0] == "_") else "t_" + t
+
+
+class TerrainNames:
+    """Terrain ids of names, growing a copy of ``table`` by the names it lacks."""
+
+    def __init__(self, table: TerrainTable, *, tidy_new: bool = True) -> None:
+        self.base = table
+        self.tidy_new = tidy_new
+        self.extra: list[Terrain] = []
+        self.added: list[str] = []
+        self._ids = {n: i for i, n in enumerate(table.names)}
+        self._symbols = {t.symbol for t in table}
+
+    def known(self, name: str) -> bool:
+        """Whether ``name`` (or its tidy form) is in the table as it stands."""
+        return name in self._ids or tidy(name) in self._ids
+
+    def id(self, name: str, *, impassable: bool = False) -> int:
+        """The terrain id of ``name``, adding a terrain for it if needed."""
+        if name in self._ids:
+            return self._ids[name]
+        t = tidy(name)
+        if t in self._ids:
+            return self._ids[t]
+        if not self.tidy_new and _NAME.match(name):
+            t = name
+        symbol = next((c for c in _SYMBOLS if c not in self._symbols), None)
+        k = 0
+        while symbol is None:
+            c = chr(0x3400 + k)
+            symbol = None if c in self._symbols else c
+            k += 1
+        h = zlib.crc32(t.encode("utf-8"))
+        colour = "#%02x%02x%02x" % (64 + (h & 0x7F), 64 + ((h >> 8) & 0x7F), 64 + ((h >> 16) & 0x7F))
+        costs = {} if impassable else {c: 1.0 for c in self.base.classes}
+        self.extra.append(Terrain(t, symbol, colour, costs=costs, blocks_sight=impassable))
+        self._symbols.add(symbol)
+        self._ids[t] = len(self._ids)
+        self.added.append(t + (" (impassable)" if impassable else ""))
+        return self._ids[t]
+
+    def table(self) -> TerrainTable:
+        """The table with every added terrain appended."""
+        return self.base.with_terrains(self.extra) if self.extra else self.base

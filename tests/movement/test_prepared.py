@@ -1,0 +1,197 @@
+"""Prepared exact queries (``wargrid.movement.prepared``): every answer equals Dijkstra's, before and after edits."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from movement_oracle import boards, costs_of, dijkstra, grids, path_cost
+from wargrid import HexGrid, Map, SquareGrid, TerrainTable
+from wargrid.movement import prepared as prep
+from wargrid.movement.prepared import PrepareMemoryError, distance_table, prepare
+
+INF = math.inf
+NAMES = TerrainTable.default().names
+
+
+def _close(a: float, b: float) -> bool:
+    return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+@settings(max_examples=80, deadline=None)
+@given(board=boards(max_side=7))
+def test_every_prepared_answer_equals_dijkstra(board):
+    g, cost, e = board
+    f = costs_of(g, cost, e)
+    pp = prepare(g, f, progress=lambda x: None)
+    topo = g.topology
+    cells = list(g.cells())
+    for a in cells:
+        want = dijkstra(g, cost, [a], e)
+        for b in cells:
+            if a == b or not math.isfinite(cost[a[1], a[0]]) or not math.isfinite(cost[b[1], b[0]]):
+                continue
+            p = pp.path(f, topo.padded_id(*a), topo.padded_id(*b))
+            d = pp.distance(f, topo.padded_id(*a), topo.padded_id(*b))
+            if b not in want:
+                assert p is None and d == INF
+                continue
+            assert _close(p.cost, want[b]) and _close(d, want[b])
+            assert p.cells[0] == a and p.cells[-1] == b
+            assert _close(path_cost(g, cost, e, p.cells), want[b])
+    src, tgt = cells[::2], cells[::3]
+    got = distance_table(g, f, src, tgt, prepared=pp)
+    plain = distance_table(g, f, src, tgt)
+    for i, a in enumerate(src):
+        want = dijkstra(g, cost, [a], e)
+        for j, b in enumerate(tgt):
+            w = 0.0 if a == b else want.get(b, INF)
+            assert _close(got[i, j], w) and _close(plain[i, j], w)
+
+
+def _random_map(data, g):
+    n = g.width * g.height
+    ids = data.draw(st.lists(st.integers(0, len(NAMES) - 1), min_size=n, max_size=n))
+    m = Map(g, terrain=np.array(ids).reshape(g.shape))
+    if data.draw(st.booleans()):
+        m.set_elevation(np.array(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), dtype=float)
+                        .reshape(g.shape), climb_cost=0.5)
+    return m
+
+
+def _edit(data, m):
+    cells = list(m.grid.cells())
+    what = data.draw(st.sampled_from(["terrain", "overlay", "edge", "elevation"]))
+    if what == "terrain":
+        m.set_terrain(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3)), data.draw(st.sampled_from(NAMES)))
+    elif what == "overlay":
+        m.set_overlay(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3)),
+                      data.draw(st.sampled_from([None, "road", "bridge"])))
+    elif what == "edge":
+        a = data.draw(st.sampled_from(cells))
+        steps = list(m.grid.steps(a))
+        if steps:
+            b = data.draw(st.sampled_from(steps)).cell
+            if b != a:
+                m.set_edge(a, b, data.draw(st.sampled_from([0.0, 1.5, INF])), both_ways=data.draw(st.booleans()))
+    else:
+        n = m.grid.width * m.grid.height
+        m.set_elevation(np.array(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), dtype=float)
+                        .reshape(m.grid.shape), climb_cost=data.draw(st.sampled_from([0.0, 1.0])))
+
+
+def _check_map(m, unit):
+    cells = list(m.grid.cells())
+    for a in cells:
+        field = m.distance_field(a, unit=unit)
+        for b in cells:
+            want = 0.0 if a == b else field[b[1], b[0]]
+            if not math.isfinite(m.costs(unit=unit)[a[1], a[0]]):
+                continue
+            p = m.path(a, b, unit=unit)
+            assert (p is None and want == INF) or _close(p.cost, want)
+            assert _close(m.distance(a, b, unit=unit), want)
+    src = [c for c in cells[::2] if math.isfinite(m.costs(unit=unit)[c[1], c[0]])] or cells[:1]
+    table = m.distance_table(src, cells, unit=unit)
+    for i, a in enumerate(src):
+        field = m.distance_field(a, unit=unit)
+        for j, b in enumerate(cells):
+            assert _close(table[i, j], 0.0 if a == b else field[b[1], b[0]])
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_map_stays_exact_after_random_edits(data):
+    g = data.draw(grids(max_side=6))
+    m = _random_map(data, g)
+    unit = data.draw(st.sampled_from(["foot", "cavalry"]))
+    m.prepare(unit=unit, progress=lambda x: None)
+    _check_map(m, unit)
+    for _ in range(data.draw(st.integers(1, 3))):
+        _edit(data, m)
+        _check_map(m, unit)
+
+
+def _river_map():
+    """A 9 x 7 hex board cut by a river in column 4, crossed by one bridge at (4, 3)."""
+    m = Map(HexGrid(9, 7))
+    river = [(4, y) for y in range(7)]
+    m.set_terrain(river, "water")
+    m.set_overlay([(4, 3)], "bridge")
+    return m
+
+
+def test_bridge_destroyed_then_rebuilt_and_a_road():
+    m = _river_map()
+    pp = m.prepare(unit="foot")
+    p = m.path((0, 3), (8, 3), unit="foot")
+    assert (4, 3) in p.cells and _close(p.cost, m.distance_field((0, 3), unit="foot")[3, 8])
+    m.set_overlay([(4, 3)], None)  # the bridge is destroyed: only a rise of costs
+    assert m.path((0, 3), (8, 3), unit="foot") is None
+    assert m.distance((0, 3), (8, 3), unit="foot") == INF
+    assert m.derived.prepared("foot") is pp  # kept across the edit
+    m.set_overlay([(4, 5)], "bridge")  # a new bridge: a cost got cheaper
+    q = m.path((0, 3), (8, 3), unit="foot")
+    assert (4, 5) in q.cells and _close(q.cost, m.distance_field((0, 3), unit="foot")[3, 8])
+    m.set_overlay([(1, y) for y in range(7)], "road")
+    assert _close(m.distance((0, 0), (8, 6), unit="foot"), m.distance_field((0, 0), unit="foot")[6, 8])
+
+
+def test_a_stale_structure_is_rebuilt():
+    m = _river_map()
+    pp = m.prepare(unit="foot")
+    m.set_overlay([(2, 2)], "road")
+    pp.note_fallback(pp.build_seconds + 1.0)
+    assert pp.stale
+    again = m.derived.prepared("foot")
+    assert again is not pp and again.costs is m.cost_field(unit="foot") and not again.stale
+
+
+def test_prepared_path_on_a_square8_corner_rule_board():
+    g = SquareGrid(5, 5, diagonal=True, corner_rule="no-obstacle")
+    c = np.ones((5, 5))
+    c[2, 1:4] = INF
+    f = costs_of(g, c, None)
+    pp = prepare(g, f)
+    t = g.topology
+    p = pp.path(f, t.padded_id(2, 0), t.padded_id(2, 4))
+    assert p.cells[0] == (2, 0) and p.cells[-1] == (2, 4)
+    assert _close(p.cost, 4 + 2 * math.sqrt(2))
+
+
+def test_result_attributes_and_progress():
+    seen = []
+    m = _river_map()
+    pp = m.prepare(unit="cavalry", progress=seen.append)
+    assert pp.unit == "cavalry" and pp.bytes > 0 and pp.build_seconds >= 0 and pp.arcs > 0
+    assert seen[0] == 0.0 and seen[-1] == 1.0 and seen == sorted(seen)
+
+
+def test_bad_input():
+    m = _river_map()
+    with pytest.raises(ValueError, match="unknown unit class 'tank'"):
+        m.prepare(unit="tank")
+    with pytest.raises(ValueError, match="sources must hold at least one"):
+        m.distance_table([], [(0, 0)])
+    with pytest.raises(ValueError, match="targets must hold at least one"):
+        m.distance_table([(0, 0)], [])
+    with pytest.raises(IndexError, match=r"targets\[1\]"):
+        m.distance_table([(0, 0)], [(0, 0), (9, 0)])
+    with pytest.raises(IndexError, match=r"sources\[0\]"):
+        m.distance_table([(-1, 0)], [(0, 0)])
+    with pytest.raises(IndexError, match="b"):
+        m.distance((0, 0), (0, 7))
+    with pytest.raises(TypeError, match="CostField"):
+        prepare(m.grid, np.ones((7, 9)))
+
+
+def test_memory_is_refused_before_allocating(monkeypatch):
+    monkeypatch.setattr(prep, "MEMORY_CAP", 1024)
+    with pytest.raises(PrepareMemoryError, match="MiB"):
+        Map(HexGrid(30, 30)).prepare(unit="foot")
+    with pytest.raises(MemoryError):
+        Map(HexGrid(30, 30)).prepare(unit="foot")

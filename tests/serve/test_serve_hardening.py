@@ -1,0 +1,211 @@
+"""The playground under hostile or careless clients: other sites, deep JSON, stalled uploads, heavy requests.
+
+Every socket here talks to 127.0.0.1 only; the counts of clients and the
+waits are small and bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from wargrid.serve import bind_socket, server_for
+from wargrid.serve.app import CLIENT_COOKIE, MAX_DEPTH, create_app
+
+JSON = {"Content-Type": "application/json"}
+HEAVY_BOARD = {"kind": "square-8", "width": 256, "height": 256, "seed": 1}
+HEAVY_SPLIT = {"players": 3, "mode": "scattered", "max_chunk": 2}
+
+
+def client(app=None, **kw) -> TestClient:
+    return TestClient(app or create_app(**kw), base_url="http://127.0.0.1", raise_server_exceptions=False)
+
+
+def new_board(c: TestClient, **kw) -> str:
+    r = c.post("/api/board", json={"kind": "square-4", "width": 6, "height": 4, **kw})
+    assert r.status_code == 200, r.text
+    return r.json()["session"]
+
+
+# -- row 7: requests from other sites, session floods --------------------------------------------
+
+def test_cross_site_form_post_is_refused():
+    c = client()
+    r = c.post("/api/board", content=b'{"kind": "square-4", "width": 4, "height": 4}',
+               headers={"Origin": "http://evil.com", "Content-Type": "text/plain"})
+    assert r.status_code == 415 and "application/json" in r.json()["error"]
+    r = c.post("/api/board", content=b'{"kind": "square-4", "width": 4, "height": 4}', headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415
+
+
+@pytest.mark.parametrize("origin", ["http://evil.com", "null", "http://127.0.0.1.evil.com", "http://127.0.0.1:9"])
+def test_json_post_from_another_origin_is_refused(origin):
+    r = client().post("/api/board", json={"kind": "square-4", "width": 4, "height": 4}, headers={"Origin": origin})
+    assert r.status_code == 403 and "other sites" in r.json()["error"]
+
+
+def test_json_post_from_the_page_itself_is_answered():
+    c = client()
+    r = c.post("/api/board", json={"kind": "square-4", "width": 4, "height": 4}, headers={"Origin": "http://127.0.0.1"})
+    assert r.status_code == 200, r.text
+    r = c.post("/api/board", json={"kind": "square-4", "width": 4, "height": 4},
+               headers={"Content-Type": "application/json; charset=utf-8"})
+    assert r.status_code == 200, r.text
+
+
+def test_page_gets_a_strict_client_cookie():
+    c = client()
+    cookie = c.get("/").headers["set-cookie"]
+    assert cookie.startswith(f"{CLIENT_COOKIE}=") and "samesite=strict" in cookie.lower() and "httponly" in cookie.lower()
+    assert "set-cookie" not in c.get("/").headers  # kept, not replaced
+
+
+def test_a_flood_of_boards_does_not_evict_the_pages_session():
+    app = create_app(capacity=16)
+    page = client(app)
+    page.get("/")  # the page's client cookie
+    mine = new_board(page)
+    evil = client(app)
+    for _ in range(16):  # cross-site: refused outright
+        r = evil.post("/api/board", content=b'{"kind": "square-4", "width": 4, "height": 4}',
+                      headers={"Origin": "http://evil.com", "Content-Type": "text/plain"})
+        assert r.status_code in (403, 415)
+    for _ in range(40):  # a local script: replaces only its own boards
+        new_board(evil)
+    for _ in range(3):  # other pages, each with its own cookie
+        other = client(app)
+        other.get("/")
+        new_board(other)
+    r = page.post("/api/board/get", json={"session": mine})
+    assert r.status_code == 200, r.text
+    assert len(app.state.store) <= 16
+
+
+# -- row 9: deep JSON ------------------------------------------------------------------------------
+
+def test_deeply_nested_json_is_a_clear_400():
+    c = client()
+    r = c.post("/api/board", content=b"[" * 100_000 + b"]" * 100_000, headers=JSON)
+    assert r.status_code == 400 and f"at most {MAX_DEPTH}" in r.json()["error"]
+    r = c.post("/api/board", content=b'{"kind": "' + b"[" * 1000 + b'", "width": 4, "height": 4}', headers=JSON)
+    assert r.status_code == 400 and "kind must be one of" in r.json()["error"]  # brackets in strings do not nest
+
+
+# -- row 14: stalled uploads -----------------------------------------------------------------------
+
+@pytest.fixture
+def live_server():
+    """A real server (the one ``wargrid serve`` runs) on 127.0.0.1 in a thread, with a 1 s body timeout."""
+    app = create_app(body_timeout=1.0)
+    server = server_for(app)
+    sock = bind_socket("127.0.0.1", 0)
+    t = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    t.start()
+    try:
+        for _ in range(600):
+            if server.started:
+                break
+            time.sleep(0.05)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        t.join(30)
+        app.state.worker.stop()
+        sock.close()
+
+
+def _stall(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(b"POST /api/board HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 1000\r\n\r\n{\"kind\": ")
+    return s
+
+
+def test_stalled_uploads_are_cut_and_the_server_keeps_answering(live_server):
+    stalled = [_stall(live_server) for _ in range(8)]
+    try:
+        for s in stalled:
+            head = s.recv(4096)  # a hang here (no body timeout) ends in socket.timeout
+            assert head.startswith(b"HTTP/1.1 408"), head[:80]
+            assert b"did not arrive within 1 s" in head or b"did not arrive within 1 s" in s.recv(4096)
+    finally:
+        for s in stalled:
+            s.close()
+    req = urllib.request.Request(f"http://127.0.0.1:{live_server}/api/board", headers=JSON,
+                                 data=json.dumps({"kind": "hex-flat", "width": 5, "height": 5}).encode())
+    with urllib.request.urlopen(req, timeout=30) as r:
+        assert r.status == 200
+
+
+# -- row 6: heavy requests -------------------------------------------------------------------------
+
+def _state(pid: int) -> str:
+    """A process's state letter ('Z' a zombie, 'R' running, ...), '' once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+def test_a_partition_that_runs_too_long_is_stopped_with_503():
+    app = create_app(work_timeout=8.0)
+    c = client(app)
+    b = c.post("/api/board", json=HEAVY_BOARD)
+    assert b.status_code == 200
+    app.state.worker.start()
+    pid = app.state.worker.pid
+    r = c.post("/api/partition", json={"session": b.json()["session"], **HEAVY_SPLIT})
+    assert r.status_code == 503, r.text[:200]
+    assert "ran longer than 8 s and was stopped" in r.json()["error"]
+    assert _state(pid) in ("", "Z", "X")  # the worker was killed: no CPU left burning
+    # the next heavy request gets a fresh worker
+    small = new_board(c)
+    r = c.post("/api/partition", json={"session": small, "players": 2})
+    assert r.status_code == 200, r.text
+    assert app.state.worker.pid != pid
+    app.state.worker.stop()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_first_signal_stops_the_server_during_a_heavy_request(sig):
+    proc = subprocess.Popen([sys.executable, "-m", "wargrid", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    answers: list[object] = []
+    try:
+        url = re.search(r"http://127\.0\.0\.1:\d+/", proc.stdout.readline()).group(0)
+
+        def post(name: str, payload: dict) -> object:
+            req = urllib.request.Request(url + "api/" + name, data=json.dumps(payload).encode(), headers=JSON)
+            try:
+                with urllib.request.urlopen(req, timeout=120) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                return e.code, json.loads(e.read())
+            except OSError as e:
+                return None, repr(e)
+
+        status, b = post("board", HEAVY_BOARD)
+        assert status == 200
+        t = threading.Thread(target=lambda: answers.append(post("partition", {"session": b["session"], **HEAVY_SPLIT})))
+        t.start()
+        time.sleep(2)  # let the partition start
+        proc.send_signal(sig)
+        proc.wait(timeout=60)  # one signal is enough: no second Ctrl+C, no waiting for the partition
+        t.join(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert answers and answers[0][0] == 503 and "stopping" in answers[0][1]["error"], answers
