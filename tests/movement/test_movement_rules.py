@@ -1,4 +1,4 @@
-"""One rule set across path, paths, route, distance_field, movement_range and flow_field
+"""One rule set across path, paths, route, distance_field, distance_table, movement_range and flow_field
 (issue 21, row 11; the rules are written down in ``wargrid.movement.search``)."""
 
 import math
@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from wargrid import CostField, HexGrid, SquareGrid
 from wargrid.errors import ArgumentError
 from wargrid.movement import astar, distance_field, flow_field, movement_range, paths, route
+from wargrid.movement.prepared import distance_table
 
 BIG = 1e308
 
@@ -83,6 +84,7 @@ def test_every_function_agrees_on_cost_and_reachability(case):
     assert math.isfinite(cost) or p is None  # never a path of cost inf
     assert _same(cost, d)
     assert _same(cost, flow_field(g, c, t).cost[s[1], s[0]])
+    assert _same(cost, distance_table(g, c, [s], [t])[0, 0])
     assert _same(cost, movement_range(g, c, s, BIG).cost[t[1], t[0]]) or cost > BIG  # past the range's max_cost
     (q,) = paths(g, c, [(s, t)])
     assert (q is None) == (p is None) and (q is None or _same(q.cost, p.cost))

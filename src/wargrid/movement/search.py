@@ -549,6 +549,7 @@ def distance_field(
     tb = topo_bundle(topo)
     if buckets:  # whole costs: Dial's buckets, no step bits needed
         dijkstra_buckets(costs.cell, ids, tb, unit, int(top * unit) + 1, mc, dist, (state.pos, state.hid))
+        stand_on_sources(costs, ids, dist)
         return topo.unpad(dist)
     if costs.uniform:
         from .._kernels.movement.dijkstra import dijkstra_queues
