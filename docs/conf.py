@@ -41,7 +41,7 @@ napoleon_use_param = True
 autodoc_typehints = "description"
 autodoc_typehints_description_target = "documented_params"
 autodoc_member_order = "bysource"
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True}
 autosummary_generate = False
 
 # References to names the site does not document (numpy types, private
