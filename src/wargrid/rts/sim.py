@@ -128,11 +128,11 @@ _FIELDS_KEPT = 32
 # the kernels' table columns and codes (``wargrid._kernels.rts.sim``), repeated so that importing
 # this module does not import numba
 (KIND, CLS, TROW, SPEED, CLOSE, CELL, TARGET, STATE, REASON, RARG, RCELL, NXT, DIR, PROG, SLEN,
- WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL) = range(28)
-_N_INT = 28
+ WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL, BACK) = range(29)
+_N_INT = 29
 HP, HP0, DAMAGE, TURNRATE = range(4)
 _N_FLOAT = 4
-_R_NONE, _R_WAIT_MOVING, _R_WAIT_FRIEND, _R_HIDDEN, _R_ATTACK, _R_PLANNING, _R_STUCK, _R_TURNING = range(8)
+_R_NONE, _R_WAIT_MOVING, _R_WAIT_FRIEND, _R_HIDDEN, _R_ATTACK, _R_PLANNING, _R_STUCK, _R_TURNING, _R_NO_WAY_ROUND = range(9)
 _EV = ("arrived", "asked", "aside", "found", "replan", "destroyed", "swap", "arrived")
 _NEED_NONE, _NEED_PLAN, _NEED_REPAIR = 0, 1, 2
 
@@ -368,7 +368,7 @@ class Simulation:
         self._n += 1
         row = self._ui[uid]
         row[:] = -1
-        row[[STATE, REASON, PROG, SLEN, WAITED, TURNLEFT, NEED, ROFF, RLEN, RPOS, CLOAKED, CLOSE]] = 0
+        row[[STATE, REASON, PROG, SLEN, WAITED, TURNLEFT, NEED, ROFF, RLEN, RPOS, CLOAKED, CLOSE, BACK]] = 0
         row[MOVED] = -1
         return uid
 
@@ -573,6 +573,8 @@ class Simulation:
             return "waiting for a route (the planner is busy)"
         if code == _R_TURNING:
             return "turning"
+        if code == _R_NO_WAY_ROUND:
+            return f"waiting for {cell} to clear (no way round it)"
         return ""
 
     def order(self, uid: int, goal: tuple[int, int] | None) -> None:
@@ -591,7 +593,7 @@ class Simulation:
         g = None if goal is None else self.grid.check_cell(goal, "goal")
         r[GOAL] = r[TARGET] = -1 if g is None else self._pid(g)
         r[RPOS] = r[RLEN]
-        r[STATE], r[REASON], r[WAITED], r[AVOID] = 0, 0, 0, -1
+        r[STATE], r[REASON], r[WAITED], r[AVOID], r[BACK] = 0, 0, 0, -1, 0
         r[NEED] = _NEED_NONE if g is None else _NEED_PLAN
         self._asked[u] = -1
         self._stuck.pop(u, None)
@@ -884,8 +886,8 @@ class Simulation:
                               zones=zones)
             cells = None if p is None else list(p.cells)
         if cells is None:
-            if avoid >= 0:  # no way round: keep the route and wait for the way to clear
-                r[NEED], r[AVOID] = _NEED_NONE, -1
+            if avoid >= 0:
+                self._wait_for_way(u)
                 return None
             self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
             return None
@@ -918,12 +920,18 @@ class Simulation:
                 break
         if cells is None:
             if r[AVOID] >= 0:
-                r[NEED], r[AVOID] = _NEED_NONE, -1
+                self._wait_for_way(u)
                 return
             self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
             return
         r[TARGET] = r[GOAL]
         self._set_route(u, np.array([self._pid(c) for c in cells[1:]], dtype=np.int64))
+
+    def _wait_for_way(self, u: int) -> None:
+        """No way round the blocked cell: keep the route and wait for the way to clear."""
+        r = self._ui[u]
+        r[STATE], r[REASON], r[RCELL] = 2, _R_NO_WAY_ROUND, r[AVOID]
+        r[NEED], r[AVOID] = _NEED_NONE, -1
 
     def _repair(self, u: int) -> None:
         r = self._ui[u]

@@ -26,8 +26,8 @@ INF = np.inf
 
 # int columns
 KIND, CLS, TROW, SPEED, CLOSE, CELL, TARGET, STATE, REASON, RARG, RCELL, NXT, DIR, PROG, SLEN = range(15)
-WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL = range(15, 28)
-N_INT = 28
+WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL, BACK = range(15, 29)
+N_INT = 29
 # float columns
 HP, HP0, DAMAGE, TURNRATE = range(4)
 N_FLOAT = 4
@@ -136,6 +136,10 @@ def _blocked(ui, u, c, occ):
     if rcell[c] >= 0 and rcell[c] != u:
         return True
     ns = infantry.shape[1]
+    for s in range(ns):  # a cell whose soldier is trading places is closed until the trade lands
+        a = infantry[c, s]
+        if a >= 0 and a != u and ui[a, ROT] >= 0:
+            return True
     if ui[u, KIND] == VEHICLE:
         for s in range(ns):
             a = infantry[c, s]
@@ -352,6 +356,7 @@ def arrived(ui, u, topo, leptons):
 @jit
 def _arrive(ui, u, tick, out, code, a):
     ui[u, STATE] = ARRIVED
+    ui[u, BACK] = 0
     ui[u, REASON] = R_NONE
     ui[u, WAITED] = 0
     ui[u, RPOS] = ui[u, RLEN]
@@ -578,6 +583,11 @@ def move_aside(ui, uf, f, asker, pool, tick, tcost, topo, occ, revealed, out, rn
                 continue
             if start_step(ui, uf, f, q, d, topo, occ, rng):
                 _event(out, tick, f, EV_ASIDE, q, asker)
+                if ui[f, TARGET] >= 0 and ui[f, STATE] == ARRIVED and ui[f, CELL] == ui[f, TARGET]:
+                    ui[f, STATE] = MOVING  # stepped off its goal: it goes back once there (a new route)
+                    ui[f, REASON] = R_NONE
+                    ui[f, RPOS] = ui[f, RLEN]
+                    ui[f, BACK] = 1  # and lets the asker pass: it asks no one aside on its way back
                 return True
     return False
 
@@ -697,7 +707,9 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
         e = E_IMPASSABLE
     if v >= 0 and ui[v, TEAM] == ui[u, TEAM] and settled(ui, v) and e >= E_MOVING:
         h = _sole(ui, cid_of(ui[u, TARGET], topo[8], topo[7]), occ)
-        if h >= 0 and h != u and settled(ui, h):
+        # the goal's holder in the way, or a crowd at the goal (the friend in the way came for it too); a friend
+        # that came for another goal is asked aside (stepping round it towards a held goal could go back and forth)
+        if h >= 0 and h != u and settled(ui, h) and (v == h or ui[v, TARGET] == ui[u, TARGET]):
             if not _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
                 ui[u, STATE] = WAITING  # a nearer cell is clearing
                 ui[u, REASON] = R_WAIT_FRIEND
@@ -731,13 +743,13 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
         if _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, False):
             advance(ui, uf, u, tick, tcost, topo, occ, out)
             return
-        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2:
+        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and ui[u, BACK] == 0:
             if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
                 _event(out, tick, u, EV_ASKED, v, q)
         _wait(ui, u, q, v, R_WAIT_MOVING, patience, tick, out)
         return
     if e == E_FRIEND:
-        if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+        if ui[u, BACK] == 0 and move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
             _event(out, tick, u, EV_ASKED, v, q)
         elif ui[u, WAITED] >= 2 and _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, True):
             advance(ui, uf, u, tick, tcost, topo, occ, out)
