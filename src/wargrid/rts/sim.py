@@ -49,16 +49,24 @@ No deadlocks. The rules, for each meeting:
   involves cells that each hold one unit of the ring and no reservation;
 - a unit in the way with nothing to do (idle, arrived, stuck): it is asked to
   step aside (off the asker's next three steps if it can); when it has no
-  room it trades places with the asker, and goes back to its goal, if any;
+  room it trades places with the asker. Either way it goes back to its goal,
+  if any, and on its way back it asks no one aside (it waits, so that the
+  asker passes and two units do not push each other off their goals in turn);
+  a cell whose soldier is trading places takes no one else until the trade
+  lands;
 - crossing streams: a unit waits while the cell is being left (a stepping
   unit always clears it); a unit waiting on a standing one that waits too is
   asked aside after two ticks; after ``patience`` ticks the waiting unit
   looks for a way round (the local repair above);
 - crowds at one goal: when the goal cell is held by a unit with nothing to
-  do, a unit whose next cell is held by such a friend steps to any free
-  neighbour nearer the goal; when there is none (and none is being left) it
-  stops where it is, arrived ('arrived' event ``crowd``): the crowd packs
-  around the goal.
+  do, a unit whose next cell is held by that unit, or by a friend with nothing
+  to do that came for the same goal, steps to any free neighbour nearer the
+  goal; when there is none (and none is being left) it stops where it is,
+  arrived ('arrived' event ``crowd``): the crowd packs around the goal. A
+  friend in the way that came for another goal is asked aside instead
+  (stepping round it could lead back and forth for ever);
+- no way round a blocked cell (the search with it closed finds nothing): the
+  unit keeps its route and waits for the cell to clear, saying so.
 
 The classic engine's other rules:
 
@@ -73,6 +81,19 @@ The classic engine's other rules:
 
 A unit stops when it is within ``close_enough`` leptons of its goal. The same
 seed gives the same run.
+
+Steady ticks. The first simulation of a process loads every kernel a tick
+may call (numba, from the disk cache; compiled when there is none) by running
+a small private scenario, so that no tick of a game pays for it (a kernel
+first used mid-run, a route repair say, cost its tick from milliseconds up to
+a second). A tick allocates no Python objects that outlive it but a few per
+planned route: routes, plan history and kernel events are arrays, events
+become ``SimEvent`` objects only when ``events`` is read. Python's full
+garbage collection walks every object of the process (numba's included: tens
+of milliseconds here) and runs when enough objects have survived since the
+last one; a game should collect (``gc.collect()``) after loading a level, as
+``benchmarks/bench_rts.py`` does, so that the setup's garbage does not set one
+off in the first ticks.
 
 >>> from wargrid import Map, SquareGrid
 >>> sim = Simulation(Map(SquareGrid(6, 3)), seed=1)
@@ -866,12 +887,15 @@ class Simulation:
                 self._stuck_unit(u, f"goal {goal} is not connected to {cell} for {self.map.unit_class(unit)!r}")
                 return None
         cf = self._cost_field(cls, attack)
+        blocked_goal = not math.isfinite(cf.cell[self._pid(goal)])
         if avoid >= 0:
+            if avoid == r[TARGET]:  # its goal is the blocked cell: nothing to go round
+                self._wait_for_way(u)
+                return None
             c2 = self._topo.unpad(cf.cell).copy()
             a = self._xy(avoid)
             c2[a[1], a[0]] = np.inf
             cf = CostField.from_arrays(self.grid, c2)
-        blocked_goal = not math.isfinite(cf.cell[self._pid(goal)])
         if self._uf[u, TURNRATE] > 0 and not blocked_goal:
             from ..tactics.turning import turning_path
 

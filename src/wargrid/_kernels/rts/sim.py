@@ -743,7 +743,8 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
         if _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, False):
             advance(ui, uf, u, tick, tcost, topo, occ, out)
             return
-        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and ui[u, BACK] == 0:
+        # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
+        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and ui[u, BACK] == 0 and u < v:
             if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
                 _event(out, tick, u, EV_ASKED, v, q)
         _wait(ui, u, q, v, R_WAIT_MOVING, patience, tick, out)
