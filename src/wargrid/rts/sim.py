@@ -49,15 +49,15 @@ No deadlocks. The rules, for each meeting:
   involves cells that each hold one unit of the ring and no reservation;
 - a unit in the way with nothing to do (idle, arrived, stuck): it is asked to
   step aside (off the asker's next three steps if it can); when it has no
-  room it trades places with the asker. Either way it goes back to its goal,
-  if any, and on its way back it asks no one aside (it waits, so that the
-  asker passes and two units do not push each other off their goals in turn);
-  a cell whose soldier is trading places takes no one else until the trade
-  lands;
+  room it trades places with the asker, and goes back to its goal, if any
+  (a unit that stepped aside stays where it stepped, as the classic engine's
+  scatter: the crowd packing below relies on it); a cell whose soldier is
+  trading places takes no one else until the trade lands;
+- a unit waiting on a standing friend that waits too asks it aside after two
+  ticks, when its id is the lower (two never push each other aside in turn);
 - crossing streams: a unit waits while the cell is being left (a stepping
-  unit always clears it); a unit waiting on a standing one that waits too is
-  asked aside after two ticks; after ``patience`` ticks the waiting unit
-  looks for a way round (the local repair above);
+  unit always clears it); after ``patience`` ticks the waiting unit looks for
+  a way round (the local repair above);
 - crowds at one goal: when the goal cell is held by a unit with nothing to
   do, a unit whose next cell is held by that unit, or by a friend with nothing
   to do that came for the same goal, steps to any free neighbour nearer the
@@ -65,8 +65,9 @@ No deadlocks. The rules, for each meeting:
   arrived ('arrived' event ``crowd``): the crowd packs around the goal. A
   friend in the way that came for another goal is asked aside instead
   (stepping round it could lead back and forth for ever);
-- no way round a blocked cell (the search with it closed finds nothing): the
-  unit keeps its route and waits for the cell to clear, saying so.
+- no way round a blocked cell (the search with it closed finds nothing, or
+  the cell is its goal): the unit keeps its route and waits for the cell to
+  clear, saying so.
 
 The classic engine's other rules:
 
@@ -149,8 +150,8 @@ _FIELDS_KEPT = 32
 # the kernels' table columns and codes (``wargrid._kernels.rts.sim``), repeated so that importing
 # this module does not import numba
 (KIND, CLS, TROW, SPEED, CLOSE, CELL, TARGET, STATE, REASON, RARG, RCELL, NXT, DIR, PROG, SLEN,
- WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL, BACK) = range(29)
-_N_INT = 29
+ WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL) = range(28)
+_N_INT = 28
 HP, HP0, DAMAGE, TURNRATE = range(4)
 _N_FLOAT = 4
 _R_NONE, _R_WAIT_MOVING, _R_WAIT_FRIEND, _R_HIDDEN, _R_ATTACK, _R_PLANNING, _R_STUCK, _R_TURNING, _R_NO_WAY_ROUND = range(9)
@@ -389,7 +390,7 @@ class Simulation:
         self._n += 1
         row = self._ui[uid]
         row[:] = -1
-        row[[STATE, REASON, PROG, SLEN, WAITED, TURNLEFT, NEED, ROFF, RLEN, RPOS, CLOAKED, CLOSE, BACK]] = 0
+        row[[STATE, REASON, PROG, SLEN, WAITED, TURNLEFT, NEED, ROFF, RLEN, RPOS, CLOAKED, CLOSE]] = 0
         row[MOVED] = -1
         return uid
 
@@ -614,7 +615,7 @@ class Simulation:
         g = None if goal is None else self.grid.check_cell(goal, "goal")
         r[GOAL] = r[TARGET] = -1 if g is None else self._pid(g)
         r[RPOS] = r[RLEN]
-        r[STATE], r[REASON], r[WAITED], r[AVOID], r[BACK] = 0, 0, 0, -1, 0
+        r[STATE], r[REASON], r[WAITED], r[AVOID] = 0, 0, 0, -1
         r[NEED] = _NEED_NONE if g is None else _NEED_PLAN
         self._asked[u] = -1
         self._stuck.pop(u, None)
@@ -767,7 +768,7 @@ class Simulation:
             return f"{UNIT_KINDS[b]} {a}"
         if code == 6:
             return f"traded places with unit {a} ({b} units)"
-        return f"crowd: {self._xy(a)} is taken, stopped at {self._xy(int(self._ui[u, CELL]))}"
+        return f"crowd: {self._xy(b)} is taken, stopped at {self._xy(a)}"
 
     def _plan_phase(self) -> None:
         n = self._n

@@ -26,8 +26,8 @@ INF = np.inf
 
 # int columns
 KIND, CLS, TROW, SPEED, CLOSE, CELL, TARGET, STATE, REASON, RARG, RCELL, NXT, DIR, PROG, SLEN = range(15)
-WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL, BACK = range(15, 29)
-N_INT = 29
+WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL = range(15, 28)
+N_INT = 28
 # float columns
 HP, HP0, DAMAGE, TURNRATE = range(4)
 N_FLOAT = 4
@@ -356,7 +356,6 @@ def arrived(ui, u, topo, leptons):
 @jit
 def _arrive(ui, u, tick, out, code, a):
     ui[u, STATE] = ARRIVED
-    ui[u, BACK] = 0
     ui[u, REASON] = R_NONE
     ui[u, WAITED] = 0
     ui[u, RPOS] = ui[u, RLEN]
@@ -583,11 +582,6 @@ def move_aside(ui, uf, f, asker, pool, tick, tcost, topo, occ, revealed, out, rn
                 continue
             if start_step(ui, uf, f, q, d, topo, occ, rng):
                 _event(out, tick, f, EV_ASIDE, q, asker)
-                if ui[f, TARGET] >= 0 and ui[f, STATE] == ARRIVED and ui[f, CELL] == ui[f, TARGET]:
-                    ui[f, STATE] = MOVING  # stepped off its goal: it goes back once there (a new route)
-                    ui[f, REASON] = R_NONE
-                    ui[f, RPOS] = ui[f, RLEN]
-                    ui[f, BACK] = 1  # and lets the asker pass: it asks no one aside on its way back
                 return True
     return False
 
@@ -744,13 +738,13 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
             advance(ui, uf, u, tick, tcost, topo, occ, out)
             return
         # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
-        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and ui[u, BACK] == 0 and u < v:
+        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and u < v:
             if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
                 _event(out, tick, u, EV_ASKED, v, q)
         _wait(ui, u, q, v, R_WAIT_MOVING, patience, tick, out)
         return
     if e == E_FRIEND:
-        if ui[u, BACK] == 0 and move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+        if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
             _event(out, tick, u, EV_ASKED, v, q)
         elif ui[u, WAITED] >= 2 and _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, True):
             advance(ui, uf, u, tick, tcost, topo, occ, out)
