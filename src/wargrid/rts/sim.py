@@ -329,7 +329,7 @@ class Simulation:
         self._listeners: list[tuple[str, Callable[[Any], Any]]] = []
         for ev in ("terrain_changed", "overlay_changed", "edge_changed", "elevation_changed", "zones_changed"):
             self._listeners.append((ev, map.on(ev, self._on_map_event)))
-        _load_kernels(self.pathfinder)
+        _load_kernels(self.pathfinder, type(map))
 
     def close(self) -> None:
         """Stop listening to the map's events.
@@ -1148,21 +1148,24 @@ class Simulation:
 _LOADED: set[str] = set()
 
 
-def _load_kernels(pathfinder: str) -> None:
+def _load_kernels(pathfinder: str, board: type) -> None:
     """Load every kernel a tick may call, once per process and pathfinder, by running a small private scenario.
+
+    The scenario's board is a ``board`` (the simulated map's class: ``Map``)
+    made for a small grid; a board class that cannot be made so, or edited,
+    is not used for it.
 
     Numba loads a kernel from its disk cache (or compiles it) on its first
     call; without this the tick that first repairs a route, plans around a
     blocked goal or shares a field would pay for it (milliseconds when
     cached, a second when not).
     """
-    if pathfinder in _LOADED:
+    if pathfinder in _LOADED or not hasattr(board, "set_terrain"):
         return
     _LOADED.add(pathfinder)
     from ..grids.boards import SquareGrid
-    from ..map import Map
 
-    m: Any = Map(SquareGrid(8, 5, diagonal=True))  # (Map.costs takes unit= by keyword; CostBoard positionally)
+    m: Any = board(SquareGrid(8, 5, diagonal=True))
     m.set_terrain([(4, 0), (4, 1), (4, 2)], "water")
     sim = Simulation(m, seed=0, pathfinder=pathfinder)
     lead = sim.add_unit((0, 0), unit="tracked", goal=(7, 0), speed=128)
