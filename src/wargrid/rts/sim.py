@@ -118,6 +118,7 @@ from ..costs import CostField
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.board import CostBoard
+from ..grids.boards import Grid
 from .classic import classic_path
 from .ladder import DEFAULT_ENTRY_COSTS, Entry, entry_costs
 from .leptons import LEPTONS_PER_CELL
@@ -1148,24 +1149,23 @@ class Simulation:
 _LOADED: set[str] = set()
 
 
-def _load_kernels(pathfinder: str, board: type) -> None:
+def _load_kernels(pathfinder: str, board: Callable[[Grid], CostBoard]) -> None:
     """Load every kernel a tick may call, once per process and pathfinder, by running a small private scenario.
 
-    The scenario's board is a ``board`` (the simulated map's class: ``Map``)
-    made for a small grid; a board class that cannot be made so, or edited,
-    is not used for it.
+    The scenario's board is a ``board`` (the simulated map's class: ``Map``,
+    which makes a board from a grid) made for a small grid.
 
     Numba loads a kernel from its disk cache (or compiles it) on its first
     call; without this the tick that first repairs a route, plans around a
     blocked goal or shares a field would pay for it (milliseconds when
     cached, a second when not).
     """
-    if pathfinder in _LOADED or not hasattr(board, "set_terrain"):
+    if pathfinder in _LOADED:
         return
     _LOADED.add(pathfinder)
     from ..grids.boards import SquareGrid
 
-    m: Any = board(SquareGrid(8, 5, diagonal=True))
+    m = board(SquareGrid(8, 5, diagonal=True))
     m.set_terrain([(4, 0), (4, 1), (4, 2)], "water")
     sim = Simulation(m, seed=0, pathfinder=pathfinder)
     lead = sim.add_unit((0, 0), unit="tracked", goal=(7, 0), speed=128)
