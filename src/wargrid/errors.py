@@ -15,6 +15,7 @@ error                       also a                        raised when
 ``InfeasibleError``         ``ValueError``                a partition is proven impossible
 ``PartitionError``          ``RuntimeError``              a partition method gave up
 ``CallbackError``           ``RuntimeError``              event callbacks raised after an edit
+``ResourceError``           ``MemoryError``               a request would need more memory than there is
 ==========================  ============================  =====================================
 
 >>> import wargrid
@@ -27,7 +28,7 @@ CellError True
 
 from __future__ import annotations
 
-__all__ = ["WargridError", "ArgumentError", "ArgumentTypeError", "CellError", "UnknownError"]
+__all__ = ["WargridError", "ArgumentError", "ArgumentTypeError", "CellError", "UnknownError", "ResourceError"]
 
 
 class WargridError(Exception):
@@ -44,6 +45,11 @@ class ArgumentTypeError(WargridError, TypeError):
 
 class CellError(WargridError, IndexError):
     """A cell or cell id is off the board (or masked out of a shaped board)."""
+
+
+class ResourceError(WargridError, MemoryError):
+    """A request that would need more memory than the machine has, refused before the work
+    starts; the message names the argument, the value and the limit."""
 
 
 class UnknownError(WargridError, KeyError):

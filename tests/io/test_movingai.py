@@ -8,7 +8,7 @@ from pathlib import Path as FilePath
 import numpy as np
 import pytest
 
-from wargrid import Map, SquareGrid, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
+from wargrid import Map, MapFileError, SquareGrid, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from wargrid.io.movingai import MAX_MOVINGAI_CELLS, MOVINGAI_TERRAINS, Scenario
 from wargrid.movement import astar
 
@@ -132,6 +132,6 @@ def test_scenario_fields():
     sc = load_movingai_scenarios(DATA / "arena.map.scen")
     assert sc[0] == Scenario(0, "arena.map", 49, 49, (19, 26), (19, 29), 3.0)
     assert len(sc) == 130 and math.isclose(sc[1].optimal, 2.41421356)
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(MapFileError, match="nope.map: cannot read: No such file"):
         load_movingai(DATA / "nope.map")
     assert np.all(load_movingai(DATA / "arena.map").passable().sum() == 2054)

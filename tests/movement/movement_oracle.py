@@ -53,9 +53,10 @@ def moves(grid, cost, edges, cell):
 def dijkstra(grid, cost, sources, edges=None, stop=None, max_cost=INF):
     """dict cell -> cheapest cost from the nearest source; ``stop`` cells are not expanded (unless sources).
 
-    A source on an impassable cell reaches nothing, not even itself.
+    A source on an impassable cell reaches itself alone, at cost 0 (the rule of
+    ``wargrid.movement.search``).
     """
-    dist = {}
+    dist = {s: 0.0 for s in sources if not math.isfinite(cost[s[1], s[0]])}
     heap = [(0.0, s) for s in sources if math.isfinite(cost[s[1], s[0]])]
     heapq.heapify(heap)
     srcs = set(sources)

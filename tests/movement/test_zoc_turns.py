@@ -72,7 +72,8 @@ def test_zoc_range_matches_brute_force(data, budget, ignore):
     friends = [f for f in friends if f not in enemies]
     zoc = _zoc(g, enemies, ignore)
     best: dict = {}
-    walks = _walks(g, _blocked(cost, enemies), e, start, budget) if math.isfinite(cost[start[1], start[0]]) else []
+    # a start on an impassable cell reaches itself alone, at cost 0
+    walks = _walks(g, _blocked(cost, enemies), e, start, budget) if math.isfinite(cost[start[1], start[0]]) else [([start], [])]
     for walk, steps in walks:
         if any(c in zoc for c in walk[1:-1]):
             continue  # a zone of control ends the move: it can only be the last cell

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, ParamSpec, TextIO, TypeAlias, TypedDict, TypeVar
 
+from .._budget import available_memory
 from ..errors import ArgumentTypeError
 from ..map import Map
 from . import CliError
@@ -227,21 +228,6 @@ def check_output(path: str, what: str, suffixes: tuple[str, ...] | None = None) 
     if not os.access(folder or ".", os.W_OK):
         raise CliError(f"cannot write {what} {path}: the folder {folder} is not writable")
     return p
-
-
-def available_memory() -> int | None:
-    """Bytes of memory this machine can still give (``MemAvailable``), ``None`` when unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
 def check_memory(need: float, what: str, hint: str) -> None:

@@ -13,7 +13,7 @@ a test or a game may pass its own. ``isinstance`` works with both protocols
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -53,17 +53,17 @@ class Board(Protocol):
 class CostBoard(Protocol):
     """A grid with movement costs and edit events: what moving units over a board needs.
 
-    ``costs(unit)`` is the ``(height, width)`` cost of entering each cell for a
+    ``costs(unit=...)`` is the ``(height, width)`` cost of entering each cell for a
     movement class (``inf``: impassable); ``connected`` says whether two cells
     are joined for that class; ``on``/``off`` (un)subscribe to the board's edit
     events (``terrain_changed``, ``overlay_changed``, ``edge_changed``,
-    ``elevation_changed``, ``zones_changed``).
+    ``elevation_changed``, ``zones_changed``); ``set_terrain`` edits it.
     """
 
     @property
     def grid(self) -> Grid: ...
 
-    def costs(self, unit: str | None = None) -> np.ndarray: ...
+    def costs(self, *, unit: str | None = None) -> np.ndarray: ...
 
     def unit_class(self, unit: str | None) -> str: ...
 
@@ -72,3 +72,5 @@ class CostBoard(Protocol):
     def on(self, event: str, callback: Callable[[Any], Any]) -> Callable[[Any], Any]: ...
 
     def off(self, event: str, callback: Callable[[Any], Any]) -> None: ...
+
+    def set_terrain(self, cells: Sequence[tuple[int, int]], name: str) -> None: ...

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple, Sequence
+from typing import Iterator, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -1049,30 +1049,53 @@ class StaggeredGrid(HexLikeGrid):
 
 # -- shaped hex boards -----------------------------------------------------------
 
+_SHAPE_BYTES_PER_CELL = 4  # peak memory of a shaped board over its bounding rectangle (measured: ~3.5)
+
+
 def _check_shape_size(name: str, value: int, bound_cells: int) -> None:
-    """Refuse a shaped board whose bounding rectangle is past ``MAX_CELLS``, before enumerating it."""
+    """Refuse a shaped board whose bounding rectangle is past ``MAX_CELLS``, or
+    than memory can hold, before drawing it."""
+    from .._budget import check_memory
+
     if bound_cells > MAX_CELLS:
         raise ArgumentError(f"{name}={value} makes a board of more than {MAX_CELLS} cells")
+    check_memory(_SHAPE_BYTES_PER_CELL * bound_cells, what="a shaped board", name=name, value=value)
 
 
-def _shaped(hexes: Sequence[Hex], orientation: str, offset: str | None) -> HexGrid:
+_SHAPE_CHUNK = 1 << 20  # hexes placed at a time when a shaped board's mask is drawn
+
+
+def _shaped(q_lo: int, r_lo: NDArray[np.int64], r_hi: NDArray[np.int64], orientation: str, offset: str | None) -> HexGrid:
+    """The hex board holding, for each ``q = q_lo + i``, the hexes ``(q, r)`` with
+    ``r_lo[i] <= r <= r_hi[i]``; drawn in chunks, never a Python object per hex."""
     probe = HexGrid(1, 1, orientation=orientation, offset=offset)
     kind = probe.offset
-    q = np.array([h.q for h in hexes], dtype=np.int64)
-    r = np.array([h.r for h in hexes], dtype=np.int64)
+    qs = np.arange(q_lo, q_lo + r_lo.size, dtype=np.int64)
     # translate in hex space along the parity axis so that parity is kept,
-    # then shift the other offset coordinate to start at 0
+    # then shift the other offset coordinate to start at 0; an offset
+    # coordinate grows with r for a fixed q, so the ends of each run bound it
     if kind in ("odd-q", "even-q"):
-        q = q - q.min()
-        cols, rows = axial_to_offset_array(q, r, kind)
-        rows = rows - rows.min()
+        dq, dr = -int(qs.min()), 0
     else:
-        r = r - r.min()
-        cols, rows = axial_to_offset_array(q, r, kind)
-        cols = cols - cols.min()
-    mask = np.zeros((int(rows.max()) + 1, int(cols.max()) + 1), dtype=bool)
-    mask[rows, cols] = True
-    return HexGrid(mask.shape[1], mask.shape[0], orientation=orientation, offset=kind, mask=mask)
+        dq, dr = 0, -int(r_lo.min())
+    c0, w0 = axial_to_offset_array(qs + dq, r_lo + dr, kind)
+    c1, w1 = axial_to_offset_array(qs + dq, r_hi + dr, kind)
+    shift_c, shift_r = (0, int(w0.min())) if kind in ("odd-q", "even-q") else (int(c0.min()), 0)
+    width = int(max(c0.max(), c1.max())) - shift_c + 1
+    height = int(max(w0.max(), w1.max())) - shift_r + 1
+    mask = np.zeros((height, width), dtype=bool)
+    lengths = r_hi - r_lo + 1
+    ends = np.cumsum(lengths)
+    i = 0
+    while i < qs.size:
+        j = max(i + 1, int(np.searchsorted(ends, (ends[i - 1] if i else 0) + _SHAPE_CHUNK, side="right")))
+        n = lengths[i:j]
+        q = np.repeat(qs[i:j], n)
+        r = np.repeat(r_lo[i:j], n) + (np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n))
+        cols, rows = axial_to_offset_array(q + dq, r + dr, kind)
+        mask[rows - shift_r, cols - shift_c] = True
+        i = j
+    return HexGrid(width, height, orientation=orientation, offset=kind, mask=mask)
 
 
 def hexagon_board(radius: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
@@ -1086,7 +1109,8 @@ def hexagon_board(radius: int, *, orientation: str = "flat", offset: str | None 
     if radius < 0:
         raise ArgumentError(f"radius must be >= 0, got {radius}")
     _check_shape_size("radius", radius, (2 * radius + 1) ** 2)
-    return _shaped(Hex(0, 0).range(radius), orientation, offset)
+    q = np.arange(-radius, radius + 1, dtype=np.int64)
+    return _shaped(-radius, np.maximum(-radius, -q - radius), np.minimum(radius, -q + radius), orientation, offset)
 
 
 def triangle_board(size: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
@@ -1097,8 +1121,8 @@ def triangle_board(size: int, *, orientation: str = "flat", offset: str | None =
     """
     size = check_positive_int(size, "size")
     _check_shape_size("size", size, size * size)
-    hexes = [Hex(q, r) for q in range(size) for r in range(size - q)]
-    return _shaped(hexes, orientation, offset)
+    q = np.arange(size, dtype=np.int64)
+    return _shaped(0, np.zeros(size, dtype=np.int64), size - 1 - q, orientation, offset)
 
 
 def parallelogram_board(q_size: int, r_size: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
@@ -1110,5 +1134,4 @@ def parallelogram_board(q_size: int, r_size: int, *, orientation: str = "flat", 
     q_size = check_positive_int(q_size, "q_size")
     r_size = check_positive_int(r_size, "r_size")
     _check_shape_size("q_size * r_size", q_size * r_size, q_size * r_size)
-    hexes = [Hex(q, r) for q in range(q_size) for r in range(r_size)]
-    return _shaped(hexes, orientation, offset)
+    return _shaped(0, np.zeros(q_size, dtype=np.int64), np.full(q_size, r_size - 1, dtype=np.int64), orientation, offset)

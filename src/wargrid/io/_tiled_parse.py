@@ -144,6 +144,8 @@ def decode(text: Any, encoding: str | None, compression: str | None, w: int, h: 
                 body = d.decompress(raw, want + 1)  # never inflate past what the map needs
             except zlib.error as exc:
                 raise MapFileError(f"{what}: bad {compression} data ({exc})", None) from None
+            if len(body) == want and not d.eof:
+                raise MapFileError(f"{what}: {compression} data is cut short (no end of stream)", None)
         else:
             raise MapFileError(f"{what}: compression {compression!r} is not supported (use none, zlib or gzip)", None)
         if len(body) != want:

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path as FilePath
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
@@ -53,6 +55,7 @@ MAX_MOVINGAI_CELLS = MAX_FILE_CELLS
 """Largest ``width * height`` a ``.map`` may declare (67 M cells, 8192 x 8192)."""
 
 _MAX_SCEN_BYTES = 1 << 28
+_HEADER_LINE = 256  # characters read for a header line at most
 
 MOVINGAI_TERRAINS = TerrainTable(
     [
@@ -88,14 +91,38 @@ def _err(path: os.PathLike[str] | str, line: int, message: str) -> MapFileError:
     return MapFileError(message, path, line=line)
 
 
+def _plain_int(path: os.PathLike[str] | str, lineno: int, key: str, text: str) -> int:
+    """``text`` as an integer written in plain decimal digits (no sign, ``_`` or non-ASCII digit)."""
+    if not (text.isascii() and text.isdigit()):
+        raise _err(path, lineno, f"{key} must be an integer in decimal digits, got {text!r}")
+    return int(text)
+
+
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?")
+
+
+def _open_text(path: str, encoding: str, cap: int) -> IO[str]:
+    """``path`` opened for reading once it is known to be a regular file of at most
+    ``cap`` bytes (opened without blocking, so a FIFO is refused, not waited on)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_size > cap:
+        os.close(fd)
+        why = "not a regular file" if not stat.S_ISREG(st.st_mode) else f"{st.st_size} bytes is past the limit of {cap} bytes"
+        raise MapFileError(why, path)
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return open(fd, "r", encoding=encoding, errors="strict", newline=None)
+
+
 def _header_int(path: os.PathLike[str] | str, lineno: int, line: str, key: str) -> int:
     parts = line.split()
     if len(parts) != 2 or parts[0] != key:
         raise _err(path, lineno, f"expected '{key} <integer>', got {line.strip()!r}")
-    try:
-        v = int(parts[1])
-    except ValueError:
-        raise _err(path, lineno, f"{key} must be an integer, got {parts[1]!r}") from None
+    v = _plain_int(path, lineno, key, parts[1])
     if v < 1:
         raise _err(path, lineno, f"{key} must be >= 1, got {v}")
     return v
@@ -114,19 +141,20 @@ def load_movingai(path: os.PathLike[str] | str) -> Map:
     from ..map import Map
 
     path = os.fspath(path)
-    with open(path, "r", encoding="ascii", errors="strict", newline=None) as fh:
+    # a cell is one character, with a line end of up to two: a bigger file is refused unread
+    with _open_text(path, "ascii", 3 * MAX_MOVINGAI_CELLS + (1 << 16)) as fh:
         try:
-            first = fh.readline()
+            first = fh.readline(_HEADER_LINE)
             if first.split() != ["type", "octile"]:
                 raise _err(path, 1, f"expected 'type octile', got {first.strip()!r}")
-            h = _header_int(path, 2, fh.readline(), "height")
-            w = _header_int(path, 3, fh.readline(), "width")
+            h = _header_int(path, 2, fh.readline(_HEADER_LINE), "height")
+            w = _header_int(path, 3, fh.readline(_HEADER_LINE), "width")
             if w * h > MAX_MOVINGAI_CELLS:
                 raise _err(
                     path, 3, f"declared size {w} x {h} = {w * h} cells is past the limit of "
                     f"{MAX_MOVINGAI_CELLS} cells"
                 )
-            line = fh.readline()
+            line = fh.readline(_HEADER_LINE)
             if line.strip() != "map":
                 raise _err(path, 4, f"expected 'map', got {line.strip()!r}")
             lut = np.full(256, -1, dtype=np.int16)
@@ -198,11 +226,9 @@ def load_movingai_scenarios(path: os.PathLike[str] | str) -> list[Scenario]:
     (3, 0)
     """
     path = os.fspath(path)
-    size = os.path.getsize(path)
-    if size > _MAX_SCEN_BYTES:
-        raise MapFileError(f"{size} bytes is past the limit of {_MAX_SCEN_BYTES} bytes for a scenario file", path)
     out: list[Scenario] = []
-    with open(path, "r", encoding="utf-8", errors="strict") as fh:
+    with _open_text(path, "utf-8", _MAX_SCEN_BYTES) as fh:
+        size = os.fstat(fh.fileno()).st_size
         try:
             for lineno, line in enumerate(fh, 1):
                 if lineno == 1:
@@ -234,14 +260,10 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
     for k, v in zip(names, parts):
         if k == "map":
             continue
-        try:
-            ints.append(int(v))
-        except ValueError:
-            raise _err(path, lineno, f"{k} must be an integer, got {v!r}") from None
-    try:
-        opt = float(parts[8])
-    except ValueError:
-        raise _err(path, lineno, f"optimal length must be a number, got {parts[8]!r}") from None
+        ints.append(_plain_int(path, lineno, k, v))
+    if not _NUMBER.fullmatch(parts[8]):
+        raise _err(path, lineno, f"optimal length must be a number written in decimal, finite and >= 0, got {parts[8]!r}")
+    opt = float(parts[8])
     if not math.isfinite(opt) or opt < 0:
         raise _err(path, lineno, f"optimal length must be finite and >= 0, got {opt}")
     bucket, w, h, sx, sy, gx, gy = ints

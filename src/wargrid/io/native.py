@@ -53,6 +53,16 @@ __all__ = ["save_map", "load_map", "map_to_dict", "map_from_dict", "grid_from_de
 FORMAT = "wargrid-map"
 VERSION = 1
 _MAX_JSON_BYTES = 1 << 30
+_MAX_HEADER_BYTES = 1 << 24  # the header array of an .npz file: the board and the terrain table as JSON
+_NPY_SLACK = 1 << 16  # room for an .npy member's own header
+# the dtype kinds each .npz layer may have, and how to name them
+_KINDS = {
+    "terrain": ("iu", "integer"),
+    "overlay": ("iu", "integer"),
+    "mask": ("b", "boolean"),
+    "elevation": ("fiu", "real (not complex)"),
+    "edges": ("fiu", "real (not complex)"),
+}
 
 
 class _MarkerData(TypedDict):
@@ -293,8 +303,11 @@ def _mask_rows(rows: Any, w: int, h: int) -> NDArray[np.bool_] | None:
         return None
     if not isinstance(rows, list) or len(rows) != h or any(not isinstance(r, str) or len(r) != w for r in rows):
         raise MapFileError(f"grid mask must be {h} strings of {w} characters '0'/'1'", None)
-    arr = np.array([[c == "1" for c in r] for r in rows], dtype=bool)
-    return arr
+    for y, r in enumerate(rows):
+        if r.strip("01"):
+            x = next(i for i, c in enumerate(r) if c not in "01")
+            raise MapFileError(f"grid mask row {y} has {r[x]!r} at x={x}; a mask holds only '0' and '1'", None)
+    return np.array([[c == "1" for c in r] for r in rows], dtype=bool)
 
 
 def _symbol_rows(rows: Any, name: str, t: TerrainTable, w: int, h: int, *, blank: bool) -> NDArray[np.int16]:
@@ -374,20 +387,24 @@ def _load_npz(path: Path, max_cells: int) -> Map:
             names = set(z.files)
             if "header" not in names:
                 raise MapFileError("not a wargrid map file (no header array)", path)
+            _check_member_bytes(z.zip, max_cells)
+            shape, dtype = _declared(z.zip, "header")
+            if math.prod(shape) * dtype.itemsize > _MAX_HEADER_BYTES:
+                raise MapFileError(f"array 'header' declares shape {shape} of {dtype}, past the cap of "
+                                   f"{_MAX_HEADER_BYTES} bytes", None)
             header = json.loads(str(z["header"][()]))
             _check_header(header)
             gd = header.get("grid")
             grid_from_description(gd, max_cells=max_cells)  # size cap before reading big arrays
             keys = [k for k in ("terrain", "overlay", "mask", "elevation", "edges") if k in names]
             for k in keys:  # read each array's declared shape before inflating it
-                with z.zip.open(k + ".npy") as raw:
-                    version = np.lib.format.read_magic(raw)
-                    fmt = np.lib.format
-                    read = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
-                    shape = read(raw)[0]
+                shape = _declared(z.zip, k)[0]
                 if math.prod(shape) > max_cells * 8:
                     raise MapFileError(f"array {k!r} declares shape {shape}, past the cap of {max_cells} cells", None)
             arr = {k: z[k] for k in keys}
+            for k, v in arr.items():
+                if v.dtype.kind not in _KINDS[k][0]:
+                    raise MapFileError(f"array {k!r} has dtype {v.dtype}; it must be {_KINDS[k][1]}", None)
     except MapFileError as exc:
         raise MapFileError(exc.reason, path) from None
     except (OSError, ValueError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError, KeyError,
@@ -413,6 +430,31 @@ def _load_npz(path: Path, max_cells: int) -> Map:
         raise MapFileError(exc.reason, path) from None
     except (ValueError, TypeError, KeyError, IndexError) as exc:
         raise MapFileError(_msg(exc), path) from None
+
+
+def _declared(zf: zipfile.ZipFile, name: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
+    """The shape and dtype an .npy member declares, read without inflating its data."""
+    with zf.open(name + ".npy") as raw:
+        version = np.lib.format.read_magic(raw)
+        fmt = np.lib.format
+        read = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+        shape, _, dtype = read(raw)
+    return tuple(shape), np.dtype(dtype)
+
+
+def _check_member_bytes(zf: zipfile.ZipFile, max_cells: int) -> None:
+    """Refuse members whose inflated size (from the zip's own directory, which
+    also bounds what inflating yields) is past the caps, before inflating any."""
+    caps = {"header.npy": _MAX_HEADER_BYTES}
+    # the widest layer: a float64 edge cost per direction (at most 8) per cell
+    layer_cap = max_cells * 8 * 8 + _NPY_SLACK
+    for k in ("terrain", "overlay", "mask", "elevation", "edges"):
+        caps[k + ".npy"] = layer_cap
+    for info in zf.infolist():
+        cap = caps.get(info.filename)
+        if cap is not None and info.file_size > cap:
+            name = info.filename[: -len(".npy")]
+            raise MapFileError(f"array {name!r} inflates to {info.file_size} bytes, past the cap of {cap} bytes", None)
 
 
 def _msg(exc: BaseException) -> str:

@@ -248,9 +248,11 @@ class MapCore:
 
     def _check_float_layer(self, layer: Any, name: str) -> npt.NDArray[np.float64]:
         try:
-            a = np.asarray(layer, dtype=np.float64)
+            a = np.asarray(layer, dtype=np.float64) if not np.iscomplexobj(layer) else None
         except (TypeError, ValueError):
-            raise ArgumentTypeError(f"{name} must be a real (height, width) array, got {type(layer).__name__}") from None
+            a = None
+        if a is None:
+            raise ArgumentTypeError(f"{name} must be a real (height, width) array, got {type(layer).__name__}")
         if a.shape != self.grid.shape:
             raise ArgumentError(f"{name} must have shape (height, width) = {self.grid.shape}, got {a.shape}")
         if not np.isfinite(a).all():
@@ -260,9 +262,11 @@ class MapCore:
     def _check_edges(self, edges: Any) -> npt.NDArray[np.float64]:
         want = self.grid.shape + (self.grid.ndir,)
         try:
-            e = np.asarray(edges, dtype=np.float64)
+            e = np.asarray(edges, dtype=np.float64) if not np.iscomplexobj(edges) else None
         except (TypeError, ValueError):
-            raise ArgumentTypeError(f"edges must be a real (height, width, ndir) array, got {type(edges).__name__}") from None
+            e = None
+        if e is None:
+            raise ArgumentTypeError(f"edges must be a real (height, width, ndir) array, got {type(edges).__name__}")
         if e.shape != want:
             raise ArgumentError(f"edges must have shape (height, width, ndir) = {want}, got {e.shape}")
         if np.isnan(e).any() or (e < 0).any():

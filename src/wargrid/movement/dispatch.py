@@ -5,7 +5,7 @@ Every path entry point goes through ``shortest_path``: ``astar`` and
 In order:
 
 1. trivial answers: start = goal; an impassable start (only itself is
-   reached) or goal (unreachable);
+   reached) or goal (unreachable) (the rules: ``wargrid.movement.search``);
 2. the zone pre-check: when connectivity zones are at hand, a goal in
    another zone is unreachable in O(1), without a search. ``Map`` passes the
    zones it keeps up to date under edits; for a cost field used without a
@@ -41,6 +41,7 @@ from typing import Protocol, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._budget import check_memory
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
@@ -48,7 +49,7 @@ from ..grids.boards import Grid
 from ._array_cache import ArrayCache, cached, remember
 from .jps import jps_path, jps_pays
 from .prepared import UNANSWERED as _UNANSWERED, PreparedPaths
-from .search import Path, check_costs, check_weight, jps_applies, padded_id, search_checked, stop_array
+from .search import SEARCH_BYTES_PER_CELL, Path, check_costs, check_weight, jps_applies, padded_id, search_checked, stop_array
 from .zones import ZoneState
 
 __all__ = ["astar", "find_path", "paths", "shortest_path", "shortest_distance", "check_costs", "SEARCHES"]
@@ -132,7 +133,7 @@ def shortest_path(
         assert prepared is not None
         got = prepared.path(costs, s, t)
         if got is not _UNANSWERED:
-            return got  # type: ignore[no-any-return]
+            return _reachable(got)
         t0 = time.perf_counter()
     st = stop_array(grid, stop)
     use_jps = jps_applies(topo, costs, weight, nearest, st)
@@ -148,7 +149,12 @@ def shortest_path(
     if consult:
         assert prepared is not None
         prepared.note_fallback(time.perf_counter() - t0)
-    return found
+    return _reachable(found)
+
+
+def _reachable(p: Path | None) -> Path | None:
+    """``p``, or ``None`` when its cost overflowed to inf: unreachable, as the fields say (see ``search``)."""
+    return p if p is None or p.cost < np.inf else None
 
 
 def shortest_distance(
@@ -262,6 +268,9 @@ def find_path(
     return astar(grid, CostField.from_arrays(grid, cell_costs, edge_costs), start, goal, weight=weight, nearest=nearest)
 
 
+MAX_WORKERS = 256
+"""The most threads ``paths`` accepts (each holds a search state the size of the board)."""
+
 PROBE_QUERIES = 4
 THREADS_PAY_SECONDS = 0.5e-3
 """``paths`` spreads a batch over threads only when ``PROBE_QUERIES`` of its
@@ -281,6 +290,10 @@ def paths(
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 
+    ``workers`` is 1 to ``MAX_WORKERS``; each thread used holds a search state
+    the size of the board (``SEARCH_BYTES_PER_CELL`` a cell), and a batch whose
+    threads memory could not hold is refused up front (``ResourceError``).
+
     ``zones``, ``prepared``: as in ``shortest_path`` (``Map.paths`` passes its own).
 
     >>> from wargrid import SquareGrid
@@ -290,8 +303,8 @@ def paths(
     """
     costs = check_costs(grid, costs)
     workers = check_int(workers, "workers")
-    if workers < 1:
-        raise ArgumentError(f"workers must be >= 1, got {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ArgumentError(f"workers must be between 1 and {MAX_WORKERS} threads, got {workers}")
     try:
         items = list(pairs)
     except TypeError:
@@ -325,6 +338,9 @@ def paths(
         for i in rest:
             out[i] = one(checked[i])
         return out
+    workers = min(workers, len(rest))
+    # each thread keeps a search state of its own for the board
+    check_memory(workers * SEARCH_BYTES_PER_CELL * grid.topology.padded_size, what="paths", name="workers", value=workers)
     with ThreadPoolExecutor(max_workers=workers) as ex:
         chunks = [rest[k::workers] for k in range(workers)]
         results = list(ex.map(lambda ch: [one(checked[i]) for i in ch], chunks))

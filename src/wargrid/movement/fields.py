@@ -182,9 +182,12 @@ def flow_field(grid: Grid, costs: CostField, goals: Any) -> FlowField:
     """Search once backwards from ``goals`` (one ``(x, y)`` or a list); see ``FlowField``.
 
     Only passable cells get a direction, and a goal on an impassable cell is
-    never reached (as with ``path``).
+    never reached from another cell (as with ``path``; the rules:
+    ``wargrid.movement.search``).
     """
-    gs = check_cells(grid, goals, "goal")
+    gs = check_cells(grid, goals, "goals")
+    if not gs:
+        raise ArgumentError("goals must hold at least one (x, y) cell, got an empty list")
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in gs], dtype=np.int64)
     f = dijkstra_field(grid, costs, ids, reverse=True)

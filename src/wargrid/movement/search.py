@@ -8,9 +8,20 @@ Which search answers a path query is decided in one place,
 Cost of a step from ``a`` to neighbour ``b`` in direction ``d``: the step
 length (1, or sqrt(2) for a square diagonal) times the cost of entering
 ``b``, plus the edge cost of the move (a river, a climb). The start cell's own
-cost is never paid. ``inf`` is impassable: a goal on an impassable cell is
-unreachable (``None``), not an error, and nothing is reached from a start on
-an impassable cell except that cell itself (as connectivity zones see it).
+cost is never paid.
+
+The rules every movement function follows (``path``, ``paths``, ``route``,
+``distance_field``, ``movement_range``, ``flow_field``, on ``Map`` too):
+
+- ``inf`` is impassable and unreachable: a goal on an impassable cell is
+  unreachable (``None``), not an error; a path whose cost overflows to
+  ``inf`` (costs near 1e308) is unreachable too, as the fields say.
+- A start on an impassable cell (a unit stranded there) reaches that cell
+  alone, at cost 0 (as connectivity zones see it): ``path(s, s)`` costs 0,
+  ``distance_field(s)`` is 0 at ``s`` and ``inf`` elsewhere, and so are a
+  movement range from ``s`` and a flow field towards ``s``.
+- Fields need at least one source or goal: an empty list raises
+  ``ArgumentError``; an empty batch of ``paths`` is an empty list.
 
 Ties are broken deterministically: the open list pops the smaller ``f``,
 then the larger ``g``, then the smaller cell id.
@@ -130,6 +141,13 @@ def topo_bundle(topo: Topology) -> TopoBundle:
     return got
 
 
+SEARCH_BYTES_PER_CELL = 40
+"""Memory a ``SearchState`` reserves a padded cell (the arrays below, int32 ids)."""
+
+BIG_SEARCH_CELLS = 1 << 24
+"""From this many padded cells, a new search state checks first that memory can hold it."""
+
+
 class SearchState:
     """Per-state arrays reused across queries on boards of one size (generation stamps).
 
@@ -141,6 +159,11 @@ class SearchState:
     """
 
     def __init__(self, n: int, *, index_dtype: Any = np.int32) -> None:
+        if n >= BIG_SEARCH_CELLS:
+            from .._budget import check_memory
+
+            check_memory(SEARCH_BYTES_PER_CELL * n, what="a search", name="board cells (padded)", value=n,
+                         hint="use a smaller board")
         self.n = n
         self.g = np.empty(n, dtype=np.float64)
         self.parent = np.empty(n, dtype=index_dtype)
@@ -455,7 +478,21 @@ def dijkstra_field(
         )
     else:
         dijkstra(costs.cell, costs.edge, st, src, tb, float(max_cost), bool(reverse), field)
+    stand_on_sources(costs, src, dist, parent, pdir)
     return Field(dist, parent, pdir)
+
+
+def stand_on_sources(
+    costs: CostField, sources: NDArray[np.int64], dist: NDArray[np.float64],
+    parent: NDArray[np.int32] | None = None, pdir: NDArray[np.int8] | None = None,
+) -> None:
+    """Sources on impassable cells (which the kernels skip) reached at cost 0, alone (see the module notes)."""
+    blocked = sources[~(costs.cell[sources] < np.inf)]
+    if blocked.size:
+        dist[blocked] = 0.0
+        if parent is not None and pdir is not None:
+            parent[blocked] = -1
+            pdir[blocked] = -1
 
 
 def check_cells(grid: Grid, cells: Any, name: str) -> list[tuple[int, int]]:
@@ -512,6 +549,7 @@ def distance_field(
     tb = topo_bundle(topo)
     if buckets:  # whole costs: Dial's buckets, no step bits needed
         dijkstra_buckets(costs.cell, ids, tb, unit, int(top * unit) + 1, mc, dist, (state.pos, state.hid))
+        stand_on_sources(costs, ids, dist)
         return topo.unpad(dist)
     if costs.uniform:
         from .._kernels.movement.dijkstra import dijkstra_queues
@@ -519,12 +557,14 @@ def distance_field(
         qof, nq = step_queues(topo)
         queues = (qof, nq) + state.queues(nq)
         if dijkstra_queues(costs.cell, moves, float(costs.min_cost), ids, tb, queues, mc, dist) >= 0:
+            stand_on_sources(costs, ids, dist)
             return topo.unpad(dist)
         dist.fill(np.inf)  # (never seen) a queue overflowed: the heap below answers instead
     dijkstra_plain(
         costs.cell, moves, False, float(costs.min_cost), ids, tb, mc, False, False,
         (dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid),
     )
+    stand_on_sources(costs, ids, dist)
     return topo.unpad(dist)
 
 

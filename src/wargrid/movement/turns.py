@@ -124,5 +124,8 @@ def route(
         return None
     ids = trace(parent, t)
     turns = turn[ids].tolist()
-    return Route(cells_of(topo, ids), turns, turns[-1] + 1, path_cost(topo, c, ids), unit)
+    cost = path_cost(topo, c, ids)
+    if not cost < np.inf:  # overflowed: unreachable, as for a path
+        return None
+    return Route(cells_of(topo, ids), turns, turns[-1] + 1, cost, unit)
 

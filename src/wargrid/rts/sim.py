@@ -49,16 +49,25 @@ No deadlocks. The rules, for each meeting:
   involves cells that each hold one unit of the ring and no reservation;
 - a unit in the way with nothing to do (idle, arrived, stuck): it is asked to
   step aside (off the asker's next three steps if it can); when it has no
-  room it trades places with the asker, and goes back to its goal, if any;
+  room it trades places with the asker, and goes back to its goal, if any
+  (a unit that stepped aside stays where it stepped, as the classic engine's
+  scatter: the crowd packing below relies on it); a cell whose soldier is
+  trading places takes no one else until the trade lands;
+- a unit waiting on a standing friend that waits too asks it aside after two
+  ticks, when its id is the lower (two never push each other aside in turn);
 - crossing streams: a unit waits while the cell is being left (a stepping
-  unit always clears it); a unit waiting on a standing one that waits too is
-  asked aside after two ticks; after ``patience`` ticks the waiting unit
-  looks for a way round (the local repair above);
+  unit always clears it); after ``patience`` ticks the waiting unit looks for
+  a way round (the local repair above);
 - crowds at one goal: when the goal cell is held by a unit with nothing to
-  do, a unit whose next cell is held by such a friend steps to any free
-  neighbour nearer the goal; when there is none (and none is being left) it
-  stops where it is, arrived ('arrived' event ``crowd``): the crowd packs
-  around the goal.
+  do, a unit whose next cell is held by that unit, or by a friend with nothing
+  to do that came for the same goal, steps to any free neighbour nearer the
+  goal; when there is none (and none is being left) it stops where it is,
+  arrived ('arrived' event ``crowd``): the crowd packs around the goal. A
+  friend in the way that came for another goal is asked aside instead
+  (stepping round it could lead back and forth for ever);
+- no way round a blocked cell (the search with it closed finds nothing, or
+  the cell is its goal): the unit keeps its route and waits for the cell to
+  clear, saying so.
 
 The classic engine's other rules:
 
@@ -73,6 +82,19 @@ The classic engine's other rules:
 
 A unit stops when it is within ``close_enough`` leptons of its goal. The same
 seed gives the same run.
+
+Steady ticks. The first simulation of a process loads every kernel a tick
+may call (numba, from the disk cache; compiled when there is none) by running
+a small private scenario, so that no tick of a game pays for it (a kernel
+first used mid-run, a route repair say, cost its tick from milliseconds up to
+a second). A tick allocates no Python objects that outlive it but a few per
+planned route: routes, plan history and kernel events are arrays, events
+become ``SimEvent`` objects only when ``events`` is read. Python's full
+garbage collection walks every object of the process (numba's included: tens
+of milliseconds here) and runs when enough objects have survived since the
+last one; a game should collect (``gc.collect()``) after loading a level, as
+``benchmarks/bench_rts.py`` does, so that the setup's garbage does not set one
+off in the first ticks.
 
 >>> from wargrid import Map, SquareGrid
 >>> sim = Simulation(Map(SquareGrid(6, 3)), seed=1)
@@ -96,6 +118,7 @@ from ..costs import CostField
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.board import CostBoard
+from ..grids.boards import Grid
 from .classic import classic_path
 from .ladder import DEFAULT_ENTRY_COSTS, Entry, entry_costs
 from .leptons import LEPTONS_PER_CELL
@@ -132,7 +155,7 @@ _FIELDS_KEPT = 32
 _N_INT = 28
 HP, HP0, DAMAGE, TURNRATE = range(4)
 _N_FLOAT = 4
-_R_NONE, _R_WAIT_MOVING, _R_WAIT_FRIEND, _R_HIDDEN, _R_ATTACK, _R_PLANNING, _R_STUCK, _R_TURNING = range(8)
+_R_NONE, _R_WAIT_MOVING, _R_WAIT_FRIEND, _R_HIDDEN, _R_ATTACK, _R_PLANNING, _R_STUCK, _R_TURNING, _R_NO_WAY_ROUND = range(9)
 _EV = ("arrived", "asked", "aside", "found", "replan", "destroyed", "swap", "arrived")
 _NEED_NONE, _NEED_PLAN, _NEED_REPAIR = 0, 1, 2
 
@@ -285,11 +308,11 @@ class Simulation:
         self._revealed = np.zeros((1, 16), dtype=np.bool_)
         self._pool = np.empty(1 << 12, dtype=np.int64)
         self._pool_n = 0
-        self._plans: dict[int, list[list[tuple[int, int]]]] = {}
+        self._plans: dict[int, list[np.ndarray]] = {}  # padded ids, the start first: arrays, not tuples (module notes)
         self._stuck: dict[int, str] = {}
         self._asked = np.full(16, -1, dtype=np.int64)
         self._events: list[SimEvent] = []
-        self._raw: list[np.ndarray] = []
+        self._raw: list[np.ndarray | tuple[int, int, str, str]] = []  # events not yet made SimEvents, in order
         self._moves: list[np.ndarray] = []
         self._ev = np.zeros((256, 5), dtype=np.int64)
         self._mv = np.zeros((64, 2), dtype=np.int64)
@@ -307,6 +330,7 @@ class Simulation:
         self._listeners: list[tuple[str, Callable[[Any], Any]]] = []
         for ev in ("terrain_changed", "overlay_changed", "edge_changed", "elevation_changed", "zones_changed"):
             self._listeners.append((ev, map.on(ev, self._on_map_event)))
+        _load_kernels(self.pathfinder, type(map))
 
     def close(self) -> None:
         """Stop listening to the map's events.
@@ -518,7 +542,7 @@ class Simulation:
             close_enough=r[CLOSE], cell=self._xy(r[CELL]), goal=None if r[GOAL] < 0 else self._xy(r[GOAL]),
             state=STATES[r[STATE]], reason=self._reason(u), next_cell=None if r[NXT] < 0 else self._xy(r[NXT]),
             progress=r[PROG], step_len=r[SLEN] if r[NXT] >= 0 else 0, direction=r[DIR], route=route,
-            plans=[list(p) for p in self._plans.get(u, [])], trail=self._trail(u, start), waited=r[WAITED],
+            plans=[[self._xy(q) for q in p.tolist()] for p in self._plans.get(u, [])], trail=self._trail(u, start), waited=r[WAITED],
             replans=len(self._plans.get(u, [])), max_hp=whole, turn_rate=rate, facing=r[FACING],
             target=None if r[TARGET] < 0 else self._xy(r[TARGET]),
         )
@@ -550,7 +574,6 @@ class Simulation:
     def _trail(self, u: int, start: tuple[int, int]) -> list[tuple[int, int]]:
         if self._ui[u, KIND] > 1:
             return []
-        self._flush()
         out = [start]
         for chunk in self._moves:
             out += [self._xy(p) for p in chunk[chunk[:, 0] == u, 1].tolist()]
@@ -573,6 +596,8 @@ class Simulation:
             return "waiting for a route (the planner is busy)"
         if code == _R_TURNING:
             return "turning"
+        if code == _R_NO_WAY_ROUND:
+            return f"waiting for {cell} to clear (no way round it)"
         return ""
 
     def order(self, uid: int, goal: tuple[int, int] | None) -> None:
@@ -661,8 +686,8 @@ class Simulation:
             self._cfields[key] = cf
         return cf
 
-    def _set_route(self, u: int, cells: np.ndarray, plan: list[tuple[int, int]] | None) -> None:
-        """Give unit ``u`` the route ``cells`` (padded ids, its own cell excluded)."""
+    def _set_route(self, u: int, cells: np.ndarray) -> None:
+        """Give unit ``u`` the route ``cells`` (padded ids, its own cell excluded), and log it."""
         n = len(cells)
         if self._pool_n + n > len(self._pool):
             self._compact(n)
@@ -674,9 +699,10 @@ class Simulation:
         if r[STATE] in (0, 2, 5):
             r[STATE], r[REASON] = 0, 0
         self._asked[u] = -1
-        if plan is not None:
-            self._plans.setdefault(u, []).append(plan)
-            self._log(u, "planned", f"{len(plan) - 1} steps via {plan[len(plan) // 2]}")
+        plan = np.empty(n + 1, dtype=np.int64)
+        plan[0], plan[1:] = r[CELL], cells
+        self._plans.setdefault(u, []).append(plan)
+        self._log(u, "planned", f"{n} steps via {self._xy(int(plan[(n + 1) // 2]))}")
 
     def _compact(self, extra: int) -> None:
         ui = self._ui[: self._n]
@@ -702,8 +728,7 @@ class Simulation:
         self._stuck[u] = why
 
     def _log(self, u: int, what: str, detail: str = "") -> None:
-        self._flush()
-        self._events.append(SimEvent(self.tick, u, what, detail))
+        self._raw.append((self.tick, u, what, detail))
 
     @property
     def events(self) -> list[SimEvent]:
@@ -720,6 +745,9 @@ class Simulation:
 
     def _flush(self) -> None:
         for chunk in self._raw:
+            if isinstance(chunk, tuple):
+                self._events.append(SimEvent(*chunk))
+                continue
             for t, u, code, a, b in chunk.tolist():
                 self._events.append(SimEvent(t, u, _EV[code], self._detail(code, u, a, b)))
         self._raw = []
@@ -741,7 +769,7 @@ class Simulation:
             return f"{UNIT_KINDS[b]} {a}"
         if code == 6:
             return f"traded places with unit {a} ({b} units)"
-        return f"crowd: {self._xy(a)} is taken, stopped at {self._xy(int(self._ui[u, CELL]))}"
+        return f"crowd: {self._xy(b)} is taken, stopped at {self._xy(a)}"
 
     def _plan_phase(self) -> None:
         n = self._n
@@ -780,14 +808,14 @@ class Simulation:
                 self._plan_field(key, members)
             else:
                 singles += members
-        done: dict[tuple[int, int, int, bool], tuple[np.ndarray, list[tuple[int, int]]] | None] = {}
+        done: dict[tuple[int, int, int, bool], np.ndarray | None] = {}
         for u in sorted(singles, key=lambda u: (int(self._asked[u]), u)):
             r = ui[u]
             key2 = (int(r[CELL]), int(r[TARGET]), int(r[CLS]), bool(self._uf[u, DAMAGE] > 0))
             if key2 in done and r[AVOID] < 0 and self._uf[u, TURNRATE] <= 0:
                 got = done[key2]
                 if got is not None:
-                    self._set_route(u, got[0].copy(), got[1])  # a second unit on the same cell shares the search
+                    self._set_route(u, got)  # a second unit on the same cell shares the search
                     continue
             if budget <= 0:
                 waiting.append(u)
@@ -845,9 +873,9 @@ class Simulation:
                 self._plan_one(u)
                 continue
             cells = buf[:m].copy()
-            self._set_route(u, cells, [self._xy(start)] + [self._xy(p) for p in cells.tolist()])
+            self._set_route(u, cells)
 
-    def _plan_one(self, u: int) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
+    def _plan_one(self, u: int) -> np.ndarray | None:
         from ..movement.dispatch import shortest_path
 
         r = self._ui[u]
@@ -861,12 +889,15 @@ class Simulation:
                 self._stuck_unit(u, f"goal {goal} is not connected to {cell} for {self.map.unit_class(unit)!r}")
                 return None
         cf = self._cost_field(cls, attack)
+        blocked_goal = not math.isfinite(cf.cell[self._pid(goal)])
         if avoid >= 0:
+            if avoid == r[TARGET]:  # its goal is the blocked cell: nothing to go round
+                self._wait_for_way(u)
+                return None
             c2 = self._topo.unpad(cf.cell).copy()
             a = self._xy(avoid)
             c2[a[1], a[0]] = np.inf
             cf = CostField.from_arrays(self.grid, c2)
-        blocked_goal = not math.isfinite(cf.cell[self._pid(goal)])
         if self._uf[u, TURNRATE] > 0 and not blocked_goal:
             from ..tactics.turning import turning_path
 
@@ -874,19 +905,23 @@ class Simulation:
                               speed=float(r[SPEED]) / self.leptons)
             cells = None if tp is None else _dedupe(tp.cells)
         else:
-            p = shortest_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar")
+            # the map's zones answer the reachability check (they are valid for this stricter field): no labelling here
+            derived = getattr(self.map, "derived", None)
+            zones = None if derived is None else derived.zones_if_built(self.map.unit_class(unit))
+            p = shortest_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar",
+                              zones=zones)
             cells = None if p is None else list(p.cells)
         if cells is None:
-            if avoid >= 0:  # no way round: keep the route and wait for the way to clear
-                r[NEED], r[AVOID] = _NEED_NONE, -1
+            if avoid >= 0:
+                self._wait_for_way(u)
                 return None
             self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
             return None
         r[TARGET] = self._pid(cells[-1])
         xy = np.array(cells[1:], dtype=np.int64).reshape(-1, 2)
         ids = (xy[:, 1] + 1) * self._topo.pw + xy[:, 0] + 1
-        self._set_route(u, ids, cells)
-        return ids, cells
+        self._set_route(u, ids)
+        return ids
 
     def _plan_classic(self, u: int) -> None:
         r = self._ui[u]
@@ -911,12 +946,18 @@ class Simulation:
                 break
         if cells is None:
             if r[AVOID] >= 0:
-                r[NEED], r[AVOID] = _NEED_NONE, -1
+                self._wait_for_way(u)
                 return
             self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
             return
         r[TARGET] = r[GOAL]
-        self._set_route(u, np.array([self._pid(c) for c in cells[1:]], dtype=np.int64), list(cells))
+        self._set_route(u, np.array([self._pid(c) for c in cells[1:]], dtype=np.int64))
+
+    def _wait_for_way(self, u: int) -> None:
+        """No way round the blocked cell: keep the route and wait for the way to clear."""
+        r = self._ui[u]
+        r[STATE], r[REASON], r[RCELL] = 2, _R_NO_WAY_ROUND, r[AVOID]
+        r[NEED], r[AVOID] = _NEED_NONE, -1
 
     def _repair(self, u: int) -> None:
         r = self._ui[u]
@@ -943,8 +984,7 @@ class Simulation:
             if m > 0:
                 rest = self._pool[r[ROFF] + k_next: r[ROFF] + r[RLEN]]
                 cells = np.concatenate([out[:m], rest])
-                plan = [self._xy(int(r[CELL]))] + [self._xy(p) for p in cells.tolist()]
-                self._set_route(u, cells, plan)
+                self._set_route(u, cells)
                 return
         r[NEED] = _NEED_PLAN
 
@@ -1104,6 +1144,45 @@ class Simulation:
             cell = self._xy(int(ui[u, CELL]))
             if pos is None or pos.cell != cell:
                 raise AssertionError(f"unit {u} thinks it is at {cell}, the occupancy says {pos}")
+
+
+_LOADED: set[str] = set()
+
+
+def _load_kernels(pathfinder: str, board: Callable[[Grid], CostBoard]) -> None:
+    """Load every kernel a tick may call, once per process and pathfinder, by running a small private scenario.
+
+    The scenario's board is a ``board`` (the simulated map's class: ``Map``,
+    which makes a board from a grid) made for a small grid.
+
+    Numba loads a kernel from its disk cache (or compiles it) on its first
+    call; without this the tick that first repairs a route, plans around a
+    blocked goal or shares a field would pay for it (milliseconds when
+    cached, a second when not).
+    """
+    if pathfinder in _LOADED:
+        return
+    _LOADED.add(pathfinder)
+    from ..grids.boards import SquareGrid
+
+    m = board(SquareGrid(8, 5, diagonal=True))
+    m.set_terrain([(4, 0), (4, 1), (4, 2)], "water")
+    sim = Simulation(m, seed=0, pathfinder=pathfinder)
+    lead = sim.add_unit((0, 0), unit="tracked", goal=(7, 0), speed=128)
+    sim.add_unit((0, 4), unit="tracked", goal=(4, 1), speed=128)  # a goal in the water: the nearest cell
+    for y in range(1, 4):  # a group with one goal: a shared field
+        sim.add_unit((1, y), kind="infantry", unit="foot", goal=(7, 4), speed=128)
+    sim.add_unit((0, 1), kind="infantry", unit="foot", goal=(7, 4), speed=128)
+    sim.add_obstacle([(6, 3)], hp=10.0)
+    if pathfinder == "astar":
+        sim.add_unit((2, 0), unit="tracked", goal=(6, 0), speed=128, turn_rate=1.0, damage=5.0)
+    sim.categories(lead)
+    sim.lepton(lead)
+    sim.step()
+    sim._repair(lead)
+    m.set_terrain([(3, 3)], "water")  # a map edit: routes touching it replan
+    sim.run(40)
+    sim.close()
 
 
 def _direction_rank(grid: Any) -> np.ndarray:

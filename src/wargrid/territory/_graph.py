@@ -10,6 +10,8 @@ rivers) do not separate cells here.
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -20,11 +22,50 @@ from ..errors import ArgumentError, ArgumentTypeError, WargridError
 from .._validate import check_bool_layer, check_cell_pair, check_iterable, check_positive_int
 from ..grids.boards import Grid
 
-__all__ = ["LandGraph", "land_graph", "PartitionError", "balance_slack"]
+__all__ = ["LandGraph", "land_graph", "PartitionError", "balance_slack", "Deadline", "check_timeout"]
 
 
 class PartitionError(WargridError, RuntimeError):
     """The search found no partition within its budget (the request may still be feasible)."""
+
+
+class Deadline:
+    """The wall-clock budget of one partition: ``timeout`` seconds (``None``: no limit).
+
+    >>> Deadline(None).check()
+    >>> Deadline(1e-12).check()
+    Traceback (most recent call last):
+    ...
+    wargrid.territory._graph.PartitionError: the partition ran out of time (timeout=1e-12 seconds); give it a larger timeout, or ease the request (a larger max_chunk, fewer players)
+    """
+
+    def __init__(self, timeout: float | None) -> None:
+        self.timeout = timeout
+        self.end = None if timeout is None else time.perf_counter() + timeout
+
+    def check(self) -> None:
+        """Raise ``PartitionError`` naming ``timeout`` once the budget is spent."""
+        if self.end is not None and time.perf_counter() >= self.end:
+            raise PartitionError(
+                f"the partition ran out of time (timeout={self.timeout:g} seconds); give it a larger "
+                "timeout, or ease the request (a larger max_chunk, fewer players)"
+            )
+
+
+def check_timeout(timeout: Any) -> float | None:
+    """``None`` or a positive, finite number of seconds.
+
+    >>> check_timeout(2)
+    2.0
+    """
+    if timeout is None:
+        return None
+    if isinstance(timeout, (bool, np.bool_)) or not isinstance(timeout, (int, float, np.integer, np.floating)):
+        raise ArgumentTypeError(f"timeout must be a number of seconds or None, got {type(timeout).__name__}")
+    t = float(timeout)
+    if not (math.isfinite(t) and t > 0):
+        raise ArgumentError(f"timeout must be a positive, finite number of seconds (or None: no limit), got {timeout!r}")
+    return t
 
 
 def balance_slack(tol: float, w: np.ndarray) -> float:
@@ -115,7 +156,18 @@ def check_players(players: Any) -> int:
 
 
 def check_weights(weights: Any, graph: LandGraph) -> NDArray[np.float64]:
-    """Per-node weights from an ``(H, W)`` layer (``None``: every cell weighs 1)."""
+    """Per-node weights from an ``(H, W)`` layer (``None``: every cell weighs 1).
+
+    Weights whose sum over the land overflows a float are refused: a player's
+    total could not be told from another's.
+
+    >>> from wargrid import SquareGrid
+    >>> g = land_graph(SquareGrid(2, 1), np.ones((1, 2), dtype=bool))
+    >>> check_weights(np.full((1, 2), 1e308), g)
+    Traceback (most recent call last):
+    ...
+    wargrid.errors.ArgumentError: weights sum to more than a float holds (2 cells up to 1e+308); scale them down
+    """
     if weights is None:
         return np.ones(graph.n, dtype=np.float64)
     a = np.asarray(weights)
@@ -129,4 +181,23 @@ def check_weights(weights: Any, graph: LandGraph) -> NDArray[np.float64]:
         raise ArgumentError("weights must be finite (no NaN or inf) on passable cells")
     if (flat < 0).any():
         raise ArgumentError(f"weights must be >= 0, got {float(flat.min())} on a passable cell")
+    with np.errstate(over="ignore"):
+        total = float(flat.sum())
+    if not math.isfinite(total):
+        raise ArgumentError(
+            f"weights sum to more than a float holds ({flat.size} cells up to {float(flat.max()):g}); scale them down"
+        )
     return np.ascontiguousarray(flat)
+
+
+def unit_weights(w: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``w`` divided by its largest value, so that balance is judged relative to
+    the weights' scale (all zero: every cell weighs 1).
+
+    >>> unit_weights(np.array([2e-12, 1e-12])).tolist()
+    [1.0, 0.5]
+    """
+    top = float(w.max()) if w.size else 0.0
+    if top <= 0:
+        return np.ones(w.size, dtype=np.float64)
+    return np.ascontiguousarray(w / top)

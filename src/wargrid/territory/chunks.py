@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 
 from ..errors import ArgumentError
 from ..grids.boards import HexLikeGrid
-from ._graph import LandGraph, PartitionError, balance_slack
+from ._graph import Deadline, LandGraph, PartitionError, balance_slack
 
 __all__ = ["METHODS", "DEFAULT_METHOD", "scatter", "chunk_sizes"]
 
@@ -43,6 +43,8 @@ METHODS = ("greedy", "random", "pattern")
 _AUTO = ("greedy", "pattern", "random")
 DEFAULT_METHOD = "auto"
 _ATTEMPTS = 6
+_SLICE = 8  # repair rounds between two looks at the clock
+_PATIENCE = 48  # repair rounds without 1/64 fewer over-sized cells before an attempt is dropped
 
 
 def _quota(n: int, players: int, w: np.ndarray) -> np.ndarray:
@@ -95,8 +97,13 @@ def scatter(
     seed: int,
     tol: float,
     method: str | None,
+    deadline: Deadline,
 ) -> tuple[np.ndarray, str]:
-    """Owners of the land's nodes with no chunk above ``cap``; returns ``(owner, method)``."""
+    """Owners of the land's nodes with no chunk above ``cap``; returns ``(owner, method)``.
+
+    Each attempt repairs for at most ``300 + 4 * cap`` rounds and is dropped
+    after ``_PATIENCE`` rounds that do not lower the number of cells in
+    over-sized chunks; ``deadline`` is checked every ``_SLICE`` rounds."""
     from .._kernels.territory.scattered import scatter_balance, scatter_repair
 
     if method is None:
@@ -117,11 +124,19 @@ def scatter(
     slack = balance_slack(tol, w)
     rounds = 300 + 4 * cap
     for attempt, how in enumerate(plan):
+        deadline.check()
         s = seed * 16 + attempt
         owner = np.ascontiguousarray(_initial(graph, w, players, cap, slack, how, s), dtype=np.int64)
         pinned = np.zeros(graph.n, dtype=np.bool_) if seeds is None else _pin_starts(owner, seeds)
         scatter_balance(graph.nbr, w, owner, players, cap, slack, pinned, s)
-        if scatter_repair(graph.nbr, w, owner, players, cap, slack, pinned, s, rounds, 128):
+        state = np.array([graph.n + 1, graph.n + 1, 0], dtype=np.int64)
+        for done in range(0, rounds, _SLICE):
+            deadline.check()
+            slice_seed = s if done == 0 else (s << 20) + done
+            got = scatter_repair(graph.nbr, w, owner, players, cap, slack, pinned, slice_seed, min(_SLICE, rounds - done), 128, state)
+            if got >= 0 or state[2] >= _PATIENCE:
+                break
+        if got == 1:
             return owner, how
     raise PartitionError(
         f"no partition with chunks of at most max_chunk={cap} cells found for {players} players "

@@ -53,7 +53,17 @@ from numpy.typing import NDArray
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.boards import Grid
-from ._graph import LandGraph, PartitionError, balance_slack, check_players, check_weights, land_graph
+from ._graph import (
+    Deadline,
+    LandGraph,
+    PartitionError,
+    balance_slack,
+    check_players,
+    check_timeout,
+    check_weights,
+    land_graph,
+    unit_weights,
+)
 from .feasibility import InfeasibleError, check_feasibility
 
 __all__ = ["Partition", "PartitionReport", "PartitionError", "partition", "MODES"]
@@ -97,8 +107,9 @@ class PartitionReport:
 
     @property
     def balanced(self) -> bool:
-        """Every player's weight within ``tolerance`` of every other's."""
-        return self.spread <= self.tolerance * (1 + 1e-9) + 1e-9
+        """Every player's weight within ``tolerance`` of every other's (give or
+        take rounding: a billionth of the total weight)."""
+        return self.spread <= self.tolerance * (1 + 1e-9) + 1e-9 * float(self.weight.sum())
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,7 +159,7 @@ def _spread_seeds(graph: LandGraph, w: np.ndarray, players: int, rng: np.random.
     return np.array(seeds, dtype=np.int64)
 
 
-def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | None, rng: np.random.Generator, tol: float, deadline: Deadline) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Owners and starts of a compact split; on connected land (one zone), when a
     player ends in more than one piece, a few more attempts from other starts
     keep the split with the fewest pieces (then the shortest borders)."""
@@ -163,6 +174,7 @@ def _compact(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarray | 
     for _ in range(_RETRIES):
         if best[0] <= players:
             break
+        deadline.check()
         alt, alt_out = _compact_once(graph, w, players, None, rng, tol)
         score = (_pieces(graph, alt), int(cut_sides(graph.nbr, alt, players).sum()))
         if score < best:
@@ -307,6 +319,7 @@ def partition(
     starts: Sequence[tuple[int, int]] | None = None,
     seed: int = 0,
     method: str | None = None,
+    timeout: float | None = None,
 ) -> Partition:
     """Divide the ``passable`` cells ((H, W) bool; ``None``: every valid cell) of
     ``grid`` between ``players``.
@@ -317,6 +330,13 @@ def partition(
     ``wargrid.territory.chunks.METHODS``). Raises ``InfeasibleError`` for
     provably impossible requests and ``PartitionError`` when the search fails.
 
+    The work is bounded whatever the request: a compact split runs a fixed
+    number of steps; a scattered one makes at most six attempts of at most
+    ``300 + 4 * max_chunk`` repair rounds each, dropping an attempt that stops
+    improving. ``timeout`` (seconds, ``None``: no limit) bounds the wall-clock
+    time too: when it runs out the partition raises ``PartitionError`` naming
+    ``timeout`` (checked between steps, so it may run over by one step).
+
     >>> from wargrid import HexGrid
     >>> p = partition(HexGrid(6, 4), 3)
     >>> p.owners.shape, p.report.cells.tolist(), p.report.chunks.tolist()
@@ -326,6 +346,7 @@ def partition(
     ([1, 1, 1], [12, 12, 12])
     """
     t0 = time.perf_counter()
+    deadline = Deadline(check_timeout(timeout))
     if not isinstance(grid, Grid):
         raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     players = check_players(players)
@@ -346,9 +367,8 @@ def partition(
         raise ArgumentError(f"method={method!r} only applies to mode 'scattered'")
     graph = land_graph(grid, grid.mask if passable is None else passable)
     given = check_weights(weights, graph)
-    w = given
-    if graph.n and not given.any():
-        w = np.ones(graph.n)  # every split balances zero weight: balance the cells instead
+    # balance relative to the weights' scale; zero weight everywhere: balance the cells
+    w = unit_weights(given)
     tol = _tolerance(w)
     seeds = None
     if starts is not None:
@@ -359,14 +379,15 @@ def partition(
     if not verdict:
         raise InfeasibleError(verdict.reason)
     rng = np.random.default_rng(seed)
+    deadline.check()
     if mode == "compact":
-        owner, seeds = _compact(graph, w, players, seeds, rng, tol)
+        owner, seeds = _compact(graph, w, players, seeds, rng, tol, deadline)
         used = "grow-refine"
     else:
         from .chunks import scatter
 
         assert max_chunk is not None  # checked above: mode 'scattered' needs max_chunk
-        owner, used = scatter(graph, w, players, max_chunk, seeds, seed, tol, method)
+        owner, used = scatter(graph, w, players, max_chunk, seeds, seed, tol, method, deadline)
         if seeds is None:
             seeds = _spread_seeds(graph, w, players, rng)
             # a start stands on its player's land: the nearest such cell

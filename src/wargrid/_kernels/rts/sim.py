@@ -136,6 +136,10 @@ def _blocked(ui, u, c, occ):
     if rcell[c] >= 0 and rcell[c] != u:
         return True
     ns = infantry.shape[1]
+    for s in range(ns):  # a cell whose soldier is trading places is closed until the trade lands
+        a = infantry[c, s]
+        if a >= 0 and a != u and ui[a, ROT] >= 0:
+            return True
     if ui[u, KIND] == VEHICLE:
         for s in range(ns):
             a = infantry[c, s]
@@ -697,7 +701,9 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
         e = E_IMPASSABLE
     if v >= 0 and ui[v, TEAM] == ui[u, TEAM] and settled(ui, v) and e >= E_MOVING:
         h = _sole(ui, cid_of(ui[u, TARGET], topo[8], topo[7]), occ)
-        if h >= 0 and h != u and settled(ui, h):
+        # the goal's holder in the way, or a crowd at the goal (the friend in the way came for it too); a friend
+        # that came for another goal is asked aside (stepping round it towards a held goal could go back and forth)
+        if h >= 0 and h != u and settled(ui, h) and (v == h or ui[v, TARGET] == ui[u, TARGET]):
             if not _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
                 ui[u, STATE] = WAITING  # a nearer cell is clearing
                 ui[u, REASON] = R_WAIT_FRIEND
@@ -731,7 +737,8 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
         if _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, False):
             advance(ui, uf, u, tick, tcost, topo, occ, out)
             return
-        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2:
+        # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
+        if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and u < v:
             if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
                 _event(out, tick, u, EV_ASKED, v, q)
         _wait(ui, u, q, v, R_WAIT_MOVING, patience, tick, out)

@@ -184,11 +184,17 @@ def scatter_balance(nbr, w, owner, P, K, tol, pinned, seed):
 
 
 @jit
-def scatter_repair(nbr, w, owner, P, K, tol, pinned, seed, rounds, tries):
+def scatter_repair(nbr, w, owner, P, K, tol, pinned, seed, rounds, tries, state):
     """Swap cells of over-sized pieces with cells of other players until no
     piece is larger than ``K``; a swap stays only when neither swapped cell ends
     in a piece larger than ``K`` and the balance stays within ``tol``. Rounds
-    without progress shake a few over-sized cells. Returns True on success."""
+    without progress shake a few over-sized cells.
+
+    Runs at most ``rounds`` rounds, so callers can watch the clock between
+    calls; ``state`` carries ``[over-sized cells last round, fewest seen,
+    rounds since the fewest]`` (fewest: counting only drops by 1/64 or more) from one call to the next (start with
+    ``[n + 1, n + 1, 0]``). Returns 1 on success, 0 when no cell can move
+    (pinned), -1 when the rounds ran out."""
     np.random.seed(seed)
     n = nbr.shape[0]
     W = np.zeros(P)
@@ -198,7 +204,6 @@ def scatter_repair(nbr, w, owner, P, K, tol, pinned, seed, rounds, tries):
     queue = np.empty(n, np.int64)
     bad = np.empty(n, np.int64)
     gen = 1
-    last = n + 1
     for _ in range(rounds):
         labels, sizes = label_chunks(nbr, owner)
         m = 0
@@ -211,12 +216,17 @@ def scatter_repair(nbr, w, owner, P, K, tol, pinned, seed, rounds, tries):
             if sizes[labels[i]] > K:
                 over += 1
         if over == 0:
-            return True
+            return 1
         if m == 0:
-            return False
+            return 0
+        if over < state[1] - state[1] // 64:  # progress: 1/64 fewer than the fewest yet
+            state[1] = over
+            state[2] = 0
+        else:
+            state[2] += 1
         perm = np.random.permutation(m)
-        stuck = over >= last
-        last = over
+        stuck = over >= state[0]
+        state[0] = over
         for t in range(m):
             c = bad[perm[t]]
             gen += 1
@@ -250,4 +260,6 @@ def scatter_repair(nbr, w, owner, P, K, tol, pinned, seed, rounds, tries):
                 owner[c] = x
                 owner[e] = y
     labels, sizes = label_chunks(nbr, owner)
-    return sizes.max() <= K
+    if sizes.max() <= K:
+        return 1
+    return -1
