@@ -1,12 +1,10 @@
 """Query results as overlays, and ``Picture``: SVG markup a notebook shows.
 
-``overlays_for`` turns a result into the overlays that draw it, by what the
-result carries (render stays out of the capability modules, so it looks at
-attributes, never at classes): ``cells`` and ``cost`` (a path, a route) a
-line; ``reachable`` (a movement range) a mask; ``owners`` (a partition)
-regions; ``cost`` and ``next`` (a flow field) the cost as colours; ``cells``
-with a ``mask`` (an area) a mask; a ``(height, width)`` array a mask (bool)
-or colours (numbers); a list of cells markers.
+``overlays_for`` turns a result into the overlays that draw it, by its type:
+a ``Path`` or a ``Route`` a line; a ``MovementRange`` its reachable cells; a
+``Partition`` its territories; a ``FlowField`` its cost as colours; an
+``Area`` its cells; a ``(height, width)`` array a mask (bool) or colours
+(numbers); a list of cells markers.
 
 >>> from wargrid import Map, SquareGrid
 >>> m = Map(SquareGrid(4, 3))
@@ -24,6 +22,11 @@ import numpy as np
 
 from ..errors import ArgumentTypeError
 from ..grids.boards import Grid
+from ..movement.fields import FlowField, MovementRange
+from ..movement.search import Path
+from ..movement.turns import Route
+from ..tactics.areas import Area
+from ..territory.partition import Partition
 from .overlays import CellMask, CellValues, Markers, Overlay, Polyline, Regions
 from ..grids.board import Board
 from .svg import render_svg
@@ -66,19 +69,16 @@ def overlays_for(result: Any, grid: Grid) -> list[Overlay]:
         return []
     if isinstance(result, (CellMask, CellValues, Markers, Polyline, Regions)):
         return [result]
-    if hasattr(result, "owners") and isinstance(result.owners, np.ndarray):
+    if isinstance(result, Partition):
         return [Regions(result.owners)]
-    if hasattr(result, "reachable") and isinstance(result.reachable, np.ndarray):
+    if isinstance(result, MovementRange):
         return [CellMask(result.reachable, color="#1f77b4", alpha=0.45)]
-    if hasattr(result, "next") and isinstance(getattr(result, "cost", None), np.ndarray):
+    if isinstance(result, FlowField):
         return [_layer(result.cost, grid)]
-    cells = getattr(result, "cells", None)
-    if isinstance(cells, (list, tuple)) and isinstance(getattr(result, "mask", None), np.ndarray):
+    if isinstance(result, Area):
         return [CellMask(result.mask, color="#9467bd", alpha=0.5)]
-    if isinstance(cells, (list, tuple)) and isinstance(getattr(result, "cost", None), (int, float)):
-        return [Polyline(list(cells))]
-    if isinstance(cells, (list, tuple)):
-        return [Markers(list(cells))]
+    if isinstance(result, (Path, Route)):
+        return [Polyline(list(result.cells))]
     if isinstance(result, np.ndarray) and result.shape == grid.shape:
         return [_layer(result, grid)]
     if isinstance(result, (list, tuple)) and all(isinstance(c, tuple) and len(c) == 2 for c in result):
