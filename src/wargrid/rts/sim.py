@@ -905,11 +905,9 @@ class Simulation:
                               speed=float(r[SPEED]) / self.leptons)
             cells = None if tp is None else _dedupe(tp.cells)
         else:
-            # the map's zones answer the reachability check (they are valid for this stricter field): no labelling here
-            derived = getattr(self.map, "derived", None)
-            zones = None if derived is None else derived.zones_if_built(self.map.unit_class(unit))
+            # the map's zones answer the reachability check (they are valid for this stricter field)
             p = shortest_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar",
-                              zones=zones)
+                              zones=_BoardZones(self.map, self.map.unit_class(unit), self._topo.pw))
             cells = None if p is None else list(p.cells)
         if cells is None:
             if avoid >= 0:
@@ -1144,6 +1142,19 @@ class Simulation:
             cell = self._xy(int(ui[u, CELL]))
             if pos is None or pos.cell != cell:
                 raise AssertionError(f"unit {u} thinks it is at {cell}, the occupancy says {pos}")
+
+
+class _BoardZones:
+    """The board's connectivity for one class, asked by padded id as the search dispatcher asks it."""
+
+    __slots__ = ("board", "unit", "pw")
+
+    def __init__(self, board: CostBoard, unit: str, pw: int) -> None:
+        self.board, self.unit, self.pw = board, unit, pw
+
+    def connected(self, pa: int, pb: int) -> bool:
+        pw = self.pw
+        return self.board.connected((pa % pw - 1, pa // pw - 1), (pb % pw - 1, pb // pw - 1), unit=self.unit)
 
 
 _LOADED: set[str] = set()
