@@ -120,11 +120,11 @@ def decode(text: Any, encoding: str | None, compression: str | None, w: int, h: 
             parts = [p for p in str(text).replace("\n", ",").replace("\r", ",").split(",") if p.strip()]
             if len(parts) != n:
                 raise MapFileError(f"{what}: CSV data has {len(parts)} tiles, the map needs {w} x {h} = {n}", None)
-            try:
-                vals = [int(p) for p in parts]
-            except ValueError:
-                bad = next(p for p in parts if not p.strip().isdigit())
-                raise MapFileError(f"{what}: CSV data holds {bad.strip()!r}, not a tile id", None) from None
+            for p in parts:  # plain ASCII decimals only: int() would also take "+1", "1_0" and other scripts' digits
+                q = p.strip()
+                if not (q.isascii() and q.isdigit()):
+                    raise MapFileError(f"{what}: CSV data holds {q!r}, not a tile id (a plain decimal number)", None)
+            vals = [int(p) for p in parts]
         if len(vals) != n:
             raise MapFileError(f"{what}: data has {len(vals)} tiles, the map needs {w} x {h} = {n}", None)
         if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 or v > 0xFFFFFFFF for v in vals):
