@@ -73,6 +73,17 @@ __all__ = [
 WITNESS_SETTLE = 64
 """A witness search stops after this many settled nodes (and keeps the shortcut): size against build time."""
 
+CORE_FRACTION = 0.01
+"""The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
+
+CORE_MAX = 4000
+
+
+def core_size(m: int) -> int:
+    """How many of ``m`` passable nodes stay in the core."""
+    return min(CORE_MAX, int(m * CORE_FRACTION))
+
+
 BUILD_NOTES = """
 512 x 512 hex (seed 3, no rivers), unit foot, 2-core machine shared with a test run:
 build 235 s (over the 60 s aimed at: the late contractions of high-degree
@@ -305,6 +316,7 @@ def prepare(
     costs: CostField,
     *,
     progress: Callable[[float], None] | None = None,
+    core: int | None = None,
 ) -> PreparedPaths:
     """Build the contraction hierarchy of ``costs`` on ``grid`` (see the module notes).
 
@@ -318,6 +330,10 @@ def prepare(
         Called with the fraction done (0 to 1) as the build goes; by default
         a build longer than a second shows its progress on stderr when that
         is a terminal.
+    core : int, optional
+        How many nodes stay uncontracted (searched by a plain bidirectional
+        Dijkstra at the top of every query); default ``core_size`` of the
+        passable cells.
 
     Returns
     -------
@@ -364,22 +380,26 @@ def prepare(
             np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32))
     utop = 0
     wit = (np.empty(n), np.zeros(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
-           np.empty(n, dtype=np.int64), np.zeros(1, dtype=np.int64))
-    pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(2, dtype=np.int64))
-    deleted = np.zeros(n, dtype=np.int32)
+           np.empty(n, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(3, dtype=np.int64))
+    deleted = np.zeros((2, n), dtype=np.int32)
     rank = np.full(n, -1, dtype=np.int64)
     report(0.0)
     m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, WITNESS_SETTLE, pq, deleted)
-    chunk = max(1, m // 50)
+    chunk = max(1, m // 200)
     report(0.05)
-    while pq[3][0] > 0:
-        upto = int(pq[3][1]) + chunk
+    stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
+    while int(pq[3][1]) < stop:
+        upto = min(stop, int(pq[3][1]) + chunk)
         pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
                                            WITNESS_SETTLE, pq, deleted, rank, upto)
         report(0.05 + 0.95 * min(1.0, int(pq[3][1]) / max(m, 1)))
+    core = np.zeros(n, dtype=np.uint8)
+    uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, core)
+    report(1.0)
     del pool, wit, start, cnt, cap, done, pq, deleted, rank
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
-    upward = (first, ucnt, un, uwo, uwi, uvo, uvi)
+    upward = (first, ucnt, un, uwo, uwi, uvo, uvi, core)
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
 

@@ -207,7 +207,7 @@ def _witness_pass(v, graph, wit, settle_max, sc):
     Returns the (maybe grown) ``sc`` arrays and the count.
     """
     start, cnt, cap, pool, top, done = graph
-    dist, stamp, hpos, hk, hid, genbox = wit
+    dist, stamp, hpos, hk, hid, genbox, tg = wit
     scu, scw, scc = sc
     nsc = 0
     nb, wo, wi = pool[0], pool[1], pool[2]
@@ -221,15 +221,18 @@ def _witness_pass(v, graph, wit, settle_max, sc):
         if not win < INF:
             continue
         u = nb[s + i]
+        gen += 2
         limit = -1.0
+        left = 0
         for j in range(k):
             if j != i and wo[s + j] < INF:
                 c = win + wo[s + j]
                 if c > limit:
                     limit = c
+                tg[nb[s + j]] = gen
+                left += 1
         if limit < 0.0:
             continue
-        gen += 2
         nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
         dist[u] = 0.0
         stamp[u] = gen
@@ -240,6 +243,11 @@ def _witness_pass(v, graph, wit, settle_max, sc):
             nh = _hpop(nh, hk, hid, hpos)
             stamp[x] = gen + 1
             settled += 1
+            genbox[1] += 1
+            if tg[x] == gen:
+                left -= 1
+                if left == 0:
+                    break
             if dx > limit or settled > settle_max:
                 break
             sx = start[x]
@@ -283,11 +291,16 @@ def _witness_pass(v, graph, wit, settle_max, sc):
     return (scu, scw, scc), nsc
 
 
+@jit(inline="always")
+def _prio(nsc, k, v, deleted):
+    """Edge difference (shortcuts added less arcs removed), neighbours already contracted, level."""
+    return float(2 * nsc - k + deleted[0, v] + deleted[1, v]) + v * 1e-9
+
+
 @jit
 def _priority(v, graph, wit, settle_max, sc, deleted):
-    """Edge difference (shortcuts added less arcs removed) plus the neighbours already contracted."""
     sc, nsc = _witness_pass(v, graph, wit, settle_max, sc)
-    return sc, float(2 * nsc - graph[1][v] + deleted[v])
+    return sc, _prio(nsc, graph[1][v], v, deleted)
 
 
 @jit
@@ -300,7 +313,7 @@ def order_init(n, cell, graph, wit, settle_max, pq, deleted):
         if not cell[v] < INF:
             continue
         sc, pr = _priority(v, graph, wit, settle_max, sc, deleted)
-        nh = _hpush(v, pr + v * 1e-9, nh, hk, hid, pos, True)
+        nh = _hpush(v, pr, nh, hk, hid, pos, True)
     box[0] = nh
     return nh
 
@@ -326,9 +339,10 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
         v = hid[0]
         key = hk[0]
         nh = _hpop(nh, hk, hid, pos)
+        box[2] += 1
         g = (start, cnt, cap, pool, top, done)
         sc, nsc = _witness_pass(v, g, wit, settle_max, sc)
-        pr = float(2 * nsc - cnt[v] + deleted[v]) + v * 1e-9
+        pr = _prio(nsc, cnt[v], v, deleted)
         if nh > 0 and pr > hk[0] and pr > key:
             nh = _hpush(v, pr, nh, hk, hid, pos, True)
             continue
@@ -356,7 +370,9 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
         done[v] = 1
         for i in range(k):
             u = un[utop + i]
-            deleted[u] += 1
+            deleted[0, u] += 1
+            if deleted[1, u] < deleted[1, v] + 1:
+                deleted[1, u] = deleted[1, v] + 1
             j = _find(u, v, start, cnt, nb)
             last = start[u] + cnt[u] - 1
             nb[j] = nb[last]
@@ -372,6 +388,48 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
     box[0] = nh
     box[1] = ndone
     return pool, top, (un, uwo, uwi, uvo, uvi), utop
+
+
+@jit
+def freeze_core(graph, up, pq, rank, core):
+    """Keep the nodes left in ``pq`` uncontracted: each one's whole list (core neighbours only) becomes its arcs.
+
+    Marks them in ``core``; returns the upward arrays and their top.
+    """
+    start, cnt, cap, pool, top, done = graph
+    first, ucnt, uarr, utop = up
+    un, uwo, uwi, uvo, uvi = uarr
+    hk, hid, pos, box = pq
+    nh = box[0]
+    ndone = box[1]
+    need = utop
+    for i in range(nh):
+        need += cnt[hid[i]]
+    if need > un.shape[0]:
+        un = _grow(un, need, np.int32(-1))
+        uwo = _grow(uwo, need, INF)
+        uwi = _grow(uwi, need, INF)
+        uvo = _grow(uvo, need, np.int32(-1))
+        uvi = _grow(uvi, need, np.int32(-1))
+    nb, wo, wi, vo, vi = pool
+    for i in range(nh):
+        v = hid[i]
+        s = start[v]
+        k = cnt[v]
+        first[v] = utop
+        ucnt[v] = k
+        rank[v] = ndone + i
+        core[v] = 1
+        for j in range(k):
+            un[utop + j] = nb[s + j]
+            uwo[utop + j] = wo[s + j]
+            uwi[utop + j] = wi[s + j]
+            uvo[utop + j] = vo[s + j]
+            uvi[utop + j] = vi[s + j]
+        utop += k
+    box[0] = 0
+    box[1] = ndone + nh
+    return (un, uwo, uwi, uvo, uvi), utop
 
 
 # -- queries ----------------------------------------------------------------------------------
@@ -416,14 +474,48 @@ def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, 
     return n
 
 
+@jit(inline="always")
+def _relax_core(x, dx, first, ucnt, un, w, dist, stamp, par, pos, hk, hid, n, gen, odist, ostamp, best, meet):
+    """Relax every core arc of ``x``; a node the other side reached improves ``best`` (returns ``n, best, meet``)."""
+    fx = first[x]
+    for e in range(fx, fx + ucnt[x]):
+        we = w[e]
+        if not we < INF:
+            continue
+        y = un[e]
+        nd = dx + we
+        sy = stamp[y]
+        if sy == gen + 1:
+            continue
+        if sy != gen:
+            dist[y] = nd
+            stamp[y] = gen
+            par[y] = x
+            n = _hpush(y, nd, n, hk, hid, pos, True)
+        elif nd < dist[y]:
+            dist[y] = nd
+            par[y] = x
+            n = _hpush(y, nd, n, hk, hid, pos, False)
+        else:
+            continue
+        if (ostamp[y] == gen or ostamp[y] == gen + 1) and nd + odist[y] < best:
+            best = nd + odist[y]
+            meet = y
+    return n, best, meet
+
+
 @jit
 def query(s, t, upg, qs, gen):
-    """Bidirectional upward search; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
+    """Bidirectional upward search, then the core; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
 
     ``qs``: ``(df, db, stamp_f, stamp_b, parent_f, parent_b, pos_f, pos_b, hk_f,
     hid_f, hk_b, hid_b)``; ``gen`` this query's stamp (even; ``gen + 1``: settled).
+    Phase 1 searches the upward arcs below the core; the core nodes it
+    reaches wait (their distances are final once phase 1 is done). Phase 2 is
+    a plain bidirectional Dijkstra over the core seeded with them, stopped
+    when the two tops add up to the best meeting.
     """
-    first, ucnt, un, uwo, uwi = upg[0], upg[1], upg[2], upg[3], upg[4]
+    first, ucnt, un, uwo, uwi, core = upg[0], upg[1], upg[2], upg[3], upg[4], upg[7]
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
     best = INF
     meet = -1
@@ -435,6 +527,10 @@ def query(s, t, upg, qs, gen):
     sb[t] = gen
     pb[t] = -1
     nb_ = _hpush(t, 0.0, 0, hkb, hidb, posb, True)
+    seedf = np.empty(16, dtype=np.int64)
+    seedb = np.empty(16, dtype=np.int64)
+    kf = 0
+    kb = 0
     while nf > 0 or nb_ > 0:
         topf = hkf[0] if nf > 0 else INF
         topb = hkb[0] if nb_ > 0 else INF
@@ -443,6 +539,12 @@ def query(s, t, upg, qs, gen):
         if topf <= topb:
             x = hidf[0]
             nf = _hpop(nf, hkf, hidf, posf)
+            if core[x]:
+                if kf == seedf.shape[0]:
+                    seedf = _grow(seedf, 2 * kf, np.int64(-1))
+                seedf[kf] = x
+                kf += 1
+                continue
             sf[x] = gen + 1
             if (sb[x] == gen or sb[x] == gen + 1) and topf + db[x] < best:
                 best = topf + db[x]
@@ -451,11 +553,52 @@ def query(s, t, upg, qs, gen):
         else:
             x = hidb[0]
             nb_ = _hpop(nb_, hkb, hidb, posb)
+            if core[x]:
+                if kb == seedb.shape[0]:
+                    seedb = _grow(seedb, 2 * kb, np.int64(-1))
+                seedb[kb] = x
+                kb += 1
+                continue
             sb[x] = gen + 1
             if (sf[x] == gen or sf[x] == gen + 1) and topb + df[x] < best:
                 best = topb + df[x]
                 meet = x
             nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
+    if kf == 0 or kb == 0:
+        return best, meet
+    # phase 2: the core, from the waiting nodes (the heaps may still hold nodes at or above best;
+    # every seed goes back in, so that each reached node is in its heap until settled)
+    for i in range(kf):
+        nf = _hpush(seedf[i], df[seedf[i]], nf, hkf, hidf, posf, True)
+    for i in range(kb):
+        nb_ = _hpush(seedb[i], db[seedb[i]], nb_, hkb, hidb, posb, True)
+    while nf > 0 and nb_ > 0:
+        topf = hkf[0]
+        topb = hkb[0]
+        if topf + topb >= best:
+            break
+        if topf <= topb:
+            x = hidf[0]
+            nf = _hpop(nf, hkf, hidf, posf)
+            if not core[x]:
+                continue
+            sf[x] = gen + 1
+            if (sb[x] == gen or sb[x] == gen + 1) and topf + db[x] < best:
+                best = topf + db[x]
+                meet = x
+            nf, best, meet = _relax_core(x, topf, first, ucnt, un, uwo, df, sf, pf, posf, hkf, hidf, nf, gen,
+                                         db, sb, best, meet)
+        else:
+            x = hidb[0]
+            nb_ = _hpop(nb_, hkb, hidb, posb)
+            if not core[x]:
+                continue
+            sb[x] = gen + 1
+            if (sf[x] == gen or sf[x] == gen + 1) and topb + df[x] < best:
+                best = topb + df[x]
+                meet = x
+            nb_, best, meet = _relax_core(x, topb, first, ucnt, un, uwi, db, sb, pb, posb, hkb, hidb, nb_, gen,
+                                          df, sf, best, meet)
     return best, meet
 
 
@@ -673,7 +816,7 @@ def table(src, tgt, upg, qs, gen0, out):
 @jit
 def _potential(v, upg, db, sb, gen, pot, ps, pgen, stack):
     """The old hierarchy's cost from ``v`` to the goal (memoised in ``pot`` under stamp ``pgen``)."""
-    first, ucnt, un, uwo = upg[0], upg[1], upg[2], upg[3]
+    first, ucnt, un, uwo, core = upg[0], upg[1], upg[2], upg[3], upg[7]
     if ps[v] == pgen:
         return pot[v], stack
     sp = 0
@@ -682,6 +825,11 @@ def _potential(v, upg, db, sb, gen, pot, ps, pgen, stack):
     while sp > 0:
         x = stack[sp - 1]
         if ps[x] == pgen:
+            sp -= 1
+            continue
+        if core[x]:
+            pot[x] = db[x] if sb[x] == gen + 1 else INF
+            ps[x] = pgen
             sp -= 1
             continue
         fx = first[x]
