@@ -394,12 +394,12 @@ def prepare(
         pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
                                            WITNESS_SETTLE, pq, deleted, rank, upto)
         report(0.05 + 0.95 * min(1.0, int(pq[3][1]) / max(m, 1)))
-    core = np.zeros(n, dtype=np.uint8)
-    uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, core)
+    in_core = np.zeros(n, dtype=np.uint8)
+    uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
     report(1.0)
     del pool, wit, start, cnt, cap, done, pq, deleted, rank
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
-    upward = (first, ucnt, un, uwo, uwi, uvo, uvi, core)
+    upward = (first, ucnt, un, uwo, uwi, uvo, uvi, in_core)
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
 
