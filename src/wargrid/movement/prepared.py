@@ -11,12 +11,18 @@ What is built: a **contraction hierarchy** (CH) over the board's own graph
 structure serves square-4, square-8 with its corner rule, hex and staggered
 boards, wrap and masks, edge costs and climbs). Nodes are contracted in
 **edge-difference order** with lazy updates (twice the shortcuts added,
-less the arcs removed, plus the neighbours already contracted). Each
+less the arcs removed, plus the neighbours already contracted, plus the
+node's level: one more than the highest contracted neighbour). Each
 contraction keeps a shortcut unless a bounded witness search
-(``WITNESS_SETTLE`` settled nodes) finds a path as cheap. Queries run a bidirectional upward Dijkstra
-with stall-on-demand and unpack the shortcuts into board cells; tables run
+(``WITNESS_SETTLE`` settled nodes; it stops as soon as every other
+neighbour is settled) finds a path as cheap. The last ``core_size`` nodes
+(``CORE_FRACTION`` of the passable cells, at most ``CORE_MAX``) are not
+contracted: they keep their lists as they are then, the **core**. Queries
+run a bidirectional upward Dijkstra with stall-on-demand below the core,
+then a plain bidirectional Dijkstra in the core from the core nodes the
+first phase reached, and unpack the shortcuts into board cells; tables run
 the bucket many-to-many method (one backward search a target, one forward
-search a source).
+search a source; a search that reaches the core searches all of it).
 
 Why this anchor, measured (hex, ``generate``, unit foot): a nested-dissection
 order of the rectangle (middle column or row, separators last), the order a
@@ -76,7 +82,7 @@ WITNESS_SETTLE = 64
 CORE_FRACTION = 0.01
 """The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
 
-CORE_MAX = 4000
+CORE_MAX = 6000
 
 
 def core_size(m: int) -> int:
