@@ -91,13 +91,45 @@ def core_size(m: int) -> int:
 
 
 BUILD_NOTES = """
-512 x 512 hex (seed 3, no rivers), unit foot, 2-core machine shared with a test run:
-build 235 s (over the 60 s aimed at: the late contractions of high-degree
-nodes dominate), 5.7 upward arcs and 172 bytes a cell; path query median
-1.4 ms, worst 21 ms; distance median 1.2 ms; 100 x 100 table 2.2 s; a cell
-on the path turned to water, then the query: 28 ms, exact. The 1200 x 1200
-world was not built: the build grows faster than the board.
+Hex, ``generate(S, S, kind="hex", seed=3, rivers=0)``, unit foot, on a
+2-core machine shared with other work (wall times vary by 1.5x; CPU
+seconds in brackets where measured).
+
+Before (edge difference + contracted neighbours, lazy updates, witness
+searches run to their distance limit or 64 settled nodes, no core): 512²
+build 235 s (53 s CPU with the witness stop below), 5.5-5.7 upward arcs and 165-172
+bytes a cell, path median 1.4 ms, worst 21 ms, 100 x 100 table 2.2 s,
+edit + query 28 ms. The time went to the top: on 512² the last 1 % of the
+contraction (1835 nodes of degree 30-100, each witness pass
+degree² x 64 settles, repeated by the lazy updates) took 29 of 57 CPU
+seconds, the last 10 % 41 s.
+
+Kept, measured one at a time on 256² (45 875 nodes) and 512² (183 501):
+
+- witness searches stop once every other neighbour is settled: 256² the
+  same hierarchy (4.46 arcs a cell), time within the noise;
+- the level in the priority: 256² 4.38 arcs a cell (4.46), distance median
+  0.12-0.14 ms (0.15-0.17), 15 % more settled witness nodes;
+- a core of 1 % of the nodes (``CORE_FRACTION``, at most ``CORE_MAX``):
+  512² 29 s CPU (53 s), 5.0 arcs and 153 bytes a cell (5.5, 165), random
+  distance median 0.74 ms (1.0), path median 0.87 ms (1.3). A 3 % core:
+  22 s CPU, 145 bytes a cell, but distance median 0.98 ms and path 1.5 ms:
+  the core's plain Dijkstra then dominates the queries.
+
+Dropped: a settle limit of 8 (256²: 30 arcs a cell, 143 s) or 24 (10 arcs,
+83 s): cutting witness searches short adds shortcuts that make the later
+contractions dearer, so hop or settle limits below 64 lose on these boards
+(256 and 1000 gave 4.1 arcs a cell for the same time, not kept for want of
+a 512² run); skipping the contracted-node test in the witness relaxation
+(the stamp of ``v`` does it): no measurable change.
+
+Benchmark (``benchmarks/bench_weighted.py --sizes 512 --seeds 3 --no-square``),
+after: 512² no rivers build 37 s, 153 bytes a cell, long query median
+1.51 ms, worst 6.3 ms (1/23 of tcod's), edit + query 25 ms, table 1.8 s;
+with rivers build 31 s, 152 bytes, 1.35 / 1.77 ms (1/12 of tcod's),
+23 ms, 0.76 s.
 """
+
 
 MEMORY_CAP: int | None = None
 """An upper bound (bytes) on what ``prepare`` may hold while it builds; ``None``: the memory the system has available."""
