@@ -103,18 +103,25 @@ def _grow(a, n, fill):
 
 
 @jit
+def _room(arcs, need):
+    """The five arc arrays ``(nb, wo, wi, vo, vi)``, grown by half (or to ``need``) when shorter than ``need``."""
+    nb, wo, wi, vo, vi = arcs
+    if need <= nb.shape[0]:
+        return arcs
+    size = max(nb.shape[0] * 3 // 2, need)
+    return (_grow(nb, size, np.int32(-1)), _grow(wo, size, INF), _grow(wi, size, INF),
+            _grow(vo, size, np.int32(-1)), _grow(vi, size, np.int32(-1)))
+
+
+@jit
 def _append(v, u, wo_, wi_, vo_, vi_, start, cnt, cap, pool, top):
     """Append the entry ``(u, wo_, wi_, vo_, vi_)`` to ``v``'s list; returns the (maybe grown) pool and its top."""
+    full = cnt[v] == cap[v]
+    newcap = max(8, 2 * cap[v])
+    if full:
+        pool = _room(pool, top + newcap)
     nb, wo, wi, vo, vi = pool
-    if cnt[v] == cap[v]:
-        newcap = max(8, 2 * cap[v])
-        if top + newcap > nb.shape[0]:
-            size = max(nb.shape[0] * 3 // 2, top + newcap)
-            nb = _grow(nb, size, np.int32(-1))
-            wo = _grow(wo, size, INF)
-            wi = _grow(wi, size, INF)
-            vo = _grow(vo, size, np.int32(-1))
-            vi = _grow(vi, size, np.int32(-1))
+    if full:
         s = start[v]
         for k in range(cnt[v]):
             nb[top + k] = nb[s + k]
@@ -319,18 +326,38 @@ def order_init(n, cell, graph, wit, settle_max, pq, deleted):
 
 
 @jit
+def _freeze(v, pool, start, cnt, first, ucnt, uarr, utop):
+    """Copy ``v``'s list into the upward arrays at ``utop`` (grown when full); returns them and the new top."""
+    k = cnt[v]
+    s = start[v]
+    uarr = _room(uarr, utop + k)
+    un, uwo, uwi, uvo, uvi = uarr
+    first[v] = utop
+    ucnt[v] = k
+    nb, wo, wi, vo, vi = pool
+    for i in range(k):
+        un[utop + i] = nb[s + i]
+        uwo[utop + i] = wo[s + i]
+        uwi[utop + i] = wi[s + i]
+        uvo[utop + i] = vo[s + i]
+        uvi[utop + i] = vi[s + i]
+    return (un, uwo, uwi, uvo, uvi), utop + k
+
+
+@jit
 def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
     """Contract nodes in priority order (lazy updates) until ``upto`` nodes are contracted or none is left.
 
     ``graph``: ``(start, cnt, cap, pool, top, done)``; ``up``: ``(first, ucnt,
     (un, uwo, uwi, uvo, uvi), utop)``; ``wit``: the witness searches' ``(dist,
-    stamp, pos, hk, hid, gen)`` scratch (``gen`` a one-element array); ``pq``:
-    ``(hk, hid, pos, box)``, ``box = [size, contracted]``. Returns the (maybe
+    stamp, pos, hk, hid, gen, target)`` scratch (``gen`` a one-element array,
+    ``target`` the stamps of the searches' targets); ``pq``: ``(hk, hid, pos,
+    box)``, ``box = [size, contracted, pops]``; ``deleted``: per node the
+    neighbours contracted and the level. Returns the (maybe
     grown) pool, its top, the upward arrays and their top.
     """
     start, cnt, cap, pool, top, done = graph
     first, ucnt, uarr, utop = up
-    un, uwo, uwi, uvo, uvi = uarr
     hk, hid, pos, box = pq
     nh = box[0]
     ndone = box[1]
@@ -348,25 +375,12 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
             continue
         # contract v: its list becomes its upward arcs
         k = cnt[v]
-        s = start[v]
-        if utop + k > un.shape[0]:
-            size = max(un.shape[0] * 3 // 2, utop + k)
-            un = _grow(un, size, np.int32(-1))
-            uwo = _grow(uwo, size, INF)
-            uwi = _grow(uwi, size, INF)
-            uvo = _grow(uvo, size, np.int32(-1))
-            uvi = _grow(uvi, size, np.int32(-1))
-        first[v] = utop
-        ucnt[v] = k
+        uarr, utop = _freeze(v, pool, start, cnt, first, ucnt, uarr, utop)
+        utop -= k
+        un = uarr[0]
         rank[v] = ndone
         ndone += 1
         nb, wo, wi, vo, vi = pool
-        for i in range(k):
-            un[utop + i] = nb[s + i]
-            uwo[utop + i] = wo[s + i]
-            uwi[utop + i] = wi[s + i]
-            uvo[utop + i] = vo[s + i]
-            uvi[utop + i] = vi[s + i]
         done[v] = 1
         for i in range(k):
             u = un[utop + i]
@@ -387,7 +401,7 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
             pool, top = _add_arc(scu[i], scw[i], scc[i], np.int32(v), start, cnt, cap, pool, top)
     box[0] = nh
     box[1] = ndone
-    return pool, top, (un, uwo, uwi, uvo, uvi), utop
+    return pool, top, uarr, utop
 
 
 @jit
@@ -398,38 +412,15 @@ def freeze_core(graph, up, pq, rank, core):
     """
     start, cnt, cap, pool, top, done = graph
     first, ucnt, uarr, utop = up
-    un, uwo, uwi, uvo, uvi = uarr
-    hk, hid, pos, box = pq
-    nh = box[0]
-    ndone = box[1]
-    need = utop
-    for i in range(nh):
-        need += cnt[hid[i]]
-    if need > un.shape[0]:
-        un = _grow(un, need, np.int32(-1))
-        uwo = _grow(uwo, need, INF)
-        uwi = _grow(uwi, need, INF)
-        uvo = _grow(uvo, need, np.int32(-1))
-        uvi = _grow(uvi, need, np.int32(-1))
-    nb, wo, wi, vo, vi = pool
-    for i in range(nh):
+    hid, box = pq[1], pq[3]
+    for i in range(box[0]):
         v = hid[i]
-        s = start[v]
-        k = cnt[v]
-        first[v] = utop
-        ucnt[v] = k
-        rank[v] = ndone + i
+        uarr, utop = _freeze(v, pool, start, cnt, first, ucnt, uarr, utop)
+        rank[v] = box[1] + i
         core[v] = 1
-        for j in range(k):
-            un[utop + j] = nb[s + j]
-            uwo[utop + j] = wo[s + j]
-            uwi[utop + j] = wi[s + j]
-            uvo[utop + j] = vo[s + j]
-            uvi[utop + j] = vi[s + j]
-        utop += k
+    box[1] += box[0]
     box[0] = 0
-    box[1] = ndone + nh
-    return (un, uwo, uwi, uvo, uvi), utop
+    return uarr, utop
 
 
 # -- queries ----------------------------------------------------------------------------------
@@ -446,6 +437,24 @@ def _entry(x, y, upg):
 
 
 @jit(inline="always")
+def _reach(y, nd, x, dist, stamp, par, pos, hk, hid, n, gen):
+    """Reach ``y`` at cost ``nd`` from ``x`` unless it is settled or reached as cheaply; returns ``(n, reached)``."""
+    sy = stamp[y]
+    if sy == gen + 1:
+        return n, False
+    if sy != gen:
+        dist[y] = nd
+        stamp[y] = gen
+        par[y] = x
+        return _hpush(y, nd, n, hk, hid, pos, True), True
+    if nd < dist[y]:
+        dist[y] = nd
+        par[y] = x
+        return _hpush(y, nd, n, hk, hid, pos, False), True
+    return n, False
+
+
+@jit(inline="always")
 def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, gen):
     """Relax the upward arcs of ``x`` (weights ``w``) unless a reached node above proves ``dx`` too high (stall)."""
     fx = first[x]
@@ -455,23 +464,27 @@ def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, 
             return n
     for e in range(fx, fx + ucnt[x]):
         we = w[e]
-        if not we < INF:
-            continue
-        y = un[e]
-        nd = dx + we
-        sy = stamp[y]
-        if sy == gen + 1:
-            continue
-        if sy != gen:
-            dist[y] = nd
-            stamp[y] = gen
-            par[y] = x
-            n = _hpush(y, nd, n, hk, hid, pos, True)
-        elif nd < dist[y]:
-            dist[y] = nd
-            par[y] = x
-            n = _hpush(y, nd, n, hk, hid, pos, False)
+        if we < INF:
+            n, _ = _reach(un[e], dx + we, x, dist, stamp, par, pos, hk, hid, n, gen)
     return n
+
+
+@jit(inline="always")
+def _settle(x, dx, stamp, ostamp, odist, gen, best, meet):
+    """Mark ``x`` settled; a node the other side reached improves ``best``; returns ``(best, meet)``."""
+    stamp[x] = gen + 1
+    if (ostamp[x] == gen or ostamp[x] == gen + 1) and dx + odist[x] < best:
+        return dx + odist[x], x
+    return best, meet
+
+
+@jit(inline="always")
+def _aside(x, seeds, k):
+    """Append ``x`` to ``seeds``; returns the (maybe grown) array and the count."""
+    if k == seeds.shape[0]:
+        seeds = _grow(seeds, 2 * k, np.int64(-1))
+    seeds[k] = x
+    return seeds, k + 1
 
 
 @jit(inline="always")
@@ -483,23 +496,9 @@ def _relax_core(x, dx, first, ucnt, un, w, dist, stamp, par, pos, hk, hid, n, ge
         if not we < INF:
             continue
         y = un[e]
-        nd = dx + we
-        sy = stamp[y]
-        if sy == gen + 1:
-            continue
-        if sy != gen:
-            dist[y] = nd
-            stamp[y] = gen
-            par[y] = x
-            n = _hpush(y, nd, n, hk, hid, pos, True)
-        elif nd < dist[y]:
-            dist[y] = nd
-            par[y] = x
-            n = _hpush(y, nd, n, hk, hid, pos, False)
-        else:
-            continue
-        if (ostamp[y] == gen or ostamp[y] == gen + 1) and nd + odist[y] < best:
-            best = nd + odist[y]
+        n, moved = _reach(y, dx + we, x, dist, stamp, par, pos, hk, hid, n, gen)
+        if moved and (ostamp[y] == gen or ostamp[y] == gen + 1) and dx + we + odist[y] < best:
+            best = dx + we + odist[y]
             meet = y
     return n, best, meet
 
@@ -540,29 +539,17 @@ def query(s, t, upg, qs, gen):
             x = hidf[0]
             nf = _hpop(nf, hkf, hidf, posf)
             if core[x]:
-                if kf == seedf.shape[0]:
-                    seedf = _grow(seedf, 2 * kf, np.int64(-1))
-                seedf[kf] = x
-                kf += 1
+                seedf, kf = _aside(x, seedf, kf)
                 continue
-            sf[x] = gen + 1
-            if (sb[x] == gen or sb[x] == gen + 1) and topf + db[x] < best:
-                best = topf + db[x]
-                meet = x
+            best, meet = _settle(x, topf, sf, sb, db, gen, best, meet)
             nf = _expand(x, topf, first, ucnt, un, uwo, uwi, df, sf, pf, posf, hkf, hidf, nf, gen)
         else:
             x = hidb[0]
             nb_ = _hpop(nb_, hkb, hidb, posb)
             if core[x]:
-                if kb == seedb.shape[0]:
-                    seedb = _grow(seedb, 2 * kb, np.int64(-1))
-                seedb[kb] = x
-                kb += 1
+                seedb, kb = _aside(x, seedb, kb)
                 continue
-            sb[x] = gen + 1
-            if (sf[x] == gen or sf[x] == gen + 1) and topb + df[x] < best:
-                best = topb + df[x]
-                meet = x
+            best, meet = _settle(x, topb, sb, sf, df, gen, best, meet)
             nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
     if kf == 0 or kb == 0:
         return best, meet
@@ -580,25 +567,17 @@ def query(s, t, upg, qs, gen):
         if topf <= topb:
             x = hidf[0]
             nf = _hpop(nf, hkf, hidf, posf)
-            if not core[x]:
-                continue
-            sf[x] = gen + 1
-            if (sb[x] == gen or sb[x] == gen + 1) and topf + db[x] < best:
-                best = topf + db[x]
-                meet = x
-            nf, best, meet = _relax_core(x, topf, first, ucnt, un, uwo, df, sf, pf, posf, hkf, hidf, nf, gen,
-                                         db, sb, best, meet)
+            if core[x]:
+                best, meet = _settle(x, topf, sf, sb, db, gen, best, meet)
+                nf, best, meet = _relax_core(x, topf, first, ucnt, un, uwo, df, sf, pf, posf, hkf, hidf, nf, gen,
+                                             db, sb, best, meet)
         else:
             x = hidb[0]
             nb_ = _hpop(nb_, hkb, hidb, posb)
-            if not core[x]:
-                continue
-            sb[x] = gen + 1
-            if (sf[x] == gen or sf[x] == gen + 1) and topb + df[x] < best:
-                best = topb + df[x]
-                meet = x
-            nb_, best, meet = _relax_core(x, topb, first, ucnt, un, uwi, db, sb, pb, posb, hkb, hidb, nb_, gen,
-                                          df, sf, best, meet)
+            if core[x]:
+                best, meet = _settle(x, topb, sb, sf, df, gen, best, meet)
+                nb_, best, meet = _relax_core(x, topb, first, ucnt, un, uwi, db, sb, pb, posb, hkb, hidb, nb_, gen,
+                                              df, sf, best, meet)
     return best, meet
 
 
