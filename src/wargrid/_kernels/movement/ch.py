@@ -488,8 +488,12 @@ def _aside(x, seeds, k):
 
 
 @jit(inline="always")
-def _relax_core(x, dx, first, ucnt, un, w, dist, stamp, par, pos, hk, hid, n, gen, odist, ostamp, best, meet):
-    """Relax every core arc of ``x``; a node the other side reached improves ``best`` (returns ``n, best, meet``)."""
+def _core_step(x, dx, first, ucnt, un, w, dist, stamp, par, pos, hk, hid, n, gen, odist, ostamp, best, meet):
+    """Settle the core node ``x`` and relax its core arcs; a node the other side reached improves ``best``.
+
+    Returns ``(n, best, meet)``.
+    """
+    best, meet = _settle(x, dx, stamp, ostamp, odist, gen, best, meet)
     fx = first[x]
     for e in range(fx, fx + ucnt[x]):
         we = w[e]
@@ -568,16 +572,14 @@ def query(s, t, upg, qs, gen):
             x = hidf[0]
             nf = _hpop(nf, hkf, hidf, posf)
             if core[x]:
-                best, meet = _settle(x, topf, sf, sb, db, gen, best, meet)
-                nf, best, meet = _relax_core(x, topf, first, ucnt, un, uwo, df, sf, pf, posf, hkf, hidf, nf, gen,
-                                             db, sb, best, meet)
+                nf, best, meet = _core_step(x, topf, first, ucnt, un, uwo, df, sf, pf, posf, hkf, hidf, nf, gen,
+                                            db, sb, best, meet)
         else:
             x = hidb[0]
             nb_ = _hpop(nb_, hkb, hidb, posb)
             if core[x]:
-                best, meet = _settle(x, topb, sb, sf, df, gen, best, meet)
-                nb_, best, meet = _relax_core(x, topb, first, ucnt, un, uwi, db, sb, pb, posb, hkb, hidb, nb_, gen,
-                                              df, sf, best, meet)
+                nb_, best, meet = _core_step(x, topb, first, ucnt, un, uwi, db, sb, pb, posb, hkb, hidb, nb_, gen,
+                                             df, sf, best, meet)
     return best, meet
 
 
