@@ -127,7 +127,13 @@ Benchmark (``benchmarks/bench_weighted.py --sizes 512 --seeds 3 --no-square``),
 after: 512² no rivers build 37 s, 153 bytes a cell, long query median
 1.51 ms, worst 6.3 ms (1/23 of tcod's), edit + query 25 ms, table 1.8 s;
 with rivers build 31 s, 152 bytes, 1.35 / 1.77 ms (1/12 of tcod's),
-23 ms, 0.76 s.
+23 ms, 0.76 s. The 1200² world (``--sizes 1200``, core 6000 nodes):
+build 913 s, 233 bytes a cell, query median 15.8 ms, worst 22.6 ms,
+edit + query 128 ms, table 6.1 s, every answer exact: far from the
+targets. There the contraction grows dense well before the last 6000
+nodes, and a core of 6000 dense nodes makes every long query a 10 ms
+Dijkstra. Not tried yet: a core chosen by degree rather than by count,
+arrays renumbered by rank, grid partitions for the first levels.
 """
 
 
