@@ -23,11 +23,11 @@ def _close(a: float, b: float) -> bool:
 
 
 @settings(max_examples=80, deadline=None)
-@given(board=boards(max_side=7))
-def test_every_prepared_answer_equals_dijkstra(board):
+@given(board=boards(max_side=7), core=st.sampled_from([None, 0, 1, 5, 20, 100]))
+def test_every_prepared_answer_equals_dijkstra(board, core):
     g, cost, e = board
     f = costs_of(g, cost, e)
-    pp = prepare(g, f, progress=lambda x: None)
+    pp = prepare(g, f, progress=lambda x: None, core=core)
     topo = g.topology
     cells = list(g.cells())
     for a in cells:
@@ -109,7 +109,12 @@ def test_map_stays_exact_after_random_edits(data):
     g = data.draw(grids(max_side=6))
     m = _random_map(data, g)
     unit = data.draw(st.sampled_from(["foot", "cavalry"]))
-    m.prepare(unit=unit, progress=lambda x: None)
+    kept = prep.CORE_FRACTION
+    prep.CORE_FRACTION = data.draw(st.sampled_from([kept, 0.2, 1.0]))  # a core of none, some or every node
+    try:
+        m.prepare(unit=unit, progress=lambda x: None)
+    finally:
+        prep.CORE_FRACTION = kept
     _check_map(m, unit)
     for _ in range(data.draw(st.integers(1, 3))):
         _edit(data, m)

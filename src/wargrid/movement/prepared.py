@@ -11,12 +11,18 @@ What is built: a **contraction hierarchy** (CH) over the board's own graph
 structure serves square-4, square-8 with its corner rule, hex and staggered
 boards, wrap and masks, edge costs and climbs). Nodes are contracted in
 **edge-difference order** with lazy updates (twice the shortcuts added,
-less the arcs removed, plus the neighbours already contracted). Each
+less the arcs removed, plus the neighbours already contracted, plus the
+node's level: one more than the highest contracted neighbour). Each
 contraction keeps a shortcut unless a bounded witness search
-(``WITNESS_SETTLE`` settled nodes) finds a path as cheap. Queries run a bidirectional upward Dijkstra
-with stall-on-demand and unpack the shortcuts into board cells; tables run
+(``WITNESS_SETTLE`` settled nodes; it stops as soon as every other
+neighbour is settled) finds a path as cheap. The last ``core_size`` nodes
+(``CORE_FRACTION`` of the passable cells, at most ``CORE_MAX``) are not
+contracted: they keep their lists as they are then, the **core**. Queries
+run a bidirectional upward Dijkstra with stall-on-demand below the core,
+then a plain bidirectional Dijkstra in the core from the core nodes the
+first phase reached, and unpack the shortcuts into board cells; tables run
 the bucket many-to-many method (one backward search a target, one forward
-search a source).
+search a source; a search that reaches the core searches all of it).
 
 Why this anchor, measured (hex, ``generate``, unit foot): a nested-dissection
 order of the rectangle (middle column or row, separators last), the order a
@@ -73,14 +79,63 @@ __all__ = [
 WITNESS_SETTLE = 64
 """A witness search stops after this many settled nodes (and keeps the shortcut): size against build time."""
 
+CORE_FRACTION = 0.01
+"""The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
+
+CORE_MAX = 6000
+
+
+def core_size(m: int) -> int:
+    """How many of ``m`` passable nodes stay in the core."""
+    return min(CORE_MAX, int(m * CORE_FRACTION))
+
+
 BUILD_NOTES = """
-512 x 512 hex (seed 3, no rivers), unit foot, 2-core machine shared with a test run:
-build 235 s (over the 60 s aimed at: the late contractions of high-degree
-nodes dominate), 5.7 upward arcs and 172 bytes a cell; path query median
-1.4 ms, worst 21 ms; distance median 1.2 ms; 100 x 100 table 2.2 s; a cell
-on the path turned to water, then the query: 28 ms, exact. The 1200 x 1200
-world was not built: the build grows faster than the board.
+Hex, ``generate(S, S, kind="hex", seed=3, rivers=0)``, unit foot, on a
+2-core machine shared with other work (wall times vary by 1.5x; CPU
+seconds in brackets where measured).
+
+Before (edge difference + contracted neighbours, lazy updates, witness
+searches run to their distance limit or 64 settled nodes, no core): 512²
+build 235 s (53 s CPU with the witness stop below), 5.5-5.7 upward arcs and 165-172
+bytes a cell, path median 1.4 ms, worst 21 ms, 100 x 100 table 2.2 s,
+edit + query 28 ms. The time went to the top: on 512² the last 1 % of the
+contraction (1835 nodes of degree 30-100, each witness pass
+degree² x 64 settles, repeated by the lazy updates) took 29 of 57 CPU
+seconds, the last 10 % 41 s.
+
+Kept, measured one at a time on 256² (45 875 nodes) and 512² (183 501):
+
+- witness searches stop once every other neighbour is settled: 256² the
+  same hierarchy (4.46 arcs a cell), time within the noise;
+- the level in the priority: 256² 4.38 arcs a cell (4.46), distance median
+  0.12-0.14 ms (0.15-0.17), 15 % more settled witness nodes;
+- a core of 1 % of the nodes (``CORE_FRACTION``, at most ``CORE_MAX``):
+  512² 29 s CPU (53 s), 5.0 arcs and 153 bytes a cell (5.5, 165), random
+  distance median 0.74 ms (1.0), path median 0.87 ms (1.3). A 3 % core:
+  22 s CPU, 145 bytes a cell, but distance median 0.98 ms and path 1.5 ms:
+  the core's plain Dijkstra then dominates the queries.
+
+Dropped: a settle limit of 8 (256²: 30 arcs a cell, 143 s) or 24 (10 arcs,
+83 s): cutting witness searches short adds shortcuts that make the later
+contractions dearer, so hop or settle limits below 64 lose on these boards
+(256 and 1000 gave 4.1 arcs a cell for the same time, not kept for want of
+a 512² run); skipping the contracted-node test in the witness relaxation
+(the stamp of ``v`` does it): no measurable change.
+
+Benchmark (``benchmarks/bench_weighted.py --sizes 512 --seeds 3 --no-square``),
+after: 512² no rivers build 37 s, 153 bytes a cell, long query median
+1.51 ms, worst 6.3 ms (1/23 of tcod's), edit + query 25 ms, table 1.8 s;
+with rivers build 31 s, 152 bytes, 1.35 / 1.77 ms (1/12 of tcod's),
+23 ms, 0.76 s. The 1200² world (``--sizes 1200``, core 6000 nodes):
+build 913 s, 233 bytes a cell, query median 15.8 ms, worst 22.6 ms,
+edit + query 128 ms, table 6.1 s, every answer exact: far from the
+targets. There the contraction grows dense well before the last 6000
+nodes, and a core of 6000 dense nodes makes every long query a 10 ms
+Dijkstra. Not tried yet: a core chosen by degree rather than by count,
+arrays renumbered by rank, grid partitions for the first levels.
 """
+
 
 MEMORY_CAP: int | None = None
 """An upper bound (bytes) on what ``prepare`` may hold while it builds; ``None``: the memory the system has available."""
@@ -305,6 +360,7 @@ def prepare(
     costs: CostField,
     *,
     progress: Callable[[float], None] | None = None,
+    core: int | None = None,
 ) -> PreparedPaths:
     """Build the contraction hierarchy of ``costs`` on ``grid`` (see the module notes).
 
@@ -318,6 +374,10 @@ def prepare(
         Called with the fraction done (0 to 1) as the build goes; by default
         a build longer than a second shows its progress on stderr when that
         is a terminal.
+    core : int, optional
+        How many nodes stay uncontracted (searched by a plain bidirectional
+        Dijkstra at the top of every query); default ``core_size`` of the
+        passable cells.
 
     Returns
     -------
@@ -364,22 +424,26 @@ def prepare(
             np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32))
     utop = 0
     wit = (np.empty(n), np.zeros(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
-           np.empty(n, dtype=np.int64), np.zeros(1, dtype=np.int64))
-    pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(2, dtype=np.int64))
-    deleted = np.zeros(n, dtype=np.int32)
+           np.empty(n, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(3, dtype=np.int64))
+    deleted = np.zeros((2, n), dtype=np.int32)
     rank = np.full(n, -1, dtype=np.int64)
     report(0.0)
     m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, WITNESS_SETTLE, pq, deleted)
-    chunk = max(1, m // 50)
+    chunk = max(1, m // 200)
     report(0.05)
-    while pq[3][0] > 0:
-        upto = int(pq[3][1]) + chunk
+    stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
+    while int(pq[3][1]) < stop:
+        upto = min(stop, int(pq[3][1]) + chunk)
         pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
                                            WITNESS_SETTLE, pq, deleted, rank, upto)
         report(0.05 + 0.95 * min(1.0, int(pq[3][1]) / max(m, 1)))
+    in_core = np.zeros(n, dtype=np.uint8)
+    uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
+    report(1.0)
     del pool, wit, start, cnt, cap, done, pq, deleted, rank
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
-    upward = (first, ucnt, un, uwo, uwi, uvo, uvi)
+    upward = (first, ucnt, un, uwo, uwi, uvo, uvi, in_core)
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
 

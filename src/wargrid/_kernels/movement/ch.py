@@ -103,18 +103,25 @@ def _grow(a, n, fill):
 
 
 @jit
+def _room(arcs, need):
+    """The five arc arrays ``(nb, wo, wi, vo, vi)``, grown by half (or to ``need``) when shorter than ``need``."""
+    nb, wo, wi, vo, vi = arcs
+    if need <= nb.shape[0]:
+        return arcs
+    size = max(nb.shape[0] * 3 // 2, need)
+    return (_grow(nb, size, np.int32(-1)), _grow(wo, size, INF), _grow(wi, size, INF),
+            _grow(vo, size, np.int32(-1)), _grow(vi, size, np.int32(-1)))
+
+
+@jit
 def _append(v, u, wo_, wi_, vo_, vi_, start, cnt, cap, pool, top):
     """Append the entry ``(u, wo_, wi_, vo_, vi_)`` to ``v``'s list; returns the (maybe grown) pool and its top."""
+    full = cnt[v] == cap[v]
+    newcap = max(8, 2 * cap[v])
+    if full:
+        pool = _room(pool, top + newcap)
     nb, wo, wi, vo, vi = pool
-    if cnt[v] == cap[v]:
-        newcap = max(8, 2 * cap[v])
-        if top + newcap > nb.shape[0]:
-            size = max(nb.shape[0] * 3 // 2, top + newcap)
-            nb = _grow(nb, size, np.int32(-1))
-            wo = _grow(wo, size, INF)
-            wi = _grow(wi, size, INF)
-            vo = _grow(vo, size, np.int32(-1))
-            vi = _grow(vi, size, np.int32(-1))
+    if full:
         s = start[v]
         for k in range(cnt[v]):
             nb[top + k] = nb[s + k]
@@ -207,7 +214,7 @@ def _witness_pass(v, graph, wit, settle_max, sc):
     Returns the (maybe grown) ``sc`` arrays and the count.
     """
     start, cnt, cap, pool, top, done = graph
-    dist, stamp, hpos, hk, hid, genbox = wit
+    dist, stamp, hpos, hk, hid, genbox, tg = wit
     scu, scw, scc = sc
     nsc = 0
     nb, wo, wi = pool[0], pool[1], pool[2]
@@ -221,15 +228,18 @@ def _witness_pass(v, graph, wit, settle_max, sc):
         if not win < INF:
             continue
         u = nb[s + i]
+        gen += 2
         limit = -1.0
+        left = 0
         for j in range(k):
             if j != i and wo[s + j] < INF:
                 c = win + wo[s + j]
                 if c > limit:
                     limit = c
+                tg[nb[s + j]] = gen
+                left += 1
         if limit < 0.0:
             continue
-        gen += 2
         nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
         dist[u] = 0.0
         stamp[u] = gen
@@ -240,6 +250,11 @@ def _witness_pass(v, graph, wit, settle_max, sc):
             nh = _hpop(nh, hk, hid, hpos)
             stamp[x] = gen + 1
             settled += 1
+            genbox[1] += 1
+            if tg[x] == gen:
+                left -= 1
+                if left == 0:
+                    break
             if dx > limit or settled > settle_max:
                 break
             sx = start[x]
@@ -283,11 +298,16 @@ def _witness_pass(v, graph, wit, settle_max, sc):
     return (scu, scw, scc), nsc
 
 
+@jit(inline="always")
+def _prio(nsc, k, v, deleted):
+    """Edge difference (shortcuts added less arcs removed), neighbours already contracted, level."""
+    return float(2 * nsc - k + deleted[0, v] + deleted[1, v]) + v * 1e-9
+
+
 @jit
 def _priority(v, graph, wit, settle_max, sc, deleted):
-    """Edge difference (shortcuts added less arcs removed) plus the neighbours already contracted."""
     sc, nsc = _witness_pass(v, graph, wit, settle_max, sc)
-    return sc, float(2 * nsc - graph[1][v] + deleted[v])
+    return sc, _prio(nsc, graph[1][v], v, deleted)
 
 
 @jit
@@ -300,9 +320,28 @@ def order_init(n, cell, graph, wit, settle_max, pq, deleted):
         if not cell[v] < INF:
             continue
         sc, pr = _priority(v, graph, wit, settle_max, sc, deleted)
-        nh = _hpush(v, pr + v * 1e-9, nh, hk, hid, pos, True)
+        nh = _hpush(v, pr, nh, hk, hid, pos, True)
     box[0] = nh
     return nh
+
+
+@jit
+def _freeze(v, pool, start, cnt, first, ucnt, uarr, utop):
+    """Copy ``v``'s list into the upward arrays at ``utop`` (grown when full); returns them and the new top."""
+    k = cnt[v]
+    s = start[v]
+    uarr = _room(uarr, utop + k)
+    un, uwo, uwi, uvo, uvi = uarr
+    first[v] = utop
+    ucnt[v] = k
+    nb, wo, wi, vo, vi = pool
+    for i in range(k):
+        un[utop + i] = nb[s + i]
+        uwo[utop + i] = wo[s + i]
+        uwi[utop + i] = wi[s + i]
+        uvo[utop + i] = vo[s + i]
+        uvi[utop + i] = vi[s + i]
+    return (un, uwo, uwi, uvo, uvi), utop + k
 
 
 @jit
@@ -311,13 +350,14 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
 
     ``graph``: ``(start, cnt, cap, pool, top, done)``; ``up``: ``(first, ucnt,
     (un, uwo, uwi, uvo, uvi), utop)``; ``wit``: the witness searches' ``(dist,
-    stamp, pos, hk, hid, gen)`` scratch (``gen`` a one-element array); ``pq``:
-    ``(hk, hid, pos, box)``, ``box = [size, contracted]``. Returns the (maybe
+    stamp, pos, hk, hid, gen, target)`` scratch (``gen`` a one-element array,
+    ``target`` the stamps of the searches' targets); ``pq``: ``(hk, hid, pos,
+    box)``, ``box = [size, contracted, pops]``; ``deleted``: per node the
+    neighbours contracted and the level. Returns the (maybe
     grown) pool, its top, the upward arrays and their top.
     """
     start, cnt, cap, pool, top, done = graph
     first, ucnt, uarr, utop = up
-    un, uwo, uwi, uvo, uvi = uarr
     hk, hid, pos, box = pq
     nh = box[0]
     ndone = box[1]
@@ -326,37 +366,27 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
         v = hid[0]
         key = hk[0]
         nh = _hpop(nh, hk, hid, pos)
+        box[2] += 1
         g = (start, cnt, cap, pool, top, done)
         sc, nsc = _witness_pass(v, g, wit, settle_max, sc)
-        pr = float(2 * nsc - cnt[v] + deleted[v]) + v * 1e-9
+        pr = _prio(nsc, cnt[v], v, deleted)
         if nh > 0 and pr > hk[0] and pr > key:
             nh = _hpush(v, pr, nh, hk, hid, pos, True)
             continue
         # contract v: its list becomes its upward arcs
         k = cnt[v]
-        s = start[v]
-        if utop + k > un.shape[0]:
-            size = max(un.shape[0] * 3 // 2, utop + k)
-            un = _grow(un, size, np.int32(-1))
-            uwo = _grow(uwo, size, INF)
-            uwi = _grow(uwi, size, INF)
-            uvo = _grow(uvo, size, np.int32(-1))
-            uvi = _grow(uvi, size, np.int32(-1))
-        first[v] = utop
-        ucnt[v] = k
+        uarr, utop = _freeze(v, pool, start, cnt, first, ucnt, uarr, utop)
+        utop -= k
+        un = uarr[0]
         rank[v] = ndone
         ndone += 1
         nb, wo, wi, vo, vi = pool
-        for i in range(k):
-            un[utop + i] = nb[s + i]
-            uwo[utop + i] = wo[s + i]
-            uwi[utop + i] = wi[s + i]
-            uvo[utop + i] = vo[s + i]
-            uvi[utop + i] = vi[s + i]
         done[v] = 1
         for i in range(k):
             u = un[utop + i]
-            deleted[u] += 1
+            deleted[0, u] += 1
+            if deleted[1, u] < deleted[1, v] + 1:
+                deleted[1, u] = deleted[1, v] + 1
             j = _find(u, v, start, cnt, nb)
             last = start[u] + cnt[u] - 1
             nb[j] = nb[last]
@@ -371,7 +401,26 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
             pool, top = _add_arc(scu[i], scw[i], scc[i], np.int32(v), start, cnt, cap, pool, top)
     box[0] = nh
     box[1] = ndone
-    return pool, top, (un, uwo, uwi, uvo, uvi), utop
+    return pool, top, uarr, utop
+
+
+@jit
+def freeze_core(graph, up, pq, rank, core):
+    """Keep the nodes left in ``pq`` uncontracted: each one's whole list (core neighbours only) becomes its arcs.
+
+    Marks them in ``core``; returns the upward arrays and their top.
+    """
+    start, cnt, cap, pool, top, done = graph
+    first, ucnt, uarr, utop = up
+    hid, box = pq[1], pq[3]
+    for i in range(box[0]):
+        v = hid[i]
+        uarr, utop = _freeze(v, pool, start, cnt, first, ucnt, uarr, utop)
+        rank[v] = box[1] + i
+        core[v] = 1
+    box[1] += box[0]
+    box[0] = 0
+    return uarr, utop
 
 
 # -- queries ----------------------------------------------------------------------------------
@@ -388,6 +437,24 @@ def _entry(x, y, upg):
 
 
 @jit(inline="always")
+def _reach(y, nd, x, dist, stamp, par, pos, hk, hid, n, gen):
+    """Reach ``y`` at cost ``nd`` from ``x`` unless it is settled or reached as cheaply; returns ``(n, reached)``."""
+    sy = stamp[y]
+    if sy == gen + 1:
+        return n, False
+    if sy != gen:
+        dist[y] = nd
+        stamp[y] = gen
+        par[y] = x
+        return _hpush(y, nd, n, hk, hid, pos, True), True
+    if nd < dist[y]:
+        dist[y] = nd
+        par[y] = x
+        return _hpush(y, nd, n, hk, hid, pos, False), True
+    return n, False
+
+
+@jit(inline="always")
 def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, gen):
     """Relax the upward arcs of ``x`` (weights ``w``) unless a reached node above proves ``dx`` too high (stall)."""
     fx = first[x]
@@ -397,33 +464,61 @@ def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, 
             return n
     for e in range(fx, fx + ucnt[x]):
         we = w[e]
+        if we < INF:
+            n, _ = _reach(un[e], dx + we, x, dist, stamp, par, pos, hk, hid, n, gen)
+    return n
+
+
+@jit(inline="always")
+def _settle(x, dx, stamp, ostamp, odist, gen, best, meet):
+    """Mark ``x`` settled; a node the other side reached improves ``best``; returns ``(best, meet)``."""
+    stamp[x] = gen + 1
+    if (ostamp[x] == gen or ostamp[x] == gen + 1) and dx + odist[x] < best:
+        return dx + odist[x], x
+    return best, meet
+
+
+@jit(inline="always")
+def _aside(x, seeds, k):
+    """Append ``x`` to ``seeds``; returns the (maybe grown) array and the count."""
+    if k == seeds.shape[0]:
+        seeds = _grow(seeds, 2 * k, np.int64(-1))
+    seeds[k] = x
+    return seeds, k + 1
+
+
+@jit(inline="always")
+def _core_step(x, dx, first, ucnt, un, w, dist, stamp, par, pos, hk, hid, n, gen, odist, ostamp, best, meet):
+    """Settle the core node ``x`` and relax its core arcs; a node the other side reached improves ``best``.
+
+    Returns ``(n, best, meet)``.
+    """
+    best, meet = _settle(x, dx, stamp, ostamp, odist, gen, best, meet)
+    fx = first[x]
+    for e in range(fx, fx + ucnt[x]):
+        we = w[e]
         if not we < INF:
             continue
         y = un[e]
-        nd = dx + we
-        sy = stamp[y]
-        if sy == gen + 1:
-            continue
-        if sy != gen:
-            dist[y] = nd
-            stamp[y] = gen
-            par[y] = x
-            n = _hpush(y, nd, n, hk, hid, pos, True)
-        elif nd < dist[y]:
-            dist[y] = nd
-            par[y] = x
-            n = _hpush(y, nd, n, hk, hid, pos, False)
-    return n
+        n, moved = _reach(y, dx + we, x, dist, stamp, par, pos, hk, hid, n, gen)
+        if moved and (ostamp[y] == gen or ostamp[y] == gen + 1) and dx + we + odist[y] < best:
+            best = dx + we + odist[y]
+            meet = y
+    return n, best, meet
 
 
 @jit
 def query(s, t, upg, qs, gen):
-    """Bidirectional upward search; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
+    """Bidirectional upward search, then the core; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
 
     ``qs``: ``(df, db, stamp_f, stamp_b, parent_f, parent_b, pos_f, pos_b, hk_f,
     hid_f, hk_b, hid_b)``; ``gen`` this query's stamp (even; ``gen + 1``: settled).
+    Phase 1 searches the upward arcs below the core; the core nodes it
+    reaches wait (their distances are final once phase 1 is done). Phase 2 is
+    a plain bidirectional Dijkstra over the core seeded with them, stopped
+    when the two tops add up to the best meeting.
     """
-    first, ucnt, un, uwo, uwi = upg[0], upg[1], upg[2], upg[3], upg[4]
+    first, ucnt, un, uwo, uwi, core = upg[0], upg[1], upg[2], upg[3], upg[4], upg[7]
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
     best = INF
     meet = -1
@@ -435,6 +530,10 @@ def query(s, t, upg, qs, gen):
     sb[t] = gen
     pb[t] = -1
     nb_ = _hpush(t, 0.0, 0, hkb, hidb, posb, True)
+    seedf = np.empty(16, dtype=np.int64)
+    seedb = np.empty(16, dtype=np.int64)
+    kf = 0
+    kb = 0
     while nf > 0 or nb_ > 0:
         topf = hkf[0] if nf > 0 else INF
         topb = hkb[0] if nb_ > 0 else INF
@@ -443,19 +542,44 @@ def query(s, t, upg, qs, gen):
         if topf <= topb:
             x = hidf[0]
             nf = _hpop(nf, hkf, hidf, posf)
-            sf[x] = gen + 1
-            if (sb[x] == gen or sb[x] == gen + 1) and topf + db[x] < best:
-                best = topf + db[x]
-                meet = x
+            if core[x]:
+                seedf, kf = _aside(x, seedf, kf)
+                continue
+            best, meet = _settle(x, topf, sf, sb, db, gen, best, meet)
             nf = _expand(x, topf, first, ucnt, un, uwo, uwi, df, sf, pf, posf, hkf, hidf, nf, gen)
         else:
             x = hidb[0]
             nb_ = _hpop(nb_, hkb, hidb, posb)
-            sb[x] = gen + 1
-            if (sf[x] == gen or sf[x] == gen + 1) and topb + df[x] < best:
-                best = topb + df[x]
-                meet = x
+            if core[x]:
+                seedb, kb = _aside(x, seedb, kb)
+                continue
+            best, meet = _settle(x, topb, sb, sf, df, gen, best, meet)
             nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
+    if kf == 0 or kb == 0:
+        return best, meet
+    # phase 2: the core, from the waiting nodes (the heaps may still hold nodes at or above best;
+    # every seed goes back in, so that each reached node is in its heap until settled)
+    for i in range(kf):
+        nf = _hpush(seedf[i], df[seedf[i]], nf, hkf, hidf, posf, True)
+    for i in range(kb):
+        nb_ = _hpush(seedb[i], db[seedb[i]], nb_, hkb, hidb, posb, True)
+    while nf > 0 and nb_ > 0:
+        topf = hkf[0]
+        topb = hkb[0]
+        if topf + topb >= best:
+            break
+        if topf <= topb:
+            x = hidf[0]
+            nf = _hpop(nf, hkf, hidf, posf)
+            if core[x]:
+                nf, best, meet = _core_step(x, topf, first, ucnt, un, uwo, df, sf, pf, posf, hkf, hidf, nf, gen,
+                                            db, sb, best, meet)
+        else:
+            x = hidb[0]
+            nb_ = _hpop(nb_, hkb, hidb, posb)
+            if core[x]:
+                nb_, best, meet = _core_step(x, topb, first, ucnt, un, uwi, db, sb, pb, posb, hkb, hidb, nb_, gen,
+                                             df, sf, best, meet)
     return best, meet
 
 
@@ -673,7 +797,7 @@ def table(src, tgt, upg, qs, gen0, out):
 @jit
 def _potential(v, upg, db, sb, gen, pot, ps, pgen, stack):
     """The old hierarchy's cost from ``v`` to the goal (memoised in ``pot`` under stamp ``pgen``)."""
-    first, ucnt, un, uwo = upg[0], upg[1], upg[2], upg[3]
+    first, ucnt, un, uwo, core = upg[0], upg[1], upg[2], upg[3], upg[7]
     if ps[v] == pgen:
         return pot[v], stack
     sp = 0
@@ -682,6 +806,11 @@ def _potential(v, upg, db, sb, gen, pot, ps, pgen, stack):
     while sp > 0:
         x = stack[sp - 1]
         if ps[x] == pgen:
+            sp -= 1
+            continue
+        if core[x]:
+            pot[x] = db[x] if sb[x] == gen + 1 else INF
+            ps[x] = pgen
             sp -= 1
             continue
         fx = first[x]
