@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wargrid import HexGrid, Map, SquareGrid
-from wargrid.sight.polygon import visibility_polygon
+from wargrid.sight.polygon import ARC_STEP, visibility_polygon
 
 from sight_oracles import distance_to_segments, segment_blocked
 
@@ -104,8 +104,6 @@ def test_map_method_and_bad_input():
     p = m.visibility_polygon((0.5, 0.5))
     assert not p.contains(3.5, 3.5) and p.contains(3.5, 0.5)
     with pytest.raises(ValueError, match="light"):
-        m.visibility_polygon((1.5, 1.5))
-    with pytest.raises(ValueError, match="light"):
         m.visibility_polygon((float("nan"), 1.0))
     with pytest.raises(ValueError, match="light"):
         m.visibility_polygon((5.0, 1.0))
@@ -115,3 +113,65 @@ def test_map_method_and_bad_input():
         m.visibility_polygon((0.5, 0.5), bounds=(2, 2, 1, 1))
     with pytest.raises(TypeError, match="SquareGrid"):
         Map(HexGrid(3, 3)).visibility_polygon((0.5, 0.5))
+
+
+@settings(max_examples=60)
+@given(scenes(), st.floats(0.3, 9.0))
+def test_radius_clips_to_the_disc(scene, radius):
+    """Clipped by ``radius``: inside iff inside the unclipped polygon and within the radius."""
+    blocks, light, rng = scene
+    h, w = blocks.shape
+    full = visibility_polygon(SquareGrid(w, h), blocks, light)
+    p = visibility_polygon(SquareGrid(w, h), blocks, light, radius=radius)
+    assert np.all(np.hypot(p.points[:, 0] - light[0], p.points[:, 1] - light[1]) <= radius + 1e-9)
+    edges = np.concatenate([full.points, np.roll(full.points, -1, axis=0)], axis=1)
+    qx, qy = rng.uniform(0, w, 300), rng.uniform(0, h, 300)
+    d = np.hypot(qx - light[0], qy - light[1])
+    chord = radius * math.cos(ARC_STEP / 2)  # the arc is drawn as chords: a thin ring inside it is uncertain
+    for x, y, dist, got, lit in zip(qx, qy, d, p.contains(qx, qy), full.contains(qx, qy)):
+        if distance_to_segments(x, y, edges) < TOL or chord - TOL < dist < radius + TOL:
+            continue
+        assert got == (lit and dist < radius), (light, radius, (x, y))
+
+
+def test_radius_literal_and_bad_values():
+    open9 = np.zeros((9, 9), dtype=bool)
+    p = visibility_polygon(SquareGrid(9, 9), open9, (4.5, 4.5), radius=2)
+    # a regular 90-gon of circumradius 2: (90 / 2) * 4 * sin(4 degrees)
+    assert math.isclose(p.area, 180 * math.sin(math.radians(4)), rel_tol=1e-9)
+    assert len(p) == 90
+    # a radius beyond the board changes nothing
+    big = visibility_polygon(SquareGrid(9, 9), open9, (4.5, 4.5), radius=50)
+    assert math.isclose(big.area, 81.0)
+    for bad in (0, -1.5, float("nan")):
+        with pytest.raises(ValueError, match="radius"):
+            visibility_polygon(SquareGrid(9, 9), open9, (4.5, 4.5), radius=bad)
+    with pytest.raises(TypeError, match="radius"):
+        visibility_polygon(SquareGrid(9, 9), open9, (4.5, 4.5), radius="2")
+
+
+def test_light_inside_a_blocking_tile_sees_out_of_it():
+    """A viewer standing in a forest: its own tile is open, every other forest still blocks."""
+    m = Map(SquareGrid(6, 6))
+    m.set_terrain([(1, 1), (3, 1)], "forest")
+    p = m.visibility_polygon((1.5, 1.5))
+    blocks = m.blocks_sight().copy()
+    blocks[1, 1] = False
+    q = visibility_polygon(SquareGrid(6, 6), blocks, (1.5, 1.5))
+    assert np.array_equal(p.points, q.points)
+    assert p.contains(1.5, 4.5) and p.contains(2.5, 1.5) and not p.contains(4.5, 1.5)
+    clipped = m.visibility_polygon((1.5, 1.5), radius=2)
+    assert clipped.contains(1.5, 3.2) and not clipped.contains(1.5, 3.7)
+
+
+@settings(max_examples=60)
+@given(scenes(), st.floats(0.05, 0.95), st.floats(0.05, 0.95))
+def test_bounds_off_the_tile_lines(scene, fx, fy):
+    """A box whose sides cut through walls: the polygon still matches the brute force inside the box."""
+    blocks, light, rng = scene
+    h, w = blocks.shape
+    box = (light[0] * fx, light[1] * fy, light[0] + (w - light[0]) * (1 - fx) + 1e-9, light[1] + (h - light[1]) * (1 - fy) + 1e-9)
+    box = (box[0], box[1], min(max(box[2], light[0]), w), min(max(box[3], light[1]), h))
+    if not (box[0] < box[2] and box[1] < box[3]):
+        return
+    check(blocks, light, rng, box=box)

@@ -81,13 +81,15 @@ class SightQueries(MapCore):
         source = MapSightBoard(self, self._check_elevation_flag(elevation))
         return Fog(source(), teams, radius=radius, metric=metric, regrow=regrow, alliances=alliances, source=source)
 
-    def visibility_polygon(self, light: tuple[float, float], *, bounds: Sequence[float] | None = None) -> VisibilityPolygon:
+    def visibility_polygon(self, light: tuple[float, float], *, bounds: Sequence[float] | None = None,
+                           radius: float | None = None) -> VisibilityPolygon:
         """The polygon lit by a light at float point ``light = (x, y)`` (square boards; tile ``(x, y)``
-        covers ``[x, x + 1] x [y, y + 1]``); see ``wargrid.sight.polygon``.
+        covers ``[x, x + 1] x [y, y + 1]``), clipped to ``radius`` when given; see ``wargrid.sight.polygon``.
+        A light inside a sight-blocking tile (a forest) sees out of it.
 
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(3, 3)); m.set_terrain([(1, 1)], "mountains")
         >>> p = m.visibility_polygon((0.5, 0.5)); bool(p.contains(2.5, 2.5)), bool(p.contains(2.5, 0.5))
         (False, True)
         """
-        return visibility_polygon(self.grid, self.blocks_sight(), light, bounds=bounds)
+        return visibility_polygon(self.grid, self.blocks_sight(), light, bounds=bounds, radius=radius)

@@ -22,6 +22,11 @@ by about ``1e-7`` times its distance from the light.
 The light may sit on a tile corner or edge (directions that enter a blocking
 tile at once are dark), in a closed room (the polygon is the room), or on an
 open board (the polygon is closed by the bounding box, by default the board).
+A light strictly inside a blocking tile (a viewer standing in a forest) sees
+out of it: its own tile is treated as open, as field of view treats the
+viewer's cell. ``radius`` clips the polygon to the disc of that radius around
+the light (the arc drawn as chords at most ``ARC_STEP`` radians apart), so
+the lit area ends where the sight radius does.
 
 >>> import numpy as np
 >>> from wargrid import SquareGrid
@@ -47,6 +52,7 @@ from ..grids.boards import Grid, SquareGrid
 __all__ = ["VisibilityPolygon", "visibility_polygon"]
 
 _EPS_ANGLE = 1e-7
+ARC_STEP = math.pi / 45  # the largest angle between two vertices of a clipped arc (4 degrees)
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,15 +148,18 @@ def _segments(blk: NDArray[np.bool_], lx: float, ly: float, box: tuple[float, fl
     hl = np.concatenate([ys[top], ys[bot] + 1])
     hs = np.concatenate([xs[top], xs[bot]])
     hside = np.concatenate([np.zeros(top.sum(), int), np.ones(bot.sum(), int)])
+    # every chain is cut to the box (a box off the tile lines cuts walls): its ends are where rays must go
     for ln, a, b in _merge(hl, hs, hside):
-        parts.append((a, ln, b, ln))
+        if y0 <= ln <= y1 and max(a, x0) < min(b, x1):
+            parts.append((max(a, x0), ln, min(b, x1), ln))
     left = (lx < xs) & ~sub[sy, sx - 1]
     right = (lx > xs + 1) & ~sub[sy, sx + 1]
     vl = np.concatenate([xs[left], xs[right] + 1])
     vs = np.concatenate([ys[left], ys[right]])
     vside = np.concatenate([np.zeros(left.sum(), int), np.ones(right.sum(), int)])
     for ln, a, b in _merge(vl, vs, vside):
-        parts.append((ln, a, ln, b))
+        if x0 <= ln <= x1 and max(a, y0) < min(b, y1):
+            parts.append((ln, max(a, y0), ln, min(b, y1)))
     parts += [(x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)]
     return np.array(parts, dtype=np.float64)
 
@@ -190,18 +199,46 @@ def visibility_polygon(
     light: tuple[float, float],
     *,
     bounds: Sequence[float] | None = None,
+    radius: float | None = None,
 ) -> VisibilityPolygon:
     """The polygon lit by a light at float point ``light = (x, y)`` on a square board.
 
-    ``blocks`` is the boolean ``(height, width)`` layer of sight-blocking
-    tiles (masked-out cells block too); ``bounds`` an optional
-    ``(x0, y0, x1, y1)`` box that closes the polygon (default: the board).
-    The light may not be strictly inside a blocking tile.
+    Parameters
+    ----------
+    grid
+        The square board.
+    blocks
+        The boolean ``(height, width)`` layer of sight-blocking tiles
+        (masked-out cells block too). The tile holding the light is treated as
+        open: a viewer standing in a forest sees out of it.
+    light
+        The light's float point; it must lie inside ``bounds``.
+    bounds
+        An optional ``(x0, y0, x1, y1)`` box that closes the polygon (default:
+        the board).
+    radius
+        When given (a positive number), the polygon is clipped to the disc of
+        this radius around the light.
+
+    Returns
+    -------
+    VisibilityPolygon
+        The vertices in order of angle around the light.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``grid`` is not a ``SquareGrid``, or ``light`` is not a pair of numbers.
+    ArgumentError
+        ``light`` lies outside ``bounds``, ``bounds`` is not a proper box,
+        ``radius`` is not positive, or ``blocks`` has the wrong shape.
 
     >>> from wargrid import SquareGrid
     >>> p = visibility_polygon(SquareGrid(4, 4), np.zeros((4, 4), dtype=bool), (1.0, 1.0))
     >>> round(p.area, 9), len(p)
     (16.0, 4)
+    >>> round(visibility_polygon(SquareGrid(9, 9), np.zeros((9, 9), dtype=bool), (4.5, 4.5), radius=2).area, 2)
+    12.56
     """
     from .._kernels.sight.polygon import march_rays
 
@@ -213,9 +250,15 @@ def visibility_polygon(
     box = _check_bounds(bounds, grid)
     if not (box[0] <= lx <= box[2] and box[1] <= ly <= box[3]):
         raise ArgumentError(f"light {(lx, ly)} must be inside the bounds {box}")
+    reach = None if radius is None else check_real(radius, "radius")
+    if reach is not None and not reach > 0:
+        raise ArgumentError(f"radius must be a positive number of board units, got {radius!r}")
     tx, ty = int(math.floor(lx)), int(math.floor(ly))
     if lx != tx and ly != ty and tx < grid.width and ty < grid.height and blk[ty, tx]:
-        raise ArgumentError(f"light {(lx, ly)} is inside the blocking tile {(tx, ty)}")
+        blk = blk.copy()
+        blk[ty, tx] = False  # the viewer's own tile: it sees out of the forest it stands in
+    if reach is not None:  # nothing beyond the disc matters: a smaller box is fewer edges and shorter rays
+        box = (max(box[0], lx - reach), max(box[1], ly - reach), min(box[2], lx + reach), min(box[3], ly + reach))
 
     seg = _segments(blk, lx, ly, box)
     # step 3: rays at every chain end, at the corners of blocking tiles the light touches, a hair to each side
@@ -248,7 +291,73 @@ def visibility_polygon(
         v[np.abs(v - hi) < 1e-9] = hi
     keep = np.ones(len(poly), dtype=bool)
     keep[1:] = np.hypot(*(poly[1:] - poly[:-1]).T) > 1e-12
-    return VisibilityPolygon(light=(lx, ly), points=_drop_collinear(poly[keep]))
+    poly = _drop_collinear(poly[keep])
+    if reach is not None:
+        poly = _clip_to_disc(poly, lx, ly, reach)
+    return VisibilityPolygon(light=(lx, ly), points=poly)
+
+
+def _clip_to_disc(p: NDArray[np.float64], lx: float, ly: float, r: float) -> NDArray[np.float64]:
+    """Clip a polygon that is star-shaped around the light (vertices in order of angle) to the disc of radius ``r``.
+
+    Every edge is cut where it crosses the circle; each piece is inside or
+    outside the disc by its midpoint. Inside pieces are kept; each run of
+    outside pieces is replaced by the arc from where it left the disc to where
+    it comes back (counter-clockwise, the order of the vertices).
+    """
+    pieces: list[tuple[float, float, float, float, bool]] = []  # relative to the light: x0, y0, x1, y1, inside
+    n = len(p)
+    for i in range(n):
+        ax, ay = p[i, 0] - lx, p[i, 1] - ly
+        bx, by = p[(i + 1) % n, 0] - lx, p[(i + 1) % n, 1] - ly
+        dx, dy = bx - ax, by - ay
+        qa = dx * dx + dy * dy
+        if qa == 0:
+            continue
+        # |a + t (b - a)|^2 = r^2
+        qb = 2 * (ax * dx + ay * dy)
+        disc = qb * qb - 4 * qa * (ax * ax + ay * ay - r * r)
+        cuts = [0.0]
+        if disc > 0:
+            root = math.sqrt(disc)
+            cuts += [t for t in sorted(((-qb - root) / (2 * qa), (-qb + root) / (2 * qa))) if 0 < t < 1]
+        cuts.append(1.0)
+        for t0, t1 in zip(cuts, cuts[1:]):
+            tm = (t0 + t1) / 2
+            inside = math.hypot(ax + tm * dx, ay + tm * dy) < r
+            pieces.append((ax + t0 * dx, ay + t0 * dy, ax + t1 * dx, ay + t1 * dy, inside))
+    out: list[tuple[float, float]] = []
+
+    def arc(x0: float, y0: float, x1: float, y1: float, *, whole: bool = False) -> None:
+        a0 = math.atan2(y0, x0)
+        span = 2 * math.pi if whole else (math.atan2(y1, x1) - a0) % (2 * math.pi)
+        k = int(math.ceil(span / ARC_STEP))
+        out.append((x0 + lx, y0 + ly))
+        for m in range(1, k):
+            a = a0 + span * m / k
+            out.append((lx + r * math.cos(a), ly + r * math.sin(a)))
+
+    if not pieces:
+        return p
+    if not any(q[4] for q in pieces):
+        # the disc lies wholly inside the polygon
+        arc(r, 0.0, r, 0.0, whole=True)
+        return np.array(out, dtype=np.float64)
+    first = next(i for i, q in enumerate(pieces) if q[4])
+    pieces = pieces[first:] + pieces[:first]  # start inside, so every outside run is whole
+    i = 0
+    while i < len(pieces):
+        x0, y0, _, _, inside = pieces[i]
+        if inside:
+            out.append((x0 + lx, y0 + ly))
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(pieces) and not pieces[j + 1][4]:
+            j += 1
+        arc(x0, y0, pieces[j][2], pieces[j][3])
+        i = j + 1
+    return np.array(out, dtype=np.float64)
 
 
 def _drop_collinear(p: NDArray[np.float64]) -> NDArray[np.float64]:
