@@ -212,8 +212,10 @@ def test_fov_matches_the_library(grid):
     assert got["visible"] == np.flatnonzero(want.ravel()).tolist()
     assert (3 * 7 + 3) in got["visible"]
     if isinstance(grid, SquareGrid):
-        want_poly = m.visibility_polygon((3.5, 3.5)).points
+        # the polygon is clipped to the sight radius (plus half a tile: the cells in range)
+        want_poly = m.visibility_polygon((3.5, 3.5), radius=4.5).points
         assert np.allclose(np.array(got["polygon"]), want_poly, atol=1e-4)
+        assert np.hypot(*(np.array(got["polygon"]) - 3.5).T).max() <= 4.5 + 1e-3
     if not isinstance(grid, SquareGrid):
         assert got["polygon"] is None
 
@@ -225,7 +227,7 @@ def test_visibility_polygon_follows_the_light():
     a = ok(call("fov", session=sid, origin=[2, 4], radius=5, point=[2.1, 4.9]))["polygon"]
     b = ok(call("fov", session=sid, origin=[2, 4], radius=5, point=[2.9, 4.1]))["polygon"]
     assert a != b
-    assert np.allclose(np.array(b), m.visibility_polygon((2.9, 4.1)).points, atol=1e-4)
+    assert np.allclose(np.array(b), m.visibility_polygon((2.9, 4.1), radius=5.5).points, atol=1e-4)
     # every corner lies on the board
     assert all(0 <= x <= 6 and 0 <= y <= 6 for x, y in a + b)
     # the light must stay inside its tile; hex boards ignore the point

@@ -97,9 +97,9 @@ def serve(
         print(f"warning: listening on {host}, reachable from other machines", file=out)
     print(f"wargrid playground on {url}  (Ctrl+C to stop)", file=out, flush=True)
     app = create_app(allowed_hosts=_hosts() + (host.strip("[]"),) if loop_only else None)
-    from .api import warm_up
-
-    threading.Thread(target=warm_up, name="wargrid-warm-up", daemon=True).start()
+    print("warming the kernels (wargrid.warm_up: movement, sight) in the background; "
+          "a query that needs one meanwhile waits for it", file=out, flush=True)
+    threading.Thread(target=_warm, args=(out,), name="wargrid-warm-up", daemon=True).start()
     app.state.worker.start()
     server = server_for(app)
     try:
@@ -107,6 +107,21 @@ def serve(
     finally:
         app.state.worker.stop()
         sock.close()
+
+
+def _warm(out: TextIO) -> None:
+    """Warm the kernels the server's own process runs (the worker warms the partition's), then say so."""
+    import time
+
+    from ..warmup import warm_up
+
+    t0 = time.perf_counter()
+    try:
+        warm_up("movement", "sight")
+    except Exception as exc:  # noqa: BLE001 - the failure shows again, clearly, on the real request
+        print(f"warm-up failed ({type(exc).__name__}: {exc}); queries compile on first use", file=out, flush=True)
+        return
+    print(f"kernels warm in {time.perf_counter() - t0:.1f} s", file=out, flush=True)
 
 
 def server_for(app: Any) -> Any:

@@ -51,6 +51,7 @@ __all__ = [
     "describe_board",
     "warm_up",
     "warm_partition",
+    "explain_search",
 ]
 
 BOARD_KINDS = ("square-4", "square-8", "hex-flat", "hex-pointy", "staggered")
@@ -69,6 +70,11 @@ MAX_PLAYERS = 16
 MAX_UNITS = 200
 MAX_PAINT = 4096
 MAX_RADIUS = 64
+MAX_SEED = 2**31 - 1
+MAX_BUDGET = 1e6
+MAX_EXPLAIN_CELLS = 64 * 64
+"""Largest board the step-by-step search explainer runs on (a plain Python Dijkstra)."""
+LAYERS = ("lists", "binary")
 _SESSION_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 P = ParamSpec("P")
@@ -108,15 +114,19 @@ class BoardAnswer(TypedDict):
     overlay: list[int]
     terrains: list[TerrainInfo]
     classes: list[str]
+    costs: dict[str, list[float | None]]
     version: int
+    layers: str
 
 
 class PathAnswer(TypedDict):
-    """``cells`` as ``[x, y]`` and ``cost``; both ``None`` when the goal is unreachable."""
+    """``cells`` as ``[x, y]``, ``cost`` and ``so_far`` (the cost paid on reaching each cell); ``None`` when unreachable, with ``reason``."""
 
     cells: list[list[int]] | None
     cost: float | None
+    so_far: list[float] | None
     unit: str
+    reason: str | None
 
 
 class RangeAnswer(TypedDict):
@@ -126,6 +136,7 @@ class RangeAnswer(TypedDict):
     zoc: list[list[int]]
     budget: float
     unit: str
+    reason: str | None
 
 
 class ZonesAnswer(TypedDict):
@@ -194,6 +205,25 @@ class MetaAnswer(TypedDict):
     partition_modes: list[str]
     teams: list[str]
     sessions: int
+    limits: dict[str, list[float]]
+
+
+class ExportAnswer(TypedDict):
+    """A board as a file: its suggested ``name``, media ``type`` and ``text``."""
+
+    name: str
+    type: str
+    text: str
+
+
+class ExplainAnswer(TypedDict):
+    """A Dijkstra search step by step: cell ids in the order they were settled, with the cell each came from."""
+
+    order: list[int]
+    came_from: list[int]
+    cost: list[float]
+    goal_reached: bool
+    unit: str
 
 
 class PaintAnswer(TypedDict):
@@ -205,7 +235,8 @@ class PaintAnswer(TypedDict):
     version: int
 
 
-Answer = BoardAnswer | PathAnswer | RangeAnswer | ZonesAnswer | FovAnswer | FogAnswer | PartitionAnswer | MetaAnswer | PaintAnswer
+Answer = (BoardAnswer | PathAnswer | RangeAnswer | ZonesAnswer | FovAnswer | FogAnswer | PartitionAnswer | MetaAnswer
+          | PaintAnswer | ExportAnswer | ExplainAnswer)
 """What a handler returns."""
 
 
@@ -450,11 +481,44 @@ def make_grid(kind: str, width: int, height: int) -> Grid:
     return grid_of(_int(width, "width", 1, MAX_SIDE), _int(height, "height", 1, MAX_SIDE), **_GENERATE_KW[kind])
 
 
-def describe_board(s: Session | Map, session: str | None = None) -> BoardAnswer:
+def _b64(a: np.ndarray) -> str:
+    import base64
+
+    return base64.b64encode(np.ascontiguousarray(a).tobytes()).decode("ascii")
+
+
+def _lattice(g: Grid) -> list[float] | None:
+    """Centres of cells ``(0,0) (1,0) (0,1) (1,1) (2,0) (0,2)`` when they give every centre, else ``None``.
+
+    Every board kind repeats with period 2 in x and y: the centre of ``(x, y)``
+    is the centre of ``(x % 2, y % 2)`` plus ``x // 2`` times the step to
+    ``(2, 0)`` and ``y // 2`` times the step to ``(0, 2)``. The page rebuilds
+    the centres from these twelve numbers; a board where that fails sends them all.
+    """
+    cx, cy = g.centers_of(np.array([0, 1, 0, 1, 2, 0]), np.array([0, 0, 1, 1, 0, 2]))
+    base = np.stack([cx[:4], cy[:4]], axis=1)
+    ex, ey = np.array([cx[4] - cx[0], cy[4] - cy[0]]), np.array([cx[5] - cx[0], cy[5] - cy[0]])
+    ids = np.arange(g.size, dtype=np.int64)
+    x, y = ids % g.width, ids // g.width
+    ax, ay = g.centers_of(x, y)
+    px = base[(x % 2) + 2 * (y % 2)] + np.outer(x // 2, ex) + np.outer(y // 2, ey)
+    if not np.allclose(px, np.stack([ax, ay], axis=1), atol=1e-6):
+        return None
+    return [round(float(v), 9) for v in np.concatenate([np.stack([cx, cy], axis=1).ravel()])]
+
+
+def describe_board(s: Session | Map, session: str | None = None, *, layers: str = "lists") -> BoardAnswer:
     """Everything the page needs to draw a board: geometry, terrain ids and the terrain table.
 
     ``centers`` is a flat ``[cx0, cy0, cx1, cy1, ...]`` list by cell id in drawing
-    units; a cell's polygon is its centre plus each of ``corners``.
+    units; a cell's polygon is its centre plus each of ``corners``. ``costs``
+    gives each movement class's entry cost by terrain id (``None``: impassable;
+    a cell with an overlay costs what its overlay costs).
+
+    ``layers="binary"`` (what the page asks for) sends the layers compactly:
+    ``terrain`` and ``overlay`` (255: none) as base64 ``uint8``, ``valid`` as
+    base64 ``uint8`` or ``None``, and ``centers`` as the twelve numbers of
+    ``_lattice`` (or, failing that, base64 little-endian ``float32`` pairs).
 
     >>> d = describe_board(Map(SquareGrid(2, 1)))
     >>> d["centers"], d["corners"][0], d["bounds"]
@@ -465,9 +529,26 @@ def describe_board(s: Session | Map, session: str | None = None) -> BoardAnswer:
     else:
         m, source = s, ""
     g = m.grid
-    ids = np.arange(g.size, dtype=np.int64)
-    cx, cy = g.centers_of(ids % g.width, ids // g.width)
-    centers = np.round(np.stack([cx, cy], axis=1).ravel(), 4)
+    binary = _choice(layers, "layers", LAYERS) == "binary"
+    lattice = _lattice(g) if binary else None
+    centers: Any
+    if lattice is not None:
+        centers = lattice
+    else:
+        ids = np.arange(g.size, dtype=np.int64)
+        cx, cy = g.centers_of(ids % g.width, ids // g.width)
+        pairs = np.stack([cx, cy], axis=1).ravel()
+        centers = _b64(pairs.astype("<f4")) if binary else np.round(pairs, 4).tolist()
+    terrain: Any = m.terrain.ravel()
+    overlay: Any = m.overlay.ravel()
+    valid: Any = None if g.mask.all() else g.mask.ravel()
+    if binary:
+        terrain, overlay = _b64(terrain.astype(np.uint8)), _b64(overlay.astype(np.int16).astype(np.uint8))
+        valid = None if valid is None else _b64(valid.astype(np.uint8))
+    else:
+        terrain, overlay = terrain.astype(int).tolist(), overlay.astype(int).tolist()
+        valid = None if valid is None else valid.astype(int).tolist()
+    cost = m.terrains.cost_matrix()
     if isinstance(g, HexGrid):
         kind = "hex-flat" if g.orientation == "flat" else "hex-pointy"
     elif isinstance(g, SquareGrid):
@@ -483,17 +564,19 @@ def describe_board(s: Session | Map, session: str | None = None) -> BoardAnswer:
         "height": g.height,
         "square": isinstance(g, SquareGrid),
         "corners": [[round(float(a), 6), round(float(b), 6)] for a, b in g.corner_offsets()],
-        "centers": centers.tolist(),
+        "centers": centers,
         "bounds": [round(v, 6) for v in g.bounds()],
-        "valid": None if g.mask.all() else g.mask.ravel().astype(int).tolist(),
-        "terrain": m.terrain.ravel().astype(int).tolist(),
-        "overlay": m.overlay.ravel().astype(int).tolist(),
+        "valid": valid,
+        "terrain": terrain,
+        "overlay": overlay,
         "terrains": [
             {"id": i, "name": t.name, "symbol": t.symbol, "color": t.color, "blocks_sight": t.blocks_sight}
             for i, t in enumerate(m.terrains)
         ],
         "classes": list(m.terrains.classes),
+        "costs": {c: [_num(v) for v in cost[:, k]] for k, c in enumerate(m.terrains.classes)},
         "version": m.version,
+        "layers": "binary-lattice" if lattice is not None else ("binary" if binary else "lists"),
     }
 
 
@@ -506,23 +589,25 @@ def _board_map(kind: str, width: int, height: int, seed: int) -> Map:
 
 def h_board(store: Boards, payload: Any) -> BoardAnswer:
     """``POST /api/board``: a new seeded board ``{kind, width, height, seed}``; returns its description."""
-    p = _fields(payload, ("kind", "width", "height"), ("seed",))
+    p = _fields(payload, ("kind", "width", "height"), ("seed", "layers"))
     kind = _choice(p["kind"], "kind", BOARD_KINDS)
     width = _int(p["width"], "width", 1, MAX_SIDE)
     height = _int(p["height"], "height", 1, MAX_SIDE)
     if width * height > MAX_CELLS:  # pragma: no cover - implied by MAX_SIDE today
         raise ApiError(400, f"width * height must be at most {MAX_CELLS} cells, got {width} x {height}")
-    seed = _int(p.get("seed", 0), "seed", 0, 2**31 - 1)
+    seed = _int(p.get("seed", 0), "seed", 0, MAX_SEED)
+    layers = _choice(p.get("layers", "lists"), "layers", LAYERS)
     m = _board_map(kind, width, height, seed)
-    return describe_board(store.add(m, source=f"{kind} {width}x{height} seed {seed}"))
+    return describe_board(store.add(m, source=f"{kind} {width}x{height} seed {seed}"), layers=layers)
 
 
 def h_get_board(store: Boards, payload: Any) -> BoardAnswer:
-    """``POST /api/board/get``: the description of a session's board ``{session}``."""
-    p = _fields(payload, ("session",))
+    """``POST /api/board/get``: the description of a session's board ``{session, layers?}``."""
+    p = _fields(payload, ("session",), ("layers",))
     s = store.get(p["session"])
+    layers = _choice(p.get("layers", "lists"), "layers", LAYERS)
     with s.lock:
-        return describe_board(s)
+        return describe_board(s, layers=layers)
 
 
 # -- uploads --------------------------------------------------------------------------------
@@ -611,7 +696,7 @@ _READERS: dict[str, tuple[Callable[..., Map], dict[str, int]]] = {
 }
 
 
-def _read_upload(fmt: str, name: str, text: str) -> Map:
+def _read_upload(fmt: str, name: str, text: str, *, terrain_property: str = "terrain") -> Map:
     import os
     import tempfile
 
@@ -624,6 +709,8 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
     if fmt == "tiled":
         _tiled_tilesets_embedded(text)
     reader, kw = _READERS[fmt]
+    if fmt == "tiled":
+        kw = {**kw, "terrain_property": terrain_property}
     suffix = {"movingai": ".map", "wesnoth": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
     # the readers take a path: the text goes to a fresh private folder under a fixed name (never the user's name)
     with tempfile.TemporaryDirectory(prefix="wargrid-upload-") as folder:
@@ -639,8 +726,12 @@ def _read_upload(fmt: str, name: str, text: str) -> Map:
 
 
 def h_upload(store: Boards, payload: Any) -> BoardAnswer:
-    """``POST /api/upload``: a board from a map file's text ``{name, text, format?}`` (own format, Moving AI, Tiled)."""
-    p = _fields(payload, ("name", "text"), ("format",))
+    """``POST /api/upload``: a board from a map file's text ``{name, text, format?, terrain_property?, layers?}``.
+
+    Reads wargrid's own format, Moving AI, Tiled and Wesnoth maps. ``terrain_property``
+    names the Tiled tile property that holds a tile's terrain (default ``terrain``).
+    """
+    p = _fields(payload, ("name", "text"), ("format", "terrain_property", "layers"))
     name, text = p["name"], p["text"]
     if not isinstance(name, str) or len(name) > 200:
         raise ApiError(400, f"name must be the file's name (a string of at most 200 characters), got {_short(name)}")
@@ -649,10 +740,14 @@ def h_upload(store: Boards, payload: Any) -> BoardAnswer:
     if len(text) > MAX_UPLOAD_CHARS:
         raise ApiError(413, f"text holds {len(text)} characters; at most {MAX_UPLOAD_CHARS} are allowed")
     fmt = _choice(p.get("format", "auto"), "format", UPLOAD_FORMATS)
+    prop = p.get("terrain_property") or "terrain"
+    if not isinstance(prop, str) or len(prop) > 100:
+        raise ApiError(400, f"terrain_property must be a tile property name (at most 100 characters), got {_short(prop)}")
+    layers = _choice(p.get("layers", "lists"), "layers", LAYERS)
     if fmt == "auto":
         fmt = _sniff(name, text)
-    m = _read_upload(fmt, name, text)
-    return describe_board(store.add(m, source=f"{fmt} file {name}"))
+    m = _read_upload(fmt, name, text, terrain_property=prop)
+    return describe_board(store.add(m, source=f"{fmt} file {name}"), layers=layers)
 
 
 # -- queries ------------------------------------------------------------------------------
@@ -708,11 +803,27 @@ def h_path(store: Boards, payload: Any) -> PathAnswer:
         goal = _cell(p["goal"], "goal", m.grid)
         unit = _unit(p.get("unit"), m)
         others = _others(p, m.grid)
-        r = _call(m.path, start, goal, unit=unit, **others)
-    if r is None:
-        return {"cells": None, "cost": None, "unit": unit}
+        reason = _stuck(m, unit, start=start, goal=goal)
+        r = None if reason else _call(m.path, start, goal, unit=unit, **others)
+        if r is None:
+            return {"cells": None, "cost": None, "so_far": None, "unit": unit,
+                    "reason": reason or f"no route for {unit} joins {list(start)} and {list(goal)}"}
+        costs = m.costs(unit=unit)
     cells = [[int(c[0]), int(c[1])] for c in r.cells]
-    return {"cells": cells, "cost": _num(r.cost), "unit": unit}
+    so_far = np.concatenate([[0.0], np.cumsum([costs[y, x] for x, y in cells[1:]])]) if cells else np.zeros(0)
+    if len(so_far) and abs(so_far[-1] - float(r.cost)) > 1e-6:  # edge costs or climbing: only the total is known
+        so_far = np.full(len(cells), np.nan)
+        so_far[0], so_far[-1] = 0.0, float(r.cost)
+    return {"cells": cells, "cost": _num(r.cost), "so_far": [_num(v) for v in so_far], "unit": unit, "reason": None}
+
+
+def _stuck(m: Map, unit: str, **cells: tuple[int, int]) -> str | None:
+    """Why a move cannot start or end: the named cell is impassable for ``unit`` (``None``: it is not)."""
+    for role, (x, y) in cells.items():
+        if not math.isfinite(float(m.costs(unit=unit)[y, x])):
+            t = m.terrains[int(m.overlay[y, x]) if m.overlay[y, x] >= 0 else int(m.terrain[y, x])].name
+            return f"the {role} {[x, y]} is {t}, impassable for {unit}"
+    return None
 
 
 def _points_left(r: MovementRange) -> np.ndarray:
@@ -734,7 +845,9 @@ def h_range(store: Boards, payload: Any) -> RangeAnswer:
     """``POST /api/range``: cells reachable from ``start`` within ``budget`` ``{session, start, budget, unit?, enemies?, friends?}``.
 
     ``cells`` lists ``[x, y, points_left]``; ``zoc`` the reached cells where an
-    enemy's zone of control ends the move.
+    enemy's zone of control ends the move (their points left are 0: the move
+    stops there). ``reason`` says why a range holds only its start, if the
+    start is impassable for the class.
     """
     p = _fields(payload, ("session", "start", "budget"), ("unit", "enemies", "friends"))
     s = store.get(p["session"])
@@ -742,16 +855,19 @@ def h_range(store: Boards, payload: Any) -> RangeAnswer:
         m = s.map
         g = m.grid
         start = _cell(p["start"], "start", g)
-        budget = _number(p["budget"], "budget", 0.0, 1e6)
+        budget = _number(p["budget"], "budget", 0.0, MAX_BUDGET)
         unit = _unit(p.get("unit"), m)
         others = _others(p, g)
         enemies = others.get("enemies", [])
+        reason = _stuck(m, unit, start=start)
         left = _points_left(_call(m.movement_range, start, budget, unit=unit, **others))
         reached = left >= 0
         zoc = _zoc_cells(g, enemies, reached)
+    for x, y in zoc:  # a move into an enemy's zone of control ends there: no points are left to spend
+        left[y, x] = 0.0
     ys, xs = np.nonzero(reached)
     cells = [[int(x), int(y), round(float(left[y, x]), 6)] for x, y in zip(xs, ys)]
-    return {"cells": cells, "zoc": zoc, "budget": budget, "unit": unit}
+    return {"cells": cells, "zoc": zoc, "budget": budget, "unit": unit, "reason": reason}
 
 
 def h_zones(store: Boards, payload: Any) -> ZonesAnswer:
@@ -779,7 +895,8 @@ def h_fov(store: Boards, payload: Any) -> FovAnswer:
     """``POST /api/fov``: what ``origin`` sees within ``radius`` ``{session, origin, radius, point?}``.
 
     On square boards the answer also carries the visibility polygon of a light
-    at ``point`` (a float point in the origin tile; default its centre).
+    at ``point`` (a float point in the origin tile; default its centre),
+    clipped to the disc of ``radius + 0.5`` around it (the cells in range).
     """
     p = _fields(payload, ("session", "origin", "radius"), ("point",))
     s = store.get(p["session"])
@@ -793,7 +910,7 @@ def h_fov(store: Boards, payload: Any) -> FovAnswer:
         polygon = None
         if square:
             point = light if light is not None else m.grid.center(origin)
-            pts = _call(m.visibility_polygon, point).points
+            pts = _call(m.visibility_polygon, point, radius=radius + 0.5).points
             polygon = (np.round(pts.astype(np.float64).reshape(-1, 2), 4) + 0.0).tolist()  # + 0.0: no -0.0
     return {"visible": _ids(seen), "polygon": polygon, "origin": list(origin), "radius": radius}
 
@@ -926,24 +1043,31 @@ def h_meta(store: Boards, payload: Any) -> MetaAnswer:
         "partition_modes": list(PARTITION_MODES),
         "teams": list(TEAMS),
         "sessions": store.capacity,
+        "limits": {
+            "width": [1, MAX_SIDE], "height": [1, MAX_SIDE], "seed": [0, MAX_SEED], "players": [1, MAX_PLAYERS],
+            "radius": [0, MAX_RADIUS], "budget": [0, MAX_BUDGET], "max_chunk": [1, MAX_CELLS],
+        },
     }
 
 
 def h_paint(store: Boards, payload: Any) -> PaintAnswer:
-    """``POST /api/paint``: set the ground of ``cells`` to ``terrain`` and clear their overlay ``{session, cells, terrain}``.
+    """``POST /api/paint``: set the ground of ``cells`` to ``terrain`` ``{session, cells, terrain, overlay?}``.
 
-    Returns the new terrain and overlay ids of those cells.
+    Their overlay becomes ``overlay`` (a terrain name, such as a road; default
+    none: what is painted is what the cell becomes). Returns the new terrain
+    and overlay ids of those cells.
     """
-    p = _fields(payload, ("session", "cells", "terrain"))
+    p = _fields(payload, ("session", "cells", "terrain"), ("overlay",))
     s = store.get(p["session"])
     with s.lock:
         m = s.map
         cells = _cells(p["cells"], "cells", m.grid, MAX_PAINT)
-        name = _choice(p["terrain"], "terrain", tuple(m.terrains.names))
+        names = tuple(m.terrains.names)
+        name = _choice(p["terrain"], "terrain", names)
+        over = None if p.get("overlay") is None else _choice(p["overlay"], "overlay", names)
         if cells:
-            # what is painted is what the cell becomes: a road or bridge overlay on it goes
-            if any(m.overlay[y, x] >= 0 for x, y in cells):
-                m.set_overlay(cells, None)
+            if over is not None or any(m.overlay[y, x] >= 0 for x, y in cells):
+                m.set_overlay(cells, over)
             m.set_terrain(cells, name)
         return {
             "cells": [list(c) for c in cells],
@@ -951,6 +1075,101 @@ def h_paint(store: Boards, payload: Any) -> PaintAnswer:
             "overlay": [int(m.overlay[y, x]) for x, y in cells],
             "version": m.version,
         }
+
+
+EXPORT_FORMATS = ("wargrid", "tmx")
+
+
+def h_export(store: Boards, payload: Any) -> ExportAnswer:
+    """``POST /api/export``: the board as a file's text ``{session, format}`` (``wargrid`` JSON or Tiled ``tmx``)."""
+    import os
+    import tempfile
+
+    from ..io.native import save_map
+    from ..io.tiled import save_tiled
+
+    p = _fields(payload, ("session", "format"))
+    s = store.get(p["session"])
+    fmt = _choice(p["format"], "format", EXPORT_FORMATS)
+    name = "board.json" if fmt == "wargrid" else "board.tmx"
+    with tempfile.TemporaryDirectory(prefix="wargrid-export-") as folder:
+        path = os.path.join(folder, name)
+        with s.lock:
+            if fmt == "wargrid":
+                save_map(s.map, path)
+            else:
+                save_tiled(s.map, path, tileset_image=False)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    kind = "application/json" if fmt == "wargrid" else "application/xml"
+    return {"name": name, "type": kind, "text": text}
+
+
+def explain_search(m: Map, start: tuple[int, int], goal: tuple[int, int] | None, unit: str) -> ExplainAnswer:
+    """Dijkstra's search from ``start`` over ``m``'s entry costs, cell by cell, for the page's step-through.
+
+    ``order`` holds cell ids as the search settles them (stopping at ``goal``);
+    ``came_from[i]`` is the cell ``order[i]`` was reached from (-1 for the
+    start) and ``cost[i]`` its cost from the start. A plain, readable search for
+    small boards; ``Map.path`` answers the same question fast.
+
+    >>> m = Map(SquareGrid(3, 1))
+    >>> e = explain_search(m, (0, 0), (2, 0), "foot")
+    >>> e["order"], e["came_from"], e["cost"], e["goal_reached"]
+    ([0, 1, 2], [-1, 0, 1], [0.0, 2.0, 4.0], True)
+    """
+    import heapq
+
+    g = m.grid
+    costs = m.costs(unit=unit)
+    w = g.width
+    best = {start: 0.0}
+    parent: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
+    done: set[tuple[int, int]] = set()
+    heap = [(0.0, start[1] * w + start[0], start)]
+    order, came, cost = [], [], []
+    while heap:
+        d, _, c = heapq.heappop(heap)
+        if c in done:
+            continue
+        done.add(c)
+        up = parent[c]
+        order.append(c[1] * w + c[0])
+        came.append(-1 if up is None else up[1] * w + up[0])
+        cost.append(round(d, 6))
+        if c == goal:
+            break
+        for n in g.neighbors(c):
+            nx, ny = int(n[0]), int(n[1])
+            step = float(costs[ny, nx])
+            if (nx, ny) in done or not math.isfinite(step):
+                continue
+            nd = d + step
+            if nd < best.get((nx, ny), math.inf):
+                best[(nx, ny)] = nd
+                parent[(nx, ny)] = c
+                heapq.heappush(heap, (nd, ny * w + nx, (nx, ny)))
+    return {"order": order, "came_from": came, "cost": cost, "goal_reached": goal is not None and goal in done, "unit": unit}
+
+
+def h_explain(store: Boards, payload: Any) -> ExplainAnswer:
+    """``POST /api/explain``: a search's expansion order for the step-through ``{session, start, goal?, unit?}``.
+
+    Boards up to ``MAX_EXPLAIN_CELLS`` cells (the explainer is a plain Python Dijkstra).
+    """
+    p = _fields(payload, ("session", "start"), ("goal", "unit"))
+    s = store.get(p["session"])
+    with s.lock:
+        m = s.map
+        if m.grid.size > MAX_EXPLAIN_CELLS:
+            raise ApiError(400, f"the step-through runs on boards of at most {MAX_EXPLAIN_CELLS} cells; this one has {m.grid.size}")
+        start = _cell(p["start"], "start", m.grid)
+        goal = None if p.get("goal") is None else _cell(p["goal"], "goal", m.grid)
+        unit = _unit(p.get("unit"), m)
+        reason = _stuck(m, unit, start=start)
+        if reason:
+            raise ApiError(400, reason)
+        return explain_search(m, start, goal, unit)
 
 
 def warm_partition() -> None:
@@ -994,5 +1213,7 @@ HANDLERS: dict[str, Callable[[Boards, Any], Answer]] = {
     "fov": h_fov,
     "fog": h_fog,
     "partition": h_partition,
+    "export": h_export,
+    "explain": h_explain,
 }
 """Endpoint name (the part after ``/api/``) to handler."""

@@ -1,50 +1,45 @@
-// wargrid playground: draws a board described by the server as SVG and asks the
-// JSON API for paths, ranges, sight, fog and territories as the person clicks.
+// wargrid playground: draws a board described by the server on canvases (terrain,
+// then what a tool shades) under an SVG layer of lines and marks kept at a fixed
+// width on screen, and asks the JSON API for paths, ranges, sight, fog and
+// territories as the person clicks, taps or types.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
 const TEAM_COLORS = ["#1f5fbf", "#c42b1c"];
+// territories: Paul Tol's "muted" and "light" schemes (colour-blind safe), distinct from the terrain's
+const PLAYER_COLORS = ["#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99", "#999933",
+  "#AA4499", "#EE8866", "#77AADD", "#EEDD88", "#FFAABB", "#99DDFF", "#BBCC33", "#000000"];
 const HELP = {
-  path: "Click a start cell, then a goal cell: the A* path and its cost appear. Change the unit class to see it change.",
-  range: "Click a cell: every cell reachable within the budget, shaded by points left. Enemy units (Units tool) exert zones of control.",
-  sight: "Move the mouse over the board: the field of view follows it (and the visibility polygon on square boards).",
+  path: "Click a start cell, then a goal: the A* path and its cost. Drag the start or goal to move it. Step through shows the search.",
+  range: "Click a cell: every cell reachable within the budget, with the points left. Enemy units (Units tool) exert zones of control.",
+  sight: "Move the mouse (or tap) over the board: the field of view follows (and the visibility polygon on square boards).",
   units: "Click to place a unit of the chosen team; click it again to remove it.",
-  fog: "The fog of war of the chosen team: dark is unknown, grey explored, clear in sight. Click one of its units, then a cell, to move it.",
-  territory: "Split the board between N players: territories and the fairness report.",
-  paint: "Click or drag to paint terrain; paths and ranges update.",
+  fog: "The fog of war of the chosen team: dark is unknown, grey explored, clear in sight. Click one of its units, then a cell in its reach, to move it.",
+  territory: "Split the board between N players: territories, their borders and the fairness report.",
+  paint: "Click or drag to paint terrain (two fingers pan on a touch screen); paths and zones update. Undo with Ctrl+Z.",
 };
+const QUERY_TOOLS = { path: "path", range: "range", zones: "range", fov: "sight", fog: "fog", partition: "territory" };
 
 const state = {
-  board: null,
-  meta: null,
-  cellEls: [],
-  tool: "path",
-  start: null,
-  goal: null,
-  rangeStart: null,
-  sightCell: -1,
-  sightPoint: null,
-  hoverCell: -1,
-  units: [],
-  nextUnit: 1,
-  fogUnit: null,
-  painting: false,
-  paintQueue: new Map(),
-  territory: null,
+  board: null, meta: null, params: null, tool: "path",
+  start: null, goal: null, rangeStart: null, sightCell: -1, sightPoint: null, hoverCell: -1, cursor: -1,
+  units: [], nextUnit: 1, fogUnit: null, territory: null,
+  view: { scale: 20, ox: 0, oy: 0 },
+  fills: null, dims: [null, null], borders: null,
+  pathData: null, rangeData: null, fogData: null, explain: null,
+  undo: [], redo: [], paintQueue: new Map(), painting: false,
 };
-
 const $ = (id) => document.getElementById(id);
 
 function setStatus(text, kind) {
-  const el = $("status");
-  el.textContent = text;
-  el.className = kind || "";
+  const e = $("status");
+  e.textContent = text;
+  e.className = kind || "";
 }
 
-// views whose newest request supersedes the older ones: an older answer that
-// arrives late is dropped (the caller sees null), so it cannot paint over what a
-// newer click or edit asked for
-const LATEST_WINS = new Set(["path", "range", "zones", "partition"]);
+// ---- the API ------------------------------------------------------------------------------
+// views whose newest request supersedes the older ones: a late older answer is dropped
+const LATEST_WINS = new Set(["path", "range", "zones", "partition", "explain"]);
 const issued = {};
 
 async function api(name, payload) {
@@ -52,7 +47,8 @@ async function api(name, payload) {
   const opts = payload === undefined
     ? { method: "GET" }
     : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) };
-  let slow = setTimeout(() => setStatus(`${name}: working (the first query of a kind compiles it: up to half a minute, once)`, "busy"), 400);
+  setStatus(`${name}: working…`, "busy");
+  const slow = setTimeout(() => setStatus(`${name}: working… (the server's first query of a kind may wait for its kernels)`, "busy"), 1500);
   let res, data;
   try {
     res = await fetch(`/api/${name}`, opts);
@@ -70,7 +66,7 @@ async function api(name, payload) {
   }
   if (!res.ok) {
     const msg = (data && data.error) || `HTTP ${res.status}`;
-    setStatus(`${name}: ${msg}`, "error");
+    failed(name, msg);
     const e = new Error(msg);
     e.status = res.status;
     throw e;
@@ -78,167 +74,408 @@ async function api(name, payload) {
   return data;
 }
 
-// ---- geometry ---------------------------------------------------------------------------
-function cellXY(id) {
-  const w = state.board.width;
-  return [id % w, Math.floor(id / w)];
+function failed(name, msg) {
+  // an error replaces the result it was meant to update: nothing stale stays on screen
+  setStatus(`${name}: ${msg}`, "error");
+  if (QUERY_TOOLS[name] && QUERY_TOOLS[name] === state.tool) clearToolView();
+  if (QUERY_TOOLS[name] === state.tool || name === "board" || name === "upload" || name === "paint") {
+    showResult(`<span class="error">${esc(msg)}</span>`);
+  }
 }
+
+function refuse(msg) {
+  setStatus(msg, "error");
+  showResult(`<span class="error">${esc(msg)}</span>`);
+  return null;
+}
+
+// numbers from the form, checked against the server's limits before anything is sent
+function readNumber(id, name, integer) {
+  const lim = (state.meta && state.meta.limits && state.meta.limits[name]) || [-Infinity, Infinity];
+  const text = $(id).value.trim();
+  const v = Number(text);
+  const what = `${name} must be ${integer ? "an integer" : "a number"} in ${lim[0]}..${lim[1]}`;
+  if (text === "" || !isFinite(v) || (integer && !Number.isInteger(v))) throw new Error(`${what}; got ${text === "" ? "nothing" : JSON.stringify(text)}`);
+  if (v < lim[0] || v > lim[1]) throw new Error(`${what}; got ${v}`);
+  return v;
+}
+function checked(fn) {
+  try { return fn(); } catch (e) { refuse(e.message); return null; }
+}
+
+// ---- the board's geometry ------------------------------------------------------------------
+function b64bytes(s) {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function decodeBoard(d) {
+  const n = d.width * d.height;
+  const b = { ...d, n };
+  if (typeof d.terrain === "string") {
+    b.terrain = b64bytes(d.terrain);
+    const o = b64bytes(d.overlay);
+    b.overlay = new Int16Array(n);
+    for (let i = 0; i < n; i++) b.overlay[i] = o[i] === 255 ? -1 : o[i];
+    b.valid = d.valid === null ? null : b64bytes(d.valid);
+  } else {
+    b.terrain = Uint8Array.from(d.terrain);
+    b.overlay = Int16Array.from(d.overlay);
+    b.valid = d.valid === null ? null : Uint8Array.from(d.valid);
+  }
+  b.cx = new Float64Array(n);
+  b.cy = new Float64Array(n);
+  const c = d.centers;
+  if (d.layers === "binary-lattice") {
+    // the board repeats with period 2: centre(x, y) = centre(x % 2, y % 2) + (x / 2) step-x + (y / 2) step-y
+    const ex = [c[8] - c[0], c[9] - c[1]], ey = [c[10] - c[0], c[11] - c[1]];
+    for (let y = 0; y < d.height; y++) {
+      for (let x = 0; x < d.width; x++) {
+        const k = (x % 2) + 2 * (y % 2), hx = Math.floor(x / 2), hy = Math.floor(y / 2), id = y * d.width + x;
+        b.cx[id] = c[2 * k] + hx * ex[0] + hy * ey[0];
+        b.cy[id] = c[2 * k + 1] + hx * ex[1] + hy * ey[1];
+      }
+    }
+  } else {
+    const f = typeof c === "string" ? new Float32Array(b64bytes(c).buffer) : c;
+    for (let i = 0; i < n; i++) { b.cx[i] = f[2 * i]; b.cy[i] = f[2 * i + 1]; }
+  }
+  // buckets of one drawing unit, to find the cell under a point without a search
+  const [x0, y0, x1, y1] = d.bounds;
+  b.bw = Math.max(1, Math.ceil(x1 - x0) + 1);
+  b.bh = Math.max(1, Math.ceil(y1 - y0) + 1);
+  const counts = new Int32Array(b.bw * b.bh + 1);
+  const key = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = Math.min(b.bh - 1, Math.max(0, Math.floor(b.cy[i] - y0))) * b.bw + Math.min(b.bw - 1, Math.max(0, Math.floor(b.cx[i] - x0)));
+    key[i] = k;
+    counts[k + 1]++;
+  }
+  for (let k = 0; k < b.bw * b.bh; k++) counts[k + 1] += counts[k];
+  b.bstart = counts.slice();
+  b.bcells = new Int32Array(n);
+  const fill = counts.slice();
+  for (let i = 0; i < n; i++) b.bcells[fill[key[i]]++] = i;
+  return b;
+}
+
+function cellXY(id) { const w = state.board.width; return [id % w, Math.floor(id / w)]; }
 function cellId(x, y) { return y * state.board.width + x; }
-function center(id) {
-  const c = state.board.centers;
-  return [c[2 * id], c[2 * id + 1]];
+function valid(id) { return !state.board.valid || state.board.valid[id] === 1; }
+function center(id) { return [state.board.cx[id], state.board.cy[id]]; }
+function corners(id) {
+  const b = state.board;
+  return b.corners.map(([dx, dy]) => [b.cx[id] + dx, b.cy[id] + dy]);
 }
-function polyPoints(id, scale) {
-  const [cx, cy] = center(id);
-  const s = scale || 1;
-  return state.board.corners.map(([dx, dy]) => `${(cx + dx * s).toFixed(4)},${(cy + dy * s).toFixed(4)}`).join(" ");
+function polyPoints(id) { return corners(id).map(([x, y]) => `${x.toFixed(4)},${y.toFixed(4)}`).join(" "); }
+
+function inside(id, px, py) {
+  const p = corners(id);
+  let sign = 0;
+  for (let i = 0; i < p.length; i++) {
+    const [ax, ay] = p[i], [bx, by] = p[(i + 1) % p.length];
+    const s = Math.sign((bx - ax) * (py - ay) - (by - ay) * (px - ax));
+    if (s === 0) continue;
+    if (sign === 0) sign = s;
+    else if (s !== sign) return false;
+  }
+  return true;
 }
+
+function cellAt(px, py) {
+  // the board cell holding the drawing point (px, py), or -1
+  const b = state.board;
+  if (!b) return -1;
+  const [x0, y0] = b.bounds;
+  const kx = Math.floor(px - x0), ky = Math.floor(py - y0);
+  let best = -1, bestD = Infinity;
+  for (let yy = ky - 1; yy <= ky + 1; yy++) {
+    if (yy < 0 || yy >= b.bh) continue;
+    for (let xx = kx - 1; xx <= kx + 1; xx++) {
+      if (xx < 0 || xx >= b.bw) continue;
+      const k = yy * b.bw + xx;
+      for (let j = b.bstart[k]; j < b.bstart[k + 1]; j++) {
+        const id = b.bcells[j];
+        if (!valid(id)) continue;
+        const d = (b.cx[id] - px) ** 2 + (b.cy[id] - py) ** 2;
+        if (d < bestD && inside(id, px, py)) { best = id; bestD = d; }
+      }
+    }
+  }
+  return best;
+}
+
+function across(id) {
+  // the cells across each edge of cell id (-1 where the board ends)
+  const p = corners(id), [cx, cy] = center(id);
+  const out = [];
+  for (let i = 0; i < p.length; i++) {
+    const mx = (p[i][0] + p[(i + 1) % p.length][0]) / 2, my = (p[i][1] + p[(i + 1) % p.length][1]) / 2;
+    out.push(cellAt(mx + (mx - cx) * 0.15, my + (my - cy) * 0.15));
+  }
+  return out;
+}
+
+// ---- the view: zoom and pan -----------------------------------------------------------------
+function stageSize() { const r = $("board").getBoundingClientRect(); return [r.width, r.height, r.left, r.top]; }
+function toWorld(sx, sy) { const v = state.view; return [(sx - v.ox) / v.scale, (sy - v.oy) / v.scale]; }
+function toScreen(wx, wy) { const v = state.view; return [wx * v.scale + v.ox, wy * v.scale + v.oy]; }
+
+function fit() {
+  const b = state.board;
+  if (!b) return;
+  const [w, h] = stageSize();
+  const [x0, y0, x1, y1] = b.bounds;
+  const m = 0.5;
+  const s = Math.max(0.5, Math.min((w - 8) / (x1 - x0 + 2 * m), (h - 8) / (y1 - y0 + 2 * m)));
+  state.view = { scale: s, ox: (w - (x1 - x0) * s) / 2 - x0 * s, oy: (h - (y1 - y0) * s) / 2 - y0 * s };
+  redraw();
+}
+
+function zoomAt(sx, sy, factor) {
+  const v = state.view;
+  const s = Math.min(400, Math.max(0.5, v.scale * factor));
+  const [wx, wy] = toWorld(sx, sy);
+  state.view = { scale: s, ox: sx - wx * s, oy: sy - wy * s };
+  redraw();
+}
+
+function pan(dx, dy) { state.view.ox += dx; state.view.oy += dy; redraw(); }
+
+let frame = 0;
+function redraw() {
+  if (frame) return;
+  frame = requestAnimationFrame(() => { frame = 0; drawAll(); });
+}
+
+function sizeCanvas(c, w, h) {
+  const r = window.devicePixelRatio || 1;
+  if (c.width !== Math.round(w * r) || c.height !== Math.round(h * r)) { c.width = Math.round(w * r); c.height = Math.round(h * r); }
+  const ctx = c.getContext("2d");
+  const v = state.view;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, c.width, c.height);
+  ctx.setTransform(r * v.scale, 0, 0, r * v.scale, r * v.ox, r * v.oy);
+  return ctx;
+}
+
+function visibleIds() {
+  // cells whose centre is on screen (with a margin): what a frame draws
+  const b = state.board;
+  const [w, h] = stageSize();
+  const [ax, ay] = toWorld(-30, -30), [bx, by] = toWorld(w + 30, h + 30);
+  const out = [];
+  for (let i = 0; i < b.n; i++) {
+    if (b.cx[i] >= ax && b.cx[i] <= bx && b.cy[i] >= ay && b.cy[i] <= by && valid(i)) out.push(i);
+  }
+  return out;
+}
+
+function addPoly(ctx, id) {
+  const b = state.board, cs = b.corners, x = b.cx[id], y = b.cy[id];
+  ctx.moveTo(x + cs[0][0], y + cs[0][1]);
+  for (let k = 1; k < cs.length; k++) ctx.lineTo(x + cs[k][0], y + cs[k][1]);
+  ctx.closePath();
+}
+
+const CHUNK = 256;  // cells per fill: one path of a whole board is many times slower to rasterise than chunks
+
+function fillGroups(ctx, ids, colorOf, stroke) {
+  // cells grouped by colour, filled (or stroked) a chunk at a time
+  const groups = new Map();
+  for (const id of ids) {
+    const c = colorOf(id);
+    if (!c) continue;
+    let g = groups.get(c);
+    if (!g) groups.set(c, (g = []));
+    g.push(id);
+  }
+  for (const [c, g] of groups) {
+    ctx.fillStyle = c;
+    for (let i = 0; i < g.length; i += CHUNK) {
+      ctx.beginPath();
+      for (let j = i; j < Math.min(g.length, i + CHUNK); j++) addPoly(ctx, g[j]);
+      if (stroke) ctx.stroke(); else ctx.fill();
+    }
+  }
+}
+
+function strokeSegments(ctx, segs) {
+  // segs: flat [x1, y1, x2, y2, ...]
+  for (let i = 0; i < segs.length; i += 4 * CHUNK) {
+    ctx.beginPath();
+    for (let j = i; j < Math.min(segs.length, i + 4 * CHUNK); j += 4) { ctx.moveTo(segs[j], segs[j + 1]); ctx.lineTo(segs[j + 2], segs[j + 3]); }
+    ctx.stroke();
+  }
+}
+
+function groundColor(id) { const b = state.board; return b.terrains[b.terrain[id]].color; }
+
+function drawAll() {
+  const b = state.board;
+  if (!b) return;
+  const t0 = performance.now();
+  const [w, h] = stageSize();
+  const ids = visibleIds();
+  const s = state.view.scale;
+  // terrain: the ground, grid lines when cells are big enough to see them, roads as lines
+  let ctx = sizeCanvas($("terrain"), w, h);
+  fillGroups(ctx, ids, groundColor);
+  if (s >= 9) {
+    ctx.strokeStyle = "#00000030";
+    ctx.lineWidth = 1 / s;
+    fillGroups(ctx, ids, () => "#000", true);
+  }
+  drawRoads(ctx, ids);
+  // the tool's shading: fills, dimming, borders
+  ctx = sizeCanvas($("shade"), w, h);
+  if (state.fills) {
+    ctx.globalAlpha = state.fills.alpha;
+    fillGroups(ctx, ids, (id) => state.fills.colors[id]);
+    ctx.globalAlpha = 1;
+  }
+  for (const d of state.dims) {
+    if (!d) continue;
+    ctx.globalAlpha = d.alpha;
+    fillGroups(ctx, ids, (id) => (d.keep[id] ? null : d.color));
+    ctx.globalAlpha = 1;
+  }
+  if (state.borders) {
+    ctx.strokeStyle = "#111";
+    ctx.lineWidth = Math.max(2, Math.min(4, s * 0.12)) / s;
+    strokeSegments(ctx, state.borders);
+  }
+  // the SVG layer shows the same part of the drawing
+  const [wx, wy] = toWorld(0, 0);
+  $("overlay").setAttribute("viewBox", `${wx} ${wy} ${w / s} ${h / s}`);
+  drawLabels(ids);
+  const ms = performance.now() - t0;
+  $("board").dataset.drawn = String(ids.length);
+  $("board").dataset.drawMs = ms.toFixed(1);
+  $("board").dataset.scale = s.toFixed(3);
+  document.dispatchEvent(new CustomEvent("board-drawn", { detail: { ms, cells: ids.length } }));
+}
+
+function roadSegments() {
+  // each road or bridge cell joined to the next such cells across its edges (and corners on 8-direction boards)
+  const b = state.board;
+  const segs = [];
+  for (let id = 0; id < b.n; id++) {
+    if (b.overlay[id] < 0 || !valid(id)) continue;
+    let linked = false;
+    const nbrs = across(id);
+    if (b.kind === "square-8") {
+      const [cx, cy] = center(id);
+      for (const [px, py] of corners(id)) nbrs.push(cellAt(px + (px - cx) * 0.3, py + (py - cy) * 0.3));
+    }
+    for (const n of nbrs) {
+      if (n < 0 || b.overlay[n] < 0) continue;
+      linked = true;
+      if (n > id) segs.push([id, n]);
+    }
+    if (!linked) segs.push([id, id]);
+  }
+  b.roads = segs;
+}
+
+function drawRoads(ctx, ids) {
+  const b = state.board;
+  if (!b.roads || !b.roads.length) return;
+  const s = state.view.scale;
+  ctx.lineCap = "round";
+  ctx.lineJoin = "round";
+  const byColor = new Map();
+  for (const [a, c] of b.roads) {
+    const col = b.terrains[b.overlay[a]].color;
+    let p = byColor.get(col);
+    if (!p) byColor.set(col, (p = []));
+    p.push(b.cx[a], b.cy[a], a === c ? b.cx[a] + 0.01 : b.cx[c], b.cy[c]);
+  }
+  const width = Math.max(2.5, Math.min(10, s * 0.3)) / s;
+  for (const [col, p] of byColor) {
+    ctx.strokeStyle = "#ffffffb0";
+    ctx.lineWidth = width + 2 / s;
+    strokeSegments(ctx, p);
+    ctx.strokeStyle = col;
+    ctx.lineWidth = width;
+    strokeSegments(ctx, p);
+  }
+}
+
+function drawLabels(ids) {
+  // per-cell numbers (points left, search costs), when cells are big enough to read them
+  const g = $("labels");
+  const items = state.labels;
+  const s = state.view.scale;
+  if (!items || s < 16) { g.replaceChildren(); return; }
+  const show = new Set(ids);
+  const frag = document.createDocumentFragment();
+  const size = Math.min(0.45, 13 / s);
+  for (const [id, text] of items) {
+    if (!show.has(id)) continue;
+    const t = el("text", { x: state.board.cx[id], y: state.board.cy[id], "font-size": size.toFixed(3) });
+    t.textContent = text;
+    frag.appendChild(t);
+  }
+  g.replaceChildren(frag);
+}
+
+// ---- what the tools draw ---------------------------------------------------------------------
 function el(tag, attrs) {
   const e = document.createElementNS(SVG, tag);
   for (const k in attrs) e.setAttribute(k, attrs[k]);
   return e;
 }
-function valid(id) { return !state.board.valid || state.board.valid[id] === 1; }
 
-// ---- drawing ------------------------------------------------------------------------------
-function drawBoard() {
-  const b = state.board;
-  const svg = $("board");
-  const [x0, y0, x1, y1] = b.bounds;
-  const m = 0.3;
-  const box = `${x0 - m} ${y0 - m} ${x1 - x0 + 2 * m} ${y1 - y0 + 2 * m}`;
-  svg.setAttribute("viewBox", box);
-  $("overlay").setAttribute("viewBox", box);
-  for (const r of $("overlay").querySelectorAll("rect.all")) {
-    r.setAttribute("x", x0);
-    r.setAttribute("y", y0);
-    r.setAttribute("width", x1 - x0);
-    r.setAttribute("height", y1 - y0);
-  }
-  svg.dataset.kind = b.kind;
-  const cells = $("cells");
-  const frag = document.createDocumentFragment();
-  state.cellEls = new Array(b.width * b.height);
-  for (let id = 0; id < b.width * b.height; id++) {
-    if (!valid(id)) continue;
-    const p = el("polygon", { points: polyPoints(id), "data-id": id, fill: colorOf(id) });
-    state.cellEls[id] = p;
-    frag.appendChild(p);
-  }
-  cells.replaceChildren(frag);
-  // dimming stays inside the board's own cells (hex boards do not fill their bounding box);
-  // one path of every cell, used as a clip on boards small enough to redraw it cheaply
-  const clip = b.width * b.height <= 20000 && (!b.square || b.valid !== null);
-  $("board-outline").setAttribute("d", clip ? cellIdsAll().map((id) => `M${polyPoints(id)}Z`).join("") : "");
-  for (const r of $("overlay").querySelectorAll("rect.dim")) {
-    if (clip) r.setAttribute("clip-path", "url(#board-clip)");
-    else r.removeAttribute("clip-path");
-  }
-  clearOverlays();
-  drawUnits();
-  fillTerrainControls();
+function setFills(items, alpha) {
+  // items: [[id, colour], ...]
+  if (!items) { state.fills = null; redraw(); return; }
+  const colors = new Array(state.board.n);
+  for (const [id, c] of items) colors[id] = c;
+  state.fills = { colors, alpha, count: items.length };
+  $("board").dataset.shaded = String(items.length);
+  redraw();
 }
 
-function colorOf(id) {
-  const b = state.board;
-  const o = b.overlay ? b.overlay[id] : -1;
-  return b.terrains[o >= 0 ? o : b.terrain[id]].color;
-}
-
-function cellIdsAll() {
-  const out = [];
-  for (let id = 0; id < state.board.width * state.board.height; id++) if (valid(id)) out.push(id);
-  return out;
-}
-
-function recolor(id) {
-  const p = state.cellEls[id];
-  if (p) p.setAttribute("fill", colorOf(id));
-}
-
-function clearOverlays() {
-  state.hoverCell = -1;
-  $("hover-cell").setAttribute("points", "");
-  $("shade").replaceChildren();
-  undim();
-  $("path").setAttribute("points", "");
-  $("vispoly").setAttribute("points", "");
-  $("marks").replaceChildren();
-}
-
-function shade(items) {
-  // items: [id, color, opacity]
-  const frag = document.createDocumentFragment();
-  for (const [id, color, op] of items) {
-    frag.appendChild(el("polygon", { points: polyPoints(id), fill: color, "fill-opacity": op, "data-id": id }));
-  }
-  $("shade").replaceChildren(frag);
-}
-
-function dim(layer, ids, color, op) {
-  // darken the whole board except the cells ids (drawn as holes in a mask): the work grows
-  // with the cells kept, not with the board
-  const holes = $(`holes${layer}`);
-  const rect = $(`dim${layer}`);
-  if (ids === null) {
-    holes.replaceChildren();
-    rect.style.display = "none";
-    return;
-  }
-  const frag = document.createDocumentFragment();
-  for (const id of ids) frag.appendChild(el("polygon", { points: polyPoints(id), "data-id": id }));
-  holes.replaceChildren(frag);
-  rect.setAttribute("fill", color);
-  rect.setAttribute("fill-opacity", op);
-  rect.style.display = "inline";
-}
-
-function undim() { dim(0, null); dim(1, null); }
-
-function labels(items) {
-  // small numbers written in cells (points left); only on boards small enough to read them
-  if (state.board.width > 48 || state.board.height > 48) return;
-  const frag = document.createDocumentFragment();
-  for (const [id, text] of items) {
-    const [cx, cy] = center(id);
-    const t = el("text", { x: cx, y: cy, class: "label" });
-    t.textContent = text;
-    frag.appendChild(t);
-  }
-  $("shade").appendChild(frag);
+function setDim(layer, ids, color, alpha) {
+  // darken every cell but ids
+  if (ids === null) { state.dims[layer] = null; redraw(); return; }
+  const keep = new Uint8Array(state.board.n);
+  for (const id of ids) keep[id] = 1;
+  state.dims[layer] = { keep, color, alpha, count: ids.length };
+  redraw();
 }
 
 function mark(id, cls) {
   const [cx, cy] = center(id);
-  $("marks").appendChild(el("circle", { cx, cy, r: 0.36, class: cls }));
+  $("marks").appendChild(el("circle", { cx, cy, r: 0.38, class: cls, "data-id": id }));
 }
 
 function drawUnits() {
   const frag = document.createDocumentFragment();
   for (const u of state.units) {
     const [cx, cy] = center(cellId(u.x, u.y));
-    frag.appendChild(el("circle", { cx, cy, r: 0.3, fill: TEAM_COLORS[u.team], "data-team": u.team, "data-id": cellId(u.x, u.y) }));
+    frag.appendChild(el("circle", { cx, cy, r: 0.32, fill: TEAM_COLORS[u.team], "data-team": u.team, "data-id": cellId(u.x, u.y) }));
   }
   $("units").replaceChildren(frag);
 }
 
-function fillTerrainControls() {
-  const b = state.board;
-  const legend = $("legend");
-  legend.replaceChildren(...b.terrains.map((t) => {
-    const li = document.createElement("li");
-    const sw = document.createElement("span");
-    sw.className = "swatch";
-    sw.style.background = t.color;
-    li.append(sw, t.name);
-    return li;
-  }));
-  const keep = $("paint-terrain").value;
-  $("paint-terrain").replaceChildren(...b.terrains.map((t) => new Option(t.name, t.name)));
-  if (b.terrains.some((t) => t.name === keep)) $("paint-terrain").value = keep;
-  const unit = $("unit").value;
-  $("unit").replaceChildren(...b.classes.map((c) => new Option(c, c)));
-  if (b.classes.includes(unit)) $("unit").value = unit;
+function clearToolView() {
+  setFills(null);
+  setDim(0, null);
+  setDim(1, null);
+  state.borders = null;
+  state.labels = null;
+  state.pathData = state.rangeData = state.fogData = null;
+  stopExplain();
+  $("arrows").replaceChildren();
+  $("path").setAttribute("points", "");
+  $("vispoly").setAttribute("points", "");
+  $("marks").replaceChildren();
+  for (const c of $("units").children) c.style.display = "";
+  redraw();
 }
 
 function showResult(html) {
@@ -248,62 +485,163 @@ function showResult(html) {
 }
 function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
 function fmt(v) { return v === null || v === undefined ? "∞" : (Math.round(v * 100) / 100).toString(); }
+function palette(i) { return PLAYER_COLORS[i % PLAYER_COLORS.length]; }
 
-// ---- boards -----------------------------------------------------------------------------
-async function newBoard(ev) {
-  if (ev) ev.preventDefault();
-  const payload = {
-    kind: $("kind").value,
-    width: parseInt($("width").value, 10),
-    height: parseInt($("height").value, 10),
-    seed: parseInt($("seed").value, 10) || 0,
-  };
-  const data = await api("board", payload).catch(() => null);
-  if (data) loadBoard(data);
+// ---- legend and hover -------------------------------------------------------------------------
+function entryCost(id) {
+  const b = state.board;
+  const unit = unitClass() || b.classes[0];
+  const o = b.overlay[id];
+  const c = b.costs[unit] ? b.costs[unit][o >= 0 ? o : b.terrain[id]] : null;
+  return c;
 }
 
-function loadBoard(data) {
-  state.board = data;
-  // the form shows the board that is on screen
+function fillLegend() {
+  const b = state.board;
+  const unit = unitClass() || b.classes[0];
+  const head = `<tr><th></th><th>terrain</th><th>cost (${esc(unit)})</th><th>sight</th></tr>`;
+  const rows = b.terrains.map((t, i) => {
+    const c = b.costs[unit] ? b.costs[unit][i] : null;
+    return `<tr data-terrain="${esc(t.name)}"><td><span class="swatch" data-color="${esc(t.color)}"></span></td><td>${esc(t.name)}</td>` +
+      `<td>${c === null ? "impassable" : fmt(c)}</td><td>${t.blocks_sight ? "blocks" : ""}</td></tr>`;
+  });
+  $("legend").innerHTML = head + rows.join("");
+  for (const e of $("legend").querySelectorAll("[data-color]")) e.style.background = e.dataset.color;
+  const keys = {
+    path: [["#d81b60", "path (A*)"], ["#004d40", "start (ringed)"], ["#d81b60", "goal (ringed)"], ["#bcd4e6", "searched (step-through)"], ["#f6c667", "frontier (open set)"]],
+    range: [["#ffd54f", "reachable, more points left"], ["#e6550d", "reachable, few points left"], ["#c42b1c", "zone of control: the move stops"], ["#0d1b2a", "out of reach (dimmed)"]],
+    sight: [["#ffe98a", "visibility polygon"], ["#0d1b2a", "out of sight (dimmed)"]],
+    units: [[TEAM_COLORS[0], "blue unit"], [TEAM_COLORS[1], "red unit"]],
+    fog: [["#1b1b1b", "explored, out of sight (grey)"], ["#0b0b0b", "never seen (dark)"]],
+    territory: [[PLAYER_COLORS[0], "a player's land (bordered)"], ["#111", "border between players"]],
+    paint: [],
+  }[state.tool] || [];
+  $("keys").innerHTML = keys.map(([c, t]) => `<li><span class="swatch" data-color="${c}"></span>${esc(t)}</li>`).join("") +
+    "<li>roads and bridges: lines over the ground</li>";
+  for (const e of $("keys").querySelectorAll("[data-color]")) e.style.background = e.dataset.color;
+}
+
+function updateHover() {
+  const id = state.hoverCell >= 0 ? state.hoverCell : state.cursor;
+  const b = state.board;
+  if (!b || id < 0 || id >= b.n) { $("hover").textContent = ""; $("hover-cell").setAttribute("points", ""); return; }
+  $("hover-cell").setAttribute("points", state.hoverCell >= 0 ? polyPoints(state.hoverCell) : "");
+  const [x, y] = cellXY(id);
+  if (state.tool === "fog" && state.fogData && !state.fogData.explored[id]) {
+    $("hover").textContent = `(${x}, ${y}) unexplored`;
+    return;
+  }
+  const o = b.overlay[id];
+  const parts = [`(${x}, ${y}) ${b.terrains[b.terrain[id]].name}${o >= 0 ? " + " + b.terrains[o].name : ""}`];
+  const c = entryCost(id);
+  parts.push(`entry ${c === null ? "impassable" : fmt(c)} for ${unitClass() || b.classes[0]}`);
+  if (state.tool === "path" && state.pathData) {
+    const k = state.pathData.index.get(id);
+    if (k !== undefined) parts.push(`on the path: cost so far ${fmt(state.pathData.so_far[k])}, step ${k} of ${state.pathData.cells.length - 1}`);
+  }
+  if (state.tool === "path" && state.explain) {
+    const k = state.explain.index.get(id);
+    if (k !== undefined && k < state.explain.k) parts.push(`searched: cost so far ${fmt(state.explain.data.cost[k])}`);
+  }
+  if (state.tool === "range" && state.rangeData) {
+    const left = state.rangeData.left.get(id);
+    if (left !== undefined) {
+      parts.push(state.rangeData.zoc.has(id) ? "zone of control: the move stops here"
+        : `points left ${fmt(left)}, cost so far ${fmt(state.rangeData.budget - left)}`);
+    } else parts.push("out of reach");
+  }
+  $("hover").textContent = parts.join(" · ");
+}
+
+// ---- boards -----------------------------------------------------------------------------------
+function boardForm() {
+  return checked(() => ({
+    kind: $("kind").value,
+    width: readNumber("width", "width", true),
+    height: readNumber("height", "height", true),
+    seed: readNumber("seed", "seed", true),
+  }));
+}
+
+async function newBoard(ev, params) {
+  if (ev) ev.preventDefault();
+  const p = params || boardForm();
+  if (!p) return null;
+  const data = await api("board", { ...p, layers: "binary" }).catch(() => null);
+  if (data) { loadBoard(data, p); $("seed").value = p.seed; }
+  return data;
+}
+
+function loadBoard(data, params) {
+  const t0 = performance.now();
+  state.board = decodeBoard(data);
+  state.params = params || null;
   $("kind").value = data.kind;
   $("width").value = data.width;
   $("height").value = data.height;
   state.start = state.goal = state.rangeStart = null;
   state.sightCell = -1;
+  state.hoverCell = -1;
+  state.cursor = -1;
   state.units = [];
   state.fogUnit = null;
   state.territory = null;
-  drawBoard();
+  state.undo = [];
+  state.redo = [];
+  roadSegments();
+  fillTerrainControls();
+  clearToolView();
+  drawUnits();
+  $("cursor").setAttribute("points", "");
+  updateHover();
+  updateHistoryButtons();
   showResult("—");
   setStatus(`${data.source}: ${data.width} × ${data.height}`);
   $("board").dataset.session = data.session;
-  if (state.tool === "fog" || state.tool === "territory") refreshTool();
+  fit();
+  requestAnimationFrame(() => { $("board").dataset.loadMs = (performance.now() - t0).toFixed(1); });
+  refreshTool();
+  updateLink();
+}
+
+function fillTerrainControls() {
+  const b = state.board;
+  const keep = $("paint-terrain").value;
+  $("paint-terrain").replaceChildren(...b.terrains.map((t) => new Option(t.name, t.name)));
+  if (b.terrains.some((t) => t.name === keep)) $("paint-terrain").value = keep;
+  const unit = $("unit").value;
+  $("unit").replaceChildren(...b.classes.map((c) => new Option(c, c)));
+  if (b.classes.includes(unit)) $("unit").value = unit;
+  fillLegend();
 }
 
 async function upload() {
   const f = $("upload").files[0];
   if (!f) return;
   if (f.size > 1500000) {
-    setStatus(`${f.name} is ${f.size} bytes; the playground opens map files up to 1.5 MB`, "error");
+    refuse(`${f.name} is ${f.size} bytes; the playground opens map files up to 1.5 MB`);
     return;
   }
   const text = await f.text();
-  const data = await api("upload", { name: f.name, text }).catch(() => null);
-  if (data) loadBoard(data);
+  const prop = $("terrain-property").value.trim() || "terrain";
+  const data = await api("upload", { name: f.name, text, terrain_property: prop, layers: "binary" }).catch(() => null);
+  if (data) loadBoard(data, null);
   $("upload").value = "";
 }
 
-// ---- tools --------------------------------------------------------------------------------
+// ---- tools --------------------------------------------------------------------------------------
 function base() { return { session: state.board.session }; }
 function unitClass() { return $("unit").value || null; }
 
 async function doPath() {
   $("path").setAttribute("points", "");
   $("marks").replaceChildren();
+  state.pathData = null;
   if (state.start !== null) mark(state.start, "start");
   if (state.goal !== null) mark(state.goal, "goal");
   if (state.start === null || state.goal === null) {
-    showResult(state.start === null ? "Click a start cell." : "Now click a goal cell.");
+    showResult(state.start === null ? "Click a start cell." : "Now click a goal cell (another cell than the start).");
+    updateHover();
     return;
   }
   const data = await api("path", {
@@ -311,14 +649,18 @@ async function doPath() {
   }).catch(() => null);
   if (!data) return false;
   if (!data.cells) {
-    showResult(`No path for <b>${esc(data.unit)}</b>: the goal is unreachable.`);
+    showResult(`No path for <b>${esc(data.unit)}</b>: <span id="no-path">${esc(data.reason || "the goal is unreachable")}</span>.`);
     setStatus("no path");
+    updateHover();
     return;
   }
   const pts = data.cells.map(([x, y]) => center(cellId(x, y)).map((v) => v.toFixed(4)).join(","));
   $("path").setAttribute("points", pts.join(" "));
+  state.pathData = { ...data, index: new Map(data.cells.map(([x, y], k) => [cellId(x, y), k])) };
   showResult(`Path for <b>${esc(data.unit)}</b>: <b id="path-cost">${fmt(data.cost)}</b> movement points, ${data.cells.length - 1} steps.`);
   setStatus("path found");
+  updateHover();
+  updateLink();
 }
 
 function sides(id) {
@@ -337,40 +679,47 @@ async function doRange() {
   $("marks").replaceChildren();
   if ($("show-zones").checked) return doZones();
   if (state.rangeStart === null) {
-    shade([]);
+    setFills(null);
     showResult("Click a cell to see its movement range.");
     return;
   }
   mark(state.rangeStart, "start");
-  const budget = parseFloat($("budget").value);
+  const budget = checked(() => readNumber("budget", "budget", false));
+  if (budget === null) { clearToolView(); mark(state.rangeStart, "start"); return; }
   const data = await api("range", {
-    ...base(), start: cellXY(state.rangeStart), budget: isFinite(budget) ? budget : 0,
-    unit: unitClass(), ...sides(state.rangeStart),
+    ...base(), start: cellXY(state.rangeStart), budget, unit: unitClass(), ...sides(state.rangeStart),
   }).catch(() => null);
   if (!data) return;
   const reached = data.cells.map(([x, y]) => cellId(x, y));
-  dim(0, reached, "#0d1b2a", 0.6);
+  setDim(0, reached, "#0d1b2a", 0.6);
+  const zoc = new Set((data.zoc || []).map(([x, y]) => cellId(x, y)));
   const items = [];
   for (const [x, y, left] of data.cells) {
+    const id = cellId(x, y);
     const f = data.budget > 0 ? left / data.budget : 1;
-    items.push([cellId(x, y), `hsl(${(60 + 60 * f).toFixed(0)},90%,${(70 - 25 * f).toFixed(0)}%)`, 0.55]);
+    items.push([id, zoc.has(id) ? "#c42b1c" : `hsl(${(20 + 30 * f).toFixed(0)},95%,${(55 + 15 * f).toFixed(0)}%)`]);
   }
-  for (const [x, y] of data.zoc || []) items.push([cellId(x, y), "#c42b1c", 0.45]);
-  shade(items);
-  labels(data.cells.map(([x, y, left]) => [cellId(x, y), fmt(left)]));
+  setFills(items, 0.55);
+  state.rangeData = { left: new Map(data.cells.map(([x, y, l]) => [cellId(x, y), l])), zoc, budget: data.budget };
+  state.labels = data.cells.map(([x, y, left]) => [cellId(x, y), zoc.has(cellId(x, y)) ? "■" : fmt(left)]);
   $("board").dataset.reached = data.cells.length;
+  const why = data.reason ? ` <span id="range-reason">(${esc(data.reason)})</span>` : "";
   showResult(`Range of <b>${esc(data.unit)}</b> with ${fmt(data.budget)} points: <b>${data.cells.length}</b> cells` +
-    (data.zoc && data.zoc.length ? `, ${data.zoc.length} stopped by zones of control` : "") + ".");
+    (zoc.size ? `, ${zoc.size} stopped by zones of control (■)` : "") + `.${why}`);
   setStatus("range shown");
+  updateHover();
+  redraw();
+  updateLink();
 }
 
 async function doZones() {
-  undim();
+  setDim(0, null);
+  state.labels = null;
   const data = await api("zones", { ...base(), unit: unitClass() }).catch(() => null);
   if (!data) return;
   const items = [];
-  data.labels.forEach((z, id) => { if (z >= 0) items.push([id, palette(z), 0.45]); });
-  shade(items);
+  data.labels.forEach((z, id) => { if (z >= 0) items.push([id, palette(z)]); });
+  setFills(items, 0.5);
   state.zonesHtml = `<b id="zone-count">${data.count}</b> connectivity zones for <b>${esc(data.unit)}</b>: ` +
     "cells of one colour can reach each other.";
   showResult(state.zonesHtml);
@@ -380,17 +729,18 @@ async function doZones() {
 let sightBusy = false;
 let sightNext = null;
 async function doSight(id, point) {
-  // one request at a time; while it runs, only the latest mouse position waits its turn
+  // one request at a time; while it runs, only the latest position waits its turn
   if (id < 0) return;
   if (sightBusy) { sightNext = [id, point]; return; }
+  const radius = checked(() => readNumber("radius", "radius", true));
+  if (radius === null) { clearToolView(); return; }
   sightBusy = true;
   try {
-    const radius = parseInt($("radius").value, 10) || 1;
     const req = { ...base(), origin: cellXY(id), radius };
     if (point && state.board.square) req.point = point;
     const data = await api("fov", req).catch(() => null);
     if (data && state.tool === "sight") {
-      dim(0, data.visible, "#0d1b2a", 0.55);
+      setDim(0, data.visible, "#0d1b2a", 0.55);
       $("board").dataset.visible = data.visible.length;
       $("marks").replaceChildren();
       mark(id, "origin");
@@ -411,27 +761,20 @@ async function doSight(id, point) {
   }
 }
 
-function boardPoint(ev) {
-  // the mouse position in drawing units
-  const svg = $("board");
-  const m = svg.getScreenCTM();
-  if (!m) return null;
-  const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
-  return [Math.round(p.x * 1000) / 1000, Math.round(p.y * 1000) / 1000];
-}
-
 async function doFog() {
   const team = parseInt($("team").value, 10);
-  const radius = parseInt($("radius").value, 10) || 1;
+  const radius = checked(() => readNumber("radius", "radius", true));
+  if (radius === null) { clearToolView(); return; }
   const units = state.units.map((u) => [u.id, u.x, u.y, u.team]);
   const data = await api("fog", { ...base(), units, team, radius }).catch(() => null);
   if (!data || state.tool !== "fog") return;
-  const seen = new Uint8Array(state.board.width * state.board.height);
+  const seen = new Uint8Array(state.board.n), explored = new Uint8Array(state.board.n);
   for (const v of data.visible) seen[v] = 1;
+  for (const v of data.explored) explored[v] = 1;
+  state.fogData = { seen, explored };
   // explored but out of sight: grey; never seen: near black (the two dims stack)
-  dim(0, data.visible, "#1b1b1b", 0.45);
-  dim(1, data.explored, "#0b0b0b", 0.73);
-  // the other team's units are hidden under the fog
+  setDim(0, data.visible, "#1b1b1b", 0.45);
+  setDim(1, data.explored, "#0b0b0b", 0.73);
   for (const c of $("units").children) {
     const hidden = parseInt(c.dataset.team, 10) !== team && !seen[parseInt(c.dataset.id, 10)];
     c.style.display = hidden ? "none" : "";
@@ -443,46 +786,75 @@ async function doFog() {
   $("board").dataset.visible = data.visible.length;
   $("board").dataset.explored = data.explored.length;
   showResult(`Team <b>${team === 0 ? "blue" : "red"}</b> sees <b>${data.visible.length}</b> cells with ${mine} unit(s); ` +
-    `${data.explored.length} explored. Click one of its units, then a cell, to move it.`);
+    `${data.explored.length} explored. Click one of its units, then a cell in its reach, to move it.`);
   setStatus("fog of war");
+  updateHover();
 }
 
-function fogClick(id) {
+async function fogClick(id) {
   const [x, y] = cellXY(id);
   const team = parseInt($("team").value, 10);
   const here = state.units.find((u) => u.x === x && u.y === y);
   if (here && here.team === team) {
     state.fogUnit = here.id;
   } else if (!here && state.fogUnit !== null) {
+    // a move goes only where the unit class can walk within a move's budget: no teleports
     const u = state.units.find((v) => v.id === state.fogUnit);
-    if (u) { u.x = x; u.y = y; drawUnits(); }
+    if (!u) return;
+    const budget = checked(() => readNumber("move-budget", "budget", false));
+    if (budget === null) return;
+    const from = cellId(u.x, u.y);
+    const r = await api("range", { ...base(), start: [u.x, u.y], budget, unit: unitClass(), ...sides(from) }).catch(() => null);
+    if (!r) return;
+    if (!r.cells.some(([cx, cy]) => cx === x && cy === y)) {
+      const t = state.board.terrains[state.board.terrain[id]].name;
+      refuse(`the ${unitClass()} unit at (${u.x}, ${u.y}) cannot reach (${x}, ${y}) (${t}) with ${fmt(budget)} points`);
+      $("board").dataset.refused = `${x},${y}`;
+      return;
+    }
+    u.x = x;
+    u.y = y;
+    drawUnits();
   } else {
     return;
   }
   doFog();
 }
 
-// player colours chosen to stand out from the terrain's greens, blues and browns
-const PLAYER_COLORS = ["#e6194b", "#f58231", "#911eb4", "#ffe119", "#f032e6", "#000075", "#fabed4", "#800000",
-  "#dcbeff", "#46f0f0", "#808000", "#ffd8b1", "#4363d8", "#aaffc3", "#9a6324", "#3cb44b"];
-
-function palette(i) {
-  return PLAYER_COLORS[i % PLAYER_COLORS.length];
-}
-
 async function doTerritory() {
-  const players = parseInt($("players").value, 10);
+  const players = checked(() => readNumber("players", "players", true));
+  if (players === null) { clearToolView(); return; }
   const mode = $("partition-mode").value || null;
   const req = { ...base(), players, mode, unit: unitClass() };
-  if (mode === "scattered") req.max_chunk = parseInt($("max-chunk").value, 10) || 1;
+  if (mode === "scattered") {
+    req.max_chunk = checked(() => readNumber("max-chunk", "max_chunk", true));
+    if (req.max_chunk === null) { clearToolView(); return; }
+  }
   const data = await api("partition", req).catch(() => null);
   if (!data) return;
   state.territory = data;
   const items = [];
-  data.owners.forEach((o, id) => { if (o >= 0) items.push([id, palette(o), 0.62]); });
-  shade(items);
+  data.owners.forEach((o, id) => { if (o >= 0) items.push([id, palette(o)]); });
+  setFills(items, 0.6);
+  // borders: the edges between cells of different owners
+  const borders = [];
+  let edges = 0;
+  for (let id = 0; id < state.board.n; id++) {
+    const o = data.owners[id];
+    if (o < 0) continue;
+    const p = corners(id), nb = across(id);
+    for (let i = 0; i < p.length; i++) {
+      const n = nb[i];
+      if (n >= 0 && data.owners[n] === o) continue;
+      if (n > id && data.owners[n] >= 0) continue;  // drawn once, from the lower id
+      borders.push(...p[i], ...p[(i + 1) % p.length]);
+      edges++;
+    }
+  }
+  state.borders = borders;
+  $("board").dataset.borders = String(edges);
   $("marks").replaceChildren();
-  for (const [x, y] of data.seeds || []) mark(cellId(x, y), "origin");
+  for (const s of data.seeds || []) if (s) mark(cellId(s[0], s[1]), "origin");
   const rep = data.report || {};
   const cols = ["cells", "chunks", "compactness", "mean_distance"].filter((k) => Array.isArray(rep[k]));
   const names = { cells: "cells", chunks: "chunks", compactness: "shape", mean_distance: "mean steps" };
@@ -493,8 +865,10 @@ async function doTerritory() {
       cols.map((k) => `<td>${fmt(rep[k][i])}</td>`).join("") + "</tr>");
   }
   const verdict = rep.balanced === undefined ? "" : (rep.balanced ? "balanced" : "not balanced");
+  const scattered = data.mode === "scattered"
+    ? "<p>Scattered mode: each player owns several small chunks (at most the largest-chunk size each) spread over the board, so no one holds one region.</p>" : "";
   showResult(`<p id="fairness">${esc(rep.mode || "")} split, ${verdict}: spread ${fmt(rep.spread)} (tolerance ${fmt(rep.tolerance)})</p>` +
-    `<table>${head}${body.join("")}</table>` +
+    `<table>${head}${body.join("")}</table>${scattered}` +
     "<small>shape: perimeter / √cells, lower is more compact; mean steps: from the player's start (ringed) to its cells</small>");
   setStatus(`board split between ${players} players`);
 }
@@ -502,22 +876,17 @@ async function doTerritory() {
 function refreshTool() {
   if (!state.board) return;
   const t = state.tool;
-  if (t !== "sight") $("vispoly").setAttribute("points", "");
-  undim();
-  if (t !== "fog") for (const c of $("units").children) c.style.display = "";
-  if (t === "path") { shade([]); return doPath(); }
-  if (t === "range") { $("path").setAttribute("points", ""); return doRange(); }
-  $("path").setAttribute("points", "");
-  $("marks").replaceChildren();
-  if (t === "sight") { shade([]); showResult("Move the mouse over the board."); return; }
-  if (t === "fog") { shade([]); return doFog(); }
+  clearToolView();
+  fillLegend();
+  if (t === "path") return doPath();
+  if (t === "range") return doRange();
+  if (t === "sight") { showResult("Move the mouse over the board, or tap a cell."); return; }
+  if (t === "fog") return doFog();
   if (t === "territory") {
     if (state.territory) return doTerritory();
-    shade([]);
     showResult("Choose the number of players and split the board.");
     return;
   }
-  shade([]);
   if (t === "paint") return afterPaint();
   showResult(`${state.units.length} unit(s) placed.`);
 }
@@ -539,64 +908,264 @@ function selectTool(t) {
   $("help").textContent = HELP[t];
   for (const o of document.querySelectorAll(".opt")) o.classList.toggle("on", o.dataset.for.split(" ").includes(t));
   $("board").dataset.tool = t;
+  const r = document.querySelector(`input[name=tool][value=${t}]`);
+  if (r && !r.checked) r.checked = true;
   refreshTool();
+  updateLink();
 }
 
-// ---- painting -------------------------------------------------------------------------------
+// ---- the search, step by step ------------------------------------------------------------------
+function stopExplain() {
+  if (state.explain && state.explain.timer) clearInterval(state.explain.timer);
+  state.explain = null;
+  $("explain-info").textContent = "";
+}
+
+async function startExplain() {
+  if (state.start === null) return refuse("click a start cell first");
+  const data = await api("explain", { ...base(), start: cellXY(state.start), goal: state.goal === null ? null : cellXY(state.goal), unit: unitClass() }).catch(() => null);
+  if (!data) return null;
+  stopExplain();
+  state.explain = { data, k: 0, timer: null, index: new Map(data.order.map((id, i) => [id, i])) };
+  return data;
+}
+
+function explainFrame() {
+  const e = state.explain;
+  if (!e) return;
+  const { order, came_from: came, cost } = e.data;
+  const k = e.k;
+  const items = [];
+  const settled = new Set(order.slice(0, k));
+  const open = [];
+  for (let i = 0; i < k; i++) items.push([order[i], "#bcd4e6"]);
+  for (let i = k; i < order.length; i++) if (settled.has(came[i])) { items.push([order[i], "#f6c667"]); open.push(order[i]); }
+  setFills(items, 0.75);
+  // came-from arrows: from each searched cell back to the cell it was reached from
+  const frag = document.createDocumentFragment();
+  for (let i = 1; i < k; i++) {
+    const [ax, ay] = center(order[i]), [bx, by] = center(came[i]);
+    frag.appendChild(el("line", { x1: ax, y1: ay, x2: ax + (bx - ax) * 0.6, y2: ay + (by - ay) * 0.6, "marker-end": "url(#arrow)" }));
+  }
+  $("arrows").replaceChildren(frag);
+  state.labels = $("explain-numbers").checked ? order.slice(0, k).map((id, i) => [id, fmt(cost[i])]) : null;
+  $("board").dataset.explainStep = String(k);
+  $("board").dataset.openSet = String(open.length);
+  const done = k >= order.length;
+  $("explain-info").textContent = `step ${k} of ${order.length}: ${k} searched, ${open.length} in the open set` +
+    (done ? (e.data.goal_reached ? " — goal reached" : " — every reachable cell searched") : "");
+  redraw();
+}
+
+async function explainPlay() {
+  if (!state.explain) { if (!(await startExplain())) return; }
+  const e = state.explain;
+  if (e.timer) return;
+  const per = Math.max(1, Math.ceil(e.data.order.length / 80));
+  e.timer = setInterval(() => {
+    e.k = Math.min(e.data.order.length, e.k + per);
+    explainFrame();
+    if (e.k >= e.data.order.length) { clearInterval(e.timer); e.timer = null; }
+  }, 60);
+}
+function explainPause() { if (state.explain && state.explain.timer) { clearInterval(state.explain.timer); state.explain.timer = null; } }
+async function explainStep() {
+  if (!state.explain) { if (!(await startExplain())) return; }
+  explainPause();
+  state.explain.k = Math.min(state.explain.data.order.length, state.explain.k + 1);
+  explainFrame();
+}
+
+// ---- painting, undo and redo ----------------------------------------------------------------------
 let paintTimer = null;
 function paintCell(id) {
+  const b = state.board;
   const name = $("paint-terrain").value;
-  const tid = state.board.terrains.findIndex((t) => t.name === name);
-  const o = state.board.overlay ? state.board.overlay[id] : -1;
-  if (tid < 0 || (state.board.terrain[id] === tid && o < 0)) return;
-  state.board.terrain[id] = tid;
-  if (state.board.overlay) state.board.overlay[id] = -1;
-  recolor(id);
-  state.paintQueue.set(id, cellXY(id));
+  const tid = b.terrains.findIndex((t) => t.name === name);
+  if (tid < 0 || (b.terrain[id] === tid && b.overlay[id] < 0)) return;
+  if (!state.paintQueue.has(id)) state.paintQueue.set(id, { t: b.terrain[id], o: b.overlay[id] });
+  b.terrain[id] = tid;
+  b.overlay[id] = -1;
+  redraw();
   if (!paintTimer) paintTimer = setTimeout(flushPaint, 120);
 }
 
 let painting = false;
 async function flushPaint() {
-  // one batch at a time: a batch sent while another is still answered could let
-  // the older batch's zones or path, computed before the newer edit, land last
+  // one batch at a time: a batch sent while another is answered could let an older answer land last
   paintTimer = null;
-  if (painting) return;  // the batch in flight takes the queued cells when it ends
+  if (painting) return;
   painting = true;
   try {
     while (state.paintQueue.size) {
-      const cells = [...state.paintQueue.values()];
+      const before = new Map(state.paintQueue);
       state.paintQueue.clear();
-      const data = await api("paint", { ...base(), cells, terrain: $("paint-terrain").value }).catch(() => null);
-      if (!data) return;
-      data.cells.forEach(([x, y], i) => {
-        const id = cellId(x, y);
-        state.board.terrain[id] = data.terrain[i];
-        if (state.board.overlay) state.board.overlay[id] = data.overlay[i];
-        recolor(id);
-      });
-      if (state.paintQueue.size) continue;  // newer cells wait: show what follows from all of them
+      const name = $("paint-terrain").value;
+      const ok = await sendPaint([...before.keys()], name, null);
+      if (!ok) return;
+      state.undo.push({ before, after: name });
+      state.redo = [];
+      updateHistoryButtons();
+      if (state.paintQueue.size) continue;
       if (state.tool === "paint") await afterPaint();
-      if (!state.paintQueue.size) setStatus(`painted ${cells.length} cell(s)`);
+      if (!state.paintQueue.size) setStatus(`painted ${before.size} cell(s)`);
     }
   } finally {
     painting = false;
   }
 }
 
-// ---- events ---------------------------------------------------------------------------------
-function idOf(ev) {
-  const t = ev.target;
-  if (!t || !t.dataset || t.dataset.id === undefined || t.parentNode.id !== "cells") return -1;
-  return parseInt(t.dataset.id, 10);
+async function sendPaint(ids, terrain, overlay) {
+  const b = state.board;
+  const data = await api("paint", { ...base(), cells: ids.map(cellXY), terrain, overlay }).catch(() => null);
+  if (!data) return false;
+  data.cells.forEach(([x, y], i) => {
+    const id = cellId(x, y);
+    b.terrain[id] = data.terrain[i];
+    b.overlay[id] = data.overlay[i];
+  });
+  roadSegments();
+  redraw();
+  updateHover();
+  return true;
 }
 
-function onClick(ev) {
-  const id = idOf(ev);
+async function undoPaint() {
+  const step = state.undo.pop();
+  if (!step) return;
+  // cells go back in groups of the same old ground and overlay
+  const groups = new Map();
+  for (const [id, { t, o }] of step.before) {
+    const k = `${t},${o}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(id);
+  }
+  const b = state.board;
+  for (const [k, ids] of groups) {
+    const [t, o] = k.split(",").map(Number);
+    if (!(await sendPaint(ids, b.terrains[t].name, o >= 0 ? b.terrains[o].name : null))) { state.undo.push(step); return; }
+  }
+  state.redo.push(step);
+  updateHistoryButtons();
+  setStatus(`undid the painting of ${step.before.size} cell(s)`);
+  if (state.tool === "paint" || state.tool === "path") refreshTool();
+}
+
+async function redoPaint() {
+  const step = state.redo.pop();
+  if (!step) return;
+  if (!(await sendPaint([...step.before.keys()], step.after, null))) { state.redo.push(step); return; }
+  state.undo.push(step);
+  updateHistoryButtons();
+  setStatus(`painted ${step.before.size} cell(s) again`);
+  if (state.tool === "paint" || state.tool === "path") refreshTool();
+}
+
+function updateHistoryButtons() {
+  $("undo").disabled = !state.undo.length;
+  $("redo").disabled = !state.redo.length;
+}
+
+async function resetBoard() {
+  if (state.params) return newBoard(null, state.params);
+  return refuse("an opened file cannot be made again: open it again");
+}
+
+// ---- export and the shareable link -------------------------------------------------------------
+function download(name, blob) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+async function exportBoard(format) {
+  const data = await api("export", { ...base(), format }).catch(() => null);
+  if (!data) return;
+  download(data.name, new Blob([data.text], { type: data.type }));
+  setStatus(`saved ${data.name}`);
+}
+
+function exportPng() {
+  const t = $("terrain"), s = $("shade");
+  const c = document.createElement("canvas");
+  c.width = t.width;
+  c.height = t.height;
+  const ctx = c.getContext("2d");
+  ctx.drawImage(t, 0, 0);
+  ctx.drawImage(s, 0, 0);
+  c.toBlob((blob) => { download("board.png", blob); setStatus("saved board.png"); }, "image/png");
+}
+
+function linkParams() {
+  const p = new URLSearchParams();
+  if (!state.params) return p;
+  p.set("kind", state.params.kind);
+  p.set("w", state.params.width);
+  p.set("h", state.params.height);
+  p.set("seed", state.params.seed);
+  p.set("tool", state.tool);
+  if (unitClass()) p.set("unit", unitClass());
+  const xy = (id) => cellXY(id).join(",");
+  if (state.start !== null) p.set("start", xy(state.start));
+  if (state.goal !== null) p.set("goal", xy(state.goal));
+  if (state.rangeStart !== null) p.set("from", xy(state.rangeStart));
+  if (state.units.length) p.set("units", state.units.map((u) => `${u.x},${u.y},${u.team}`).join(";"));
+  return p;
+}
+
+function updateLink() {
+  if (!state.board) return;
+  const p = linkParams();
+  history.replaceState(null, "", p.toString() ? `?${p}` : location.pathname);
+}
+
+async function fromLink() {
+  // a link names a board (kind, size, seed), the tool and its markers
+  const q = new URLSearchParams(location.search);
+  if (!q.has("kind")) return false;
+  const num = (k) => Number(q.get(k));
+  const params = { kind: q.get("kind"), width: num("w"), height: num("h"), seed: num("seed") };
+  const data = await newBoard(null, params);
+  if (!data) return true;
+  const cell = (k) => {
+    if (!q.has(k)) return null;
+    const [x, y] = q.get(k).split(",").map(Number);
+    return Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < data.width && y < data.height ? cellId(x, y) : null;
+  };
+  if (q.has("unit") && state.board.classes.includes(q.get("unit"))) $("unit").value = q.get("unit");
+  state.start = cell("start");
+  state.goal = cell("goal");
+  state.rangeStart = cell("from");
+  if (q.has("units")) {
+    for (const part of q.get("units").split(";")) {
+      const [x, y, team] = part.split(",").map(Number);
+      if (x >= 0 && y >= 0 && x < data.width && y < data.height && (team === 0 || team === 1)) state.units.push({ id: state.nextUnit++, x, y, team });
+    }
+    drawUnits();
+  }
+  selectTool(HELP[q.get("tool")] ? q.get("tool") : "path");
+  return true;
+}
+
+// ---- pointer, touch, wheel and keys -----------------------------------------------------------
+function eventCell(ev) {
+  const [, , left, top] = stageSize();
+  const [wx, wy] = toWorld(ev.clientX - left, ev.clientY - top);
+  return cellAt(wx, wy);
+}
+
+function activate(id, point) {
+  // a click, a tap or Enter on cell id
   if (id < 0 || !state.board) return;
   const t = state.tool;
   if (t === "path") {
+    stopExplain();
     if (state.start === null || state.goal !== null) { state.start = id; state.goal = null; }
+    else if (id === state.start) { setStatus("the goal must be another cell than the start"); return; }
     else state.goal = id;
     doPath();
   } else if (t === "range") {
@@ -609,73 +1178,262 @@ function onClick(ev) {
     else if (state.units.length < 200) state.units.push({ id: state.nextUnit++, x, y, team: parseInt($("team").value, 10) });
     drawUnits();
     refreshTool();
+    updateLink();
   } else if (t === "sight") {
-    doSight(id);
+    state.sightCell = id;
+    doSight(id, point);
   } else if (t === "fog") {
     fogClick(id);
+  } else if (t === "paint") {
+    paintCell(id);
   }
 }
 
-function onMove(ev) {
-  const id = idOf(ev);
-  if (id >= 0 && state.board && id !== state.hoverCell) {
-    state.hoverCell = id;
-    $("hover-cell").setAttribute("points", polyPoints(id));
+const pointers = new Map();
+let gesture = null;
+
+function sightFollow(ev, id) {
+  // on square boards the light follows the pointer inside its tile; elsewhere the view moves cell by cell
+  let point = null;
+  if (state.board.square) {
+    const [, , left, top] = stageSize();
+    const [px, py] = toWorld(ev.clientX - left, ev.clientY - top);
     const [x, y] = cellXY(id);
-    const b = state.board;
-    const o = b.overlay ? b.overlay[id] : -1;
-    $("hover").textContent = `(${x}, ${y}) ${b.terrains[b.terrain[id]].name}${o >= 0 ? " + " + b.terrains[o].name : ""}`;
+    point = [Math.min(Math.max(Math.round(px * 1000) / 1000, x), x + 1), Math.min(Math.max(Math.round(py * 1000) / 1000, y), y + 1)];
   }
-  if (state.tool === "sight" && id >= 0) {
-    // on square boards the light follows the mouse inside its tile; elsewhere the view moves cell by cell
-    let point = null;
-    if (state.board.square) {
-      const p = boardPoint(ev);
-      const [x, y] = cellXY(id);
-      if (p) point = [Math.min(Math.max(p[0], x), x + 1), Math.min(Math.max(p[1], y), y + 1)];
-    }
-    const last = state.sightPoint;
-    const moved = point && (!last || Math.abs(point[0] - last[0]) + Math.abs(point[1] - last[1]) > 0.05);
-    if (id !== state.sightCell || moved) {
-      state.sightCell = id;
-      state.sightPoint = point;
-      doSight(id, point);
-    }
+  const last = state.sightPoint;
+  const moved = point && (!last || Math.abs(point[0] - last[0]) + Math.abs(point[1] - last[1]) > 0.05);
+  if (id !== state.sightCell || moved) {
+    state.sightCell = id;
+    state.sightPoint = point;
+    doSight(id, point);
   }
-  if (state.tool === "paint" && state.painting && id >= 0) paintCell(id);
 }
+
+function onPointerDown(ev) {
+  if (!state.board) return;
+  $("board").focus({ preventScroll: true });
+  $("board").setPointerCapture(ev.pointerId);
+  pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+  if (pointers.size === 2) {
+    // two fingers: pinch to zoom, move to pan
+    const [a, b] = [...pointers.values()];
+    gesture = { kind: "pinch", d: Math.hypot(a[0] - b[0], a[1] - b[1]), mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] };
+    state.painting = false;
+    return;
+  }
+  const id = eventCell(ev);
+  if (state.tool === "paint" && ev.button === 0) {
+    state.painting = true;
+    gesture = { kind: "paint" };
+    if (id >= 0) paintCell(id);
+  } else if (state.tool === "path" && id >= 0 && (id === state.start || id === state.goal) && state.goal !== null) {
+    gesture = { kind: "drag", which: id === state.start ? "start" : "goal", moved: false };
+  } else {
+    gesture = { kind: "tap", x: ev.clientX, y: ev.clientY, last: [ev.clientX, ev.clientY], id };
+  }
+  ev.preventDefault();
+}
+
+function onPointerMove(ev) {
+  if (!state.board) return;
+  const id = eventCell(ev);
+  if (ev.pointerType === "mouse" || pointers.size === 0) {
+    if (id !== state.hoverCell) { state.hoverCell = id; updateHover(); }
+  }
+  if (!pointers.has(ev.pointerId)) {
+    if (state.tool === "sight" && id >= 0) sightFollow(ev, id);
+    return;
+  }
+  pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+  if (!gesture) return;
+  const [, , left, top] = stageSize();
+  if (gesture.kind === "pinch" && pointers.size >= 2) {
+    const [a, b] = [...pointers.values()];
+    const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+    const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    pan(mid[0] - gesture.mid[0], mid[1] - gesture.mid[1]);
+    if (gesture.d > 0 && d > 0) zoomAt(mid[0] - left, mid[1] - top, d / gesture.d);
+    gesture.d = d;
+    gesture.mid = mid;
+  } else if (gesture.kind === "paint") {
+    if (id >= 0) paintCell(id);
+  } else if (gesture.kind === "drag") {
+    const cur = gesture.which === "start" ? state.start : state.goal;
+    const other = gesture.which === "start" ? state.goal : state.start;
+    if (id >= 0 && id !== cur && id !== other) {
+      if (gesture.which === "start") state.start = id; else state.goal = id;
+      gesture.moved = true;
+      stopExplain();
+      doPath();  // live: the newest answer wins
+    }
+  } else if (gesture.kind === "tap" || gesture.kind === "pan") {
+    if (gesture.kind === "tap" && Math.hypot(ev.clientX - gesture.x, ev.clientY - gesture.y) > 6) gesture.kind = "pan";
+    if (gesture.kind === "pan") {
+      pan(ev.clientX - gesture.last[0], ev.clientY - gesture.last[1]);
+      gesture.last = [ev.clientX, ev.clientY];
+    }
+    if (state.tool === "sight" && ev.pointerType !== "mouse" && id >= 0 && gesture.kind === "tap") sightFollow(ev, id);
+  }
+}
+
+function onPointerUp(ev) {
+  pointers.delete(ev.pointerId);
+  const g = gesture;
+  if (pointers.size === 0) gesture = null;
+  if (!g) return;
+  if (g.kind === "paint") { state.painting = false; flushPaint(); return; }
+  if (g.kind === "tap" && ev.type === "pointerup") {
+    const id = eventCell(ev);
+    let point = null;
+    if (state.tool === "sight" && state.board.square && id >= 0) {
+      const [, , left, top] = stageSize();
+      const [px, py] = toWorld(ev.clientX - left, ev.clientY - top);
+      const [x, y] = cellXY(id);
+      point = [Math.min(Math.max(px, x), x + 1), Math.min(Math.max(py, y), y + 1)];
+    }
+    if (id >= 0) { state.cursor = id; showCursor(false); }
+    activate(id, point);
+  }
+  if (g.kind === "drag" && g.moved) updateLink();
+}
+
+function onWheel(ev) {
+  if (!state.board) return;
+  ev.preventDefault();
+  const [, , left, top] = stageSize();
+  zoomAt(ev.clientX - left, ev.clientY - top, Math.exp(-ev.deltaY * (ev.ctrlKey ? 0.01 : 0.0015)));
+}
+
+function showCursor(visible) {
+  $("cursor").setAttribute("points", visible && state.cursor >= 0 ? polyPoints(state.cursor) : "");
+  $("board").dataset.cursor = state.cursor >= 0 ? cellXY(state.cursor).join(",") : "";
+}
+
+function moveCursor(dx, dy) {
+  // to the cell across an edge (or a corner) that lies best in the arrow's direction
+  const b = state.board;
+  if (state.cursor < 0) {
+    const [w, h] = stageSize();
+    const [wx, wy] = toWorld(w / 2, h / 2);
+    state.cursor = cellAt(wx, wy);
+    if (state.cursor < 0) state.cursor = [...Array(b.n).keys()].find(valid);
+  } else {
+    const [cx, cy] = center(state.cursor);
+    const cands = across(state.cursor);
+    for (const [px, py] of corners(state.cursor)) cands.push(cellAt(px + (px - cx) * 0.3, py + (py - cy) * 0.3));
+    let best = -1, score = 0.3;
+    for (const n of cands) {
+      if (n < 0 || n === state.cursor) continue;
+      const vx = b.cx[n] - cx, vy = b.cy[n] - cy, len = Math.hypot(vx, vy);
+      const s = (vx * dx + vy * dy) / len - 0.01 * len;
+      if (s > score) { score = s; best = n; }
+    }
+    if (best >= 0) state.cursor = best;
+  }
+  // keep the cursor on screen
+  const [sx, sy] = toScreen(...center(state.cursor));
+  const [w, h] = stageSize();
+  if (sx < 20 || sy < 20 || sx > w - 20 || sy > h - 20) pan(w / 2 - sx, h / 2 - sy);
+  showCursor(true);
+  updateHover();
+  if (state.tool === "sight") doSight(state.cursor, null);
+}
+
+function onKey(ev) {
+  if (!state.board) return;
+  const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (dirs[ev.key]) { moveCursor(...dirs[ev.key]); ev.preventDefault(); return; }
+  const [w, h] = stageSize();
+  if (ev.key === "Enter" || ev.key === " ") {
+    if (state.cursor < 0) moveCursor(0, 0);
+    activate(state.cursor, null);
+    if (state.tool === "paint") flushPaint();
+    ev.preventDefault();
+  } else if (ev.key === "+" || ev.key === "=") { zoomAt(w / 2, h / 2, 1.25); ev.preventDefault(); }
+  else if (ev.key === "-") { zoomAt(w / 2, h / 2, 0.8); ev.preventDefault(); }
+  else if (ev.key === "0") { fit(); ev.preventDefault(); }
+  else if (ev.key === "Escape") { state.cursor = -1; showCursor(false); updateHover(); }
+}
+
+function onGlobalKey(ev) {
+  if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT")) return;
+  if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "z" && !ev.shiftKey) { undoPaint(); ev.preventDefault(); }
+  else if ((ev.ctrlKey || ev.metaKey) && (ev.key.toLowerCase() === "y" || (ev.key.toLowerCase() === "z" && ev.shiftKey))) { redoPaint(); ev.preventDefault(); }
+}
+
+// the page's hooks for its browser tests and for scripts: where a cell is on screen, and back
+window.playground = {
+  screenOf(x, y) {
+    const [, , left, top] = stageSize();
+    const [sx, sy] = toScreen(...center(cellId(x, y)));
+    return [sx + left, sy + top];
+  },
+  cellAt(clientX, clientY) {
+    const [, , left, top] = stageSize();
+    const id = cellAt(...toWorld(clientX - left, clientY - top));
+    return id < 0 ? null : cellXY(id);
+  },
+  cellSize() { return state.view.scale; },
+  fillOf(x, y) { return state.fills ? state.fills.colors[cellId(x, y)] || null : null; },
+  ground(x, y) { const id = cellId(x, y); return [state.board.terrain[id], state.board.overlay[id]]; },
+  roads() { return state.board.roads.length; },
+};
 
 async function init() {
   $("board-form").addEventListener("submit", newBoard);
   $("upload").addEventListener("change", upload);
   for (const r of document.querySelectorAll("input[name=tool]")) r.addEventListener("change", () => selectTool(r.value));
-  const svg = $("board");
-  svg.addEventListener("click", onClick);
-  svg.addEventListener("mousemove", onMove);
-  svg.addEventListener("mousedown", (ev) => {
-    if (state.tool !== "paint") return;
-    state.painting = true;
-    const id = idOf(ev);
-    if (id >= 0) paintCell(id);
-    ev.preventDefault();
+  const board = $("board");
+  board.addEventListener("pointerdown", onPointerDown);
+  board.addEventListener("pointermove", onPointerMove);
+  board.addEventListener("pointerup", onPointerUp);
+  board.addEventListener("pointercancel", onPointerUp);
+  board.addEventListener("pointerleave", () => { if (!pointers.size) { state.hoverCell = -1; updateHover(); } });
+  board.addEventListener("wheel", onWheel, { passive: false });
+  board.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", onGlobalKey);
+  new ResizeObserver(() => redraw()).observe(board);
+  $("zoom-in").addEventListener("click", () => { const [w, h] = stageSize(); zoomAt(w / 2, h / 2, 1.4); });
+  $("zoom-out").addEventListener("click", () => { const [w, h] = stageSize(); zoomAt(w / 2, h / 2, 1 / 1.4); });
+  $("zoom-fit").addEventListener("click", fit);
+  $("toggle-panel").addEventListener("click", () => {
+    const open = document.body.classList.toggle("panel-open");
+    $("toggle-panel").setAttribute("aria-expanded", String(open));
   });
-  window.addEventListener("mouseup", () => { if (state.painting) { state.painting = false; flushPaint(); } });
-  $("unit").addEventListener("change", refreshTool);
+  $("unit").addEventListener("change", () => { stopExplain(); refreshTool(); updateLink(); });
   $("budget").addEventListener("change", refreshTool);
   $("show-zones").addEventListener("change", refreshTool);
   $("team").addEventListener("change", () => { if (state.tool === "fog") refreshTool(); });
   $("radius").addEventListener("change", refreshTool);
   $("split").addEventListener("click", doTerritory);
-  $("clear-units").addEventListener("click", () => { state.units = []; drawUnits(); refreshTool(); });
+  $("clear-units").addEventListener("click", () => { state.units = []; drawUnits(); refreshTool(); updateLink(); });
+  $("undo").addEventListener("click", undoPaint);
+  $("redo").addEventListener("click", redoPaint);
+  $("reset").addEventListener("click", resetBoard);
+  $("export-json").addEventListener("click", () => exportBoard("wargrid"));
+  $("export-tmx").addEventListener("click", () => exportBoard("tmx"));
+  $("export-png").addEventListener("click", exportPng);
+  $("share").addEventListener("click", async () => {
+    updateLink();
+    try { await navigator.clipboard.writeText(location.href); setStatus("link copied"); } catch (e) { setStatus(`link: ${location.href}`); }
+  });
+  $("explain-play").addEventListener("click", explainPlay);
+  $("explain-pause").addEventListener("click", explainPause);
+  $("explain-step").addEventListener("click", explainStep);
+  $("explain-numbers").addEventListener("change", explainFrame);
   try {
     state.meta = await api("meta");
     $("partition-mode").replaceChildren(...(state.meta.partition_modes || []).map((m) => new Option(m, m)));
-    $("width").max = $("height").max = state.meta.max_side;
+    const lim = state.meta.limits || {};
+    for (const [id, name] of [["width", "width"], ["height", "height"], ["seed", "seed"], ["players", "players"], ["radius", "radius"], ["max-chunk", "max_chunk"]]) {
+      if (lim[name]) { $(id).min = lim[name][0]; $(id).max = lim[name][1]; }
+    }
   } catch (e) {
     return;
   }
   selectTool("path");
-  await newBoard();
+  if (!(await fromLink())) await newBoard();
   document.body.dataset.ready = "1";
 }
 

@@ -1,0 +1,124 @@
+"""The playground's browser fixtures: one live server and one headless Chromium (Debian's) for the whole run.
+
+The server runs in a subprocess on a free loopback port; the browser gets a
+fresh profile in a temporary folder. Every page fails its test on a console
+error or an uncaught exception, except the network line Chromium logs for a
+refused request (``4xx``) in a test that sets ``page.refusals_expected``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+CHROMIUM = os.environ.get("WARGRID_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER = "import sys; from wargrid.serve import serve; serve(host='127.0.0.1', port=0)"
+_REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d ")
+
+
+@pytest.fixture(scope="session")
+def server_process():
+    proc = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, f"the server did not print its address: {line!r} {proc.stderr.read() if proc.poll() is not None else ''}"
+        proc.address = m.group(0)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def server(server_process):
+    return server_process.address
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+def _context(pw, profile, **kw):
+    return pw.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, headless=True, args=FLAGS,
+        bypass_csp=True,  # lets the test evaluate its wait conditions; the page itself needs no eval
+        accept_downloads=True, **kw,
+    )
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance, tmp_path_factory):
+    ctx = _context(playwright_instance, tmp_path_factory.mktemp("chromium-profile"), viewport={"width": 1200, "height": 800})
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture(scope="session")
+def phone(playwright_instance, tmp_path_factory):
+    ctx = _context(playwright_instance, tmp_path_factory.mktemp("chromium-phone"), viewport={"width": 390, "height": 844},
+                   device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def open_page(ctx, url):
+    pg = ctx.new_page()
+    # a kernel's first use compiles it (tens of seconds on a cold cache): wait for that, not a fixed time
+    pg.set_default_timeout(240_000)
+    errors: list[str] = []
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.errors = errors
+    pg.refusals_expected = False
+    pg.goto(url)
+    pg.wait_for_selector("body[data-ready='1']", timeout=120_000)
+    return pg
+
+
+def check_console(pg):
+    errors = [e for e in pg.errors if not (pg.refusals_expected and _REFUSED.match(e))]
+    assert errors == [], f"console errors: {errors}"
+
+
+@pytest.fixture
+def page(browser, server):
+    pg = open_page(browser, server)
+    yield pg
+    check_console(pg)
+    pg.close()
+
+
+@pytest.fixture
+def phone_page(phone, server):
+    pg = open_page(phone, server)
+    yield pg
+    check_console(pg)
+    pg.close()
