@@ -1213,7 +1213,7 @@ function sightFollow(ev, id) {
 function onPointerDown(ev) {
   if (!state.board) return;
   $("board").focus({ preventScroll: true });
-  $("board").setPointerCapture(ev.pointerId);
+  try { $("board").setPointerCapture(ev.pointerId); } catch (e) { /* a synthetic pointer cannot be captured */ }
   pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
   if (pointers.size === 2) {
     // two fingers: pinch to zoom, move to pan
