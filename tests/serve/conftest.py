@@ -108,17 +108,18 @@ def check_console(pg):
     assert errors == [], f"console errors: {errors}"
 
 
-@pytest.fixture
-def page(browser, server):
-    pg = open_page(browser, server)
+def _checked_page(ctx, url):
+    pg = open_page(ctx, url)
     yield pg
     check_console(pg)
     pg.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    yield from _checked_page(browser, server)
 
 
 @pytest.fixture
 def phone_page(phone, server):
-    pg = open_page(phone, server)
-    yield pg
-    check_console(pg)
-    pg.close()
+    yield from _checked_page(phone, server)

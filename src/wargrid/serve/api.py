@@ -124,7 +124,7 @@ class PathAnswer(TypedDict):
 
     cells: list[list[int]] | None
     cost: float | None
-    so_far: list[float] | None
+    so_far: list[float | None] | None
     unit: str
     reason: str | None
 
@@ -708,9 +708,10 @@ def _read_upload(fmt: str, name: str, text: str, *, terrain_property: str = "ter
             )
     if fmt == "tiled":
         _tiled_tilesets_embedded(text)
-    reader, kw = _READERS[fmt]
+    reader, sizes = _READERS[fmt]
+    kw: dict[str, Any] = dict(sizes)
     if fmt == "tiled":
-        kw = {**kw, "terrain_property": terrain_property}
+        kw["terrain_property"] = terrain_property
     suffix = {"movingai": ".map", "wesnoth": ".map", "tiled": ".tmx" if text.lstrip().startswith("<") else ".tmj"}.get(fmt, ".json")
     # the readers take a path: the text goes to a fresh private folder under a fixed name (never the user's name)
     with tempfile.TemporaryDirectory(prefix="wargrid-upload-") as folder:
