@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, ParamSpec, TextIO, TypeAlias, TypedDict, TypeVar
 
 from .._budget import available_memory
+from .._progress import reporter, say
 from ..errors import ArgumentTypeError
 from ..map import Map
 from . import CliError
@@ -250,11 +251,13 @@ def _bytes(n: float) -> str:
 
 
 class Progress:
-    """One line per step on stdout: ``[2/7] movement range ... 0.03 s``; keeps the timings.
+    """One whole line per finished step on stdout: ``[2/7] movement range  0.03 s``; keeps the timings.
 
-    A step may put ``note["note"]`` (a short result) and ``note["compute"]``
-    (seconds spent computing, as opposed to drawing or writing) in the dict
-    it is given.
+    On a terminal a bar of the steps (tqdm, on stderr) names the step under
+    way; the lines print above it, and so does the compile notice, so no
+    line is ever cut in the middle. A step may put ``note["note"]`` (a short
+    result) and ``note["compute"]`` (seconds spent computing, as opposed to
+    drawing or writing) in the dict it is given.
     """
 
     def __init__(self, total: int, *, quiet: bool = False, stream: TextIO | None = None) -> None:
@@ -263,13 +266,22 @@ class Progress:
         self.quiet = quiet
         self.stream = stream or sys.stdout
         self.rows: list[tuple[str, float, StepNote]] = []
+        self._bar: Callable[[int], None] | None = None
+
+    @contextmanager
+    def run(self) -> Iterator["Progress"]:
+        """Show the bar of the steps (on a terminal, unless ``quiet``) while the block runs."""
+        with reporter(not self.quiet, self.total, "wargrid demo") as tick:
+            self._bar = tick
+            try:
+                yield self
+            finally:
+                self._bar = None
 
     @contextmanager
     def step(self, name: str) -> Iterator[StepNote]:
         self.n += 1
         note: StepNote = {"note": "", "compute": None}
-        if not self.quiet:
-            print(f"[{self.n}/{self.total}] {name} ...", end="", file=self.stream, flush=True)
         t0 = time.perf_counter()
         try:
             yield note
@@ -279,7 +291,9 @@ class Progress:
             if not self.quiet:
                 extra = f"  ({note['note']})" if note["note"] else ""
                 comp = f" (computing {note['compute'] * 1000:.1f} ms)" if note["compute"] is not None else ""
-                print(f" {dt:.2f} s{comp}{extra}", file=self.stream, flush=True)
+                say(f"[{self.n}/{self.total}] {name}  {dt:.2f} s{comp}{extra}", file=self.stream)
+            if self._bar is not None:
+                self._bar(self.n)
 
 
 def timed(note: StepNote, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:

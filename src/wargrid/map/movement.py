@@ -7,13 +7,18 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..errors import ArgumentTypeError
+from .._progress import Progress, check_progress, reporter
 from ..movement.dispatch import paths as _paths, shortest_distance, shortest_path
 from ..movement.prepared import PreparedPaths, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
-from ..movement.search import Path, check_weight, distance_field
+from ..movement.search import Path, check_cells, check_weight, distance_field
 from ..movement.turns import Route, route
 from ..movement.zoc import occupied
 from .core import Cell, MapCore
+
+
+TABLE_ROWS_A_STEP = 16
+"""Rows (sources) ``Map.distance_table`` computes between two progress reports when it runs one search a row."""
 
 
 class MovementQueries(MapCore):
@@ -93,6 +98,7 @@ class MovementQueries(MapCore):
         unit: str | None = None,
         weight: float = 1.0,
         workers: int = 2,
+        progress: Progress = True,
     ) -> list[Path | None]:
         """``path`` for many ``(start, goal)`` pairs at once, on ``workers`` threads.
 
@@ -102,7 +108,7 @@ class MovementQueries(MapCore):
         """
         name = self.unit_class(unit)
         return _paths(self.grid, self.derived.cost_field(name), pairs, weight=weight, workers=workers,
-                      zones=self.derived.locked_zones(name), prepared=self.derived.prepared(name))
+                      zones=self.derived.locked_zones(name), prepared=self.derived.prepared(name), progress=progress)
 
     def prepare(self, *, unit: str | None = None, progress: Callable[[float], None] | None = None) -> PreparedPaths:
         """Prepare exact fast path and distance queries for ``unit`` (a contraction hierarchy; see ``wargrid.movement.prepared``).
@@ -136,7 +142,7 @@ class MovementQueries(MapCore):
                                  prepared=self.derived.prepared(name))
 
     def distance_table(
-        self, sources: Sequence[Cell], targets: Sequence[Cell], *, unit: str | None = None
+        self, sources: Sequence[Cell], targets: Sequence[Cell], *, unit: str | None = None, progress: Progress = True
     ) -> np.ndarray:
         """``(len(sources), len(targets))`` cheapest costs for ``unit`` from every source to every target (``inf``: unreachable).
 
@@ -148,8 +154,21 @@ class MovementQueries(MapCore):
         [[3.0, 0.0], [3.0, 6.0]]
         """
         name = self.unit_class(unit)
-        return distance_table(self.grid, self.derived.cost_field(name), sources, targets,
-                              prepared=self.derived.prepared(name))
+        f = self.derived.cost_field(name)
+        prepared = self.derived.prepared(name)
+        rows = check_cells(self.grid, sources, "sources")  # checked here: the rows go in parts below
+        targets = check_cells(self.grid, targets, "targets")
+        check_progress(progress)
+        if prepared is not None or len(rows) <= TABLE_ROWS_A_STEP:
+            # one call: the prepared bucket method shares its target side between all rows
+            with reporter(progress, len(rows), "distance table", unit="row"):
+                return distance_table(self.grid, f, rows, targets, prepared=prepared)
+        parts = []
+        with reporter(progress, len(rows), "distance table", unit="row") as tick:
+            for i in range(0, len(rows), TABLE_ROWS_A_STEP):
+                parts.append(distance_table(self.grid, f, rows[i:i + TABLE_ROWS_A_STEP], targets))
+                tick(i + len(parts[-1]))
+        return np.vstack(parts)
 
     def movement_range(
         self,

@@ -7,6 +7,7 @@ from typing import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._progress import Progress
 from ..territory import Partition, StartPositions, partition, start_positions
 from .core import Cell, MapCore
 
@@ -25,6 +26,7 @@ class TerritoryQueries(MapCore):
         unit: str | None = None,
         seed: int = 0,
         method: str | None = None,
+        progress: Progress = True,
     ) -> Partition:
         """Divide the land ``unit`` can stand on between ``players`` with exact balance.
 
@@ -47,6 +49,7 @@ class TerritoryQueries(MapCore):
             starts=starts,
             seed=seed,
             method=method,
+            progress=progress,
         )
 
     def start_positions(

@@ -33,15 +33,17 @@ In order:
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from .._budget import check_memory
+from .._progress import Progress, reporter
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
@@ -287,6 +289,7 @@ def paths(
     workers: int = 2,
     zones: Connectivity | None = None,
     prepared: PreparedPaths | None = None,
+    progress: Progress = True,
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 
@@ -317,12 +320,23 @@ def paths(
             raise ArgumentTypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
         checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
     w = check_weight(weight)
+    with reporter(progress, len(checked), "paths", unit="path") as tick:
+        return _run_paths(grid, checked, workers, tick,
+                          lambda pr: shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared))
 
-    def one(pr: tuple[Cell, Cell]) -> Path | None:
-        return shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared)
+
+def _run_paths(grid: Grid, checked: list[tuple[Cell, Cell]], workers: int, tick: Callable[[int], None],
+               one: Callable[[tuple[Cell, Cell]], Path | None]) -> list[Path | None]:
+    """``one`` of every pair, on up to ``workers`` threads when they pay; ``tick`` counts the paths found."""
+    done = itertools.count(1)
+
+    def counted(pr: tuple[Cell, Cell]) -> Path | None:
+        p = one(pr)
+        tick(next(done))
+        return p
 
     if workers == 1 or len(checked) < 2:
-        return [one(pr) for pr in checked]
+        return [counted(pr) for pr in checked]
     # the first queries run here: the kernels are loaded before the workers start,
     # and their time says whether threads pay (a short query is mostly Python,
     # which holds the GIL: two threads would only take turns)
@@ -331,19 +345,19 @@ def paths(
     out: list[Path | None] = [None] * n
     t0 = time.perf_counter()
     for i in probe:
-        out[i] = one(checked[i])
+        out[i] = counted(checked[i])
     probed = set(probe)
     rest = [i for i in range(n) if i not in probed]
     if (time.perf_counter() - t0) / len(probe) < THREADS_PAY_SECONDS or not rest:
         for i in rest:
-            out[i] = one(checked[i])
+            out[i] = counted(checked[i])
         return out
     workers = min(workers, len(rest))
     # each thread keeps a search state of its own for the board
     check_memory(workers * SEARCH_BYTES_PER_CELL * grid.topology.padded_size, what="paths", name="workers", value=workers)
     with ThreadPoolExecutor(max_workers=workers) as ex:
         chunks = [rest[k::workers] for k in range(workers)]
-        results = list(ex.map(lambda ch: [one(checked[i]) for i in ch], chunks))
+        results = list(ex.map(lambda ch: [counted(checked[i]) for i in ch], chunks))
     for ch, res in zip(chunks, results):
         for i, p in zip(ch, res):
             out[i] = p
