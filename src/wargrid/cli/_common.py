@@ -44,7 +44,7 @@ class StepNote(TypedDict):
 
 
 MAP_FORMATS = {".json": "wargrid JSON", ".npz": "wargrid npz", ".tmx": "Tiled XML", ".tmj": "Tiled JSON",
-               ".map": "Moving AI"}
+               ".map": "Moving AI (or Wesnoth, read by its first line)"}
 """Map file extensions wargrid reads and writes, and what each is."""
 
 PICTURES = (".svg", ".png")
@@ -170,12 +170,46 @@ def load_map(path: str) -> Map:
 
         return load_tiled(p)
     if suffix == ".map":
-        from ..io.movingai import load_movingai
+        kind = map_kind(p)
+        if kind == "movingai":
+            from ..io.movingai import load_movingai
 
-        return load_movingai(p)
+            return load_movingai(p)
+        from ..io.wesnoth import load_wesnoth
+
+        return load_wesnoth(p)
     from ..io.native import load_map as native
 
     return native(p)
+
+
+def map_kind(path: Path) -> str:
+    """Which ``.map`` format ``path`` holds, by its first line: ``'movingai'`` (``type octile``) or
+    ``'wesnoth'`` (a ``usage=``/``border_size=`` header or a row of comma-separated terrain codes);
+    ``CliError`` for anything else.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> for name, text in [("a.map", "type octile\\nheight 1\\n"), ("b.map", "Gg, Gg\\n"), ("c.map", "hello\\n")]:
+    ...     _ = open(os.path.join(d, name), "w").write(text)
+    >>> map_kind(Path(d, "a.map")), map_kind(Path(d, "b.map"))
+    ('movingai', 'wesnoth')
+    >>> map_kind(Path(d, "c.map"))
+    Traceback (most recent call last):
+    ...
+    wargrid.cli.CliError: c.map is not a map wargrid reads: a Moving AI map starts with 'type octile', a Wesnoth map with rows of comma-separated terrain codes; its first line is 'hello'
+    """
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(256).decode("utf-8", "replace").strip()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if first.split()[:1] == ["type"]:
+        return "movingai"  # load_movingai names a type other than octile
+    if "," in first or first.startswith(("usage=", "border_size=")):
+        return "wesnoth"
+    raise CliError(f"{path.name} is not a map wargrid reads: a Moving AI map starts with 'type octile', "
+                   f"a Wesnoth map with rows of comma-separated terrain codes; its first line is {first[:60]!r}")
 
 
 def map_format(path: str, fmt: str | None = None, what: str = "OUT") -> str:
