@@ -34,6 +34,7 @@ In order:
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -121,9 +122,9 @@ def shortest_path(
     t = padded_id(topo, goal)
     cell = costs.cell
     if s == t:
-        return Path([start], 0.0, costs.unit)
+        return Path([start], 0.0, costs.unit, grid)
     if not cell[s] < np.inf:
-        return Path([start], 0.0, costs.unit) if nearest else None
+        return Path([start], 0.0, costs.unit, grid) if nearest else None
     if not nearest:
         if not cell[t] < np.inf:
             return None
@@ -135,7 +136,7 @@ def shortest_path(
         assert prepared is not None
         got = prepared.path(costs, s, t)
         if got is not _UNANSWERED:
-            return _reachable(got)
+            return _reachable(got if got is None or got.grid is not None else replace(got, grid=grid))
         t0 = time.perf_counter()
     st = stop_array(grid, stop)
     use_jps = jps_applies(topo, costs, weight, nearest, st)

@@ -52,6 +52,12 @@ class MovementRange:
     grid: Grid
     _parent: np.ndarray = field(repr=False)
 
+    def _repr_svg_(self) -> str | None:
+        """The reachable cells drawn on the board, for a notebook (``None`` on boards too big to draw)."""
+        from ..render.notebook import mask_overlay, notebook_svg
+
+        return notebook_svg(self.grid, [mask_overlay(self.reachable)])
+
     def cells(self) -> list[tuple[int, int]]:
         """The reachable cells, row by row."""
         ys, xs = np.nonzero(self.reachable)
@@ -79,7 +85,8 @@ class MovementRange:
         topo = self.grid.topology
         ids = trace(self._parent, padded_id(topo, (x, y)))
         pw = topo.pw
-        return Path([(int(p % pw - 1), int(p // pw - 1)) for p in ids.tolist()], float(self.cost[y, x]), self.unit)
+        return Path([(int(p % pw - 1), int(p // pw - 1)) for p in ids.tolist()], float(self.cost[y, x]), self.unit,
+                    self.grid)
 
 
 def steps_field(grid: Grid, sources: NDArray[np.int64], max_steps: int) -> NDArray[np.float64]:
@@ -157,6 +164,12 @@ class FlowField:
     grid: Grid
     _parent: np.ndarray = field(repr=False)
 
+    def _repr_svg_(self) -> str | None:
+        """The cost to the goals as colours on the board, for a notebook (``None`` on boards too big to draw)."""
+        from ..render.notebook import notebook_svg, values_overlay
+
+        return notebook_svg(self.grid, [values_overlay(self.cost)])
+
     def step(self, cell: tuple[int, int]) -> tuple[int, int] | None:
         """The cell to move to from ``cell``; ``None`` at a goal or where no goal can be reached."""
         x, y = self.grid.check_cell(cell, "cell")
@@ -175,7 +188,7 @@ class FlowField:
         while p >= 0:
             out.append((int(p % pw - 1), int(p // pw - 1)))
             p = int(self._parent[p])
-        return Path(out, float(self.cost[y, x]), self.unit)
+        return Path(out, float(self.cost[y, x]), self.unit, self.grid)
 
 
 def flow_field(grid: Grid, costs: CostField, goals: Any) -> FlowField:

@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Literal, TypeVar
 
@@ -72,9 +72,20 @@ class Path:
     cells: list[tuple[int, int]]
     cost: float
     unit: str | None = None
+    grid: Grid | None = field(default=None, repr=False, compare=False)
+    """The board the path is on (its picture in a notebook); ``None`` for a path made by hand."""
 
     def __len__(self) -> int:
         return len(self.cells)
+
+    def _repr_svg_(self) -> str | None:
+        """The path drawn on its board, for a notebook (``None``: no board, or one too big to draw)."""
+        if self.grid is None:
+            return None
+        from ..render.notebook import notebook_svg
+        from ..render.overlays import Polyline
+
+        return notebook_svg(self.grid, [Polyline(list(self.cells))])
 
     @property
     def start(self) -> tuple[int, int]:
@@ -357,7 +368,7 @@ def search_checked(
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
-    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
+    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit, grid)
 
 
 Units = tuple[float, float, dict[float, NDArray[np.int64] | None]]
