@@ -97,6 +97,19 @@ def generate(width: int, height: int, **options: Unpack[BoardOptions]) -> Map:
 
     Takes the keyword options of ``generate_board`` (``BoardOptions``).
 
+    Parameters
+    ----------
+    width, height : int
+        Board size in cells.
+    **options
+        The keyword options of ``generate_board`` (``kind``, ``seed``, ``water``, ``progress`` ...).
+
+    Returns
+    -------
+    Map
+
+    Examples
+    --------
     >>> m = generate(16, 12, kind="square", seed=1)
     >>> m.terrain.shape, sorted(set(m.terrains.names[i] for i in m.terrain.ravel()))[:2]
     ((12, 16), ['coast', 'forest'])
@@ -153,6 +166,40 @@ def generate_board(
     Boards are at most ``MAX_GENERATE_CELLS`` cells (``ArgumentError``), and
     one that memory cannot hold is refused up front (``ResourceError``).
 
+    Parameters
+    ----------
+    width, height : int
+        Board size in cells (``>= 1``; at most ``MAX_GENERATE_CELLS`` together).
+    kind : str
+        'hex', 'square' or 'staggered'.
+    seed : int
+        The same seed gives the same board (``>= 0``).
+    orientation, offset, diagonal, stagger, wrap_x
+        The board kind's options (see ``make_grid``).
+    water, forest : float
+        Rough shares of sea, and of woodland on land (0..0.9).
+    towns, rivers : int, optional
+        How many (default: a number that suits the board's size).
+    progress : bool or callable
+        ``True``: a bar on a terminal for long work; a callable gets ``(done, total)`` steps
+        (the land, the rivers, the towns, then one a road); see ``wargrid._progress``.
+
+    Returns
+    -------
+    GeneratedBoard
+        The map, its towns and the seed.
+
+    Raises
+    ------
+    ValueError
+        An option out of range, or a board past ``MAX_GENERATE_CELLS`` (``ArgumentError``).
+    TypeError
+        A seed that is not a non-negative integer (``ArgumentTypeError``).
+    ResourceError
+        A board memory cannot hold, refused before any work.
+
+    Examples
+    --------
     >>> b = generate_board(20, 14, seed=3, towns=3)
     >>> len(b.towns), b.map.overlay_name(b.towns[0])
     (3, 'road')

@@ -64,6 +64,25 @@ class TerritoryQueries(MapCore):
         """Start cells for ``players`` on land ``unit`` can stand on: far apart (in
         steps), with balanced ``value`` within ``radius``, all in the largest zone.
 
+        Parameters
+        ----------
+        players : int
+            How many starts.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        seed : int
+            The same seed gives the same starts.
+        radius : int
+            Steps around a start whose ``value`` is balanced.
+        value : array_like of float, shape ``(height, width)``, optional
+            What a cell is worth (default: 1 a passable cell).
+
+        Returns
+        -------
+        StartPositions
+
+        Examples
+        --------
         >>> from wargrid import SquareGrid, Map
         >>> s = Map(SquareGrid(9, 9)).start_positions(2)
         >>> s.min_distance, len(s)

@@ -227,6 +227,8 @@ def astar(
     TypeError, ValueError
         A cell off the board, a weight below 1, an unknown ``search``, costs of another board.
 
+    Examples
+    --------
     >>> from wargrid import HexGrid
     >>> g = HexGrid(5, 5)
     >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (0, 0), (4, 4)).cost
