@@ -65,3 +65,24 @@ def test_a_board_too_big_for_a_page_shows_no_picture() -> None:
     m = Map(SquareGrid(300, 300))
     assert m._repr_svg_() is None
     assert m.path((0, 0), (299, 0))._repr_svg_() is None
+
+
+def test_png_pictures_when_pillow_is_installed(monkeypatch) -> None:
+    import importlib.util
+
+    PNG = b"\x89PNG\r\n\x1a\n"
+    m = Map(HexGrid(6, 4))
+    p = m.path((0, 0), (5, 3))
+    r = m.movement_range((0, 0), 3)
+    f = m.flow_field((5, 3))
+    pic = m.picture(p, r)
+    has_pillow = importlib.util.find_spec("PIL") is not None
+    for thing in (m, p, r, f, pic):
+        png = thing._repr_png_()
+        assert (png is not None and png.startswith(PNG)) == has_pillow, type(thing).__name__
+    assert p._repr_png_() != m._repr_png_() or not has_pillow  # the path is drawn
+    # without Pillow a notebook still gets the SVG, and no error
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "PIL" else real(name, *a))
+    assert m._repr_png_() is None and p._repr_png_() is None and is_svg(p._repr_svg_())
+    assert Path([(0, 0)], 0.0)._repr_png_() is None

@@ -159,6 +159,12 @@ class InteropQueries(MapCore):
 
     def _repr_svg_(self) -> str | None:
         """The map as SVG for a notebook (``None`` on boards too big to draw in a page)."""
-        from ..render.results import board_svg
+        from ..render.notebook import notebook_svg
 
-        return board_svg(self)
+        return notebook_svg(self)
+
+    def _repr_png_(self) -> bytes | None:
+        """The map as PNG bytes for a notebook (``None`` without Pillow or on boards too big to draw)."""
+        from ..render.notebook import notebook_png
+
+        return notebook_png(self)

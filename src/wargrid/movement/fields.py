@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,6 +26,9 @@ from ..costs import CostField
 from ..grids.boards import Grid
 from .search import Path, check_cells, dijkstra_field, padded_id, topo_bundle
 from .zoc import occupied
+
+if TYPE_CHECKING:  # drawn only in a notebook
+    from ..render.overlays import Overlay
 
 __all__ = ["MovementRange", "FlowField", "movement_range", "flow_field", "steps_field"]
 
@@ -54,9 +57,20 @@ class MovementRange:
 
     def _repr_svg_(self) -> str | None:
         """The reachable cells drawn on the board, for a notebook (``None`` on boards too big to draw)."""
-        from ..render.notebook import mask_overlay, notebook_svg
+        from ..render.notebook import notebook_svg
 
-        return notebook_svg(self.grid, [mask_overlay(self.reachable)])
+        return notebook_svg(self.grid, self._overlays())
+
+    def _repr_png_(self) -> bytes | None:
+        """The same picture as PNG bytes (``None`` also without Pillow)."""
+        from ..render.notebook import notebook_png
+
+        return notebook_png(self.grid, self._overlays())
+
+    def _overlays(self) -> list[Overlay]:
+        from ..render.notebook import mask_overlay
+
+        return [mask_overlay(self.reachable)]
 
     def cells(self) -> list[tuple[int, int]]:
         """The reachable cells, row by row."""
@@ -166,9 +180,20 @@ class FlowField:
 
     def _repr_svg_(self) -> str | None:
         """The cost to the goals as colours on the board, for a notebook (``None`` on boards too big to draw)."""
-        from ..render.notebook import notebook_svg, values_overlay
+        from ..render.notebook import notebook_svg
 
-        return notebook_svg(self.grid, [values_overlay(self.cost)])
+        return notebook_svg(self.grid, self._overlays())
+
+    def _repr_png_(self) -> bytes | None:
+        """The same picture as PNG bytes (``None`` also without Pillow)."""
+        from ..render.notebook import notebook_png
+
+        return notebook_png(self.grid, self._overlays())
+
+    def _overlays(self) -> list[Overlay]:
+        from ..render.notebook import values_overlay
+
+        return [values_overlay(self.cost)]
 
     def step(self, cell: tuple[int, int]) -> tuple[int, int] | None:
         """The cell to move to from ``cell``; ``None`` at a goal or where no goal can be reached."""

@@ -50,7 +50,7 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -61,6 +61,9 @@ from .._kernels import load
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
 from ._array_cache import ArrayCache, cached, remember
+
+if TYPE_CHECKING:  # drawn only in a notebook
+    from ..render.overlays import Overlay
 
 __all__ = ["Path", "distance_field"]
 
@@ -80,12 +83,20 @@ class Path:
 
     def _repr_svg_(self) -> str | None:
         """The path drawn on its board, for a notebook (``None``: no board, or one too big to draw)."""
-        if self.grid is None:
-            return None
         from ..render.notebook import notebook_svg
+
+        return None if self.grid is None else notebook_svg(self.grid, self._overlays())
+
+    def _repr_png_(self) -> bytes | None:
+        """The same picture as PNG bytes (``None`` also without Pillow)."""
+        from ..render.notebook import notebook_png
+
+        return None if self.grid is None else notebook_png(self.grid, self._overlays())
+
+    def _overlays(self) -> list[Overlay]:
         from ..render.overlays import Polyline
 
-        return notebook_svg(self.grid, [Polyline(list(self.cells))])
+        return [Polyline(list(self.cells))]
 
     @property
     def start(self) -> tuple[int, int]:

@@ -29,10 +29,10 @@ from ..tactics.areas import Area
 from ..territory.partition import Partition
 from .overlays import CellMask, CellValues, Markers, Overlay, Polyline, Regions
 from ..grids.board import Board
-from .notebook import MAX_NOTEBOOK_CELLS, mask_overlay, notebook_svg, values_overlay
+from .notebook import MAX_NOTEBOOK_CELLS, mask_overlay, notebook_png, values_overlay
 from .svg import render_svg
 
-__all__ = ["Picture", "picture", "overlays_for", "board_svg", "MAX_NOTEBOOK_CELLS"]
+__all__ = ["Picture", "picture", "overlays_for", "MAX_NOTEBOOK_CELLS"]
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,15 @@ class Picture:
 
     svg: str = field(repr=False)
     overlays: tuple[Overlay, ...] = ()
+    board: Grid | Board | None = field(default=None, repr=False, compare=False)
+    """What was drawn on (for ``_repr_png_``)."""
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def _repr_png_(self) -> bytes | None:
+        """The same picture as PNG bytes (``None`` without Pillow, or without the board)."""
+        return None if self.board is None else notebook_png(self.board, self.overlays)
 
     def __str__(self) -> str:
         return self.svg
@@ -87,11 +93,4 @@ def picture(board: Grid | Board, *results: Any, cell_size: float | None = None) 
     grid = board if isinstance(board, Grid) else board.grid
     layers = [o for r in results for o in overlays_for(r, grid)]
     layers.sort(key=lambda o: isinstance(o, (Polyline, Markers)))  # lines and markers on top
-    return Picture(render_svg(board, overlays=layers, cell_size=cell_size), tuple(layers))
-
-
-def board_svg(board: Board) -> str | None:
-    """The SVG markup of ``board`` for a notebook, ``None`` (no picture) on boards over ``MAX_NOTEBOOK_CELLS`` cells."""
-    return notebook_svg(board)
-
-
+    return Picture(render_svg(board, overlays=layers, cell_size=cell_size), tuple(layers), board)
