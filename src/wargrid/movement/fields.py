@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,15 +26,14 @@ from ..costs import CostField
 from ..grids.boards import Grid
 from .search import Path, check_cells, dijkstra_field, padded_id, topo_bundle
 from .zoc import occupied
-
-if TYPE_CHECKING:  # drawn only in a notebook
-    from ..render.overlays import Overlay
+from ..render.notebook import Drawn, mask_overlay, values_overlay
+from ..render.overlays import Overlay
 
 __all__ = ["MovementRange", "FlowField", "movement_range", "flow_field", "steps_field"]
 
 
 @dataclass(frozen=True, eq=False)
-class MovementRange:
+class MovementRange(Drawn):
     """Where a unit can move this turn.
 
     ``cost``: ``(height, width)`` cheapest cost from ``start`` (``inf`` past the
@@ -55,22 +54,9 @@ class MovementRange:
     grid: Grid
     _parent: np.ndarray = field(repr=False)
 
-    def _repr_svg_(self) -> str | None:
-        """The reachable cells drawn on the board, for a notebook (``None`` on boards too big to draw)."""
-        from ..render.notebook import notebook_svg
-
-        return notebook_svg(self.grid, self._overlays())
-
-    def _repr_png_(self) -> bytes | None:
-        """The same picture as PNG bytes (``None`` also without Pillow)."""
-        from ..render.notebook import notebook_png
-
-        return notebook_png(self.grid, self._overlays())
-
-    def _overlays(self) -> list[Overlay]:
-        from ..render.notebook import mask_overlay
-
-        return [mask_overlay(self.reachable)]
+    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
+        """The reachable cells on the board, for a notebook."""
+        return self.grid, [mask_overlay(self.reachable)]
 
     def cells(self) -> list[tuple[int, int]]:
         """The reachable cells, row by row."""
@@ -162,7 +148,7 @@ def movement_range(
 
 
 @dataclass(frozen=True, eq=False)
-class FlowField:
+class FlowField(Drawn):
     """The next step toward the nearest goal from every cell.
 
     ``cost``: ``(height, width)`` cheapest cost from each cell to the nearest
@@ -178,22 +164,9 @@ class FlowField:
     grid: Grid
     _parent: np.ndarray = field(repr=False)
 
-    def _repr_svg_(self) -> str | None:
-        """The cost to the goals as colours on the board, for a notebook (``None`` on boards too big to draw)."""
-        from ..render.notebook import notebook_svg
-
-        return notebook_svg(self.grid, self._overlays())
-
-    def _repr_png_(self) -> bytes | None:
-        """The same picture as PNG bytes (``None`` also without Pillow)."""
-        from ..render.notebook import notebook_png
-
-        return notebook_png(self.grid, self._overlays())
-
-    def _overlays(self) -> list[Overlay]:
-        from ..render.notebook import values_overlay
-
-        return [values_overlay(self.cost)]
+    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
+        """The cost to the goals as colours on the board, for a notebook."""
+        return self.grid, [values_overlay(self.cost)]
 
     def step(self, cell: tuple[int, int]) -> tuple[int, int] | None:
         """The cell to move to from ``cell``; ``None`` at a goal or where no goal can be reached."""

@@ -50,7 +50,7 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
+from typing import Any, Callable, Literal, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -61,15 +61,14 @@ from .._kernels import load
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
 from ._array_cache import ArrayCache, cached, remember
-
-if TYPE_CHECKING:  # drawn only in a notebook
-    from ..render.overlays import Overlay
+from ..render.notebook import Drawn
+from ..render.overlays import Overlay, Polyline
 
 __all__ = ["Path", "distance_field"]
 
 
 @dataclass(frozen=True)
-class Path:
+class Path(Drawn):
     """A path: ``cells`` from start to goal as ``(x, y)``, its total ``cost`` and the movement class."""
 
     cells: list[tuple[int, int]]
@@ -81,22 +80,9 @@ class Path:
     def __len__(self) -> int:
         return len(self.cells)
 
-    def _repr_svg_(self) -> str | None:
-        """The path drawn on its board, for a notebook (``None``: no board, or one too big to draw)."""
-        from ..render.notebook import notebook_svg
-
-        return None if self.grid is None else notebook_svg(self.grid, self._overlays())
-
-    def _repr_png_(self) -> bytes | None:
-        """The same picture as PNG bytes (``None`` also without Pillow)."""
-        from ..render.notebook import notebook_png
-
-        return None if self.grid is None else notebook_png(self.grid, self._overlays())
-
-    def _overlays(self) -> list[Overlay]:
-        from ..render.overlays import Polyline
-
-        return [Polyline(list(self.cells))]
+    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
+        """The path as a line on its board (no picture without a board), for a notebook."""
+        return self.grid, [Polyline(list(self.cells))]
 
     @property
     def start(self) -> tuple[int, int]:
