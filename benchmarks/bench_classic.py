@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from wargrid import load_movingai, load_movingai_scenarios
+from _bar import bar
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "movingai"
 
@@ -52,7 +53,7 @@ def main() -> None:
     print(f"{'map':18} {'done':>7} {'extra mean':>10} {'median':>7} {'worst':>7} {'A* ok':>6} "
           f"{'classic ms':>10} {'A* ms':>8} {'A*/classic':>10}")
     all_ratio, t_classic, t_astar = [], 0.0, 0.0
-    for name in names:
+    for name in bar(names, "maps"):
         m = load_movingai(DATA / f"{name}.map")
         scens = pick(load_movingai_scenarios(DATA / f"{name}.map.scen"), args.n)
         s0 = scens[0]

@@ -43,6 +43,7 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
+from _bar import bar
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "movingai"
@@ -401,7 +402,7 @@ def main() -> None:
     sections = set(args.sections.split(","))
     if args.no_big:
         sections.discard("big")
-    for name in args.maps.split(","):
+    for name in bar(args.maps.split(","), "maps"):
         mp = DATA / f"{name}.map"
         m = wargrid.load_movingai(mp)
         scens = pick_scenarios(wargrid.load_movingai_scenarios(DATA / f"{name}.map.scen"), args.scenarios)

@@ -28,6 +28,7 @@ from wargrid.render import render_svg
 from wargrid.render.geometry import Frame
 from wargrid.render.png import raster, render_png
 from wargrid.render.scene import default_cell_size
+from _bar import bar
 
 
 def timed(fn, *a, **k) -> float:
@@ -86,7 +87,7 @@ def main() -> None:
     except ImportError:
         have_mpl = False
     print(f"board {args.size}x{args.size}; seconds (wargrid / peer)")
-    for kind in args.kinds.split(","):
+    for kind in bar(args.kinds.split(","), "boards"):
         m = wargrid.generate(args.size, args.size, seed=1, kind=kind)
         cs = default_cell_size(m.grid)
         f = Frame.for_grid(m.grid, cell_size=cs)

@@ -34,6 +34,7 @@ import numpy as np
 
 from wargrid import HexGrid, Map, SquareGrid
 from wargrid.rts import Simulation
+from _bar import bar
 
 
 def board(kind: str, size: int, seed: int) -> Map:
@@ -156,7 +157,7 @@ def main() -> None:
     a = ap.parse_args()
     print(f"{'board':<8} {'units':>5} {'first ms':>9} {'mean ms':>8} {'worst ms':>9} {'cpu worst':>9} {'full gc':>7} "
           f"{'ticks/s':>8} {'arrived':>8} {'all by':>7}  left (state, reason)")
-    for kind in a.boards:
+    for kind in bar(a.boards, "boards"):
         for n in a.units:
             r = run(kind, n, a.ticks, a.seed)
             print(f"{kind:<8} {n:>5} {r['first'] * 1e3:>9.1f} {r['mean'] * 1e3:>8.2f} {r['worst'] * 1e3:>9.1f} "

@@ -65,6 +65,7 @@ from fractions import Fraction
 import numpy as np
 
 from bench_movement import peer, timed  # the scripts' folder is on sys.path when run as a script
+from _bar import bar
 
 TCOD_SQUARE_SCALE = 100_000  # square-8 tcod costs: cardinal 100000 x cost, diagonal 141421 x cost
 SQRT2 = math.sqrt(2.0)
@@ -405,7 +406,7 @@ def main() -> None:
         print("prepared: this wargrid has no Map.prepare; section skipped")
         sections.discard("prepared")
     a_rows, f_rows, p_rows, problems = [], [], [], []
-    for i, (name, make) in enumerate(boards(args)):
+    for i, (name, make) in enumerate(bar(boards(args), "boards")):
         m = make()
         check_layout(m)
         queries = pick_queries(m, args.queries, seed=100 + i)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import wargrid
 from wargrid.movement import astar
+from _bar import bar
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "movingai"
 
@@ -36,7 +37,7 @@ def main() -> int:
     total = 0
     print("| map | scenarios | max error | tolerance | median ms | total s |")
     print("|---|---|---|---|---|---|")
-    for name in names:
+    for name in bar(names, "maps"):
         m = wargrid.load_movingai(DATA / f"{name}.map")
         cd = m.cost_field()
         sc = wargrid.load_movingai_scenarios(DATA / f"{name}.map.scen")

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .errors import ArgumentError, ArgumentTypeError
+from ._progress import Progress, ticker
 from ._validate import check_choice, check_int, check_positive_int, check_real, check_seed
 from .grids.boards import Grid, HexGrid, SquareGrid, StaggeredGrid
 from .map import Map
@@ -88,6 +89,7 @@ class BoardOptions(TypedDict, total=False):
     forest: float
     towns: int | None
     rivers: int | None
+    progress: Progress
 
 
 def generate(width: int, height: int, **options: Unpack[BoardOptions]) -> Map:
@@ -95,6 +97,19 @@ def generate(width: int, height: int, **options: Unpack[BoardOptions]) -> Map:
 
     Takes the keyword options of ``generate_board`` (``BoardOptions``).
 
+    Parameters
+    ----------
+    width, height : int
+        Board size in cells.
+    **options
+        The keyword options of ``generate_board`` (``kind``, ``seed``, ``water``, ``progress`` ...).
+
+    Returns
+    -------
+    Map
+
+    Examples
+    --------
     >>> m = generate(16, 12, kind="square", seed=1)
     >>> m.terrain.shape, sorted(set(m.terrains.names[i] for i in m.terrain.ravel()))[:2]
     ((12, 16), ['coast', 'forest'])
@@ -139,6 +154,7 @@ def generate_board(
     forest: float = 0.3,
     towns: int | None = None,
     rivers: int | None = None,
+    progress: Progress = True,
 ) -> GeneratedBoard:
     """A seeded board and its towns.
 
@@ -150,6 +166,40 @@ def generate_board(
     Boards are at most ``MAX_GENERATE_CELLS`` cells (``ArgumentError``), and
     one that memory cannot hold is refused up front (``ResourceError``).
 
+    Parameters
+    ----------
+    width, height : int
+        Board size in cells (``>= 1``; at most ``MAX_GENERATE_CELLS`` together).
+    kind : str
+        'hex', 'square' or 'staggered'.
+    seed : int
+        The same seed gives the same board (``>= 0``).
+    orientation, offset, diagonal, stagger, wrap_x
+        The board kind's options (see ``make_grid``).
+    water, forest : float
+        Rough shares of sea, and of woodland on land (0..0.9).
+    towns, rivers : int, optional
+        How many (default: a number that suits the board's size).
+    progress : bool or callable
+        ``True``: a bar on a terminal for long work; a callable gets ``(done, total)`` steps
+        (the land, the rivers, the towns, then one a road); see ``wargrid._progress``.
+
+    Returns
+    -------
+    GeneratedBoard
+        The map, its towns and the seed.
+
+    Raises
+    ------
+    ValueError
+        An option out of range, or a board past ``MAX_GENERATE_CELLS`` (``ArgumentError``).
+    TypeError
+        A seed that is not a non-negative integer (``ArgumentTypeError``).
+    ResourceError
+        A board memory cannot hold, refused before any work.
+
+    Examples
+    --------
     >>> b = generate_board(20, 14, seed=3, towns=3)
     >>> len(b.towns), b.map.overlay_name(b.towns[0])
     (3, 'road')
@@ -172,6 +222,8 @@ def generate_board(
     if n_towns < 0 or n_rivers < 0:
         raise ArgumentError(f"towns and rivers must be >= 0, got towns={n_towns}, rivers={n_rivers}")
 
+    # progress: the land, the rivers, the towns, then one step a road (the most of the work)
+    tick = ticker(progress, 3 + max(n_towns - 1, 0), "generate")
     rng = np.random.Generator(np.random.PCG64(seed_v))
     t = TerrainTable.default()
     T = {name: t.index(name) for name in t.names}
@@ -216,6 +268,7 @@ def generate_board(
     coast = land & _touches(nb, sea) & (terrain != T["mountains"])
     terrain[coast] = T["coast"]
 
+    tick(1)
     # rivers: from high ground down to the sea, as water cells with a few fords
     river = np.zeros((height, width), dtype=bool)
     flat_elev = np.where(valid, elev, np.inf).ravel()
@@ -229,6 +282,7 @@ def generate_board(
     fords = river & (rng.random((height, width)) < 0.08)
     terrain[fords] = T["ford"]
 
+    tick(2)
     # towns: spread-out dry lowland cells; roads join them along cheap ground
     elevation = np.round((elev - elev[valid].min()) / max(float(np.ptp(elev[valid])), 1e-12) * 1000.0)
     overlay = np.full((height, width), -1, dtype=np.int16)
@@ -244,10 +298,12 @@ def generate_board(
     on_road = np.zeros(area, dtype=bool)
     first = np.flatnonzero(nb[0] >= 0)
     unit = float(np.min(np.hypot(cx[nb[0, first]] - cx[first], cy[nb[0, first]] - cy[first]))) if first.size else 1.0
-    for a, b in _spanning_pairs(town_cells, cx.reshape(height, width), cy.reshape(height, width)):
+    tick(3)
+    for k, (a, b) in enumerate(_spanning_pairs(town_cells, cx.reshape(height, width), cy.reshape(height, width))):
         route = _cheapest(nb, np.where(on_road, 0.5, cell_cost), a[1] * width + a[0], b[1] * width + b[0], cx, cy, unit)
         if route is not None:
             on_road[route] = True
+        tick(4 + k)
     for x, y in town_cells:
         on_road[y * width + x] = True
     road = on_road.reshape(height, width)
@@ -257,6 +313,7 @@ def generate_board(
     overlay[road & (terrain == T["water"])] = T["bridge"]
 
     m = Map(grid, terrain=terrain, terrains=t, overlay=overlay, elevation=elevation)
+    tick(tick.total)
     return GeneratedBoard(m, tuple(town_cells), seed_v)
 
 

@@ -79,6 +79,23 @@ def warm_up(*capabilities: str) -> list[str]:
     warmed, in order. Raises ``ArgumentError`` for an unknown name (before any
     work); an error of a query itself propagates.
 
+    Parameters
+    ----------
+    *capabilities : str
+        Names from ``CAPABILITIES`` ('movement', 'sight', 'territory', 'rts', 'tactics'); none: all.
+
+    Returns
+    -------
+    list of str
+        The capabilities warmed, in order, each once.
+
+    Raises
+    ------
+    ValueError
+        An unknown capability (``ArgumentError``), before any work.
+
+    Examples
+    --------
     >>> warm_up("movement")
     ['movement']
     >>> warm_up("flying")

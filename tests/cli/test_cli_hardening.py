@@ -89,3 +89,18 @@ def test_generate_refuses_a_board_too_big_for_memory(tmp_path, capsys, monkeypat
 def test_available_memory_is_a_positive_number_or_unknown():
     free = _common.available_memory()
     assert free is None or free > 0
+
+
+def test_a_map_file_is_read_by_its_first_line(tmp_path, capsys):
+    from conftest import REPO
+
+    wesnoth = REPO / "tests" / "data" / "wesnoth" / "two_rivers.map"
+    assert main(["path", str(wesnoth), "0,0", "3,3", "--json"]) == 0
+    assert '"found": true' in capsys.readouterr().out
+    movingai = REPO / "tests" / "data" / "movingai" / "32room_000.map"
+    assert _common.load_map(str(movingai)).shape == (512, 512)
+    bad = tmp_path / "notes.map"
+    bad.write_text("hello\nworld\n")
+    assert main(["path", str(bad), "0,0", "1,1"]) != 0
+    err = capsys.readouterr().err
+    assert "notes.map is not a map wargrid reads" in err and "'type octile'" in err and "'hello'" in err

@@ -13,7 +13,6 @@ silence the line.
 from __future__ import annotations
 
 import os
-import sys
 import threading
 
 import numba
@@ -45,7 +44,9 @@ class _CompileNotice(event.Listener):
                 return
             self.said = True
         if not os.environ.get("WARGRID_QUIET"):
-            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+            from .._progress import say
+
+            say(COMPILE_NOTICE)  # on a line of its own, above any progress bar
 
     def on_end(self, ev: event.Event) -> None:
         pass

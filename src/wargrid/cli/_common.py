@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, ParamSpec, TextIO, TypeAlias, TypedDict, TypeVar
 
 from .._budget import available_memory
+from .._progress import reporter, say
 from ..errors import ArgumentTypeError
 from ..map import Map
 from . import CliError
@@ -43,7 +44,7 @@ class StepNote(TypedDict):
 
 
 MAP_FORMATS = {".json": "wargrid JSON", ".npz": "wargrid npz", ".tmx": "Tiled XML", ".tmj": "Tiled JSON",
-               ".map": "Moving AI"}
+               ".map": "Moving AI (or Wesnoth, read by its first line)"}
 """Map file extensions wargrid reads and writes, and what each is."""
 
 PICTURES = (".svg", ".png")
@@ -169,12 +170,46 @@ def load_map(path: str) -> Map:
 
         return load_tiled(p)
     if suffix == ".map":
-        from ..io.movingai import load_movingai
+        kind = map_kind(p)
+        if kind == "movingai":
+            from ..io.movingai import load_movingai
 
-        return load_movingai(p)
+            return load_movingai(p)
+        from ..io.wesnoth import load_wesnoth
+
+        return load_wesnoth(p)
     from ..io.native import load_map as native
 
     return native(p)
+
+
+def map_kind(path: Path) -> str:
+    """Which ``.map`` format ``path`` holds, by its first line: ``'movingai'`` (``type octile``) or
+    ``'wesnoth'`` (a ``usage=``/``border_size=`` header or a row of comma-separated terrain codes);
+    ``CliError`` for anything else.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> for name, text in [("a.map", "type octile\\nheight 1\\n"), ("b.map", "Gg, Gg\\n"), ("c.map", "hello\\n")]:
+    ...     _ = open(os.path.join(d, name), "w").write(text)
+    >>> map_kind(Path(d, "a.map")), map_kind(Path(d, "b.map"))
+    ('movingai', 'wesnoth')
+    >>> map_kind(Path(d, "c.map"))
+    Traceback (most recent call last):
+    ...
+    wargrid.cli.CliError: c.map is not a map wargrid reads: a Moving AI map starts with 'type octile', a Wesnoth map with rows of comma-separated terrain codes; its first line is 'hello'
+    """
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(256).decode("utf-8", "replace").strip()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if first.split()[:1] == ["type"]:
+        return "movingai"  # load_movingai names a type other than octile
+    if "," in first or first.startswith(("usage=", "border_size=")):
+        return "wesnoth"
+    raise CliError(f"{path.name} is not a map wargrid reads: a Moving AI map starts with 'type octile', "
+                   f"a Wesnoth map with rows of comma-separated terrain codes; its first line is {first[:60]!r}")
 
 
 def map_format(path: str, fmt: str | None = None, what: str = "OUT") -> str:
@@ -250,11 +285,13 @@ def _bytes(n: float) -> str:
 
 
 class Progress:
-    """One line per step on stdout: ``[2/7] movement range ... 0.03 s``; keeps the timings.
+    """One whole line per finished step on stdout: ``[2/7] movement range  0.03 s``; keeps the timings.
 
-    A step may put ``note["note"]`` (a short result) and ``note["compute"]``
-    (seconds spent computing, as opposed to drawing or writing) in the dict
-    it is given.
+    On a terminal a bar of the steps (tqdm, on stderr) names the step under
+    way; the lines print above it, and so does the compile notice, so no
+    line is ever cut in the middle. A step may put ``note["note"]`` (a short
+    result) and ``note["compute"]`` (seconds spent computing, as opposed to
+    drawing or writing) in the dict it is given.
     """
 
     def __init__(self, total: int, *, quiet: bool = False, stream: TextIO | None = None) -> None:
@@ -263,13 +300,22 @@ class Progress:
         self.quiet = quiet
         self.stream = stream or sys.stdout
         self.rows: list[tuple[str, float, StepNote]] = []
+        self._bar: Callable[[int], None] | None = None
+
+    @contextmanager
+    def run(self) -> Iterator["Progress"]:
+        """Show the bar of the steps (on a terminal, unless ``quiet``) while the block runs."""
+        with reporter(not self.quiet, self.total, "wargrid demo") as tick:
+            self._bar = tick
+            try:
+                yield self
+            finally:
+                self._bar = None
 
     @contextmanager
     def step(self, name: str) -> Iterator[StepNote]:
         self.n += 1
         note: StepNote = {"note": "", "compute": None}
-        if not self.quiet:
-            print(f"[{self.n}/{self.total}] {name} ...", end="", file=self.stream, flush=True)
         t0 = time.perf_counter()
         try:
             yield note
@@ -279,7 +325,9 @@ class Progress:
             if not self.quiet:
                 extra = f"  ({note['note']})" if note["note"] else ""
                 comp = f" (computing {note['compute'] * 1000:.1f} ms)" if note["compute"] is not None else ""
-                print(f" {dt:.2f} s{comp}{extra}", file=self.stream, flush=True)
+                say(f"[{self.n}/{self.total}] {name}  {dt:.2f} s{comp}{extra}", file=self.stream)
+            if self._bar is not None:
+                self._bar(self.n)
 
 
 def timed(note: StepNote, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:

@@ -394,19 +394,20 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"wargrid demo: writing into {out.resolve()}")
         print("(kernels compile on first use and are cached on disk: the first run is slower)")
-    for name, fn in steps:
-        with prog.step(name) as note:
-            try:
-                fn(note)
-            except CliError:
-                raise
-            except Exception as exc:  # one capability failing must not hide the others
-                if name in ("generate the board",):
+    with prog.run():
+        for name, fn in steps:
+            with prog.step(name) as note:
+                try:
+                    fn(note)
+                except CliError:
                     raise
-                note["note"] = f"failed: {type(exc).__name__}: {exc}"
-    with prog.step("write index.html") as note:
-        _write_html(out, d, prog.rows, args)
-        note["note"] = "index.html"
+                except Exception as exc:  # one capability failing must not hide the others
+                    if name in ("generate the board",):
+                        raise
+                    note["note"] = f"failed: {type(exc).__name__}: {exc}"
+        with prog.step("write index.html") as note:
+            _write_html(out, d, prog.rows, args)
+            note["note"] = "index.html"
     page = (out / "index.html").resolve()
     print(f"open {page}" if not args.quiet else str(page))
     return 0

@@ -1101,6 +1101,27 @@ def _shaped(q_lo: int, r_lo: NDArray[np.int64], r_hi: NDArray[np.int64], orienta
 def hexagon_board(radius: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
     """A hexagon-shaped hex board: every hex within ``radius`` of the centre.
 
+    Parameters
+    ----------
+    radius : int
+        Hexes from the centre to the edge (``>= 0``).
+    orientation : str
+        'flat' or 'pointy'.
+    offset : str, optional
+        The offset kind of the rectangle the board is stored in (default: the orientation's odd kind).
+
+    Returns
+    -------
+    HexGrid
+        A ``(2 * radius + 1)``-square board whose mask holds the hexagon.
+
+    Raises
+    ------
+    ValueError
+        A negative ``radius`` (``ArgumentError``).
+
+    Examples
+    --------
     >>> g = hexagon_board(2)
     >>> len(g), g.shape
     (19, (5, 5))
@@ -1116,6 +1137,22 @@ def hexagon_board(radius: int, *, orientation: str = "flat", offset: str | None 
 def triangle_board(size: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
     """A triangle-shaped hex board with ``size`` hexes along each side.
 
+    Parameters
+    ----------
+    size : int
+        Hexes along each side (``>= 1``).
+    orientation : str
+        'flat' or 'pointy'.
+    offset : str, optional
+        The offset kind of the rectangle the board is stored in (default: the orientation's odd kind).
+
+    Returns
+    -------
+    HexGrid
+        A board whose mask holds the triangle.
+
+    Examples
+    --------
     >>> len(triangle_board(4))
     10
     """
@@ -1128,6 +1165,22 @@ def triangle_board(size: int, *, orientation: str = "flat", offset: str | None =
 def parallelogram_board(q_size: int, r_size: int, *, orientation: str = "flat", offset: str | None = None) -> HexGrid:
     """A parallelogram (rhombus) of ``q_size`` x ``r_size`` hexes.
 
+    Parameters
+    ----------
+    q_size, r_size : int
+        Hexes along the two axes (``>= 1``).
+    orientation : str
+        'flat' or 'pointy'.
+    offset : str, optional
+        The offset kind of the rectangle the board is stored in (default: the orientation's odd kind).
+
+    Returns
+    -------
+    HexGrid
+        A board whose mask holds the parallelogram.
+
+    Examples
+    --------
     >>> len(parallelogram_board(3, 4))
     12
     """

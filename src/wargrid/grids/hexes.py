@@ -319,6 +319,22 @@ HEX_DIAGONALS: tuple[Hex, ...] = (
 def hex_direction(direction: int) -> Hex:
     """The unit vector of ``direction`` (0..5).
 
+    Parameters
+    ----------
+    direction : int
+        0..5, the directions of ``Hex.neighbor``.
+
+    Returns
+    -------
+    Hex
+
+    Raises
+    ------
+    ValueError
+        ``direction`` outside 0..5 (``ArgumentError``).
+
+    Examples
+    --------
     >>> hex_direction(0)
     Hex(q=1, r=0)
     """
@@ -335,6 +351,17 @@ def hex_round(q: float, r: float) -> Hex:
     between two hexes goes to the one with the larger ``q``, then the larger
     ``r``, wherever the edge is (rounding commutes with moving by whole hexes).
 
+    Parameters
+    ----------
+    q, r : float
+        Fractional axial coordinates.
+
+    Returns
+    -------
+    Hex
+
+    Examples
+    --------
     >>> hex_round(0.5, 0.0), hex_round(1.5, 0.0), hex_round(0.0, 0.5)
     (Hex(q=1, r=0), Hex(q=2, r=0), Hex(q=0, r=1))
     >>> hex_round(0.6, 0.3)
@@ -378,6 +405,20 @@ def hex_to_offset(h: Hex, offset: str) -> tuple[int, int]:
     ``offset`` is 'odd-q' or 'even-q' (flat-top, columns shoved) or 'odd-r' or
     'even-r' (pointy-top, rows shoved).
 
+    Parameters
+    ----------
+    h : Hex
+        The axial hex.
+    offset : str
+        'odd-q' or 'even-q' (flat-top) or 'odd-r' or 'even-r' (pointy-top).
+
+    Returns
+    -------
+    tuple of int
+        ``(col, row)``.
+
+    Examples
+    --------
     >>> hex_to_offset(Hex(1, 2), "odd-q"), hex_to_offset(Hex(1, 2), "even-r")
     ((1, 2), (2, 2))
     """
@@ -396,6 +437,19 @@ def hex_to_offset(h: Hex, offset: str) -> tuple[int, int]:
 def offset_to_hex(col: int, row: int, offset: str) -> Hex:
     """Offset ``(col, row)`` to the axial Hex; the inverse of ``hex_to_offset``.
 
+    Parameters
+    ----------
+    col, row : int
+        Offset coordinates.
+    offset : str
+        'odd-q' or 'even-q' (flat-top) or 'odd-r' or 'even-r' (pointy-top).
+
+    Returns
+    -------
+    Hex
+
+    Examples
+    --------
     >>> offset_to_hex(1, 2, "odd-q")
     Hex(q=1, r=2)
     >>> offset_to_hex(3, 0, "odd-q")
@@ -419,6 +473,20 @@ def hex_to_doubled(h: Hex, doubled: str) -> tuple[int, int]:
     'doubled-height' (flat-top): ``col = q, row = 2r + q``; 'doubled-width'
     (pointy-top): ``col = 2q + r, row = r``.
 
+    Parameters
+    ----------
+    h : Hex
+        The axial hex.
+    doubled : str
+        'doubled-height' or 'doubled-width'.
+
+    Returns
+    -------
+    tuple of int
+        ``(col, row)``.
+
+    Examples
+    --------
     >>> hex_to_doubled(Hex(1, 2), "doubled-height"), hex_to_doubled(Hex(1, 2), "doubled-width")
     ((1, 5), (4, 2))
     """
@@ -432,6 +500,24 @@ def hex_to_doubled(h: Hex, doubled: str) -> tuple[int, int]:
 def doubled_to_hex(col: int, row: int, doubled: str) -> Hex:
     """Doubled ``(col, row)`` to axial; ``col + row`` must be even.
 
+    Parameters
+    ----------
+    col, row : int
+        Doubled coordinates (``col + row`` even).
+    doubled : str
+        'doubled-height' or 'doubled-width'.
+
+    Returns
+    -------
+    Hex
+
+    Raises
+    ------
+    ValueError
+        ``col + row`` odd (``ArgumentError``).
+
+    Examples
+    --------
     >>> doubled_to_hex(1, 5, "doubled-height")
     Hex(q=1, r=2)
     """
@@ -457,6 +543,20 @@ def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
 def offset_to_axial_array(cols: ArrayLike, rows: ArrayLike, offset: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``offset_to_hex``: integer arrays of columns and rows to ``(q, r)``.
 
+    Parameters
+    ----------
+    cols, rows : array_like of int
+        Offset coordinates, of one shape.
+    offset : str
+        'odd-q' or 'even-q' (flat-top) or 'odd-r' or 'even-r' (pointy-top).
+
+    Returns
+    -------
+    tuple of ndarray of int64
+        ``(q, r)``.
+
+    Examples
+    --------
     >>> q, r = offset_to_axial_array([0, 1, 2, 3], [0, 0, 0, 0], "odd-q")
     >>> q.tolist(), r.tolist()
     ([0, 1, 2, 3], [0, 0, -1, -1])
@@ -475,6 +575,20 @@ def offset_to_axial_array(cols: ArrayLike, rows: ArrayLike, offset: str) -> tupl
 def axial_to_offset_array(q: ArrayLike, r: ArrayLike, offset: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``hex_to_offset``: integer ``(q, r)`` arrays to ``(cols, rows)``.
 
+    Parameters
+    ----------
+    q, r : array_like of int
+        Axial coordinates, of one shape.
+    offset : str
+        'odd-q' or 'even-q' (flat-top) or 'odd-r' or 'even-r' (pointy-top).
+
+    Returns
+    -------
+    tuple of ndarray of int64
+        ``(cols, rows)``.
+
+    Examples
+    --------
     >>> c, r = axial_to_offset_array([0, 1, 2, 3], [0, 0, -1, -1], "odd-q")
     >>> c.tolist(), r.tolist()
     ([0, 1, 2, 3], [0, 0, 0, 0])
@@ -493,6 +607,23 @@ def axial_to_offset_array(q: ArrayLike, r: ArrayLike, offset: str) -> tuple[NDAr
 def hex_round_array(q: ArrayLike, r: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``hex_round``: float arrays to integer ``(q, r)`` arrays.
 
+    Parameters
+    ----------
+    q, r : array_like of float
+        Fractional axial coordinates, of one shape.
+
+    Returns
+    -------
+    tuple of ndarray of int64
+        ``(q, r)``, of the shape of the inputs.
+
+    Raises
+    ------
+    ValueError
+        A NaN or infinite coordinate (``ArgumentError``).
+
+    Examples
+    --------
     >>> q, r = hex_round_array([0.6, -0.4], [0.3, 1.2])
     >>> q.tolist(), r.tolist()
     ([1, 0], [0, 1])

@@ -49,6 +49,20 @@ _SQRT2 = math.sqrt(2.0)
 def square_neighbors(cell: tuple[int, int], *, diagonal: bool = False) -> list[tuple[int, int]]:
     """The 4 (or 8 with ``diagonal=True``) neighbours of ``cell`` on an unbounded board.
 
+    Parameters
+    ----------
+    cell : tuple of int
+        ``(x, y)``.
+    diagonal : bool
+        Also the four diagonal neighbours.
+
+    Returns
+    -------
+    list of tuple of int
+        The neighbours, in direction order (east first).
+
+    Examples
+    --------
     >>> square_neighbors((0, 0), diagonal=True)[:3]
     [(1, 0), (1, -1), (0, -1)]
     """
@@ -66,6 +80,17 @@ def _deltas(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 def manhattan(a: tuple[int, int], b: tuple[int, int]) -> int:
     """``|dx| + |dy|``: steps on a 4-direction board; cells are ``(x, y)``.
 
+    Parameters
+    ----------
+    a, b : tuple of int
+        Cells as ``(x, y)``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
     >>> manhattan((0, 0), (5, 3))
     8
     """
@@ -76,6 +101,17 @@ def manhattan(a: tuple[int, int], b: tuple[int, int]) -> int:
 def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
     """``max(|dx|, |dy|)``: steps on an 8-direction board; cells are ``(x, y)``.
 
+    Parameters
+    ----------
+    a, b : tuple of int
+        Cells as ``(x, y)``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
     >>> chebyshev((0, 0), (5, 3))
     5
     """
@@ -86,6 +122,18 @@ def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
 def octile(a: tuple[int, int], b: tuple[int, int]) -> float:
     """Length of the shortest 8-direction path with diagonal steps of ``sqrt(2)``.
 
+    Parameters
+    ----------
+    a, b : tuple of int
+        Cells as ``(x, y)``.
+
+    Returns
+    -------
+    float
+        ``max(dx, dy) + (sqrt(2) - 1) * min(dx, dy)``.
+
+    Examples
+    --------
     >>> round(octile((0, 0), (5, 3)), 4)
     6.2426
     """
@@ -96,6 +144,17 @@ def octile(a: tuple[int, int], b: tuple[int, int]) -> float:
 def euclidean(a: tuple[int, int], b: tuple[int, int]) -> float:
     """Straight-line distance between cell centres; cells are ``(x, y)``.
 
+    Parameters
+    ----------
+    a, b : tuple of int
+        Cells as ``(x, y)``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
     >>> euclidean((1, 1), (4, 5))
     5.0
     """
@@ -106,6 +165,17 @@ def euclidean(a: tuple[int, int], b: tuple[int, int]) -> float:
 def octagonal(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Integer approximation ``max(dx, dy) + min(dx, dy) // 2`` used by classic RTS engines.
 
+    Parameters
+    ----------
+    a, b : tuple of int
+        Cells as ``(x, y)``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
     >>> octagonal((0, 0), (5, 3))
     6
     """

@@ -131,6 +131,23 @@ def _header_int(path: os.PathLike[str] | str, lineno: int, line: str, key: str) 
 def load_movingai(path: os.PathLike[str] | str) -> Map:
     """Read a Moving AI ``.map`` file into a ``Map`` (see the module notes for the rules).
 
+    Parameters
+    ----------
+    path : str or path-like
+        The ``.map`` file.
+
+    Returns
+    -------
+    Map
+        A square-8 board with ``MOVINGAI_TERRAINS``.
+
+    Raises
+    ------
+    MapFileError
+        A file that is not a well-formed ``type octile`` map (also a ``ValueError``).
+
+    Examples
+    --------
     >>> import os
     >>> from wargrid import load_movingai
     >>> here = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "data", "movingai")
@@ -191,6 +208,22 @@ def save_movingai(map: Map, path: os.PathLike[str] | str, *, unit: str | None = 
     A map using ``MOVINGAI_TERRAINS`` keeps its symbols; any other map is
     written as '.' where ``unit`` can stand and '@' elsewhere.
 
+    Parameters
+    ----------
+    map : Map
+        A square board.
+    path : str or path-like
+        Where to write.
+    unit : str, optional
+        The movement class (default: the terrain table's first class).
+
+    Raises
+    ------
+    TypeError
+        ``map`` is not a ``Map`` over a ``SquareGrid`` (``ArgumentTypeError``).
+
+    Examples
+    --------
     >>> import tempfile, os
     >>> from wargrid import Map, SquareGrid
     >>> f = os.path.join(tempfile.mkdtemp(), "b.map")
@@ -219,6 +252,22 @@ def save_movingai(map: Map, path: os.PathLike[str] | str, *, unit: str | None = 
 def load_movingai_scenarios(path: os.PathLike[str] | str) -> list[Scenario]:
     """Read a Moving AI ``.scen`` file (version 1): one ``Scenario`` per problem line.
 
+    Parameters
+    ----------
+    path : str or path-like
+        The ``.scen`` file.
+
+    Returns
+    -------
+    list of Scenario
+
+    Raises
+    ------
+    MapFileError
+        A malformed file (also a ``ValueError``).
+
+    Examples
+    --------
     >>> import tempfile, os
     >>> f = os.path.join(tempfile.mkdtemp(), "a.scen")
     >>> _ = open(f, "w").write("version 1\\n0\\ta.map\\t4\\t4\\t0\\t0\\t3\\t0\\t3.00000000\\n")
@@ -279,6 +328,20 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
 def save_movingai_scenarios(scenarios: Iterable[Scenario], path: os.PathLike[str] | str) -> None:
     """Write scenarios as a Moving AI ``.scen`` file (version 1, lengths to 8 decimals).
 
+    Parameters
+    ----------
+    scenarios : iterable of Scenario
+        The problems, written in order.
+    path : str or path-like
+        Where to write.
+
+    Raises
+    ------
+    TypeError
+        An item that is not a ``Scenario`` (``ArgumentTypeError``).
+
+    Examples
+    --------
     >>> import tempfile, os
     >>> f = os.path.join(tempfile.mkdtemp(), "a.scen")
     >>> save_movingai_scenarios([Scenario(0, "a.map", 4, 4, (0, 0), (3, 0), 3.0)], f)

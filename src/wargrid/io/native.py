@@ -108,6 +108,24 @@ def save_map(m: Map, path: str | os.PathLike[str], *, encoding: str | None = Non
 
     ``encoding`` ('json' or 'npz') overrides the choice by file name.
 
+    Parameters
+    ----------
+    m : Map
+        The map.
+    path : str or path-like
+        Where to write (the file is replaced atomically).
+    encoding : str, optional
+        'json' or 'npz' (default: by the file name).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``encoding`` (``ArgumentError``).
+    TypeError
+        ``m`` is not a ``Map`` (``ArgumentTypeError``).
+
+    Examples
+    --------
     >>> import tempfile, os
     >>> from wargrid import SquareGrid, Map
     >>> p = os.path.join(tempfile.mkdtemp(), "big.npz")
@@ -136,6 +154,24 @@ def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -
 
     Any problem raises ``MapFileError`` naming the file (and the line for JSON).
 
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    max_cells : int
+        Refuse boards of more cells than this (a guard against hostile files).
+
+    Returns
+    -------
+    Map
+
+    Raises
+    ------
+    MapFileError
+        An unreadable, malformed or oversized file (also a ``ValueError``).
+
+    Examples
+    --------
     >>> import tempfile, os
     >>> from wargrid import SquareGrid, Map
     >>> p = os.path.join(tempfile.mkdtemp(), "small.wargrid.json")

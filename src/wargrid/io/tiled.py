@@ -796,6 +796,28 @@ def save_tiled(
     from a staggered isometric or an infinite map is written as one again.
     ``encoding`` is 'csv' or 'base64' (then ``compression`` None, 'zlib' or 'gzip').
 
+    Parameters
+    ----------
+    m : Map
+        The map.
+    path : str or path-like
+        ``.tmx`` for XML; ``.tmj`` or ``.json`` for JSON.
+    encoding : str
+        Layer data: 'csv' or 'base64'.
+    compression : str, optional
+        With base64: 'zlib' or 'gzip' (default none).
+    tileset_image : bool
+        Also write the tileset's picture of terrain colours.
+
+    Raises
+    ------
+    ValueError
+        An unknown extension, encoding or compression (``ArgumentError``).
+    TypeError
+        ``m`` is not a ``Map`` (``ArgumentTypeError``).
+
+    Examples
+    --------
     >>> import tempfile, os, json
     >>> from wargrid import SquareGrid, Map
     >>> p = os.path.join(tempfile.mkdtemp(), "s.tmj")

@@ -321,6 +321,22 @@ def save_wesnoth(m: Map, path: str | os.PathLike[str]) -> None:
     are written over grass (water) and read back as overlays, so load, save,
     load is the identity, while save, load may move them to the overlay.
 
+    Parameters
+    ----------
+    m : Map
+        A flat-top, odd-q ``HexGrid`` map.
+    path : str or path-like
+        Where to write.
+
+    Raises
+    ------
+    ValueError
+        A board that is not flat-top odd-q hex, or a terrain or overlay without a Wesnoth code (``ArgumentError``).
+    TypeError
+        ``m`` is not a ``Map`` (``ArgumentTypeError``).
+
+    Examples
+    --------
     >>> import tempfile, os
     >>> from wargrid import Map
     >>> m = Map(HexGrid(3, 2, orientation="flat", offset="odd-q"), terrains=WESNOTH_TERRAINS)

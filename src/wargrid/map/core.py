@@ -334,6 +334,22 @@ class MapCore:
     def terrain_name(self, cell: Cell) -> str:
         """Name of the ground terrain at ``cell`` (an ``(x, y)`` pair).
 
+        Parameters
+        ----------
+        cell : tuple of int
+            ``(x, y)``.
+
+        Returns
+        -------
+        str
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water"); m.terrain_name((2, 1))
         'water'
@@ -344,6 +360,22 @@ class MapCore:
     def overlay_name(self, cell: Cell) -> str | None:
         """Name of the overlay at ``cell`` (an ``(x, y)`` pair), or ``None``.
 
+        Parameters
+        ----------
+        cell : tuple of int
+            ``(x, y)``.
+
+        Returns
+        -------
+        str or None
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); m.set_overlay([(4, 2)], "road")
         >>> m.overlay_name((4, 2)), m.overlay_name((0, 0))
@@ -356,6 +388,22 @@ class MapCore:
     def count(self, name: str) -> int:
         """Number of valid cells whose ground or overlay is terrain ``name``.
 
+        Parameters
+        ----------
+        name : str
+            A terrain of the map's table.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            An unknown terrain.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(3, 3)); m.set_overlay([(1, 1)], "bridge"); m.count("bridge")
         1
@@ -367,6 +415,22 @@ class MapCore:
     def unit_class(self, unit: str | None) -> str:
         """The movement class named ``unit`` (``None``: the table's first class).
 
+        Parameters
+        ----------
+        unit : str or None
+            A movement class of the terrain table.
+
+        Returns
+        -------
+        str
+
+        Raises
+        ------
+        ValueError
+            An unknown class (the message lists the known ones).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> Map(SquareGrid(6, 4)).unit_class(None)
         'foot'
@@ -378,6 +442,22 @@ class MapCore:
 
         Cached; an edit makes a new field (a field never changes).
 
+        Parameters
+        ----------
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        CostField
+
+        Raises
+        ------
+        ValueError
+            An unknown unit class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> f = Map(SquareGrid(6, 4)).cost_field(unit="foot")
         >>> f.unit, f.cell.shape
@@ -390,6 +470,17 @@ class MapCore:
 
         The array is a fresh copy indexed ``[y, x]``.
 
+        Parameters
+        ----------
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        ndarray of float64, shape ``(height, width)``
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water")
         >>> m.costs(unit="cavalry")[1].tolist()
@@ -400,6 +491,17 @@ class MapCore:
     def passable(self, *, unit: str | None = None) -> npt.NDArray[np.bool_]:
         """``(height, width)`` booleans, indexed ``[y, x]``: cells ``unit`` can stand on.
 
+        Parameters
+        ----------
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        ndarray of bool, shape ``(height, width)``
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(2, 1)], "water")
         >>> m.passable(unit="foot")[1].tolist()
@@ -436,7 +538,17 @@ class MapCore:
         return out
 
     def build_cost_field(self, unit: str) -> CostField:
-        """The cost field of class ``unit`` computed from the layers."""
+        """The cost field of class ``unit`` computed from the layers.
+
+        Parameters
+        ----------
+        unit : str
+            A movement class of the terrain table.
+
+        Returns
+        -------
+        CostField
+        """
         topo = self.grid.topology
         flat = topo.pad(self._entry_costs(unit), np.inf).astype(np.float64)
         climbing = self._elevation is not None and self._climb_cost > 0
@@ -456,6 +568,17 @@ class MapCore:
 
         The same values ``build_cost_field`` would give, at the price of one
         copy of the array instead of rebuilding it from the layers.
+
+        Parameters
+        ----------
+        f : CostField
+            The field before the edit.
+        xs, ys : ndarray of int64
+            The edited cells.
+
+        Returns
+        -------
+        CostField
         """
         assert f.unit is not None
         flat = f.cell.copy()
@@ -478,6 +601,22 @@ class MapCore:
 
         Fires 'terrain_changed' with the cells and their old terrain names.
 
+        Parameters
+        ----------
+        cells : sequence of (x, y)
+            The cells to change.
+        name : str
+            A terrain of the map's table.
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``); nothing is changed.
+        ValueError
+            An unknown terrain.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); m.set_terrain([(0, 0), (1, 0)], "hills")
         >>> m.count("hills")
@@ -493,6 +632,22 @@ class MapCore:
     def set_overlay(self, cells: Sequence[Cell], name: str | None) -> None:
         """Put overlay ``name`` (a road, a bridge) on ``cells``, or clear it with ``None``.
 
+        Parameters
+        ----------
+        cells : sequence of (x, y)
+            The cells to change.
+        name : str or None
+            A terrain of the map's table, or ``None`` to clear.
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``); nothing is changed.
+        ValueError
+            An unknown terrain.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); m.set_overlay([(1, 1)], "road"); m.set_overlay([(1, 1)], None)
         >>> m.overlay_name((1, 1)) is None
@@ -510,6 +665,20 @@ class MapCore:
 
         ``elevation`` is a ``(height, width)`` array indexed ``[y, x]``.
 
+        Parameters
+        ----------
+        elevation : array_like of float, shape ``(height, width)``, or None
+            Finite heights; ``None`` removes the layer.
+        climb_cost : float, optional
+            Extra cost a unit of rise on an uphill step (``>= 0``; default: unchanged).
+
+        Raises
+        ------
+        ValueError
+            A wrong shape, a non-finite height or a negative ``climb_cost``.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); m.set_elevation(np.arange(24.0).reshape(4, 6), climb_cost=0.5)
         >>> float(m.elevation[3, 5]), m.climb_cost
@@ -527,6 +696,24 @@ class MapCore:
     def set_edge(self, a: Cell, b: Cell, cost: float, *, both_ways: bool = True) -> None:
         """Extra ``cost`` for stepping from ``a`` to neighbour ``b`` (``inf``: a wall; ``0`` clears it).
 
+        Parameters
+        ----------
+        a, b : tuple of int
+            Neighbouring cells ``(x, y)``.
+        cost : float
+            ``>= 0``; ``inf`` is a wall.
+        both_ways : bool
+            Also set the step from ``b`` to ``a``.
+
+        Raises
+        ------
+        ValueError
+            ``a`` and ``b`` are not neighbours, or a negative or NaN cost (``ArgumentError``).
+        IndexError
+            A cell off the board (``CellError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(3, 1)); m.set_edge((0, 0), (1, 0), math.inf)
         >>> m.edges[0, 0].tolist(), m.edges[0, 1].tolist()
@@ -563,6 +750,20 @@ class MapCore:
         announced (one event per changed layer); derived state is brought up
         to date once. The map's lock is held for the whole block.
 
+        Yields
+        ------
+        MapEdit
+            Writable copies of the layers.
+
+        Raises
+        ------
+        CallbackError
+            A callback of the events fired on leaving raised (the edit is complete).
+        ValueError
+            A changed cell holds an unknown terrain id or a bad value (nothing is applied).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(4, 2))
         >>> with m.edit() as e:
@@ -604,6 +805,27 @@ class MapCore:
     def on(self, event: str, callback: Callable[[MapEvent], Any]) -> Callable[[MapEvent], Any]:
         """Call ``callback(MapEvent)`` after every ``event``; returns the callback (usable as a decorator).
 
+        Parameters
+        ----------
+        event : str
+            One of ``EVENTS``.
+        callback : callable
+            Called with a ``MapEvent``.
+
+        Returns
+        -------
+        callable
+            ``callback``.
+
+        Raises
+        ------
+        ValueError
+            An unknown event (``ArgumentError``).
+        TypeError
+            A ``callback`` that is not callable (``ArgumentTypeError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(2, 2)); seen = []
         >>> _ = m.on("terrain_changed", lambda e: seen.append(e.cells))
@@ -619,6 +841,20 @@ class MapCore:
     def off(self, event: str, callback: Callable[[MapEvent], Any]) -> None:
         """Stop calling ``callback`` for ``event``.
 
+        Parameters
+        ----------
+        event : str
+            One of ``EVENTS``.
+        callback : callable
+            A callback given to ``on``.
+
+        Raises
+        ------
+        ValueError
+            An unknown event, or a callback not subscribed to it (``ArgumentError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); seen = []
         >>> f = m.on("terrain_changed", seen.append); m.off("terrain_changed", f)
@@ -640,6 +876,24 @@ class MapCore:
         """Fire ``event`` to its subscribers. Every callback runs even if one raises;
         then ``CallbackError`` carries what they raised.
 
+        Parameters
+        ----------
+        event : str
+            One of ``EVENTS``.
+        cells : sequence of (x, y)
+            The cells it concerns.
+        **data
+            Event-specific values, in ``MapEvent.data``.
+
+        Raises
+        ------
+        CallbackError
+            One or more callbacks raised (after all of them ran).
+        ValueError
+            An unknown event (``ArgumentError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); seen = []
         >>> _ = m.on("terrain_changed", seen.append)

@@ -58,6 +58,22 @@ class InteropQueries(MapCore):
         Every passable cell is a node (attribute ``cost``: its entry cost).
         Needs networkx (``pip install networkx``; ``MissingExtraError`` otherwise).
 
+        Parameters
+        ----------
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        networkx.DiGraph
+
+        Raises
+        ------
+        MissingExtraError
+            networkx is not installed (also an ``ImportError``).
+
+        Examples
+        --------
         >>> import networkx as nx
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(3, 2)); m.set_terrain([(1, 0)], "forest")
@@ -82,6 +98,22 @@ class InteropQueries(MapCore):
         """The ``(width * height)``-square ``scipy.sparse.csr_matrix`` of step costs for ``unit``: row and column
         ``y * width + x``; a missing entry is no step. Needs scipy (``pip install scipy``).
 
+        Parameters
+        ----------
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix
+
+        Raises
+        ------
+        MissingExtraError
+            scipy is not installed (also an ``ImportError``).
+
+        Examples
+        --------
         >>> from scipy.sparse.csgraph import dijkstra
         >>> from wargrid import Map, HexGrid
         >>> m = Map(HexGrid(5, 4)); a = m.adjacency(unit="cavalry")
@@ -97,6 +129,25 @@ class InteropQueries(MapCore):
         """A ``wargrid.render.results.Picture`` of this map with ``results`` drawn on it (paths, ranges, flow
         fields, partitions, areas, ``(height, width)`` arrays, lists of cells); a notebook displays it.
 
+        Parameters
+        ----------
+        *results
+            Query results and overlays to draw (ranges and fields under paths and markers).
+        cell_size : float, optional
+            Pixels a cell (default: by board size).
+
+        Returns
+        -------
+        Picture
+            ``str(pic)`` is the markup; ``pic.save(path)`` writes it.
+
+        Raises
+        ------
+        TypeError
+            A result that has no picture (``ArgumentTypeError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> m = Map(HexGrid(5, 4))
         >>> "<svg" in m.picture(m.path((0, 0), (4, 3)), m.partition(2))._repr_svg_()
@@ -108,6 +159,12 @@ class InteropQueries(MapCore):
 
     def _repr_svg_(self) -> str | None:
         """The map as SVG for a notebook (``None`` on boards too big to draw in a page)."""
-        from ..render.results import board_svg
+        from ..render.notebook import notebook_svg
 
-        return board_svg(self)
+        return notebook_svg(self)
+
+    def _repr_png_(self) -> bytes | None:
+        """The map as PNG bytes for a notebook (``None`` without Pillow or on boards too big to draw)."""
+        from ..render.notebook import notebook_png
+
+        return notebook_png(self)

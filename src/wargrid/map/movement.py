@@ -7,13 +7,18 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..errors import ArgumentTypeError
+from .._progress import Progress, check_progress, reporter
 from ..movement.dispatch import paths as _paths, shortest_distance, shortest_path
 from ..movement.prepared import PreparedPaths, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
-from ..movement.search import Path, check_weight, distance_field
+from ..movement.search import Path, check_cells, check_weight, distance_field
 from ..movement.turns import Route, route
 from ..movement.zoc import occupied
 from .core import Cell, MapCore
+
+
+TABLE_ROWS_A_STEP = 16
+"""Rows (sources) ``Map.distance_table`` computes between two progress reports when it runs one search a row."""
 
 
 class MovementQueries(MapCore):
@@ -80,6 +85,28 @@ class MovementQueries(MapCore):
 
         ``inf`` where unreachable or dearer than ``max_cost``.
 
+        Parameters
+        ----------
+        sources : (x, y) or sequence of (x, y)
+            Where the costs start (0).
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        max_cost : float, optional
+            Stop the search past this cost.
+
+        Returns
+        -------
+        ndarray of float64, shape ``(height, width)``
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+        ValueError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> Map(SquareGrid(3, 1)).distance_field((0, 0), unit="cavalry").tolist()
         [[0.0, 1.0, 2.0]]
@@ -93,16 +120,46 @@ class MovementQueries(MapCore):
         unit: str | None = None,
         weight: float = 1.0,
         workers: int = 2,
+        progress: Progress = True,
     ) -> list[Path | None]:
         """``path`` for many ``(start, goal)`` pairs at once, on ``workers`` threads.
 
+        Parameters
+        ----------
+        pairs : sequence of ((x, y), (x, y))
+            ``(start, goal)`` pairs.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        weight : float
+            As in ``path``.
+        workers : int
+            Threads, 1 to ``wargrid.movement.dispatch.MAX_WORKERS`` (used when a query is long enough to pay).
+        progress : bool or callable
+            ``True``: a bar on a terminal for long batches; a callable gets ``(done, total)`` paths.
+
+        Returns
+        -------
+        list of Path or None
+            One a pair, in order; ``None`` where the goal cannot be reached.
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+        ValueError
+            An unknown ``unit`` class.
+        ResourceError
+            Threads whose search states memory cannot hold.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> [p.cost for p in Map(SquareGrid(4, 4)).paths([((0, 0), (3, 3)), ((0, 0), (0, 1))], unit="cavalry")]
         [6.0, 1.0]
         """
         name = self.unit_class(unit)
         return _paths(self.grid, self.derived.cost_field(name), pairs, weight=weight, workers=workers,
-                      zones=self.derived.locked_zones(name), prepared=self.derived.prepared(name))
+                      zones=self.derived.locked_zones(name), prepared=self.derived.prepared(name), progress=progress)
 
     def prepare(self, *, unit: str | None = None, progress: Callable[[float], None] | None = None) -> PreparedPaths:
         """Prepare exact fast path and distance queries for ``unit`` (a contraction hierarchy; see ``wargrid.movement.prepared``).
@@ -123,6 +180,26 @@ class MovementQueries(MapCore):
     def distance(self, a: Cell, b: Cell, *, unit: str | None = None) -> float:
         """The cheapest cost for ``unit`` from cell ``a`` to cell ``b`` (``(x, y)``), ``inf`` when unreachable.
 
+        Parameters
+        ----------
+        a, b : tuple of int
+            Cells as ``(x, y)``.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+        ValueError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "hills")
         >>> m.distance((0, 0), (4, 0), unit="foot"), m.distance((0, 0), (4, 0), unit="naval")
@@ -136,20 +213,55 @@ class MovementQueries(MapCore):
                                  prepared=self.derived.prepared(name))
 
     def distance_table(
-        self, sources: Sequence[Cell], targets: Sequence[Cell], *, unit: str | None = None
+        self, sources: Sequence[Cell], targets: Sequence[Cell], *, unit: str | None = None, progress: Progress = True
     ) -> np.ndarray:
         """``(len(sources), len(targets))`` cheapest costs for ``unit`` from every source to every target (``inf``: unreachable).
 
         Uses the prepared structure when ``prepare`` built one (see
         ``wargrid.movement.prepared.distance_table``).
 
+        Parameters
+        ----------
+        sources, targets : sequence of (x, y)
+            At least one cell each.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        progress : bool or callable
+            ``True``: a bar on a terminal for long tables; a callable gets ``(done, total)`` source rows.
+
+        Returns
+        -------
+        ndarray of float64, shape ``(len(sources), len(targets))``
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+        ValueError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> Map(SquareGrid(4, 4)).distance_table([(0, 0), (3, 3)], [(3, 0), (0, 0)], unit="cavalry").tolist()
         [[3.0, 0.0], [3.0, 6.0]]
         """
         name = self.unit_class(unit)
-        return distance_table(self.grid, self.derived.cost_field(name), sources, targets,
-                              prepared=self.derived.prepared(name))
+        f = self.derived.cost_field(name)
+        prepared = self.derived.prepared(name)
+        rows = check_cells(self.grid, sources, "sources")  # checked here: the rows go in parts below
+        targets = check_cells(self.grid, targets, "targets")
+        check_progress(progress)
+        if prepared is not None or len(rows) <= TABLE_ROWS_A_STEP:
+            # one call: the prepared bucket method shares its target side between all rows
+            with reporter(progress, len(rows), "distance table", unit="row"):
+                return distance_table(self.grid, f, rows, targets, prepared=prepared)
+        parts = []
+        with reporter(progress, len(rows), "distance table", unit="row") as tick:
+            for i in range(0, len(rows), TABLE_ROWS_A_STEP):
+                parts.append(distance_table(self.grid, f, rows[i:i + TABLE_ROWS_A_STEP], targets))
+                tick(i + len(parts[-1]))
+        return np.vstack(parts)
 
     def movement_range(
         self,
@@ -169,6 +281,34 @@ class MovementQueries(MapCore):
         ``.path_to(cell)`` and ``.attack`` (cells within ``attack_range``
         steps of a reachable cell). ``enemies`` / ``friends``: zones of control.
 
+        Parameters
+        ----------
+        start : tuple of int
+            The unit's ``(x, y)``.
+        max_cost : float
+            Movement points to spend.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        attack_range : int
+            Steps of attack reach around every reachable cell.
+        enemies, friends : sequence of (x, y), optional
+            Units whose zones of control stop movement (enemies) or whose cells cannot be ended on (friends).
+        ignore_zoc : bool
+            Move through enemy zones of control (skirmishers).
+
+        Returns
+        -------
+        MovementRange
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+        ValueError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> r = Map(HexGrid(5, 5)).movement_range((2, 2), 2, unit="cavalry")
         >>> len(r.cells()), r.path_to((2, 0)).cells
@@ -182,6 +322,26 @@ class MovementQueries(MapCore):
     def flow_field(self, goals: Any, *, unit: str | None = None) -> FlowField:
         """The next step toward ``goals`` (one ``(x, y)`` or a list: the nearest) from every cell, for many units.
 
+        Parameters
+        ----------
+        goals : (x, y) or sequence of (x, y)
+            The goals; each cell steps toward the nearest.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        FlowField
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+        ValueError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> f = Map(SquareGrid(4, 4, diagonal=True)).flow_field((3, 3), unit="cavalry")
         >>> f.step((0, 0)), f.path_from((1, 1)).cells
@@ -206,6 +366,35 @@ class MovementQueries(MapCore):
         more (see ``wargrid.movement.turns``); entering an enemy's zone of
         control ends the turn.
 
+        Parameters
+        ----------
+        start, goal : tuple of int
+            Cells ``(x, y)``.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        points_per_turn : float
+            Movement points a turn (``> 0``).
+        points_left : float, optional
+            Points left in the current turn (default: a full turn).
+        enemies : sequence of (x, y), optional
+            Enemy units; entering their zone of control ends the turn.
+        ignore_zoc : bool
+            Move through enemy zones of control.
+
+        Returns
+        -------
+        Route or None
+            ``None`` when the goal cannot be reached.
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+        ValueError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> r = Map(SquareGrid(4, 1)).route((0, 0), (3, 0), unit="foot", points_per_turn=4)
         >>> list(zip(r.cells, r.turn_at)), r.turns

@@ -27,6 +27,21 @@ class RtsQueries(MapCore):
 
         Fast and not optimal; see ``wargrid.rts.classic_path``.
 
+        Parameters
+        ----------
+        start, goal : tuple of int
+            Cells ``(x, y)``.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        max_steps, follow_limit : int, optional
+            Bounds of the search and of edge following (see ``wargrid.rts.classic``).
+
+        Returns
+        -------
+        ClassicPath
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(5, 3)); m.set_terrain([(2, 0), (2, 1)], "water")
         >>> m.classic_path((0, 0), (4, 0), unit="foot").cells[-1]
@@ -53,6 +68,27 @@ class RtsQueries(MapCore):
         to ``max_threshold`` (default TEMP_BLOCKED_BY_FRIEND); see
         ``wargrid.rts.ladder_path``.
 
+        Parameters
+        ----------
+        start, goal : tuple of int
+            Cells ``(x, y)``.
+        categories : array_like of int, shape ``(height, width)``
+            Each cell's ``rts.Entry``.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        threshold, max_threshold : Entry or int
+            The first and the last entry the search accepts.
+        category_costs : mapping, optional
+            Extra cost a category.
+        nearest : bool
+            Go to the reachable cell nearest an unreachable goal.
+
+        Returns
+        -------
+        LadderPath or None
+
+        Examples
+        --------
         >>> import numpy as np
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(3, 1))

@@ -58,6 +58,24 @@ class SightQueries(MapCore):
     def line_of_sight(self, a: Cell, b: Cell, *, elevation: bool = True) -> bool:
         """Whether a viewer at ``a`` sees cell ``b``: exactly ``self.fov(a, radius=None)[b]``.
 
+        Parameters
+        ----------
+        a, b : tuple of int
+            The viewer's and the target's ``(x, y)``.
+        elevation : bool
+            Use the map's elevation layer.
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> m = Map(HexGrid(5, 1)); m.set_terrain([(2, 0)], "mountains")
         >>> m.line_of_sight((0, 0), (2, 0)), m.line_of_sight((0, 0), (4, 0))
@@ -73,6 +91,27 @@ class SightQueries(MapCore):
         which unseen explored cells fade back (``None``: never); ``alliances``:
         pairs of teams that share vision.
 
+        Parameters
+        ----------
+        teams : sequence of str
+            The teams, each with its own visible and explored cells.
+        radius : int or None
+            A unit's default sight range (``None``: the whole board).
+        metric : str, optional
+            Distance of the sight range (see ``field_of_view``).
+        regrow : int, optional
+            Ticks after which explored, unseen cells fade back (``None``: never).
+        alliances : iterable of (str, str)
+            Pairs of teams that share vision.
+        elevation : bool
+            Use the map's elevation layer for sight.
+
+        Returns
+        -------
+        Fog
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> m = Map(HexGrid(8, 8)); fog = m.fog(["red", "blue"], radius=2)
         >>> fog.place("scout", "red", (3, 3)); int(fog.visible("red").sum()), int(fog.visible("blue").sum())

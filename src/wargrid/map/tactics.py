@@ -39,6 +39,29 @@ class TacticsQueries(SightQueries):
         'none'; 'sight' keeps the cells ``origin`` sees (``Map.fov``, walls and
         forests block); 'terrain' also drops cells impassable for ``unit``.
 
+        Parameters
+        ----------
+        shape : str
+            'line', 'cross', 'cone'/'sector', 'ring', 'radius' or 'circle'.
+        origin : tuple of int
+            The ``(x, y)`` the area is around.
+        direction : int
+            A board direction (0..ndir-1) for lines, cones and sectors.
+        length, radius, width : optional
+            The shape's size (see ``wargrid.tactics.areas``).
+        include_origin : bool, optional
+            Whether ``origin`` is part of the area (default: per shape).
+        mask : str
+            'none', 'sight' or 'terrain' (see above).
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        Area
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 1)); m.set_terrain([(3, 0)], "mountains")
         >>> m.area("line", (0, 0), length=5).cells
@@ -92,6 +115,27 @@ class TacticsQueries(SightQueries):
         with ``keep_formation``, at the speed of the slowest member), one flow
         field for the group, a path for each unit. See ``wargrid.tactics.groups``.
 
+        Parameters
+        ----------
+        cells : sequence of (x, y)
+            Where the units stand.
+        goal : tuple of int
+            Where the group goes.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        occupied : sequence of (x, y)
+            Cells no unit may end on.
+        keep_formation : bool
+            Keep the group's shape around the goal, moving at the slowest speed.
+        speeds : sequence of float, optional
+            Each unit's speed (default: all 1).
+
+        Returns
+        -------
+        GroupMove
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> g = Map(HexGrid(8, 8)).group_move([(0, 0), (1, 0), (0, 1)], (5, 5), unit="foot")
         >>> len(set(g.destinations)), all(p.cells[-1] == d for p, d in zip(g.paths, g.destinations))
@@ -116,6 +160,29 @@ class TacticsQueries(SightQueries):
         ``turn_rate`` facing steps per tick (on the spot with ``pivot``, else only while moving); ``None`` if the
         goal cannot be reached. See ``wargrid.tactics.turning``.
 
+        Parameters
+        ----------
+        start, goal : tuple of int
+            Cells ``(x, y)``.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        facing : int
+            The direction the vehicle faces at ``start`` (0..ndir-1).
+        turn_rate : float
+            Facing steps a tick (``> 0``).
+        speed : float
+            Cells a tick when moving straight.
+        final_facing : int, optional
+            The facing required at ``goal``.
+        pivot : bool
+            May turn on the spot.
+
+        Returns
+        -------
+        TurnPath or None
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> p = Map(HexGrid(6, 6)).turning_path((0, 2), (4, 2), unit="cavalry", facing=3, turn_rate=1)
         >>> p.turns, p.time, p.track()[-1].facing == p.states[-1][1]

@@ -7,6 +7,7 @@ from typing import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._progress import Progress
 from ..territory import Partition, StartPositions, partition, start_positions
 from .core import Cell, MapCore
 
@@ -25,6 +26,7 @@ class TerritoryQueries(MapCore):
         unit: str | None = None,
         seed: int = 0,
         method: str | None = None,
+        progress: Progress = True,
     ) -> Partition:
         """Divide the land ``unit`` can stand on between ``players`` with exact balance.
 
@@ -47,6 +49,7 @@ class TerritoryQueries(MapCore):
             starts=starts,
             seed=seed,
             method=method,
+            progress=progress,
         )
 
     def start_positions(
@@ -61,6 +64,25 @@ class TerritoryQueries(MapCore):
         """Start cells for ``players`` on land ``unit`` can stand on: far apart (in
         steps), with balanced ``value`` within ``radius``, all in the largest zone.
 
+        Parameters
+        ----------
+        players : int
+            How many starts.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        seed : int
+            The same seed gives the same starts.
+        radius : int
+            Steps around a start whose ``value`` is balanced.
+        value : array_like of float, shape ``(height, width)``, optional
+            What a cell is worth (default: 1 a passable cell).
+
+        Returns
+        -------
+        StartPositions
+
+        Examples
+        --------
         >>> from wargrid import SquareGrid, Map
         >>> s = Map(SquareGrid(9, 9)).start_positions(2)
         >>> s.min_distance, len(s)

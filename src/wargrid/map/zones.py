@@ -25,6 +25,17 @@ class ZoneQueries(MapCore):
         stay stable across edits that do not touch a zone; they need not be
         ``0..n-1``.
 
+        Parameters
+        ----------
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        ndarray of int32, shape ``(height, width)``
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(5, 2))
         >>> m.set_terrain([(2, 0), (2, 1)], "water")
@@ -44,6 +55,26 @@ class ZoneQueries(MapCore):
         "linked", not necessarily reachable both ways; ``False`` is always
         unreachable.
 
+        Parameters
+        ----------
+        a, b : tuple of int
+            Cells as ``(x, y)``.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        IndexError
+            A cell off the board (``CellError``).
+        ValueError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(5, 1))
         >>> m.connected((0, 0), (4, 0))

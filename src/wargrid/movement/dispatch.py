@@ -33,15 +33,18 @@ In order:
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from .._budget import check_memory
+from .._progress import Progress, reporter
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
@@ -119,9 +122,9 @@ def shortest_path(
     t = padded_id(topo, goal)
     cell = costs.cell
     if s == t:
-        return Path([start], 0.0, costs.unit)
+        return Path([start], 0.0, costs.unit, grid)
     if not cell[s] < np.inf:
-        return Path([start], 0.0, costs.unit) if nearest else None
+        return Path([start], 0.0, costs.unit, grid) if nearest else None
     if not nearest:
         if not cell[t] < np.inf:
             return None
@@ -133,7 +136,7 @@ def shortest_path(
         assert prepared is not None
         got = prepared.path(costs, s, t)
         if got is not _UNANSWERED:
-            return _reachable(got)
+            return _reachable(got if got is None or got.grid is not None else replace(got, grid=grid))
         t0 = time.perf_counter()
     st = stop_array(grid, stop)
     use_jps = jps_applies(topo, costs, weight, nearest, st)
@@ -224,6 +227,8 @@ def astar(
     TypeError, ValueError
         A cell off the board, a weight below 1, an unknown ``search``, costs of another board.
 
+    Examples
+    --------
     >>> from wargrid import HexGrid
     >>> g = HexGrid(5, 5)
     >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (0, 0), (4, 4)).cost
@@ -287,6 +292,7 @@ def paths(
     workers: int = 2,
     zones: Connectivity | None = None,
     prepared: PreparedPaths | None = None,
+    progress: Progress = True,
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 
@@ -317,12 +323,23 @@ def paths(
             raise ArgumentTypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
         checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
     w = check_weight(weight)
+    with reporter(progress, len(checked), "paths", unit="path") as tick:
+        return _run_paths(grid, checked, workers, tick,
+                          lambda pr: shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared))
 
-    def one(pr: tuple[Cell, Cell]) -> Path | None:
-        return shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared)
+
+def _run_paths(grid: Grid, checked: list[tuple[Cell, Cell]], workers: int, tick: Callable[[int], None],
+               one: Callable[[tuple[Cell, Cell]], Path | None]) -> list[Path | None]:
+    """``one`` of every pair, on up to ``workers`` threads when they pay; ``tick`` counts the paths found."""
+    done = itertools.count(1)
+
+    def counted(pr: tuple[Cell, Cell]) -> Path | None:
+        p = one(pr)
+        tick(next(done))
+        return p
 
     if workers == 1 or len(checked) < 2:
-        return [one(pr) for pr in checked]
+        return [counted(pr) for pr in checked]
     # the first queries run here: the kernels are loaded before the workers start,
     # and their time says whether threads pay (a short query is mostly Python,
     # which holds the GIL: two threads would only take turns)
@@ -331,19 +348,19 @@ def paths(
     out: list[Path | None] = [None] * n
     t0 = time.perf_counter()
     for i in probe:
-        out[i] = one(checked[i])
+        out[i] = counted(checked[i])
     probed = set(probe)
     rest = [i for i in range(n) if i not in probed]
     if (time.perf_counter() - t0) / len(probe) < THREADS_PAY_SECONDS or not rest:
         for i in rest:
-            out[i] = one(checked[i])
+            out[i] = counted(checked[i])
         return out
     workers = min(workers, len(rest))
     # each thread keeps a search state of its own for the board
     check_memory(workers * SEARCH_BYTES_PER_CELL * grid.topology.padded_size, what="paths", name="workers", value=workers)
     with ThreadPoolExecutor(max_workers=workers) as ex:
         chunks = [rest[k::workers] for k in range(workers)]
-        results = list(ex.map(lambda ch: [one(checked[i]) for i in ch], chunks))
+        results = list(ex.map(lambda ch: [counted(checked[i]) for i in ch], chunks))
     for ch, res in zip(chunks, results):
         for i, p in zip(ch, res):
             out[i] = p

@@ -26,12 +26,14 @@ from ..costs import CostField
 from ..grids.boards import Grid
 from .search import Path, check_cells, dijkstra_field, padded_id, topo_bundle
 from .zoc import occupied
+from ..render.notebook import Drawn, mask_overlay, values_overlay
+from ..render.overlays import Overlay
 
 __all__ = ["MovementRange", "FlowField", "movement_range", "flow_field", "steps_field"]
 
 
 @dataclass(frozen=True, eq=False)
-class MovementRange:
+class MovementRange(Drawn):
     """Where a unit can move this turn.
 
     ``cost``: ``(height, width)`` cheapest cost from ``start`` (``inf`` past the
@@ -51,6 +53,10 @@ class MovementRange:
     unit: str | None
     grid: Grid
     _parent: np.ndarray = field(repr=False)
+
+    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
+        """The reachable cells on the board, for a notebook."""
+        return self.grid, [mask_overlay(self.reachable)]
 
     def cells(self) -> list[tuple[int, int]]:
         """The reachable cells, row by row."""
@@ -79,7 +85,8 @@ class MovementRange:
         topo = self.grid.topology
         ids = trace(self._parent, padded_id(topo, (x, y)))
         pw = topo.pw
-        return Path([(int(p % pw - 1), int(p // pw - 1)) for p in ids.tolist()], float(self.cost[y, x]), self.unit)
+        return Path([(int(p % pw - 1), int(p // pw - 1)) for p in ids.tolist()], float(self.cost[y, x]), self.unit,
+                    self.grid)
 
 
 def steps_field(grid: Grid, sources: NDArray[np.int64], max_steps: int) -> NDArray[np.float64]:
@@ -141,7 +148,7 @@ def movement_range(
 
 
 @dataclass(frozen=True, eq=False)
-class FlowField:
+class FlowField(Drawn):
     """The next step toward the nearest goal from every cell.
 
     ``cost``: ``(height, width)`` cheapest cost from each cell to the nearest
@@ -156,6 +163,10 @@ class FlowField:
     unit: str | None
     grid: Grid
     _parent: np.ndarray = field(repr=False)
+
+    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
+        """The cost to the goals as colours on the board, for a notebook."""
+        return self.grid, [values_overlay(self.cost)]
 
     def step(self, cell: tuple[int, int]) -> tuple[int, int] | None:
         """The cell to move to from ``cell``; ``None`` at a goal or where no goal can be reached."""
@@ -175,7 +186,7 @@ class FlowField:
         while p >= 0:
             out.append((int(p % pw - 1), int(p // pw - 1)))
             p = int(self._parent[p])
-        return Path(out, float(self.cost[y, x]), self.unit)
+        return Path(out, float(self.cost[y, x]), self.unit, self.grid)
 
 
 def flow_field(grid: Grid, costs: CostField, goals: Any) -> FlowField:

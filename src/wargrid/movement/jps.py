@@ -254,4 +254,4 @@ def jps_path(grid: Grid, costs: CostField, start: int, goal: int) -> Path | None
     cells, steps = jps_cells(grid, costs, start, goal)
     if cells is None:
         return None
-    return Path(cells, steps * float(costs.min_cost), costs.unit)
+    return Path(cells, steps * float(costs.min_cost), costs.unit, grid)

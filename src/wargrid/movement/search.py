@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Literal, TypeVar
 
@@ -61,20 +61,28 @@ from .._kernels import load
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
 from ._array_cache import ArrayCache, cached, remember
+from ..render.notebook import Drawn
+from ..render.overlays import Overlay, Polyline
 
 __all__ = ["Path", "distance_field"]
 
 
 @dataclass(frozen=True)
-class Path:
+class Path(Drawn):
     """A path: ``cells`` from start to goal as ``(x, y)``, its total ``cost`` and the movement class."""
 
     cells: list[tuple[int, int]]
     cost: float
     unit: str | None = None
+    grid: Grid | None = field(default=None, repr=False, compare=False)
+    """The board the path is on (its picture in a notebook); ``None`` for a path made by hand."""
 
     def __len__(self) -> int:
         return len(self.cells)
+
+    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
+        """The path as a line on its board (no picture without a board), for a notebook."""
+        return self.grid, [Polyline(list(self.cells))]
 
     @property
     def start(self) -> tuple[int, int]:
@@ -357,7 +365,7 @@ def search_checked(
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
-    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit)
+    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit, grid)
 
 
 Units = tuple[float, float, dict[float, NDArray[np.int64] | None]]

@@ -29,12 +29,10 @@ from ..tactics.areas import Area
 from ..territory.partition import Partition
 from .overlays import CellMask, CellValues, Markers, Overlay, Polyline, Regions
 from ..grids.board import Board
+from .notebook import MAX_NOTEBOOK_CELLS, mask_overlay, notebook_png, values_overlay
 from .svg import render_svg
 
-__all__ = ["Picture", "picture", "overlays_for", "board_svg", "MAX_NOTEBOOK_CELLS"]
-
-MAX_NOTEBOOK_CELLS = 65_536
-"""Largest board a notebook draws by itself (``Map._repr_svg_``): bigger boards make SVG too heavy for a page."""
+__all__ = ["Picture", "picture", "overlays_for", "MAX_NOTEBOOK_CELLS"]
 
 
 @dataclass(frozen=True)
@@ -43,9 +41,15 @@ class Picture:
 
     svg: str = field(repr=False)
     overlays: tuple[Overlay, ...] = ()
+    board: Grid | Board | None = field(default=None, repr=False, compare=False)
+    """What was drawn on (for ``_repr_png_``)."""
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def _repr_png_(self) -> bytes | None:
+        """The same picture as PNG bytes (``None`` without Pillow, or without the board)."""
+        return None if self.board is None else notebook_png(self.board, self.overlays)
 
     def __str__(self) -> str:
         return self.svg
@@ -57,10 +61,7 @@ class Picture:
 
 
 def _layer(a: np.ndarray, grid: Grid) -> Overlay:
-    if a.dtype == bool:
-        return CellMask(a, color="#1f77b4", alpha=0.45)
-    values = np.where(np.isfinite(a), a, np.nan).astype(np.float64)
-    return CellValues(values)
+    return mask_overlay(a) if a.dtype == bool else values_overlay(a)
 
 
 def overlays_for(result: Any, grid: Grid) -> list[Overlay]:
@@ -72,7 +73,7 @@ def overlays_for(result: Any, grid: Grid) -> list[Overlay]:
     if isinstance(result, Partition):
         return [Regions(result.owners)]
     if isinstance(result, MovementRange):
-        return [CellMask(result.reachable, color="#1f77b4", alpha=0.45)]
+        return [mask_overlay(result.reachable)]
     if isinstance(result, FlowField):
         return [_layer(result.cost, grid)]
     if isinstance(result, Area):
@@ -92,13 +93,4 @@ def picture(board: Grid | Board, *results: Any, cell_size: float | None = None) 
     grid = board if isinstance(board, Grid) else board.grid
     layers = [o for r in results for o in overlays_for(r, grid)]
     layers.sort(key=lambda o: isinstance(o, (Polyline, Markers)))  # lines and markers on top
-    return Picture(render_svg(board, overlays=layers, cell_size=cell_size), tuple(layers))
-
-
-def board_svg(board: Board) -> str | None:
-    """The SVG markup of ``board`` for a notebook, ``None`` (no picture) on boards over ``MAX_NOTEBOOK_CELLS`` cells."""
-    if board.grid.width * board.grid.height > MAX_NOTEBOOK_CELLS:
-        return None
-    return render_svg(board)
-
-
+    return Picture(render_svg(board, overlays=layers, cell_size=cell_size), tuple(layers), board)

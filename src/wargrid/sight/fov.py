@@ -100,6 +100,28 @@ def field_of_view(
     'manhattan' on square boards, 'hex' on hex and staggered boards;
     ``elevation`` an optional ``(height, width)`` layer of heights.
 
+    Parameters
+    ----------
+    grid : Grid
+        The board.
+    blocks : ndarray of bool, shape ``(height, width)``
+        Sight-blocking cells.
+    origin : tuple of int
+        The viewer's ``(x, y)``.
+    radius : int or None
+        Sight range in steps of ``metric`` (``None``: the whole board).
+    metric : str, optional
+        See above (default: 'euclidean' on square boards, 'hex' otherwise).
+    elevation : array_like, optional
+        Heights: a viewer sees over lower blockers.
+
+    Returns
+    -------
+    ndarray of bool, shape ``(height, width)``
+        The cells seen, indexed ``[y, x]``.
+
+    Examples
+    --------
     >>> from wargrid import HexGrid
     >>> int(field_of_view(HexGrid(9, 9), np.zeros((9, 9), dtype=bool), (4, 4), radius=2).sum())
     19

@@ -30,6 +30,24 @@ def line_of_sight(grid: Grid, blocks: NDArray[np.bool_], a: tuple[int, int], b: 
                   elevation: ArrayLike | None = None) -> bool:
     """Whether a viewer at cell ``a`` sees cell ``b`` (cells as ``(x, y)``).
 
+    Parameters
+    ----------
+    grid : Grid
+        The board.
+    blocks : ndarray of bool, shape ``(height, width)``
+        Sight-blocking cells.
+    a, b : tuple of int
+        The viewer's and the target's ``(x, y)``.
+    elevation : array_like, optional
+        Heights.
+
+    Returns
+    -------
+    bool
+        The same answer as ``field_of_view(grid, blocks, a, radius=None)[b]`` (symmetric).
+
+    Examples
+    --------
     >>> from wargrid import HexGrid
     >>> line_of_sight(HexGrid(5, 5), np.zeros((5, 5), dtype=bool), (0, 0), (4, 4))
     True

@@ -50,6 +50,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from .._progress import Progress, ticker
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.boards import Grid
@@ -320,6 +321,7 @@ def partition(
     seed: int = 0,
     method: str | None = None,
     timeout: float | None = None,
+    progress: Progress = True,
 ) -> Partition:
     """Divide the ``passable`` cells ((H, W) bool; ``None``: every valid cell) of
     ``grid`` between ``players``.
@@ -380,6 +382,8 @@ def partition(
         raise InfeasibleError(verdict.reason)
     rng = np.random.default_rng(seed)
     deadline.check()
+    tick = ticker(progress, 3, "partition")  # stages: the land checked, the split, the report
+    tick(1)
     if mode == "compact":
         owner, seeds = _compact(graph, w, players, seeds, rng, tol, deadline)
         used = "grow-refine"
@@ -392,8 +396,10 @@ def partition(
             seeds = _spread_seeds(graph, w, players, rng)
             # a start stands on its player's land: the nearest such cell
             seeds = _own_starts(graph, owner, seeds)
+    tick(2)
     seconds = time.perf_counter() - t0
     report = _report(graph, given, owner, players, seeds, mode, used, _tolerance(given), seconds)
+    tick(3)
     return Partition(owners=graph.to_layer(owner, -1).astype(np.int64), report=report)
 
 
