@@ -13,7 +13,7 @@ run; importing this package does not import them.
 """
 
 from .columns import COLUMNS, MEASURE_COLUMNS, TIME_COLUMNS, Column
-from .measure import SurveySpec, measure
+from .measuring import SurveySpec, measure
 from .run import ProgressCallback, SurveyResult, survey
 
 __all__ = ["survey", "SurveyResult", "SurveySpec", "ProgressCallback", "measure", "read_results", "COLUMNS",

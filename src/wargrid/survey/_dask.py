@@ -10,7 +10,7 @@ import uuid
 from typing import Any, Callable, Sequence
 
 from .._extras import require
-from .measure import Row, SurveySpec, empty_row, measure, warm
+from .measuring import Row, SurveySpec, empty_row, measure, warm
 
 distributed = require("distributed", extra="survey", feature="Surveys on a Dask cluster")
 

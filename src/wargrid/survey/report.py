@@ -19,7 +19,7 @@ from ..errors import ArgumentError
 from .._validate import check_positive_int
 from ..terrain import TerrainTable
 from .columns import COLUMNS, STEPS
-from .measure import Row
+from .measuring import Row
 
 if TYPE_CHECKING:  # pragma: no cover
     from .run import SurveyResult
@@ -88,7 +88,7 @@ def summary_text(result: "SurveyResult") -> str:
     rate = f" ({d['maps_per_second']:.3g} maps/s)" if d["maps_per_second"] else ""
     lines = [
         f"survey of {d['maps']} {d['spec']}{seeds}",
-        f"measured {d['measured']} in {d['seconds']:.2f} s{rate} in {d['where']}",
+        f"measured {d['measured']} in {d['seconds']:.2f} s{rate} {d['where']}",
         f"failed {d['failed']}, partition infeasible {d['infeasible_partitions']}, "
         f"unbalanced {d['unbalanced_partitions']}, no start positions {d['no_starts']}",
         f"{'measure':<28}{'min':>9}{'p10':>9}{'median':>9}{'p90':>9}{'max':>9}",

@@ -22,7 +22,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_positive_int, check_real, check_seed
 from ..generate import MAX_GENERATE_CELLS, generate_board
 from .columns import MEASURE_COLUMNS
-from .measure import Row, SurveySpec, empty_row, measure, warm
+from .measuring import Row, SurveySpec, empty_row, measure, warm
 from .store import read_rows, to_table, write_rows
 
 __all__ = ["survey", "SurveyResult", "ProgressCallback", "default_workers"]
@@ -254,7 +254,7 @@ def _run(spec: SurveySpec, seeds: list[int], workers: int | None, client: Any,
 
         c, opened = connect(client)
         try:
-            where = f"the Dask cluster at {c.scheduler.address} ({len(c.scheduler_info()['workers'])} workers)"
+            where = f"on the Dask cluster at {c.scheduler.address} ({len(c.scheduler_info()['workers'])} workers)"
             if seeds:
                 run_on_client(c, spec, seeds, on_row)
             return where
@@ -268,9 +268,9 @@ def _run(spec: SurveySpec, seeds: list[int], workers: int | None, client: Any,
             warm(spec)
         for s in seeds:
             on_row(measure(spec, s))
-        return "this process"
+        return "in this process"
     _run_pool(spec, seeds, n, on_row)
-    return f"{n} local processes"
+    return f"on {n} local processes"
 
 
 def _run_pool(spec: SurveySpec, seeds: list[int], n: int, on_row: Callable[[Row], None]) -> None:

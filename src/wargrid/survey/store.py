@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from .._extras import require
 from ..errors import ArgumentError
 from .columns import COLUMNS
-from .measure import SurveySpec
+from .measuring import SurveySpec
 
 __all__ = ["arrow_schema", "to_table", "write_rows", "read_rows"]
 
