@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from .._extras import MissingExtraError
     from ..errors import ArgumentError
     from ..survey import survey
-    from ..survey.report import summary_data
+    from ..survey.report import check_rank_by, summary_data
 
     if args.maps < 1:
         raise CliError(f"--maps must be >= 1, got {args.maps}", 2)
@@ -66,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.out, "--out", (".parquet",))
     if args.report is not None:
         check_output(args.report, "--report", (".html", ".htm"))
+    try:
+        check_rank_by(args.rank_by)
+    except ArgumentError as exc:
+        raise CliError(str(exc).replace("rank_by", "--rank-by", 1), 2) from None
     try:
         result = survey(args.maps, size=args.size, kind=args.kind, players=args.players, seed_start=args.seed_start,
                         unit=args.unit, out=args.out, resume=args.resume, workers=args.workers,

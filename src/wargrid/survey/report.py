@@ -24,7 +24,7 @@ from .measuring import Row
 if TYPE_CHECKING:  # pragma: no cover
     from .run import SurveyResult
 
-__all__ = ["summary_data", "summary_text", "write_report", "fairness_columns"]
+__all__ = ["summary_data", "summary_text", "write_report", "check_rank_by", "fairness_columns"]
 
 _DOCS = {c.name: c.doc for c in COLUMNS}
 
@@ -170,13 +170,19 @@ _CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}pre{backgr
 figure{margin:0;width:380px}figure svg{width:100%;height:auto;border:1px solid #ccc}figcaption{font-size:13px}"""
 
 
+def check_rank_by(rank_by: str) -> str:
+    """``rank_by`` if it names a numeric column, else ``ArgumentError`` listing them."""
+    numeric = {c.name for c in COLUMNS if c.type in ("int64", "float64", "bool")}
+    if rank_by not in numeric:
+        raise ArgumentError(f"rank_by must be a numeric column, one of {', '.join(sorted(numeric))}; got {rank_by!r}")
+    return rank_by
+
+
 def write_report(result: "SurveyResult", path: str | os.PathLike[str], *, rank_by: str = "start_town_spread",
                  show: int = 3) -> None:
     """Write the HTML report of ``result`` to ``path``: summary, histograms, and the ``show`` worst and best
     maps by the column ``rank_by`` (larger is worse)."""
-    numeric = {c.name for c in COLUMNS if c.type in ("int64", "float64", "bool")}
-    if rank_by not in numeric:
-        raise ArgumentError(f"rank_by must be a numeric column, one of {', '.join(sorted(numeric))}; got {rank_by!r}")
+    check_rank_by(rank_by)
     show = check_positive_int(show, "show")
     worst, best = _ranked(result, rank_by, show)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>wargrid survey</title><style>{_CSS}</style>"
