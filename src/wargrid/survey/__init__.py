@@ -12,12 +12,12 @@ run; importing this package does not import them.
 (2, [])
 """
 
-from .columns import COLUMNS, MEASURE_COLUMNS, TIME_COLUMNS, Column
+from .columns import COLUMNS, MEASURE_COLUMNS, STEPS, TIME_COLUMNS, Column
 from .measuring import SurveySpec, measure
 from .run import ProgressCallback, SurveyResult, survey
 
 __all__ = ["survey", "SurveyResult", "SurveySpec", "ProgressCallback", "measure", "read_results", "COLUMNS",
-           "MEASURE_COLUMNS", "TIME_COLUMNS", "Column"]
+           "MEASURE_COLUMNS", "TIME_COLUMNS", "STEPS", "Column"]
 
 
 def read_results(path: str) -> list[dict[str, object]]:

@@ -160,13 +160,14 @@ def _partition(m: Map, players: int, unit: str, seed: int, row: Row) -> None:
 
 
 def _paths(m: Map, starts: list[tuple[int, int]], towns: list[tuple[int, int]], unit: str, row: Row) -> None:
+    costs = m.distance_table(starts, towns + starts, unit=unit)  # one search from each start serves both
     if towns:
-        nearest = m.distance_table(starts, towns, unit=unit).min(axis=1)
+        nearest = costs[:, : len(towns)].min(axis=1)
         row.update(town_distance_min=float(nearest.min()), town_distance_max=float(nearest.max()),
                    start_town_spread=float(nearest.max() - nearest.min()) if np.isfinite(nearest).all() else float("inf"))
     if len(starts) < 2:
         return
-    table = m.distance_table(starts, starts, unit=unit)
+    table = costs[:, len(towns):]
     pairs = [(i, j) for i in range(len(starts)) for j in range(i + 1, len(starts))]
     d = np.array([table[i, j] for i, j in pairs])
     row.update(start_distance_min=float(d.min()), start_distance_mean=float(d.mean()), start_distance_max=float(d.max()))
