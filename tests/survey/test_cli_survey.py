@@ -62,3 +62,14 @@ def test_unknown_unit_and_rank_are_one_line_failures(capsys, tmp_path: Path) -> 
     code, _, err = run(capsys, "--maps", "1", "--size", "8", "--workers", "1", "--report", str(tmp_path / "r.html"),
                        "--rank-by", "seedling")
     assert code == 2 and "--rank-by must be a numeric column" in err and not (tmp_path / "r.html").exists()
+
+
+def test_the_docs_page_documents_every_column_and_is_in_the_toctree() -> None:
+    from wargrid.survey import COLUMNS
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    page = (docs / "survey.md").read_text(encoding="utf-8")
+    for c in COLUMNS:
+        assert f"| `{c.name}` | {c.type} | {c.doc} |" in page, c.name
+    toctree = (docs / "index.md").read_text(encoding="utf-8").split("```{toctree}")[1]
+    assert "\nsurvey\n" in toctree
