@@ -66,6 +66,8 @@ def test_a_local_dask_cluster_gives_the_same_rows(here) -> None:
             assert result.where.startswith("on the Dask cluster at ")
             assert sorted(seen) == here.seeds
             assert result.measures() == here.measures()
+            plugins = client.run(lambda dask_worker: [n for n in dask_worker.plugins if n.startswith("wargrid-survey-warm")])
+            assert [len(names) for names in plugins.values()] == [1]  # each worker warmed once, by the plugin
             by_address = survey(2, client=cluster.scheduler_address, progress=False, **OPTIONS)  # the CLI's way
             assert by_address.measures() == here.measures()[:2]
 
