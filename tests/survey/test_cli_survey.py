@@ -56,7 +56,10 @@ def test_argparse_refuses_workers_with_a_scheduler_and_a_missing_maps() -> None:
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
 
 
-def test_unknown_unit_and_rank_are_one_line_failures(capsys, tmp_path: Path) -> None:
+def test_unknown_unit_rank_and_scheduler_are_one_line_failures(capsys, tmp_path: Path) -> None:
+    code, _, err = run(capsys, "--maps", "1", "--size", "8", "--scheduler", "nonsense://x:1", "--out",
+                       str(tmp_path / "none.parquet"))
+    assert code == 1 and "is no Dask scheduler address" in err and not (tmp_path / "none.parquet").exists()
     code, _, err = run(capsys, "--maps", "1", "--size", "8", "--unit", "flying", "--workers", "1")
     assert code == 1 and "flying" in err
     code, _, err = run(capsys, "--maps", "1", "--size", "8", "--workers", "1", "--report", str(tmp_path / "r.html"),

@@ -166,6 +166,8 @@ def test_resume_measures_only_the_missing_seeds(here, tmp_path: Path) -> None:
     (dict(resume=True), ArgumentError, "needs out="),
     (dict(out="results.csv"), ArgumentError, "must be a .parquet file"),
     (dict(progress=3), ArgumentTypeError, "progress must be"),
+    (dict(workers=None, client=8786), ArgumentTypeError, "client must be a distributed.Client or a scheduler address"),
+    (dict(workers=None, client="nonsense://x:1"), ArgumentError, "is no Dask scheduler address"),
 ])
 def test_bad_arguments_are_clear_errors(kwargs: dict, error: type, match: str) -> None:
     args = {"maps": 2, "size": 8, "workers": 1, "progress": False, **kwargs}

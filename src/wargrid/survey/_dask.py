@@ -10,6 +10,7 @@ import uuid
 from typing import Any, Callable, Sequence
 
 from .._extras import require
+from ..errors import ArgumentError, ArgumentTypeError
 from .measuring import Row, SurveySpec, empty_row, measure, warm
 
 distributed = require("distributed", extra="survey", feature="Surveys on a Dask cluster")
@@ -32,8 +33,12 @@ def connect(client: Any) -> tuple[Any, bool]:
     was opened here (and is to be closed after)."""
     if isinstance(client, distributed.Client):
         return client, False
+    if not isinstance(client, str):
+        raise ArgumentTypeError(f"client must be a distributed.Client or a scheduler address, got {type(client).__name__}")
     try:
         return distributed.Client(client, timeout="10s"), True
+    except ValueError as exc:
+        raise ArgumentError(f"{client!r} is no Dask scheduler address (such as tcp://10.0.0.5:8786): {exc}") from None
     except (OSError, TimeoutError) as exc:
         raise OSError(f"cannot reach the Dask scheduler at {client}: {exc}") from None
 
@@ -44,7 +49,7 @@ def run_on_client(client: Any, spec: SurveySpec, seeds: Sequence[int], on_row: C
     A task that the cluster gives up on (a worker died under it too often)
     becomes a row with its error.
     """
-    client.register_plugin(WarmPlugin(spec), name=f"wargrid-survey-warm-{hash(spec) & 0xFFFFFFFF:08x}")
+    client.register_plugin(WarmPlugin(spec), name="wargrid-survey-warm")  # replaces an earlier survey's: one a worker
     token = uuid.uuid4().hex[:12]
     futures = client.map(measure, [spec] * len(seeds), list(seeds), key=[f"wargrid-survey-{token}-{s}" for s in seeds],
                          pure=False)

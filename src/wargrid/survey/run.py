@@ -240,7 +240,7 @@ def survey(
     finally:
         if bar is not None:
             bar.close()
-        if out_path is not None and (done or not out_path.exists()):
+        if out_path is not None and done:
             write_rows(out_path, [rows[s] for s in sorted(rows)], spec)
     return SurveyResult(rows=tuple(rows[s] for s in sorted(rows)), spec=spec, where=where, measured=done,
                         seconds=time.perf_counter() - t0)
