@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -19,17 +19,32 @@ from ..errors import ArgumentError
 from .._validate import check_positive_int
 from ..terrain import TerrainTable
 from .columns import COLUMNS, STEPS
-from .measuring import Row
+from .measuring import Row, SurveySpec
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .run import SurveyResult
+
+class SurveyLike(Protocol):
+    """What the summary and the report read of a ``wargrid.survey.SurveyResult``."""
+
+    @property
+    def rows(self) -> tuple[Row, ...]: ...
+    @property
+    def spec(self) -> SurveySpec: ...
+    @property
+    def where(self) -> str: ...
+    @property
+    def measured(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def seeds(self) -> list[int]: ...
+    def values(self, column: str) -> np.ndarray: ...
 
 __all__ = ["summary_data", "summary_text", "write_report", "check_rank_by", "fairness_columns"]
 
 _DOCS = {c.name: c.doc for c in COLUMNS}
 
 
-def fairness_columns(result: "SurveyResult") -> list[str]:
+def fairness_columns(result: SurveyLike) -> list[str]:
     """The measures the summary and the report show, in order."""
     unit = result.spec.unit or TerrainTable.default().classes[0]
     return ["land_share", f"largest_zone_{unit}", "partition_spread", "partition_compactness_max",
@@ -47,7 +62,7 @@ def _stats(v: np.ndarray) -> dict[str, float | int | None]:
             "median": float(q[2]), "p90": float(q[3]), "max": float(q[4])}
 
 
-def summary_data(result: "SurveyResult") -> dict[str, Any]:
+def summary_data(result: SurveyLike) -> dict[str, Any]:
     """The summary as plain data (what ``--json`` prints)."""
     rows = result.rows
     ok = [r for r in rows if r["error"] is None]
@@ -73,7 +88,7 @@ def _fmt(v: float | int | None) -> str:
     return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
 
 
-def summary_text(result: "SurveyResult") -> str:
+def summary_text(result: SurveyLike) -> str:
     """A few lines for the terminal.
 
     >>> from wargrid.survey import survey
@@ -132,7 +147,7 @@ def _histogram(values: np.ndarray, name: str) -> str:
     return head + label + "".join(bars) + axis + "</svg>"
 
 
-def _map_picture(result: "SurveyResult", row: Row) -> str:
+def _map_picture(result: SurveyLike, row: Row) -> str:
     """The map of ``row`` drawn with its partition (tinted regions), its starts (numbered) and its towns (white)."""
     from ..render import Markers, Regions, render_svg
     from ..territory import InfeasibleError
@@ -156,7 +171,7 @@ def _map_picture(result: "SurveyResult", row: Row) -> str:
     return svg[svg.index("<svg"):]
 
 
-def _ranked(result: "SurveyResult", rank_by: str, show: int) -> tuple[list[Row], list[Row]]:
+def _ranked(result: SurveyLike, rank_by: str, show: int) -> tuple[list[Row], list[Row]]:
     v = result.values(rank_by)
     keep = [i for i in range(len(v)) if not np.isnan(v[i])]
     order = sorted(keep, key=lambda i: (v[i], result.rows[i]["seed"]))
@@ -178,7 +193,7 @@ def check_rank_by(rank_by: str) -> str:
     return rank_by
 
 
-def write_report(result: "SurveyResult", path: str | os.PathLike[str], *, rank_by: str = "start_town_spread",
+def write_report(result: SurveyLike, path: str | os.PathLike[str], *, rank_by: str = "start_town_spread",
                  show: int = 3) -> None:
     """Write the HTML report of ``result`` to ``path``: summary, histograms, and the ``show`` worst and best
     maps by the column ``rank_by`` (larger is worse)."""
