@@ -25,6 +25,7 @@ from .warmup import warm_up
 from .sight import Fog, FogView, VisibilityPolygon, field_of_view, line_of_sight, visibility_polygon
 from .io.movingai import Scenario, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
+from .survey import survey  # noqa: E402 - Dask and pyarrow are imported only when a survey runs
 
 __version__ = "0.1.0"
 
@@ -36,5 +37,5 @@ __all__ = list(_grid_names) + [
     "load_wesnoth", "save_wesnoth",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
     "Fog", "FogView", "VisibilityPolygon", "field_of_view", "line_of_sight", "visibility_polygon",
-    "warm_up",
+    "warm_up", "survey",
 ]

@@ -8,6 +8,8 @@ extra      packages                     what for
 =========  ===========================  ======================================
 ``png``    Pillow                       PNG pictures, Tiled tileset images
 ``serve``  Starlette, uvicorn           the local web playground
+``survey`` Dask distributed, pyarrow,   map surveys (``wargrid.survey``)
+           tqdm
 ``all``    every extra above
 =========  ===========================  ======================================
 
@@ -28,7 +30,7 @@ from .errors import WargridError
 
 __all__ = ["MissingExtraError", "require", "EXTRAS"]
 
-EXTRAS = {"png": ("PIL",), "serve": ("starlette", "uvicorn")}
+EXTRAS = {"png": ("PIL",), "serve": ("starlette", "uvicorn"), "survey": ("dask", "distributed", "pyarrow", "tqdm")}
 """The modules each extra brings."""
 
 

@@ -33,7 +33,7 @@ from ..errors import WargridError
 __all__ = ["main", "CliError", "verbs", "VERBS"]
 
 VERBS = ("demo", "generate", "render", "path", "range", "route", "table", "zones", "area", "fov", "partition", "starts",
-         "convert", "bench", "warm_up", "serve")
+         "survey", "convert", "bench", "warm_up", "serve")
 """The verb modules of this package, in the order ``--help`` lists them (the verb is the name with ``-`` for ``_``)."""
 
 
