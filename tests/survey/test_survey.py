@@ -62,7 +62,7 @@ def test_a_local_dask_cluster_gives_the_same_rows(here) -> None:
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
             seen: list[int] = []
-            result = survey(MAPS, client=client, progress=lambda done, total, row: seen.append(row["seed"]), **OPTIONS)
+            result = survey(MAPS, client=client, on_row=lambda row: seen.append(row["seed"]), **OPTIONS)
             assert result.where.startswith("on the Dask cluster at ")
             assert sorted(seen) == here.seeds
             assert result.measures() == here.measures()
@@ -85,13 +85,13 @@ def test_a_killed_worker_is_replaced_and_the_survey_completes(here, tmp_path: Pa
             pids = client.run(os.getpid)
             killed: list[int] = []
 
-            def kill_one(done: int, total: int, row: dict) -> None:
+            def kill_one(row: dict) -> None:
                 if not killed:
                     pid = next(iter(pids.values()))
                     os.kill(pid, signal.SIGKILL)
                     killed.append(pid)
 
-            result = survey(maps, client=client, progress=kill_one, out=tmp_path / "r.parquet", **OPTIONS)
+            result = survey(maps, client=client, on_row=kill_one, out=tmp_path / "r.parquet", **OPTIONS)
             client.wait_for_workers(2, timeout=60)
             assert killed and killed[0] not in client.run(os.getpid).values()
     assert result.failed() == [] and result.measures() == reference.measures()
@@ -129,16 +129,16 @@ def test_resume_measures_only_the_missing_seeds(here, tmp_path: Path) -> None:
     out = tmp_path / "r.parquet"
     interrupted: list[int] = []
 
-    def stop_after_two(done: int, total: int, row: dict) -> None:
+    def stop_after_two(row: dict) -> None:
         interrupted.append(row["seed"])
-        if done == 2:
+        if len(interrupted) == 2:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        survey(MAPS, workers=1, out=out, progress=stop_after_two, checkpoint=0.0, **OPTIONS)
+        survey(MAPS, workers=1, out=out, on_row=stop_after_two, checkpoint=0.0, **OPTIONS)
     assert [r["seed"] for r in read_results(str(out))] == interrupted == [5, 6]
     seen: list[int] = []
-    result = survey(MAPS, workers=1, out=out, resume=True, progress=lambda d, t, row: seen.append(row["seed"]), **OPTIONS)
+    result = survey(MAPS, workers=1, out=out, resume=True, on_row=lambda row: seen.append(row["seed"]), **OPTIONS)
     assert seen == [7, 8, 9, 10] and result.measured == 4
     assert result.measures() == here.measures()
     table = pq.read_table(out)

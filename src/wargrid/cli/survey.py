@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = survey(args.maps, size=args.size, kind=args.kind, players=args.players, seed_start=args.seed_start,
                         unit=args.unit, out=args.out, resume=args.resume, workers=args.workers,
-                        client=args.scheduler, progress=False if args.quiet or args.json else None)
+                        client=args.scheduler, progress=not (args.quiet or args.json))
         if args.report is not None:
             result.write_report(args.report, rank_by=args.rank_by)
     except MissingExtraError as exc:

@@ -14,9 +14,9 @@ run; importing this package does not import them.
 
 from .columns import COLUMNS, MEASURE_COLUMNS, STEPS, TIME_COLUMNS, Column
 from .measuring import SurveySpec, measure
-from .run import ProgressCallback, SurveyResult, survey
+from .run import RowCallback, SurveyResult, survey
 
-__all__ = ["survey", "SurveyResult", "SurveySpec", "ProgressCallback", "measure", "read_results", "COLUMNS",
+__all__ = ["survey", "SurveyResult", "SurveySpec", "RowCallback", "measure", "read_results", "COLUMNS",
            "MEASURE_COLUMNS", "TIME_COLUMNS", "STEPS", "Column"]
 
 

@@ -9,7 +9,6 @@ wherever they ran (only the ``seconds_*`` columns differ).
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .._extras import require
+from .._progress import Progress, check_progress, ticker
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_positive_int, check_real, check_seed
 from ..generate import MAX_GENERATE_CELLS, generate_board
@@ -25,9 +25,10 @@ from .columns import MEASURE_COLUMNS
 from .measuring import Row, SurveySpec, empty_row, measure, warm
 from .store import read_rows, to_table, write_rows
 
-__all__ = ["survey", "SurveyResult", "ProgressCallback", "default_workers"]
+__all__ = ["survey", "SurveyResult", "RowCallback", "default_workers"]
 
-ProgressCallback = Callable[[int, int, Row], None]
+RowCallback = Callable[[Row], Any]
+"""What ``on_row`` takes: called with each map's row as it arrives (in the order the maps finish)."""
 """Called after each map with (maps done, maps to do, the map's row)."""
 
 _POOL_TRIES = 3  # pools started before a map whose worker keeps dying is given up (its row holds the error)
@@ -133,7 +134,8 @@ def survey(
     resume: bool = False,
     workers: int | None = None,
     client: Any = None,
-    progress: bool | ProgressCallback | None = None,
+    progress: Progress = True,
+    on_row: RowCallback | None = None,
     checkpoint: float = 30.0,
 ) -> SurveyResult:
     """Generate and measure ``maps`` maps (seeds ``seed_start``, ``seed_start + 1``, ...): land, zones, a fair
@@ -159,8 +161,10 @@ def survey(
         A ``distributed.Client``, or a scheduler address such as ``'tcp://10.0.0.5:8786'``: the maps run as
         tasks on that Dask cluster instead (``workers`` must then be ``None``).
     progress
-        ``None``: a progress bar on stderr when it is a terminal; ``True``/``False``: always/never; a callable
-        ``(done, total, row)`` is called after each map instead.
+        The library's convention (``wargrid._progress``): ``True`` a bar on stderr when it is a terminal,
+        ``False``/``None`` nothing, a callable ``progress(done, total)`` counts the maps measured.
+    on_row
+        Called with each row as it arrives (the maps finish in any order), e.g. to watch or stop a run.
 
     Returns
     -------
@@ -196,8 +200,9 @@ def survey(
     if resume and out is None:
         raise ArgumentError("resume=True needs out=, the results file to resume")
     checkpoint = check_real(checkpoint, "checkpoint", minimum=0.0)
-    if progress is not None and not isinstance(progress, bool) and not callable(progress):
-        raise ArgumentTypeError(f"progress must be None, True, False or a callable (done, total, row), got {progress!r}")
+    progress = check_progress(progress)
+    if on_row is not None and not callable(on_row):
+        raise ArgumentTypeError(f"on_row must be None or a callable on_row(row), got {on_row!r}")
     out_path = None
     if out is not None:
         out_path = Path(out)
@@ -211,35 +216,25 @@ def survey(
         rows = {r["seed"]: r for r in read_rows(out_path, spec)}
     todo = [s for s in range(start, start + maps) if s not in rows]
 
-    bar = None
-    if callable(progress) and not isinstance(progress, bool):
-        report = progress
-    else:
-        show = sys.stderr.isatty() if progress is None else progress
-        if show and todo:
-            tqdm = require("tqdm", extra="survey", feature="Survey progress bars")
-            bar = tqdm.tqdm(total=len(todo), unit="map", desc="survey", file=sys.stderr)
-        report = None
+    tick = ticker(progress, len(todo), "survey", unit="map")
     done = 0
     last = time.monotonic()
 
-    def on_row(row: Row) -> None:
+    def arrived(row: Row) -> None:
         nonlocal done, last
         rows[row["seed"]] = row
         done += 1
-        if bar is not None:
-            bar.update(1)
-        if report is not None:
-            report(done, len(todo), row)
+        tick(done)
+        if on_row is not None:
+            on_row(row)
         if out_path is not None and time.monotonic() - last >= checkpoint:
             write_rows(out_path, [rows[s] for s in sorted(rows)], spec)
             last = time.monotonic()
 
     try:
-        where = _run(spec, todo, workers, client, on_row)
+        where = _run(spec, todo, workers, client, arrived)
     finally:
-        if bar is not None:
-            bar.close()
+        tick.close()
         if out_path is not None and done:
             write_rows(out_path, [rows[s] for s in sorted(rows)], spec)
     return SurveyResult(rows=tuple(rows[s] for s in sorted(rows)), spec=spec, where=where, measured=done,
