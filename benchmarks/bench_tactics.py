@@ -60,8 +60,19 @@ def polyline(points) -> float:
     return sum(math.dist(a, b) for a, b in zip(points[:-1], points[1:]))
 
 
-def bench_smoothing(maps: list[str], n: int) -> None:
+def top_scenarios(name: str, n: int):
+    """A Moving AI map, its last ``n`` scenarios of the top three buckets, its first class and passable layer."""
     from wargrid import load_movingai, load_movingai_scenarios
+
+    m = load_movingai(DATA / f"{name}.map")
+    scen = load_movingai_scenarios(DATA / f"{name}.map.scen")
+    top = max(s.bucket for s in scen)
+    scen = [s for s in scen if s.bucket >= top - 2][-n:]
+    unit = m.terrains.classes[0]
+    return m, scen, unit, m.passable(unit=unit)
+
+
+def bench_smoothing(maps: list[str], n: int) -> None:
     from wargrid.tactics import line_clear, smooth_path
 
     pf = peer("pathfinding.core.util")
@@ -69,12 +80,7 @@ def bench_smoothing(maps: list[str], n: int) -> None:
     print("| map | n | wargrid ms | python-pathfinding ms | ratio | wargrid length | peer length | peer segments touching walls |")
     print("|---|---|---|---|---|---|---|---|")
     for name in maps:
-        m = load_movingai(DATA / f"{name}.map")
-        scen = load_movingai_scenarios(DATA / f"{name}.map.scen")
-        top = max(s.bucket for s in scen)
-        scen = [s for s in scen if s.bucket >= top - 2][-n:]
-        unit = m.terrains.classes[0]
-        ok = m.passable(unit=unit)
+        m, scen, unit, ok = top_scenarios(name, n)
         paths = [m.path(s.start, s.goal, unit=unit) for s in scen]
         paths = [p for p in paths if p is not None]
         smooth_path(m.grid, ok, paths[0].cells)  # compile
@@ -104,20 +110,13 @@ def bench_smoothing(maps: list[str], n: int) -> None:
 
 
 def bench_any_angle(maps: list[str], n: int) -> None:
-    from wargrid import load_movingai, load_movingai_scenarios
-
     print("\n## Any-angle search (top-bucket scenarios)\n")
     theta = peer("pathfinding.finder.theta_star")
     how = "ThetaStarFinder" if theta is not None else "A* + smoothen_path"
     print(f"| map | n | wargrid ms | python-pathfinding ({how}) ms | ratio | wargrid length | peer length |")
     print("|---|---|---|---|---|---|---|")
     for name in maps:
-        m = load_movingai(DATA / f"{name}.map")
-        scen = load_movingai_scenarios(DATA / f"{name}.map.scen")
-        top = max(s.bucket for s in scen)
-        scen = [s for s in scen if s.bucket >= top - 2][-n:]
-        unit = m.terrains.classes[0]
-        ok = m.passable(unit=unit)
+        m, scen, unit, ok = top_scenarios(name, n)
         m.any_angle_path(scen[0].start, scen[0].goal, unit=unit)  # compile
         tw, tp, lw, lp = [], [], [], []
         pf = peer("pathfinding.core.grid")

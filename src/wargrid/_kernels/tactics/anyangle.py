@@ -15,7 +15,7 @@ import numpy as np
 
 from .._jit import jit
 from ..movement.heap import heap_pop, heap_up
-from ..movement.steps import INF, corner_ok, step_to
+from ..movement.steps import INF, corner_ok, step_to, unpack_topo
 from .smoothing import _segment_clear, _segment_cost, tile_axes, tile_sides
 
 
@@ -41,13 +41,7 @@ def theta_star(cell, edge, segc, blocked, start, goal, topo, geo, gen, unit, hsc
     clear segment costs ``flat`` times its length (no per-tile pricing). Returns ``(parent, g, reached, gen)``: parents and costs per
     padded id (``-2``: never reached) and whether the goal was reached.
     """
-    off, _, _, stepl, corner, ti = topo
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
     cxa, cya, wshift, cor, stamp, gpw, gwidth, height, gwrap = geo
     en, elo, ehi = tile_axes(cor)
     side, ext = tile_sides(cor, en)

@@ -87,6 +87,27 @@ def _real(vx, vy, pw, width, wrap):
 
 
 @jit
+def _push_box(vx, vy, pw, width, wrap, stamp, gen, stack, top):
+    """Push the unstamped cells of the 3 x 3 box around virtual cell ``(vx, vy)``; returns ``(stack, top)``."""
+    for dy in range(-1, 2):
+        for dx in range(-1, 2):
+            nvx = vx + dx
+            nvy = vy + dy
+            n, _ = _real(nvx, nvy, pw, width, wrap)
+            if stamp[n] == gen:
+                continue
+            stamp[n] = gen
+            if 2 * top + 2 > stack.shape[0]:
+                bigger = np.empty(2 * stack.shape[0], dtype=np.int64)
+                bigger[: stack.shape[0]] = stack
+                stack = bigger
+            stack[2 * top] = nvx
+            stack[2 * top + 1] = nvy
+            top += 1
+    return stack, top
+
+
+@jit
 def segment_clear(sx, sy, tx, ty, blocked, geo, gen, stack):
     """Whether the segment from the centre of virtual cell ``s`` to that of ``t`` touches only unblocked tiles.
 
@@ -129,21 +150,7 @@ def _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi,
             return False, stack
         if vy < 0 or vy >= height or (not wrap and (vx < 0 or vx >= width)):
             return False, stack  # off the board (padding is blocked anyway)
-        for dy in range(-1, 2):
-            for dx in range(-1, 2):
-                nvx = vx + dx
-                nvy = vy + dy
-                n, _ = _real(nvx, nvy, pw, width, wrap)
-                if stamp[n] == gen:
-                    continue
-                stamp[n] = gen
-                if 2 * top + 2 > stack.shape[0]:
-                    bigger = np.empty(2 * stack.shape[0], dtype=np.int64)
-                    bigger[: stack.shape[0]] = stack
-                    stack = bigger
-                stack[2 * top] = nvx
-                stack[2 * top + 1] = nvy
-                top += 1
+        stack, top = _push_box(vx, vy, pw, width, wrap, stamp, gen, stack, top)
     return True, stack
 
 
@@ -267,21 +274,7 @@ def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, sid
             spans[1, ns] = t1
             spans[2, ns] = segc[q] if (vx == sx and vy == sy) else segc[c]
             ns += 1
-        for dy in range(-1, 2):
-            for dx in range(-1, 2):
-                nvx = vx + dx
-                nvy = vy + dy
-                n, _ = _real(nvx, nvy, pw, width, wrap)
-                if stamp[n] == gen:
-                    continue
-                stamp[n] = gen
-                if 2 * top + 2 > stack.shape[0]:
-                    bigger2 = np.empty(2 * stack.shape[0], dtype=np.int64)
-                    bigger2[: stack.shape[0]] = stack
-                    stack = bigger2
-                stack[2 * top] = nvx
-                stack[2 * top + 1] = nvy
-                top += 1
+        stack, top = _push_box(vx, vy, pw, width, wrap, stamp, gen, stack, top)
     length = np.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
     return _priced_length(spans[0], spans[1], spans[2], ns) * length, stack, spans
 

@@ -37,6 +37,32 @@ def _chunk_capped(nbr, owner, c, cap, stamp, gen, queue):
 
 
 @jit
+def bfs_order(nbr):
+    """Every node once, breadth first from random roots (one a component), with numpy's random state."""
+    n, ndir = nbr.shape
+    order = np.empty(n, np.int64)
+    seen = np.zeros(n, np.bool_)
+    m = 0
+    for s in np.random.permutation(n):
+        if seen[s]:
+            continue
+        seen[s] = True
+        order[m] = s
+        h = m
+        m += 1
+        while h < m:
+            v = order[h]
+            h += 1
+            for d in range(ndir):
+                j = nbr[v, d]
+                if j >= 0 and not seen[j]:
+                    seen[j] = True
+                    order[m] = j
+                    m += 1
+    return order
+
+
+@jit
 def scatter_random(nbr, w, P, seed):
     """Every cell, in random order, to the lightest player (ties at random)."""
     np.random.seed(seed)
@@ -69,26 +95,7 @@ def scatter_greedy(nbr, w, P, K, tol, quota, seed):
     got = np.zeros(P, np.int64)
     stamp = np.zeros(n, np.int64)
     queue = np.empty(n, np.int64)
-    order = np.empty(n, np.int64)
-    seen = np.zeros(n, np.bool_)
-    perm = np.random.permutation(n)
-    m = 0
-    for s in perm:
-        if seen[s]:
-            continue
-        seen[s] = True
-        order[m] = s
-        h = m
-        m += 1
-        while h < m:
-            v = order[h]
-            h += 1
-            for d in range(ndir):
-                j = nbr[v, d]
-                if j >= 0 and not seen[j]:
-                    seen[j] = True
-                    order[m] = j
-                    m += 1
+    order = bfs_order(nbr)
     gen = 1
     counts = quota[0] >= 0
     for c in order:
@@ -136,25 +143,7 @@ def scatter_chunks(nbr, w, P, K, quota, seed):
     W = np.zeros(P)
     got = np.zeros(P, np.int64)
     counts = quota[0] >= 0
-    order = np.empty(n, np.int64)
-    seen = np.zeros(n, np.bool_)
-    m = 0
-    for s in np.random.permutation(n):
-        if seen[s]:
-            continue
-        seen[s] = True
-        order[m] = s
-        h = m
-        m += 1
-        while h < m:
-            v = order[h]
-            h += 1
-            for d in range(ndir):
-                j = nbr[v, d]
-                if j >= 0 and not seen[j]:
-                    seen[j] = True
-                    order[m] = j
-                    m += 1
+    order = bfs_order(nbr)
     stamp = np.zeros(n, np.int64)
     queue = np.empty(n, np.int64)
     gen = 0
