@@ -15,6 +15,11 @@ wargrid is faster). First calls (kernel compilation) are not timed.
   scenarios of the top buckets. Also reported: the mean smoothed length of
   each (drawing units = cells) and how many of the peer's segments touch a
   blocked tile by wargrid's exact test (``line_clear``).
+- Any-angle search: ``Map.any_angle_path`` (Theta* over terrain costs in a
+  kernel) against python-pathfinding's ``ThetaStarFinder`` where the
+  installed release has it, else its A* followed by
+  ``smoothen_path(..., use_raytrace=True)`` (its any-angle answer; 1.0.23
+  ships no Theta*), on the same scenarios; mean route lengths compared.
 - Assignment: ``wargrid.tactics.assign`` (pure Python Hungarian) against
   ``scipy.optimize.linear_sum_assignment`` on random square matrices; totals
   compared.
@@ -55,8 +60,19 @@ def polyline(points) -> float:
     return sum(math.dist(a, b) for a, b in zip(points[:-1], points[1:]))
 
 
-def bench_smoothing(maps: list[str], n: int) -> None:
+def top_scenarios(name: str, n: int):
+    """A Moving AI map, its last ``n`` scenarios of the top three buckets, its first class and passable layer."""
     from wargrid import load_movingai, load_movingai_scenarios
+
+    m = load_movingai(DATA / f"{name}.map")
+    scen = load_movingai_scenarios(DATA / f"{name}.map.scen")
+    top = max(s.bucket for s in scen)
+    scen = [s for s in scen if s.bucket >= top - 2][-n:]
+    unit = m.terrains.classes[0]
+    return m, scen, unit, m.passable(unit=unit)
+
+
+def bench_smoothing(maps: list[str], n: int) -> None:
     from wargrid.tactics import line_clear, smooth_path
 
     pf = peer("pathfinding.core.util")
@@ -64,12 +80,7 @@ def bench_smoothing(maps: list[str], n: int) -> None:
     print("| map | n | wargrid ms | python-pathfinding ms | ratio | wargrid length | peer length | peer segments touching walls |")
     print("|---|---|---|---|---|---|---|---|")
     for name in maps:
-        m = load_movingai(DATA / f"{name}.map")
-        scen = load_movingai_scenarios(DATA / f"{name}.map.scen")
-        top = max(s.bucket for s in scen)
-        scen = [s for s in scen if s.bucket >= top - 2][-n:]
-        unit = m.terrains.classes[0]
-        ok = m.passable(unit=unit)
+        m, scen, unit, ok = top_scenarios(name, n)
         paths = [m.path(s.start, s.goal, unit=unit) for s in scen]
         paths = [p for p in paths if p is not None]
         smooth_path(m.grid, ok, paths[0].cells)  # compile
@@ -96,6 +107,49 @@ def bench_smoothing(maps: list[str], n: int) -> None:
                   f"{statistics.mean(lp):.2f} | {bad} |")
         else:
             print(f"| {name} | {len(paths)} | {mw:.3f} | not installed | | {statistics.mean(lw):.2f} | | |")
+
+
+def bench_any_angle(maps: list[str], n: int) -> None:
+    print("\n## Any-angle search (top-bucket scenarios)\n")
+    theta = peer("pathfinding.finder.theta_star")
+    how = "ThetaStarFinder" if theta is not None else "A* + smoothen_path"
+    print(f"| map | n | wargrid ms | python-pathfinding ({how}) ms | ratio | wargrid length | peer length |")
+    print("|---|---|---|---|---|---|---|")
+    for name in maps:
+        m, scen, unit, ok = top_scenarios(name, n)
+        m.any_angle_path(scen[0].start, scen[0].goal, unit=unit)  # compile
+        tw, tp, lw, lp = [], [], [], []
+        pf = peer("pathfinding.core.grid")
+        for s in scen:
+            r, t = timed(m.any_angle_path, s.start, s.goal, unit=unit)
+            if r is None:
+                continue
+            tw.append(t)
+            lw.append(r.length)
+            if pf is None:
+                continue
+            from pathfinding.core.diagonal_movement import DiagonalMovement
+            from pathfinding.core.util import smoothen_path
+            from pathfinding.finder.a_star import AStarFinder
+
+            pg = pf.Grid(matrix=ok.astype(int).tolist())
+            st, go = pg.node(*s.start), pg.node(*s.goal)
+            t0 = time.perf_counter()
+            if theta is not None:
+                cells, _ = theta.ThetaStarFinder().find_path(st, go, pg)
+                pts = [(c.x, c.y) for c in cells]
+            else:
+                cells, _ = AStarFinder(diagonal_movement=DiagonalMovement.only_when_no_obstacle).find_path(st, go, pg)
+                pts = smoothen_path(pg, [[c.x, c.y] for c in cells], use_raytrace=True)
+            tp.append(time.perf_counter() - t0)
+            lp.append(polyline([(x + 0.5, y + 0.5) for x, y in pts]))
+        mw = statistics.median(tw) * 1e3
+        if tp:
+            mp = statistics.median(tp) * 1e3
+            print(f"| {name} | {len(tw)} | {mw:.3f} | {mp:.3f} | {mw / mp:.3f} | {statistics.mean(lw):.2f} | "
+                  f"{statistics.mean(lp):.2f} |")
+        else:
+            print(f"| {name} | {len(tw)} | {mw:.3f} | not installed | | {statistics.mean(lw):.2f} | |")
 
 
 def bench_assign() -> None:
@@ -186,10 +240,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--maps", default="arena,lak303d,brc202d", help="Moving AI maps for the smoothing section")
     ap.add_argument("--scenarios", type=int, default=30, help="scenarios per map")
     ap.add_argument("--turning-queries", type=int, default=20)
+    ap.add_argument("--any-angle-maps", default="arena,lak303d", help="Moving AI maps for the any-angle section")
+    ap.add_argument("--any-angle-scenarios", type=int, default=10, help="scenarios per map (the peer is slow)")
     args = ap.parse_args(argv)
     maps = [s for s in args.maps.split(",") if s]
     if DATA.is_dir():
         bench_smoothing(maps, args.scenarios)
+        bench_any_angle([s for s in args.any_angle_maps.split(",") if s], args.any_angle_scenarios)
     else:
         print(f"no Moving AI data in {DATA}: smoothing skipped")
     bench_assign()

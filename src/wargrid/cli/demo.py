@@ -377,13 +377,21 @@ def run(args: argparse.Namespace) -> int:
             note["note"] = "skipped: no foot path"
             return
         sp = timed(note, d.m.smooth_path, grid_path, unit="foot")
-        note["note"] = f"{len(grid_path.cells)} cells -> {len(sp.cells)} waypoints, length {sp.length:.1f}"
-        d.picture("smooth", "Any-angle path: the foot path pulled straight", [
-            Polyline(grid_path.cells, color="#888888", width=0.2, name="grid path"),
-            Polyline(list(sp.cells), color="#d62728", width=0.35, name="smoothed"),
-            Markers([a, b], labels=["from", "to"])],
-            f"The foot path ({len(grid_path.cells)} cells, grey) pulled into {len(sp.cells)} straight legs (red) "
-            f"wherever the straight line between two cells stays on ground foot soldiers can cross.", png=True)
+        aa = d.m.any_angle_path(a, b, unit="foot") if not d.m.grid.wrap_x else None
+        legs = [Polyline(grid_path.cells, color="#888888", width=0.2, name="grid path"),
+                Polyline(list(sp.cells), color="#d62728", width=0.35, name="smoothed")]
+        if aa is not None:
+            legs.append(Polyline(list(aa.cells), color="#1f3fbf", width=0.25, name="any-angle (Theta*)"))
+        any_note = f", Theta* cost {aa.cost:.1f} in {len(aa.cells)} waypoints" if aa is not None else ""
+        note["note"] = (f"{len(grid_path.cells)} cells -> {len(sp.cells)} waypoints, length {sp.length:.1f}, "
+                        f"cost {sp.cost:.1f} <= grid {sp.grid_cost:.1f}{any_note}")
+        d.picture("smooth", "Any-angle path: the foot path pulled straight where it costs no more", [
+            *legs, Markers([a, b], labels=["from", "to"])],
+            f"The foot path ({len(grid_path.cells)} cells, cost {sp.grid_cost:.1f}, grey) pulled into "
+            f"{len(sp.cells)} straight legs (red, cost {sp.cost:.1f}) wherever the straight line stays on ground foot "
+            "soldiers can cross and costs no more than the stretch it replaces"
+            + (f"; blue: the any-angle search (Theta*) over terrain costs, cost {aa.cost:.1f}." if aa else "."),
+            png=True)
 
     steps += [("movement range", move_range), ("zones of control", zoc), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
               ("sight", sight), ("fog of war", fog), ("territories", territories),

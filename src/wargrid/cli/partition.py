@@ -30,9 +30,12 @@ def run(args: argparse.Namespace) -> int:
     r = part.report
     if args.json:
         print_json({"unit": unit, "players": r.players, "mode": r.mode, "method": r.method, "cells": r.cells,
-                    "weight": r.weight, "spread": r.spread, "chunks": r.chunks, "owners": part.owners})
+                    "weight": r.weight, "spread": r.spread, "chunks": r.chunks,
+                    "chunk_histogram": r.chunk_histogram, "owners": part.owners})
         return 0
     print(f"{r.players} players, {r.mode} ({r.method}) for {unit}: spread {r.spread:g}")
     for i in range(r.players):
         print(f"player {i + 1}: {int(r.cells[i])} cells, weight {float(r.weight[i]):g}, {int(r.chunks[i])} chunks")
+    sizes = ", ".join(f"{s}: {int(n)}" for s, n in enumerate(r.chunk_histogram.tolist()) if n)
+    print(f"chunk sizes (cells: chunks): {sizes}; mean {r.mean_chunk:.2f}")
     return 0

@@ -6,6 +6,7 @@ from typing import Iterable, Sequence
 
 from .._validate import check_choice
 from ..movement.search import Path
+from ..tactics.anyangle import AnyAnglePath, any_angle_path
 from ..tactics.areas import Area, area, is_hex
 from ..tactics.groups import GroupMove, group_move
 from ..tactics.smoothing import SmoothPath, smooth_path
@@ -86,18 +87,32 @@ class TacticsQueries(SightQueries):
         """Straighten ``path`` (a ``Path`` or a list of neighbouring cells) into any-angle waypoints for ``unit``.
 
         A straight segment is used where every tile it touches is passable
-        for ``unit`` (``None``: the path's own class); never longer than the
-        grid path; lengths in drawing units. See ``wargrid.tactics.smoothing``.
+        for ``unit`` (``None``: the path's own class) and it costs no more than
+        the stretch of grid path it replaces: never longer, never dearer than
+        the grid path (``cost <= grid_cost``); lengths in drawing units. See
+        ``wargrid.tactics.smoothing`` for the segment cost rule.
 
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(7, 4, diagonal=True)); m.set_terrain([(3, 0), (3, 1)], "water")
         >>> s = m.smooth_path(m.path((0, 0), (6, 0), unit="foot"))
-        >>> s.cells, round(s.length, 3) <= round(s.grid_length, 3)
-        ([(0, 0), (3, 2), (6, 0)], True)
+        >>> s.cells, round(s.length, 3) <= round(s.grid_length, 3), s.cost <= s.grid_cost
+        ([(0, 0), (3, 2), (6, 0)], True, True)
         """
         if unit is None and isinstance(path, Path):
             unit = path.unit
-        return smooth_path(self.grid, self.passable(unit=unit), path, unit=self.unit_class(unit))
+        return smooth_path(self.grid, self.cost_field(unit=unit), path, unit=self.unit_class(unit))
+
+    def any_angle_path(self, start: Cell, goal: Cell, *, unit: str | None = None) -> AnyAnglePath | None:
+        """A route of straight segments for ``unit`` from ``start`` to ``goal``, priced by the terrain it crosses
+        (Theta*), or ``None``; never dearer than ``path``. See ``wargrid.tactics.anyangle``.
+
+        >>> from wargrid import Map, HexGrid
+        >>> m = Map(HexGrid(12, 7)); m.set_terrain([(x, y) for x in range(4, 8) for y in range(2, 5)], "forest")
+        >>> a = m.any_angle_path((1, 3), (10, 3), unit="cavalry")
+        >>> a.cost <= m.path((1, 3), (10, 3), unit="cavalry").cost, len(a.cells) < 11
+        (True, True)
+        """
+        return any_angle_path(self.grid, self.cost_field(unit=unit), start, goal, unit=self.unit_class(unit))
 
     def group_move(
         self,

@@ -21,6 +21,7 @@ class TerritoryQueries(MapCore):
         *,
         mode: str = "compact",
         max_chunk: int | None = None,
+        min_chunk: int | None = None,
         weights: npt.ArrayLike | None = None,
         starts: Sequence[Cell] | None = None,
         unit: str | None = None,
@@ -31,7 +32,7 @@ class TerritoryQueries(MapCore):
         """Divide the land ``unit`` can stand on between ``players`` with exact balance.
 
         See ``wargrid.territory.partition`` for the modes ('compact',
-        'scattered' with ``max_chunk``), ``weights``, ``starts`` and ``method``.
+        'scattered' with ``max_chunk`` and ``min_chunk``), ``weights``, ``starts`` and ``method``.
 
         >>> from wargrid import HexGrid, Map
         >>> m = Map(HexGrid(8, 6)); m.set_terrain([(3, 2), (4, 2)], "water")
@@ -45,6 +46,7 @@ class TerritoryQueries(MapCore):
             passable=self.passable(unit=unit),
             mode=mode,
             max_chunk=max_chunk,
+            min_chunk=min_chunk,
             weights=weights,
             starts=starts,
             seed=seed,

@@ -28,9 +28,12 @@ cell (one cell's largest weight) of every other's. Two modes:
     corridors): the balance always holds and ``report.chunks`` counts each
     player's pieces.
 
-``'scattered'`` (with ``max_chunk=K``)
-    No connected chunk of one player's cells is larger than ``K``; see
-    ``wargrid.territory.chunks``.
+``'scattered'`` (with ``max_chunk=K``, optionally ``min_chunk``)
+    No connected chunk of one player's cells is larger than ``K`` (nor smaller
+    than ``min_chunk``); by default the chunks use the cap (round-robin chunk
+    growth); ``method='greedy'`` gives the one-cell colouring. See
+    ``wargrid.territory.chunks``. ``report.chunk_histogram`` counts the chunks
+    of each size.
 
 Which cells touch: two passable cells touch when one is a neighbour of the
 other in the board's topology directions (wrap included). On square-8 boards
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -89,6 +92,8 @@ class PartitionReport:
     ``mean_distance`` is the mean number of steps over the land from the
     player's start to its cells (``inf`` when some cannot be reached). ``spread`` is
     ``max(weight) - min(weight)``, balanced when at most ``tolerance``.
+    ``chunk_histogram[s]`` is the number of chunks of ``s`` cells (all players;
+    index 0 is unused and 0).
     """
 
     players: int
@@ -105,6 +110,19 @@ class PartitionReport:
     starts: tuple[tuple[int, int] | None, ...]
     mean_distance: np.ndarray
     seconds: float
+    chunk_histogram: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+
+    @property
+    def mean_chunk(self) -> float:
+        """The mean number of cells in a chunk (over every player's chunks).
+
+        >>> from wargrid import HexGrid
+        >>> r = partition(HexGrid(8, 6), 3, mode="scattered", max_chunk=4, seed=1).report
+        >>> bool(r.mean_chunk == r.cells.sum() / r.chunks.sum()), r.mean_chunk > 2
+        (True, True)
+        """
+        total = int(self.chunks.sum())
+        return float(self.cells.sum()) / total if total else 0.0
 
     @property
     def balanced(self) -> bool:
@@ -306,6 +324,7 @@ def _report(graph: LandGraph, w: np.ndarray, owner: np.ndarray, players: int, se
         starts=tuple(graph.cell_xy(int(s)) if s >= 0 else None for s in seeds),
         mean_distance=mean,
         seconds=seconds,
+        chunk_histogram=np.bincount(sizes, minlength=1).astype(np.int64),
     )
 
 
@@ -316,6 +335,7 @@ def partition(
     passable: np.ndarray | None = None,
     mode: str = "compact",
     max_chunk: int | None = None,
+    min_chunk: int | None = None,
     weights: np.typing.ArrayLike | None = None,
     starts: Sequence[tuple[int, int]] | None = None,
     seed: int = 0,
@@ -329,7 +349,9 @@ def partition(
     ``weights`` ((H, W), >= 0) balances summed weight instead of cell counts;
     ``starts`` (one ``(x, y)`` per player) fixes each player's start, which stays
     its own; ``method`` picks the 'scattered' strategy (see
-    ``wargrid.territory.chunks.METHODS``). Raises ``InfeasibleError`` for
+    ``wargrid.territory.chunks.METHODS``; ``'greedy'``: the one-cell
+    colouring); ``min_chunk`` (scattered only, ``<= max_chunk``) is the
+    smallest chunk allowed. Raises ``InfeasibleError`` for
     provably impossible requests and ``PartitionError`` when the search fails.
 
     The work is bounded whatever the request: a compact split runs a fixed
@@ -346,6 +368,9 @@ def partition(
     >>> q = partition(HexGrid(6, 6), 3, mode="scattered", max_chunk=1)
     >>> q.report.largest_chunk.tolist(), q.report.cells.tolist()
     ([1, 1, 1], [12, 12, 12])
+    >>> r = partition(HexGrid(12, 8), 4, mode="scattered", max_chunk=3, min_chunk=2).report
+    >>> int(r.largest_chunk.max()) <= 3, r.chunk_histogram[:2].tolist(), r.cells.tolist()
+    (True, [0, 0], [24, 24, 24, 24])
     """
     t0 = time.perf_counter()
     deadline = Deadline(check_timeout(timeout))
@@ -365,6 +390,12 @@ def partition(
         raise ArgumentError("mode 'scattered' needs max_chunk (the largest chunk of one player's touching cells)")
     if mode == "compact" and max_chunk is not None:
         raise ArgumentError(f"max_chunk={max_chunk} only applies to mode 'scattered'; mode 'compact' makes one region a player")
+    if min_chunk is not None:
+        min_chunk = check_int(min_chunk, "min_chunk")
+        if mode != "scattered":
+            raise ArgumentError(f"min_chunk={min_chunk} only applies to mode 'scattered'")
+        if min_chunk < 1 or (max_chunk is not None and min_chunk > max_chunk):
+            raise ArgumentError(f"min_chunk must be between 1 and max_chunk={max_chunk}, got {min_chunk}")
     if mode == "compact" and method is not None:
         raise ArgumentError(f"method={method!r} only applies to mode 'scattered'")
     graph = land_graph(grid, grid.mask if passable is None else passable)
@@ -391,7 +422,7 @@ def partition(
         from .chunks import scatter
 
         assert max_chunk is not None  # checked above: mode 'scattered' needs max_chunk
-        owner, used = scatter(graph, w, players, max_chunk, seeds, seed, tol, method, deadline)
+        owner, used = scatter(graph, w, players, max_chunk, seeds, seed, tol, method, deadline, min_chunk or 1)
         if seeds is None:
             seeds = _spread_seeds(graph, w, players, rng)
             # a start stands on its player's land: the nearest such cell

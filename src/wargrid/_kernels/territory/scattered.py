@@ -37,6 +37,32 @@ def _chunk_capped(nbr, owner, c, cap, stamp, gen, queue):
 
 
 @jit
+def bfs_order(nbr):
+    """Every node once, breadth first from random roots (one a component), with numpy's random state."""
+    n, ndir = nbr.shape
+    order = np.empty(n, np.int64)
+    seen = np.zeros(n, np.bool_)
+    m = 0
+    for s in np.random.permutation(n):
+        if seen[s]:
+            continue
+        seen[s] = True
+        order[m] = s
+        h = m
+        m += 1
+        while h < m:
+            v = order[h]
+            h += 1
+            for d in range(ndir):
+                j = nbr[v, d]
+                if j >= 0 and not seen[j]:
+                    seen[j] = True
+                    order[m] = j
+                    m += 1
+    return order
+
+
+@jit
 def scatter_random(nbr, w, P, seed):
     """Every cell, in random order, to the lightest player (ties at random)."""
     np.random.seed(seed)
@@ -69,26 +95,7 @@ def scatter_greedy(nbr, w, P, K, tol, quota, seed):
     got = np.zeros(P, np.int64)
     stamp = np.zeros(n, np.int64)
     queue = np.empty(n, np.int64)
-    order = np.empty(n, np.int64)
-    seen = np.zeros(n, np.bool_)
-    perm = np.random.permutation(n)
-    m = 0
-    for s in perm:
-        if seen[s]:
-            continue
-        seen[s] = True
-        order[m] = s
-        h = m
-        m += 1
-        while h < m:
-            v = order[h]
-            h += 1
-            for d in range(ndir):
-                j = nbr[v, d]
-                if j >= 0 and not seen[j]:
-                    seen[j] = True
-                    order[m] = j
-                    m += 1
+    order = bfs_order(nbr)
     gen = 1
     counts = quota[0] >= 0
     for c in order:
@@ -119,6 +126,93 @@ def scatter_greedy(nbr, w, P, K, tol, quota, seed):
         owner[c] = best
         W[best] += w[c]
         got[best] += 1
+    return owner
+
+
+@jit
+def scatter_chunks(nbr, w, P, K, quota, seed):
+    """Round-robin chunk growth: the player furthest behind (fewest cells under a
+    ``quota``, else the lightest; ties at random) grows a whole chunk of up to
+    ``K`` cells, breadth first from the next free cell (in breadth-first order
+    from a random cell) that touches none of its land, over free cells that
+    touch none of its other chunks. A player with no such seed takes the next
+    free cell (the repair splits what that merges)."""
+    np.random.seed(seed)
+    n, ndir = nbr.shape
+    owner = np.full(n, -1, np.int64)
+    W = np.zeros(P)
+    got = np.zeros(P, np.int64)
+    counts = quota[0] >= 0
+    order = bfs_order(nbr)
+    stamp = np.zeros(n, np.int64)
+    queue = np.empty(n, np.int64)
+    gen = 0
+    ptr = 0
+    free = n
+    tie = np.random.random(P)
+    while free > 0:
+        k = -1
+        for t in range(P):
+            if counts:
+                if got[t] >= quota[t]:
+                    continue
+                if k < 0 or got[t] < got[k] or (got[t] == got[k] and tie[t] < tie[k]):
+                    k = t
+            elif k < 0 or W[t] < W[k] or (W[t] == W[k] and tie[t] < tie[k]):
+                k = t
+        tie[k] = np.random.random()
+        while owner[order[ptr]] >= 0:
+            ptr += 1
+        gen += 1
+        seed_cell = order[ptr]
+        for i in range(ptr, n):
+            c = order[i]
+            if owner[c] >= 0:
+                continue
+            ok = True
+            for d in range(ndir):
+                j = nbr[c, d]
+                if j >= 0 and owner[j] == k:
+                    ok = False
+                    break
+            if ok:
+                seed_cell = c
+                break
+        target = K
+        if counts and quota[k] - got[k] < target:
+            target = quota[k] - got[k]
+        owner[seed_cell] = k
+        stamp[seed_cell] = gen
+        W[k] += w[seed_cell]
+        got[k] += 1
+        free -= 1
+        queue[0] = seed_cell
+        head = 0
+        tail = 1
+        while head < tail and tail < target:
+            v = queue[head]
+            head += 1
+            for d in range(ndir):
+                j = nbr[v, d]
+                if j < 0 or owner[j] >= 0:
+                    continue
+                ok = True
+                for e in range(ndir):
+                    u = nbr[j, e]
+                    if u >= 0 and owner[u] == k and stamp[u] != gen:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                owner[j] = k
+                stamp[j] = gen
+                W[k] += w[j]
+                got[k] += 1
+                free -= 1
+                queue[tail] = j
+                tail += 1
+                if tail >= target:
+                    break
     return owner
 
 
