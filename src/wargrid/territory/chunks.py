@@ -67,11 +67,12 @@ def _quota(n: int, players: int, w: np.ndarray) -> np.ndarray:
 def _initial(graph: LandGraph, w: np.ndarray, players: int, cap: int, tol: float, method: str, seed: int) -> NDArray[np.int64]:
     from .._kernels.territory.scattered import scatter_chunks, scatter_greedy, scatter_pattern, scatter_random
 
+    owner: NDArray[np.int64]
     if method == "chunks":
         owner = scatter_chunks(graph.nbr, w, players, cap, _quota(graph.n, players, w), seed)
         return owner
     if method == "random":
-        owner: NDArray[np.int64] = scatter_random(graph.nbr, w, players, seed)
+        owner = scatter_random(graph.nbr, w, players, seed)
         return owner
     if method == "greedy":
         owner = scatter_greedy(graph.nbr, w, players, cap, tol, _quota(graph.n, players, w), seed)
