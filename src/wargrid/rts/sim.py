@@ -1035,6 +1035,7 @@ class Simulation:
             while v != u:
                 w = int(self._ui[v, ROT])
                 self._ui[v, NXT], self._ui[v, ROT], self._ui[v, PROG] = -1, -1, 0
+                self.occupancy.res_spot[v] = -1  # its landing spot
                 self._ui[v, RPOS] = self._ui[v, RLEN]
                 self._ui[v, NEED] = _NEED_PLAN if self._ui[v, GOAL] >= 0 else _NEED_NONE
                 v = w
@@ -1084,7 +1085,9 @@ class Simulation:
         mob = (ui[:, KIND] <= 1) & (ui[:, STATE] != 6)
         st = ui[mob, STATE]
         quiet = np.isin(st, (0, 4, 5)) & (ui[mob, NXT] < 0)
-        return bool(quiet.all()) and not bool(((ui[mob, GOAL] >= 0) & (st == 0)).any())
+        if not quiet.all() or ((ui[mob, GOAL] >= 0) & (st == 0)).any():
+            return False
+        return not _kernels().restless(self._ui, self._n, self._tb, self._occ())  # none goes back to its goal
 
     def run(self, ticks: int, *, until_settled: bool = True) -> SimReport:
         """Advance up to ``ticks`` ticks (stopping early once no unit moves or waits when ``until_settled``).
