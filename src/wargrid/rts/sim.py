@@ -49,22 +49,36 @@ No deadlocks. The rules, for each meeting:
   involves cells that each hold one unit of the ring and no reservation;
 - a unit in the way with nothing to do (idle, arrived, stuck): it is asked to
   step aside (off the asker's next three steps if it can); when it has no
-  room it trades places with the asker, and goes back to its goal, if any
-  (a unit that stepped aside stays where it stepped, as the classic engine's
-  scatter: the crowd packing below relies on it); a cell whose soldier is
-  trading places takes no one else until the trade lands;
+  room (or when a vehicle stands head-on with soldiers) the asker trades
+  places with the cell: two soldiers trade spots; with a vehicle on either
+  side both cells are emptied, every unit of the other cell (each with
+  nothing to do, or wanting the asker's cell next) takes the asker's cell,
+  the asker's cell-mates going along, each soldier keeping its spot; a cell
+  whose soldier is trading places takes no one else until the trade lands;
+- going back (the classic engine's scatter and return): a unit that arrived
+  and was then moved off its goal (asked aside, traded away, or stopped in a
+  crowd) stays where it is while its goal is held by a unit at home there (a
+  unit with no goal, or one standing on its own goal) or by units moving
+  through; once the goal is free, or held only by friends with nothing to do
+  away from their own home (who are asked aside in turn), it plans its way
+  back. No unit goes back to a goal another unit holds as its home, and a
+  unit at home is only moved for a unit passing through, so two units never
+  chase each other off one goal. When a run has settled every unit whose
+  goal is reachable and not another unit's home stands on its goal (the
+  ``away`` check of ``benchmarks/bench_rts.py``);
 - a unit waiting on a standing friend that waits too asks it aside after two
   ticks, when its id is the lower (two never push each other aside in turn);
 - crossing streams: a unit waits while the cell is being left (a stepping
   unit always clears it); after ``patience`` ticks the waiting unit looks for
   a way round (the local repair above);
-- crowds at one goal: when the goal cell is held by a unit with nothing to
-  do, a unit whose next cell is held by that unit, or by a friend with nothing
-  to do that came for the same goal, steps to any free neighbour nearer the
-  goal; when there is none (and none is being left) it stops where it is,
-  arrived ('arrived' event ``crowd``): the crowd packs around the goal. A
-  friend in the way that came for another goal is asked aside instead
-  (stepping round it could lead back and forth for ever);
+- crowds at one goal: when the goal cell is held by units at home, a unit
+  whose next cell is held by such a unit, or by a friend with nothing to do
+  that came for the same goal, steps to any free neighbour nearer the goal;
+  when there is none (and none is being left) it stops where it is, arrived
+  ('arrived' event ``crowd``): the crowd packs around the goal. A friend in
+  the way that came for another goal is asked aside instead (stepping round
+  it could lead back and forth for ever), and so is one that holds the goal
+  away from its own home;
 - no way round a blocked cell (the search with it closed finds nothing, or
   the cell is its goal): the unit keeps its route and waits for the cell to
   clear, saying so.
