@@ -367,6 +367,10 @@ class Simulation:
         pw = self._topo.pw
         return (int(p) % pw - 1, int(p) // pw - 1)
 
+    def _units(self) -> tuple[np.ndarray, ...]:
+        """The kernels' ``units`` bundle."""
+        return self._ui, self._uf, self._pool, self._tcost, self._revealed
+
     def _occ(self) -> tuple[Any, ...]:
         o = self.occupancy
         return (o.vehicle, o.building, o.infantry, o.reserved_cell, o.reserved_spot, o.where_cell, o.where_spot,
@@ -680,8 +684,7 @@ class Simulation:
         """
         u = self._uid(uid)
         out = np.empty(self.grid.shape, dtype=np.int64)
-        _kernels().categories_of(self._ui, self._uf, u, self._tcost, self._tb, self._occ(), self._revealed,
-                                 self.grid.height, self.grid.width, out)
+        _kernels().categories_of(self._units(), u, self._tb, self._occ(), out)
         return out
 
     # -- planning -----------------------------------------------------------------------
@@ -989,8 +992,8 @@ class Simulation:
                     out = np.zeros(nodes + 1, dtype=np.int64)
                     heap = np.zeros((8 * nodes + 16, 2), dtype=np.float64)
                     self._scratch = (stamp, g, parent, heap, out, gen)
-                m, k_next = k.repair(self._ui, self._uf, u, self._pool, self._tcost, self._tb, self._occ(), self._revealed,
-                                     ahead, nodes, stamp, int(gen[0]), g, parent, heap, out)
+                m, k_next = k.repair(self._units(), u, self._tb, self._occ(), (ahead, nodes, int(gen[0])),
+                                     (stamp, g, parent, heap, out))
                 if m > 0:
                     break
             if m > 0:
@@ -1082,8 +1085,7 @@ class Simulation:
             self._mv = np.zeros((2 * len(order) + 16, 2), dtype=np.int64)
         self._counts[:] = 0
         out = (self._ev, self._counts[0:1], self._mv, self._counts[1:2], self._rngk, self._flags)
-        _kernels().tick_units(self._ui, self._uf, order, self._pool, self.tick, self.patience, self._tcost, self._tb,
-                              self._occ(), self._revealed, out)
+        _kernels().tick_units(self._units(), order, (self.tick, self.patience), self._tb, self._occ(), out)
         ne, nm = int(self._counts[0]), int(self._counts[1])
         if ne:
             self._raw.append(self._ev[:ne].copy())

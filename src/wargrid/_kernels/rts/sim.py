@@ -10,7 +10,11 @@ Bundles (tuples) keep the signatures short:
 
 - ``topo``: ``(off, stepl, corner, crule, ndir, pmode, wrap, width, pw, rank)``;
 - ``occ``: ``(vehicle, building, infantry, rcell, rspot, wcell, wspot, rescell, resspot, spots, leptons)``;
-- ``routes``: ``(pool, ...)``: a unit's route is ``pool[ROFF : ROFF + RLEN]``, ``RPOS`` the next step;
+- ``units``: ``(ui, uf, pool, tcost, revealed)``: the two tables; the routes (unit ``u``'s is
+  ``pool[ROFF : ROFF + RLEN]``, ``RPOS`` its next step); each movement class's padded terrain costs
+  ``tcost[class, cell]``; ``revealed[team row, uid]``, the hidden enemies each team has found;
+- ``clock``: ``(tick, patience)``;
+- ``limits`` and ``scratch`` of ``repair``: ``(ahead, max_nodes, gen)`` and ``(stamp, g, parent, heap, out)``;
 - ``out``: ``(events, n_events, moves, n_moves, rng, flags)``: events ``(tick, uid, code, a, b)``,
   moves ``(uid, cell)`` (the trail), a xorshift state, ``flags[0]`` set when an obstacle fell.
 """
@@ -213,8 +217,9 @@ def _rate(ui, uf, u, v, truth, revealed, reserver):
 
 
 @jit
-def category(ui, uf, u, q, truth, tcost, topo, occ, revealed):
+def category(units, u, q, truth, topo, occ):
     """``(entry category, the unit behind it or -1)`` of padded cell ``q`` for unit ``u``."""
+    ui, uf, pool, tcost, revealed = units
     if not tcost[ui[u, CLS], q] < INF:
         return E_IMPASSABLE, -1
     c = cid_of(q, topo[8], topo[7])
@@ -422,8 +427,9 @@ def _enter(ui, u, tick, occ, topo, out):
 
 
 @jit
-def _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out):
+def _advance_cycle(units, u, tick, topo, occ, out):
     """Units that trade places (a swap or a longer cycle) move as one and land on the same tick."""
+    ui, uf, pool, tcost, revealed = units
     sp = 1 << 40
     slen = 0
     v = u
@@ -475,13 +481,14 @@ def _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out):
 
 
 @jit
-def advance(ui, uf, u, tick, tcost, topo, occ, out):
+def advance(units, u, tick, topo, occ, out):
+    ui, uf, pool, tcost, revealed = units
     if ui[u, MOVED] == tick:
         return
     ui[u, MOVED] = tick
     if ui[u, ROT] >= 0:
         ui[u, MOVED] = tick - 1
-        _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out)
+        _advance_cycle(units, u, tick, topo, occ, out)
         return
     if ui[u, TURNLEFT] > 0:
         ui[u, TURNLEFT] -= 1
@@ -552,8 +559,9 @@ def _ring(ui, members, wants, land, m, u, tick, topo, occ, out):
 
 
 @jit
-def _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out):
+def _rotate(units, u, tick, topo, occ, out):
     """Trade places along a cycle of standing units, each wanting the cell of the next (a swap when two)."""
+    ui, uf, pool, tcost, revealed = units
     width, pw = topo[7], topo[8]
     members = np.empty(MAX_CYCLE, dtype=np.int64)
     wants = np.empty(MAX_CYCLE, dtype=np.int64)
@@ -601,7 +609,7 @@ def _joins(ui, v, u, dest, pool):
 
 
 @jit
-def _trade(ui, uf, u, pool, tick, tcost, topo, occ, out):
+def _trade(units, u, tick, topo, occ, out):
     """Unit ``u`` trades places with the friends holding the next cell of its route (``_joins``).
 
     Two soldiers trade spots (the others in either cell stay). With a vehicle
@@ -610,6 +618,7 @@ def _trade(ui, uf, u, pool, tick, tcost, topo, occ, out):
     vehicle's cell) takes the vehicle's, each keeping its spot; no
     reservation may lie on either cell.
     """
+    ui, uf, pool, tcost, revealed = units
     width, pw = topo[7], topo[8]
     vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
     if _wanted(ui, u) == -1:
@@ -658,8 +667,10 @@ def _trade(ui, uf, u, pool, tick, tcost, topo, occ, out):
 
 
 @jit
-def move_aside(ui, uf, f, asker, pool, tick, tcost, topo, occ, revealed, out, rng):
+def move_aside(units, f, asker, tick, topo, occ, out):
     """Friend ``f``, standing, steps to a free neighbour, off the asker's next steps if it can."""
+    ui, uf, pool, tcost, revealed = units
+    rng = out[4]
     if ui[f, NXT] >= 0 or ui[f, KIND] > VEHICLE or ui[f, STATE] == DESTROYED:
         return False
     off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
@@ -684,7 +695,7 @@ def move_aside(ui, uf, f, asker, pool, tick, tcost, topo, occ, revealed, out, rn
                     ahead = True
             if ahead and ahead_ok == 0:
                 continue
-            e, _ = category(ui, uf, f, q, True, tcost, topo, occ, revealed)
+            e, _ = category(units, f, q, True, topo, occ)
             if e != E_OK:
                 continue
             if start_step(ui, uf, f, q, d, topo, occ, rng):
@@ -701,11 +712,13 @@ def _dist2(p, t, pw):
 
 
 @jit
-def _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+def _crowd(units, u, tick, topo, occ, out):
     """The goal is held by a unit with nothing to do: step nearer if a free cell is nearer, else stop here (arrived).
 
     Returns True when the unit stepped or stopped; False when it should wait (a nearer cell will clear).
     """
+    ui, uf, pool, tcost, revealed = units
+    rng = out[4]
     off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
     t = ui[u, TARGET]
     p = ui[u, CELL]
@@ -720,7 +733,7 @@ def _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
         dq = _dist2(q, t, pw)
         if dq >= here:
             continue
-        e, v = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+        e, v = category(units, u, q, False, topo, occ)
         if e == E_OK and dq < bd:
             best = d
             bd = dq
@@ -733,7 +746,7 @@ def _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
             ui[u, STATE] = MOVING
             ui[u, REASON] = R_NONE
             ui[u, WAITED] = 0
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            advance(units, u, tick, topo, occ, out)
             return True
     if clearing:
         return False
@@ -777,8 +790,11 @@ def _destroy(ui, v, by, occ, tick, out):
 
 
 @jit
-def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng):
+def decide(units, u, clock, topo, occ, out):
     """A standing unit with a goal re-checks the next cell of its route on the entry ladder."""
+    ui, uf, pool, tcost, revealed = units
+    rng = out[4]
+    tick, patience = clock
     s = ui[u, STATE]
     if ui[u, TARGET] < 0 or s == STUCK:
         return
@@ -800,7 +816,7 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
         return
     q = pool[ui[u, ROFF] + ui[u, RPOS]]
     d = direction(ui[u, CELL], q, topo)
-    e, v = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+    e, v = category(units, u, q, False, topo, occ)
     if d < 0 or not legal(tcost[ui[u, CLS]], ui[u, CELL], d, topo):
         ui[u, NEED] = NEED_PLAN  # the route is stale, or the ground changed
         return
@@ -810,7 +826,7 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
             ui[u, STATE] = MOVING
             ui[u, REASON] = R_NONE
             ui[u, WAITED] = 0
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            advance(units, u, tick, topo, occ, out)
             return
         e = E_IMPASSABLE
     if v >= 0 and ui[v, TEAM] == ui[u, TEAM] and settled(ui, v) and e >= E_MOVING:
@@ -818,7 +834,7 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
         # too); a friend that came for another goal is asked aside (stepping round it towards a held goal could
         # go back and forth), and so is one that holds the goal away from its own home
         if (ui[v, CELL] == ui[u, TARGET] or ui[v, TARGET] == ui[u, TARGET]) and goal_state(ui, u, occ, topo) == GOAL_TAKEN:
-            if not _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+            if not _crowd(units, u, tick, topo, occ, out):
                 ui[u, STATE] = WAITING  # a nearer cell is clearing
                 ui[u, REASON] = R_WAIT_FRIEND
                 ui[u, RARG] = v
@@ -848,20 +864,20 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
             ui[u, RARG] = v
             ui[u, RCELL] = q
             return
-        if _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out) or _trade(ui, uf, u, pool, tick, tcost, topo, occ, out):
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+        if _rotate(units, u, tick, topo, occ, out) or _trade(units, u, tick, topo, occ, out):
+            advance(units, u, tick, topo, occ, out)
             return
         # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
         if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and u < v:
-            if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+            if move_aside(units, v, u, tick, topo, occ, out):
                 _event(out, tick, u, EV_ASKED, v, q)
         _wait(ui, u, q, v, R_WAIT_MOVING, patience, tick, out)
         return
     if e == E_FRIEND:
-        if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+        if move_aside(units, v, u, tick, topo, occ, out):
             _event(out, tick, u, EV_ASKED, v, q)
-        elif ui[u, WAITED] >= 2 and _trade(ui, uf, u, pool, tick, tcost, topo, occ, out):
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+        elif ui[u, WAITED] >= 2 and _trade(units, u, tick, topo, occ, out):
+            advance(units, u, tick, topo, occ, out)
             return
         _wait(ui, u, q, v, R_WAIT_FRIEND, patience, tick, out)
         return
@@ -902,17 +918,18 @@ def restless(ui, n, topo, occ):
 
 
 @jit
-def tick_units(ui, uf, order, pool, tick, patience, tcost, topo, occ, revealed, out):
+def tick_units(units, order, clock, topo, occ, out):
     """One tick: every unit of ``order`` in turn advances its step or decides its next one."""
-    rng = out[4]
+    ui = units[0]
+    tick = clock[0]
     for i in range(order.shape[0]):
         u = order[i]
         if ui[u, STATE] == DESTROYED:
             continue
         if ui[u, NXT] >= 0:
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            advance(units, u, tick, topo, occ, out)
         elif ui[u, MOVED] != tick:
-            decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng)
+            decide(units, u, clock, topo, occ, out)
 
 
 @jit
@@ -941,15 +958,18 @@ def descend(dist, tc, start, topo, out):
 
 
 @jit
-def repair(ui, uf, u, pool, tcost, topo, occ, revealed, ahead, max_nodes, stamp, gen, g, parent, heap, out):
+def repair(units, u, topo, occ, limits, scratch):
     """A detour around the cell ``AVOID`` that rejoins the route within ``ahead`` steps.
 
     A bounded Dijkstra (``max_nodes`` cells) from the unit's cell over the
     terrain and the entry ladder as the unit sees it (cells above
     ``MOVING_UNIT`` and the avoided cell are closed; a moving unit costs one
     more). Writes the detour (ending on the route cell it rejoins) to ``out``
-    and returns ``(length, route index after the rejoin)``, or ``(-1, -1)``.
+    and returns ``(length, route index after the rejoin)``, or ``(-1, -1)``. ``gen`` stamps the scratch arrays.
     """
+    ui, uf, pool, tcost, revealed = units
+    ahead, max_nodes, gen = limits
+    stamp, g, parent, heap, out = scratch
     off, stepl, ndir, pmode, wrap, width, pw = topo[0], topo[1], topo[4], topo[5], topo[6], topo[7], topo[8]
     tc = tcost[ui[u, CLS]]
     r0 = ui[u, ROFF]
@@ -1014,7 +1034,7 @@ def repair(ui, uf, u, pool, tcost, topo, occ, revealed, ahead, max_nodes, stamp,
             q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
             if q == avoid:
                 continue
-            e, _ = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+            e, _ = category(units, u, q, False, topo, occ)
             if e > E_MOVING:
                 continue
             nq = gp + stepl[d] * (tc[q] + (1.0 if e == E_MOVING else 0.0))
@@ -1055,11 +1075,12 @@ def routes_touching(pool, ui, n, mask):
 
 
 @jit
-def categories_of(ui, uf, u, tcost, topo, occ, revealed, h, w, out):
+def categories_of(units, u, topo, occ, out):
     """``out[y, x]``: the entry category of every cell for unit ``u`` (each from the occupancy arrays, O(1) a cell)."""
+    h, w = out.shape
     pw = topo[8]
     for y in range(h):
         for x in range(w):
             q = (y + 1) * pw + x + 1
-            e, _ = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+            e, _ = category(units, u, q, False, topo, occ)
             out[y, x] = e
