@@ -21,6 +21,13 @@ arrived, and any unit left over.
 
     python benchmarks/bench_rts.py                       # 250 500 1000 2000 units, both boards
     python benchmarks/bench_rts.py --units 1000 --boards square8 --ticks 2000
+    python benchmarks/bench_rts.py --stress 0 3000          # the stress campaign over seeds 0..2999
+
+The stress campaign: per seed a square-8 or hex board of 8..20 cells a side
+(15 % walls), 10..60 units (fewer when the board has not room), none, a
+third, half or all of them infantry, random reachable goals; every unit must
+arrive, and when the run has settled every unit must stand on its goal
+unless another unit holds it as its own.
 """
 
 from __future__ import annotations
@@ -139,6 +146,66 @@ def crowd(n: int, size: int = 24) -> Simulation:
     return sim
 
 
+def mixed(kind: str, size: int, n: int, foot: float, *, seed: int) -> Simulation:
+    """``n`` units (a share ``foot`` of them infantry) with random reachable goals on a small ``board``.
+
+    Fewer units when the board's largest zone has not room for ``2 n``
+    distinct starts and goals.
+    """
+    m = board(kind, size, seed)
+    zones = m.zones(unit="tracked").ravel()
+    n = min(n, int(np.bincount(zones[zones >= 0]).max()) // 2 - 1)
+    sim = Simulation(m, seed=seed)
+    rng = np.random.default_rng(seed)
+    for start, goal in armies(m, n, seed):
+        f = bool(rng.random() < foot)
+        sim.add_unit(start, kind="infantry" if f else "vehicle", unit="foot" if f else "tracked", goal=goal,
+                     speed=int(rng.integers(64, 257)))
+    return sim
+
+
+def away(sim: Simulation) -> list[int]:
+    """The units off their goal (their target) although no other unit holds it as its own (at home on it).
+
+    A unit at home: one with no goal, or one standing on its goal. When the
+    run has settled this list is empty.
+    """
+    units = {u: sim.unit(u) for u, _, _, _ in sim.report().units}
+    at: dict[tuple[int, int], list[int]] = {}
+    for u, x in units.items():
+        at.setdefault(x.cell, []).append(u)
+    bad = []
+    for u, x in units.items():
+        if x.state == "destroyed" or x.target is None or x.cell == x.target or x.close_enough:
+            continue
+        if not any(units[h].target is None or units[h].cell == units[h].target for h in at.get(x.target, []) if h != u):
+            bad.append(u)
+    return bad
+
+
+def stress_case(seed: int) -> tuple[str, int, int, float]:
+    """The stress campaign's board kind, size (8..20), unit count (10..60) and infantry share for ``seed``."""
+    r = np.random.default_rng(10_000 + seed)
+    return ["square8", "hex"][int(r.integers(2))], int(r.integers(8, 21)), int(r.integers(10, 61)), float(
+        r.choice([0.0, 0.33, 0.5, 1.0]))
+
+
+def stress(seeds: range, ticks: int = 4000) -> int:
+    """Run the stress campaign over ``seeds``: print every run where a unit did not arrive or stands away; count them."""
+    fails = 0
+    for seed in seeds:
+        kind, size, n, foot = stress_case(seed)
+        sim = mixed(kind, size, n, foot, seed=seed)
+        rep = sim.run(ticks)
+        left = {u: (s, r) for u, s, r, _ in rep.units if s != "arrived"}
+        off = away(sim)
+        if left or off:
+            fails += 1
+            print(f"seed {seed}: {kind} {size}x{size} {len(rep.units)} units foot {foot}: after {rep.tick} ticks "
+                  f"left {left} away {off}", flush=True)
+    return fails
+
+
 def scenario(name: str, sim: Simulation, ticks: int) -> str:
     t0 = time.perf_counter()
     rep = sim.run(ticks)
@@ -154,7 +221,16 @@ def main() -> None:
     ap.add_argument("--ticks", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-crowds", action="store_true")
+    ap.add_argument("--stress", type=int, nargs=2, metavar=("FIRST", "COUNT"),
+                    help="run the stress campaign (small boards, mixed units) over these seeds instead")
     a = ap.parse_args()
+    if a.stress:
+        first, count = a.stress
+        t0 = time.perf_counter()
+        fails = stress(range(first, first + count))
+        print(f"stress: {count} runs (seeds {first}..{first + count - 1}), {fails} with a unit not arrived or away "
+              f"from a free goal ({time.perf_counter() - t0:.0f} s)")
+        return
     print(f"{'board':<8} {'units':>5} {'first ms':>9} {'mean ms':>8} {'worst ms':>9} {'cpu worst':>9} {'full gc':>7} "
           f"{'ticks/s':>8} {'arrived':>8} {'all by':>7}  left (state, reason)")
     for kind in bar(a.boards, "boards"):

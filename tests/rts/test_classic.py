@@ -192,3 +192,19 @@ def test_buffers_grow_for_long_walks(monkeypatch):
     assert p.arrived and len(p.cells) > 40
     assert p.cost == pytest.approx(check_walk(g, costs, p.cells))
     assert len(search._LOCAL.classic[g.topology.padded_size].buf) > 9
+
+
+@pytest.mark.parametrize("grid", [SquareGrid(12, 9, diagonal=True), SquareGrid(12, 9), HexGrid(12, 9)])
+def test_pieces_behind_a_wall_keep_to_max_steps(grid):
+    costs = np.ones(grid.shape)
+    costs[0:8, 4] = np.inf  # a wall with one gap at its foot: the walk follows it down and back up
+    at, pieces = (2, 4), 0
+    while True:
+        p = classic_path(grid, costs, at, (9, 4), max_steps=5)
+        assert len(p.directions) <= 5 and len(p.cells) <= 6 and p.cells[0] == at
+        pieces += 1
+        if p.arrived:
+            break
+        assert p.status == "piece" and len(p.directions) > 0 and pieces < 20
+        at = p.cells[-1]
+    assert pieces >= 3 and p.cells[-1] == (9, 4)

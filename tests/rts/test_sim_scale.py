@@ -175,3 +175,59 @@ def test_no_shared_space_and_no_wall_crossed(kind, seed, n_units):
         sim.add_unit(free[i], kind="infantry" if inf else "vehicle", unit="foot" if inf else "tracked", team=i % 2,
                      goal=free[(i * 7 + 3) % len(free)], speed=int(rng.integers(40, 200)))
     _oracle_run(sim, 200)
+
+
+@pytest.mark.parametrize("grid", [SquareGrid(2, 1), HexGrid(2, 1)])
+def test_tank_trades_places_with_all_the_soldiers_of_a_cell(grid):
+    sim = Simulation(Map(grid), seed=0)
+    tank = sim.add_unit((0, 0), unit="tracked", goal=(1, 0), speed=100)
+    feet = [sim.add_unit((1, 0), kind="infantry", unit="foot", goal=(0, 0), speed=60) for _ in range(2)]
+    _oracle_run(sim, 200)
+    assert sim.report().states() == {tank: "arrived", feet[0]: "arrived", feet[1]: "arrived"}
+    assert [sim.unit(u).cell for u in (tank, *feet)] == [(1, 0), (0, 0), (0, 0)]
+    assert [e.detail for e in sim.events if e.what == "swap"] in (
+        [f"traded places with unit {feet[0]} (3 units)"], [f"traded places with unit {feet[1]} (3 units)"],
+        [f"traded places with unit {tank} (3 units)"])
+
+
+def _pocket() -> tuple[Simulation, int, int]:
+    """A corridor one cell wide with a pocket above (3, 1): a tank on its goal (3, 1), a column passing through."""
+    m = Map(SquareGrid(7, 3))
+    m.set_terrain([(x, y) for x in range(7) for y in (0, 2) if (x, y) != (3, 0)], "water")
+    sim = Simulation(m, seed=0)
+    home = sim.add_unit((3, 1), unit="tracked", goal=(3, 1), speed=128)
+    passing = sim.add_unit((0, 1), unit="tracked", goal=(6, 1), speed=128)
+    return sim, home, passing
+
+
+def test_unit_asked_aside_goes_back_to_its_goal():
+    sim, home, passing = _pocket()
+    _oracle_run(sim, 300)
+    assert sim.unit(passing).cell == (6, 1) and sim.unit(home).cell == (3, 1)
+    assert sim.unit(home).trail == [(3, 1), (3, 0), (3, 1)]  # aside into the pocket, and back once the way is clear
+    aside = [e.tick for e in sim.events if e.uid == home and e.what == "aside"]
+    back = [e.tick for e in sim.events if e.uid == home and e.what == "arrived"]
+    assert len(aside) == 1 and back[-1] > aside[0]
+    assert bench_rts.away(sim) == []
+
+
+def test_unit_moved_off_its_goal_waits_while_the_goal_is_held_at_home():
+    sim, home, passing = _pocket()
+    while sim.unit(passing).cell != (3, 1):  # the tank steps aside into the pocket, the other one enters its goal
+        sim.step()
+    sim.order(passing, (3, 1))  # and takes it as its own: the tank stays aside
+    _oracle_run(sim, 300)
+    assert sim.unit(passing).cell == (3, 1) and sim.unit(home).cell == (3, 0)
+    assert sim.unit(home).state == "arrived" and bench_rts.away(sim) == []
+    sim.order(passing, (6, 1))  # it leaves: the tank goes back
+    _oracle_run(sim, 300)
+    assert sim.unit(home).cell == (3, 1) and sim.unit(passing).cell == (6, 1)
+
+
+def test_crowd_units_stay_put_while_the_goal_is_held_at_home():
+    sim = bench_rts.crowd(20, 12)
+    sim.run(2000)
+    before = {u: sim.unit(u).cell for u in sim.report().states()}
+    sim.run(200, until_settled=False)  # nobody moves: the goal's holder is at home
+    assert {u: sim.unit(u).cell for u in before} == before
+    assert bench_rts.away(sim) == []

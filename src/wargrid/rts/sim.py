@@ -49,22 +49,36 @@ No deadlocks. The rules, for each meeting:
   involves cells that each hold one unit of the ring and no reservation;
 - a unit in the way with nothing to do (idle, arrived, stuck): it is asked to
   step aside (off the asker's next three steps if it can); when it has no
-  room it trades places with the asker, and goes back to its goal, if any
-  (a unit that stepped aside stays where it stepped, as the classic engine's
-  scatter: the crowd packing below relies on it); a cell whose soldier is
-  trading places takes no one else until the trade lands;
+  room (or when a vehicle stands head-on with soldiers) the asker trades
+  places with the cell: two soldiers trade spots; with a vehicle on either
+  side both cells are emptied, every unit of the other cell (each with
+  nothing to do, or wanting the asker's cell next) takes the asker's cell,
+  the asker's cell-mates going along, each soldier keeping its spot; a cell
+  whose soldier is trading places takes no one else until the trade lands;
+- going back (the classic engine's scatter and return): a unit that arrived
+  and was then moved off its goal (asked aside, traded away, or stopped in a
+  crowd) stays where it is while its goal is held by a unit at home there (a
+  unit with no goal, or one standing on its own goal) or by units moving
+  through; once the goal is free, or held only by friends with nothing to do
+  away from their own home (who are asked aside in turn), it plans its way
+  back. No unit goes back to a goal another unit holds as its home, and a
+  unit at home is only moved for a unit passing through, so two units never
+  chase each other off one goal. When a run has settled every unit whose
+  goal is reachable and not another unit's home stands on its goal (the
+  ``away`` check of ``benchmarks/bench_rts.py``);
 - a unit waiting on a standing friend that waits too asks it aside after two
   ticks, when its id is the lower (two never push each other aside in turn);
 - crossing streams: a unit waits while the cell is being left (a stepping
   unit always clears it); after ``patience`` ticks the waiting unit looks for
   a way round (the local repair above);
-- crowds at one goal: when the goal cell is held by a unit with nothing to
-  do, a unit whose next cell is held by that unit, or by a friend with nothing
-  to do that came for the same goal, steps to any free neighbour nearer the
-  goal; when there is none (and none is being left) it stops where it is,
-  arrived ('arrived' event ``crowd``): the crowd packs around the goal. A
-  friend in the way that came for another goal is asked aside instead
-  (stepping round it could lead back and forth for ever);
+- crowds at one goal: when the goal cell is held by units at home, a unit
+  whose next cell is held by such a unit, or by a friend with nothing to do
+  that came for the same goal, steps to any free neighbour nearer the goal;
+  when there is none (and none is being left) it stops where it is, arrived
+  ('arrived' event ``crowd``): the crowd packs around the goal. A friend in
+  the way that came for another goal is asked aside instead (stepping round
+  it could lead back and forth for ever), and so is one that holds the goal
+  away from its own home;
 - no way round a blocked cell (the search with it closed finds nothing, or
   the cell is its goal): the unit keeps its route and waits for the cell to
   clear, saying so.
@@ -352,6 +366,10 @@ class Simulation:
     def _xy(self, p: int) -> tuple[int, int]:
         pw = self._topo.pw
         return (int(p) % pw - 1, int(p) // pw - 1)
+
+    def _units(self) -> tuple[np.ndarray, ...]:
+        """The kernels' ``units`` bundle."""
+        return self._ui, self._uf, self._pool, self._tcost, self._revealed
 
     def _occ(self) -> tuple[Any, ...]:
         o = self.occupancy
@@ -666,8 +684,7 @@ class Simulation:
         """
         u = self._uid(uid)
         out = np.empty(self.grid.shape, dtype=np.int64)
-        _kernels().categories_of(self._ui, self._uf, u, self._tcost, self._tb, self._occ(), self._revealed,
-                                 self.grid.height, self.grid.width, out)
+        _kernels().categories_of(self._units(), u, self._tb, self._occ(), out)
         return out
 
     # -- planning -----------------------------------------------------------------------
@@ -975,8 +992,8 @@ class Simulation:
                     out = np.zeros(nodes + 1, dtype=np.int64)
                     heap = np.zeros((8 * nodes + 16, 2), dtype=np.float64)
                     self._scratch = (stamp, g, parent, heap, out, gen)
-                m, k_next = k.repair(self._ui, self._uf, u, self._pool, self._tcost, self._tb, self._occ(), self._revealed,
-                                     ahead, nodes, stamp, int(gen[0]), g, parent, heap, out)
+                m, k_next = k.repair(self._units(), u, self._tb, self._occ(), (ahead, nodes, int(gen[0])),
+                                     (stamp, g, parent, heap, out))
                 if m > 0:
                     break
             if m > 0:
@@ -1035,6 +1052,7 @@ class Simulation:
             while v != u:
                 w = int(self._ui[v, ROT])
                 self._ui[v, NXT], self._ui[v, ROT], self._ui[v, PROG] = -1, -1, 0
+                self.occupancy.res_spot[v] = -1  # its landing spot
                 self._ui[v, RPOS] = self._ui[v, RLEN]
                 self._ui[v, NEED] = _NEED_PLAN if self._ui[v, GOAL] >= 0 else _NEED_NONE
                 v = w
@@ -1067,8 +1085,7 @@ class Simulation:
             self._mv = np.zeros((2 * len(order) + 16, 2), dtype=np.int64)
         self._counts[:] = 0
         out = (self._ev, self._counts[0:1], self._mv, self._counts[1:2], self._rngk, self._flags)
-        _kernels().tick_units(self._ui, self._uf, order, self._pool, self.tick, self.patience, self._tcost, self._tb,
-                              self._occ(), self._revealed, out)
+        _kernels().tick_units(self._units(), order, (self.tick, self.patience), self._tb, self._occ(), out)
         ne, nm = int(self._counts[0]), int(self._counts[1])
         if ne:
             self._raw.append(self._ev[:ne].copy())
@@ -1084,7 +1101,9 @@ class Simulation:
         mob = (ui[:, KIND] <= 1) & (ui[:, STATE] != 6)
         st = ui[mob, STATE]
         quiet = np.isin(st, (0, 4, 5)) & (ui[mob, NXT] < 0)
-        return bool(quiet.all()) and not bool(((ui[mob, GOAL] >= 0) & (st == 0)).any())
+        if not quiet.all() or ((ui[mob, GOAL] >= 0) & (st == 0)).any():
+            return False
+        return not _kernels().restless(self._ui, self._n, self._tb, self._occ())  # none goes back to its goal
 
     def run(self, ticks: int, *, until_settled: bool = True) -> SimReport:
         """Advance up to ``ticks`` ticks (stopping early once no unit moves or waits when ``until_settled``).

@@ -10,7 +10,11 @@ Bundles (tuples) keep the signatures short:
 
 - ``topo``: ``(off, stepl, corner, crule, ndir, pmode, wrap, width, pw, rank)``;
 - ``occ``: ``(vehicle, building, infantry, rcell, rspot, wcell, wspot, rescell, resspot, spots, leptons)``;
-- ``routes``: ``(pool, ...)``: a unit's route is ``pool[ROFF : ROFF + RLEN]``, ``RPOS`` the next step;
+- ``units``: ``(ui, uf, pool, tcost, revealed)``: the two tables; the routes (unit ``u``'s is
+  ``pool[ROFF : ROFF + RLEN]``, ``RPOS`` its next step); each movement class's padded terrain costs
+  ``tcost[class, cell]``; ``revealed[team row, uid]``, the hidden enemies each team has found;
+- ``clock``: ``(tick, patience)``;
+- ``limits`` and ``scratch`` of ``repair``: ``(ahead, max_nodes, gen)`` and ``(stamp, g, parent, heap, out)``;
 - ``out``: ``(events, n_events, moves, n_moves, rng, flags)``: events ``(tick, uid, code, a, b)``,
   moves ``(uid, cell)`` (the trail), a xorshift state, ``flags[0]`` set when an obstacle fell.
 """
@@ -38,6 +42,7 @@ IDLE, MOVING, WAITING, ATTACKING, ARRIVED, STUCK, DESTROYED = range(7)
 R_NONE, R_WAIT_MOVING, R_WAIT_FRIEND, R_HIDDEN, R_ATTACK, R_PLANNING, R_STUCK, R_TURNING = range(8)
 EV_ARRIVED, EV_ASKED, EV_ASIDE, EV_FOUND, EV_REPLAN, EV_DESTROYED, EV_SWAP, EV_CROWD = range(8)
 NEED_NONE, NEED_PLAN, NEED_REPAIR = 0, 1, 2
+GOAL_FREE, GOAL_TAKEN, GOAL_BUSY, GOAL_SQUATTED = range(4)
 # entry ladder (``wargrid.rts.ladder.Entry``)
 E_OK, E_CLOAKED, E_MOVING, E_DESTROYABLE, E_FRIEND, E_IMPASSABLE = range(6)
 
@@ -126,6 +131,45 @@ def settled(ui, v):
 
 
 @jit
+def at_home(ui, v, topo, leptons):
+    """A unit with nothing to do that stands where it belongs: no goal (it stays put), or arrived on its goal."""
+    if not settled(ui, v):
+        return False
+    return ui[v, TARGET] < 0 or (ui[v, STATE] == ARRIVED and arrived(ui, v, topo, leptons))
+
+
+@jit
+def goal_state(ui, u, occ, topo):
+    """How unit ``u``'s target cell is held: ``GOAL_FREE``, ``GOAL_TAKEN`` (by units at home, or for good),
+    ``GOAL_BUSY`` (units moving in or through it) or ``GOAL_SQUATTED`` (only by friends with nothing to do
+    that are not at home: they are asked aside)."""
+    c = cid_of(ui[u, TARGET], topo[8], topo[7])
+    if not _blocked(ui, u, c, occ):
+        return GOAL_FREE
+    vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
+    if building[c] >= 0:
+        return GOAL_TAKEN
+    home = False
+    busy = rcell[c] >= 0 and rcell[c] != u
+    squat = False
+    for s in range(-1, infantry.shape[1]):
+        v = vehicle[c] if s < 0 else infantry[c, s]
+        if s >= 0 and rspot[c, s] >= 0 and rspot[c, s] != u:
+            busy = True
+        if v < 0 or v == u:
+            continue
+        if ui[v, TEAM] != ui[u, TEAM] or at_home(ui, v, topo, occ[10]):
+            home = True
+        elif settled(ui, v) and ui[v, ROT] < 0:
+            squat = True
+        else:
+            busy = True
+    if ui[u, KIND] == VEHICLE:
+        return GOAL_TAKEN if home else (GOAL_BUSY if busy else GOAL_SQUATTED)
+    return GOAL_SQUATTED if squat else (GOAL_BUSY if busy else GOAL_TAKEN)
+
+
+@jit
 def _blocked(ui, u, c, occ):
     """Whether unit ``u`` cannot enter unpadded cell ``c`` now (its own claims do not block it)."""
     vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
@@ -173,8 +217,9 @@ def _rate(ui, uf, u, v, truth, revealed, reserver):
 
 
 @jit
-def category(ui, uf, u, q, truth, tcost, topo, occ, revealed):
+def category(units, u, q, truth, topo, occ):
     """``(entry category, the unit behind it or -1)`` of padded cell ``q`` for unit ``u``."""
+    ui, uf, pool, tcost, revealed = units
     if not tcost[ui[u, CLS], q] < INF:
         return E_IMPASSABLE, -1
     c = cid_of(q, topo[8], topo[7])
@@ -382,8 +427,9 @@ def _enter(ui, u, tick, occ, topo, out):
 
 
 @jit
-def _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out):
+def _advance_cycle(units, u, tick, topo, occ, out):
     """Units that trade places (a swap or a longer cycle) move as one and land on the same tick."""
+    ui, uf, pool, tcost, revealed = units
     sp = 1 << 40
     slen = 0
     v = u
@@ -403,14 +449,12 @@ def _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out):
             break
     if prog < slen:
         return
-    # everyone leaves, then everyone lands (each cell held only by the one who leaves it)
+    # everyone leaves, then everyone lands (on the spot ``_ring`` chose)
     members = np.empty(MAX_CYCLE + 1, dtype=np.int64)
-    spots = np.empty(MAX_CYCLE + 1, dtype=np.int64)
     m = 0
     v = u
     for _ in range(MAX_CYCLE + 1):
         members[m] = v
-        spots[m] = occ[6][v]
         m += 1
         v = ui[v, ROT]
         if v == u:
@@ -421,9 +465,8 @@ def _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out):
         v = members[i]
         q = ui[v, NXT]
         c = cid_of(q, topo[8], topo[7])
-        s = max(spots[(i + 1) % m], 0)  # the spot the next member leaves (the centre of a vehicle's cell)
-        occ[8][v] = s
-        occ[7][v] = -1
+        s = occ[8][v]
+        occ[8][v] = -1
         _put(ui, v, c, s, occ)
         ui[v, CELL] = q
         ui[v, NXT] = -1
@@ -438,13 +481,14 @@ def _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out):
 
 
 @jit
-def advance(ui, uf, u, tick, tcost, topo, occ, out):
+def advance(units, u, tick, topo, occ, out):
+    ui, uf, pool, tcost, revealed = units
     if ui[u, MOVED] == tick:
         return
     ui[u, MOVED] = tick
     if ui[u, ROT] >= 0:
         ui[u, MOVED] = tick - 1
-        _advance_cycle(ui, uf, u, tick, tcost, topo, occ, out)
+        _advance_cycle(units, u, tick, topo, occ, out)
         return
     if ui[u, TURNLEFT] > 0:
         ui[u, TURNLEFT] -= 1
@@ -486,15 +530,42 @@ def _wanted(ui, v):
 
 
 @jit
-def _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, settled_ok):
-    """Trade places along a cycle of standing units, each wanting the cell of the next (a swap when two).
+def _ring(ui, members, wants, land, m, u, tick, topo, occ, out):
+    """Start a trade of places: ``members[i]`` steps to ``wants[i]``, landing on spot ``land[i]``; all land as one.
 
-    With ``settled_ok`` the unit in the way may be one with nothing to do; it
-    trades places with ``u`` (and goes back to its goal afterwards, if it has one).
+    A member on its route advances along it; a member with nothing to do
+    keeps its state (an arrived one goes back later, when its goal is open:
+    ``decide``). The landing spot waits in ``occ``'s reserved-spot column
+    (no cell is reserved: the ring's cells are closed by ``ROT``).
     """
+    for i in range(m):
+        v = members[i]
+        q = wants[i]
+        d = direction(ui[v, CELL], q, topo)
+        on_route = _wanted(ui, v) != -1
+        ui[v, NXT] = q
+        ui[v, DIR] = d
+        ui[v, PROG] = 0
+        ui[v, SLEN] = np.int64(np.round(topo[1][d] * occ[10]))
+        ui[v, ROT] = members[(i + 1) % m]
+        ui[v, WAITED] = 0
+        ui[v, TURNLEFT] = 0
+        occ[8][v] = land[i]
+        if on_route:
+            ui[v, RPOS] += 1
+            ui[v, STATE] = MOVING
+            ui[v, REASON] = R_NONE
+    _event(out, tick, u, EV_SWAP, members[1], m)
+
+
+@jit
+def _rotate(units, u, tick, topo, occ, out):
+    """Trade places along a cycle of standing units, each wanting the cell of the next (a swap when two)."""
+    ui, uf, pool, tcost, revealed = units
     width, pw = topo[7], topo[8]
     members = np.empty(MAX_CYCLE, dtype=np.int64)
     wants = np.empty(MAX_CYCLE, dtype=np.int64)
+    land = np.empty(MAX_CYCLE, dtype=np.int64)
     m = 0
     v = u
     if _sole(ui, cid_of(ui[u, CELL], pw, width), occ) != u:
@@ -502,11 +573,8 @@ def _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, settled_ok):
     closed = False
     while m < MAX_CYCLE and not closed:
         if _wanted(ui, v) == -1:
-            if not (settled_ok and m == 1 and settled(ui, v)):
-                return False
-            q = ui[members[0], CELL]
-        else:
-            q = pool[ui[v, ROFF] + ui[v, RPOS]]
+            return False
+        q = pool[ui[v, ROFF] + ui[v, RPOS]]
         d = direction(ui[v, CELL], q, topo)
         if d < 0 or not legal(tcost[ui[v, CLS]], ui[v, CELL], d, topo):
             return False
@@ -525,34 +593,84 @@ def _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, settled_ok):
         v = h
     if not closed or m < 2:
         return False
-    for i in range(m):
-        v = members[i]
-        q = wants[i]
-        d = direction(ui[v, CELL], q, topo)
-        on_route = _wanted(ui, v) != -1
-        ui[v, NXT] = q
-        ui[v, DIR] = d
-        ui[v, PROG] = 0
-        ui[v, SLEN] = np.int64(np.round(topo[1][d] * occ[10]))
-        ui[v, ROT] = members[(i + 1) % m]
-        ui[v, WAITED] = 0
-        ui[v, TURNLEFT] = 0
-        if on_route:
-            ui[v, RPOS] += 1
-            ui[v, STATE] = MOVING
-            ui[v, REASON] = R_NONE
-        elif ui[v, TARGET] >= 0:
-            ui[v, STATE] = IDLE  # pushed off its goal: it goes back
-            ui[v, REASON] = R_NONE
-            ui[v, RPOS] = ui[v, RLEN]
-            ui[v, NEED] = NEED_PLAN
-    _event(out, tick, u, EV_SWAP, members[1], m)
+    for i in range(m):  # each lands on the spot the next one leaves (its own, when the next is a vehicle)
+        w = members[(i + 1) % m]
+        land[i] = occ[6][w] if ui[w, KIND] == INFANTRY else occ[6][members[i]]
+    _ring(ui, members, wants, land, m, u, tick, topo, occ, out)
     return True
 
 
 @jit
-def move_aside(ui, uf, f, asker, pool, tick, tcost, topo, occ, revealed, out, rng):
+def _joins(ui, v, u, dest, pool):
+    """Whether unit ``v``, standing, may trade places with ``u``: a friend with nothing to do, or wanting ``dest`` next."""
+    if ui[v, NXT] >= 0 or ui[v, ROT] >= 0 or ui[v, TEAM] != ui[u, TEAM] or ui[v, KIND] > VEHICLE:
+        return False
+    return settled(ui, v) or (_wanted(ui, v) == -2 and pool[ui[v, ROFF] + ui[v, RPOS]] == dest)
+
+
+@jit
+def _trade(units, u, tick, topo, occ, out):
+    """Unit ``u`` trades places with the friends holding the next cell of its route (``_joins``).
+
+    Two soldiers trade spots (the others in either cell stay). With a vehicle
+    on either side both cells are emptied: the vehicle takes the other cell
+    whole, and every soldier of that cell (with nothing to do, or wanting the
+    vehicle's cell) takes the vehicle's, each keeping its spot; no
+    reservation may lie on either cell.
+    """
+    ui, uf, pool, tcost, revealed = units
+    width, pw = topo[7], topo[8]
+    vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
+    if _wanted(ui, u) == -1:
+        return False
+    p = ui[u, CELL]
+    q = pool[ui[u, ROFF] + ui[u, RPOS]]
+    cp, cq = cid_of(p, pw, width), cid_of(q, pw, width)
+    fwd, back = direction(p, q, topo), direction(q, p, topo)
+    if fwd < 0 or back < 0 or building[cq] >= 0 or not legal(tcost[ui[u, CLS]], p, fwd, topo):
+        return False
+    whole = vehicle[cp] >= 0 or vehicle[cq] >= 0
+    ns = infantry.shape[1]
+    if whole:
+        if rcell[cp] >= 0 or rcell[cq] >= 0:
+            return False
+        for s in range(ns):
+            if rspot[cp, s] >= 0 or rspot[cq, s] >= 0:
+                return False
+    members = np.empty(MAX_CYCLE, dtype=np.int64)
+    wants = np.empty(MAX_CYCLE, dtype=np.int64)
+    land = np.empty(MAX_CYCLE, dtype=np.int64)
+    members[0] = u
+    wants[0] = q
+    m = 1
+    for side in range(2):  # the holders of q, then (when both cells are emptied) u's cell-mates
+        c, here, there, d = (cq, q, p, back) if side == 0 else (cp, p, q, fwd)
+        if side == 1 and not whole:
+            break
+        for s in range(-1, ns):
+            v = vehicle[c] if s < 0 else infantry[c, s]
+            if v < 0 or v == u:
+                continue
+            if _joins(ui, v, u, there, pool) and legal(tcost[ui[v, CLS]], here, d, topo):
+                if whole or m == 1:
+                    members[m] = v
+                    wants[m] = there
+                    m += 1
+            elif whole:
+                return False
+    if m < 2:
+        return False
+    for i in range(m):  # two soldiers trade spots; in emptied cells each keeps its own
+        land[i] = occ[6][members[1 - i]] if not whole else occ[6][members[i]]
+    _ring(ui, members, wants, land, m, u, tick, topo, occ, out)
+    return True
+
+
+@jit
+def move_aside(units, f, asker, tick, topo, occ, out):
     """Friend ``f``, standing, steps to a free neighbour, off the asker's next steps if it can."""
+    ui, uf, pool, tcost, revealed = units
+    rng = out[4]
     if ui[f, NXT] >= 0 or ui[f, KIND] > VEHICLE or ui[f, STATE] == DESTROYED:
         return False
     off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
@@ -577,7 +695,7 @@ def move_aside(ui, uf, f, asker, pool, tick, tcost, topo, occ, revealed, out, rn
                     ahead = True
             if ahead and ahead_ok == 0:
                 continue
-            e, _ = category(ui, uf, f, q, True, tcost, topo, occ, revealed)
+            e, _ = category(units, f, q, True, topo, occ)
             if e != E_OK:
                 continue
             if start_step(ui, uf, f, q, d, topo, occ, rng):
@@ -594,11 +712,13 @@ def _dist2(p, t, pw):
 
 
 @jit
-def _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+def _crowd(units, u, tick, topo, occ, out):
     """The goal is held by a unit with nothing to do: step nearer if a free cell is nearer, else stop here (arrived).
 
     Returns True when the unit stepped or stopped; False when it should wait (a nearer cell will clear).
     """
+    ui, uf, pool, tcost, revealed = units
+    rng = out[4]
     off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
     t = ui[u, TARGET]
     p = ui[u, CELL]
@@ -613,7 +733,7 @@ def _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
         dq = _dist2(q, t, pw)
         if dq >= here:
             continue
-        e, v = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+        e, v = category(units, u, q, False, topo, occ)
         if e == E_OK and dq < bd:
             best = d
             bd = dq
@@ -626,7 +746,7 @@ def _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
             ui[u, STATE] = MOVING
             ui[u, REASON] = R_NONE
             ui[u, WAITED] = 0
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            advance(units, u, tick, topo, occ, out)
             return True
     if clearing:
         return False
@@ -670,10 +790,20 @@ def _destroy(ui, v, by, occ, tick, out):
 
 
 @jit
-def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng):
+def decide(units, u, clock, topo, occ, out):
     """A standing unit with a goal re-checks the next cell of its route on the entry ladder."""
+    ui, uf, pool, tcost, revealed = units
+    rng = out[4]
+    tick, patience = clock
     s = ui[u, STATE]
-    if ui[u, TARGET] < 0 or s == ARRIVED or s == STUCK:
+    if ui[u, TARGET] < 0 or s == STUCK:
+        return
+    if s == ARRIVED:
+        if _goes_back(ui, u, topo, occ):
+            ui[u, STATE] = IDLE  # it was moved off its goal, and the goal is open again: back to it
+            ui[u, REASON] = R_NONE
+            ui[u, RPOS] = ui[u, RLEN]
+            ui[u, NEED] = NEED_PLAN
         return
     if arrived(ui, u, topo, occ[10]):
         _arrive(ui, u, tick, out, EV_ARRIVED, -1)
@@ -686,7 +816,7 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
         return
     q = pool[ui[u, ROFF] + ui[u, RPOS]]
     d = direction(ui[u, CELL], q, topo)
-    e, v = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+    e, v = category(units, u, q, False, topo, occ)
     if d < 0 or not legal(tcost[ui[u, CLS]], ui[u, CELL], d, topo):
         ui[u, NEED] = NEED_PLAN  # the route is stale, or the ground changed
         return
@@ -696,15 +826,15 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
             ui[u, STATE] = MOVING
             ui[u, REASON] = R_NONE
             ui[u, WAITED] = 0
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            advance(units, u, tick, topo, occ, out)
             return
         e = E_IMPASSABLE
     if v >= 0 and ui[v, TEAM] == ui[u, TEAM] and settled(ui, v) and e >= E_MOVING:
-        h = _sole(ui, cid_of(ui[u, TARGET], topo[8], topo[7]), occ)
-        # the goal's holder in the way, or a crowd at the goal (the friend in the way came for it too); a friend
-        # that came for another goal is asked aside (stepping round it towards a held goal could go back and forth)
-        if h >= 0 and h != u and settled(ui, h) and (v == h or ui[v, TARGET] == ui[u, TARGET]):
-            if not _crowd(ui, uf, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+        # the goal's holder at home in the way, or a crowd at a goal so held (the friend in the way came for it
+        # too); a friend that came for another goal is asked aside (stepping round it towards a held goal could
+        # go back and forth), and so is one that holds the goal away from its own home
+        if (ui[v, CELL] == ui[u, TARGET] or ui[v, TARGET] == ui[u, TARGET]) and goal_state(ui, u, occ, topo) == GOAL_TAKEN:
+            if not _crowd(units, u, tick, topo, occ, out):
                 ui[u, STATE] = WAITING  # a nearer cell is clearing
                 ui[u, REASON] = R_WAIT_FRIEND
                 ui[u, RARG] = v
@@ -734,20 +864,20 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
             ui[u, RARG] = v
             ui[u, RCELL] = q
             return
-        if _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, False):
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+        if _rotate(units, u, tick, topo, occ, out) or _trade(units, u, tick, topo, occ, out):
+            advance(units, u, tick, topo, occ, out)
             return
         # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
         if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and u < v:
-            if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+            if move_aside(units, v, u, tick, topo, occ, out):
                 _event(out, tick, u, EV_ASKED, v, q)
         _wait(ui, u, q, v, R_WAIT_MOVING, patience, tick, out)
         return
     if e == E_FRIEND:
-        if move_aside(ui, uf, v, u, pool, tick, tcost, topo, occ, revealed, out, rng):
+        if move_aside(units, v, u, tick, topo, occ, out):
             _event(out, tick, u, EV_ASKED, v, q)
-        elif ui[u, WAITED] >= 2 and _rotate(ui, uf, u, pool, tick, tcost, topo, occ, out, True):
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+        elif ui[u, WAITED] >= 2 and _trade(units, u, tick, topo, occ, out):
+            advance(units, u, tick, topo, occ, out)
             return
         _wait(ui, u, q, v, R_WAIT_FRIEND, patience, tick, out)
         return
@@ -768,17 +898,38 @@ def decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng
 
 
 @jit
-def tick_units(ui, uf, order, pool, tick, patience, tcost, topo, occ, revealed, out):
+def _goes_back(ui, u, topo, occ):
+    """Unit ``u`` arrived, stands off its goal (moved aside, or stopped in a crowd), and the goal is open."""
+    if ui[u, STATE] != ARRIVED or ui[u, TARGET] < 0 or ui[u, NXT] >= 0 or ui[u, NEED] != NEED_NONE:
+        return False
+    if arrived(ui, u, topo, occ[10]):
+        return False
+    g = goal_state(ui, u, occ, topo)
+    return g == GOAL_FREE or g == GOAL_SQUATTED
+
+
+@jit
+def restless(ui, n, topo, occ):
+    """Whether some unit of the first ``n`` would go back to its goal (``_goes_back``) on its next turn."""
+    for u in range(n):
+        if ui[u, KIND] <= VEHICLE and _goes_back(ui, u, topo, occ):
+            return True
+    return False
+
+
+@jit
+def tick_units(units, order, clock, topo, occ, out):
     """One tick: every unit of ``order`` in turn advances its step or decides its next one."""
-    rng = out[4]
+    ui = units[0]
+    tick = clock[0]
     for i in range(order.shape[0]):
         u = order[i]
         if ui[u, STATE] == DESTROYED:
             continue
         if ui[u, NXT] >= 0:
-            advance(ui, uf, u, tick, tcost, topo, occ, out)
+            advance(units, u, tick, topo, occ, out)
         elif ui[u, MOVED] != tick:
-            decide(ui, uf, u, pool, tick, patience, tcost, topo, occ, revealed, out, rng)
+            decide(units, u, clock, topo, occ, out)
 
 
 @jit
@@ -807,15 +958,18 @@ def descend(dist, tc, start, topo, out):
 
 
 @jit
-def repair(ui, uf, u, pool, tcost, topo, occ, revealed, ahead, max_nodes, stamp, gen, g, parent, heap, out):
+def repair(units, u, topo, occ, limits, scratch):
     """A detour around the cell ``AVOID`` that rejoins the route within ``ahead`` steps.
 
     A bounded Dijkstra (``max_nodes`` cells) from the unit's cell over the
     terrain and the entry ladder as the unit sees it (cells above
     ``MOVING_UNIT`` and the avoided cell are closed; a moving unit costs one
     more). Writes the detour (ending on the route cell it rejoins) to ``out``
-    and returns ``(length, route index after the rejoin)``, or ``(-1, -1)``.
+    and returns ``(length, route index after the rejoin)``, or ``(-1, -1)``. ``gen`` stamps the scratch arrays.
     """
+    ui, uf, pool, tcost, revealed = units
+    ahead, max_nodes, gen = limits
+    stamp, g, parent, heap, out = scratch
     off, stepl, ndir, pmode, wrap, width, pw = topo[0], topo[1], topo[4], topo[5], topo[6], topo[7], topo[8]
     tc = tcost[ui[u, CLS]]
     r0 = ui[u, ROFF]
@@ -880,7 +1034,7 @@ def repair(ui, uf, u, pool, tcost, topo, occ, revealed, ahead, max_nodes, stamp,
             q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
             if q == avoid:
                 continue
-            e, _ = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+            e, _ = category(units, u, q, False, topo, occ)
             if e > E_MOVING:
                 continue
             nq = gp + stepl[d] * (tc[q] + (1.0 if e == E_MOVING else 0.0))
@@ -921,11 +1075,12 @@ def routes_touching(pool, ui, n, mask):
 
 
 @jit
-def categories_of(ui, uf, u, tcost, topo, occ, revealed, h, w, out):
+def categories_of(units, u, topo, occ, out):
     """``out[y, x]``: the entry category of every cell for unit ``u`` (each from the occupancy arrays, O(1) a cell)."""
+    h, w = out.shape
     pw = topo[8]
     for y in range(h):
         for x in range(w):
             q = (y + 1) * pw + x + 1
-            e, _ = category(ui, uf, u, q, False, tcost, topo, occ, revealed)
+            e, _ = category(units, u, q, False, topo, occ)
             out[y, x] = e
