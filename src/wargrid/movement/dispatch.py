@@ -23,6 +23,11 @@ In order:
    exactly; when it cannot (a cost got cheaper since it was built) the
    search below answers and its time is counted toward a rebuild.
 
+``size`` > 1 (a unit bigger than one cell, see ``wargrid.movement.clearance``)
+swaps the cost field for the footprint field of that size before step 1; the
+zones of the one-cell field still answer the pre-check (a big unit's moves are
+a subset of a one-cell unit's), a prepared structure does not.
+
 >>> import numpy as np
 >>> from wargrid import SquareGrid
 >>> costs = np.ones((3, 4)); costs[1, 1:3] = np.inf
@@ -47,6 +52,7 @@ from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid
 from ._array_cache import ArrayCache, cached, remember
+from .clearance import check_size, footprint_costs
 from .jps import jps_path, jps_pays
 from .prepared import UNANSWERED as _UNANSWERED, PreparedPaths
 from .search import SEARCH_BYTES_PER_CELL, Path, check_costs, check_weight, jps_applies, padded_id, search_checked, stop_array
@@ -107,13 +113,18 @@ def shortest_path(
     search: str = "auto",
     zones: Connectivity | None = None,
     prepared: PreparedPaths | None = None,
+    size: int = 1,
 ) -> Path | None:
-    """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``).
+    """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``,
+    ``size`` from ``check_size``).
 
     ``zones``: connectivity zones valid for ``costs`` or for a field no
     stricter than it (``Map`` passes its own); ``prepared``: a prepared
     structure of this board (``Map`` passes its own). See the module notes.
     """
+    if size != 1:
+        costs = footprint_costs(grid, costs, size)
+        prepared = None
     topo = grid.topology
     s = padded_id(topo, start)
     t = padded_id(topo, goal)
@@ -192,6 +203,7 @@ def astar(
     nearest: bool = False,
     stop: npt.NDArray[np.bool_] | None = None,
     search: str = "auto",
+    size: int = 1,
 ) -> Path | None:
     """The cheapest path from ``start`` to ``goal`` (``(x, y)`` cells) over ``costs``, or ``None``.
 
@@ -213,6 +225,9 @@ def astar(
     search : {'auto', 'astar', 'jps'}
         'auto' lets the dispatcher choose (see the module notes); 'astar'
         forces A*; 'jps' forces Jump Point Search (an error where it is not exact).
+    size : int
+        The unit's footprint (1: one cell; see ``wargrid.movement.clearance``):
+        ``start``, ``goal`` and the path's cells are anchors.
 
     Returns
     -------
@@ -222,12 +237,15 @@ def astar(
     Raises
     ------
     TypeError, ValueError
-        A cell off the board, a weight below 1, an unknown ``search``, costs of another board.
+        A cell off the board, a weight below 1, an unknown ``search``, costs of another board,
+        a ``size`` that is not an integer from 1 to ``clearance.max_size(grid)``.
 
     >>> from wargrid import HexGrid
     >>> g = HexGrid(5, 5)
     >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (0, 0), (4, 4)).cost
     6.0
+    >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (1, 1), (3, 3), size=2).cost
+    3.0
     """
     costs = check_costs(grid, costs)
     start = grid.check_cell(start, "start")
@@ -241,7 +259,8 @@ def astar(
         stop = np.asarray(stop)
         if stop.shape != grid.shape:
             raise ArgumentError(f"stop must have shape (height, width) = {grid.shape}, got {stop.shape}")
-    return shortest_path(grid, costs, start, goal, weight=w, nearest=bool(nearest), stop=stop, search=search)
+    return shortest_path(grid, costs, start, goal, weight=w, nearest=bool(nearest), stop=stop, search=search,
+                         size=check_size(grid, size))
 
 
 def find_path(
@@ -287,6 +306,7 @@ def paths(
     workers: int = 2,
     zones: Connectivity | None = None,
     prepared: PreparedPaths | None = None,
+    size: int = 1,
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 
@@ -294,7 +314,7 @@ def paths(
     the size of the board (``SEARCH_BYTES_PER_CELL`` a cell), and a batch whose
     threads memory could not hold is refused up front (``ResourceError``).
 
-    ``zones``, ``prepared``: as in ``shortest_path`` (``Map.paths`` passes its own).
+    ``zones``, ``prepared``: as in ``shortest_path`` (``Map.paths`` passes its own); ``size``: as in ``astar``.
 
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(3, 3)
@@ -317,6 +337,10 @@ def paths(
             raise ArgumentTypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
         checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
     w = check_weight(weight)
+    k = check_size(grid, size)
+    if k != 1:
+        costs = footprint_costs(grid, costs, k)
+        prepared = None
 
     def one(pr: tuple[Cell, Cell]) -> Path | None:
         return shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared)
