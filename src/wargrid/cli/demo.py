@@ -3,7 +3,7 @@
 Generates a board, then shows a unit's movement range, zones of control, A*
 paths for foot and cavalry, connectivity zones, sight, fog, territories,
 the classic RTS pathfinder, the bridge scenario from ``examples/``, attack
-areas, an any-angle path, a unit bigger than one cell and influence maps. Writes SVG and PNG pictures, ``index.html`` with a table of what was computed and how long it
+areas, an any-angle path, a unit bigger than one cell, sight over the heightmap and influence maps. Writes SVG and PNG pictures, ``index.html`` with a table of what was computed and how long it
 took, and the generated map file. One line of progress per step.
 """
 
@@ -418,6 +418,29 @@ def run(args: argparse.Namespace) -> int:
             f"room). A size-2 foot unit ({shape}) from {a2} to {b2} (red, its footprint shaded; cost {big.cost:g}) "
             f"keeps out of gaps a one-cell unit takes (grey, cost {small.cost:g}).", png=True)
 
+    def heightmap_sight(note: StepNote) -> None:
+        g = d.m.grid
+        elev = d.m.elevation
+        land = np.isfinite(d.m.costs(unit="foot")) & g.mask & ~d.m.blocks_sight()
+        if elev is None or not land.any():
+            note["note"] = "no elevation layer on this board"
+            return
+        y, x = np.unravel_index(int(np.argmax(np.where(land, elev, -np.inf))), elev.shape)
+        eye = (int(x), int(y))
+        radius = max(4, min(12, max(g.width, g.height) // 3))
+        plain = d.m.fov(eye, radius=radius)
+        seen = timed(note, d.m.fov, eye, radius=radius, elevation="heightmap", viewer_height=20.0, cover_height=40.0)
+        note["note"] = f"{int(seen.sum())} cells seen over the heightmap, {int(plain.sum())} by the plain rules"
+        d.picture("heightmap_sight", "Sight over the heightmap, from the highest hill", [
+            CellMask(~seen & g.mask, color="#000000", alpha=0.55, name="hidden by the ground"),
+            CellMask(seen & ~plain, color="#2ca02c", alpha=0.45, name="seen only from the height"),
+            Markers([eye], labels=["eye"])],
+            f"An eye 20 units above the highest open land cell {eye} (elevation {elev[eye[1], eye[0]]:g} of 0..1000), "
+            f"radius {radius}: a cell is seen when the straight line to its ground clears every tile between; forest "
+            f"and mountains stand 40 units above their ground. Dark: hidden; green: seen from the height but not by "
+            f"the plain sight rules. "
+            f"{int(seen.sum())} cells against {int(plain.sum())}.", png=True)
+
     def influence(note: StepNote) -> None:
         g = d.m.grid
         land = [t for t in d.board.towns if np.isfinite(d.m.costs(unit="foot")[t[1], t[0]])]
@@ -440,7 +463,8 @@ def run(args: argparse.Namespace) -> int:
     steps += [("movement range", move_range), ("zones of control", zoc), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
               ("sight", sight), ("fog of war", fog), ("territories", territories),
               ("RTS pathfinder", rts), ("RTS bridge scenario", bridge), ("attack areas", areas),
-              ("any-angle path", smooth), ("big unit (clearance)", big_unit), ("influence maps", influence)]
+              ("any-angle path", smooth), ("big unit (clearance)", big_unit),
+              ("heightmap sight", heightmap_sight), ("influence maps", influence)]
 
     prog = Progress(len(steps) + 1, quiet=args.quiet)
     if not args.quiet:
