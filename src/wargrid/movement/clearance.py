@@ -81,6 +81,9 @@ def _clearance_of(grid: Grid, blocked: NDArray[np.bool_]) -> tuple[NDArray[np.in
     t = grid.topology
     fdx, fdy, rdx, rdy = _element(grid)
     out = np.empty(grid.size, dtype=np.int32)
+    if isinstance(grid, SquareGrid) and not t.wrap:
+        best = k.square_clearance(np.ascontiguousarray(blocked.ravel()), grid.width, grid.height, out)
+        return out.reshape(grid.shape), int(best)
     best = k.clearance(np.ascontiguousarray(blocked.ravel()), fdx, fdy, rdx, rdy, t.parity_mode, t.wrap,
                        grid.width, grid.height, out)
     return out.reshape(grid.shape), int(best)

@@ -46,7 +46,7 @@ from .._validate import check_real
 from .._kernels import load
 from ..costs import CostField
 from ..grids.boards import Grid, SquareGrid
-from ..movement.search import check_costs, topo_bundle
+from ..movement.search import check_costs, plain_moves, topo_bundle
 from ..sight.board import SightBoard
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -222,9 +222,12 @@ def influence_map(
             reach = min(int(math.ceil(radius / costs.min_cost)), sight.whole)
             heights = np.array([sight.viewer_height(x, y) for x, y in cells], dtype=np.float64)
         k = load("tactics.influence")
-        settled = int(k.influence(costs.cell, costs.edge, topo_bundle(t), src, np.array([index[x] for x in teams], dtype=np.int64),
-                                  np.array(strengths, dtype=np.float64), radius, linear, factor, sb, max(reach, 0),
-                                  heights, isinstance(grid, SquareGrid), out))
+        moves = plain_moves(t, costs)
+        settled = int(k.influence(
+            costs.cell, costs.edge, np.zeros(0, dtype=np.uint8) if moves is None else moves, bool(costs.uniform),
+            float(costs.min_cost), topo_bundle(t), src, np.array([index[x] for x in teams], dtype=np.int64),
+            np.array(strengths, dtype=np.float64), radius, linear, factor, sb, max(reach, 0), heights,
+            isinstance(grid, SquareGrid), out))
     values = np.stack([t.unpad(out[i * n:(i + 1) * n]) for i in range(len(names))]) if names else \
         np.zeros((0,) + grid.shape)
     return _summarise(grid, tuple(names), values, ratio, settled, tuple(cells), tuple(teams))

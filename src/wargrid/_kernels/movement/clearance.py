@@ -97,6 +97,30 @@ def clearance(blocked, fdx, fdy, rdx, rdy, pmode, wrap, width, height, out):
 
 
 @jit
+def square_clearance(blocked, width, height, out):
+    """``clearance`` for square footprints on a board without wrap, in one pass from the bottom-right corner
+    (annotated A*'s recurrence: one more than the least of the right, lower and lower-right clearances).
+    Returns the largest clearance."""
+    best = 0
+    for y in range(height - 1, -1, -1):
+        for x in range(width - 1, -1, -1):
+            i = y * width + x
+            if blocked[i]:
+                out[i] = 0
+            elif x == width - 1 or y == height - 1:
+                out[i] = 1
+            else:
+                a = out[i + 1]
+                b = out[i + width]
+                c = out[i + width + 1]
+                m = a if a < b else b
+                out[i] = 1 + (m if m < c else c)
+            if out[i] > best:
+                best = out[i]
+    return best
+
+
+@jit
 def footprint_max(values, fdx, fdy, pmode, wrap, width, height, passes, out):
     """``out[i, :]``: the maximum of ``values[j, :]`` over the cells ``j`` of the footprint of size ``passes + 1`` at ``i``.
 

@@ -112,6 +112,7 @@ def trace_clear(hb, ax, ay, bx, by, za, zb):
         best = -1.0
         nxc = cx_
         nyc = cy_
+        ccx, ccy, _ = _centre(hb, cx_, cy_)
         for oy in range(-1, 2):
             for ox in range(-1, 2):
                 if ox == 0 and oy == 0:
@@ -123,6 +124,8 @@ def trace_clear(hb, ax, ay, bx, by, za, zb):
                 if not wrap and (vx < -1 or vx > pw - 2):
                     continue
                 px, py, p = _centre(hb, vx, vy)
+                if (px - ccx) * dx + (py - ccy) * dy <= 0.0:
+                    continue  # behind or beside: tiles touching where the segment leaves lie ahead of it
                 t0, t1 = _clip(hb, px, py, sx, sy, dx, dy)
                 if t0 > t_out + _EPS or t1 < t_out - _EPS:
                     continue  # does not touch the segment where it leaves the current tile
