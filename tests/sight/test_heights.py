@@ -87,6 +87,27 @@ def test_heightmap_sight_matches_the_brute_force_ray(board, data):
         assert height_line_of_sight(sb, a, b, viewer_height=eye, target_height=target, cover_height=cover) == seen, (a, b)
 
 
+@pytest.mark.parametrize("make", KINDS)
+def test_every_pair_on_a_small_board_with_a_hill_matches_the_ray(make):
+    g = make(6, 5, None)
+    elev = np.zeros((5, 6))
+    elev[3, 4] = 1.0
+    elev[1, 1] = 0.6
+    sb = prepare(g, np.zeros((5, 6), dtype=bool), elev)
+    compared = 0
+    for a in g.cells():
+        for b in g.cells():
+            if a == b:
+                continue
+            seen, margin = ray(g, elev, elev, a, b, 0.0, 0.3)
+            sides = {ray(g, elev, elev, a, b, 0.0, 0.3, nudge=s)[0] for s in (0.02, -0.02)}
+            if margin < 1e-3 or sides != {seen}:
+                continue
+            assert height_line_of_sight(sb, a, b, viewer_height=0.0, target_height=0.3) == seen, (a, b)
+            compared += 1
+    assert compared > 600
+
+
 @settings(max_examples=80)
 @given(height_boards(), st.sampled_from([0.0, 0.5, 1.7]))
 def test_equal_heights_see_both_ways_and_fov_agrees(board, h):

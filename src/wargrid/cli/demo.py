@@ -455,7 +455,7 @@ def run(args: argparse.Namespace) -> int:
         note["note"] = (f"{len(units)} towns, {int(inf.frontier.sum())} frontier cells, "
                         f"{int(inf.contested.sum())} contested")
         d.picture("influence", "Influence maps: who holds the ground", inf.overlays(),
-                  f"Each town is a unit of the side of the board it stands on ({', '.join(inf.teams)}; a side's towns weigh 1 in all); "
+                  f"Each town is a unit of the side of the board it stands on ({', '.join(map(str, inf.teams))}; a side's towns weigh 1 in all); "
                   f"influence falls off linearly with the foot path cost up to {radius:g}. Colours: the team with the "
                   f"most influence (borders are the front: {int(inf.frontier.sum())} frontier cells); dark: contested "
                   f"cells where the second team has at least half the first's influence.", png=True)

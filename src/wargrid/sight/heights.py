@@ -117,7 +117,8 @@ def _layout(g: Grid, top: NDArray[np.float64], base: NDArray[np.float64]) -> tup
     hh = nx * corners[:, 0] + ny * corners[:, 1]
     return (ground, np.ascontiguousarray(cx, dtype=np.float64), np.ascontiguousarray(cy, dtype=np.float64),
             np.ascontiguousarray(nx), np.ascontiguousarray(ny), np.ascontiguousarray(hh), g.width, g.height, t.pw,
-            int(t.wrap), float(c1x[0] - c0x[0]), float(c1y[0] - c0y[0]), t.pad(np.asarray(base, dtype=np.float64), 0.0))
+            int(t.wrap), float(c1x[0] - c0x[0]), float(c1y[0] - c0y[0]), t.pad(np.asarray(base, dtype=np.float64), 0.0),
+            float(np.max(np.sum(corners * corners, axis=1))) * (1.0 + 1e-6) + 1e-9)
 
 
 def _heights(viewer_height: Any, target_height: Any) -> tuple[float, float]:

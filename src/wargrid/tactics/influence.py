@@ -95,9 +95,11 @@ class Influence:
     def team(self, name: Hashable) -> NDArray[np.float64]:
         """``(height, width)`` influence of team ``name``."""
         try:
-            return self.values[self.teams.index(name)]
+            i = self.teams.index(name)
         except ValueError:
             raise UnknownError(f"no unit of team {name!r}; the teams are {list(self.teams)}") from None
+        out: NDArray[np.float64] = self.values[i]
+        return out
 
     def overlays(self) -> list["Overlay"]:
         """Render overlays: the owners as regions (borders are the fronts), contested cells hatched dark.

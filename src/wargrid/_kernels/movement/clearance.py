@@ -30,6 +30,18 @@ def _parity(pmode, x, y):
 
 
 @jit
+def _step(x, y, dx, dy, wrap, width, height):
+    """The cell ``(x + dx, y + dy)`` (wrapped in x when ``wrap``) and its flat id, ``-1`` off the board."""
+    qx = x + dx
+    qy = y + dy
+    if wrap:
+        qx = qx % width
+    if qx < 0 or qx >= width or qy < 0 or qy >= height:
+        return -1
+    return qy * width + qx
+
+
+@jit
 def clearance(blocked, fdx, fdy, rdx, rdy, pmode, wrap, width, height, out):
     """``out[i]``: the largest ``k`` whose footprint at cell ``i`` holds no blocked or off-board cell.
 
@@ -59,11 +71,7 @@ def clearance(blocked, fdx, fdy, rdx, rdy, pmode, wrap, width, height, out):
         y = i // width
         par = _parity(pmode, x, y)
         for e in range(ne):
-            qx = x + fdx[par, e]
-            qy = y + fdy[par, e]
-            if wrap:
-                qx = qx % width
-            if qx < 0 or qx >= width or qy < 0 or qy >= height:
+            if _step(x, y, fdx[par, e], fdy[par, e], wrap, width, height) < 0:
                 out[i] = 1
                 queue[tail] = i
                 tail += 1
@@ -79,14 +87,8 @@ def clearance(blocked, fdx, fdy, rdx, rdy, pmode, wrap, width, height, out):
         y = q // width
         par = _parity(pmode, x, y)
         for e in range(ne):
-            px = x + rdx[par, e]
-            py = y + rdy[par, e]
-            if wrap:
-                px = px % width
-            if px < 0 or px >= width or py < 0 or py >= height:
-                continue
-            p = py * width + px
-            if out[p] < 0:
+            p = _step(x, y, rdx[par, e], rdy[par, e], wrap, width, height)
+            if p >= 0 and out[p] < 0:
                 out[p] = dq + 1
                 queue[tail] = p
                 tail += 1
@@ -141,13 +143,9 @@ def footprint_max(values, fdx, fdy, pmode, wrap, width, height, passes, out):
             for c in range(m):
                 nxt[i, c] = cur[i, c]
             for e in range(ne):
-                qx = x + fdx[par, e]
-                qy = y + fdy[par, e]
-                if wrap:
-                    qx = qx % width
-                if qx < 0 or qx >= width or qy < 0 or qy >= height:
+                j = _step(x, y, fdx[par, e], fdy[par, e], wrap, width, height)
+                if j < 0:
                     continue
-                j = qy * width + qx
                 for c in range(m):
                     v = cur[j, c]
                     if v > nxt[i, c]:

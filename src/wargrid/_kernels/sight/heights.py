@@ -1,12 +1,14 @@
 """Line of sight over a heightmap: the straight segment between two cell centres, traced cell by cell.
 
-The board is one tuple ``hb = (ground, cx, cy, nx, ny, hh, width, height, pw, wrap, wsx, wsy, base)``:
+The board is one tuple ``hb = (ground, cx, cy, nx, ny, hh, width, height, pw, wrap, wsx, wsy, base, r2)``:
 
 - ``ground[p]`` (padded flat): the height a cell's top stands at (its
   elevation, plus the cover of sight-blocking terrain); ``-inf`` for padding
   and masked-out cells (they never block, and are never reported);
 - ``base[p]``: the elevation the eye and the target stand on (their cell's,
   without the cover);
+- ``r2``: the square of a tile's radius (centre to farthest corner), a little
+  more: a tile whose centre lies further from a point does not touch it;
 - ``cx[p]``, ``cy[p]``: the padded cells' centres in drawing units (the
   padding ring included, so a segment that grazes the board's edge is traced);
 - every tile is the same convex polygon around its centre: ``{q :
@@ -98,6 +100,7 @@ def trace_clear(hb, ax, ay, bx, by, za, zb):
     height = hb[7]
     pw = hb[8]
     wrap = hb[9]
+    r2 = hb[13]
     sx, sy, _ = _centre(hb, ax, ay)
     ex, ey, _ = _centre(hb, bx, by)
     dx = ex - sx
@@ -112,7 +115,8 @@ def trace_clear(hb, ax, ay, bx, by, za, zb):
         best = -1.0
         nxc = cx_
         nyc = cy_
-        ccx, ccy, _ = _centre(hb, cx_, cy_)
+        qx = sx + t_out * dx  # where the segment leaves the current tile
+        qy = sy + t_out * dy
         for oy in range(-1, 2):
             for ox in range(-1, 2):
                 if ox == 0 and oy == 0:
@@ -124,8 +128,8 @@ def trace_clear(hb, ax, ay, bx, by, za, zb):
                 if not wrap and (vx < -1 or vx > pw - 2):
                     continue
                 px, py, p = _centre(hb, vx, vy)
-                if (px - ccx) * dx + (py - ccy) * dy <= 0.0:
-                    continue  # behind or beside: tiles touching where the segment leaves lie ahead of it
+                if (px - qx) * (px - qx) + (py - qy) * (py - qy) > r2:
+                    continue  # a tile touching the exit point holds it: its centre is within the tile's radius
                 t0, t1 = _clip(hb, px, py, sx, sy, dx, dy)
                 if t0 > t_out + _EPS or t1 < t_out - _EPS:
                     continue  # does not touch the segment where it leaves the current tile
