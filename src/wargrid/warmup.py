@@ -36,11 +36,13 @@ def _movement(m: Map, kind: str) -> None:
     m.flow_field((3, 2)).path_from((0, 0))
     m.route((0, 0), (3, 2), points_per_turn=2.0)
     m.distance_table([(0, 0)], [(3, 2), (1, 1)])
+    m.path((0, 0), (2, 1), size=2)  # clearance and footprint kernels
 
 
 def _sight(m: Map, kind: str) -> None:
     m.fov((1, 1), radius=2)
     m.line_of_sight((0, 0), (3, 2))
+    m.fov((1, 1), radius=2, elevation="heightmap")
     m.fog(["a", "b"], radius=2).place(1, "a", (0, 0))
     if kind == "square-4":
         m.visibility_polygon((0.5, 0.5))
@@ -63,6 +65,7 @@ def _tactics(m: Map, kind: str) -> None:
         m.smooth_path(path)
     m.group_move([(0, 0), (1, 0)], (3, 2))
     m.turning_path((0, 0), (3, 2), facing=0, turn_rate=1)
+    m.influence([((0, 0), "a"), ((3, 2), "b")], radius=4.0)
 
 
 CAPABILITIES: dict[str, Callable[[Map, str], None]] = {

@@ -3,7 +3,7 @@
 Generates a board, then shows a unit's movement range, zones of control, A*
 paths for foot and cavalry, connectivity zones, sight, fog, territories,
 the classic RTS pathfinder, the bridge scenario from ``examples/``, attack
-areas and an any-angle path. Writes SVG and PNG pictures, ``index.html`` with a table of what was computed and how long it
+areas, an any-angle path, a unit bigger than one cell, sight over the heightmap and influence maps. Writes SVG and PNG pictures, ``index.html`` with a table of what was computed and how long it
 took, and the generated map file. One line of progress per step.
 """
 
@@ -393,10 +393,86 @@ def run(args: argparse.Namespace) -> int:
             + (f"; blue: the any-angle search (Theta*) over terrain costs, cost {aa.cost:.1f}." if aa else "."),
             png=True)
 
+    def big_unit(note: StepNote) -> None:
+        from ..movement.clearance import footprint
+
+        a, b = start_goal()
+        g = d.m.grid
+        clear = timed(note, d.m.clearance, unit="foot")
+        room = list(zip(*np.nonzero(clear >= 2)))
+        if not room:
+            note["note"] = "no cell has room for a 2-cell unit on this board"
+            return
+        a2 = min(((int(x), int(y)) for y, x in room), key=lambda c: g.distance(a, c))
+        reach = d.m.movement_range(a2, 1e9, unit="foot", size=2)
+        b2 = min(reach.cells(), key=lambda c: g.distance(b, c))
+        big = timed(note, d.m.path, a2, b2, unit="foot", size=2)
+        small = d.m.path(a2, b2, unit="foot")
+        assert big is not None and small is not None  # b2 was taken from the big unit's range
+        covered = np.zeros(d.m.shape, dtype=bool)
+        for c in big.cells:
+            for x, y in footprint(g, c, 2):
+                covered[y, x] = True
+        shape = "2 x 2 block" if g.kind == "square" else "7-hex ball"
+        note["note"] = f"size 2 ({shape}): cost {big.cost:g} vs {small.cost:g} for one cell"
+        d.picture("big_unit", "A unit bigger than one cell: clearance and its path", [
+            CellValues(np.where(clear > 0, np.minimum(clear, 6), np.nan).astype(float), low="#f7fbff", high="#08306b",
+                       alpha=0.55, name="clearance"),
+            CellMask(covered, color="#d62728", alpha=0.35, name="footprint along the path"),
+            Polyline(small.cells, color="#888888", width=0.2, name="one-cell path"),
+            Polyline(big.cells, color="#d62728", width=0.35, name="size-2 path"),
+            Markers([a2, b2], labels=["from", "to"])],
+            f"Blue: clearance for foot units (the largest unit that fits with its anchor on the cell; darker = more "
+            f"room). A size-2 foot unit ({shape}) from {a2} to {b2} (red, its footprint shaded; cost {big.cost:g}) "
+            f"keeps out of gaps a one-cell unit takes (grey, cost {small.cost:g}).", png=True)
+
+    def heightmap_sight(note: StepNote) -> None:
+        g = d.m.grid
+        elev = d.m.elevation
+        land = np.isfinite(d.m.costs(unit="foot")) & g.mask & ~d.m.blocks_sight()
+        if elev is None or not land.any():
+            note["note"] = "no elevation layer on this board"
+            return
+        y, x = np.unravel_index(int(np.argmax(np.where(land, elev, -np.inf))), elev.shape)
+        eye = (int(x), int(y))
+        radius = max(4, min(12, max(g.width, g.height) // 3))
+        plain = d.m.fov(eye, radius=radius)
+        seen = timed(note, d.m.fov, eye, radius=radius, elevation="heightmap", viewer_height=20.0, cover_height=40.0)
+        note["note"] = f"{int(seen.sum())} cells seen over the heightmap, {int(plain.sum())} by the plain rules"
+        d.picture("heightmap_sight", "Sight over the heightmap, from the highest hill", [
+            CellMask(~seen & g.mask, color="#000000", alpha=0.55, name="hidden by the ground"),
+            CellMask(seen & ~plain, color="#2ca02c", alpha=0.45, name="seen only from the height"),
+            Markers([eye], labels=["eye"])],
+            f"An eye 20 units above the highest open land cell {eye} (elevation {elev[eye[1], eye[0]]:g} of 0..1000), "
+            f"radius {radius}: a cell is seen when the straight line to its ground clears every tile between; forest "
+            f"and mountains stand 40 units above their ground. Dark: hidden; green: seen from the height but not by "
+            f"the plain sight rules. "
+            f"{int(seen.sum())} cells against {int(plain.sum())}.", png=True)
+
+    def influence(note: StepNote) -> None:
+        g = d.m.grid
+        land = [t for t in d.board.towns if np.isfinite(d.m.costs(unit="foot")[t[1], t[0]])]
+        if len(land) < 2:
+            land = list(start_goal())
+        sides = ["west" if t[0] < g.width / 2 else "east" for t in land]
+        if len(set(sides)) < 2:
+            sides[-1] = "east" if sides[-1] == "west" else "west"
+        units = [(t, s, 1.0 / sides.count(s)) for t, s in zip(land, sides)]  # each side's towns weigh 1 in all
+        radius = 0.75 * max(g.width, g.height) * d.m.cost_field(unit="foot").min_cost
+        inf = timed(note, d.m.influence, units, radius=radius, unit="foot")
+        note["note"] = (f"{len(units)} towns, {int(inf.frontier.sum())} frontier cells, "
+                        f"{int(inf.contested.sum())} contested")
+        d.picture("influence", "Influence maps: who holds the ground", inf.overlays(),
+                  f"Each town is a unit of the side of the board it stands on ({', '.join(map(str, inf.teams))}; a side's towns weigh 1 in all); "
+                  f"influence falls off linearly with the foot path cost up to {radius:g}. Colours: the team with the "
+                  f"most influence (borders are the front: {int(inf.frontier.sum())} frontier cells); dark: contested "
+                  f"cells where the second team has at least half the first's influence.", png=True)
+
     steps += [("movement range", move_range), ("zones of control", zoc), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
               ("sight", sight), ("fog of war", fog), ("territories", territories),
               ("RTS pathfinder", rts), ("RTS bridge scenario", bridge), ("attack areas", areas),
-              ("any-angle path", smooth)]
+              ("any-angle path", smooth), ("big unit (clearance)", big_unit),
+              ("heightmap sight", heightmap_sight), ("influence maps", influence)]
 
     prog = Progress(len(steps) + 1, quiet=args.quiet)
     if not args.quiet:

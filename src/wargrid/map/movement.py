@@ -6,8 +6,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..errors import ArgumentTypeError
+from ..errors import ArgumentError, ArgumentTypeError
 from .._progress import Progress, check_progress, reporter
+from ..movement.clearance import check_size, clearance_map
 from ..movement.dispatch import paths as _paths, shortest_distance, shortest_path
 from ..movement.prepared import PreparedPaths, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
@@ -35,6 +36,7 @@ class MovementQueries(MapCore):
         enemies: Sequence[tuple[int, int]] | None = None,
         friends: Sequence[tuple[int, int]] | None = None,
         ignore_zoc: bool = False,
+        size: int = 1,
     ) -> Path | None:
         """The cheapest path for ``unit`` from ``start`` to ``goal`` (``(x, y)`` cells), or ``None``.
 
@@ -43,6 +45,10 @@ class MovementQueries(MapCore):
         ``weight`` times the best cost) for speed; ``nearest=True`` returns the
         path to the reachable cell nearest an unreachable goal. ``enemies`` and
         ``friends`` are zones of control (see ``wargrid.movement.zoc``).
+        ``size`` > 1 is a unit bigger than one cell (a ``size x size`` block
+        anchored at its top-left cell on square boards, the hex ball of radius
+        ``size - 1`` on hex boards; see ``wargrid.movement.clearance``): the
+        cells of the path are its anchors.
 
         >>> from wargrid import Map, HexGrid
         >>> m = Map(HexGrid(5, 4)); m.set_terrain([(1, 0), (1, 1), (1, 2)], "water")
@@ -51,6 +57,8 @@ class MovementQueries(MapCore):
         ([(0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3), (2, 2), (2, 1), (2, 0)], 16.0)
         >>> m.path((0, 0), (1, 0)) is None
         True
+        >>> Map(HexGrid(6, 6)).path((1, 1), (4, 4), unit="foot", size=2).cells
+        [(1, 1), (1, 2), (2, 3), (3, 3), (4, 4)]
         """
         name = self.unit_class(unit)
         f = self.derived.cost_field(name)
@@ -60,12 +68,15 @@ class MovementQueries(MapCore):
         w = weight if type(weight) is float and weight == 1.0 else check_weight(weight)
         if not isinstance(nearest, (bool, np.bool_)):
             raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
+        k = check_size(grid, size)
         zones = None if nearest else self.derived.locked_zones(name)
         if enemies is None and friends is None:
             if not isinstance(ignore_zoc, (bool, np.bool_)):
                 raise ArgumentTypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
             return shortest_path(grid, f, start, goal, weight=w, nearest=bool(nearest), zones=zones,
-                                 prepared=self.derived.prepared(name))
+                                 prepared=self.derived.prepared(name), size=k)
+        if k != 1:
+            raise ArgumentError(f"enemies and friends (zones of control) apply to one-cell units only; got size={k}")
         occ = occupied(grid, f, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
         if not nearest and not occ.can_stop(goal):
             return None
@@ -121,8 +132,9 @@ class MovementQueries(MapCore):
         weight: float = 1.0,
         workers: int = 2,
         progress: Progress = True,
+        size: int = 1,
     ) -> list[Path | None]:
-        """``path`` for many ``(start, goal)`` pairs at once, on ``workers`` threads.
+        """``path`` for many ``(start, goal)`` pairs at once, on ``workers`` threads (``size``: as in ``path``).
 
         Parameters
         ----------
@@ -136,6 +148,8 @@ class MovementQueries(MapCore):
             Threads, 1 to ``wargrid.movement.dispatch.MAX_WORKERS`` (used when a query is long enough to pay).
         progress : bool or callable
             ``True``: a bar on a terminal for long batches; a callable gets ``(done, total)`` paths.
+        size : int
+            The unit's footprint, as in ``path``.
 
         Returns
         -------
@@ -159,7 +173,21 @@ class MovementQueries(MapCore):
         """
         name = self.unit_class(unit)
         return _paths(self.grid, self.derived.cost_field(name), pairs, weight=weight, workers=workers,
-                      zones=self.derived.locked_zones(name), prepared=self.derived.prepared(name), progress=progress)
+                      zones=self.derived.locked_zones(name), prepared=self.derived.prepared(name), progress=progress,
+                      size=size)
+
+    def clearance(self, *, unit: str | None = None) -> np.ndarray:
+        """``(height, width)`` clearance for ``unit``: the largest ``size`` that can stand on each cell (0: impassable).
+
+        See ``wargrid.movement.clearance`` for the footprints (square blocks
+        anchored at their top-left cell, hex balls centred on their cell).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(4, 3)); m.set_terrain([(2, 1)], "water")
+        >>> m.clearance(unit="foot").tolist()
+        [[2, 1, 1, 1], [2, 1, 0, 1], [1, 1, 1, 1]]
+        """
+        return clearance_map(self.grid, self.cost_field(unit=unit))
 
     def prepare(self, *, unit: str | None = None, progress: Callable[[float], None] | None = None) -> PreparedPaths:
         """Prepare exact fast path and distance queries for ``unit`` (a contraction hierarchy; see ``wargrid.movement.prepared``).
@@ -273,6 +301,7 @@ class MovementQueries(MapCore):
         enemies: Sequence[tuple[int, int]] | None = None,
         friends: Sequence[tuple[int, int]] | None = None,
         ignore_zoc: bool = False,
+        size: int = 1,
     ) -> MovementRange:
         """Every cell ``unit`` can reach from ``start`` spending at most ``max_cost`` movement points.
 
@@ -280,6 +309,7 @@ class MovementQueries(MapCore):
         (``(height, width)``; ``-inf`` remaining where out of reach),
         ``.path_to(cell)`` and ``.attack`` (cells within ``attack_range``
         steps of a reachable cell). ``enemies`` / ``friends``: zones of control.
+        ``size``: a unit bigger than one cell, as in ``path`` (the cells are anchors).
 
         Parameters
         ----------
@@ -313,10 +343,12 @@ class MovementQueries(MapCore):
         >>> r = Map(HexGrid(5, 5)).movement_range((2, 2), 2, unit="cavalry")
         >>> len(r.cells()), r.path_to((2, 0)).cells
         (19, [(2, 2), (2, 1), (2, 0)])
+        >>> len(Map(HexGrid(5, 5)).movement_range((2, 2), 2, unit="cavalry", size=2).cells())
+        9
         """
         return movement_range(
             self.grid, self.cost_field(unit=unit), start, max_cost, attack_range=attack_range,
-            enemies=enemies, friends=friends, ignore_zoc=ignore_zoc,
+            enemies=enemies, friends=friends, ignore_zoc=ignore_zoc, size=size,
         )
 
     def flow_field(self, goals: Any, *, unit: str | None = None) -> FlowField:

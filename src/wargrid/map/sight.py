@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import math
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ArgumentTypeError
+from ..errors import ArgumentError, ArgumentTypeError
 from ..sight.board import SightBoard
 from ..sight.fog import Fog
 from ..sight.fov import fov_array
+from ..sight.heights import check_height_mode, height_fov, height_line_of_sight
 from ..sight.los import los_on_board
 from ..sight.polygon import VisibilityPolygon, visibility_polygon
 from .core import Cell, MapCore
@@ -36,8 +38,21 @@ class SightQueries(MapCore):
             raise ArgumentTypeError(f"elevation must be True or False, got {elevation!r}")
         return bool(elevation)
 
+    @staticmethod
+    def _heightmap_options(mode: bool | str, viewer_height: Any, target_height: Any, cover_height: Any) -> dict[str, Any]:
+        """The heightmap keywords, refused unless ``elevation='heightmap'`` (they would be ignored)."""
+        given = {"viewer_height": viewer_height, "target_height": target_height, "cover_height": cover_height}
+        if mode != "heightmap":
+            extra = [k for k, v in given.items() if v is not None]
+            if extra:
+                raise ArgumentError(f"{', '.join(extra)} apply with elevation='heightmap' only")
+            return {}
+        defaults = {"viewer_height": 1.0, "target_height": 0.0, "cover_height": math.inf}
+        return {k: defaults[k] if v is None else v for k, v in given.items()}
+
     def fov(self, origin: Cell, *, radius: int | None, metric: str | None = None,
-            elevation: bool = True) -> npt.NDArray[np.bool_]:
+            elevation: bool | str = True, viewer_height: float | None = None, target_height: float | None = None,
+            cover_height: float | None = None) -> npt.NDArray[np.bool_]:
         """Boolean ``(height, width)`` array of the cells seen from ``origin`` (an ``(x, y)`` cell).
 
         Forest, mountains and other terrains with ``blocks_sight`` block the
@@ -46,17 +61,32 @@ class SightQueries(MapCore):
         'manhattan' on square boards, 'hex' on hex and staggered boards. With
         ``elevation`` (the default) and an elevation layer, a viewer sees over
         blockers strictly lower than its own cell. See ``wargrid.sight.fov``.
+        ``elevation='heightmap'`` is sight over the elevation layer as a
+        surface: an eye ``viewer_height`` (default 1) above the origin's
+        ground sees a cell when the straight line to ``target_height``
+        (default 0) above its ground clears the ground between; blocking
+        terrain stands ``cover_height`` (default ``inf``) above its ground
+        (see ``wargrid.sight.heights``).
 
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "forest")
         >>> m.fov((0, 0), radius=4).astype(int).tolist()
         [[1, 1, 1, 0, 0]]
+        >>> m = Map(SquareGrid(5, 1)); m.set_elevation([[3, 0, 1, 0, 0]])
+        >>> m.fov((0, 0), radius=4, elevation="heightmap").astype(int).tolist()
+        [[1, 1, 1, 0, 1]]
         """
-        board = self.derived.sight_board(self._check_elevation_flag(elevation))
+        mode = check_height_mode(elevation)
+        hm = self._heightmap_options(mode, viewer_height, target_height, cover_height)
+        if hm:
+            return height_fov(self.derived.sight_board(True), origin, radius=radius, metric=metric, **hm)
+        board = self.derived.sight_board(bool(mode))
         return fov_array(board, origin, radius=radius, metric=metric)
 
-    def line_of_sight(self, a: Cell, b: Cell, *, elevation: bool = True) -> bool:
-        """Whether a viewer at ``a`` sees cell ``b``: exactly ``self.fov(a, radius=None)[b]``.
+    def line_of_sight(self, a: Cell, b: Cell, *, elevation: bool | str = True, viewer_height: float | None = None,
+                      target_height: float | None = None, cover_height: float | None = None) -> bool:
+        """Whether a viewer at ``a`` sees cell ``b``: exactly ``self.fov(a, radius=None, ...)[b]``
+        (``elevation='heightmap'`` and its heights as in ``fov``).
 
         Parameters
         ----------
@@ -80,8 +110,16 @@ class SightQueries(MapCore):
         >>> m = Map(HexGrid(5, 1)); m.set_terrain([(2, 0)], "mountains")
         >>> m.line_of_sight((0, 0), (2, 0)), m.line_of_sight((0, 0), (4, 0))
         (True, False)
+        >>> m = Map(HexGrid(5, 1)); m.set_elevation([[0, 0, 2, 0, 0]])
+        >>> m.line_of_sight((0, 0), (4, 0), elevation="heightmap"), m.line_of_sight(
+        ...     (0, 0), (4, 0), elevation="heightmap", viewer_height=3.0, target_height=3.0)
+        (False, True)
         """
-        return los_on_board(self.derived.sight_board(self._check_elevation_flag(elevation)), a, b)
+        mode = check_height_mode(elevation)
+        hm = self._heightmap_options(mode, viewer_height, target_height, cover_height)
+        if hm:
+            return height_line_of_sight(self.derived.sight_board(True), a, b, **hm)
+        return los_on_board(self.derived.sight_board(bool(mode)), a, b)
 
     def fog(self, teams: Sequence[str], *, radius: int | None = 8, metric: str | None = None,
             regrow: int | None = None, alliances: Iterable[tuple[str, str]] = (), elevation: bool = True) -> Fog:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
+import numpy as np
+
+from ..errors import ArgumentTypeError
 from .._validate import check_choice
 from ..movement.search import Path
 from ..tactics.anyangle import AnyAnglePath, any_angle_path
 from ..tactics.areas import Area, area, is_hex
 from ..tactics.groups import GroupMove, group_move
+from ..tactics.influence import Influence, influence_map
 from ..tactics.smoothing import SmoothPath, smooth_path
 from ..tactics.turning import TurnPath, turning_path
 from .sight import SightQueries
@@ -205,3 +209,33 @@ class TacticsQueries(SightQueries):
         """
         return turning_path(self.grid, self.cost_field(unit=unit), start, goal, facing=facing, turn_rate=turn_rate,
                             speed=speed, final_facing=final_facing, pivot=pivot)
+
+    def influence(
+        self,
+        units: Sequence[tuple[Any, ...]],
+        *,
+        decay: str | float = "linear",
+        radius: float = 8.0,
+        unit: str | None = None,
+        sight: bool = False,
+        contested_ratio: float = 0.5,
+    ) -> Influence:
+        """Per-team influence maps of ``units`` (``(cell, team)`` or ``(cell, team, strength)``), with the
+        owner, frontier and contested cells (see ``wargrid.tactics.influence``).
+
+        Influence decays with the path cost for movement class ``unit``
+        (``decay='linear'`` or a factor per movement point) and stops at
+        ``radius``; ``sight=True`` counts a unit only on the cells it sees
+        (``Map.fov``, with elevation).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(8, 3))
+        >>> inf = m.influence([((0, 1), "red", 3.0), ((7, 1), "blue", 1.0)], radius=10, unit="cavalry")
+        >>> inf.teams, inf.owner[1].tolist(), inf.frontier[1].nonzero()[0].tolist()
+        (('red', 'blue'), [0, 0, 0, 0, 0, 0, 0, 1], [6, 7])
+        """
+        if not isinstance(sight, (bool, np.bool_)):
+            raise ArgumentTypeError(f"sight must be True or False, got {sight!r}")
+        board = self.derived.sight_board(True) if sight else None
+        return influence_map(self.grid, self.cost_field(unit=unit), units, decay=decay, radius=radius, sight=board,
+                             contested_ratio=contested_ratio)

@@ -23,6 +23,11 @@ In order:
    exactly; when it cannot (a cost got cheaper since it was built) the
    search below answers and its time is counted toward a rebuild.
 
+``size`` > 1 (a unit bigger than one cell, see ``wargrid.movement.clearance``)
+swaps the cost field for the footprint field of that size before step 1; the
+zones of the one-cell field still answer the pre-check (a big unit's moves are
+a subset of a one-cell unit's), a prepared structure does not.
+
 >>> import numpy as np
 >>> from wargrid import SquareGrid
 >>> costs = np.ones((3, 4)); costs[1, 1:3] = np.inf
@@ -50,6 +55,7 @@ from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid
 from ._array_cache import ArrayCache, cached, remember
+from .clearance import check_size, footprint_costs
 from .jps import jps_path, jps_pays
 from .prepared import UNANSWERED as _UNANSWERED, PreparedPaths
 from .search import SEARCH_BYTES_PER_CELL, Path, check_costs, check_weight, jps_applies, padded_id, search_checked, stop_array
@@ -110,13 +116,18 @@ def shortest_path(
     search: str = "auto",
     zones: Connectivity | None = None,
     prepared: PreparedPaths | None = None,
+    size: int = 1,
 ) -> Path | None:
-    """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``).
+    """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``,
+    ``size`` from ``check_size``).
 
     ``zones``: connectivity zones valid for ``costs`` or for a field no
     stricter than it (``Map`` passes its own); ``prepared``: a prepared
     structure of this board (``Map`` passes its own). See the module notes.
     """
+    if size != 1:
+        costs = footprint_costs(grid, costs, size)
+        prepared = None
     topo = grid.topology
     s = padded_id(topo, start)
     t = padded_id(topo, goal)
@@ -195,6 +206,7 @@ def astar(
     nearest: bool = False,
     stop: npt.NDArray[np.bool_] | None = None,
     search: str = "auto",
+    size: int = 1,
 ) -> Path | None:
     """The cheapest path from ``start`` to ``goal`` (``(x, y)`` cells) over ``costs``, or ``None``.
 
@@ -216,6 +228,9 @@ def astar(
     search : {'auto', 'astar', 'jps'}
         'auto' lets the dispatcher choose (see the module notes); 'astar'
         forces A*; 'jps' forces Jump Point Search (an error where it is not exact).
+    size : int
+        The unit's footprint (1: one cell; see ``wargrid.movement.clearance``):
+        ``start``, ``goal`` and the path's cells are anchors.
 
     Returns
     -------
@@ -225,7 +240,8 @@ def astar(
     Raises
     ------
     TypeError, ValueError
-        A cell off the board, a weight below 1, an unknown ``search``, costs of another board.
+        A cell off the board, a weight below 1, an unknown ``search``, costs of another board,
+        a ``size`` that is not an integer from 1 to ``clearance.max_size(grid)``.
 
     Examples
     --------
@@ -233,6 +249,8 @@ def astar(
     >>> g = HexGrid(5, 5)
     >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (0, 0), (4, 4)).cost
     6.0
+    >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (1, 1), (3, 3), size=2).cost
+    3.0
     """
     costs = check_costs(grid, costs)
     start = grid.check_cell(start, "start")
@@ -246,7 +264,8 @@ def astar(
         stop = np.asarray(stop)
         if stop.shape != grid.shape:
             raise ArgumentError(f"stop must have shape (height, width) = {grid.shape}, got {stop.shape}")
-    return shortest_path(grid, costs, start, goal, weight=w, nearest=bool(nearest), stop=stop, search=search)
+    return shortest_path(grid, costs, start, goal, weight=w, nearest=bool(nearest), stop=stop, search=search,
+                         size=check_size(grid, size))
 
 
 def find_path(
@@ -293,6 +312,7 @@ def paths(
     zones: Connectivity | None = None,
     prepared: PreparedPaths | None = None,
     progress: Progress = True,
+    size: int = 1,
 ) -> list[Path | None]:
     """The path of every ``(start, goal)`` pair, spread over ``workers`` threads (the kernels release the GIL).
 
@@ -300,7 +320,7 @@ def paths(
     the size of the board (``SEARCH_BYTES_PER_CELL`` a cell), and a batch whose
     threads memory could not hold is refused up front (``ResourceError``).
 
-    ``zones``, ``prepared``: as in ``shortest_path`` (``Map.paths`` passes its own).
+    ``zones``, ``prepared``: as in ``shortest_path`` (``Map.paths`` passes its own); ``size``: as in ``astar``.
 
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(3, 3)
@@ -323,6 +343,11 @@ def paths(
             raise ArgumentTypeError(f"pairs[{i}] must be a (start, goal) pair of cells, got {pr!r}") from None
         checked.append((grid.check_cell(a, f"pairs[{i}][0]"), grid.check_cell(b, f"pairs[{i}][1]")))
     w = check_weight(weight)
+    k = check_size(grid, size)
+    if k != 1:
+        costs = footprint_costs(grid, costs, k)
+        prepared = None
+
     with reporter(progress, len(checked), "paths", unit="path") as tick:
         return _run_paths(grid, checked, workers, tick,
                           lambda pr: shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared))

@@ -24,6 +24,7 @@ from ..errors import ArgumentError
 from .._validate import check_int, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
+from .clearance import check_size, footprint_costs
 from .search import Path, check_cells, dijkstra_field, padded_id, topo_bundle
 from .zoc import occupied
 from ..render.notebook import Drawn, mask_overlay, values_overlay
@@ -119,13 +120,25 @@ def movement_range(
     enemies: Any = None,
     friends: Any = None,
     ignore_zoc: bool = False,
+    size: int = 1,
 ) -> MovementRange:
-    """Every cell reachable from ``start`` within ``max_cost`` movement points (see ``MovementRange``)."""
+    """Every cell reachable from ``start`` within ``max_cost`` movement points (see ``MovementRange``).
+
+    With ``size`` > 1 (a unit bigger than one cell, see
+    ``wargrid.movement.clearance``) ``start`` and the reachable cells are
+    anchors of the footprint; zones of control are for one-cell units only.
+    """
     start = grid.check_cell(start, "start")
     max_cost = check_real(max_cost, "max_cost", minimum=0.0)
     attack_range = check_int(attack_range, "attack_range")
     if attack_range < 0:
         raise ArgumentError(f"attack_range must be >= 0, got {attack_range}")
+    size = check_size(grid, size)
+    if size != 1:
+        if enemies is not None or friends is not None:
+            raise ArgumentError("enemies and friends (zones of control) apply to one-cell units only; got size="
+                                f"{size}")
+        costs = footprint_costs(grid, costs, size)
     occ = occupied(grid, costs, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
     topo = grid.topology
     f = dijkstra_field(grid, occ.costs, np.array([padded_id(topo, start)]), max_cost=max_cost, stop=occ.stop)

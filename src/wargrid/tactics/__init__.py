@@ -1,4 +1,5 @@
-"""Tactical geometry and smooth movement: attack areas, any-angle paths, group moves, turning vehicles, unit debugging.
+"""Tactical geometry and smooth movement: attack areas, any-angle paths, group moves, turning vehicles, unit debugging,
+influence maps.
 
 Functions take a grid and arrays, never a ``Map``; ``Map.area``,
 ``Map.smooth_path`` and friends are thin wrappers over them.
@@ -8,10 +9,11 @@ from .anyangle import AnyAnglePath, any_angle_path
 from .areas import AREA_SHAPES, Area, area, area_mask, rotate_shape
 from .debug import UnitDebug, debug_json, debug_svg, unit_debug
 from .groups import GroupMove, assign, group_move
+from .influence import Influence, influence_map
 from .smoothing import SmoothPath, line_clear, segment_cost, smooth_path
 from .turning import TrackPoint, TurnPath, turn_track, turning_path
 
 __all__ = ["AREA_SHAPES", "Area", "area", "area_mask", "rotate_shape", "SmoothPath", "line_clear", "smooth_path",
            "segment_cost", "AnyAnglePath", "any_angle_path",
            "GroupMove", "assign", "group_move", "TrackPoint", "TurnPath", "turn_track", "turning_path",
-           "UnitDebug", "debug_json", "debug_svg", "unit_debug"]
+           "UnitDebug", "debug_json", "debug_svg", "unit_debug", "Influence", "influence_map"]
