@@ -182,6 +182,23 @@ class MovementQueries(MapCore):
         See ``wargrid.movement.clearance`` for the footprints (square blocks
         anchored at their top-left cell, hex balls centred on their cell).
 
+        Parameters
+        ----------
+        unit : str, optional
+            The movement class whose passable cells count (default: the terrain table's first).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(height, width)`` integers: 0 on impassable cells, else the largest footprint size that fits.
+
+        Raises
+        ------
+        UnknownError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(4, 3)); m.set_terrain([(2, 1)], "water")
         >>> m.clearance(unit="foot").tolist()

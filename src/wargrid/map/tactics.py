@@ -110,6 +110,30 @@ class TacticsQueries(SightQueries):
         """A route of straight segments for ``unit`` from ``start`` to ``goal``, priced by the terrain it crosses
         (Theta*), or ``None``; never dearer than ``path``. See ``wargrid.tactics.anyangle``.
 
+        Parameters
+        ----------
+        start, goal : (x, y)
+            The cells the route joins.
+        unit : str, optional
+            The movement class whose terrain costs price the segments (default: the terrain table's first).
+
+        Returns
+        -------
+        AnyAnglePath or None
+            The waypoints (``cells``) and the route's ``cost`` by the segment-cost rule of
+            ``wargrid.tactics.smoothing``; ``None`` when ``goal`` cannot be reached.
+
+        Raises
+        ------
+        CellError
+            ``start`` or ``goal`` off the board.
+        UnknownError
+            An unknown ``unit`` class.
+        ArgumentError
+            A wrapped board (use ``path`` and ``smooth_path`` there).
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> m = Map(HexGrid(12, 7)); m.set_terrain([(x, y) for x in range(4, 8) for y in range(2, 5)], "forest")
         >>> a = m.any_angle_path((1, 3), (10, 3), unit="cavalry")
@@ -223,11 +247,40 @@ class TacticsQueries(SightQueries):
         """Per-team influence maps of ``units`` (``(cell, team)`` or ``(cell, team, strength)``), with the
         owner, frontier and contested cells (see ``wargrid.tactics.influence``).
 
-        Influence decays with the path cost for movement class ``unit``
-        (``decay='linear'`` or a factor per movement point) and stops at
-        ``radius``; ``sight=True`` counts a unit only on the cells it sees
-        (``Map.fov``, with elevation).
+        Parameters
+        ----------
+        units : sequence of (cell, team) or (cell, team, strength)
+            The units; ``strength`` defaults to 1, a team is any hashable name.
+        decay : 'linear' or float
+            ``'linear'``: a unit's influence falls linearly to 0 at ``radius``; a number in (0, 1): the
+            factor it is multiplied by per movement point.
+        radius : float
+            The path cost beyond which a unit has no influence (> 0).
+        unit : str, optional
+            The movement class whose path costs carry the influence (default: the terrain table's first).
+        sight : bool
+            ``True``: a unit counts only on the cells it sees (``Map.fov``, with elevation).
+        contested_ratio : float
+            In (0, 1]: a cell is contested when its second team's influence is at least this share of the first's.
 
+        Returns
+        -------
+        Influence
+            Per-team arrays, ``owner``, ``frontier``, ``contested`` and ``tension``; draws itself in a notebook.
+
+        Raises
+        ------
+        ArgumentTypeError
+            ``units`` or one of its entries malformed, a team that is not hashable, ``sight`` not a bool.
+        ArgumentError
+            A bad ``decay``, ``radius`` or ``contested_ratio``.
+        CellError
+            A unit's cell off the board.
+        UnknownError
+            An unknown ``unit`` class.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(8, 3))
         >>> inf = m.influence([((0, 1), "red", 3.0), ((7, 1), "blue", 1.0)], radius=10, unit="cavalry")
