@@ -86,3 +86,18 @@ def test_png_pictures_when_pillow_is_installed(monkeypatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "PIL" else real(name, *a))
     assert m._repr_png_() is None and p._repr_png_() is None and is_svg(p._repr_svg_())
     assert Path([(0, 0)], 0.0)._repr_png_() is None
+
+
+def test_a_partition_shows_its_territories():
+    from wargrid import HexGrid, Map
+
+    m = Map(HexGrid(6, 4))
+    part = m.partition(2, seed=1)
+    svg = part._repr_svg_()
+    assert svg is not None and "<svg" in svg
+    # every cell of a territory is drawn as a region (one polygon per cell)
+    assert svg.count("<polygon") >= 2 * int((part.owners >= 0).sum())  # the ground, then the territories
+    from wargrid.territory import partition
+
+    bare = partition(HexGrid(6, 4), 2, seed=1)
+    assert bare._repr_svg_() is not None and bare.grid is not None

@@ -57,6 +57,8 @@ from .._progress import Progress, ticker
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.boards import Grid
+from ..render.notebook import Drawn
+from ..render.overlays import Overlay, Regions
 from ._graph import (
     Deadline,
     LandGraph,
@@ -132,12 +134,17 @@ class PartitionReport:
 
 
 @dataclass(frozen=True, eq=False)
-class Partition:
+class Partition(Drawn):
     """``owners``: an int ``(height, width)`` array of player indices (``-1``: no one's,
-    impassable or off the board), and the ``report``."""
+    impassable or off the board), and the ``report``; a notebook shows the territories on ``grid``."""
 
     owners: np.ndarray
     report: PartitionReport
+    grid: Grid | None = field(default=None, repr=False, compare=False)
+
+    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
+        """The territories as coloured regions with borders on their board, for a notebook."""
+        return self.grid, [Regions(self.owners)]
 
 
 # -- shared steps -------------------------------------------------------------------
@@ -431,7 +438,7 @@ def partition(
     seconds = time.perf_counter() - t0
     report = _report(graph, given, owner, players, seeds, mode, used, _tolerance(given), seconds)
     tick(3)
-    return Partition(owners=graph.to_layer(owner, -1).astype(np.int64), report=report)
+    return Partition(owners=graph.to_layer(owner, -1).astype(np.int64), report=report, grid=grid)
 
 
 def _own_starts(graph: LandGraph, owner: np.ndarray, seeds: np.ndarray) -> np.ndarray:
