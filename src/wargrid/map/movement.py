@@ -40,16 +40,46 @@ class MovementQueries(MapCore):
     ) -> Path | None:
         """The cheapest path for ``unit`` from ``start`` to ``goal`` (``(x, y)`` cells), or ``None``.
 
-        Exact A* (Jump Point Search on uniform square-8 boards) with
-        deterministic ties; ``weight`` > 1 trades optimality (at most
-        ``weight`` times the best cost) for speed; ``nearest=True`` returns the
-        path to the reachable cell nearest an unreachable goal. ``enemies`` and
-        ``friends`` are zones of control (see ``wargrid.movement.zoc``).
-        ``size`` > 1 is a unit bigger than one cell (a ``size x size`` block
-        anchored at its top-left cell on square boards, the hex ball of radius
-        ``size - 1`` on hex boards; see ``wargrid.movement.clearance``): the
-        cells of the path are its anchors.
+        Exact A* (Jump Point Search on uniform square-8 boards, the prepared
+        structure after ``prepare``) with deterministic ties.
 
+        Parameters
+        ----------
+        start, goal : (x, y)
+            The cells the path joins.
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        weight : float
+            >= 1; above 1 trades optimality (at most ``weight`` times the best cost) for speed.
+        nearest : bool
+            ``True``: when ``goal`` cannot be reached, the path to the reachable cell nearest it.
+        enemies, friends : sequence of (x, y), optional
+            Units whose zones of control the path respects (see ``wargrid.movement.zoc``).
+        ignore_zoc : bool
+            With ``enemies``: a unit that ignores zones of control (skirmishers).
+        size : int
+            A unit bigger than one cell: a ``size x size`` block anchored at its top-left cell on
+            square boards, the hex ball of radius ``size - 1`` on hex boards (see
+            ``wargrid.movement.clearance``); the cells of the path are its anchors.
+
+        Returns
+        -------
+        Path or None
+            ``cells``, ``cost`` (and ``xy``, an ``(n, 2)`` array); ``None`` when ``goal`` cannot be reached.
+
+        Raises
+        ------
+        CellError
+            ``start`` or ``goal`` off the board, or an enemy/friend cell off it.
+        UnknownError
+            An unknown ``unit`` class.
+        ArgumentError
+            ``weight`` below 1, a bad ``size``, or zones of control with ``size`` > 1.
+        ArgumentTypeError
+            ``nearest`` or ``ignore_zoc`` not a bool, ``size`` not an integer.
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> m = Map(HexGrid(5, 4)); m.set_terrain([(1, 0), (1, 1), (1, 2)], "water")
         >>> p = m.path((0, 0), (2, 0), unit="foot")
