@@ -79,10 +79,16 @@ __all__ = [
 WITNESS_SETTLE = 64
 """A witness search stops after this many settled nodes (and keeps the shortcut): size against build time."""
 
-CORE_FRACTION = 0.01
+ESTIMATE_SETTLE = 16
+"""The priorities (lazy updates) count shortcuts with witness searches stopped after this many settled nodes."""
+
+LANDMARKS = 16
+"""Core nodes whose exact costs to every core node guide the core's A* (see ``landmark_bounds``)."""
+
+CORE_FRACTION = 0.03
 """The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
 
-CORE_MAX = 6000
+CORE_MAX = 60_000
 
 
 def core_size(m: int) -> int:
@@ -149,7 +155,9 @@ class PrepareMemoryError(WargridError, MemoryError):
 
 
 BYTES_PER_ARC = 28
-"""A stored arc: neighbour (int32), both weights (float64), both shortcut middles (int32)."""
+"""An arc while the hierarchy is built: neighbour (int32), both weights (float64), both shortcut middles (int32).
+
+Once built, the weights are kept as float32 when that is exact (20 bytes an arc)."""
 
 
 def _build_bytes(topo: Topology) -> int:
@@ -429,23 +437,71 @@ def prepare(
     deleted = np.zeros((2, n), dtype=np.int32)
     rank = np.full(n, -1, dtype=np.int64)
     report(0.0)
-    m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, WITNESS_SETTLE, pq, deleted)
+    m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, ESTIMATE_SETTLE, pq, deleted)
     chunk = max(1, m // 200)
     report(0.05)
     stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
     while int(pq[3][1]) < stop:
         upto = min(stop, int(pq[3][1]) + chunk)
         pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
-                                           WITNESS_SETTLE, pq, deleted, rank, upto)
+                                           ESTIMATE_SETTLE, WITNESS_SETTLE, pq, deleted, rank, upto)
         report(0.05 + 0.95 * min(1.0, int(pq[3][1]) / max(m, 1)))
     in_core = np.zeros(n, dtype=np.uint8)
     uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
-    report(1.0)
     del pool, wit, start, cnt, cap, done, pq, deleted, rank
+    cidx, dl = _landmarks(costs, in_core, LANDMARKS)
+    report(1.0)
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
-    upward = (first, ucnt, un, uwo, uwi, uvo, uvi, in_core)
+    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl))
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
+
+
+def _landmarks(costs: CostField, in_core: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(cidx, dl)``: the core's own numbering (``-1`` off the core) and every core node's cost from ``count`` landmarks.
+
+    Landmarks are core nodes picked farthest first: each one the core node
+    farthest from those picked before (unreachable ones first, so every
+    part of a split board gets one). ``dl[cidx[v], l]`` is the exact cost
+    from landmark ``l`` to ``v`` on the board (``inf``: unreachable).
+    """
+    k = _kernels()
+    tb = topo_bundle(costs.topology)
+    n = costs.cell.shape[0]
+    ids = np.flatnonzero(in_core)
+    cidx = np.full(n, -1, dtype=np.int32)
+    cidx[ids] = np.arange(ids.size, dtype=np.int32)
+    nl = min(count, ids.size)
+    dl = np.empty((ids.size, nl))
+    if nl == 0:
+        return cidx, dl
+    st = per_thread("ch_states", n, _QueryState, keep=1)
+    dist, _, stamp, _, _, _, pos, _, hk, hid, _, _ = st.qs
+    never = np.zeros(n, dtype=np.int64)  # no target: every search runs to the end
+
+    def field(src: int) -> np.ndarray:
+        gen = st.take(1)
+        k.dijkstra_targets(src, never, 0, costs.cell, costs.edge, tb, dist, stamp, pos, hk, hid, gen)
+        return np.where(stamp[ids] == gen + 1, dist[ids], np.inf)
+
+    far = field(int(ids[0]))
+    for l in range(nl):
+        pick = int(ids[int(np.argmax(far))])
+        dl[:, l] = field(pick)
+        far = dl[:, l].copy() if l == 0 else np.minimum(far, dl[:, l])
+        far[ids == pick] = -1.0
+    return cidx, dl
+
+
+def _narrow(a: np.ndarray) -> np.ndarray:
+    """``a`` as float32 (weights) or int32 (offsets) when every value survives the round trip, else ``a``.
+
+    Weights are sums of step costs; when they are small whole numbers or
+    halves (the terrain tables' costs) float32 holds them exactly, and
+    queries add them up in float64, so the answers stay exact.
+    """
+    small = a.astype(np.float32 if a.dtype.kind == "f" else np.int32)
+    return small if np.array_equal(small.astype(a.dtype), a) else a
 
 
 # -- tables --------------------------------------------------------------------------------------
