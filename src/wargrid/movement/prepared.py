@@ -315,10 +315,14 @@ class PreparedPaths:
         if not self.drift(costs).clean:
             return None
         st = self._state()
-        out = np.full((src.shape[0], tgt.shape[0]), np.inf)
         gen = st.take(0)
-        st.gen = int(_kernels().table(src, tgt, self.upward, st.qs, gen, out)) + 8
-        return out
+        if src.shape[0] <= tgt.shape[0]:  # the searches of the longer list stop at the core
+            out = np.full((src.shape[0], tgt.shape[0]), np.inf)
+            st.gen = int(_kernels().table(src, tgt, self.upward, False, st.qs, gen, out)) + 8
+            return out
+        flipped = np.full((tgt.shape[0], src.shape[0]), np.inf)
+        st.gen = int(_kernels().table(tgt, src, self.upward, True, st.qs, gen, flipped)) + 8
+        return np.ascontiguousarray(flipped.T)
 
 
 _CLEAN = _Drift(True, True, None)
@@ -348,17 +352,32 @@ def _drift(f0: CostField, f1: CostField) -> _Drift:
 # -- building ----------------------------------------------------------------------------------------
 
 def _stderr_progress(label: str) -> Callable[[float], None]:
-    """Progress on stderr, shown only on a terminal and only once the build has taken a second."""
+    """Progress on stderr, shown only on a terminal and only once the build has taken a second.
+
+    A ``tqdm`` bar when tqdm is installed, else a percentage rewritten in place.
+    """
     t0 = time.perf_counter()
-    shown = [False]
+    bar: list[Any] = []
 
     def show(fraction: float) -> None:
-        if not sys.stderr.isatty() or time.perf_counter() - t0 < 1.0:
+        if not bar:
+            if not sys.stderr.isatty() or time.perf_counter() - t0 < 1.0:
+                return
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                bar.append(None)
+            else:
+                bar.append(tqdm(total=1000, desc=label, unit="‰", leave=False, file=sys.stderr))
+        got = bar[0]
+        if got is None:
+            end = "\n" if fraction >= 1.0 else ""
+            sys.stderr.write(f"\r{label}: {100 * fraction:5.1f} %{end}")
+            sys.stderr.flush()
             return
-        shown[0] = True
-        end = "\n" if fraction >= 1.0 else ""
-        sys.stderr.write(f"\r{label}: {100 * fraction:5.1f} %{end}")
-        sys.stderr.flush()
+        got.update(max(0, int(1000 * fraction) - got.n))
+        if fraction >= 1.0:
+            got.close()
 
     return show
 

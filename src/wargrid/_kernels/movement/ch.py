@@ -757,9 +757,12 @@ def mark_around(ids, tb, mark):
 # -- tables --------------------------------------------------------------------------------------
 
 @jit
-def _upward_all(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
-    """Every node the upward search from ``root`` settles, into ``seen`` (returns the count)."""
-    first, ucnt, un = upg[0], upg[1], upg[2]
+def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, seen):
+    """Every node the upward search from ``root`` settles, into ``seen`` (returns the count).
+
+    With ``stop_core`` the core nodes are settled but not expanded.
+    """
+    first, ucnt, un, core = upg[0], upg[1], upg[2], upg[7]
     w = upg[4] if backward else upg[3]
     dist[root] = 0.0
     stamp[root] = gen
@@ -774,6 +777,8 @@ def _upward_all(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
             seen = _grow(seen, 2 * k, np.int64(-1))
         seen[k] = x
         k += 1
+        if stop_core and core[x]:
+            continue
         fx = first[x]
         for e in range(fx, fx + ucnt[x]):
             we = w[e]
@@ -795,8 +800,15 @@ def _upward_all(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
 
 
 @jit
-def table(src, tgt, upg, qs, gen0, out):
-    """``out[i, j]``: the cost from ``src[i]`` to ``tgt[j]`` (buckets on the backward searches); returns the last stamp."""
+def table(src, tgt, upg, flip, qs, gen0, out):
+    """``out[i, j]``: the cost from ``src[i]`` to ``tgt[j]`` (buckets on the backward searches); returns the last stamp.
+
+    The backward searches stop at the core (the buckets hold the core nodes
+    they reach); each forward search goes on through the whole core. With
+    ``flip`` the roles swap (``src`` are the goals and the searches run on
+    reversed arcs): the caller passes the shorter list as ``tgt`` and reads
+    ``out`` transposed, so the fewer searches cross the core.
+    """
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
     head = pf  # bucket heads, valid where sb says the node was seen by this table
     bnode = np.empty(1024, dtype=np.int64)
@@ -809,7 +821,7 @@ def table(src, tgt, upg, qs, gen0, out):
     mark = gen0 + 2 * tgt.shape[0] + 2
     for j in range(tgt.shape[0]):
         gen += 2
-        seen, k = _upward_all(tgt[j], upg, True, db, sb, posb, hkb, hidb, gen, seen)
+        seen, k = _upward_all(tgt[j], upg, not flip, True, db, sb, posb, hkb, hidb, gen, seen)
         for i in range(k):
             x = seen[i]
             if nb_ == bnode.shape[0]:
@@ -833,7 +845,7 @@ def table(src, tgt, upg, qs, gen0, out):
     g2 = mark
     for i in range(src.shape[0]):
         g2 += 2
-        seen, k = _upward_all(src[i], upg, False, df, sb, posb, hkb, hidb, g2, seen)
+        seen, k = _upward_all(src[i], upg, flip, False, df, sb, posb, hkb, hidb, g2, seen)
         for m in range(k):
             x = seen[m]
             if sf[x] != mark:
@@ -929,7 +941,7 @@ def potential_astar(s, t, cell, edge, tb, upg, qs, gen, ps):
     has_edge = edge.shape[0] > 0
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
     seen = np.empty(1024, dtype=np.int64)
-    seen, k = _upward_all(t, upg, True, db, sb, posb, hkb, hidb, gen, seen)
+    seen, k = _upward_all(t, upg, True, False, db, sb, posb, hkb, hidb, gen, seen)
     pot = hkb  # the backward heap is free once its search is done
     pgen = gen + 3
     stack = np.empty(256, dtype=np.int64)
