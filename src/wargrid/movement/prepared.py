@@ -79,13 +79,13 @@ __all__ = [
 WITNESS_SETTLE = 64
 """A witness search stops after this many settled nodes (and keeps the shortcut): size against build time."""
 
-ESTIMATE_SETTLE = 16
+ESTIMATE_SETTLE = 8
 """The priorities (lazy updates) count shortcuts with witness searches stopped after this many settled nodes."""
 
 LANDMARKS = 16
 """Core nodes whose exact costs to every core node guide the core's A* (see ``landmark_bounds``)."""
 
-CORE_FRACTION = 0.03
+CORE_FRACTION = 0.05
 """The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
 
 CORE_MAX = 60_000
