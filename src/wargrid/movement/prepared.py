@@ -9,27 +9,42 @@ answers many sources to many targets at once. ``Map.prepare``,
 What is built: a **contraction hierarchy** (CH) over the board's own graph
 (every board kind is the same padded layout and neighbour rule, so one
 structure serves square-4, square-8 with its corner rule, hex and staggered
-boards, wrap and masks, edge costs and climbs). Nodes are contracted in
+boards, wrap and masks, edge costs and climbs), with a **core searched by
+A* with landmark bounds** (core-ALT). Nodes are contracted in
 **edge-difference order** with lazy updates (twice the shortcuts added,
 less the arcs removed, plus the neighbours already contracted, plus the
-node's level: one more than the highest contracted neighbour). Each
-contraction keeps a shortcut unless a bounded witness search
-(``WITNESS_SETTLE`` settled nodes; it stops as soon as every other
-neighbour is settled) finds a path as cheap. The last ``core_size`` nodes
-(``CORE_FRACTION`` of the passable cells, at most ``CORE_MAX``) are not
-contracted: they keep their lists as they are then, the **core**. Queries
-run a bidirectional upward Dijkstra with stall-on-demand below the core,
-then a plain bidirectional Dijkstra in the core from the core nodes the
-first phase reached, and unpack the shortcuts into board cells; tables run
-the bucket many-to-many method (one backward search a target, one forward
-search a source; a search that reaches the core searches all of it).
+node's level: one more than the highest contracted neighbour). The
+priorities count shortcuts with cheap witness searches (``ESTIMATE_SETTLE``
+settled nodes); the contraction itself keeps a shortcut unless a witness
+search of up to ``WITNESS_SETTLE`` settled nodes (it stops as soon as every
+other neighbour is settled) finds a path as cheap. The last ``core_size``
+nodes (``CORE_FRACTION`` of the passable cells, at most ``CORE_MAX``) are
+not contracted: they keep their lists as they are then, the **core**, and
+``LANDMARKS`` core nodes picked farthest first keep their exact costs (one
+board Dijkstra each) to every core node.
 
-Why this anchor, measured (hex, ``generate``, unit foot): a nested-dissection
-order of the rectangle (middle column or row, separators last), the order a
-customizable CH would use, kept 15.6 upward arcs a cell on 256² and 20.3 on
-512² even after witness pruning, and built 512² in 252 s; its fill is that
-of a grid's nested dissection, O(n log n). The edge-difference order keeps
-4.4 arcs a cell on 256² (5.3 s) and 5.7 on 512²; see ``BUILD_NOTES``.
+Queries run a bidirectional upward Dijkstra with stall-on-demand below the
+core; the core nodes the backward side reaches (with their costs to the
+goal) give each landmark ``l`` a cost ``X_l`` to the goal, and the forward
+side's core nodes start an A* over the core whose potential ``max_l (X_l -
+d(l, v))`` is a consistent lower bound, so it is exact and settles little
+more than a corridor. The path is unpacked from the shortcuts into board
+cells. Tables run the bucket many-to-many method: the longer list's upward
+searches stop at the core and leave buckets, the shorter list's cross the
+whole core (the table then costs one core search a cell of the shorter list).
+
+Why this design, measured (hex ``generate(S, S, kind="hex", seed=3,
+rivers=0)``, unit foot; details in ``BUILD_NOTES``): on an open weighted
+grid the separators are a board's side long, so the top of any hierarchy is
+dense. A nested-dissection order of the rectangle (the order a customizable
+CH would use) kept 15.6 upward arcs a cell on 256² and 20.3 on 512² even
+after witness pruning (512² in 252 s); edge-difference keeps 4.4 and 5.0.
+Contracting that dense top costs most of the build and makes long queries
+slow (512², everything contracted: 11 ms median; a 1 % core searched by
+Dijkstra: 1.4 ms; the 1200² world with a 6000-node core: 15.8 ms, build
+913 s). Leaving it uncontracted and searching it with landmark bounds
+instead: 512² build 13.7 s, long query median 0.56 ms (1/100 of tcod's),
+116 bytes a cell; the 1200² world: see ``BUILD_NOTES``.
 
 **Exact after edits, always.** The hierarchy belongs to the cost field it
 was built from. A query on another field of the same board (the map after
@@ -138,8 +153,49 @@ build 913 s, 233 bytes a cell, query median 15.8 ms, worst 22.6 ms,
 edit + query 128 ms, table 6.1 s, every answer exact: far from the
 targets. There the contraction grows dense well before the last 6000
 nodes, and a core of 6000 dense nodes makes every long query a 10 ms
-Dijkstra. Not tried yet: a core chosen by degree rather than by count,
-arrays renumbered by rank, grid partitions for the first levels.
+Dijkstra.
+
+Then, a core searched by A* with landmark bounds (``_core_astar``), which
+makes a larger core cheap to query, so the dense top is left out of the
+contraction (512², CPU seconds of the build, long-query medians; the
+machine was loaded, so times are the better of the quiet runs):
+
+- 1 % core + 16 landmarks: query 6 ms -> 0.45 ms (the core's Dijkstra
+  was the query); 3 % core 0.32 ms, 6 % 0.5 ms: the core A* stays a
+  corridor, so the core size is chosen by build time and tables;
+- a full contraction (no core), for comparison: 45 s CPU, 5.5 arcs a
+  cell, query 11 ms: the top's dense lists make the upward searches long;
+- priorities from witness searches of 16 settled nodes, the contraction's
+  own search still 64: 256² 4.6 -> 3.8 s CPU, 4.40 -> 4.55 arcs a cell;
+  512² 27 -> 18 s; 8 settled nodes: 15.5 s, 4 nodes: 12.2 s (5.14 arcs a
+  cell); kept 8 with a 5 % core: 13.3 s, query unchanged; an 8 % core
+  12.0 s (tables cross the whole core, so 5 % it is);
+- weights stored as float32 when every one survives the round trip
+  (whole or half costs: the terrain tables'), offsets as int32: 153 -> 112
+  bytes a cell on 512², every sum still made in float64;
+- tables: the longer list's searches stop at the core (their buckets are
+  their core entries), only the shorter list's cross it: 512² 100 x 100
+  2.2 s -> 0.24-0.73 s.
+
+Benchmark after (``benchmarks/bench_weighted.py --sizes 512 --seeds 3
+--no-square --sections prepared``): no rivers build 13.7 s, 116 bytes a
+cell, query median 0.56 ms, worst 1.44 ms (tcod 65 ms median on these
+queries: 1/100), edit + query 36 ms, table 0.24 s; rivers build 20.5 s
+(loaded machine), 115 bytes, 0.58 / 6.1 ms (tcod 144 ms), 18 ms, 0.73 s.
+The 1200² world (``--sizes 1200 --no-square --sections prepared``, core
+60 000 nodes): build 107 s (913), 117 bytes a cell (233), query median
+2.4 ms (15.8), worst 6.7 ms (22.6), edit + query 163 ms (128), table
+2.3 s (6.1); every answer exact.
+
+Dropped: raising the neighbours' keys by the known part of their priority
+change (contracted neighbours, level) right after a contraction, to spare
+lazy re-evaluations: 512² 14.4 s CPU (13.3), 5.19 arcs a cell (5.02).
+
+Next: the build is now the bulk of ordinary contractions (about 70 µs a
+node, three priority evaluations each); the edit repair's A* takes its core
+potentials from a backward search of the whole core (60 000 nodes on the
+world) where the landmark bound would do; tables cross the whole core once
+a cell of the shorter list.
 """
 
 
@@ -364,7 +420,7 @@ def _stderr_progress(label: str) -> Callable[[float], None]:
             if not sys.stderr.isatty() or time.perf_counter() - t0 < 1.0:
                 return
             try:
-                from tqdm import tqdm
+                from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
             except ImportError:
                 bar.append(None)
             else:
