@@ -9,27 +9,42 @@ answers many sources to many targets at once. ``Map.prepare``,
 What is built: a **contraction hierarchy** (CH) over the board's own graph
 (every board kind is the same padded layout and neighbour rule, so one
 structure serves square-4, square-8 with its corner rule, hex and staggered
-boards, wrap and masks, edge costs and climbs). Nodes are contracted in
+boards, wrap and masks, edge costs and climbs), with a **core searched by
+A* with landmark bounds** (core-ALT). Nodes are contracted in
 **edge-difference order** with lazy updates (twice the shortcuts added,
 less the arcs removed, plus the neighbours already contracted, plus the
-node's level: one more than the highest contracted neighbour). Each
-contraction keeps a shortcut unless a bounded witness search
-(``WITNESS_SETTLE`` settled nodes; it stops as soon as every other
-neighbour is settled) finds a path as cheap. The last ``core_size`` nodes
-(``CORE_FRACTION`` of the passable cells, at most ``CORE_MAX``) are not
-contracted: they keep their lists as they are then, the **core**. Queries
-run a bidirectional upward Dijkstra with stall-on-demand below the core,
-then a plain bidirectional Dijkstra in the core from the core nodes the
-first phase reached, and unpack the shortcuts into board cells; tables run
-the bucket many-to-many method (one backward search a target, one forward
-search a source; a search that reaches the core searches all of it).
+node's level: one more than the highest contracted neighbour). The
+priorities count shortcuts with cheap witness searches (``ESTIMATE_SETTLE``
+settled nodes); the contraction itself keeps a shortcut unless a witness
+search of up to ``WITNESS_SETTLE`` settled nodes (it stops as soon as every
+other neighbour is settled) finds a path as cheap. The last ``core_size``
+nodes (``CORE_FRACTION`` of the passable cells, at most ``CORE_MAX``) are
+not contracted: they keep their lists as they are then, the **core**, and
+``LANDMARKS`` core nodes picked farthest first keep their exact costs (one
+board Dijkstra each) to every core node.
 
-Why this anchor, measured (hex, ``generate``, unit foot): a nested-dissection
-order of the rectangle (middle column or row, separators last), the order a
-customizable CH would use, kept 15.6 upward arcs a cell on 256² and 20.3 on
-512² even after witness pruning, and built 512² in 252 s; its fill is that
-of a grid's nested dissection, O(n log n). The edge-difference order keeps
-4.4 arcs a cell on 256² (5.3 s) and 5.7 on 512²; see ``BUILD_NOTES``.
+Queries run a bidirectional upward Dijkstra with stall-on-demand below the
+core; the core nodes the backward side reaches (with their costs to the
+goal) give each landmark ``l`` a cost ``X_l`` to the goal, and the forward
+side's core nodes start an A* over the core whose potential ``max_l (X_l -
+d(l, v))`` is a consistent lower bound, so it is exact and settles little
+more than a corridor. The path is unpacked from the shortcuts into board
+cells. Tables run the bucket many-to-many method: the longer list's upward
+searches stop at the core and leave buckets, the shorter list's cross the
+whole core (the table then costs one core search a cell of the shorter list).
+
+Why this design, measured (hex ``generate(S, S, kind="hex", seed=3,
+rivers=0)``, unit foot; details in ``BUILD_NOTES``): on an open weighted
+grid the separators are a board's side long, so the top of any hierarchy is
+dense. A nested-dissection order of the rectangle (the order a customizable
+CH would use) kept 15.6 upward arcs a cell on 256² and 20.3 on 512² even
+after witness pruning (512² in 252 s); edge-difference keeps 4.4 and 5.0.
+Contracting that dense top costs most of the build and makes long queries
+slow (512², everything contracted: 11 ms median; a 1 % core searched by
+Dijkstra: 1.4 ms; the 1200² world with a 6000-node core: 15.8 ms, build
+913 s). Leaving it uncontracted and searching it with landmark bounds
+instead: 512² build 13.7 s, long query median 0.56 ms (1/100 of tcod's),
+116 bytes a cell; the 1200² world: see ``BUILD_NOTES``.
 
 **Exact after edits, always.** The hierarchy belongs to the cost field it
 was built from. A query on another field of the same board (the map after
@@ -79,10 +94,16 @@ __all__ = [
 WITNESS_SETTLE = 64
 """A witness search stops after this many settled nodes (and keeps the shortcut): size against build time."""
 
-CORE_FRACTION = 0.01
+ESTIMATE_SETTLE = 8
+"""The priorities (lazy updates) count shortcuts with witness searches stopped after this many settled nodes."""
+
+LANDMARKS = 16
+"""Core nodes whose exact costs to every core node guide the core's A* (see ``landmark_bounds``)."""
+
+CORE_FRACTION = 0.05
 """The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
 
-CORE_MAX = 6000
+CORE_MAX = 60_000
 
 
 def core_size(m: int) -> int:
@@ -132,8 +153,49 @@ build 913 s, 233 bytes a cell, query median 15.8 ms, worst 22.6 ms,
 edit + query 128 ms, table 6.1 s, every answer exact: far from the
 targets. There the contraction grows dense well before the last 6000
 nodes, and a core of 6000 dense nodes makes every long query a 10 ms
-Dijkstra. Not tried yet: a core chosen by degree rather than by count,
-arrays renumbered by rank, grid partitions for the first levels.
+Dijkstra.
+
+Then, a core searched by A* with landmark bounds (``_core_astar``), which
+makes a larger core cheap to query, so the dense top is left out of the
+contraction (512², CPU seconds of the build, long-query medians; the
+machine was loaded, so times are the better of the quiet runs):
+
+- 1 % core + 16 landmarks: query 6 ms -> 0.45 ms (the core's Dijkstra
+  was the query); 3 % core 0.32 ms, 6 % 0.5 ms: the core A* stays a
+  corridor, so the core size is chosen by build time and tables;
+- a full contraction (no core), for comparison: 45 s CPU, 5.5 arcs a
+  cell, query 11 ms: the top's dense lists make the upward searches long;
+- priorities from witness searches of 16 settled nodes, the contraction's
+  own search still 64: 256² 4.6 -> 3.8 s CPU, 4.40 -> 4.55 arcs a cell;
+  512² 27 -> 18 s; 8 settled nodes: 15.5 s, 4 nodes: 12.2 s (5.14 arcs a
+  cell); kept 8 with a 5 % core: 13.3 s, query unchanged; an 8 % core
+  12.0 s (tables cross the whole core, so 5 % it is);
+- weights stored as float32 when every one survives the round trip
+  (whole or half costs: the terrain tables'), offsets as int32: 153 -> 112
+  bytes a cell on 512², every sum still made in float64;
+- tables: the longer list's searches stop at the core (their buckets are
+  their core entries), only the shorter list's cross it: 512² 100 x 100
+  2.2 s -> 0.24-0.73 s.
+
+Benchmark after (``benchmarks/bench_weighted.py --sizes 512 --seeds 3
+--no-square --sections prepared``): no rivers build 13.7 s, 116 bytes a
+cell, query median 0.56 ms, worst 1.44 ms (tcod 65 ms median on these
+queries: 1/100), edit + query 36 ms, table 0.24 s; rivers build 20.5 s
+(loaded machine), 115 bytes, 0.58 / 6.1 ms (tcod 144 ms), 18 ms, 0.73 s.
+The 1200² world (``--sizes 1200 --no-square --sections prepared``, core
+60 000 nodes): build 107 s (913), 117 bytes a cell (233), query median
+2.4 ms (15.8), worst 6.7 ms (22.6), edit + query 163 ms (128), table
+2.3 s (6.1); every answer exact.
+
+Dropped: raising the neighbours' keys by the known part of their priority
+change (contracted neighbours, level) right after a contraction, to spare
+lazy re-evaluations: 512² 14.4 s CPU (13.3), 5.19 arcs a cell (5.02).
+
+Next: the build is now the bulk of ordinary contractions (about 70 µs a
+node, three priority evaluations each); the edit repair's A* takes its core
+potentials from a backward search of the whole core (60 000 nodes on the
+world) where the landmark bound would do; tables cross the whole core once
+a cell of the shorter list.
 """
 
 
@@ -149,7 +211,9 @@ class PrepareMemoryError(WargridError, MemoryError):
 
 
 BYTES_PER_ARC = 28
-"""A stored arc: neighbour (int32), both weights (float64), both shortcut middles (int32)."""
+"""An arc while the hierarchy is built: neighbour (int32), both weights (float64), both shortcut middles (int32).
+
+Once built, the weights are kept as float32 when that is exact (20 bytes an arc)."""
 
 
 def _build_bytes(topo: Topology) -> int:
@@ -307,10 +371,14 @@ class PreparedPaths:
         if not self.drift(costs).clean:
             return None
         st = self._state()
-        out = np.full((src.shape[0], tgt.shape[0]), np.inf)
         gen = st.take(0)
-        st.gen = int(_kernels().table(src, tgt, self.upward, st.qs, gen, out)) + 8
-        return out
+        if src.shape[0] <= tgt.shape[0]:  # the searches of the longer list stop at the core
+            out = np.full((src.shape[0], tgt.shape[0]), np.inf)
+            st.gen = int(_kernels().table(src, tgt, self.upward, False, st.qs, gen, out)) + 8
+            return out
+        flipped = np.full((tgt.shape[0], src.shape[0]), np.inf)
+        st.gen = int(_kernels().table(tgt, src, self.upward, True, st.qs, gen, flipped)) + 8
+        return np.ascontiguousarray(flipped.T)
 
 
 _CLEAN = _Drift(True, True, None)
@@ -340,17 +408,32 @@ def _drift(f0: CostField, f1: CostField) -> _Drift:
 # -- building ----------------------------------------------------------------------------------------
 
 def _stderr_progress(label: str) -> Callable[[float], None]:
-    """Progress on stderr, shown only on a terminal and only once the build has taken a second."""
+    """Progress on stderr, shown only on a terminal and only once the build has taken a second.
+
+    A ``tqdm`` bar when tqdm is installed, else a percentage rewritten in place.
+    """
     t0 = time.perf_counter()
-    shown = [False]
+    bar: list[Any] = []
 
     def show(fraction: float) -> None:
-        if not sys.stderr.isatty() or time.perf_counter() - t0 < 1.0:
+        if not bar:
+            if not sys.stderr.isatty() or time.perf_counter() - t0 < 1.0:
+                return
+            try:
+                from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+            except ImportError:
+                bar.append(None)
+            else:
+                bar.append(tqdm(total=1000, desc=label, unit="‰", leave=False, file=sys.stderr))
+        got = bar[0]
+        if got is None:
+            end = "\n" if fraction >= 1.0 else ""
+            sys.stderr.write(f"\r{label}: {100 * fraction:5.1f} %{end}")
+            sys.stderr.flush()
             return
-        shown[0] = True
-        end = "\n" if fraction >= 1.0 else ""
-        sys.stderr.write(f"\r{label}: {100 * fraction:5.1f} %{end}")
-        sys.stderr.flush()
+        got.update(max(0, int(1000 * fraction) - got.n))
+        if fraction >= 1.0:
+            got.close()
 
     return show
 
@@ -429,23 +512,71 @@ def prepare(
     deleted = np.zeros((2, n), dtype=np.int32)
     rank = np.full(n, -1, dtype=np.int64)
     report(0.0)
-    m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, WITNESS_SETTLE, pq, deleted)
+    m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, ESTIMATE_SETTLE, pq, deleted)
     chunk = max(1, m // 200)
     report(0.05)
     stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
     while int(pq[3][1]) < stop:
         upto = min(stop, int(pq[3][1]) + chunk)
         pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
-                                           WITNESS_SETTLE, pq, deleted, rank, upto)
+                                           ESTIMATE_SETTLE, WITNESS_SETTLE, pq, deleted, rank, upto)
         report(0.05 + 0.95 * min(1.0, int(pq[3][1]) / max(m, 1)))
     in_core = np.zeros(n, dtype=np.uint8)
     uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
-    report(1.0)
     del pool, wit, start, cnt, cap, done, pq, deleted, rank
+    cidx, dl = _landmarks(costs, in_core, LANDMARKS)
+    report(1.0)
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
-    upward = (first, ucnt, un, uwo, uwi, uvo, uvi, in_core)
+    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl))
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
+
+
+def _landmarks(costs: CostField, in_core: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(cidx, dl)``: the core's own numbering (``-1`` off the core) and every core node's cost from ``count`` landmarks.
+
+    Landmarks are core nodes picked farthest first: each one the core node
+    farthest from those picked before (unreachable ones first, so every
+    part of a split board gets one). ``dl[cidx[v], l]`` is the exact cost
+    from landmark ``l`` to ``v`` on the board (``inf``: unreachable).
+    """
+    k = _kernels()
+    tb = topo_bundle(costs.topology)
+    n = costs.cell.shape[0]
+    ids = np.flatnonzero(in_core)
+    cidx = np.full(n, -1, dtype=np.int32)
+    cidx[ids] = np.arange(ids.size, dtype=np.int32)
+    nl = min(count, ids.size)
+    dl = np.empty((ids.size, nl))
+    if nl == 0:
+        return cidx, dl
+    st = per_thread("ch_states", n, _QueryState, keep=1)
+    dist, _, stamp, _, _, _, pos, _, hk, hid, _, _ = st.qs
+    never = np.zeros(n, dtype=np.int64)  # no target: every search runs to the end
+
+    def field(src: int) -> np.ndarray:
+        gen = st.take(1)
+        k.dijkstra_targets(src, never, 0, costs.cell, costs.edge, tb, dist, stamp, pos, hk, hid, gen)
+        return np.where(stamp[ids] == gen + 1, dist[ids], np.inf)
+
+    far = field(int(ids[0]))
+    for l in range(nl):
+        pick = int(ids[int(np.argmax(far))])
+        dl[:, l] = field(pick)
+        far = dl[:, l].copy() if l == 0 else np.minimum(far, dl[:, l])
+        far[ids == pick] = -1.0
+    return cidx, dl
+
+
+def _narrow(a: np.ndarray) -> np.ndarray:
+    """``a`` as float32 (weights) or int32 (offsets) when every value survives the round trip, else ``a``.
+
+    Weights are sums of step costs; when they are small whole numbers or
+    halves (the terrain tables' costs) float32 holds them exactly, and
+    queries add them up in float64, so the answers stay exact.
+    """
+    small = a.astype(np.float32 if a.dtype.kind == "f" else np.int32)
+    return small if np.array_equal(small.astype(a.dtype), a) else a
 
 
 # -- tables --------------------------------------------------------------------------------------

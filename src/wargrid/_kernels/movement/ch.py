@@ -345,7 +345,7 @@ def _freeze(v, pool, start, cnt, first, ucnt, uarr, utop):
 
 
 @jit
-def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
+def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
     """Contract nodes in priority order (lazy updates) until ``upto`` nodes are contracted or none is left.
 
     ``graph``: ``(start, cnt, cap, pool, top, done)``; ``up``: ``(first, ucnt,
@@ -368,11 +368,13 @@ def contract(graph, up, wit, settle_max, pq, deleted, rank, upto):
         nh = _hpop(nh, hk, hid, pos)
         box[2] += 1
         g = (start, cnt, cap, pool, top, done)
-        sc, nsc = _witness_pass(v, g, wit, settle_max, sc)
+        sc, nsc = _witness_pass(v, g, wit, settle_est, sc)
         pr = _prio(nsc, cnt[v], v, deleted)
         if nh > 0 and pr > hk[0] and pr > key:
             nh = _hpush(v, pr, nh, hk, hid, pos, True)
             continue
+        if settle_est < settle_max:
+            sc, nsc = _witness_pass(v, g, wit, settle_max, sc)
         # contract v: its list becomes its upward arcs
         k = cnt[v]
         uarr, utop = _freeze(v, pool, start, cnt, first, ucnt, uarr, utop)
@@ -487,26 +489,6 @@ def _aside(x, seeds, k):
     return seeds, k + 1
 
 
-@jit(inline="always")
-def _core_step(x, dx, first, ucnt, un, w, dist, stamp, par, pos, hk, hid, n, gen, odist, ostamp, best, meet):
-    """Settle the core node ``x`` and relax its core arcs; a node the other side reached improves ``best``.
-
-    Returns ``(n, best, meet)``.
-    """
-    best, meet = _settle(x, dx, stamp, ostamp, odist, gen, best, meet)
-    fx = first[x]
-    for e in range(fx, fx + ucnt[x]):
-        we = w[e]
-        if not we < INF:
-            continue
-        y = un[e]
-        n, moved = _reach(y, dx + we, x, dist, stamp, par, pos, hk, hid, n, gen)
-        if moved and (ostamp[y] == gen or ostamp[y] == gen + 1) and dx + we + odist[y] < best:
-            best = dx + we + odist[y]
-            meet = y
-    return n, best, meet
-
-
 @jit
 def query(s, t, upg, qs, gen):
     """Bidirectional upward search, then the core; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
@@ -557,29 +539,103 @@ def query(s, t, upg, qs, gen):
             nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
     if kf == 0 or kb == 0:
         return best, meet
-    # phase 2: the core, from the waiting nodes (the heaps may still hold nodes at or above best;
-    # every seed goes back in, so that each reached node is in its heap until settled)
+    return _core_astar(seedf, kf, seedb, kb, upg, qs, gen, best, meet)
+
+
+@jit
+def landmark_bounds(seeds, k, db, cidx, dl):
+    """Per landmark ``l``: ``min`` over the backward seeds ``b`` of ``dl[cidx[b], l] + db[b]`` (from ``l`` to the goal)."""
+    nl = dl.shape[1]
+    x = np.full(nl, INF)
+    for i in range(k):
+        b = seeds[i]
+        r = cidx[b]
+        d = db[b]
+        for l in range(nl):
+            c = dl[r, l] + d
+            if c < x[l]:
+                x[l] = c
+    return x
+
+
+@jit(inline="always")
+def _lower(v, x, cidx, dl):
+    """A lower bound on the cost from the core node ``v`` to the goal: ``max`` over landmarks of ``x[l] - dl[v, l]``."""
+    r = cidx[v]
+    h = 0.0
+    for l in range(x.shape[0]):
+        b = dl[r, l]
+        if not b < INF:
+            continue
+        a = x[l]
+        if not a < INF:
+            return INF  # the landmark reaches v but no goal seed: neither does v
+        if a - b > h:
+            h = a - b
+    return h
+
+
+@jit
+def _core_astar(seedf, kf, seedb, kb, upg, qs, gen, best, meet):
+    """Phase 2 of ``query``: A* over the core from the forward seeds to the backward ones.
+
+    The potential of a core node ``v`` is ``max_l (X_l - d(l, v))`` with
+    ``X_l`` the landmark's cost to the goal through the backward seeds
+    (``landmark_bounds``); it never exceeds ``v``'s cost to the goal in the
+    query's own graph and is consistent (the triangle inequality of the
+    landmark's exact distances), so the first settled node whose key reaches
+    ``best`` proves ``best``. Forward stamps move to ``gen + 2``.
+    """
+    first, ucnt, un, uwo, cidx, dl = upg[0], upg[1], upg[2], upg[3], upg[8], upg[9]
+    df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
+    pot = hkb  # the backward heap is done: its key array holds the potentials
+    x = landmark_bounds(seedb, kb, db, cidx, dl)
+    g2 = gen + 2
+    nf = 0
     for i in range(kf):
-        nf = _hpush(seedf[i], df[seedf[i]], nf, hkf, hidf, posf, True)
-    for i in range(kb):
-        nb_ = _hpush(seedb[i], db[seedb[i]], nb_, hkb, hidb, posb, True)
-    while nf > 0 and nb_ > 0:
-        topf = hkf[0]
-        topb = hkb[0]
-        if topf + topb >= best:
+        a = seedf[i]
+        h = _lower(a, x, cidx, dl)
+        if not h < INF or not df[a] + h < best:
+            continue
+        pot[a] = h
+        sf[a] = g2
+        nf = _hpush(a, df[a] + h, nf, hkf, hidf, posf, True)
+    while nf > 0:
+        v = hidf[0]
+        if hkf[0] >= best:
             break
-        if topf <= topb:
-            x = hidf[0]
-            nf = _hpop(nf, hkf, hidf, posf)
-            if core[x]:
-                nf, best, meet = _core_step(x, topf, first, ucnt, un, uwo, df, sf, pf, posf, hkf, hidf, nf, gen,
-                                            db, sb, best, meet)
-        else:
-            x = hidb[0]
-            nb_ = _hpop(nb_, hkb, hidb, posb)
-            if core[x]:
-                nb_, best, meet = _core_step(x, topb, first, ucnt, un, uwi, db, sb, pb, posb, hkb, hidb, nb_, gen,
-                                             df, sf, best, meet)
+        nf = _hpop(nf, hkf, hidf, posf)
+        sf[v] = g2 + 1
+        dv = df[v]
+        if (sb[v] == gen or sb[v] == gen + 1) and dv + db[v] < best:
+            best = dv + db[v]
+            meet = v
+        fv = first[v]
+        for e in range(fv, fv + ucnt[v]):
+            we = uwo[e]
+            if not we < INF:
+                continue
+            y = un[e]
+            nd = dv + we
+            sy = sf[y]
+            if sy == g2 + 1:
+                continue
+            if sy != g2:
+                h = _lower(y, x, cidx, dl)
+                if not h < INF:
+                    sf[y] = g2 + 1
+                    continue
+                if not nd + h < best:
+                    continue
+                pot[y] = h
+                df[y] = nd
+                sf[y] = g2
+                pf[y] = v
+                nf = _hpush(y, nd + h, nf, hkf, hidf, posf, True)
+            elif nd < df[y]:
+                df[y] = nd
+                pf[y] = v
+                nf = _hpush(y, nd + pot[y], nf, hkf, hidf, posf, False)
     return best, meet
 
 
@@ -701,9 +757,12 @@ def mark_around(ids, tb, mark):
 # -- tables --------------------------------------------------------------------------------------
 
 @jit
-def _upward_all(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
-    """Every node the upward search from ``root`` settles, into ``seen`` (returns the count)."""
-    first, ucnt, un = upg[0], upg[1], upg[2]
+def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, seen):
+    """Every node the upward search from ``root`` settles, into ``seen`` (returns the count).
+
+    With ``stop_core`` the core nodes are settled but not expanded.
+    """
+    first, ucnt, un, core = upg[0], upg[1], upg[2], upg[7]
     w = upg[4] if backward else upg[3]
     dist[root] = 0.0
     stamp[root] = gen
@@ -718,6 +777,8 @@ def _upward_all(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
             seen = _grow(seen, 2 * k, np.int64(-1))
         seen[k] = x
         k += 1
+        if stop_core and core[x]:
+            continue
         fx = first[x]
         for e in range(fx, fx + ucnt[x]):
             we = w[e]
@@ -739,8 +800,15 @@ def _upward_all(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
 
 
 @jit
-def table(src, tgt, upg, qs, gen0, out):
-    """``out[i, j]``: the cost from ``src[i]`` to ``tgt[j]`` (buckets on the backward searches); returns the last stamp."""
+def table(src, tgt, upg, flip, qs, gen0, out):
+    """``out[i, j]``: the cost from ``src[i]`` to ``tgt[j]`` (buckets on the backward searches); returns the last stamp.
+
+    The backward searches stop at the core (the buckets hold the core nodes
+    they reach); each forward search goes on through the whole core. With
+    ``flip`` the roles swap (``src`` are the goals and the searches run on
+    reversed arcs): the caller passes the shorter list as ``tgt`` and reads
+    ``out`` transposed, so the fewer searches cross the core.
+    """
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
     head = pf  # bucket heads, valid where sb says the node was seen by this table
     bnode = np.empty(1024, dtype=np.int64)
@@ -753,7 +821,7 @@ def table(src, tgt, upg, qs, gen0, out):
     mark = gen0 + 2 * tgt.shape[0] + 2
     for j in range(tgt.shape[0]):
         gen += 2
-        seen, k = _upward_all(tgt[j], upg, True, db, sb, posb, hkb, hidb, gen, seen)
+        seen, k = _upward_all(tgt[j], upg, not flip, True, db, sb, posb, hkb, hidb, gen, seen)
         for i in range(k):
             x = seen[i]
             if nb_ == bnode.shape[0]:
@@ -777,7 +845,7 @@ def table(src, tgt, upg, qs, gen0, out):
     g2 = mark
     for i in range(src.shape[0]):
         g2 += 2
-        seen, k = _upward_all(src[i], upg, False, df, sb, posb, hkb, hidb, g2, seen)
+        seen, k = _upward_all(src[i], upg, flip, False, df, sb, posb, hkb, hidb, g2, seen)
         for m in range(k):
             x = seen[m]
             if sf[x] != mark:
@@ -873,7 +941,7 @@ def potential_astar(s, t, cell, edge, tb, upg, qs, gen, ps):
     has_edge = edge.shape[0] > 0
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
     seen = np.empty(1024, dtype=np.int64)
-    seen, k = _upward_all(t, upg, True, db, sb, posb, hkb, hidb, gen, seen)
+    seen, k = _upward_all(t, upg, True, False, db, sb, posb, hkb, hidb, gen, seen)
     pot = hkb  # the backward heap is free once its search is done
     pgen = gen + 3
     stack = np.empty(256, dtype=np.int64)

@@ -1,0 +1,131 @@
+"""The prepared structure's core: A* with landmark bounds, narrowed arrays, the build's progress display."""
+
+from __future__ import annotations
+
+import io
+import math
+import sys
+
+import numpy as np
+import pytest
+
+import wargrid
+from movement_oracle import costs_of
+from wargrid import SquareGrid
+from wargrid.movement import prepared as prep
+from wargrid.movement.prepared import prepare
+from wargrid.movement.search import cells_of
+
+
+def _close(a: float, b: float) -> bool:
+    return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+@pytest.mark.parametrize("core, seed", [(40, 1), (300, 2), (10_000, 3)])
+def test_core_astar_equals_dijkstra_on_a_generated_board(core, seed):
+    m = wargrid.generate(36, 30, kind="hex", seed=seed)
+    f = m.cost_field(unit="foot")
+    pp = prepare(m.grid, f, progress=lambda x: None, core=core)
+    topo = m.grid.topology
+    rng = np.random.default_rng(seed)
+    cells = [c for c in m.grid.cells() if math.isfinite(f.cell[topo.padded_id(*c)])]
+    for _ in range(12):
+        a = cells[int(rng.integers(len(cells)))]
+        field = m.distance_field(a, unit="foot")
+        for _ in range(15):
+            b = cells[int(rng.integers(len(cells)))]
+            want = field[b[1], b[0]]
+            p = pp.path(f, topo.padded_id(*a), topo.padded_id(*b))
+            d = pp.distance(f, topo.padded_id(*a), topo.padded_id(*b))
+            if not math.isfinite(want):
+                assert p is None and d == math.inf
+            else:
+                assert _close(p.cost, want) and _close(d, want) and p.cells[0] == a and p.cells[-1] == b
+
+
+def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
+    m = wargrid.generate(24, 20, kind="hex", seed=4)
+    f = m.cost_field(unit="foot")
+    pp = prepare(m.grid, f, progress=lambda x: None, core=120)
+    k = prep._kernels()
+    topo = m.grid.topology
+    in_core, cidx, dl = pp.upward[7], pp.upward[8], pp.upward[9]
+    core = np.flatnonzero(in_core)
+    assert dl.shape == (core.size, prep.LANDMARKS) and np.array_equal(cidx[core], np.arange(core.size))
+    # a goal in the core: its only backward seed is itself, at cost 0; the bound from every core node is below Dijkstra's
+    goal = int(core[7])
+    x = k.landmark_bounds(np.array([goal]), 1, np.zeros(in_core.size), cidx, dl)
+    goal_cell = cells_of(topo, np.array([goal]))[0]
+    for v in core[:40]:
+        want = m.distance_field(cells_of(topo, np.array([v]))[0], unit="foot")[goal_cell[1], goal_cell[0]]
+        r = cidx[v]
+        bound = max([0.0] + [x[l] - dl[r, l] for l in range(x.shape[0]) if math.isfinite(dl[r, l]) and math.isfinite(x[l])])
+        assert bound <= want + 1e-9
+
+
+def test_weights_are_narrowed_only_when_exact():
+    g = SquareGrid(6, 6, diagonal=True)
+    c = np.ones((6, 6))
+    diag = prepare(g, costs_of(g, c, None), progress=lambda x: None)
+    assert diag.upward[3].dtype == np.float64  # sqrt(2) steps: float32 would round them
+    plain = prepare(SquareGrid(6, 6), costs_of(SquareGrid(6, 6), 2 * c, None), progress=lambda x: None)
+    assert plain.upward[3].dtype == np.float32 and plain.upward[0].dtype == np.int32
+    assert prep._narrow(np.array([0.1, 1.0])).dtype == np.float64
+    assert prep._narrow(np.array([0.5, np.inf])).dtype == np.float32
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("with_tqdm", [True, False])
+def test_progress_shows_on_a_terminal_after_a_second(monkeypatch, with_tqdm):
+    if with_tqdm:
+        pytest.importorskip("tqdm")
+    else:
+        monkeypatch.setitem(sys.modules, "tqdm", None)  # import fails: the plain percentage
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stderr", out)
+    clock = [100.0]
+    monkeypatch.setattr(prep.time, "perf_counter", lambda: clock[0])
+    show = prep._stderr_progress("prepare foot")
+    show(0.0)
+    assert out.getvalue() == ""  # less than a second: nothing shown
+    clock[0] += 2.0
+    show(0.5)
+    show(1.0)
+    text = out.getvalue()
+    assert "prepare foot" in text
+    if not with_tqdm:
+        assert "50.0 %" in text and text.endswith("100.0 %\n")
+
+
+def test_progress_stays_quiet_off_a_terminal(monkeypatch):
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", out)
+    clock = [0.0]
+    monkeypatch.setattr(prep.time, "perf_counter", lambda: clock[0])
+    show = prep._stderr_progress("prepare foot")
+    clock[0] = 5.0
+    show(0.5)
+    show(1.0)
+    assert out.getvalue() == ""
+
+
+@pytest.mark.parametrize("n_src, n_tgt", [(4, 9), (9, 4)])
+def test_tables_cross_the_core_from_the_shorter_list(n_src, n_tgt):
+    m = wargrid.generate(30, 26, kind="hex", seed=6)
+    f = m.cost_field(unit="foot")
+    pp = prepare(m.grid, f, progress=lambda x: None, core=60)
+    rng = np.random.default_rng(n_src)
+    cells = list(m.grid.cells())
+    src = [cells[int(i)] for i in rng.choice(len(cells), n_src, replace=False)]
+    tgt = [cells[int(i)] for i in rng.choice(len(cells), n_tgt, replace=False)]
+    got = prep.distance_table(m.grid, f, src, tgt, prepared=pp)
+    assert got.shape == (n_src, n_tgt)
+    for i, a in enumerate(src):
+        field = m.distance_field(a, unit="foot")
+        for j, b in enumerate(tgt):
+            want = 0.0 if a == b else field[b[1], b[0]]
+            assert _close(got[i, j], want)
