@@ -63,6 +63,8 @@ def within(dx: int, dy: int, metric: str, r: int) -> bool:
         return max(ax, ay) <= r
     if metric == "manhattan":
         return ax + ay <= r
+    if metric == "octagonal":
+        return max(ax, ay) + Fraction(min(ax, ay), 2) <= r
     return max(ax, ay) + (math.sqrt(2) - 1) * min(ax, ay) <= r + 1e-9
 
 

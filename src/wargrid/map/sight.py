@@ -41,16 +41,46 @@ class SightQueries(MapCore):
         """Boolean ``(height, width)`` array of the cells seen from ``origin`` (an ``(x, y)`` cell).
 
         Forest, mountains and other terrains with ``blocks_sight`` block the
-        view; ``radius`` is an integer >= 0 or ``None`` (the whole board);
-        ``metric`` 'euclidean' (default), 'chebyshev', 'octile' or
-        'manhattan' on square boards, 'hex' on hex and staggered boards. With
-        ``elevation`` (the default) and an elevation layer, a viewer sees over
-        blockers strictly lower than its own cell. See ``wargrid.sight.fov``.
+        view. With ``elevation`` (the default) and an elevation layer, a
+        viewer sees over blockers strictly lower than its own cell. See
+        ``wargrid.sight.fov``.
 
+        Parameters
+        ----------
+        origin : tuple of int
+            The viewer's ``(x, y)``.
+        radius : int or None
+            Sight range, an integer >= 0 in steps of ``metric`` (``None``: the whole board).
+        metric : str, optional
+            'euclidean' (default), 'chebyshev', 'octile', 'manhattan' or
+            'octagonal' (``max + min / 2``, the RTS distance) on square
+            boards; 'hex' (the default there) on hex and staggered boards.
+        elevation : bool
+            Use the map's elevation layer.
+
+        Returns
+        -------
+        ndarray of bool, shape ``(height, width)``
+            The cells seen, indexed ``[y, x]``.
+
+        Raises
+        ------
+        IndexError
+            ``origin`` off the board (``CellError``).
+        ValueError
+            A negative ``radius``, or a ``metric`` the board does not have
+            (a square metric on a hex board) (``ArgumentError``).
+        TypeError
+            ``elevation`` not a bool (``ArgumentTypeError``).
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "forest")
         >>> m.fov((0, 0), radius=4).astype(int).tolist()
         [[1, 1, 1, 0, 0]]
+        >>> int(Map(SquareGrid(9, 9)).fov((4, 4), radius=2, metric="octagonal").sum())
+        13
         """
         board = self.derived.sight_board(self._check_elevation_flag(elevation))
         return fov_array(board, origin, radius=radius, metric=metric)
