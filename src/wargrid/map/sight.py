@@ -152,13 +152,43 @@ class SightQueries(MapCore):
 
     def visibility_polygon(self, light: tuple[float, float], *, bounds: Sequence[float] | None = None,
                            radius: float | None = None) -> VisibilityPolygon:
-        """The polygon lit by a light at float point ``light = (x, y)`` (square boards; tile ``(x, y)``
-        covers ``[x, x + 1] x [y, y + 1]``), clipped to ``radius`` when given; see ``wargrid.sight.polygon``.
-        A light inside a sight-blocking tile (a forest) sees out of it.
+        """The polygon lit by a light at float point ``light = (x, y)``; see ``wargrid.sight.polygon``.
 
-        >>> from wargrid import Map, SquareGrid
+        Square boards: tile ``(x, y)`` covers ``[x, x + 1] x [y, y + 1]``.
+        Hex boards: the light is in the board's drawing units
+        (``grid.center(cell)``, hexes of corner radius 1) and the hexes off
+        the board block. A light inside a sight-blocking tile (a forest)
+        sees out of it.
+
+        Parameters
+        ----------
+        light : tuple of float
+            The light's point in drawing units.
+        bounds : sequence of float, optional
+            An ``(x0, y0, x1, y1)`` box that closes the polygon (default: the board).
+        radius : float, optional
+            Clip the polygon to the disc of this radius around the light.
+
+        Returns
+        -------
+        VisibilityPolygon
+            The vertices in order of angle, with ``contains`` and ``area``.
+
+        Raises
+        ------
+        TypeError
+            A staggered board, or ``light`` not a pair of numbers (``ArgumentTypeError``).
+        ValueError
+            ``light`` outside ``bounds``, a bad box or a radius <= 0 (``ArgumentError``).
+
+        Examples
+        --------
+        >>> from wargrid import HexGrid, Map, SquareGrid
         >>> m = Map(SquareGrid(3, 3)); m.set_terrain([(1, 1)], "mountains")
         >>> p = m.visibility_polygon((0.5, 0.5)); bool(p.contains(2.5, 2.5)), bool(p.contains(2.5, 0.5))
         (False, True)
+        >>> h = Map(HexGrid(5, 3)); h.set_terrain([(2, 1)], "mountains")
+        >>> p = h.visibility_polygon(h.grid.center((0, 1))); bool(p.contains(*h.grid.center((4, 1))))
+        False
         """
         return visibility_polygon(self.grid, self.blocks_sight(), light, bounds=bounds, radius=radius)
