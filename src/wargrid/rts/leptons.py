@@ -233,10 +233,8 @@ def pixel_to_lepton(pixel: tuple[float, float], *, cell_size: float, leptons: in
     ----------
     pixel : tuple of float
         The ``(px, py)`` pixel; ``(0, 0)`` is the top-left corner of cell ``(0, 0)``.
-    cell_size : float
-        Pixels along one side of a cell (> 0).
-    leptons : int
-        Leptons along one side of a cell (even, >= 2).
+    cell_size, leptons
+        As in ``lepton_to_pixel``.
 
     Returns
     -------

@@ -428,10 +428,8 @@ class Fog:
 
         Raises
         ------
-        ValueError
-            An unknown team, or a layer of the wrong shape (``ArgumentError``).
-        IndexError
-            A cell off the board (``CellError``).
+        ValueError, IndexError
+            As ``reveal``: an unknown team, a layer of the wrong shape, a cell off the board.
 
         Examples
         --------
