@@ -317,7 +317,7 @@ def test_unknown_names(name, call, arg, value, tmp_path, monkeypatch):
      ValueError, "blocks"),
     ("line_of_sight.blocks.1d", lambda: W.line_of_sight(SQ.grid, np.zeros(48, bool), (1, 1), (2, 2)),
      ValueError, "blocks"),
-    ("visibility_polygon.hex", lambda: W.visibility_polygon(HEX.grid, HEX.blocks_sight(), (1.5, 1.5)),
+    ("visibility_polygon.staggered", lambda: W.visibility_polygon(W.StaggeredGrid(8, 6), np.zeros((6, 8), bool), (1.5, 1.5)),
      TypeError, "grid"),
     ("visibility_polygon.light.off", lambda: SQ.visibility_polygon((BIG, BIG)), ValueError, "light"),
     ("rts.classic_path.costs.shape", lambda: rts.classic_path(SQ.grid, np.ones((8, 6)), (1, 1), (2, 2)),

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
 
 from wargrid import Map, SquareGrid
 from wargrid.cli import _common, main
 from wargrid.io.native import load_map, save_map
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -92,8 +95,6 @@ def test_available_memory_is_a_positive_number_or_unknown():
 
 
 def test_a_map_file_is_read_by_its_first_line(tmp_path, capsys):
-    from conftest import REPO
-
     wesnoth = REPO / "tests" / "data" / "wesnoth" / "two_rivers.map"
     assert main(["path", str(wesnoth), "0,0", "3,3", "--json"]) == 0
     assert '"found": true' in capsys.readouterr().out

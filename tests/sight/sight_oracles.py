@@ -63,6 +63,8 @@ def within(dx: int, dy: int, metric: str, r: int) -> bool:
         return max(ax, ay) <= r
     if metric == "manhattan":
         return ax + ay <= r
+    if metric == "octagonal":
+        return max(ax, ay) + Fraction(min(ax, ay), 2) <= r
     return max(ax, ay) + (math.sqrt(2) - 1) * min(ax, ay) <= r + 1e-9
 
 
@@ -147,3 +149,47 @@ def distance_to_segments(px: float, py: float, seg: np.ndarray) -> float:
     t = np.clip(((p - a) * d).sum(axis=1) / np.where(ll == 0, 1, ll), 0, 1)
     c = a + t[:, None] * d
     return float(np.hypot(*(c - p).T).min())
+
+
+def hex_segment_blocked(grid, blocks: np.ndarray, light: tuple[float, float], q: tuple[float, float]) -> bool:
+    """Whether the segment from ``light`` to ``q`` passes through the inside of a blocking hex.
+
+    Blocking: a sight-blocking or masked-out cell, or any hex off the board
+    (all within two hexes of the rectangle); the hex holding the light is
+    open when the light is strictly inside it. Each hex is a convex polygon:
+    the segment is clipped against its six edge half-planes (Cyrus-Beck)
+    and blocked when a piece of positive length is left.
+    """
+    from wargrid.grids.hexes import offset_to_axial_array
+
+    H, W = blocks.shape
+    ys, xs = np.mgrid[-3:H + 3, -3:W + 3]
+    xs, ys = xs.ravel(), ys.ravel()
+    on = (xs >= 0) & (xs < W) & (ys >= 0) & (ys < H)
+    blocking = ~on
+    blocking[on] = blocks[ys[on], xs[on]] | ~grid.mask[ys[on], xs[on]]
+    qs, rs = offset_to_axial_array(xs[blocking], ys[blocking], grid.offset)
+    cx, cy = grid.layout.hex_to_pixel_array(qs, rs)
+    corners = np.array(grid.corner_offsets())
+    lx, ly = light
+    dx, dy = q[0] - lx, q[1] - ly
+    t0 = np.zeros(cx.size)
+    t1 = np.ones(cx.size)
+    ok = np.ones(cx.size, dtype=bool)
+    strictly = np.ones(cx.size, dtype=bool)
+    for k in range(6):
+        ax, ay = cx + corners[k, 0], cy + corners[k, 1]
+        bx, by = cx + corners[(k + 1) % 6, 0], cy + corners[(k + 1) % 6, 1]
+        # inside is where the cross product (b - a) x (p - a) has the sign of the centre's
+        sgn = np.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
+        f0 = sgn * ((bx - ax) * (ly - ay) - (by - ay) * (lx - ax))  # at t = 0
+        fd = sgn * ((bx - ax) * dy - (by - ay) * dx)  # its change per unit t
+        strictly &= f0 > 1e-9
+        par = fd == 0
+        ok &= ~par | (f0 > 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = -f0 / fd
+        t0 = np.where(~par & (fd > 0), np.maximum(t0, s), t0)
+        t1 = np.where(~par & (fd < 0), np.minimum(t1, s), t1)
+    ok &= ~strictly  # the light's own blocking hex is open
+    return bool((ok & (t0 < t1 - 1e-9)).any())

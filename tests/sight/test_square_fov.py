@@ -14,7 +14,7 @@ from wargrid.sight.los import los_on_board
 
 from sight_oracles import ford_fov, within
 
-METRICS = ("euclidean", "chebyshev", "octile", "manhattan")
+METRICS = ("euclidean", "chebyshev", "octile", "manhattan", "octagonal")
 
 
 @st.composite
@@ -188,3 +188,32 @@ def test_bad_layers():
         field_of_view(g, np.zeros((3, 3), dtype=bool), (0, 0), radius=1, elevation=np.full((3, 3), np.nan))
     with pytest.raises(IndexError, match="b"):
         line_of_sight(g, np.zeros((3, 3), dtype=bool), (0, 0), (3, 3))
+
+
+def test_octagonal_radius_is_the_lepton_distance():
+    # on an open board, the octagonal view is every cell whose centre is within r cells
+    # of the viewer's centre by the classic engines' lepton distance (max + min / 2)
+    from wargrid.rts import LEPTONS_PER_CELL, cell_to_lepton, octagonal_distance
+
+    g = SquareGrid(15, 13)
+    for origin, r in [((7, 6), 0), ((7, 6), 3), ((2, 11), 5), ((14, 0), 7)]:
+        got = as_set(field_of_view(g, np.zeros(g.shape, dtype=bool), origin, radius=r, metric="octagonal"))
+        centre = cell_to_lepton(origin)
+        want = {c for c in g.cells() if octagonal_distance(centre, cell_to_lepton(c)) <= r * LEPTONS_PER_CELL}
+        assert got == want
+    # literal: radius 2 is the diamond of chebyshev 1 plus the four straight cells at 2 (13 cells)
+    v = field_of_view(SquareGrid(5, 5), np.zeros((5, 5), dtype=bool), (2, 2), radius=2, metric="octagonal")
+    assert v.astype(int).tolist() == [[0, 0, 1, 0, 0], [0, 1, 1, 1, 0], [1, 1, 1, 1, 1], [0, 1, 1, 1, 0], [0, 0, 1, 0, 0]]
+
+
+def test_octagonal_fog_and_refused_on_hex():
+    from wargrid import HexGrid
+
+    m = Map(SquareGrid(9, 9))
+    fog = m.fog(["red"], radius=3, metric="octagonal")
+    fog.place(1, "red", (4, 4))
+    assert (fog.visible("red") == m.fov((4, 4), radius=3, metric="octagonal")).all()
+    with pytest.raises(ValueError, match="hex steps"):
+        Map(HexGrid(5, 5)).fov((1, 1), radius=2, metric="octagonal")
+    with pytest.raises(ValueError, match="hex steps"):
+        Map(HexGrid(5, 5)).fog(["red"], metric="octagonal")

@@ -1,7 +1,7 @@
 """``wargrid demo``: everything wargrid does, on one generated board, in one HTML page.
 
 Generates a board, then shows a unit's movement range, zones of control, A*
-paths for foot and cavalry, connectivity zones, sight, fog, territories,
+paths for foot and cavalry, connectivity zones, sight, fog and its shroud tools, territories (compact and scattered),
 the classic RTS pathfinder, the bridge scenario from ``examples/``, attack
 areas, an any-angle path, a unit bigger than one cell, sight over the heightmap and influence maps. Writes SVG and PNG pictures, ``index.html`` with a table of what was computed and how long it
 took, and the generated map file. One line of progress per step.
@@ -300,6 +300,49 @@ def run(args: argparse.Namespace) -> int:
                   f"The land foot units can stand on, divided into {players} compact, balanced territories "
                   f"(cells each: {', '.join(map(str, sizes))}).", png=True)
 
+    def scattered(note: StepNote) -> None:
+        players, cap = 4, 4
+        rep = timed(note, d.m.partition, players, mode="scattered", max_chunk=cap, unit="foot", seed=args.seed)
+        hist = rep.report.chunk_histogram
+        counts = ", ".join(f"{int(hist[k])} of {k}" for k in range(1, len(hist)) if hist[k])
+        note["note"] = f"{int(hist.sum())} chunks, mean {rep.report.mean_chunk:.2f} cells"
+        d.picture("scattered", f"Scattered territories: chunks of at most {cap} cells", [Regions(rep.owners, alpha=0.85, colors=["#e41a1c", "#377eb8", "#4daf4a", "#ffd92f"])],
+                  f"The same land split between {players} players in scattered chunks of up to {cap} touching cells "
+                  f"(outlined), balanced exactly: chunks {counts}.", png=True)
+
+    def shroud(note: StepNote) -> None:
+        trail = d.trail
+        if trail is None:
+            note["note"] = "skipped: no path to walk"
+            return
+        g = d.m.grid
+
+        def tools() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            f = d.m.fog(["red", "blue"], radius=4)
+            f.place("scout", "red", trail[0])
+            for c in trail[1:]:
+                f.move("scout", c)
+            spy = np.zeros(g.shape, dtype=bool)  # a spy's map of the far corner
+            spy[: g.height // 3, -(g.width // 4):] = True
+            f.reveal("red", spy)
+            gap = np.zeros(g.shape, dtype=bool)  # a gap generator over the start of the march
+            x0, y0 = trail[0]
+            gap[max(0, y0 - 4):y0 + 5, max(0, x0 - 4):x0 + 5] = True
+            f.shroud("red", gap)
+            return f.explored("red"), f.shroud_edge("red"), gap
+
+        exp, edge, gap = timed(note, tools)
+        note["note"] = f"{int((edge > 0).sum())} edge cells"
+        d.picture("shroud", "Shroud tools: a spy's map, a gap generator and the shroud's edge", [
+            CellMask(~exp & g.mask, color="#000000", alpha=0.8, name="unexplored"),
+            CellMask(gap & ~exp, color="#7b3294", alpha=0.35, name="re-shrouded"),
+            CellMask(edge > 0, color="#ff7f00", alpha=0.6, name="shroud edge"),
+            Markers([trail[-1]], color="#d62728", labels=["scout"])],
+            "The scout's march, plus a spy's map of the top right corner (revealed) and a gap generator over the "
+            "start (purple: explored again only where the scout sees now). Orange: known cells that border unknown "
+            "ones; each carries a bit mask of the directions of its unknown neighbours (8 on square boards, 6 on "
+            "hex boards), from which a renderer picks its edge tiles.", png=True)
+
     def rts(note: StepNote) -> None:
         b = generate_board(w, h, seed=args.seed, kind="square", diagonal=True)
         sq = b.map
@@ -469,7 +512,8 @@ def run(args: argparse.Namespace) -> int:
                   f"cells where the second team has at least half the first's influence.", png=True)
 
     steps += [("movement range", move_range), ("zones of control", zoc), ("A* paths foot vs cavalry", paths), ("connectivity zones", zones),
-              ("sight", sight), ("fog of war", fog), ("territories", territories),
+              ("sight", sight), ("fog of war", fog), ("shroud tools", shroud), ("territories", territories),
+              ("scattered territories", scattered),
               ("RTS pathfinder", rts), ("RTS bridge scenario", bridge), ("attack areas", areas),
               ("any-angle path", smooth), ("big unit (clearance)", big_unit),
               ("heightmap sight", heightmap_sight), ("influence maps", influence)]

@@ -4,6 +4,7 @@ from .board import Board, CostBoard
 from .boards import (
     CORNER_RULES,
     Grid,
+    HexBoard,
     HexGrid,
     HexLikeGrid,
     SquareGrid,
@@ -36,7 +37,7 @@ from .square import METRICS, SQUARE4_DIRECTIONS, SQUARE8_DIRECTIONS, chebyshev, 
 
 __all__ = [
     "Board", "CostBoard",
-    "CORNER_RULES", "Grid", "HexGrid", "HexLikeGrid", "SquareGrid", "StaggeredGrid", "Step", "Topology",
+    "CORNER_RULES", "Grid", "HexBoard", "HexGrid", "HexLikeGrid", "SquareGrid", "StaggeredGrid", "Step", "Topology",
     "hexagon_board", "parallelogram_board", "triangle_board", "IsometricGrid", "IsoStagger",
     "DOUBLED_KINDS", "HEX_DIAGONALS", "HEX_DIRECTIONS", "OFFSET_KINDS", "Hex", "Layout",
     "axial_to_offset_array", "doubled_to_hex", "hex_direction", "hex_round", "hex_round_array",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,6 +41,7 @@ __all__ = [
     "hexagon_board",
     "triangle_board",
     "parallelogram_board",
+    "HexBoard",
 ]
 
 CORNER_RULES = ("always", "no-obstacle", "one-obstacle")
@@ -924,6 +925,49 @@ class HexGrid(HexLikeGrid):
         self._check_wrap_parity()
         self.layout = Layout(orientation, (1.0, 1.0), (0.0, 0.0))
 
+    @classmethod
+    def from_hexes(cls, hexes: Iterable[tuple[int, ...] | Hex], *, orientation: str = "flat",
+                   offset: str | None = None) -> HexBoard:
+        """A masked board holding exactly ``hexes`` (a map kept as a dict of cube coordinates).
+
+        The board is the smallest rectangle of the offset kind that holds
+        the hexes after a translation in hex space (so neighbours stay
+        neighbours); its mask marks them. Duplicates are one cell.
+
+        Parameters
+        ----------
+        hexes : iterable of tuple of int, or of Hex
+            Cube ``(q, r, s)`` coordinates with ``q + r + s == 0``, or axial
+            ``(q, r)``, all of one kind (``Hex`` objects count as cube).
+        orientation : str
+            'flat' or 'pointy'.
+        offset : str, optional
+            The offset kind of the rectangle (default: the orientation's odd kind).
+
+        Returns
+        -------
+        HexBoard
+            ``grid`` (the board), ``cells`` (given coordinate -> ``(x, y)``)
+            and ``origin`` (given hex = ``grid.to_hex(cell) + origin``).
+
+        Raises
+        ------
+        ValueError
+            No hexes, coordinates of mixed lengths, ``q + r + s != 0``, or
+            a spread past the largest board (``ArgumentError``).
+        TypeError
+            A coordinate that is not an integer, or ``hexes`` not iterable
+            (``ArgumentTypeError``).
+
+        Examples
+        --------
+        >>> ring = [tuple(h) for h in Hex(0, 0).ring(1)]
+        >>> b = HexGrid.from_hexes(ring)
+        >>> b.grid.shape, len(b.grid), b.cells[(1, -1, 0)]
+        ((3, 3), 6, (2, 1))
+        """
+        return _from_hexes(hexes, orientation, offset)
+
     def _extra_key(self) -> tuple[object, ...]:
         return (self.orientation, self.offset)
 
@@ -971,6 +1015,76 @@ class HexGrid(HexLikeGrid):
         if 0 <= x < self.width and 0 <= y < self.height and self.mask[y, x]:
             return x, y
         return None
+
+
+@dataclass(frozen=True, eq=False)
+class HexBoard:
+    """A hex board made from a set of hexes (``HexGrid.from_hexes``).
+
+    ``grid`` is the masked ``HexGrid`` just big enough for them; ``cells``
+    maps each coordinate as given (the tuple, or the ``Hex``) to its board
+    cell ``(x, y)``; ``origin`` is the given hex that sits at the board's
+    ``Hex(0, 0)``, so a given hex is ``grid.to_hex(cell) + origin``.
+    """
+
+    grid: HexGrid
+    cells: dict[object, tuple[int, int]]
+    origin: Hex
+
+    def hex_of(self, cell: tuple[int, int]) -> Hex:
+        """The hex, in the given coordinates, of board cell ``cell``.
+
+        >>> b = HexGrid.from_hexes([(5, -2, -3), (6, -2, -4)])
+        >>> b.hex_of(b.cells[(6, -2, -4)])
+        Hex(q=6, r=-2)
+        """
+        return self.grid.to_hex(cell) + self.origin
+
+
+def _from_hexes(hexes: object, orientation: str, offset: str | None) -> HexBoard:
+    if isinstance(hexes, (str, bytes)) or not hasattr(hexes, "__iter__"):
+        raise ArgumentTypeError(f"hexes must be an iterable of (q, r, s) or (q, r) tuples, got {type(hexes).__name__} {hexes!r}")
+    keys: list[object] = []
+    qr: list[tuple[int, int]] = []
+    size = None
+    for i, h in enumerate(hexes):
+        if isinstance(h, Hex):
+            coords: tuple[int, ...] = (h.q, h.r, h.s)
+        elif isinstance(h, (tuple, list)):
+            coords = tuple(check_int(v, f"hexes[{i}]", hint="hex coordinates are integers") for v in h)
+        else:
+            raise ArgumentTypeError(f"hexes[{i}] must be a (q, r, s) or (q, r) tuple or a Hex, got {type(h).__name__} {h!r}")
+        if len(coords) not in (2, 3):
+            raise ArgumentError(f"hexes[{i}] must have 3 cube (q, r, s) or 2 axial (q, r) coordinates, got {h!r}")
+        if size is None:
+            size = len(coords)
+        elif len(coords) != size:
+            raise ArgumentError(f"hexes must all be cube (q, r, s) or all axial (q, r): hexes[{i}] = {h!r} has "
+                                f"{len(coords)} coordinates, the first had {size}")
+        if size == 3 and sum(coords) != 0:
+            raise ArgumentError(f"hexes[{i}] = {h!r} is not a cube coordinate: q + r + s must be 0, got {sum(coords)}")
+        keys.append(h if isinstance(h, Hex) else tuple(coords))
+        qr.append((coords[0], coords[1]))
+    if not qr:
+        raise ArgumentError("hexes must hold at least one hex")
+    kind = HexGrid(1, 1, orientation=orientation, offset=offset).offset
+    a = np.array(qr, dtype=np.int64)
+    q, r = a[:, 0], a[:, 1]
+    # translate in hex space so that the offset coordinates start at 0: first along the parity
+    # axis (the parity follows), then along the other axis (a shift of whole rows or columns)
+    if kind in ("odd-q", "even-q"):
+        cols, rows = axial_to_offset_array(q - q.min(), r, kind)
+    else:
+        cols, rows = axial_to_offset_array(q, r - r.min(), kind)
+    cols, rows = cols - cols.min(), rows - rows.min()
+    width, height = int(cols.max()) + 1, int(rows.max()) + 1
+    _check_shape_size("len(hexes)", len(qr), width * height)
+    mask = np.zeros((height, width), dtype=bool)
+    mask[rows, cols] = True
+    grid = HexGrid(width, height, orientation=orientation, offset=kind, mask=mask)
+    cells = {k: (int(x), int(y)) for k, x, y in zip(keys, cols.tolist(), rows.tolist())}
+    origin = Hex(qr[0][0], qr[0][1]) - grid.to_hex(cells[keys[0]])
+    return HexBoard(grid=grid, cells=cells, origin=origin)
 
 
 class StaggeredGrid(HexLikeGrid):

@@ -56,18 +56,51 @@ class SightQueries(MapCore):
         """Boolean ``(height, width)`` array of the cells seen from ``origin`` (an ``(x, y)`` cell).
 
         Forest, mountains and other terrains with ``blocks_sight`` block the
-        view; ``radius`` is an integer >= 0 or ``None`` (the whole board);
-        ``metric`` 'euclidean' (default), 'chebyshev', 'octile' or
-        'manhattan' on square boards, 'hex' on hex and staggered boards. With
-        ``elevation`` (the default) and an elevation layer, a viewer sees over
-        blockers strictly lower than its own cell. See ``wargrid.sight.fov``.
-        ``elevation='heightmap'`` is sight over the elevation layer as a
-        surface: an eye ``viewer_height`` (default 1) above the origin's
-        ground sees a cell when the straight line to ``target_height``
-        (default 0) above its ground clears the ground between; blocking
-        terrain stands ``cover_height`` (default ``inf``) above its ground
-        (see ``wargrid.sight.heights``).
+        view. With ``elevation`` (the default) and an elevation layer, a
+        viewer sees over blockers strictly lower than its own cell. See
+        ``wargrid.sight.fov``.
 
+        Parameters
+        ----------
+        origin : tuple of int
+            The viewer's ``(x, y)``.
+        radius : int or None
+            Sight range, an integer >= 0 in steps of ``metric`` (``None``: the whole board).
+        metric : str, optional
+            'euclidean' (default), 'chebyshev', 'octile', 'manhattan' or
+            'octagonal' (``max + min / 2``, the RTS distance) on square
+            boards; 'hex' (the default there) on hex and staggered boards.
+        elevation : bool or 'heightmap'
+            ``True``: with an elevation layer, a viewer sees over blockers
+            strictly lower than its own cell; ``False``: the layer is ignored;
+            ``'heightmap'``: sight over the elevation layer as a surface (see
+            ``wargrid.sight.heights``).
+        viewer_height, target_height, cover_height : float, optional
+            With ``elevation='heightmap'`` only: the eye ``viewer_height``
+            (default 1) above the origin's ground sees a cell when the straight
+            line to ``target_height`` (default 0) above its ground clears the
+            ground between; blocking terrain stands ``cover_height`` (default
+            ``inf``) above its ground.
+
+        Returns
+        -------
+        ndarray of bool, shape ``(height, width)``
+            The cells seen, indexed ``[y, x]``.
+
+        Raises
+        ------
+        IndexError
+            ``origin`` off the board (``CellError``).
+        ValueError
+            A negative ``radius``, or a ``metric`` the board does not have
+            (a square metric on a hex board) (``ArgumentError``).
+        TypeError
+            ``elevation`` not a bool or 'heightmap' (``ArgumentTypeError``).
+        ArgumentError
+            A height keyword without ``elevation='heightmap'``.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "forest")
         >>> m.fov((0, 0), radius=4).astype(int).tolist()
@@ -75,6 +108,8 @@ class SightQueries(MapCore):
         >>> m = Map(SquareGrid(5, 1)); m.set_elevation([[3, 0, 1, 0, 0]])
         >>> m.fov((0, 0), radius=4, elevation="heightmap").astype(int).tolist()
         [[1, 1, 1, 0, 1]]
+        >>> int(Map(SquareGrid(9, 9)).fov((4, 4), radius=2, metric="octagonal").sum())
+        13
         """
         mode = check_height_mode(elevation)
         hm = self._heightmap_options(mode, viewer_height, target_height, cover_height)
@@ -160,13 +195,43 @@ class SightQueries(MapCore):
 
     def visibility_polygon(self, light: tuple[float, float], *, bounds: Sequence[float] | None = None,
                            radius: float | None = None) -> VisibilityPolygon:
-        """The polygon lit by a light at float point ``light = (x, y)`` (square boards; tile ``(x, y)``
-        covers ``[x, x + 1] x [y, y + 1]``), clipped to ``radius`` when given; see ``wargrid.sight.polygon``.
-        A light inside a sight-blocking tile (a forest) sees out of it.
+        """The polygon lit by a light at float point ``light = (x, y)``; see ``wargrid.sight.polygon``.
 
-        >>> from wargrid import Map, SquareGrid
+        Square boards: tile ``(x, y)`` covers ``[x, x + 1] x [y, y + 1]``.
+        Hex boards: the light is in the board's drawing units
+        (``grid.center(cell)``, hexes of corner radius 1) and the hexes off
+        the board block. A light inside a sight-blocking tile (a forest)
+        sees out of it.
+
+        Parameters
+        ----------
+        light : tuple of float
+            The light's point in drawing units.
+        bounds : sequence of float, optional
+            An ``(x0, y0, x1, y1)`` box that closes the polygon (default: the board).
+        radius : float, optional
+            Clip the polygon to the disc of this radius around the light.
+
+        Returns
+        -------
+        VisibilityPolygon
+            The vertices in order of angle, with ``contains`` and ``area``.
+
+        Raises
+        ------
+        TypeError
+            A staggered board, or ``light`` not a pair of numbers (``ArgumentTypeError``).
+        ValueError
+            ``light`` outside ``bounds``, a bad box or a radius <= 0 (``ArgumentError``).
+
+        Examples
+        --------
+        >>> from wargrid import HexGrid, Map, SquareGrid
         >>> m = Map(SquareGrid(3, 3)); m.set_terrain([(1, 1)], "mountains")
         >>> p = m.visibility_polygon((0.5, 0.5)); bool(p.contains(2.5, 2.5)), bool(p.contains(2.5, 0.5))
         (False, True)
+        >>> h = Map(HexGrid(5, 3)); h.set_terrain([(2, 1)], "mountains")
+        >>> p = h.visibility_polygon(h.grid.center((0, 1))); bool(p.contains(*h.grid.center((4, 1))))
+        False
         """
         return visibility_polygon(self.grid, self.blocks_sight(), light, bounds=bounds, radius=radius)

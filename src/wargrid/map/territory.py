@@ -31,9 +31,49 @@ class TerritoryQueries(MapCore):
     ) -> Partition:
         """Divide the land ``unit`` can stand on between ``players`` with exact balance.
 
-        See ``wargrid.territory.partition`` for the modes ('compact',
-        'scattered' with ``max_chunk`` and ``min_chunk``), ``weights``, ``starts`` and ``method``.
+        See ``wargrid.territory.partition`` for how each mode works.
 
+        Parameters
+        ----------
+        players : int
+            How many players share the land (>= 1).
+        mode : str
+            'compact' (one region a player) or 'scattered' (chunks of touching
+            cells, at most ``max_chunk`` each).
+        max_chunk : int, optional
+            The largest chunk of one player's touching cells ('scattered' only, required there).
+        min_chunk : int, optional
+            The smallest chunk allowed ('scattered' only, ``<= max_chunk``).
+        weights : array_like of float, shape ``(height, width)``, optional
+            What each cell is worth (>= 0): the summed weights are balanced instead of cell counts.
+        starts : sequence of (int, int), optional
+            One start cell a player, which stays its own.
+        unit : str, optional
+            The movement class whose passable cells are shared (default: the terrain table's first class).
+        seed : int
+            The same seed gives the same partition.
+        method : str, optional
+            The 'scattered' strategy (see ``wargrid.territory.chunks.METHODS``;
+            'greedy' is the one-cell colouring).
+        progress : bool or callable
+            Progress reporting, as everywhere in the library.
+
+        Returns
+        -------
+        Partition
+            ``owners`` (``(height, width)``, ``-1`` unowned) and the ``report``
+            (cells, chunks, the chunk-size histogram).
+
+        Raises
+        ------
+        ValueError
+            A bad option (``ArgumentError``), or a request that is provably
+            impossible (``InfeasibleError``).
+        RuntimeError
+            The search failed to meet the request (``PartitionError``).
+
+        Examples
+        --------
         >>> from wargrid import HexGrid, Map
         >>> m = Map(HexGrid(8, 6)); m.set_terrain([(3, 2), (4, 2)], "water")
         >>> p = m.partition(4)

@@ -8,6 +8,12 @@ so the same arithmetic serves square, hex and staggered boards (on hex boards
 a lepton position names a cell and a place inside its box, not a point of the
 drawing). A packed cell number is the cell id ``y * width + x``.
 
+Pixels: on a picture where a cell is ``cell_size`` pixels wide and high and
+pixel ``(0, 0)`` is the top-left corner of cell ``(0, 0)``, a lepton is
+``cell_size / leptons`` pixels: ``lepton_to_pixel`` scales exactly,
+``pixel_to_lepton`` rounds to the nearest lepton, so leptons -> pixels ->
+leptons gives back the same leptons.
+
 >>> cell_to_lepton((2, 1))
 Lepton(x=640, y=384)
 >>> lepton_to_cell(Lepton(640, 300))
@@ -24,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError, CellError
-from .._validate import check_cell_pair, check_int, check_positive_int
+from .._validate import check_cell_pair, check_int, check_positive_int, check_real
 
 __all__ = [
     "LEPTONS_PER_CELL",
@@ -37,6 +43,10 @@ __all__ = [
     "octagonal_distances",
     "cells_to_leptons",
     "leptons_to_cells",
+    "lepton_to_pixel",
+    "pixel_to_lepton",
+    "leptons_to_pixels",
+    "pixels_to_leptons",
 ]
 
 LEPTONS_PER_CELL = 256
@@ -170,3 +180,114 @@ def leptons_to_cells(points: np.ndarray, *, leptons: int = LEPTONS_PER_CELL) -> 
     """
     n = _check_scale(leptons)
     return _int_points(points, "points") // n
+
+
+def _check_cell_size(cell_size: Any) -> float:
+    size = check_real(cell_size, "cell_size")
+    if not size > 0:
+        raise ArgumentError(f"cell_size must be a positive number of pixels, got {cell_size!r}")
+    return size
+
+
+def lepton_to_pixel(point: tuple[int, int], *, cell_size: float, leptons: int = LEPTONS_PER_CELL) -> tuple[float, float]:
+    """The pixel ``(px, py)`` of a lepton position on a picture whose cells are ``cell_size`` pixels.
+
+    Parameters
+    ----------
+    point : tuple of int
+        The ``(x, y)`` position in leptons.
+    cell_size : float
+        Pixels along one side of a cell (> 0).
+    leptons : int
+        Leptons along one side of a cell (even, >= 2).
+
+    Returns
+    -------
+    tuple of float
+        ``(x, y) * cell_size / leptons``.
+
+    Raises
+    ------
+    ValueError
+        ``cell_size`` not positive, or ``leptons`` odd or < 2 (``ArgumentError``).
+    TypeError
+        ``point`` not a pair of integers (``ArgumentTypeError``).
+
+    Examples
+    --------
+    >>> lepton_to_pixel((128, 384), cell_size=32)
+    (16.0, 48.0)
+    """
+    n = _check_scale(leptons)
+    size = _check_cell_size(cell_size)
+    x, y = _check_point(point, "point")
+    return x * size / n, y * size / n
+
+
+def pixel_to_lepton(pixel: tuple[float, float], *, cell_size: float, leptons: int = LEPTONS_PER_CELL) -> Lepton:
+    """The lepton position nearest to pixel ``(px, py)`` on a picture whose cells are ``cell_size`` pixels.
+
+    Halves round up (toward +inf), so the result does not depend on the sign.
+
+    Parameters
+    ----------
+    pixel : tuple of float
+        The ``(px, py)`` pixel; ``(0, 0)`` is the top-left corner of cell ``(0, 0)``.
+    cell_size, leptons
+        As in ``lepton_to_pixel``.
+
+    Returns
+    -------
+    Lepton
+
+    Raises
+    ------
+    ValueError
+        ``cell_size`` not positive, a NaN or infinite pixel, or ``leptons`` odd or < 2 (``ArgumentError``).
+    TypeError
+        ``pixel`` not a pair of numbers (``ArgumentTypeError``).
+
+    Examples
+    --------
+    >>> pixel_to_lepton((16.0, 47.9), cell_size=32)
+    Lepton(x=128, y=383)
+    >>> lepton_to_cell(pixel_to_lepton((100, 5), cell_size=32))
+    (3, 0)
+    """
+    n = _check_scale(leptons)
+    size = _check_cell_size(cell_size)
+    try:
+        px, py = pixel
+    except (TypeError, ValueError):
+        raise ArgumentTypeError(f"pixel must be a (px, py) pair of numbers, got {pixel!r}") from None
+    fx, fy = check_real(px, "pixel[0]"), check_real(py, "pixel[1]")
+    return Lepton(int(np.floor(fx * n / size + 0.5)), int(np.floor(fy * n / size + 0.5)))
+
+
+def leptons_to_pixels(points: np.ndarray, *, cell_size: float, leptons: int = LEPTONS_PER_CELL) -> NDArray[np.float64]:
+    """Vectorised ``lepton_to_pixel``: ``(..., 2)`` integer lepton positions to float pixels.
+
+    >>> leptons_to_pixels(np.array([[128, 384], [0, 256]]), cell_size=32).tolist()
+    [[16.0, 48.0], [0.0, 32.0]]
+    """
+    n = _check_scale(leptons)
+    size = _check_cell_size(cell_size)
+    out: NDArray[np.float64] = _int_points(points, "points") * size / n
+    return out
+
+
+def pixels_to_leptons(pixels: np.ndarray, *, cell_size: float, leptons: int = LEPTONS_PER_CELL) -> NDArray[np.int64]:
+    """Vectorised ``pixel_to_lepton``: ``(..., 2)`` float pixels to the nearest int64 lepton positions.
+
+    >>> pixels_to_leptons(np.array([[16.0, 47.9], [0.06, 32.0]]), cell_size=32).tolist()
+    [[128, 383], [0, 256]]
+    """
+    n = _check_scale(leptons)
+    size = _check_cell_size(cell_size)
+    p = np.asarray(pixels, dtype=np.float64)
+    if p.ndim == 0 or p.shape[-1] != 2:
+        raise ArgumentError(f"pixels must have shape (..., 2) holding (px, py) pixels, got {p.shape}")
+    if not np.isfinite(p).all():
+        raise ArgumentError("pixels must be finite (no NaN or inf)")
+    out: NDArray[np.int64] = np.floor(p * n / size + 0.5).astype(np.int64)
+    return out

@@ -3,8 +3,9 @@
 - ``field_of_view`` / ``line_of_sight``: square boards use symmetric
   shadowcasting with exact integer slopes; hex and staggered boards the
   two-nudge hex line rule (see ``wargrid.sight.fov``). They always agree.
-- ``visibility_polygon``: the lit polygon around a float point on a square board.
-- ``Fog``: explored and visible layers per team, updated incrementally.
+- ``visibility_polygon``: the lit polygon around a float point on a square or hex board.
+- ``Fog``: explored and visible layers per team, updated incrementally, with the
+  shroud tools (``reveal``, ``shroud``, ``shroud_edge``).
 
 ``Map.fov``, ``Map.line_of_sight``, ``Map.visibility_polygon`` and ``Map.fog``
 hand these the map's sight-blocking terrain (and elevation).

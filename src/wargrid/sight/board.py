@@ -31,8 +31,9 @@ def kernels(name: str) -> Any:
     (``import wargrid`` compiles nothing)."""
     return load(f"sight.{name}")
 
-SQUARE_METRICS = ("euclidean", "chebyshev", "octile", "manhattan")
-"""Radius metrics on square boards (kernel codes 0..3)."""
+SQUARE_METRICS = ("euclidean", "chebyshev", "octile", "manhattan", "octagonal")
+"""Radius metrics on square boards (kernel codes 0..3, and 6 for 'octagonal': ``max + min / 2``)."""
+_SQUARE_CODES = (0, 1, 2, 3, 6)
 HEX_METRICS = ("hex",)
 """The radius metric on hex and staggered boards (hex steps, kernel code 4)."""
 
@@ -86,9 +87,12 @@ class SightBoard:
                 return 0
             if metric not in SQUARE_METRICS:
                 raise ArgumentError(f"metric must be one of {', '.join(map(repr, SQUARE_METRICS))} on a square board; got {metric!r}")
-            return SQUARE_METRICS.index(metric)
+            return _SQUARE_CODES[SQUARE_METRICS.index(metric)]
         if metric is None or metric == "hex":
             return 4
+        if metric in SQUARE_METRICS:
+            raise ArgumentError(f"metric {metric!r} measures square tiles; on a {self.grid.kind} board sight is "
+                                "measured in hex steps: use metric='hex' (or None)")
         raise ArgumentError(f"metric must be 'hex' (or None) on a {self.grid.kind} board; got {metric!r}")
 
     def radius(self, radius: Any) -> int:

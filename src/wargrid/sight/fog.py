@@ -9,6 +9,14 @@ cell that nobody sees fades back to unknown ``n`` ticks after it was last
 seen. Allies share vision (visible and explored). The spectator view is every
 team's vision together.
 
+The classic engines' shroud tools work on the explored layer: ``reveal``
+marks an area (or the whole board: a spy's map, a map-reveal crate) as
+explored for a team; ``shroud`` sends an area back to unexplored (a gap
+generator), except the cells the team or its allies see now; ``shroud_edge``
+gives, for drawing, every known cell that borders unknown ones with a bit
+mask of the directions in which they lie (8 directions on square boards, 6 on
+hex and staggered ones), as tile renderers pick their edge tiles.
+
 >>> import numpy as np
 >>> from wargrid import SquareGrid
 >>> from wargrid.sight.board import prepare
@@ -30,11 +38,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
-from .._validate import check_int
+from .._validate import check_bool_layer, check_choice, check_int, check_iterable
 from .board import SightBoard, kernels
 from .fov import _kernel_ids, view_capacity
 
-__all__ = ["Fog", "FogView"]
+__all__ = ["Fog", "FogView", "SHROUD_LAYERS"]
+
+SHROUD_LAYERS = ("explored", "visible")
+"""What ``Fog.shroud_edge`` calls known: explored cells (unknown: never seen or
+regrown), or visible ones (unknown: fogged or unexplored)."""
 
 _S = TypeVar("_S", bound=np.generic)
 
@@ -110,6 +122,7 @@ class Fog:
         self._last_seen = np.full((n, size), -1, dtype=np.int64)
         self._group = np.eye(n, dtype=bool)
         self._units: dict[Hashable, _Unit] = {}
+        self._edge_neighbours: NDArray[np.int64] | None = None
         self.time = 0
         for pair in alliances:
             self.ally(*pair)
@@ -347,6 +360,151 @@ class Fog:
         """
         self._sync()
         return self._shape(self._counts[self._team(team)].copy())
+
+    # -- shroud tools ------------------------------------------------------------------
+    def _area(self, area: Any) -> NDArray[np.bool_]:
+        """``area`` (a boolean ``(height, width)`` layer, or an iterable of ``(x, y)`` cells) as flat booleans."""
+        g = self._board.grid
+        if isinstance(area, np.ndarray):
+            return check_bool_layer(area, "area", g.shape).ravel() & g.mask.ravel()
+        flat = np.zeros(g.size, dtype=bool)
+        for c in check_iterable(area, "area", "a boolean (height, width) layer or a list of (x, y) cells"):
+            x, y = g.check_cell(c, "area cell")
+            flat[y * g.width + x] = True
+        return flat
+
+    def reveal(self, team: str, area: Any = None) -> None:
+        """Mark ``area`` as explored for ``team`` (``None``: the whole board), as a spy's map does.
+
+        ``area`` is a boolean ``(height, width)`` layer or an iterable of
+        ``(x, y)`` cells. Revealed cells count as seen at the current tick:
+        with ``regrow`` they fade back like any other cell nobody sees.
+        Another team's map is ``reveal(team, fog.explored(other))``.
+
+        Parameters
+        ----------
+        team : str
+            The team that learns the area (its allies share it).
+        area : ndarray of bool or iterable of (int, int), optional
+            The cells revealed; ``None`` reveals every cell of the board.
+
+        Raises
+        ------
+        ValueError
+            An unknown team, or a layer of the wrong shape (``ArgumentError``).
+        IndexError
+            A cell off the board (``CellError``).
+
+        Examples
+        --------
+        >>> fog = _example(); fog.reveal("red", [(6, 0), (7, 0)])
+        >>> fog.explored("red").astype(int).tolist(), int(fog.visible("red").sum())
+        ([[0, 0, 0, 0, 0, 0, 1, 1]], 0)
+        >>> fog.reveal("blue"); int(fog.explored("blue").sum())
+        8
+        """
+        self._sync()
+        t = self._team(team)
+        cells = self._board.grid.mask.ravel() if area is None else self._area(area)
+        self._last_seen[t, cells] = self.time
+
+    def shroud(self, team: str, area: Any) -> None:
+        """Send ``area`` back to unexplored for ``team``, as a gap generator does.
+
+        The rule: every cell of ``area`` that neither ``team`` nor an ally
+        sees now is forgotten by ``team`` and by its allies (they share one
+        explored layer, so forgetting it for one alone would change
+        nothing). A cell one of them sees now stays visible, and explored
+        while it is seen; it is remembered again when it is no longer seen.
+        The shroud is one-shot: a generator that keeps an area dark calls
+        it every tick.
+
+        Parameters
+        ----------
+        team : str
+            The team that forgets the area.
+        area : ndarray of bool or iterable of (int, int)
+            A boolean ``(height, width)`` layer, or the ``(x, y)`` cells.
+
+        Raises
+        ------
+        ValueError, IndexError
+            As ``reveal``: an unknown team, a layer of the wrong shape, a cell off the board.
+
+        Examples
+        --------
+        >>> fog = _example(); fog.place(1, "red", (0, 0)); fog.move(1, (3, 0))
+        >>> fog.explored("red").astype(int).tolist()
+        [[1, 1, 1, 1, 1, 0, 0, 0]]
+        >>> fog.shroud("red", [(0, 0), (1, 0), (2, 0), (3, 0)])  # (2, 0) and (3, 0) are seen now
+        >>> fog.explored("red").astype(int).tolist()
+        [[0, 0, 1, 1, 1, 0, 0, 0]]
+        """
+        self._sync()
+        cells = self._area(area)
+        rows = np.flatnonzero(self._teams_of(team))
+        seen_now = np.any(self._counts[rows] > 0, axis=0)
+        forget = cells & ~seen_now
+        for t in rows:
+            self._last_seen[t, forget] = -1
+
+    def shroud_edge(self, team: str | None, *, layer: str = "explored") -> NDArray[np.uint8]:
+        """``(height, width)`` bit masks for drawing the shroud's edge: which unknown neighbours each known cell has.
+
+        A cell's mask is 0 when it is unknown itself or borders no unknown
+        cell; otherwise bit ``k`` is set when the neighbour in direction
+        ``k`` is on the board and unknown. Square boards (4 or 8
+        directions) always use the 8 directions of ``SQUARE8_DIRECTIONS``:
+        bit 0 east, 1 north-east, 2 north, 3 north-west, 4 west, 5
+        south-west, 6 south, 7 south-east (``y`` grows down). Hex and
+        staggered boards use their 6 directions: bit ``k`` is
+        ``grid.neighbor(cell, k)`` (``HEX_DIRECTIONS[k]``). Cells off the
+        board or masked out are never unknown neighbours; on a board
+        wrapped in x, neighbours across the seam count.
+
+        Parameters
+        ----------
+        team : str or None
+            The team (with its allies); ``None`` is the spectator.
+        layer : str
+            'explored' (explored against unexplored: the black shroud) or
+            'visible' (seen now against not: the grey fog's edge).
+
+        Returns
+        -------
+        ndarray of uint8, shape ``(height, width)``
+            The masks, indexed ``[y, x]``.
+
+        Raises
+        ------
+        ValueError
+            An unknown team or layer (``ArgumentError``).
+
+        Examples
+        --------
+        >>> fog = _example(); fog.place(1, "red", (2, 0))
+        >>> fog.shroud_edge("red").tolist()  # unexplored (0, 0) west of (1, 0): bit 4; (4, 0) east of (3, 0): bit 0
+        [[0, 16, 0, 1, 0, 0, 0, 0]]
+        """
+        check_choice(layer, "layer", SHROUD_LAYERS)
+        known = (self.explored(team) if layer == "explored" else self.visible(team)).ravel()
+        nb = self._edge_table()
+        on = nb >= 0
+        unknown = on & ~known[np.where(on, nb, 0)]
+        weights = (1 << np.arange(nb.shape[1])).astype(np.uint8)
+        bits = (unknown.astype(np.uint8) * weights).sum(axis=1, dtype=np.uint8)
+        return self._shape(np.where(known, bits, np.uint8(0)).astype(np.uint8))
+
+    def _edge_table(self) -> NDArray[np.int64]:
+        """``(size, 6 or 8)`` neighbour ids in the shroud-edge bit order (``-1``: none)."""
+        if self._edge_neighbours is None:
+            from ..grids.boards import SquareGrid
+
+            g = self._board.grid
+            if isinstance(g, SquareGrid) and not g.diagonal:
+                g = SquareGrid(g.width, g.height, diagonal=True, wrap_x=g.wrap_x, mask=g.mask)
+            self._edge_neighbours = np.asarray(g.neighbour_ids(), dtype=np.int64)
+        return self._edge_neighbours
 
 
 def _example(**options: Any) -> Fog:

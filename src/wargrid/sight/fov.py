@@ -14,6 +14,14 @@ Elevation: a viewer sees over blockers strictly lower than the cell it
 stands on; a blocker as high as the viewer or higher blocks. (So a viewer on
 a hill may see a lower one that cannot see back.)
 
+Radius metrics on square boards: 'euclidean' (``dx^2 + dy^2 <= r^2``),
+'chebyshev' (``max <= r``), 'octile' (``max + (sqrt 2 - 1) min <= r``),
+'manhattan' (``dx + dy <= r``) and 'octagonal', the classic RTS engines'
+distance ``max + min / 2 <= r`` (``dx``, ``dy`` in cells, the half kept
+exactly: it is ``rts.octagonal_distance`` between the cells' centres in
+leptons, divided by 256). On hex and staggered boards the only metric is
+'hex' (hex steps); a square metric there is refused.
+
 The radius (an integer, or ``None`` for the whole board) bounds the work:
 only cells within it are touched, whatever the size of the board. A square
 view costs about the number of cells scanned (at most ``(2r + 1)^2``); a hex
@@ -97,7 +105,8 @@ def field_of_view(
     ``blocks`` is a boolean ``(height, width)`` layer of sight-blocking
     cells; ``radius`` an integer >= 0 or ``None`` (the whole board);
     ``metric`` one of 'euclidean' (default), 'chebyshev', 'octile',
-    'manhattan' on square boards, 'hex' on hex and staggered boards;
+    'manhattan', 'octagonal' on square boards, 'hex' on hex and staggered
+    boards;
     ``elevation`` an optional ``(height, width)`` layer of heights.
 
     Parameters

@@ -1,8 +1,8 @@
-"""The visibility polygon of a light at any point of a square tile board (2D lighting).
+"""The visibility polygon of a light at any point of a square or hex tile board (2D lighting).
 
-Tile ``(x, y)`` covers ``[x, x + 1] x [y, y + 1]`` in board units (the
-drawing units of ``SquareGrid``); the light is a float point ``(px, py)``.
-The polygon is built in four steps:
+Square boards: tile ``(x, y)`` covers ``[x, x + 1] x [y, y + 1]`` in board
+units (the drawing units of ``SquareGrid``); the light is a float point
+``(px, py)``. The polygon is built in four steps:
 
 1. collect the edges of sight-blocking tiles that face the light (an edge
    between a blocking tile and an open one, with the light strictly on the
@@ -15,6 +15,15 @@ The polygon is built in four steps:
    blocking tile, so its cost is the length it travels, not the number of
    edges on the board;
 4. walk the hits in order of angle around the light: that is the polygon.
+
+Hex boards (``HexGrid``): the light is a float point in the board's drawing
+units (``grid.center(cell)``, a hex of corner radius 1, the layout of
+``grid.layout``). The segments are the hex edges of sight-blocking hexes
+that face the light (the light strictly outside the edge's line), plus the
+box (by default ``grid.bounds()``). Hexes off the board block, as masked-out
+ones do, so the polygon never leaves the board's hexes. Rays are cast the
+same way and cut against every segment at once (numpy), a hair past every
+segment end; a ray that enters a blocking hex at once is dark.
 
 Hits are computed in floating point: a vertex on a shadow edge can be off
 by about ``1e-7`` times its distance from the light.
@@ -47,7 +56,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_real
-from ..grids.boards import Grid, SquareGrid
+from ..grids.boards import Grid, HexGrid, SquareGrid
 
 __all__ = ["VisibilityPolygon", "visibility_polygon"]
 
@@ -101,15 +110,16 @@ def _check_point(point: Any, name: str) -> tuple[float, float]:
 
 
 def _check_bounds(bounds: Any, grid: Grid) -> tuple[float, float, float, float]:
+    board = (0.0, 0.0, float(grid.width), float(grid.height)) if isinstance(grid, SquareGrid) else grid.bounds()
     if bounds is None:
-        return 0.0, 0.0, float(grid.width), float(grid.height)
+        return board
     try:
         x0, y0, x1, y1 = bounds
     except (TypeError, ValueError):
         raise ArgumentTypeError(f"bounds must be (x0, y0, x1, y1) or None, got {bounds!r}") from None
     x0, y0, x1, y1 = (check_real(v, f"bounds[{i}]") for i, v in enumerate((x0, y0, x1, y1)))
-    x0, y0 = max(x0, 0.0), max(y0, 0.0)
-    x1, y1 = min(x1, float(grid.width)), min(y1, float(grid.height))
+    x0, y0 = max(x0, board[0]), max(y0, board[1])
+    x1, y1 = min(x1, board[2]), min(y1, board[3])
     if not (x0 < x1 and y0 < y1):
         raise ArgumentError(f"bounds must overlap the board with x0 < x1 and y0 < y1, got {bounds!r}")
     return x0, y0, x1, y1
@@ -201,24 +211,26 @@ def visibility_polygon(
     bounds: Sequence[float] | None = None,
     radius: float | None = None,
 ) -> VisibilityPolygon:
-    """The polygon lit by a light at float point ``light = (x, y)`` on a square board.
+    """The polygon lit by a light at float point ``light = (x, y)`` on a square or hex board.
 
     Parameters
     ----------
-    grid
-        The square board.
-    blocks
-        The boolean ``(height, width)`` layer of sight-blocking tiles
-        (masked-out cells block too). The tile holding the light is treated as
+    grid : SquareGrid or HexGrid
+        The board. Square tile ``(x, y)`` covers ``[x, x + 1] x [y, y + 1]``;
+        a hex is drawn as by ``grid.center`` and ``grid.polygon`` (corner
+        radius 1).
+    blocks : ndarray of bool, shape ``(height, width)``
+        Sight-blocking tiles (masked-out cells block too, and on hex boards
+        the hexes off the board). The tile holding the light is treated as
         open: a viewer standing in a forest sees out of it.
-    light
-        The light's float point; it must lie inside ``bounds``.
-    bounds
-        An optional ``(x0, y0, x1, y1)`` box that closes the polygon (default:
-        the board).
-    radius
-        When given (a positive number), the polygon is clipped to the disc of
-        this radius around the light.
+    light : tuple of float
+        The light's point in drawing units; it must lie inside ``bounds``.
+    bounds : sequence of float, optional
+        An ``(x0, y0, x1, y1)`` box that closes the polygon (default: the
+        board, ``grid.bounds()`` on hex boards), cut to the board.
+    radius : float, optional
+        When given (a positive number of drawing units), the polygon is
+        clipped to the disc of this radius around the light.
 
     Returns
     -------
@@ -227,23 +239,30 @@ def visibility_polygon(
 
     Raises
     ------
-    ArgumentTypeError
-        ``grid`` is not a ``SquareGrid``, or ``light`` is not a pair of numbers.
-    ArgumentError
+    TypeError
+        ``grid`` is neither a ``SquareGrid`` nor a ``HexGrid``, ``light`` is
+        not a pair of numbers, or ``blocks`` is not boolean (``ArgumentTypeError``).
+    ValueError
         ``light`` lies outside ``bounds``, ``bounds`` is not a proper box,
-        ``radius`` is not positive, or ``blocks`` has the wrong shape.
+        ``radius`` is not positive, or ``blocks`` has the wrong shape (``ArgumentError``).
 
-    >>> from wargrid import SquareGrid
+    Examples
+    --------
+    >>> from wargrid import HexGrid, SquareGrid
     >>> p = visibility_polygon(SquareGrid(4, 4), np.zeros((4, 4), dtype=bool), (1.0, 1.0))
     >>> round(p.area, 9), len(p)
     (16.0, 4)
     >>> round(visibility_polygon(SquareGrid(9, 9), np.zeros((9, 9), dtype=bool), (4.5, 4.5), radius=2).area, 2)
     12.56
+    >>> g = HexGrid(5, 5); walls = np.zeros((5, 5), dtype=bool); walls[2, 3] = True
+    >>> p = visibility_polygon(g, walls, g.center((1, 2)))
+    >>> bool(p.contains(*g.center((3, 2)))), bool(p.contains(*g.center((4, 2)))), bool(p.contains(*g.center((1, 0))))
+    (False, False, True)
     """
     from .._kernels.sight.polygon import march_rays
 
-    if not isinstance(grid, SquareGrid):
-        raise ArgumentTypeError(f"grid must be a SquareGrid (the polygon is built from square tile edges), got {type(grid).__name__}")
+    if not isinstance(grid, (SquareGrid, HexGrid)):
+        raise ArgumentTypeError(f"grid must be a SquareGrid or a HexGrid (the polygon is built from tile edges), got {type(grid).__name__}")
     blk = check_bool_layer(blocks, "blocks", grid.shape)
     blk = blk | ~grid.mask
     lx, ly = _check_point(light, "light")
@@ -253,6 +272,8 @@ def visibility_polygon(
     reach = None if radius is None else check_real(radius, "radius")
     if reach is not None and not reach > 0:
         raise ArgumentError(f"radius must be a positive number of board units, got {radius!r}")
+    if isinstance(grid, HexGrid):
+        return _hex_polygon(grid, blk, lx, ly, box, reach)
     tx, ty = int(math.floor(lx)), int(math.floor(ly))
     if lx != tx and ly != ty and tx < grid.width and ty < grid.height and blk[ty, tx]:
         blk = blk.copy()
@@ -270,11 +291,7 @@ def visibility_polygon(
                     if 0 <= cx + ox < grid.width and 0 <= cy + oy < grid.height and blk[cy + oy, cx + ox]:
                         targets.append(np.array([[cx + ox, cy + oy], [cx + ox + 1, cy + oy], [cx + ox, cy + oy + 1],
                                                  [cx + ox + 1, cy + oy + 1]], dtype=np.float64))
-    pts = np.unique(np.concatenate(targets), axis=0)
-    pts = pts[np.hypot(pts[:, 0] - lx, pts[:, 1] - ly) > 1e-12]
-    base = np.arctan2(pts[:, 1] - ly, pts[:, 0] - lx)
-    ang = np.unique(np.concatenate([base - _EPS_ANGLE, base, base + _EPS_ANGLE]))
-    dx, dy = np.cos(ang), np.sin(ang)
+    dx, dy = _rays(np.concatenate(targets), lx, ly)
     t = march_rays(lx, ly, dx, dy, blk.astype(np.uint8), *box)
     # directions that enter a blocking tile (or leave the box) at once are dark: the hit is the light itself
     out = ((lx <= box[0]) & (dx < 0)) | ((lx >= box[2]) & (dx > 0)) | ((ly <= box[1]) & (dy < 0)) | ((ly >= box[3]) & (dy > 0))
@@ -289,12 +306,124 @@ def visibility_polygon(
         v[np.abs(v - r) < 1e-9] = r[np.abs(v - r) < 1e-9]
         v[np.abs(v - lo) < 1e-9] = lo
         v[np.abs(v - hi) < 1e-9] = hi
+    return _finish(poly, lx, ly, reach)
+
+
+def _finish(poly: NDArray[np.float64], lx: float, ly: float, reach: float | None) -> VisibilityPolygon:
+    """Step 4's end: drop repeated and collinear vertices, clip to the disc."""
     keep = np.ones(len(poly), dtype=bool)
-    keep[1:] = np.hypot(*(poly[1:] - poly[:-1]).T) > 1e-12
+    keep[1:] = np.hypot(*(poly[1:] - poly[:-1]).T) > 1e-9
     poly = _drop_collinear(poly[keep])
     if reach is not None:
         poly = _clip_to_disc(poly, lx, ly, reach)
     return VisibilityPolygon(light=(lx, ly), points=poly)
+
+
+def _rays(pts: NDArray[np.float64], lx: float, ly: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Step 3's directions: at every target point, and a hair to either side of it."""
+    pts = np.unique(pts, axis=0)
+    pts = pts[np.hypot(pts[:, 0] - lx, pts[:, 1] - ly) > 1e-12]
+    base = np.arctan2(pts[:, 1] - ly, pts[:, 0] - lx)
+    ang = np.unique(np.concatenate([base - _EPS_ANGLE, base, base + _EPS_ANGLE]))
+    return np.cos(ang), np.sin(ang)
+
+
+_RAY_CHUNK = 1 << 21  # ray-segment pairs cut at once on hex boards
+
+
+def _hex_obstacles(grid: HexGrid, blk: NDArray[np.bool_]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
+    """The blocking hexes as axial ``(q, r)``, with the ring just off the board, and the
+    ``(height + 2, width + 2)`` blocking layer of that padded rectangle (``[y + 1, x + 1]``)."""
+    h, w = blk.shape
+    pad = np.ones((h + 2, w + 2), dtype=bool)
+    pad[1:-1, 1:-1] = blk
+    ys, xs = np.nonzero(pad)
+    q, r = grid.hexes_of(xs - 1, ys - 1)
+    return q, r, pad
+
+
+def _clip_to_box(seg: NDArray[np.float64], box: tuple[float, float, float, float]) -> NDArray[np.float64]:
+    """The parts of ``(S, 4)`` segments inside the box (Liang-Barsky): their ends, where a box side cuts
+    a wall, are where rays must go."""
+    x0, y0, x1, y1 = box
+    dx, dy = seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]
+    t0, t1 = np.zeros(len(seg)), np.ones(len(seg))
+    ok = np.ones(len(seg), dtype=bool)
+    for p, q in ((-dx, seg[:, 0] - x0), (dx, x1 - seg[:, 0]), (-dy, seg[:, 1] - y0), (dy, y1 - seg[:, 1])):
+        par = p == 0
+        ok &= ~par | (q >= 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = q / p
+        t0 = np.where(~par & (p < 0), np.maximum(t0, r), t0)
+        t1 = np.where(~par & (p > 0), np.minimum(t1, r), t1)
+    ok &= t0 < t1
+    return np.stack([seg[:, 0] + t0 * dx, seg[:, 1] + t0 * dy, seg[:, 0] + t1 * dx, seg[:, 1] + t1 * dy], axis=1)[ok]
+
+
+def _hex_polygon(grid: HexGrid, blk: NDArray[np.bool_], lx: float, ly: float,
+                 box: tuple[float, float, float, float], reach: float | None) -> VisibilityPolygon:
+    """The visibility polygon on a hex board: facing hex edges as segments, rays cut against all of them."""
+    lay = grid.layout
+    h, w = blk.shape
+    q, r, pad = _hex_obstacles(grid, blk)
+    corners = np.array(grid.corner_offsets())  # (6, 2)
+    # the light's own hex, when the light is strictly inside it, is open: a viewer sees out of a forest
+    own = lay.pixel_to_hex(lx, ly)
+    ox, oy = grid.cells_of_hexes(np.array([own.q]), np.array([own.r]))
+    cx, cy = lay.hex_to_pixel(own)
+    a, b = corners, np.roll(corners, -1, axis=0)
+    inward = (a[:, 0] - (lx - cx)) * (b[:, 1] - (ly - cy)) - (a[:, 1] - (ly - cy)) * (b[:, 0] - (lx - cx))
+    strictly = bool(np.all(inward > 1e-9)) or bool(np.all(inward < -1e-9))
+    if strictly:
+        keep = ~((q == own.q) & (r == own.r))
+        q, r = q[keep], r[keep]
+        if 0 <= ox[0] + 1 < w + 2 and 0 <= oy[0] + 1 < h + 2:
+            pad = pad.copy()
+            pad[oy[0] + 1, ox[0] + 1] = False
+    hx, hy = lay.hex_to_pixel_array(q, r)
+    if reach is not None:
+        near = np.hypot(hx - lx, hy - ly) <= reach + 1.0 + 1e-9  # only hexes that reach into the disc matter
+        hx, hy = hx[near], hy[near]
+    # step 1: every edge k (corner k to corner k + 1) of every blocking hex that faces the light
+    x0 = hx[:, None] + a[None, :, 0]
+    y0 = hy[:, None] + a[None, :, 1]
+    x1 = hx[:, None] + b[None, :, 0]
+    y1 = hy[:, None] + b[None, :, 1]
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    facing = (lx - mx) * (mx - hx[:, None]) + (ly - my) * (my - hy[:, None]) > 1e-12
+    bx0, by0, bx1, by1 = box
+    seg = np.concatenate([
+        _clip_to_box(np.stack([x0[facing], y0[facing], x1[facing], y1[facing]], axis=1), box),
+        np.array([(bx0, by0, bx1, by0), (bx1, by0, bx1, by1), (bx1, by1, bx0, by1), (bx0, by1, bx0, by0)]),
+    ])
+    # step 3: rays at every segment end and at the corners of blocking hexes the light may touch
+    # (their edges through the light face nowhere, but the shadow runs along them), a hair to each side,
+    # cut against every segment
+    touch = np.hypot(hx - lx, hy - ly) <= 1.0 + 1e-9
+    near = np.stack([x0[touch].ravel(), y0[touch].ravel()], axis=1)
+    inbox = (near[:, 0] >= bx0 - 1e-9) & (near[:, 0] <= bx1 + 1e-9) & (near[:, 1] >= by0 - 1e-9) & (near[:, 1] <= by1 + 1e-9)
+    dx, dy = _rays(np.concatenate([seg[:, 0:2], seg[:, 2:4], near[inbox]]), lx, ly)
+    t = np.empty(dx.size)
+    ex, ey = seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]
+    ax, ay = seg[:, 0] - lx, seg[:, 1] - ly
+    step = max(1, _RAY_CHUNK // len(seg))
+    for i in range(0, dx.size, step):
+        ddx, ddy = dx[i:i + step, None], dy[i:i + step, None]
+        den = ddx * ey - ddy * ex
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tt = (ax * ey - ay * ex) / den
+            uu = (ax * ddy - ay * ddx) / den
+        ok = (den != 0) & (tt > 1e-12) & (uu >= -1e-12) & (uu <= 1 + 1e-12)  # a box side through the light is no hit
+        t[i:i + step] = np.where(ok, tt, np.inf).min(axis=1)
+    # directions that enter a blocking hex (or leave the box) at once are dark: the hit is the light itself
+    probe = 1e-7
+    pq, pr = lay.pixel_to_hex_array(lx + probe * dx, ly + probe * dy)
+    px_, py_ = grid.cells_of_hexes(pq, pr)
+    inside = (px_ >= -1) & (px_ <= w) & (py_ >= -1) & (py_ <= h)
+    dark = ~inside | pad[np.clip(py_ + 1, 0, h + 1), np.clip(px_ + 1, 0, w + 1)]
+    out = ((lx <= bx0) & (dx < 0)) | ((lx >= bx1) & (dx > 0)) | ((ly <= by0) & (dy < 0)) | ((ly >= by1) & (dy > 0))
+    t = np.where(dark | out | ~np.isfinite(t), 0.0, t)
+    return _finish(np.stack([lx + t * dx, ly + t * dy], axis=1), lx, ly, reach)
 
 
 def _clip_to_disc(p: NDArray[np.float64], lx: float, ly: float, r: float) -> NDArray[np.float64]:

@@ -24,5 +24,5 @@ On a board wrapped in x, a cell is seen through whichever copy of it lies
 within ``width // 2`` columns of the viewer (both copies when exactly half).
 
 Metric codes: 0 euclidean, 1 chebyshev, 2 octile, 3 manhattan, 4 hex steps,
-5 unlimited.
+5 unlimited, 6 octagonal (``max + min / 2``, the classic RTS distance).
 """

@@ -26,6 +26,9 @@ def within(ax, ay, metric, r):
         return 2 * lo * lo <= m * m
     if metric == 3:
         return ax + ay <= r
+    if metric == 6:
+        # octagonal, the classic RTS distance: max + min / 2 <= r, exactly
+        return 2 * hi + lo <= 2 * r
     return True
 
 
