@@ -179,9 +179,9 @@ def square_walk(sx, sy, tx, ty, arr, bad, pw, width, wrap, priced):
     xmajor = abs(dx) >= abs(dy)
     big = abs(dx) if xmajor else abs(dy)
     small = abs(dy) if xmajor else abs(dx)
-    if big == 0:
-        return 0.0
     q, _ = _real(tx, ty, pw, width, wrap)
+    if big == 0:
+        return INF if arr[q] == bad else 0.0
     total = 0.0
     two = 2 * big
     for i in range(big + 1):
