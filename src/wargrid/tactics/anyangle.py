@@ -5,17 +5,22 @@ from ``start`` to ``goal``. Each segment is clear (it touches only tiles
 the unit may enter, edges and corners included) and is priced by the
 segment cost rule of ``wargrid.tactics.smoothing``: the entry cost of every
 tile it crosses times the length it runs inside it, in step lengths (the
-stretch inside its start tile at its end tile's cost). The search is Theta*
-(Nash, Daniel, Koenig): expanding a cell relaxes each neighbour both by the
-grid step and by the straight segment from the cell's parent, keeping the
-cheaper. Path 1 is always a candidate and the straight-line heuristic is
-consistent for grid steps, so the route never costs more than the cheapest
-grid path (``Map.path``), and on a board of uniform cost where the straight
-line is clear it is that line on square and hex boards (on staggered
-boards a step costs 1 whatever its drawing length, so a bent route can be
-cheaper than the line; a last pass links each waypoint straight to
-the furthest later one where that is no dearer). Like Theta* it is not
-always the cheapest any-angle route.
+stretch inside its start tile at its end tile's cost). The search is Lazy
+Theta* (Nash, Koenig, Tovey) made cost-aware: expanding a cell relaxes each
+neighbour by the grid step (path 1, exact) and by a *guess* of the straight
+segment from the cell's parent (path 2: the parent segment's cost rate
+continued); a guessed segment is priced exactly once, when its cell comes
+off the open list with the guess as its best candidate, and a cell found
+dearer than its key goes back into the list. A cell is closed only at an
+exact price no higher than its key, path 1 is always a candidate and the
+straight-line heuristic is consistent for grid steps, so the route never
+costs more than the cheapest grid path (``Map.path``), and on a board of
+uniform cost where the straight line is clear it is that line on square
+and hex boards (on staggered boards a step costs 1 whatever its drawing
+length, so a bent route can be cheaper than the line; a last pass links
+each waypoint straight to the furthest later one where that is no dearer).
+Like Theta* it is not always the cheapest any-angle route. On square boards
+a segment's tiles are walked column by column in integer arithmetic.
 
 Boards: square (4 or 8 directions), hex and staggered; not wrapped boards
 (a straight segment across the seam has no single drawing).

@@ -310,6 +310,8 @@ def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, sid
     top = 1
     stamp[p] = gen
     ns = 0
+    lo = INF
+    hi = -INF
     while top > 0:
         top -= 1
         vx = stack[2 * top]
@@ -330,10 +332,15 @@ def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, sid
                 spans = bigger
             spans[0, ns] = t0
             spans[1, ns] = t1
-            spans[2, ns] = segc[q] if (vx == sx and vy == sy) else segc[c]
+            cc = segc[q] if (vx == sx and vy == sy) else segc[c]
+            spans[2, ns] = cc
             ns += 1
+            lo = min(lo, cc)
+            hi = max(hi, cc)
         stack, top = _push_box(vx, vy, pw, width, wrap, stamp, gen, stack, top)
     length = np.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    if lo == hi:  # one cost all along (the spans cover the segment): no need to split it
+        return lo * length, stack, spans
     return _priced_length(spans[0], spans[1], spans[2], ns) * length, stack, spans
 
 
