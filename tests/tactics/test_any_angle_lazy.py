@@ -12,21 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wargrid import HexGrid, SquareGrid, StaggeredGrid
+from wargrid import SquareGrid
 from wargrid.costs import CostField
 from wargrid.movement import astar
-from wargrid.tactics import any_angle_path, line_clear, segment_cost
+from wargrid.tactics import any_angle_path, segment_cost
 from wargrid.tactics.smoothing import _blocked, _geometry, _segment_costs, step_length
 
-BOARDS = {
-    "square4": lambda: SquareGrid(11, 8),
-    "square8": lambda: SquareGrid(11, 8, diagonal=True),
-    "hex-flat": lambda: HexGrid(11, 8, orientation="flat", offset="odd-q"),
-    "hex-pointy": lambda: HexGrid(11, 8, orientation="pointy", offset="even-r"),
-    "staggered": lambda: StaggeredGrid(11, 8),
-}
-GRIDS = {k: f() for k, f in BOARDS.items()}
-IDS = list(GRIDS)
+from test_anyangle import GRIDS, IDS, check_any_angle
 
 
 def random_costs(g, rng, walls):
@@ -183,20 +175,5 @@ def test_any_angle_contract_on_random_boards(name, seed, walls, edges, uniform):
     if len(free) < 2:
         return
     a, b = (free[i] for i in rng.choice(len(free), 2, replace=False))
-    p = astar(g, field, a, b)
-    r = any_angle_path(g, field, a, b)
-    assert (p is None) == (r is None)
-    if p is None:
-        return
-    assert r.cells[0] == a and r.cells[-1] == b
-    assert r.cost <= p.cost * (1 + 1e-9)
-    ok = np.isfinite(_segment_costs(field).reshape(g.height + 2, g.width + 2)[1:-1, 1:-1])
-    total = 0.0
-    for u, v in zip(r.cells, r.cells[1:]):
-        if v not in g.neighbors(u):
-            # a longer segment touches only passable tiles without edge costs
-            assert line_clear(g, ok, u, v)
-        c = segment_cost(g, field, u, v)
-        assert c < math.inf
-        total += c
-    assert r.cost == pytest.approx(total)
+    # a segment longer than a step touches only passable tiles without edge costs
+    check_any_angle(g, field, np.isfinite(_segment_costs(field).reshape(g.height + 2, g.width + 2)[1:-1, 1:-1]), a, b)
