@@ -96,6 +96,37 @@ class TacticsQueries(SightQueries):
         the grid path (``cost <= grid_cost``); lengths in drawing units. See
         ``wargrid.tactics.smoothing`` for the segment cost rule.
 
+        Parameters
+        ----------
+        path : Path or sequence of tuple of int
+            The grid route: a ``Path`` (``Map.path``) or a list of ``(x, y)``
+            cells, each a neighbour of the one before, all passable for ``unit``.
+        unit : str, optional
+            The movement class whose costs price the segments (default: the
+            class of ``path`` when it is a ``Path``, else the terrain table's
+            first class).
+
+        Returns
+        -------
+        SmoothPath
+            The waypoints kept (``cells``, a subsequence of ``path``), their
+            centres (``points``), ``length`` and ``grid_length`` in drawing
+            units, ``cost`` by the segment cost rule and ``grid_cost``, what
+            ``path`` costs on the grid.
+
+        Raises
+        ------
+        ValueError
+            When ``path`` is empty, a cell is not a neighbour of the one
+            before, or a cell is impassable for ``unit``; also for an unknown
+            ``unit``.
+        IndexError
+            When a cell of ``path`` is off the board.
+        TypeError
+            When ``path`` is neither a ``Path`` nor a list of ``(x, y)`` cells.
+
+        Examples
+        --------
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(7, 4, diagonal=True)); m.set_terrain([(3, 0), (3, 1)], "water")
         >>> s = m.smooth_path(m.path((0, 0), (6, 0), unit="foot"))
@@ -108,29 +139,29 @@ class TacticsQueries(SightQueries):
 
     def any_angle_path(self, start: Cell, goal: Cell, *, unit: str | None = None) -> AnyAnglePath | None:
         """A route of straight segments for ``unit`` from ``start`` to ``goal``, priced by the terrain it crosses
-        (Theta*), or ``None``; never dearer than ``path``. See ``wargrid.tactics.anyangle``.
+        (Lazy Theta*), or ``None``; never dearer than ``path``. See ``wargrid.tactics.anyangle``.
 
         Parameters
         ----------
-        start, goal : (x, y)
-            The cells the route joins.
+        start, goal : tuple of int
+            The ``(x, y)`` cells the route joins.
         unit : str, optional
-            The movement class whose terrain costs price the segments (default: the terrain table's first).
+            The movement class whose costs price the route (default: the
+            terrain table's first class).
 
         Returns
         -------
         AnyAnglePath or None
-            The waypoints (``cells``) and the route's ``cost`` by the segment-cost rule of
-            ``wargrid.tactics.smoothing``; ``None`` when ``goal`` cannot be reached.
+            The waypoints (``cells``), their centres (``points``), the
+            polyline's ``length`` in drawing units and its ``cost`` by the
+            segment cost rule; ``None`` when ``goal`` cannot be reached.
 
         Raises
         ------
-        CellError
-            ``start`` or ``goal`` off the board.
-        UnknownError
-            An unknown ``unit`` class.
-        ArgumentError
-            A wrapped board (use ``path`` and ``smooth_path`` there).
+        ValueError
+            On a wrapped board, or for an unknown ``unit``.
+        IndexError
+            When ``start`` or ``goal`` is off the board.
 
         Examples
         --------

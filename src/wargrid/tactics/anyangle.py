@@ -5,17 +5,22 @@ from ``start`` to ``goal``. Each segment is clear (it touches only tiles
 the unit may enter, edges and corners included) and is priced by the
 segment cost rule of ``wargrid.tactics.smoothing``: the entry cost of every
 tile it crosses times the length it runs inside it, in step lengths (the
-stretch inside its start tile at its end tile's cost). The search is Theta*
-(Nash, Daniel, Koenig): expanding a cell relaxes each neighbour both by the
-grid step and by the straight segment from the cell's parent, keeping the
-cheaper. Path 1 is always a candidate and the straight-line heuristic is
-consistent for grid steps, so the route never costs more than the cheapest
-grid path (``Map.path``), and on a board of uniform cost where the straight
-line is clear it is that line on square and hex boards (on staggered
-boards a step costs 1 whatever its drawing length, so a bent route can be
-cheaper than the line; a last pass links each waypoint straight to
-the furthest later one where that is no dearer). Like Theta* it is not
-always the cheapest any-angle route.
+stretch inside its start tile at its end tile's cost). The search is Lazy
+Theta* (Nash, Koenig, Tovey) made cost-aware: expanding a cell relaxes each
+neighbour by the grid step (path 1, exact) and by a *guess* of the straight
+segment from the cell's parent (path 2: the parent segment's cost rate
+continued); a guessed segment is priced exactly once, when its cell comes
+off the open list with the guess as its best candidate, and a cell found
+dearer than its key goes back into the list. A cell is closed only at an
+exact price no higher than its key, path 1 is always a candidate and the
+straight-line heuristic is consistent for grid steps, so the route never
+costs more than the cheapest grid path (``Map.path``), and on a board of
+uniform cost where the straight line is clear it is that line on square
+and hex boards (on staggered boards a step costs 1 whatever its drawing
+length, so a bent route can be cheaper than the line; a last pass links
+each waypoint straight to the furthest later one where that is no dearer).
+Like Theta* it is not always the cheapest any-angle route. On square boards
+a segment's tiles are walked column by column in integer arithmetic.
 
 Boards: square (4 or 8 directions), hex and staggered; not wrapped boards
 (a straight segment across the seam has no single drawing).
@@ -38,7 +43,7 @@ import numpy as np
 from ..costs import CostField
 from ..errors import ArgumentError
 from ..grids.boards import Grid
-from .smoothing import _cost_field, _geometry, _polyline_length, _segment_costs, _step_ratios, segment_cost
+from .smoothing import _cost_field, _geometry, _polyline_length, _segment_costs, _step_ratios
 
 __all__ = ["AnyAnglePath", "any_angle_path"]
 
@@ -95,21 +100,27 @@ def any_angle_path(
     s, g = t.padded_id(*start), t.padded_id(*goal)
     if not (np.isfinite(field.cell[s]) and np.isfinite(field.cell[g])):
         return None
-    from .._kernels.tactics.anyangle import theta_star
+    from .._kernels.tactics.anyangle import shortcut, theta_star
     from ..movement.search import topo_bundle
 
     step, spread = _step_ratios(grid)
-    # the search spends one stamp generation per segment it prices: at most ndir per cell
-    gen = geo.next_gen(t.ndir * t.padded_size + 1)
     segc = _segment_costs(field)
-    parent, cost, reached, _ = theta_star(field.cell, field.edge, segc, (~np.isfinite(segc)).view(np.uint8), s, g, topo_bundle(t), geo.args, gen, step,
-                                          field.min_cost / spread, field.min_cost if field.uniform else 0.0)
+    blocked = (~np.isfinite(segc)).view(np.uint8)
+    topo = topo_bundle(t)
+    flat = field.min_cost if field.uniform else 0.0
+    # the search prices at most one segment a relaxation (ndir a cell), the last pass one a pair of waypoints
+    gen = geo.next_gen(t.ndir * t.padded_size + 1)
+    parent, cost, reached, _ = theta_star(field.cell, field.edge, segc, blocked, s, g, topo, geo.args, gen, step,
+                                          field.min_cost / spread, flat)
     if not reached:
         return None
     chain = [g]
     while parent[chain[-1]] >= 0:
         chain.append(int(parent[chain[-1]]))
-    ids, total = _shortcut(grid, field, np.array(chain[::-1], dtype=np.int64), cost)
+    ids = np.array(chain[::-1], dtype=np.int64)
+    gen = geo.next_gen(len(ids) ** 2 + 1)
+    keep, seg, n, _ = shortcut(ids, cost, field.cell, field.edge, segc, blocked, topo, geo.args, gen, step, flat)
+    ids, total = ids[keep[:n]], float(seg[: n - 1].sum())
     xs, ys = ids % t.pw - 1, ids // t.pw - 1
     px, py = geo.cxa[ids], geo.cya[ids]
     return AnyAnglePath(
@@ -120,25 +131,3 @@ def any_angle_path(
         unit=name,
     )
 
-
-def _shortcut(grid: Grid, field: CostField, ids: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, float]:
-    """Theta*'s waypoints (padded ids, costs ``g``) with each waypoint linked straight to the furthest later one
-    where that is no dearer than the chain between them (Theta* looks one parent back only, so a clear straight
-    run can stay bent); returns the waypoints kept and the route's cost."""
-    t = grid.topology
-    cells = [grid.cell(int(c)) for c in t.cell_ids(ids)]
-    chain = g[ids]
-    keep = [0]
-    total = 0.0
-    i = 0
-    while i < len(ids) - 1:
-        nxt, step = i + 1, float(chain[i + 1] - chain[i])
-        for j in range(len(ids) - 1, i + 1, -1):
-            c = segment_cost(grid, field, cells[i], cells[j])
-            if c <= chain[j] - chain[i]:
-                nxt, step = j, c
-                break
-        keep.append(nxt)
-        total += step
-        i = nxt
-    return ids[keep], total

@@ -96,7 +96,10 @@ class _Geometry:
         self.stamp = np.zeros(t.padded_size, dtype=np.int32)
         self.gen = 0
         # the kernels' ``geo`` argument (``stamp`` is cleared in place, so the tuple stays valid)
-        self.args = (self.cxa, self.cya, self.wshift, self.cor, self.stamp, t.pw, t.width, t.height, t.wrap)
+        # square tiles on the integer lattice are walked column by column instead of flood filled
+        self.square = grid.kind == "square"
+        self.args = (self.cxa, self.cya, self.wshift, self.cor, self.stamp, t.pw, t.width, t.height, t.wrap,
+                     self.square)
 
     def next_gen(self, used: int = 1) -> int:
         if self.gen + used >= (1 << 30):

@@ -112,21 +112,24 @@ def segment_clear(sx, sy, tx, ty, blocked, geo, gen, stack):
     """Whether the segment from the centre of virtual cell ``s`` to that of ``t`` touches only unblocked tiles.
 
     ``geo`` is the board's tile geometry ``(cxa, cya, wshift, cor, stamp, pw,
-    width, height, wrap)``: padded tile centres, the x shift of one board
-    width, the tile's corner offsets, and ``stamp`` (int32, padded), which
-    marks cells seen with ``gen``. ``stack`` is an int64 scratch array (grown
+    width, height, wrap, square)``: padded tile centres, the x shift of one board
+    width, the tile's corner offsets, ``stamp`` (int32, padded), which
+    marks cells seen with ``gen``, and ``square`` (unit squares on the integer
+    lattice: the tiles are walked column by column, ``square_walk``). ``stack`` is an int64 scratch array (grown
     when needed; the grown array is returned). Returns ``(clear, stack)``.
     """
-    cxa, cya, wshift, cor, stamp, pw, width, height, wrap = geo
+    cxa, cya, wshift, cor, stamp, pw, width, height, wrap, square = geo
     en, elo, ehi = tile_axes(cor)
-    return _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, stamp,
-                          gen, stack)
+    return _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, square,
+                          stamp, gen, stack)
 
 
 @jit
-def _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, stamp, gen,
-                   stack):
+def _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, square,
+                   stamp, gen, stack):
     """``segment_clear`` with the geometry unpacked and ``en``/``elo``/``ehi`` from ``tile_axes(cor)``."""
+    if square:
+        return square_walk(sx, sy, tx, ty, blocked, 1, pw, width, wrap, False) == 0.0, stack
     p, k = _real(sx, sy, pw, width, wrap)
     ax = cxa[p] + k * wshift
     ay = cya[p]
@@ -152,6 +155,59 @@ def _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi,
             return False, stack  # off the board (padding is blocked anyway)
         stack, top = _push_box(vx, vy, pw, width, wrap, stamp, gen, stack, top)
     return True, stack
+
+
+@jit
+def square_walk(sx, sy, tx, ty, arr, bad, pw, width, wrap, priced):
+    """The tiles the segment between the centres of virtual cells ``s`` and ``t`` of a square board touches,
+    walked column by column in exact integer arithmetic (major axis ``M``, minor ``m``).
+
+    Column ``i`` of the major axis holds the stretch of the segment between
+    ``(2i - 1) / 2M`` and ``(2i + 1) / 2M`` of its length (clipped to the
+    ends), which spans the minor range ``m (2i -+ 1) / 2M``; the closed tiles
+    that range touches are rows ``ceil((m a - M) / 2M)`` to ``floor((m b + M)
+    / 2M)``, corners included. Returns ``inf`` when a touched tile holds
+    ``bad`` in ``arr``; else, when ``priced``, the segment cost rule's
+    drawing-length x cost (the start tile at the end tile's cost; the length
+    inside a tile is the minor overlap over ``m``, or the column's share when
+    ``m`` is 0), otherwise 0.
+    """
+    dx = tx - sx
+    dy = ty - sy
+    ux = 1 if dx >= 0 else -1
+    uy = 1 if dy >= 0 else -1
+    xmajor = abs(dx) >= abs(dy)
+    big = abs(dx) if xmajor else abs(dy)
+    small = abs(dy) if xmajor else abs(dx)
+    q, _ = _real(tx, ty, pw, width, wrap)
+    if big == 0:
+        return INF if arr[q] == bad else 0.0
+    total = 0.0
+    two = 2 * big
+    for i in range(big + 1):
+        a = 2 * i - 1 if i > 0 else 0
+        b = 2 * i + 1 if i < big else two
+        lo = small * a - big
+        j0 = -((-lo) // two)
+        j1 = (small * b + big) // two
+        for j in range(j0, j1 + 1):
+            if xmajor:
+                c, _ = _real(sx + ux * i, sy + uy * j, pw, width, wrap)
+            else:
+                c, _ = _real(sx + ux * j, sy + uy * i, pw, width, wrap)
+            v = arr[c]
+            if v == bad:
+                return INF
+            if priced:
+                if small == 0:
+                    share = (b - a) / two
+                else:
+                    share = (min(small * b, (2 * j + 1) * big) - max(small * a, (2 * j - 1) * big)) / (two * small)
+                if share > 0.0:
+                    total += (arr[q] if (i == 0 and j == 0) else v) * share
+    if not priced:
+        return 0.0
+    return total * np.sqrt(float(dx * dx + dy * dy))
 
 
 # -- segment costs: the length a segment runs inside each tile, weighted by the tile's entry cost -------------
@@ -228,7 +284,7 @@ def _priced_length(t0s, t1s, cs, n):
 
 @jit
 def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, side, ext, pw, width, height, wrap,
-                  stamp, gen, stack, spans):
+                  square, stamp, gen, stack, spans):
     """Cost of the segment from the centre of virtual cell ``s`` to that of ``t`` (``inf``: it touches a tile
     whose ``segc`` is ``inf``, or leaves the board), in drawing-length x cost units; ``(cost, stack, spans)``.
 
@@ -239,6 +295,8 @@ def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, sid
     tiles is paid once, at the cheaper one. ``spans`` is a ``(3, k)`` float64
     scratch array (grown when needed). The caller divides by the board's step length.
     """
+    if square:
+        return square_walk(sx, sy, tx, ty, segc, INF, pw, width, wrap, True), stack, spans
     p, k = _real(sx, sy, pw, width, wrap)
     ax = cxa[p] + k * wshift
     ay = cya[p]
@@ -252,6 +310,8 @@ def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, sid
     top = 1
     stamp[p] = gen
     ns = 0
+    lo = INF
+    hi = -INF
     while top > 0:
         top -= 1
         vx = stack[2 * top]
@@ -272,10 +332,15 @@ def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, sid
                 spans = bigger
             spans[0, ns] = t0
             spans[1, ns] = t1
-            spans[2, ns] = segc[q] if (vx == sx and vy == sy) else segc[c]
+            cc = segc[q] if (vx == sx and vy == sy) else segc[c]
+            spans[2, ns] = cc
             ns += 1
+            lo = min(lo, cc)
+            hi = max(hi, cc)
         stack, top = _push_box(vx, vy, pw, width, wrap, stamp, gen, stack, top)
     length = np.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    if lo == hi:  # one cost all along (the spans cover the segment): no need to split it
+        return lo * length, stack, spans
     return _priced_length(spans[0], spans[1], spans[2], ns) * length, stack, spans
 
 
@@ -283,11 +348,11 @@ def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, sid
 def segment_cost(sx, sy, tx, ty, segc, geo, gen, stack, unit):
     """``_segment_cost`` with the geometry bundle of ``segment_clear``, divided by the step length ``unit``:
     returns ``(cost, stack)``."""
-    cxa, cya, wshift, cor, stamp, pw, width, height, wrap = geo
+    cxa, cya, wshift, cor, stamp, pw, width, height, wrap, square = geo
     en, elo, ehi = tile_axes(cor)
     side, ext = tile_sides(cor, en)
     c, stack, _ = _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, side, ext, pw, width,
-                                height, wrap, stamp, gen, stack, np.empty((3, 64), dtype=np.float64))
+                                height, wrap, square, stamp, gen, stack, np.empty((3, 64), dtype=np.float64))
     return c / unit, stack
 
 
@@ -304,7 +369,7 @@ def string_pull_cost(vxs, vys, segc, prefix, geo, gen0, unit):
     ``(keep, seg, n, gen)``: the first ``n`` waypoints, the ``n - 1`` segment
     costs and the last generation used.
     """
-    cxa, cya, wshift, cor, stamp, pw, width, height, wrap = geo
+    cxa, cya, wshift, cor, stamp, pw, width, height, wrap, square = geo
     m = vxs.shape[0]
     keep = np.empty(m, dtype=np.int64)
     seg = np.zeros(m, dtype=np.float64)
@@ -321,7 +386,7 @@ def string_pull_cost(vxs, vys, segc, prefix, geo, gen0, unit):
         gen += 1
         grid = prefix[j] - prefix[anchor]
         c, stack, spans = _segment_cost(vxs[anchor], vys[anchor], vxs[j], vys[j], segc, cxa, cya, wshift, cor, en,
-                                        elo, ehi, side, ext, pw, width, height, wrap, stamp, gen, stack, spans)
+                                        elo, ehi, side, ext, pw, width, height, wrap, square, stamp, gen, stack, spans)
         c = c / unit
         if c <= grid * (1.0 + 1e-9):
             cur = c
