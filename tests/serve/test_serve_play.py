@@ -274,3 +274,26 @@ def test_screenshots_of_every_tool(page, phone_page, server, tmp_path):
                         pg.touchscreen.tap(*at(pg, *cell))
                 wait_result(pg, "Range" if name == "range" else "in view")
             pg.screenshot(path=str(out / f"{device}-{name}.png"))
+
+
+def test_hover_tells_the_steps_from_the_start(page, server):
+    """With a start placed, the hover readout counts the grid steps to the cell under the pointer."""
+    from pagekit import hover
+
+    from wargrid import HexGrid, SquareGrid, StaggeredGrid
+
+    grids = {"hex-flat": HexGrid(12, 9), "hex-pointy": HexGrid(12, 9, orientation="pointy"),
+             "square-8": SquareGrid(12, 9, diagonal=True), "square-4": SquareGrid(12, 9), "staggered": StaggeredGrid(12, 9)}
+    for kind, grid in grids.items():
+        b = new_board(page, kind, 12, 9, 5)
+        land = cells_of(b, {"plains"})
+        start, far = land[0], land[-1]
+        tool(page, "path")
+        click(page, *start)
+        wait_result(page, "Now click a goal cell")
+        hover(page, *far)
+        steps = grid.distance(start, far)
+        if kind == "square-8":  # its distance is the octile length; a step is a step either way
+            steps = max(abs(far[0] - start[0]), abs(far[1] - start[1]))
+        want = f"{steps} step{'' if steps == 1 else 's'} from the start"
+        page.wait_for_function(f"document.getElementById('hover').textContent.includes({json.dumps(want)})")

@@ -521,6 +521,29 @@ function fillLegend() {
   for (const e of $("keys").querySelectorAll("[data-color]")) e.style.background = e.dataset.color;
 }
 
+// grid steps between two cells, from their centres (hex and staggered: axial coordinates; wrap ignored)
+function gridSteps(a, c) {
+  const b = state.board, dx = b.cx[c] - b.cx[a], dy = b.cy[c] - b.cy[a];
+  if (b.kind === "square-4") return Math.round(Math.abs(dx) + Math.abs(dy));
+  if (b.kind === "square-8") return Math.round(Math.max(Math.abs(dx), Math.abs(dy)));
+  let q, r;
+  if (b.kind === "staggered") { q = dx; r = dy - q / 2; }
+  else {
+    const s = Math.hypot(b.corners[0][0], b.corners[0][1]);
+    if (b.kind === "hex-flat") { q = dx / (1.5 * s); r = dy / (Math.sqrt(3) * s) - q / 2; }
+    else { r = dy / (1.5 * s); q = dx / (Math.sqrt(3) * s) - r / 2; }
+  }
+  return Math.round((Math.abs(q) + Math.abs(r) + Math.abs(q + r)) / 2);
+}
+
+// the cell the current view measures from: the path's start, the range's start, the viewer
+function viewOrigin() {
+  if (state.tool === "path" && state.start !== null) return [state.start, "the start"];
+  if (state.tool === "range" && state.rangeStart !== null) return [state.rangeStart, "the unit"];
+  if (state.tool === "sight" && state.sightCell >= 0) return [state.sightCell, "the viewer"];
+  return null;
+}
+
 function updateHover() {
   const id = state.hoverCell >= 0 ? state.hoverCell : state.cursor;
   const b = state.board;
@@ -549,6 +572,11 @@ function updateHover() {
       parts.push(state.rangeData.zoc.has(id) ? "zone of control: the move stops here"
         : `points left ${fmt(left)}, cost so far ${fmt(state.rangeData.budget - left)}`);
     } else parts.push("out of reach");
+  }
+  const origin = viewOrigin();
+  if (origin !== null && origin[0] !== id) {
+    const k = gridSteps(origin[0], id);
+    parts.push(`${k} step${k === 1 ? "" : "s"} from ${origin[1]}`);
   }
   $("hover").textContent = parts.join(" · ");
 }
