@@ -101,3 +101,18 @@ def test_a_partition_shows_its_territories():
 
     bare = partition(HexGrid(6, 4), 2, seed=1)
     assert bare._repr_svg_() is not None and bare.grid is not None
+
+
+def test_fog_shows_what_a_team_knows():
+    from wargrid import Map, SquareGrid
+
+    m = Map(SquareGrid(8, 6))
+    fog = m.fog(["red", "blue"], radius=2)
+    fog.place("scout", "red", (1, 1))
+    fog.move("scout", (4, 2))
+    unexplored, fogged = fog.overlays("red")
+    assert not (unexplored.mask & fog.explored("red")).any() and (unexplored.mask | fog.explored("red")).all()
+    assert (fogged.mask == (fog.explored("red") & ~fog.visible("red"))).all() and fogged.mask.any()
+    svg = fog._repr_svg_()
+    assert svg is not None and "<svg" in svg
+    assert "<svg" in m.picture(fog).svg

@@ -3,7 +3,8 @@
 ``overlays_for`` turns a result into the overlays that draw it, by its type:
 a ``Path`` or a ``Route`` a line; a ``MovementRange`` its reachable cells; a
 ``Partition`` its territories; a ``FlowField`` its cost as colours; an
-``Area`` its cells; an ``Influence`` its owners, contested cells and units; a ``(height, width)`` array a mask (bool) or colours
+``Area`` its cells; an ``Influence`` its owners, contested cells and units; a ``Fog``
+what its first team knows; a ``(height, width)`` array a mask (bool) or colours
 (numbers); a list of cells markers.
 
 >>> from wargrid import Map, SquareGrid
@@ -27,6 +28,7 @@ from ..movement.search import Path
 from ..movement.turns import Route
 from ..tactics.areas import Area
 from ..tactics.influence import Influence
+from ..sight.fog import Fog
 from ..territory.partition import Partition
 from .overlays import CellMask, CellValues, Markers, Overlay, Polyline, Regions
 from ..grids.board import Board
@@ -77,7 +79,7 @@ def overlays_for(result: Any, grid: Grid) -> list[Overlay]:
         return [mask_overlay(result.reachable)]
     if isinstance(result, FlowField):
         return [_layer(result.cost, grid)]
-    if isinstance(result, Influence):
+    if isinstance(result, (Influence, Fog)):
         return result.overlays()
     if isinstance(result, Area):
         return [CellMask(result.mask, color="#9467bd", alpha=0.5)]

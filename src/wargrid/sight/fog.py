@@ -38,6 +38,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
+from ..grids.boards import Grid
+from ..render.notebook import Drawn
+from ..render.overlays import CellMask, Overlay
 from .._validate import check_bool_layer, check_choice, check_int, check_iterable
 from .board import SightBoard, kernels
 from .fov import _kernel_ids, view_capacity
@@ -70,7 +73,7 @@ class _Unit:
     view: np.ndarray
 
 
-class Fog:
+class Fog(Drawn):
     """Explored and visible layers for several teams, updated as units move.
 
     ``board`` is a prepared ``SightBoard`` (``Map.fog`` makes one); ``teams``
@@ -307,6 +310,24 @@ class Fog:
     def _shape(self, flat: NDArray[_S]) -> NDArray[_S]:
         layer: NDArray[_S] = flat.reshape(self._board.grid.shape)
         return layer
+
+    def overlays(self, team: str | None = None) -> list[Overlay]:
+        """What ``team`` knows, to draw over the board: unexplored cells dark, explored ones out of sight grey.
+
+        ``None``: the first team. ``Map.picture(fog)`` and a notebook draw these.
+
+        >>> fog = _example(); fog.place(1, "red", (3, 0))
+        >>> [(o.mask.astype(int).tolist(), o.name) for o in fog.overlays()]
+        [([[1, 1, 0, 0, 0, 1, 1, 1]], 'unexplored'), ([[0, 0, 0, 0, 0, 0, 0, 0]], 'fogged')]
+        """
+        team = self.teams[0] if team is None else team
+        explored = self.explored(team)
+        return [CellMask(~explored, color="#111111", alpha=0.85, name="unexplored"),
+                CellMask(explored & ~self.visible(team), color="#777777", alpha=0.5, name="fogged")]
+
+    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
+        """The first team's fog on its board, for a notebook."""
+        return self._board.grid, self.overlays()
 
     def visible(self, team: str | None) -> NDArray[np.bool_]:
         """``(height, width)`` booleans: cells ``team`` or an ally sees now (``None``: any team).
