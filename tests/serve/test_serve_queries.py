@@ -216,8 +216,13 @@ def test_fov_matches_the_library(grid):
         want_poly = m.visibility_polygon((3.5, 3.5), radius=4.5).points
         assert np.allclose(np.array(got["polygon"]), want_poly, atol=1e-4)
         assert np.hypot(*(np.array(got["polygon"]) - 3.5).T).max() <= 4.5 + 1e-3
-    if not isinstance(grid, SquareGrid):
-        assert got["polygon"] is None
+    if isinstance(grid, HexGrid):
+        # hex boards: the light at the origin's centre, clipped to the cells in range
+        c = grid.center((3, 3))
+        want_poly = m.visibility_polygon(c, radius=4.5 * math.sqrt(3)).points
+        assert np.allclose(np.array(got["polygon"]), want_poly, atol=1e-4)
+    if not isinstance(grid, (SquareGrid, HexGrid)):
+        assert got["polygon"] is None  # staggered boards have no polygon
 
 
 def test_visibility_polygon_follows_the_light():
@@ -235,7 +240,8 @@ def test_visibility_polygon_follows_the_light():
     assert "point[0] (x) must be in 2..3, got 3.5" in msg
     assert "point must be an [x, y] pair" in bad(call("fov", session=sid, origin=[2, 4], radius=5, point=[1]))
     h = ok(call("fov", session=session(Map(HexGrid(4, 4))), origin=[1, 1], radius=2, point=[9, 9]))
-    assert h["polygon"] is None
+    assert np.allclose(np.array(h["polygon"]), Map(HexGrid(4, 4)).visibility_polygon(HexGrid(4, 4).center((1, 1)),
+                                                                                       radius=2.5 * math.sqrt(3)).points, atol=1e-4)
 
 
 @pytest.mark.parametrize(

@@ -895,9 +895,10 @@ def _light(v: Any, origin: tuple[int, int]) -> tuple[float, float]:
 def h_fov(store: Boards, payload: Any) -> FovAnswer:
     """``POST /api/fov``: what ``origin`` sees within ``radius`` ``{session, origin, radius, point?}``.
 
-    On square boards the answer also carries the visibility polygon of a light
-    at ``point`` (a float point in the origin tile; default its centre),
-    clipped to the disc of ``radius + 0.5`` around it (the cells in range).
+    On square and hex boards the answer also carries the visibility polygon of
+    a light at ``point`` (square boards: a float point in the origin tile;
+    default, and always on hex boards, its centre), clipped to the disc that
+    holds the cells in range (``radius + 0.5`` cell spacings around it).
     """
     p = _fields(payload, ("session", "origin", "radius"), ("point",))
     s = store.get(p["session"])
@@ -909,9 +910,10 @@ def h_fov(store: Boards, payload: Any) -> FovAnswer:
         light = _light(p["point"], origin) if p.get("point") is not None and square else None
         seen = _call(m.fov, origin, radius=radius)
         polygon = None
-        if square:
+        if square or isinstance(m.grid, HexGrid):
             point = light if light is not None else m.grid.center(origin)
-            pts = _call(m.visibility_polygon, point, radius=radius + 0.5).points
+            spacing = 1.0 if square else math.sqrt(3.0)  # between neighbouring centres (hexes of corner radius 1)
+            pts = _call(m.visibility_polygon, point, radius=(radius + 0.5) * spacing).points
             polygon = (np.round(pts.astype(np.float64).reshape(-1, 2), 4) + 0.0).tolist()  # + 0.0: no -0.0
     return {"visible": _ids(seen), "polygon": polygon, "origin": list(origin), "radius": radius}
 

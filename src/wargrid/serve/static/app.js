@@ -12,7 +12,7 @@ const PLAYER_COLORS = ["#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#
 const HELP = {
   path: "Click a start cell, then a goal: the A* path and its cost. Drag the start or goal to move it. Step through shows the search.",
   range: "Click a cell: every cell reachable within the budget, with the points left. Enemy units (Units tool) exert zones of control.",
-  sight: "Move the mouse (or tap) over the board: the field of view follows (and the visibility polygon on square boards).",
+  sight: "Move the mouse (or tap) over the board: the field of view follows (and the visibility polygon on square and hex boards).",
   units: "Click to place a unit of the chosen team; click it again to remove it.",
   fog: "The fog of war of the chosen team: dark is unknown, grey explored, clear in sight. Click one of its units, then a cell in its reach, to move it.",
   territory: "Split the board between N players: territories, their borders and the fairness report.",
