@@ -129,3 +129,33 @@ def test_tables_cross_the_core_from_the_shorter_list(n_src, n_tgt):
         for j, b in enumerate(tgt):
             want = 0.0 if a == b else field[b[1], b[0]]
             assert _close(got[i, j], want)
+
+
+@pytest.mark.parametrize("slack", [-1.0, 0.0, 0.03, 10.0])
+def test_repair_after_raised_costs_equals_dijkstra(monkeypatch, slack):
+    # the repair's core bounds: none settled exactly (slack -1), some, or every core node the start reaches
+    monkeypatch.setattr(prep, "REPAIR_SLACK", slack)
+    m = wargrid.generate(36, 30, kind="hex", seed=7)
+    pp = prepare(m.grid, m.cost_field(unit="foot"), progress=lambda x: None, core=150)
+    rng = np.random.default_rng(11)
+    cells = list(m.grid.cells())
+    m.set_terrain([cells[int(i)] for i in rng.choice(len(cells), 40, replace=False)], "water")
+    f = m.cost_field(unit="foot")
+    assert pp.drift(f).raised_only and not pp.drift(f).clean
+    topo = m.grid.topology
+    open_cells = [c for c in cells if math.isfinite(f.cell[topo.padded_id(*c)])]
+    repaired = 0
+    for _ in range(10):
+        a = open_cells[int(rng.integers(len(open_cells)))]
+        field = m.distance_field(a, unit="foot")
+        for _ in range(12):
+            b = open_cells[int(rng.integers(len(open_cells)))]
+            before = pp.fallback_seconds
+            p = pp.path(f, topo.padded_id(*a), topo.padded_id(*b))
+            repaired += pp.fallback_seconds > before
+            want = field[b[1], b[0]]
+            if not math.isfinite(want):
+                assert p is None
+            else:
+                assert _close(p.cost, want) and p.cells[0] == a and p.cells[-1] == b
+    assert repaired > 20  # most answers went through the repair

@@ -105,6 +105,10 @@ CORE_FRACTION = 0.05
 
 CORE_MAX = 60_000
 
+REPAIR_SLACK = 0.03
+"""After raising edits, the core nodes whose old cost to the goal plus a bound from the start stays below the old
+path's cost times ``1 + REPAIR_SLACK`` get their exact old costs (the rest landmark bounds): see ``potential_astar``."""
+
 
 def core_size(m: int) -> int:
     """How many of ``m`` passable nodes stay in the core."""
@@ -361,7 +365,8 @@ class PreparedPaths:
             return path
         t0 = time.perf_counter()
         gen = st.take(4)
-        path = k.potential_astar(s, t, costs.cell, costs.edge, topo_bundle(costs.topology), self.upward,
+        limit = float(cost) * (1.0 + REPAIR_SLACK)
+        path = k.potential_astar(s, t, limit, costs.cell, costs.edge, topo_bundle(costs.topology), self.upward,
                                  st.qs, gen, st.ps)
         self.note_fallback(time.perf_counter() - t0)
         return path if path.shape[0] else None
@@ -527,7 +532,8 @@ def prepare(
     cidx, dl = _landmarks(costs, in_core, LANDMARKS)
     report(1.0)
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
-    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl))
+    cids = np.flatnonzero(in_core).astype(np.int32)
+    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl), cids)
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
 
