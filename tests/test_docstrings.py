@@ -21,7 +21,7 @@ import wargrid
 from wargrid import Map
 
 # Docstrings being rewritten with their code elsewhere; they join the check when that work lands.
-PENDING = {"visibility_polygon", "Map.fov", "Map.visibility_polygon", "Map.partition", "Map.path", "Map.prepare",
+PENDING = {"visibility_polygon", "Map.fov", "Map.visibility_polygon", "Map.partition", "Map.path",
            "Map.smooth_path"}
 
 HEADER = re.compile(r"^([A-Z][a-z]+(?: [A-Z][a-z]+)*)\n-{3,}$", re.M)

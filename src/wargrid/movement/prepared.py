@@ -71,16 +71,16 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import threading
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from .._progress import Progress, check_progress, reporter
 from ..costs import CostField
 from ..errors import ArgumentError, WargridError
 from ..grids.boards import Grid, Topology
@@ -412,42 +412,11 @@ def _drift(f0: CostField, f1: CostField) -> _Drift:
 
 # -- building ----------------------------------------------------------------------------------------
 
-def _stderr_progress(label: str) -> Callable[[float], None]:
-    """Progress on stderr, shown only on a terminal and only once the build has taken a second.
-
-    A ``tqdm`` bar when tqdm is installed, else a percentage rewritten in place.
-    """
-    t0 = time.perf_counter()
-    bar: list[Any] = []
-
-    def show(fraction: float) -> None:
-        if not bar:
-            if not sys.stderr.isatty() or time.perf_counter() - t0 < 1.0:
-                return
-            try:
-                from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
-            except ImportError:
-                bar.append(None)
-            else:
-                bar.append(tqdm(total=1000, desc=label, unit="‰", leave=False, file=sys.stderr))
-        got = bar[0]
-        if got is None:
-            end = "\n" if fraction >= 1.0 else ""
-            sys.stderr.write(f"\r{label}: {100 * fraction:5.1f} %{end}")
-            sys.stderr.flush()
-            return
-        got.update(max(0, int(1000 * fraction) - got.n))
-        if fraction >= 1.0:
-            got.close()
-
-    return show
-
-
 def prepare(
     grid: Grid,
     costs: CostField,
     *,
-    progress: Callable[[float], None] | None = None,
+    progress: Progress = True,
     core: int | None = None,
 ) -> PreparedPaths:
     """Build the contraction hierarchy of ``costs`` on ``grid`` (see the module notes).
@@ -458,10 +427,12 @@ def prepare(
         The board.
     costs : CostField
         What the movement class pays (``Map.cost_field(unit=...)`` or ``CostField.from_arrays``).
-    progress : callable, optional
-        Called with the fraction done (0 to 1) as the build goes; by default
-        a build longer than a second shows its progress on stderr when that
-        is a terminal.
+    progress : bool or callable, default True
+        The library's convention (``wargrid._progress``): ``True`` a bar on
+        stderr when that is a terminal and the build takes more than a
+        second, ``False`` or ``None`` nothing, a callable gets ``(done,
+        total)``. One unit is a passable cell ordered or contracted (``total``
+        twice the passable cells); the core and its landmarks end the count.
     core : int, optional
         How many nodes stay uncontracted (searched by a plain bidirectional
         Dijkstra at the top of every query); default ``core_size`` of the
@@ -475,6 +446,8 @@ def prepare(
     ------
     PrepareMemoryError
         The build would need more memory than is available (checked before allocating).
+    TypeError
+        ``progress`` is none of the above (``ArgumentTypeError``).
 
     >>> from wargrid import HexGrid
     >>> g = HexGrid(6, 5)
@@ -485,6 +458,7 @@ def prepare(
     (6.0, [(0, 2), (1, 1), (2, 1)])
     """
     costs = check_costs(grid, costs)
+    progress = check_progress(progress)
     topo = grid.topology
     n = topo.padded_size
     if n >= (1 << 31) - 1:
@@ -496,7 +470,6 @@ def prepare(
             f"prepare needs about {need / 2**20:.0f} MiB for this {grid.width} x {grid.height} board, "
             f"{avail / 2**20:.0f} MiB are available (wargrid.movement.prepared.MEMORY_CAP)"
         )
-    report = progress if progress is not None else _stderr_progress(f"prepare {costs.unit or 'paths'}")
     k = _kernels()
     t0 = time.perf_counter()
     tb = topo_bundle(topo)
@@ -516,21 +489,21 @@ def prepare(
     pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(3, dtype=np.int64))
     deleted = np.zeros((2, n), dtype=np.int32)
     rank = np.full(n, -1, dtype=np.int64)
-    report(0.0)
-    m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, ESTIMATE_SETTLE, pq, deleted)
-    chunk = max(1, m // 200)
-    report(0.05)
-    stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
-    while int(pq[3][1]) < stop:
-        upto = min(stop, int(pq[3][1]) + chunk)
-        pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
-                                           ESTIMATE_SETTLE, WITNESS_SETTLE, pq, deleted, rank, upto)
-        report(0.05 + 0.95 * min(1.0, int(pq[3][1]) / max(m, 1)))
-    in_core = np.zeros(n, dtype=np.uint8)
-    uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
-    del pool, wit, start, cnt, cap, done, pq, deleted, rank
-    cidx, dl = _landmarks(costs, in_core, LANDMARKS)
-    report(1.0)
+    passable = int(np.count_nonzero(costs.cell < np.inf))
+    with reporter(progress, 2 * passable, f"prepare {costs.unit or 'paths'}", unit="cell") as tick:
+        m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, ESTIMATE_SETTLE, pq, deleted)
+        tick(m)
+        chunk = max(1, m // 200)
+        stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
+        while int(pq[3][1]) < stop:
+            upto = min(stop, int(pq[3][1]) + chunk)
+            pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
+                                               ESTIMATE_SETTLE, WITNESS_SETTLE, pq, deleted, rank, upto)
+            tick(m + int(pq[3][1]))
+        in_core = np.zeros(n, dtype=np.uint8)
+        uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
+        del pool, wit, start, cnt, cap, done, pq, deleted, rank
+        cidx, dl = _landmarks(costs, in_core, LANDMARKS)
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
     cids = np.flatnonzero(in_core).astype(np.int32)
     upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl), cids)
