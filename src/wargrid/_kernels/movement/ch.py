@@ -845,19 +845,60 @@ def table(src, tgt, upg, flip, qs, gen0, out):
     g2 = mark
     for i in range(src.shape[0]):
         g2 += 2
-        seen, k = _upward_all(src[i], upg, flip, False, df, sb, posb, hkb, hidb, g2, seen)
-        for m in range(k):
-            x = seen[m]
-            if sf[x] != mark:
-                continue
-            dx = df[x]
+        _bucket_search(src[i], upg, flip, df, sb, posb, hkb, hidb, g2, sf, mark, head, bnext, bdist, btgt, out[i])
+    return g2 + 2
+
+
+@jit
+def _bucket_search(root, upg, backward, dist, stamp, pos, hk, hid, gen, bstamp, mark, head, bnext, bdist, btgt, row):
+    """One forward search of ``table``: scans the buckets of every node it settles into ``row``.
+
+    It stops once its least key reaches every entry of ``row`` (no later
+    node can lower one): a search crosses the core only as far as its
+    farthest target.
+    """
+    first, ucnt, un = upg[0], upg[1], upg[2]
+    w = upg[4] if backward else upg[3]
+    dist[root] = 0.0
+    stamp[root] = gen
+    nh = _hpush(root, 0.0, 0, hk, hid, pos, True)
+    worst = INF  # an upper bound on max(row): entries only go down
+    while nh > 0:
+        x = hid[0]
+        dx = hk[0]
+        if dx >= worst:
+            worst = 0.0
+            for j in range(row.shape[0]):
+                if row[j] > worst:
+                    worst = row[j]
+            if dx >= worst:
+                break
+        nh = _hpop(nh, hk, hid, pos)
+        stamp[x] = gen + 1
+        if bstamp[x] == mark:
             e = head[x]
             while e >= 0:
                 c = dx + bdist[e]
-                if c < out[i, btgt[e]]:
-                    out[i, btgt[e]] = c
+                if c < row[btgt[e]]:
+                    row[btgt[e]] = c
                 e = bnext[e]
-    return g2 + 2
+        fx = first[x]
+        for e in range(fx, fx + ucnt[x]):
+            we = w[e]
+            if not we < INF:
+                continue
+            y = un[e]
+            nd = dx + we
+            sy = stamp[y]
+            if sy == gen + 1:
+                continue
+            if sy != gen:
+                dist[y] = nd
+                stamp[y] = gen
+                nh = _hpush(y, nd, nh, hk, hid, pos, True)
+            elif nd < dist[y]:
+                dist[y] = nd
+                nh = _hpush(y, nd, nh, hk, hid, pos, False)
 
 
 # -- after edits that only raised costs: A* with the old hierarchy as potential ------------------
