@@ -54,10 +54,14 @@ edits) first compares the two fields (cell and edge costs; once a field):
 - every changed step only got dearer (a bridge destroyed, a wall): the
   hierarchy's path is taken when it touches no changed cell nor a neighbour
   of one (its cost cannot have changed, and no path got cheaper, so it is
-  still optimal); otherwise A* runs on the new costs with the hierarchy's
-  old distance to the goal as its potential, a lower bound that stays
-  consistent because no step got cheaper: exact, and it settles little more
-  than the detour;
+  still optimal); otherwise A* runs on the new costs with a lower bound on
+  the old cost to the goal as its potential, consistent because no step got
+  cheaper: exact, and it settles little more than the detour. The bound
+  comes from the hierarchy: below the core the upward arcs, in the core the
+  exact old costs of the nodes near the old path (an A* over the core from
+  the goal toward the start, stopped at the old cost times ``1 +
+  REPAIR_SLACK``) and landmark bounds elsewhere; no search crosses the
+  whole core;
 - some step got cheaper (a road built): the hierarchy is no lower bound any
   more; the dispatcher's ordinary search answers (``UNANSWERED``).
 
@@ -195,11 +199,27 @@ Dropped: raising the neighbours' keys by the known part of their priority
 change (contracted neighbours, level) right after a contraction, to spare
 lazy re-evaluations: 512² 14.4 s CPU (13.3), 5.19 arcs a cell (5.02).
 
-Next: the build is now the bulk of ordinary contractions (about 70 µs a
-node, three priority evaluations each); the edit repair's A* takes its core
-potentials from a backward search of the whole core (60 000 nodes on the
-world) where the landmark bound would do; tables cross the whole core once
-a cell of the shorter list.
+Then the edit repair: its A* took every core node's old cost to the goal
+from a backward search of the whole core (50 384 nodes on the world, 60 to
+100 ms of the 163). Landmark bounds alone instead (no core search): 512²
+5 000-13 000 settled cells where the exact costs settled 700-1 700, the
+bounds being a few cost units loose. Kept: exact costs for the core nodes an
+A* over the core from the goal toward the start settles below the old cost
+times 1.03 (a corridor: 1 000-12 000 core nodes on the world, 1-5 ms;
+25 000 on one query around a sea), landmark bounds elsewhere: the repair
+settles the same cells as with exact costs (512²: 2 ms, was about 10; the
+world: 8-30 ms). Tables: each forward search now stops once its least key
+reaches its whole row; with 100 random targets the farthest is across the
+map, so the world's table is still about 2.7 s (100 searches of the 983 000
+core arcs). Benchmark after (``--sizes 1200 --no-square --sections
+prepared``, beside the test suite on the shared machine): build 88 s, 117
+bytes a cell, query median 2.6 ms, worst 6.9 ms, edit + query 46 ms (163),
+table 2.8 s; every answer exact.
+
+Next: the table's core part (a many-to-many inside the core, or pruning the
+core arcs that a path through other core nodes matches); the build (about
+70 µs a contracted node, three priority evaluations each); landmarks chosen
+for the queries' worst cases (one long query settles half the core).
 """
 
 
