@@ -756,6 +756,29 @@ def mark_around(ids, tb, mark):
 
 # -- tables --------------------------------------------------------------------------------------
 
+@jit(inline="always")
+def _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen):
+    """Relax every arc of ``x`` (weights ``w``) in a plain Dijkstra; returns the heap size."""
+    fx = first[x]
+    for e in range(fx, fx + ucnt[x]):
+        we = w[e]
+        if not we < INF:
+            continue
+        y = un[e]
+        nd = dx + we
+        sy = stamp[y]
+        if sy == gen + 1:
+            continue
+        if sy != gen:
+            dist[y] = nd
+            stamp[y] = gen
+            nh = _hpush(y, nd, nh, hk, hid, pos, True)
+        elif nd < dist[y]:
+            dist[y] = nd
+            nh = _hpush(y, nd, nh, hk, hid, pos, False)
+    return nh
+
+
 @jit
 def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, seen):
     """Every node the upward search from ``root`` settles, into ``seen`` (returns the count).
@@ -779,23 +802,7 @@ def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, 
         k += 1
         if stop_core and core[x]:
             continue
-        fx = first[x]
-        for e in range(fx, fx + ucnt[x]):
-            we = w[e]
-            if not we < INF:
-                continue
-            y = un[e]
-            nd = dx + we
-            sy = stamp[y]
-            if sy == gen + 1:
-                continue
-            if sy != gen:
-                dist[y] = nd
-                stamp[y] = gen
-                nh = _hpush(y, nd, nh, hk, hid, pos, True)
-            elif nd < dist[y]:
-                dist[y] = nd
-                nh = _hpush(y, nd, nh, hk, hid, pos, False)
+        nh = _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen)
     return seen, k
 
 
@@ -882,23 +889,7 @@ def _bucket_search(root, upg, backward, dist, stamp, pos, hk, hid, gen, bstamp, 
                 if c < row[btgt[e]]:
                     row[btgt[e]] = c
                 e = bnext[e]
-        fx = first[x]
-        for e in range(fx, fx + ucnt[x]):
-            we = w[e]
-            if not we < INF:
-                continue
-            y = un[e]
-            nd = dx + we
-            sy = stamp[y]
-            if sy == gen + 1:
-                continue
-            if sy != gen:
-                dist[y] = nd
-                stamp[y] = gen
-                nh = _hpush(y, nd, nh, hk, hid, pos, True)
-            elif nd < dist[y]:
-                dist[y] = nd
-                nh = _hpush(y, nd, nh, hk, hid, pos, False)
+        nh = _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen)
 
 
 # -- after edits that only raised costs: A* with the old hierarchy as potential ------------------
