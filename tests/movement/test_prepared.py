@@ -27,7 +27,7 @@ def _close(a: float, b: float) -> bool:
 def test_every_prepared_answer_equals_dijkstra(board, core):
     g, cost, e = board
     f = costs_of(g, cost, e)
-    pp = prepare(g, f, progress=lambda x: None, core=core)
+    pp = prepare(g, f, progress=False, core=core)
     topo = g.topology
     cells = list(g.cells())
     for a in cells:
@@ -112,7 +112,7 @@ def test_map_stays_exact_after_random_edits(data):
     kept = prep.CORE_FRACTION
     prep.CORE_FRACTION = data.draw(st.sampled_from([kept, 0.2, 1.0]))  # a core of none, some or every node
     try:
-        m.prepare(unit=unit, progress=lambda x: None)
+        m.prepare(unit=unit, progress=False)
     finally:
         prep.CORE_FRACTION = kept
     _check_map(m, unit)
@@ -171,9 +171,12 @@ def test_prepared_path_on_a_square8_corner_rule_board():
 def test_result_attributes_and_progress():
     seen = []
     m = _river_map()
-    pp = m.prepare(unit="cavalry", progress=seen.append)
+    pp = m.prepare(unit="cavalry", progress=lambda done, total: seen.append((done, total)))
     assert pp.unit == "cavalry" and pp.bytes > 0 and pp.build_seconds >= 0 and pp.arcs > 0
-    assert seen[0] == 0.0 and seen[-1] == 1.0 and seen == sorted(seen)
+    total = seen[0][1]
+    assert all(t == total for _, t in seen) and total == 2 * int(np.isfinite(pp.costs.cell).sum())
+    done = [d for d, _ in seen]
+    assert done[0] == 0 and done[-1] == total and done == sorted(done) and len(set(done)) == len(done) > 2
 
 
 def test_bad_input():

@@ -25,7 +25,7 @@ def _close(a: float, b: float) -> bool:
 def test_core_astar_equals_dijkstra_on_a_generated_board(core, seed):
     m = wargrid.generate(36, 30, kind="hex", seed=seed)
     f = m.cost_field(unit="foot")
-    pp = prepare(m.grid, f, progress=lambda x: None, core=core)
+    pp = prepare(m.grid, f, progress=False, core=core)
     topo = m.grid.topology
     rng = np.random.default_rng(seed)
     cells = [c for c in m.grid.cells() if math.isfinite(f.cell[topo.padded_id(*c)])]
@@ -46,7 +46,7 @@ def test_core_astar_equals_dijkstra_on_a_generated_board(core, seed):
 def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
     m = wargrid.generate(24, 20, kind="hex", seed=4)
     f = m.cost_field(unit="foot")
-    pp = prepare(m.grid, f, progress=lambda x: None, core=120)
+    pp = prepare(m.grid, f, progress=False, core=120)
     k = prep._kernels()
     topo = m.grid.topology
     in_core, cidx, dl = pp.upward[7], pp.upward[8], pp.upward[9]
@@ -66,9 +66,9 @@ def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
 def test_weights_are_narrowed_only_when_exact():
     g = SquareGrid(6, 6, diagonal=True)
     c = np.ones((6, 6))
-    diag = prepare(g, costs_of(g, c, None), progress=lambda x: None)
+    diag = prepare(g, costs_of(g, c, None), progress=False)
     assert diag.upward[3].dtype == np.float64  # sqrt(2) steps: float32 would round them
-    plain = prepare(SquareGrid(6, 6), costs_of(SquareGrid(6, 6), 2 * c, None), progress=lambda x: None)
+    plain = prepare(SquareGrid(6, 6), costs_of(SquareGrid(6, 6), 2 * c, None), progress=False)
     assert plain.upward[3].dtype == np.float32 and plain.upward[0].dtype == np.int32
     assert prep._narrow(np.array([0.1, 1.0])).dtype == np.float64
     assert prep._narrow(np.array([0.5, np.inf])).dtype == np.float32
@@ -79,45 +79,25 @@ class _Terminal(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize("with_tqdm", [True, False])
-def test_progress_shows_on_a_terminal_after_a_second(monkeypatch, with_tqdm):
-    if with_tqdm:
-        pytest.importorskip("tqdm")
-    else:
-        monkeypatch.setitem(sys.modules, "tqdm", None)  # import fails: the plain percentage
+def test_progress_follows_the_library_convention(monkeypatch):
+    m = wargrid.generate(20, 16, kind="hex", seed=2)
+    with pytest.raises(TypeError, match="progress"):
+        m.prepare(unit="foot", progress=3)
     out = _Terminal()
     monkeypatch.setattr(sys, "stderr", out)
-    clock = [100.0]
-    monkeypatch.setattr(prep.time, "perf_counter", lambda: clock[0])
-    show = prep._stderr_progress("prepare foot")
-    show(0.0)
-    assert out.getvalue() == ""  # less than a second: nothing shown
-    clock[0] += 2.0
-    show(0.5)
-    show(1.0)
-    text = out.getvalue()
-    assert "prepare foot" in text
-    if not with_tqdm:
-        assert "50.0 %" in text and text.endswith("100.0 %\n")
-
-
-def test_progress_stays_quiet_off_a_terminal(monkeypatch):
-    out = io.StringIO()
-    monkeypatch.setattr(sys, "stderr", out)
-    clock = [0.0]
-    monkeypatch.setattr(prep.time, "perf_counter", lambda: clock[0])
-    show = prep._stderr_progress("prepare foot")
-    clock[0] = 5.0
-    show(0.5)
-    show(1.0)
-    assert out.getvalue() == ""
+    prepare(m.grid, m.cost_field(unit="foot"), progress=False)
+    prepare(m.grid, m.cost_field(unit="foot"), progress=None)
+    assert out.getvalue() == ""  # silent even on a terminal
+    seen = []
+    prepare(m.grid, m.cost_field(unit="foot"), progress=lambda done, total: seen.append((done, total)), core=30)
+    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
 @pytest.mark.parametrize("n_src, n_tgt", [(4, 9), (9, 4)])
 def test_tables_cross_the_core_from_the_shorter_list(n_src, n_tgt):
     m = wargrid.generate(30, 26, kind="hex", seed=6)
     f = m.cost_field(unit="foot")
-    pp = prepare(m.grid, f, progress=lambda x: None, core=60)
+    pp = prepare(m.grid, f, progress=False, core=60)
     rng = np.random.default_rng(n_src)
     cells = list(m.grid.cells())
     src = [cells[int(i)] for i in rng.choice(len(cells), n_src, replace=False)]
@@ -129,3 +109,33 @@ def test_tables_cross_the_core_from_the_shorter_list(n_src, n_tgt):
         for j, b in enumerate(tgt):
             want = 0.0 if a == b else field[b[1], b[0]]
             assert _close(got[i, j], want)
+
+
+@pytest.mark.parametrize("slack", [-1.0, 0.0, 0.03, 10.0])
+def test_repair_after_raised_costs_equals_dijkstra(monkeypatch, slack):
+    # the repair's core bounds: none settled exactly (slack -1), some, or every core node the start reaches
+    monkeypatch.setattr(prep, "REPAIR_SLACK", slack)
+    m = wargrid.generate(36, 30, kind="hex", seed=7)
+    pp = prepare(m.grid, m.cost_field(unit="foot"), progress=False, core=150)
+    rng = np.random.default_rng(11)
+    cells = list(m.grid.cells())
+    m.set_terrain([cells[int(i)] for i in rng.choice(len(cells), 40, replace=False)], "water")
+    f = m.cost_field(unit="foot")
+    assert pp.drift(f).raised_only and not pp.drift(f).clean
+    topo = m.grid.topology
+    open_cells = [c for c in cells if math.isfinite(f.cell[topo.padded_id(*c)])]
+    repaired = 0
+    for _ in range(10):
+        a = open_cells[int(rng.integers(len(open_cells)))]
+        field = m.distance_field(a, unit="foot")
+        for _ in range(12):
+            b = open_cells[int(rng.integers(len(open_cells)))]
+            before = pp.fallback_seconds
+            p = pp.path(f, topo.padded_id(*a), topo.padded_id(*b))
+            repaired += pp.fallback_seconds > before
+            want = field[b[1], b[0]]
+            if not math.isfinite(want):
+                assert p is None
+            else:
+                assert _close(p.cost, want) and p.cells[0] == a and p.cells[-1] == b
+    assert repaired > 20  # most answers went through the repair

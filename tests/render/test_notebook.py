@@ -42,7 +42,7 @@ def test_every_search_route_gives_a_path_its_board() -> None:
     m.set_terrain([(5, 2)], "forest")
     assert m.path((0, 0), (11, 7)).grid is m.grid  # A*
     assert m.path((3, 3), (3, 3)).grid is m.grid
-    m.prepare(unit="foot", progress=lambda f: None)
+    m.prepare(unit="foot", progress=False)
     assert m.path((0, 0), (11, 7), unit="foot").grid is m.grid  # the prepared structure
     assert m.flow_field((11, 7)).path_from((0, 0)).grid is m.grid
     assert m.movement_range((0, 0), 5).path_to((1, 1)).grid is m.grid

@@ -32,6 +32,7 @@ from typing import Callable, Protocol, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from .._progress import Progress
 from ..costs import CostField
 from ..grids.boards import Grid
 from ..movement.prepared import PreparedPaths, prepare as _prepare
@@ -149,7 +150,7 @@ class Derived:
         return board
 
     # -- prepared path structures ---------------------------------------------------------------
-    def prepare(self, unit: str, progress: Callable[[float], None] | None = None) -> PreparedPaths:
+    def prepare(self, unit: str, progress: Progress = True) -> PreparedPaths:
         """Build (again) the prepared path structure of class ``unit`` from its current cost field."""
         with self.lock:
             pp = self._prepared[unit] = _prepare(self._owner.grid, self.cost_field(unit), progress=progress)

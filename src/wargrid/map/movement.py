@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -236,21 +236,54 @@ class MovementQueries(MapCore):
         """
         return clearance_map(self.grid, self.cost_field(unit=unit))
 
-    def prepare(self, *, unit: str | None = None, progress: Callable[[float], None] | None = None) -> PreparedPaths:
+    def prepare(self, *, unit: str | None = None, progress: Progress = True) -> PreparedPaths:
         """Prepare exact fast path and distance queries for ``unit`` (a contraction hierarchy; see ``wargrid.movement.prepared``).
 
         ``path``, ``paths``, ``distance`` and ``distance_table`` use it from
-        then on, and stay exact after edits. ``progress`` is called with the
-        fraction done; by default a build longer than a second shows its
-        progress on stderr when that is a terminal.
+        then on, and stay exact after edits: a query on the edited map
+        repairs the answer (or searches) and the structure is rebuilt once
+        those repairs have cost as much as a build. Calling ``prepare`` again
+        rebuilds it from the current costs.
 
+        Parameters
+        ----------
+        unit : str, optional
+            The movement class (default: the terrain table's first class).
+        progress : bool or callable, default True
+            ``True``: a bar on stderr when that is a terminal and the build
+            takes more than a second; ``False`` or ``None``: nothing; a
+            callable is called as ``progress(done, total)`` with integer
+            counts (``done`` never decreasing, the last call ``done ==
+            total``); one unit is a passable cell ordered or contracted.
+
+        Returns
+        -------
+        PreparedPaths
+            The structure (``build_seconds``, ``bytes``, ``arcs``); the map keeps it.
+
+        Raises
+        ------
+        ValueError
+            An unknown ``unit`` class.
+        TypeError
+            ``progress`` is not ``True``, ``False``, ``None`` or a callable.
+        MemoryError
+            The build would need more memory than is available
+            (``PrepareMemoryError``, raised before anything is allocated).
+
+        Examples
+        --------
         >>> from wargrid import Map, HexGrid
         >>> m = Map(HexGrid(8, 6)); m.set_terrain([(3, 1), (3, 2), (3, 3)], "water")
-        >>> pp = m.prepare(unit="foot")
+        >>> seen = []
+        >>> pp = m.prepare(unit="foot", progress=lambda done, total: seen.append((done, total)))
         >>> pp.unit, m.path((0, 2), (6, 2), unit="foot").cost == m.distance((0, 2), (6, 2), unit="foot")
         ('foot', True)
+        >>> seen[0], seen[-1]
+        ((0, 90), (90, 90))
         """
-        return self.derived.prepare(self.unit_class(unit), progress)
+        name = self.unit_class(unit)
+        return self.derived.prepare(name, check_progress(progress))
 
     def distance(self, a: Cell, b: Cell, *, unit: str | None = None) -> float:
         """The cheapest cost for ``unit`` from cell ``a`` to cell ``b`` (``(x, y)``), ``inf`` when unreachable.

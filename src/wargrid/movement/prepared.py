@@ -54,10 +54,14 @@ edits) first compares the two fields (cell and edge costs; once a field):
 - every changed step only got dearer (a bridge destroyed, a wall): the
   hierarchy's path is taken when it touches no changed cell nor a neighbour
   of one (its cost cannot have changed, and no path got cheaper, so it is
-  still optimal); otherwise A* runs on the new costs with the hierarchy's
-  old distance to the goal as its potential, a lower bound that stays
-  consistent because no step got cheaper: exact, and it settles little more
-  than the detour;
+  still optimal); otherwise A* runs on the new costs with a lower bound on
+  the old cost to the goal as its potential, consistent because no step got
+  cheaper: exact, and it settles little more than the detour. The bound
+  comes from the hierarchy: below the core the upward arcs, in the core the
+  exact old costs of the nodes near the old path (an A* over the core from
+  the goal toward the start, stopped at the old cost times ``1 +
+  REPAIR_SLACK``) and landmark bounds elsewhere; no search crosses the
+  whole core;
 - some step got cheaper (a road built): the hierarchy is no lower bound any
   more; the dispatcher's ordinary search answers (``UNANSWERED``).
 
@@ -71,16 +75,16 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import threading
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from .._progress import Progress, check_progress, reporter
 from ..costs import CostField
 from ..errors import ArgumentError, WargridError
 from ..grids.boards import Grid, Topology
@@ -104,6 +108,10 @@ CORE_FRACTION = 0.05
 """The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
 
 CORE_MAX = 60_000
+
+REPAIR_SLACK = 0.03
+"""After raising edits, the core nodes whose old cost to the goal plus a bound from the start stays below the old
+path's cost times ``1 + REPAIR_SLACK`` get their exact old costs (the rest landmark bounds): see ``potential_astar``."""
 
 
 def core_size(m: int) -> int:
@@ -191,11 +199,27 @@ Dropped: raising the neighbours' keys by the known part of their priority
 change (contracted neighbours, level) right after a contraction, to spare
 lazy re-evaluations: 512² 14.4 s CPU (13.3), 5.19 arcs a cell (5.02).
 
-Next: the build is now the bulk of ordinary contractions (about 70 µs a
-node, three priority evaluations each); the edit repair's A* takes its core
-potentials from a backward search of the whole core (60 000 nodes on the
-world) where the landmark bound would do; tables cross the whole core once
-a cell of the shorter list.
+Then the edit repair: its A* took every core node's old cost to the goal
+from a backward search of the whole core (50 384 nodes on the world, 60 to
+100 ms of the 163). Landmark bounds alone instead (no core search): 512²
+5 000-13 000 settled cells where the exact costs settled 700-1 700, the
+bounds being a few cost units loose. Kept: exact costs for the core nodes an
+A* over the core from the goal toward the start settles below the old cost
+times 1.03 (a corridor: 1 000-12 000 core nodes on the world, 1-5 ms;
+25 000 on one query around a sea), landmark bounds elsewhere: the repair
+settles the same cells as with exact costs (512²: 2 ms, was about 10; the
+world: 8-30 ms). Tables: each forward search now stops once its least key
+reaches its whole row; with 100 random targets the farthest is across the
+map, so the world's table is still about 2.7 s (100 searches of the 983 000
+core arcs). Benchmark after (``--sizes 1200 --no-square --sections
+prepared``, beside the test suite on the shared machine): build 88 s, 117
+bytes a cell, query median 2.6 ms, worst 6.9 ms, edit + query 46 ms (163),
+table 2.8 s; every answer exact.
+
+Next: the table's core part (a many-to-many inside the core, or pruning the
+core arcs that a path through other core nodes matches); the build (about
+70 µs a contracted node, three priority evaluations each); landmarks chosen
+for the queries' worst cases (one long query settles half the core).
 """
 
 
@@ -361,7 +385,8 @@ class PreparedPaths:
             return path
         t0 = time.perf_counter()
         gen = st.take(4)
-        path = k.potential_astar(s, t, costs.cell, costs.edge, topo_bundle(costs.topology), self.upward,
+        limit = float(cost) * (1.0 + REPAIR_SLACK)
+        path = k.potential_astar(s, t, limit, costs.cell, costs.edge, topo_bundle(costs.topology), self.upward,
                                  st.qs, gen, st.ps)
         self.note_fallback(time.perf_counter() - t0)
         return path if path.shape[0] else None
@@ -407,42 +432,11 @@ def _drift(f0: CostField, f1: CostField) -> _Drift:
 
 # -- building ----------------------------------------------------------------------------------------
 
-def _stderr_progress(label: str) -> Callable[[float], None]:
-    """Progress on stderr, shown only on a terminal and only once the build has taken a second.
-
-    A ``tqdm`` bar when tqdm is installed, else a percentage rewritten in place.
-    """
-    t0 = time.perf_counter()
-    bar: list[Any] = []
-
-    def show(fraction: float) -> None:
-        if not bar:
-            if not sys.stderr.isatty() or time.perf_counter() - t0 < 1.0:
-                return
-            try:
-                from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
-            except ImportError:
-                bar.append(None)
-            else:
-                bar.append(tqdm(total=1000, desc=label, unit="‰", leave=False, file=sys.stderr))
-        got = bar[0]
-        if got is None:
-            end = "\n" if fraction >= 1.0 else ""
-            sys.stderr.write(f"\r{label}: {100 * fraction:5.1f} %{end}")
-            sys.stderr.flush()
-            return
-        got.update(max(0, int(1000 * fraction) - got.n))
-        if fraction >= 1.0:
-            got.close()
-
-    return show
-
-
 def prepare(
     grid: Grid,
     costs: CostField,
     *,
-    progress: Callable[[float], None] | None = None,
+    progress: Progress = True,
     core: int | None = None,
 ) -> PreparedPaths:
     """Build the contraction hierarchy of ``costs`` on ``grid`` (see the module notes).
@@ -453,10 +447,12 @@ def prepare(
         The board.
     costs : CostField
         What the movement class pays (``Map.cost_field(unit=...)`` or ``CostField.from_arrays``).
-    progress : callable, optional
-        Called with the fraction done (0 to 1) as the build goes; by default
-        a build longer than a second shows its progress on stderr when that
-        is a terminal.
+    progress : bool or callable, default True
+        The library's convention (``wargrid._progress``): ``True`` a bar on
+        stderr when that is a terminal and the build takes more than a
+        second, ``False`` or ``None`` nothing, a callable gets ``(done,
+        total)``. One unit is a passable cell ordered or contracted (``total``
+        twice the passable cells); the core and its landmarks end the count.
     core : int, optional
         How many nodes stay uncontracted (searched by a plain bidirectional
         Dijkstra at the top of every query); default ``core_size`` of the
@@ -470,6 +466,8 @@ def prepare(
     ------
     PrepareMemoryError
         The build would need more memory than is available (checked before allocating).
+    TypeError
+        ``progress`` is none of the above (``ArgumentTypeError``).
 
     >>> from wargrid import HexGrid
     >>> g = HexGrid(6, 5)
@@ -480,6 +478,7 @@ def prepare(
     (6.0, [(0, 2), (1, 1), (2, 1)])
     """
     costs = check_costs(grid, costs)
+    progress = check_progress(progress)
     topo = grid.topology
     n = topo.padded_size
     if n >= (1 << 31) - 1:
@@ -491,7 +490,6 @@ def prepare(
             f"prepare needs about {need / 2**20:.0f} MiB for this {grid.width} x {grid.height} board, "
             f"{avail / 2**20:.0f} MiB are available (wargrid.movement.prepared.MEMORY_CAP)"
         )
-    report = progress if progress is not None else _stderr_progress(f"prepare {costs.unit or 'paths'}")
     k = _kernels()
     t0 = time.perf_counter()
     tb = topo_bundle(topo)
@@ -511,23 +509,24 @@ def prepare(
     pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(3, dtype=np.int64))
     deleted = np.zeros((2, n), dtype=np.int32)
     rank = np.full(n, -1, dtype=np.int64)
-    report(0.0)
-    m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, ESTIMATE_SETTLE, pq, deleted)
-    chunk = max(1, m // 200)
-    report(0.05)
-    stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
-    while int(pq[3][1]) < stop:
-        upto = min(stop, int(pq[3][1]) + chunk)
-        pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
-                                           ESTIMATE_SETTLE, WITNESS_SETTLE, pq, deleted, rank, upto)
-        report(0.05 + 0.95 * min(1.0, int(pq[3][1]) / max(m, 1)))
-    in_core = np.zeros(n, dtype=np.uint8)
-    uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
-    del pool, wit, start, cnt, cap, done, pq, deleted, rank
-    cidx, dl = _landmarks(costs, in_core, LANDMARKS)
-    report(1.0)
+    passable = int(np.count_nonzero(costs.cell < np.inf))
+    with reporter(progress, 2 * passable, f"prepare {costs.unit or 'paths'}", unit="cell") as tick:
+        m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, ESTIMATE_SETTLE, pq, deleted)
+        tick(m)
+        chunk = max(1, m // 200)
+        stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
+        while int(pq[3][1]) < stop:
+            upto = min(stop, int(pq[3][1]) + chunk)
+            pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
+                                               ESTIMATE_SETTLE, WITNESS_SETTLE, pq, deleted, rank, upto)
+            tick(m + int(pq[3][1]))
+        in_core = np.zeros(n, dtype=np.uint8)
+        uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
+        del pool, wit, start, cnt, cap, done, pq, deleted, rank
+        cidx, dl = _landmarks(costs, in_core, LANDMARKS)
     un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
-    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl))
+    cids = np.flatnonzero(in_core).astype(np.int32)
+    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl), cids)
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
 

@@ -756,6 +756,29 @@ def mark_around(ids, tb, mark):
 
 # -- tables --------------------------------------------------------------------------------------
 
+@jit(inline="always")
+def _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen):
+    """Relax every arc of ``x`` (weights ``w``) in a plain Dijkstra; returns the heap size."""
+    fx = first[x]
+    for e in range(fx, fx + ucnt[x]):
+        we = w[e]
+        if not we < INF:
+            continue
+        y = un[e]
+        nd = dx + we
+        sy = stamp[y]
+        if sy == gen + 1:
+            continue
+        if sy != gen:
+            dist[y] = nd
+            stamp[y] = gen
+            nh = _hpush(y, nd, nh, hk, hid, pos, True)
+        elif nd < dist[y]:
+            dist[y] = nd
+            nh = _hpush(y, nd, nh, hk, hid, pos, False)
+    return nh
+
+
 @jit
 def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, seen):
     """Every node the upward search from ``root`` settles, into ``seen`` (returns the count).
@@ -779,23 +802,7 @@ def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, 
         k += 1
         if stop_core and core[x]:
             continue
-        fx = first[x]
-        for e in range(fx, fx + ucnt[x]):
-            we = w[e]
-            if not we < INF:
-                continue
-            y = un[e]
-            nd = dx + we
-            sy = stamp[y]
-            if sy == gen + 1:
-                continue
-            if sy != gen:
-                dist[y] = nd
-                stamp[y] = gen
-                nh = _hpush(y, nd, nh, hk, hid, pos, True)
-            elif nd < dist[y]:
-                dist[y] = nd
-                nh = _hpush(y, nd, nh, hk, hid, pos, False)
+        nh = _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen)
     return seen, k
 
 
@@ -845,45 +852,163 @@ def table(src, tgt, upg, flip, qs, gen0, out):
     g2 = mark
     for i in range(src.shape[0]):
         g2 += 2
-        seen, k = _upward_all(src[i], upg, flip, False, df, sb, posb, hkb, hidb, g2, seen)
-        for m in range(k):
-            x = seen[m]
-            if sf[x] != mark:
-                continue
-            dx = df[x]
+        _bucket_search(src[i], upg, flip, df, sb, posb, hkb, hidb, g2, sf, mark, head, bnext, bdist, btgt, out[i])
+    return g2 + 2
+
+
+@jit
+def _bucket_search(root, upg, backward, dist, stamp, pos, hk, hid, gen, bstamp, mark, head, bnext, bdist, btgt, row):
+    """One forward search of ``table``: scans the buckets of every node it settles into ``row``.
+
+    It stops once its least key reaches every entry of ``row`` (no later
+    node can lower one): a search crosses the core only as far as its
+    farthest target.
+    """
+    first, ucnt, un = upg[0], upg[1], upg[2]
+    w = upg[4] if backward else upg[3]
+    dist[root] = 0.0
+    stamp[root] = gen
+    nh = _hpush(root, 0.0, 0, hk, hid, pos, True)
+    worst = INF  # an upper bound on max(row): entries only go down
+    while nh > 0:
+        x = hid[0]
+        dx = hk[0]
+        if dx >= worst:
+            worst = 0.0
+            for j in range(row.shape[0]):
+                if row[j] > worst:
+                    worst = row[j]
+            if dx >= worst:
+                break
+        nh = _hpop(nh, hk, hid, pos)
+        stamp[x] = gen + 1
+        if bstamp[x] == mark:
             e = head[x]
             while e >= 0:
                 c = dx + bdist[e]
-                if c < out[i, btgt[e]]:
-                    out[i, btgt[e]] = c
+                if c < row[btgt[e]]:
+                    row[btgt[e]] = c
                 e = bnext[e]
-    return g2 + 2
+        nh = _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen)
 
 
 # -- after edits that only raised costs: A* with the old hierarchy as potential ------------------
 
+@jit(inline="always")
+def _from_start(r, xs, dl):
+    """A lower bound on the cost from the start to the core node of core index ``r``: ``max_l (dl[r, l] - xs[l])``.
+
+    ``xs[l]``: landmark ``l``'s cost to the start. ``inf`` when a landmark
+    reaches the start but not the node.
+    """
+    h = 0.0
+    for l in range(xs.shape[0]):
+        a = xs[l]
+        if not a < INF:
+            continue
+        b = dl[r, l]
+        if not b < INF:
+            return INF
+        if b - a > h:
+            h = b - a
+    return h
+
+
 @jit
-def _potential(v, upg, db, sb, gen, pot, ps, pgen, stack):
-    """The old hierarchy's cost from ``v`` to the goal (memoised in ``pot`` under stamp ``pgen``)."""
-    first, ucnt, un, uwo, core = upg[0], upg[1], upg[2], upg[3], upg[7]
+def _core_back(seeds, k, db, upg, xs, limit, cs):
+    """Costs to the goal of the core nodes near the old path: A* over the core from the goal's seeds toward the start.
+
+    Backward over the core arcs, from the backward seeds (their costs
+    ``db``), with ``_from_start`` as the (consistent) potential, stopped when
+    the least key reaches ``limit``: every core node ``c`` with ``d(c, goal)
+    + _from_start(c) < limit`` is then settled (``state[cidx[c]] == 2``) with
+    its exact cost ``dc[cidx[c]]``, and every other one costs at least
+    ``limit - _from_start(c)``. ``cs = (dc, hc, state, hk, hid, pos)``: arrays
+    over the core's own numbering, ``state`` zero on entry.
+    """
+    first, ucnt, un, uwi, cidx, dl, cids = upg[0], upg[1], upg[2], upg[4], upg[8], upg[9], upg[10]
+    dc, hc, state, hk, hid, pos = cs
+    nh = 0
+    for i in range(k):
+        r = cidx[seeds[i]]
+        h = _from_start(r, xs, dl)
+        if not h < INF:
+            continue
+        hc[r] = h
+        dc[r] = db[seeds[i]]
+        state[r] = 1
+        nh = _hpush(r, dc[r] + h, nh, hk, hid, pos, True)
+    while nh > 0 and hk[0] < limit:
+        r = hid[0]
+        nh = _hpop(nh, hk, hid, pos)
+        state[r] = 2
+        dr = dc[r]
+        v = cids[r]
+        fv = first[v]
+        for e in range(fv, fv + ucnt[v]):
+            we = uwi[e]
+            if not we < INF:
+                continue
+            q = cidx[un[e]]
+            sq = state[q]
+            if sq >= 2:
+                continue
+            nd = dr + we
+            if sq == 0:
+                h = _from_start(q, xs, dl)
+                if not h < INF:
+                    state[q] = 3  # the start does not reach it
+                    continue
+                hc[q] = h
+                dc[q] = nd
+                state[q] = 1
+                nh = _hpush(q, nd + h, nh, hk, hid, pos, True)
+            elif nd < dc[q]:
+                dc[q] = nd
+                nh = _hpush(q, nd + hc[q], nh, hk, hid, pos, False)
+
+
+@jit
+def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
+    """A consistent lower bound on the old cost from ``v`` to the goal (memoised in ``pot`` under stamp ``pgen``).
+
+    The least, over ``v``'s upward paths below the core, of their cost plus
+    what their ends give: a node the backward search settled its cost to
+    the goal, a core node ``c`` its bound ``phi(c)``: the exact cost when
+    ``_core_back`` settled it, else ``max(_lower(c), limit -
+    _from_start(c))`` (``rep = (x, xs, limit, dc, state)``). ``phi`` is a
+    lower bound on the old cost to the goal and consistent (the landmark
+    bounds, the exact costs clipped at ``limit - _from_start``: each is,
+    and so are their min and max), so this is the exact cost from ``v`` to
+    the goal in the old board graph with an arc ``c -> goal`` of cost
+    ``phi(c)`` added from every core node ``c``: a lower bound on the old
+    cost, and consistent because it is a distance in a graph holding every
+    board arc at its old cost.
+    """
+    first, ucnt, un, uwo, core, cidx, dl = upg[0], upg[1], upg[2], upg[3], upg[7], upg[8], upg[9]
+    x, xs, limit, dc, state = rep
     if ps[v] == pgen:
         return pot[v], stack
     sp = 0
     stack[0] = v
     sp = 1
     while sp > 0:
-        x = stack[sp - 1]
-        if ps[x] == pgen:
+        y0 = stack[sp - 1]
+        if ps[y0] == pgen:
             sp -= 1
             continue
-        if core[x]:
-            pot[x] = db[x] if sb[x] == gen + 1 else INF
-            ps[x] = pgen
+        if core[y0]:
+            r = cidx[y0]
+            if state[r] == 2:
+                pot[y0] = dc[r]
+            else:
+                pot[y0] = max(_lower(y0, x, cidx, dl), limit - _from_start(r, xs, dl))
+            ps[y0] = pgen
             sp -= 1
             continue
-        fx = first[x]
+        fx = first[y0]
         ready = True
-        for e in range(fx, fx + ucnt[x]):
+        for e in range(fx, fx + ucnt[y0]):
             y = un[e]
             if uwo[e] < INF and ps[y] != pgen:
                 ready = False
@@ -893,17 +1018,30 @@ def _potential(v, upg, db, sb, gen, pot, ps, pgen, stack):
                 sp += 1
         if not ready:
             continue
-        best = db[x] if sb[x] == gen + 1 else INF
-        for e in range(fx, fx + ucnt[x]):
+        best = db[y0] if sb[y0] == gen + 1 else INF
+        for e in range(fx, fx + ucnt[y0]):
             we = uwo[e]
             if we < INF:
                 c = we + pot[un[e]]
                 if c < best:
                     best = c
-        pot[x] = best
-        ps[x] = pgen
+        pot[y0] = best
+        ps[y0] = pgen
         sp -= 1
     return pot[v], stack
+
+
+@jit
+def _core_seeds(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
+    """The upward search from ``root`` stopped at the core; returns the core nodes it reached (first ``k``) and ``k``."""
+    seen, k = _upward_all(root, upg, backward, True, dist, stamp, pos, hk, hid, gen, seen)
+    core = upg[7]
+    nseed = 0
+    for i in range(k):
+        if core[seen[i]]:
+            seen[nseed] = seen[i]
+            nseed += 1
+    return seen, nseed
 
 
 @jit(inline="always")
@@ -924,7 +1062,7 @@ def _board_step(p, d, cell, edge, tb):
 
 
 @jit
-def potential_astar(s, t, cell, edge, tb, upg, qs, gen, ps):
+def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps):
     """A* from ``s`` to ``t`` over ``cell``/``edge`` guided by the old hierarchy; returns the padded path (empty: none).
 
     ``ps``: stamps of the potentials (int64, one a node). Exact when no arc
@@ -940,13 +1078,23 @@ def potential_astar(s, t, cell, edge, tb, upg, qs, gen, ps):
     pw = ti[5]
     has_edge = edge.shape[0] > 0
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
-    seen = np.empty(1024, dtype=np.int64)
-    seen, k = _upward_all(t, upg, True, False, db, sb, posb, hkb, hidb, gen, seen)
+    cidx, dl = upg[8], upg[9]
+    # the start's landmark costs (an upward search on reversed arcs from s), then the goal's
+    seeds = np.empty(1024, dtype=np.int64)
+    seeds, k = _core_seeds(s, upg, True, df, sf, posf, hkf, hidf, gen, seeds)
+    xs = landmark_bounds(seeds, k, df, cidx, dl)
+    seeds, k = _core_seeds(t, upg, True, db, sb, posb, hkb, hidb, gen, seeds)
+    x = landmark_bounds(seeds, k, db, cidx, dl)
+    nc = dl.shape[0]
+    cs = (np.empty(nc), np.empty(nc), np.zeros(nc, dtype=np.uint8), np.empty(nc), np.empty(nc, dtype=np.int64),
+          np.empty(nc, dtype=np.int64))
+    _core_back(seeds, k, db, upg, xs, limit, cs)
+    rep = (x, xs, limit, cs[0], cs[2])
     pot = hkb  # the backward heap is free once its search is done
     pgen = gen + 3
     stack = np.empty(256, dtype=np.int64)
     g = df
-    h0, stack = _potential(s, upg, db, sb, gen, pot, ps, pgen, stack)
+    h0, stack = _potential(s, upg, db, sb, gen, rep, pot, ps, pgen, stack)
     if not h0 < INF:
         return np.empty(0, dtype=np.int64)
     g2 = gen + 2
@@ -980,7 +1128,7 @@ def potential_astar(s, t, cell, edge, tb, upg, qs, gen, ps):
             if sq == g2 + 1:
                 continue
             if sq != g2:
-                hq, stack = _potential(q, upg, db, sb, gen, pot, ps, pgen, stack)
+                hq, stack = _potential(q, upg, db, sb, gen, rep, pot, ps, pgen, stack)
                 if not hq < INF:
                     sf[q] = g2 + 1
                     continue
