@@ -280,8 +280,9 @@ class TacticsQueries(SightQueries):
 
         Parameters
         ----------
-        units : sequence of (cell, team) or (cell, team, strength)
-            The units; ``strength`` defaults to 1, a team is any hashable name.
+        units : sequence of tuple
+            ``(cell, team)`` or ``(cell, team, strength)``: the units; ``strength`` defaults to 1, a team is
+            any hashable name.
         decay : 'linear' or float
             ``'linear'``: a unit's influence falls linearly to 0 at ``radius``; a number in (0, 1): the
             factor it is multiplied by per movement point.
