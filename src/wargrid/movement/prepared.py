@@ -466,9 +466,9 @@ def prepare(
         total)``. One unit is a passable cell ordered or contracted (``total``
         twice the passable cells); the core and its landmarks end the count.
     core : int, optional
-        How many nodes stay uncontracted (searched by a plain bidirectional
-        Dijkstra at the top of every query); default ``core_size`` of the
-        passable cells.
+        How many nodes stay uncontracted (searched at the top of every query
+        by A* with landmark bounds); default ``core_size`` of the passable
+        cells.
 
     Returns
     -------
