@@ -209,3 +209,44 @@ def test_first_signal_stops_the_server_during_a_heavy_request(sig):
             proc.kill()
             proc.wait()
     assert answers and answers[0][0] == 503 and "stopping" in answers[0][1]["error"], answers
+
+
+def test_a_jobs_time_starts_once_the_worker_is_warm():
+    """A cold worker's warm-up (compiling kernels) is not counted against the first job; a long job still is."""
+    import functools
+
+    from wargrid.serve.api import ApiError
+    from wargrid.serve.worker import Worker
+
+    w = Worker(timeout=1.0, warm=functools.partial(time.sleep, 3.0))
+    try:
+        assert w.call(pow, 2, 10) == 1024  # waited ~3 s for the warm-up, then ran within its 1 s
+        assert w.call(pow, 3, 2) == 9
+        with pytest.raises(ApiError, match="ran longer than 1 s"):
+            w.call(time.sleep, 3.0)
+    finally:
+        w.stop()
+
+
+def test_stopping_a_worker_during_its_warm_up_cancels_the_waiting_job():
+    import functools
+
+    from wargrid.serve.api import ApiError
+    from wargrid.serve.worker import Worker
+
+    w = Worker(timeout=1.0, warm=functools.partial(time.sleep, 30.0))
+    errors: list[ApiError] = []
+
+    def job() -> None:
+        try:
+            w.call(pow, 2, 2)
+        except ApiError as e:
+            errors.append(e)
+
+    t = threading.Thread(target=job)
+    t.start()
+    time.sleep(1.0)
+    w.stop()
+    t.join(20)
+    assert not t.is_alive()
+    assert errors and errors[0].status == 503 and "stopping" in errors[0].message

@@ -10,9 +10,11 @@ Ctrl+C or SIGTERM, so the waiting request ends and the server can exit.
 
 The child is started with ``spawn`` (never a fork of a threaded server) and
 replaced on the next job after it was killed; a new child first runs
-``warm()`` (say, tiny jobs that load the compiled kernels from the disk
-cache). Jobs run one at a time; a job
-that cannot start within its deadline is answered 503 too.
+``warm()`` (say, tiny jobs that load or compile the kernels) and then says it
+is ready. A job's ``timeout`` counts from then: the first job after a cold
+start waits for the warm-up (at most ``WARM_TIMEOUT`` seconds) without it
+eating the job's own time. Jobs run one at a time; a job that cannot start
+within its deadline is answered 503 too.
 
 >>> w = Worker(timeout=60)
 >>> w.call(pow, 2, 10)
@@ -32,10 +34,15 @@ from typing import Any, Callable
 from ..errors import ArgumentError
 from .api import ApiError
 
-__all__ = ["Worker", "WORK_TIMEOUT"]
+__all__ = ["Worker", "WORK_TIMEOUT", "WARM_TIMEOUT"]
 
 WORK_TIMEOUT = 30.0
 """Seconds a heavy request may run before it is stopped and answered 503."""
+
+WARM_TIMEOUT = 600.0
+"""Seconds a new child may take to warm up (compiling kernels on a cold cache) before a job gives up with 503."""
+
+_READY = ("ready",)
 
 
 def _serve_jobs(conn: Connection, warm: Callable[[], object] | None) -> None:  # pragma: no cover - the child
@@ -46,6 +53,10 @@ def _serve_jobs(conn: Connection, warm: Callable[[], object] | None) -> None:  #
             warm()
         except Exception:  # noqa: BLE001 - a failed warm-up shows again on the real job
             pass
+    try:
+        conn.send(_READY)
+    except (EOFError, OSError):
+        return
     while True:
         try:
             fn, args = conn.recv()
@@ -72,6 +83,7 @@ class Worker:
         self._guard = threading.Lock()  # the child and its pipe
         self._proc: Any = None
         self._conn: Connection | None = None
+        self._ready = False  # the current child has said it is warm
         self._stopped = False
 
     def start(self) -> None:
@@ -87,8 +99,27 @@ class Worker:
             proc = ctx.Process(target=_serve_jobs, args=(theirs, self.warm), name="wargrid-worker", daemon=True)
             proc.start()
             theirs.close()
-            self._proc, self._conn = proc, ours
+            self._proc, self._conn, self._ready = proc, ours, False
         return self._conn
+
+    def _await_ready(self, conn: Connection, what: str) -> None:
+        """Wait for a new child's warm-up to end (``WARM_TIMEOUT`` at most); ``ApiError`` 503 when it does not."""
+        try:
+            msg = conn.recv() if conn.poll(WARM_TIMEOUT) else None
+        except (EOFError, OSError):  # the child died, or stop() closed the pipe
+            msg = None
+        if msg == _READY:
+            with self._guard:
+                if self._conn is conn:
+                    self._ready = True
+            return
+        with self._guard:
+            stopping = self._stopped
+            self._kill()
+        if stopping:
+            raise ApiError(503, f"the server is stopping: {what} was cancelled")
+        raise ApiError(503, f"the worker was not ready within {WARM_TIMEOUT:g} s (compiling its kernels); "
+                            f"{what} was not run, try again")
 
     def stop(self) -> None:
         """Kill the child (a running job ends with 503); safe from a signal handler and more than once."""
@@ -98,6 +129,7 @@ class Worker:
     def _kill(self) -> None:
         proc, conn = self._proc, self._conn
         self._proc = self._conn = None
+        self._ready = False
         if proc is not None and proc.pid is not None:
             try:
                 proc.kill()
@@ -131,6 +163,10 @@ class Worker:
                 if self._stopped:
                     raise ApiError(503, "the server is stopping")
                 conn = self._start()
+                ready = self._ready
+            if not ready:
+                self._await_ready(conn, what)
+                deadline = time.monotonic() + self.timeout  # the job's time starts once the child is warm
             conn.send((fn, args))
             try:
                 ready = conn.poll(max(0.0, deadline - time.monotonic()))
