@@ -43,6 +43,15 @@ def step_to(p, d, off, ndir, pmode, wrap, width, pw):
 
 
 @jit
+def direction_to(a, b, off, ndir, pmode, wrap, width, pw):
+    """The direction of the step from ``a`` to its neighbour ``b`` (padded ids), ``-1`` if they are not neighbours."""
+    for d in range(ndir):
+        if step_to(a, d, off, ndir, pmode, wrap, width, pw) == b:
+            return d
+    return -1
+
+
+@jit
 def corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
     """Whether the diagonal step from ``p`` in direction ``d`` passes the corner rule."""
     c0 = corner[2 * d]

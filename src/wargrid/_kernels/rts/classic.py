@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from ..movement.steps import corner_ok, step_to, unpack_topo
+from ..movement.steps import corner_ok, direction_to, step_to, unpack_topo
 
 
 INF = np.inf
@@ -220,14 +220,6 @@ def classic_find(cell, geo, topo, start, goal, max_steps, limit, out, tmp):
 
 
 @jit
-def _direction(a, b, off, ndir, pmode, wrap, width, pw):
-    for d in range(ndir):
-        if step_to(a, d, off, ndir, pmode, wrap, width, pw) == b:
-            return d
-    return -1
-
-
-@jit
 def optimise_moves(cell, path, n, seen, pos, gen, out, dirs, topo):
     """The move optimiser: cut loops and back-and-forth steps, replace two steps by one where a step joins their ends.
 
@@ -243,11 +235,11 @@ def optimise_moves(cell, path, n, seen, pos, gen, out, dirs, topo):
             continue
         while m >= 2:
             a = out[m - 2]
-            d = _direction(a, c, off, ndir, pmode, wrap, width, pw)
+            d = direction_to(a, c, off, ndir, pmode, wrap, width, pw)
             if d < 0 or _can_step(cell, a, d, corner, crule, off, ndir, pmode, wrap, width, pw) < 0:
                 break
-            d1 = _direction(a, out[m - 1], off, ndir, pmode, wrap, width, pw)
-            d2 = _direction(out[m - 1], c, off, ndir, pmode, wrap, width, pw)
+            d1 = direction_to(a, out[m - 1], off, ndir, pmode, wrap, width, pw)
+            d2 = direction_to(out[m - 1], c, off, ndir, pmode, wrap, width, pw)
             if stepl[d] * cell[c] >= stepl[d1] * cell[out[m - 1]] + stepl[d2] * cell[c]:
                 break
             m -= 1  # the corner cell is not needed
@@ -256,5 +248,5 @@ def optimise_moves(cell, path, n, seen, pos, gen, out, dirs, topo):
         pos[c] = m
         m += 1
     for i in range(m - 1):
-        dirs[i] = _direction(out[i], out[i + 1], off, ndir, pmode, wrap, width, pw)
+        dirs[i] = direction_to(out[i], out[i + 1], off, ndir, pmode, wrap, width, pw)
     return m

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from ..movement.steps import corner_ok, step_to
+from ..movement.steps import corner_ok, direction_to, step_to
 
 INF = np.inf
 
@@ -248,11 +248,8 @@ def category(units, u, q, truth, topo, occ):
 
 @jit
 def direction(p, q, topo):
-    off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
-    for d in range(ndir):
-        if step_to(p, d, off, ndir, pmode, wrap, width, pw) == q:
-            return d
-    return -1
+    """``direction_to`` with the simulation's topology bundle."""
+    return direction_to(p, q, topo[0], topo[4], topo[5], topo[6], topo[7], topo[8])
 
 
 @jit

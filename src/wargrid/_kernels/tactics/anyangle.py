@@ -27,17 +27,8 @@ import numpy as np
 
 from .._jit import jit
 from ..movement.heap import heap_pop, heap_up
-from ..movement.steps import INF, corner_ok, step_to, unpack_topo
+from ..movement.steps import INF, corner_ok, direction_to, step_to, unpack_topo
 from .smoothing import _segment_clear, _segment_cost, tile_axes, tile_sides
-
-
-@jit
-def _direction(a, b, off, ndir, pmode, wrap, width, pw):
-    """The direction of the step from ``a`` to its neighbour ``b``, ``-1`` if they are not neighbours."""
-    for d in range(ndir):
-        if step_to(a, d, off, ndir, pmode, wrap, width, pw) == b:
-            return d
-    return -1
 
 
 @jit
@@ -159,7 +150,7 @@ def theta_star(cell, edge, segc, blocked, start, goal, topo, geo, gen, unit, hsc
                 g1[v] = c1
                 p1[v] = u
                 best = min(best, c1)
-            if pu >= 0 and segc[v] < INF and _direction(pu, v, off, ndir, pmode, wrap, width, pw) < 0:
+            if pu >= 0 and segc[v] < INF and direction_to(pu, v, off, ndir, pmode, wrap, width, pw) < 0:
                 c2 = g[pu] + rate * np.sqrt((cxa[pu] - cxa[v]) ** 2 + (cya[pu] - cya[v]) ** 2)
                 if c2 <= best and c2 < gs[v]:
                     gs[v] = c2
@@ -200,7 +191,7 @@ def shortcut(ids, g, cell, edge, segc, blocked, topo, geo, gen, unit, flat):
         cost = g[ids[i + 1]] - g[a]
         for j in range(m - 1, i + 1, -1):
             b = ids[j]
-            d = _direction(a, b, off, ndir, pmode, wrap, width, pw)
+            d = direction_to(a, b, off, ndir, pmode, wrap, width, pw)
             if d >= 0:
                 c = stepl[d] * cell[b]
                 if edge.shape[0] > 0:

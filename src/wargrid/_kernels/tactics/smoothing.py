@@ -125,11 +125,12 @@ def segment_clear(sx, sy, tx, ty, blocked, geo, gen, stack):
 
 
 @jit
-def _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, square,
-                   stamp, gen, stack):
-    """``segment_clear`` with the geometry unpacked and ``en``/``elo``/``ehi`` from ``tile_axes(cor)``."""
-    if square:
-        return square_walk(sx, sy, tx, ty, blocked, 1, pw, width, wrap, False) == 0.0, stack
+def _flood_start(sx, sy, tx, ty, cxa, cya, wshift, cor, en, pw, width, wrap, stamp, gen, stack):
+    """Set up the flood over the tiles a segment touches: its end cells' padded ids and centres (wrap unrolled),
+    its axes (``segment_axes``) and offset ``s``; the flood's stack holds the start cell, stamped ``gen``.
+
+    Returns ``(q, ax, ay, bx, by, nx, ny, plo, phi, pa, pb, s)`` (``q``: the end cell's padded id).
+    """
     p, k = _real(sx, sy, pw, width, wrap)
     ax = cxa[p] + k * wshift
     ay = cya[p]
@@ -137,11 +138,21 @@ def _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi,
     bx = cxa[q] + k2 * wshift
     by = cya[q]
     nx, ny, plo, phi, pa, pb = segment_axes(ax, ay, bx, by, cor, en)
-    s = ax * nx + ay * ny
     stack[0] = sx
     stack[1] = sy
-    top = 1
     stamp[p] = gen
+    return q, ax, ay, bx, by, nx, ny, plo, phi, pa, pb, ax * nx + ay * ny
+
+
+@jit
+def _segment_clear(sx, sy, tx, ty, blocked, cxa, cya, wshift, cor, en, elo, ehi, pw, width, height, wrap, square,
+                   stamp, gen, stack):
+    """``segment_clear`` with the geometry unpacked and ``en``/``elo``/``ehi`` from ``tile_axes(cor)``."""
+    if square:
+        return square_walk(sx, sy, tx, ty, blocked, 1, pw, width, wrap, False) == 0.0, stack
+    q, ax, ay, bx, by, nx, ny, plo, phi, pa, pb, s = _flood_start(sx, sy, tx, ty, cxa, cya, wshift, cor, en, pw, width,
+                                                                  wrap, stamp, gen, stack)
+    top = 1
     while top > 0:
         top -= 1
         vx = stack[2 * top]
@@ -297,18 +308,9 @@ def _segment_cost(sx, sy, tx, ty, segc, cxa, cya, wshift, cor, en, elo, ehi, sid
     """
     if square:
         return square_walk(sx, sy, tx, ty, segc, INF, pw, width, wrap, True), stack, spans
-    p, k = _real(sx, sy, pw, width, wrap)
-    ax = cxa[p] + k * wshift
-    ay = cya[p]
-    q, k2 = _real(tx, ty, pw, width, wrap)
-    bx = cxa[q] + k2 * wshift
-    by = cya[q]
-    nx, ny, plo, phi, pa, pb = segment_axes(ax, ay, bx, by, cor, en)
-    s = ax * nx + ay * ny
-    stack[0] = sx
-    stack[1] = sy
+    q, ax, ay, bx, by, nx, ny, plo, phi, pa, pb, s = _flood_start(sx, sy, tx, ty, cxa, cya, wshift, cor, en, pw, width,
+                                                                  wrap, stamp, gen, stack)
     top = 1
-    stamp[p] = gen
     ns = 0
     lo = INF
     hi = -INF
