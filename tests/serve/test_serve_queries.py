@@ -19,7 +19,7 @@ from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid
 from wargrid.serve.api import MAX_RADIUS
 from wargrid.serve.app import create_app
 
-APP = create_app(capacity=64, work_timeout=600.0)  # a cold worker compiles its kernels first: no 503 under load
+APP = create_app(capacity=64)
 CLIENT = TestClient(APP, base_url="http://127.0.0.1", raise_server_exceptions=False)
 
 
