@@ -306,7 +306,8 @@ def bench_prepared(name, m, queries, problems, table: int) -> dict:
     src, dst = cells[:table], cells[table:]
     dt, tab = timed(m.distance_table, src, dst, unit="foot")
     row["table"] = dt * 1e3
-    want = np.array([[m.distance_field(s, unit="foot")[t[1], t[0]] for t in dst] for s in src])
+    fields = (m.distance_field(s, unit="foot") for s in src)  # one field a source
+    want = np.array([[f[t[1], t[0]] for t in dst] for f in fields])
     if tab.shape != want.shape or not np.allclose(tab, want, rtol=1e-9, atol=0) or not np.array_equal(np.isinf(tab), np.isinf(want)):
         problems.append(f"{name}: distance_table differs from Dijkstra")
     # an edit: one bridge cell destroyed (a road cell on the first query's path where the

@@ -111,6 +111,49 @@ def test_tables_cross_the_core_from_the_shorter_list(n_src, n_tgt):
             assert _close(got[i, j], want)
 
 
+@pytest.mark.parametrize("threads, ring, zero", [(1, True, False), (3, True, False), (2, False, False), (2, True, True)])
+def test_table_sweeps_on_threads_with_buckets_or_a_heap(monkeypatch, threads, ring, zero):
+    # threads share the rows; the bucket queue (or the heap: no ring, or zero-cost cells) gives Dijkstra's costs
+    monkeypatch.setattr(prep, "TABLE_THREADS", threads)
+    monkeypatch.setattr(prep, "TABLE_THREAD_ARCS", 1)
+    if not ring:
+        monkeypatch.setattr(prep, "RING_MAX", 2)
+    m = wargrid.generate(48, 40, kind="hex", seed=9)
+    cost = m.costs(unit="foot").copy()
+    if zero:
+        cost[5:9, 3:44] = np.where(np.isfinite(cost[5:9, 3:44]), 0.0, np.inf)
+    f = costs_of(m.grid, cost, None)
+    pp = prepare(m.grid, f, progress=False, core=600)
+    width, _ = pp._ring(False)
+    assert (width > 0) == (ring and not zero)
+    rng = np.random.default_rng(threads)
+    cells = list(m.grid.cells())
+    src = [cells[int(i)] for i in rng.choice(len(cells), 21, replace=False)]
+    tgt = [cells[int(i)] for i in rng.choice(len(cells), 30, replace=False)] + [src[0]]
+    got = prep.distance_table(m.grid, f, src, tgt, prepared=pp)
+    want = prep._dijkstra_table(f, prep._cell_list(m.grid, src, "sources"), prep._cell_list(m.grid, tgt, "targets"))
+    assert got.shape == want.shape and np.array_equal(np.isinf(got), np.isinf(want))
+    assert np.allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-12, atol=0)
+    assert got[0, -1] == 0.0
+
+
+def test_landmark_costs_are_the_boards():
+    # the landmarks' costs come from sweeps over the core: they must be the board's own costs
+    m = wargrid.generate(26, 22, kind="hex", seed=5)
+    f = m.cost_field(unit="foot")
+    pp = prepare(m.grid, f, progress=False, core=90)
+    topo = m.grid.topology
+    cids, dl = pp.upward[10], pp.upward[9]
+    cells = cells_of(topo, cids.astype(np.int64))
+    for l in range(dl.shape[1]):
+        at = np.flatnonzero(dl[:, l] == 0.0)
+        assert at.size == 1
+        field = m.distance_field(cells[int(at[0])], unit="foot")
+        want = np.array([field[y, x] for x, y in cells])
+        assert np.array_equal(np.isinf(want), np.isinf(dl[:, l]))
+        assert np.allclose(dl[:, l][np.isfinite(want)], want[np.isfinite(want)], rtol=1e-9, atol=0)
+
+
 @pytest.mark.parametrize("slack", [-1.0, 0.0, 0.03, 10.0])
 def test_repair_after_raised_costs_equals_dijkstra(monkeypatch, slack):
     # the repair's core bounds: none settled exactly (slack -1), some, or every core node the start reaches

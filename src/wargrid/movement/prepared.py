@@ -20,8 +20,11 @@ search of up to ``WITNESS_SETTLE`` settled nodes (it stops as soon as every
 other neighbour is settled) finds a path as cheap. The last ``core_size``
 nodes (``CORE_FRACTION`` of the passable cells, at most ``CORE_MAX``) are
 not contracted: they keep their lists as they are then, the **core**, and
-``LANDMARKS`` core nodes picked farthest first keep their exact costs (one
-board Dijkstra each) to every core node.
+``LANDMARKS`` core nodes picked farthest first keep their exact costs to
+every core node (a sweep over the core each: contraction keeps the
+distances between uncontracted nodes). The core is also kept as a compact
+graph of its own (``_kernels.movement.ch_core``): its searches touch only
+core-sized arrays.
 
 Queries run a bidirectional upward Dijkstra with stall-on-demand below the
 core; the core nodes the backward side reaches (with their costs to the
@@ -29,9 +32,13 @@ goal) give each landmark ``l`` a cost ``X_l`` to the goal, and the forward
 side's core nodes start an A* over the core whose potential ``max_l (X_l -
 d(l, v))`` is a consistent lower bound, so it is exact and settles little
 more than a corridor. The path is unpacked from the shortcuts into board
-cells. Tables run the bucket many-to-many method: the longer list's upward
-searches stop at the core and leave buckets, the shorter list's cross the
-whole core (the table then costs one core search a cell of the shorter list).
+cells. Tables run the bucket many-to-many method: every upward search stops
+at the core; the longer list's leave buckets, and each cell of the shorter
+list then sweeps the core from its core entries, reading the buckets of
+the nodes it settles, until its row can no longer change. The sweeps use a
+bucket queue (Dial's, buckets as wide as the least core arc) when the
+weights allow, else a heap, and share the rows among ``TABLE_THREADS``
+threads.
 
 Why this design, measured (hex ``generate(S, S, kind="hex", seed=3,
 rivers=0)``, unit foot; details in ``BUILD_NOTES``): on an open weighted
@@ -44,7 +51,9 @@ slow (512², everything contracted: 11 ms median; a 1 % core searched by
 Dijkstra: 1.4 ms; the 1200² world with a 6000-node core: 15.8 ms, build
 913 s). Leaving it uncontracted and searching it with landmark bounds
 instead: 512² build 13.7 s, long query median 0.56 ms (1/100 of tcod's),
-116 bytes a cell; the 1200² world: see ``BUILD_NOTES``.
+116 bytes a cell; the 1200² world: see ``BUILD_NOTES`` (the core's size and
+the landmark count are set there by the world's build time against its
+query time).
 
 **Exact after edits, always.** The hierarchy belongs to the cost field it
 was built from. A query on another field of the same board (the map after
@@ -78,6 +87,7 @@ import os
 import threading
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -101,13 +111,22 @@ WITNESS_SETTLE = 64
 ESTIMATE_SETTLE = 8
 """The priorities (lazy updates) count shortcuts with witness searches stopped after this many settled nodes."""
 
-LANDMARKS = 16
+LANDMARKS = 32
 """Core nodes whose exact costs to every core node guide the core's A* (see ``landmark_bounds``)."""
 
-CORE_FRACTION = 0.05
+CORE_FRACTION = 0.08
 """The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
 
-CORE_MAX = 60_000
+CORE_MAX = 100_000
+
+TABLE_THREADS = max(1, min(8, os.cpu_count() or 1))
+"""Threads the table's sweeps over the core use (each a share of the rows; the kernels release the GIL)."""
+
+TABLE_THREAD_ARCS = 100_000
+"""A table takes one more thread for every this many core arcs (small cores are swept faster than threads start)."""
+
+RING_MAX = 1 << 16
+"""The table's sweeps use a bucket queue when the core's largest arc weight is at most this many times its least."""
 
 REPAIR_SLACK = 0.03
 """After raising edits, the core nodes whose old cost to the goal plus a bound from the start stays below the old
@@ -229,9 +248,43 @@ query's core A* relaxes 10 261 arcs instead of 10 788 (40 long queries,
 table from 2.8 s to 1 s: its forward searches need fewer settled core nodes
 (a many-to-many inside the core, or better landmarks), not fewer arcs each.
 
-Next: the table's core part (a many-to-many inside the core); the build (about
-70 µs a contracted node, three priority evaluations each); landmarks chosen
-for the queries' worst cases (one long query settles half the core).
+Then the core as a compact graph of its own (core numbering, CSR arrays;
+``ch_core``), idle machine, the world (``--sizes 1200``; timings of the
+kernels alone, 20 long queries, 100 x 100 table):
+
+- a full sweep of the 50 384-node core: 23 ms over the board-sized arrays,
+  13 ms over the core's own, 9 ms with a bucket queue (Dial's; the core's
+  least arc weighs 2, its costs reach 1 801: 900 buckets);
+- the table: 2.77 s -> 1.11 s on one thread, 0.53 s on two (the sweeps
+  share the rows; kernels release the GIL);
+- the query's core A*: path median 3.2 -> 2.7 ms cold (one query after
+  another, as the benchmark runs them), worst 8.5 -> 5.3 ms;
+- landmark costs from sweeps over the core instead of board Dijkstras: the
+  build's last step 9 s -> 0.5 s; more landmarks are now cheap: 16 -> 24
+  cut the settled core nodes from 3 494 to 2 482 (median), the cold path
+  median 2.0 -> 1.5 ms; 32: 2 354. Active landmarks (the best 6-12 of 24
+  for the query's start) settled more and ran slower; an "avoid"-style pick
+  (Goldberg and Harrelson) settled more than farthest-first here; a Morton
+  order of the core's numbering changed nothing measurable;
+- the contraction's second witness pass searches only from the nodes with
+  candidates left, for those candidates only (the same hierarchy, arc for
+  arc); the first priorities on two threads (the searches only read the
+  graph; the same priorities): init 5.9 -> 4.2 s.
+
+The build is then mostly the contraction (53-58 s of the world's 59-65 s on
+an idle machine; 512²: 540 370 pops for 174 326 contracted nodes, three
+priority evaluations each). Halving the estimate's settle limit, a slack on
+the lazy test (pops 540 370 -> 477 881 with 4), or one look instead of a
+list scan to find an arc (the shortcut additions) left the time unchanged;
+perf puts most of it in the witness searches' arc loops, touching the graph
+out of memory order. A core of 8 % (80 600 nodes on the world, ``CORE_MAX``
+100 000) instead of 5 %: build 64.7 -> 59.0 s, cold path median 1.5 ->
+1.9 ms with 24 landmarks (1.8 with 32, kept), table 0.53 -> 0.68 s.
+
+Next: a parallel contraction (independent sets of nodes contracted at
+once); bidirectional A* over the core with landmark costs both ways (the
+board graph is not symmetric: entry costs); witness searches over a graph
+laid out in memory by contraction order.
 """
 
 
@@ -256,7 +309,8 @@ def _build_bytes(topo: Topology) -> int:
     """What the build holds at its peak, estimated before anything is allocated (bytes)."""
     n = topo.padded_size
     # pool: the board's arcs twice (both lists) with room to grow; upward arcs; per-node arrays and scratch
-    return int(n * (topo.ndir * BYTES_PER_ARC * 5 + 8 * 3 + 1 + 8 * 5 + 8))
+    # (and the witness searches' arrays once more for each further thread of the first priorities)
+    return int(n * (topo.ndir * BYTES_PER_ARC * 5 + 8 * 3 + 1 + 8 * 5 + 8 + 4 + (TABLE_THREADS - 1) * 52))
 
 
 def _available_bytes() -> int:
@@ -277,7 +331,18 @@ class _QueryState:
         self.qs = (fl[0], fl[1], self.stamps[0], self.stamps[1], ids[0], ids[1], ids[2], ids[3], fl[2], ids[4],
                    fl[3], ids[5])
         self.ps = np.zeros(n, dtype=np.int64)
+        self._core: tuple[np.ndarray, ...] | None = None
         self.gen = 2
+
+    def core(self, c: int) -> tuple[np.ndarray, ...]:
+        """Scratch for the query's A* over a core of ``c`` nodes (``ch_core.core_astar``), grown when too short."""
+        got = self._core
+        if got is None or got[0].shape[0] < c:
+            m = max(c, 1)
+            got = self._core = (np.empty(m), np.zeros(m, dtype=np.int64), np.empty(m, dtype=np.int32),
+                                np.empty(m, dtype=np.int32), np.empty(m), np.empty(m, dtype=np.int32), np.empty(m),
+                                np.empty(m), np.zeros(m, dtype=np.int64))
+        return got
 
     def take(self, k: int) -> int:
         """``k`` fresh pairs of stamps; returns the first (even)."""
@@ -290,6 +355,12 @@ def _kernels() -> Any:
     from .._kernels.movement import ch
 
     return ch
+
+
+def _ch_core() -> Any:
+    from .._kernels.movement import ch_core
+
+    return ch_core
 
 
 @dataclass
@@ -329,6 +400,7 @@ class PreparedPaths:
     upward: tuple[np.ndarray, ...] = field(repr=False)
     fallback_seconds: float = 0.0
     _drift_of: tuple[Any, _Drift] | None = field(default=None, repr=False)
+    _rings: dict[bool, tuple[float, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
@@ -387,7 +459,7 @@ class PreparedPaths:
         k = _kernels()
         st = self._state()
         gen = st.take(4)
-        cost, meet = k.query(s, t, self.upward, st.qs, gen)
+        cost, meet = k.query(s, t, self.upward, st.qs, st.core(self.upward[10].shape[0]), gen)
         if meet < 0:
             return None  # unreachable before; no step got cheaper since
         if d.clean and not want_path:
@@ -407,15 +479,54 @@ class PreparedPaths:
         """The ``(len(src), len(tgt))`` costs between padded ids, or ``None`` when the hierarchy cannot answer exactly."""
         if not self.drift(costs).clean:
             return None
+        flip = src.shape[0] > tgt.shape[0]  # the searches of the longer list stop at the core
+        a, b = (tgt, src) if flip else (src, tgt)
+        out = np.full((a.shape[0], b.shape[0]), np.inf)
         st = self._state()
-        gen = st.take(0)
-        if src.shape[0] <= tgt.shape[0]:  # the searches of the longer list stop at the core
-            out = np.full((src.shape[0], tgt.shape[0]), np.inf)
-            st.gen = int(_kernels().table(src, tgt, self.upward, False, st.qs, gen, out)) + 8
-            return out
-        flipped = np.full((tgt.shape[0], src.shape[0]), np.inf)
-        st.gen = int(_kernels().table(tgt, src, self.upward, True, st.qs, gen, flipped)) + 8
-        return np.ascontiguousarray(flipped.T)
+        got = _kernels().table_entries(a, b, self.upward, flip, st.qs, st.take(0), out)
+        st.gen = int(got[0]) + 8
+        chead, bnext, bdist, btgt, sptr, snode, sdist = got[1:]
+        self._sweeps(flip, (sptr, snode, sdist), (chead, bnext, bdist, btgt), out)
+        return np.ascontiguousarray(out.T) if flip else out
+
+    def _ring(self, flip: bool) -> tuple[float, int]:
+        """``(width, slots)`` of the bucket queue over the core arcs one way (``width`` 0: a heap instead)."""
+        got = self._rings.get(flip)
+        if got is None:
+            w = np.asarray(self.upward[14] if flip else self.upward[13], dtype=np.float64)
+            w = w[np.isfinite(w)]
+            got = (0.0, 1)
+            if w.size and w.min() > 0.0:
+                width = float(w.min()) * (1.0 - _ch_core().BUCKET_SHRINK)
+                slots = int(float(w.max()) / width) + 3
+                if slots <= RING_MAX:
+                    got = (width, slots)
+            self._rings[flip] = got
+        return got
+
+    def _sweeps(self, flip: bool, entries: tuple[np.ndarray, ...], buckets: tuple[np.ndarray, ...],
+                out: npt.NDArray[np.float64]) -> None:
+        """The table's sweeps over the core (one a row of ``out``), on up to ``TABLE_THREADS`` threads."""
+        kc = _ch_core()
+        cf, cnb = self.upward[11], self.upward[12]
+        w = self.upward[14] if flip else self.upward[13]
+        width, slots = self._ring(flip)
+        c = cf.shape[0] - 1
+        rows = out.shape[0]
+        threads = max(1, min(TABLE_THREADS, rows // 4, 1 + cnb.shape[0] // max(1, TABLE_THREAD_ARCS)))
+
+        def part(rows_: np.ndarray) -> None:
+            cs = (np.empty(c), np.zeros(c, dtype=np.int64), np.empty(c, dtype=np.int32), np.empty(c),
+                  np.empty(c, dtype=np.int32), np.empty(slots, dtype=np.int64),
+                  np.empty(cnb.shape[0] + c + 1, dtype=np.int32), np.empty(cnb.shape[0] + c + 1, dtype=np.int32))
+            kc.sweep_rows(rows_, *entries, cf, cnb, w, width, *buckets, out, cs, 2)
+
+        if threads == 1:
+            part(np.arange(rows, dtype=np.int64))
+            return
+        with ThreadPoolExecutor(threads) as pool:
+            for f in [pool.submit(part, np.arange(i, rows, threads, dtype=np.int64)) for i in range(threads)]:
+                f.result()
 
 
 _CLEAN = _Drift(True, True, None)
@@ -516,14 +627,17 @@ def prepare(
     uarr = (np.empty(size, dtype=np.int32), np.empty(size), np.empty(size),
             np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32))
     utop = 0
-    wit = (np.empty(n), np.zeros(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
-           np.empty(n, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    wit = _witness_scratch(n)
     pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(3, dtype=np.int64))
     deleted = np.zeros((2, n), dtype=np.int32)
     rank = np.full(n, -1, dtype=np.int64)
     passable = int(np.count_nonzero(costs.cell < np.inf))
     with reporter(progress, 2 * passable, f"prepare {costs.unit or 'paths'}", unit="cell") as tick:
-        m = k.order_init(n, costs.cell, (start, cnt, cap, pool, top, done), wit, ESTIMATE_SETTLE, pq, deleted)
+        prio = np.empty(n)
+        graph = (start, cnt, cap, pool, top, done)
+        _init_priorities(costs.cell, graph, wit, deleted, prio)
+        m = k.order_init(n, costs.cell, prio, pq)
+        del prio
         tick(m)
         chunk = max(1, m // 200)
         stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
@@ -535,48 +649,79 @@ def prepare(
         in_core = np.zeros(n, dtype=np.uint8)
         uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
         del pool, wit, start, cnt, cap, done, pq, deleted, rank
-        cidx, dl = _landmarks(costs, in_core, LANDMARKS)
-    un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
-    cids = np.flatnonzero(in_core).astype(np.int32)
-    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl), cids)
+        un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
+        del uarr
+        cids = np.flatnonzero(in_core).astype(np.int32)
+        cidx = np.full(n, -1, dtype=np.int32)
+        cidx[cids] = np.arange(cids.size, dtype=np.int32)
+        cf, cnb, cwo, cwi = _ch_core().core_graph(cids, cidx, first, ucnt, un, uwo, uwi)
+        dl = _landmarks(cf, cnb, cwo, LANDMARKS)
+    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl), cids,
+              _narrow(cf), cnb, _narrow(cwo), _narrow(cwi))
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
 
 
-def _landmarks(costs: CostField, in_core: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(cidx, dl)``: the core's own numbering (``-1`` off the core) and every core node's cost from ``count`` landmarks.
+def _witness_scratch(n: int) -> tuple[np.ndarray, ...]:
+    """A witness search's arrays: ``(dist, stamp, pos, hk, hid, (gen, settled), target stamps, slots)``."""
+    return (np.empty(n), np.zeros(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
+            np.empty(n, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int32))
+
+
+def _init_priorities(cell: np.ndarray, graph: tuple[Any, ...], wit: tuple[np.ndarray, ...], deleted: np.ndarray,
+                     prio: np.ndarray) -> None:
+    """Every passable node's first priority into ``prio``, on up to ``TABLE_THREADS`` threads (a share of the nodes each).
+
+    The witness searches only read the graph, so the priorities are the same
+    whatever the number of threads; each thread has its own search arrays.
+    """
+    k = _kernels()
+    n = cell.shape[0]
+    threads = max(1, min(TABLE_THREADS, n // 50_000))
+    cuts = [n * i // threads for i in range(threads + 1)]
+    wits = [wit] + [_witness_scratch(n) for _ in range(threads - 1)]
+    if threads == 1:
+        k.init_priorities(0, n, cell, graph, wit, ESTIMATE_SETTLE, deleted, prio)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        for f in [pool.submit(k.init_priorities, cuts[i], cuts[i + 1], cell, graph, wits[i], ESTIMATE_SETTLE, deleted,
+                              prio) for i in range(threads)]:
+            f.result()
+    wit[5][0] = max(int(w[5][0]) for w in wits)  # the stamps stay fresh
+
+
+def _landmarks(cf: np.ndarray, cnb: np.ndarray, cwo: np.ndarray, count: int) -> np.ndarray:
+    """Every core node's cost from ``count`` landmarks: ``dl[r, l]`` from landmark ``l`` to core node ``r`` (``inf``: none).
 
     Landmarks are core nodes picked farthest first: each one the core node
     farthest from those picked before (unreachable ones first, so every
-    part of a split board gets one). ``dl[cidx[v], l]`` is the exact cost
-    from landmark ``l`` to ``v`` on the board (``inf``: unreachable).
+    part of a split board gets one). The costs are sweeps over the core
+    (its distances are the board's).
     """
-    k = _kernels()
-    tb = topo_bundle(costs.topology)
-    n = costs.cell.shape[0]
-    ids = np.flatnonzero(in_core)
-    cidx = np.full(n, -1, dtype=np.int32)
-    cidx[ids] = np.arange(ids.size, dtype=np.int32)
-    nl = min(count, ids.size)
-    dl = np.empty((ids.size, nl))
+    kc = _ch_core()
+    c = cf.shape[0] - 1
+    nl = min(count, c)
+    dl = np.empty((c, nl))
     if nl == 0:
-        return cidx, dl
-    st = per_thread("ch_states", n, _QueryState, keep=1)
-    dist, _, stamp, _, _, _, pos, _, hk, hid, _, _ = st.qs
-    never = np.zeros(n, dtype=np.int64)  # no target: every search runs to the end
+        return dl
+    dist, stamp, pos, hk, hid = (np.empty(c), np.zeros(c, dtype=np.int64), np.empty(c, dtype=np.int32), np.empty(c),
+                                 np.empty(c, dtype=np.int32))
+    gen = 0
 
-    def field(src: int) -> np.ndarray:
-        gen = st.take(1)
-        k.dijkstra_targets(src, never, 0, costs.cell, costs.edge, tb, dist, stamp, pos, hk, hid, gen)
-        return np.where(stamp[ids] == gen + 1, dist[ids], np.inf)
+    def field(root: int) -> np.ndarray:
+        nonlocal gen
+        gen += 2
+        kc.sweep(root, cf, cnb, cwo, dist, stamp, pos, hk, hid, gen)
+        return np.where(stamp == gen + 1, dist, np.inf)
 
-    far = field(int(ids[0]))
+    far = field(0)
     for l in range(nl):
-        pick = int(ids[int(np.argmax(far))])
+        pick = int(np.argmax(far))
         dl[:, l] = field(pick)
         far = dl[:, l].copy() if l == 0 else np.minimum(far, dl[:, l])
-        far[ids == pick] = -1.0
-    return cidx, dl
+        far[pick] = -1.0
+    return dl
 
 
 def _narrow(a: np.ndarray) -> np.ndarray:

@@ -19,15 +19,17 @@ search only adds shortcuts that are not needed: the hierarchy stays exact
 for any order and any limit (order and limit only change its size and speed).
 
 Queries: a bidirectional Dijkstra over upward arcs with stall-on-demand
-(``query``), unpacked into board cells (``unpack``); a bucket many-to-many
-table (``table``); after edits that only raised costs, A* on the new costs
-with the old hierarchy's exact distances to the goal as the potential
+(``query``, the core by ``ch_core.core_astar``), unpacked into board cells
+(``unpack``); the bucket many-to-many table's searches below the core
+(``table_entries``; ``ch_core.sweep_rows`` crosses the core); after edits
+that only raised costs, A* on the new costs with lower bounds on the old
+hierarchy's distances to the goal as the potential
 (``potential_astar``: consistent, hence exact, because no arc got cheaper);
 and a plain Dijkstra that stops when every target is settled
 (``dijkstra_targets``), for boards without a hierarchy.
 
-Heaps here are binary heaps keyed on one float with decrease-key (``_hpush``,
-``_hpop``); states are told apart by generation stamps.
+Heaps are ``keyheap``'s; states are told apart by generation stamps. The core's
+own searches (compact arrays, landmark bounds, bucket sweeps) are in ``ch_core``.
 """
 
 from __future__ import annotations
@@ -35,71 +37,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .ch_core import core_astar, core_back, landmark_bounds, lower_from_start, lower_to_goal
+from .keyheap import _grow, _hpop, _hpush
 from .steps import corner_ok, step_to
 
 INF = np.inf
-
-
-# -- heaps --------------------------------------------------------------------------------------
-
-@jit(inline="always")
-def _hpush(v, key, n, hk, hid, pos, fresh):
-    """Insert ``v`` (``fresh``) or lower its key; returns the heap size."""
-    if fresh:
-        i = n
-        n += 1
-    else:
-        i = pos[v]
-    while i > 0:
-        par = (i - 1) >> 1
-        if key < hk[par]:
-            hk[i] = hk[par]
-            hid[i] = hid[par]
-            pos[hid[i]] = i
-            i = par
-        else:
-            break
-    hk[i] = key
-    hid[i] = v
-    pos[v] = i
-    return n
-
-
-@jit(inline="always")
-def _hpop(n, hk, hid, pos):
-    """Remove the top (read it first); returns the new size."""
-    n -= 1
-    if n == 0:
-        return 0
-    key = hk[n]
-    v = hid[n]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and hk[c + 1] < hk[c]:
-            c += 1
-        if hk[c] < key:
-            hk[i] = hk[c]
-            hid[i] = hid[c]
-            pos[hid[i]] = i
-            i = c
-        else:
-            break
-    hk[i] = key
-    hid[i] = v
-    pos[v] = i
-    return n
-
-
-# -- contraction --------------------------------------------------------------------------------
-
-@jit
-def _grow(a, n, fill):
-    b = np.full(n, fill, dtype=a.dtype)
-    b[: a.shape[0]] = a
-    return b
 
 
 @jit
@@ -214,15 +156,13 @@ def _witness_pass(v, graph, wit, settle_max, sc):
     Returns the (maybe grown) ``sc`` arrays and the count.
     """
     start, cnt, cap, pool, top, done = graph
-    dist, stamp, hpos, hk, hid, genbox, tg = wit
+    dist, stamp, hpos, hk, hid, genbox, tg = wit[0], wit[1], wit[2], wit[3], wit[4], wit[5], wit[6]
     scu, scw, scc = sc
     nsc = 0
     nb, wo, wi = pool[0], pool[1], pool[2]
     s = start[v]
     k = cnt[v]
     gen = genbox[0]
-    saved = done[v]
-    done[v] = 1
     for i in range(k):
         win = wi[s + i]
         if not win < INF:
@@ -263,7 +203,7 @@ def _witness_pass(v, graph, wit, settle_max, sc):
                 if not we < INF:
                     continue
                 y = nb[e]
-                if done[y]:
+                if done[y] or y == v:
                     continue
                 nd = dx + we
                 sy = stamp[y]
@@ -293,9 +233,85 @@ def _witness_pass(v, graph, wit, settle_max, sc):
             scw[nsc] = w
             scc[nsc] = c
             nsc += 1
-    done[v] = saved
     genbox[0] = gen
     return (scu, scw, scc), nsc
+
+
+@jit
+def _witness_recheck(v, graph, wit, settle_max, sc, nsc):
+    """Drop from the ``nsc`` shortcuts in ``sc`` (grouped by their first node) those a longer witness search finds a path for.
+
+    ``sc`` comes from ``_witness_pass``: a cheap pass proposes, this one
+    searches again only from the nodes that still have candidates, only for
+    those candidates (a longer search only finds more witnesses). Returns
+    how many are kept (compacted to the front of ``sc``).
+    """
+    start, cnt, cap, pool, top, done = graph
+    dist, stamp, hpos, hk, hid, genbox, tg = wit[0], wit[1], wit[2], wit[3], wit[4], wit[5], wit[6]
+    scu, scw, scc = sc
+    nb, wo = pool[0], pool[1]
+    gen = genbox[0]
+    kept = 0
+    a = 0
+    while a < nsc:
+        u = scu[a]
+        b = a
+        gen += 2
+        limit = -1.0
+        while b < nsc and scu[b] == u:
+            tg[scw[b]] = gen
+            if scc[b] > limit:
+                limit = scc[b]
+            b += 1
+        left = b - a
+        nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
+        dist[u] = 0.0
+        stamp[u] = gen
+        settled = 0
+        while nh > 0:
+            x = hid[0]
+            dx = hk[0]
+            nh = _hpop(nh, hk, hid, hpos)
+            stamp[x] = gen + 1
+            settled += 1
+            genbox[1] += 1
+            if tg[x] == gen:
+                left -= 1
+                if left == 0:
+                    break
+            if dx > limit or settled > settle_max:
+                break
+            sx = start[x]
+            for e in range(sx, sx + cnt[x]):
+                we = wo[e]
+                if not we < INF:
+                    continue
+                y = nb[e]
+                if done[y] or y == v:
+                    continue
+                nd = dx + we
+                sy = stamp[y]
+                if sy == gen + 1:
+                    continue
+                if sy != gen:
+                    dist[y] = nd
+                    stamp[y] = gen
+                    nh = _hpush(y, nd, nh, hk, hid, hpos, True)
+                elif nd < dist[y]:
+                    dist[y] = nd
+                    nh = _hpush(y, nd, nh, hk, hid, hpos, False)
+        for j in range(a, b):
+            w = scw[j]
+            sw = stamp[w]
+            if (sw == gen or sw == gen + 1) and dist[w] <= scc[j]:
+                continue
+            scu[kept] = u
+            scw[kept] = w
+            scc[kept] = scc[j]
+            kept += 1
+        a = b
+    genbox[0] = gen
+    return kept
 
 
 @jit(inline="always")
@@ -311,16 +327,23 @@ def _priority(v, graph, wit, settle_max, sc, deleted):
 
 
 @jit
-def order_init(n, cell, graph, wit, settle_max, pq, deleted):
-    """Put every passable node in the priority queue ``pq = (hk, hid, pos, box)`` (``box[0]``: its size)."""
-    hk, hid, pos, box = pq
+def init_priorities(lo, hi, cell, graph, wit, settle_max, deleted, out):
+    """``out[v]``: the first priority of every passable node ``lo <= v < hi`` (the graph is only read: threads may
+    share it, each with its own ``wit``)."""
     sc = (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64))
+    for v in range(lo, hi):
+        if cell[v] < INF:
+            sc, out[v] = _priority(v, graph, wit, settle_max, sc, deleted)
+
+
+@jit
+def order_init(n, cell, prio, pq):
+    """Put every passable node in the priority queue ``pq = (hk, hid, pos, box)`` (``box[0]``: its size) at ``prio``."""
+    hk, hid, pos, box = pq
     nh = 0
     for v in range(n):
-        if not cell[v] < INF:
-            continue
-        sc, pr = _priority(v, graph, wit, settle_max, sc, deleted)
-        nh = _hpush(v, pr, nh, hk, hid, pos, True)
+        if cell[v] < INF:
+            nh = _hpush(v, prio[v], nh, hk, hid, pos, True)
     box[0] = nh
     return nh
 
@@ -342,6 +365,47 @@ def _freeze(v, pool, start, cnt, first, ucnt, uarr, utop):
         uvo[utop + i] = vo[s + i]
         uvi[utop + i] = vi[s + i]
     return (un, uwo, uwi, uvo, uvi), utop + k
+
+
+@jit
+def _add_shortcuts(v, sc, nsc, start, cnt, cap, pool, top, wit):
+    """Add the ``nsc`` shortcuts of ``sc`` (middle ``v``, grouped by their first node) like ``_add_arc``; returns the pool and its top.
+
+    Each group marks its first node's neighbours once (``wit``'s target
+    stamps and slot array), so finding an arc already there costs one look
+    instead of a scan of a list that can be a hundred long at the top.
+    """
+    genbox, tg, where = wit[5], wit[6], wit[7]
+    scu, scw, scc = sc
+    via = np.int32(v)
+    i = 0
+    while i < nsc:
+        u = scu[i]
+        gen = genbox[0] + 2
+        genbox[0] = gen
+        s = start[u]
+        nb = pool[0]
+        for q in range(cnt[u]):
+            tg[nb[s + q]] = gen
+            where[nb[s + q]] = q
+        while i < nsc and scu[i] == u:
+            w = scw[i]
+            c = scc[i]
+            i += 1
+            if tg[w] == gen:
+                kq = start[u] + where[w]
+                if c < pool[1][kq]:
+                    pool[1][kq] = c
+                    pool[3][kq] = via
+                    j = _find(w, u, start, cnt, pool[0])
+                    pool[2][j] = c
+                    pool[4][j] = via
+                continue
+            pool, top = _append(u, w, c, INF, via, -1, start, cnt, cap, pool, top)
+            tg[w] = gen
+            where[w] = cnt[u] - 1
+            pool, top = _append(w, u, INF, c, -1, via, start, cnt, cap, pool, top)
+    return pool, top
 
 
 @jit
@@ -373,8 +437,8 @@ def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
         if nh > 0 and pr > hk[0] and pr > key:
             nh = _hpush(v, pr, nh, hk, hid, pos, True)
             continue
-        if settle_est < settle_max:
-            sc, nsc = _witness_pass(v, g, wit, settle_max, sc)
+        if settle_est < settle_max and nsc > 0:
+            nsc = _witness_recheck(v, g, wit, settle_max, sc, nsc)
         # contract v: its list becomes its upward arcs
         k = cnt[v]
         uarr, utop = _freeze(v, pool, start, cnt, first, ucnt, uarr, utop)
@@ -398,9 +462,7 @@ def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
             vi[j] = vi[last]
             cnt[u] -= 1
         utop += k
-        scu, scw, scc = sc
-        for i in range(nsc):
-            pool, top = _add_arc(scu[i], scw[i], scc[i], np.int32(v), start, cnt, cap, pool, top)
+        pool, top = _add_shortcuts(v, sc, nsc, start, cnt, cap, pool, top, wit)
     box[0] = nh
     box[1] = ndone
     return pool, top, uarr, utop
@@ -490,15 +552,15 @@ def _aside(x, seeds, k):
 
 
 @jit
-def query(s, t, upg, qs, gen):
+def query(s, t, upg, qs, cq, gen):
     """Bidirectional upward search, then the core; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
 
     ``qs``: ``(df, db, stamp_f, stamp_b, parent_f, parent_b, pos_f, pos_b, hk_f,
-    hid_f, hk_b, hid_b)``; ``gen`` this query's stamp (even; ``gen + 1``: settled).
-    Phase 1 searches the upward arcs below the core; the core nodes it
-    reaches wait (their distances are final once phase 1 is done). Phase 2 is
-    a plain bidirectional Dijkstra over the core seeded with them, stopped
-    when the two tops add up to the best meeting.
+    hid_f, hk_b, hid_b)``; ``cq`` the core's scratch (``ch_core.core_astar``);
+    ``gen`` this query's stamp (even; ``gen + 1``: settled). Phase 1 searches
+    the upward arcs below the core; the core nodes it reaches wait (their
+    distances are final once phase 1 is done). Phase 2 is an A* over the
+    core from the forward ones to the backward ones (``ch_core.core_astar``).
     """
     first, ucnt, un, uwo, uwi, core = upg[0], upg[1], upg[2], upg[3], upg[4], upg[7]
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
@@ -539,104 +601,8 @@ def query(s, t, upg, qs, gen):
             nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
     if kf == 0 or kb == 0:
         return best, meet
-    return _core_astar(seedf, kf, seedb, kb, upg, qs, gen, best, meet)
-
-
-@jit
-def landmark_bounds(seeds, k, db, cidx, dl):
-    """Per landmark ``l``: ``min`` over the backward seeds ``b`` of ``dl[cidx[b], l] + db[b]`` (from ``l`` to the goal)."""
-    nl = dl.shape[1]
-    x = np.full(nl, INF)
-    for i in range(k):
-        b = seeds[i]
-        r = cidx[b]
-        d = db[b]
-        for l in range(nl):
-            c = dl[r, l] + d
-            if c < x[l]:
-                x[l] = c
-    return x
-
-
-@jit(inline="always")
-def _lower(v, x, cidx, dl):
-    """A lower bound on the cost from the core node ``v`` to the goal: ``max`` over landmarks of ``x[l] - dl[v, l]``."""
-    r = cidx[v]
-    h = 0.0
-    for l in range(x.shape[0]):
-        b = dl[r, l]
-        if not b < INF:
-            continue
-        a = x[l]
-        if not a < INF:
-            return INF  # the landmark reaches v but no goal seed: neither does v
-        if a - b > h:
-            h = a - b
-    return h
-
-
-@jit
-def _core_astar(seedf, kf, seedb, kb, upg, qs, gen, best, meet):
-    """Phase 2 of ``query``: A* over the core from the forward seeds to the backward ones.
-
-    The potential of a core node ``v`` is ``max_l (X_l - d(l, v))`` with
-    ``X_l`` the landmark's cost to the goal through the backward seeds
-    (``landmark_bounds``); it never exceeds ``v``'s cost to the goal in the
-    query's own graph and is consistent (the triangle inequality of the
-    landmark's exact distances), so the first settled node whose key reaches
-    ``best`` proves ``best``. Forward stamps move to ``gen + 2``.
-    """
-    first, ucnt, un, uwo, cidx, dl = upg[0], upg[1], upg[2], upg[3], upg[8], upg[9]
-    df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
-    pot = hkb  # the backward heap is done: its key array holds the potentials
-    x = landmark_bounds(seedb, kb, db, cidx, dl)
-    g2 = gen + 2
-    nf = 0
-    for i in range(kf):
-        a = seedf[i]
-        h = _lower(a, x, cidx, dl)
-        if not h < INF or not df[a] + h < best:
-            continue
-        pot[a] = h
-        sf[a] = g2
-        nf = _hpush(a, df[a] + h, nf, hkf, hidf, posf, True)
-    while nf > 0:
-        v = hidf[0]
-        if hkf[0] >= best:
-            break
-        nf = _hpop(nf, hkf, hidf, posf)
-        sf[v] = g2 + 1
-        dv = df[v]
-        if (sb[v] == gen or sb[v] == gen + 1) and dv + db[v] < best:
-            best = dv + db[v]
-            meet = v
-        fv = first[v]
-        for e in range(fv, fv + ucnt[v]):
-            we = uwo[e]
-            if not we < INF:
-                continue
-            y = un[e]
-            nd = dv + we
-            sy = sf[y]
-            if sy == g2 + 1:
-                continue
-            if sy != g2:
-                h = _lower(y, x, cidx, dl)
-                if not h < INF:
-                    sf[y] = g2 + 1
-                    continue
-                if not nd + h < best:
-                    continue
-                pot[y] = h
-                df[y] = nd
-                sf[y] = g2
-                pf[y] = v
-                nf = _hpush(y, nd + h, nf, hkf, hidf, posf, True)
-            elif nd < df[y]:
-                df[y] = nd
-                pf[y] = v
-                nf = _hpush(y, nd + pot[y], nf, hkf, hidf, posf, False)
-    return best, meet
+    core = (upg[8], upg[9], upg[10], upg[11], upg[12], upg[13])
+    return core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet)
 
 
 @jit
@@ -807,21 +773,27 @@ def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, 
 
 
 @jit
-def table(src, tgt, upg, flip, qs, gen0, out):
-    """``out[i, j]``: the cost from ``src[i]`` to ``tgt[j]`` (buckets on the backward searches); returns the last stamp.
+def table_entries(src, tgt, upg, flip, qs, gen0, out):
+    """The table's searches below the core; returns ``(gen, chead, bnext, bdist, btgt, sptr, snode, sdist)``.
 
-    The backward searches stop at the core (the buckets hold the core nodes
-    they reach); each forward search goes on through the whole core. With
-    ``flip`` the roles swap (``src`` are the goals and the searches run on
-    reversed arcs): the caller passes the shorter list as ``tgt`` and reads
-    ``out`` transposed, so the fewer searches cross the core.
+    Each target's upward search (on reversed arcs) stops at the core and
+    leaves an entry ``(cost, target)`` in the bucket of every node it
+    settles; each source's upward search stops at the core too, lowers
+    ``out[i, j]`` by the buckets of the nodes below the core it settles, and
+    keeps the core nodes it settles (``snode[sptr[i]:sptr[i + 1]]``, core
+    numbering, costs ``sdist``) for the sweeps over the core
+    (``ch_core.sweep_rows``), which read the core's buckets (``chead[r]``:
+    the first entry of core node ``r``, then ``bnext``). With ``flip`` the
+    searches run on the other arcs (``src`` are then goals: the caller
+    passes the shorter list as ``src`` and reads ``out`` transposed).
     """
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
-    head = pf  # bucket heads, valid where sb says the node was seen by this table
-    bnode = np.empty(1024, dtype=np.int64)
+    core, cidx = upg[7], upg[8]
+    nc = upg[10].shape[0]
+    head = pf  # bucket heads below the core, valid where sf says the node was seen by this table
     btgt = np.empty(1024, dtype=np.int64)
     bdist = np.empty(1024)
-    bnext = np.empty(1024, dtype=np.int64)
+    bnode = np.empty(1024, dtype=np.int64)
     nb_ = 0
     seen = np.empty(1024, dtype=np.int64)
     gen = gen0
@@ -835,138 +807,55 @@ def table(src, tgt, upg, flip, qs, gen0, out):
                 bnode = _grow(bnode, 2 * nb_, np.int64(-1))
                 btgt = _grow(btgt, 2 * nb_, np.int64(-1))
                 bdist = _grow(bdist, 2 * nb_, INF)
-                bnext = _grow(bnext, 2 * nb_, np.int64(-1))
             bnode[nb_] = x
             btgt[nb_] = j
             bdist[nb_] = db[x]
             nb_ += 1
-    # heads: sf marks the nodes that have a bucket (stamp ``mark``)
+    bnext = np.empty(nb_, dtype=np.int64)
+    chead = np.full(nc, -1, dtype=np.int64)
     for e in range(nb_):
         x = bnode[e]
+        if core[x]:
+            r = cidx[x]
+            bnext[e] = chead[r]
+            chead[r] = e
+            continue
         if sf[x] != mark:
             sf[x] = mark
             head[x] = -1
         bnext[e] = head[x]
         head[x] = e
-    # forward searches use their own stamps (sb is free again)
+    sptr = np.zeros(src.shape[0] + 1, dtype=np.int64)
+    snode = np.empty(1024, dtype=np.int32)
+    sdist = np.empty(1024)
+    ns = 0
     g2 = mark
     for i in range(src.shape[0]):
         g2 += 2
-        _bucket_search(src[i], upg, flip, df, sb, posb, hkb, hidb, g2, sf, mark, head, bnext, bdist, btgt, out[i])
-    return g2 + 2
-
-
-@jit
-def _bucket_search(root, upg, backward, dist, stamp, pos, hk, hid, gen, bstamp, mark, head, bnext, bdist, btgt, row):
-    """One forward search of ``table``: scans the buckets of every node it settles into ``row``.
-
-    It stops once its least key reaches every entry of ``row`` (no later
-    node can lower one): a search crosses the core only as far as its
-    farthest target.
-    """
-    first, ucnt, un = upg[0], upg[1], upg[2]
-    w = upg[4] if backward else upg[3]
-    dist[root] = 0.0
-    stamp[root] = gen
-    nh = _hpush(root, 0.0, 0, hk, hid, pos, True)
-    worst = INF  # an upper bound on max(row): entries only go down
-    while nh > 0:
-        x = hid[0]
-        dx = hk[0]
-        if dx >= worst:
-            worst = 0.0
-            for j in range(row.shape[0]):
-                if row[j] > worst:
-                    worst = row[j]
-            if dx >= worst:
-                break
-        nh = _hpop(nh, hk, hid, pos)
-        stamp[x] = gen + 1
-        if bstamp[x] == mark:
-            e = head[x]
-            while e >= 0:
-                c = dx + bdist[e]
-                if c < row[btgt[e]]:
-                    row[btgt[e]] = c
-                e = bnext[e]
-        nh = _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen)
+        seen, k = _upward_all(src[i], upg, flip, True, df, sb, posb, hkb, hidb, g2, seen)
+        row = out[i]
+        for q in range(k):
+            x = seen[q]
+            dx = df[x]
+            if core[x]:
+                if ns == snode.shape[0]:
+                    snode = _grow(snode, 2 * ns, np.int32(-1))
+                    sdist = _grow(sdist, 2 * ns, INF)
+                snode[ns] = cidx[x]
+                sdist[ns] = dx
+                ns += 1
+            elif sf[x] == mark:
+                e = head[x]
+                while e >= 0:
+                    c = dx + bdist[e]
+                    if c < row[btgt[e]]:
+                        row[btgt[e]] = c
+                    e = bnext[e]
+        sptr[i + 1] = ns
+    return g2 + 2, chead, bnext, bdist[:nb_], btgt[:nb_], sptr, snode[:ns], sdist[:ns]
 
 
 # -- after edits that only raised costs: A* with the old hierarchy as potential ------------------
-
-@jit(inline="always")
-def _from_start(r, xs, dl):
-    """A lower bound on the cost from the start to the core node of core index ``r``: ``max_l (dl[r, l] - xs[l])``.
-
-    ``xs[l]``: landmark ``l``'s cost to the start. ``inf`` when a landmark
-    reaches the start but not the node.
-    """
-    h = 0.0
-    for l in range(xs.shape[0]):
-        a = xs[l]
-        if not a < INF:
-            continue
-        b = dl[r, l]
-        if not b < INF:
-            return INF
-        if b - a > h:
-            h = b - a
-    return h
-
-
-@jit
-def _core_back(seeds, k, db, upg, xs, limit, cs):
-    """Costs to the goal of the core nodes near the old path: A* over the core from the goal's seeds toward the start.
-
-    Backward over the core arcs, from the backward seeds (their costs
-    ``db``), with ``_from_start`` as the (consistent) potential, stopped when
-    the least key reaches ``limit``: every core node ``c`` with ``d(c, goal)
-    + _from_start(c) < limit`` is then settled (``state[cidx[c]] == 2``) with
-    its exact cost ``dc[cidx[c]]``, and every other one costs at least
-    ``limit - _from_start(c)``. ``cs = (dc, hc, state, hk, hid, pos)``: arrays
-    over the core's own numbering, ``state`` zero on entry.
-    """
-    first, ucnt, un, uwi, cidx, dl, cids = upg[0], upg[1], upg[2], upg[4], upg[8], upg[9], upg[10]
-    dc, hc, state, hk, hid, pos = cs
-    nh = 0
-    for i in range(k):
-        r = cidx[seeds[i]]
-        h = _from_start(r, xs, dl)
-        if not h < INF:
-            continue
-        hc[r] = h
-        dc[r] = db[seeds[i]]
-        state[r] = 1
-        nh = _hpush(r, dc[r] + h, nh, hk, hid, pos, True)
-    while nh > 0 and hk[0] < limit:
-        r = hid[0]
-        nh = _hpop(nh, hk, hid, pos)
-        state[r] = 2
-        dr = dc[r]
-        v = cids[r]
-        fv = first[v]
-        for e in range(fv, fv + ucnt[v]):
-            we = uwi[e]
-            if not we < INF:
-                continue
-            q = cidx[un[e]]
-            sq = state[q]
-            if sq >= 2:
-                continue
-            nd = dr + we
-            if sq == 0:
-                h = _from_start(q, xs, dl)
-                if not h < INF:
-                    state[q] = 3  # the start does not reach it
-                    continue
-                hc[q] = h
-                dc[q] = nd
-                state[q] = 1
-                nh = _hpush(q, nd + h, nh, hk, hid, pos, True)
-            elif nd < dc[q]:
-                dc[q] = nd
-                nh = _hpush(q, nd + hc[q], nh, hk, hid, pos, False)
-
 
 @jit
 def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
@@ -975,10 +864,10 @@ def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
     The least, over ``v``'s upward paths below the core, of their cost plus
     what their ends give: a node the backward search settled its cost to
     the goal, a core node ``c`` its bound ``phi(c)``: the exact cost when
-    ``_core_back`` settled it, else ``max(_lower(c), limit -
-    _from_start(c))`` (``rep = (x, xs, limit, dc, state)``). ``phi`` is a
+    ``core_back`` settled it, else ``max(lower_to_goal(c), limit -
+    lower_from_start(c))`` (``rep = (x, xs, limit, dc, state)``). ``phi`` is a
     lower bound on the old cost to the goal and consistent (the landmark
-    bounds, the exact costs clipped at ``limit - _from_start``: each is,
+    bounds, the exact costs clipped at ``limit - lower_from_start``: each is,
     and so are their min and max), so this is the exact cost from ``v`` to
     the goal in the old board graph with an arc ``c -> goal`` of cost
     ``phi(c)`` added from every core node ``c``: a lower bound on the old
@@ -1002,7 +891,7 @@ def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
             if state[r] == 2:
                 pot[y0] = dc[r]
             else:
-                pot[y0] = max(_lower(y0, x, cidx, dl), limit - _from_start(r, xs, dl))
+                pot[y0] = max(lower_to_goal(r, x, dl), limit - lower_from_start(r, xs, dl))
             ps[y0] = pgen
             sp -= 1
             continue
@@ -1088,7 +977,7 @@ def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps):
     nc = dl.shape[0]
     cs = (np.empty(nc), np.empty(nc), np.zeros(nc, dtype=np.uint8), np.empty(nc), np.empty(nc, dtype=np.int64),
           np.empty(nc, dtype=np.int64))
-    _core_back(seeds, k, db, upg, xs, limit, cs)
+    core_back(seeds, k, db, (cidx, dl, upg[11], upg[12], upg[14]), xs, limit, cs)
     rep = (x, xs, limit, cs[0], cs[2])
     pot = hkb  # the backward heap is free once its search is done
     pgen = gen + 3

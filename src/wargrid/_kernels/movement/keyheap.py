@@ -1,0 +1,70 @@
+"""A binary heap keyed on one float with decrease-key, in preallocated arrays (the hierarchy's searches).
+
+``hk[i]``, ``hid[i]``: the key and node of slot ``i``; ``pos[v]``: the slot of
+node ``v``. ``_grow`` lengthens a scratch array.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+
+
+@jit(inline="always")
+def _hpush(v, key, n, hk, hid, pos, fresh):
+    """Insert ``v`` (``fresh``) or lower its key; returns the heap size."""
+    if fresh:
+        i = n
+        n += 1
+    else:
+        i = pos[v]
+    while i > 0:
+        par = (i - 1) >> 1
+        if key < hk[par]:
+            hk[i] = hk[par]
+            hid[i] = hid[par]
+            pos[hid[i]] = i
+            i = par
+        else:
+            break
+    hk[i] = key
+    hid[i] = v
+    pos[v] = i
+    return n
+
+
+@jit(inline="always")
+def _hpop(n, hk, hid, pos):
+    """Remove the top (read it first); returns the new size."""
+    n -= 1
+    if n == 0:
+        return 0
+    key = hk[n]
+    v = hid[n]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[c] < key:
+            hk[i] = hk[c]
+            hid[i] = hid[c]
+            pos[hid[i]] = i
+            i = c
+        else:
+            break
+    hk[i] = key
+    hid[i] = v
+    pos[v] = i
+    return n
+
+
+@jit
+def _grow(a, n, fill):
+    """``a`` copied into a new array of length ``n`` (the rest ``fill``)."""
+    b = np.full(n, fill, dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
