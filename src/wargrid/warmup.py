@@ -37,6 +37,17 @@ def _movement(m: Map, kind: str) -> None:
     m.route((0, 0), (3, 2), points_per_turn=2.0)
     m.distance_table([(0, 0)], [(3, 2), (1, 1)])
     m.path((0, 0), (2, 1), size=2)  # clearance and footprint kernels
+    _prepared(Map(make_grid(12, 10, **BOARD_KINDS[kind])))  # type: ignore[arg-type]
+
+
+def _prepared(m: Map) -> None:
+    """The prepared structure's kernels: build, query, table, and the repair after a raising edit."""
+    m.prepare(progress=False)
+    path = m.path((0, 0), (11, 9))
+    m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7), (9, 1)])
+    if path is not None:
+        m.set_terrain([path.cells[len(path.cells) // 2]], "hills")  # dearer: the hierarchy repairs
+        m.path((0, 0), (11, 9))
 
 
 def _sight(m: Map, kind: str) -> None:

@@ -49,12 +49,12 @@ def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
     pp = prepare(m.grid, f, progress=False, core=120)
     k = prep._kernels()
     topo = m.grid.topology
-    in_core, cidx, dl = pp.upward[7], pp.upward[8], pp.upward[9]
+    in_core, cidx, dl = pp.upward[7], pp.upward[8], prep.landmark_costs(pp.upward)
     core = np.flatnonzero(in_core)
     assert dl.shape == (core.size, prep.LANDMARKS) and np.array_equal(cidx[core], np.arange(core.size))
     # a goal in the core: its only backward seed is itself, at cost 0; the bound from every core node is below Dijkstra's
     goal = int(core[7])
-    x = k.landmark_bounds(np.array([goal]), 1, np.zeros(in_core.size), cidx, dl)
+    x = k.landmark_bounds(np.array([goal]), 1, np.zeros(in_core.size), cidx, (pp.upward[9], pp.upward[15]))
     goal_cell = cells_of(topo, np.array([goal]))[0]
     for v in core[:40]:
         want = m.distance_field(cells_of(topo, np.array([v]))[0], unit="foot")[goal_cell[1], goal_cell[0]]
@@ -137,13 +137,26 @@ def test_table_sweeps_on_threads_with_buckets_or_a_heap(monkeypatch, threads, ri
     assert got[0, -1] == 0.0
 
 
+@pytest.mark.parametrize("dl, unit, packed", [
+    (np.array([[0.0, 1.5], [np.inf, 1800.0]]), 0.5, True),
+    (np.array([[0.0, 3.0], [np.inf, 7.0]]), 1.0, True),
+    (np.array([[0.0, 0.1], [np.inf, 2.0]]), 1.0, False),  # not a multiple of a power of two
+    (np.array([[0.0, 70000.0], [1.0, 2.0]]), 1.0, False),  # too large for 16 bits
+])
+def test_landmark_costs_pack_into_16_bits_only_when_exact(dl, unit, packed):
+    dlp, lq = prep._pack_landmarks(dl)
+    assert (dlp.dtype == np.uint16) == packed and lq[0] == unit
+    back = prep.landmark_costs((None,) * 9 + (dlp,) + (None,) * 5 + (lq,))
+    assert np.array_equal(back, dl)
+
+
 def test_landmark_costs_are_the_boards():
     # the landmarks' costs come from sweeps over the core: they must be the board's own costs
     m = wargrid.generate(26, 22, kind="hex", seed=5)
     f = m.cost_field(unit="foot")
     pp = prepare(m.grid, f, progress=False, core=90)
     topo = m.grid.topology
-    cids, dl = pp.upward[10], pp.upward[9]
+    cids, dl = pp.upward[10], prep.landmark_costs(pp.upward)
     cells = cells_of(topo, cids.astype(np.int64))
     for l in range(dl.shape[1]):
         at = np.flatnonzero(dl[:, l] == 0.0)

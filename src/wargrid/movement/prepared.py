@@ -18,7 +18,8 @@ priorities count shortcuts with cheap witness searches (``ESTIMATE_SETTLE``
 settled nodes); the contraction itself keeps a shortcut unless a witness
 search of up to ``WITNESS_SETTLE`` settled nodes (it stops as soon as every
 other neighbour is settled) finds a path as cheap. The last ``core_size``
-nodes (``CORE_FRACTION`` of the passable cells, at most ``CORE_MAX``) are
+nodes (``core_size``: ``CORE_FRACTION`` of a world map's passable cells,
+fewer on smaller boards, at most ``CORE_MAX``) are
 not contracted: they keep their lists as they are then, the **core**, and
 ``LANDMARKS`` core nodes picked farthest first keep their exact costs to
 every core node (a sweep over the core each: contraction keeps the
@@ -115,7 +116,10 @@ LANDMARKS = 32
 """Core nodes whose exact costs to every core node guide the core's A* (see ``landmark_bounds``)."""
 
 CORE_FRACTION = 0.08
-"""The last nodes (this fraction of the passable ones, at most ``CORE_MAX``) stay uncontracted: the core."""
+"""The last nodes stay uncontracted (the core): this fraction of the passable ones on a board of ``CORE_REFERENCE``
+passable cells, shrinking with the square root of smaller boards (``core_size``), at most ``CORE_MAX``."""
+
+CORE_REFERENCE = 1_000_000
 
 CORE_MAX = 100_000
 
@@ -134,8 +138,19 @@ path's cost times ``1 + REPAIR_SLACK`` get their exact old costs (the rest landm
 
 
 def core_size(m: int) -> int:
-    """How many of ``m`` passable nodes stay in the core."""
-    return min(CORE_MAX, int(m * CORE_FRACTION))
+    """How many of ``m`` passable nodes stay in the core.
+
+    The dense top of the contraction, which costs most of the build, grows
+    with the board; the core's A* costs every query. So small boards keep a
+    small core (fast queries, the build is short anyway) and the world map a
+    large one (its build stays in bounds): ``CORE_FRACTION`` scaled by
+    ``sqrt(m / CORE_REFERENCE)`` up to ``CORE_FRACTION``.
+
+    >>> core_size(1_000_000), core_size(250_000), core_size(10_000)
+    (80000, 10000, 80)
+    """
+    fraction = CORE_FRACTION * min(1.0, math.sqrt(m / CORE_REFERENCE))
+    return min(CORE_MAX, int(m * fraction))
 
 
 BUILD_NOTES = """
@@ -275,16 +290,39 @@ The build is then mostly the contraction (53-58 s of the world's 59-65 s on
 an idle machine; 512²: 540 370 pops for 174 326 contracted nodes, three
 priority evaluations each). Halving the estimate's settle limit, a slack on
 the lazy test (pops 540 370 -> 477 881 with 4), or one look instead of a
-list scan to find an arc (the shortcut additions) left the time unchanged;
-perf puts most of it in the witness searches' arc loops, touching the graph
-out of memory order. A core of 8 % (80 600 nodes on the world, ``CORE_MAX``
-100 000) instead of 5 %: build 64.7 -> 59.0 s, cold path median 1.5 ->
-1.9 ms with 24 landmarks (1.8 with 32, kept), table 0.53 -> 0.68 s.
+list scan to find an arc (the shortcut additions, kept: it costs nothing)
+left the time unchanged; contracting a node re-pushed once without a second
+look blew the shortcuts up (512² past 4 GB, stopped). A core of 8 % (80 600
+nodes on the world, ``CORE_MAX`` 100 000) instead of 5 %: build 64.7 ->
+59.0 s, cold path median 1.5 -> 1.9 ms with 24 landmarks (1.8 with 32,
+kept), table 0.53 -> 0.68 s.
+
+Dropped, on the world's 80 600-node core: A* both ways over the core with
+the average of the landmark potentials (costs to the start from the start's
+own upward search): 3 726 settled nodes (both sides) against 3 454, the
+worst query 20 609 against 8 926, slower; one 64-byte row of scratch a node
+instead of six arrays: slower (path median 2.6 against 2.0-2.2 ms): the
+stamp array's neighbours share cache lines, rows do not; the best 32 of 96
+farthest-first candidates for 4 000 random pairs: 3 656 settled against 3 454.
+
+Then the core's size by the board (``core_size``: 8 % of a million
+passable cells, scaled by the square root below; 512²: 6 288 nodes, where 8 %
+gave 14 680): 512² path median 0.54 -> 0.50 ms (3 930 nodes: 0.46; 9 432:
+0.38, the same as 6 288 in a second harness), build 9.8 -> 12.3 s. Landmark
+costs as 16-bit whole multiples of the costs' unit where exact
+(``_pack_landmarks``): 32 landmarks in one 64-byte row, the world's bytes a
+cell 131 -> 127; no query time change beyond the noise.
+
+Benchmark after (``--sizes 1200 --no-square --sections prepared``, idle
+machine, kernels loaded first as ``wargrid.warm_up`` does; two runs): build
+54.7-55.7 s, 127-131 bytes a cell, query median 1.57-1.59 ms, worst
+3.94-4.02 ms, edit + query 16 ms, table 0.67 s; every answer exact.
 
 Next: a parallel contraction (independent sets of nodes contracted at
-once); bidirectional A* over the core with landmark costs both ways (the
-board graph is not symmetric: entry costs); witness searches over a graph
-laid out in memory by contraction order.
+once: the build has one core's worth of margin left); witness searches
+over a graph laid out in memory by contraction order; landmark costs as
+16-bit integers where the costs allow (the core's arrays then fit the
+processor's last cache better).
 """
 
 
@@ -656,8 +694,9 @@ def prepare(
         cidx[cids] = np.arange(cids.size, dtype=np.int32)
         cf, cnb, cwo, cwi = _ch_core().core_graph(cids, cidx, first, ucnt, un, uwo, uwi)
         dl = _landmarks(cf, cnb, cwo, LANDMARKS)
-    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, _narrow(dl), cids,
-              _narrow(cf), cnb, _narrow(cwo), _narrow(cwi))
+    dlp, lq = _pack_landmarks(dl)
+    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, dlp, cids,
+              _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq)
     held = sum(a.nbytes for a in upward)
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
 
@@ -722,6 +761,31 @@ def _landmarks(cf: np.ndarray, cnb: np.ndarray, cwo: np.ndarray, count: int) -> 
         far = dl[:, l].copy() if l == 0 else np.minimum(far, dl[:, l])
         far[pick] = -1.0
     return dl
+
+
+def _pack_landmarks(dl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(dlp, lq)``: the landmark costs as 16-bit whole multiples of ``lq[0]`` when that is exact, else as floats.
+
+    ``lq[1]`` stands for ``inf`` (see ``ch_core.landmark_cost``). The unit is
+    the largest power of two (at most 1) dividing every finite cost; 16 bits
+    hold the costs when the largest is below 65 535 units: the terrain
+    tables' whole and half costs on boards up to the world map's size.
+    """
+    finite = dl[np.isfinite(dl)]
+    top = float(finite.max()) if finite.size else 0.0
+    unit = 1.0
+    while unit >= 2.0 ** -4 and not np.array_equal(np.floor(finite / unit) * unit, finite):
+        unit /= 2.0
+    if np.array_equal(np.floor(finite / unit) * unit, finite) and top / unit < 65535:
+        packed = np.where(np.isfinite(dl), np.round(dl / unit), 65535).astype(np.uint16)
+        return packed, np.array([unit, 65535.0])
+    return _narrow(dl), np.array([1.0, np.inf])
+
+
+def landmark_costs(upward: tuple[np.ndarray, ...]) -> npt.NDArray[np.float64]:
+    """The landmark costs of a prepared structure as floats: ``[r, l]`` from landmark ``l`` to core node ``r`` (``inf``: none)."""
+    dlp, lq = upward[9], upward[15]
+    return np.where(dlp == lq[1], np.inf, dlp.astype(np.float64) * lq[0])
 
 
 def _narrow(a: np.ndarray) -> np.ndarray:

@@ -601,7 +601,7 @@ def query(s, t, upg, qs, cq, gen):
             nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
     if kf == 0 or kb == 0:
         return best, meet
-    core = (upg[8], upg[9], upg[10], upg[11], upg[12], upg[13])
+    core = (upg[8], (upg[9], upg[15]), upg[10], upg[11], upg[12], upg[13])
     return core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet)
 
 
@@ -874,7 +874,8 @@ def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
     cost, and consistent because it is a distance in a graph holding every
     board arc at its old cost.
     """
-    first, ucnt, un, uwo, core, cidx, dl = upg[0], upg[1], upg[2], upg[3], upg[7], upg[8], upg[9]
+    first, ucnt, un, uwo, core, cidx = upg[0], upg[1], upg[2], upg[3], upg[7], upg[8]
+    lm = (upg[9], upg[15])
     x, xs, limit, dc, state = rep
     if ps[v] == pgen:
         return pot[v], stack
@@ -891,7 +892,7 @@ def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
             if state[r] == 2:
                 pot[y0] = dc[r]
             else:
-                pot[y0] = max(lower_to_goal(r, x, dl), limit - lower_from_start(r, xs, dl))
+                pot[y0] = max(lower_to_goal(r, x, lm), limit - lower_from_start(r, xs, lm))
             ps[y0] = pgen
             sp -= 1
             continue
@@ -967,17 +968,17 @@ def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps):
     pw = ti[5]
     has_edge = edge.shape[0] > 0
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
-    cidx, dl = upg[8], upg[9]
+    cidx, lm = upg[8], (upg[9], upg[15])
     # the start's landmark costs (an upward search on reversed arcs from s), then the goal's
     seeds = np.empty(1024, dtype=np.int64)
     seeds, k = _core_seeds(s, upg, True, df, sf, posf, hkf, hidf, gen, seeds)
-    xs = landmark_bounds(seeds, k, df, cidx, dl)
+    xs = landmark_bounds(seeds, k, df, cidx, lm)
     seeds, k = _core_seeds(t, upg, True, db, sb, posb, hkb, hidb, gen, seeds)
-    x = landmark_bounds(seeds, k, db, cidx, dl)
-    nc = dl.shape[0]
+    x = landmark_bounds(seeds, k, db, cidx, lm)
+    nc = upg[9].shape[0]
     cs = (np.empty(nc), np.empty(nc), np.zeros(nc, dtype=np.uint8), np.empty(nc), np.empty(nc, dtype=np.int64),
           np.empty(nc, dtype=np.int64))
-    core_back(seeds, k, db, (cidx, dl, upg[11], upg[12], upg[14]), xs, limit, cs)
+    core_back(seeds, k, db, (cidx, lm, upg[11], upg[12], upg[14]), xs, limit, cs)
     rep = (x, xs, limit, cs[0], cs[2])
     pot = hkb  # the backward heap is free once its search is done
     pgen = gen + 3

@@ -83,28 +83,43 @@ def sweep(root, cf, cnb, w, dist, stamp, pos, hk, hid, gen):
 
 # -- landmark bounds -----------------------------------------------------------------------------
 
+@jit(inline="always")
+def landmark_cost(lm, r, l):
+    """The cost from landmark ``l`` to core node ``r`` (``inf``: none).
+
+    ``lm = (dl, lq)``: ``dl`` holds the costs as whole multiples of
+    ``lq[0]`` (16-bit integers where that is exact and small enough, else
+    floats with ``lq[0] == 1``), ``lq[1]`` standing for ``inf``: half the
+    bytes a node where the costs allow, one cache line for 32 landmarks.
+    """
+    v = lm[0][r, l]
+    if v == lm[1][1]:
+        return INF
+    return v * lm[1][0]
+
+
 @jit
-def landmark_bounds(seeds, k, db, cidx, dl):
-    """Per landmark ``l``: ``min`` over the backward seeds ``b`` of ``dl[cidx[b], l] + db[b]`` (from ``l`` to the goal)."""
-    nl = dl.shape[1]
+def landmark_bounds(seeds, k, db, cidx, lm):
+    """Per landmark ``l``: ``min`` over the backward seeds ``b`` of ``cost(l, b) + db[b]`` (from ``l`` to the goal)."""
+    nl = lm[0].shape[1]
     x = np.full(nl, INF)
     for i in range(k):
         b = seeds[i]
         r = cidx[b]
         d = db[b]
         for l in range(nl):
-            c = dl[r, l] + d
+            c = landmark_cost(lm, r, l) + d
             if c < x[l]:
                 x[l] = c
     return x
 
 
 @jit(inline="always")
-def lower_to_goal(r, x, dl):
-    """A lower bound on the cost from core node ``r`` to the goal: ``max`` over landmarks of ``x[l] - dl[r, l]``."""
+def lower_to_goal(r, x, lm):
+    """A lower bound on the cost from core node ``r`` to the goal: ``max`` over landmarks of ``x[l] - cost(l, r)``."""
     h = 0.0
     for l in range(x.shape[0]):
-        b = dl[r, l]
+        b = landmark_cost(lm, r, l)
         if not b < INF:
             continue
         a = x[l]
@@ -116,8 +131,8 @@ def lower_to_goal(r, x, dl):
 
 
 @jit(inline="always")
-def lower_from_start(r, xs, dl):
-    """A lower bound on the cost from the start to core node ``r``: ``max_l (dl[r, l] - xs[l])``.
+def lower_from_start(r, xs, lm):
+    """A lower bound on the cost from the start to core node ``r``: ``max_l (cost(l, r) - xs[l])``.
 
     ``xs[l]``: landmark ``l``'s cost to the start. ``inf`` when a landmark
     reaches the start but not the node.
@@ -127,7 +142,7 @@ def lower_from_start(r, xs, dl):
         a = xs[l]
         if not a < INF:
             continue
-        b = dl[r, l]
+        b = landmark_cost(lm, r, l)
         if not b < INF:
             return INF
         if b - a > h:
@@ -141,7 +156,7 @@ def lower_from_start(r, xs, dl):
 def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
     """A* over the core from the forward seeds (padded ids, costs ``df``) to the backward ones (costs ``db``).
 
-    ``core = (cidx, dl, cids, cf, cnb, cwo)``; ``cq = (dist, stamp, par, pos,
+    ``core = (cidx, lm, cids, cf, cnb, cwo)`` (``lm``: see ``landmark_cost``); ``cq = (dist, stamp, par, pos,
     hk, hid, pot, dgoal, gstamp)``: core-sized scratch. The potential of a
     core node is ``lower_to_goal`` with ``X_l`` the landmark's cost to the
     goal through the backward seeds: never above the node's cost to the goal
@@ -150,9 +165,9 @@ def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
     proves it. When the core improves ``best``, the padded parents ``pf`` of
     the path's core part are rewritten for unpacking. Returns ``(best, meet)``.
     """
-    cidx, dl, cids, cf, cnb, cwo = core
+    cidx, lm, cids, cf, cnb, cwo = core
     dist, stamp, par, pos, hk, hid, pot, dgoal, gstamp = cq
-    x = landmark_bounds(seedb, kb, db, cidx, dl)
+    x = landmark_bounds(seedb, kb, db, cidx, lm)
     for i in range(kb):
         r = cidx[seedb[i]]
         dgoal[r] = db[seedb[i]]
@@ -161,7 +176,7 @@ def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
     for i in range(kf):
         a = seedf[i]
         r = cidx[a]
-        h = lower_to_goal(r, x, dl)
+        h = lower_to_goal(r, x, lm)
         if not h < INF or not df[a] + h < best:
             continue
         pot[r] = h
@@ -190,7 +205,7 @@ def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
             if sy == gen + 1:
                 continue
             if sy != gen:
-                h = lower_to_goal(y, x, dl)
+                h = lower_to_goal(y, x, lm)
                 if not h < INF:
                     stamp[y] = gen + 1
                     continue
@@ -404,15 +419,15 @@ def core_back(seeds, k, db, core, xs, limit, cs):
     stopped when the least key reaches ``limit``: every core node ``c`` with
     ``d(c, goal) + lower_from_start(c) < limit`` is then settled (``state ==
     2``) with its exact cost ``dc``, and every other one costs at least
-    ``limit - lower_from_start(c)``. ``core = (cidx, dl, cf, cnb, cwi)``;
+    ``limit - lower_from_start(c)``. ``core = (cidx, lm, cf, cnb, cwi)``;
     ``cs = (dc, hc, state, hk, hid, pos)``: core-sized, ``state`` zero on entry.
     """
-    cidx, dl, cf, cnb, cwi = core
+    cidx, lm, cf, cnb, cwi = core
     dc, hc, state, hk, hid, pos = cs
     nh = 0
     for i in range(k):
         r = cidx[seeds[i]]
-        h = lower_from_start(r, xs, dl)
+        h = lower_from_start(r, xs, lm)
         if not h < INF:
             continue
         hc[r] = h
@@ -434,7 +449,7 @@ def core_back(seeds, k, db, core, xs, limit, cs):
                 continue
             nd = dr + we
             if sq == 0:
-                h = lower_from_start(q, xs, dl)
+                h = lower_from_start(q, xs, lm)
                 if not h < INF:
                     state[q] = 3  # the start does not reach it
                     continue
