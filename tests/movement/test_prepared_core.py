@@ -114,7 +114,7 @@ def test_tables_cross_the_core_from_the_shorter_list(n_src, n_tgt):
 @pytest.mark.parametrize("threads, ring, zero", [(1, True, False), (3, True, False), (2, False, False), (2, True, True)])
 def test_table_sweeps_on_threads_with_buckets_or_a_heap(monkeypatch, threads, ring, zero):
     # threads share the rows; the bucket queue (or the heap: no ring, or zero-cost cells) gives Dijkstra's costs
-    monkeypatch.setattr(prep, "TABLE_THREADS", threads)
+    monkeypatch.setattr(prep, "THREADS", threads)
     monkeypatch.setattr(prep, "TABLE_THREAD_ARCS", 1)
     if not ring:
         monkeypatch.setattr(prep, "RING_MAX", 2)

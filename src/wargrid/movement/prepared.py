@@ -38,7 +38,7 @@ at the core; the longer list's leave buckets, and each cell of the shorter
 list then sweeps the core from its core entries, reading the buckets of
 the nodes it settles, until its row can no longer change. The sweeps use a
 bucket queue (Dial's, buckets as wide as the least core arc) when the
-weights allow, else a heap, and share the rows among ``TABLE_THREADS``
+weights allow, else a heap, and share the rows among ``THREADS``
 threads.
 
 Why this design, measured (hex ``generate(S, S, kind="hex", seed=3,
@@ -123,8 +123,8 @@ CORE_REFERENCE = 1_000_000
 
 CORE_MAX = 100_000
 
-TABLE_THREADS = max(1, min(8, os.cpu_count() or 1))
-"""Threads the table's sweeps over the core use (each a share of the rows; the kernels release the GIL)."""
+THREADS = max(1, min(8, os.cpu_count() or 1))
+"""Threads the build's first priorities and the table's sweeps use (each a share; the kernels release the GIL)."""
 
 TABLE_THREAD_ARCS = 100_000
 """A table takes one more thread for every this many core arcs (small cores are swept faster than threads start)."""
@@ -348,7 +348,7 @@ def _build_bytes(topo: Topology) -> int:
     n = topo.padded_size
     # pool: the board's arcs twice (both lists) with room to grow; upward arcs; per-node arrays and scratch
     # (and the witness searches' arrays once more for each further thread of the first priorities)
-    return int(n * (topo.ndir * BYTES_PER_ARC * 5 + 8 * 3 + 1 + 8 * 5 + 8 + 4 + (TABLE_THREADS - 1) * 52))
+    return int(n * (topo.ndir * BYTES_PER_ARC * 5 + 8 * 3 + 8 * 5 + 8 + 4 + (THREADS - 1) * 52))
 
 
 def _available_bytes() -> int:
@@ -544,14 +544,14 @@ class PreparedPaths:
 
     def _sweeps(self, flip: bool, entries: tuple[np.ndarray, ...], buckets: tuple[np.ndarray, ...],
                 out: npt.NDArray[np.float64]) -> None:
-        """The table's sweeps over the core (one a row of ``out``), on up to ``TABLE_THREADS`` threads."""
+        """The table's sweeps over the core (one a row of ``out``), on up to ``THREADS`` threads."""
         kc = _ch_core()
         cf, cnb = self.upward[11], self.upward[12]
         w = self.upward[14] if flip else self.upward[13]
         width, slots = self._ring(flip)
         c = cf.shape[0] - 1
         rows = out.shape[0]
-        threads = max(1, min(TABLE_THREADS, rows // 4, 1 + cnb.shape[0] // max(1, TABLE_THREAD_ARCS)))
+        threads = max(1, min(THREADS, rows // 4, 1 + cnb.shape[0] // max(1, TABLE_THREAD_ARCS)))
 
         def part(rows_: np.ndarray) -> None:
             cs = (np.empty(c), np.zeros(c, dtype=np.int64), np.empty(c, dtype=np.int32), np.empty(c),
@@ -658,7 +658,6 @@ def prepare(
     cnt = np.empty(n, dtype=np.int64)
     cap = np.empty(n, dtype=np.int64)
     pool, top = k.build_graph(costs.cell, costs.edge, tb, start, cnt, cap)
-    done = np.zeros(n, dtype=np.uint8)
     first = np.zeros(n, dtype=np.int64)
     ucnt = np.zeros(n, dtype=np.int32)
     size = max(16, n * topo.ndir)
@@ -672,7 +671,7 @@ def prepare(
     passable = int(np.count_nonzero(costs.cell < np.inf))
     with reporter(progress, 2 * passable, f"prepare {costs.unit or 'paths'}", unit="cell") as tick:
         prio = np.empty(n)
-        graph = (start, cnt, cap, pool, top, done)
+        graph = (start, cnt, cap, pool, top)
         _init_priorities(costs.cell, graph, wit, deleted, prio)
         m = k.order_init(n, costs.cell, prio, pq)
         del prio
@@ -681,12 +680,12 @@ def prepare(
         stop = m - (core_size(m) if core is None else min(m, max(0, int(core))))
         while int(pq[3][1]) < stop:
             upto = min(stop, int(pq[3][1]) + chunk)
-            pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), wit,
+            pool, top, uarr, utop = k.contract((start, cnt, cap, pool, top), (first, ucnt, uarr, utop), wit,
                                                ESTIMATE_SETTLE, WITNESS_SETTLE, pq, deleted, rank, upto)
             tick(m + int(pq[3][1]))
         in_core = np.zeros(n, dtype=np.uint8)
-        uarr, utop = k.freeze_core((start, cnt, cap, pool, top, done), (first, ucnt, uarr, utop), pq, rank, in_core)
-        del pool, wit, start, cnt, cap, done, pq, deleted, rank
+        uarr, utop = k.freeze_core((start, cnt, cap, pool, top), (first, ucnt, uarr, utop), pq, rank, in_core)
+        del pool, wit, start, cnt, cap, pq, deleted, rank
         un, uwo, uwi, uvo, uvi = (a[:utop].copy() for a in uarr)
         del uarr
         cids = np.flatnonzero(in_core).astype(np.int32)
@@ -710,14 +709,14 @@ def _witness_scratch(n: int) -> tuple[np.ndarray, ...]:
 
 def _init_priorities(cell: np.ndarray, graph: tuple[Any, ...], wit: tuple[np.ndarray, ...], deleted: np.ndarray,
                      prio: np.ndarray) -> None:
-    """Every passable node's first priority into ``prio``, on up to ``TABLE_THREADS`` threads (a share of the nodes each).
+    """Every passable node's first priority into ``prio``, on up to ``THREADS`` threads (a share of the nodes each).
 
     The witness searches only read the graph, so the priorities are the same
     whatever the number of threads; each thread has its own search arrays.
     """
     k = _kernels()
     n = cell.shape[0]
-    threads = max(1, min(TABLE_THREADS, n // 50_000))
+    threads = max(1, min(THREADS, n // 50_000))
     cuts = [n * i // threads for i in range(threads + 1)]
     wits = [wit] + [_witness_scratch(n) for _ in range(threads - 1)]
     if threads == 1:

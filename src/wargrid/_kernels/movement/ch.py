@@ -38,7 +38,7 @@ import numpy as np
 
 from .._jit import jit
 from .ch_core import core_astar, core_back, landmark_bounds, lower_from_start, lower_to_goal
-from .keyheap import _grow, _hpop, _hpush
+from .keyheap import _grow, _hpop, _hpush, relax_arcs
 from .steps import corner_ok, step_to
 
 INF = np.inf
@@ -149,14 +149,50 @@ def build_graph(cell, edge, tb, start, cnt, cap):
     return pool, top
 
 
+@jit(inline="always")
+def _witness_search(u, v, gen, left, limit, settle_max, graph, wit):
+    """Dijkstra from ``u`` over the nodes not contracted, without ``v``, under stamp ``gen``; ``wit``'s target stamps
+    mark ``left`` targets. Stops once they are all settled, past ``limit``, or after ``settle_max`` settled nodes:
+    a target ``w`` has a witness as cheap as ``c`` when it was reached (stamp ``gen`` or ``gen + 1``) at ``<= c``."""
+    start, cnt = graph[0], graph[1]
+    nb, wo = graph[3][0], graph[3][1]
+    dist, stamp, hpos, hk, hid, genbox, tg = wit[0], wit[1], wit[2], wit[3], wit[4], wit[5], wit[6]
+    stamp[v] = gen + 1  # as if settled: the search goes round v (contracted nodes are in no list any more)
+    nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
+    dist[u] = 0.0
+    stamp[u] = gen
+    settled = 0
+    while nh > 0:
+        x = hid[0]
+        dx = hk[0]
+        nh = _hpop(nh, hk, hid, hpos)
+        stamp[x] = gen + 1
+        settled += 1
+        genbox[1] += 1
+        if tg[x] == gen:
+            left -= 1
+            if left == 0:
+                break
+        if dx > limit or settled > settle_max:
+            break
+        nh = relax_arcs(start[x], start[x] + cnt[x], nb, wo, dx, dist, stamp, hpos, hk, hid, nh, gen)
+
+
+@jit(inline="always")
+def _witnessed(w, c, gen, wit):
+    """The last witness search (stamp ``gen``) reached ``w`` at no more than ``c``."""
+    sw = wit[1][w]
+    return (sw == gen or sw == gen + 1) and wit[0][w] <= c
+
+
 @jit
 def _witness_pass(v, graph, wit, settle_max, sc):
     """The shortcuts the contraction of ``v`` needs, into ``sc`` (``(u, w, cost, count)``); ``v`` is skipped by the searches.
 
     Returns the (maybe grown) ``sc`` arrays and the count.
     """
-    start, cnt, cap, pool, top, done = graph
-    dist, stamp, hpos, hk, hid, genbox, tg = wit[0], wit[1], wit[2], wit[3], wit[4], wit[5], wit[6]
+    start, cnt, pool = graph[0], graph[1], graph[3]
+    genbox, tg = wit[5], wit[6]
     scu, scw, scc = sc
     nsc = 0
     nb, wo, wi = pool[0], pool[1], pool[2]
@@ -180,50 +216,14 @@ def _witness_pass(v, graph, wit, settle_max, sc):
                 left += 1
         if limit < 0.0:
             continue
-        nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
-        dist[u] = 0.0
-        stamp[u] = gen
-        settled = 0
-        while nh > 0:
-            x = hid[0]
-            dx = hk[0]
-            nh = _hpop(nh, hk, hid, hpos)
-            stamp[x] = gen + 1
-            settled += 1
-            genbox[1] += 1
-            if tg[x] == gen:
-                left -= 1
-                if left == 0:
-                    break
-            if dx > limit or settled > settle_max:
-                break
-            sx = start[x]
-            for e in range(sx, sx + cnt[x]):
-                we = wo[e]
-                if not we < INF:
-                    continue
-                y = nb[e]
-                if done[y] or y == v:
-                    continue
-                nd = dx + we
-                sy = stamp[y]
-                if sy == gen + 1:
-                    continue
-                if sy != gen:
-                    dist[y] = nd
-                    stamp[y] = gen
-                    nh = _hpush(y, nd, nh, hk, hid, hpos, True)
-                elif nd < dist[y]:
-                    dist[y] = nd
-                    nh = _hpush(y, nd, nh, hk, hid, hpos, False)
+        _witness_search(u, v, gen, left, limit, settle_max, graph, wit)
         for j in range(k):
             wout = wo[s + j]
             if j == i or not wout < INF:
                 continue
             w = nb[s + j]
             c = win + wout
-            sw = stamp[w]
-            if (sw == gen or sw == gen + 1) and dist[w] <= c:
+            if _witnessed(w, c, gen, wit):
                 continue
             if nsc == scu.shape[0]:
                 scu = _grow(scu, 2 * nsc, np.int64(-1))
@@ -246,10 +246,8 @@ def _witness_recheck(v, graph, wit, settle_max, sc, nsc):
     those candidates (a longer search only finds more witnesses). Returns
     how many are kept (compacted to the front of ``sc``).
     """
-    start, cnt, cap, pool, top, done = graph
-    dist, stamp, hpos, hk, hid, genbox, tg = wit[0], wit[1], wit[2], wit[3], wit[4], wit[5], wit[6]
+    genbox, tg = wit[5], wit[6]
     scu, scw, scc = sc
-    nb, wo = pool[0], pool[1]
     gen = genbox[0]
     kept = 0
     a = 0
@@ -264,46 +262,10 @@ def _witness_recheck(v, graph, wit, settle_max, sc, nsc):
                 limit = scc[b]
             b += 1
         left = b - a
-        nh = _hpush(u, 0.0, 0, hk, hid, hpos, True)
-        dist[u] = 0.0
-        stamp[u] = gen
-        settled = 0
-        while nh > 0:
-            x = hid[0]
-            dx = hk[0]
-            nh = _hpop(nh, hk, hid, hpos)
-            stamp[x] = gen + 1
-            settled += 1
-            genbox[1] += 1
-            if tg[x] == gen:
-                left -= 1
-                if left == 0:
-                    break
-            if dx > limit or settled > settle_max:
-                break
-            sx = start[x]
-            for e in range(sx, sx + cnt[x]):
-                we = wo[e]
-                if not we < INF:
-                    continue
-                y = nb[e]
-                if done[y] or y == v:
-                    continue
-                nd = dx + we
-                sy = stamp[y]
-                if sy == gen + 1:
-                    continue
-                if sy != gen:
-                    dist[y] = nd
-                    stamp[y] = gen
-                    nh = _hpush(y, nd, nh, hk, hid, hpos, True)
-                elif nd < dist[y]:
-                    dist[y] = nd
-                    nh = _hpush(y, nd, nh, hk, hid, hpos, False)
+        _witness_search(u, v, gen, left, limit, settle_max, graph, wit)
         for j in range(a, b):
             w = scw[j]
-            sw = stamp[w]
-            if (sw == gen or sw == gen + 1) and dist[w] <= scc[j]:
+            if _witnessed(w, scc[j], gen, wit):
                 continue
             scu[kept] = u
             scw[kept] = w
@@ -412,7 +374,7 @@ def _add_shortcuts(v, sc, nsc, start, cnt, cap, pool, top, wit):
 def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
     """Contract nodes in priority order (lazy updates) until ``upto`` nodes are contracted or none is left.
 
-    ``graph``: ``(start, cnt, cap, pool, top, done)``; ``up``: ``(first, ucnt,
+    ``graph``: ``(start, cnt, cap, pool, top)``; ``up``: ``(first, ucnt,
     (un, uwo, uwi, uvo, uvi), utop)``; ``wit``: the witness searches' ``(dist,
     stamp, pos, hk, hid, gen, target)`` scratch (``gen`` a one-element array,
     ``target`` the stamps of the searches' targets); ``pq``: ``(hk, hid, pos,
@@ -420,7 +382,7 @@ def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
     neighbours contracted and the level. Returns the (maybe
     grown) pool, its top, the upward arrays and their top.
     """
-    start, cnt, cap, pool, top, done = graph
+    start, cnt, cap, pool, top = graph
     first, ucnt, uarr, utop = up
     hk, hid, pos, box = pq
     nh = box[0]
@@ -431,7 +393,7 @@ def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
         key = hk[0]
         nh = _hpop(nh, hk, hid, pos)
         box[2] += 1
-        g = (start, cnt, cap, pool, top, done)
+        g = (start, cnt, cap, pool, top)
         sc, nsc = _witness_pass(v, g, wit, settle_est, sc)
         pr = _prio(nsc, cnt[v], v, deleted)
         if nh > 0 and pr > hk[0] and pr > key:
@@ -447,7 +409,6 @@ def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
         rank[v] = ndone
         ndone += 1
         nb, wo, wi, vo, vi = pool
-        done[v] = 1
         for i in range(k):
             u = un[utop + i]
             deleted[0, u] += 1
@@ -474,7 +435,7 @@ def freeze_core(graph, up, pq, rank, core):
 
     Marks them in ``core``; returns the upward arrays and their top.
     """
-    start, cnt, cap, pool, top, done = graph
+    start, cnt, cap, pool, top = graph
     first, ucnt, uarr, utop = up
     hid, box = pq[1], pq[3]
     for i in range(box[0]):
@@ -722,29 +683,6 @@ def mark_around(ids, tb, mark):
 
 # -- tables --------------------------------------------------------------------------------------
 
-@jit(inline="always")
-def _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen):
-    """Relax every arc of ``x`` (weights ``w``) in a plain Dijkstra; returns the heap size."""
-    fx = first[x]
-    for e in range(fx, fx + ucnt[x]):
-        we = w[e]
-        if not we < INF:
-            continue
-        y = un[e]
-        nd = dx + we
-        sy = stamp[y]
-        if sy == gen + 1:
-            continue
-        if sy != gen:
-            dist[y] = nd
-            stamp[y] = gen
-            nh = _hpush(y, nd, nh, hk, hid, pos, True)
-        elif nd < dist[y]:
-            dist[y] = nd
-            nh = _hpush(y, nd, nh, hk, hid, pos, False)
-    return nh
-
-
 @jit
 def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, seen):
     """Every node the upward search from ``root`` settles, into ``seen`` (returns the count).
@@ -768,7 +706,7 @@ def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, 
         k += 1
         if stop_core and core[x]:
             continue
-        nh = _relax_up(x, dx, first, ucnt, un, w, dist, stamp, pos, hk, hid, nh, gen)
+        nh = relax_arcs(first[x], first[x] + ucnt[x], un, w, dx, dist, stamp, pos, hk, hid, nh, gen)
     return seen, k
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .keyheap import _hpop, _hpush
+from .keyheap import _hpop, _hpush, relax_arcs
 
 INF = np.inf
 
@@ -63,22 +63,7 @@ def sweep(root, cf, cnb, w, dist, stamp, pos, hk, hid, gen):
         dx = hk[0]
         nh = _hpop(nh, hk, hid, pos)
         stamp[x] = gen + 1
-        for e in range(cf[x], cf[x + 1]):
-            we = w[e]
-            if not we < INF:
-                continue
-            y = cnb[e]
-            nd = dx + we
-            sy = stamp[y]
-            if sy == gen + 1:
-                continue
-            if sy != gen:
-                dist[y] = nd
-                stamp[y] = gen
-                nh = _hpush(y, nd, nh, hk, hid, pos, True)
-            elif nd < dist[y]:
-                dist[y] = nd
-                nh = _hpush(y, nd, nh, hk, hid, pos, False)
+        nh = relax_arcs(cf[x], cf[x + 1], cnb, w, dx, dist, stamp, pos, hk, hid, nh, gen)
 
 
 # -- landmark bounds -----------------------------------------------------------------------------
@@ -281,22 +266,7 @@ def sweep_heap(seeds, sdist, cf, cnb, w, head, bnext, bdist, btgt, row, cs, gen)
         nh = _hpop(nh, hk, hid, pos)
         stamp[x] = gen + 1
         _scan(x, dx, head, bnext, bdist, btgt, row)
-        for e in range(cf[x], cf[x + 1]):
-            we = w[e]
-            if not we < INF:
-                continue
-            y = cnb[e]
-            nd = dx + we
-            sy = stamp[y]
-            if sy == gen + 1:
-                continue
-            if sy != gen:
-                dist[y] = nd
-                stamp[y] = gen
-                nh = _hpush(y, nd, nh, hk, hid, pos, True)
-            elif nd < dist[y]:
-                dist[y] = nd
-                nh = _hpush(y, nd, nh, hk, hid, pos, False)
+        nh = relax_arcs(cf[x], cf[x + 1], cnb, w, dx, dist, stamp, pos, hk, hid, nh, gen)
 
 
 @jit

@@ -1,7 +1,9 @@
 """A binary heap keyed on one float with decrease-key, in preallocated arrays (the hierarchy's searches).
 
 ``hk[i]``, ``hid[i]``: the key and node of slot ``i``; ``pos[v]``: the slot of
-node ``v``. ``_grow`` lengthens a scratch array.
+node ``v``. ``relax_arcs`` is the plain Dijkstra step over a run of arcs,
+with the searches' generation stamps (``gen``: reached, ``gen + 1``:
+settled). ``_grow`` lengthens a scratch array.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+
+INF = np.inf
 
 
 @jit(inline="always")
@@ -68,3 +72,26 @@ def _grow(a, n, fill):
     b = np.full(n, fill, dtype=a.dtype)
     b[: a.shape[0]] = a
     return b
+
+
+@jit(inline="always")
+def relax_arcs(lo, hi, nbr, w, dx, dist, stamp, pos, hk, hid, nh, gen):
+    """Reach, at ``dx`` plus their weight, the heads ``nbr[e]`` of the arcs ``lo <= e < hi`` (weights ``w``; ``inf``:
+    no arc) not settled nor reached as cheaply; returns the heap size."""
+    for e in range(lo, hi):
+        we = w[e]
+        if not we < INF:
+            continue
+        y = nbr[e]
+        nd = dx + we
+        sy = stamp[y]
+        if sy == gen + 1:
+            continue
+        if sy != gen:
+            dist[y] = nd
+            stamp[y] = gen
+            nh = _hpush(y, nd, nh, hk, hid, pos, True)
+        elif nd < dist[y]:
+            dist[y] = nd
+            nh = _hpush(y, nd, nh, hk, hid, pos, False)
+    return nh
