@@ -42,7 +42,11 @@ def _movement(m: Map, kind: str) -> None:
 
 def _prepared(m: Map) -> None:
     """The prepared structure's kernels: build, query, table, and the repair after a raising edit."""
+    from .movement.prepared import prepare
+
     m.prepare(progress=False)
+    core = prepare(m.grid, m.cost_field(), progress=False, core=30)  # a board this small has no core otherwise
+    core.path(core.costs, m.grid.topology.padded_id(0, 0), m.grid.topology.padded_id(11, 9))
     path = m.path((0, 0), (11, 9))
     m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7), (9, 1)])
     if path is not None:

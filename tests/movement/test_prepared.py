@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -22,12 +24,24 @@ def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
 
+@contextmanager
+def _core_labels(on: bool) -> Iterator[None]:
+    """Hub labels over the core (whatever their size) or none (the core's A*)."""
+    old = prep.LABEL_CORE_MAX, prep.LABEL_BYTES
+    prep.LABEL_CORE_MAX, prep.LABEL_BYTES = (old[0], 1 << 20) if on else (0, old[1])
+    try:
+        yield
+    finally:
+        prep.LABEL_CORE_MAX, prep.LABEL_BYTES = old
+
+
 @settings(max_examples=80, deadline=None)
-@given(board=boards(max_side=7), core=st.sampled_from([None, 0, 1, 5, 20, 100]))
-def test_every_prepared_answer_equals_dijkstra(board, core):
+@given(board=boards(max_side=7), core=st.sampled_from([None, 0, 1, 5, 20, 100]), labels=st.booleans())
+def test_every_prepared_answer_equals_dijkstra(board, core, labels):
     g, cost, e = board
     f = costs_of(g, cost, e)
-    pp = prepare(g, f, progress=False, core=core)
+    with _core_labels(labels):
+        pp = prepare(g, f, progress=False, core=core)
     topo = g.topology
     cells = list(g.cells())
     for a in cells:

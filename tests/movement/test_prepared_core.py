@@ -21,11 +21,16 @@ def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
 
+@pytest.mark.parametrize("labels", [False, True])
 @pytest.mark.parametrize("core, seed", [(40, 1), (300, 2), (10_000, 3)])
-def test_core_astar_equals_dijkstra_on_a_generated_board(core, seed):
+def test_core_astar_equals_dijkstra_on_a_generated_board(monkeypatch, core, seed, labels):
+    # the core's two ways: A* with landmark bounds, hub labels
+    monkeypatch.setattr(prep, "LABEL_CORE_MAX", prep.LABEL_CORE_MAX if labels else 0)
+    monkeypatch.setattr(prep, "LABEL_BYTES", 1 << 20)
     m = wargrid.generate(36, 30, kind="hex", seed=seed)
     f = m.cost_field(unit="foot")
     pp = prepare(m.grid, f, progress=False, core=core)
+    assert (pp.upward[17].shape[0] > 0) == labels
     topo = m.grid.topology
     rng = np.random.default_rng(seed)
     cells = [c for c in m.grid.cells() if math.isfinite(f.cell[topo.padded_id(*c)])]

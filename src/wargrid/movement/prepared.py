@@ -123,6 +123,16 @@ CORE_REFERENCE = 1_000_000
 
 CORE_MAX = 100_000
 
+LABEL_CORE_MAX = 20_000
+"""Cores of at most this many nodes get hub labels (``ch_labels``): a query joins its two sides by two label
+scans instead of an A* over the core."""
+
+LABEL_BYTES = 64
+"""The labels may take at most this many bytes a passable cell; a core whose labels would pass it keeps the A*."""
+
+LABEL_SAMPLES = 256
+"""Shortest-path trees sampled to order the core for labelling (``ch_labels.tree_sizes``)."""
+
 THREADS = max(1, min(8, os.cpu_count() or 1))
 """Threads the build's first priorities and the table's sweeps use (each a share; the kernels release the GIL)."""
 
@@ -401,6 +411,12 @@ def _ch_core() -> Any:
     return ch_core
 
 
+def _ch_labels() -> Any:
+    from .._kernels.movement import ch_labels
+
+    return ch_labels
+
+
 @dataclass
 class _Drift:
     """How a cost field differs from the hierarchy's: nothing, only dearer steps (``mark``: cells near a change), or cheaper ones."""
@@ -428,6 +444,8 @@ class PreparedPaths:
         Upward arcs stored (board steps and shortcuts).
     fallback_seconds : float
         Time queries spent outside the hierarchy since the build (see ``stale``).
+    free_steps : bool
+        Some steps cost nothing: unpacked paths are cut where they pass a cell twice.
     """
 
     unit: str | None
@@ -437,6 +455,7 @@ class PreparedPaths:
     arcs: int
     upward: tuple[np.ndarray, ...] = field(repr=False)
     fallback_seconds: float = 0.0
+    free_steps: bool = False
     _drift_of: tuple[Any, _Drift] | None = field(default=None, repr=False)
     _rings: dict[bool, tuple[float, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -503,6 +522,8 @@ class PreparedPaths:
         if d.clean and not want_path:
             return float(cost)
         path = k.unpack(s, t, meet, self.upward, st.qs)
+        if self.free_steps:
+            path = k.cut_loops(path, st.qs[6], st.qs[3], st.take(1) + 1)
         if d.clean or not k.touches(path, d.mark):
             return path
         t0 = time.perf_counter()
@@ -693,11 +714,13 @@ def prepare(
         cidx[cids] = np.arange(cids.size, dtype=np.int32)
         cf, cnb, cwo, cwi = _ch_core().core_graph(cids, cidx, first, ucnt, un, uwo, uwi)
         dl = _landmarks(cf, cnb, cwo, LANDMARKS)
+        labels = _core_labels(cf, cnb, cwo, cwi, passable)
     dlp, lq = _pack_landmarks(dl)
     upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, dlp, cids,
-              _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq)
+              _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq) + labels
     held = sum(a.nbytes for a in upward)
-    return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward)
+    free = bool(utop) and min(float(uwo.min()), float(uwi.min())) == 0.0
+    return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward, free_steps=free)
 
 
 def _witness_scratch(n: int) -> tuple[np.ndarray, ...]:
@@ -779,6 +802,37 @@ def _pack_landmarks(dl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         packed = np.where(np.isfinite(dl), np.round(dl / unit), 65535).astype(np.uint16)
         return packed, np.array([unit, 65535.0])
     return _narrow(dl), np.array([1.0, np.inf])
+
+
+_NO_LABELS = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.uint16), np.zeros(0, dtype=np.float32),
+              np.zeros(0, dtype=np.uint16)) * 2
+
+
+def _core_labels(cf: np.ndarray, cnb: np.ndarray, cwo: np.ndarray, cwi: np.ndarray,
+                 passable: int) -> tuple[np.ndarray, ...]:
+    """The core's hub labels ``(out, in)``, each ``(lf, hub, dist, par)`` (``ch_labels``), or empty arrays.
+
+    Labelled when the core has at most ``LABEL_CORE_MAX`` nodes and the
+    labels fit in ``LABEL_BYTES`` a passable cell; the order is by sampled
+    shortest-path tree sizes (``LABEL_SAMPLES`` roots, fixed: the same board
+    gives the same labels).
+    """
+    c = cf.shape[0] - 1
+    if c == 0 or c > LABEL_CORE_MAX:
+        return _NO_LABELS
+    kl = _ch_labels()
+    roots = np.random.default_rng(0).choice(c, size=min(c, LABEL_SAMPLES), replace=False).astype(np.int64)
+    score = np.zeros(c)
+    kl.tree_sizes(roots, cf, cnb, cwo, score)
+    kl.tree_sizes(roots, cf, cnb, cwi, score)
+    order = np.argsort(-score, kind="stable").astype(np.int64)
+    small = np.uint16 if c <= np.iinfo(np.uint16).max else np.int32
+    entry = 2 * np.dtype(small).itemsize + 4
+    ok, out, inn = kl.core_labels(order, cf, cnb, cwo, cwi, LABEL_BYTES * passable // entry)
+    if not ok:
+        return _NO_LABELS
+    return tuple(a for lf, hub, dist, par in (out, inn)
+                 for a in (_narrow(lf), hub.astype(small), _narrow(dist), par.astype(small)))
 
 
 def landmark_costs(upward: tuple[np.ndarray, ...]) -> npt.NDArray[np.float64]:

@@ -38,6 +38,7 @@ import numpy as np
 
 from .._jit import jit
 from .ch_core import core_astar, core_back, landmark_bounds, lower_from_start, lower_to_goal
+from .ch_labels import label_query
 from .keyheap import _grow, _hpop, _hpush, relax_arcs
 from .steps import corner_ok, step_to
 
@@ -520,8 +521,9 @@ def query(s, t, upg, qs, cq, gen):
     hid_f, hk_b, hid_b)``; ``cq`` the core's scratch (``ch_core.core_astar``);
     ``gen`` this query's stamp (even; ``gen + 1``: settled). Phase 1 searches
     the upward arcs below the core; the core nodes it reaches wait (their
-    distances are final once phase 1 is done). Phase 2 is an A* over the
-    core from the forward ones to the backward ones (``ch_core.core_astar``).
+    distances are final once phase 1 is done). Phase 2 joins the forward
+    ones to the backward ones: by the core's hub labels when it has them
+    (``ch_labels.label_query``), else by A* over the core (``ch_core.core_astar``).
     """
     first, ucnt, un, uwo, uwi, core = upg[0], upg[1], upg[2], upg[3], upg[4], upg[7]
     df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
@@ -562,6 +564,9 @@ def query(s, t, upg, qs, cq, gen):
             nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
     if kf == 0 or kb == 0:
         return best, meet
+    if upg[16].shape[0] > 0:
+        lab = (upg[16], upg[17], upg[18], upg[19], upg[20], upg[21], upg[22], upg[23])
+        return label_query(seedf, kf, seedb, kb, df, db, pf, lab, upg[10], upg[8], cq, gen, best, meet)
     core = (upg[8], (upg[9], upg[15]), upg[10], upg[11], upg[12], upg[13])
     return core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet)
 
@@ -655,6 +660,30 @@ def walk_cost(path, cell, edge, tb):
                     best = w
         total += best
     return total
+
+
+@jit
+def cut_loops(path, at, mark, tag):
+    """``path`` without its loops (a cell seen again: the cells between go), in place; ``mark`` and ``at``:
+    board-sized scratch, ``tag`` a value ``mark`` holds nowhere yet.
+
+    An unpacked path can pass a cell twice only through steps that cost
+    nothing (shortcuts that tie), so the cut path costs the same.
+    """
+    m = 0
+    for i in range(path.shape[0]):
+        x = path[i]
+        if mark[x] == tag:
+            k = at[x]
+            for q in range(k + 1, m):
+                mark[path[q]] = 0
+            m = k + 1
+            continue
+        mark[x] = tag
+        at[x] = m
+        path[m] = x
+        m += 1
+    return path[:m]
 
 
 @jit

@@ -75,9 +75,10 @@ def _grow(a, n, fill):
 
 
 @jit(inline="always")
-def relax_arcs(lo, hi, nbr, w, dx, dist, stamp, pos, hk, hid, nh, gen):
+def relax_arcs(lo, hi, nbr, w, dx, dist, stamp, pos, hk, hid, nh, gen, x=-1, par=None):
     """Reach, at ``dx`` plus their weight, the heads ``nbr[e]`` of the arcs ``lo <= e < hi`` (weights ``w``; ``inf``:
-    no arc) not settled nor reached as cheaply; returns the heap size."""
+    no arc) not settled nor reached as cheaply; returns the heap size. With ``par``, ``par[y] = x`` for each
+    head reached (the tail ``x``); without it that code is left out when compiled."""
     for e in range(lo, hi):
         we = w[e]
         if not we < INF:
@@ -94,4 +95,8 @@ def relax_arcs(lo, hi, nbr, w, dx, dist, stamp, pos, hk, hid, nh, gen):
         elif nd < dist[y]:
             dist[y] = nd
             nh = _hpush(y, nd, nh, hk, hid, pos, False)
+        else:
+            continue
+        if par is not None:
+            par[y] = x
     return nh

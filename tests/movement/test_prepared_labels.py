@@ -1,0 +1,112 @@
+"""Hub labels over the prepared structure's core (``wargrid._kernels.movement.ch_labels``)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import wargrid
+from movement_oracle import costs_of, dijkstra, path_cost
+from wargrid._kernels.movement import ch_core
+from wargrid.movement import prepared as prep
+from wargrid.movement.prepared import prepare
+
+
+def _close(a: float, b: float) -> bool:
+    return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+def _labels(up: tuple[np.ndarray, ...], side: int) -> list[dict[int, float]]:
+    lf, hub, dist = up[16 + 4 * side], up[17 + 4 * side], up[18 + 4 * side]
+    return [dict(zip(hub[lf[r]:lf[r + 1]].tolist(), dist[lf[r]:lf[r + 1]].tolist())) for r in range(lf.shape[0] - 1)]
+
+
+def _core_field(up: tuple[np.ndarray, ...], root: int, w: np.ndarray) -> np.ndarray:
+    """Dijkstra over the compact core (the oracle: the core keeps the board's distances)."""
+    cf, cnb = up[11], up[12]
+    c = cf.shape[0] - 1
+    dist, stamp = np.full(c, np.inf), np.zeros(c, dtype=np.int64)
+    ch_core.sweep(root, cf, cnb, w, dist, stamp, np.empty(c, dtype=np.int32), np.empty(c),
+                  np.empty(c, dtype=np.int32), 2)
+    return np.where(stamp == 3, dist, np.inf)
+
+
+@pytest.fixture
+def big_labels(monkeypatch):
+    monkeypatch.setattr(prep, "LABEL_BYTES", 1 << 20)
+
+
+@pytest.mark.parametrize("kind, seed", [("hex", 1), ("square", 2)])
+def test_labels_give_every_core_distance(big_labels, kind, seed):
+    m = wargrid.generate(36, 30, kind=kind, seed=seed)
+    pp = prepare(m.grid, m.cost_field(unit="foot"), progress=False, core=250)
+    up = pp.upward
+    out, inn = _labels(up, 0), _labels(up, 1)
+    c = len(out)
+    assert c == up[10].shape[0] > 200 and up[17].shape[0] > 0
+    for side, lab in ((0, out), (1, inn)):  # each hub in increasing rank: the path walk bisects
+        for d in lab:
+            assert list(d) == sorted(d)
+    for a in range(0, c, 7):
+        field = _core_field(up, a, np.asarray(up[13], dtype=np.float64))
+        for b in range(c):
+            common = out[a].keys() & inn[b].keys()
+            got = min((out[a][h] + inn[b][h] for h in common), default=math.inf)
+            assert _close(got, field[b]), (a, b, got, field[b])
+
+
+@pytest.mark.parametrize("labels", [True, False])
+def test_paths_through_zero_cost_cells_stay_simple(monkeypatch, labels):
+    # zero-cost cells give tied paths: the label walk's two halves may share nodes
+    monkeypatch.setattr(prep, "LABEL_BYTES", 1 << 20)
+    if not labels:
+        monkeypatch.setattr(prep, "LABEL_CORE_MAX", 0)
+    m = wargrid.generate(40, 32, kind="hex", seed=4)
+    cost = m.costs(unit="foot").copy()
+    cost[4:28:3, 2:38] = np.where(np.isfinite(cost[4:28:3, 2:38]), 0.0, np.inf)
+    cost[6:30, 20] = np.where(np.isfinite(cost[6:30, 20]), 0.0, np.inf)
+    f = costs_of(m.grid, cost, None)
+    pp = prepare(m.grid, f, progress=False, core=300)
+    assert (pp.upward[17].shape[0] > 0) == labels
+    topo = m.grid.topology
+    rng = np.random.default_rng(5)
+    cells = [c for c in m.grid.cells() if math.isfinite(cost[c[1], c[0]])]
+    for _ in range(10):
+        a = cells[int(rng.integers(len(cells)))]
+        want = dijkstra(m.grid, cost, [a])
+        for _ in range(25):
+            b = cells[int(rng.integers(len(cells)))]
+            p = pp.path(f, topo.padded_id(*a), topo.padded_id(*b))
+            if b not in want:
+                assert p is None
+                continue
+            assert p.cells[0] == a and p.cells[-1] == b and len(set(p.cells)) == len(p.cells)
+            assert _close(p.cost, want[b]) and _close(path_cost(m.grid, cost, None, p.cells), p.cost)
+
+
+def test_labels_over_their_budget_leave_the_core_to_the_astar(monkeypatch):
+    m = wargrid.generate(30, 24, kind="hex", seed=6)
+    f = m.cost_field(unit="foot")
+    monkeypatch.setattr(prep, "LABEL_BYTES", 1 << 20)
+    full = prepare(m.grid, f, progress=False, core=200)
+    monkeypatch.setattr(prep, "LABEL_BYTES", 1)
+    none = prepare(m.grid, f, progress=False, core=200)
+    assert full.upward[17].shape[0] > 0 and none.upward[17].shape[0] == 0
+    assert full.bytes > none.bytes
+    topo = m.grid.topology
+    cells = [c for c in m.grid.cells() if math.isfinite(f.cell[topo.padded_id(*c)])][::9]
+    for a in cells:
+        for b in cells:
+            s, t = topo.padded_id(*a), topo.padded_id(*b)
+            assert _close(full.distance(f, s, t), none.distance(f, s, t))
+
+
+def test_labels_are_the_same_for_the_same_board(big_labels):
+    m = wargrid.generate(30, 24, kind="square", seed=7)
+    f = m.cost_field(unit="foot")
+    a = prepare(m.grid, f, progress=False, core=150).upward[16:]
+    b = prepare(m.grid, f, progress=False, core=150).upward[16:]
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert a[1].dtype == np.uint16 and a[3].dtype == np.uint16  # ranks and parents of a small core
