@@ -200,3 +200,27 @@ def test_repair_after_raised_costs_equals_dijkstra(monkeypatch, slack):
             else:
                 assert _close(p.cost, want) and p.cells[0] == a and p.cells[-1] == b
     assert repaired > 20  # most answers went through the repair
+
+
+@pytest.mark.parametrize("diagonal", [False, True])
+def test_a_clean_paths_cost_is_its_walk_bit_for_bit(diagonal):
+    # the unpacked steps' weights, added in path order, are exactly what walking the path over the field gives
+    g = SquareGrid(24, 20, diagonal=diagonal)
+    rng = np.random.default_rng(11)
+    cost = np.round(rng.uniform(0.1, 3.0, size=g.shape), 1)  # tenths: float sums that depend on their order
+    cost[rng.random(g.shape) < 0.1] = np.inf
+    f = costs_of(g, cost, None)
+    pp = prepare(g, f, progress=False, core=60)
+    topo = g.topology
+    k = prep._kernels()
+    cells = [c for c in g.cells() if math.isfinite(cost[c[1], c[0]])]
+    seen = 0
+    for a in cells[::17]:
+        for b in cells[::13]:
+            p = pp.path(f, topo.padded_id(*a), topo.padded_id(*b))
+            if p is None or a == b:
+                continue
+            ids = np.array([topo.padded_id(*c) for c in p.cells])
+            assert p.cost == float(k.walk_cost(ids, f.cell, f.edge, prep.topo_bundle(topo)))
+            seen += 1
+    assert seen > 100

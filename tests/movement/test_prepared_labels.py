@@ -19,7 +19,8 @@ def _close(a: float, b: float) -> bool:
 
 
 def _labels(up: tuple[np.ndarray, ...], side: int) -> list[dict[int, float]]:
-    lf, hub, dist = up[16 + 4 * side], up[17 + 4 * side], up[18 + 4 * side]
+    lf, hub = up[16 + 4 * side], up[17 + 4 * side]
+    dist = up[18 + 4 * side] * up[24][0]  # whole multiples of the unit
     return [dict(zip(hub[lf[r]:lf[r + 1]].tolist(), dist[lf[r]:lf[r + 1]].tolist())) for r in range(lf.shape[0] - 1)]
 
 
@@ -109,4 +110,30 @@ def test_labels_are_the_same_for_the_same_board(big_labels):
     a = prepare(m.grid, f, progress=False, core=150).upward[16:]
     b = prepare(m.grid, f, progress=False, core=150).upward[16:]
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
-    assert a[1].dtype == np.uint16 and a[3].dtype == np.uint16  # ranks and parents of a small core
+    # ranks in 16 bits, whole costs as 16-bit multiples of 1, parents as 8-bit slots (the hub: 255)
+    assert (a[1].dtype, a[2].dtype, a[3].dtype, a[8].tolist()) == (np.uint16, np.uint16, np.uint8, [1.0, 255.0])
+
+
+def test_labels_keep_float_costs_where_16_bits_would_round_them(big_labels):
+    # sqrt(2) diagonal steps: no unit holds the costs, the labels keep floats (unit 1)
+    g = wargrid.SquareGrid(26, 22, diagonal=True)
+    rng = np.random.default_rng(8)
+    cost = rng.choice([1.0, 2.0, 3.0, np.inf], size=g.shape, p=[0.5, 0.25, 0.15, 0.1])
+    f = costs_of(g, cost, None)
+    pp = prepare(g, f, progress=False, core=120)
+    up = pp.upward
+    assert up[18].dtype == np.float64 and up[24][0] == 1.0
+    topo = g.topology
+    cells = [c for c in g.cells() if math.isfinite(cost[c[1], c[0]])]
+    for a in cells[::37]:
+        want = dijkstra(g, cost, [a])
+        for b in cells[::11]:
+            d = pp.distance(f, topo.padded_id(*a), topo.padded_id(*b))
+            assert _close(d, want.get(b, math.inf)) if b != a else True
+
+
+def test_unit_of_label_costs():
+    assert prep._unit(np.array([2.0, 6.0, 1024.0])) == 1.0
+    assert prep._unit(np.array([0.25, 3.5])) == 0.25
+    assert prep._unit(np.array([0.1])) is None  # no power of two down to 1/16 divides it
+    assert prep._unit(np.array([65534.0])) == 1.0 and prep._unit(np.array([65535.0])) is None

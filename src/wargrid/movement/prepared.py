@@ -128,7 +128,11 @@ LABEL_CORE_MAX = 20_000
 scans instead of an A* over the core."""
 
 LABEL_BYTES = 64
-"""The labels may take at most this many bytes a passable cell; a core whose labels would pass it keeps the A*."""
+"""The labels may take at most this many bytes a cell of the board; a core whose labels would pass it keeps the A*."""
+
+LABEL_CORE_GROWTH = 1.75
+LABEL_CORE_GROWN = 12_000
+"""A core that will be labelled is grown by ``LABEL_CORE_GROWTH``, to at most this many nodes (``core_size``)."""
 
 LABEL_SAMPLES = 256
 """Shortest-path trees sampled to order the core for labelling (``ch_labels.tree_sizes``)."""
@@ -156,11 +160,19 @@ def core_size(m: int) -> int:
     large one (its build stays in bounds): ``CORE_FRACTION`` scaled by
     ``sqrt(m / CORE_REFERENCE)`` up to ``CORE_FRACTION``.
 
+    A core small enough to get hub labels (``LABEL_CORE_MAX``) is grown by
+    ``LABEL_CORE_GROWTH``, up to ``LABEL_CORE_GROWN`` nodes: joining the two
+    sides by labels costs little more on a larger core, and the levels below
+    it, which every query climbs, get fewer.
+
     >>> core_size(1_000_000), core_size(250_000), core_size(10_000)
-    (80000, 10000, 80)
+    (80000, 12000, 140)
     """
     fraction = CORE_FRACTION * min(1.0, math.sqrt(m / CORE_REFERENCE))
-    return min(CORE_MAX, int(m * fraction))
+    base = min(CORE_MAX, int(m * fraction))
+    if base > LABEL_CORE_MAX:
+        return base
+    return max(base, min(int(base * LABEL_CORE_GROWTH), LABEL_CORE_GROWN))
 
 
 BUILD_NOTES = """
@@ -486,17 +498,16 @@ class PreparedPaths:
         return per_thread("ch_states", self.costs.cell.shape[0], _QueryState, keep=1)
 
     # -- queries on padded ids (the dispatcher checked the cells and the trivial cases) ---------
-    def _cells_and_cost(self, costs: CostField, path: np.ndarray) -> Path:
-        tb = topo_bundle(costs.topology)
-        return Path(cells_of(costs.topology, path), float(_kernels().walk_cost(path, costs.cell, costs.edge, tb)),
-                    costs.unit)
+    def _walk(self, costs: CostField, path: np.ndarray) -> float:
+        return float(_kernels().walk_cost(path, costs.cell, costs.edge, topo_bundle(costs.topology)))
 
     def path(self, costs: CostField, s: int, t: int) -> Any:
         """The optimal path from padded id ``s`` to ``t`` over ``costs``: a ``Path``, ``None`` (unreachable) or ``UNANSWERED``."""
         got = self._search(costs, s, t, want_path=True)
         if got is UNANSWERED or got is None:
             return got
-        return self._cells_and_cost(costs, got)
+        path, cost = got
+        return Path(cells_of(costs.topology, path), self._walk(costs, path) if cost is None else cost, costs.unit)
 
     def distance(self, costs: CostField, s: int, t: int) -> Any:
         """The optimal cost from ``s`` to ``t`` over ``costs`` (``inf``: unreachable) or ``UNANSWERED``."""
@@ -505,11 +516,12 @@ class PreparedPaths:
             return got
         if got is None:
             return math.inf
-        if isinstance(got, float):
-            return got
-        return float(_kernels().walk_cost(got, costs.cell, costs.edge, topo_bundle(costs.topology)))
+        path, cost = got
+        return self._walk(costs, path) if cost is None else cost
 
     def _search(self, costs: CostField, s: int, t: int, *, want_path: bool) -> Any:
+        """``None`` (unreachable), ``UNANSWERED`` or ``(path, cost)``: padded ids (``None`` when not asked for) and
+        the cost when known (``None``: walk the path over ``costs``)."""
         d = self.drift(costs)
         if not (d.clean or d.raised_only):
             return UNANSWERED
@@ -520,19 +532,21 @@ class PreparedPaths:
         if meet < 0:
             return None  # unreachable before; no step got cheaper since
         if d.clean and not want_path:
-            return float(cost)
-        path = k.unpack(s, t, meet, self.upward, st.qs)
+            return None, float(cost)
+        path, walked = k.unpack(s, t, meet, self.upward, st.qs)
         if self.free_steps:
             path = k.cut_loops(path, st.qs[6], st.qs[3], st.take(1) + 1)
-        if d.clean or not k.touches(path, d.mark):
-            return path
+        if d.clean:
+            return path, float(walked)  # the steps' weights are the field's: walk_cost's sum, bit for bit
+        if not k.touches(path, d.mark):
+            return path, None
         t0 = time.perf_counter()
         gen = st.take(4)
         limit = float(cost) * (1.0 + REPAIR_SLACK)
         path = k.potential_astar(s, t, limit, costs.cell, costs.edge, topo_bundle(costs.topology), self.upward,
                                  st.qs, gen, st.ps)
         self.note_fallback(time.perf_counter() - t0)
-        return path if path.shape[0] else None
+        return (path, None) if path.shape[0] else None
 
     def table(self, costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64] | None:
         """The ``(len(src), len(tgt))`` costs between padded ids, or ``None`` when the hierarchy cannot answer exactly."""
@@ -714,10 +728,10 @@ def prepare(
         cidx[cids] = np.arange(cids.size, dtype=np.int32)
         cf, cnb, cwo, cwi = _ch_core().core_graph(cids, cidx, first, ucnt, un, uwo, uwi)
         dl = _landmarks(cf, cnb, cwo, LANDMARKS)
-        labels = _core_labels(cf, cnb, cwo, cwi, passable)
+        labels = _core_labels(cf, cnb, cwo, cwi, int(np.count_nonzero(grid.mask)))
     dlp, lq = _pack_landmarks(dl)
-    upward = (_narrow(first), ucnt, un, _narrow(uwo), _narrow(uwi), uvo, uvi, in_core, cidx, dlp, cids,
-              _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq) + labels
+    upward = (*_interleaved([_narrow(first), ucnt]), *_interleaved([un, _narrow(uwo), _narrow(uwi), uvo, uvi]),
+              in_core, cidx, dlp, cids, _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq) + labels
     held = sum(a.nbytes for a in upward)
     free = bool(utop) and min(float(uwo.min()), float(uwi.min())) == 0.0
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward, free_steps=free)
@@ -793,32 +807,33 @@ def _pack_landmarks(dl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     hold the costs when the largest is below 65 535 units: the terrain
     tables' whole and half costs on boards up to the world map's size.
     """
-    finite = dl[np.isfinite(dl)]
-    top = float(finite.max()) if finite.size else 0.0
-    unit = 1.0
-    while unit >= 2.0 ** -4 and not np.array_equal(np.floor(finite / unit) * unit, finite):
-        unit /= 2.0
-    if np.array_equal(np.floor(finite / unit) * unit, finite) and top / unit < 65535:
+    unit = _unit(dl[np.isfinite(dl)])
+    if unit is not None:
         packed = np.where(np.isfinite(dl), np.round(dl / unit), 65535).astype(np.uint16)
         return packed, np.array([unit, 65535.0])
     return _narrow(dl), np.array([1.0, np.inf])
 
 
-_NO_LABELS = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.uint16), np.zeros(0, dtype=np.float32),
-              np.zeros(0, dtype=np.uint16)) * 2
+_NO_LABELS = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.uint16), np.zeros(0, dtype=np.uint16),
+              np.zeros(0, dtype=np.uint8)) * 2 + (np.array([1.0, 255.0]),)
+
+LABEL_ENTRY_BYTES = 5
+"""A label entry's bytes as the build counts them against ``LABEL_BYTES`` (rank 2, cost 2, parent slot 1)."""
 
 
 def _core_labels(cf: np.ndarray, cnb: np.ndarray, cwo: np.ndarray, cwi: np.ndarray,
-                 passable: int) -> tuple[np.ndarray, ...]:
-    """The core's hub labels ``(out, in)``, each ``(lf, hub, dist, par)`` (``ch_labels``), or empty arrays.
+                 cells: int) -> tuple[np.ndarray, ...]:
+    """The core's hub labels ``(out..., in..., lq)``, each side ``(lf, hub, dist, slot)`` (``ch_labels``), or none.
 
     Labelled when the core has at most ``LABEL_CORE_MAX`` nodes and the
-    labels fit in ``LABEL_BYTES`` a passable cell; the order is by sampled
+    labels fit in ``LABEL_BYTES`` a cell of the board; the order is by sampled
     shortest-path tree sizes (``LABEL_SAMPLES`` roots, fixed: the same board
-    gives the same labels).
+    gives the same labels). Packed: ranks in 16 bits, costs as 16-bit
+    multiples of ``lq[0]`` where exact, parents as their slot among the
+    node's core arcs (``lq[1]``: the hub itself).
     """
     c = cf.shape[0] - 1
-    if c == 0 or c > LABEL_CORE_MAX:
+    if c == 0 or c > min(LABEL_CORE_MAX, np.iinfo(np.uint16).max):
         return _NO_LABELS
     kl = _ch_labels()
     roots = np.random.default_rng(0).choice(c, size=min(c, LABEL_SAMPLES), replace=False).astype(np.int64)
@@ -826,19 +841,57 @@ def _core_labels(cf: np.ndarray, cnb: np.ndarray, cwo: np.ndarray, cwi: np.ndarr
     kl.tree_sizes(roots, cf, cnb, cwo, score)
     kl.tree_sizes(roots, cf, cnb, cwi, score)
     order = np.argsort(-score, kind="stable").astype(np.int64)
-    small = np.uint16 if c <= np.iinfo(np.uint16).max else np.int32
-    entry = 2 * np.dtype(small).itemsize + 4
-    ok, out, inn = kl.core_labels(order, cf, cnb, cwo, cwi, LABEL_BYTES * passable // entry)
+    ok, out, inn = kl.core_labels(order, cf, cnb, cwo, cwi, LABEL_BYTES * cells // LABEL_ENTRY_BYTES)
     if not ok:
         return _NO_LABELS
-    return tuple(a for lf, hub, dist, par in (out, inn)
-                 for a in (_narrow(lf), hub.astype(small), _narrow(dist), par.astype(small)))
+    unit = _unit(np.concatenate([out[2], inn[2]]))
+    slot = np.uint8 if int(np.diff(cf).max()) < 255 else np.uint16
+    self_slot = np.iinfo(slot).max
+    packed: list[np.ndarray] = []
+    for lf, hub, dist, par in (out, inn):
+        slots = np.empty(par.shape[0], dtype=slot)
+        kl.parent_slots(lf, par, cf, cnb, slots, self_slot)
+        costs = _narrow(dist) if unit is None else np.round(dist / unit).astype(np.uint16)
+        packed += [_narrow(lf), hub.astype(np.uint16), costs, slots]
+    labels = (*packed, np.array([1.0 if unit is None else unit, float(self_slot)]))
+    if sum(a.nbytes for a in labels) > LABEL_BYTES * cells:
+        return _NO_LABELS
+    return labels
+
+
+def _unit(costs: np.ndarray) -> float | None:
+    """The largest power of two (at most 1) whose multiples hold every cost of ``costs`` exactly in 16 bits, or ``None``.
+
+    >>> _unit(np.array([0.0, 3.0, 12.5])), _unit(np.array([1.0, 2 ** 0.5])), _unit(np.array([70_000.0]))
+    (0.5, None, None)
+    """
+    top = float(costs.max()) if costs.size else 0.0
+    unit = 1.0
+    while unit >= 2.0 ** -4 and not np.array_equal(np.floor(costs / unit) * unit, costs):
+        unit /= 2.0
+    if np.array_equal(np.floor(costs / unit) * unit, costs) and top / unit < 65535:
+        return unit
+    return None
 
 
 def landmark_costs(upward: tuple[np.ndarray, ...]) -> npt.NDArray[np.float64]:
     """The landmark costs of a prepared structure as floats: ``[r, l]`` from landmark ``l`` to core node ``r`` (``inf``: none)."""
     dlp, lq = upward[9], upward[15]
     return np.where(dlp == lq[1], np.inf, dlp.astype(np.float64) * lq[0])
+
+
+def _interleaved(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The columns as views into one array of packed records: what a search reads of one node or one arc
+    together shares a cache line (a query on a large board finds few of its lines in the caches).
+
+    >>> a, b = _interleaved([np.arange(3, dtype=np.int32), np.ones(3, dtype=np.float32)])
+    >>> a.tolist(), b.tolist(), a.strides
+    ([0, 1, 2], [1.0, 1.0, 1.0], (8,))
+    """
+    rec = np.empty(columns[0].shape[0], dtype=np.dtype([(f"c{i}", c.dtype) for i, c in enumerate(columns)]))
+    for i, c in enumerate(columns):
+        rec[f"c{i}"] = c
+    return tuple(rec[f"c{i}"] for i in range(len(columns)))
 
 
 def _narrow(a: np.ndarray) -> np.ndarray:

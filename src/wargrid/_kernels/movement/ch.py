@@ -565,52 +565,63 @@ def query(s, t, upg, qs, cq, gen):
     if kf == 0 or kb == 0:
         return best, meet
     if upg[16].shape[0] > 0:
-        lab = (upg[16], upg[17], upg[18], upg[19], upg[20], upg[21], upg[22], upg[23])
-        return label_query(seedf, kf, seedb, kb, df, db, pf, lab, upg[10], upg[8], cq, gen, best, meet)
+        lab = (upg[16], upg[17], upg[18], upg[19], upg[20], upg[21], upg[22], upg[23], upg[24])
+        return label_query(seedf, kf, seedb, kb, df, db, pf, lab, (upg[10], upg[8], upg[11], upg[12]), cq, gen,
+                           best, meet)
     core = (upg[8], (upg[9], upg[15]), upg[10], upg[11], upg[12], upg[13])
     return core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet)
 
 
 @jit
-def _unpack_arc(a, b, via, upg, out, n, stack):
-    """Append the board cells of the arc ``a -> b`` (middle ``via``) after ``a``; returns ``(out, n)``."""
-    uvo, uvi = upg[5], upg[6]
-    sp = 0
+def _unpack_arc(a, b, e, out_dir, upg, out, n, stack, total):
+    """Append the board cells of the arc ``a -> b`` after ``a``; returns ``(out, n, total)``.
+
+    The arc is upward arc ``e`` (of ``a`` when ``out_dir``, else of ``b``);
+    a shortcut ``x -> y`` with middle ``m`` is ``m``'s arc to ``x`` walked
+    inward, then ``m``'s arc to ``y`` walked outward. ``total`` gains the
+    board steps' weights in path order (``walk_cost``'s sum, bit for bit).
+    """
+    uwo, uwi, uvo, uvi = upg[3], upg[4], upg[5], upg[6]
     stack[0, 0] = a
     stack[0, 1] = b
-    stack[0, 2] = via
+    stack[0, 2] = e
+    stack[0, 3] = out_dir
     sp = 1
     while sp > 0:
         sp -= 1
         x = stack[sp, 0]
         y = stack[sp, 1]
-        m = stack[sp, 2]
+        e = stack[sp, 2]
+        od = stack[sp, 3]
+        m = uvo[e] if od else uvi[e]
         if m < 0:
             if n == out.shape[0]:
                 out = _grow(out, 2 * n, np.int64(-1))
             out[n] = y
             n += 1
+            total += uwo[e] if od else uwi[e]
             continue
         if sp + 2 > stack.shape[0]:
-            bigger = np.empty((2 * stack.shape[0], 3), dtype=np.int64)
+            bigger = np.empty((2 * stack.shape[0], 4), dtype=np.int64)
             bigger[: stack.shape[0]] = stack
             stack = bigger
         # x -> m then m -> y: pushed in reverse
         stack[sp, 0] = m
         stack[sp, 1] = y
-        stack[sp, 2] = uvo[_entry(m, y, upg)]
+        stack[sp, 2] = _entry(m, y, upg)
+        stack[sp, 3] = 1
         stack[sp + 1, 0] = x
         stack[sp + 1, 1] = m
-        stack[sp + 1, 2] = uvi[_entry(m, x, upg)]
+        stack[sp + 1, 2] = _entry(m, x, upg)
+        stack[sp + 1, 3] = 0
         sp += 2
-    return out, n
+    return out, n, total
 
 
 @jit
 def unpack(s, t, meet, upg, qs):
-    """The padded cells of the path the last ``query`` found, from ``s`` to ``t``."""
+    """The padded cells of the path the last ``query`` found, from ``s`` to ``t``, and their cost by the hierarchy."""
     pf, pb = qs[4], qs[5]
-    uvo, uvi = upg[5], upg[6]
     chain = np.empty(64, dtype=np.int64)
     k = 0
     x = meet
@@ -623,17 +634,18 @@ def unpack(s, t, meet, upg, qs):
     out = np.empty(256, dtype=np.int64)
     out[0] = s
     n = 1
-    stack = np.empty((64, 3), dtype=np.int64)
+    total = 0.0
+    stack = np.empty((64, 4), dtype=np.int64)
     for i in range(k - 1, 0, -1):
         a = chain[i]
         b = chain[i - 1]
-        out, n = _unpack_arc(a, b, uvo[_entry(a, b, upg)], upg, out, n, stack)
+        out, n, total = _unpack_arc(a, b, _entry(a, b, upg), 1, upg, out, n, stack, total)
     x = meet
     while pb[x] >= 0:
         y = pb[x]
-        out, n = _unpack_arc(x, y, uvi[_entry(y, x, upg)], upg, out, n, stack)
+        out, n, total = _unpack_arc(x, y, _entry(y, x, upg), 0, upg, out, n, stack, total)
         x = y
-    return out[:n]
+    return out[:n], total
 
 
 @jit

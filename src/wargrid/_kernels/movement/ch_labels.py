@@ -15,7 +15,10 @@ from ``u`` toward the hub, in ``in(u)`` the node before ``u`` coming from
 it (the hub's own entry names the hub), so a path is read back entry by entry.
 
 Labels are CSR arrays per side ``(lf, hub, dist, par)``, the hubs of a node
-in increasing rank (a path step finds its hub by bisection). The query
+in increasing rank (a path step finds its hub by bisection). Stored, an
+entry takes 5 bytes where the board allows (``movement.prepared``): the
+rank in 16 bits, the cost as a 16-bit multiple of a unit, the parent as
+its slot among the node's core arcs (``parent_slots``) in 8 bits. The query
 (``label_query``) replaces the core's A*: the forward seeds' out-labels fill
 one core-sized array, the backward seeds' in-labels are checked against it.
 """
@@ -217,14 +220,30 @@ def _hub_at(hub, lo, hi, h):
     return lo
 
 
+@jit
+def parent_slots(lf, par, cf, cnb, slots, self_slot):
+    """``slots[j]``: where entry ``j``'s parent stands among its node's core arcs (``self_slot``: the hub itself)."""
+    for x in range(lf.shape[0] - 1):
+        for j in range(lf[x], lf[x + 1]):
+            y = par[j]
+            if y == x:
+                slots[j] = self_slot
+                continue
+            for k in range(cf[x + 1] - cf[x]):
+                if cnb[cf[x] + k] == y:
+                    slots[j] = k
+                    break
+
+
 @jit(inline="always")
-def _to_hub(x, hb, lf, hub, par, pf, cids, inward):
+def _to_hub(x, hb, lf, hub, slot, cf, cnb, self_slot, pf, cids, inward):
     """Follow core node ``x``'s label entries for rank ``hb`` to the hub, writing padded parents: an in-label path
     runs from the hub to ``x`` (``pf[x] = parent``), an out-label path from ``x`` to the hub (``pf[next] = x``)."""
     while True:
-        y = par[_hub_at(hub, lf[x], lf[x + 1], hb)]
-        if y == x:
+        k = slot[_hub_at(hub, lf[x], lf[x + 1], hb)]
+        if k == self_slot:
             return
+        y = cnb[cf[x] + k]
         if inward:
             pf[cids[x]] = cids[y]
         else:
@@ -233,16 +252,20 @@ def _to_hub(x, hb, lf, hub, par, pf, cids, inward):
 
 
 @jit
-def label_query(seedf, kf, seedb, kb, df, db, pf, lab, cids, cidx, cq, gen, best, meet):
+def label_query(seedf, kf, seedb, kb, df, db, pf, lab, core, cq, gen, best, meet):
     """The core part of a query by labels: ``(best, meet)`` as ``ch_core.core_astar`` returns them.
 
-    ``lab = (of, ohub, odist, opar, if_, ihub, idist, ipar)``; ``cq``: the
-    core scratch (its first three arrays: the hubs' costs from the start,
-    stamps, the seed that reached each). When
-    the labels improve ``best``, ``pf`` of the core path is rewritten and the
-    meeting node is the backward seed where it ends.
+    ``lab = (of, ohub, odist, oslot, if_, ihub, idist, islot, lq)`` (see
+    ``pack``: costs ``dist * lq[0]``, ``lq[1]`` the hub's own slot); ``core =
+    (cids, cidx, cf, cnb)``; ``cq``: the core scratch (its first three
+    arrays: the hubs' costs from the start, stamps, the seed that reached
+    each). When the labels improve ``best``, ``pf`` of the core path is
+    rewritten and the meeting node is the backward seed where it ends.
     """
-    of, ohub, odist, opar, if_, ihub, idist, ipar = lab
+    of, ohub, odist, oslot, if_, ihub, idist, islot, lq = lab
+    cids, cidx, cf, cnb = core
+    unit = lq[0]
+    self_slot = lq[1]
     tf, stamp, who = cq[0], cq[1], cq[2]
     for i in range(kf):
         a = seedf[i]
@@ -252,7 +275,7 @@ def label_query(seedf, kf, seedb, kb, df, db, pf, lab, cids, cidx, cq, gen, best
             continue
         for j in range(of[r], of[r + 1]):
             h = ohub[j]
-            v = da + odist[j]
+            v = da + odist[j] * unit
             if stamp[h] != gen or v < tf[h]:
                 tf[h] = v
                 stamp[h] = gen
@@ -268,7 +291,7 @@ def label_query(seedf, kf, seedb, kb, df, db, pf, lab, cids, cidx, cq, gen, best
         for j in range(if_[r], if_[r + 1]):
             h = ihub[j]
             if stamp[h] == gen:
-                v = tf[h] + idist[j] + d
+                v = tf[h] + idist[j] * unit + d
                 if v < best:
                     best = v
                     hb = h
@@ -281,7 +304,7 @@ def label_query(seedf, kf, seedb, kb, df, db, pf, lab, cids, cidx, cq, gen, best
     # nodes: it leaves the in-half at the first shared node for the out-half's simple path.
     a = who[hb]
     keep = pf[cids[a]]
-    _to_hub(rb, hb, if_, ihub, ipar, pf, cids, True)
-    _to_hub(a, hb, of, ohub, opar, pf, cids, False)
+    _to_hub(rb, hb, if_, ihub, islot, cf, cnb, self_slot, pf, cids, True)
+    _to_hub(a, hb, of, ohub, oslot, cf, cnb, self_slot, pf, cids, False)
     pf[cids[a]] = keep
     return best, cids[rb]
