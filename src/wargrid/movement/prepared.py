@@ -25,15 +25,23 @@ not contracted: they keep their lists as they are then, the **core**, and
 every core node (a sweep over the core each: contraction keeps the
 distances between uncontracted nodes). The core is also kept as a compact
 graph of its own (``_kernels.movement.ch_core``): its searches touch only
-core-sized arrays.
+core-sized arrays. A core of at most ``LABEL_CORE_MAX`` nodes (boards up to
+about 700², grown by ``LABEL_CORE_GROWTH`` because labels make a larger
+core cheap) also gets **hub labels** (``_kernels.movement.ch_labels``:
+pruned landmark labelling in the order of sampled shortest-path tree
+sizes, 5 bytes an entry, at most ``LABEL_BYTES`` a cell).
 
 Queries run a bidirectional upward Dijkstra with stall-on-demand below the
-core; the core nodes the backward side reaches (with their costs to the
+core. With labels, the forward side's core nodes (with their costs from the
+start) fill one core-sized array of costs to every hub through their out
+labels and the backward side's in labels are checked against it: the least
+sum is the cost, and the labels' parents give the core path. Without, the
+core nodes the backward side reaches (with their costs to the
 goal) give each landmark ``l`` a cost ``X_l`` to the goal, and the forward
 side's core nodes start an A* over the core whose potential ``max_l (X_l -
 d(l, v))`` is a consistent lower bound, so it is exact and settles little
 more than a corridor. The path is unpacked from the shortcuts into board
-cells. Tables run the bucket many-to-many method: every upward search stops
+cells; its cost is the sum of its steps' weights, in path order. Tables run the bucket many-to-many method: every upward search stops
 at the core; the longer list's leave buckets, and each cell of the shorter
 list then sweeps the core from its core entries, reading the buckets of
 the nodes it settles, until its row can no longer change. The sweeps use a
@@ -54,7 +62,12 @@ Dijkstra: 1.4 ms; the 1200² world with a 6000-node core: 15.8 ms, build
 instead: 512² build 13.7 s, long query median 0.56 ms (1/100 of tcod's),
 116 bytes a cell; the 1200² world: see ``BUILD_NOTES`` (the core's size and
 the landmark count are set there by the world's build time against its
-query time).
+query time). Hub labels over a core of 6 288 nodes on 512² (111 entries a
+node and side): the core's part of a query 0.17 → 0.04 ms; grown to 11 000
+nodes (133 entries): the query below the core settles fewer nodes, 0.36 →
+0.26 ms a path, 181 bytes a cell. A world core (80 000 nodes) would need
+about 200 entries a node, 110 bytes a cell, and a build too long: it keeps
+the A*.
 
 **Exact after edits, always.** The hierarchy belongs to the cost field it
 was built from. A query on another field of the same board (the map after
@@ -340,11 +353,42 @@ machine, kernels loaded first as ``wargrid.warm_up`` does; two runs): build
 54.7-55.7 s, 127-131 bytes a cell, query median 1.57-1.59 ms, worst
 3.94-4.02 ms, edit + query 16 ms, table 0.67 s; every answer exact.
 
-Next: a parallel contraction (independent sets of nodes contracted at
-once: the build has one core's worth of margin left); witness searches
-over a graph laid out in memory by contraction order; landmark costs as
-16-bit integers where the costs allow (the core's arrays then fit the
-processor's last cache better).
+Hub labels over the core (512², long queries of the benchmark's kind, one
+process alternating variants; "cold": each query once, as the benchmark
+asks them). Where a 512² query's time went with the core's A*: the search
+below the core 0.13 ms (about 70 settled nodes a side, 850 arcs scanned),
+the core's A* 0.17 ms (295 settled, 602 reached, 23 arcs a core node),
+unpacking 0.07 ms. Pruned landmark labelling of the 6 288-node core:
+labels of 245 entries a node and side in degree order, 119 / 116 / 109 in
+the order of shortest-path tree sizes over 16 / 64 / 256 sampled roots
+(kept: 256; 0.8 s); the core's part of a query 0.17 -> 0.04 ms, a path
+0.36 -> 0.25 ms. A larger core then pays (labels, 8 bytes an entry): 6 288
+nodes 0.36 ms, 9 000 0.31, 13 000 0.27, 20 000 0.24, at 166 / 194 / 240 /
+329 bytes a cell; entries of 5 bytes (a 16-bit rank, a 16-bit cost in units
+where exact, an 8-bit parent slot) and a core grown 1.75 times to at most
+12 000 nodes: 11 004 nodes, 133 entries, 181 bytes a cell, build 15 ->
+20 s. Smaller cores without labels were slower (2 000 nodes: 0.76 ms, 600:
+2.7 ms, build 55 s: the top of the contraction is dense). Stalling core
+nodes that the search below reaches (fewer seeds: 68 -> 40 a side) cost
+more than the label scans it saved (0.165 -> 0.18 ms).
+
+Memory layout, measured cold (each query once; machine shared): the upward
+arrays as packed records (a node's first arc and count; an arc's head,
+weights and middles) 0.265 -> 0.241-0.249 ms a path; a record of search
+state a node (cost, stamp, parent, heap slot): no gain; huge pages for
+the big arrays (``madvise``): no gain in the median, and a first touch of
+each 2 MiB page zeroes it whole (the mean doubled over 200 queries):
+dropped; the two halves of each shortcut stored as 8-bit slots (unpacking
+without scanning lists): 0.067 -> 0.052 ms, +20 bytes a cell: not kept.
+A clean path's cost is summed from its unpacked steps' weights (the board
+steps' own, in path order: ``walk_cost``'s sum bit for bit) instead of a
+second walk over the cost arrays.
+
+Next: renumbering the hierarchy's nodes by contraction order (the levels
+every query climbs would share cache lines across queries; the query's
+cost is now mostly cache misses: a 512² path takes 0.08 ms warm, 0.3 ms
+cold); a parallel contraction (independent sets of nodes contracted at
+once: the build has one core's worth of margin left).
 """
 
 
