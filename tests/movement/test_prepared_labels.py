@@ -137,3 +137,17 @@ def test_unit_of_label_costs():
     assert prep._unit(np.array([0.25, 3.5])) == 0.25
     assert prep._unit(np.array([0.1])) is None  # no power of two down to 1/16 divides it
     assert prep._unit(np.array([65534.0])) == 1.0 and prep._unit(np.array([65535.0])) is None
+
+
+def test_parent_slots_name_the_arc_or_the_hub():
+    from wargrid._kernels.movement import ch_labels
+
+    # core: 0 - 1 - 2 (a path); node 1's label: hub itself, then parent 2 (its slot 1), then parent 0 (slot 0)
+    cf = np.array([0, 1, 3, 4])
+    cnb = np.array([1, 0, 2, 1], dtype=np.int32)
+    lf = np.array([0, 0, 3, 3])
+    par = np.array([1, 2, 0], dtype=np.int32)
+    slots = np.zeros(3, dtype=np.uint8)
+    assert ch_labels.parent_slots(lf, par, cf, cnb, slots, 255) == 0
+    assert slots.tolist() == [255, 1, 0]
+    assert ch_labels.parent_slots(lf, np.array([1, 2, 3], dtype=np.int32), cf, cnb, slots, 255) == 1  # 3: no arc

@@ -903,7 +903,8 @@ def _core_labels(cf: np.ndarray, cnb: np.ndarray, cwo: np.ndarray, cwi: np.ndarr
     packed: list[np.ndarray] = []
     for lf, hub, dist, par in (out, inn):
         slots = np.empty(par.shape[0], dtype=slot)
-        kl.parent_slots(lf, par, cf, cnb, slots, self_slot)
+        if kl.parent_slots(lf, par, cf, cnb, slots, self_slot):
+            return _NO_LABELS  # a parent off the node's arcs: no path could be read back (never seen)
         costs = _narrow(dist) if unit is None else np.round(dist / unit).astype(np.uint16)
         packed += [_narrow(lf), hub.astype(np.uint16), costs, slots]
     labels = (*packed, np.array([1.0 if unit is None else unit, float(self_slot)]))

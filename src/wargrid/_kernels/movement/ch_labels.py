@@ -222,17 +222,27 @@ def _hub_at(hub, lo, hi, h):
 
 @jit
 def parent_slots(lf, par, cf, cnb, slots, self_slot):
-    """``slots[j]``: where entry ``j``'s parent stands among its node's core arcs (``self_slot``: the hub itself)."""
+    """``slots[j]``: where entry ``j``'s parent stands among its node's core arcs (``self_slot``: the hub itself).
+
+    Returns how many parents were not among the arcs (none: the core's lists
+    hold every neighbour both ways; the caller drops the labels otherwise).
+    """
+    missing = 0
     for x in range(lf.shape[0] - 1):
         for j in range(lf[x], lf[x + 1]):
             y = par[j]
+            slots[j] = self_slot
             if y == x:
-                slots[j] = self_slot
                 continue
+            found = False
             for k in range(cf[x + 1] - cf[x]):
                 if cnb[cf[x] + k] == y:
                     slots[j] = k
+                    found = True
                     break
+            if not found:
+                missing += 1
+    return missing
 
 
 @jit(inline="always")
