@@ -224,3 +224,30 @@ def test_a_clean_paths_cost_is_its_walk_bit_for_bit(diagonal):
             assert p.cost == float(k.walk_cost(ids, f.cell, f.edge, prep.topo_bundle(topo)))
             seen += 1
     assert seen > 100
+
+
+def test_shortcut_halves_point_at_the_middles_arcs():
+    m = wargrid.generate(30, 26, kind="hex", seed=12)
+    pp = prepare(m.grid, m.cost_field(unit="foot"), progress=False, core=40)
+    first, ucnt, un, uvo, uvi = (np.asarray(pp.upward[i]) for i in (0, 1, 2, 5, 6))
+    ho, hi = np.asarray(pp.upward[25]), np.asarray(pp.upward[26])
+    assert ho.shape == hi.shape == (un.shape[0], 2) and ho.dtype == np.uint8
+    checked = 0
+    for x in range(first.shape[0]):
+        for e in range(first[x], first[x] + ucnt[x]):
+            y = un[e]
+            for via, h, a, b in ((uvo[e], ho[e], x, y), (uvi[e], hi[e], y, x)):
+                if via < 0:
+                    continue
+                # the walk a -> b through the middle: the middle's arc to a, then its arc to b
+                assert un[first[via] + h[0]] == a and un[first[via] + h[1]] == b
+                checked += 1
+    assert checked > 100
+
+
+def test_upward_arrays_are_packed_records():
+    m = wargrid.generate(20, 16, kind="hex", seed=2)
+    up = prepare(m.grid, m.cost_field(unit="foot"), progress=False).upward
+    assert {up[i].strides for i in (0, 1, 7)} == {(7,)}  # first, count, core flag: 7 bytes a node
+    assert {up[i].strides[0] for i in (2, 3, 4, 5, 6, 25, 26)} == {24}  # head, weights, middles, halves
+    assert up[1].dtype == np.uint16

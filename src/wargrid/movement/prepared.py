@@ -143,8 +143,8 @@ scans instead of an A* over the core."""
 LABEL_BYTES = 64
 """The labels may take at most this many bytes a cell of the board; a core whose labels would pass it keeps the A*."""
 
-LABEL_CORE_GROWTH = 1.75
-LABEL_CORE_GROWN = 12_000
+LABEL_CORE_GROWTH = 1.6
+LABEL_CORE_GROWN = 11_500
 """A core that will be labelled is grown by ``LABEL_CORE_GROWTH``, to at most this many nodes (``core_size``)."""
 
 LABEL_SAMPLES = 256
@@ -179,7 +179,7 @@ def core_size(m: int) -> int:
     it, which every query climbs, get fewer.
 
     >>> core_size(1_000_000), core_size(250_000), core_size(10_000)
-    (80000, 12000, 140)
+    (80000, 11500, 128)
     """
     fraction = CORE_FRACTION * min(1.0, math.sqrt(m / CORE_REFERENCE))
     base = min(CORE_MAX, int(m * fraction))
@@ -783,8 +783,11 @@ def prepare(
         dl = _landmarks(cf, cnb, cwo, LANDMARKS)
         labels = _core_labels(cf, cnb, cwo, cwi, int(np.count_nonzero(grid.mask)))
     dlp, lq = _pack_landmarks(dl)
-    upward = (*_interleaved([_narrow(first), ucnt]), *_interleaved([un, _narrow(uwo), _narrow(uwi), uvo, uvi]),
-              in_core, cidx, dlp, cids, _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq) + labels
+    arcs = _interleaved([un, _narrow(uwo), _narrow(uwi), uvo, uvi, *_halves(first, ucnt, un, uvo, uvi)])
+    counts = ucnt.astype(np.uint16) if int(ucnt.max(initial=0)) <= np.iinfo(np.uint16).max else ucnt
+    nodes = _interleaved([_narrow(first), counts, in_core])
+    upward = (*nodes[:2], *arcs[:5], nodes[2], cidx, dlp, cids, _narrow(cf), cnb, _narrow(cwo), _narrow(cwi),
+              lq) + labels + arcs[5:]
     held = sum(a.nbytes for a in upward)
     free = bool(utop) and min(float(uwo.min()), float(uwi.min())) == 0.0
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward, free_steps=free)
@@ -934,6 +937,16 @@ def landmark_costs(upward: tuple[np.ndarray, ...]) -> npt.NDArray[np.float64]:
     return np.where(dlp == lq[1], np.inf, dlp.astype(np.float64) * lq[0])
 
 
+def _halves(first: np.ndarray, ucnt: np.ndarray, un: np.ndarray, uvo: np.ndarray,
+            uvi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each shortcut's halves as positions in its middle's list (``ch.shortcut_halves``), 8 bits where lists allow."""
+    small = np.uint8 if un.shape[0] == 0 or int(ucnt.max()) <= 256 else np.uint16
+    ho = np.zeros((un.shape[0], 2), dtype=small)
+    hi = np.zeros((un.shape[0], 2), dtype=small)
+    _kernels().shortcut_halves(first, ucnt, un, uvo, uvi, ho, hi)
+    return ho, hi
+
+
 def _interleaved(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     """The columns as views into one array of packed records: what a search reads of one node or one arc
     together shares a cache line (a query on a large board finds few of its lines in the caches).
@@ -942,7 +955,8 @@ def _interleaved(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     >>> a.tolist(), b.tolist(), a.strides
     ([0, 1, 2], [1.0, 1.0, 1.0], (8,))
     """
-    rec = np.empty(columns[0].shape[0], dtype=np.dtype([(f"c{i}", c.dtype) for i, c in enumerate(columns)]))
+    rec = np.empty(columns[0].shape[0],
+                   dtype=np.dtype([(f"c{i}", c.dtype, c.shape[1:]) for i, c in enumerate(columns)]))
     for i, c in enumerate(columns):
         rec[f"c{i}"] = c
     return tuple(rec[f"c{i}"] for i in range(len(columns)))

@@ -462,6 +462,26 @@ def _entry(x, y, upg):
     return -1
 
 
+@jit
+def shortcut_halves(first, ucnt, un, uvo, uvi, ho, hi):
+    """Where each shortcut's halves stand in its middle's list: ``ho[e] = (x, y)`` for the arc ``e`` of ``x``
+    walked out to ``y = un[e]`` through ``m = uvo[e]`` (the positions of ``x`` and ``y`` in ``m``'s upward
+    arcs, less ``first[m]``), ``hi[e]`` likewise for the walk in, ``y`` to ``x`` through ``uvi[e]``; 0 where
+    the arc is the board's. Unpacking then needs no list scans.
+    """
+    for x in range(first.shape[0]):
+        for e in range(first[x], first[x] + ucnt[x]):
+            y = un[e]
+            m = uvo[e]
+            if m >= 0:
+                ho[e, 0] = _entry(m, x, (first, ucnt, un)) - first[m]
+                ho[e, 1] = _entry(m, y, (first, ucnt, un)) - first[m]
+            m = uvi[e]
+            if m >= 0:
+                hi[e, 0] = _entry(m, y, (first, ucnt, un)) - first[m]
+                hi[e, 1] = _entry(m, x, (first, ucnt, un)) - first[m]
+
+
 @jit(inline="always")
 def _reach(y, nd, x, dist, stamp, par, pos, hk, hid, n, gen):
     """Reach ``y`` at cost ``nd`` from ``x`` unless it is settled or reached as cheaply; returns ``(n, reached)``."""
@@ -578,10 +598,11 @@ def _unpack_arc(a, b, e, out_dir, upg, out, n, stack, total):
 
     The arc is upward arc ``e`` (of ``a`` when ``out_dir``, else of ``b``);
     a shortcut ``x -> y`` with middle ``m`` is ``m``'s arc to ``x`` walked
-    inward, then ``m``'s arc to ``y`` walked outward. ``total`` gains the
+    inward, then ``m``'s arc to ``y`` walked outward (found without a scan:
+    ``shortcut_halves``). ``total`` gains the
     board steps' weights in path order (``walk_cost``'s sum, bit for bit).
     """
-    uwo, uwi, uvo, uvi = upg[3], upg[4], upg[5], upg[6]
+    first, uwo, uwi, uvo, uvi, ho, hi = upg[0], upg[3], upg[4], upg[5], upg[6], upg[25], upg[26]
     stack[0, 0] = a
     stack[0, 1] = b
     stack[0, 2] = e
@@ -605,14 +626,16 @@ def _unpack_arc(a, b, e, out_dir, upg, out, n, stack, total):
             bigger = np.empty((2 * stack.shape[0], 4), dtype=np.int64)
             bigger[: stack.shape[0]] = stack
             stack = bigger
-        # x -> m then m -> y: pushed in reverse
+        # x -> m then m -> y: pushed in reverse (the halves' positions: shortcut_halves)
+        h = ho if od else hi
+        fm = first[m]
         stack[sp, 0] = m
         stack[sp, 1] = y
-        stack[sp, 2] = _entry(m, y, upg)
+        stack[sp, 2] = fm + h[e, 1]
         stack[sp, 3] = 1
         stack[sp + 1, 0] = x
         stack[sp + 1, 1] = m
-        stack[sp + 1, 2] = _entry(m, x, upg)
+        stack[sp + 1, 2] = fm + h[e, 0]
         stack[sp + 1, 3] = 0
         sp += 2
     return out, n, total
