@@ -18,7 +18,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # Private modules at the top of the library that every package may use.
-SHARED_PRIVATE = {"wargrid._validate", "wargrid._files", "wargrid._budget", "wargrid._xml", "wargrid._extras", "wargrid._progress", "wargrid._kernels", "wargrid._kernels._jit"}
+SHARED_PRIVATE = {"wargrid._validate", "wargrid._files", "wargrid._budget", "wargrid._xml", "wargrid._extras", "wargrid._progress", "wargrid._hugepages", "wargrid._kernels", "wargrid._kernels._jit"}
 
 CAPABILITIES = ("movement", "sight", "territory", "rts", "tactics", "grids", "render")
 

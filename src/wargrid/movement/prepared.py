@@ -108,6 +108,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._hugepages import block, packed
 from .._progress import Progress, check_progress, reporter
 from ..costs import CostField
 from ..errors import ArgumentError, WargridError
@@ -438,12 +439,12 @@ class _QueryState:
     """One thread's scratch for queries on boards of ``n`` padded cells (generation stamps)."""
 
     def __init__(self, n: int) -> None:
-        fl = [np.empty(n, dtype=np.float64) for _ in range(4)]
-        ids = [np.empty(n, dtype=np.int32) for _ in range(6)]
-        self.stamps = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+        got = block([(n, np.float64)] * 4 + [(n, np.int32)] * 6 + [(n, np.int64)] * 3)  # see _hugepages
+        fl, ids = got[:4], got[4:10]
+        self.stamps = got[10:12]
         self.qs = (fl[0], fl[1], self.stamps[0], self.stamps[1], ids[0], ids[1], ids[2], ids[3], fl[2], ids[4],
                    fl[3], ids[5])
-        self.ps = np.zeros(n, dtype=np.int64)
+        self.ps = got[12]
         self._core: tuple[np.ndarray, ...] | None = None
         self.gen = 2
 
@@ -452,9 +453,8 @@ class _QueryState:
         got = self._core
         if got is None or got[0].shape[0] < c:
             m = max(c, 1)
-            got = self._core = (np.empty(m), np.zeros(m, dtype=np.int64), np.empty(m, dtype=np.int32),
-                                np.empty(m, dtype=np.int32), np.empty(m), np.empty(m, dtype=np.int32), np.empty(m),
-                                np.empty(m), np.zeros(m, dtype=np.int64))
+            got = self._core = block([(m, np.float64), (m, np.int64), (m, np.int32), (m, np.int32), (m, np.float64),
+                                      (m, np.int32), (m, np.float64), (m, np.float64), (m, np.int64)])
         return got
 
     def take(self, k: int) -> int:
@@ -786,8 +786,8 @@ def prepare(
     arcs = _interleaved([un, _narrow(uwo), _narrow(uwi), uvo, uvi, *_halves(first, ucnt, un, uvo, uvi)])
     counts = ucnt.astype(np.uint16) if int(ucnt.max(initial=0)) <= np.iinfo(np.uint16).max else ucnt
     nodes = _interleaved([_narrow(first), counts, in_core])
-    upward = (*nodes[:2], *arcs[:5], nodes[2], cidx, dlp, cids, _narrow(cf), cnb, _narrow(cwo), _narrow(cwi),
-              lq) + labels + arcs[5:]
+    rest = packed([cidx, dlp, cids, _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq, *labels])  # see _hugepages
+    upward = (*nodes[:2], *arcs[:5], nodes[2], *rest, *arcs[5:])
     held = sum(a.nbytes for a in upward)
     free = bool(utop) and min(float(uwo.min()), float(uwi.min())) == 0.0
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward, free_steps=free)
@@ -949,14 +949,14 @@ def _halves(first: np.ndarray, ucnt: np.ndarray, un: np.ndarray, uvo: np.ndarray
 
 def _interleaved(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     """The columns as views into one array of packed records: what a search reads of one node or one arc
-    together shares a cache line (a query on a large board finds few of its lines in the caches).
+    together shares a cache line (a query on a large board finds few of its lines in the caches), on huge
+    pages (``_hugepages``).
 
     >>> a, b = _interleaved([np.arange(3, dtype=np.int32), np.ones(3, dtype=np.float32)])
     >>> a.tolist(), b.tolist(), a.strides
     ([0, 1, 2], [1.0, 1.0, 1.0], (8,))
     """
-    rec = np.empty(columns[0].shape[0],
-                   dtype=np.dtype([(f"c{i}", c.dtype, c.shape[1:]) for i, c in enumerate(columns)]))
+    rec, = block([(columns[0].shape[0], np.dtype([(f"c{i}", c.dtype, c.shape[1:]) for i, c in enumerate(columns)]))])
     for i, c in enumerate(columns):
         rec[f"c{i}"] = c
     return tuple(rec[f"c{i}"] for i in range(len(columns)))
