@@ -63,11 +63,12 @@ instead: 512² build 13.7 s, long query median 0.56 ms (1/100 of tcod's),
 116 bytes a cell; the 1200² world: see ``BUILD_NOTES`` (the core's size and
 the landmark count are set there by the world's build time against its
 query time). Hub labels over a core of 6 288 nodes on 512² (111 entries a
-node and side): the core's part of a query 0.17 → 0.04 ms; grown to 11 000
-nodes (133 entries): the query below the core settles fewer nodes, 0.36 →
-0.26 ms a path, 181 bytes a cell. A world core (80 000 nodes) would need
-about 200 entries a node, 110 bytes a cell, and a build too long: it keeps
-the A*.
+node and side): the core's part of a query 0.17 → 0.04 ms; grown to 10 060
+nodes: the query below the core settles fewer nodes; with the layout work
+in ``BUILD_NOTES`` a long 512² query takes 0.22-0.27 ms as the benchmark
+asks (was 0.34-0.49), 192 bytes a cell. A world core (80 000 nodes) would
+need about 200 entries a node, 110 bytes a cell, and a build too long: it
+keeps the A*.
 
 **Exact after edits, always.** The hierarchy belongs to the cost field it
 was built from. A query on another field of the same board (the map after
@@ -366,9 +367,9 @@ the order of shortest-path tree sizes over 16 / 64 / 256 sampled roots
 0.36 -> 0.25 ms. A larger core then pays (labels, 8 bytes an entry): 6 288
 nodes 0.36 ms, 9 000 0.31, 13 000 0.27, 20 000 0.24, at 166 / 194 / 240 /
 329 bytes a cell; entries of 5 bytes (a 16-bit rank, a 16-bit cost in units
-where exact, an 8-bit parent slot) and a core grown 1.75 times to at most
-12 000 nodes: 11 004 nodes, 133 entries, 181 bytes a cell, build 15 ->
-20 s. Smaller cores without labels were slower (2 000 nodes: 0.76 ms, 600:
+where exact, an 8-bit parent slot) and a core grown 1.75 times: 11 004
+nodes, 133 entries, 181 bytes a cell, build 15 -> 20 s; kept at 1.6 times
+(10 060 nodes, 192 bytes a cell with the shortcut halves below). Smaller cores without labels were slower (2 000 nodes: 0.76 ms, 600:
 2.7 ms, build 55 s: the top of the contraction is dense). Stalling core
 nodes that the search below reaches (fewer seeds: 68 -> 40 a side) cost
 more than the label scans it saved (0.165 -> 0.18 ms).
@@ -376,11 +377,18 @@ more than the label scans it saved (0.165 -> 0.18 ms).
 Memory layout, measured cold (each query once; machine shared): the upward
 arrays as packed records (a node's first arc and count; an arc's head,
 weights and middles) 0.265 -> 0.241-0.249 ms a path; a record of search
-state a node (cost, stamp, parent, heap slot): no gain; huge pages for
-the big arrays (``madvise``): no gain in the median, and a first touch of
-each 2 MiB page zeroes it whole (the mean doubled over 200 queries):
-dropped; the two halves of each shortcut stored as 8-bit slots (unpacking
-without scanning lists): 0.067 -> 0.052 ms, +20 bytes a cell: not kept.
+state a node (cost, stamp, parent, heap slot): no gain; the two halves of
+each shortcut as 8-bit positions in the middle's list (unpacking without
+scanning lists): 0.067 -> 0.052 ms in that harness, and as the benchmark
+asks (each query once, after the build) 0.12 -> 0.07 ms: kept, +20 bytes a
+cell (the world 127 -> 145). Huge pages: in a fresh process numpy already
+gets them for the big arrays (no gain in an A/B there); but a board
+prepared after another one got heap memory without them and its queries
+were 10-50 % slower (0.29 -> 0.44 ms on the second board of the benchmark).
+``_hugepages.block`` maps its own memory, asks for huge pages and touches
+it at build time (touched in a query, each 2 MiB page is zeroed whole: the
+mean doubled); both boards now 0.22-0.27 ms. The build does not gain from
+them (512² 18.1 -> 17.9 s with the system's setting at "always").
 A clean path's cost is summed from its unpacked steps' weights (the board
 steps' own, in path order: ``walk_cost``'s sum bit for bit) instead of a
 second walk over the cost arrays.
