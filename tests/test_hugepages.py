@@ -20,14 +20,17 @@ def test_blocks_hold_zeroed_arrays_of_the_asked_shapes(monkeypatch, enabled):
     y[2, 4] = 7
     z["h"][6] = (1, 2)
     assert x[-1] == 2.5 and y.sum() == 7 and z["h"][6].tolist() == [1, 2]
-    if hp.ENABLED:  # one mapping, 2 MiB aligned, each array on its own 64-byte line
+    if hp.ENABLED and x.base is not None:  # mapped: 2 MiB aligned, each array on its own 64-byte line
         assert x.ctypes.data % hp.HUGE == 0
         assert y.ctypes.data % hp.LINE == 0 and z.ctypes.data % hp.LINE == 0
 
 
-def test_small_blocks_are_plain_arrays():
+def test_small_blocks_are_plain_arrays(monkeypatch):
     a, = hp.block([(10, np.int64)])
     assert a.base is None
+    monkeypatch.setattr(hp, "ENABLED", False)
+    b, = hp.block([(1 << 20, np.int64)])  # big, but not asked for
+    assert b.base is None and b.shape == (1 << 20,)
 
 
 def test_packed_copies_keep_values_and_types():
