@@ -41,7 +41,8 @@ goal) give each landmark ``l`` a cost ``X_l`` to the goal, and the forward
 side's core nodes start an A* over the core whose potential ``max_l (X_l -
 d(l, v))`` is a consistent lower bound, so it is exact and settles little
 more than a corridor. The path is unpacked from the shortcuts into board
-cells; its cost is the sum of its steps' weights, in path order. Tables run the bucket many-to-many method: every upward search stops
+cells; its cost is the sum of its steps' weights, in path order. Tables
+run the bucket many-to-many method: every upward search stops
 at the core; the longer list's leave buckets, and each cell of the shorter
 list then sweeps the core from its core entries, reading the buckets of
 the nodes it settles, until its row can no longer change. The sweeps use a
@@ -369,7 +370,8 @@ nodes 0.36 ms, 9 000 0.31, 13 000 0.27, 20 000 0.24, at 166 / 194 / 240 /
 329 bytes a cell; entries of 5 bytes (a 16-bit rank, a 16-bit cost in units
 where exact, an 8-bit parent slot) and a core grown 1.75 times: 11 004
 nodes, 133 entries, 181 bytes a cell, build 15 -> 20 s; kept at 1.6 times
-(10 060 nodes, 192 bytes a cell with the shortcut halves below). Smaller cores without labels were slower (2 000 nodes: 0.76 ms, 600:
+(10 060 nodes, 192 bytes a cell with the shortcut halves below). Smaller
+cores without labels were slower (2 000 nodes: 0.76 ms, 600:
 2.7 ms, build 55 s: the top of the contraction is dense). Stalling core
 nodes that the search below reaches (fewer seeds: 68 -> 40 a side) cost
 more than the label scans it saved (0.165 -> 0.18 ms).
