@@ -37,9 +37,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .ch_core import core_astar, core_back, landmark_bounds, lower_from_start, lower_to_goal
+from .ch_core import _scan, core_astar, core_back, landmark_bounds, lower_from_start, lower_to_goal
 from .ch_labels import label_query
-from .keyheap import _grow, _hpop, _hpush, relax_arcs
+from .keyheap import _grow, _hpop, _hpush, reach, relax_arcs
 from .steps import corner_ok, step_to
 
 INF = np.inf
@@ -485,19 +485,10 @@ def shortcut_halves(first, ucnt, un, uvo, uvi, ho, hi):
 @jit(inline="always")
 def _reach(y, nd, x, dist, stamp, par, pos, hk, hid, n, gen):
     """Reach ``y`` at cost ``nd`` from ``x`` unless it is settled or reached as cheaply; returns ``(n, reached)``."""
-    sy = stamp[y]
-    if sy == gen + 1:
-        return n, False
-    if sy != gen:
-        dist[y] = nd
-        stamp[y] = gen
+    n, ok = reach(y, nd, dist, stamp, pos, hk, hid, n, gen)
+    if ok:
         par[y] = x
-        return _hpush(y, nd, n, hk, hid, pos, True), True
-    if nd < dist[y]:
-        dist[y] = nd
-        par[y] = x
-        return _hpush(y, nd, n, hk, hid, pos, False), True
-    return n, False
+    return n, ok
 
 
 @jit(inline="always")
@@ -847,12 +838,7 @@ def table_entries(src, tgt, upg, flip, qs, gen0, out):
                 sdist[ns] = dx
                 ns += 1
             elif sf[x] == mark:
-                e = head[x]
-                while e >= 0:
-                    c = dx + bdist[e]
-                    if c < row[btgt[e]]:
-                        row[btgt[e]] = c
-                    e = bnext[e]
+                _scan(x, dx, head, bnext, bdist, btgt, row)
         sptr[i + 1] = ns
     return g2 + 2, chead, bnext, bdist[:nb_], btgt[:nb_], sptr, snode[:ns], sdist[:ns]
 
@@ -1063,16 +1049,5 @@ def dijkstra_targets(s, want, nwant, cell, edge, tb, dist, stamp, pos, hk, hid, 
                 break
         for d in range(ndir):
             q, w = _board_step(p, d, cell, edge, tb)
-            if not w < INF:
-                continue
-            nd = dp + w
-            sq = stamp[q]
-            if sq == gen + 1:
-                continue
-            if sq != gen:
-                dist[q] = nd
-                stamp[q] = gen
-                nh = _hpush(q, nd, nh, hk, hid, pos, True)
-            elif nd < dist[q]:
-                dist[q] = nd
-                nh = _hpush(q, nd, nh, hk, hid, pos, False)
+            if w < INF:
+                nh, _ = reach(q, dp + w, dist, stamp, pos, hk, hid, nh, gen)

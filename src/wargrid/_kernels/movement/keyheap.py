@@ -1,7 +1,7 @@
 """A binary heap keyed on one float with decrease-key, in preallocated arrays (the hierarchy's searches).
 
 ``hk[i]``, ``hid[i]``: the key and node of slot ``i``; ``pos[v]``: the slot of
-node ``v``. ``relax_arcs`` is the plain Dijkstra step over a run of arcs,
+node ``v``. ``reach`` is the plain Dijkstra step to one node, ``relax_arcs`` over a run of arcs,
 with the searches' generation stamps (``gen``: reached, ``gen + 1``:
 settled). ``_grow`` lengthens a scratch array.
 """
@@ -75,6 +75,23 @@ def _grow(a, n, fill):
 
 
 @jit(inline="always")
+def reach(y, nd, dist, stamp, pos, hk, hid, nh, gen):
+    """Reach ``y`` at ``nd`` unless it is settled (``gen + 1``) or reached (``gen``) as cheaply; returns
+    ``(heap size, whether it was reached)``."""
+    sy = stamp[y]
+    if sy == gen + 1:
+        return nh, False
+    if sy != gen:
+        dist[y] = nd
+        stamp[y] = gen
+        return _hpush(y, nd, nh, hk, hid, pos, True), True
+    if nd < dist[y]:
+        dist[y] = nd
+        return _hpush(y, nd, nh, hk, hid, pos, False), True
+    return nh, False
+
+
+@jit(inline="always")
 def relax_arcs(lo, hi, nbr, w, dx, dist, stamp, pos, hk, hid, nh, gen, x=-1, par=None):
     """Reach, at ``dx`` plus their weight, the heads ``nbr[e]`` of the arcs ``lo <= e < hi`` (weights ``w``; ``inf``:
     no arc) not settled nor reached as cheaply; returns the heap size. With ``par``, ``par[y] = x`` for each
@@ -84,19 +101,7 @@ def relax_arcs(lo, hi, nbr, w, dx, dist, stamp, pos, hk, hid, nh, gen, x=-1, par
         if not we < INF:
             continue
         y = nbr[e]
-        nd = dx + we
-        sy = stamp[y]
-        if sy == gen + 1:
-            continue
-        if sy != gen:
-            dist[y] = nd
-            stamp[y] = gen
-            nh = _hpush(y, nd, nh, hk, hid, pos, True)
-        elif nd < dist[y]:
-            dist[y] = nd
-            nh = _hpush(y, nd, nh, hk, hid, pos, False)
-        else:
-            continue
-        if par is not None:
+        nh, ok = reach(y, dx + we, dist, stamp, pos, hk, hid, nh, gen)
+        if ok and par is not None:
             par[y] = x
     return nh
