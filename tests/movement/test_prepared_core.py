@@ -251,3 +251,51 @@ def test_upward_arrays_are_packed_records():
     assert {up[i].strides for i in (0, 1, 7)} == {(7,)}  # first, count, core flag: 7 bytes a node
     assert {up[i].strides[0] for i in (2, 3, 4, 5, 6, 25, 26)} == {24}  # head, weights, middles, halves
     assert up[1].dtype == np.uint16
+
+
+@pytest.mark.parametrize("batch", [1, 7, 256])
+def test_the_hierarchy_is_the_same_on_any_number_of_threads(monkeypatch, batch):
+    # each candidate's witness searches do not depend on the thread that runs them: arc for arc the same
+    monkeypatch.setattr(prep, "BATCH", batch)
+    monkeypatch.setattr(prep, "CONTRACT_THREAD_NODES", 1)
+    m = wargrid.generate(40, 34, kind="hex", seed=4)
+    f = m.cost_field(unit="foot")
+    built = []
+    for threads in (1, 2, 3):
+        monkeypatch.setattr(prep, "THREADS", threads)
+        built.append(prepare(m.grid, f, progress=False, core=50))
+    for other in built[1:]:
+        assert other.arcs == built[0].arcs
+        for a, b in zip(built[0].upward, other.upward):
+            assert np.array_equal(a, b)
+    topo = m.grid.topology
+    cells = [c for c in m.grid.cells() if math.isfinite(f.cell[topo.padded_id(*c)])]
+    field = m.distance_field(cells[0], unit="foot")
+    for b in cells[::37]:
+        assert _close(built[1].distance(f, topo.padded_id(*cells[0]), topo.padded_id(*b)), field[b[1], b[0]])
+
+
+def test_a_batch_holds_no_two_neighbours_and_loses_no_node():
+    k = prep._kernels()
+    m = wargrid.generate(24, 20, kind="square", seed=5)
+    f = m.cost_field(unit="foot")
+    topo = m.grid.topology
+    n = topo.padded_size
+    start, cnt, cap = (np.empty(n, dtype=np.int64) for _ in range(3))
+    pool, top = k.build_graph(f.cell, f.edge, prep.topo_bundle(topo), start, cnt, cap)
+    pq = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(3, dtype=np.int64))
+    rng = np.random.default_rng(0)
+    total = k.order_init(n, f.cell, rng.random(n), pq)
+    size = 40
+    bt = (np.empty(2 * size, dtype=np.int64), np.empty(2 * size), np.zeros(n, dtype=np.int64),
+          np.zeros(1, dtype=np.int64))
+    nc = k.batch_pick((start, cnt, cap, pool, top), pq, bt, size, total)
+    cand = set(bt[0][:nc].tolist())
+    assert nc == size and len(cand) == nc
+    assert int(pq[3][0]) + nc == total  # the nodes set aside went back
+    for v in cand:
+        assert not cand & set(pool[0][start[v]:start[v] + cnt[v]].tolist())
+    keys = bt[1][:nc]
+    assert np.all(np.diff(keys) >= 0)  # taken from the queue's front, in order
+    assert np.min(pq[0][:pq[3][0]]) >= keys[0]
+    assert k.batch_pick((start, cnt, cap, pool, top), pq, bt, size, 3) == 3  # never past what may be contracted

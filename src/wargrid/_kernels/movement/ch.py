@@ -151,10 +151,11 @@ def build_graph(cell, edge, tb, start, cnt, cap):
 
 
 @jit(inline="always")
-def _witness_search(u, v, gen, left, limit, settle_max, graph, wit):
-    """Dijkstra from ``u`` over the nodes not contracted, without ``v``, under stamp ``gen``; ``wit``'s target stamps
-    mark ``left`` targets. Stops once they are all settled, past ``limit``, or after ``settle_max`` settled nodes:
-    a target ``w`` has a witness as cheap as ``c`` when it was reached (stamp ``gen`` or ``gen + 1``) at ``<= c``."""
+def _witness_search(u, v, avoid, ag, gen, left, limit, settle_max, graph, wit):
+    """Dijkstra from ``u`` over the nodes not contracted, without ``v`` nor the nodes ``x`` with ``avoid[x] == ag``
+    (the rest of a batch), under stamp ``gen``; ``wit``'s target stamps mark ``left`` targets. Stops once they are all
+    settled, past ``limit``, or after ``settle_max`` settled nodes: a target ``w`` has a witness as cheap as ``c``
+    when it was reached (stamp ``gen`` or ``gen + 1``) at ``<= c``."""
     start, cnt = graph[0], graph[1]
     nb, wo = graph[3][0], graph[3][1]
     dist, stamp, hpos, hk, hid, genbox, tg = wit[0], wit[1], wit[2], wit[3], wit[4], wit[5], wit[6]
@@ -168,6 +169,8 @@ def _witness_search(u, v, gen, left, limit, settle_max, graph, wit):
         dx = hk[0]
         nh = _hpop(nh, hk, hid, hpos)
         stamp[x] = gen + 1
+        if avoid[x] == ag:
+            continue  # reached, not passed through (it leaves with v)
         settled += 1
         genbox[1] += 1
         if tg[x] == gen:
@@ -187,15 +190,16 @@ def _witnessed(w, c, gen, wit):
 
 
 @jit
-def _witness_pass(v, graph, wit, settle_max, sc):
-    """The shortcuts the contraction of ``v`` needs, into ``sc`` (``(u, w, cost, count)``); ``v`` is skipped by the searches.
+def _witness_pass(v, graph, wit, settle_max, sc, nsc, avoid, ag):
+    """Append to ``sc`` (``(u, w, cost)`` from ``nsc`` on) the shortcuts the contraction of ``v`` needs: the searches
+    go round ``v`` and the nodes ``x`` with ``avoid[x] == ag``.
 
-    Returns the (maybe grown) ``sc`` arrays and the count.
+    Returns the (maybe grown) ``sc`` arrays and their new count; the
+    shortcuts come grouped by their first node.
     """
     start, cnt, pool = graph[0], graph[1], graph[3]
     genbox, tg = wit[5], wit[6]
     scu, scw, scc = sc
-    nsc = 0
     nb, wo, wi = pool[0], pool[1], pool[2]
     s = start[v]
     k = cnt[v]
@@ -217,7 +221,7 @@ def _witness_pass(v, graph, wit, settle_max, sc):
                 left += 1
         if limit < 0.0:
             continue
-        _witness_search(u, v, gen, left, limit, settle_max, graph, wit)
+        _witness_search(u, v, avoid, ag, gen, left, limit, settle_max, graph, wit)
         for j in range(k):
             wout = wo[s + j]
             if j == i or not wout < INF:
@@ -239,31 +243,31 @@ def _witness_pass(v, graph, wit, settle_max, sc):
 
 
 @jit
-def _witness_recheck(v, graph, wit, settle_max, sc, nsc):
-    """Drop from the ``nsc`` shortcuts in ``sc`` (grouped by their first node) those a longer witness search finds a path for.
+def _witness_recheck(v, graph, wit, settle_max, sc, lo, hi, avoid, ag):
+    """Drop from ``v``'s shortcuts ``lo <= i < hi`` of ``sc`` (grouped by their first node) those a longer witness
+    search (round ``v`` and the nodes ``x`` with ``avoid[x] == ag``) finds a path for.
 
     ``sc`` comes from ``_witness_pass``: a cheap pass proposes, this one
     searches again only from the nodes that still have candidates, only for
     those candidates (a longer search only finds more witnesses). Returns
-    how many are kept (compacted to the front of ``sc``).
+    how many are kept (compacted to ``lo`` on).
     """
     genbox, tg = wit[5], wit[6]
     scu, scw, scc = sc
     gen = genbox[0]
-    kept = 0
-    a = 0
-    while a < nsc:
+    kept = lo
+    a = lo
+    while a < hi:
         u = scu[a]
         b = a
         gen += 2
         limit = -1.0
-        while b < nsc and scu[b] == u:
+        while b < hi and scu[b] == u:
             tg[scw[b]] = gen
             if scc[b] > limit:
                 limit = scc[b]
             b += 1
-        left = b - a
-        _witness_search(u, v, gen, left, limit, settle_max, graph, wit)
+        _witness_search(u, v, avoid, ag, gen, b - a, limit, settle_max, graph, wit)
         for j in range(a, b):
             w = scw[j]
             if _witnessed(w, scc[j], gen, wit):
@@ -274,7 +278,7 @@ def _witness_recheck(v, graph, wit, settle_max, sc, nsc):
             kept += 1
         a = b
     genbox[0] = gen
-    return kept
+    return kept - lo
 
 
 @jit(inline="always")
@@ -284,19 +288,14 @@ def _prio(nsc, k, v, deleted):
 
 
 @jit
-def _priority(v, graph, wit, settle_max, sc, deleted):
-    sc, nsc = _witness_pass(v, graph, wit, settle_max, sc)
-    return sc, _prio(nsc, graph[1][v], v, deleted)
-
-
-@jit
 def init_priorities(lo, hi, cell, graph, wit, settle_max, deleted, out):
     """``out[v]``: the first priority of every passable node ``lo <= v < hi`` (the graph is only read: threads may
     share it, each with its own ``wit``)."""
     sc = (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64))
     for v in range(lo, hi):
         if cell[v] < INF:
-            sc, out[v] = _priority(v, graph, wit, settle_max, sc, deleted)
+            sc, nsc = _witness_pass(v, graph, wit, settle_max, sc, 0, wit[1], -1)  # stamps are never -1
+            out[v] = _prio(nsc, graph[1][v], v, deleted)
 
 
 @jit
@@ -331,8 +330,9 @@ def _freeze(v, pool, start, cnt, first, ucnt, uarr, utop):
 
 
 @jit
-def _add_shortcuts(v, sc, nsc, start, cnt, cap, pool, top, wit):
-    """Add the ``nsc`` shortcuts of ``sc`` (middle ``v``, grouped by their first node) like ``_add_arc``; returns the pool and its top.
+def _add_shortcuts(v, sc, lo, hi, start, cnt, cap, pool, top, wit):
+    """Add the shortcuts ``lo <= i < hi`` of ``sc`` (middle ``v``, grouped by their first node) like ``_add_arc``;
+    returns the pool and its top.
 
     Each group marks its first node's neighbours once (``wit``'s target
     stamps and slot array), so finding an arc already there costs one look
@@ -341,8 +341,8 @@ def _add_shortcuts(v, sc, nsc, start, cnt, cap, pool, top, wit):
     genbox, tg, where = wit[5], wit[6], wit[7]
     scu, scw, scc = sc
     via = np.int32(v)
-    i = 0
-    while i < nsc:
+    i = lo
+    while i < hi:
         u = scu[i]
         gen = genbox[0] + 2
         genbox[0] = gen
@@ -351,7 +351,7 @@ def _add_shortcuts(v, sc, nsc, start, cnt, cap, pool, top, wit):
         for q in range(cnt[u]):
             tg[nb[s + q]] = gen
             where[nb[s + q]] = q
-        while i < nsc and scu[i] == u:
+        while i < hi and scu[i] == u:
             w = scw[i]
             c = scc[i]
             i += 1
@@ -371,47 +371,120 @@ def _add_shortcuts(v, sc, nsc, start, cnt, cap, pool, top, wit):
     return pool, top
 
 
-@jit
-def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
-    """Contract nodes in priority order (lazy updates) until ``upto`` nodes are contracted or none is left.
+# -- the contraction, a batch of independent nodes at a time ------------------------------------
 
-    ``graph``: ``(start, cnt, cap, pool, top)``; ``up``: ``(first, ucnt,
-    (un, uwo, uwi, uvo, uvi), utop)``; ``wit``: the witness searches' ``(dist,
-    stamp, pos, hk, hid, gen, target)`` scratch (``gen`` a one-element array,
-    ``target`` the stamps of the searches' targets); ``pq``: ``(hk, hid, pos,
-    box)``, ``box = [size, contracted, pops]``; ``deleted``: per node the
-    neighbours contracted and the level. Returns the (maybe
-    grown) pool, its top, the upward arrays and their top.
+@jit
+def batch_pick(graph, pq, bt, size, upto):
+    """Pop the batch's candidates: up to ``size`` nodes (fewer when ``upto`` nodes would be contracted), no two
+    of them neighbours. A popped node next to one already picked goes back with its key.
+
+    ``bt``: ``(cand, keys, mark, stamp, ...)``: ``mark[x]`` is the batch's
+    stamp ``stamp[0] + 1`` for a candidate, ``stamp[0]`` for its neighbours.
+    Returns how many were picked.
     """
-    start, cnt, cap, pool, top = graph
-    first, ucnt, uarr, utop = up
+    start, cnt, nb = graph[0], graph[1], graph[3][0]
     hk, hid, pos, box = pq
+    cand, keys, mark, bstamp = bt[0], bt[1], bt[2], bt[3]
     nh = box[0]
-    ndone = box[1]
-    sc = (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64))
-    while nh > 0 and ndone < upto:
+    want = min(size, upto - box[1])
+    g = bstamp[0] + 2
+    bstamp[0] = g
+    nc = 0
+    nback = 0
+    back = cand[size:]
+    backk = keys[size:]
+    while nh > 0 and nc < want and nback < back.shape[0]:
         v = hid[0]
         key = hk[0]
         nh = _hpop(nh, hk, hid, pos)
-        box[2] += 1
-        g = (start, cnt, cap, pool, top)
-        sc, nsc = _witness_pass(v, g, wit, settle_est, sc)
-        pr = _prio(nsc, cnt[v], v, deleted)
-        if nh > 0 and pr > hk[0] and pr > key:
-            nh = _hpush(v, pr, nh, hk, hid, pos, True)
+        if mark[v] >= g:
+            back[nback] = v
+            backk[nback] = key
+            nback += 1
             continue
-        if settle_est < settle_max and nsc > 0:
-            nsc = _witness_recheck(v, g, wit, settle_max, sc, nsc)
-        # contract v: its list becomes its upward arcs
+        s = start[v]
+        for i in range(s, s + cnt[v]):
+            mark[nb[i]] = g
+        mark[v] = g + 1
+        cand[nc] = v
+        keys[nc] = key
+        nc += 1
+    for i in range(nback):
+        nh = _hpush(back[i], backk[i], nh, hk, hid, pos, True)
+    box[0] = nh
+    return nc
+
+
+@jit
+def batch_estimate(t, step, nc, graph, wit, settle_est, deleted, bt, sc):
+    """The candidates ``t, t + step, ...``: their shortcuts by the cheap witness searches (round every candidate)
+    into ``sc`` (``bt``'s ``off``, ``num``: where), their new priorities into ``bt``'s ``prio``. Threads share
+    the graph (only read), each with its own ``t``, ``wit`` and ``sc``. Returns ``sc`` (maybe grown)."""
+    cand, off, num, prio = bt[0], bt[4], bt[5], bt[6]
+    nsc = 0
+    for i in range(t, nc, step):
+        v = cand[i]
+        off[i] = nsc
+        sc, nsc = _witness_pass(v, graph, wit, settle_est, sc, nsc, bt[2], bt[3][0] + 1)
+        num[i] = nsc - off[i]
+        prio[i] = _prio(num[i], graph[1][v], v, deleted)
+    return sc
+
+
+@jit
+def batch_decide(nc, pq, bt, upto):
+    """Which candidates are contracted (``bt``'s ``take``): the lazy rule, a candidate whose new priority passes both
+    its old key and the queue's least goes back at that priority (as do those past ``upto``). Returns how many."""
+    hk, hid, pos, box = pq
+    cand, keys, prio, take = bt[0], bt[1], bt[6], bt[7]
+    nh = box[0]
+    room = upto - box[1]
+    taken = 0
+    for i in range(nc):
+        pr = prio[i]
+        box[2] += 1
+        if taken >= room or (nh > 0 and pr > hk[0] and pr > keys[i]):
+            nh = _hpush(cand[i], pr, nh, hk, hid, pos, True)
+            take[i] = 0
+        else:
+            take[i] = 1
+            taken += 1
+    box[0] = nh
+    return taken
+
+
+@jit
+def batch_recheck(t, step, nc, graph, wit, settle_max, bt, sc):
+    """The longer witness searches for the candidates ``t, t + step, ...`` taken (see ``batch_estimate``)."""
+    cand, off, num, take = bt[0], bt[4], bt[5], bt[7]
+    for i in range(t, nc, step):
+        if take[i] and num[i] > 0:
+            num[i] = _witness_recheck(cand[i], graph, wit, settle_max, sc, off[i], off[i] + num[i], bt[2], bt[3][0] + 1)
+
+
+@jit
+def batch_apply(nc, graph, up, wit, deleted, rank, pq, bt, scs):
+    """Contract the candidates taken, in batch order: each one's list becomes its upward arcs, it leaves its
+    neighbours' lists and its shortcuts join them (``scs[i % len(scs)]``: candidate ``i``'s thread's).
+    Returns the (maybe grown) pool, its top, the upward arrays and their top."""
+    start, cnt, cap, pool, top = graph
+    first, ucnt, uarr, utop = up
+    box = pq[3]
+    cand, off, num, take = bt[0], bt[4], bt[5], bt[7]
+    step = len(scs)
+    ndone = box[1]
+    for i in range(nc):
+        if not take[i]:
+            continue
+        v = cand[i]
         k = cnt[v]
         uarr, utop = _freeze(v, pool, start, cnt, first, ucnt, uarr, utop)
-        utop -= k
         un = uarr[0]
         rank[v] = ndone
         ndone += 1
         nb, wo, wi, vo, vi = pool
-        for i in range(k):
-            u = un[utop + i]
+        for e in range(utop - k, utop):
+            u = un[e]
             deleted[0, u] += 1
             if deleted[1, u] < deleted[1, v] + 1:
                 deleted[1, u] = deleted[1, v] + 1
@@ -423,9 +496,7 @@ def contract(graph, up, wit, settle_est, settle_max, pq, deleted, rank, upto):
             vo[j] = vo[last]
             vi[j] = vi[last]
             cnt[u] -= 1
-        utop += k
-        pool, top = _add_shortcuts(v, sc, nsc, start, cnt, cap, pool, top, wit)
-    box[0] = nh
+        pool, top = _add_shortcuts(v, scs[i % step], off[i], off[i] + num[i], start, cnt, cap, pool, top, wit)
     box[1] = ndone
     return pool, top, uarr, utop
 
