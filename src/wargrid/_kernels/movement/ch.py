@@ -7,11 +7,14 @@ keeps, per node, one list of neighbours with both weights (``wo``: node ->
 neighbour, ``wi``: neighbour -> node) and both shortcut middles (``vo``,
 ``vi``; ``-1``: an arc of the board), in a pool that grows by relocation.
 
-When node ``v`` is contracted (nodes go in ``order``), its list is what is
-left of its neighbours: it becomes ``v``'s upward arcs, copied into the
-upward graph ``(first, cnt, un, uwo, uwi, uvo, uvi)``. For every neighbour
-``u`` with an arc into ``v`` a bounded witness search (Dijkstra from ``u``
-over the nodes not yet contracted, without ``v``, stopped at the longest
+Nodes are contracted in batches (``batch_pick``: from the priority queue's
+front, no two of them neighbours; ``batch_estimate`` and ``batch_recheck``
+on threads; ``batch_decide``, ``batch_apply``). When node ``v`` is
+contracted, its list is what is left of its neighbours: it becomes ``v``'s
+upward arcs, copied into the upward graph ``(first, cnt, un, uwo, uwi, uvo,
+uvi)``. For every neighbour ``u`` with an arc into ``v`` a bounded witness
+search (Dijkstra from ``u`` over the nodes not yet contracted, without ``v``
+nor the rest of its batch, stopped at the longest
 candidate or after ``settle_max`` settled nodes) decides, for every other
 neighbour ``w``, whether the shortcut ``u -> w`` of ``wi[u] + wo[w]`` is
 needed: it is, unless a witness path is as cheap. An unfinished witness
