@@ -854,9 +854,8 @@ def _contract(graph: tuple[Any, ...], up: tuple[Any, ...], wit: tuple[np.ndarray
     reported = 0
     with ThreadPoolExecutor(max(1, threads - 1)) as workers:
 
-        def each(fn: Any, nc: int, *args: Any) -> list[Any]:
-            """``fn(t, threads, nc, graph, wits[t], *args, scs[t])`` for every thread ``t``, the first on this one."""
-            g = (start, cnt, cap, pool, top)
+        def each(fn: Any, nc: int, g: tuple[Any, ...], *args: Any) -> list[Any]:
+            """``fn(t, threads, nc, g, wits[t], *args, scs[t])`` for every thread ``t``, the first on this one."""
             calls = [(t, threads, nc, g, wits[t], *args, scs[t]) for t in range(threads)]
             if threads == 1 or nc < 2 * threads:
                 return [fn(*c) for c in calls]
@@ -868,13 +867,12 @@ def _contract(graph: tuple[Any, ...], up: tuple[Any, ...], wit: tuple[np.ndarray
             nc = k.batch_pick(g, pq, bt, size, stop)
             if nc == 0:
                 break
-            scs = each(k.batch_estimate, nc, ESTIMATE_SETTLE, deleted, bt)
+            scs = each(k.batch_estimate, nc, g, ESTIMATE_SETTLE, deleted, bt)
             if k.batch_decide(nc, pq, bt, stop) == 0:
                 continue
             if ESTIMATE_SETTLE < WITNESS_SETTLE:
-                each(k.batch_recheck, nc, WITNESS_SETTLE, bt)
-            pool, top, uarr, utop = k.batch_apply(nc, (start, cnt, cap, pool, top), up, wit, deleted, rank, pq, bt,
-                                                  tuple(scs))
+                each(k.batch_recheck, nc, g, WITNESS_SETTLE, bt)
+            pool, top, uarr, utop = k.batch_apply(nc, g, up, wit, deleted, rank, pq, bt, tuple(scs))
             up = (up[0], up[1], uarr, utop)
             done = int(pq[3][1])
             if done - reported >= 4096 or done >= stop:
