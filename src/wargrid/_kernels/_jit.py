@@ -18,7 +18,7 @@ import threading
 import numba
 from numba.core import event
 
-__all__ = ["jit", "COMPILE_NOTICE"]
+__all__ = ["jit", "helper", "COMPILE_NOTICE"]
 
 COMPILE_NOTICE = ("wargrid: compiling kernels for first use (once; cached on disk afterwards, "
                   "wargrid.warm_up() or 'wargrid warm-up' does it ahead) ...")
@@ -63,3 +63,17 @@ def jit(func=None, **options):
     if func is None:
         return lambda f: numba.njit(**options)(f)
     return numba.njit(**options)(func)
+
+
+def helper(func):
+    """A kernel's small building block (a heap step, one relaxation) that reads and writes arrays it is given:
+    compiled without reference counting, so LLVM inlines it into its caller as plain loads and stores.
+
+    Numba counts references to every array a function takes, with atomic
+    operations at each call, and ``inline="always"`` (numba's own inlining)
+    brings the counting along: five arrays passed per relaxation made a
+    Dijkstra step five times dearer than the same code written out. A
+    ``helper`` must not allocate an array nor return one (numba then refuses
+    or leaks); scalar helpers need no decorator but ``jit``.
+    """
+    return jit(func, _nrt=False)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from .ch_core import _scan, core_astar, core_back, landmark_bounds, lower_from_start, lower_to_goal
 from .ch_labels import label_query
 from .keyheap import _grow, _hpop, _hpush, reach, relax_arcs
@@ -88,7 +88,7 @@ def _append(v, u, wo_, wi_, vo_, vi_, start, cnt, cap, pool, top):
     return (nb, wo, wi, vo, vi), top
 
 
-@jit
+@helper
 def _find(v, u, start, cnt, nb):
     s = start[v]
     for k in range(s, s + cnt[v]):
@@ -153,7 +153,7 @@ def build_graph(cell, edge, tb, start, cnt, cap):
     return pool, top
 
 
-@jit(inline="always")
+@helper
 def _witness_search(u, v, avoid, ag, gen, left, limit, settle_max, graph, wit):
     """Dijkstra from ``u`` over the nodes not contracted, without ``v`` nor the nodes ``x`` with ``avoid[x] == ag``
     (the rest of a batch), under stamp ``gen``; ``wit``'s target stamps mark ``left`` targets. Stops once they are all
@@ -185,7 +185,7 @@ def _witness_search(u, v, avoid, ag, gen, left, limit, settle_max, graph, wit):
         nh = relax_arcs(start[x], start[x] + cnt[x], nb, wo, dx, dist, stamp, hpos, hk, hid, nh, gen)
 
 
-@jit(inline="always")
+@helper
 def _witnessed(w, c, gen, wit):
     """The last witness search (stamp ``gen``) reached ``w`` at no more than ``c``."""
     sw = wit[1][w]
@@ -525,7 +525,7 @@ def freeze_core(graph, up, pq, rank, core):
 
 # -- queries ----------------------------------------------------------------------------------
 
-@jit
+@helper
 def _entry(x, y, upg):
     """Position of ``y`` in ``x``'s upward arcs (-1: none)."""
     first, ucnt, un = upg[0], upg[1], upg[2]
@@ -556,7 +556,7 @@ def shortcut_halves(first, ucnt, un, uvo, uvi, ho, hi):
                 hi[e, 1] = _entry(m, x, (first, ucnt, un)) - first[m]
 
 
-@jit(inline="always")
+@helper
 def _reach(y, nd, x, dist, stamp, par, pos, hk, hid, n, gen):
     """Reach ``y`` at cost ``nd`` from ``x`` unless it is settled or reached as cheaply; returns ``(n, reached)``."""
     n, ok = reach(y, nd, dist, stamp, pos, hk, hid, n, gen)
@@ -565,7 +565,7 @@ def _reach(y, nd, x, dist, stamp, par, pos, hk, hid, n, gen):
     return n, ok
 
 
-@jit(inline="always")
+@helper
 def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, gen):
     """Relax the upward arcs of ``x`` (weights ``w``) unless a reached node above proves ``dx`` too high (stall)."""
     fx = first[x]
@@ -580,7 +580,7 @@ def _expand(x, dx, first, ucnt, un, w, back, dist, stamp, par, pos, hk, hid, n, 
     return n
 
 
-@jit(inline="always")
+@helper
 def _settle(x, dx, stamp, ostamp, odist, gen, best, meet):
     """Mark ``x`` settled; a node the other side reached improves ``best``; returns ``(best, meet)``."""
     stamp[x] = gen + 1
@@ -996,7 +996,7 @@ def _core_seeds(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
     return seen, nseed
 
 
-@jit(inline="always")
+@helper
 def _board_step(p, d, cell, edge, tb):
     """``(q, cost)`` of the step from ``p`` in direction ``d`` (``inf``: not allowed)."""
     off, dxa, dya, stepl, corner, ti = tb

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from .keyheap import _hpop, _hpush, relax_arcs
 
 INF = np.inf
@@ -68,7 +68,7 @@ def sweep(root, cf, cnb, w, dist, stamp, pos, hk, hid, gen):
 
 # -- landmark bounds -----------------------------------------------------------------------------
 
-@jit(inline="always")
+@helper
 def landmark_cost(lm, r, l):
     """The cost from landmark ``l`` to core node ``r`` (``inf``: none).
 
@@ -99,7 +99,7 @@ def landmark_bounds(seeds, k, db, cidx, lm):
     return x
 
 
-@jit(inline="always")
+@helper
 def lower_to_goal(r, x, lm):
     """A lower bound on the cost from core node ``r`` to the goal: ``max`` over landmarks of ``x[l] - cost(l, r)``."""
     h = 0.0
@@ -115,7 +115,7 @@ def lower_to_goal(r, x, lm):
     return h
 
 
-@jit(inline="always")
+@helper
 def lower_from_start(r, xs, lm):
     """A lower bound on the cost from the start to core node ``r``: ``max_l (cost(l, r) - xs[l])``.
 
@@ -226,7 +226,7 @@ def _scan(x, dx, head, bnext, bdist, btgt, row):
         e = bnext[e]
 
 
-@jit(inline="always")
+@helper
 def _row_max(row):
     worst = 0.0
     for j in range(row.shape[0]):

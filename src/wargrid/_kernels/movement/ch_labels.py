@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from .keyheap import _hpop, _hpush, relax_arcs
 
 INF = np.inf
@@ -208,7 +208,7 @@ def core_labels(order, cf, cnb, cwo, cwi, cap_entries):
     return True, _compact(lout), _compact(lin)
 
 
-@jit(inline="always")
+@helper
 def _hub_at(hub, lo, hi, h):
     """Position of rank ``h`` among ``hub[lo:hi]`` (ascending; it is there)."""
     while hi - lo > 1:
@@ -245,7 +245,7 @@ def parent_slots(lf, par, cf, cnb, slots, self_slot):
     return missing
 
 
-@jit(inline="always")
+@helper
 def _to_hub(x, hb, lf, hub, slot, cf, cnb, self_slot, pf, cids, inward):
     """Follow core node ``x``'s label entries for rank ``hb`` to the hub, writing padded parents: an in-label path
     runs from the hub to ``x`` (``pf[x] = parent``), an out-label path from ``x`` to the hub (``pf[next] = x``)."""

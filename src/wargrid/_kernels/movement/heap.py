@@ -11,16 +11,18 @@ replacing both loops by ``heap_pop``/``heap_up`` (same paths, same expanded
 cells) measured, per query on the 30 longest Moving AI scenarios of each map
 (best of 5, same run), ``astar_plain`` 1.15x (arena), 1.80x (AR0602SR),
 1.27x (random512-20-0), 1.30x (maze512-4-0) slower and ``astar`` 1.16x,
-1.17x, 1.24x, 1.26x slower: the inlined helper takes five arrays and
-branches, and its signed indices bring back the bounds and negative-index
-tests the written-out loops avoid with ``np.uintp``. The Dijkstra kernels use
+1.17x, 1.24x, 1.26x slower. That was measured when the helpers were inlined
+by numba (``inline="always"``), which counts references to their five arrays
+at every call; they are ``helper``s now (no reference counting), and their
+signed indices still bring back the negative-index tests the written-out
+loops avoid with ``np.uintp``. The Dijkstra kernels use
 a 4-ary heap keyed on the distance alone, which these binary-heap helpers do
 not serve.
 """
 
 from __future__ import annotations
 
-from .._jit import jit
+from .._jit import helper, jit
 
 
 @jit(inline="always")
@@ -32,7 +34,7 @@ def _before(f1, g1, i1, f2, g2, i2):
     return i1 < i2
 
 
-@jit(inline="always")
+@helper
 def heap_up(i, f, g, v, hf, hg, hid, pos):
     """Put ``(f, g, v)`` at heap slot ``i`` and sift it up."""
     while i > 0:
@@ -51,7 +53,7 @@ def heap_up(i, f, g, v, hf, hg, hid, pos):
     pos[v] = i
 
 
-@jit(inline="always")
+@helper
 def heap_pop(n, hf, hg, hid, pos):
     """Remove the top of a heap of size ``n`` (the caller read it first); returns the new size."""
     n -= 1

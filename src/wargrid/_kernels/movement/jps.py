@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from .._jit import jit
+from .._jit import helper, jit
 from .heap import heap_pop, heap_up
 
 
@@ -34,7 +34,7 @@ _ZERO = np.uint64(0)
 _S63 = np.uint64(63)
 
 
-@jit(inline="always")
+@helper
 def _scan_up(bits, stride, line, start, goal_line, goal_pos):
     """First position after ``start`` on ``line`` where a jump stops: a jump point, or -1."""
     base = line * stride
@@ -68,7 +68,7 @@ def _scan_up(bits, stride, line, start, goal_line, goal_pos):
         w += 1
 
 
-@jit(inline="always")
+@helper
 def _scan_down(bits, stride, line, start, goal_line, goal_pos):
     """The same scan toward smaller positions."""
     base = line * stride
@@ -171,7 +171,7 @@ def _octile(p, q, pw):
     return dy + _SQRT2M1 * dx
 
 
-@jit(inline="always")
+@helper
 def _relax(u, gu, q, pw, goal, g, parent, stamp, pos, hf, hg, hid, n, op, cl):
     if q < 0 or stamp[q] == cl:
         return n

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 
 INF = np.inf
 
 
-@jit(inline="always")
+@helper
 def _hpush(v, key, n, hk, hid, pos, fresh):
     """Insert ``v`` (``fresh``) or lower its key; returns the heap size."""
     if fresh:
@@ -38,7 +38,7 @@ def _hpush(v, key, n, hk, hid, pos, fresh):
     return n
 
 
-@jit(inline="always")
+@helper
 def _hpop(n, hk, hid, pos):
     """Remove the top (read it first); returns the new size."""
     n -= 1
@@ -74,7 +74,7 @@ def _grow(a, n, fill):
     return b
 
 
-@jit(inline="always")
+@helper
 def reach(y, nd, dist, stamp, pos, hk, hid, nh, gen):
     """Reach ``y`` at ``nd`` unless it is settled (``gen + 1``) or reached (``gen``) as cheaply; returns
     ``(heap size, whether it was reached)``."""
@@ -91,7 +91,7 @@ def reach(y, nd, dist, stamp, pos, hk, hid, nh, gen):
     return nh, False
 
 
-@jit(inline="always")
+@helper
 def relax_arcs(lo, hi, nbr, w, dx, dist, stamp, pos, hk, hid, nh, gen, x=-1, par=None):
     """Reach, at ``dx`` plus their weight, the heads ``nbr[e]`` of the arcs ``lo <= e < hi`` (weights ``w``; ``inf``:
     no arc) not settled nor reached as cheaply; returns the heap size. With ``par``, ``par[y] = x`` for each

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 
 INF = np.inf
 
@@ -24,7 +24,7 @@ def unpack_topo(topo):
     return off, stepl, corner, ti[0], ti[1], ti[2], ti[3], ti[4], ti[5]
 
 
-@jit
+@helper
 def step_to(p, d, off, ndir, pmode, wrap, width, pw):
     """Padded id of the neighbour of ``p`` in direction ``d`` (parity and wrap applied)."""
     if pmode == 0:
@@ -42,7 +42,7 @@ def step_to(p, d, off, ndir, pmode, wrap, width, pw):
     return q
 
 
-@jit
+@helper
 def direction_to(a, b, off, ndir, pmode, wrap, width, pw):
     """The direction of the step from ``a`` to its neighbour ``b`` (padded ids), ``-1`` if they are not neighbours."""
     for d in range(ndir):
@@ -51,7 +51,7 @@ def direction_to(a, b, off, ndir, pmode, wrap, width, pw):
     return -1
 
 
-@jit
+@helper
 def corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
     """Whether the diagonal step from ``p`` in direction ``d`` passes the corner rule."""
     c0 = corner[2 * d]
