@@ -59,33 +59,41 @@ def _room(arcs, need):
             _grow(vo, size, np.int32(-1)), _grow(vi, size, np.int32(-1)))
 
 
+@helper
+def _put(v, u, wo_, wi_, vo_, vi_, start, cnt, cap, pool):
+    """Append the entry ``(u, wo_, wi_, vo_, vi_)`` to ``v``'s list if it has room; returns whether it had."""
+    if cnt[v] == cap[v]:
+        return False
+    i = start[v] + cnt[v]
+    pool[0][i] = u
+    pool[1][i] = wo_
+    pool[2][i] = wi_
+    pool[3][i] = vo_
+    pool[4][i] = vi_
+    cnt[v] += 1
+    return True
+
+
 @jit
 def _append(v, u, wo_, wi_, vo_, vi_, start, cnt, cap, pool, top):
-    """Append the entry ``(u, wo_, wi_, vo_, vi_)`` to ``v``'s list; returns the (maybe grown) pool and its top."""
-    full = cnt[v] == cap[v]
+    """Append the entry ``(u, wo_, wi_, vo_, vi_)`` to ``v``'s list, moved to the pool's top (grown when short)
+    when full; returns the pool and its top. Callers in a loop try ``_put`` first: this one counts references."""
+    if _put(v, u, wo_, wi_, vo_, vi_, start, cnt, cap, pool):
+        return pool, top
     newcap = max(8, 2 * cap[v])
-    if full:
-        pool = _room(pool, top + newcap)
+    pool = _room(pool, top + newcap)
     nb, wo, wi, vo, vi = pool
-    if full:
-        s = start[v]
-        for k in range(cnt[v]):
-            nb[top + k] = nb[s + k]
-            wo[top + k] = wo[s + k]
-            wi[top + k] = wi[s + k]
-            vo[top + k] = vo[s + k]
-            vi[top + k] = vi[s + k]
-        start[v] = top
-        cap[v] = newcap
-        top += newcap
-    i = start[v] + cnt[v]
-    nb[i] = u
-    wo[i] = wo_
-    wi[i] = wi_
-    vo[i] = vo_
-    vi[i] = vi_
-    cnt[v] += 1
-    return (nb, wo, wi, vo, vi), top
+    s = start[v]
+    for k in range(cnt[v]):
+        nb[top + k] = nb[s + k]
+        wo[top + k] = wo[s + k]
+        wi[top + k] = wi[s + k]
+        vo[top + k] = vo[s + k]
+        vi[top + k] = vi[s + k]
+    start[v] = top
+    cap[v] = newcap
+    _put(v, u, wo_, wi_, vo_, vi_, start, cnt, cap, pool)
+    return pool, top + newcap
 
 
 @helper
@@ -367,10 +375,12 @@ def _add_shortcuts(v, sc, lo, hi, start, cnt, cap, pool, top, wit):
                     pool[2][j] = c
                     pool[4][j] = via
                 continue
-            pool, top = _append(u, w, c, INF, via, -1, start, cnt, cap, pool, top)
+            if not _put(u, w, c, INF, via, -1, start, cnt, cap, pool):
+                pool, top = _append(u, w, c, INF, via, -1, start, cnt, cap, pool, top)
             tg[w] = gen
             where[w] = cnt[u] - 1
-            pool, top = _append(w, u, INF, c, -1, via, start, cnt, cap, pool, top)
+            if not _put(w, u, INF, c, -1, via, start, cnt, cap, pool):
+                pool, top = _append(w, u, INF, c, -1, via, start, cnt, cap, pool, top)
     return pool, top
 
 

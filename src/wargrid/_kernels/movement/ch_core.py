@@ -216,7 +216,7 @@ def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
 
 # -- tables: sweeps over the core from each source's core entries, reading the targets' buckets ---
 
-@jit
+@helper
 def _scan(x, dx, head, bnext, bdist, btgt, row):
     e = head[x]
     while e >= 0:

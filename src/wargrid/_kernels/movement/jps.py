@@ -120,7 +120,7 @@ def jump_straight_bits(rows, rw, cols, cw, pw, p, sx, sy, goal):
     return -1 if r < 0 else r * pw + x
 
 
-@jit
+@helper
 def _js(rows, rw, cols, cw, pw, p, step, goal):
     """``jump_straight_bits`` with the step given as a padded offset (+-1 or +-pw)."""
     if step == 1:
@@ -132,7 +132,7 @@ def _js(rows, rw, cols, cw, pw, p, step, goal):
     return jump_straight_bits(rows, rw, cols, cw, pw, p, 0, -1, goal)
 
 
-@jit
+@helper
 def _jump_diagonal(free, rows, rw, cols, cw, p, sx, sy, pw, goal):
     """Scan diagonally from ``p`` (``sx`` = +-1, ``sy`` = +-pw); jump point or -1."""
     gx = goal % pw

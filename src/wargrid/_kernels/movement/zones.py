@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from .steps import unpack_topo
 
 
@@ -34,7 +34,7 @@ def _topo(topo):
     return off.reshape((2, ndir)), corner.reshape((ndir, 2)), pmode, crule, wrap, width, pw, ndir
 
 
-@jit
+@helper
 def _neighbour(p, d, offsets, parity_mode, wrap, width, pw):
     """Padded id of the neighbour of ``p`` in direction ``d`` (wrap applied)."""
     if parity_mode == 1:
@@ -65,7 +65,7 @@ def _corner_ok(cell, p, d, offsets, corner, parity_mode, corner_rule, wrap, widt
     return a or b
 
 
-@jit
+@helper
 def _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
     """Whether passable ``p`` and its passable neighbour ``q`` (direction ``d``) are linked."""
     if not _corner_ok(cell, p, d, offsets, corner, parity_mode, corner_rule, wrap, width, pw):
@@ -89,7 +89,7 @@ def _push(queue, tail, q):
     return queue
 
 
-@jit
+@helper
 def _union(parent, a, b):
     """Union the sets of ``a`` and ``b`` in ``parent``: the smaller root becomes the root."""
     while parent[a] != a:

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from ..movement.steps import corner_ok, direction_to, step_to, unpack_topo
 
 
 INF = np.inf
 
 
-@jit
+@helper
 def _dist2(a, b, cx, cy, period):
     dx = cx[a] - cx[b]
     if period > 0.0:
@@ -39,7 +39,7 @@ def _dist2(a, b, cx, cy, period):
     return dx * dx + dy * dy
 
 
-@jit
+@helper
 def _toward(p, goal, inb, cx, cy, period, off, ndir, pmode, wrap, width, pw):
     """Direction of the in-rectangle neighbour of ``p`` nearest to ``goal`` (strictly nearer than ``p``), or -1."""
     best = -1
@@ -55,7 +55,7 @@ def _toward(p, goal, inb, cx, cy, period, off, ndir, pmode, wrap, width, pw):
     return best
 
 
-@jit
+@helper
 def _can_step(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
     q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
     if cell[q] == INF:
@@ -65,7 +65,7 @@ def _can_step(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
     return q
 
 
-@jit
+@helper
 def _turn(cell, p, r0, hand, order, corner, crule, off, ndir, pmode, wrap, width, pw):
     """The first open direction from ``p``, turning from rank ``r0`` by ``hand``; ``(direction, cell)`` or ``(-1, -1)``."""
     for k in range(ndir):
@@ -76,7 +76,7 @@ def _turn(cell, p, r0, hand, order, corner, crule, off, ndir, pmode, wrap, width
     return -1, -1
 
 
-@jit
+@helper
 def _follow_both(cell, start, bdir, target, limit, out, n, tmp, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw):
     """Follow the edge of the obstacle in direction ``bdir`` from ``start`` both ways until ``target``.
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from ..movement.steps import corner_ok, direction_to, step_to
 
 INF = np.inf
@@ -60,17 +60,17 @@ def _rand(rng):
     return x
 
 
-@jit
+@helper
 def _randint(rng, n):
     return np.int64(_rand(rng) % np.uint64(n))
 
 
-@jit
+@helper
 def cid_of(p, pw, width):
     return (p // pw - 1) * width + (p % pw - 1)
 
 
-@jit
+@helper
 def _event(out, tick, uid, code, a, b):
     ev, nev = out[0], out[1]
     i = nev[0]
@@ -83,7 +83,7 @@ def _event(out, tick, uid, code, a, b):
         nev[0] = i + 1
 
 
-@jit
+@helper
 def _log_move(out, u, q):
     mv, nmv = out[2], out[3]
     i = nmv[0]
@@ -121,7 +121,7 @@ def _moving(ui, v):
     return ui[v, TARGET] >= 0 and (s == IDLE or s == MOVING or s == WAITING)
 
 
-@jit
+@helper
 def settled(ui, v):
     """A unit standing still with nothing to do: no goal, or arrived, or stuck."""
     if ui[v, NXT] >= 0 or ui[v, KIND] > VEHICLE:
@@ -130,7 +130,7 @@ def settled(ui, v):
     return ui[v, TARGET] < 0 or s == ARRIVED or s == STUCK
 
 
-@jit
+@helper
 def at_home(ui, v, topo, leptons):
     """A unit with nothing to do that stands where it belongs: no goal (it stays put), or arrived on its goal."""
     if not settled(ui, v):
@@ -199,7 +199,7 @@ def _blocked(ui, u, c, occ):
     return True
 
 
-@jit
+@helper
 def _rate(ui, uf, u, v, truth, revealed, reserver):
     """The ladder category of unit ``v`` in the way of unit ``u``."""
     kv = ui[v, KIND]
@@ -216,7 +216,7 @@ def _rate(ui, uf, u, v, truth, revealed, reserver):
     return E_DESTROYABLE if uf[u, DAMAGE] > 0 else E_IMPASSABLE
 
 
-@jit
+@helper
 def category(units, u, q, truth, topo, occ):
     """``(entry category, the unit behind it or -1)`` of padded cell ``q`` for unit ``u``."""
     ui, uf, pool, tcost, revealed = units
@@ -246,13 +246,13 @@ def category(units, u, q, truth, topo, occ):
     return worst, who
 
 
-@jit
+@helper
 def direction(p, q, topo):
     """``direction_to`` with the simulation's topology bundle."""
     return direction_to(p, q, topo[0], topo[4], topo[5], topo[6], topo[7], topo[8])
 
 
-@jit
+@helper
 def legal(tc, p, d, topo):
     """Whether a unit with padded terrain costs ``tc`` may step from ``p`` in direction ``d``."""
     off, corner, crule, ndir, pmode, wrap, width, pw = topo[0], topo[2], topo[3], topo[4], topo[5], topo[6], topo[7], topo[8]
@@ -291,7 +291,7 @@ def _spot(occ, c, u, near_x, near_y, pw_width, rng):
     return best
 
 
-@jit
+@helper
 def _lift(ui, u, occ):
     """Take unit ``u`` off its cell."""
     vehicle, infantry, wcell, wspot = occ[0], occ[2], occ[5], occ[6]
@@ -306,7 +306,7 @@ def _lift(ui, u, occ):
     wspot[u] = -1
 
 
-@jit
+@helper
 def _put(ui, u, c, s, occ):
     vehicle, infantry, wcell, wspot = occ[0], occ[2], occ[5], occ[6]
     if ui[u, KIND] == VEHICLE:
@@ -339,7 +339,7 @@ def _turns(a, b, topo):
     return min(k, ndir - k)
 
 
-@jit
+@helper
 def start_step(ui, uf, u, q, d, topo, occ, rng):
     """Reserve padded cell ``q`` for unit ``u`` and start the step in direction ``d``; False if it is taken."""
     width, pw = topo[7], topo[8]
@@ -369,7 +369,7 @@ def start_step(ui, uf, u, q, d, topo, occ, rng):
     return True
 
 
-@jit
+@helper
 def speed_into(ui, uf, u, q, tcost):
     """Leptons a tick for unit ``u`` entering padded cell ``q``: speed x health factor / terrain cost."""
     health = uf[u, HP] / uf[u, HP0] if uf[u, HP0] > 0 else 1.0
@@ -378,7 +378,7 @@ def speed_into(ui, uf, u, q, tcost):
     return max(1, np.int64(ui[u, SPEED] * f / max(c, 1e-9)))
 
 
-@jit
+@helper
 def arrived(ui, u, topo, leptons):
     t = ui[u, TARGET]
     if t < 0:
@@ -395,7 +395,7 @@ def arrived(ui, u, topo, leptons):
     return max(dx, dy) + min(dx, dy) // 2 <= ui[u, CLOSE]
 
 
-@jit
+@helper
 def _arrive(ui, u, tick, out, code, a):
     ui[u, STATE] = ARRIVED
     ui[u, REASON] = R_NONE
@@ -404,7 +404,7 @@ def _arrive(ui, u, tick, out, code, a):
     _event(out, tick, u, code, ui[u, CELL], a)
 
 
-@jit
+@helper
 def _enter(ui, u, tick, occ, topo, out):
     """Unit ``u`` finished its step: it stands on its next cell."""
     q = ui[u, NXT]
@@ -498,7 +498,7 @@ def advance(units, u, tick, topo, occ, out):
         _enter(ui, u, tick, occ, topo, out)
 
 
-@jit
+@helper
 def _sole(ui, c, occ):
     """The one unit holding unpadded cell ``c`` alone, with no reservation on it, or -1."""
     vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
@@ -515,7 +515,7 @@ def _sole(ui, c, occ):
     return who
 
 
-@jit
+@helper
 def _wanted(ui, v):
     """The next cell unit ``v`` wants to enter (standing, on its route), or -1."""
     if ui[v, NXT] >= 0 or ui[v, TARGET] < 0 or ui[v, NEED] != NEED_NONE or ui[v, RPOS] >= ui[v, RLEN]:
@@ -597,7 +597,7 @@ def _rotate(units, u, tick, topo, occ, out):
     return True
 
 
-@jit
+@helper
 def _joins(ui, v, u, dest, pool):
     """Whether unit ``v``, standing, may trade places with ``u``: a friend with nothing to do, or wanting ``dest`` next."""
     if ui[v, NXT] >= 0 or ui[v, ROT] >= 0 or ui[v, TEAM] != ui[u, TEAM] or ui[v, KIND] > VEHICLE:
@@ -894,7 +894,7 @@ def decide(units, u, clock, topo, occ, out):
         ui[u, REASON] = R_NONE
 
 
-@jit
+@helper
 def _goes_back(ui, u, topo, occ):
     """Unit ``u`` arrived, stands off its goal (moved aside, or stopped in a crowd), and the goal is open."""
     if ui[u, STATE] != ARRIVED or ui[u, TARGET] < 0 or ui[u, NXT] >= 0 or ui[u, NEED] != NEED_NONE:

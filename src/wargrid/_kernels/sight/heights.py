@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from .fov import within
 from .hex_lines import to_axial
 
@@ -44,7 +44,7 @@ _EPS = 1e-9
 _GROW = 1e-9
 
 
-@jit
+@helper
 def _centre(hb, vx, vy):
     """Centre of the virtual cell ``(vx, vy)`` and its padded id (the real cell's)."""
     cx = hb[1]
@@ -63,7 +63,7 @@ def _centre(hb, vx, vy):
     return cx[p] + k * wsx, cy[p] + k * wsy, p
 
 
-@jit
+@helper
 def _clip(hb, px, py, ax, ay, dx, dy):
     """``(t0, t1)``: the part of the segment inside the tile centred at ``(px, py)`` (``t0 > t1``: none).
 
@@ -151,7 +151,7 @@ def trace_clear(hb, ax, ay, bx, by, za, zb):
     return False
 
 
-@jit
+@helper
 def _ordered_clear(hb, ax, ay, bx, by, za, zb):
     """``trace_clear`` from the end with the smaller padded id (virtual columns compared as given)."""
     pw = hb[8]
@@ -160,7 +160,7 @@ def _ordered_clear(hb, ax, ay, bx, by, za, zb):
     return trace_clear(hb, ax, ay, bx, by, za, zb)
 
 
-@jit
+@helper
 def height_los(hb, ax, ay, bx, by, eye, target):
     """Whether a viewer ``eye`` above the ground of ``a`` sees a point ``target`` above the ground of ``b``."""
     base = hb[12]

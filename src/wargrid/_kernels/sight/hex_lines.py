@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 
 
 # -- hex boards ---------------------------------------------------------------------
 
-@jit
+@helper
 def to_axial(x, y, kind):
     """Offset ``(x, y)`` of kind 0 odd-q, 1 even-q, 2 odd-r, 3 even-r to axial ``(q, r)``."""
     if kind == 0:
@@ -22,7 +22,7 @@ def to_axial(x, y, kind):
     return x - (y + (y & 1)) // 2, y
 
 
-@jit
+@helper
 def to_offset(q, r, kind):
     """Axial ``(q, r)`` to offset ``(x, y)`` (inverse of ``to_axial``)."""
     if kind == 0:
@@ -69,7 +69,7 @@ def _hex_line_clear(bh, pw, width, height, wrap, aq, ar, bq, br, nsteps, sign, h
     return True
 
 
-@jit
+@helper
 def _hex_pair_clear(bh, pw, width, height, wrap, ax, ay, bux, buy, h, kind):
     """Line of sight between on-board ``a`` and ``b`` given unwrapped at ``(bux, buy)``."""
     bx = bux % width if wrap else bux

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 
 INF = np.inf
 
@@ -62,7 +62,7 @@ def segment_axes(ax, ay, bx, by, cor, en):
     return nx, ny, lo - tol, hi + tol, pa, pb
 
 
-@jit
+@helper
 def touches_fast(cx, cy, nx, ny, s, plo, phi, pa, pb, en, elo, ehi):
     """``touches`` with the per-tile and per-segment parts computed beforehand."""
     v = cx * nx + cy * ny
@@ -77,7 +77,7 @@ def touches_fast(cx, cy, nx, ny, s, plo, phi, pa, pb, en, elo, ehi):
     return True
 
 
-@jit
+@helper
 def _real(vx, vy, pw, width, wrap):
     """``(padded id, k)`` of virtual cell ``(vx, vy)``; ``k`` counts board widths."""
     if wrap:
@@ -237,7 +237,7 @@ def tile_sides(cor, en):
     return side, ext
 
 
-@jit
+@helper
 def inside_span(ax, ay, bx, by, cx, cy, en, side, ext):
     """``(t0, t1)``: the parameters of segment ``a``-``b`` inside the convex tile centred at ``(cx, cy)``
     (Cyrus-Beck clipping; ``t0 >= t1``: it does not run inside)."""

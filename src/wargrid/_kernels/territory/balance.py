@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 
 
-@jit
+@helper
 def _keeps_pieces(nbr, owner, c, stamp, gen, queue, limit=-1):
     """Whether taking ``c`` out of its owner's land leaves its same-owner neighbours
     in one piece (so the owner's number of pieces does not grow). With
@@ -60,7 +60,7 @@ def _keeps_pieces(nbr, owner, c, stamp, gen, queue, limit=-1):
     return found >= need
 
 
-@jit
+@helper
 def _spread_after(W, a, b, wc):
     """max - min of ``W`` after moving weight ``wc`` from player ``a`` to ``b``."""
     lo = np.inf
@@ -76,12 +76,12 @@ def _spread_after(W, a, b, wc):
     return hi - lo
 
 
-@jit
+@helper
 def _spread(W):
     return W.max() - W.min()
 
 
-@jit
+@helper
 def _move(nbr, owner, W, w, adj, c, b):
     """Give cell ``c`` to player ``b``, keeping weights and ``adj`` (see
     ``player_adjacency``) up to date."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 
 
 @jit
@@ -49,7 +49,7 @@ def max_clique(nbr, limit):
     return best
 
 
-@jit
+@helper
 def _triangle_third(nbr, v, a, b):
     """Whether ``a`` and ``b`` (both neighbours of ``v``) touch each other."""
     ndir = nbr.shape[1]

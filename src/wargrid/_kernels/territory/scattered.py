@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from .balance import _spread
 from .graph import label_chunks
 
@@ -13,7 +13,7 @@ from .graph import label_chunks
 # -- scattered ---------------------------------------------------------------------
 
 
-@jit
+@helper
 def _chunk_capped(nbr, owner, c, cap, stamp, gen, queue):
     """Size of the piece of ``c``'s owner holding ``c``, counted up to ``cap``."""
     ndir = nbr.shape[1]
