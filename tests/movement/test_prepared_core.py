@@ -287,15 +287,20 @@ def test_a_batch_holds_no_two_neighbours_and_loses_no_node():
     rng = np.random.default_rng(0)
     total = k.order_init(n, f.cell, rng.random(n), pq)
     size = 40
+    unused = np.empty(0)
     bt = (np.empty(2 * size, dtype=np.int64), np.empty(2 * size), np.zeros(n, dtype=np.int64),
-          np.zeros(1, dtype=np.int64))
-    nc = k.batch_pick((start, cnt, cap, pool, top), pq, bt, size, total)
+          np.zeros(1, dtype=np.int64), unused, unused, unused, unused, np.full(size, -1, dtype=np.int64))
+    nc = k.batch_pick((start, cnt, cap, pool, top), pq, bt, size, total, 3)
     cand = set(bt[0][:nc].tolist())
     assert nc == size and len(cand) == nc
+    weight = np.array([cnt[v] * (cnt[v] + 8) for v in bt[0][:nc]])
+    load = np.bincount(bt[8][:nc], weights=weight, minlength=3)
+    assert set(bt[8][:nc].tolist()) == {0, 1, 2} and load.max() - load.min() <= weight.max()  # shared evenly
     assert int(pq[3][0]) + nc == total  # the nodes set aside went back
     for v in cand:
         assert not cand & set(pool[0][start[v]:start[v] + cnt[v]].tolist())
     keys = bt[1][:nc]
     assert np.all(np.diff(keys) >= 0)  # taken from the queue's front, in order
     assert np.min(pq[0][:pq[3][0]]) >= keys[0]
-    assert k.batch_pick((start, cnt, cap, pool, top), pq, bt, size, 3) == 3  # never past what may be contracted
+    assert k.batch_pick((start, cnt, cap, pool, top), pq, bt, size, 3, 1) == 3  # never past what may be contracted
+    assert not bt[8][:3].any()

@@ -387,13 +387,16 @@ def _add_shortcuts(v, sc, lo, hi, start, cnt, cap, pool, top, wit):
 # -- the contraction, a batch of independent nodes at a time ------------------------------------
 
 @jit
-def batch_pick(graph, pq, bt, size, upto):
+def batch_pick(graph, pq, bt, size, upto, threads):
     """Pop the batch's candidates: up to ``size`` nodes (fewer when ``upto`` nodes would be contracted), no two
     of them neighbours. A popped node next to one already picked goes back with its key.
 
     ``bt``: ``(cand, keys, mark, stamp, ...)``: ``mark[x]`` is the batch's
     stamp ``stamp[0] + 1`` for a candidate, ``stamp[0]`` for its neighbours.
-    Returns how many were picked.
+    Each candidate goes to one of ``threads`` threads (``bt``'s ``owner``),
+    the least loaded so far, a candidate of ``k`` neighbours weighing ``k (k
+    + 8)`` (its searches: ``k`` of them, ``k`` targets each). Returns how many
+    were picked.
     """
     start, cnt, nb = graph[0], graph[1], graph[3][0]
     hk, hid, pos, box = pq
@@ -425,17 +428,29 @@ def batch_pick(graph, pq, bt, size, upto):
     for i in range(nback):
         nh = _hpush(back[i], backk[i], nh, hk, hid, pos, True)
     box[0] = nh
+    owner = bt[8]
+    load = np.zeros(threads, dtype=np.int64)
+    for i in range(nc):
+        k = cnt[cand[i]]
+        t = 0
+        for u in range(1, threads):
+            if load[u] < load[t]:
+                t = u
+        owner[i] = t
+        load[t] += k * (k + 8)
     return nc
 
 
 @jit
-def batch_estimate(t, step, nc, graph, wit, settle_est, deleted, bt, sc):
-    """The candidates ``t, t + step, ...``: their shortcuts by the cheap witness searches (round every candidate)
+def batch_estimate(t, nc, graph, wit, settle_est, deleted, bt, sc):
+    """The candidates of thread ``t`` (``bt``'s ``owner``): their shortcuts by the cheap witness searches (round every candidate)
     into ``sc`` (``bt``'s ``off``, ``num``: where), their new priorities into ``bt``'s ``prio``. Threads share
     the graph (only read), each with its own ``t``, ``wit`` and ``sc``. Returns ``sc`` (maybe grown)."""
-    cand, off, num, prio = bt[0], bt[4], bt[5], bt[6]
+    cand, off, num, prio, owner = bt[0], bt[4], bt[5], bt[6], bt[8]
     nsc = 0
-    for i in range(t, nc, step):
+    for i in range(nc):
+        if owner[i] != t:
+            continue
         v = cand[i]
         off[i] = nsc
         sc, nsc = _witness_pass(v, graph, wit, settle_est, sc, nsc, bt[2], bt[3][0] + 1)
@@ -467,24 +482,23 @@ def batch_decide(nc, pq, bt, upto):
 
 
 @jit
-def batch_recheck(t, step, nc, graph, wit, settle_max, bt, sc):
-    """The longer witness searches for the candidates ``t, t + step, ...`` taken (see ``batch_estimate``)."""
-    cand, off, num, take = bt[0], bt[4], bt[5], bt[7]
-    for i in range(t, nc, step):
-        if take[i] and num[i] > 0:
+def batch_recheck(t, nc, graph, wit, settle_max, bt, sc):
+    """The longer witness searches for thread ``t``'s candidates taken (see ``batch_estimate``)."""
+    cand, off, num, take, owner = bt[0], bt[4], bt[5], bt[7], bt[8]
+    for i in range(nc):
+        if owner[i] == t and take[i] and num[i] > 0:
             num[i] = _witness_recheck(cand[i], graph, wit, settle_max, sc, off[i], off[i] + num[i], bt[2], bt[3][0] + 1)
 
 
 @jit
 def batch_apply(nc, graph, up, wit, deleted, rank, pq, bt, scs):
     """Contract the candidates taken, in batch order: each one's list becomes its upward arcs, it leaves its
-    neighbours' lists and its shortcuts join them (``scs[i % len(scs)]``: candidate ``i``'s thread's).
+    neighbours' lists and its shortcuts join them (``scs[owner[i]]``: candidate ``i``'s thread's).
     Returns the (maybe grown) pool, its top, the upward arrays and their top."""
     start, cnt, cap, pool, top = graph
     first, ucnt, uarr, utop = up
     box = pq[3]
-    cand, off, num, take = bt[0], bt[4], bt[5], bt[7]
-    step = len(scs)
+    cand, off, num, take, owner = bt[0], bt[4], bt[5], bt[7], bt[8]
     ndone = box[1]
     for i in range(nc):
         if not take[i]:
@@ -509,7 +523,7 @@ def batch_apply(nc, graph, up, wit, deleted, rank, pq, bt, scs):
             vo[j] = vo[last]
             vi[j] = vi[last]
             cnt[u] -= 1
-        pool, top = _add_shortcuts(v, scs[i % step], off[i], off[i] + num[i], start, cnt, cap, pool, top, wit)
+        pool, top = _add_shortcuts(v, scs[owner[i]], off[i], off[i] + num[i], start, cnt, cap, pool, top, wit)
     box[1] = ndone
     return pool, top, uarr, utop
 
