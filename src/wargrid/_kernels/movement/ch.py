@@ -443,9 +443,10 @@ def batch_pick(graph, pq, bt, size, upto, threads):
 
 @jit
 def batch_estimate(t, nc, graph, wit, settle_est, deleted, bt, sc):
-    """The candidates of thread ``t`` (``bt``'s ``owner``): their shortcuts by the cheap witness searches (round every candidate)
-    into ``sc`` (``bt``'s ``off``, ``num``: where), their new priorities into ``bt``'s ``prio``. Threads share
-    the graph (only read), each with its own ``t``, ``wit`` and ``sc``. Returns ``sc`` (maybe grown)."""
+    """The candidates of thread ``t`` (``bt``'s ``owner``): their shortcuts by the cheap witness searches (round
+    every candidate) into ``sc`` (``bt``'s ``off``, ``num``: where), their new priorities into ``bt``'s ``prio``.
+    Threads share the graph (only read), each with its own ``t``, ``wit`` and ``sc``. Returns ``sc`` (maybe
+    grown)."""
     cand, off, num, prio, owner = bt[0], bt[4], bt[5], bt[6], bt[8]
     nsc = 0
     for i in range(nc):
