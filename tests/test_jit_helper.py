@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from wargrid._kernels._jit import helper, jit
-from wargrid._kernels.movement.keyheap import _hpop, _hpush, relax_arcs
+from wargrid._kernels.movement.keyheap import _hpop, _hpush, reach, relax_arcs
 
 
 @jit(cache=False)
@@ -45,34 +45,8 @@ def _heapify(a):
     return s
 
 
-@jit(inline="always", cache=False)
-def _reach_inlined(y, nd, dist, stamp, pos, hk, hid, nh, gen):
-    """``keyheap.reach`` as numba would inline it (the push written in)."""
-    sy = stamp[y]
-    if sy == gen + 1:
-        return nh
-    if sy != gen:
-        dist[y] = nd
-        stamp[y] = gen
-        i = nh
-        nh += 1
-    elif nd < dist[y]:
-        dist[y] = nd
-        i = pos[y]
-    else:
-        return nh
-    while i > 0:
-        par = (i - 1) >> 1
-        if not nd < hk[par]:
-            break
-        hk[i] = hk[par]
-        hid[i] = hid[par]
-        pos[hid[i]] = i
-        i = par
-    hk[i] = nd
-    hid[i] = y
-    pos[y] = i
-    return nh
+_reach_inlined = jit(inline="always", cache=False)(reach.py_func)
+"""``keyheap.reach`` as numba's own inlining would take it."""
 
 
 @jit(cache=False)
@@ -81,7 +55,7 @@ def _relax_inlined(nb, w, dist, stamp, pos, hk, hid):
     nh = 0
     for e in range(nb.shape[0]):
         if w[e] < np.inf:
-            nh = _reach_inlined(nb[e], w[e], dist, stamp, pos, hk, hid, nh, 2)
+            nh, _ = _reach_inlined(nb[e], w[e], dist, stamp, pos, hk, hid, nh, 2)
     return nh
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, jit
+from .._jit import jit
 
 
-@helper
+@jit
 def _parity(pmode, x, y):
     if pmode == 0:
         return 0
@@ -29,7 +29,7 @@ def _parity(pmode, x, y):
     return y & 1
 
 
-@helper
+@jit
 def _step(x, y, dx, dy, wrap, width, height):
     """The cell ``(x + dx, y + dy)`` (wrapped in x when ``wrap``) and its flat id, ``-1`` off the board."""
     qx = x + dx

@@ -13,9 +13,9 @@ cells) measured, per query on the 30 longest Moving AI scenarios of each map
 1.27x (random512-20-0), 1.30x (maze512-4-0) slower and ``astar`` 1.16x,
 1.17x, 1.24x, 1.26x slower. That was measured when the helpers were inlined
 by numba (``inline="always"``), which counts references to their five arrays
-at every call; they are ``helper``s now (no reference counting), and their
-signed indices still bring back the negative-index tests the written-out
-loops avoid with ``np.uintp``. The Dijkstra kernels use
+at every call; they are ``helper``s now (no reference counting). The
+written-out loops stay (they also index with ``np.uintp``, skipping the
+negative-index tests); the two have not been measured again. The Dijkstra kernels use
 a 4-ary heap keyed on the distance alone, which these binary-heap helpers do
 not serve.
 """

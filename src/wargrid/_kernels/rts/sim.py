@@ -65,7 +65,7 @@ def _randint(rng, n):
     return np.int64(_rand(rng) % np.uint64(n))
 
 
-@helper
+@jit
 def cid_of(p, pw, width):
     return (p // pw - 1) * width + (p % pw - 1)
 

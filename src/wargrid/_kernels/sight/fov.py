@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, jit
+from .._jit import jit
 from .hex_lines import _hex_pair_clear, to_axial, to_offset
 
 
-@helper
+@jit
 def within(ax, ay, metric, r):
     """Whether the offset ``(ax, ay)`` (absolute values) is within radius ``r``, exactly in integers."""
     hi = ax if ax > ay else ay
@@ -151,7 +151,7 @@ def scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd
     return n, nd
 
 
-@helper
+@jit
 def _quadrant_depth(quadrant, width, height, wrap, ox, oy, radius):
     if quadrant == 0:
         lim = oy

@@ -10,7 +10,7 @@ from .._jit import helper, jit
 
 # -- hex boards ---------------------------------------------------------------------
 
-@helper
+@jit
 def to_axial(x, y, kind):
     """Offset ``(x, y)`` of kind 0 odd-q, 1 even-q, 2 odd-r, 3 even-r to axial ``(q, r)``."""
     if kind == 0:
@@ -22,7 +22,7 @@ def to_axial(x, y, kind):
     return x - (y + (y & 1)) // 2, y
 
 
-@helper
+@jit
 def to_offset(q, r, kind):
     """Axial ``(q, r)`` to offset ``(x, y)`` (inverse of ``to_axial``)."""
     if kind == 0:

@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 
-from .._jit import helper, jit
+from .._jit import jit
 
 
-@helper
+@jit
 def _start(v, d):
     """The tile index a ray from coordinate ``v`` moving by ``d`` is in first (a ray leaving a grid line goes its way)."""
     f = math.floor(v)
@@ -19,7 +19,7 @@ def _start(v, d):
     return np.int64(f)
 
 
-@helper
+@jit
 def _next_line(v, c, d):
     """Distance along a ray from coordinate ``v`` in tile ``c`` moving by ``d`` to the next grid line."""
     if d > 0:

@@ -77,7 +77,7 @@ def touches_fast(cx, cy, nx, ny, s, plo, phi, pa, pb, en, elo, ehi):
     return True
 
 
-@helper
+@jit
 def _real(vx, vy, pw, width, wrap):
     """``(padded id, k)`` of virtual cell ``(vx, vy)``; ``k`` counts board widths."""
     if wrap:
