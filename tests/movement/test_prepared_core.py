@@ -8,6 +8,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import wargrid
 from movement_oracle import costs_of
@@ -56,7 +58,8 @@ def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
     topo = m.grid.topology
     in_core, cidx, dl = pp.upward[7], pp.upward[8], prep.landmark_costs(pp.upward)
     core = np.flatnonzero(in_core)
-    assert dl.shape == (core.size, prep.LANDMARKS) and np.array_equal(cidx[core], np.arange(core.size))
+    nl = prep.LABEL_LANDMARKS if pp.upward[16].shape[0] else prep.LANDMARKS  # a labelled core keeps fewer
+    assert dl.shape == (core.size, nl) and np.array_equal(cidx[core], np.arange(core.size))
     # a goal in the core: its only backward seed is itself, at cost 0; the bound from every core node is below Dijkstra's
     goal = int(core[7])
     x = k.landmark_bounds(np.array([goal]), 1, np.zeros(in_core.size), cidx, (pp.upward[9], pp.upward[15]))
@@ -66,6 +69,43 @@ def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
         r = cidx[v]
         bound = max([0.0] + [x[l] - dl[r, l] for l in range(x.shape[0]) if math.isfinite(dl[r, l]) and math.isfinite(x[l])])
         assert bound <= want + 1e-9
+
+
+def _bound_oracle(costs: list[float], x: list[float], to_goal: bool) -> float:
+    """The landmark bound in plain floats: to the goal ``max(0, x_l - cost_l)``, from the start ``max(0, cost_l - x_l)``."""
+    h = 0.0
+    for c, a in zip(costs, x):
+        if to_goal:
+            if math.isinf(c):
+                continue
+            if math.isinf(a):
+                return math.inf  # the landmark reaches the node but not the goal
+            h = max(h, a - c)
+        else:
+            if math.isinf(a):
+                continue
+            if math.isinf(c):
+                return math.inf  # the landmark reaches the start but not the node
+            h = max(h, c - a)
+    return h
+
+
+@settings(max_examples=300)
+@given(st.integers(1, 70), st.sampled_from([1.0, 0.5, 0.25]), st.booleans(), st.data())
+def test_landmark_units_bounds_match_the_float_formula(nl: int, unit: float, whole: bool, data: st.DataObject) -> None:
+    k = prep._ch_core()
+    codes = data.draw(st.lists(st.one_of(st.integers(0, 65534), st.just(65535)), min_size=nl, max_size=nl))
+    steps = st.integers(0, 200_000) if whole else st.floats(0, 50_000, allow_nan=False)
+    x = data.draw(st.lists(st.one_of(steps, st.just(math.inf)), min_size=nl, max_size=nl))
+    x = [v * unit if whole and math.isfinite(v) else float(v) for v in x]
+    costs = [math.inf if c == 65535 else c * unit for c in codes]
+    packed = (np.array([codes], dtype=np.uint16), np.array([unit, 65535.0]))
+    floats = (np.array([costs], dtype=np.float32), np.array([1.0, math.inf]))
+    for to_goal, bound in ((True, k.lower_to_goal), (False, k.lower_from_start)):
+        want = _bound_oracle(costs, x, to_goal)
+        got = bound(0, k.landmark_units(np.array(x), packed, not to_goal), packed)
+        assert got == want if whole or math.isinf(want) else want - unit < got <= want  # whole units: exact
+        assert bound(0, k.landmark_units(np.array(x), floats, not to_goal), floats) == want
 
 
 def test_weights_are_narrowed_only_when_exact():

@@ -135,8 +135,11 @@ WITNESS_SETTLE = 64
 ESTIMATE_SETTLE = 8
 """The priorities (lazy updates) count shortcuts with witness searches stopped after this many settled nodes."""
 
-LANDMARKS = 32
-"""Core nodes whose exact costs to every core node guide the core's A* (see ``landmark_bounds``)."""
+LANDMARKS = 64
+"""Core nodes whose exact costs to every core node guide the core's A* (see ``ch_core.lower_to_goal``)."""
+
+LABEL_LANDMARKS = 32
+"""Landmarks of a core with hub labels (its queries join by labels; the landmarks guide the repairs after edits)."""
 
 CORE_FRACTION = 0.08
 """The last nodes stay uncontracted (the core): this fraction of the passable ones on a board of ``CORE_REFERENCE``
@@ -839,8 +842,8 @@ def prepare(
         cidx = np.full(n, -1, dtype=np.int32)
         cidx[cids] = np.arange(cids.size, dtype=np.int32)
         cf, cnb, cwo, cwi = _ch_core().core_graph(cids, cidx, first, ucnt, un, uwo, uwi)
-        dl = _landmarks(cf, cnb, cwo, LANDMARKS)
         labels = _core_labels(cf, cnb, cwo, cwi, int(np.count_nonzero(grid.mask)))
+        dl = _landmarks(cf, cnb, cwo, LABEL_LANDMARKS if labels[0].shape[0] else LANDMARKS)
     dlp, lq = _pack_landmarks(dl)
     arcs = _interleaved([un, _narrow(uwo), _narrow(uwi), uvo, uvi, *_halves(first, ucnt, un, uvo, uvi)])
     counts = ucnt.astype(np.uint16) if int(ucnt.max(initial=0)) <= np.iinfo(np.uint16).max else ucnt

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import helper, jit
-from .ch_core import _scan, core_astar, core_back, landmark_bounds, lower_from_start, lower_to_goal
+from .ch_core import _scan, core_astar, core_back, landmark_bounds, landmark_units, lower_from_start, lower_to_goal
 from .ch_labels import label_query
 from .keyheap import _grow, _hpop, _hpush, reach, relax_arcs
 from .steps import corner_ok, step_to
@@ -1059,9 +1059,9 @@ def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps):
     # the start's landmark costs (an upward search on reversed arcs from s), then the goal's
     seeds = np.empty(1024, dtype=np.int64)
     seeds, k = _core_seeds(s, upg, True, df, sf, posf, hkf, hidf, gen, seeds)
-    xs = landmark_bounds(seeds, k, df, cidx, lm)
+    xs = landmark_units(landmark_bounds(seeds, k, df, cidx, lm), lm, True)
     seeds, k = _core_seeds(t, upg, True, db, sb, posb, hkb, hidb, gen, seeds)
-    x = landmark_bounds(seeds, k, db, cidx, lm)
+    x = landmark_units(landmark_bounds(seeds, k, db, cidx, lm), lm, False)
     nc = upg[9].shape[0]
     cs = (np.empty(nc), np.empty(nc), np.zeros(nc, dtype=np.uint8), np.empty(nc), np.empty(nc, dtype=np.int64),
           np.empty(nc, dtype=np.int64))
