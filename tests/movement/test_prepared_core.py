@@ -48,6 +48,9 @@ def test_core_astar_equals_dijkstra_on_a_generated_board(monkeypatch, core, seed
                 assert p is None and d == math.inf
             else:
                 assert _close(p.cost, want) and _close(d, want) and p.cells[0] == a and p.cells[-1] == b
+    if not labels:  # the A* leaves its scratch as it found it: every cost inf, every node out of the heap
+        scratch = pp._state().core(pp.upward[10].shape[0])
+        assert np.all(scratch[9] == np.inf) and np.all(scratch[3] == -1)
 
 
 def test_landmark_bounds_are_lower_bounds_of_the_core_costs():

@@ -520,7 +520,10 @@ class _QueryState:
         if got is None or got[0].shape[0] < c:
             m = max(c, 1)
             got = self._core = block([(m, np.float64), (m, np.int64), (m, np.int32), (m, np.int32), (m, np.float64),
-                                      (m, np.int32), (m, np.float64), (m, np.float64), (m, np.int64)])
+                                      (m, np.int32), (m, np.float64), (m, np.float64), (m, np.int64), (m, np.float64),
+                                      (m, np.int32)])
+            got[9][:] = np.inf  # the A*'s costs: inf between queries (core_astar resets what it reached)
+            got[3][:] = -1  # heap slots: -1 out of the heap
         return got
 
     def take(self, k: int) -> int:

@@ -202,33 +202,42 @@ def lower_from_start(r, xq, lm):
 def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
     """A* over the core from the forward seeds (padded ids, costs ``df``) to the backward ones (costs ``db``).
 
-    ``core = (cidx, lm, cids, cf, cnb, cwo)`` (``lm``: see ``landmark_cost``); ``cq = (dist, stamp, par, pos,
-    hk, hid, pot, dgoal, gstamp)``: core-sized scratch. The potential of a
+    ``core = (cidx, lm, cids, cf, cnb, cwo)`` (``lm``: see ``landmark_cost``); ``cq = (-, -, par, pos, hk, hid,
+    pot, dgoal, gstamp, cost, seen)``: core-sized scratch (``label_query`` uses the first two). The potential of a
     core node is ``lower_to_goal`` with ``X_l`` the landmark's cost to the
     goal through the backward seeds: never above the node's cost to the goal
     in the query's graph, and consistent (the triangle inequality of the
     landmarks' exact costs), so the first node whose key reaches ``best``
     proves it. When the core improves ``best``, the padded parents ``pf`` of
     the path's core part are rewritten for unpacking. Returns ``(best, meet)``.
+
+    An arc reads one array of its head: ``cost``, ``inf`` for a node not
+    reached yet (between queries every entry is ``inf``: the nodes reached
+    are listed in ``seen`` and reset at the end), ``-inf`` for one that
+    cannot reach the goal. A settled node keeps its cost, which no arc can
+    lower (the potential is consistent); ``pos`` is ``-1`` for a node out of
+    the heap (settled, or reached with a key past ``best``).
     """
     cidx, lm, cids, cf, cnb, cwo = core
-    dist, stamp, par, pos, hk, hid, pot, dgoal, gstamp = cq
+    par, pos, hk, hid, pot, dgoal, gstamp, cost, seen = cq[2], cq[3], cq[4], cq[5], cq[6], cq[7], cq[8], cq[9], cq[10]
     x = landmark_units(landmark_bounds(seedb, kb, db, cidx, lm), lm, False)
     for i in range(kb):
         r = cidx[seedb[i]]
         dgoal[r] = db[seedb[i]]
         gstamp[r] = gen
     nf = 0
+    ns = 0
     for i in range(kf):
         a = seedf[i]
         r = cidx[a]
         h = lower_to_goal(r, x, lm)
         if not h < INF or not df[a] + h < best:
             continue
+        seen[ns] = r
+        ns += 1
         pot[r] = h
-        dist[r] = df[a]
+        cost[r] = df[a]
         par[r] = -1
-        stamp[r] = gen
         nf = _hpush(r, df[a] + h, nf, hk, hid, pos, True)
     hit = -1
     while nf > 0:
@@ -236,36 +245,34 @@ def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
         if hk[0] >= best:
             break
         nf = _hpop(nf, hk, hid, pos)
-        stamp[v] = gen + 1
-        dv = dist[v]
+        pos[v] = -1
+        dv = cost[v]
         if gstamp[v] == gen and dv + dgoal[v] < best:
             best = dv + dgoal[v]
             hit = v
         for e in range(cf[v], cf[v + 1]):
-            we = cwo[e]
-            if not we < INF:
-                continue
             y = cnb[e]
-            nd = dv + we
-            sy = stamp[y]
-            if sy == gen + 1:
-                continue
-            if sy != gen:
+            nd = dv + cwo[e]
+            cy = cost[y]
+            if not nd < cy:
+                continue  # settled, reached as cheaply, out of the goal's reach, or no arc (inf)
+            if cy == INF:
+                seen[ns] = y
+                ns += 1
                 h = lower_to_goal(y, x, lm)
                 if not h < INF:
-                    stamp[y] = gen + 1
-                    continue
-                if not nd + h < best:
+                    cost[y] = -INF
                     continue
                 pot[y] = h
-                dist[y] = nd
-                stamp[y] = gen
-                par[y] = v
-                nf = _hpush(y, nd + h, nf, hk, hid, pos, True)
-            elif nd < dist[y]:
-                dist[y] = nd
-                par[y] = v
-                nf = _hpush(y, nd + pot[y], nf, hk, hid, pos, False)
+                pos[y] = -1
+            cost[y] = nd
+            par[y] = v
+            if nd + pot[y] < best:
+                nf = _hpush(y, nd + pot[y], nf, hk, hid, pos, pos[y] < 0)
+    for i in range(ns):
+        cost[seen[i]] = INF
+    for i in range(nf):
+        pos[hid[i]] = -1
     if hit < 0:
         return best, meet
     r = hit
