@@ -62,7 +62,9 @@ def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
     in_core, cidx, dl = pp.upward[7], pp.upward[8], prep.landmark_costs(pp.upward)
     core = np.flatnonzero(in_core)
     nl = prep.LABEL_LANDMARKS if pp.upward[16].shape[0] else prep.LANDMARKS  # a labelled core keeps fewer
-    assert dl.shape == (core.size, nl) and np.array_equal(cidx[core], np.arange(core.size))
+    cids = pp.upward[10]
+    assert dl.shape == (core.size, nl) and np.array_equal(np.sort(cids), core)
+    assert np.array_equal(cidx[cids], np.arange(core.size))
     # a goal in the core: its only backward seed is itself, at cost 0; the bound from every core node is below Dijkstra's
     goal = int(core[7])
     x = k.landmark_bounds(np.array([goal]), 1, np.zeros(in_core.size), cidx, (pp.upward[9], pp.upward[15]))
@@ -109,6 +111,24 @@ def test_landmark_units_bounds_match_the_float_formula(nl: int, unit: float, who
         got = bound(0, k.landmark_units(np.array(x), packed, not to_goal), packed)
         assert got == want if whole or math.isinf(want) else want - unit < got <= want  # whole units: exact
         assert bound(0, k.landmark_units(np.array(x), floats, not to_goal), floats) == want
+
+
+@given(st.integers(0, 6))
+def test_hilbert_index_walks_the_square_one_step_at_a_time(k: int) -> None:
+    n = 1 << k
+    y, x = np.divmod(np.arange(n * n), n)
+    d = prep.hilbert_index(x, y)
+    order = np.argsort(d)
+    assert np.array_equal(np.sort(d), np.arange(n * n))  # a numbering of the square
+    assert np.all(np.abs(np.diff(x[order])) + np.abs(np.diff(y[order])) == 1)  # each next cell a neighbour
+
+
+def test_the_core_is_numbered_along_the_hilbert_curve():
+    m = wargrid.generate(40, 34, kind="hex", seed=2)
+    pp = prepare(m.grid, m.cost_field(unit="foot"), progress=False, core=200)
+    cids = pp.upward[10].astype(np.int64)
+    pw = m.grid.topology.pw
+    assert np.all(np.diff(prep.hilbert_index(cids % pw, cids // pw)) > 0)
 
 
 def test_weights_are_narrowed_only_when_exact():
