@@ -47,8 +47,9 @@ Sections (``--sections``):
 - ``prepared``: only when the installed wargrid has ``Map.prepare``: build
   time and bytes a cell of ``prepare(unit="foot")``, ``Map.path`` query median
   and worst (and the median over tcod's from the ``astar`` section), one
-  bridge cell destroyed (``set_overlay([cell], None)``; a road cell of the
-  query's path on a board without bridges) then the query again (edit +
+  bridge cell destroyed (``set_overlay([cell], None)``; on a board without
+  bridges a road cell of the first query's path that has one) then that
+  query again (edit +
   query time, answer checked against a fresh Dijkstra), and a
   100 x 100 ``distance_table`` (checked against 100 Dijkstra fields). The
   table's and the repair's kernels are loaded first (a small table; an edit
@@ -314,17 +315,22 @@ def bench_prepared(name, m, queries, problems, table: int) -> dict:
     want = np.array([[f[t[1], t[0]] for t in dst] for f in fields])
     if tab.shape != want.shape or not np.allclose(tab, want, rtol=1e-9, atol=0) or not np.array_equal(np.isinf(tab), np.isinf(want)):
         problems.append(f"{name}: distance_table differs from Dijkstra")
-    # an edit: one bridge cell destroyed (a road cell on the first query's path where the
-    # board has no bridge), then that query again
-    for a, b, _ in queries[1:2]:  # the repair's kernels loaded: one untimed edit of another query, undone
+    # an edit: one bridge cell destroyed (a road cell of the query's path where the board has no
+    # bridge), then that query again: the first query with such a cell; the repair's kernels are
+    # loaded first by one untimed edit on the next such query's path, undone
+    edits = []
+    for a, b, _ in queries:
         cell, kind = edit_cell(m, m.path(a, b, unit="foot"))
         if cell is not None:
-            m.set_overlay([cell], None)
-            m.path(a, b, unit="foot")
-            m.set_overlay([cell], kind)
-    a, b, _ = queries[0]
-    cell, kind = edit_cell(m, m.path(a, b, unit="foot"))
-    if cell is not None:
+            edits.append((a, b, cell, kind))
+            if len(edits) == 2:
+                break
+    for a, b, cell, kind in edits[1:] or edits[:1]:  # (the same edit when only one query has such a cell)
+        m.set_overlay([cell], None)
+        m.path(a, b, unit="foot")
+        m.set_overlay([cell], kind)
+    for a, b, cell, kind in edits[:1]:
+        m.path(a, b, unit="foot")  # the hierarchy's own field again (the undone edit made a new one)
         t0 = time.perf_counter()
         m.set_overlay([cell], None)
         p = m.path(a, b, unit="foot")

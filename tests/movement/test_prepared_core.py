@@ -109,7 +109,7 @@ def test_landmark_units_bounds_match_the_float_formula(nl: int, unit: float, who
     for to_goal, bound in ((True, k.lower_to_goal), (False, k.lower_from_start)):
         want = _bound_oracle(costs, x, to_goal)
         got = bound(0, k.landmark_units(np.array(x), packed, not to_goal), packed)
-        assert got == want if whole or math.isinf(want) else want - unit < got <= want  # whole units: exact
+        assert got == want if whole or math.isinf(want) else want - unit <= got <= want  # whole units: exact
         assert bound(0, k.landmark_units(np.array(x), floats, not to_goal), floats) == want
 
 
