@@ -465,6 +465,42 @@ waiting (world: 5.4 s of the contraction). Shared by weight instead (each to
 the least loaded thread, ``k (k + 8)`` for ``k`` neighbours), in the same
 hour, the same hierarchy: 512² contraction 9.4 -> 8.4-8.7 s, the world's
 build 66.0 -> 57.9 s.
+
+Then the core's searches, on the world with its hierarchy saved once and
+loaded (300 long queries, the core's A* timed alone; 100 x 100 tables; the
+machine slow for memory again, a dependent load into 8 MB 100-140 ns):
+
+- the A*'s time went to the landmark bounds: a scalar loop with a branch a
+  landmark, 70-100 ns an evaluation of 32. As selects over whole units
+  (``landmark_units``: the query's landmark costs rounded down to the goal,
+  up from the start, so each landmark's bound moves by a constant: still a
+  lower bound and consistent) the compiler runs them on vector lanes: 4-7
+  ns for 32, 6-10 for 64. Core A* median 1.81 -> 1.07 ms; then more
+  landmarks pay: 48 0.95 ms (2 382 settled nodes against 3 043 with 32), 64
+  0.90 ms (2 031), 96 0.79 ms (1 681; 7 bytes a cell and 1 s of build more
+  than 64). Kept 64 (``LANDMARKS``); a labelled core keeps 32
+  (``LABEL_LANDMARKS``: only the repairs read them);
+- one array read an arc: a settled node is never lowered again (in the
+  table's bucket sweeps every arc outweighs a bucket; in the A* the
+  potential is consistent), so an arc reads its head's cost and no stamp
+  (the sweep's costs reset to ``inf`` at its start, the A*'s kept ``inf``
+  between queries). Table sweeps on two threads 1.06-1.09 -> 0.46-0.52 s;
+  core A* 0.79-0.89 -> 0.72-0.76 ms (alternating processes);
+- the core numbered along a Hilbert curve (``hilbert_index``) instead of
+  the padded ids' row order: table 0.60 -> 0.50 s, path median 1.0-1.2 ->
+  0.94-0.98 ms (same process, alternating);
+- not kept: the sweep's entries as one (node, next) record and a stale
+  entry told by its node's bucket instead of a stamp (within the noise:
+  0.49-0.60 against 0.50-0.63 s).
+
+Benchmark after (``--sizes 1200 --no-square --sections prepared``), with
+the first two: build 41.6 s, 151.1 bytes a cell, query median 1.30 ms,
+worst 3.35 ms, edit + query 16 ms, table 0.72 s in an hour the machine was
+fast (8 MB loads at 16 ns); 48.4 s, 1.75 / 4.42 ms, 25 ms, 1.17 s in a slow
+one (130 ns). With the Hilbert numbering too, slow hours (100-130 ns):
+build 48.1 and 52.1 s, query median 1.06 and 1.74 ms, worst 2.83 and 3.70
+ms, edit + query 20 and 24 ms, table 0.66 and 0.89 s;
+every answer exact.
 """
 
 
