@@ -682,22 +682,62 @@ def query(s, t, upg, qs, cq, gen):
     return core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet)
 
 
-@jit
-def _unpack_arc(a, b, e, out_dir, upg, out, n, stack, total):
-    """Append the board cells of the arc ``a -> b`` after ``a``; returns ``(out, n, total)``.
+@helper
+def _stack_arc(stack, i, tail, head, e, outward):
+    """Row ``i`` of ``unpack``'s stack: the arc ``tail -> head``, upward arc ``e`` of ``tail`` (``outward``) or of ``head``."""
+    stack[i, 0] = tail
+    stack[i, 1] = head
+    stack[i, 2] = e
+    stack[i, 3] = outward
 
-    The arc is upward arc ``e`` (of ``a`` when ``out_dir``, else of ``b``);
-    a shortcut ``x -> y`` with middle ``m`` is ``m``'s arc to ``x`` walked
-    inward, then ``m``'s arc to ``y`` walked outward (found without a scan:
-    ``shortcut_halves``). ``total`` gains the
-    board steps' weights in path order (``walk_cost``'s sum, bit for bit).
+
+@jit
+def unpack(s, t, meet, upg, qs):
+    """The padded cells of the path the last ``query`` found, from ``s`` to ``t``, and their cost by the hierarchy.
+
+    The path's upward arcs (the forward parents ``pf`` up to ``meet``, the
+    backward ones ``pb`` down to ``t``) go on a stack, the first on top,
+    each as ``(tail, head, arc, outward)``: the arc is upward arc ``arc``
+    of ``tail`` when ``outward``, else of ``head``. A shortcut ``x -> y``
+    with middle ``m`` is replaced by ``m``'s arc to ``x`` walked inward,
+    then ``m``'s arc to ``y`` walked outward (found without a scan:
+    ``shortcut_halves``); a board step appends its head. The cost is the
+    board steps' weights summed in path order (``walk_cost``'s sum, bit
+    for bit). One loop for the whole path: a kernel called per arc would
+    count references to every array of ``upg`` at each call.
     """
     first, uwo, uwi, uvo, uvi, ho, hi = upg[0], upg[3], upg[4], upg[5], upg[6], upg[25], upg[26]
-    stack[0, 0] = a
-    stack[0, 1] = b
-    stack[0, 2] = e
-    stack[0, 3] = out_dir
-    sp = 1
+    pf, pb = qs[4], qs[5]
+    nf = 0
+    x = meet
+    while pf[x] >= 0:
+        nf += 1
+        x = pf[x]
+    nb = 0
+    x = meet
+    while pb[x] >= 0:
+        nb += 1
+        x = pb[x]
+    stack = np.empty((nf + nb + 64, 4), dtype=np.int64)
+    j = nb  # the forward arcs above the backward ones, the one from s on top
+    x = meet
+    while pf[x] >= 0:
+        a = pf[x]
+        _stack_arc(stack, j, a, x, _entry(a, x, upg), 1)
+        j += 1
+        x = a
+    j = nb - 1  # the backward arcs, the one into t at the bottom
+    x = meet
+    while pb[x] >= 0:
+        y = pb[x]
+        _stack_arc(stack, j, x, y, _entry(y, x, upg), 0)
+        j -= 1
+        x = y
+    out = np.empty(256, dtype=np.int64)
+    out[0] = s
+    n = 1
+    total = 0.0
+    sp = nf + nb
     while sp > 0:
         sp -= 1
         x = stack[sp, 0]
@@ -719,45 +759,9 @@ def _unpack_arc(a, b, e, out_dir, upg, out, n, stack, total):
         # x -> m then m -> y: pushed in reverse (the halves' positions: shortcut_halves)
         h = ho if od else hi
         fm = first[m]
-        stack[sp, 0] = m
-        stack[sp, 1] = y
-        stack[sp, 2] = fm + h[e, 1]
-        stack[sp, 3] = 1
-        stack[sp + 1, 0] = x
-        stack[sp + 1, 1] = m
-        stack[sp + 1, 2] = fm + h[e, 0]
-        stack[sp + 1, 3] = 0
+        _stack_arc(stack, sp, m, y, fm + h[e, 1], 1)
+        _stack_arc(stack, sp + 1, x, m, fm + h[e, 0], 0)
         sp += 2
-    return out, n, total
-
-
-@jit
-def unpack(s, t, meet, upg, qs):
-    """The padded cells of the path the last ``query`` found, from ``s`` to ``t``, and their cost by the hierarchy."""
-    pf, pb = qs[4], qs[5]
-    chain = np.empty(64, dtype=np.int64)
-    k = 0
-    x = meet
-    while x >= 0:
-        if k == chain.shape[0]:
-            chain = _grow(chain, 2 * k, np.int64(-1))
-        chain[k] = x
-        k += 1
-        x = pf[x]
-    out = np.empty(256, dtype=np.int64)
-    out[0] = s
-    n = 1
-    total = 0.0
-    stack = np.empty((64, 4), dtype=np.int64)
-    for i in range(k - 1, 0, -1):
-        a = chain[i]
-        b = chain[i - 1]
-        out, n, total = _unpack_arc(a, b, _entry(a, b, upg), 1, upg, out, n, stack, total)
-    x = meet
-    while pb[x] >= 0:
-        y = pb[x]
-        out, n, total = _unpack_arc(x, y, _entry(y, x, upg), 0, upg, out, n, stack, total)
-        x = y
     return out[:n], total
 
 

@@ -5,10 +5,11 @@ arrays (where unpacking finds the shortcut middles) and here, renumbered
 ``0 .. C-1`` in the order of ``cids`` (padded ids along a Hilbert curve,
 ``prepared.hilbert_index``; ``cidx`` maps back, ``-1`` off the core), as
 CSR arrays ``cf`` (offsets, ``C + 1``), ``cnb`` (neighbour), ``cwo`` (node
--> neighbour) and ``cwi`` (neighbour -> node). The searches over the core touch only core-sized arrays, which stay
-in the processor's caches where the board-sized ones do not: a full sweep of
-the 1200² world's core (50 384 nodes, 983 034 arcs) takes 13 ms against 23
-ms over the board-sized arrays, and 9 ms with buckets (``sweep_buckets``).
+-> neighbour) and ``cwi`` (neighbour -> node). The searches over the core
+touch only core-sized arrays, which stay in the processor's caches where
+the board-sized ones do not: a full sweep of the 1200² world's core (50 384
+nodes, 983 034 arcs) takes 13 ms against 23 ms over the board-sized arrays,
+and 9 ms with buckets (``sweep_buckets``).
 
 The core's distances are the board's (contraction keeps the distances
 between the nodes not yet contracted), so the landmarks' costs are core
