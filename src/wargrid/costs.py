@@ -88,13 +88,11 @@ class CostField:
         >>> CostField.from_padded(t, t.pad(np.full((2, 2), 3.0), np.inf)).min_cost
         3.0
         """
+        from ._kernels.costs import finite_range
+
         e = np.zeros(0, dtype=np.float64) if edge is None else edge
-        finite = np.isfinite(cell)
-        if finite.any():
-            min_cost = float(np.min(cell, where=finite, initial=np.inf))
-            flat = float(np.max(cell, where=finite, initial=-np.inf)) == min_cost
-        else:
-            min_cost, flat = 1.0, True
+        lo, hi = finite_range(cell)
+        min_cost, flat = (float(lo), hi == lo) if lo < np.inf else (1.0, True)
         for a in (cell, e):
             a.setflags(write=False)
         return cls(topology, cell, e, min_cost, bool(flat and e.size == 0), unit)

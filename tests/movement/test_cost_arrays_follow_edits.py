@@ -52,3 +52,15 @@ def test_an_edit_gives_a_new_array_and_keeps_the_old_one():
     assert before.cell[(1 + 1) * 6 + 1 + 1] == plains  # the old array is untouched (caches keyed on it stay right)
     m.set_terrain([(1, 1)], "plains")
     assert m.cost_field(unit="cavalry").uniform
+
+
+@given(st.lists(st.one_of(st.floats(0, 1e6, allow_nan=False, allow_infinity=False), st.just(np.inf)), max_size=40))
+def test_a_fields_least_cost_and_uniformity_come_from_its_finite_cells(costs):
+    from wargrid.costs import CostField
+
+    g = SquareGrid(len(costs) + 1, 1)
+    cell = g.topology.pad(np.array([costs + [np.inf]], dtype=float), np.inf)
+    f = CostField.from_padded(g.topology, cell)
+    finite = [c for c in costs if np.isfinite(c)]
+    assert f.min_cost == (min(finite) if finite else 1.0)
+    assert f.uniform == (not finite or max(finite) == min(finite))
