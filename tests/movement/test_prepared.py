@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from movement_oracle import boards, costs_of, dijkstra, grids, path_cost
+import wargrid
 from wargrid import HexGrid, Map, SquareGrid, TerrainTable
 from wargrid.movement import prepared as prep
 from wargrid.movement.prepared import PrepareMemoryError, distance_table, prepare
@@ -217,3 +218,26 @@ def test_memory_is_refused_before_allocating(monkeypatch):
         Map(HexGrid(30, 30)).prepare(unit="foot")
     with pytest.raises(MemoryError):
         Map(HexGrid(30, 30)).prepare(unit="foot")
+
+
+@pytest.mark.parametrize("room", [1, prep.REPAIR_STACK])
+def test_repairs_after_raising_edits_equal_dijkstra_whatever_room_the_walk_starts_with(monkeypatch, room):
+    # the repair's potential walks the upward arcs on a stack that grows when short (a room of 1: at nearly every cell)
+    monkeypatch.setattr(prep, "REPAIR_STACK", room)
+    m = wargrid.generate(22, 18, kind="hex", seed=7)
+    m.prepare(unit="foot", progress=False)
+    rng = np.random.default_rng(room)
+    cells = [c for c in m.grid.cells() if math.isfinite(m.costs(unit="foot")[c[1], c[0]])]
+    repaired = 0
+    for _ in range(6):
+        a, b = (cells[int(i)] for i in rng.choice(len(cells), 2, replace=False))
+        p = m.path(a, b, unit="foot")
+        if p is None or len(p.cells) < 4:
+            continue
+        m.set_terrain([p.cells[len(p.cells) // 2]], "mountains")  # dearer or impassable: costs only rise
+        before = m.derived.prepared("foot").fallback_seconds
+        q = m.path(a, b, unit="foot")
+        repaired += m.derived.prepared("foot").fallback_seconds > before
+        want = m.distance_field(a, unit="foot")[b[1], b[0]]
+        assert (q is None and want == INF) or _close(q.cost, want)
+    assert repaired > 0  # the repair ran

@@ -179,6 +179,9 @@ TABLE_THREAD_ARCS = 100_000
 RING_MAX = 1 << 16
 """The table's sweeps use a bucket queue when the core's largest arc weight is at most this many times its least."""
 
+REPAIR_STACK = 256
+"""Room for the walk over upward arcs that gives the repair's potential of a cell (``ch._potential``; grown when short)."""
+
 REPAIR_SLACK = 0.03
 """After raising edits, the core nodes whose old cost to the goal plus a bound from the start stays below the old
 path's cost times ``1 + REPAIR_SLACK`` get their exact old costs (the rest landmark bounds): see ``potential_astar``."""
@@ -702,7 +705,7 @@ class PreparedPaths:
         gen = st.take(4)
         limit = float(cost) * (1.0 + REPAIR_SLACK)
         path = k.potential_astar(s, t, limit, costs.cell, costs.edge, topo_bundle(costs.topology), self.upward,
-                                 st.qs, gen, st.ps)
+                                 st.qs, gen, st.ps, np.empty(REPAIR_STACK, dtype=np.int64))
         self.note_fallback(time.perf_counter() - t0)
         return (path, None) if path.shape[0] else None
 

@@ -948,9 +948,10 @@ def table_entries(src, tgt, upg, flip, qs, gen0, out):
 
 # -- after edits that only raised costs: A* with the old hierarchy as potential ------------------
 
-@jit
+@helper
 def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
-    """A consistent lower bound on the old cost from ``v`` to the goal (memoised in ``pot`` under stamp ``pgen``).
+    """A consistent lower bound on the old cost from ``v`` to the goal (memoised in ``pot`` under stamp ``pgen``);
+    ``-1`` when ``stack`` is too short (what was found stays memoised: grow it and ask again, ``_potential_of``).
 
     The least, over ``v``'s upward paths below the core, of their cost plus
     what their ends give: a node the backward search settled its cost to
@@ -969,7 +970,7 @@ def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
     lm = (upg[9], upg[15])
     x, xs, limit, dc, state = rep
     if ps[v] == pgen:
-        return pot[v], stack
+        return pot[v]
     sp = 0
     stack[0] = v
     sp = 1
@@ -994,7 +995,7 @@ def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
             if uwo[e] < INF and ps[y] != pgen:
                 ready = False
                 if sp == stack.shape[0]:
-                    stack = _grow(stack, 2 * sp, np.int64(-1))
+                    return -1.0
                 stack[sp] = y
                 sp += 1
         if not ready:
@@ -1009,7 +1010,17 @@ def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
         pot[y0] = best
         ps[y0] = pgen
         sp -= 1
-    return pot[v], stack
+    return pot[v]
+
+
+@jit
+def _potential_of(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
+    """``_potential``, growing ``stack`` until it is long enough; returns ``(bound, stack)``."""
+    h = _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack)
+    while h < 0.0:
+        stack = _grow(stack, 2 * stack.shape[0], np.int64(-1))
+        h = _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack)
+    return h, stack
 
 
 @jit
@@ -1043,10 +1054,11 @@ def _board_step(p, d, cell, edge, tb):
 
 
 @jit
-def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps):
+def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps, stack):
     """A* from ``s`` to ``t`` over ``cell``/``edge`` guided by the old hierarchy; returns the padded path (empty: none).
 
-    ``ps``: stamps of the potentials (int64, one a node). Exact when no arc
+    ``ps``: stamps of the potentials (int64, one a node); ``stack``: room for
+    ``_potential``'s walk (int64, grown when short). Exact when no arc
     is cheaper than in the hierarchy's field: the potential is then a
     consistent lower bound.
     """
@@ -1073,9 +1085,8 @@ def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps):
     rep = (x, xs, limit, cs[0], cs[2])
     pot = hkb  # the backward heap is free once its search is done
     pgen = gen + 3
-    stack = np.empty(256, dtype=np.int64)
     g = df
-    h0, stack = _potential(s, upg, db, sb, gen, rep, pot, ps, pgen, stack)
+    h0, stack = _potential_of(s, upg, db, sb, gen, rep, pot, ps, pgen, stack)
     if not h0 < INF:
         return np.empty(0, dtype=np.int64)
     g2 = gen + 2
@@ -1109,7 +1120,9 @@ def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps):
             if sq == g2 + 1:
                 continue
             if sq != g2:
-                hq, stack = _potential(q, upg, db, sb, gen, rep, pot, ps, pgen, stack)
+                hq = _potential(q, upg, db, sb, gen, rep, pot, ps, pgen, stack)
+                if hq < 0.0:
+                    hq, stack = _potential_of(q, upg, db, sb, gen, rep, pot, ps, pgen, stack)
                 if not hq < INF:
                     sf[q] = g2 + 1
                     continue
