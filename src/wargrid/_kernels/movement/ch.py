@@ -201,12 +201,25 @@ def _witnessed(w, c, gen, wit):
 
 
 @jit
+def _sc_room(sc, need):
+    """The shortcut arrays ``sc = (u, w, cost)``, grown (at least doubled) when shorter than ``need``."""
+    scu, scw, scc = sc
+    if need <= scu.shape[0]:
+        return sc
+    size = max(2 * scu.shape[0], need)
+    return _grow(scu, size, np.int64(-1)), _grow(scw, size, np.int64(-1)), _grow(scc, size, INF)
+
+
+@helper
 def _witness_pass(v, graph, wit, settle_max, sc, nsc, avoid, ag):
     """Append to ``sc`` (``(u, w, cost)`` from ``nsc`` on) the shortcuts the contraction of ``v`` needs: the searches
     go round ``v`` and the nodes ``x`` with ``avoid[x] == ag``.
 
-    Returns the (maybe grown) ``sc`` arrays and their new count; the
-    shortcuts come grouped by their first node.
+    Returns the new count; the shortcuts come grouped by their first node.
+    ``sc`` must have room for ``k * k`` more, ``k`` the neighbours of ``v``
+    (``_sc_room``): a helper, it cannot grow them (it is called for every
+    node, several times, by two threads at once: counting references to
+    the shared arrays at each call made the threads wait on each other).
     """
     start, cnt, pool = graph[0], graph[1], graph[3]
     genbox, tg = wit[5], wit[6]
@@ -241,19 +254,15 @@ def _witness_pass(v, graph, wit, settle_max, sc, nsc, avoid, ag):
             c = win + wout
             if _witnessed(w, c, gen, wit):
                 continue
-            if nsc == scu.shape[0]:
-                scu = _grow(scu, 2 * nsc, np.int64(-1))
-                scw = _grow(scw, 2 * nsc, np.int64(-1))
-                scc = _grow(scc, 2 * nsc, INF)
             scu[nsc] = u
             scw[nsc] = w
             scc[nsc] = c
             nsc += 1
     genbox[0] = gen
-    return (scu, scw, scc), nsc
+    return nsc
 
 
-@jit
+@helper
 def _witness_recheck(v, graph, wit, settle_max, sc, lo, hi, avoid, ag):
     """Drop from ``v``'s shortcuts ``lo <= i < hi`` of ``sc`` (grouped by their first node) those a longer witness
     search (round ``v`` and the nodes ``x`` with ``avoid[x] == ag``) finds a path for.
@@ -292,7 +301,7 @@ def _witness_recheck(v, graph, wit, settle_max, sc, lo, hi, avoid, ag):
     return kept - lo
 
 
-@jit(inline="always")
+@helper
 def _prio(nsc, k, v, deleted):
     """Edge difference (shortcuts added less arcs removed), neighbours already contracted, level."""
     return float(2 * nsc - k + deleted[0, v] + deleted[1, v]) + v * 1e-9
@@ -303,10 +312,13 @@ def init_priorities(lo, hi, cell, graph, wit, settle_max, deleted, out):
     """``out[v]``: the first priority of every passable node ``lo <= v < hi`` (the graph is only read: threads may
     share it, each with its own ``wit``)."""
     sc = (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64))
+    cnt = graph[1]
     for v in range(lo, hi):
         if cell[v] < INF:
-            sc, nsc = _witness_pass(v, graph, wit, settle_max, sc, 0, wit[1], -1)  # stamps are never -1
-            out[v] = _prio(nsc, graph[1][v], v, deleted)
+            if cnt[v] * cnt[v] > sc[0].shape[0]:
+                sc = _sc_room(sc, cnt[v] * cnt[v])
+            nsc = _witness_pass(v, graph, wit, settle_max, sc, 0, wit[1], -1)  # stamps are never -1
+            out[v] = _prio(nsc, cnt[v], v, deleted)
 
 
 @jit
@@ -448,15 +460,18 @@ def batch_estimate(t, nc, graph, wit, settle_est, deleted, bt, sc):
     Threads share the graph (only read), each with its own ``t``, ``wit`` and ``sc``. Returns ``sc`` (maybe
     grown)."""
     cand, off, num, prio, owner = bt[0], bt[4], bt[5], bt[6], bt[8]
+    cnt = graph[1]
     nsc = 0
     for i in range(nc):
         if owner[i] != t:
             continue
         v = cand[i]
         off[i] = nsc
-        sc, nsc = _witness_pass(v, graph, wit, settle_est, sc, nsc, bt[2], bt[3][0] + 1)
+        if nsc + cnt[v] * cnt[v] > sc[0].shape[0]:
+            sc = _sc_room(sc, nsc + cnt[v] * cnt[v])
+        nsc = _witness_pass(v, graph, wit, settle_est, sc, nsc, bt[2], bt[3][0] + 1)
         num[i] = nsc - off[i]
-        prio[i] = _prio(num[i], graph[1][v], v, deleted)
+        prio[i] = _prio(num[i], cnt[v], v, deleted)
     return sc
 
 
