@@ -367,3 +367,15 @@ def test_a_batch_holds_no_two_neighbours_and_loses_no_node():
     assert np.min(pq[0][:pq[3][0]]) >= keys[0]
     assert k.batch_pick((start, cnt, cap, pool, top), pq, bt, size, 3, 1) == 3  # never past what may be contracted
     assert not bt[8][:3].any()
+
+
+def test_landmark_costs_by_buckets_equal_those_by_a_heap(monkeypatch):
+    m = wargrid.generate(40, 34, kind="hex", seed=5)
+    pp = prepare(m.grid, m.cost_field(unit="foot"), progress=False, core=300)
+    cf, cnb, cwo = pp.upward[11], pp.upward[12], pp.upward[13]
+    assert prep._ring_of(cwo)[0] > 0.0  # whole terrain costs: the bucket sweeps
+    by_buckets = prep._landmarks(cf, cnb, cwo, 12)
+    monkeypatch.setattr(prep, "RING_MAX", 1)  # no ring fits: the heap sweeps
+    assert prep._ring_of(cwo) == (0.0, 1)
+    by_heap = prep._landmarks(cf, cnb, cwo, 12)
+    assert np.array_equal(by_buckets, by_heap) and np.isfinite(by_heap).any()

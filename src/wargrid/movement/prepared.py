@@ -135,7 +135,7 @@ WITNESS_SETTLE = 64
 ESTIMATE_SETTLE = 8
 """The priorities (lazy updates) count shortcuts with witness searches stopped after this many settled nodes."""
 
-LANDMARKS = 64
+LANDMARKS = 96
 """Core nodes whose exact costs to every core node guide the core's A* (see ``ch_core.lower_to_goal``)."""
 
 LABEL_LANDMARKS = 32
@@ -481,8 +481,8 @@ machine slow for memory again, a dependent load into 8 MB 100-140 ns):
   ns for 32, 6-10 for 64. Core A* median 1.81 -> 1.07 ms; then more
   landmarks pay: 48 0.95 ms (2 382 settled nodes against 3 043 with 32), 64
   0.90 ms (2 031), 96 0.79 ms (1 681; 7 bytes a cell and 1 s of build more
-  than 64). Kept 64 (``LANDMARKS``); a labelled core keeps 32
-  (``LABEL_LANDMARKS``: only the repairs read them);
+  than 64). A labelled core keeps 32 (``LABEL_LANDMARKS``: only the
+  repairs read them);
 - one array read an arc: a settled node is never lowered again (in the
   table's bucket sweeps every arc outweighs a bucket; in the A* the
   potential is consistent), so an arc reads its head's cost and no stamp
@@ -492,6 +492,10 @@ machine slow for memory again, a dependent load into 8 MB 100-140 ns):
 - the core numbered along a Hilbert curve (``hilbert_index``) instead of
   the padded ids' row order: table 0.60 -> 0.50 s, path median 1.0-1.2 ->
   0.94-0.98 ms (same process, alternating);
+- with the two changes above: core A* median 64 landmarks 0.79-0.90 ms,
+  96 0.69 ms, 128 0.69-0.74 ms; kept 96 (``LANDMARKS``: 3.6 bytes a cell
+  more than 64), their sweeps by buckets (``_landmarks``: 1.3-1.9 s for 96
+  on the world, 2.5-2.8 s by a heap);
 - not kept: the sweep's entries as one (node, next) record and a stale
   entry told by its node's bucket instead of a stamp (within the noise:
   0.49-0.60 against 0.50-0.63 s).
@@ -727,15 +731,7 @@ class PreparedPaths:
         """``(width, slots)`` of the bucket queue over the core arcs one way (``width`` 0: a heap instead)."""
         got = self._rings.get(flip)
         if got is None:
-            w = np.asarray(self.upward[14] if flip else self.upward[13], dtype=np.float64)
-            w = w[np.isfinite(w)]
-            got = (0.0, 1)
-            if w.size and w.min() > 0.0:
-                width = float(w.min()) * (1.0 - _ch_core().BUCKET_SHRINK)
-                slots = int(float(w.max()) / width) + 3
-                if slots <= RING_MAX:
-                    got = (width, slots)
-            self._rings[flip] = got
+            got = self._rings[flip] = _ring_of(self.upward[14] if flip else self.upward[13])
         return got
 
     def _sweeps(self, flip: bool, entries: tuple[np.ndarray, ...], buckets: tuple[np.ndarray, ...],
@@ -976,13 +972,27 @@ def _init_priorities(cell: np.ndarray, graph: tuple[Any, ...], wit: tuple[np.nda
     wit[5][0] = max(int(w[5][0]) for w in wits)  # the stamps stay fresh
 
 
+def _ring_of(weights: np.ndarray) -> tuple[float, int]:
+    """``(width, slots)`` of a bucket queue (``ch_core.sweep_buckets``) over arcs of these weights; ``(0.0, 1)``: a
+    heap instead (a weight of zero, or the largest more than ``RING_MAX`` times the least)."""
+    w = np.asarray(weights, dtype=np.float64)
+    w = w[np.isfinite(w)]
+    if w.size and w.min() > 0.0:
+        width = float(w.min()) * (1.0 - _ch_core().BUCKET_SHRINK)
+        slots = int(float(w.max()) / width) + 3
+        if slots <= RING_MAX:
+            return width, slots
+    return 0.0, 1
+
+
 def _landmarks(cf: np.ndarray, cnb: np.ndarray, cwo: np.ndarray, count: int) -> np.ndarray:
     """Every core node's cost from ``count`` landmarks: ``dl[r, l]`` from landmark ``l`` to core node ``r`` (``inf``: none).
 
     Landmarks are core nodes picked farthest first: each one the core node
     farthest from those picked before (unreachable ones first, so every
     part of a split board gets one). The costs are sweeps over the core
-    (its distances are the board's).
+    (its distances are the board's), with buckets where the weights allow
+    (``sweep_buckets``: 96 landmarks on the world 2.5-2.8 -> 1.3-1.9 s).
     """
     kc = _ch_core()
     c = cf.shape[0] - 1
@@ -992,11 +1002,19 @@ def _landmarks(cf: np.ndarray, cnb: np.ndarray, cwo: np.ndarray, count: int) -> 
         return dl
     dist, stamp, pos, hk, hid = (np.empty(c), np.zeros(c, dtype=np.int64), np.empty(c, dtype=np.int32), np.empty(c),
                                  np.empty(c, dtype=np.int32))
+    width, slots = _ring_of(cwo)
+    ring = (np.empty(slots, dtype=np.int64), np.empty(cnb.shape[0] + 1, dtype=np.int32),
+            np.empty(cnb.shape[0] + 1, dtype=np.int32))
+    no_buckets = (np.full(c, -1, dtype=np.int32), np.empty(0, dtype=np.int32), np.empty(0), np.empty(0, dtype=np.int32))
     gen = 0
 
     def field(root: int) -> np.ndarray:
         nonlocal gen
         gen += 2
+        if width > 0.0:  # the costs stay in dist (inf where the sweep did not reach)
+            kc.sweep_buckets(np.array([root], dtype=np.int32), np.zeros(1), cf, cnb, cwo, width, *no_buckets,
+                             np.full(1, np.inf), (dist, stamp, pos, hk, hid, *ring), gen)
+            return dist.copy()
         kc.sweep(root, cf, cnb, cwo, dist, stamp, pos, hk, hid, gen)
         return np.where(stamp == gen + 1, dist, np.inf)
 
