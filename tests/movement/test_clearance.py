@@ -231,6 +231,45 @@ def test_movement_range_of_a_big_unit_on_terrain():
     assert p.cost == 6.0 and (2, 0) not in p.cells and (3, 0) not in p.cells
 
 
+@settings(max_examples=40)
+@given(boards(max_side=7, edges=False), st.integers(2, 3), st.booleans(), st.data())
+def test_big_unit_distances_fields_tables_and_flows_agree_with_the_oracle(board, k, prepared, data):
+    g, cost, _ = board
+    if k > max_size(g):
+        return
+    m = Map(g)
+    m.set_terrain([c for c in g.cells() if not math.isfinite(cost[c[1], c[0]])], "water")
+    if prepared:
+        m.prepare(unit="foot", progress=False)  # one cell's structure: a big unit must not use it
+    cells = list(g.cells())
+    a = data.draw(st.sampled_from(cells))
+    want = oracle_dijkstra(g, m.costs(unit="foot"), None, a, k)
+    field = m.distance_field(a, unit="foot", size=k)
+    table = m.distance_table([a], cells, unit="foot", size=k)
+    flow = m.flow_field(a, unit="foot", size=k)
+    for j, b in enumerate(cells):
+        w = want.get(b, INF) if fits(g, m.costs(unit="foot"), a, k) else (0.0 if b == a else INF)
+        assert math.isclose(field[b[1], b[0]], w) or field[b[1], b[0]] == w
+        assert math.isclose(table[0, j], w) or table[0, j] == w
+        assert math.isclose(m.distance(a, b, unit="foot", size=k), w) or m.distance(a, b, unit="foot", size=k) == w
+        back = oracle_dijkstra(g, m.costs(unit="foot"), None, b, k).get(a, INF) if fits(g, m.costs(unit="foot"), b, k) else INF
+        if b != a and math.isfinite(back):  # the flow from b leads to a at the big unit's cost
+            p = flow.path_from(b)
+            assert p is not None and p.cells[-1] == a and math.isclose(walk_cost(g, m.costs(unit="foot"), None, p.cells, k), back)
+
+
+def test_map_big_unit_distance_goes_round_the_narrow_gap_even_when_prepared():
+    m = Map(SquareGrid(9, 9))
+    m.set_terrain([(4, y) for y in range(9) if y not in (2, 6, 7)], "water")
+    m.prepare(unit="foot", progress=False)
+    big = m.path((0, 2), (7, 2), unit="foot", size=2)
+    assert m.distance((0, 2), (7, 2), unit="foot", size=2) == big.cost > m.distance((0, 2), (7, 2), unit="foot")
+    assert m.distance_table([(0, 2)], [(7, 2), (0, 2)], unit="foot", size=2).tolist() == [[big.cost, 0.0]]
+    assert m.distance_field((0, 2), unit="foot", size=2)[2, 7] == big.cost
+    flow = m.flow_field((7, 2), unit="foot", size=2).path_from((0, 2))
+    assert (4, 6) in flow.cells and walk_cost(m.grid, m.costs(unit="foot"), None, flow.cells, 2) == big.cost
+
+
 # -- bad input -------------------------------------------------------------------------------
 
 
@@ -239,7 +278,9 @@ def test_movement_range_of_a_big_unit_on_terrain():
 def test_bad_sizes_are_refused_clearly(size, err):
     m = Map(SquareGrid(8, 5))
     for call in (lambda: m.path((0, 0), (3, 3), size=size), lambda: m.movement_range((0, 0), 3, size=size),
-                 lambda: m.paths([((0, 0), (1, 1))], size=size), lambda: footprint(m.grid, (0, 0), size)):
+                 lambda: m.paths([((0, 0), (1, 1))], size=size), lambda: footprint(m.grid, (0, 0), size),
+                 lambda: m.distance((0, 0), (3, 3), size=size), lambda: m.distance_field((0, 0), size=size),
+                 lambda: m.distance_table([(0, 0)], [(3, 3)], size=size), lambda: m.flow_field((3, 3), size=size)):
         with pytest.raises(err, match="size") as e:
             call()
         assert isinstance(e.value, WargridError)

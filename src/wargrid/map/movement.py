@@ -8,7 +8,8 @@ import numpy as np
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._progress import Progress, check_progress, reporter
-from ..movement.clearance import check_size, clearance_map
+from ..costs import CostField
+from ..movement.clearance import check_size, clearance_map, footprint_costs
 from ..movement.dispatch import paths as _paths, shortest_distance, shortest_path
 from ..movement.prepared import PreparedPaths, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
@@ -121,6 +122,7 @@ class MovementQueries(MapCore):
         *,
         unit: str | None = None,
         max_cost: float | None = None,
+        size: int = 1,
     ) -> np.ndarray:
         """``(height, width)`` cheapest cost from the nearest of ``sources`` (``(x, y)`` or a list) to every cell.
 
@@ -134,6 +136,8 @@ class MovementQueries(MapCore):
             The movement class (default: the terrain table's first class).
         max_cost : float, optional
             Stop the search past this cost.
+        size : int
+            A unit bigger than one cell, as in ``path`` (the cells are its anchors).
 
         Returns
         -------
@@ -144,7 +148,9 @@ class MovementQueries(MapCore):
         IndexError
             A cell off the board (``CellError``).
         ValueError
-            An unknown ``unit`` class.
+            An unknown ``unit`` class, or ``size`` below 1 or too large for the board.
+        TypeError
+            ``size`` not an integer.
 
         Examples
         --------
@@ -152,7 +158,13 @@ class MovementQueries(MapCore):
         >>> Map(SquareGrid(3, 1)).distance_field((0, 0), unit="cavalry").tolist()
         [[0.0, 1.0, 2.0]]
         """
-        return distance_field(self.grid, self.cost_field(unit=unit), sources, max_cost=max_cost)
+        return distance_field(self.grid, self._sized_costs(unit, size), sources, max_cost=max_cost)
+
+    def _sized_costs(self, unit: str | None, size: Any) -> CostField:
+        """The field ``unit``'s anchor moves over with footprint ``size`` (checked; 1: the class's own field)."""
+        f = self.cost_field(unit=unit)
+        k = check_size(self.grid, size)
+        return f if k == 1 else footprint_costs(self.grid, f, k)
 
     def paths(
         self,
@@ -285,7 +297,7 @@ class MovementQueries(MapCore):
         name = self.unit_class(unit)
         return self.derived.prepare(name, check_progress(progress))
 
-    def distance(self, a: Cell, b: Cell, *, unit: str | None = None) -> float:
+    def distance(self, a: Cell, b: Cell, *, unit: str | None = None, size: int = 1) -> float:
         """The cheapest cost for ``unit`` from cell ``a`` to cell ``b`` (``(x, y)``), ``inf`` when unreachable.
 
         Parameters
@@ -294,6 +306,8 @@ class MovementQueries(MapCore):
             Cells as ``(x, y)``.
         unit : str, optional
             The movement class (default: the terrain table's first class).
+        size : int
+            A unit bigger than one cell, as in ``path`` (the cells are its anchors).
 
         Returns
         -------
@@ -304,7 +318,9 @@ class MovementQueries(MapCore):
         IndexError
             A cell off the board (``CellError``).
         ValueError
-            An unknown ``unit`` class.
+            An unknown ``unit`` class, or ``size`` below 1 or too large for the board.
+        TypeError
+            ``size`` not an integer.
 
         Examples
         --------
@@ -317,11 +333,13 @@ class MovementQueries(MapCore):
         grid = self.grid
         a = grid.check_cell(a, "a")
         b = grid.check_cell(b, "b")
-        return shortest_distance(grid, self.derived.cost_field(name), a, b, zones=self.derived.locked_zones(name),
-                                 prepared=self.derived.prepared(name))
+        f = self._sized_costs(name, size)  # zones of one cell stay right for a larger unit (it reaches less)
+        return shortest_distance(grid, f, a, b, zones=self.derived.locked_zones(name),
+                                 prepared=self.derived.prepared(name) if f is self.derived.cost_field(name) else None)
 
     def distance_table(
-        self, sources: Sequence[Cell], targets: Sequence[Cell], *, unit: str | None = None, progress: Progress = True
+        self, sources: Sequence[Cell], targets: Sequence[Cell], *, unit: str | None = None, progress: Progress = True,
+        size: int = 1,
     ) -> np.ndarray:
         """``(len(sources), len(targets))`` cheapest costs for ``unit`` from every source to every target (``inf``: unreachable).
 
@@ -336,6 +354,8 @@ class MovementQueries(MapCore):
             The movement class (default: the terrain table's first class).
         progress : bool or callable
             ``True``: a bar on a terminal for long tables; a callable gets ``(done, total)`` source rows.
+        size : int
+            A unit bigger than one cell, as in ``path`` (the cells are its anchors).
 
         Returns
         -------
@@ -346,7 +366,9 @@ class MovementQueries(MapCore):
         IndexError
             A cell off the board (``CellError``).
         ValueError
-            An unknown ``unit`` class.
+            An unknown ``unit`` class, or ``size`` below 1 or too large for the board.
+        TypeError
+            ``size`` not an integer.
 
         Examples
         --------
@@ -355,8 +377,8 @@ class MovementQueries(MapCore):
         [[3.0, 0.0], [3.0, 6.0]]
         """
         name = self.unit_class(unit)
-        f = self.derived.cost_field(name)
-        prepared = self.derived.prepared(name)
+        f = self._sized_costs(name, size)
+        prepared = self.derived.prepared(name) if f is self.derived.cost_field(name) else None
         rows = check_cells(self.grid, sources, "sources")  # checked here: the rows go in parts below
         targets = check_cells(self.grid, targets, "targets")
         check_progress(progress)
@@ -431,7 +453,7 @@ class MovementQueries(MapCore):
             enemies=enemies, friends=friends, ignore_zoc=ignore_zoc, size=size,
         )
 
-    def flow_field(self, goals: Any, *, unit: str | None = None) -> FlowField:
+    def flow_field(self, goals: Any, *, unit: str | None = None, size: int = 1) -> FlowField:
         """The next step toward ``goals`` (one ``(x, y)`` or a list: the nearest) from every cell, for many units.
 
         Parameters
@@ -440,6 +462,8 @@ class MovementQueries(MapCore):
             The goals; each cell steps toward the nearest.
         unit : str, optional
             The movement class (default: the terrain table's first class).
+        size : int
+            A unit bigger than one cell, as in ``path`` (the cells are its anchors).
 
         Returns
         -------
@@ -450,7 +474,9 @@ class MovementQueries(MapCore):
         IndexError
             A cell off the board (``CellError``).
         ValueError
-            An unknown ``unit`` class.
+            An unknown ``unit`` class, or ``size`` below 1 or too large for the board.
+        TypeError
+            ``size`` not an integer.
 
         Examples
         --------
@@ -459,7 +485,7 @@ class MovementQueries(MapCore):
         >>> f.step((0, 0)), f.path_from((1, 1)).cells
         ((1, 1), [(1, 1), (2, 2), (3, 3)])
         """
-        return flow_field(self.grid, self.cost_field(unit=unit), goals)
+        return flow_field(self.grid, self._sized_costs(unit, size), goals)
 
     def route(
         self,
