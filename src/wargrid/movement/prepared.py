@@ -508,6 +508,16 @@ one (130 ns). With the Hilbert numbering too, slow hours (100-130 ns):
 build 48.1 and 52.1 s, query median 1.06 and 1.74 ms, worst 2.83 and 3.70
 ms, edit + query 20 and 24 ms, table 0.66 and 0.89 s;
 every answer exact.
+
+Then unpacking in one loop (the path's upward arcs start the shortcut
+stack: a kernel called per arc counted references to the 27 arrays of the
+upward tuple at each call; unpack median 0.21-0.26 -> 0.17-0.18 ms), the
+repair's potential as a helper (edit + query 12.4 -> 10.9-12.1 ms, with a
+cost field's least cost in one compiled pass: 18-23 -> 12.4 ms) and 96
+landmarks. The whole benchmark (``python benchmarks/bench_weighted.py``,
+one run, 8 MB loads 20-122 ns): the world's build 48.7 s, 154.6 bytes a
+cell, query median 1.11 ms, worst 1.89 ms, edit + query 11 ms, table 0.64
+s; 512² queries 0.24-0.38 ms (1/91 to 1/67 of tcod's A*).
 """
 
 
