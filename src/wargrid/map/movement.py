@@ -8,8 +8,7 @@ import numpy as np
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._progress import Progress, check_progress, reporter
-from ..costs import CostField
-from ..movement.clearance import check_size, clearance_map, footprint_costs
+from ..movement.clearance import check_size, clearance_map
 from ..movement.dispatch import paths as _paths, shortest_distance, shortest_path
 from ..movement.prepared import PreparedPaths, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
@@ -158,13 +157,7 @@ class MovementQueries(MapCore):
         >>> Map(SquareGrid(3, 1)).distance_field((0, 0), unit="cavalry").tolist()
         [[0.0, 1.0, 2.0]]
         """
-        return distance_field(self.grid, self._sized_costs(unit, size), sources, max_cost=max_cost)
-
-    def _sized_costs(self, unit: str | None, size: Any) -> CostField:
-        """The field ``unit``'s anchor moves over with footprint ``size`` (checked; 1: the class's own field)."""
-        f = self.cost_field(unit=unit)
-        k = check_size(self.grid, size)
-        return f if k == 1 else footprint_costs(self.grid, f, k)
+        return distance_field(self.grid, self.cost_field(unit=unit), sources, max_cost=max_cost, size=size)
 
     def paths(
         self,
@@ -333,9 +326,9 @@ class MovementQueries(MapCore):
         grid = self.grid
         a = grid.check_cell(a, "a")
         b = grid.check_cell(b, "b")
-        f = self._sized_costs(name, size)  # zones of one cell stay right for a larger unit (it reaches less)
-        return shortest_distance(grid, f, a, b, zones=self.derived.locked_zones(name),
-                                 prepared=self.derived.prepared(name) if f is self.derived.cost_field(name) else None)
+        k = check_size(grid, size)  # zones of one cell stay right for a larger unit (it reaches less)
+        return shortest_distance(grid, self.derived.cost_field(name), a, b, zones=self.derived.locked_zones(name),
+                                 prepared=self.derived.prepared(name), size=k)
 
     def distance_table(
         self, sources: Sequence[Cell], targets: Sequence[Cell], *, unit: str | None = None, progress: Progress = True,
@@ -377,19 +370,20 @@ class MovementQueries(MapCore):
         [[3.0, 0.0], [3.0, 6.0]]
         """
         name = self.unit_class(unit)
-        f = self._sized_costs(name, size)
-        prepared = self.derived.prepared(name) if f is self.derived.cost_field(name) else None
+        f = self.derived.cost_field(name)
+        prepared = self.derived.prepared(name)
+        k = check_size(self.grid, size)
         rows = check_cells(self.grid, sources, "sources")  # checked here: the rows go in parts below
         targets = check_cells(self.grid, targets, "targets")
         check_progress(progress)
-        if prepared is not None or len(rows) <= TABLE_ROWS_A_STEP:
+        if (prepared is not None and k == 1) or len(rows) <= TABLE_ROWS_A_STEP:
             # one call: the prepared bucket method shares its target side between all rows
             with reporter(progress, len(rows), "distance table", unit="row"):
-                return distance_table(self.grid, f, rows, targets, prepared=prepared)
+                return distance_table(self.grid, f, rows, targets, prepared=prepared, size=k)
         parts = []
         with reporter(progress, len(rows), "distance table", unit="row") as tick:
             for i in range(0, len(rows), TABLE_ROWS_A_STEP):
-                parts.append(distance_table(self.grid, f, rows[i:i + TABLE_ROWS_A_STEP], targets))
+                parts.append(distance_table(self.grid, f, rows[i:i + TABLE_ROWS_A_STEP], targets, size=k))
                 tick(i + len(parts[-1]))
         return np.vstack(parts)
 
@@ -485,7 +479,7 @@ class MovementQueries(MapCore):
         >>> f.step((0, 0)), f.path_from((1, 1)).cells
         ((1, 1), [(1, 1), (2, 2), (3, 3)])
         """
-        return flow_field(self.grid, self._sized_costs(unit, size), goals)
+        return flow_field(self.grid, self.cost_field(unit=unit), goals, size=size)
 
     def route(
         self,

@@ -52,7 +52,7 @@ from ..costs import CostField
 from ..grids.boards import Grid, SquareGrid
 from ._array_cache import ArrayCache, cached, remember
 
-__all__ = ["clearance_map", "footprint", "footprint_costs", "check_size", "max_size"]
+__all__ = ["clearance_map", "footprint", "footprint_costs", "sized_costs", "check_size", "max_size"]
 
 Cell = tuple[int, int]
 
@@ -123,6 +123,21 @@ def check_size(grid: Grid, size: Any) -> int:
         raise ArgumentError(f"size must be at most {top} on this {grid.width} x {grid.height} {grid.kind} board "
                             f"(a larger footprint fits nowhere), got {k}")
     return k
+
+
+def sized_costs(grid: Grid, costs: CostField, size: Any) -> CostField:
+    """The field the anchor of a unit of ``size`` (checked by ``check_size``) moves over: ``costs`` for one cell,
+    else ``footprint_costs``.
+
+    >>> import numpy as np
+    >>> from wargrid import SquareGrid
+    >>> g = SquareGrid(3, 2)
+    >>> c = CostField.from_arrays(g, np.ones((2, 3)))
+    >>> sized_costs(g, c, 1) is c, sized_costs(g, c, 2).cells().tolist()
+    (True, [[1.0, 1.0, inf], [inf, inf, inf]])
+    """
+    k = check_size(grid, size)
+    return costs if k == 1 else footprint_costs(grid, costs, k)
 
 
 def _entry(costs: CostField) -> dict[Any, Any]:

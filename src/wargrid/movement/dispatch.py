@@ -179,12 +179,15 @@ def shortest_distance(
     *,
     zones: Connectivity | None = None,
     prepared: PreparedPaths | None = None,
+    size: int = 1,
 ) -> float:
     """The cheapest cost from ``start`` to ``goal`` (checked cells), ``inf`` when unreachable.
 
     A prepared structure answers without unpacking a path when it can;
-    otherwise the cost of ``shortest_path``'s path.
+    otherwise the cost of ``shortest_path``'s path (``size``: as there, checked).
     """
+    if size != 1:
+        return _cost_of(shortest_path(grid, costs, start, goal, zones=zones, size=size))
     topo = grid.topology
     s = padded_id(topo, start)
     t = padded_id(topo, goal)
@@ -192,7 +195,10 @@ def shortest_distance(
         got = prepared.distance(costs, s, t)
         if got is not _UNANSWERED:
             return float(got)
-    p = shortest_path(grid, costs, start, goal, zones=zones, prepared=prepared)
+    return _cost_of(shortest_path(grid, costs, start, goal, zones=zones, prepared=prepared))
+
+
+def _cost_of(p: Path | None) -> float:
     return math.inf if p is None else float(p.cost)
 
 

@@ -24,7 +24,7 @@ from ..errors import ArgumentError
 from .._validate import check_int, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
-from .clearance import check_size, footprint_costs
+from .clearance import check_size, footprint_costs, sized_costs
 from .search import Path, check_cells, dijkstra_field, padded_id, topo_bundle
 from .zoc import occupied
 from ..render.notebook import Drawn, mask_overlay, values_overlay
@@ -202,16 +202,18 @@ class FlowField(Drawn):
         return Path(out, float(self.cost[y, x]), self.unit, self.grid)
 
 
-def flow_field(grid: Grid, costs: CostField, goals: Any) -> FlowField:
+def flow_field(grid: Grid, costs: CostField, goals: Any, *, size: int = 1) -> FlowField:
     """Search once backwards from ``goals`` (one ``(x, y)`` or a list); see ``FlowField``.
 
     Only passable cells get a direction, and a goal on an impassable cell is
     never reached from another cell (as with ``path``; the rules:
-    ``wargrid.movement.search``).
+    ``wargrid.movement.search``). With ``size`` > 1 (a unit bigger than one
+    cell, ``wargrid.movement.clearance``) the cells are the footprint's anchors.
     """
     gs = check_cells(grid, goals, "goals")
     if not gs:
         raise ArgumentError("goals must hold at least one (x, y) cell, got an empty list")
+    costs = sized_costs(grid, costs, size)
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in gs], dtype=np.int64)
     f = dijkstra_field(grid, costs, ids, reverse=True)

@@ -122,6 +122,7 @@ from .._progress import Progress, check_progress, reporter
 from ..costs import CostField
 from ..errors import ArgumentError, WargridError
 from ..grids.boards import Grid, Topology
+from .clearance import sized_costs
 from .search import Path, cells_of, check_cells, check_costs, padded_id, per_thread, topo_bundle
 
 __all__ = [
@@ -1202,6 +1203,7 @@ def distance_table(
     targets: Sequence[tuple[int, int]],
     *,
     prepared: PreparedPaths | None = None,
+    size: int = 1,
 ) -> npt.NDArray[np.float64]:
     """``(len(sources), len(targets))`` cheapest costs from every source to every target (``inf``: unreachable).
 
@@ -1218,7 +1220,11 @@ def distance_table(
     sources, targets : list of (x, y)
         Cells on the board (at least one each).
     prepared : PreparedPaths, optional
-        A hierarchy of this board (``prepare``).
+        A hierarchy of this board (``prepare``); one-cell units only, so not
+        used with ``size`` > 1.
+    size : int
+        A unit bigger than one cell (``wargrid.movement.clearance``): the
+        cells are the footprint's anchors.
 
     Raises
     ------
@@ -1233,6 +1239,9 @@ def distance_table(
     costs = check_costs(grid, costs)
     src = _cell_list(grid, sources, "sources")
     tgt = _cell_list(grid, targets, "targets")
+    sized = sized_costs(grid, costs, size)
+    if sized is not costs:
+        costs, prepared = sized, None
     if prepared is not None:
         got = prepared.table(costs, src, tgt)
         if got is not None:

@@ -61,6 +61,7 @@ from .._kernels import load
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
 from ._array_cache import ArrayCache, cached, remember
+from .clearance import sized_costs
 from ..render.notebook import Drawn
 from ..render.overlays import Overlay, Polyline
 
@@ -522,11 +523,13 @@ def distance_field(
     sources: Any,
     *,
     max_cost: float | None = None,
+    size: int = 1,
 ) -> np.ndarray:
     """``(height, width)`` cheapest cost from the nearest source to every cell (``inf``: unreachable).
 
     ``sources`` is one ``(x, y)`` or a list of them; cells dearer than
-    ``max_cost`` stay ``inf``.
+    ``max_cost`` stay ``inf``. With ``size`` > 1 (a unit bigger than one
+    cell, ``wargrid.movement.clearance``) the cells are the footprint's anchors.
 
     >>> from wargrid import SquareGrid
     >>> import numpy as np
@@ -539,6 +542,7 @@ def distance_field(
     if not srcs:
         raise ArgumentError("sources must hold at least one (x, y) cell, got an empty list")
     mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
+    costs = sized_costs(grid, costs, size)
     topo = grid.topology
     ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)
     unit, top = (0.0, 0.0) if topo.wrap or costs.edge.size or costs.uniform else cost_unit(topo, costs)
