@@ -130,6 +130,12 @@ import numpy as np
 
 from ..costs import CostField
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
+from .._kernels.rts import layout as L
+from .._kernels.rts.layout import (  # the tables' columns and codes, shared with the kernels
+    AVOID, CELL, CLOAKED, CLOSE, CLS, DAMAGE, DIR, FACING, GOAL, HEALTH_FLOOR, HP, KIND, MOVED, NEED, NXT,
+    PROG, RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SLEN, SPEED, STATE, STATES, TARGET, TEAM, TROW,
+    TURNLEFT, TURNRATE, UNIT_KINDS, WAITED,
+)
 from .._validate import check_choice, check_int, check_seed
 from ..grids.board import CostBoard
 from ..grids.boards import Grid
@@ -140,16 +146,11 @@ from .occupancy import Occupancy
 
 __all__ = ["Simulation", "SimUnit", "SimEvent", "SimReport", "UNIT_KINDS", "STATES", "PATHFINDERS", "HEALTH_FLOOR"]
 
-UNIT_KINDS = ("infantry", "vehicle", "obstacle", "building")
-"""Obstacles can be destroyed; buildings cannot; neither moves."""
-
-STATES = ("idle", "moving", "waiting", "attacking", "arrived", "stuck", "destroyed")
-"""What a unit is doing; 'waiting' and 'stuck' come with a reason."""
+# ``UNIT_KINDS`` (obstacles can be destroyed; buildings cannot; neither moves), ``STATES`` (what a unit is
+# doing; 'waiting' and 'stuck' come with a reason) and ``HEALTH_FLOOR`` (a damaged unit moves at
+# ``speed * max(HEALTH_FLOOR, hp / max_hp)``) come from the tables' layout, which the kernels read too.
 
 PATHFINDERS = ("astar", "classic")
-
-HEALTH_FLOOR = 0.5
-"""A damaged unit moves at ``speed * max(HEALTH_FLOOR, hp / max_hp)``."""
 
 FIELD_MIN = 4
 """Units asking for the same goal in one tick from which one distance field serves them all."""
@@ -162,16 +163,6 @@ AVOID_COST = 4
 
 _FIELDS_KEPT = 32
 
-# the kernels' table columns and codes (``wargrid._kernels.rts.sim``), repeated so that importing
-# this module does not import numba
-(KIND, CLS, TROW, SPEED, CLOSE, CELL, TARGET, STATE, REASON, RARG, RCELL, NXT, DIR, PROG, SLEN,
- WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL) = range(28)
-_N_INT = 28
-HP, HP0, DAMAGE, TURNRATE = range(4)
-_N_FLOAT = 4
-_R_NONE, _R_WAIT_MOVING, _R_WAIT_FRIEND, _R_HIDDEN, _R_ATTACK, _R_PLANNING, _R_STUCK, _R_TURNING, _R_NO_WAY_ROUND = range(9)
-_EV = ("arrived", "asked", "aside", "found", "replan", "destroyed", "swap", "arrived")
-_NEED_NONE, _NEED_PLAN, _NEED_REPAIR = 0, 1, 2
 
 
 @dataclass
@@ -312,8 +303,8 @@ class Simulation:
         topo = self.grid.topology
         self._topo = topo
         self._n = 0
-        self._ui = np.full((16, _N_INT), -1, dtype=np.int64)
-        self._uf = np.zeros((16, _N_FLOAT), dtype=np.float64)
+        self._ui = np.full((16, L.N_INT), -1, dtype=np.int64)
+        self._uf = np.zeros((16, L.N_FLOAT), dtype=np.float64)
         self._units_meta: list[tuple[str | None, tuple[int, int]]] = []  # (movement class name given, start cell)
         self._classes: list[str] = []
         self._class_unit: list[str | None] = []
@@ -394,9 +385,9 @@ class Simulation:
         uid = self._n
         if uid >= len(self._ui):
             cap = 2 * len(self._ui)
-            ui = np.full((cap, _N_INT), -1, dtype=np.int64)
+            ui = np.full((cap, L.N_INT), -1, dtype=np.int64)
             ui[:uid] = self._ui[:uid]
-            uf = np.zeros((cap, _N_FLOAT), dtype=np.float64)
+            uf = np.zeros((cap, L.N_FLOAT), dtype=np.float64)
             uf[:uid] = self._uf[:uid]
             self._ui, self._uf = ui, uf
             rev = np.zeros((self._revealed.shape[0], cap), dtype=np.bool_)
@@ -485,7 +476,7 @@ class Simulation:
         self.occupancy.place(self._n, c, kind=kind)  # raises (and changes nothing) when the space is taken
         uid = self._new_row()
         row = self._ui[uid]
-        row[KIND] = 0 if kind == "infantry" else 1
+        row[KIND] = L.INFANTRY if kind == "infantry" else L.VEHICLE
         row[CLS] = self._class(unit)
         row[TEAM] = team
         row[TROW] = self._team_row(team)
@@ -514,7 +505,7 @@ class Simulation:
         uid = self._new_row()
         first = self.grid.check_cell(cells[0], "cells[0]")
         row = self._ui[uid]
-        row[KIND] = 3 if hp is None else 2
+        row[KIND] = L.BUILDING if hp is None else L.OBSTACLE
         row[CLS] = 0
         row[TEAM] = -1
         row[TROW] = self._team_row(-1)
@@ -590,7 +581,7 @@ class Simulation:
         return {(teams[int(r)], int(u)) for r, u in zip(rows, uids)}
 
     def _trail(self, u: int, start: tuple[int, int]) -> list[tuple[int, int]]:
-        if self._ui[u, KIND] > 1:
+        if self._ui[u, KIND] > L.MOBILE_MAX:
             return []
         out = [start]
         for chunk in self._moves:
@@ -600,21 +591,21 @@ class Simulation:
     def _reason(self, u: int) -> str:
         r = self._ui[u]
         code, v, cell = int(r[REASON]), int(r[RARG]), self._xy(int(r[RCELL])) if r[RCELL] >= 0 else None
-        if code == _R_STUCK:
+        if code == L.R_STUCK:
             return self._stuck.get(u, "")
-        if code == _R_WAIT_MOVING:
+        if code == L.R_WAIT_MOVING:
             return f"waiting for moving unit {v} at {cell}"
-        if code == _R_WAIT_FRIEND:
+        if code == L.R_WAIT_FRIEND:
             return f"waiting for friend {v} to move aside from {cell}"
-        if code == _R_HIDDEN:
+        if code == L.R_HIDDEN:
             return f"hidden enemy {v} at {cell}"
-        if code == _R_ATTACK:
+        if code == L.R_ATTACK:
             return f"attacking {UNIT_KINDS[int(self._ui[v, KIND])]} {v} at {cell}"
-        if code == _R_PLANNING:
+        if code == L.R_PLANNING:
             return "waiting for a route (the planner is busy)"
-        if code == _R_TURNING:
+        if code == L.R_TURNING:
             return "turning"
-        if code == _R_NO_WAY_ROUND:
+        if code == L.R_NO_WAY_ROUND:
             return f"waiting for {cell} to clear (no way round it)"
         return ""
 
@@ -629,13 +620,13 @@ class Simulation:
         """
         u = self._uid(uid)
         r = self._ui[u]
-        if r[KIND] > 1 or r[STATE] == 6:
+        if r[KIND] > L.MOBILE_MAX or r[STATE] == L.DESTROYED:
             raise ArgumentError(f"unit {uid} is a {UNIT_KINDS[int(r[KIND])]} ({STATES[int(r[STATE])]}) and cannot move")
         g = None if goal is None else self.grid.check_cell(goal, "goal")
         r[GOAL] = r[TARGET] = -1 if g is None else self._pid(g)
         r[RPOS] = r[RLEN]
-        r[STATE], r[REASON], r[WAITED], r[AVOID] = 0, 0, 0, -1
-        r[NEED] = _NEED_NONE if g is None else _NEED_PLAN
+        r[STATE], r[REASON], r[WAITED], r[AVOID] = L.IDLE, L.R_NONE, 0, -1
+        r[NEED] = L.NEED_NONE if g is None else L.NEED_PLAN
         self._asked[u] = -1
         self._stuck.pop(u, None)
 
@@ -650,7 +641,7 @@ class Simulation:
         """
         u = self._uid(uid)
         a = self._check_amount(amount, "amount")
-        if self._ui[u, STATE] == 6:
+        if self._ui[u, STATE] == L.DESTROYED:
             return
         self._uf[u, HP] = max(0.0, self._uf[u, HP] - a)
         if self._uf[u, HP] <= 0:
@@ -697,7 +688,7 @@ class Simulation:
             held = b >= 0
             if held.any():
                 kinds = self._ui[b[held], KIND]
-                extra = np.where((kinds == 2) & attack, DEFAULT_ENTRY_COSTS[Entry.DESTROYABLE_OBSTACLE], np.inf)
+                extra = np.where((kinds == L.OBSTACLE) & attack, DEFAULT_ENTRY_COSTS[Entry.DESTROYABLE_OBSTACLE], np.inf)
                 costs[held] = costs[held] + extra
             cf = CostField.from_arrays(self.grid, costs)
             self._cfields[key] = cf
@@ -712,9 +703,9 @@ class Simulation:
         r[ROFF], r[RLEN], r[RPOS] = self._pool_n, n, 0
         self._pool[self._pool_n: self._pool_n + n] = cells
         self._pool_n += n
-        r[NEED], r[AVOID], r[WAITED] = _NEED_NONE, -1, 0
-        if r[STATE] in (0, 2, 5):
-            r[STATE], r[REASON] = 0, 0
+        r[NEED], r[AVOID], r[WAITED] = L.NEED_NONE, -1, 0
+        if r[STATE] in (L.IDLE, L.WAITING, L.STUCK):
+            r[STATE], r[REASON] = L.IDLE, L.R_NONE
         self._asked[u] = -1
         plan = np.empty(n + 1, dtype=np.int64)
         plan[0], plan[1:] = r[CELL], cells
@@ -738,9 +729,9 @@ class Simulation:
 
     def _stuck_unit(self, u: int, why: str) -> None:
         r = self._ui[u]
-        if r[STATE] != 5 or self._stuck.get(u) != why:
+        if r[STATE] != L.STUCK or self._stuck.get(u) != why:
             self._log(u, "stuck", why)
-        r[STATE], r[REASON], r[NEED] = 5, _R_STUCK, _NEED_NONE
+        r[STATE], r[REASON], r[NEED] = L.STUCK, L.R_STUCK, L.NEED_NONE
         r[RPOS] = r[RLEN]
         self._stuck[u] = why
 
@@ -766,36 +757,36 @@ class Simulation:
                 self._events.append(SimEvent(*chunk))
                 continue
             for t, u, code, a, b in chunk.tolist():
-                self._events.append(SimEvent(t, u, _EV[code], self._detail(code, u, a, b)))
+                self._events.append(SimEvent(t, u, L.EVENT_NAMES[code], self._detail(code, u, a, b)))
         self._raw = []
 
     def _detail(self, code: int, u: int, a: int, b: int) -> str:
-        if code == 0:
+        if code == L.EV_ARRIVED:
             return str(self._xy(a))
-        if code == 1:
+        if code == L.EV_ASKED:
             return f"unit {a} to move aside from {self._xy(b)}"
-        if code == 2:
+        if code == L.EV_ASIDE:
             return f"to {self._xy(a)} for unit {b}"
-        if code == 3:
+        if code == L.EV_FOUND:
             return f"hidden enemy {a} at {self._xy(b)}"
-        if code == 4:
-            why = {_R_HIDDEN: "hidden enemy at", _R_WAIT_MOVING: "waited for a moving unit at",
-                   _R_WAIT_FRIEND: "waited for a friend at"}.get(a, "blocked at")
+        if code == L.EV_REPLAN:
+            why = {L.R_HIDDEN: "hidden enemy at", L.R_WAIT_MOVING: "waited for a moving unit at",
+                   L.R_WAIT_FRIEND: "waited for a friend at"}.get(a, "blocked at")
             return f"{why} {self._xy(b)}"
-        if code == 5:
+        if code == L.EV_DESTROYED:
             return f"{UNIT_KINDS[b]} {a}"
-        if code == 6:
+        if code == L.EV_SWAP:
             return f"traded places with unit {a} ({b} units)"
         return f"crowd: {self._xy(b)} is taken, stopped at {self._xy(a)}"
 
     def _plan_phase(self) -> None:
         n = self._n
         ui = self._ui[:n]
-        mobile = ui[:, KIND] <= 1
-        rep = np.flatnonzero(mobile & (ui[:, NEED] == _NEED_REPAIR))
+        mobile = ui[:, KIND] <= L.MOBILE_MAX
+        rep = np.flatnonzero(mobile & (ui[:, NEED] == L.NEED_REPAIR))
         for u in rep.tolist():
             self._repair(u)
-        req = np.flatnonzero(mobile & (ui[:, NEED] == _NEED_PLAN) & (ui[:, STATE] != 6))
+        req = np.flatnonzero(mobile & (ui[:, NEED] == L.NEED_PLAN) & (ui[:, STATE] != L.DESTROYED))
         if not len(req):
             return
         fresh = req[self._asked[req] < 0]
@@ -842,8 +833,8 @@ class Simulation:
             if r[AVOID] < 0:
                 done[key2] = res
         for u in waiting:
-            if ui[u, NEED] == _NEED_PLAN:
-                ui[u, STATE], ui[u, REASON] = 2, _R_PLANNING
+            if ui[u, NEED] == L.NEED_PLAN:
+                ui[u, STATE], ui[u, REASON] = L.WAITING, L.R_PLANNING
 
     def _target_ok(self, u: int) -> bool:
         """Settle unit ``u``'s target: its goal, or the reachable cell nearest a goal it cannot stand on.
@@ -856,7 +847,7 @@ class Simulation:
         g, c = int(r[GOAL]), int(r[CELL])
         gx, gy = self._xy(g)
         b = int(self.occupancy.building[gy * self.grid.width + gx])
-        if not tc[g] < np.inf or (b >= 0 and self._ui[b, KIND] == 3):
+        if not tc[g] < np.inf or (b >= 0 and self._ui[b, KIND] == L.BUILDING):
             return False
         r[TARGET] = r[GOAL]
         if g != c and tc[c] < np.inf and not self.map.connected(self._xy(c), (gx, gy), unit=self._class_unit[cls]):
@@ -886,7 +877,7 @@ class Simulation:
                 continue
             m = k.descend(dist, tc, start, self._tb, buf)
             if m < 0:
-                self._ui[u, NEED] = _NEED_PLAN  # (never seen) fall back to a search of its own
+                self._ui[u, NEED] = L.NEED_PLAN  # (never seen) fall back to a search of its own
                 self._plan_one(u)
                 continue
             cells = buf[:m].copy()
@@ -971,8 +962,8 @@ class Simulation:
     def _wait_for_way(self, u: int) -> None:
         """No way round the blocked cell: keep the route and wait for the way to clear."""
         r = self._ui[u]
-        r[STATE], r[REASON], r[RCELL] = 2, _R_NO_WAY_ROUND, r[AVOID]
-        r[NEED], r[AVOID] = _NEED_NONE, -1
+        r[STATE], r[REASON], r[RCELL] = L.WAITING, L.R_NO_WAY_ROUND, r[AVOID]
+        r[NEED], r[AVOID] = L.NEED_NONE, -1
 
     def _repair(self, u: int) -> None:
         r = self._ui[u]
@@ -1001,17 +992,17 @@ class Simulation:
                 cells = np.concatenate([out[:m], rest])
                 self._set_route(u, cells)
                 return
-        r[NEED] = _NEED_PLAN
+        r[NEED] = L.NEED_PLAN
 
     # -- map events ---------------------------------------------------------------------
     def _on_map_event(self, ev: Any) -> None:
         self.map_events.append(ev)
         n = self._n
         ui = self._ui[:n]
-        live = (ui[:, KIND] <= 1) & (ui[:, STATE] != 6)
+        live = (ui[:, KIND] <= L.MOBILE_MAX) & (ui[:, STATE] != L.DESTROYED)
         if ev.event == "zones_changed":  # a change of connectivity: every unit that is stuck may try again
-            for u in np.flatnonzero(live & (ui[:, STATE] == 5) & (ui[:, GOAL] >= 0)).tolist():
-                ui[u, STATE], ui[u, REASON], ui[u, NEED] = 0, 0, _NEED_PLAN
+            for u in np.flatnonzero(live & (ui[:, STATE] == L.STUCK) & (ui[:, GOAL] >= 0)).tolist():
+                ui[u, STATE], ui[u, REASON], ui[u, NEED] = L.IDLE, L.R_NONE, L.NEED_PLAN
                 self._stuck.pop(u, None)
             return
         self._refresh_costs()
@@ -1034,12 +1025,12 @@ class Simulation:
         hit = _kernels().routes_touching(self._pool, self._ui, n, mask)
         if ev.event == "elevation_changed":
             hit[:] = True
-        hit |= ahead_gone | (ui[:, STATE] == 5)
+        hit |= ahead_gone | (ui[:, STATE] == L.STUCK)
         for u in np.flatnonzero(live & hit & (ui[:, GOAL] >= 0)).tolist():
             ui[u, RPOS] = ui[u, RLEN]
-            ui[u, NEED], ui[u, AVOID] = _NEED_PLAN, -1
-            if ui[u, STATE] == 5:
-                ui[u, STATE], ui[u, REASON] = 0, 0
+            ui[u, NEED], ui[u, AVOID] = L.NEED_PLAN, -1
+            if ui[u, STATE] == L.STUCK:
+                ui[u, STATE], ui[u, REASON] = L.IDLE, L.R_NONE
                 self._stuck.pop(u, None)
             self._log(u, "replan", f"map changed ({ev.event})")
 
@@ -1054,11 +1045,11 @@ class Simulation:
                 self._ui[v, NXT], self._ui[v, ROT], self._ui[v, PROG] = -1, -1, 0
                 self.occupancy.res_spot[v] = -1  # its landing spot
                 self._ui[v, RPOS] = self._ui[v, RLEN]
-                self._ui[v, NEED] = _NEED_PLAN if self._ui[v, GOAL] >= 0 else _NEED_NONE
+                self._ui[v, NEED] = L.NEED_PLAN if self._ui[v, GOAL] >= 0 else L.NEED_NONE
                 v = w
         self.occupancy.remove(u)
         k.release(u, occ)
-        r[STATE], r[REASON], r[NXT], r[TARGET], r[NEED], r[ROT] = 6, _R_STUCK, -1, -1, _NEED_NONE, -1
+        r[STATE], r[REASON], r[NXT], r[TARGET], r[NEED], r[ROT] = L.DESTROYED, L.R_STUCK, -1, -1, L.NEED_NONE, -1
         self._stuck[u] = why
         self._log(u, what, why)
 
@@ -1076,7 +1067,7 @@ class Simulation:
         self._plan_phase()
         n = self._n
         ui = self._ui[:n]
-        mobile = np.flatnonzero((ui[:, KIND] <= 1) & (ui[:, STATE] != 6))
+        mobile = np.flatnonzero((ui[:, KIND] <= L.MOBILE_MAX) & (ui[:, STATE] != L.DESTROYED))
         order = mobile[self.rng.permutation(len(mobile))]
         need_ev = 8 * len(order) + 16
         if len(self._ev) < need_ev:
@@ -1098,10 +1089,10 @@ class Simulation:
 
     def _settled(self) -> bool:
         ui = self._ui[: self._n]
-        mob = (ui[:, KIND] <= 1) & (ui[:, STATE] != 6)
+        mob = (ui[:, KIND] <= L.MOBILE_MAX) & (ui[:, STATE] != L.DESTROYED)
         st = ui[mob, STATE]
-        quiet = np.isin(st, (0, 4, 5)) & (ui[mob, NXT] < 0)
-        if not quiet.all() or ((ui[mob, GOAL] >= 0) & (st == 0)).any():
+        quiet = np.isin(st, (L.IDLE, L.ARRIVED, L.STUCK)) & (ui[mob, NXT] < 0)
+        if not quiet.all() or ((ui[mob, GOAL] >= 0) & (st == L.IDLE)).any():
             return False
         return not _kernels().restless(self._ui, self._n, self._tb, self._occ())  # none goes back to its goal
 
@@ -1134,7 +1125,7 @@ class Simulation:
         """
         ui = self._ui[: self._n]
         rows = tuple((u, STATES[int(ui[u, STATE])], self._reason(u), self._xy(int(ui[u, CELL])))
-                     for u in np.flatnonzero(ui[:, KIND] <= 1).tolist())
+                     for u in np.flatnonzero(ui[:, KIND] <= L.MOBILE_MAX).tolist())
         return SimReport(self.tick, rows)
 
     # -- checks -------------------------------------------------------------------------
@@ -1156,7 +1147,7 @@ class Simulation:
             if (c, -1) in seen and len({seen[k] for k in seen if k[0] == c}) > 1:
                 raise AssertionError(f"cell {c} is claimed whole and shared")
         ui = self._ui[: self._n]
-        for u in np.flatnonzero((ui[:, KIND] <= 1) & (ui[:, STATE] != 6)).tolist():
+        for u in np.flatnonzero((ui[:, KIND] <= L.MOBILE_MAX) & (ui[:, STATE] != L.DESTROYED)).tolist():
             pos = self.occupancy.position(u)
             cell = self._xy(int(ui[u, CELL]))
             if pos is None or pos.cell != cell:

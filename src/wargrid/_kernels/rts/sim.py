@@ -1,7 +1,7 @@
 """Kernels of the RTS simulation: one tick of every unit, local route repair, route descent.
 
 Unit state is one ``int64`` table ``ui[uid, column]`` and one ``float64`` table
-``uf[uid, column]`` (columns below, mirrored in ``wargrid.rts.sim``). Cells in
+``uf[uid, column]`` (columns and codes in ``layout``, read by ``wargrid.rts.sim`` too). Cells in
 routes, ``CELL``, ``TARGET``, ``NXT`` and ``AVOID`` are padded ids of the
 board's ``Topology``; the occupancy arrays (``wargrid.rts.occupancy``) are
 indexed by unpadded cell ids ``y * width + x``.
@@ -25,29 +25,17 @@ import numpy as np
 
 from .._jit import helper, jit
 from ..movement.steps import corner_ok, direction_to, step_to
+from .layout import (  # the tables' columns and codes: one home, shared with ``wargrid.rts.sim``
+    ARRIVED, ATTACKING, AVOID, BUILDING, CELL, CLOAKED, CLOSE, CLS, DAMAGE, DESTROYED, DIR, E_CLOAKED,
+    E_DESTROYABLE, E_FRIEND, E_IMPASSABLE, E_MOVING, E_OK, EV_ARRIVED, EV_ASIDE, EV_ASKED, EV_CROWD,
+    EV_DESTROYED, EV_FOUND, EV_REPLAN, EV_SWAP, FACING, GOAL_BUSY, GOAL_FREE, GOAL_SQUATTED, GOAL_TAKEN,
+    HEALTH_FLOOR, HP, HP0, IDLE, INFANTRY, KIND, MAX_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_PLAN,
+    NEED_REPAIR, NXT, OBSTACLE, PROG, R_ATTACK, R_HIDDEN, R_NONE, R_TURNING, R_WAIT_FRIEND, R_WAIT_MOVING,
+    RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SLEN, SPEED, STATE, STUCK, TARGET, TEAM, TROW, TURNLEFT,
+    TURNRATE, VEHICLE, WAITED, WAITING,
+)
 
 INF = np.inf
-
-# int columns
-KIND, CLS, TROW, SPEED, CLOSE, CELL, TARGET, STATE, REASON, RARG, RCELL, NXT, DIR, PROG, SLEN = range(15)
-WAITED, FACING, TURNLEFT, NEED, AVOID, ROT, ROFF, RLEN, RPOS, MOVED, CLOAKED, TEAM, GOAL = range(15, 28)
-N_INT = 28
-# float columns
-HP, HP0, DAMAGE, TURNRATE = range(4)
-N_FLOAT = 4
-
-# kinds, states, reasons, events, needs
-INFANTRY, VEHICLE, OBSTACLE, BUILDING = 0, 1, 2, 3
-IDLE, MOVING, WAITING, ATTACKING, ARRIVED, STUCK, DESTROYED = range(7)
-R_NONE, R_WAIT_MOVING, R_WAIT_FRIEND, R_HIDDEN, R_ATTACK, R_PLANNING, R_STUCK, R_TURNING = range(8)
-EV_ARRIVED, EV_ASKED, EV_ASIDE, EV_FOUND, EV_REPLAN, EV_DESTROYED, EV_SWAP, EV_CROWD = range(8)
-NEED_NONE, NEED_PLAN, NEED_REPAIR = 0, 1, 2
-GOAL_FREE, GOAL_TAKEN, GOAL_BUSY, GOAL_SQUATTED = range(4)
-# entry ladder (``wargrid.rts.ladder.Entry``)
-E_OK, E_CLOAKED, E_MOVING, E_DESTROYABLE, E_FRIEND, E_IMPASSABLE = range(6)
-
-HEALTH_FLOOR = 0.5
-MAX_CYCLE = 8
 
 
 @jit
