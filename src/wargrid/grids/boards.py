@@ -375,6 +375,41 @@ class Grid:
     def _describe_extra(self) -> dict[str, str | int]:
         return {}
 
+    def with_mask(self, mask: np.ndarray) -> "Grid":
+        """The same board (kind, size, orientation, wrap) with valid-cell mask ``mask``.
+
+        Parameters
+        ----------
+        mask : ndarray of bool, shape ``(height, width)``
+            The cells on the board (at least one).
+
+        Returns
+        -------
+        Grid
+            A new grid of this grid's type; this one is unchanged.
+
+        Raises
+        ------
+        ValueError
+            A wrong shape, or no valid cell.
+        TypeError
+            A mask that is not boolean.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from wargrid import HexGrid
+        >>> g = HexGrid(4, 3, orientation="pointy"); m = np.ones((3, 4), dtype=bool); m[0, 0] = False
+        >>> g2 = g.with_mask(m); type(g2).__name__, g2.describe() == g.describe(), len(g2)
+        ('HexGrid', True, 11)
+        """
+        checked = Grid(self.width, self.height, mask=mask).mask  # the checks of every constructor
+        g = object.__new__(type(self))
+        g.__dict__.update(self.__dict__)
+        g.mask = checked
+        g._topology = None
+        return g
+
     # -- cells -----------------------------------------------------------------
     def contains(self, cell: tuple[int, int]) -> bool:
         """Whether ``cell`` is on the board (inside the rectangle and the mask).

@@ -83,6 +83,7 @@ class _HeaderBase(TypedDict):
 class _HeaderData(_HeaderBase, total=False):
     markers: list[_MarkerData]
     properties: dict[str, Any]
+    playable: list[int]  # [x0, y0, w, h]
 
 
 class _TerrainLayer(TypedDict):
@@ -211,7 +212,7 @@ def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -
 # -- dict form -------------------------------------------------------------------------
 
 def _header(m: Map) -> _HeaderData:
-    g = m.grid
+    g = m.container
     d: _HeaderData = {"format": FORMAT, "version": VERSION, "grid": g.describe(), "terrains": m.terrains.to_dict(),
                       "climb_cost": m.climb_cost}
     if not g.mask.all():
@@ -221,6 +222,8 @@ def _header(m: Map) -> _HeaderData:
                          "properties": dict(mk.properties)} for mk in m.markers]
     if m.properties:
         d["properties"] = dict(m.properties)
+    if m.playable is not None:
+        d["playable"] = list(m.playable)
     return d
 
 
@@ -242,6 +245,12 @@ def _extras(d: Any) -> dict[str, Any]:
     if not isinstance(props, dict):
         raise MapFileError("'properties' must be an object", None)
     out["properties"] = props
+    playable = d.get("playable")
+    if playable is not None:
+        if not (isinstance(playable, list) and len(playable) == 4
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in playable)):
+            raise MapFileError(f"'playable' must be [x0, y0, w, h] (four integers), got {playable!r}", None)
+        out["playable"] = tuple(playable)
     return out
 
 
@@ -285,8 +294,8 @@ class _Arrays(_LayerArrays, total=False):
 
 def _arrays(m: Map) -> _Arrays:
     a: _Arrays = {"terrain": m.terrain, "overlay": m.overlay}
-    if not m.grid.mask.all():
-        a["mask"] = m.grid.mask
+    if not m.container.mask.all():
+        a["mask"] = m.container.mask
     if m.elevation is not None:
         a["elevation"] = m.elevation
     if m.edges is not None and m.edges.any():

@@ -14,6 +14,12 @@ state (cost fields, zones, sight boards) is brought up to date on one path
 - ``edges`` (optional): ``(height, width, ndir)`` extra costs (``inf``: a wall)
   for crossing from a cell to its neighbour in each direction, such as a river.
 
+A map may have a **playable rectangle** (``playable=(x0, y0, w, h)``, the
+classic engines' radar area and OpenRA's ``Bounds``): ``m.grid`` is then the
+board ``m.container`` with every cell outside the rectangle masked out, so
+every query (paths, sight, zones, territory, the RTS detail) treats those
+cells as off the board; ``set_playable`` moves or removes it.
+
 Beside the layers a map carries ``markers`` (named places: spawn points,
 towns, regions; a tuple of frozen ``Marker``) and ``properties`` (a read-only
 mapping of plain values a map file brought along); both are set when the map
@@ -50,6 +56,7 @@ EVENTS = (
     "elevation_changed",
     "edge_changed",
     "zones_changed",
+    "playable_changed",
 )
 """Events a ``Map`` fires; subscribe with ``Map.on(event, callback)``."""
 
@@ -164,6 +171,8 @@ class MapCore:
         Named places (their cells must be on the board).
     properties : mapping, optional
         Plain values (str, int, float, bool) by name that a map file carried.
+    playable : (x0, y0, w, h), optional
+        The playable rectangle (see ``set_playable``); default: the whole board.
     """
 
     def __init__(
@@ -178,9 +187,13 @@ class MapCore:
         climb_cost: float = 0.0,
         markers: Iterable[Marker] = (),
         properties: Mapping[str, Any] | None = None,
+        playable: tuple[int, int, int, int] | None = None,
     ) -> None:
         if not isinstance(grid, Grid):
             raise ArgumentTypeError(f"grid must be a wargrid Grid (SquareGrid, HexGrid, StaggeredGrid), got {type(grid).__name__}")
+        self._container = grid
+        self._playable = self._check_playable(playable)
+        grid = self._playable_grid()
         if terrains is None:
             terrains = TerrainTable.default()
         if not isinstance(terrains, TerrainTable):
@@ -206,7 +219,7 @@ class MapCore:
             if not isinstance(mk, Marker):
                 raise ArgumentTypeError(f"markers must hold Marker objects, got {type(mk).__name__}")
             for c in mk.cells:
-                self.grid.check_cell(c, f"marker {mk.name!r} cell")
+                self._container.check_cell(c, f"marker {mk.name!r} cell")
         return out
 
     def _start_dynamic_state(self) -> None:
@@ -219,13 +232,15 @@ class MapCore:
     # -- pickling: the layers only; listeners and derived state rebuild -----------------------
     def __getstate__(self) -> dict[str, Any]:
         keep = ("grid", "terrains", "_terrain", "_overlay", "_elevation", "_edges", "_climb_cost", "_markers",
-                "_properties", "version")
+                "_properties", "_container", "_playable", "version")
         return {k: self.__dict__[k] for k in keep}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         version = state.pop("version", 0)
         state.setdefault("_markers", ())
         state.setdefault("_properties", {})
+        state.setdefault("_container", state["grid"])
+        state.setdefault("_playable", None)
         self.__dict__.update(state)
         self._start_dynamic_state()
         self.version = version
@@ -318,6 +333,93 @@ class MapCore:
     def climb_cost(self) -> float:
         """Extra cost a unit of rise on an uphill step (change it with ``set_elevation``)."""
         return self._climb_cost
+
+    # -- the playable rectangle -------------------------------------------------------------------
+    @property
+    def playable(self) -> tuple[int, int, int, int] | None:
+        """The playable rectangle ``(x0, y0, w, h)``, or ``None`` when the whole board plays.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(8, 6), playable=(1, 1, 6, 4))
+        >>> m.playable, m.grid.contains((0, 0)), m.container.contains((0, 0)), len(m.grid)
+        ((1, 1, 6, 4), False, True, 24)
+        """
+        return self._playable
+
+    @property
+    def container(self) -> Grid:
+        """The whole board the map was built on (``grid`` is it with the cells outside ``playable`` masked out)."""
+        return self._container
+
+    def _check_playable(self, playable: Any) -> tuple[int, int, int, int] | None:
+        if playable is None:
+            return None
+        g = self._container
+        if isinstance(playable, (str, bytes)) or not isinstance(playable, Sequence) or len(playable) != 4:
+            raise ArgumentTypeError(f"playable must be (x0, y0, w, h) or None, got {playable!r}")
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in playable):
+            raise ArgumentTypeError(f"playable must hold four integers (x0, y0, w, h), got {playable!r}")
+        x0, y0, w, h = (int(v) for v in playable)
+        if w < 1 or h < 1 or x0 < 0 or y0 < 0 or x0 + w > g.width or y0 + h > g.height:
+            raise ArgumentError(
+                f"playable (x0, y0, w, h) = {(x0, y0, w, h)} must be a rectangle of at least one cell inside the "
+                f"{g.width} x {g.height} board (0 <= x0, x0 + w <= {g.width}, 0 <= y0, y0 + h <= {g.height})"
+            )
+        if not g.mask[y0:y0 + h, x0:x0 + w].any():
+            raise ArgumentError(f"playable {(x0, y0, w, h)} holds no cell of the board's shape")
+        return (x0, y0, w, h)
+
+    def _playable_grid(self) -> Grid:
+        g = self._container
+        if self._playable is None:
+            return g
+        x0, y0, w, h = self._playable
+        inside = np.zeros(g.shape, dtype=bool)
+        inside[y0:y0 + h, x0:x0 + w] = True
+        return g.with_mask(g.mask & inside)
+
+    def set_playable(self, playable: tuple[int, int, int, int] | None) -> None:
+        """Make ``playable`` = ``(x0, y0, w, h)`` the playable rectangle (``None``: the whole board).
+
+        Cells outside the rectangle are off the board for every query: no
+        path enters them, no sight reaches them, no zone or territory holds
+        them, and edits refuse them. Everything derived is rebuilt on the
+        map's one invalidation path; fires 'playable_changed' with
+        ``data={"old": ..., "new": ...}``. Objects made from the map before
+        (a ``Simulation``, a ``Fog``) keep the board they were made on.
+
+        Parameters
+        ----------
+        playable : (x0, y0, w, h) or None
+            Column, row, width and height of the rectangle, inside the board.
+
+        Raises
+        ------
+        ValueError
+            A rectangle that does not fit the board or holds no valid cell.
+        TypeError
+            Not four integers.
+
+        Examples
+        --------
+        >>> from wargrid import Map, SquareGrid
+        >>> m = Map(SquareGrid(8, 1))
+        >>> m.set_playable((0, 0, 4, 1)); m.path((0, 0), (6, 0)) is None
+        Traceback (most recent call last):
+        ...
+        wargrid.errors.CellError: goal (6, 0) is outside the board's shape (masked out)
+        >>> m.set_playable(None); len(m.path((0, 0), (6, 0)).cells)
+        7
+        """
+        new = self._check_playable(playable)
+        with self._lock:
+            old = self._playable
+            self._playable = new
+            self.grid = self._playable_grid()
+            errors = self._changed_collect("playable_changed", np.zeros(0, np.int64), np.zeros(0, np.int64), (),
+                                           {"old": old, "new": new})
+        if errors:
+            raise CallbackError("playable_changed", errors)
 
     @property
     def width(self) -> int:
@@ -963,6 +1065,8 @@ class MapCore:
                 "_climb_cost": self._climb_cost,
                 "_markers": self._markers,
                 "_properties": dict(self._properties),
+                "_container": self._container,
+                "_playable": self._playable,
             }
         )
         return c
@@ -986,6 +1090,7 @@ class MapCore:
             and math.isclose(self._climb_cost, other._climb_cost)
             and self._markers == other._markers
             and self._properties == other._properties
+            and self._container == other._container
         )
 
     __hash__ = None  # type: ignore[assignment]

@@ -178,6 +178,7 @@ class Derived:
     def after_edit(self, kind: str, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]) -> list[ZoneEvent]:
         """Bring everything up to date after an edit of kind ``kind`` on cells ``(xs, ys)``.
 
+        A new playable rectangle drops everything (the board changed).
         Terrain and overlay edits patch the cached cost fields (only the edited
         cells' entry costs change); elevation and edge edits rebuild them.
         Zones are updated locally; prepared path structures are kept (each
@@ -185,6 +186,14 @@ class Derived:
         structures are dropped. Returns the zone changes, for the map to announce.
         """
         owner = self._owner
+        if kind == "playable_changed":  # a new board: nothing derived from the old one holds
+            self._costs.clear()
+            self._zones.clear()
+            self._prepared.clear()
+            self._sight.clear()
+            self._blocks = None
+            self._extra.clear()
+            return []
         if kind in ("terrain_changed", "overlay_changed"):
             self._costs = {u: owner.patch_cost_field(f, xs, ys) for u, f in self._costs.items()}
         else:
