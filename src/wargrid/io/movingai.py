@@ -31,8 +31,8 @@ from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
-from ..errors import ArgumentTypeError
-from .._validate import check_iterable
+from ..errors import ArgumentError, ArgumentTypeError
+from .._validate import check_iterable, check_positive_int
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
 from .._files import atomic_write
@@ -46,6 +46,7 @@ __all__ = [
     "MAX_MOVINGAI_CELLS",
     "Scenario",
     "load_movingai",
+    "load_movingai_agents",
     "load_movingai_scenarios",
     "save_movingai",
     "save_movingai_scenarios",
@@ -128,18 +129,22 @@ def _header_int(path: os.PathLike[str] | str, lineno: int, line: str, key: str) 
     return v
 
 
-def load_movingai(path: os.PathLike[str] | str) -> Map:
+def load_movingai(path: os.PathLike[str] | str, *, diagonal: bool = True) -> Map:
     """Read a Moving AI ``.map`` file into a ``Map`` (see the module notes for the rules).
 
     Parameters
     ----------
     path : str or path-like
         The ``.map`` file.
+    diagonal : bool
+        Eight directions with the Moving AI corner rule (the grid benchmark's
+        moves, the default); False: four (the moves of the multi-agent path
+        finding benchmark, ``wargrid.rts.plan_crowd``).
 
     Returns
     -------
     Map
-        A square-8 board with ``MOVINGAI_TERRAINS``.
+        A square-8 (or square-4) board with ``MOVINGAI_TERRAINS``.
 
     Raises
     ------
@@ -157,6 +162,8 @@ def load_movingai(path: os.PathLike[str] | str) -> Map:
     """
     from ..map import Map
 
+    if not isinstance(diagonal, (bool, np.bool_)):
+        raise ArgumentTypeError(f"diagonal must be True or False, got {diagonal!r}")
     path = os.fspath(path)
     # a cell is one character, with a line end of up to two: a bigger file is refused unread
     with _open_text(path, "ascii", 3 * MAX_MOVINGAI_CELLS + (1 << 16)) as fh:
@@ -199,7 +206,8 @@ def load_movingai(path: os.PathLike[str] | str) -> Map:
                 raise _err(path, 5 + h, f"unexpected text after the {h} map rows")
         except UnicodeDecodeError as exc:
             raise MapFileError(f"not an ASCII Moving AI map ({exc.reason})", path) from None
-    return Map(SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), terrain=terrain, terrains=MOVINGAI_TERRAINS)
+    grid = SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle") if diagonal else SquareGrid(w, h)
+    return Map(grid, terrain=terrain, terrains=MOVINGAI_TERRAINS)
 
 
 def save_movingai(map: Map, path: os.PathLike[str] | str, *, unit: str | None = None) -> None:  # noqa: A002 - the format's word
@@ -323,6 +331,48 @@ def _scenario(path: str, lineno: int, line: str) -> Scenario:
         if not (0 <= x < w and 0 <= y < h):
             raise _err(path, lineno, f"{k} {(x, y)} is outside the {w} x {h} map")
     return Scenario(bucket, name, w, h, (sx, sy), (gx, gy), opt)
+
+
+def load_movingai_agents(
+    path: os.PathLike[str] | str, *, agents: int
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The first ``agents`` problems of a Moving AI ``.scen`` file as a crowd: ``(starts, goals)``.
+
+    Multi-agent path finding benchmarks (Stern et al., 2019) make an
+    N-agent instance of a scenario file's first N lines.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The ``.scen`` file.
+    agents : int
+        How many agents (``>= 1``, at most the file's problems).
+
+    Returns
+    -------
+    (list of (x, y), list of (x, y))
+        The starts and the goals, in file order.
+
+    Raises
+    ------
+    MapFileError
+        A malformed file.
+    ArgumentError
+        ``agents`` below 1 or past the file's problems.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> f = os.path.join(tempfile.mkdtemp(), "a.scen")
+    >>> _ = open(f, "w").write("version 1\\n0\\ta.map\\t4\\t4\\t0\\t0\\t3\\t0\\t3\\n0\\ta.map\\t4\\t4\\t1\\t1\\t2\\t2\\t2\\n")
+    >>> load_movingai_agents(f, agents=2)
+    ([(0, 0), (1, 1)], [(3, 0), (2, 2)])
+    """
+    n = check_positive_int(agents, "agents")
+    problems = load_movingai_scenarios(path)
+    if n > len(problems):
+        raise ArgumentError(f"agents must be at most the {len(problems)} problems of {os.fspath(path)!r}, got {n}")
+    return [p.start for p in problems[:n]], [p.goal for p in problems[:n]]
 
 
 def save_movingai_scenarios(scenarios: Iterable[Scenario], path: os.PathLike[str] | str) -> None:

@@ -9,7 +9,9 @@
   optimiser (also ``Map.classic_path``);
 - ``sim``: units that move tick by tick and re-check every next cell
   (``examples/bridge_scenario.py`` plays one out: a bridge falls under a
-  tank's route).
+  tank's route);
+- ``crowd``: collision-free timed paths for many agents at once (``plan_crowd``,
+  LaCAM over PIBT) and their checker (``check_plan``).
 
 Importing this package compiles nothing; kernels compile on first use.
 
@@ -33,6 +35,7 @@ from .leptons import (
 from .classic import STATUSES, ClassicPath, classic_path
 from .ladder import DEFAULT_ENTRY_COSTS, Entry, LadderPath, check_entry, entry_costs, ladder_path
 from .occupancy import KINDS, Occupancy, Spot, spot_offsets
+from .crowd import OBJECTIVES, CrowdPlan, check_plan, plan_crowd
 from .sim import PATHFINDERS, STATES, UNIT_KINDS, SimEvent, SimReport, SimUnit, Simulation
 
 __all__ = [
@@ -42,4 +45,5 @@ __all__ = [
     "STATUSES", "ClassicPath", "classic_path",
     "DEFAULT_ENTRY_COSTS", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
     "PATHFINDERS", "STATES", "UNIT_KINDS", "SimEvent", "SimReport", "SimUnit", "Simulation",
+    "OBJECTIVES", "CrowdPlan", "check_plan", "plan_crowd",
 ]

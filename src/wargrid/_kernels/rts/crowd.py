@@ -1,0 +1,176 @@
+"""Kernels of crowd movement: per-goal distance tables and PIBT's configuration generator.
+
+The crowd moves on a compact graph: node ``v`` is a passable cell, ``nbr[v, d]``
+the node one step away in direction ``d`` (``-1``: none). One timestep, every
+agent stays or steps to a neighbour; no two agents end in one node, no two
+trade nodes along one edge.
+
+``configure`` is PIBT (priority inheritance with backtracking, Okumura et
+al., AIJ 2022) as LaCAM (Okumura, AAAI 2023) uses it: agents listed in
+``cw``/``cv`` are first put where the high-level search's constraints say;
+then each agent of ``order`` (highest priority first) that has no next node
+yet picks the free candidate nearest its goal (its own node included); an
+agent whose candidate holds a standing agent that has not chosen lends it its
+priority (the standing one chooses next, and may not take the lender's node);
+an agent left with no candidate stays and its lender tries its next one. The
+recursion of the papers is a stack here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from .sim import _rand  # the simulation's xorshift
+
+
+@jit
+def bfs_tables(nbr, goals, dist):
+    """``dist[k, v]``: steps from node ``v`` to node ``goals[k]`` (the graph is symmetric); unreachable keep their value."""
+    n = nbr.shape[0]
+    ndir = nbr.shape[1]
+    queue = np.empty(n, dtype=np.int64)
+    for k in range(goals.shape[0]):
+        row = dist[k]
+        unreached = row[goals[k]]
+        row[goals[k]] = 0
+        queue[0] = goals[k]
+        head = 0
+        tail = 1
+        while head < tail:
+            v = queue[head]
+            head += 1
+            dv = row[v] + 1
+            for d in range(ndir):
+                u = nbr[v, d]
+                if u >= 0 and row[u] == unreached:
+                    row[u] = dv
+                    queue[tail] = u
+                    tail += 1
+    return 0
+
+
+@jit
+def _candidates(a, v, nbr, dist, gidx, occ_now, q_to, cand, rng, tie):
+    """Node ``v`` and its neighbours, nearest to agent ``a``'s goal first; ties: a free node first, then at random."""
+    ndir = nbr.shape[1]
+    keys = np.empty(ndir + 1, dtype=np.int64)
+    m = 0
+    for d in range(-1, ndir):
+        u = v if d < 0 else nbr[v, d]
+        if u < 0:
+            continue
+        held = 0
+        if tie == 1 and occ_now[u] >= 0 and u != v:
+            held = 1
+        elif tie == 2 and occ_now[u] >= 0 and u != v and q_to[occ_now[u]] < 0:
+            held = 1
+        key = (np.int64(dist[gidx[a], u]) * 2 + held) * 64 + np.int64(_rand(rng) % np.uint64(64))
+        i = m
+        while i > 0 and keys[i - 1] > key:
+            keys[i] = keys[i - 1]
+            cand[i] = cand[i - 1]
+            i -= 1
+        keys[i] = key
+        cand[i] = u
+        m += 1
+    return m
+
+
+@jit
+def _pibt(root, nbr, dist, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, tie):
+    """PIBT from agent ``root``; True when it found a next node (False: it stays, and its own node was taken)."""
+    depth = 0
+    st_agent[0] = root
+    st_pos[0] = 0
+    st_n[0] = _candidates(root, q_from[root], nbr, dist, gidx, occ_now, q_to, st_cand[0], rng, tie)
+    depth = 1
+    result = -1  # -1: no child returned; 1: the child found a node; 0: it stays
+    while depth > 0:
+        top = depth - 1
+        a = st_agent[top]
+        if result == 1:
+            depth -= 1
+            continue
+        result = -1
+        done = False
+        while st_pos[top] < st_n[top]:
+            u = st_cand[top, st_pos[top]]
+            st_pos[top] += 1
+            if occ_next[u] >= 0:
+                continue
+            k = occ_now[u]
+            if k >= 0 and k != a and q_to[k] == q_from[a]:
+                continue  # a swap along one edge
+            occ_next[u] = a
+            q_to[a] = u
+            if k >= 0 and k != a and q_to[k] < 0:
+                st_agent[depth] = k
+                st_pos[depth] = 0
+                st_n[depth] = _candidates(k, q_from[k], nbr, dist, gidx, occ_now, q_to, st_cand[depth], rng, tie)
+                depth += 1
+            else:
+                result = 1
+                depth -= 1
+            done = True
+            break
+        if not done:  # no candidate: it stays (its lender, below it, tries its next one)
+            v = q_from[a]
+            q_to[a] = v
+            ok = occ_next[v] < 0 or occ_next[v] == a
+            if occ_next[v] >= 0 and occ_next[v] != a:
+                w = occ_next[v]
+                if q_to[w] == v and top > 0 and st_agent[top - 1] == w:
+                    ok = True  # the lender leaves for another candidate
+            occ_next[v] = a
+            depth -= 1
+            result = 0
+            if top == 0 and not ok:
+                return False
+    return True
+
+
+@jit
+def configure(nbr, dist, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, tie):
+    """The next configuration after ``q_from``: the ``nc`` constraints ``cw[i] -> cv[i]`` first, then PIBT by ``order``.
+
+    Writes ``q_to``; returns False when the constraints collide or an agent
+    can find no node. ``occ_now`` and ``occ_next`` (``-1`` everywhere) are
+    scratch, left as found.
+    """
+    n = q_from.shape[0]
+    for a in range(n):
+        occ_now[q_from[a]] = a
+        q_to[a] = -1
+    ok = True
+    for i in range(nc):
+        a = cw[i]
+        u = cv[i]
+        if occ_next[u] >= 0:
+            ok = False
+            break
+        k = occ_now[u]
+        if k >= 0 and k != a and q_to[k] == q_from[a]:
+            ok = False
+            break
+        q_to[a] = u
+        occ_next[u] = a
+    if ok:
+        for i in range(order.shape[0]):
+            a = order[i]
+            if q_to[a] < 0 and not _pibt(a, nbr, dist, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, st_pos,
+                                         st_n, st_cand, tie):
+                ok = False
+                break
+    for a in range(n):
+        occ_now[q_from[a]] = -1
+        if q_to[a] >= 0:
+            occ_next[q_to[a]] = -1
+    if ok:  # a last check: one agent a node (a stay can land on a node a constraint took)
+        for a in range(n):
+            if occ_next[q_to[a]] >= 0:
+                ok = False
+            occ_next[q_to[a]] = a
+        for a in range(n):
+            occ_next[q_to[a]] = -1
+    return ok

@@ -1,0 +1,544 @@
+"""Crowds: collision-free timed paths for many agents at once (multi-agent path finding).
+
+Every agent stands on one cell; one timestep, each stays or steps to a
+neighbour on the board's topology (over cells passable for the movement
+class). A plan has no two agents on one cell at one timestep (vertex
+conflict) and no two trading cells along one edge in one timestep (edge
+conflict); an agent stays on its goal once the plan ends. These are the
+conventions of the MAPF benchmark (Stern et al., 2019).
+
+``plan_crowd`` is LaCAM (Okumura, AAAI 2023): a depth-first search over
+configurations (one cell for every agent) in which each successor is made by
+PIBT (priority inheritance with backtracking; Okumura et al., AIJ 2022: one
+timestep for the whole crowd, agents nearest to their goals' way yielding to
+those that waited longest, pushed agents stepping aside instead of blocking)
+under constraints that the search adds one agent at a time when PIBT's
+proposal was seen before. The search is complete: when a plan exists, it
+finds one. Given time (``improve``), it restarts with new tie-breaks and
+keeps the best plan, pruning as LaCAM* does every configuration that cannot
+beat it. The distance tables (one
+breadth-first search from each goal) and PIBT are numba kernels
+(``wargrid._kernels.rts.crowd``).
+
+``check_plan`` validates any plan against the map, the starts and the goals.
+``wargrid.io.load_movingai_agents`` reads agents from a Moving AI ``.scen``
+file (the first N lines, as MAPF benchmarks do).
+
+>>> from wargrid import Map, SquareGrid
+>>> m = Map(SquareGrid(5, 3))
+>>> plan = plan_crowd(m, [(0, 1), (4, 1)], [(4, 1), (0, 1)])
+>>> plan.complete, plan.lower_bound_makespan, plan.makespan >= 4
+(True, 4, True)
+>>> check_plan(m, [(0, 1), (4, 1)], [(4, 1), (0, 1)], plan)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import ArgumentError, ArgumentTypeError
+from .._validate import check_choice, check_real, check_seed
+from ..grids.board import CostBoard
+
+__all__ = ["CrowdPlan", "plan_crowd", "check_plan", "OBJECTIVES"]
+
+OBJECTIVES = ("makespan", "sum_of_costs")
+"""What ``improve`` makes smaller (then the other one, on ties): the makespan,
+or the sum of the agents' costs."""
+
+
+@dataclass(frozen=True)
+class CrowdPlan:
+    """A plan for a crowd: where every agent stands at every timestep.
+
+    Attributes
+    ----------
+    positions : ndarray of int64, shape ``(T + 1, n, 2)``
+        ``positions[t, i]``: agent ``i``'s cell ``(x, y)`` at timestep ``t``
+        (``t = 0``: the starts).
+    complete : bool
+        Every agent ends on its goal (False: the time ran out first, or no
+        plan exists; ``positions`` then leads to the configuration nearest
+        the goals that the search reached).
+    makespan : int
+        The last timestep at which an agent is off its goal, plus one
+        (``T`` for a complete plan).
+    sum_of_costs : int
+        The sum over agents of the timestep after which it stays on its goal
+        for good (``T`` for an agent that never arrives).
+    lower_bound_makespan, lower_bound_sum_of_costs : int
+        The longest and the sum of the agents' shortest path lengths.
+    seconds : float
+        The planner's time (the distance tables included).
+    first_seconds : float
+        When the first complete plan was found (``nan``: none).
+    first_makespan, first_sum_of_costs : int
+        That first plan's quality (``-1``: none).
+    expanded : int
+        Configurations the search made.
+    """
+
+    positions: np.ndarray = field(repr=False)
+    complete: bool
+    makespan: int
+    sum_of_costs: int
+    lower_bound_makespan: int
+    lower_bound_sum_of_costs: int
+    seconds: float
+    first_seconds: float
+    first_makespan: int
+    first_sum_of_costs: int
+    expanded: int
+
+    @property
+    def agents(self) -> int:
+        """How many agents."""
+        return int(self.positions.shape[1])
+
+    def path(self, agent: int) -> list[tuple[int, int]]:
+        """Agent ``agent``'s cell at every timestep, ``(x, y)``.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> plan_crowd(Map(SquareGrid(3, 1)), [(0, 0)], [(2, 0)]).path(0)
+        [(0, 0), (1, 0), (2, 0)]
+        """
+        if isinstance(agent, bool) or not isinstance(agent, (int, np.integer)) or not 0 <= agent < self.agents:
+            raise ArgumentError(f"agent must be an agent number 0..{self.agents - 1}, got {agent!r}")
+        return [(int(x), int(y)) for x, y in self.positions[:, int(agent)].tolist()]
+
+
+def _kernels() -> Any:
+    from .._kernels import load
+
+    return load("rts.crowd")
+
+
+class _Graph:
+    """The crowd's graph: node ``v`` a passable cell (``cells[v]``, unpadded id), ``nbr[v, d]`` its neighbours."""
+
+    __slots__ = ("nbr", "cells", "node", "width")
+
+    def __init__(self, map: CostBoard, unit: str | None) -> None:
+        grid = map.grid
+        costs = np.asarray(map.costs(unit=unit), dtype=np.float64)
+        ok = np.isfinite(costs).ravel() & grid.mask.ravel()
+        nb = grid.neighbour_ids()
+        step = (nb >= 0) & ok[:, None] & ok[nb.clip(0)]
+        topo = grid.topology
+        if topo.corner_rule:
+            for d in range(topo.ndir):
+                c0, c1 = int(topo.corner[d, 0]), int(topo.corner[d, 1])
+                if c0 < 0:
+                    continue
+                a = (nb[:, c0] >= 0) & ok[nb[:, c0].clip(0)]
+                b = (nb[:, c1] >= 0) & ok[nb[:, c1].clip(0)]
+                step[:, d] &= (a & b) if topo.corner_rule == 1 else (a | b)
+        self.cells = np.flatnonzero(ok)
+        self.node = np.full(grid.size, -1, dtype=np.int64)
+        self.node[self.cells] = np.arange(len(self.cells))
+        self.nbr = np.where(step[self.cells], self.node[nb[self.cells].clip(0)], -1).astype(np.int32)
+        self.width = grid.width
+
+    def xy(self, nodes: np.ndarray) -> np.ndarray:
+        c = self.cells[nodes]
+        return np.stack([c % self.width, c // self.width], axis=-1).astype(np.int64)
+
+
+def _agents(map: CostBoard, cells: Any, name: str) -> list[tuple[int, int]]:
+    if isinstance(cells, (str, bytes)) or not isinstance(cells, (Sequence, np.ndarray)):
+        raise ArgumentTypeError(f"{name} must be a sequence of (x, y) cells, got {type(cells).__name__}")
+    return [map.grid.check_cell(c, f"{name}[{i}]") for i, c in enumerate(cells)]
+
+
+def _check_agents(map: CostBoard, starts: Any, goals: Any, unit: str | None) -> tuple[_Graph, np.ndarray, np.ndarray]:
+    """The graph and the agents' start and goal nodes, or a clear error naming the agent."""
+    s = _agents(map, starts, "starts")
+    g = _agents(map, goals, "goals")
+    if len(s) != len(g):
+        raise ArgumentError(f"starts and goals must be as many, got {len(s)} starts and {len(g)} goals")
+    if not s:
+        raise ArgumentError("a crowd needs at least one agent, got no starts")
+    map.unit_class(unit)  # validates the class name
+    graph = _Graph(map, unit)
+    w = map.grid.width
+    out = []
+    for name, cells in (("start", s), ("goal", g)):
+        ids = np.array([y * w + x for x, y in cells], dtype=np.int64)
+        nodes = graph.node[ids]
+        bad = np.flatnonzero(nodes < 0)
+        if len(bad):
+            i = int(bad[0])
+            raise ArgumentError(
+                f"agent {i}'s {name} {cells[i]} is impassable for movement class {map.unit_class(unit)!r}"
+            )
+        _, first, counts = np.unique(nodes, return_index=True, return_counts=True)
+        if (counts > 1).any():
+            node = np.unique(nodes)[np.flatnonzero(counts > 1)[0]]
+            who = np.flatnonzero(nodes == node)[:2].tolist()
+            raise ArgumentError(f"agents {who[0]} and {who[1]} have the same {name} {cells[who[0]]}")
+        out.append(nodes)
+    return graph, out[0], out[1]
+
+
+def _tables(graph: _Graph, goals: np.ndarray) -> np.ndarray:
+    """``dist[i, v]``: steps from node ``v`` to agent ``i``'s goal (the dtype's max: unreachable)."""
+    n = len(graph.cells)
+    dt = np.uint16 if n < np.iinfo(np.uint16).max else np.int32
+    dist = np.full((len(goals), n), np.iinfo(dt).max, dtype=dt)
+    _kernels().bfs_tables(graph.nbr, goals, dist)
+    return dist
+
+
+class _High:
+    """A configuration the search reached (LaCAM's high-level node)."""
+
+    __slots__ = ("q", "parent", "order", "prio", "tree", "g", "h")
+
+    def __init__(self, q: np.ndarray, parent: "_High | None", prio: np.ndarray, g: int, h: int) -> None:
+        self.q = q
+        self.parent = parent
+        self.prio = prio
+        self.order = np.argsort(-prio, kind="stable").astype(np.int64)
+        self.tree: deque[tuple[Any, int, int, int]] = deque([(None, -1, -1, 0)])
+        self.g = g
+        self.h = h
+
+
+def plan_crowd(
+    map: CostBoard,
+    starts: Sequence[tuple[int, int]],
+    goals: Sequence[tuple[int, int]],
+    *,
+    unit: str | None = None,
+    time_limit: float | None = None,
+    improve: float = 0.0,
+    objective: str = "makespan",
+    seed: int | None = 0,
+) -> CrowdPlan:
+    """Collision-free timed paths taking every agent from its start to its goal.
+
+    Parameters
+    ----------
+    map : Map
+        The board (any topology); agents move over the cells passable for ``unit``.
+    starts, goals : sequence of (x, y)
+        One start and one goal per agent, all distinct.
+    unit : str, optional
+        The movement class (``Map.costs``); costs only decide what is passable:
+        every step takes one timestep.
+    time_limit : float, optional
+        Seconds the planner may take in all (``None``: until the first plan,
+        then ``improve``). When it runs out before a plan is found, the result
+        is marked incomplete and leads as near the goals as the search got.
+    improve : float
+        Seconds to go on improving the plan after the first one, within
+        ``time_limit``; 0: return the first plan. The search restarts with
+        new tie-breaks and prunes, as LaCAM* does, every configuration whose
+        cost so far plus a lower bound of the rest (the agents' distances to
+        their goals) cannot beat the best plan.
+    objective : {'makespan', 'sum_of_costs'}
+        What ``improve`` makes smaller.
+    seed : int or None
+        The tie-breaks (``None``: fresh randomness).
+
+    Returns
+    -------
+    CrowdPlan
+
+    Raises
+    ------
+    CellError
+        A start or goal off the board (naming ``starts[i]`` or ``goals[i]``).
+    ArgumentError
+        Starts and goals of different counts; a start or goal impassable or
+        shared by two agents; a goal its agent cannot reach (naming the agent);
+        a bad option.
+
+    Examples
+    --------
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(4, 4))
+    >>> p = plan_crowd(m, [(0, 0), (3, 0), (0, 3)], [(3, 3), (0, 0), (3, 0)])
+    >>> p.complete, p.makespan >= p.lower_bound_makespan, p.positions.shape[1:]
+    (True, True, (3, 2))
+    """
+    t0 = time.perf_counter()
+    if not isinstance(map, CostBoard):
+        raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
+    limit = math.inf if time_limit is None else check_real(time_limit, "time_limit", minimum=0.0)
+    more = check_real(improve, "improve", minimum=0.0)
+    objective = check_choice(objective, "objective", OBJECTIVES)
+    rng = np.random.default_rng(check_seed(seed))
+    graph, s, g = _check_agents(map, starts, goals, unit)
+    dist = _tables(graph, g)
+    n = len(s)
+    agents = np.arange(n)
+    unreached = np.iinfo(dist.dtype).max
+    d0 = dist[agents, s].astype(np.int64)
+    far = np.flatnonzero(d0 == unreached)
+    if len(far):
+        i = int(far[0])
+        raise ArgumentError(
+            f"agent {i}'s goal {tuple(graph.xy(g[i:i + 1])[0].tolist())} cannot be reached from its start "
+            f"{tuple(graph.xy(s[i:i + 1])[0].tolist())} (another zone for movement class {map.unit_class(unit)!r})"
+        )
+    search = _Search(graph, dist, s, g, objective)
+    deadline = t0 + limit
+    krng = np.array([np.uint64(rng.integers(1, 1 << 62))], dtype=np.uint64)
+    # LaCAM's own tie-break (at random) first; restarts alternate it with "a free cell first", new seeds each
+    found, expanded = search.run(deadline, rng, krng, tie=0, bound=None)
+    first = found if found.complete else None
+    first_at = time.perf_counter() - t0
+    best = found
+    stop_at = min(deadline, time.perf_counter() + more)
+    tries = 1
+    while first is not None and time.perf_counter() < stop_at:
+        cap = min(stop_at, time.perf_counter() + max(0.05, 2 * first_at))  # a run that cannot do better ends soon
+        got, more_expanded = search.run(cap, rng, krng, tie=tries % 2, bound=best.key)
+        expanded += more_expanded
+        tries += 1
+        if got.complete and got.key < best.key:
+            best = got
+    ms, soc = best.makespan, best.soc
+    fms, fsoc = (first.makespan, first.soc) if first is not None else (-1, -1)
+    return CrowdPlan(
+        positions=graph.xy(best.nodes), complete=best.complete, makespan=ms, sum_of_costs=soc,
+        lower_bound_makespan=int(d0.max()), lower_bound_sum_of_costs=int(d0.sum()),
+        seconds=time.perf_counter() - t0, first_seconds=first_at if first is not None else math.nan,
+        first_makespan=fms, first_sum_of_costs=fsoc, expanded=expanded,
+    )
+
+
+@dataclass
+class _Found:
+    """A run's result: the configurations (node rows), whether it reached the goals, its quality."""
+
+    nodes: np.ndarray
+    complete: bool
+    makespan: int
+    soc: int
+    key: tuple[int, int]
+
+
+class _Search:
+    """LaCAM over PIBT for one instance (the kernels' scratch kept between runs)."""
+
+    def __init__(self, graph: _Graph, dist: np.ndarray, s: np.ndarray, g: np.ndarray, objective: str) -> None:
+        self.graph, self.dist, self.s, self.g = graph, dist, s, g
+        n = len(s)
+        nv, ndir = graph.nbr.shape
+        self.n = n
+        self.agents = np.arange(n)
+        self.makespan_obj = objective == "makespan"
+        self.occ_now = np.full(nv, -1, dtype=np.int64)
+        self.occ_next = np.full(nv, -1, dtype=np.int64)
+        self.stack = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+                      np.empty((n, ndir + 1), dtype=np.int64))
+        self.gidx = self.agents.astype(np.int64)
+
+    def h(self, q: np.ndarray) -> int:
+        d = self.dist[self.agents, q]
+        return int(d.max()) if self.makespan_obj else int(d.sum(dtype=np.int64))
+
+    def cost(self, a: np.ndarray, b: np.ndarray) -> int:
+        if self.makespan_obj:
+            return 1
+        g = self.g
+        return int(self.n - np.count_nonzero((a == g) & (b == g)))
+
+    def found(self, end: _High, complete: bool) -> _Found:
+        seq = []
+        x: _High | None = end
+        while x is not None:
+            seq.append(x.q)
+            x = x.parent
+        nodes = np.array(seq[::-1], dtype=np.int64)
+        ms, soc = _quality(nodes, self.g)
+        return _Found(nodes, complete, ms, soc, (ms, soc) if self.makespan_obj else (soc, ms))
+
+    def run(self, deadline: float, rng: np.random.Generator, krng: np.ndarray, *, tie: int,
+            bound: tuple[int, int] | None) -> tuple[_Found, int]:
+        """One LaCAM search to its first plan (pruning configurations that cannot beat ``bound``)."""
+        k = _kernels()
+        g, n, graph = self.g, self.n, self.graph
+        d0 = self.dist[self.agents, self.s].astype(np.int64)
+        root = _High(self.s.copy(), None, d0 / max(1, int(d0.max()) + 1), 0, self.h(self.s))
+        explored: dict[bytes, _High] = {self.s.tobytes(): root}
+        stack = [root]
+        nearest = root
+        q_to = np.empty(n, dtype=np.int64)
+        cw = np.empty(n, dtype=np.int64)
+        cv = np.empty(n, dtype=np.int64)
+        limit = math.inf if bound is None else bound[0]
+        expanded = 0
+        checks = 0
+        while stack:
+            checks += 1
+            if checks % 16 == 0 and time.perf_counter() >= deadline:
+                break
+            node = stack[-1]
+            if node.g + node.h >= limit:
+                stack.pop()
+                continue
+            if node.h == 0 and (node.q == g).all():
+                return self.found(node, True), expanded
+            if not node.tree:
+                stack.pop()
+                continue
+            low = node.tree.popleft()
+            depth = low[3]
+            if depth < n:
+                i = int(node.order[depth])
+                v = int(node.q[i])
+                cells = [v] + [int(u) for u in graph.nbr[v] if u >= 0]
+                rng.shuffle(cells)
+                for u in cells:
+                    node.tree.append((low, i, u, depth + 1))
+            m = 0
+            c = low
+            while c[0] is not None:
+                cw[m], cv[m] = c[1], c[2]
+                m += 1
+                c = c[0]
+            if not k.configure(graph.nbr, self.dist, self.gidx, node.q, q_to, node.order, cw, cv, m, self.occ_now,
+                               self.occ_next, krng, *self.stack, tie):
+                continue
+            key = q_to.tobytes()
+            known = explored.get(key)
+            if known is not None:
+                stack.append(known)  # LaCAM: a known configuration goes back on top
+                continue
+            at_goal = q_to == g
+            prio = np.where(at_goal, node.prio - np.floor(node.prio), node.prio + 1)
+            q = q_to.copy()
+            new = _High(q, node, prio, node.g + self.cost(node.q, q), self.h(q))
+            explored[key] = new
+            expanded += 1
+            if (new.h, new.g) < (nearest.h, nearest.g):
+                nearest = new
+            stack.append(new)
+        return self.found(nearest, False), expanded
+
+
+def _quality(nodes: np.ndarray, goals: np.ndarray) -> tuple[int, int]:
+    """``(makespan, sum of costs)`` of node rows ``nodes[t, i]``."""
+    off = nodes != goals[None, :]
+    t = nodes.shape[0]
+    last = np.where(off.any(axis=0), t - np.argmax(off[::-1], axis=0), 0)
+    return int(last.max()), int(last.sum())
+
+
+def check_plan(
+    map: CostBoard,
+    starts: Sequence[tuple[int, int]],
+    goals: Sequence[tuple[int, int]],
+    plan: CrowdPlan | np.ndarray,
+    *,
+    unit: str | None = None,
+    complete: bool = True,
+) -> None:
+    """Check a crowd's plan; raise ``ArgumentError`` at its first fault.
+
+    A valid plan starts every agent on its start, ends it on its goal (when
+    ``complete``), keeps it on cells passable for ``unit``, moves it at most
+    one step (a neighbour on the board) a timestep, and has no two agents on
+    one cell at one timestep nor two agents trading cells along one edge.
+
+    Parameters
+    ----------
+    map : Map
+    starts, goals : sequence of (x, y)
+    plan : CrowdPlan or array-like of int, shape ``(T + 1, n, 2)``
+        ``plan[t, i]``: agent ``i``'s cell ``(x, y)`` at timestep ``t``.
+    unit : str, optional
+        The movement class.
+    complete : bool
+        Require every agent on its goal at the end.
+
+    Raises
+    ------
+    ArgumentError
+        The first fault, naming the agents, the timestep and the cells.
+
+    Examples
+    --------
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(3, 1))
+    >>> check_plan(m, [(0, 0), (2, 0)], [(1, 0), (2, 0)], [[[0, 0], [2, 0]], [[1, 0], [2, 0]]])
+    >>> check_plan(m, [(0, 0), (1, 0)], [(1, 0), (0, 0)], [[[0, 0], [1, 0]], [[1, 0], [0, 0]]])
+    Traceback (most recent call last):
+    ...
+    wargrid.errors.ArgumentError: agents 0 and 1 trade cells (0, 0) and (1, 0) between timesteps 0 and 1
+    """
+    if not isinstance(map, CostBoard):
+        raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
+    s = _agents(map, starts, "starts")
+    gl = _agents(map, goals, "goals")
+    if len(s) != len(gl):
+        raise ArgumentError(f"starts and goals must be as many, got {len(s)} starts and {len(gl)} goals")
+    pos = plan.positions if isinstance(plan, CrowdPlan) else np.asarray(plan)
+    if pos.ndim != 3 or pos.shape[0] < 1 or pos.shape[1] != len(s) or pos.shape[2] != 2:
+        raise ArgumentError(f"plan must have shape (T + 1, {len(s)}, 2), got {pos.shape}")
+    if not np.issubdtype(pos.dtype, np.integer):
+        raise ArgumentTypeError(f"plan must hold integer cells, got dtype {pos.dtype}")
+    pos = pos.astype(np.int64)
+    grid = map.grid
+    w, h = grid.width, grid.height
+    x, y = pos[..., 0], pos[..., 1]
+    off = (x < 0) | (x >= w) | (y < 0) | (y >= h)
+    if off.any():
+        t, i = (int(v) for v in np.argwhere(off)[0])
+        raise ArgumentError(f"agent {i} is off the board at timestep {t}: {tuple(pos[t, i].tolist())}")
+    graph = _Graph(map, unit)
+    nodes = graph.node[y * w + x]
+    if (nodes < 0).any():
+        t, i = (int(v) for v in np.argwhere(nodes < 0)[0])
+        raise ArgumentError(f"agent {i} stands on impassable cell {tuple(pos[t, i].tolist())} at timestep {t}")
+    start = np.array(s, dtype=np.int64)
+    bad = np.flatnonzero((pos[0] != start).any(axis=1))
+    if len(bad):
+        i = int(bad[0])
+        raise ArgumentError(f"agent {i} starts on {tuple(pos[0, i].tolist())}, not on its start {s[i]}")
+    if complete:
+        goal = np.array(gl, dtype=np.int64)
+        bad = np.flatnonzero((pos[-1] != goal).any(axis=1))
+        if len(bad):
+            i = int(bad[0])
+            raise ArgumentError(f"agent {i} ends on {tuple(pos[-1, i].tolist())}, not on its goal {gl[i]}")
+    for t in range(nodes.shape[0]):
+        row = nodes[t]
+        order = np.argsort(row, kind="stable")
+        same = np.flatnonzero(row[order][1:] == row[order][:-1])
+        if len(same):
+            a, b = sorted((int(order[same[0]]), int(order[same[0] + 1])))
+            raise ArgumentError(f"agents {a} and {b} are both on {tuple(pos[t, a].tolist())} at timestep {t}")
+        if t == 0:
+            continue
+        prev = nodes[t - 1]
+        moved = row != prev
+        legal = (graph.nbr[prev] == row[:, None]).any(axis=1) | ~moved
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise ArgumentError(
+                f"agent {i} jumps from {tuple(pos[t - 1, i].tolist())} to {tuple(pos[t, i].tolist())} "
+                f"between timesteps {t - 1} and {t} (not one step)"
+            )
+        where = np.full(len(graph.cells), -1, dtype=np.int64)
+        where[prev] = np.arange(len(prev))
+        other = where[row]  # who stood, before, where i stands now
+        swap = moved & (other >= 0) & (other != np.arange(len(row)))
+        swap &= np.where(other >= 0, nodes[t][other.clip(0)] == prev, False)
+        if swap.any():
+            i = int(np.flatnonzero(swap)[0])
+            j = int(other[i])
+            a, b = sorted((i, j))
+            raise ArgumentError(
+                f"agents {a} and {b} trade cells {tuple(pos[t - 1, a].tolist())} and {tuple(pos[t - 1, b].tolist())} "
+                f"between timesteps {t - 1} and {t}"
+            )

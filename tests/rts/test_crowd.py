@@ -1,0 +1,235 @@
+"""The crowd planner (LaCAM over PIBT) and its checker: valid plans, complete where a plan exists, bad input."""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wargrid import Map, SquareGrid, WargridError
+from wargrid.errors import ArgumentError, CellError
+from wargrid.io import MOVINGAI_TERRAINS, load_movingai, load_movingai_agents
+from wargrid.rts import CrowdPlan, check_plan, plan_crowd
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "mapf"
+MAP = DATA / "random-32-32-10.map"
+SCEN = DATA / "random-32-32-10-random-1.scen"
+
+
+def _board(walls: list[str]) -> Map:
+    """A square-4 board from rows of '.' (open) and '@' (wall)."""
+    h, w = len(walls), len(walls[0])
+    terrain = np.array([[3 if ch == "@" else 0 for ch in row] for row in walls], dtype=np.int16)
+    return Map(SquareGrid(w, h), terrain=terrain, terrains=MOVINGAI_TERRAINS)
+
+
+def _joint_bfs(walls: list[str], starts: list[tuple[int, int]], goals: list[tuple[int, int]]) -> int | None:
+    """The optimal makespan by breadth-first search over joint configurations (None: no plan), slow and plain."""
+    h, w = len(walls), len(walls[0])
+
+    def moves(c: tuple[int, int]) -> list[tuple[int, int]]:
+        x, y = c
+        out = [c]
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nx, ny = x + dx, y + dy
+            if 0 <= nx < w and 0 <= ny < h and walls[ny][nx] == ".":
+                out.append((nx, ny))
+        return out
+
+    start, goal = tuple(starts), tuple(goals)
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        cfg = queue.popleft()
+        if cfg == goal:
+            return seen[cfg]
+        for nxt in itertools.product(*(moves(c) for c in cfg)):
+            if len(set(nxt)) < len(nxt):
+                continue
+            if any(nxt[i] == cfg[j] and nxt[j] == cfg[i] for i in range(len(cfg)) for j in range(i + 1, len(cfg))):
+                continue
+            if nxt not in seen:
+                seen[nxt] = seen[cfg] + 1
+                queue.append(nxt)
+    return None
+
+
+# -- literal values -------------------------------------------------------------------------
+
+
+def test_corridor_swap_uses_the_side_pocket() -> None:
+    m = _board(["@.@", "...", "@.@", "@.@"])
+    s, g = [(1, 0), (1, 3)], [(1, 3), (1, 0)]
+    plan = plan_crowd(m, s, g)
+    check_plan(m, s, g, plan)
+    assert plan.complete and plan.lower_bound_makespan == 3
+    assert plan.makespan == _joint_bfs(["@.@", "...", "@.@", "@.@"], s, g) == 5
+
+
+def test_benchmark_instance_lower_bounds_match_the_published_ones() -> None:
+    """The README's lower bounds of the MAPF instance (copied in tests/data/mapf) come out exactly."""
+    m = load_movingai(MAP, diagonal=False)
+    for n, lb_ms, lb_soc in ((100, 53, 2324), (200, 53, 4388)):
+        s, g = load_movingai_agents(SCEN, agents=n)
+        plan = plan_crowd(m, s, g, seed=0)
+        assert (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs) == (lb_ms, lb_soc)
+        assert plan.complete
+        check_plan(m, s, g, plan)
+        assert plan.makespan >= lb_ms and plan.sum_of_costs >= lb_soc
+        assert (plan.first_makespan, plan.first_sum_of_costs) == (plan.makespan, plan.sum_of_costs)
+
+
+def test_benchmark_instance_first_plan_is_fixed_by_the_seed() -> None:
+    m = load_movingai(MAP, diagonal=False)
+    s, g = load_movingai_agents(SCEN, agents=50)
+    a = plan_crowd(m, s, g, seed=3)
+    b = plan_crowd(m, s, g, seed=3)
+    assert np.array_equal(a.positions, b.positions)
+    assert a.positions.shape == (a.makespan + 1, 50, 2)
+    assert a.path(0)[0] == s[0] and a.path(0)[-1] == g[0]
+
+
+def test_improving_never_makes_the_plan_worse() -> None:
+    m = load_movingai(MAP, diagonal=False)
+    s, g = load_movingai_agents(SCEN, agents=100)
+    for objective in ("makespan", "sum_of_costs"):
+        plan = plan_crowd(m, s, g, improve=0.3, objective=objective, seed=1)
+        check_plan(m, s, g, plan)
+        first = (plan.first_makespan, plan.first_sum_of_costs)
+        got = (plan.makespan, plan.sum_of_costs)
+        if objective == "makespan":
+            assert got <= first
+        else:
+            assert got[::-1] <= first[::-1]
+
+
+# -- properties against the joint-search oracle ------------------------------------------------
+
+
+@st.composite
+def _instances(draw: st.DrawFn) -> tuple[list[str], list[tuple[int, int]], list[tuple[int, int]]]:
+    w = draw(st.integers(2, 4))
+    h = draw(st.integers(2, 4))
+    cells = [(x, y) for y in range(h) for x in range(w)]
+    walls = draw(st.sets(st.sampled_from(cells), max_size=len(cells) // 3))
+    open_cells = [c for c in cells if c not in walls]
+    k = draw(st.integers(1, min(3, len(open_cells))))
+    starts = draw(st.permutations(open_cells))[:k]
+    goals = draw(st.permutations(open_cells))[:k]
+    rows = ["".join("@" if (x, y) in walls else "." for x in range(w)) for y in range(h)]
+    return rows, list(starts), list(goals)
+
+
+def _same_zones(m: Map, s: list[tuple[int, int]], g: list[tuple[int, int]]) -> bool:
+    return all(m.connected(a, b) for a, b in zip(s, g))
+
+
+@settings(max_examples=80, deadline=None)
+@given(_instances())
+def test_plans_are_valid_and_complete_where_a_plan_exists(inst: tuple[list[str], list[tuple[int, int]], list[tuple[int, int]]]) -> None:
+    rows, s, g = inst
+    m = _board(rows)
+    if not _same_zones(m, s, g):
+        with pytest.raises(ArgumentError, match="cannot be reached"):
+            plan_crowd(m, s, g)
+        return
+    best = _joint_bfs(rows, s, g)
+    plan = plan_crowd(m, s, g, time_limit=20.0)
+    check_plan(m, s, g, plan, complete=plan.complete)
+    assert plan.complete == (best is not None)
+    if best is not None:
+        assert plan.makespan >= best >= plan.lower_bound_makespan
+        assert plan.sum_of_costs >= plan.lower_bound_sum_of_costs
+
+
+# -- the checker finds faults -----------------------------------------------------------------
+
+
+def test_checker_names_each_fault() -> None:
+    m = _board(["....", "....", "..@."])
+    s, g = [(0, 0), (1, 0)], [(1, 0), (2, 0)]
+    good = [[[0, 0], [1, 0]], [[0, 0], [2, 0]], [[1, 0], [2, 0]]]
+    check_plan(m, s, g, good)
+    cases = {
+        "trade cells": [[[0, 0], [1, 0]], [[1, 0], [0, 0]], [[1, 0], [2, 0]]],
+        "both on": [[[0, 0], [1, 0]], [[1, 0], [1, 0]], [[1, 0], [2, 0]]],
+        "not one step": [[[0, 0], [1, 0]], [[0, 0], [3, 0]], [[1, 0], [2, 0]]],
+        "impassable": [[[0, 0], [1, 0]], [[0, 0], [2, 2]], [[1, 0], [2, 0]]],
+        "off the board": [[[0, 0], [1, 0]], [[0, 0], [4, 0]], [[1, 0], [2, 0]]],
+        "not on its start": [[[0, 1], [1, 0]], [[0, 0], [2, 0]], [[1, 0], [2, 0]]],
+        "not on its goal": [[[0, 0], [1, 0]], [[0, 0], [2, 0]], [[0, 0], [2, 0]]],
+    }
+    for what, plan in cases.items():
+        with pytest.raises(ArgumentError, match=what):
+            check_plan(m, s, g, plan)
+    with pytest.raises(ArgumentError, match="shape"):
+        check_plan(m, s, g, [[0, 0], [1, 0]])
+    check_plan(m, s, g, [[[0, 0], [1, 0]]], complete=False)
+
+
+def test_a_rotation_is_legal_and_a_swap_is_not() -> None:
+    m = _board(["..", ".."])
+    s = [(0, 0), (1, 0), (1, 1), (0, 1)]
+    g = [(1, 0), (1, 1), (0, 1), (0, 0)]
+    check_plan(m, s, g, [s, g])  # four agents turning round a square at once
+    plan = plan_crowd(m, s, g)
+    check_plan(m, s, g, plan)
+    assert plan.makespan == 1
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+
+def test_bad_agents_are_named() -> None:
+    m = _board(["...@", "...@", "@@@."])
+    with pytest.raises(CellError, match=r"starts\[1\]"):
+        plan_crowd(m, [(0, 0), (9, 0)], [(1, 0), (2, 0)])
+    with pytest.raises(ArgumentError, match="agent 1's goal .* impassable"):
+        plan_crowd(m, [(0, 0), (1, 0)], [(2, 0), (3, 0)])
+    with pytest.raises(ArgumentError, match="agents 0 and 1 have the same start"):
+        plan_crowd(m, [(0, 0), (0, 0)], [(1, 0), (2, 0)])
+    with pytest.raises(ArgumentError, match="agents 0 and 2 have the same goal"):
+        plan_crowd(m, [(0, 0), (1, 0), (2, 0)], [(1, 1), (2, 1), (1, 1)])
+    with pytest.raises(ArgumentError, match="agent 1's goal \\(3, 2\\) cannot be reached"):
+        plan_crowd(m, [(0, 0), (1, 0)], [(1, 1), (3, 2)])
+    with pytest.raises(ArgumentError, match="as many"):
+        plan_crowd(m, [(0, 0)], [(1, 1), (2, 1)])
+    with pytest.raises(ArgumentError, match="at least one"):
+        plan_crowd(m, [], [])
+    with pytest.raises(WargridError, match="time_limit"):
+        plan_crowd(m, [(0, 0)], [(1, 1)], time_limit=-1)
+    with pytest.raises(WargridError, match="objective"):
+        plan_crowd(m, [(0, 0)], [(1, 1)], objective="speed")
+    with pytest.raises(WargridError, match="unit"):
+        plan_crowd(m, [(0, 0)], [(1, 1)], unit="hover")
+
+
+def test_a_time_limit_that_runs_out_returns_an_incomplete_plan() -> None:
+    m = load_movingai(MAP, diagonal=False)
+    s, g = load_movingai_agents(SCEN, agents=100)
+    plan = plan_crowd(m, s, g, time_limit=0.0)
+    assert isinstance(plan, CrowdPlan) and not plan.complete
+    check_plan(m, s, g, plan, complete=False)
+    assert np.isnan(plan.first_seconds) and plan.first_makespan == -1
+
+
+def test_no_plan_exists_is_incomplete_not_a_hang() -> None:
+    m = _board(["..."])
+    plan = plan_crowd(m, [(0, 0), (1, 0)], [(1, 0), (0, 0)])
+    assert not plan.complete
+    check_plan(m, [(0, 0), (1, 0)], [(1, 0), (0, 0)], plan, complete=False)
+
+
+def test_scenario_agents_are_the_first_lines() -> None:
+    s, g = load_movingai_agents(SCEN, agents=3)
+    assert s == [(11, 6), (29, 9), (9, 0)] and g == [(7, 18), (1, 16), (13, 21)]
+    with pytest.raises(ArgumentError, match="at most the 461 problems"):
+        load_movingai_agents(SCEN, agents=462)
+    with pytest.raises(WargridError, match="agents"):
+        load_movingai_agents(SCEN, agents=0)
+    assert load_movingai(MAP, diagonal=False).grid.ndir == 4 and load_movingai(MAP).grid.ndir == 8
