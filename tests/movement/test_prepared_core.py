@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import wargrid
 from movement_oracle import costs_of
 from wargrid import SquareGrid
+from wargrid._kernels.movement.ch_records import Landmarks, Upward
 from wargrid.movement import prepared as prep
 from wargrid.movement.prepared import prepare
 from wargrid.movement.search import cells_of
@@ -32,7 +33,7 @@ def test_core_astar_equals_dijkstra_on_a_generated_board(monkeypatch, core, seed
     m = wargrid.generate(36, 30, kind="hex", seed=seed)
     f = m.cost_field(unit="foot")
     pp = prepare(m.grid, f, progress=False, core=core)
-    assert (pp.upward[17].shape[0] > 0) == labels
+    assert (pp.upward.out_hub.shape[0] > 0) == labels
     topo = m.grid.topology
     rng = np.random.default_rng(seed)
     cells = [c for c in m.grid.cells() if math.isfinite(f.cell[topo.padded_id(*c)])]
@@ -49,8 +50,8 @@ def test_core_astar_equals_dijkstra_on_a_generated_board(monkeypatch, core, seed
             else:
                 assert _close(p.cost, want) and _close(d, want) and p.cells[0] == a and p.cells[-1] == b
     if not labels:  # the A* leaves its scratch as it found it: every cost inf, every node out of the heap
-        scratch = pp._state().core(pp.upward[10].shape[0])
-        assert np.all(scratch[9] == np.inf) and np.all(scratch[3] == -1)
+        scratch = pp._state().core(pp.upward.core_ids.shape[0])
+        assert np.all(scratch.cost == np.inf) and np.all(scratch.pos == -1)
 
 
 def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
@@ -59,15 +60,16 @@ def test_landmark_bounds_are_lower_bounds_of_the_core_costs():
     pp = prepare(m.grid, f, progress=False, core=120)
     k = prep._kernels()
     topo = m.grid.topology
-    in_core, cidx, dl = pp.upward[7], pp.upward[8], prep.landmark_costs(pp.upward)
+    in_core, cidx, dl = pp.upward.in_core, pp.upward.core_index, prep.landmark_costs(pp.upward)
     core = np.flatnonzero(in_core)
-    nl = prep.LABEL_LANDMARKS if pp.upward[16].shape[0] else prep.LANDMARKS  # a labelled core keeps fewer
-    cids = pp.upward[10]
+    nl = prep.LABEL_LANDMARKS if pp.upward.out_first.shape[0] else prep.LANDMARKS  # a labelled core keeps fewer
+    cids = pp.upward.core_ids
     assert dl.shape == (core.size, nl) and np.array_equal(np.sort(cids), core)
     assert np.array_equal(cidx[cids], np.arange(core.size))
     # a goal in the core: its only backward seed is itself, at cost 0; the bound from every core node is below Dijkstra's
     goal = int(core[7])
-    x = k.landmark_bounds(np.array([goal]), 1, np.zeros(in_core.size), cidx, (pp.upward[9], pp.upward[15]))
+    lm = Landmarks(pp.upward.landmarks, *pp.upward.landmark_scale.tolist())
+    x = k.landmark_bounds(np.array([goal]), 1, np.zeros(in_core.size), cidx, lm)
     goal_cell = cells_of(topo, np.array([goal]))[0]
     for v in core[:40]:
         want = m.distance_field(cells_of(topo, np.array([v]))[0], unit="foot")[goal_cell[1], goal_cell[0]]
@@ -104,8 +106,8 @@ def test_landmark_units_bounds_match_the_float_formula(nl: int, unit: float, who
     x = data.draw(st.lists(st.one_of(steps, st.just(math.inf)), min_size=nl, max_size=nl))
     x = [v * unit if whole and math.isfinite(v) else float(v) for v in x]
     costs = [math.inf if c == 65535 else c * unit for c in codes]
-    packed = (np.array([codes], dtype=np.uint16), np.array([unit, 65535.0]))
-    floats = (np.array([costs], dtype=np.float32), np.array([1.0, math.inf]))
+    packed = Landmarks(np.array([codes], dtype=np.uint16), unit, 65535.0)
+    floats = Landmarks(np.array([costs], dtype=np.float32), 1.0, math.inf)
     for to_goal, bound in ((True, k.lower_to_goal), (False, k.lower_from_start)):
         want = _bound_oracle(costs, x, to_goal)
         got = bound(0, k.landmark_units(np.array(x), packed, not to_goal), packed)
@@ -126,7 +128,7 @@ def test_hilbert_index_walks_the_square_one_step_at_a_time(k: int) -> None:
 def test_the_core_is_numbered_along_the_hilbert_curve():
     m = wargrid.generate(40, 34, kind="hex", seed=2)
     pp = prepare(m.grid, m.cost_field(unit="foot"), progress=False, core=200)
-    cids = pp.upward[10].astype(np.int64)
+    cids = pp.upward.core_ids.astype(np.int64)
     pw = m.grid.topology.pw
     assert np.all(np.diff(prep.hilbert_index(cids % pw, cids // pw)) > 0)
 
@@ -135,9 +137,9 @@ def test_weights_are_narrowed_only_when_exact():
     g = SquareGrid(6, 6, diagonal=True)
     c = np.ones((6, 6))
     diag = prepare(g, costs_of(g, c, None), progress=False)
-    assert diag.upward[3].dtype == np.float64  # sqrt(2) steps: float32 would round them
+    assert diag.upward.w_out.dtype == np.float64  # sqrt(2) steps: float32 would round them
     plain = prepare(SquareGrid(6, 6), costs_of(SquareGrid(6, 6), 2 * c, None), progress=False)
-    assert plain.upward[3].dtype == np.float32 and plain.upward[0].dtype == np.int32
+    assert plain.upward.w_out.dtype == np.float32 and plain.upward.first.dtype == np.int32
     assert prep._narrow(np.array([0.1, 1.0])).dtype == np.float64
     assert prep._narrow(np.array([0.5, np.inf])).dtype == np.float32
 
@@ -214,7 +216,7 @@ def test_table_sweeps_on_threads_with_buckets_or_a_heap(monkeypatch, threads, ri
 def test_landmark_costs_pack_into_16_bits_only_when_exact(dl, unit, packed):
     dlp, lq = prep._pack_landmarks(dl)
     assert (dlp.dtype == np.uint16) == packed and lq[0] == unit
-    back = prep.landmark_costs((None,) * 9 + (dlp,) + (None,) * 5 + (lq,))
+    back = prep.landmark_costs(Upward(*[np.empty(0)] * len(Upward._fields))._replace(landmarks=dlp, landmark_scale=lq))
     assert np.array_equal(back, dl)
 
 
@@ -224,7 +226,7 @@ def test_landmark_costs_are_the_boards():
     f = m.cost_field(unit="foot")
     pp = prepare(m.grid, f, progress=False, core=90)
     topo = m.grid.topology
-    cids, dl = pp.upward[10], prep.landmark_costs(pp.upward)
+    cids, dl = pp.upward.core_ids, prep.landmark_costs(pp.upward)
     cells = cells_of(topo, cids.astype(np.int64))
     for l in range(dl.shape[1]):
         at = np.flatnonzero(dl[:, l] == 0.0)
@@ -292,8 +294,9 @@ def test_a_clean_paths_cost_is_its_walk_bit_for_bit(diagonal):
 def test_shortcut_halves_point_at_the_middles_arcs():
     m = wargrid.generate(30, 26, kind="hex", seed=12)
     pp = prepare(m.grid, m.cost_field(unit="foot"), progress=False, core=40)
-    first, ucnt, un, uvo, uvi = (np.asarray(pp.upward[i]) for i in (0, 1, 2, 5, 6))
-    ho, hi = np.asarray(pp.upward[25]), np.asarray(pp.upward[26])
+    up = pp.upward
+    first, ucnt, un, uvo, uvi = (np.asarray(a) for a in (up.first, up.count, up.head, up.mid_out, up.mid_in))
+    ho, hi = np.asarray(up.half_out), np.asarray(up.half_in)
     assert ho.shape == hi.shape == (un.shape[0], 2) and ho.dtype == np.uint8
     checked = 0
     for x in range(first.shape[0]):
@@ -311,9 +314,9 @@ def test_shortcut_halves_point_at_the_middles_arcs():
 def test_upward_arrays_are_packed_records():
     m = wargrid.generate(20, 16, kind="hex", seed=2)
     up = prepare(m.grid, m.cost_field(unit="foot"), progress=False).upward
-    assert {up[i].strides for i in (0, 1, 7)} == {(7,)}  # first, count, core flag: 7 bytes a node
-    assert {up[i].strides[0] for i in (2, 3, 4, 5, 6, 25, 26)} == {24}  # head, weights, middles, halves
-    assert up[1].dtype == np.uint16
+    assert {a.strides for a in (up.first, up.count, up.in_core)} == {(7,)}  # 7 bytes a node
+    assert {a.strides[0] for a in (up.head, up.w_out, up.w_in, up.mid_out, up.mid_in, up.half_out, up.half_in)} == {24}
+    assert up.count.dtype == np.uint16
 
 
 @pytest.mark.parametrize("batch", [1, 7, 256])
@@ -372,7 +375,7 @@ def test_a_batch_holds_no_two_neighbours_and_loses_no_node():
 def test_landmark_costs_by_buckets_equal_those_by_a_heap(monkeypatch):
     m = wargrid.generate(40, 34, kind="hex", seed=5)
     pp = prepare(m.grid, m.cost_field(unit="foot"), progress=False, core=300)
-    cf, cnb, cwo = pp.upward[11], pp.upward[12], pp.upward[13]
+    cf, cnb, cwo = pp.upward.core_first, pp.upward.core_head, pp.upward.core_w_out
     assert prep._ring_of(cwo)[0] > 0.0  # whole terrain costs: the bucket sweeps
     by_buckets = prep._landmarks(cf, cnb, cwo, 12)
     monkeypatch.setattr(prep, "RING_MAX", 1)  # no ring fits: the heap sweeps

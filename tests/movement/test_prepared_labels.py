@@ -10,6 +10,7 @@ import pytest
 import wargrid
 from movement_oracle import costs_of, dijkstra, path_cost
 from wargrid._kernels.movement import ch_core
+from wargrid._kernels.movement.ch_records import Upward
 from wargrid.movement import prepared as prep
 from wargrid.movement.prepared import prepare
 
@@ -18,15 +19,15 @@ def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
 
-def _labels(up: tuple[np.ndarray, ...], side: int) -> list[dict[int, float]]:
-    lf, hub = up[16 + 4 * side], up[17 + 4 * side]
-    dist = up[18 + 4 * side] * up[24][0]  # whole multiples of the unit
+def _labels(up: Upward, side: int) -> list[dict[int, float]]:
+    lf, hub, dist = (up.out_first, up.out_hub, up.out_dist) if side == 0 else (up.in_first, up.in_hub, up.in_dist)
+    dist = dist * up.label_scale[0]  # whole multiples of the unit
     return [dict(zip(hub[lf[r]:lf[r + 1]].tolist(), dist[lf[r]:lf[r + 1]].tolist())) for r in range(lf.shape[0] - 1)]
 
 
-def _core_field(up: tuple[np.ndarray, ...], root: int, w: np.ndarray) -> np.ndarray:
+def _core_field(up: Upward, root: int, w: np.ndarray) -> np.ndarray:
     """Dijkstra over the compact core (the oracle: the core keeps the board's distances)."""
-    cf, cnb = up[11], up[12]
+    cf, cnb = up.core_first, up.core_head
     c = cf.shape[0] - 1
     dist, stamp = np.full(c, np.inf), np.zeros(c, dtype=np.int64)
     ch_core.sweep(root, cf, cnb, w, dist, stamp, np.empty(c, dtype=np.int32), np.empty(c),
@@ -46,12 +47,12 @@ def test_labels_give_every_core_distance(big_labels, kind, seed):
     up = pp.upward
     out, inn = _labels(up, 0), _labels(up, 1)
     c = len(out)
-    assert c == up[10].shape[0] > 200 and up[17].shape[0] > 0
+    assert c == up.core_ids.shape[0] > 200 and up.out_hub.shape[0] > 0
     for side, lab in ((0, out), (1, inn)):  # each hub in increasing rank: the path walk bisects
         for d in lab:
             assert list(d) == sorted(d)
     for a in range(0, c, 7):
-        field = _core_field(up, a, np.asarray(up[13], dtype=np.float64))
+        field = _core_field(up, a, np.asarray(up.core_w_out, dtype=np.float64))
         for b in range(c):
             common = out[a].keys() & inn[b].keys()
             got = min((out[a][h] + inn[b][h] for h in common), default=math.inf)
@@ -70,7 +71,7 @@ def test_paths_through_zero_cost_cells_stay_simple(monkeypatch, labels):
     cost[6:30, 20] = np.where(np.isfinite(cost[6:30, 20]), 0.0, np.inf)
     f = costs_of(m.grid, cost, None)
     pp = prepare(m.grid, f, progress=False, core=300)
-    assert (pp.upward[17].shape[0] > 0) == labels
+    assert (pp.upward.out_hub.shape[0] > 0) == labels
     topo = m.grid.topology
     rng = np.random.default_rng(5)
     cells = [c for c in m.grid.cells() if math.isfinite(cost[c[1], c[0]])]
@@ -94,7 +95,7 @@ def test_labels_over_their_budget_leave_the_core_to_the_astar(monkeypatch):
     full = prepare(m.grid, f, progress=False, core=200)
     monkeypatch.setattr(prep, "LABEL_BYTES", 1)
     none = prepare(m.grid, f, progress=False, core=200)
-    assert full.upward[17].shape[0] > 0 and none.upward[17].shape[0] == 0
+    assert full.upward.out_hub.shape[0] > 0 and none.upward.out_hub.shape[0] == 0
     assert full.bytes > none.bytes
     topo = m.grid.topology
     cells = [c for c in m.grid.cells() if math.isfinite(f.cell[topo.padded_id(*c)])][::9]
@@ -107,11 +108,13 @@ def test_labels_over_their_budget_leave_the_core_to_the_astar(monkeypatch):
 def test_labels_are_the_same_for_the_same_board(big_labels):
     m = wargrid.generate(30, 24, kind="square", seed=7)
     f = m.cost_field(unit="foot")
-    a = prepare(m.grid, f, progress=False, core=150).upward[16:]
-    b = prepare(m.grid, f, progress=False, core=150).upward[16:]
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    a = prepare(m.grid, f, progress=False, core=150).upward
+    b = prepare(m.grid, f, progress=False, core=150).upward
+    labels = Upward._fields[Upward._fields.index("out_first"):Upward._fields.index("label_scale") + 1]
+    assert all(np.array_equal(getattr(a, x), getattr(b, x)) for x in labels)
     # ranks in 16 bits, whole costs as 16-bit multiples of 1, parents as 8-bit slots (the hub: 255)
-    assert (a[1].dtype, a[2].dtype, a[3].dtype, a[8].tolist()) == (np.uint16, np.uint16, np.uint8, [1.0, 255.0])
+    assert (a.out_hub.dtype, a.out_dist.dtype, a.out_slot.dtype, a.label_scale.tolist()) == (
+        np.uint16, np.uint16, np.uint8, [1.0, 255.0])
 
 
 def test_labels_keep_float_costs_where_16_bits_would_round_them(big_labels):
@@ -122,7 +125,7 @@ def test_labels_keep_float_costs_where_16_bits_would_round_them(big_labels):
     f = costs_of(g, cost, None)
     pp = prepare(g, f, progress=False, core=120)
     up = pp.upward
-    assert up[18].dtype == np.float64 and up[24][0] == 1.0
+    assert up.out_dist.dtype == np.float64 and up.label_scale[0] == 1.0
     topo = g.topology
     cells = [c for c in g.cells() if math.isfinite(cost[c[1], c[0]])]
     for a in cells[::37]:

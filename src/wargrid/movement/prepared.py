@@ -57,26 +57,12 @@ bucket queue (Dial's, buckets as wide as the least core arc) when the
 weights allow, else a heap, and share the rows among ``THREADS``
 threads.
 
-Why this design, measured (hex ``generate(S, S, kind="hex", seed=3,
-rivers=0)``, unit foot; details in ``BUILD_NOTES``): on an open weighted
-grid the separators are a board's side long, so the top of any hierarchy is
-dense. A nested-dissection order of the rectangle (the order a customizable
-CH would use) kept 15.6 upward arcs a cell on 256² and 20.3 on 512² even
-after witness pruning (512² in 252 s); edge-difference keeps 4.4 and 5.0.
-Contracting that dense top costs most of the build and makes long queries
-slow (512², everything contracted: 11 ms median; a 1 % core searched by
-Dijkstra: 1.4 ms; the 1200² world with a 6000-node core: 15.8 ms, build
-913 s). Leaving it uncontracted and searching it with landmark bounds
-instead: 512² build 13.7 s, long query median 0.56 ms (1/100 of tcod's),
-116 bytes a cell; the 1200² world: see ``BUILD_NOTES`` (the core's size and
-the landmark count are set there by the world's build time against its
-query time). Hub labels over a core of 6 288 nodes on 512² (111 entries a
-node and side): the core's part of a query 0.17 → 0.04 ms; grown to 10 060
-nodes: the query below the core settles fewer nodes; with the layout work
-in ``BUILD_NOTES`` a long 512² query takes 0.22-0.27 ms as the benchmark
-asks (was 0.34-0.49), 192 bytes a cell. A world core (80 000 nodes) would
-need about 200 entries a node, 110 bytes a cell, and a build too long: it
-keeps the A*.
+Why this design: on an open weighted grid the separators are a board's
+side long, so the top of any hierarchy is dense; contracting it costs most
+of the build and makes long queries slow, so it is left uncontracted and
+searched with landmark bounds (or joined by hub labels when small). The
+measurements that chose this, and every tuning constant below, are in the
+design page ``docs/design/prepared.md`` with the commands that reproduce them.
 
 **Exact after edits, always.** The hierarchy belongs to the cost field it
 was built from. A query on another field of the same board (the map after
@@ -118,6 +104,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._hugepages import block, packed
+from .._kernels.movement.ch_records import CoreScratch, QueryScratch, Upward
 from .._progress import Progress, check_progress, reporter
 from ..costs import CostField
 from ..errors import ArgumentError, WargridError
@@ -127,7 +114,7 @@ from .search import Path, cells_of, check_cells, check_costs, padded_id, per_thr
 
 __all__ = [
     "PreparedPaths", "PrepareMemoryError", "prepare", "distance_table", "UNANSWERED",
-    "WITNESS_SETTLE", "BUILD_NOTES",
+    "WITNESS_SETTLE",
 ]
 
 WITNESS_SETTLE = 64
@@ -212,316 +199,6 @@ def core_size(m: int) -> int:
     return max(base, min(int(base * LABEL_CORE_GROWTH), LABEL_CORE_GROWN))
 
 
-BUILD_NOTES = """
-Hex, ``generate(S, S, kind="hex", seed=3, rivers=0)``, unit foot, on a
-2-core machine shared with other work (wall times vary by 1.5x; CPU
-seconds in brackets where measured).
-
-Before (edge difference + contracted neighbours, lazy updates, witness
-searches run to their distance limit or 64 settled nodes, no core): 512²
-build 235 s (53 s CPU with the witness stop below), 5.5-5.7 upward arcs and 165-172
-bytes a cell, path median 1.4 ms, worst 21 ms, 100 x 100 table 2.2 s,
-edit + query 28 ms. The time went to the top: on 512² the last 1 % of the
-contraction (1835 nodes of degree 30-100, each witness pass
-degree² x 64 settles, repeated by the lazy updates) took 29 of 57 CPU
-seconds, the last 10 % 41 s.
-
-Kept, measured one at a time on 256² (45 875 nodes) and 512² (183 501):
-
-- witness searches stop once every other neighbour is settled: 256² the
-  same hierarchy (4.46 arcs a cell), time within the noise;
-- the level in the priority: 256² 4.38 arcs a cell (4.46), distance median
-  0.12-0.14 ms (0.15-0.17), 15 % more settled witness nodes;
-- a core of 1 % of the nodes (``CORE_FRACTION``, at most ``CORE_MAX``):
-  512² 29 s CPU (53 s), 5.0 arcs and 153 bytes a cell (5.5, 165), random
-  distance median 0.74 ms (1.0), path median 0.87 ms (1.3). A 3 % core:
-  22 s CPU, 145 bytes a cell, but distance median 0.98 ms and path 1.5 ms:
-  the core's plain Dijkstra then dominates the queries.
-
-Dropped: a settle limit of 8 (256²: 30 arcs a cell, 143 s) or 24 (10 arcs,
-83 s): cutting witness searches short adds shortcuts that make the later
-contractions dearer, so hop or settle limits below 64 lose on these boards
-(256 and 1000 gave 4.1 arcs a cell for the same time, not kept for want of
-a 512² run); skipping the contracted-node test in the witness relaxation
-(the stamp of ``v`` does it): no measurable change.
-
-Benchmark (``benchmarks/bench_weighted.py --sizes 512 --seeds 3 --no-square``),
-after: 512² no rivers build 37 s, 153 bytes a cell, long query median
-1.51 ms, worst 6.3 ms (1/23 of tcod's), edit + query 25 ms, table 1.8 s;
-with rivers build 31 s, 152 bytes, 1.35 / 1.77 ms (1/12 of tcod's),
-23 ms, 0.76 s. The 1200² world (``--sizes 1200``, core 6000 nodes):
-build 913 s, 233 bytes a cell, query median 15.8 ms, worst 22.6 ms,
-edit + query 128 ms, table 6.1 s, every answer exact: far from the
-targets. There the contraction grows dense well before the last 6000
-nodes, and a core of 6000 dense nodes makes every long query a 10 ms
-Dijkstra.
-
-Then, a core searched by A* with landmark bounds (``_core_astar``), which
-makes a larger core cheap to query, so the dense top is left out of the
-contraction (512², CPU seconds of the build, long-query medians; the
-machine was loaded, so times are the better of the quiet runs):
-
-- 1 % core + 16 landmarks: query 6 ms -> 0.45 ms (the core's Dijkstra
-  was the query); 3 % core 0.32 ms, 6 % 0.5 ms: the core A* stays a
-  corridor, so the core size is chosen by build time and tables;
-- a full contraction (no core), for comparison: 45 s CPU, 5.5 arcs a
-  cell, query 11 ms: the top's dense lists make the upward searches long;
-- priorities from witness searches of 16 settled nodes, the contraction's
-  own search still 64: 256² 4.6 -> 3.8 s CPU, 4.40 -> 4.55 arcs a cell;
-  512² 27 -> 18 s; 8 settled nodes: 15.5 s, 4 nodes: 12.2 s (5.14 arcs a
-  cell); kept 8 with a 5 % core: 13.3 s, query unchanged; an 8 % core
-  12.0 s (tables cross the whole core, so 5 % it is);
-- weights stored as float32 when every one survives the round trip
-  (whole or half costs: the terrain tables'), offsets as int32: 153 -> 112
-  bytes a cell on 512², every sum still made in float64;
-- tables: the longer list's searches stop at the core (their buckets are
-  their core entries), only the shorter list's cross it: 512² 100 x 100
-  2.2 s -> 0.24-0.73 s.
-
-Benchmark after (``benchmarks/bench_weighted.py --sizes 512 --seeds 3
---no-square --sections prepared``): no rivers build 13.7 s, 116 bytes a
-cell, query median 0.56 ms, worst 1.44 ms (tcod 65 ms median on these
-queries: 1/100), edit + query 36 ms, table 0.24 s; rivers build 20.5 s
-(loaded machine), 115 bytes, 0.58 / 6.1 ms (tcod 144 ms), 18 ms, 0.73 s.
-The 1200² world (``--sizes 1200 --no-square --sections prepared``, core
-60 000 nodes): build 107 s (913), 117 bytes a cell (233), query median
-2.4 ms (15.8), worst 6.7 ms (22.6), edit + query 163 ms (128), table
-2.3 s (6.1); every answer exact.
-
-Dropped: raising the neighbours' keys by the known part of their priority
-change (contracted neighbours, level) right after a contraction, to spare
-lazy re-evaluations: 512² 14.4 s CPU (13.3), 5.19 arcs a cell (5.02).
-
-Then the edit repair: its A* took every core node's old cost to the goal
-from a backward search of the whole core (50 384 nodes on the world, 60 to
-100 ms of the 163). Landmark bounds alone instead (no core search): 512²
-5 000-13 000 settled cells where the exact costs settled 700-1 700, the
-bounds being a few cost units loose. Kept: exact costs for the core nodes an
-A* over the core from the goal toward the start settles below the old cost
-times 1.03 (a corridor: 1 000-12 000 core nodes on the world, 1-5 ms;
-25 000 on one query around a sea), landmark bounds elsewhere: the repair
-settles the same cells as with exact costs (512²: 2 ms, was about 10; the
-world: 8-30 ms). Tables: each forward search now stops once its least key
-reaches its whole row; with 100 random targets the farthest is across the
-map, so the world's table is still about 2.7 s (100 searches of the 983 000
-core arcs). Benchmark after (``--sizes 1200 --no-square --sections
-prepared``, beside the test suite on the shared machine): build 88 s, 117
-bytes a cell, query median 2.6 ms, worst 6.9 ms, edit + query 46 ms (163),
-table 2.8 s; every answer exact.
-
-Dropped: pruning the frozen core's arcs (an arc ``u -> v`` of weight ``w``
-goes when a walk of two or more core arcs costs ``<= w``, found by a
-Dijkstra from ``u`` stopped past ``u``'s dearest arc; exact, since every
-arc of such a walk weighs less than ``w``, and the old distances the edit
-repair reads do not change). Few core arcs are redundant: the contraction's
-own witness searches left little. 256²: 815 of about 36 500 arc directions
-(2 %), the same with no settle limit; 512²: 6 738 of 166 670 (4 %), one
-query's core A* relaxes 10 261 arcs instead of 10 788 (40 long queries,
-586 settled core nodes instead of 591); the world: 42 029 directions
-(4 %) in 0.9 s. Five per cent fewer relaxations cannot take the world's
-table from 2.8 s to 1 s: its forward searches need fewer settled core nodes
-(a many-to-many inside the core, or better landmarks), not fewer arcs each.
-
-Then the core as a compact graph of its own (core numbering, CSR arrays;
-``ch_core``), idle machine, the world (``--sizes 1200``; timings of the
-kernels alone, 20 long queries, 100 x 100 table):
-
-- a full sweep of the 50 384-node core: 23 ms over the board-sized arrays,
-  13 ms over the core's own, 9 ms with a bucket queue (Dial's; the core's
-  least arc weighs 2, its costs reach 1 801: 900 buckets);
-- the table: 2.77 s -> 1.11 s on one thread, 0.53 s on two (the sweeps
-  share the rows; kernels release the GIL);
-- the query's core A*: path median 3.2 -> 2.7 ms cold (one query after
-  another, as the benchmark runs them), worst 8.5 -> 5.3 ms;
-- landmark costs from sweeps over the core instead of board Dijkstras: the
-  build's last step 9 s -> 0.5 s; more landmarks are now cheap: 16 -> 24
-  cut the settled core nodes from 3 494 to 2 482 (median), the cold path
-  median 2.0 -> 1.5 ms; 32: 2 354. Active landmarks (the best 6-12 of 24
-  for the query's start) settled more and ran slower; an "avoid"-style pick
-  (Goldberg and Harrelson) settled more than farthest-first here; a Morton
-  order of the core's numbering changed nothing measurable;
-- the contraction's second witness pass searches only from the nodes with
-  candidates left, for those candidates only (the same hierarchy, arc for
-  arc); the first priorities on two threads (the searches only read the
-  graph; the same priorities): init 5.9 -> 4.2 s.
-
-The build is then mostly the contraction (53-58 s of the world's 59-65 s on
-an idle machine; 512²: 540 370 pops for 174 326 contracted nodes, three
-priority evaluations each). Halving the estimate's settle limit, a slack on
-the lazy test (pops 540 370 -> 477 881 with 4), or one look instead of a
-list scan to find an arc (the shortcut additions, kept: it costs nothing)
-left the time unchanged; contracting a node re-pushed once without a second
-look blew the shortcuts up (512² past 4 GB, stopped). A core of 8 % (80 600
-nodes on the world, ``CORE_MAX`` 100 000) instead of 5 %: build 64.7 ->
-59.0 s, cold path median 1.5 -> 1.9 ms with 24 landmarks (1.8 with 32,
-kept), table 0.53 -> 0.68 s.
-
-Dropped, on the world's 80 600-node core: A* both ways over the core with
-the average of the landmark potentials (costs to the start from the start's
-own upward search): 3 726 settled nodes (both sides) against 3 454, the
-worst query 20 609 against 8 926, slower; one 64-byte row of scratch a node
-instead of six arrays: slower (path median 2.6 against 2.0-2.2 ms): the
-stamp array's neighbours share cache lines, rows do not; the best 32 of 96
-farthest-first candidates for 4 000 random pairs: 3 656 settled against 3 454.
-
-Then the core's size by the board (``core_size``: 8 % of a million
-passable cells, scaled by the square root below; 512²: 6 288 nodes, where 8 %
-gave 14 680): 512² path median 0.54 -> 0.50 ms (3 930 nodes: 0.46; 9 432:
-0.38, the same as 6 288 in a second harness), build 9.8 -> 12.3 s. Landmark
-costs as 16-bit whole multiples of the costs' unit where exact
-(``_pack_landmarks``): 32 landmarks in one 64-byte row, the world's bytes a
-cell 131 -> 127; no query time change beyond the noise.
-
-Benchmark after (``--sizes 1200 --no-square --sections prepared``, idle
-machine, kernels loaded first as ``wargrid.warm_up`` does; two runs): build
-54.7-55.7 s, 127-131 bytes a cell, query median 1.57-1.59 ms, worst
-3.94-4.02 ms, edit + query 16 ms, table 0.67 s; every answer exact.
-
-Hub labels over the core (512², long queries of the benchmark's kind, one
-process alternating variants; "cold": each query once, as the benchmark
-asks them). Where a 512² query's time went with the core's A*: the search
-below the core 0.13 ms (about 70 settled nodes a side, 850 arcs scanned),
-the core's A* 0.17 ms (295 settled, 602 reached, 23 arcs a core node),
-unpacking 0.07 ms. Pruned landmark labelling of the 6 288-node core:
-labels of 245 entries a node and side in degree order, 119 / 116 / 109 in
-the order of shortest-path tree sizes over 16 / 64 / 256 sampled roots
-(kept: 256; 0.8 s); the core's part of a query 0.17 -> 0.04 ms, a path
-0.36 -> 0.25 ms. A larger core then pays (labels, 8 bytes an entry): 6 288
-nodes 0.36 ms, 9 000 0.31, 13 000 0.27, 20 000 0.24, at 166 / 194 / 240 /
-329 bytes a cell; entries of 5 bytes (a 16-bit rank, a 16-bit cost in units
-where exact, an 8-bit parent slot) and a core grown 1.75 times: 11 004
-nodes, 133 entries, 181 bytes a cell, build 15 -> 20 s; kept at 1.6 times
-(10 060 nodes, 192 bytes a cell with the shortcut halves below). Smaller
-cores without labels were slower (2 000 nodes: 0.76 ms, 600:
-2.7 ms, build 55 s: the top of the contraction is dense). Stalling core
-nodes that the search below reaches (fewer seeds: 68 -> 40 a side) cost
-more than the label scans it saved (0.165 -> 0.18 ms).
-
-Memory layout, measured cold (each query once; machine shared): the upward
-arrays as packed records (a node's first arc and count; an arc's head,
-weights and middles) 0.265 -> 0.241-0.249 ms a path; a record of search
-state a node (cost, stamp, parent, heap slot): no gain; the two halves of
-each shortcut as 8-bit positions in the middle's list (unpacking without
-scanning lists): 0.067 -> 0.052 ms in that harness, and as the benchmark
-asks (each query once, after the build) 0.12 -> 0.07 ms: kept, +20 bytes a
-cell (the world 127 -> 145). Huge pages: in a fresh process numpy already
-gets them for the big arrays (no gain in an A/B there); but a board
-prepared after another one got heap memory without them and its queries
-were 10-50 % slower (0.29 -> 0.44 ms on the second board of the benchmark).
-``_hugepages.block`` maps its own memory, asks for huge pages and touches
-it at build time (touched in a query, each 2 MiB page is zeroed whole: the
-mean doubled); both boards now 0.22-0.27 ms. The build does not gain from
-them (512² 18.1 -> 17.9 s with the system's setting at "always").
-A clean path's cost is summed from its unpacked steps' weights (the board
-steps' own, in path order: ``walk_cost``'s sum bit for bit) instead of a
-second walk over the cost arrays.
-
-Renumbering the hierarchy's nodes by contraction order (the levels every
-query climbs in few cache lines; measured with the query and unpacking on
-renumbered arrays, ids mapped at both ends): 0.296 -> 0.286 ms a path, not
-worth carrying two numberings through the tables and repairs. The query's
-cost is mostly cache misses now: a 512² path takes 0.08 ms when its lines
-are cached, 0.3 ms as the benchmark asks (each query once).
-
-Labels on larger boards (``generate(S, S, kind="hex", seed=3)``): 700², a
-16 053-node core, 170 entries a node, 180 bytes a cell, build 42 s; 768²,
-a 21 209-node core (past ``LABEL_CORE_MAX``): no labels, 125 bytes a cell,
-build 33 s.
-
-The contraction in batches of independent nodes (``BATCH``), the witness
-searches on two threads (on a day the machine ran three times slower than
-the measurements above; A/B in one session, ``prepare`` alone): 512² build
-57.5 -> 42.5 s, upward arcs 1 311 927 -> 1 335 824 (+1.8 %: the searches go
-round the whole batch), path median 0.24-0.34 -> 0.25 ms; the world's
-contraction 204 -> 117 s, build 220 -> 136 s. Of the world's batch work
-(11 235 batches) the cheap searches take 106 and the second searches 92
-thread-seconds, the contractions themselves (one thread) 8 s, the picks
-2 s. Same day, not kept: the witness searches' cost, stamp and target
-stamp interleaved in one 24-byte record a node (512²: 41.2 against 39.0 s);
-batches of 64 or 1024 (within the noise of 256); a second search limit of
-32 (+17 % arcs, 222 bytes a cell, slower) or 128 (within the noise); the
-world with a 20 000-node labelled core (build 271 s against 136 s, 212
-bytes a cell, path median 2.66 ms against 2.39: the upward searches below a
-small core grow long).
-
-Then the kernels' building blocks without reference counting
-(``_kernels._jit.helper``). Numba counts references to every array a
-function takes, with atomic operations at each call, and its own inlining
-(``inline="always"``) keeps them: the witness search's relaxation
-(``keyheap.reach``, five arrays) paid ten atomic calls an arc. A Dijkstra
-step on a hex grid (settle 8 from every node, one thread) took 410-450 ns
-with ``reach`` inlined by numba or called, 62-69 ns compiled as a helper,
-and 70-85 ns written out by hand; the first priorities of a 400² board 2.40
--> 0.36 s. The build, on the day of the three times slower memory above,
-the same hierarchy arc for arc: 512² 39.5 -> 15.7 s (contraction 22.8 ->
-8.3 s, hub labels 13.0 -> 5.7 s), the world 160 -> 60 s (first
-priorities 11.3 -> 1.7 s, contraction 141 -> 51 s: cheap searches 126 ->
-40 and second searches 107 -> 29 thread-seconds, contractions 9 s, picks
-2 s). Adding a shortcut now tries a helper (``_put``) and calls the
-counting ``_append`` only when the list must move: contractions 9.0 -> 7.8
-s. Not kept: marking a first-pass search that ended before its settle
-limit as complete, so that its shortcuts skip the second search (the same
-hierarchy; no gain beyond the noise: few such searches keep candidates);
-batches of 1024 (world build 63.6 s against 59.7 s, query median 2.8
-against 2.3 ms in that harness). The candidates were shared among threads
-by position (``i mod threads``); the thread that ran longer kept the other
-waiting (world: 5.4 s of the contraction). Shared by weight instead (each to
-the least loaded thread, ``k (k + 8)`` for ``k`` neighbours), in the same
-hour, the same hierarchy: 512² contraction 9.4 -> 8.4-8.7 s, the world's
-build 66.0 -> 57.9 s.
-
-Then the core's searches, on the world with its hierarchy saved once and
-loaded (300 long queries, the core's A* timed alone; 100 x 100 tables; the
-machine slow for memory again, a dependent load into 8 MB 100-140 ns):
-
-- the A*'s time went to the landmark bounds: a scalar loop with a branch a
-  landmark, 70-100 ns an evaluation of 32. As selects over whole units
-  (``landmark_units``: the query's landmark costs rounded down to the goal,
-  up from the start, so each landmark's bound moves by a constant: still a
-  lower bound and consistent) the compiler runs them on vector lanes: 4-7
-  ns for 32, 6-10 for 64. Core A* median 1.81 -> 1.07 ms; then more
-  landmarks pay: 48 0.95 ms (2 382 settled nodes against 3 043 with 32), 64
-  0.90 ms (2 031), 96 0.79 ms (1 681; 7 bytes a cell and 1 s of build more
-  than 64). A labelled core keeps 32 (``LABEL_LANDMARKS``: only the
-  repairs read them);
-- one array read an arc: a settled node is never lowered again (in the
-  table's bucket sweeps every arc outweighs a bucket; in the A* the
-  potential is consistent), so an arc reads its head's cost and no stamp
-  (the sweep's costs reset to ``inf`` at its start, the A*'s kept ``inf``
-  between queries). Table sweeps on two threads 1.06-1.09 -> 0.46-0.52 s;
-  core A* 0.79-0.89 -> 0.72-0.76 ms (alternating processes);
-- the core numbered along a Hilbert curve (``hilbert_index``) instead of
-  the padded ids' row order: table 0.60 -> 0.50 s, path median 1.0-1.2 ->
-  0.94-0.98 ms (same process, alternating);
-- with the two changes above: core A* median 64 landmarks 0.79-0.90 ms,
-  96 0.69 ms, 128 0.69-0.74 ms; kept 96 (``LANDMARKS``: 3.6 bytes a cell
-  more than 64), their sweeps by buckets (``_landmarks``: 1.3-1.9 s for 96
-  on the world, 2.5-2.8 s by a heap);
-- not kept: the sweep's entries as one (node, next) record and a stale
-  entry told by its node's bucket instead of a stamp (within the noise:
-  0.49-0.60 against 0.50-0.63 s).
-
-Benchmark after (``--sizes 1200 --no-square --sections prepared``), with
-the first two: build 41.6 s, 151.1 bytes a cell, query median 1.30 ms,
-worst 3.35 ms, edit + query 16 ms, table 0.72 s in an hour the machine was
-fast (8 MB loads at 16 ns); 48.4 s, 1.75 / 4.42 ms, 25 ms, 1.17 s in a slow
-one (130 ns). With the Hilbert numbering too, slow hours (100-130 ns):
-build 48.1 and 52.1 s, query median 1.06 and 1.74 ms, worst 2.83 and 3.70
-ms, edit + query 20 and 24 ms, table 0.66 and 0.89 s;
-every answer exact.
-
-Then unpacking in one loop (the path's upward arcs start the shortcut
-stack: a kernel called per arc counted references to the 27 arrays of the
-upward tuple at each call; unpack median 0.21-0.26 -> 0.17-0.18 ms), the
-repair's potential as a helper (edit + query 12.4 -> 10.9-12.1 ms, with a
-cost field's least cost in one compiled pass: 18-23 -> 12.4 ms) and 96
-landmarks. The whole benchmark (``python benchmarks/bench_weighted.py``,
-one run, 8 MB loads 20-122 ns): the world's build 48.7 s, 154.6 bytes a
-cell, query median 1.11 ms, worst 1.89 ms, edit + query 11 ms, table 0.64
-s; 512² queries 0.24-0.38 ms (1/91 to 1/67 of tcod's A*).
-"""
-
-
 MEMORY_CAP: int | None = None
 """An upper bound (bytes) on what ``prepare`` may hold while it builds; ``None``: the memory the system has available."""
 
@@ -562,22 +239,23 @@ class _QueryState:
         got = block([(n, np.float64)] * 4 + [(n, np.int32)] * 6 + [(n, np.int64)] * 3)  # see _hugepages
         fl, ids = got[:4], got[4:10]
         self.stamps = got[10:12]
-        self.qs = (fl[0], fl[1], self.stamps[0], self.stamps[1], ids[0], ids[1], ids[2], ids[3], fl[2], ids[4],
-                   fl[3], ids[5])
+        self.qs = QueryScratch(dist_f=fl[0], dist_b=fl[1], stamp_f=self.stamps[0], stamp_b=self.stamps[1],
+                               parent_f=ids[0], parent_b=ids[1], pos_f=ids[2], pos_b=ids[3], key_f=fl[2], id_f=ids[4],
+                               key_b=fl[3], id_b=ids[5])
         self.ps = got[12]
-        self._core: tuple[np.ndarray, ...] | None = None
+        self._core: CoreScratch | None = None
         self.gen = 2
 
-    def core(self, c: int) -> tuple[np.ndarray, ...]:
+    def core(self, c: int) -> CoreScratch:
         """Scratch for the query's A* over a core of ``c`` nodes (``ch_core.core_astar``), grown when too short."""
         got = self._core
-        if got is None or got[0].shape[0] < c:
+        if got is None or got.to_hub.shape[0] < c:
             m = max(c, 1)
-            got = self._core = block([(m, np.float64), (m, np.int64), (m, np.int32), (m, np.int32), (m, np.float64),
+            got = self._core = CoreScratch(*block([(m, np.float64), (m, np.int64), (m, np.int32), (m, np.int32), (m, np.float64),
                                       (m, np.int32), (m, np.float64), (m, np.float64), (m, np.int64), (m, np.float64),
-                                      (m, np.int32)])
-            got[9][:] = np.inf  # the A*'s costs: inf between queries (core_astar resets what it reached)
-            got[3][:] = -1  # heap slots: -1 out of the heap
+                                                  (m, np.int32)]))
+            got.cost[:] = np.inf  # the A*'s costs: inf between queries (core_astar resets what it reached)
+            got.pos[:] = -1  # heap slots: -1 out of the heap
         return got
 
     def take(self, k: int) -> int:
@@ -641,7 +319,7 @@ class PreparedPaths:
     build_seconds: float
     bytes: int
     arcs: int
-    upward: tuple[np.ndarray, ...] = field(repr=False)
+    upward: Upward = field(repr=False)
     fallback_seconds: float = 0.0
     free_steps: bool = False
     _drift_of: tuple[Any, _Drift] | None = field(default=None, repr=False)
@@ -704,14 +382,14 @@ class PreparedPaths:
         k = _kernels()
         st = self._state()
         gen = st.take(4)
-        cost, meet = k.query(s, t, self.upward, st.qs, st.core(self.upward[10].shape[0]), gen)
+        cost, meet = k.query(s, t, self.upward, st.qs, st.core(self.upward.core_ids.shape[0]), gen)
         if meet < 0:
             return None  # unreachable before; no step got cheaper since
         if d.clean and not want_path:
             return None, float(cost)
         path, walked = k.unpack(s, t, meet, self.upward, st.qs)
         if self.free_steps:
-            path = k.cut_loops(path, st.qs[6], st.qs[3], st.take(1) + 1)
+            path = k.cut_loops(path, st.qs.pos_f, st.qs.stamp_b, st.take(1) + 1)
         if d.clean:
             return path, float(walked)  # the steps' weights are the field's: walk_cost's sum, bit for bit
         if not k.touches(path, d.mark):
@@ -742,15 +420,15 @@ class PreparedPaths:
         """``(width, slots)`` of the bucket queue over the core arcs one way (``width`` 0: a heap instead)."""
         got = self._rings.get(flip)
         if got is None:
-            got = self._rings[flip] = _ring_of(self.upward[14] if flip else self.upward[13])
+            got = self._rings[flip] = _ring_of(self.upward.core_w_in if flip else self.upward.core_w_out)
         return got
 
     def _sweeps(self, flip: bool, entries: tuple[np.ndarray, ...], buckets: tuple[np.ndarray, ...],
                 out: npt.NDArray[np.float64]) -> None:
         """The table's sweeps over the core (one a row of ``out``), on up to ``THREADS`` threads."""
         kc = _ch_core()
-        cf, cnb = self.upward[11], self.upward[12]
-        w = self.upward[14] if flip else self.upward[13]
+        cf, cnb = self.upward.core_first, self.upward.core_head
+        w = self.upward.core_w_in if flip else self.upward.core_w_out
         width, slots = self._ring(flip)
         c = cf.shape[0] - 1
         rows = out.shape[0]
@@ -898,11 +576,18 @@ def prepare(
     arcs = _interleaved([un, _narrow(uwo), _narrow(uwi), uvo, uvi, *_halves(first, ucnt, un, uvo, uvi)])
     counts = ucnt.astype(np.uint16) if int(ucnt.max(initial=0)) <= np.iinfo(np.uint16).max else ucnt
     nodes = _interleaved([_narrow(first), counts, in_core])
-    rest = packed([cidx, dlp, cids, _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq, *labels])  # see _hugepages
-    upward = (*nodes[:2], *arcs[:5], nodes[2], *rest, *arcs[5:])
+    rest = dict(zip(_PACKED, packed([cidx, dlp, cids, _narrow(cf), cnb, _narrow(cwo), _narrow(cwi), lq, *labels])))
+    upward = Upward(first=nodes[0], count=nodes[1], in_core=nodes[2], **dict(zip(_ARCS, arcs)), **rest)
     held = sum(a.nbytes for a in upward)
     free = bool(utop) and min(float(uwo.min()), float(uwi.min())) == 0.0
     return PreparedPaths(costs.unit, costs, time.perf_counter() - t0, held, int(utop), upward, free_steps=free)
+
+
+_ARCS = ("head", "w_out", "w_in", "mid_out", "mid_in", "half_out", "half_in")
+_PACKED = ("core_index", "landmarks", "core_ids", "core_first", "core_head", "core_w_out", "core_w_in",
+           "landmark_scale", "out_first", "out_hub", "out_dist", "out_slot", "in_first", "in_hub", "in_dist", "in_slot",
+           "label_scale")
+"""``Upward``'s fields in the order ``prepare`` packs them (arcs interleaved, the rest in one block)."""
 
 
 def _witness_scratch(n: int) -> tuple[np.ndarray, ...]:
@@ -1114,9 +799,9 @@ def _unit(costs: np.ndarray) -> float | None:
     return None
 
 
-def landmark_costs(upward: tuple[np.ndarray, ...]) -> npt.NDArray[np.float64]:
+def landmark_costs(upward: Upward) -> npt.NDArray[np.float64]:
     """The landmark costs of a prepared structure as floats: ``[r, l]`` from landmark ``l`` to core node ``r`` (``inf``: none)."""
-    dlp, lq = upward[9], upward[15]
+    dlp, lq = upward.landmarks, upward.landmark_scale
     return np.where(dlp == lq[1], np.inf, dlp.astype(np.float64) * lq[0])
 
 
@@ -1259,7 +944,8 @@ def _dijkstra_table(costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.N
     tb = topo_bundle(topo)
     n = costs.cell.shape[0]
     st = per_thread("ch_states", n, _QueryState, keep=1)
-    df, _, sf, _, _, _, posf, _, hkf, hidf, _, _ = st.qs
+    qs = st.qs
+    df, sf, posf, hkf, hidf = qs.dist_f, qs.stamp_f, qs.pos_f, qs.key_f, qs.id_f
     want = st.ps
     out = np.full((src.shape[0], tgt.shape[0]), np.inf)
     cell = costs.cell

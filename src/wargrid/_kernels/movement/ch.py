@@ -42,6 +42,7 @@ import numpy as np
 from .._jit import helper, jit
 from .ch_core import _scan, core_astar, core_back, landmark_bounds, landmark_units, lower_from_start, lower_to_goal
 from .ch_labels import label_query
+from .ch_records import Landmarks
 from .keyheap import _grow, _hpop, _hpush, reach, relax_arcs
 from .steps import corner_ok, step_to
 
@@ -566,9 +567,8 @@ def freeze_core(graph, up, pq, rank, core):
 # -- queries ----------------------------------------------------------------------------------
 
 @helper
-def _entry(x, y, upg):
+def _entry(x, y, first, ucnt, un):
     """Position of ``y`` in ``x``'s upward arcs (-1: none)."""
-    first, ucnt, un = upg[0], upg[1], upg[2]
     s = first[x]
     for k in range(s, s + ucnt[x]):
         if un[k] == y:
@@ -588,12 +588,12 @@ def shortcut_halves(first, ucnt, un, uvo, uvi, ho, hi):
             y = un[e]
             m = uvo[e]
             if m >= 0:
-                ho[e, 0] = _entry(m, x, (first, ucnt, un)) - first[m]
-                ho[e, 1] = _entry(m, y, (first, ucnt, un)) - first[m]
+                ho[e, 0] = _entry(m, x, first, ucnt, un) - first[m]
+                ho[e, 1] = _entry(m, y, first, ucnt, un) - first[m]
             m = uvi[e]
             if m >= 0:
-                hi[e, 0] = _entry(m, y, (first, ucnt, un)) - first[m]
-                hi[e, 1] = _entry(m, x, (first, ucnt, un)) - first[m]
+                hi[e, 0] = _entry(m, y, first, ucnt, un) - first[m]
+                hi[e, 1] = _entry(m, x, first, ucnt, un) - first[m]
 
 
 @helper
@@ -642,16 +642,18 @@ def _aside(x, seeds, k):
 def query(s, t, upg, qs, cq, gen):
     """Bidirectional upward search, then the core; returns ``(cost, meeting node)`` (``inf``, -1 when unreachable).
 
-    ``qs``: ``(df, db, stamp_f, stamp_b, parent_f, parent_b, pos_f, pos_b, hk_f,
-    hid_f, hk_b, hid_b)``; ``cq`` the core's scratch (``ch_core.core_astar``);
+    ``upg``: the hierarchy (``ch_records.Upward``); ``qs``: the search's
+    scratch (``QueryScratch``); ``cq`` the core's (``CoreScratch``);
     ``gen`` this query's stamp (even; ``gen + 1``: settled). Phase 1 searches
     the upward arcs below the core; the core nodes it reaches wait (their
     distances are final once phase 1 is done). Phase 2 joins the forward
     ones to the backward ones: by the core's hub labels when it has them
     (``ch_labels.label_query``), else by A* over the core (``ch_core.core_astar``).
     """
-    first, ucnt, un, uwo, uwi, core = upg[0], upg[1], upg[2], upg[3], upg[4], upg[7]
-    df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
+    first, ucnt, un, uwo, uwi, core = upg.first, upg.count, upg.head, upg.w_out, upg.w_in, upg.in_core
+    df, db, sf, sb = qs.dist_f, qs.dist_b, qs.stamp_f, qs.stamp_b
+    pf, pb, posf, posb = qs.parent_f, qs.parent_b, qs.pos_f, qs.pos_b
+    hkf, hidf, hkb, hidb = qs.key_f, qs.id_f, qs.key_b, qs.id_b
     best = INF
     meet = -1
     df[s] = 0.0
@@ -689,12 +691,9 @@ def query(s, t, upg, qs, cq, gen):
             nb_ = _expand(x, topb, first, ucnt, un, uwi, uwo, db, sb, pb, posb, hkb, hidb, nb_, gen)
     if kf == 0 or kb == 0:
         return best, meet
-    if upg[16].shape[0] > 0:
-        lab = (upg[16], upg[17], upg[18], upg[19], upg[20], upg[21], upg[22], upg[23], upg[24])
-        return label_query(seedf, kf, seedb, kb, df, db, pf, lab, (upg[10], upg[8], upg[11], upg[12]), cq, gen,
-                           best, meet)
-    core = (upg[8], (upg[9], upg[15]), upg[10], upg[11], upg[12], upg[13])
-    return core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet)
+    if upg.out_first.shape[0] > 0:
+        return label_query(seedf, kf, seedb, kb, df, db, pf, upg, cq, gen, best, meet)
+    return core_astar(seedf, kf, seedb, kb, df, db, pf, upg, cq, gen, best, meet)
 
 
 @helper
@@ -721,8 +720,9 @@ def unpack(s, t, meet, upg, qs):
     for bit). One loop for the whole path: a kernel called per arc would
     count references to every array of ``upg`` at each call.
     """
-    first, uwo, uwi, uvo, uvi, ho, hi = upg[0], upg[3], upg[4], upg[5], upg[6], upg[25], upg[26]
-    pf, pb = qs[4], qs[5]
+    first, uwo, uwi, uvo, uvi = upg.first, upg.w_out, upg.w_in, upg.mid_out, upg.mid_in
+    ho, hi = upg.half_out, upg.half_in
+    pf, pb = qs.parent_f, qs.parent_b
     nf = 0
     x = meet
     while pf[x] >= 0:
@@ -738,14 +738,14 @@ def unpack(s, t, meet, upg, qs):
     x = meet
     while pf[x] >= 0:
         a = pf[x]
-        _stack_arc(stack, j, a, x, _entry(a, x, upg), 1)
+        _stack_arc(stack, j, a, x, _entry(a, x, first, upg.count, upg.head), 1)
         j += 1
         x = a
     j = nb - 1  # the backward arcs, the one into t at the bottom
     x = meet
     while pb[x] >= 0:
         y = pb[x]
-        _stack_arc(stack, j, x, y, _entry(y, x, upg), 0)
+        _stack_arc(stack, j, x, y, _entry(y, x, first, upg.count, upg.head), 0)
         j -= 1
         x = y
     out = np.empty(256, dtype=np.int64)
@@ -862,8 +862,8 @@ def _upward_all(root, upg, backward, stop_core, dist, stamp, pos, hk, hid, gen, 
 
     With ``stop_core`` the core nodes are settled but not expanded.
     """
-    first, ucnt, un, core = upg[0], upg[1], upg[2], upg[7]
-    w = upg[4] if backward else upg[3]
+    first, ucnt, un, core = upg.first, upg.count, upg.head, upg.in_core
+    w = upg.w_in if backward else upg.w_out
     dist[root] = 0.0
     stamp[root] = gen
     nh = _hpush(root, 0.0, 0, hk, hid, pos, True)
@@ -898,9 +898,11 @@ def table_entries(src, tgt, upg, flip, qs, gen0, out):
     searches run on the other arcs (``src`` are then goals: the caller
     passes the shorter list as ``src`` and reads ``out`` transposed).
     """
-    df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
-    core, cidx = upg[7], upg[8]
-    nc = upg[10].shape[0]
+    df, db, sf, sb = qs.dist_f, qs.dist_b, qs.stamp_f, qs.stamp_b
+    pf, pb, posf, posb = qs.parent_f, qs.parent_b, qs.pos_f, qs.pos_b
+    hkf, hidf, hkb, hidb = qs.key_f, qs.id_f, qs.key_b, qs.id_b
+    core, cidx = upg.in_core, upg.core_index
+    nc = upg.core_ids.shape[0]
     head = pf  # bucket heads below the core, valid where sf says the node was seen by this table
     btgt = np.empty(1024, dtype=np.int64)
     bdist = np.empty(1024)
@@ -981,8 +983,8 @@ def _potential(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
     cost, and consistent because it is a distance in a graph holding every
     board arc at its old cost.
     """
-    first, ucnt, un, uwo, core, cidx = upg[0], upg[1], upg[2], upg[3], upg[7], upg[8]
-    lm = (upg[9], upg[15])
+    first, ucnt, un, uwo, core, cidx = upg.first, upg.count, upg.head, upg.w_out, upg.in_core, upg.core_index
+    lm = Landmarks(upg.landmarks, upg.landmark_scale[0], upg.landmark_scale[1])
     x, xs, limit, dc, state = rep
     if ps[v] == pgen:
         return pot[v]
@@ -1042,7 +1044,7 @@ def _potential_of(v, upg, db, sb, gen, rep, pot, ps, pgen, stack):
 def _core_seeds(root, upg, backward, dist, stamp, pos, hk, hid, gen, seen):
     """The upward search from ``root`` stopped at the core; returns the core nodes it reached (first ``k``) and ``k``."""
     seen, k = _upward_all(root, upg, backward, True, dist, stamp, pos, hk, hid, gen, seen)
-    core = upg[7]
+    core = upg.in_core
     nseed = 0
     for i in range(k):
         if core[seen[i]]:
@@ -1085,18 +1087,20 @@ def potential_astar(s, t, limit, cell, edge, tb, upg, qs, gen, ps, stack):
     width = ti[4]
     pw = ti[5]
     has_edge = edge.shape[0] > 0
-    df, db, sf, sb, pf, pb, posf, posb, hkf, hidf, hkb, hidb = qs
-    cidx, lm = upg[8], (upg[9], upg[15])
+    df, db, sf, sb = qs.dist_f, qs.dist_b, qs.stamp_f, qs.stamp_b
+    pf, pb, posf, posb = qs.parent_f, qs.parent_b, qs.pos_f, qs.pos_b
+    hkf, hidf, hkb, hidb = qs.key_f, qs.id_f, qs.key_b, qs.id_b
+    cidx, lm = upg.core_index, Landmarks(upg.landmarks, upg.landmark_scale[0], upg.landmark_scale[1])
     # the start's landmark costs (an upward search on reversed arcs from s), then the goal's
     seeds = np.empty(1024, dtype=np.int64)
     seeds, k = _core_seeds(s, upg, True, df, sf, posf, hkf, hidf, gen, seeds)
     xs = landmark_units(landmark_bounds(seeds, k, df, cidx, lm), lm, True)
     seeds, k = _core_seeds(t, upg, True, db, sb, posb, hkb, hidb, gen, seeds)
     x = landmark_units(landmark_bounds(seeds, k, db, cidx, lm), lm, False)
-    nc = upg[9].shape[0]
+    nc = upg.core_ids.shape[0]
     cs = (np.empty(nc), np.empty(nc), np.zeros(nc, dtype=np.uint8), np.empty(nc), np.empty(nc, dtype=np.int64),
           np.empty(nc, dtype=np.int64))
-    core_back(seeds, k, db, (cidx, lm, upg[11], upg[12], upg[14]), xs, limit, cs)
+    core_back(seeds, k, db, upg, lm, xs, limit, cs)
     rep = (x, xs, limit, cs[0], cs[2])
     pot = hkb  # the backward heap is free once its search is done
     pgen = gen + 3

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import helper, jit
+from .ch_records import Landmarks
 from .keyheap import _hpop, _hpush, relax_arcs
 
 INF = np.inf
@@ -73,21 +74,22 @@ def sweep(root, cf, cnb, w, dist, stamp, pos, hk, hid, gen):
 def landmark_cost(lm, r, l):
     """The cost from landmark ``l`` to core node ``r`` (``inf``: none).
 
-    ``lm = (dl, lq)``: ``dl`` holds the costs as whole multiples of
-    ``lq[0]`` (16-bit integers where that is exact and small enough, else
-    floats with ``lq[0] == 1``), ``lq[1]`` standing for ``inf``: half the
-    bytes a node where the costs allow, one cache line for 32 landmarks.
+    ``lm`` (``ch_records.Landmarks``): ``costs`` holds them as whole
+    multiples of ``unit`` (16-bit integers where that is exact and small
+    enough, else floats with ``unit == 1``), ``missing`` standing for
+    ``inf``: half the bytes a node where the costs allow, one cache line for
+    32 landmarks.
     """
-    v = lm[0][r, l]
-    if v == lm[1][1]:
+    v = lm.costs[r, l]
+    if v == lm.missing:
         return INF
-    return v * lm[1][0]
+    return v * lm.unit
 
 
 @jit
 def landmark_bounds(seeds, k, db, cidx, lm):
     """Per landmark ``l``: ``min`` over the backward seeds ``b`` of ``cost(l, b) + db[b]`` (from ``l`` to the goal)."""
-    nl = lm[0].shape[1]
+    nl = lm.costs.shape[1]
     x = np.full(nl, INF)
     for i in range(k):
         b = seeds[i]
@@ -119,13 +121,14 @@ def landmark_units(x, lm, up):
     value from which a bound means ``inf``, the code of ``inf`` in the
     landmark table, and the stand-in for ``inf``.
 
-    >>> lm = (np.array([[4, 65535]], dtype=np.uint16), np.array([0.5, 65535.0]))
+    >>> from wargrid._kernels.movement.ch_records import Landmarks
+    >>> lm = Landmarks(np.array([[4, 65535]], dtype=np.uint16), 0.5, 65535.0)
     >>> landmark_units(np.array([7.5, np.inf]), lm, False)[:2].tolist()
     [15, 1099511627776]
     """
-    dl, lq = lm
-    unit = lq[0]
-    packed = lq[1] < INF
+    dl = lm.costs
+    unit = lm.unit
+    packed = lm.missing < INF
     nl = x.shape[0]
     xq = np.full(nl + 4, np.zeros(1, dl.dtype)[0] + np.int64(0))  # int64 for 16-bit landmarks, else float64
     big = UNIT_BIG if packed else INF
@@ -144,7 +147,7 @@ def landmark_units(x, lm, up):
             xq[l] -= 1
     xq[nl] = -big
     xq[nl + 1] = big - 131072.0 if packed else INF
-    xq[nl + 2] = lq[1]
+    xq[nl + 2] = lm.missing
     xq[nl + 3] = big
     return xq
 
@@ -158,7 +161,7 @@ def lower_to_goal(r, xq, lm):
     the goal out of ``r``'s reach (``inf``). Written without branches
     (selects), so 16-bit landmarks run on vector lanes.
     """
-    dl = lm[0]
+    dl = lm.costs
     nl = dl.shape[1]
     neg = xq[nl]
     inv = xq[nl + 2]
@@ -169,7 +172,7 @@ def lower_to_goal(r, xq, lm):
         h = max(h, c if b != inv else neg)
     if h >= xq[nl + 1]:
         return INF
-    return max(h, 0) * lm[1][0]
+    return max(h, 0) * lm.unit
 
 
 @helper
@@ -181,7 +184,7 @@ def lower_from_start(r, xq, lm):
     out; one that reaches the start but not ``r`` proves ``r`` out of the
     start's reach (``inf``).
     """
-    dl = lm[0]
+    dl = lm.costs
     nl = dl.shape[1]
     neg = xq[nl]
     inv = xq[nl + 2]
@@ -194,17 +197,17 @@ def lower_from_start(r, xq, lm):
         h = max(h, c if b != inv else (big if a != big else neg))
     if h >= xq[nl + 1]:
         return INF
-    return max(h, 0) * lm[1][0]
+    return max(h, 0) * lm.unit
 
 
 # -- the query's core phase ----------------------------------------------------------------------
 
 @jit
-def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
+def core_astar(seedf, kf, seedb, kb, df, db, pf, upg, cq, gen, best, meet):
     """A* over the core from the forward seeds (padded ids, costs ``df``) to the backward ones (costs ``db``).
 
-    ``core = (cidx, lm, cids, cf, cnb, cwo)`` (``lm``: see ``landmark_cost``); ``cq = (-, -, par, pos, hk, hid,
-    pot, dgoal, gstamp, cost, seen)``: core-sized scratch (``label_query`` uses the first two). The potential of a
+    ``upg``: the hierarchy (``ch_records.Upward``: its core graph and landmarks); ``cq``: core-sized scratch
+    (``ch_records.CoreScratch``). The potential of a
     core node is ``lower_to_goal`` with ``X_l`` the landmark's cost to the
     goal through the backward seeds: never above the node's cost to the goal
     in the query's graph, and consistent (the triangle inequality of the
@@ -219,8 +222,10 @@ def core_astar(seedf, kf, seedb, kb, df, db, pf, core, cq, gen, best, meet):
     lower (the potential is consistent); ``pos`` is ``-1`` for a node out of
     the heap (settled, or reached with a key past ``best``).
     """
-    cidx, lm, cids, cf, cnb, cwo = core
-    par, pos, hk, hid, pot, dgoal, gstamp, cost, seen = cq[2], cq[3], cq[4], cq[5], cq[6], cq[7], cq[8], cq[9], cq[10]
+    cidx, cids, cf, cnb, cwo = upg.core_index, upg.core_ids, upg.core_first, upg.core_head, upg.core_w_out
+    lm = Landmarks(upg.landmarks, upg.landmark_scale[0], upg.landmark_scale[1])
+    par, pos, hk, hid, pot = cq.parent, cq.pos, cq.key, cq.id, cq.potential
+    dgoal, gstamp, cost, seen = cq.to_goal, cq.goal_stamp, cq.cost, cq.seen
     x = landmark_units(landmark_bounds(seedb, kb, db, cidx, lm), lm, False)
     for i in range(kb):
         r = cidx[seedb[i]]
@@ -451,7 +456,7 @@ def sweep_rows(rows, sptr, snode, sdist, cf, cnb, w, width, head, bnext, bdist, 
 # -- repairs after raising edits -------------------------------------------------------------------
 
 @jit
-def core_back(seeds, k, db, core, xs, limit, cs):
+def core_back(seeds, k, db, upg, lm, xs, limit, cs):
     """Costs to the goal of the core nodes near the old path: A* over the core from the goal's seeds toward the start.
 
     Backward over the core arcs, from the backward seeds (padded ids, their
@@ -459,10 +464,10 @@ def core_back(seeds, k, db, core, xs, limit, cs):
     stopped when the least key reaches ``limit``: every core node ``c`` with
     ``d(c, goal) + lower_from_start(c) < limit`` is then settled (``state ==
     2``) with its exact cost ``dc``, and every other one costs at least
-    ``limit - lower_from_start(c)``. ``core = (cidx, lm, cf, cnb, cwi)``;
+    ``limit - lower_from_start(c)``. ``upg``: the hierarchy, ``lm`` its landmarks;
     ``cs = (dc, hc, state, hk, hid, pos)``: core-sized, ``state`` zero on entry.
     """
-    cidx, lm, cf, cnb, cwi = core
+    cidx, cf, cnb, cwi = upg.core_index, upg.core_first, upg.core_head, upg.core_w_in
     dc, hc, state, hk, hid, pos = cs
     nh = 0
     for i in range(k):

@@ -262,21 +262,21 @@ def _to_hub(x, hb, lf, hub, slot, cf, cnb, self_slot, pf, cids, inward):
 
 
 @jit
-def label_query(seedf, kf, seedb, kb, df, db, pf, lab, core, cq, gen, best, meet):
+def label_query(seedf, kf, seedb, kb, df, db, pf, upg, cq, gen, best, meet):
     """The core part of a query by labels: ``(best, meet)`` as ``ch_core.core_astar`` returns them.
 
-    ``lab = (of, ohub, odist, oslot, if_, ihub, idist, islot, lq)`` (see
-    ``pack``: costs ``dist * lq[0]``, ``lq[1]`` the hub's own slot); ``core =
-    (cids, cidx, cf, cnb)``; ``cq``: the core scratch (its first three
-    arrays: the hubs' costs from the start, stamps, the seed that reached
-    each). When the labels improve ``best``, ``pf`` of the core path is
+    ``upg``: the hierarchy (``ch_records.Upward``: its labels, costs
+    ``dist * label_scale[0]``, ``label_scale[1]`` the hub's own slot, and
+    its core graph); ``cq``: the core scratch (``CoreScratch``: ``to_hub``,
+    ``stamp`` and ``parent``, the seed that reached each hub). When the labels improve ``best``, ``pf`` of the core path is
     rewritten and the meeting node is the backward seed where it ends.
     """
-    of, ohub, odist, oslot, if_, ihub, idist, islot, lq = lab
-    cids, cidx, cf, cnb = core
-    unit = lq[0]
-    self_slot = lq[1]
-    tf, stamp, who = cq[0], cq[1], cq[2]
+    of, ohub, odist, oslot = upg.out_first, upg.out_hub, upg.out_dist, upg.out_slot
+    if_, ihub, idist, islot = upg.in_first, upg.in_hub, upg.in_dist, upg.in_slot
+    cids, cidx, cf, cnb = upg.core_ids, upg.core_index, upg.core_first, upg.core_head
+    unit = upg.label_scale[0]
+    self_slot = upg.label_scale[1]
+    tf, stamp, who = cq.to_hub, cq.stamp, cq.parent
     for i in range(kf):
         a = seedf[i]
         r = cidx[a]
