@@ -148,6 +148,7 @@ def _river_map():
 def test_bridge_destroyed_then_rebuilt_and_a_road():
     m = _river_map()
     pp = m.prepare(unit="foot")
+    pp.build_seconds = math.inf  # no rebuild by the rent-or-buy rule (a cold kernel's load counts as fallback time)
     p = m.path((0, 3), (8, 3), unit="foot")
     assert (4, 3) in p.cells and _close(p.cost, m.distance_field((0, 3), unit="foot")[3, 8])
     m.set_overlay([(4, 3)], None)  # the bridge is destroyed: only a rise of costs
