@@ -19,7 +19,7 @@ from .generate import GeneratedBoard, generate, generate_board
 from .io.errors import MapFileError
 from .io.native import load_map, save_map
 from .io.tiled import load_tiled, save_tiled
-from .io.wesnoth import load_wesnoth, save_wesnoth
+from .io.wesnoth import load_wesnoth, save_wesnoth, wesnoth_cost, wesnoth_movetypes, wesnoth_terrain_name
 from .movement import FlowField, MovementRange, Path, Route
 from .warmup import warm_up
 from .sight import Fog, FogView, VisibilityPolygon, field_of_view, line_of_sight, visibility_polygon
@@ -34,7 +34,7 @@ __all__ = list(_grid_names) + [
     "WargridError", "ArgumentError", "ArgumentTypeError", "CellError", "UnknownError",
     "Terrain", "TerrainTable", "INF",
     "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map", "load_tiled", "save_tiled",
-    "load_wesnoth", "save_wesnoth",
+    "load_wesnoth", "save_wesnoth", "wesnoth_cost", "wesnoth_movetypes", "wesnoth_terrain_name",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
     "Fog", "FogView", "VisibilityPolygon", "field_of_view", "line_of_sight", "visibility_polygon",
     "warm_up", "survey",

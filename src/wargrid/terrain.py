@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Iterable, Mapping, Sequence, TypedDict
 
@@ -143,11 +144,11 @@ class TerrainTable:
         if len(terrains) > 32767:
             raise ArgumentError(f"terrains must hold at most 32767 terrains, got {len(terrains)}")
         names = [t.name for t in terrains]
-        dup = {n for n in names if names.count(n) > 1}
+        dup = {n for n, k in Counter(names).items() if k > 1}
         if dup:
             raise ArgumentError(f"terrain names must be unique, repeated: {sorted(dup)}")
         symbols = [t.symbol for t in terrains]
-        dup = {s for s in symbols if symbols.count(s) > 1}
+        dup = {s for s, k in Counter(symbols).items() if k > 1}
         if dup:
             raise ArgumentError(f"terrain symbols must be unique, repeated: {sorted(dup)}")
         if classes is None:

@@ -13,7 +13,7 @@ from .movingai import (
 from .errors import MapFileError
 from .native import load_map, save_map
 from .tiled import load_tiled, save_tiled
-from .wesnoth import WESNOTH_TERRAINS, load_wesnoth, save_wesnoth
+from .wesnoth import WESNOTH_TERRAINS, load_wesnoth, save_wesnoth, wesnoth_cost, wesnoth_movetypes, wesnoth_terrain_name
 
 __all__ = [
     "MOVINGAI_TERRAINS",
@@ -32,4 +32,7 @@ __all__ = [
     "load_wesnoth",
     "save_wesnoth",
     "WESNOTH_TERRAINS",
+    "wesnoth_cost",
+    "wesnoth_movetypes",
+    "wesnoth_terrain_name",
 ]

@@ -20,13 +20,33 @@ from __future__ import annotations
 
 import re
 import zlib
+from typing import Iterable, Iterator
 
+from ..errors import ArgumentError
 from ..terrain import Terrain, TerrainTable
 
-__all__ = ["TerrainNames", "tidy"]
+__all__ = ["TerrainNames", "tidy", "free_symbols"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 _SYMBOLS = "abcdeghijklmnopqrtuvwxyzABCDEFGHIJKLNOPQRSTUVWXYZ0123456789!$%&*+?<>^@;:'|/\\`{}[]()"
+
+
+def free_symbols(used: Iterable[str]) -> Iterator[str]:
+    """One-character terrain symbols not in ``used``, in a fixed order, each once (linear in what it yields).
+
+    ASCII symbols first, then CJK ideographs (U+3400 on), tens of thousands of them.
+
+    >>> s = free_symbols("abc"); next(s), next(s)
+    ('d', 'e')
+    """
+    taken = set(used)
+    for c in _SYMBOLS:
+        if c not in taken:
+            yield c
+    for k in range(0x3400, 0xA000):
+        c = chr(k)
+        if c not in taken:
+            yield c
 
 
 def tidy(name: str) -> str:
@@ -48,7 +68,7 @@ class TerrainNames:
         self.extra: list[Terrain] = []
         self.added: list[str] = []
         self._ids = {n: i for i, n in enumerate(table.names)}
-        self._symbols = {t.symbol for t in table}
+        self._symbols = free_symbols(t.symbol for t in table)
 
     def known(self, name: str) -> bool:
         """Whether ``name`` (or its tidy form) is in the table as it stands."""
@@ -63,17 +83,13 @@ class TerrainNames:
             return self._ids[t]
         if not self.tidy_new and _NAME.match(name):
             t = name
-        symbol = next((c for c in _SYMBOLS if c not in self._symbols), None)
-        k = 0
-        while symbol is None:
-            c = chr(0x3400 + k)
-            symbol = None if c in self._symbols else c
-            k += 1
+        symbol = next(self._symbols, None)
+        if symbol is None:
+            raise ArgumentError(f"too many terrain names: no one-character symbol is left for {name!r}")
         h = zlib.crc32(t.encode("utf-8"))
         colour = "#%02x%02x%02x" % (64 + (h & 0x7F), 64 + ((h >> 8) & 0x7F), 64 + ((h >> 16) & 0x7F))
         costs = {} if impassable else {c: 1.0 for c in self.base.classes}
         self.extra.append(Terrain(t, symbol, colour, costs=costs, blocks_sight=impassable))
-        self._symbols.add(symbol)
         self._ids[t] = len(self._ids)
         self.added.append(t + (" (impassable)" if impassable else ""))
         return self._ids[t]
