@@ -20,6 +20,7 @@ from .io.errors import MapFileError
 from .io.native import load_map, save_map
 from .io.tiled import load_tiled, save_tiled
 from .io.wesnoth import load_wesnoth, save_wesnoth, wesnoth_cost, wesnoth_movetypes, wesnoth_terrain_name
+from .io.openra import load_openra
 from .movement import FlowField, MovementRange, Path, Route
 from .warmup import warm_up
 from .sight import Fog, FogView, VisibilityPolygon, field_of_view, line_of_sight, visibility_polygon
@@ -34,7 +35,7 @@ __all__ = list(_grid_names) + [
     "WargridError", "ArgumentError", "ArgumentTypeError", "CellError", "UnknownError",
     "Terrain", "TerrainTable", "INF",
     "generate", "generate_board", "GeneratedBoard", "MapFileError", "load_map", "save_map", "load_tiled", "save_tiled",
-    "load_wesnoth", "save_wesnoth", "wesnoth_cost", "wesnoth_movetypes", "wesnoth_terrain_name",
+    "load_wesnoth", "save_wesnoth", "wesnoth_cost", "wesnoth_movetypes", "wesnoth_terrain_name", "load_openra",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
     "Fog", "FogView", "VisibilityPolygon", "field_of_view", "line_of_sight", "visibility_polygon",
     "warm_up", "survey",

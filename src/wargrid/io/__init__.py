@@ -1,4 +1,4 @@
-"""Reading and writing boards: wargrid's own format, Moving AI ``.map`` / ``.scen`` files, Tiled TMX / TMJ, Wesnoth ``.map``."""
+"""Reading and writing boards: wargrid's own format, Moving AI ``.map`` / ``.scen`` files, Tiled TMX / TMJ, Wesnoth ``.map``, OpenRA maps (read)."""
 
 from .movingai import (
     MAX_MOVINGAI_CELLS,
@@ -12,6 +12,7 @@ from .movingai import (
 )
 from .errors import MapFileError
 from .native import load_map, save_map
+from .openra import load_openra, openra_locomotors
 from .tiled import load_tiled, save_tiled
 from .wesnoth import WESNOTH_TERRAINS, load_wesnoth, save_wesnoth, wesnoth_cost, wesnoth_movetypes, wesnoth_terrain_name
 
@@ -35,4 +36,6 @@ __all__ = [
     "wesnoth_cost",
     "wesnoth_movetypes",
     "wesnoth_terrain_name",
+    "load_openra",
+    "openra_locomotors",
 ]
