@@ -160,10 +160,16 @@ def grid_options(args: argparse.Namespace) -> GridOptions:
 
 
 def load_map(path: str) -> Map:
-    """Any map file wargrid reads, chosen by extension."""
+    """Any map file wargrid reads, chosen by extension (an OpenRA map by its content)."""
+    from ..io.openra import is_openra_map
+
     p = Path(path)
     if not p.exists():
         raise CliError(f"no such file: {path}")
+    if is_openra_map(p):
+        from ..io.openra import load_openra
+
+        return load_openra(p)
     suffix = p.suffix.lower()
     if suffix in (".tmx", ".tmj"):
         from ..io.tiled import load_tiled

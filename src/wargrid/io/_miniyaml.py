@@ -126,7 +126,8 @@ def parse(text: str, path: str | os.PathLike[str] | None = None) -> list[Node]:
 
 def merged(base: list[Node], over: list[Node]) -> list[Node]:
     """``base`` with ``over`` laid on top, as OpenRA merges rule files: a key in both merges its
-    children (``over``'s value wins when it has one), a new key is appended, ``-Key`` removes ``Key``.
+    children (``over``'s value wins when it has one), a new key is appended, ``-Key`` removes ``Key``
+    (and stays, to remove it from what the result is laid on, when ``base`` lacks ``Key``).
 
     >>> a = parse("T:\\n\\tClear: 100\\n\\tRough: 50\\n")
     >>> b = parse("T:\\n\\t-Rough:\\n\\tBeach: 70\\n")
@@ -136,11 +137,12 @@ def merged(base: list[Node], over: list[Node]) -> list[Node]:
     out = [Node(n.key, n.value, n.line, list(n.children)) for n in base]
     for o in over:
         if o.key.startswith("-"):
-            out = [n for n in out if n.key != o.key[1:]]
+            kept = [n for n in out if n.key != o.key[1:]]
+            out = kept if len(kept) < len(out) else out + [o]  # nothing to remove: keep the marker for later
             continue
         same = [k for k, n in enumerate(out) if n.key == o.key]
         if not same:
-            out.append(Node(o.key, o.value, o.line, merged([], o.children)))
+            out.append(Node(o.key, o.value, o.line, list(o.children)))
             continue
         k = same[-1]
         old = out[k]

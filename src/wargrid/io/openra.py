@@ -75,6 +75,7 @@ import json
 import os
 import re
 import stat
+import sys
 import warnings
 import zipfile
 from dataclasses import dataclass
@@ -98,22 +99,25 @@ __all__ = ["load_openra", "openra_locomotors", "is_openra_map", "OPENRA_INSTALL_
 OPENRA_MODS = ("ra", "cnc", "d2k")
 """The mods whose maps ``load_openra`` reads (Red Alert, Tiberian Dawn, Dune 2000)."""
 
-OPENRA_INSTALL_DIRS: tuple[str, ...] = (
-    "/usr/lib/openra",
-    "/usr/share/openra",
-    "/usr/local/lib/openra",
-    "/usr/local/share/openra",
-    "/opt/openra",
-    "/usr/lib/games/openra",
-    "/var/lib/flatpak/app/net.openra.OpenRA/current/active/files/lib/openra",
-    "~/.local/share/flatpak/app/net.openra.OpenRA/current/active/files/lib/openra",
-    "C:/Program Files/OpenRA",
-    "C:/Program Files (x86)/OpenRA",
-    "/Applications/OpenRA - Red Alert.app/Contents/Resources",
-    "/Applications/OpenRA - Tiberian Dawn.app/Contents/Resources",
-    "/Applications/OpenRA - Dune 2000.app/Contents/Resources",
-)
-"""Where OpenRA is usually installed (its ``mods/<mod>/tilesets/`` are searched after ``$OPENRA_DIR``)."""
+OPENRA_INSTALL_DIRS: dict[str, tuple[str, ...]] = {
+    "linux": (
+        "/usr/lib/openra",
+        "/usr/share/openra",
+        "/usr/local/lib/openra",
+        "/usr/local/share/openra",
+        "/opt/openra",
+        "/usr/lib/games/openra",
+        "/var/lib/flatpak/app/net.openra.OpenRA/current/active/files/lib/openra",
+        "~/.local/share/flatpak/app/net.openra.OpenRA/current/active/files/lib/openra",
+    ),
+    "win32": ("C:/Program Files/OpenRA", "C:/Program Files (x86)/OpenRA"),
+    "darwin": ("/Applications/OpenRA - {game}.app/Contents/Resources",),
+}
+"""Where OpenRA is usually installed, by platform (``sys.platform``; any other platform uses ``linux``'s):
+their ``mods/<mod>/tilesets/`` are searched after ``$OPENRA_DIR``'s. ``{game}`` is the mod's game
+(Red Alert, Tiberian Dawn, Dune 2000), as the macOS app bundles are named."""
+
+_GAMES = {"ra": "Red Alert", "cnc": "Tiberian Dawn", "d2k": "Dune 2000"}
 
 MAX_YAML_BYTES = 16 << 20
 """Cap on a ``map.yaml``, a map's rules file or a tileset file (OpenRA's largest tileset is about 350 kB)."""
@@ -398,6 +402,7 @@ class _Tileset:
     slots: NDArray[np.int16]  # (n_templates, 256): type of each slot, -1 when empty
     flat: NDArray[np.bool_]  # (n_templates, 256): slot may carry a resource (RampType 0)
     default: int  # the type of the default tile
+    default_flat: bool  # whether the default tile may carry a resource
     path: str
 
 
@@ -483,11 +488,14 @@ def _parse_tileset(path: str, mtime: int, size: int) -> _Tileset:
             row_of[tid] = k  # the engine keeps the first template of an id
         if first < 0:
             first = k
-    listed = slots[first][slots[first] >= 0]
-    default = int(slots[first, 0]) if slots[first, 0] >= 0 else (int(listed[0]) if listed.size else 0)
+    listed = np.flatnonzero(slots[first] >= 0)
+    slot = 0 if slots[first, 0] >= 0 else (int(listed[0]) if listed.size else 0)
+    default = max(int(slots[first, slot]), 0)
+    if not types:
+        raise MapFileError("the tileset names no terrain type", path)
     for a in (row_of, slots, flat):
         a.setflags(write=False)
-    return _Tileset(ident, tuple(types), tuple(colors), row_of, slots, flat, default, path)
+    return _Tileset(ident, tuple(types), tuple(colors), row_of, slots, flat, default, bool(flat[first, slot]), path)
 
 
 def _candidate_dirs(map_path: Path, mod: str, tilesets: Sequence[Path]) -> list[Path]:
@@ -501,6 +509,7 @@ def _candidate_dirs(map_path: Path, mod: str, tilesets: Sequence[Path]) -> list[
         if t.is_dir():
             add(t / mod)
         add(t)
+    map_path = map_path.absolute()
     near = [map_path] if map_path.is_dir() else []
     near.append(map_path.parent)
     for d in near:
@@ -510,8 +519,8 @@ def _candidate_dirs(map_path: Path, mod: str, tilesets: Sequence[Path]) -> list[
     env = os.environ.get("OPENRA_DIR")
     if env:
         add(Path(env).expanduser() / "mods" / mod / "tilesets")
-    for place in OPENRA_INSTALL_DIRS:
-        add(Path(place).expanduser() / "mods" / mod / "tilesets")
+    for place in OPENRA_INSTALL_DIRS.get(sys.platform, OPENRA_INSTALL_DIRS["linux"]):
+        add(Path(place.format(game=_GAMES.get(mod, mod))).expanduser() / "mods" / mod / "tilesets")
     return out
 
 
@@ -763,8 +772,10 @@ def _load(pkg: _Package, p: Path, extra: list[Path], max_cells: int) -> Map:
     known = row >= 0
     safe_row = np.where(known, row, 0)
     ttype = np.where(known, ts.slots[safe_row, index], -1).astype(np.int64)
-    flat = np.where(known, ts.flat[safe_row, index], True)
-    ttype = np.where(ttype < 0, ts.default, ttype)
+    flat = ts.flat[safe_row, index]
+    empty = ttype < 0
+    ttype = np.where(empty, ts.default, ttype)
+    flat = np.where(empty, ts.default_flat, flat)
 
     types = list(ts.types)
     colors = list(ts.colors)
