@@ -538,3 +538,24 @@ def test_convert_reads_openra_maps_by_content(tmp_path, capsys):
     assert "tileset 'MADEUP'" in capsys.readouterr().err
     assert main(["convert", str(folder), str(tmp_path / "f.json"), "--tilesets", str(d)]) == 0
     assert main(["convert", str(folder), str(tmp_path / "f.oramap"), "--tilesets", str(d)]) == 2
+
+
+def test_damaged_archives_raise_map_file_errors_only(tmp_path):
+    _tilesets(tmp_path)
+    tiles = [[type_tile(n) for n in RA_TYPES[:4]], [type_tile(n) for n in RA_TYPES[4:8]]]
+    yaml = map_yaml(4, 2, actors=[("a", "fact", 0, 0), ("b", "mpspawn", 3, 1)])
+    good = write_oramap(tmp_path / "good.oramap", yaml, map_bin(tiles)).read_bytes()
+    rng = np.random.default_rng(7)
+    for k in range(150):
+        raw = bytearray(good)
+        if k % 3 == 0:
+            raw = raw[: rng.integers(0, len(raw))]
+        else:
+            for at in rng.integers(0, len(raw), size=1 + k % 4):
+                raw[at] = int(rng.integers(0, 256))
+        p = tmp_path / f"bad{k}.oramap"
+        p.write_bytes(bytes(raw))
+        try:
+            load_openra(p)
+        except MapFileError:
+            pass

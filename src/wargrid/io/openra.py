@@ -75,9 +75,11 @@ import json
 import os
 import re
 import stat
+import struct
 import sys
 import warnings
 import zipfile
+import zlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -129,6 +131,9 @@ MAX_ARCHIVE_BYTES = 256 << 20
 """Cap on the unpacked size of all the files of an ``.oramap`` archive together."""
 
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+_ZIP_ERRORS = (OSError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError, ValueError,
+               KeyError, IndexError, OverflowError, struct.error, UnicodeDecodeError)
+"""What a damaged archive can make ``zipfile`` raise."""
 _HEADER_V1 = 5
 _HEADER_V2 = 17
 _INF = float("inf")
@@ -226,7 +231,7 @@ class _Package:
                 raise MapFileError("not a regular file", path)
             self.zip = zipfile.ZipFile(path)
             infos = self.zip.infolist()
-        except (OSError, zipfile.BadZipFile, ValueError) as exc:
+        except _ZIP_ERRORS as exc:
             raise MapFileError(f"not a readable zip archive ({exc})", path) from None
         if len(infos) > MAX_MEMBERS:
             raise MapFileError(f"the archive holds {len(infos)} files, more than the {MAX_MEMBERS} allowed", path)
@@ -272,7 +277,7 @@ class _Package:
         try:
             with self.zip.open(info) as f:
                 data = f.read(cap + 1)
-        except (OSError, zipfile.BadZipFile, NotImplementedError, RuntimeError, EOFError, ValueError) as exc:
+        except _ZIP_ERRORS as exc:
             raise MapFileError(f"cannot unpack ({exc})", self.where(name)) from None
         if len(data) > cap:
             raise MapFileError(f"unpacks to more than the {cap} bytes allowed", self.where(name))
@@ -897,6 +902,6 @@ def is_openra_map(path: str | os.PathLike[str]) -> bool:
         with zipfile.ZipFile(p) as z:
             names = set(z.namelist())
         return "map.yaml" in names and "map.bin" in names
-    except (OSError, zipfile.BadZipFile, ValueError):
+    except _ZIP_ERRORS:
         return False
 
