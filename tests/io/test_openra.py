@@ -223,12 +223,12 @@ def _bounded(tmp_path):
     return load_openra(write_folder(tmp_path / "m", yaml, map_bin(tiles)))
 
 
-def test_bounds_are_the_board_mask(tmp_path):
+def test_bounds_are_the_playable_rectangle(tmp_path):
     m = _bounded(tmp_path)
     want = np.zeros((6, 8), dtype=bool)
     want[1:5, 1:7] = True
     assert np.array_equal(m.grid.mask, want)
-    assert m.properties["bounds"] == "1,1,6,4"
+    assert m.playable == (1, 1, 6, 4) and m.container.mask.all()
     assert m.terrains.names[m.terrain[0, 0]] == "Clear"  # read, though off the playable area
 
 
@@ -289,12 +289,15 @@ def test_actors_markers_and_obstacles(tmp_path):
     assert all(m.cost_field(unit=u).cells()[0, 6] == 1.0 for u in ("foot", "wheeled", "tracked"))
 
 
-def test_actors_outside_the_bounds_are_left_out(tmp_path):
+def test_actors_outside_the_bounds_stay_on_the_map(tmp_path):
     _tilesets(tmp_path)
     yaml = map_yaml(4, 4, bounds=(1, 1, 2, 2), actors=[("a", "mpspawn", 0, 0), ("b", "mpspawn", 2, 2),
-                                                       ("c", "fact", 2, 2)])
+                                                       ("c", "t08", 3, 3), ("d", "e1", 9, 9)])
     m = load_openra(write_folder(tmp_path / "m", yaml, map_bin([[type_tile("Clear")] * 4] * 4)))
-    assert [(mk.name, mk.cells) for mk in m.markers] == [("b", ((2, 2),)), ("c", ((2, 2),))]
+    assert [(mk.name, mk.cells) for mk in m.markers] == [("a", ((0, 0),)), ("b", ((2, 2),)), ("c", ((3, 3),))]
+    with pytest.raises(IndexError):
+        m.overlay_name((3, 3))  # off the playable board: queries refuse the cell
+    assert m.overlay[3, 3] >= 0 and not m.grid.contains((3, 3))
 
 
 # -- tilesets: where they are found ---------------------------------------------------------------------
@@ -516,7 +519,7 @@ def test_terrain_types_equal_an_independent_reader(tmp_path_factory, ts, data):
     assert got == want
     mask = [[bounds[0] <= x < bounds[0] + bounds[2] and bounds[1] <= y < bounds[1] + bounds[3] for x in range(w)]
             for y in range(h)]
-    assert m.grid.mask.tolist() == mask
+    assert m.grid.mask.tolist() == mask and m.playable == bounds
 
 
 # -- the command line -----------------------------------------------------------------------------------

@@ -24,10 +24,11 @@ loose in a folder. ``load_openra`` turns one into a ``Map``:
   diagonally between two blocked cells and charges a diagonal step the
   entered cell's cost times the square root of two. Terrain never blocks
   sight (OpenRA's shroud is revealed by range alone).
-- **playable area**: cells outside the map's ``Bounds`` are masked out of the
-  board (paths, ranges, sight and partitions never use them); their terrain
-  is still read.
-- **actors**: every actor inside the bounds becomes a ``Marker`` named by its
+- **playable area**: the map's ``Bounds`` is the map's playable rectangle
+  (``Map.playable``): cells outside it are off ``m.grid`` (paths, ranges,
+  sight and partitions never use them), though their terrain is read and
+  ``m.container`` is the whole stored map.
+- **actors**: every actor on the map becomes a ``Marker`` named by its
   id (kind ``'start'`` for ``mpspawn``; ``'building'`` for an actor with a
   footprint; ``'actor'`` otherwise; properties ``type``, ``owner`` and the
   actor's other plain fields). Buildings, trees, rocks and the like block the
@@ -695,11 +696,11 @@ def load_openra(
     Returns
     -------
     Map
-        An 8-direction ``SquareGrid`` map (``corner_rule='always'``) whose
-        mask is the playable rectangle; terrains named by OpenRA's terrain
-        types, movement classes named by the mod's locomotors; properties
-        ``title``, ``author``, ``mod``, ``tileset``, ``bounds``
-        (``'left,top,width,height'``) and ``map_format``.
+        A map on an 8-direction ``SquareGrid`` (``corner_rule='always'``)
+        whose ``playable`` rectangle is the map's ``Bounds``; terrains named
+        by OpenRA's terrain types, movement classes named by the mod's
+        locomotors; properties ``title``, ``author``, ``mod``, ``tileset`` and
+        ``map_format``.
 
     Raises
     ------
@@ -853,30 +854,25 @@ def _load(pkg: _Package, p: Path, extra: list[Path], max_cells: int) -> Map:
                 for k, n in enumerate(names)]
     table = TerrainTable(terrains, classes=classes)
 
-    left, top, bw, bh = head.bounds
-    mask = np.zeros((h, w), dtype=bool)
-    mask[top:top + bh, left:left + bw] = True
-    grid = SquareGrid(w, h, diagonal=True, corner_rule="always", mask=None if mask.all() else mask)
-
+    grid = SquareGrid(w, h, diagonal=True, corner_rule="always")
     markers: list[Marker] = []
     for a, cells in zip(actors, actor_cells):
-        inside = tuple(c for c in cells if mask[c[1], c[0]])
-        if not inside:
-            continue
+        if not cells:
+            continue  # off the map altogether
         props: dict[str, Any] = {"type": a.type}
         for c in a.node.children:
             if c.key not in ("Location",) and not c.children and c.value:
                 props[c.key.lower()] = c.value
         kind = "start" if a.type == "mpspawn" else ("building" if a.type in footprints else "actor")
-        markers.append(Marker(a.id, inside, kind=kind, properties=props))
+        markers.append(Marker(a.id, tuple(cells), kind=kind, properties=props))
 
     root = head.root
-    props = {"mod": head.mod, "tileset": head.tileset, "bounds": ",".join(str(v) for v in head.bounds)}
+    props = {"mod": head.mod, "tileset": head.tileset}
     for key, field_ in (("Title", "title"), ("Author", "author"), ("MapFormat", "map_format")):
         if key in root and root[key].value:
             props[field_] = root[key].value
     return Map(grid, terrain=ttype.astype(np.int16), terrains=table, overlay=overlay.astype(np.int16),
-               markers=markers, properties=props)
+               markers=markers, properties=props, playable=head.bounds)
 
 
 def is_openra_map(path: str | os.PathLike[str]) -> bool:
