@@ -75,7 +75,7 @@ def build(facts: dict) -> dict:
     return {
         "source": facts.get("source", "https://github.com/OpenRA/OpenRA"),
         "commit": facts.get("commit", ""),
-        "licence": "GPL-3.0: facts (speeds, costs, footprints) taken from OpenRA's mod rules",
+        "licence": "GPL-3.0: facts (speeds, costs, footprints) taken from OpenRA's mod rules; see NOTICE.md",
         "made_by": "scripts/make_openra_rules.py",
         "mods": mods,
     }
