@@ -821,8 +821,9 @@ def _load(pkg: _Package, p: Path, extra: list[Path], max_cells: int) -> Map:
 
     # resources: the resource's type where the tile allows it (flat tiles, no building)
     for res in rules["resources"].values():
-        allowed = [types.index(t) for t in res["allowed"] if t in types]
-        on = (layers.resource == res["index"]) & np.isin(ttype, allowed) & flat & ~building
+        allowed = np.zeros(len(types), dtype=bool)
+        allowed[[types.index(t) for t in res["allowed"] if t in types]] = True
+        on = (layers.resource == res["index"]) & allowed[ttype] & flat & ~building
         if on.any():
             ttype = np.where(on, type_id(res["terrain_type"]), ttype)
 
