@@ -1,7 +1,7 @@
 """OpenRA's MiniYaml, read into a tree of nodes (a small, strict reader).
 
 MiniYaml is one ``Key: Value`` per line, nested by indentation (one tab, or
-four spaces, a level). ``#`` starts a comment unless written ``\\#``; the
+four spaces, a level; fewer than four spaces count for nothing). ``#`` starts a comment unless written ``\\#``; the
 first ``:`` splits key from value (a line without one is a key with an empty
 value); blank and comment-only lines are skipped. Keys keep OpenRA's
 inheritance markers as written: ``^Name`` (an abstract definition),
@@ -89,26 +89,11 @@ def parse(text: str, path: str | os.PathLike[str] | None = None) -> list[Node]:
     for n, raw in enumerate(text.splitlines(), start=1):
         i = len(raw) - len(raw.lstrip(" \t"))
         indent = raw[:i]
-        spaces = 0
-        if " " not in indent:
-            level = i
-        else:
-            level = 0
-            for c in indent:
-                if c == "\t":
-                    if spaces:
-                        raise MapFileError("a tab after spaces in the indentation", path, n)
-                    level += 1
-                else:
-                    spaces += 1
-                    if spaces == 4:
-                        level += 1
-                        spaces = 0
+        # a tab is a level, so are four spaces; spaces short of four count for nothing (as in OpenRA)
+        level = i if " " not in indent else indent.count("\t") + indent.count(" ") // 4
         body = _split(raw[i:]).strip()
         if not body:
             continue
-        if spaces:
-            raise MapFileError(f"indentation of {spaces} spaces (a level is one tab or four spaces)", path, n)
         if level > len(stack):
             raise MapFileError(f"indented {level - len(stack) + 1} levels under a line of level {len(stack) - 1} "
                                "(one level at most)", path, n)

@@ -555,7 +555,8 @@ def _find_tileset(ident: str, mod: str, map_path: Path, tilesets: Sequence[Path]
                     head = fh.read(4096).decode("utf-8", "replace")
             except OSError:
                 continue
-            if _tileset_id(head) == ident:
+            found = _tileset_id(head)
+            if found is not None and found.upper() == ident.upper():
                 return _parse_tileset(str(f), st.st_mtime_ns, st.st_size)
     shown = "; ".join(str(p) for p in looked)
     raise MapFileError(f"tileset {ident!r} of mod {mod!r} not found (a yaml file whose General: Id is {ident}); "
