@@ -81,6 +81,20 @@ def test_version_1_has_no_offsets_and_columns_come_first(tmp_path):
     assert (m.terrain_name((0, 0)), m.terrain_name((0, 1))) == ("Water", "Road")
 
 
+def test_offsets_are_followed_height_layer_and_absent_tiles(tmp_path):
+    _tilesets(tmp_path)
+    w, h = 2, 1
+    tiles = struct.pack("<HBHB", *type_tile("Road"), *type_tile("Water"))
+    # a height layer between tiles and resources (as Tiberian Sun's editor writes), resources last
+    binary = struct.pack("<BHHIII", 2, w, h, 17, 23, 25) + tiles + bytes([3, 4]) + bytes([1, 5, 0, 0])
+    m = load_openra(write_folder(tmp_path / "a", map_yaml(w, h), binary))
+    assert (m.terrain_name((0, 0)), m.terrain_name((1, 0))) == ("Ore", "Water")  # ore on the road
+    # no tile layer: every cell holds template 0, index 0 (here unknown, so the default tile)
+    binary = struct.pack("<BHHIII", 2, w, h, 0, 0, 17) + bytes(4)
+    m = load_openra(write_folder(tmp_path / "b", map_yaml(w, h), binary))
+    assert (m.terrain_name((0, 0)), m.terrain_name((1, 0))) == ("Clear", "Clear")
+
+
 def test_map_yaml_path_and_any_file_name(tmp_path):
     _tilesets(tmp_path)
     binary = map_bin(_row_map(["Road", "Water"]))
