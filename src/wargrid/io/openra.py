@@ -771,7 +771,51 @@ def _load(pkg: _Package, p: Path, extra: list[Path], max_cells: int) -> Map:
     rules = _rules()["mods"][head.mod]
     locs = _locomotors(head.mod, _map_rules(pkg, head.root, ywhere), ywhere)
 
-    # tile types: index 255 is "any variant"; unknown templates, indices and empty slots take the default tile
+    ttype, flat = _tile_types(layers, ts)
+    types, colors = list(ts.types), list(ts.colors)
+    actors = _actors(head.root, ywhere)
+    building, blockers, actor_cells = _footprints(actors, rules, w, h)
+    # resources: the resource's type where the tile allows it (flat tiles, no building)
+    for res in rules["resources"].values():
+        allowed = np.zeros(len(types), dtype=bool)
+        allowed[[types.index(t) for t in res["allowed"] if t in types]] = True
+        on = (layers.resource == res["index"]) & allowed[ttype] & flat & ~building
+        if on.any():
+            if res["terrain_type"] not in types:
+                types.append(res["terrain_type"])
+                colors.append("")
+            ttype = np.where(on, types.index(res["terrain_type"]), ttype)
+
+    classes = list(locs)
+    costs = [{c: locs[c]["speeds"][t][1] / 100.0 for c in classes if t in locs[c]["speeds"]} for t in types]
+    overlay = np.full((h, w), -1, dtype=np.int16)
+    names = list(types)
+    for (x, y), sets in blockers.items():
+        name, cost = _obstacle(sets, types[ttype[y, x]], costs[ttype[y, x]], locs)
+        if name not in names:
+            names.append(name)
+            costs.append(cost)
+        overlay[y, x] = names.index(name)
+    symbols = _symbols(names)
+    table = TerrainTable([Terrain(n, symbols[k], _colour(n, colors[k] if k < len(colors) else ""), costs=costs[k])
+                          for k, n in enumerate(names)], classes=classes)
+
+    markers = [_marker(a, cells, rules["footprints"]) for a, cells in zip(actors, actor_cells) if cells]
+    props = {"mod": head.mod, "tileset": head.tileset}
+    for key, field_ in (("Title", "title"), ("Author", "author"), ("MapFormat", "map_format")):
+        if key in head.root and head.root[key].value:
+            props[field_] = head.root[key].value
+    return Map(SquareGrid(w, h, diagonal=True, corner_rule="always"), terrain=ttype.astype(np.int16), terrains=table,
+               overlay=overlay, markers=markers, properties=props, playable=head.bounds)
+
+
+def _tile_types(layers: _Layers, ts: _Tileset) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """Each cell's tile terrain type (an index into ``ts.types``) and whether its tile is flat.
+
+    Index 255 is "any variant"; unknown templates, indices past a template's
+    slots and empty slots take the tileset's default tile.
+    """
+    h, w = layers.template.shape
     vv, uu = np.indices((h, w))
     index = layers.index.astype(np.int64)
     index = np.where(index == _ANY, (uu % 4) + 4 * (vv % 4), index)
@@ -779,102 +823,60 @@ def _load(pkg: _Package, p: Path, extra: list[Path], max_cells: int) -> Map:
     known = row >= 0
     safe_row = np.where(known, row, 0)
     ttype = np.where(known, ts.slots[safe_row, index], -1).astype(np.int64)
-    flat = ts.flat[safe_row, index]
     empty = ttype < 0
-    ttype = np.where(empty, ts.default, ttype)
-    flat = np.where(empty, ts.default_flat, flat)
+    return np.where(empty, ts.default, ttype), np.where(empty, ts.default_flat, ts.flat[safe_row, index])
 
-    types = list(ts.types)
-    colors = list(ts.colors)
 
-    def type_id(name: str) -> int:
-        if name not in types:
-            types.append(name)
-            colors.append("")
-        return types.index(name)
+_Blockers = dict[tuple[int, int], set[frozenset[str]]]
 
-    # actors: footprints (blocking cells, and where no resource may lie)
-    actors = _actors(head.root, ywhere)
+
+def _footprints(actors: list[_Actor], rules: dict[str, Any], w: int, h: int
+                ) -> tuple[NDArray[np.bool_], _Blockers, list[list[tuple[int, int]]]]:
+    """Where buildings stand (no resource lies there), the crush classes of the actors blocking
+    each cell (an empty set: not crushable), and each actor's cells on the map."""
     footprints: dict[str, list[Any]] = rules["footprints"]
     crushable: dict[str, list[str]] = rules["crushable"]
     immobile = set(rules["immobile"])
     building = np.zeros((h, w), dtype=bool)
-    blockers: dict[tuple[int, int], set[frozenset[str]]] = {}
+    blockers: _Blockers = {}
     actor_cells: list[list[tuple[int, int]]] = []
     for a in actors:
         cells: list[tuple[int, int]] = []
-        fp = footprints.get(a.type)
-        if fp is not None:
-            for dy, line in enumerate(fp[2]):
-                for dx, ch in enumerate(line):
-                    x, y = a.x + dx, a.y + dy
-                    if ch == "_" or not (0 <= x < w and 0 <= y < h):
-                        continue
-                    cells.append((x, y))
-                    building[y, x] = True
-                    if ch in "xX":
-                        blockers.setdefault((x, y), set()).add(frozenset(crushable.get(a.type, ())))
+        crush = frozenset(crushable.get(a.type, ()))
+        for dy, line in enumerate(footprints.get(a.type, (0, 0, []))[2]):
+            for dx, ch in enumerate(line):
+                x, y = a.x + dx, a.y + dy
+                if ch == "_" or not (0 <= x < w and 0 <= y < h):
+                    continue
+                cells.append((x, y))
+                building[y, x] = True
+                if ch in "xX":
+                    blockers.setdefault((x, y), set()).add(crush)
         if not cells and 0 <= a.x < w and 0 <= a.y < h:
             cells = [(a.x, a.y)]
             if a.type in immobile:
-                blockers.setdefault((a.x, a.y), set()).add(frozenset(crushable.get(a.type, ())))
+                blockers.setdefault((a.x, a.y), set()).add(crush)
         actor_cells.append(cells)
+    return building, blockers, actor_cells
 
-    # resources: the resource's type where the tile allows it (flat tiles, no building)
-    for res in rules["resources"].values():
-        allowed = np.zeros(len(types), dtype=bool)
-        allowed[[types.index(t) for t in res["allowed"] if t in types]] = True
-        on = (layers.resource == res["index"]) & allowed[ttype] & flat & ~building
-        if on.any():
-            ttype = np.where(on, type_id(res["terrain_type"]), ttype)
 
-    classes = list(locs)
-    base_costs = [{c: locs[c]["speeds"][t][1] / 100.0 for c in classes if t in locs[c]["speeds"]} for t in types]
-    overlay = np.full((h, w), -1, dtype=np.int64)
-    over_names: list[str] = []
-    over_costs: list[dict[str, float]] = []
-    over_ids: dict[str, int] = {}
-    for (x, y), sets in blockers.items():
-        ground = int(ttype[y, x])
-        if any(not s for s in sets):
-            name, costs = "Actor", {}
-        else:
-            crushers = [c for c in classes if all(set(locs[c]["crushes"]) & s for s in sets)]
-            classes_txt = "_".join(sorted(set().union(*sets)))
-            name = f"Actor-{classes_txt}-{types[ground]}"
-            costs = {c: v for c, v in base_costs[ground].items() if c in crushers}
-        if name not in over_ids:
-            over_ids[name] = len(types) + len(over_names)
-            over_names.append(name)
-            over_costs.append(costs)
-        overlay[y, x] = over_ids[name]
+def _obstacle(sets: set[frozenset[str]], ground: str, ground_costs: dict[str, float],
+              locs: dict[str, dict[str, Any]]) -> tuple[str, dict[str, float]]:
+    """The overlay of a cell blocked by actors of crush classes ``sets``: its name and costs."""
+    if any(not s for s in sets):
+        return "Actor", {}
+    crushers = {c for c, loc in locs.items() if all(set(loc["crushes"]) & s for s in sets)}
+    name = f"Actor-{'_'.join(sorted(set().union(*sets)))}-{ground}"
+    return name, {c: v for c, v in ground_costs.items() if c in crushers}
 
-    names = types + over_names
-    symbols = _symbols(names)
-    terrains = [Terrain(n, symbols[k], _colour(n, colors[k] if k < len(colors) else ""),
-                        costs=base_costs[k] if k < len(types) else over_costs[k - len(types)])
-                for k, n in enumerate(names)]
-    table = TerrainTable(terrains, classes=classes)
 
-    grid = SquareGrid(w, h, diagonal=True, corner_rule="always")
-    markers: list[Marker] = []
-    for a, cells in zip(actors, actor_cells):
-        if not cells:
-            continue  # off the map altogether
-        props: dict[str, Any] = {"type": a.type}
-        for c in a.node.children:
-            if c.key not in ("Location",) and not c.children and c.value:
-                props[c.key.lower()] = c.value
-        kind = "start" if a.type == "mpspawn" else ("building" if a.type in footprints else "actor")
-        markers.append(Marker(a.id, tuple(cells), kind=kind, properties=props))
-
-    root = head.root
-    props = {"mod": head.mod, "tileset": head.tileset}
-    for key, field_ in (("Title", "title"), ("Author", "author"), ("MapFormat", "map_format")):
-        if key in root and root[key].value:
-            props[field_] = root[key].value
-    return Map(grid, terrain=ttype.astype(np.int16), terrains=table, overlay=overlay.astype(np.int16),
-               markers=markers, properties=props, playable=head.bounds)
+def _marker(a: _Actor, cells: list[tuple[int, int]], footprints: dict[str, Any]) -> Marker:
+    props: dict[str, Any] = {"type": a.type}
+    for c in a.node.children:
+        if c.key != "Location" and not c.children and c.value:
+            props[c.key.lower()] = c.value
+    kind = "start" if a.type == "mpspawn" else ("building" if a.type in footprints else "actor")
+    return Marker(a.id, tuple(cells), kind=kind, properties=props)
 
 
 def is_openra_map(path: str | os.PathLike[str]) -> bool:
