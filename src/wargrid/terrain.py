@@ -21,6 +21,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterator, Iterable, Mapping, Sequence, TypedDict
 
 import numpy as np
@@ -34,6 +35,12 @@ __all__ = ["Terrain", "TerrainTable", "INF", "TerrainData", "TerrainTableData"]
 INF = math.inf
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+
+@lru_cache(maxsize=4096)
+def _is_word(name: str) -> bool:
+    """Whether ``name`` is a valid terrain or class name (class names repeat in every terrain: checked once)."""
+    return _NAME.match(name) is not None
 
 
 class TerrainData(TypedDict):
@@ -78,12 +85,13 @@ class Terrain:
             raise ArgumentTypeError(f"terrain {self.name!r}: blocks_sight must be True or False, got {self.blocks_sight!r}")
         clean: dict[str, float] = {}
         for cls, c in dict(self.costs).items():
-            if not isinstance(cls, str) or not _NAME.match(cls):
+            if not isinstance(cls, str) or not _is_word(cls):
                 raise ArgumentError(f"terrain {self.name!r}: movement class names must be words, got {cls!r}")
-            if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
-                raise ArgumentTypeError(f"terrain {self.name!r}: cost for {cls!r} must be a number, got {c!r}")
+            if type(c) is not float and type(c) is not int:  # the common cases skip the slower checks
+                if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
+                    raise ArgumentTypeError(f"terrain {self.name!r}: cost for {cls!r} must be a number, got {c!r}")
             c = float(c)
-            if math.isnan(c) or c <= 0:
+            if not c > 0:  # NaN fails this too
                 raise ArgumentError(f"terrain {self.name!r}: cost for {cls!r} must be > 0 or inf (impassable), got {c}")
             clean[cls] = c
         object.__setattr__(self, "costs", clean)
@@ -171,7 +179,7 @@ class TerrainTable:
         self.names = tuple(names)
         self._index = {n: i for i, n in enumerate(names)}
         self._symbol_index = {s: i for i, s in enumerate(symbols)}
-        m = np.array([[t.cost(c) for c in classes] for t in terrains], dtype=np.float64)
+        m = np.array([[t.costs.get(c, INF) for c in classes] for t in terrains], dtype=np.float64)
         m.setflags(write=False)
         self._matrix = m
         bs = np.array([t.blocks_sight for t in terrains], dtype=bool)

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -305,6 +306,7 @@ _VERSION = "1.18"
 _MAX_TERRAINS = 32767
 
 
+@lru_cache(maxsize=1 << 15)
 def _look(code: str) -> str:
     """The entry of ``WESNOTH_TERRAINS`` a code looks like (its colour, whether it blocks sight)."""
     base, _, over = code.partition("^")
@@ -335,7 +337,7 @@ class _Entries:
             return k
         r = self.rules
         costs = r.costs(code)
-        values = [_INF if int(c) >= UNREACHABLE else float(c) for c in costs]
+        values: list[float] = np.where(costs >= UNREACHABLE, _INF, costs.astype(np.float64)).tolist()
         by_class = dict(zip(r.movetypes, values))
         by_class = {"foot": by_class["smallfoot"], **by_class}
         look = WESNOTH_TERRAINS[_look(code)]
