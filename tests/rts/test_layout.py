@@ -49,7 +49,7 @@ def test_columns_are_distinct_and_dense() -> None:
     ints = [layout.KIND, layout.CLS, layout.TROW, layout.SPEED, layout.CLOSE, layout.CELL, layout.TARGET, layout.STATE,
             layout.REASON, layout.RARG, layout.RCELL, layout.NXT, layout.DIR, layout.PROG, layout.SLEN, layout.WAITED,
             layout.FACING, layout.TURNLEFT, layout.NEED, layout.AVOID, layout.ROT, layout.ROFF, layout.RLEN, layout.RPOS,
-            layout.MOVED, layout.CLOAKED, layout.TEAM, layout.GOAL]
+            layout.MOVED, layout.CLOAKED, layout.TEAM, layout.GOAL, layout.HRULE]
     assert sorted(ints) == list(range(layout.N_INT))
     assert sorted([layout.HP, layout.HP0, layout.DAMAGE, layout.TURNRATE]) == list(range(layout.N_FLOAT))
 

@@ -114,9 +114,9 @@ def test_units_on_a_fallen_bridge_are_destroyed_others_replan():
     sim.check()
 
 
-def test_damaged_units_are_slower_down_to_a_floor():
+def test_damaged_units_are_slower_down_to_a_floor_linear_rule():
     m = Map(SquareGrid(6, 3))
-    sim = Simulation(m, seed=0)
+    sim = Simulation(m, seed=0, health_rule="linear")
     whole = sim.add_unit((0, 0), unit="tracked", goal=(5, 0), speed=128)
     half = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128, hp=75, max_hp=100)
     wreck = sim.add_unit((0, 2), unit="tracked", goal=(5, 2), speed=128, hp=10, max_hp=100)
@@ -124,11 +124,37 @@ def test_damaged_units_are_slower_down_to_a_floor():
     at = {e.uid: e.tick for e in sim.events if e.what == "arrived"}
     # plains cost 2: 64, 48 and (floor 0.5) 32 leptons a tick; 256 leptons a cell, 5 cells
     assert at[whole] == 5 * 4 and at[half] == 5 * math.ceil(256 / 48) and at[wreck] == 5 * 8
-    sim2 = Simulation(Map(SquareGrid(6, 1)), seed=0)
+    sim2 = Simulation(Map(SquareGrid(6, 1)), seed=0, health_rule="linear")
     u = sim2.add_unit((0, 0), unit="tracked", goal=(5, 0), speed=128)
     sim2.hit(u, 60)
     sim2.run(200)
     assert [e.tick for e in sim2.events if e.what == "arrived"] == [5 * 8]
+
+
+@pytest.mark.parametrize("rule, ticks", [
+    # 11 cells of plains (cost 2) at speed 64: 32 leptons a tick, 8 ticks a cell, 88 whole. The classic rule
+    # keeps full speed above yellow health (hp / max_hp > 1/2) and takes a quarter off at or below it:
+    # 24 leptons a tick, ceil(256 / 24) = 11 ticks a cell, 121 ticks. The linear rule scales with health.
+    ("classic", {100: 88, 80: 88, 60: 88, 51: 88, 50: 121, 30: 121, 10: 121}),
+    ("linear", {100: 88, 80: 121, 60: 154, 51: 176, 50: 176, 30: 176, 10: 176}),
+])
+def test_health_rules_ticks_for_eleven_cells(rule, ticks):
+    for hp, want in ticks.items():
+        sim = Simulation(Map(SquareGrid(12, 1)), seed=1, health_rule=rule)
+        u = sim.add_unit((0, 0), unit="tracked", goal=(11, 0), speed=64, hp=hp, max_hp=100)
+        sim.run(300)
+        assert [e.tick for e in sim.events if e.uid == u and e.what == "arrived"] == [want], (rule, hp)
+
+
+def test_classic_health_rule_is_the_default_and_hits_count():
+    sim = Simulation(Map(SquareGrid(12, 1)), seed=1)
+    assert sim.health_rule == "classic"
+    u = sim.add_unit((0, 0), unit="tracked", goal=(11, 0), speed=64)
+    sim.hit(u, 50)  # to yellow health from the start: 121 ticks, not 88
+    sim.run(300)
+    assert [e.tick for e in sim.events if e.what == "arrived"] == [121]
+    with pytest.raises(ValueError, match="health_rule"):
+        Simulation(Map(SquareGrid(3, 1)), health_rule="smooth")
 
 
 def test_vehicle_with_turn_rate_follows_the_turning_search():

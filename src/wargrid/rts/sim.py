@@ -85,7 +85,10 @@ No deadlocks. The rules, for each meeting:
 
 The classic engine's other rules:
 
-- damaged units are slower: speed scales with ``hp / max_hp``, never below
+- damaged units are slower (``health_rule``): 'classic' (the default, the
+  classic engine's rule) takes a quarter off the speed of a unit at yellow
+  health (``hp / max_hp <= CONDITION_YELLOW``, a half) and nothing above it;
+  'linear' (an extension) scales the speed with ``hp / max_hp``, never below
   ``HEALTH_FLOOR`` (half speed);
 - a unit standing on ground that becomes impassable for it (a bridge falls
   under it) is destroyed (event 'destroyed', detail 'the ground gave way');
@@ -132,7 +135,8 @@ from ..costs import CostField
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._kernels.rts import layout as L
 from .._kernels.rts.layout import (  # the tables' columns and codes, shared with the kernels
-    AVOID, CELL, CLOAKED, CLOSE, CLS, DAMAGE, DIR, FACING, GOAL, HEALTH_FLOOR, HP, KIND, MOVED, NEED, NXT,
+    AVOID, CELL, CLOAKED, CLOSE, CLS, CONDITION_YELLOW, DAMAGE, DIR, FACING, GOAL, HEALTH_FLOOR, HEALTH_RULES, HP,
+    HRULE, KIND, MOVED, NEED, NXT, YELLOW_SPEED,
     PROG, RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SLEN, SPEED, STATE, STATES, TARGET, TEAM, TROW,
     TURNLEFT, TURNRATE, UNIT_KINDS, WAITED,
 )
@@ -144,11 +148,12 @@ from .ladder import DEFAULT_ENTRY_COSTS, Entry, entry_costs
 from .leptons import LEPTONS_PER_CELL
 from .occupancy import Occupancy
 
-__all__ = ["Simulation", "SimUnit", "SimEvent", "SimReport", "UNIT_KINDS", "STATES", "PATHFINDERS", "HEALTH_FLOOR"]
+__all__ = ["Simulation", "SimUnit", "SimEvent", "SimReport", "UNIT_KINDS", "STATES", "PATHFINDERS", "HEALTH_FLOOR",
+           "HEALTH_RULES", "CONDITION_YELLOW", "YELLOW_SPEED"]
 
 # ``UNIT_KINDS`` (obstacles can be destroyed; buildings cannot; neither moves), ``STATES`` (what a unit is
-# doing; 'waiting' and 'stuck' come with a reason) and ``HEALTH_FLOOR`` (a damaged unit moves at
-# ``speed * max(HEALTH_FLOOR, hp / max_hp)``) come from the tables' layout, which the kernels read too.
+# doing; 'waiting' and 'stuck' come with a reason), ``HEALTH_RULES`` and their numbers (``CONDITION_YELLOW``,
+# ``YELLOW_SPEED``: 'classic'; ``HEALTH_FLOOR``: 'linear') come from the tables' layout, which the kernels read too.
 
 PATHFINDERS = ("astar", "classic")
 
@@ -258,7 +263,9 @@ class Simulation:
     ``plan_budget`` the searches a tick may run; ``repair_nodes`` the cells a
     way round may look at; ``weight`` the A* weight of a unit planning alone
     (its route costs at most ``weight`` times the cheapest; 1: the cheapest,
-    slower to find on large boards).
+    slower to find on large boards); ``health_rule`` how damage slows a unit
+    ('classic': three quarters of its speed at yellow health, ``hp / max_hp
+    <= CONDITION_YELLOW``; 'linear': ``max(HEALTH_FLOOR, hp / max_hp)`` of it).
     """
 
     def __init__(
@@ -273,6 +280,7 @@ class Simulation:
         plan_budget: int = 32,
         repair_nodes: int = 256,
         weight: float = 1.2,
+        health_rule: str = "classic",
     ) -> None:
         if not isinstance(map, CostBoard):
             raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
@@ -280,6 +288,7 @@ class Simulation:
         self.grid = map.grid
         self.seed = check_seed(seed)
         self.pathfinder = check_choice(pathfinder, "pathfinder", PATHFINDERS)
+        self.health_rule = check_choice(health_rule, "health_rule", HEALTH_RULES)
         self.piece = check_int(piece, "piece")
         if self.piece < 1:
             raise ArgumentError(f"piece must be >= 1, got {self.piece}")
@@ -433,7 +442,7 @@ class Simulation:
 
         ``unit`` is its movement class (``Map.costs``); ``speed`` leptons per
         tick on ground of cost 1 (slower on dearer ground, and when damaged:
-        see ``HEALTH_FLOOR``); ``max_hp`` its health when whole (default
+        see the simulation's ``health_rule``); ``max_hp`` its health when whole (default
         ``hp``); ``damage`` per tick when it attacks (0: it never attacks);
         ``close_enough`` how near its goal, in leptons, counts as arrived;
         ``turn_rate`` (vehicles) facing steps a tick, ``facing`` the direction
@@ -485,6 +494,7 @@ class Simulation:
         row[CELL] = self._pid(c)
         row[CLOAKED] = int(bool(cloaked))
         row[FACING] = f
+        row[HRULE] = HEALTH_RULES.index(self.health_rule)
         self._uf[uid] = (hp, whole, damage, rate)
         self._units_meta.append((unit, c))
         if goal is not None:
@@ -631,7 +641,7 @@ class Simulation:
         self._stuck.pop(u, None)
 
     def hit(self, uid: int, amount: float) -> None:
-        """Take ``amount`` of health from unit ``uid`` (it slows down: ``HEALTH_FLOOR``); at 0 it is destroyed.
+        """Take ``amount`` of health from unit ``uid`` (it may slow down: ``health_rule``); at 0 it is destroyed.
 
         >>> from wargrid import Map, SquareGrid
         >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)

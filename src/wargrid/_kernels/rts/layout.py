@@ -44,7 +44,8 @@ MOVED = 24  # the last tick it moved on
 CLOAKED = 25  # 1 when hidden from enemies that have not found it
 TEAM = 26  # its team
 GOAL = 27  # padded id of its goal, -1 none
-N_INT = 28
+HRULE = 28  # how damage slows it: a health rule code below
+N_INT = 29
 
 # -- float columns (``uf``) -----------------------------------------------------------------
 HP = 0
@@ -79,8 +80,18 @@ GOAL_FREE, GOAL_TAKEN, GOAL_BUSY, GOAL_SQUATTED = range(4)
 # -- the entry ladder's categories (``wargrid.rts.ladder.Entry``) -------------------------------------
 E_OK, E_CLOAKED, E_MOVING, E_DESTROYABLE, E_FRIEND, E_IMPASSABLE = range(6)
 
+# -- health rule codes: ``HEALTH_RULES[code]`` -------------------------------------------------------
+HEALTH_CLASSIC, HEALTH_LINEAR = range(2)
+HEALTH_RULES = ("classic", "linear")
+
+CONDITION_YELLOW = 0.5
+"""'classic': at ``hp / max_hp <= CONDITION_YELLOW`` (yellow health) a unit moves at ``YELLOW_SPEED``."""
+
+YELLOW_SPEED = 0.75
+"""'classic': the speed factor of a unit at yellow health (the classic engine takes a quarter off)."""
+
 HEALTH_FLOOR = 0.5
-"""A damaged unit moves at ``speed * max(HEALTH_FLOOR, hp / max_hp)``."""
+"""'linear': a damaged unit moves at ``speed * max(HEALTH_FLOOR, hp / max_hp)``."""
 
 MAX_CYCLE = 8
 """The most units one trade of places (a ring) may hold."""

@@ -29,7 +29,8 @@ from .layout import (  # the tables' columns and codes: one home, shared with ``
     ARRIVED, ATTACKING, AVOID, BUILDING, CELL, CLOAKED, CLOSE, CLS, DAMAGE, DESTROYED, DIR, E_CLOAKED,
     E_DESTROYABLE, E_FRIEND, E_IMPASSABLE, E_MOVING, E_OK, EV_ARRIVED, EV_ASIDE, EV_ASKED, EV_CROWD,
     EV_DESTROYED, EV_FOUND, EV_REPLAN, EV_SWAP, FACING, GOAL_BUSY, GOAL_FREE, GOAL_SQUATTED, GOAL_TAKEN,
-    HEALTH_FLOOR, HP, HP0, IDLE, INFANTRY, KIND, MAX_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_PLAN,
+    CONDITION_YELLOW, HEALTH_FLOOR, HEALTH_LINEAR, HRULE, HP, HP0, IDLE, INFANTRY, KIND, MAX_CYCLE, MOVED, MOVING,
+    NEED, NEED_NONE, NEED_PLAN, YELLOW_SPEED,
     NEED_REPAIR, NXT, OBSTACLE, PROG, R_ATTACK, R_HIDDEN, R_NONE, R_TURNING, R_WAIT_FRIEND, R_WAIT_MOVING,
     RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SLEN, SPEED, STATE, STUCK, TARGET, TEAM, TROW, TURNLEFT,
     TURNRATE, VEHICLE, WAITED, WAITING,
@@ -361,7 +362,10 @@ def start_step(ui, uf, u, q, d, topo, occ, rng):
 def speed_into(ui, uf, u, q, tcost):
     """Leptons a tick for unit ``u`` entering padded cell ``q``: speed x health factor / terrain cost."""
     health = uf[u, HP] / uf[u, HP0] if uf[u, HP0] > 0 else 1.0
-    f = max(HEALTH_FLOOR, min(1.0, health))
+    if ui[u, HRULE] == HEALTH_LINEAR:
+        f = max(HEALTH_FLOOR, min(1.0, health))
+    else:
+        f = YELLOW_SPEED if health <= CONDITION_YELLOW else 1.0
     c = tcost[ui[u, CLS], q]
     return max(1, np.int64(ui[u, SPEED] * f / max(c, 1e-9)))
 
