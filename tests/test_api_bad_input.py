@@ -39,7 +39,7 @@ INT_ARGS = [
     ("hex_direction", lambda v: W.hex_direction(v), "direction"),
     ("Hex", lambda v: W.Hex(v, 0), "q"),
     ("Hex.range", lambda v: W.Hex(0, 0).range(v), "radius"),
-    ("Hex.rotate", lambda v: W.Hex(0, 0).rotate(v), "steps"),
+    ("Hex.turn", lambda v: W.Hex(0, 0).turn(v), "steps"),
     ("offset_to_hex", lambda v: W.offset_to_hex(v, 0, "odd-q"), "col"),
     ("doubled_to_hex", lambda v: W.doubled_to_hex(0, v, "doubled-width"), "row"),
     ("manhattan", lambda v: W.manhattan((v, 0), (0, 0)), r"a\[0\]"),

@@ -111,17 +111,33 @@ class TestReference:
         assert cube(Hex(1, -3).rotate_right()) == (3, -2, -1)  # guide: Hex(3, -2, -1)
         assert Hex(1, 0).rotate_left() == Hex(1, -1)
         assert Hex(1, 0).rotate_right() == Hex(0, 1)
-        # rotate(k): positive steps are rotate_right
-        assert Hex(1, -3).rotate(1) == Hex(3, -2)
-        assert Hex(1, -3).rotate(2) == Hex(2, 1)  # right twice: (3,-2,-1) -> (2,1,-3)
-        assert Hex(1, -3).rotate(-1) == Hex(-2, -1)
-        assert Hex(1, -3).rotate(6) == Hex(1, -3)
+        # turn(k): positive steps are rotate_left (counter-clockwise on screen, direction d -> d + 1)
+        assert Hex(1, -3).turn(-1) == Hex(3, -2)
+        assert Hex(1, -3).turn(-2) == Hex(2, 1)  # right twice: (3,-2,-1) -> (2,1,-3)
+        assert Hex(1, -3).turn(1) == Hex(-2, -1)
+        assert Hex(1, -3).turn(6) == Hex(1, -3)
+        assert [HEX_DIRECTIONS[d].turn(1) for d in range(6)] == [HEX_DIRECTIONS[(d + 1) % 6] for d in range(6)]
 
-    def test_rotate_about_a_centre(self):
-        assert Hex(2, 0).rotate(1, center=Hex(1, 0)) == Hex(1, 1)
+    def test_turn_about_a_centre(self):
+        assert Hex(2, 0).turn(-1, center=Hex(1, 0)) == Hex(1, 1)
         # (3,-1) - (1,1) = (2,-2,0); left -> (0,-2,2); + (1,1) -> (1,-1)
-        assert Hex(3, -1).rotate(-1, center=Hex(1, 1)) == Hex(1, -1)
-        assert Hex(4, 4).rotate(3, center=Hex(4, 4)) == Hex(4, 4)
+        assert Hex(3, -1).turn(1, center=Hex(1, 1)) == Hex(1, -1)
+        assert Hex(4, 4).turn(3, center=Hex(4, 4)) == Hex(4, 4)
+
+    def test_rotate_is_deprecated_and_keeps_its_old_sign(self):
+        with pytest.warns(DeprecationWarning, match="Hex.turn"):
+            assert Hex(1, -3).rotate(1) == Hex(3, -2) == Hex(1, -3).turn(-1)
+        with pytest.warns(DeprecationWarning):
+            assert Hex(2, 0).rotate(1, center=Hex(1, 0)) == Hex(1, 1)
+
+    def test_turn_agrees_with_rotate_shape(self):
+        from wargrid import HexGrid
+        from wargrid.tactics import rotate_shape
+        g = HexGrid(9, 9)
+        for k in range(-6, 7):
+            for cell in [(5, 4), (6, 2), (2, 7)]:
+                h = g.to_hex(cell).turn(k, center=g.to_hex((4, 4)))
+                assert rotate_shape(g, [cell], (4, 4), k) == [g.from_hex(h)]
 
     def test_reflect(self):
         # reflect q: [q, r, s] -> [q, s, r]; r: -> [s, r, q]; s: -> [r, q, s]
@@ -386,21 +402,21 @@ class TestRotationAndReflection:
             left = left.rotate_left()
         assert left == h
         assert h.rotate_left().rotate_right() == h
-        assert h.rotate(6, center=c) == h
+        assert h.turn(6, center=c) == h
         r = h
         for _ in range(6):
-            r = r.rotate(1, center=c)
+            r = r.turn(1, center=c)
         assert r == h
 
     @FAST
     @given(hexes, hexes, small_hexes, st.integers(-12, 12))
     def test_rotation_is_an_isometry_about_its_centre(self, a, b, c, k):
-        assert a.rotate(k, center=c).distance(c) == a.distance(c)
-        assert a.rotate(k, center=c).distance(b.rotate(k, center=c)) == a.distance(b)
-        assert a.rotate(k, center=c) == a.rotate(k + 6, center=c)
-        assert a.rotate(-k, center=c).rotate(k, center=c) == a
-        assert a.rotate(1) == a.rotate_right()
-        assert a.rotate(-1) == a.rotate_left()
+        assert a.turn(k, center=c).distance(c) == a.distance(c)
+        assert a.turn(k, center=c).distance(b.turn(k, center=c)) == a.distance(b)
+        assert a.turn(k, center=c) == a.turn(k + 6, center=c)
+        assert a.turn(-k, center=c).turn(k, center=c) == a
+        assert a.turn(-1) == a.rotate_right()
+        assert a.turn(1) == a.rotate_left()
 
     @FAST
     @given(hexes, small_hexes, axes)
@@ -611,9 +627,9 @@ class TestBadInput:
         with pytest.raises(ValueError, match="radius must be >= 0"):
             h.range(-2)
         with pytest.raises(TypeError, match="steps must be an integer"):
-            h.rotate(0.5)
+            h.turn(0.5)
         with pytest.raises(TypeError, match="center must be a Hex"):
-            h.rotate(1, center=(0, 0))
+            h.turn(1, center=(0, 0))
         with pytest.raises(ValueError, match="axis must be one of"):
             h.reflect("x")
         with pytest.raises(ValueError, match="axis must be one of"):

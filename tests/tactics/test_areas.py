@@ -78,7 +78,7 @@ def lattice_steps(g, a, b):
 
 def hex_in_cone(h, direction, width):
     """The hex cone by cube inequalities on the base wedge (direction 0) rotated back."""
-    h = Hex(*h).rotate(direction)  # rotate_right turns direction d into d - 1
+    h = Hex(*h).turn(-direction)  # a clockwise turn takes direction d to d - 1
     q, r, s = h.q, h.r, h.s
     return {
         1: q >= r >= s,

@@ -18,6 +18,7 @@ Hex(q=1, r=-3)
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
@@ -161,18 +162,78 @@ class Hex:
         """
         return Hex(-self.r, -self.s)
 
-    def rotate(self, steps: int, *, center: Hex | None = None) -> Hex:
-        """Rotate by ``steps`` * 60 degrees (positive = ``rotate_right``) about ``center``.
+    def turn(self, steps: int, *, center: Hex | None = None) -> Hex:
+        """Turn by ``steps`` * 60 degrees about ``center``: positive is counter-clockwise on screen.
 
-        >>> Hex(2, 0).rotate(1, center=Hex(1, 0))
+        One step takes direction ``d`` to direction ``d + 1`` (``rotate_left``),
+        the convention of every rotation in wargrid (``tactics.rotate_shape``
+        too); negative steps turn clockwise.
+
+        Parameters
+        ----------
+        steps : int
+            Sixths of a full turn (any integer; ``6`` is a full turn).
+        center : Hex, optional
+            The hex turned about (default: the origin).
+
+        Returns
+        -------
+        Hex
+
+        Raises
+        ------
+        TypeError
+            ``steps`` not an integer, ``center`` not a ``Hex``.
+
+        Examples
+        --------
+        >>> Hex(1, 0).turn(1) == Hex(1, 0).rotate_left() == HEX_DIRECTIONS[1]
+        True
+        >>> Hex(2, 0).turn(-1, center=Hex(1, 0))
         Hex(q=1, r=1)
         """
         steps = check_int(steps, "steps") % 6
         c = Hex(0, 0) if center is None else _check_hex(center, "center")
         v = self - c
         for _ in range(steps):
-            v = v.rotate_right()
+            v = v.rotate_left()
         return v + c
+
+    def rotate(self, steps: int, *, center: Hex | None = None) -> Hex:
+        """Deprecated: ``h.rotate(k)`` is ``h.turn(-k)`` (positive steps here turn clockwise).
+
+        ``rotate`` turned the other way from ``tactics.rotate_shape``; ``turn``
+        is the one convention (positive: counter-clockwise, direction ``d`` to
+        ``d + 1``). ``rotate`` warns (``DeprecationWarning``) and will be removed.
+
+        Parameters
+        ----------
+        steps : int
+            Sixths of a full turn, positive clockwise.
+        center : Hex, optional
+            The hex turned about (default: the origin).
+
+        Returns
+        -------
+        Hex
+
+        Raises
+        ------
+        TypeError
+            ``steps`` not an integer, ``center`` not a ``Hex``.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", DeprecationWarning)
+        ...     Hex(2, 0).rotate(1, center=Hex(1, 0)) == Hex(2, 0).turn(-1, center=Hex(1, 0))
+        True
+        """
+        steps = check_int(steps, "steps")
+        warnings.warn("Hex.rotate(k) is deprecated: use Hex.turn(-k) (positive turns counter-clockwise, "
+                      "as rotate_shape does)", DeprecationWarning, stacklevel=2)
+        return self.turn(-steps, center=center)
 
     def reflect(self, axis: str, *, center: Hex | None = None) -> Hex:
         """Mirror across the line through ``center`` where one coordinate is fixed.

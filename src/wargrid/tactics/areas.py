@@ -342,7 +342,8 @@ def area_mask(grid: Grid, shape: str, origin: tuple[int, int], **options: Any) -
 def rotate_shape(grid: Grid, cells: Any, origin: tuple[int, int], steps: int) -> list[tuple[int, int]]:
     """Turn any shape (a list of ``(x, y)`` cells) about ``origin`` by ``steps`` board directions.
 
-    One step takes direction ``d`` to ``d + 1`` (counter-clockwise on screen):
+    One step takes direction ``d`` to ``d + 1`` (counter-clockwise on screen,
+    as ``Hex.turn``: the one rotation convention of wargrid):
     60 degrees on hex and staggered boards, 90 on square-4 boards; on
     square-8 boards only even steps (90 degrees) map cells onto cells, odd
     ones raise ``ValueError``. Cells turned off the board are dropped; a
