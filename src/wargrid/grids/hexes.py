@@ -204,26 +204,9 @@ class Hex:
 
         ``rotate`` turned the other way from ``tactics.rotate_shape``; ``turn``
         is the one convention (positive: counter-clockwise, direction ``d`` to
-        ``d + 1``). ``rotate`` warns (``DeprecationWarning``) and will be removed.
+        ``d + 1``). ``rotate`` warns (``DeprecationWarning``) and will be
+        removed; its arguments are checked as ``turn`` checks them.
 
-        Parameters
-        ----------
-        steps : int
-            Sixths of a full turn, positive clockwise.
-        center : Hex, optional
-            The hex turned about (default: the origin).
-
-        Returns
-        -------
-        Hex
-
-        Raises
-        ------
-        TypeError
-            ``steps`` not an integer, ``center`` not a ``Hex``.
-
-        Examples
-        --------
         >>> import warnings
         >>> with warnings.catch_warnings():
         ...     warnings.simplefilter("ignore", DeprecationWarning)
