@@ -23,7 +23,9 @@ from .io.wesnoth import load_wesnoth, save_wesnoth, wesnoth_cost, wesnoth_movety
 from .io.openra import load_openra
 from .movement import FlowField, MovementRange, Path, Route
 from .warmup import warm_up
-from .sight import Fog, FogView, VisibilityPolygon, field_of_view, line_of_sight, visibility_polygon
+from .sight import (
+    FacingEdges, Fog, FogView, VisibilityPolygon, facing_edges, field_of_view, line_of_sight, visibility_polygon,
+)
 from .io.movingai import Scenario, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from . import rts  # noqa: E402 - numpy only; its kernels compile on first use
 from .survey import survey  # noqa: E402 - Dask and pyarrow are imported only when a survey runs
@@ -38,5 +40,6 @@ __all__ = list(_grid_names) + [
     "load_wesnoth", "save_wesnoth", "wesnoth_cost", "wesnoth_movetypes", "wesnoth_terrain_name", "load_openra",
     "Path", "MovementRange", "FlowField", "Route", "Scenario", "load_movingai", "load_movingai_scenarios", "save_movingai", "save_movingai_scenarios",
     "Fog", "FogView", "VisibilityPolygon", "field_of_view", "line_of_sight", "visibility_polygon",
+    "FacingEdges", "facing_edges",
     "warm_up", "survey",
 ]

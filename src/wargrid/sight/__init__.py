@@ -20,6 +20,6 @@ hand these the map's sight-blocking terrain (and elevation).
 from .fog import Fog, FogView
 from .fov import field_of_view
 from .los import line_of_sight
-from .polygon import VisibilityPolygon, visibility_polygon
+from .polygon import FacingEdges, VisibilityPolygon, facing_edges, visibility_polygon
 
-__all__ = ["field_of_view", "line_of_sight", "visibility_polygon", "VisibilityPolygon", "Fog", "FogView"]
+__all__ = ["field_of_view", "line_of_sight", "visibility_polygon", "VisibilityPolygon", "facing_edges", "FacingEdges", "Fog", "FogView"]

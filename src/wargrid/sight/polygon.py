@@ -58,7 +58,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_real
 from ..grids.boards import Grid, HexGrid, SquareGrid
 
-__all__ = ["VisibilityPolygon", "visibility_polygon"]
+__all__ = ["VisibilityPolygon", "visibility_polygon", "FacingEdges", "facing_edges"]
 
 _EPS_ANGLE = 1e-7
 ARC_STEP = math.pi / 45  # the largest angle between two vertices of a clipped arc (4 degrees)
@@ -174,6 +174,99 @@ def _segments(blk: NDArray[np.bool_], lx: float, ly: float, box: tuple[float, fl
     return np.array(parts, dtype=np.float64)
 
 
+def _open_own_tile(grid: Grid, blk: NDArray[np.bool_], lx: float, ly: float) -> NDArray[np.bool_]:
+    """``blk`` with the light's own square tile open (a viewer sees out of the forest it stands in)."""
+    tx, ty = int(math.floor(lx)), int(math.floor(ly))
+    if lx != tx and ly != ty and tx < grid.width and ty < grid.height and blk[ty, tx]:
+        blk = blk.copy()
+        blk[ty, tx] = False
+    return blk
+
+
+@dataclass(frozen=True, eq=False)
+class FacingEdges:
+    """The edges of sight-blocking tiles that face a light, linked into outlines (Monaco's edge list).
+
+    ``segments`` is an ``(n, 4)`` array of ``(x0, y0, x1, y1)``: each a run
+    of collinear tile edges that touch, between a blocking tile and an open
+    one, with the light strictly on the open side. Each runs clockwise on
+    screen as seen from the light (y grows downwards: the cross product of
+    ``start - light`` and ``end - light`` is positive). ``next[i]`` is the
+    segment that starts where segment ``i`` ends (the outline turns a
+    corner), ``prev[i]`` the one that ends where it starts; ``-1`` marks a
+    loose end, where a shadow edge starts (the polygon casts rays there).
+    """
+
+    light: tuple[float, float]
+    segments: NDArray[np.float64]
+    prev: NDArray[np.int64]
+    next: NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return len(self.segments)
+
+
+def facing_edges(
+    grid: Grid, blocks: NDArray[np.bool_], light: tuple[float, float], *, bounds: Sequence[float] | None = None
+) -> FacingEdges:
+    """The edges of blocking tiles that face ``light`` on a square board, with prev/next links.
+
+    These are the edges ``visibility_polygon`` casts its rays at (steps 1
+    and 2 of the module notes), without the box: a renderer draws them (the
+    lit faces of walls), and the loose ends (``prev`` or ``next`` ``-1``)
+    are where shadows start.
+
+    Parameters
+    ----------
+    grid : SquareGrid
+        The board; tile ``(x, y)`` covers ``[x, x + 1] x [y, y + 1]``.
+    blocks : ndarray of bool, shape ``(height, width)``
+        Sight-blocking tiles (masked-out cells block too; the light's own
+        tile is open, as in ``visibility_polygon``).
+    light : tuple of float
+        The light's point; it must lie inside ``bounds``.
+    bounds : sequence of float, optional
+        An ``(x0, y0, x1, y1)`` box the edges are cut to (default: the board).
+
+    Returns
+    -------
+    FacingEdges
+
+    Raises
+    ------
+    TypeError
+        ``grid`` is not a ``SquareGrid``, ``light`` not a pair of numbers,
+        ``blocks`` not boolean (``ArgumentTypeError``).
+    ValueError
+        ``light`` outside ``bounds``, a bad box, or ``blocks`` of the wrong shape (``ArgumentError``).
+
+    Examples
+    --------
+    >>> from wargrid import SquareGrid
+    >>> walls = np.zeros((5, 5), dtype=bool); walls[2, 2] = True
+    >>> e = facing_edges(SquareGrid(5, 5), walls, (0.5, 0.5))
+    >>> e.segments.tolist(), e.prev.tolist(), e.next.tolist()
+    ([[3.0, 2.0, 2.0, 2.0], [2.0, 2.0, 2.0, 3.0]], [-1, 0], [1, -1])
+    """
+    if not isinstance(grid, SquareGrid):
+        raise ArgumentTypeError(f"grid must be a SquareGrid (facing edges are square tile edges), got {type(grid).__name__}")
+    blk = check_bool_layer(blocks, "blocks", grid.shape) | ~grid.mask
+    lx, ly = _check_point(light, "light")
+    box = _check_bounds(bounds, grid)
+    if not (box[0] <= lx <= box[2] and box[1] <= ly <= box[3]):
+        raise ArgumentError(f"light {(lx, ly)} must be inside the bounds {box}")
+    seg = _segments(_open_own_tile(grid, blk, lx, ly), lx, ly, box)[:-4].copy()  # without the box's four sides
+    ax, ay, bx, by = seg[:, 0] - lx, seg[:, 1] - ly, seg[:, 2] - lx, seg[:, 3] - ly
+    flip = ax * by - ay * bx < 0
+    seg[flip] = seg[flip][:, [2, 3, 0, 1]]
+    starts = {(a, b): i for i, (a, b) in enumerate(seg[:, 0:2].tolist())}
+    nxt = np.array([starts.get((a, b), -1) for a, b in seg[:, 2:4].tolist()], dtype=np.int64)
+    prev = np.full(len(seg), -1, dtype=np.int64)
+    linked = nxt >= 0
+    prev[nxt[linked]] = np.flatnonzero(linked)
+    return FacingEdges((lx, ly), seg, prev, nxt)
+
+
 def _first_tiles(v: float, d: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Along one axis, the tile index a ray from ``v`` with direction ``d`` enters first.
 
@@ -274,10 +367,7 @@ def visibility_polygon(
         raise ArgumentError(f"radius must be a positive number of board units, got {radius!r}")
     if isinstance(grid, HexGrid):
         return _hex_polygon(grid, blk, lx, ly, box, reach)
-    tx, ty = int(math.floor(lx)), int(math.floor(ly))
-    if lx != tx and ly != ty and tx < grid.width and ty < grid.height and blk[ty, tx]:
-        blk = blk.copy()
-        blk[ty, tx] = False  # the viewer's own tile: it sees out of the forest it stands in
+    blk = _open_own_tile(grid, blk, lx, ly)
     if reach is not None:  # nothing beyond the disc matters: a smaller box is fewer edges and shorter rays
         box = (max(box[0], lx - reach), max(box[1], ly - reach), min(box[2], lx + reach), min(box[3], ly + reach))
 
