@@ -134,3 +134,46 @@ def test_space_never_doubly_claimed(grid, script, seed):
                 assert len(uids) == 1, (c, s, uids)  # one unit per space
             if -1 in claims:  # a whole-cell claim leaves room for no one else
                 assert len(set().union(*claims.values())) == 1, (c, claims)
+
+
+# -- the classic spot rule (the classic engine's Spot_Index and Closest_Free_Spot) --------------------------------
+
+def test_classic_spot_centre_within_octagonal_distance_60():
+    occ = Occupancy(SquareGrid(3, 3), seed=0)
+    base = 256 + 128  # the centre of cell (1, 1)
+    # octagonal distance max + min // 2: (59, 0) -> 59 and (40, 39) -> 59 ask for the centre; (60, 0) and (40, 40) do not
+    for dx, dy in [(59, 0), (40, 39), (-40, -39), (0, -59)]:
+        assert occ.free_spot((1, 1), near=(base + dx, base + dy)) == 0, (dx, dy)
+    # else the quadrant: 1 upper left, 2 upper right, 3 lower right, 4 lower left (y grows downwards)
+    for dx, dy, want in [(60, 0, 2), (40, 40, 3), (-40, 40, 4), (-60, -1, 1), (60, 60, 3), (0, 60, 4), (127, -127, 2)]:
+        assert occ.free_spot((1, 1), near=(base + dx, base + dy)) == want, (dx, dy)
+    # the nearest-spot rule (an extension) takes the centre for (60, 1): 60 leptons from it, 90 from spot 3
+    assert occ.free_spot((1, 1), near=(base + 60, base + 1), rule="nearest") == 0
+
+
+def test_classic_spot_when_the_asked_one_is_taken():
+    occ = Occupancy(SquareGrid(3, 3), seed=0)
+    base = 256 + 128
+    occ.place(10, (1, 1), kind="infantry", spot=3)  # lower right taken: the centre is next
+    assert occ.free_spot((1, 1), near=(base + 100, base + 100)) == 0
+    occ.place(11, (1, 1), kind="infantry", spot=0)  # then the upper right (2), then lower left (4), then upper left (1)
+    assert occ.free_spot((1, 1), near=(base + 100, base + 100)) == 2
+    occ.place(12, (1, 1), kind="infantry", spot=2)
+    assert occ.free_spot((1, 1), near=(base + 100, base + 100)) == 4
+    # a taken centre: any corner, by one of four rotations (seeded, so each appears)
+    firsts = set()
+    for seed in range(12):
+        o = Occupancy(SquareGrid(3, 3), seed=seed)
+        o.place(1, (1, 1), kind="infantry", spot=0)
+        firsts.add(o.free_spot((1, 1), near=(base, base)))
+    assert firsts == {1, 2, 3, 4}
+
+
+def test_classic_spot_scales_with_the_cell_and_hex_boards_keep_the_nearest():
+    occ = Occupancy(SquareGrid(2, 2), leptons=512)
+    assert occ.free_spot((0, 0), near=(256 + 119, 256)) == 0 and occ.free_spot((0, 0), near=(256 + 120, 256)) == 2
+    from wargrid import HexGrid
+    h = Occupancy(HexGrid(3, 3))
+    assert h.free_spot((1, 1), near=(256 + 128, 256 + 128)) == 0
+    with pytest.raises(ValueError, match="rule"):
+        occ.free_spot((0, 0), near=(0, 0), rule="best")

@@ -37,6 +37,20 @@ __all__ = ["Occupancy", "Spot", "KINDS", "spot_offsets"]
 KINDS = ("infantry", "vehicle")
 """Kinds of moving unit; buildings are placed with ``Occupancy.place_building``."""
 
+SPOT_RULES = ("classic", "nearest")
+"""How ``Occupancy.free_spot`` picks a sub-spot for a point (see there)."""
+
+CENTRE_RADIUS = 60
+"""'classic': a point within this octagonal distance (leptons of a 256-lepton cell) of the centre asks for the centre."""
+
+# 'classic' on five-spot boards, in wargrid's spot numbers (1 upper left, 2 upper right, 3 lower right, 4 lower
+# left): the spot a quadrant asks for (index: 1 if x right of the centre + 2 if y below it), and the order in
+# which the other spots are tried when the asked one is taken (the nearest first); for a taken centre one of
+# four rotations of the corners, at random.
+_QUADRANT_SPOT = (1, 2, 4, 3)
+_NEXT_SPOTS = {0: (1, 2, 4, 3), 1: (0, 2, 4, 3), 2: (0, 1, 3, 4), 4: (0, 1, 3, 2), 3: (0, 2, 4, 1)}
+_CENTRE_TAKEN = ((1, 2, 4, 3), (2, 4, 3, 1), (4, 3, 1, 2), (3, 1, 2, 4))
+
 
 @dataclass(frozen=True)
 class Spot:
@@ -83,6 +97,8 @@ class Occupancy:
         self.leptons = _check_scale(leptons)
         self.spots = spot_offsets(grid, leptons=self.leptons)
         self.n_spots = len(self.spots)
+        # the classic spot rule needs the classic layout: the centre and one spot a quadrant (upper left first)
+        self._quadrants = np.sign(self.spots).tolist() == [[0, 0], [-1, -1], [1, -1], [1, 1], [-1, 1]]
         size = grid.size
         self.vehicle = np.full(size, -1, dtype=np.int64)
         self.building = np.full(size, -1, dtype=np.int64)
@@ -181,21 +197,38 @@ class Occupancy:
         ok = ((inf < 0) | (inf == me)) & ((res < 0) | (res == me))
         return np.flatnonzero(ok)
 
-    def free_spot(self, cell: tuple[int, int], *, near: tuple[int, int] | None = None, uid: int | None = None) -> int | None:
-        """The free sub-spot of ``cell`` nearest to lepton point ``near`` (``None``: no preference).
+    def free_spot(self, cell: tuple[int, int], *, near: tuple[int, int] | None = None, uid: int | None = None,
+                  rule: str = "classic") -> int | None:
+        """A free sub-spot of ``cell`` for lepton point ``near`` (``None``: no preference, a random free one).
 
-        Equally near spots are chosen between at random (fair, seeded).
-        Returns ``None`` when no spot is free.
+        ``rule='classic'`` (the classic engine's, on boards of five spots:
+        square and staggered): the point's place inside its cell asks for a
+        spot: within octagonal distance ``CENTRE_RADIUS`` (60 of 256 leptons)
+        of the centre the centre, else the corner spot of its quadrant (a
+        coordinate exactly on the middle line counts as the upper or left
+        side). When that spot is taken the others are tried nearest first
+        (for a taken centre, the corners in one of four rotations, at random).
+        ``rule='nearest'`` (an extension, and what hex and isometric boards,
+        whose spots are not one a quadrant, always use):
+        the free spot nearest the point, equally near ones at random. Random
+        choices are fair and seeded. Returns ``None`` when no spot is free.
 
         >>> from wargrid import SquareGrid
-        >>> Occupancy(SquareGrid(2, 2)).free_spot((0, 0), near=(128, 128))
+        >>> occ = Occupancy(SquareGrid(2, 2))
+        >>> occ.free_spot((0, 0), near=(128 + 59, 128)), occ.free_spot((0, 0), near=(128 + 60, 128 + 1))
+        (0, 3)
+        >>> occ.free_spot((0, 0), near=(128 + 60, 128 + 1), rule="nearest")
         0
         """
         c = self._cid(cell)
         me = -2 if uid is None else self._uid(uid)
+        rule = check_choice(rule, "rule", SPOT_RULES)
         free = self._free_spots(c, me)
         if not free.size:
             return None
+        if near is not None and rule == "classic" and self._quadrants:
+            px, py = _check_point(near, "near")
+            return self._classic_spot(px, py, set(free.tolist()))
         if near is None:
             tied = free
         else:
@@ -204,6 +237,19 @@ class Occupancy:
             d = (pts[:, 0] - px) ** 2 + (pts[:, 1] - py) ** 2
             tied = free[d == d.min()]
         return int(tied[self._rng.integers(len(tied))]) if len(tied) > 1 else int(tied[0])
+
+    def _classic_spot(self, px: int, py: int, free: set[int]) -> int:
+        n = self.leptons
+        fx, fy = px % n - n // 2, py % n - n // 2  # from the centre of the point's own cell
+        ax, ay = abs(fx), abs(fy)
+        if max(ax, ay) + min(ax, ay) // 2 < CENTRE_RADIUS * n // LEPTONS_PER_CELL:
+            asked = 0
+        else:
+            asked = _QUADRANT_SPOT[(fx > 0) + 2 * (fy > 0)]
+        if asked in free:
+            return asked
+        order = _CENTRE_TAKEN[int(self._rng.integers(4))] if asked == 0 else _NEXT_SPOTS[asked]
+        return next(s for s in order if s in free)
 
     def position(self, uid: int) -> Spot | None:
         """Where unit ``uid`` stands (``None``: not on the board; a building reports its first cell).
