@@ -88,3 +88,19 @@ def _write_gallery() -> None:
 
 
 _write_gallery()
+
+
+# -- "Import your maps": one picture per format -------------------------------
+# docs/examples/import_maps.py writes a small map of each format, loaded with
+# no options, as SVG into docs/_gallery/import (delete it to draw them again).
+
+
+def _write_import_pictures() -> None:
+    folder = GALLERY / "import"
+    if not (folder / "tiled.svg").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "examples" / "import_maps.py")], check=True,
+                       env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src"), "WARGRID_PICTURES": str(folder)})
+
+
+_write_import_pictures()

@@ -37,7 +37,8 @@ def rows(m: Map) -> list[list[str]]:
 
 
 def test_orthogonal_map_with_external_wang_tileset_collision_and_classes() -> None:
-    with pytest.warns(MapFileWarning, match=r"wall \(impassable\)"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MapFileWarning)  # wall is a documented addition: no warning
         m = load_tiled(DATA / "orthogonal_wang.tmx")
     assert m.grid == SquareGrid(6, 4)
     assert rows(m) == [
@@ -55,8 +56,11 @@ def test_orthogonal_map_with_external_wang_tileset_collision_and_classes() -> No
         Marker("north", ((0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)), kind="region"),
         Marker("trail", ((0, 3), (1, 3), (2, 3))),
     )
-    with pytest.raises(MapFileError, match="tile 6 has no 'terrain' property"):  # collision shapes ignored: nothing left
-        load_tiled(DATA / "orthogonal_wang.tmx", collision_terrain=None)
+    with pytest.warns(MapFileWarning, match="1 cells are drawn only with tiles that name no terrain"):
+        ignored = load_tiled(DATA / "orthogonal_wang.tmx", collision_terrain=None)  # collision shapes ignored: nothing left
+    assert ignored.terrain_name((1, 1)) == "plains"
+    with pytest.raises(MapFileError, match="tile 6 .* has no 'terrain' property"):
+        load_tiled(DATA / "orthogonal_wang.tmx", collision_terrain=None, strict=True)
     assert load(DATA / "orthogonal_wang.tmx", collision_terrain=None, default_terrain="swamp").terrain_name((1, 1)) == "swamp"
 
 
@@ -156,9 +160,14 @@ def test_corpus_round_trips(tmp_path: Path, name: str, suffix: str) -> None:
 
 def test_no_information_names_the_options_that_would_load_it() -> None:
     with pytest.raises(MapFileError) as e:
-        load_tiled(DATA / "needs_default.tmx")
-    for words in ("needs_default.tmx", "tile 1 has no 'terrain' property", "default_terrain=", "tile_terrain=", "callable"):
+        load_tiled(DATA / "needs_default.tmx", strict=True)
+    for words in ("needs_default.tmx", "tile 1 (of tileset 'plain art') has no 'terrain' property", "default_terrain=",
+                  "tile_terrain=", "callable"):
         assert words in str(e.value)
+    with pytest.warns(MapFileWarning) as w:  # a decoration-only tileset: plains, and one warning naming it
+        m = load_tiled(DATA / "needs_default.tmx")
+    assert len(w) == 1 and "6 cells" in str(w[0].message) and "4 tiles, of tilesets 'plain art' (4)" in str(w[0].message)
+    assert m.count("plains") == 6
     assert load_tiled(DATA / "needs_default.tmx", default_terrain="hills").count("hills") == 6
 
 
@@ -176,38 +185,52 @@ def test_tile_terrain_partial_mapping_defaultdict_and_callable() -> None:
     cb = load_tiled(DATA / "needs_default.tmx", tile_terrain=pick, default_terrain="plains")
     assert rows(cb) == [["forest", "plains", "forest"], ["plains", "forest", "plains"]]
     assert sorted(seen) == [(1, {}), (2, {}), (3, {}), (4, {})]
-    with pytest.raises(MapFileError, match="no entry in tile_terrain"):
-        load_tiled(DATA / "needs_default.tmx", tile_terrain={1: "forest"})
+    with pytest.raises(MapFileError, match="has no 'terrain' property"):
+        load_tiled(DATA / "needs_default.tmx", tile_terrain={1: "forest"}, strict=True)
     with pytest.raises(TypeError, match="tile_terrain"):
         load_tiled(DATA / "needs_default.tmx", tile_terrain=["forest"])
 
 
-def test_external_tilesets_stay_inside_the_maps_folder(tmp_path: Path) -> None:
+def test_external_tilesets_are_followed_relative_to_the_map_and_root_confines_them(tmp_path: Path) -> None:
     inner = tmp_path / "maps"
     inner.mkdir()
     shutil.copy(DATA / "terrain.tsx", tmp_path / "terrain.tsx")
     text = (DATA / "orthogonal_wang.tmx").read_text()
     (inner / "up.tmx").write_text(text.replace('source="terrain.tsx"', 'source="../terrain.tsx"'))
-    with pytest.raises(MapFileError, match="outside the map's folder") as e:
-        load_tiled(inner / "up.tmx")
-    assert "up.tmx" in str(e.value)
+    up = load(inner / "up.tmx")  # a sibling or parent folder, as Tiled follows it
+    assert up == load("orthogonal_wang.tmx")
+    with pytest.raises(MapFileError, match="lies outside") as e:  # a server confines references
+        load_tiled(inner / "up.tmx", root=inner)
+    assert "up.tmx" in str(e.value) and "'../terrain.tsx'" in str(e.value)
+    assert load(inner / "up.tmx", root=tmp_path) == up
+    with pytest.raises(MapFileError, match="the map lies outside"):
+        load_tiled(inner / "up.tmx", root=tmp_path / "elsewhere")
     (inner / "gone.tmx").write_text(text)
-    with pytest.raises(MapFileError, match="tileset file 'terrain.tsx' is missing"):
+    with pytest.raises(MapFileError, match="tileset file 'terrain.tsx' is missing") as e:
         load_tiled(inner / "gone.tmx")
+    assert str(inner / "terrain.tsx") in str(e.value)  # the path tried
     shutil.copy(DATA / "terrain.tsx", inner / "terrain.tsx")
     (inner / "sub").mkdir()
     shutil.copy(DATA / "terrain.tsx", inner / "sub" / "t.tsx")
     (inner / "down.tmx").write_text(text.replace('source="terrain.tsx"', 'source="sub/t.tsx"'))
     assert load(inner / "down.tmx") == load(inner / "gone.tmx")
+    for url in ("http://example.com/t.tsx", "//server/share/t.tsx"):
+        (inner / "url.tmx").write_text(text.replace('source="terrain.tsx"', f'source="{url}"'))
+        with pytest.raises(MapFileError, match="URL or a network path"):
+            load_tiled(inner / "url.tmx")
 
 
 def test_wang_colours_outside_the_table_are_added_by_their_tidy_names(tmp_path: Path) -> None:
-    tsx = (DATA / "terrain.tsx").read_text().replace('name="Plains"', 'name="Dark Grass"')
+    tsx = (DATA / "terrain.tsx").read_text().replace('name="Plains"', 'name="Dark Purple"')
     (tmp_path / "terrain.tsx").write_text(tsx)
     shutil.copy(DATA / "orthogonal_wang.tmx", tmp_path / "m.tmx")
-    with pytest.warns(MapFileWarning, match="dark_grass"):
+    with pytest.warns(MapFileWarning, match="dark_purple"):
         m = load_tiled(tmp_path / "m.tmx")
-    assert m.terrain_name((0, 0)) == "dark_grass" and m.terrains.cost("dark_grass", "naval") == 1.0
+    assert m.terrain_name((0, 0)) == "dark_purple" and m.terrains.cost("dark_purple", "naval") == 1.0
+    (tmp_path / "terrain.tsx").write_text(tsx.replace("Dark Purple", "Dark Grass"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MapFileWarning)
+        assert load_tiled(tmp_path / "m.tmx").terrain_name((0, 0)) == "plains"  # by the synonym table: no warning
 
 
 _S = settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)

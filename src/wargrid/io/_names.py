@@ -83,16 +83,24 @@ class TerrainNames:
             return self._ids[t]
         if not self.tidy_new and _NAME.match(name):
             t = name
+        costs = {} if impassable else {c: 1.0 for c in self.base.classes}
+        tid = self.add(Terrain(t, "?", "#000000", costs=costs, blocks_sight=impassable))
+        self.added.append(t + (" (impassable)" if impassable else ""))
+        return tid
+
+    def add(self, terrain: Terrain) -> int:
+        """Append ``terrain`` (its name new to the table) with a free symbol and a colour made from its name; its id.
+
+        Unlike ``id``, the terrain is not listed in ``added``: callers add on purpose what they document.
+        """
         symbol = next(self._symbols, None)
         if symbol is None:
-            raise ArgumentError(f"too many terrain names: no one-character symbol is left for {name!r}")
-        h = zlib.crc32(t.encode("utf-8"))
+            raise ArgumentError(f"too many terrain names: no one-character symbol is left for {terrain.name!r}")
+        h = zlib.crc32(terrain.name.encode("utf-8"))
         colour = "#%02x%02x%02x" % (64 + (h & 0x7F), 64 + ((h >> 8) & 0x7F), 64 + ((h >> 16) & 0x7F))
-        costs = {} if impassable else {c: 1.0 for c in self.base.classes}
-        self.extra.append(Terrain(t, symbol, colour, costs=costs, blocks_sight=impassable))
-        self._ids[t] = len(self._ids)
-        self.added.append(t + (" (impassable)" if impassable else ""))
-        return self._ids[t]
+        self.extra.append(Terrain(terrain.name, symbol, colour, costs=dict(terrain.costs), blocks_sight=terrain.blocks_sight))
+        self._ids[terrain.name] = len(self._ids)
+        return self._ids[terrain.name]
 
     def table(self) -> TerrainTable:
         """The table with every added terrain appended."""

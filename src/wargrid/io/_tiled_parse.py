@@ -3,8 +3,12 @@
 Both readers fill the same ``TiledFile``; what it means for a board is
 decided in ``tiled.py``. Tile data may be CSV, base64 (uncompressed, zlib or
 gzip) or XML ``<tile gid>`` elements; infinite maps come as chunks. External
-tilesets (``.tsx`` / ``.tsj``) are read relative to the map, only from inside
-the map's folder, only regular files, and only up to a size cap.
+tilesets (``.tsx`` / ``.tsj``) are read relative to the file that names them,
+as Tiled does (``../tilesets/x.tsx`` from ``maps/``), only regular files, each
+up to ``MAX_TILESET_BYTES`` and all of a map's up to ``MAX_MAP_TILESET_BYTES``;
+``root`` confines them to one folder. The tiles of all tile layers and chunks
+together are capped by ``max_cells``, the objects (and polygon points) by
+``MAX_TILED_OBJECTS``, so a small file cannot inflate into gigabytes.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,9 +30,15 @@ from .errors import MapFileError
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
-__all__ = ["TiledFile", "TileInfo", "TiledObject", "read_tiled_file"]
+__all__ = ["MAX_MAP_TILESET_BYTES", "MAX_TILED_OBJECTS", "MAX_TILESET_BYTES", "TiledFile", "TiledLayer", "TileInfo",
+           "TiledObject", "read_tiled_file"]
 
-_MAX_TILESET_BYTES = 8 << 20
+MAX_TILESET_BYTES = 8 << 20
+"""Largest external tileset file read (8 MB)."""
+MAX_MAP_TILESET_BYTES = 64 << 20
+"""Largest total of a map's external tileset files (64 MB; a file named twice is read once)."""
+MAX_TILED_OBJECTS = 1 << 18
+"""Most objects a map's object layers may hold, and most polygon points (each counted once)."""
 _TILE = 32
 
 
@@ -40,6 +51,18 @@ class TileInfo:
     collision: bool = False
     colours: list[str] = field(default_factory=list)  # Wang / terrain colour names on its corners and edges, in set order
     order: dict[str, int] = field(default_factory=dict)  # colour name -> position in its set (ties)
+    tileset: str = ""  # the name of its tileset
+
+
+@dataclass
+class TiledLayer:
+    """One tile layer: its global ids (flip bits kept), and what Tiled says about the layer."""
+
+    name: str
+    gids: NDArray[np.uint32]
+    visible: bool = True
+    properties: dict[str, Any] = field(default_factory=dict)
+    cls: str = ""
 
 
 @dataclass
@@ -57,6 +80,9 @@ class TiledObject:
     shape: str  # 'point', 'rectangle', 'ellipse', 'polygon', 'polyline', 'tile'
     points: list[tuple[float, float]]
     properties: dict[str, Any]
+    layer_properties: dict[str, Any] = field(default_factory=dict)
+    layer_cls: str = ""
+    gid: int = 0
 
 
 @dataclass
@@ -74,9 +100,19 @@ class TiledFile:
     infinite: bool
     properties: dict[str, Any]
     tiles: dict[int, TileInfo]  # gid -> info
-    layers: list[tuple[str, NDArray[np.uint32]]]  # tile layers, in file order
+    layers: list[TiledLayer]  # tile layers, in file order (bottom first)
     objects: list[TiledObject]
     origin: tuple[int, int] = (0, 0)  # tile coordinates of the arrays' [0, 0] (infinite maps)
+    tilesets: list[tuple[int, str]] = field(default_factory=list)  # (firstgid, name), by firstgid
+
+    def tileset_of(self, gid: int) -> str:
+        """The name of the tileset ``gid`` falls in ('' when before the first)."""
+        name = ""
+        for first, n in self.tilesets:
+            if first > gid:
+                break
+            name = n
+        return name
 
 
 def to_int(v: Any, name: str, *, minimum: int | None = 0) -> int:
@@ -163,10 +199,13 @@ def _xml(data: bytes, path: Path, what: str) -> Element:
     from defusedxml import DefusedXmlException
     from xml.etree.ElementTree import ParseError
 
+    from .._xml import blank_doctype
+
     try:
-        root: Element = DET.fromstring(data, forbid_dtd=True)
+        root: Element = DET.fromstring(blank_doctype(data), forbid_dtd=True)
     except DefusedXmlException as exc:
-        raise MapFileError(f"{what}refused unsafe XML ({type(exc).__name__}: DTDs and entities are not allowed)", path) from None
+        raise MapFileError(f"{what}refused unsafe XML ({type(exc).__name__}: entities and DOCTYPEs with an internal subset "
+                           "are not allowed)", path) from None
     except ParseError as exc:
         line = exc.position[0] if getattr(exc, "position", None) else None
         raise MapFileError(f"{what}not well-formed XML: {exc}", path, line) from None
@@ -176,9 +215,11 @@ def _xml(data: bytes, path: Path, what: str) -> Element:
 _PROP_TYPES = {"int": int, "float": float}
 
 
-def _xml_props(el: Element | None) -> list[dict[str, Any]]:
+def _xml_props(el: Element | None, depth: int = 0) -> list[dict[str, Any]]:
     if el is None:
         return []
+    if depth > 16:
+        raise MapFileError("class properties nested more than 16 deep", None)
     out: list[dict[str, Any]] = []
     for p in el.findall("property"):
         v: Any = p.get("value")
@@ -192,8 +233,8 @@ def _xml_props(el: Element | None) -> list[dict[str, Any]]:
                 v = _PROP_TYPES[typ](v)
             except ValueError:
                 raise MapFileError(f"property {p.get('name')!r} of type {typ} has value {v!r}", None) from None
-        elif typ == "class":
-            v = None  # nested class values are not plain values
+        elif typ == "class":  # a custom class: its members, as a {name: value} dict
+            v = {q["name"]: q["value"] for q in _xml_props(p.find("properties"), depth + 1)}
         out.append({"name": p.get("name", ""), "type": typ, "value": v})
     return out
 
@@ -222,7 +263,8 @@ def _xml_objects(group: Element | None) -> list[dict[str, Any]]:
 
 
 def _xml_tileset(ts: Element) -> dict[str, Any]:
-    d: dict[str, Any] = {k: ts.get(k) for k in ("firstgid", "source", "name") if ts.get(k) is not None}
+    d: dict[str, Any] = {k: ts.get(k) for k in ("firstgid", "source", "name", "class") if ts.get(k) is not None}
+    d["properties"] = _xml_props(ts.find("properties"))
     tiles = []
     for t in ts.findall("tile"):
         td: dict[str, Any] = {"id": t.get("id"), "properties": _xml_props(t.find("properties"))}
@@ -252,13 +294,20 @@ def _xml_tileset(ts: Element) -> dict[str, Any]:
     return d
 
 
+def _xml_layer_head(el: Element, kind: str) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": kind, **{k: el.get(k) for k in ("name", "width", "height", "class") if el.get(k) is not None}}
+    d["visible"] = el.get("visible", "1") not in ("0", "false")
+    d["properties"] = _xml_props(el.find("properties"))
+    return d
+
+
 def _xml_layers(parent: Element, depth: int = 0) -> list[dict[str, Any]]:
     if depth > 32:
         raise MapFileError("layer groups nested more than 32 deep", None)
     out: list[dict[str, Any]] = []
     for el in parent:
         if el.tag == "layer":
-            d: dict[str, Any] = {"type": "tilelayer", **{k: el.get(k) for k in ("name", "width", "height") if el.get(k) is not None}}
+            d = _xml_layer_head(el, "tilelayer")
             data = el.find("data")
             if data is None:
                 raise MapFileError(f"layer {el.get('name', '')!r} has no <data>", None)
@@ -270,9 +319,9 @@ def _xml_layers(parent: Element, depth: int = 0) -> list[dict[str, Any]]:
                 d["data"] = _xml_data(data, d)
             out.append(d)
         elif el.tag == "objectgroup":
-            out.append({"type": "objectgroup", "name": el.get("name", ""), "objects": _xml_objects(el)})
+            out.append({**_xml_layer_head(el, "objectgroup"), "objects": _xml_objects(el)})
         elif el.tag == "group":
-            out.append({"type": "group", "name": el.get("name", ""), "layers": _xml_layers(el, depth + 1)})
+            out.append({**_xml_layer_head(el, "group"), "layers": _xml_layers(el, depth + 1)})
     return out
 
 
@@ -311,50 +360,82 @@ def _tmj_dict(data: bytes, path: Path) -> dict[str, Any]:
 
 # -- external tilesets ---------------------------------------------------------------------
 
-def _external(path: Path, source: Any) -> dict[str, Any]:
-    """An external tileset as a neutral dict: relative to the map, inside its folder, a bounded regular file."""
-    if not isinstance(source, str) or not source:
-        raise MapFileError("a tileset has neither tiles nor a 'source' file", path)
-    folder = path.parent.resolve()
-    p = (folder / source).resolve()
-    try:
-        # only a regular file, and only so much of it: a source naming a device or a pipe must not be read forever
-        if p.exists() and not p.is_file():
-            raise MapFileError(f"its tileset {source!r} is not a regular file", path)
-        if not p.is_relative_to(folder):
-            raise MapFileError(f"its tileset {source!r} lies outside the map's folder: keep tilesets beside the map", path)
-        if not p.exists():
-            raise MapFileError(f"its tileset file {source!r} is missing (looked for {p})", path)
-        with p.open("rb") as fh:
-            data = fh.read(_MAX_TILESET_BYTES + 1)
-    except OSError as exc:
-        raise MapFileError(f"cannot read its tileset {source!r}: {exc.strerror or exc}", path) from None
-    if len(data) > _MAX_TILESET_BYTES:
-        raise MapFileError(f"its tileset {source!r} is larger than {_MAX_TILESET_BYTES} bytes", path)
-    if data.lstrip()[:1] == b"<":
-        root = _xml(data, path, f"its tileset {source!r}: ")
-        if root.tag != "tileset":
-            raise MapFileError(f"{source!r} is not a Tiled tileset", path)
-        return _xml_tileset(root)
-    try:
-        d = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise MapFileError(f"its tileset {source!r} is not a Tiled JSON tileset ({exc})", path) from None
-    if not isinstance(d, dict):
-        raise MapFileError(f"its tileset {source!r} is not a JSON object", path)
-    return d
+class _Tilesets:
+    """Reads a map's external tilesets: relative to the file naming them, regular files, bounded, each file once."""
+
+    def __init__(self, path: Path, root: Path | None) -> None:
+        self.path = path
+        self.root = None if root is None else root.resolve()
+        self.total = 0
+        self.seen: dict[Path, dict[str, Any]] = {}
+
+    def read(self, source: Any) -> dict[str, Any]:
+        path = self.path
+        if not isinstance(source, str) or not source:
+            raise MapFileError("a tileset has neither tiles nor a 'source' file", path)
+        if "://" in source or source.startswith(("\\\\", "//")):
+            raise MapFileError(f"its tileset {source!r} is a URL or a network path: only files on the local disk are read", path)
+        p = (path.parent / source).resolve()
+        if p in self.seen:
+            return self.seen[p]
+        if self.root is not None and not p.is_relative_to(self.root):
+            raise MapFileError(f"its tileset {source!r} (looked for {p}) lies outside {self.root}, the folder "
+                               "tilesets must stay inside (root=)", path)
+        try:
+            # only a regular file, and only so much of it: a source naming a device or a pipe must not be read forever
+            if not p.exists():
+                raise MapFileError(f"its tileset file {source!r} is missing (looked for {p})", path)
+            if not p.is_file():
+                raise MapFileError(f"its tileset {source!r} (looked for {p}) is not a regular file", path)
+            with p.open("rb") as fh:
+                data = fh.read(min(os.fstat(fh.fileno()).st_size, MAX_TILESET_BYTES) + 1)
+        except OSError as exc:
+            raise MapFileError(f"cannot read its tileset {source!r} (looked for {p}): {exc.strerror or exc}", path) from None
+        if len(data) > MAX_TILESET_BYTES:
+            raise MapFileError(f"its tileset {source!r} ({p}) is larger than {MAX_TILESET_BYTES} bytes", path)
+        self.total += len(data)
+        if self.total > MAX_MAP_TILESET_BYTES:
+            raise MapFileError(f"its tilesets together are larger than {MAX_MAP_TILESET_BYTES} bytes (at {source!r})", path)
+        what = f"its tileset {source!r} ({p}): "
+        if data.lstrip()[:1] == b"<":
+            root = _xml(data, path, what)
+            if root.tag != "tileset":
+                raise MapFileError(f"{what}not a Tiled tileset (the root element is <{root.tag}>)", path)
+            d = _xml_tileset(root)
+        else:
+            try:
+                d = json.loads(data.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+                raise MapFileError(f"{what}not a Tiled JSON tileset ({exc})", path) from None
+            if not isinstance(d, dict):
+                raise MapFileError(f"{what}not a JSON object", path)
+        if not d.get("name"):
+            d["name"] = p.stem
+        self.seen[p] = d
+        return d
 
 
 # -- the neutral form to TiledFile ------------------------------------------------------------
 
-def props_of(props: Any) -> dict[str, Any]:
+def props_of(props: Any, depth: int = 0) -> dict[str, Any]:
+    """``{name: value}`` of Tiled properties (custom class values as nested dicts of their members)."""
     if props is None:
         return {}
+    if depth > 16:
+        raise MapFileError("class properties nested more than 16 deep", None)
     if isinstance(props, dict):  # very old Tiled JSON
         return {str(k): v for k, v in props.items()}
     if not isinstance(props, list):
         raise MapFileError("properties must be a list of {name, value}", None)
-    return {str(p.get("name", "")): p.get("value") for p in props if isinstance(p, dict)}
+    out: dict[str, Any] = {}
+    for p in props:
+        if not isinstance(p, dict):
+            continue
+        v = p.get("value")
+        if p.get("type") == "class" and isinstance(v, dict):
+            v = {str(k): (props_of(x, depth + 1) if isinstance(x, list) else x) for k, x in v.items()}
+        out[str(p.get("name", ""))] = v
+    return out
 
 
 def _wang_ids(v: Any) -> list[int]:
@@ -367,23 +448,46 @@ def _wang_ids(v: Any) -> list[int]:
     return [to_int(x, "wangid entry") for x in s.split(",") if x.strip()]
 
 
+def _has_area(o: Any) -> bool:
+    """Whether a tile's collision object covers ground: a polygon, or a rectangle or ellipse with a size (not a point)."""
+    if not isinstance(o, dict) or o.get("point"):
+        return False
+    if o.get("polygon"):
+        return True
+    try:
+        return float(o.get("width", 0)) > 0 and float(o.get("height", 0)) > 0
+    except (TypeError, ValueError):
+        return False
+
+
 def _tileset_tiles(ts: dict[str, Any], first: int, out: dict[int, TileInfo]) -> None:
+    name = str(ts.get("name") or "")
+
     def info(tid: int) -> TileInfo:
-        return out.setdefault(first + tid, TileInfo())
+        return out.setdefault(first + tid, TileInfo(tileset=name))
 
     tiles = ts.get("tiles") or []
+    if isinstance(tiles, dict):  # Tiled < 1.2 JSON: {"id": {...}}
+        tiles = [{"id": k, **v} for k, v in tiles.items() if isinstance(v, dict)]
     if not isinstance(tiles, list):
         raise MapFileError("tileset tiles must be a list", None)
+    old_props = ts.get("tileproperties")  # Tiled < 1.2 JSON: {"id": {name: value}}
+    if isinstance(old_props, dict):
+        for k, v in old_props.items():
+            info(to_int(k, "tile id")).properties = props_of(v)
     old_terrains = [str(t.get("name", "")) for t in ts.get("terrains") or [] if isinstance(t, dict)]
     for t in tiles:
         if not isinstance(t, dict):
             raise MapFileError("tileset tiles must be objects", None)
         ti = info(to_int(t.get("id"), "tile id"))
-        ti.properties = props_of(t.get("properties"))
+        if "properties" in t:
+            ti.properties = props_of(t.get("properties"))
         ti.cls = str(t.get("class") or t.get("type") or "")
         og = t.get("objectgroup")
-        ti.collision = isinstance(og, dict) and bool(og.get("objects"))
+        ti.collision = isinstance(og, dict) and any(_has_area(o) for o in og.get("objects") or [])
         corners = t.get("terrain")
+        if isinstance(corners, str):
+            corners = [int(c) if c.strip().isdigit() else -1 for c in corners.split(",")]
         if isinstance(corners, list) and old_terrains:
             names = [old_terrains[c] for c in corners if isinstance(c, int) and 0 <= c < len(old_terrains)]
             if names and not ti.colours:
@@ -404,10 +508,30 @@ def _tileset_tiles(ts: dict[str, Any], first: int, out: dict[int, TileInfo]) -> 
             ti.order = order
 
 
-def _objects(layer: dict[str, Any]) -> list[TiledObject]:
+class _Count:
+    """Objects and polygon points read so far, against ``MAX_TILED_OBJECTS``."""
+
+    def __init__(self) -> None:
+        self.objects = 0
+        self.points = 0
+
+    def add(self, objects: int, points: int) -> None:
+        self.objects += objects
+        self.points += points
+        if self.objects > MAX_TILED_OBJECTS or self.points > MAX_TILED_OBJECTS:
+            raise MapFileError(f"the map has more than {MAX_TILED_OBJECTS} objects or polygon points", None)
+
+
+def _objects(layer: dict[str, Any], count: _Count) -> list[TiledObject]:
     out = []
     name = str(layer.get("name", ""))
-    for o in layer.get("objects") or []:
+    lprops = props_of(layer.get("properties"))
+    lcls = str(layer.get("class") or "")
+    raw_objects = layer.get("objects") or []
+    if not isinstance(raw_objects, list):
+        raise MapFileError(f"object layer {name!r}: objects must be a list", None)
+    count.add(len(raw_objects), 0)
+    for o in raw_objects:
         if not isinstance(o, dict):
             raise MapFileError(f"object layer {name!r}: objects must be objects", None)
         pts: list[tuple[float, float]] = []
@@ -418,8 +542,9 @@ def _objects(layer: dict[str, Any]) -> list[TiledObject]:
         elif o.get("polygon") or o.get("polyline"):
             shape = "polygon" if o.get("polygon") else "polyline"
             raw = o.get(shape)
-            if not isinstance(raw, list) or len(raw) > 1 << 16:
+            if not isinstance(raw, list):
                 raise MapFileError(f"object layer {name!r}: a {shape} must be a list of points", None)
+            count.add(0, len(raw))
             pts = [(_num(p.get("x"), "point x"), _num(p.get("y"), "point y")) for p in raw if isinstance(p, dict)]
         elif o.get("gid"):
             shape = "tile"
@@ -428,43 +553,65 @@ def _objects(layer: dict[str, Any]) -> list[TiledObject]:
         out.append(TiledObject(name, to_int(o.get("id", 0), "object id"), str(o.get("name") or ""),
                                str(o.get("class") or o.get("type") or ""), _num(o.get("x", 0), "object x"),
                                _num(o.get("y", 0), "object y"), _num(o.get("width", 0), "object width"),
-                               _num(o.get("height", 0), "object height"), shape, pts, props_of(o.get("properties"))))
+                               _num(o.get("height", 0), "object height"), shape, pts, props_of(o.get("properties")),
+                               lprops, lcls, to_int(o.get("gid", 0), "object gid") & 0x0FFFFFFF))
     return out
 
 
-def _flatten(layers: Any, depth: int = 0) -> list[dict[str, Any]]:
+def _flatten(layers: Any, depth: int = 0, visible: bool = True) -> list[dict[str, Any]]:
+    """Tile and object layers in file order; a layer in a hidden group is hidden."""
     if not isinstance(layers, list) or depth > 32:
         raise MapFileError("layers must be a list", None)
     out: list[dict[str, Any]] = []
     for layer in layers:
         if not isinstance(layer, dict):
             raise MapFileError("each layer must be an object", None)
+        shown = visible and layer.get("visible", True) not in (False, 0, "0", "false")
         if layer.get("type") in ("tilelayer", "objectgroup"):
-            out.append(layer)
+            out.append({**layer, "visible": shown})
         elif layer.get("type") == "group":
-            out.extend(_flatten(layer.get("layers", []), depth + 1))
+            out.extend(_flatten(layer.get("layers", []), depth + 1, shown))
     return out
 
 
-def _chunked(layers: list[dict[str, Any]], max_cells: int) -> tuple[list[tuple[str, NDArray[np.uint32]]], tuple[int, int], int, int]:
+class _Cells:
+    """Tiles decoded so far over every layer and chunk, against ``max_cells``."""
+
+    def __init__(self, max_cells: int) -> None:
+        self.max_cells = max_cells
+        self.total = 0
+
+    def add(self, n: int, what: str) -> None:
+        self.total += n
+        if self.total > self.max_cells:
+            raise MapFileError(f"{what}: the map's tile layers hold more than the cap of {self.max_cells} tiles "
+                               "(counted over all layers and chunks)", None)
+
+
+def _chunked(layers: list[dict[str, Any]], cells: _Cells) -> tuple[list[TiledLayer], tuple[int, int], int, int]:
     """Tile layers of an infinite map as arrays over the chunks' bounding box, checked before allocating."""
     boxes = []
-    total = 0
     for layer in layers:
         name = layer.get("name", "")
-        for c in layer.get("chunks") or []:
+        chunks = layer.get("chunks") or []
+        if not isinstance(chunks, list):
+            raise MapFileError(f"layer {name!r}: chunks must be a list", None)
+        for c in chunks:
             if not isinstance(c, dict):
                 raise MapFileError(f"layer {name!r}: chunks must be objects", None)
             x, y = to_int(c.get("x"), "chunk x", minimum=None), to_int(c.get("y"), "chunk y", minimum=None)
             w, h = to_int(c.get("width"), "chunk width", minimum=1), to_int(c.get("height"), "chunk height", minimum=1)
-            total += w * h
-            check_size(total, 1, max_cells)
+            check_size(w, h, cells.max_cells)
+            cells.add(w * h, f"layer {name!r}")
             boxes.append((x, y, x + w, y + h))
     if not boxes:
         raise MapFileError("the infinite map has no chunks", None)
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
     x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
-    check_size(x1 - x0, y1 - y0, max_cells)
+    check_size(x1 - x0, y1 - y0, cells.max_cells)
+    if len(layers) * (x1 - x0) * (y1 - y0) > cells.max_cells:  # every layer is an array over the whole box
+        raise MapFileError(f"{len(layers)} tile layers over the chunks' {x1 - x0} x {y1 - y0} tiles exceed the cap of "
+                           f"{cells.max_cells} tiles", None)
     out = []
     for layer in layers:
         name = layer.get("name", "")
@@ -473,12 +620,21 @@ def _chunked(layers: list[dict[str, Any]], max_cells: int) -> tuple[list[tuple[s
             x, y, w, h = (int(c[k]) for k in ("x", "y", "width", "height"))
             arr[y - y0:y - y0 + h, x - x0:x - x0 + w] = decode(
                 c.get("data"), layer.get("encoding", "csv"), layer.get("compression"), w, h, f"layer {name!r} chunk ({x}, {y})")
-        out.append((str(name), arr))
+        out.append(_layer(layer, arr))
     return out, (x0, y0), x1 - x0, y1 - y0
 
 
-def read_tiled_file(data: bytes, path: Path, max_cells: int) -> TiledFile:
-    """Parse a TMX or TMJ file's bytes (``MapFileError`` on anything wrong)."""
+def _layer(la: dict[str, Any], arr: NDArray[np.uint32]) -> TiledLayer:
+    return TiledLayer(str(la.get("name", "")), arr, bool(la.get("visible", True)), props_of(la.get("properties")),
+                      str(la.get("class") or ""))
+
+
+def read_tiled_file(data: bytes, path: Path, max_cells: int, *, root: Path | None = None) -> TiledFile:
+    """Parse a TMX or TMJ file's bytes (``MapFileError`` on anything wrong).
+
+    ``max_cells`` caps the tiles of all tile layers and chunks together;
+    ``root``, when given, is the folder external tilesets must lie in.
+    """
     d = _tmx_dict(data, path) if data.lstrip()[:1] == b"<" else _tmj_dict(data, path)
     infinite = bool(d.get("infinite"))
     w = to_int(d.get("width", 1), "map width", minimum=1)
@@ -489,18 +645,23 @@ def read_tiled_file(data: bytes, path: Path, max_cells: int) -> TiledFile:
     sets = d.get("tilesets") or []
     if not isinstance(sets, list):
         raise MapFileError("tilesets must be a list", None)
+    reader = _Tilesets(path, root)
+    named: list[tuple[int, str]] = []
     for ts in sets:
         if not isinstance(ts, dict):
             raise MapFileError("tilesets must be objects", None)
         first = to_int(ts.get("firstgid"), "tileset firstgid", minimum=1)
-        body = _external(path, ts["source"]) if "source" in ts else ts
+        body = reader.read(ts["source"]) if "source" in ts else ts
         _tileset_tiles(body, first, tiles)
+        named.append((first, str(body.get("name") or "")))
     flat = _flatten(d.get("layers"))
     tile_layers = [la for la in flat if la.get("type") == "tilelayer"]
-    objects = [o for la in flat if la.get("type") == "objectgroup" for o in _objects(la)]
+    count = _Count()
+    objects = [o for la in flat if la.get("type") == "objectgroup" for o in _objects(la, count)]
     origin = (0, 0)
+    cells = _Cells(max_cells)
     if infinite or any("chunks" in la for la in tile_layers):
-        layers, origin, w, h = _chunked(tile_layers, max_cells)
+        layers, origin, w, h = _chunked(tile_layers, cells)
         infinite = True
     else:
         layers = []
@@ -510,11 +671,14 @@ def read_tiled_file(data: bytes, path: Path, max_cells: int) -> TiledFile:
             lh = to_int(la.get("height", h), "layer height", minimum=1)
             if (lw, lh) != (w, h):
                 raise MapFileError(f"layer {name!r} is {lw} x {lh}, the map is {w} x {h}", None)
-            layers.append((name, decode(la.get("data"), la.get("encoding", "csv"), la.get("compression"), w, h, f"layer {name!r}")))
+            cells.add(w * h, f"layer {name!r}")
+            arr = decode(la.get("data"), la.get("encoding", "csv"), la.get("compression"), w, h, f"layer {name!r}")
+            layers.append(_layer(la, arr))
     return TiledFile(
         orientation=str(d.get("orientation", "")), width=w, height=h,
         tilewidth=to_int(d.get("tilewidth", _TILE), "tilewidth", minimum=1),
         tileheight=to_int(d.get("tileheight", _TILE), "tileheight", minimum=1),
         hexsidelength=to_int(d.get("hexsidelength", 0), "hexsidelength"),
         staggeraxis=str(d.get("staggeraxis", "y")), staggerindex=str(d.get("staggerindex", "odd")), infinite=infinite,
-        properties=props_of(d.get("properties")), tiles=tiles, layers=layers, objects=objects, origin=origin)
+        properties=props_of(d.get("properties")), tiles=tiles, layers=layers, objects=objects, origin=origin,
+        tilesets=sorted(named))

@@ -62,7 +62,7 @@ import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, TypedDict, Union
+from typing import Any, Callable, Mapping, Sequence, TypedDict, Union
 
 import numpy as np
 from numpy.typing import NDArray
@@ -77,7 +77,9 @@ from ..map import Map, Marker
 from ..terrain import TerrainTable
 from .._files import atomic_write, atomic_write_with
 from ._names import TerrainNames
-from ._tiled_parse import TiledFile, TiledObject, check_size, read_tiled_file, to_int
+from ._tiled_parse import TiledFile, TiledLayer, TiledObject, check_size, read_tiled_file, to_int
+from ._tiled_rules import (BLOCK_FALSE, BLOCK_TRUE, COST_KEYS, NAME_KEYS, SPEED_KEYS, WATER_TRUE, TileRules, canonical,
+                           collision_name, cost_value, flat_props, norm_key, speed_cost, truthy)
 from .errors import MAX_FILE_CELLS, MapFileError, MapFileWarning
 
 __all__ = ["load_tiled", "save_tiled"]
@@ -119,53 +121,67 @@ def load_tiled(
     tile_terrain: TileTerrain | None = None,
     default_terrain: str | None = None,
     collision_terrain: str | None = "wall",
+    ground: str | Sequence[str] | None = None,
+    collision_layers: str | Sequence[str] | None = None,
     diagonal: bool | None = None,
     strict: bool = False,
     max_cells: int = MAX_FILE_CELLS,
+    root: str | os.PathLike[str] | None = None,
 ) -> Map:
-    """Read a Tiled ``.tmx`` or ``.tmj`` (``.json``) map as a ``Map``.
+    """Read a Tiled ``.tmx`` or ``.tmj`` (``.json``) map as a ``Map``, with the conventions games use.
+
+    ``docs/import.md`` ("Import your maps") lists every convention recognised;
+    in short: the ground is the topmost tile naming a terrain over all
+    visible tile layers; collision layers, collision objects and blocking
+    tiles make walls; terrain names and costs come from tile properties
+    under the names games use, matched to the terrain table by a synonym
+    table; tiles that name nothing take ``default_terrain``.
 
     Parameters
     ----------
     path : str or PathLike
-        The map file; external tilesets (``.tsx``/``.tsj``) are read from
-        beside it (never from outside its folder). Images are never read.
+        The map file; external tilesets (``.tsx``/``.tsj``) are read
+        relative to it, as Tiled does (``../tilesets/x.tsx``). Images are
+        never read.
     terrains : TerrainTable, optional
         The table terrain names refer to (default: the table wargrid wrote
         into the ``wargrid.terrains`` map property, else ``TerrainTable.default()``).
     terrain_property : str
-        The tile property that names a tile's terrain (step 1).
+        The tile property that names a tile's terrain, looked at first.
     tile_terrain : mapping or callable, optional
         Global tile id to terrain name, as a mapping (ids it lacks fall
-        through) or a callable ``(gid, properties) -> name or None`` (step 5).
+        through) or a callable ``(gid, properties) -> name or None``, for
+        tiles whose properties, class and colours name nothing.
     default_terrain : str, optional
-        The terrain of every tile nothing else names (step 6).
+        The terrain of cells no tile names (default ``'plains'``, or the
+        table's first terrain when it has no plains).
     collision_terrain : str or None
-        The terrain of a tile with a collision shape (step 4; default
-        ``'wall'``, added as impassable when the table lacks it; ``None``
-        ignores collision shapes).
+        What blocking cells become (default ``'wall'``, added as impassable
+        and blocking sight when the table lacks it; ``None`` ignores
+        collision layers, objects and blocking tiles).
+    ground : str or sequence of str, optional
+        The tile layers that make the ground (default: every visible tile
+        layer that is not a collision layer).
+    collision_layers : str or sequence of str, optional
+        The tile and object layers that block (default: found by name and
+        properties; an empty list: none).
     diagonal : bool, optional
         8 directions on orthogonal and isometric maps (default: the
         ``wargrid.diagonal`` map property, else ``False`` on orthogonal and
         ``True`` on isometric maps).
     strict : bool
-        Refuse terrain names the table lacks instead of adding them.
+        Refuse terrain names neither table knows, and tiles that name no
+        terrain, instead of adding or defaulting them.
     max_cells : int
-        Cap on the tiles the map may declare.
-
-    Each tile's terrain is the first of: (1) its ``terrain_property``;
-    (2) its class (``type`` before Tiled 1.9); (3) its Wang-set or
-    terrain-set colour: the colour on most of its corners and edges, a tie
-    going to the colour listed first in the set; (4) ``collision_terrain``
-    if it has a collision shape; (5) ``tile_terrain``; (6) ``default_terrain``.
-    A name the table lacks (also in its tidy form: lower case, ``_`` for
-    spaces) is added as a terrain of cost 1 for every class that does not
-    block sight, with a ``MapFileWarning`` naming it, unless ``strict``.
+        Cap on the tiles decoded over all tile layers and chunks together.
+    root : str or PathLike, optional
+        A folder external tilesets must lie in (for servers that read
+        untrusted files).
 
     Raises
     ------
     MapFileError
-        Anything wrong with the file, naming it (and the line or layer).
+        Anything wrong with the file, naming it (and the line, layer or tileset).
 
     Examples
     --------
@@ -189,17 +205,24 @@ def load_tiled(
             raise ArgumentTypeError(f"{name} must be a terrain name or None, got {v!r}")
     if diagonal is not None and not isinstance(diagonal, bool):
         raise ArgumentTypeError(f"diagonal must be True, False or None, got {diagonal!r}")
+    ground_names = _layer_names(ground, "ground")
+    collision_names = _layer_names(collision_layers, "collision_layers")
+    root_path = None
+    if root is not None:
+        if not isinstance(root, (str, os.PathLike)):
+            raise ArgumentTypeError(f"root must be a folder path or None, got {type(root).__name__}")
+        root_path = Path(root)
+        if not path.resolve().is_relative_to(root_path.resolve()):
+            raise MapFileError(f"the map lies outside {root_path} (root=)", path)
     try:
-        size = path.stat().st_size
-        if size > _MAX_BYTES:
-            raise MapFileError(f"file is {size} bytes, more than the {_MAX_BYTES} a map file may have", path)
-        data = path.read_bytes()
+        data = read_regular_file(path, _MAX_BYTES)
     except OSError as exc:
         raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
-    opts = _Options(terrain_property, tile_terrain, default_terrain, collision_terrain, diagonal, bool(strict), max_cells)
+    opts = _Options(terrain_property, tile_terrain, default_terrain, collision_terrain, diagonal, bool(strict), max_cells,
+                    ground_names, collision_names)
     try:
-        f = read_tiled_file(data, path, max_cells)
-        m, added = _build(f, terrains, opts)
+        f = read_tiled_file(data, path, max_cells, root=root_path)
+        m, added, unnamed = _build(f, terrains, opts)
     except MapFileError as exc:
         if exc.path is None:
             raise MapFileError(exc.reason, path, exc.line) from None
@@ -209,7 +232,35 @@ def load_tiled(
     if added:
         warnings.warn(f"{path}: terrains not in the terrain table were added (cost 1 for every class unless "
                       f"impassable): {', '.join(added)}", MapFileWarning, stacklevel=2)
+    if unnamed:
+        warnings.warn(f"{path}: {unnamed}", MapFileWarning, stacklevel=2)
     return m
+
+
+def _layer_names(v: str | Sequence[str] | None, what: str) -> tuple[str, ...] | None:
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return (v,)
+    if not isinstance(v, Sequence) or not all(isinstance(n, str) for n in v):
+        raise ArgumentTypeError(f"{what} must be a layer name or a list of layer names, got {v!r}")
+    return tuple(v)
+
+
+def read_regular_file(path: Path, cap: int) -> bytes:
+    """The bytes of a regular file of at most ``cap`` bytes (``MapFileError`` otherwise; ``OSError`` passes)."""
+    import stat
+
+    with path.open("rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise MapFileError("not a regular file (a device, a pipe or a folder): map files are read from regular files only", path)
+        if st.st_size > cap:
+            raise MapFileError(f"file is {st.st_size} bytes, more than the {cap} a map file may have", path)
+        data = fh.read(st.st_size + 1)  # (read(n) reserves n bytes: ask for what the file holds)
+    if len(data) > cap:
+        raise MapFileError(f"file is more than the {cap} bytes a map file may have", path)
+    return data
 
 
 @dataclass(frozen=True)
@@ -221,17 +272,19 @@ class _Options:
     diagonal: bool | None
     strict: bool
     max_cells: int
+    ground: tuple[str, ...] | None = None
+    collision_layers: tuple[str, ...] | None = None
 
 
 def _flag(v: Any) -> bool:
     return v is True or str(v).lower() in ("true", "1")
 
 
-def _crop(f: TiledFile) -> tuple[list[tuple[str, NDArray[np.uint32]]], tuple[int, int], int, int]:
+def _crop(f: TiledFile, layers: list[TiledLayer]) -> tuple[list[TiledLayer], tuple[int, int], int, int]:
     """An infinite map's layers cut to the tiles in use (stagger axis to an even start)."""
     used = np.zeros((f.height, f.width), dtype=bool)
-    for _, arr in f.layers:
-        used |= (arr & np.uint32(_FLIP_MASK)) != 0
+    for la in layers:
+        used |= (la.gids & np.uint32(_FLIP_MASK)) != 0
     if not used.any():
         raise MapFileError("the infinite map's chunks hold no tile", None)
     ys, xs = np.nonzero(used)
@@ -242,8 +295,8 @@ def _crop(f: TiledFile) -> tuple[list[tuple[str, NDArray[np.uint32]]], tuple[int
         else:
             y0 -= (f.origin[1] + y0) & 1
         x0, y0 = max(x0, 0), max(y0, 0)
-    layers = [(n, a[y0:y1, x0:x1]) for n, a in f.layers]
-    return layers, (f.origin[0] + x0, f.origin[1] + y0), x1 - x0, y1 - y0
+    out = [replace(la, gids=la.gids[y0:y1, x0:x1]) for la in f.layers]
+    return out, (f.origin[0] + x0, f.origin[1] + y0), x1 - x0, y1 - y0
 
 
 def _grid_of(f: TiledFile, w: int, h: int, mask: NDArray[np.bool_] | None, opts: _Options) -> Grid:
@@ -283,75 +336,174 @@ def _table(f: TiledFile, terrains: TerrainTable | None) -> TerrainTable:
         raise MapFileError(f"map property 'wargrid.terrains' is not a terrain table: {exc}", None) from None
 
 
-def _tile_name(f: TiledFile, gid: int, opts: _Options) -> tuple[str | None, bool]:
-    """The terrain name of a tile by the documented steps, and whether it came from a collision shape."""
-    info = f.tiles.get(gid)
-    props: Mapping[str, Any] = {}
-    if info is not None:
-        props = info.properties
-        v = props.get(opts.prop)
+def _blocks(props: Mapping[str, Any]) -> bool:
+    """Whether properties say "this blocks" (``collides`` true, ``walkable`` false, ...)."""
+    flat = flat_props(props)
+    return (any(truthy(flat.get(k)) is True for k in BLOCK_TRUE)
+            or any(truthy(flat.get(k)) is False for k in BLOCK_FALSE))
+
+
+class _Tiles:
+    """The ground terrain id of each global tile id (-1: the tile names nothing), by the documented conventions."""
+
+    def __init__(self, f: TiledFile, names: TerrainNames, opts: _Options) -> None:
+        self.f = f
+        self.names = names
+        self.opts = opts
+        self.rules = TileRules(names)
+        self.ids: dict[int, int] = {}
+        self.unnamed: dict[int, None] = {}
+        self.unknown: list[str] = []
+        self.prop = norm_key(opts.prop)
+
+    def _strict_unknown(self, name: str) -> None:
+        raise MapFileError(f"a tile names terrain {name!r}, which is not in the terrain table (known: "
+                           f"{', '.join(self.names.base.names)}) nor in the synonym table (strict=True)", None)
+
+    def name_of(self, gid: int) -> tuple[str | None, float | None, bool]:
+        """The terrain name a tile gives, its step cost (``inf``: impassable) and whether it blocks."""
+        info = self.f.tiles.get(gid)
+        props: Mapping[str, Any] = info.properties if info is not None else {}
+        flat = flat_props(props)
+        block = self.opts.collision is not None and (_blocks(props) or (info is not None and info.collision))
+        name: str | None = None
+        v = flat.get(self.prop)
         if v is not None and str(v).strip():
-            return str(v), False
-        if info.cls:
-            return info.cls, False
-        if info.colours:
+            name = str(v).strip()
+        if name is None:
+            name = self._given(gid, props)
+        for key in NAME_KEYS if name is None else ():
+            v = flat.get(key)
+            if isinstance(v, str) and v.strip() and not v.strip().lstrip("-").isdigit():
+                name = v.strip()
+                break
+        if name is None and info is not None and info.cls:
+            name = info.cls
+        if name is None and info is not None and info.colours:
             counts: dict[str, int] = {}
             for c in info.colours:
                 counts[c] = counts.get(c, 0) + 1
-            return max(counts, key=lambda c: (counts[c], -info.order.get(c, 0))), False
-        if info.collision and opts.collision is not None:
-            return opts.collision, True
-    tt = opts.tile_terrain
-    if tt is not None:
+            name = max(counts, key=lambda c: (counts[c], -info.order.get(c, 0)))
+        if name is None and any(truthy(flat.get(k)) is True for k in WATER_TRUE):
+            name = "water"
+        cost = None
+        for key in COST_KEYS:
+            if key in flat and (cost := cost_value(flat[key])) is not None:
+                break
+        if cost is None:
+            for key in SPEED_KEYS:
+                if key in flat and (cost := speed_cost(flat[key])) is not None:
+                    break
+        hint = flat.get("name")  # a weak hint: a name property the synonym table knows, or that names a costed tile
+        if name is None and isinstance(hint, str) and hint.strip() and (cost is not None or canonical(hint) is not None):
+            name = hint.strip()
+        return name, cost, block
+
+    def _given(self, gid: int, props: Mapping[str, Any]) -> str | None:
+        tt = self.opts.tile_terrain
+        if tt is None:
+            return None
+        name: object
         if isinstance(tt, Mapping):
             try:
                 name = tt[gid]  # a defaultdict answers every id
             except KeyError:
-                name = None
+                return None
         else:
             name = tt(gid, MappingProxyType(dict(props)))
-        if name is not None:
-            if not isinstance(name, str):
-                raise MapFileError(f"tile_terrain gave {name!r} for tile {gid}, not a terrain name", None)
-            return name, False
-    return opts.default, False
+        if name is not None and not isinstance(name, str):
+            raise MapFileError(f"tile_terrain gave {name!r} for tile {gid}, not a terrain name", None)
+        return name
+
+    def id(self, gid: int) -> int:
+        if gid in self.ids:
+            return self.ids[gid]
+        name, cost, block = self.name_of(gid)
+        tid = -1
+        if cost is not None:
+            tid = self.rules.cost_id(name, cost)
+        elif name is not None:
+            tid = self.rules.name_id(name, strict=self.opts.strict, unknown=self._strict_unknown)
+        if block:
+            tid = self._blocking(tid)
+        if tid < 0:
+            self.unnamed[gid] = None
+        self.ids[gid] = tid
+        return tid
+
+    def wall(self) -> int:
+        assert self.opts.collision is not None
+        return self.rules.wall(self.opts.collision)
+
+    def _blocking(self, tid: int) -> int:
+        """A blocking tile: its own terrain when no land class may enter it already (water stays water), else the wall."""
+        if tid >= 0:
+            t = self.names.table()[tid]
+            if not any(math.isfinite(t.costs.get(c, math.inf)) for c in self.rules.land):
+                return tid
+        return self.wall()
+
+    def layer_ids(self, gids: NDArray[np.uint32]) -> NDArray[np.int32]:
+        """Terrain ids of a layer's tiles: -1 names nothing, -2 no tile."""
+        g = gids & np.uint32(_FLIP_MASK)
+        uniq, inv = np.unique(g, return_inverse=True)
+        lut = np.array([-2 if u == 0 else self.id(u) for u in uniq.tolist()], dtype=np.int32)
+        return lut[inv].reshape(g.shape)
 
 
-def _terrain_ids(f: TiledFile, layers: list[tuple[str, NDArray[np.uint32]]], names: TerrainNames,
-                 opts: _Options) -> list[NDArray[np.int16]]:
-    lut: dict[int, int] = {}
-    missing: dict[int, str] = {}
-    out = []
-    for layer, arr in layers:
-        gids = arr & np.uint32(_FLIP_MASK)
-        uniq, inv = np.unique(gids, return_inverse=True)
-        ids = []
-        for g in uniq.tolist():
-            if g == 0:
-                ids.append(-1)
-                continue
-            if g not in lut:
-                name, wall = _tile_name(f, g, opts)
-                if name is None:
-                    missing.setdefault(g, layer)
-                    lut[g] = 0
-                elif opts.strict and not names.known(name):
-                    raise MapFileError(f"layer {layer!r}: tile {g} is terrain {name!r}, which is not in the terrain table "
-                                       f"(known: {', '.join(names.base.names)})", None)
-                else:
-                    lut[g] = names.id(name, impassable=wall)
-            ids.append(lut[g])
-        out.append(np.array(ids, dtype=np.int16)[inv].reshape(arr.shape))
-    if missing:
-        g, layer = next(iter(missing.items()))
-        more = f" (and {len(missing) - 1} more tiles: {', '.join(map(str, list(missing)[1:6]))})" if len(missing) > 1 else ""
-        how = f"no {opts.prop!r} property, class, Wang colour or collision shape"
-        if opts.tile_terrain is not None:
-            how += " and no entry in tile_terrain"
-        raise MapFileError(f"layer {layer!r}: tile {g} has {how}{more}. To load the map, give default_terrain='plains' "
-                           f"(any terrain name), tile_terrain={{gid: name}} or a callable (gid, properties) -> name, or "
-                           f"give the tiles a {opts.prop!r} property or a class in Tiled", None)
-    return out
+def _is_collision_layer(name: str, cls: str, props: Mapping[str, Any], opts: _Options) -> bool:
+    if opts.collision is None:
+        return False
+    if opts.collision_layers is not None:
+        return name in opts.collision_layers
+    return collision_name(name) or collision_name(cls) or _blocks(props)
+
+
+def _roles(f: TiledFile, opts: _Options) -> tuple[list[TiledLayer], list[TiledLayer], TiledLayer | None]:
+    """The ground layers (bottom first), the collision layers and the overlay layer."""
+    names = [la.name for la in f.layers] + sorted({o.layer for o in f.objects})
+    for want, what in ((opts.ground, "ground"), (opts.collision_layers, "collision_layers")):
+        for n in want or ():
+            if n not in names:
+                raise MapFileError(f"{what} names layer {n!r}, which the map does not have (its layers: "
+                                   f"{', '.join(repr(x) for x in names) or 'none'})", None)
+    collision = [la for la in f.layers if _is_collision_layer(la.name, la.cls, la.properties, opts)]
+    overlay = next((la for la in f.layers if la.name == "overlay"), None)
+    if opts.ground is not None:
+        ground = [la for la in f.layers if la.name in opts.ground]
+    else:
+        rest = [la for la in f.layers if la not in collision and la is not overlay]
+        ground = [la for la in rest if la.visible] or rest
+    return ground, collision, overlay
+
+
+def _collision_objects(f: TiledFile, opts: _Options) -> tuple[list[TiledObject], list[TiledObject]]:
+    """The objects that block, and the others (the markers)."""
+    if opts.collision is None:
+        return [], list(f.objects)
+    walls: list[TiledObject] = []
+    rest: list[TiledObject] = []
+    for o in f.objects:
+        if opts.collision_layers is not None:
+            hit = o.layer in opts.collision_layers
+        else:
+            hit = (_is_collision_layer(o.layer, o.layer_cls, o.layer_properties, opts) or collision_name(o.cls)
+                   or collision_name(o.name) or _blocks(o.properties))
+        (walls if hit and o.shape != "point" else rest).append(o)
+    return walls, rest
+
+
+def _unnamed_note(f: TiledFile, tiles: _Tiles, cells: int, default: str) -> str:
+    sets: dict[str, int] = {}
+    for g in tiles.unnamed:
+        info = f.tiles.get(g)
+        ts = (info.tileset if info is not None else f.tileset_of(g)) or "(no tileset)"
+        sets[ts] = sets.get(ts, 0) + 1
+    listed = ", ".join(f"{n!r} ({k})" for n, k in sorted(sets.items(), key=lambda kv: -kv[1])[:8])
+    more = f" and {len(sets) - 8} more" if len(sets) > 8 else ""
+    return (f"{cells} cells are drawn only with tiles that name no terrain ({len(tiles.unnamed)} tiles, of tilesets "
+            f"{listed}{more}); they are {default!r} (default_terrain). Give the tiles a terrain property or a class in "
+            "Tiled, or pass default_terrain= or tile_terrain=")
 
 
 def _plain(props: Mapping[str, Any]) -> dict[str, Any]:
@@ -403,19 +555,64 @@ def _to_float(v: Any) -> float:
         raise MapFileError(f"{v!r} is not a number", None) from None
 
 
-def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple[Map, list[str]]:
-    layers, origin, w, h = _crop(f) if f.infinite else (f.layers, f.origin, f.width, f.height)
-    ground_i = next((i for i, (n, _) in enumerate(layers) if n != "overlay"), None)
-    if ground_i is None:
+def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple[Map, list[str], str]:
+    ground_layers, collision_layers, overlay_layer = _roles(f, opts)
+    used = ground_layers + collision_layers + ([overlay_layer] if overlay_layer is not None else [])
+    if not f.layers:
         raise MapFileError("the map has no tile layer", None)
-    chosen = [layers[ground_i]] + [la for la in layers if la[0] == "overlay"][:1]
+    if f.infinite:
+        cropped, origin, w, h = _crop(f, used or f.layers)
+        by_id = {id(a): b for a, b in zip(f.layers, cropped)}
+        ground_layers = [by_id[id(la)] for la in ground_layers]
+        collision_layers = [by_id[id(la)] for la in collision_layers]
+        overlay_layer = None if overlay_layer is None else by_id[id(overlay_layer)]
+    else:
+        origin, w, h = f.origin, f.width, f.height
     names = TerrainNames(_table(f, terrains))
-    ids = _terrain_ids(f, chosen, names, opts)
-    terrain = ids[0]
-    overlay = ids[1] if len(ids) > 1 else None
+    tiles = _Tiles(f, names, opts)
+    terrain = np.full((h, w), -2, dtype=np.int32)
+    for la in reversed(ground_layers):  # topmost first: a cell keeps the first tile that names a terrain
+        ids = tiles.layer_ids(la.gids)
+        take = (terrain < 0) & (ids != -2) & ((terrain == -2) | (ids >= 0))
+        terrain[take] = ids[take]
+    blocked = np.zeros((h, w), dtype=bool)
+    for la in collision_layers:
+        blocked |= (la.gids & np.uint32(_FLIP_MASK)) != 0
+    walls, marker_objects = _collision_objects(f, opts)
+    bounds = (origin[0], origin[1], origin[0] + w, origin[1] + h)
+    budget = [opts.max_cells]
+    for o in walls:
+        for c, r in _object_cells(f, o, bounds, budget):
+            blocked[r - origin[1], c - origin[0]] = True
+    unnamed = ""
+    defaulted = terrain == -1
+    if defaulted.any():
+        if opts.strict:
+            g = next(iter(tiles.unnamed))
+            raise MapFileError(f"tile {g} (of tileset {f.tileset_of(g) or '?'!r}) has no {opts.prop!r} property, class, "
+                               f"Wang colour, cost or collision shape ({len(tiles.unnamed)} such tiles, "
+                               f"{int(defaulted.sum())} cells). To load the map, give default_terrain='plains' (any "
+                               f"terrain name), tile_terrain={{gid: name}} or a callable (gid, properties) -> name, or "
+                               f"give the tiles a {opts.prop!r} property or a class in Tiled", None)
+        default = opts.default if opts.default is not None else ("plains" if "plains" in names.base.names else names.base.names[0])
+        if opts.default is not None and opts.strict and not names.known(opts.default):
+            tiles._strict_unknown(opts.default)
+        terrain[defaulted] = tiles.rules.name_id(default, strict=False, unknown=tiles._strict_unknown)
+        if opts.default is None:
+            unnamed = _unnamed_note(f, tiles, int(defaulted.sum()), default)
+    if blocked.any():
+        wall = tiles.wall()
+        table = names.table()
+        land_ok = np.array([tiles.rules.passable_on_land(table, i) for i in range(len(table))] + [True], dtype=bool)
+        turn = blocked & land_ok[terrain]  # -2 (no tile) indexes the last entry: a blocked empty cell is a wall
+        terrain[turn] = wall
+    overlay = None
+    if overlay_layer is not None:
+        ov = tiles.layer_ids(overlay_layer.gids)
+        overlay = np.where(ov >= 0, ov, -1).astype(np.int32)
     mask = terrain >= 0
     if not mask.any():
-        raise MapFileError("the ground layer is empty (every tile is 0)", None)
+        raise MapFileError("the ground layers are empty (every tile is 0)", None)
     props = {k: v for k, v in _plain(f.properties).items() if k not in _OWN and not k.startswith("tiled.")}
     stagger: IsoStagger | None = None
     if f.orientation == "staggered":
@@ -424,7 +621,7 @@ def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple
                                f"{f.staggeraxis!r} and {f.staggerindex!r}", None)
         stagger = IsoStagger(f.staggeraxis, f.staggerindex, w, h)
         check_size(*stagger.board_shape(), opts.max_cells)
-        terrain = stagger.to_board(terrain, -1)
+        terrain = stagger.to_board(np.where(mask, terrain, -1), -1)
         overlay = None if overlay is None else stagger.to_board(overlay, -1)
         mask = terrain >= 0
         base = _grid_of(replace(f, orientation="isometric"), mask.shape[1], mask.shape[0], None, opts)
@@ -435,13 +632,14 @@ def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple
         grid = _grid_of(f, w, h, None if mask.all() else mask, opts)
     if f.infinite:
         props["tiled.origin"] = f"{origin[0]},{origin[1]}"
-    markers = markers_from_objects(f, grid, origin, stagger)
+    markers = markers_from_objects(f, grid, origin, stagger, marker_objects, budget)
     table = names.table()
-    m = Map(grid, terrain=np.where(mask, terrain, 0), terrains=table,
-            overlay=None if overlay is None else np.where(mask, overlay, -1),
+    if len(table) > np.iinfo(np.int16).max:
+        raise MapFileError(f"the map names {len(table)} terrains, more than the {np.iinfo(np.int16).max} a board holds", None)
+    m = Map(grid, terrain=np.where(mask, terrain, 0).astype(np.int16), terrains=table,
+            overlay=None if overlay is None else np.where(mask, overlay, -1).astype(np.int16),
             markers=markers, properties=props, **_extras(f, grid.shape, grid.ndir))
-    return m, names.added
-
+    return m, names.added, unnamed
 
 
 # -- objects to markers ---------------------------------------------------------------------
@@ -475,8 +673,15 @@ def _step(f: TiledFile) -> tuple[float, float]:
     return tw, (th - side) / 2 + side
 
 
+def _spend(budget: list[int], n: int) -> None:
+    """Take ``n`` cells from the objects' budget (``max_cells`` over every object of the map)."""
+    budget[0] -= n
+    if budget[0] < 0:
+        raise MapFileError("the map's objects cover more cells, all together, than the cap (max_cells)", None)
+
+
 def _cells_in(f: TiledFile, box: tuple[float, float, float, float], inside: Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.bool_]],
-              bounds: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+              bounds: tuple[int, int, int, int], budget: list[int]) -> list[tuple[int, int]]:
     """Tiled cells (absolute) within ``bounds`` whose centre is ``inside`` the shape with bounding ``box``."""
     sx, sy = _step(f)
     c0, r0, c1, r1 = bounds
@@ -484,6 +689,7 @@ def _cells_in(f: TiledFile, box: tuple[float, float, float, float], inside: Call
     ra, rb = max(r0, math.floor(box[1] / sy) - 2), min(r1, math.floor(box[3] / sy) + 3)
     if ca >= cb or ra >= rb:
         return []
+    _spend(budget, (cb - ca) * (rb - ra))
     r, c = np.mgrid[ra:rb, ca:cb]
     cx, cy = _centres(f, c.ravel(), r.ravel())
     hit = inside(cx, cy)
@@ -525,7 +731,7 @@ def _in_polygon(pts: list[tuple[float, float]]) -> Callable[[NDArray[np.float64]
     return inside
 
 
-def _object_cells(f: TiledFile, o: TiledObject, bounds: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+def _object_cells(f: TiledFile, o: TiledObject, bounds: tuple[int, int, int, int], budget: list[int]) -> list[tuple[int, int]]:
     if o.shape == "point":
         c = _nearest(f, o.x, o.y, bounds)
         return [] if c is None else [c]
@@ -541,12 +747,13 @@ def _object_cells(f: TiledFile, o: TiledObject, bounds: tuple[int, int, int, int
         box = (min(xs), min(ys), max(xs), max(ys))
         cells: list[tuple[int, int]] = []
         if o.shape == "polygon" and len(pts) >= 3:
-            cells = _cells_in(f, box, _in_polygon(pts), bounds)
+            cells = _cells_in(f, box, _in_polygon(pts), bounds, budget)
         if not cells:  # a line, or a shape too thin to hold a centre: the cells it passes over
             sx, sy = _step(f)
             seen: dict[tuple[int, int], None] = {}
             for (ax, ay), (bx, by) in zip(pts, pts[1:] or pts):
                 n = max(1, int(4 * max(abs(bx - ax) / sx, abs(by - ay) / sy)))
+                _spend(budget, n)
                 for t in np.linspace(0.0, 1.0, n + 1).tolist():
                     c = _nearest(f, ax + (bx - ax) * t, ay + (by - ay) * t, bounds)
                     if c is not None:
@@ -556,9 +763,9 @@ def _object_cells(f: TiledFile, o: TiledObject, bounds: tuple[int, int, int, int
     box = (o.x, o.y, o.x + o.width, o.y + o.height)
     if o.shape == "ellipse" and o.width > 0 and o.height > 0:
         ex, ey, rx, ry = o.x + o.width / 2, o.y + o.height / 2, o.width / 2, o.height / 2
-        cells = _cells_in(f, box, lambda x, y: ((x - ex) / rx) ** 2 + ((y - ey) / ry) ** 2 <= 1.0, bounds)
+        cells = _cells_in(f, box, lambda x, y: ((x - ex) / rx) ** 2 + ((y - ey) / ry) ** 2 <= 1.0, bounds, budget)
     else:
-        cells = _cells_in(f, box, lambda x, y: (x >= box[0]) & (x < box[2]) & (y >= box[1]) & (y < box[3]), bounds)
+        cells = _cells_in(f, box, lambda x, y: (x >= box[0]) & (x < box[2]) & (y >= box[1]) & (y < box[3]), bounds, budget)
     if not cells:
         c = _nearest(f, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, bounds)
         cells = [] if c is None else [c]
@@ -574,17 +781,19 @@ def _parse_cells(text: Any) -> list[tuple[int, int]]:
     return out
 
 
-def markers_from_objects(f: TiledFile, grid: Grid, origin: tuple[int, int], stagger: IsoStagger | None) -> list[Marker]:
+def markers_from_objects(f: TiledFile, grid: Grid, origin: tuple[int, int], stagger: IsoStagger | None,
+                         objects: list[TiledObject], budget: list[int]) -> list[Marker]:
     """Every object of the object layers as a ``Marker`` on ``grid`` (cells off the board left out)."""
     out = []
     ox, oy = origin
     bounds = (ox, oy, ox + (stagger.width if stagger else grid.width), oy + (stagger.height if stagger else grid.height))
-    for o in f.objects:
+    for o in objects:
         props = _plain(o.properties)
         if "wargrid.cells" in props:  # wargrid wrote the exact board cells
             cells = _parse_cells(props.pop("wargrid.cells"))
+            _spend(budget, len(cells))
         else:
-            tiled = [(c - ox, r - oy) for c, r in _object_cells(f, o, bounds)]
+            tiled = [(c - ox, r - oy) for c, r in _object_cells(f, o, bounds, budget)]
             cells = [stagger.cell(t) for t in tiled] if stagger is not None else tiled
         cells = [c for c in cells if 0 <= c[0] < grid.width and 0 <= c[1] < grid.height and grid.mask[c[1], c[0]]]
         out.append(Marker(o.name, tuple(cells), kind=o.cls, properties=props))

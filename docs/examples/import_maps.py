@@ -1,0 +1,55 @@
+"""Import your maps: a small map in each format, loaded with no options, drawn with its terrain colours."""
+import os
+import tempfile
+from pathlib import Path
+
+import wargrid
+from wargrid.render import render_svg
+
+out = Path(os.environ.get("WARGRID_PICTURES") or tempfile.mkdtemp())  # the docs build sets the folder
+
+# Tiled, as games lay it out: the map in maps/, its tilesets in a sibling folder, walls in a collision layer
+TILESET = """<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" name="outdoor" tilewidth="16" tileheight="16" tilecount="4" columns="4">
+ <tile id="0"><properties><property name="type" value="Grass"/></properties></tile>
+ <tile id="1"><properties><property name="type" value="Deep Water"/></properties></tile>
+ <tile id="2"><properties><property name="type" value="Trees"/></properties></tile>
+ <tile id="3"><properties><property name="type" value="Dirt Road"/></properties></tile>
+</tileset>
+"""
+W, H = 12, 8
+ground = [[2 if (x - 6) ** 2 + (y - 3) ** 2 < 5 else 4 if y == 6 else 1 for x in range(W)] for y in range(H)]
+trees = [[3 if x < 3 and y < 4 else 0 for x in range(W)] for y in range(H)]
+walls = [[1 if x == 9 and y != 6 else 0 for x in range(W)] for y in range(H)]
+
+
+def csv(rows):
+    return ",\n".join(",".join(map(str, r)) for r in rows)
+
+
+TMX = f"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE map SYSTEM "http://mapeditor.org/dtd/1.0/map.dtd">
+<map version="1.10" orientation="orthogonal" width="{W}" height="{H}" tilewidth="16" tileheight="16">
+ <tileset firstgid="1" source="../tilesets/outdoor.tsx"/>
+ <tileset firstgid="5" name="collision" tilewidth="16" tileheight="16" tilecount="1" columns="1"/>
+ <layer name="Ground" width="{W}" height="{H}"><data encoding="csv">{csv(ground)}</data></layer>
+ <layer name="Trees" width="{W}" height="{H}"><data encoding="csv">{csv(trees)}</data></layer>
+ <layer name="Collision" width="{W}" height="{H}" visible="0"><data encoding="csv">{csv([[5 * v for v in r] for r in walls])}</data></layer>
+</map>
+"""
+with tempfile.TemporaryDirectory() as folder:
+    (Path(folder) / "tilesets").mkdir()
+    (Path(folder) / "maps").mkdir()
+    (Path(folder) / "tilesets" / "outdoor.tsx").write_text(TILESET, encoding="utf-8")
+    (Path(folder) / "maps" / "town.tmx").write_text(TMX, encoding="utf-8")
+    tiled = wargrid.load_tiled(Path(folder) / "maps" / "town.tmx")
+
+    # Moving AI: one letter a cell
+    rows = ["." * 12, "..@@@@......", "..@..@..TT..", "..@..@..TT..", ".......WWW..", "...SS..WWW..", "GGGG........", "." * 12]
+    (Path(folder) / "arena.map").write_text(f"type octile\nheight {len(rows)}\nwidth 12\nmap\n" + "\n".join(rows) + "\n")
+    movingai = wargrid.load_movingai(Path(folder) / "arena.map")
+
+for name, m in (("tiled", tiled), ("movingai", movingai)):
+    (out / f"{name}.svg").write_text(render_svg(m), encoding="utf-8")
+print("tiled:", tiled.shape, sorted({tiled.terrain_name((x, y)) for y in range(H) for x in range(W)}),
+      "wall at (9, 0):", tiled.terrain_name((9, 0)), "| movingai:", movingai.shape)
