@@ -265,6 +265,13 @@ def test_bad_files_name_the_file_and_line(tmp_path: Path, text: str, words: str,
     assert words in str(e.value) and str(p) in str(e.value) and e.value.line == line
 
 
+def test_a_byte_order_mark_is_not_part_of_the_first_code(tmp_path: Path) -> None:
+    p = tmp_path / "bom.map"
+    p.write_bytes("Hh^Fp, Gg\nGg, Kh\n".encode("utf-8-sig"))
+    m = load_wesnoth(p, border_size=0)
+    assert m.overlay_name((0, 0)) == "hills_regular__pine_forest" and m.costs(unit="mounted")[0, 0] == 3
+
+
 def test_size_is_checked_before_the_board_is_built(tmp_path: Path) -> None:
     p = tmp_path / "big.map"
     p.write_text(("Gg," * 99 + "Gg\n") * 100)

@@ -351,3 +351,11 @@ def test_upload_wesnoth_map(client):
     assert got["kind"] == "hex-flat" and got["grid"]["offset"] == "odd-q" and (got["width"], got["height"]) == (14, 10)
     mover = client.post("/api/upload", json={"name": "a.map", "text": "type octile\nheight 1\nwidth 2\nmap\n..\n"})
     assert mover.status_code == 200, mover.text
+
+
+def test_upload_of_a_wesnoth_map_of_many_unknown_codes_is_refused_at_once(client):
+    # 36.3: 40,000 distinct unknown codes kept the server's threads busy for 36 s, then answered 500
+    n = 202
+    text = "".join(", ".join(f"Zz{y * n + x}" for x in range(n)) + "\n" for y in range(n))
+    msg = error(client.post("/api/upload", json={"name": "many.map", "text": text}), 400)
+    assert "unknown terrain code 'Zz203'" in msg

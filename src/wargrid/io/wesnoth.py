@@ -227,7 +227,7 @@ def load_wesnoth(
         size = path.stat().st_size
         if size > _MAX_BYTES:
             raise MapFileError(f"file is {size} bytes, more than the {_MAX_BYTES} a Wesnoth map may have", path)
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark some editors write is not a code
     except OSError as exc:
         raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
     except UnicodeDecodeError as exc:
