@@ -390,6 +390,19 @@ def test_mods_keep_their_own_tilesets(tmp_path):
     assert m.terrain_name((0, 0)) == "Rough" and "chem" in m.terrains.classes
 
 
+def test_another_mods_tileset_of_the_same_id_is_skipped(tmp_path):
+    ra = Tileset("TEMPERAT", [Template(255, 1, 1, {0: "Clear"}, pick_any=True)], ["Clear", "Ore", "Gems"])
+    cnc = Tileset("TEMPERAT", [Template(255, 1, 1, {0: "Rough"}, pick_any=True)], ["Rough", "Tiberium"])
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    (first / "temperat.yaml").write_text(ra.yaml())
+    (second / "temperat.yaml").write_text(cnc.yaml())
+    p = write_oramap(tmp_path / "td.oramap", map_yaml(1, 1, tileset="TEMPERAT", mod="cnc"), map_bin([[(255, 0)]]))
+    assert load_openra(p, tilesets=[first, second]).terrain_name((0, 0)) == "Rough"
+    with pytest.raises(MapFileError, match=r"skipped .*first/temperat\.yaml \(names Gems, Ore: another mod's"):
+        load_openra(p, tilesets=[first])
+
+
 def test_d2k_map_with_spice(tmp_path):
     ts = Tileset("ARRAKIS", [Template(0, 1, 1, {0: "SpiceSand"}), Template(1, 1, 1, {0: "Rock"}),
                              Template(2, 1, 1, {0: "Cliff"}), Template(3, 1, 1, {0: "Dune"})],

@@ -48,7 +48,8 @@ looks for the map's tileset (by its ``General: Id`` and the map's mod), in
 order, in ``tilesets=`` (folders or yaml files), next to the map (the map's
 folder and the folder holding it, each with ``tilesets/<mod>/`` and
 ``tilesets/``), under ``$OPENRA_DIR/mods/<mod>/tilesets/``, and in the usual
-install places (``OPENRA_INSTALL_DIRS``).
+install places (``OPENRA_INSTALL_DIRS``); a file of that Id naming another
+mod's resource type (Ore for a Tiberian Dawn map) is passed over.
 
 Tiberian Sun's isometric maps (``RequiresMod: ts``) are refused with a clear error.
 
@@ -533,6 +534,7 @@ def _candidate_dirs(map_path: Path, mod: str, tilesets: Sequence[Path]) -> list[
 def _find_tileset(ident: str, mod: str, map_path: Path, tilesets: Sequence[Path], where: str,
                   line: int | None) -> _Tileset:
     looked = _candidate_dirs(map_path, mod, tilesets)
+    skipped: list[str] = []
     for place in looked:
         files: list[Path]
         if place.is_file():
@@ -557,11 +559,24 @@ def _find_tileset(ident: str, mod: str, map_path: Path, tilesets: Sequence[Path]
                 continue
             found = _tileset_id(head)
             if found is not None and found.upper() == ident.upper():
-                return _parse_tileset(str(f), st.st_mtime_ns, st.st_size)
+                ts = _parse_tileset(str(f), st.st_mtime_ns, st.st_size)
+                alien = sorted(set(ts.types) & _foreign_resources(mod))
+                if not alien:
+                    return ts
+                skipped.append(f"{f} (names {', '.join(alien)}: another mod's tileset)")
     shown = "; ".join(str(p) for p in looked)
+    also = f"; skipped {'; '.join(skipped)}" if skipped else ""
     raise MapFileError(f"tileset {ident!r} of mod {mod!r} not found (a yaml file whose General: Id is {ident}); "
-                       f"looked in: {shown}. Pass tilesets= (a folder of the mod's tileset files, such as "
+                       f"looked in: {shown}{also}. Pass tilesets= (a folder of the mod's tileset files, such as "
                        f"OpenRA's mods/{mod}/tilesets) or set OPENRA_DIR to an OpenRA installation", where, line)
+
+
+def _foreign_resources(mod: str) -> set[str]:
+    """Resource terrain types only other mods have: a tileset naming one belongs to another mod
+    (Red Alert and Tiberian Dawn both have a TEMPERAT, with Ore and Gems in one, Tiberium in the other)."""
+    mods = _rules()["mods"]
+    own = {r["terrain_type"] for r in mods[mod]["resources"].values()}
+    return {r["terrain_type"] for m, d in mods.items() if m != mod for r in d["resources"].values()} - own
 
 
 # -- rules ------------------------------------------------------------------------------------------------
