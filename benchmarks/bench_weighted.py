@@ -343,6 +343,150 @@ def bench_prepared(name, m, queries, problems, table: int) -> dict:
     return row
 
 
+RK_SCALE = 1000
+"""RoutingKit's weights are integers: the step costs times this (the terrain tables' costs are whole or halves)."""
+RK_INF = 2**31 - 1
+"""RoutingKit's ``inf_weight``: an arc that cannot be used."""
+
+
+def rk_arcs(m, unit: str):
+    """``(tail, head, weights)`` of ``Map.adjacency(unit=unit)`` for RoutingKit (node ids ``y * width + x``)."""
+    a = m.adjacency(unit=unit).tocoo()
+    a.sum_duplicates()
+    order = np.lexsort((a.col, a.row))
+    tail, head, w = a.row[order], a.col[order], a.data[order]
+    weights = np.where(np.isfinite(w), np.round(w * RK_SCALE), RK_INF).astype(np.int64)
+    if not np.array_equal(weights[np.isfinite(w)], w[np.isfinite(w)] * RK_SCALE):
+        raise SystemExit("step costs are not whole multiples of 1/1000: RoutingKit's integer weights would round them")
+    return tail.astype(np.int64), head.astype(np.int64), weights
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def bench_routingkit(name, m, queries, problems, table: int, edits: int) -> dict:
+    """wargrid's prepared queries against RoutingKit's CCH on the same arcs and queries, interleaved (see the notes)."""
+    import routingkit_cch as rk
+
+    classes = list(m.terrains.classes)
+    w = m.width
+    nid = lambda c: c[1] * w + c[0]
+    row = {"board": name}
+    tail, head, weights = rk_arcs(m, "foot")
+    ys, xs = np.divmod(np.arange(m.width * m.height), w)
+    # preprocessing: RoutingKit's order (inertial flow over the cells' coordinates) + structure + first metric
+    r0 = rss_bytes()
+    t0 = time.perf_counter()
+    order = rk.compute_order_inertial(m.width * m.height, tail.tolist(), head.tolist(), ys.astype(float).tolist(),
+                                      xs.astype(float).tolist())
+    t1 = time.perf_counter()
+    cch = rk.CCH(order, tail.tolist(), head.tolist(), False)
+    t2 = time.perf_counter()
+    metric = rk.CCHMetric(cch, weights.tolist())
+    t3 = time.perf_counter()
+    row.update(rk_order=t1 - t0, rk_struct=t2 - t1, rk_custom=t3 - t2, rk_prep=t3 - t0,
+               rk_bpc=(rss_bytes() - r0) / m.grid.mask.sum())
+    t0 = time.perf_counter()
+    pp = m.prepare(unit="foot")
+    row.update(prep=time.perf_counter() - t0, bpc=pp.bytes / m.grid.mask.sum())
+    # further classes: a whole prepare each for wargrid, a customization each for RoutingKit
+    further, rk_further = [], []
+    for unit in classes[1:]:
+        _, _, wu = rk_arcs(m, unit)
+        dt, _ = timed(m.prepare, unit=unit)
+        further.append(dt)
+        t0 = time.perf_counter()
+        other = rk.CCHMetric(cch, wu.tolist())
+        rk_further.append(time.perf_counter() - t0)
+        del other
+    row.update(further=ms(further) / 1e3 if further else float("nan"), rk_further=ms(rk_further) / 1e3 if rk_further else float("nan"))
+    # queries, interleaved: wargrid path, wargrid distance, RoutingKit query (its result dropped before the next)
+    q = rk.CCHQuery(metric)
+    tp, td, tr = [], [], []
+    a0, b0, _ = queries[0]
+    m.path(a0, b0, unit="foot")
+    m.distance(a0, b0, unit="foot")
+    for a, b, field in queries:
+        want = float(field[b[1], b[0]])
+        dt, p = timed(m.path, a, b, unit="foot")
+        tp.append(dt)
+        dt, d = timed(m.distance, a, b, unit="foot")
+        td.append(dt)
+        t0 = time.perf_counter()
+        res = q.run(nid(a), nid(b))
+        got, npath = res.distance, len(res.node_path)
+        tr.append(time.perf_counter() - t0)
+        del res
+        rk_cost = math.inf if got is None else got / RK_SCALE
+        if p is None or not close(p.cost, want) or not close(d, want):
+            problems.append(f"{name}: prepared {None if p is None else p.cost} / {d} != Dijkstra {want} for {a}->{b}")
+        if not close(rk_cost, want) or (npath == 0) != math.isinf(want):
+            problems.append(f"{name}: RoutingKit {rk_cost} != Dijkstra {want} for {a}->{b}")
+    row.update(path=ms(tp), dist=ms(td), rk_query=ms(tr))
+    # tables
+    rng = np.random.default_rng(7)
+    cy, cx = np.nonzero(np.isfinite(m.costs(unit="foot")))
+    pick = rng.choice(cx.size, size=2 * table, replace=False)
+    cells = [(int(cx[i]), int(cy[i])) for i in pick]
+    src, dst = cells[:table], cells[table:]
+    m.distance_table(src[:3], dst[:3], unit="foot")
+    dt, tab = timed(m.distance_table, src, dst, unit="foot")
+    t0 = time.perf_counter()
+    otm = rk.CCHOneToMany(metric, [nid(c) for c in dst])
+    rk_tab = [otm.distances_from(nid(c)) for c in src]
+    row.update(table=dt * 1e3, rk_table=(time.perf_counter() - t0) * 1e3)
+    del otm
+    rk_tab = np.array([[math.inf if v is None else v / RK_SCALE for v in r] for r in rk_tab])
+    if not np.allclose(np.where(np.isinf(tab), -1, tab), np.where(np.isinf(rk_tab), -1, rk_tab), rtol=1e-9, atol=0):
+        problems.append(f"{name}: distance_table differs from RoutingKit's")
+    # edits: a cell of a real path (no overlay) made water, then the next query, timed together; undone after
+    updater = rk.CCHMetricPartialUpdater(cch)
+    into = {}
+    order_in = np.argsort(head, kind="stable")
+    starts = np.searchsorted(head[order_in], np.arange(m.width * m.height + 1))
+    te, tre = [], []
+    erng = np.random.default_rng(11)
+    base = np.asarray(m.terrain)
+    for k in range(edits):
+        a, b, _ = queries[k % len(queries)]
+        p = m.path(a, b, unit="foot")
+        if p is None:
+            continue
+        inner = [c for c in p.cells[1:-1] if m.overlay_name(c) is None]
+        if not inner:
+            continue
+        cell = inner[int(erng.integers(len(inner)))]
+        old = m.terrains.names[int(base[cell[1], cell[0]])]
+        arcs = order_in[starts[nid(cell)]:starts[nid(cell) + 1]]
+        t0 = time.perf_counter()
+        m.set_terrain([cell], "water")
+        p2 = m.path(a, b, unit="foot")
+        te.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        updater.apply(metric, {int(e): RK_INF for e in arcs})
+        res = q.run(nid(a), nid(b))
+        got = res.distance
+        tre.append(time.perf_counter() - t0)
+        del res
+        want = float(m.distance_field(a, unit="foot")[b[1], b[0]])
+        got = math.inf if got is None else got / RK_SCALE
+        if (p2 is None) != math.isinf(want) or (p2 is not None and not close(p2.cost, want)):
+            problems.append(f"{name}: after an edit at {cell}, path {None if p2 is None else p2.cost} != Dijkstra {want}")
+        if not close(got, want):
+            problems.append(f"{name}: after an edit at {cell}, RoutingKit {got} != Dijkstra {want}")
+        m.set_terrain([cell], old)
+        updater.apply(metric, {int(e): int(weights[e]) for e in arcs})
+    if te:
+        row.update(edit=ms(te), edit_max=ms(te, max), rk_edit=ms(tre), rk_edit_max=ms(tre, max), edits=len(te))
+    del q, updater, metric, cch
+    return row
+
+
 def edit_cell(m, path):
     """``(cell, overlay name)``: a bridge cell (one on ``path`` if any), else a road cell of ``path``; or ``(None, None)``."""
     on_path = [] if path is None else path.cells
@@ -411,18 +555,23 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=10, help="distance fields a board")
     ap.add_argument("--table", type=int, default=100, help="sources and targets of the distance table")
     ap.add_argument("--no-square", action="store_true", help="skip the weighted square-8 board")
-    ap.add_argument("--sections", default="astar,field,prepared", help="comma-separated subset of astar,field,prepared")
+    ap.add_argument("--sections", default="astar,field,prepared,routingkit",
+                    help="comma-separated subset of astar,field,prepared,routingkit")
+    ap.add_argument("--edits", type=int, default=50, help="random one-cell edits a board (routingkit section)")
     args = ap.parse_args()
 
     import wargrid
 
-    peers = {k: peer(k) for k in ("tcod", "scipy.sparse.csgraph")}
+    peers = {k: peer(k) for k in ("tcod", "scipy.sparse.csgraph", "routingkit_cch")}
     print("peers:", ", ".join(f"{k} {'ok' if v else 'not installed'}" for k, v in peers.items()))
     sections = set(args.sections.split(","))
     if "prepared" in sections and not hasattr(wargrid.Map, "prepare"):
         print("prepared: this wargrid has no Map.prepare; section skipped")
         sections.discard("prepared")
-    a_rows, f_rows, p_rows, problems = [], [], [], []
+    if "routingkit" in sections and not (peers["routingkit_cch"] and hasattr(wargrid.Map, "adjacency")):
+        print("routingkit: routingkit-cch (or scipy for Map.adjacency) not installed; section skipped")
+        sections.discard("routingkit")
+    a_rows, f_rows, p_rows, r_rows, problems = [], [], [], [], []
     for i, (name, make) in enumerate(bar(boards(args), "boards")):
         m = make()
         check_layout(m)
@@ -436,6 +585,8 @@ def main() -> None:
             f_rows.append(bench_field(name, m, queries, peers, problems, args.repeats))
         if "prepared" in sections:
             p_rows.append(bench_prepared(name, m, queries, problems, args.table))
+        if "routingkit" in sections:
+            r_rows.append(bench_routingkit(name, m, queries, problems, args.table, args.edits))
 
     if a_rows:
         print("\n## Unprepared A*, long queries (unit foot; times in ms)")
@@ -464,6 +615,27 @@ def main() -> None:
                   f"{fmt(r.get('edit', float('nan')))} | {r.get('edit_kind') or '-'} | {fmt(r['table'])} |")
         print("targets: 512² hex query <= 1/50 of tcod's; 1200² median <= 2 ms, worst <= 5 ms, build <= 60 s, "
               "<= 200 bytes/cell, bridge edit + query <= 50 ms, 100 x 100 table <= 1 s")
+    if r_rows:
+        print("\n## Prepared against RoutingKit's CCH (same arcs, weights x 1000, same queries; ratio = wargrid / RoutingKit)")
+        print("| board | what | wargrid | RoutingKit | ratio | target |")
+        print("|---|---|---|---|---|---|")
+        for r in r_rows:
+            lines = [
+                ("preprocessing, first class (s)", r["prep"], r["rk_prep"], "<= 0.8"),
+                ("each further class (s, median)", r["further"], r["rk_further"], "<= 1 (RoutingKit's customization)"),
+                ("RoutingKit: order / structure / customization (s)", None, f"{r['rk_order']:.2f} / {r['rk_struct']:.2f} / {r['rk_custom']:.2f}", ""),
+                ("query with path (ms, median)", r["path"], r["rk_query"], "<= 0.6"),
+                ("distance only (ms, median; RoutingKit: its query)", r["dist"], r["rk_query"], "<= 0.3"),
+                (f"{args.table} x {args.table} table (ms)", r["table"], r["rk_table"], ""),
+                (f"edit -> next exact answer (ms, median of {r.get('edits', 0)})", r.get("edit"), r.get("rk_edit"), "median <= 1 ms"),
+                ("edit -> next exact answer (ms, worst)", r.get("edit_max"), r.get("rk_edit_max"), "worst <= 10 ms"),
+                ("bytes a cell (RoutingKit: resident growth)", r["bpc"], r["rk_bpc"], "<= 200"),
+            ]
+            for what, ours, theirs, target in lines:
+                if ours is None:
+                    print(f"| {r['board']} | {what} | - | {theirs} | - | {target} |")
+                    continue
+                print(f"| {r['board']} | {what} | {fmt(ours)} | {fmt(theirs)} | {ratio(ours, theirs)} | {target} |")
     print("\n## Checks")
     if problems:
         for p in problems[:40]:

@@ -88,3 +88,56 @@ def test_a_search_memory_cannot_hold_is_refused(little_memory, monkeypatch):
     g = SquareGrid(1234, 1111)  # a size no other test searches: a fresh search state
     with pytest.raises(ResourceError, match=r"a search with board cells \(padded\)=1375668 needs about .* use a smaller board"):
         wargrid.Map(g).path((0, 0), (1233, 1110))
+
+
+def _fake_system(root, cgroup: str, files: dict[str, str], meminfo_kb: int = 64 << 20) -> None:
+    """A ``/proc`` and ``/sys/fs/cgroup`` under ``root``: ``files`` maps paths below the cgroup mount to contents."""
+    (root / "proc" / "self").mkdir(parents=True)
+    (root / "proc" / "meminfo").write_text(f"MemTotal: {2 * meminfo_kb} kB\nMemAvailable: {meminfo_kb} kB\n")
+    (root / "proc" / "self" / "cgroup").write_text(cgroup)
+    (root / "proc" / "self" / "status").write_text("VmSize:\t1024 kB\nVmData:\t512 kB\n")
+    for rel, text in files.items():
+        f = root / "cg" / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text)
+
+
+@pytest.fixture
+def fake_root(tmp_path, monkeypatch):
+    monkeypatch.setattr(wargrid._budget, "PROC", str(tmp_path / "proc"))
+    monkeypatch.setattr(wargrid._budget, "CGROUP", str(tmp_path / "cg"))
+    return tmp_path
+
+
+def test_a_cgroup_v2_limit_and_its_parents_bound_the_memory_available(fake_root):
+    _fake_system(fake_root, "0::/game/server\n", {
+        "game/server/memory.max": "max\n", "game/server/memory.current": "100\n",
+        "game/memory.max": str(1 << 30), "game/memory.current": str(600 << 20),
+    })
+    assert available_memory() == (1 << 30) - (600 << 20)  # the parent's limit, less what it holds
+
+
+def test_a_cgroup_v1_limit_bounds_the_memory_available_even_inside_a_namespace(fake_root):
+    # the process's own cgroup path is not visible (a container): the mount's own files are its limit
+    _fake_system(fake_root, "4:memory:/process_api/abc\n2:cpu:/\n", {
+        "memory/memory.limit_in_bytes": str(3 << 30), "memory/memory.usage_in_bytes": str(1 << 30),
+    })
+    assert available_memory() == 2 << 30
+
+
+def test_no_cgroup_limit_leaves_the_system_s_available_memory(fake_root):
+    _fake_system(fake_root, "4:memory:/\n0::/\n", {
+        "memory/memory.limit_in_bytes": "9223372036854771712", "memory/memory.usage_in_bytes": "5",
+        "memory.max": "max", "memory.current": "5",
+    }, meminfo_kb=1 << 20)
+    assert available_memory() == 1 << 30
+
+
+def test_rlimit_as_bounds_the_memory_available(fake_root, monkeypatch):
+    import resource
+
+    _fake_system(fake_root, "0::/\n", {})
+    limits = {resource.RLIMIT_AS: (4 << 20, resource.RLIM_INFINITY),
+              resource.RLIMIT_DATA: (resource.RLIM_INFINITY, resource.RLIM_INFINITY)}
+    monkeypatch.setattr(resource, "getrlimit", limits.__getitem__)
+    assert available_memory() == (4 << 20) - (1024 << 10)  # the limit less the address space in use (VmSize)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -242,3 +245,36 @@ def test_repairs_after_raising_edits_equal_dijkstra_whatever_room_the_walk_start
         want = m.distance_field(a, unit="foot")[b[1], b[0]]
         assert (q is None and want == INF) or _close(q.cost, want)
     assert repaired > 0  # the repair ran
+
+
+def test_memory_left_by_a_cgroup_refuses_the_build(monkeypatch):
+    from wargrid import _budget
+
+    monkeypatch.setattr(_budget, "_cgroup_room", lambda: 64 << 20)  # a container with 64 MiB left
+    with pytest.raises(PrepareMemoryError, match="cgroup"):
+        Map(HexGrid(300, 300)).prepare(unit="foot")
+    Map(HexGrid(20, 20)).prepare(unit="foot")  # a small board still fits
+
+
+def test_rlimit_as_refuses_a_world_sized_build_at_once():
+    # a 2000 x 2000 board under an address-space limit 1.5 GiB above what the process holds: the build would need
+    # several GiB, so it is refused before anything is allocated (the process would otherwise die in an allocator)
+    code = """
+import resource, time
+import numpy as np
+import wargrid
+from wargrid.costs import CostField
+from wargrid.movement.prepared import PrepareMemoryError, prepare
+g = wargrid.HexGrid(2000, 2000)
+f = CostField.from_arrays(g, np.ones(g.shape))
+size = int(open('/proc/self/status').read().split('VmSize:')[1].split()[0]) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (size + (3 << 29), resource.RLIM_INFINITY))
+t = time.perf_counter()
+try:
+    prepare(g, f, progress=False)
+except PrepareMemoryError as e:
+    print('refused', 'RLIMIT_AS' in str(e))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert out.stdout.split() == ["refused", "True"], out.stderr[-2000:]

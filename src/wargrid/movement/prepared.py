@@ -103,11 +103,12 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .. import _budget
 from .._hugepages import block, packed
 from .._kernels.movement.ch_records import CoreScratch, QueryScratch, Upward
 from .._progress import Progress, check_progress, reporter
 from ..costs import CostField
-from ..errors import ArgumentError, WargridError
+from ..errors import ArgumentError, ResourceError
 from ..grids.boards import Grid, Topology
 from .clearance import sized_costs
 from .search import Path, cells_of, check_cells, check_costs, padded_id, per_thread, topo_bundle
@@ -200,14 +201,16 @@ def core_size(m: int) -> int:
 
 
 MEMORY_CAP: int | None = None
-"""An upper bound (bytes) on what ``prepare`` may hold while it builds; ``None``: the memory the system has available."""
+"""An upper bound (bytes) on what ``prepare`` may hold while it builds; ``None``: what the process may still take
+(``wargrid._budget.available_memory``: the system's available memory, the memory cgroup's limit, ``RLIMIT_AS``)."""
 
 UNANSWERED = object()
 """What ``PreparedPaths.path`` returns when the hierarchy cannot answer exactly (a cost got cheaper since the build)."""
 
 
-class PrepareMemoryError(WargridError, MemoryError):
-    """``prepare`` would need more memory than the system has available (or than ``MEMORY_CAP``)."""
+class PrepareMemoryError(ResourceError):
+    """``prepare`` would need more memory than the process may take (or than ``MEMORY_CAP``); raised before the build
+    allocates anything."""
 
 
 BYTES_PER_ARC = 28
@@ -216,18 +219,24 @@ BYTES_PER_ARC = 28
 Once built, the weights are kept as float32 when that is exact (20 bytes an arc)."""
 
 
+PEAK_FACTOR = 2.6
+"""The build's measured peak (address space, which ``RLIMIT_AS`` counts) over its arrays' first sizes, at most:
+the arc pool and the upward arrays double when full, and a list that outgrows its room moves to the pool's top
+(see ``docs/design/prepared.md``)."""
+
+
 def _build_bytes(topo: Topology) -> int:
     """What the build holds at its peak, estimated before anything is allocated (bytes)."""
     n = topo.padded_size
     # pool: the board's arcs twice (both lists) with room to grow; upward arcs; per-node arrays and scratch
-    # (the batches' marks; the witness searches' arrays once more for each further thread)
-    return int(n * (topo.ndir * BYTES_PER_ARC * 5 + 8 * 3 + 8 * 5 + 8 + 8 + 4 + (THREADS - 1) * 52))
+    # (the batches' marks; the witness searches' arrays once more for each further thread), times what growth adds
+    first = n * (topo.ndir * BYTES_PER_ARC * 5 + 8 * 3 + 8 * 5 + 8 + 8 + 4 + (THREADS - 1) * 52)
+    return int(PEAK_FACTOR * first)
 
 
 def _available_bytes() -> int:
-    try:
-        avail = int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - systems without sysconf
+    avail = _budget.available_memory()
+    if avail is None:  # pragma: no cover - systems that tell nothing
         avail = 1 << 62
     return avail if MEMORY_CAP is None else min(avail, int(MEMORY_CAP))
 
@@ -530,7 +539,9 @@ def prepare(
     if need > avail:
         raise PrepareMemoryError(
             f"prepare needs about {need / 2**20:.0f} MiB for this {grid.width} x {grid.height} board, "
-            f"{avail / 2**20:.0f} MiB are available (wargrid.movement.prepared.MEMORY_CAP)"
+            f"{avail / 2**20:.0f} MiB are left to this process (the least of the system's available memory, the "
+            f"memory cgroup's limit, RLIMIT_AS and wargrid.movement.prepared.MEMORY_CAP); queries without prepare "
+            f"stay exact"
         )
     k = _kernels()
     t0 = time.perf_counter()
