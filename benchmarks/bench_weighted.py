@@ -4,6 +4,7 @@ Run by hand from the repository root (peers: ``pip install -r benchmarks/require
 
     python benchmarks/bench_weighted.py                          # 512 (seeds 1-3, with and without rivers) and 1200
     python benchmarks/bench_weighted.py --sizes 512 --seeds 3 --queries 20 --sections astar,field
+    python benchmarks/bench_weighted.py --sizes 512 --seeds 3 --no-square --sections routingkit
 
 Boards: ``wargrid.generate(S, S, kind="hex", seed=s, rivers=0)`` and the same
 with the generator's rivers, for every size ``S`` in ``--sizes`` below 1200
@@ -55,6 +56,26 @@ Sections (``--sections``):
   table's and the repair's kernels are loaded first (a small table; an edit
   of another query's path, undone), as ``wargrid.warm_up`` does at a
   server's start: the times are a warm process's.
+- ``routingkit``: wargrid's prepared queries against RoutingKit's customizable
+  contraction hierarchy (``pip install routingkit-cch``), the field's reference
+  implementation, in the same process, interleaved. Same arcs: the union over
+  the terrain table's classes of ``Map.adjacency(unit=...)`` (one structure
+  serves every class; a class without a step gets RoutingKit's ``inf_weight``),
+  integer weights = costs x 1000 (exact for the tables' costs), same queries,
+  every cost compared with Dijkstra's. RoutingKit's preprocessing is its
+  inertial-flow nested-dissection order over the cells' coordinates, the
+  structure and the first customization; a further class is one customization
+  (``CCHMetric``) against one ``Map.prepare(unit=...)``. Query with path:
+  ``Map.path`` against ``CCHQuery.run`` (its result dropped before the next
+  query, as the binding asks); distance only: ``Map.distance`` against the same
+  run. Table: ``Map.distance_table`` against ``CCHOneToMany``. Edits
+  (``--edits``, default 50): a random cell (without overlay) of a query's path
+  made water (impassable for foot), timed with that query again; RoutingKit:
+  ``CCHMetricPartialUpdater.apply`` on the arcs into the cell, then the query
+  (the binding refuses an update while a query object lives, so the query
+  object is made between the two, untimed); each edit undone after. Bytes a
+  cell: ``PreparedPaths.bytes``; RoutingKit's resident-memory growth over its
+  preprocessing.
 """
 
 from __future__ import annotations
@@ -349,16 +370,24 @@ RK_INF = 2**31 - 1
 """RoutingKit's ``inf_weight``: an arc that cannot be used."""
 
 
-def rk_arcs(m, unit: str):
-    """``(tail, head, weights)`` of ``Map.adjacency(unit=unit)`` for RoutingKit (node ids ``y * width + x``)."""
-    a = m.adjacency(unit=unit).tocoo()
-    a.sum_duplicates()
-    order = np.lexsort((a.col, a.row))
-    tail, head, w = a.row[order], a.col[order], a.data[order]
-    weights = np.where(np.isfinite(w), np.round(w * RK_SCALE), RK_INF).astype(np.int64)
-    if not np.array_equal(weights[np.isfinite(w)], w[np.isfinite(w)] * RK_SCALE):
-        raise SystemExit("step costs are not whole multiples of 1/1000: RoutingKit's integer weights would round them")
-    return tail.astype(np.int64), head.astype(np.int64), weights
+def rk_arcs(m, units):
+    """``(tail, head, {unit: weights})`` for RoutingKit: the arcs of ``Map.adjacency(unit=u)`` over every unit (node
+    ids ``y * width + x``; one structure serves every class), each class's integer weights (``RK_INF``: no step)."""
+    n = m.width * m.height
+    per = {}
+    for u in units:
+        a = m.adjacency(unit=u).tocoo()
+        a.sum_duplicates()
+        per[u] = (a.row.astype(np.int64) * n + a.col, a.data)
+    keys = np.unique(np.concatenate([k for k, _ in per.values()]))
+    weights = {}
+    for u, (k, w) in per.items():
+        if not np.array_equal(np.round(w * RK_SCALE), w * RK_SCALE):
+            raise SystemExit("step costs are not whole multiples of 1/1000: RoutingKit's integer weights would round them")
+        out = np.full(keys.size, RK_INF, dtype=np.int64)
+        out[np.searchsorted(keys, k)] = np.where(np.isfinite(w), np.round(w * RK_SCALE), RK_INF).astype(np.int64)
+        weights[u] = out
+    return keys // n, keys % n, weights
 
 
 def rss_bytes() -> int:
@@ -377,7 +406,8 @@ def bench_routingkit(name, m, queries, problems, table: int, edits: int) -> dict
     w = m.width
     nid = lambda c: c[1] * w + c[0]
     row = {"board": name}
-    tail, head, weights = rk_arcs(m, "foot")
+    tail, head, class_weights = rk_arcs(m, classes)
+    weights = class_weights["foot"]
     ys, xs = np.divmod(np.arange(m.width * m.height), w)
     # preprocessing: RoutingKit's order (inertial flow over the cells' coordinates) + structure + first metric
     r0 = rss_bytes()
@@ -397,7 +427,7 @@ def bench_routingkit(name, m, queries, problems, table: int, edits: int) -> dict
     # further classes: a whole prepare each for wargrid, a customization each for RoutingKit
     further, rk_further = [], []
     for unit in classes[1:]:
-        _, _, wu = rk_arcs(m, unit)
+        wu = class_weights[unit]
         dt, _ = timed(m.prepare, unit=unit)
         further.append(dt)
         t0 = time.perf_counter()
@@ -445,6 +475,7 @@ def bench_routingkit(name, m, queries, problems, table: int, edits: int) -> dict
     if not np.allclose(np.where(np.isinf(tab), -1, tab), np.where(np.isinf(rk_tab), -1, rk_tab), rtol=1e-9, atol=0):
         problems.append(f"{name}: distance_table differs from RoutingKit's")
     # edits: a cell of a real path (no overlay) made water, then the next query, timed together; undone after
+    del q
     updater = rk.CCHMetricPartialUpdater(cch)
     into = {}
     order_in = np.argsort(head, kind="stable")
@@ -469,10 +500,13 @@ def bench_routingkit(name, m, queries, problems, table: int, edits: int) -> dict
         te.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         updater.apply(metric, {int(e): RK_INF for e in arcs})
+        t1 = time.perf_counter()
+        q = rk.CCHQuery(metric)  # (the binding takes no update while a query object lives: not timed)
+        t2 = time.perf_counter()
         res = q.run(nid(a), nid(b))
         got = res.distance
-        tre.append(time.perf_counter() - t0)
-        del res
+        tre.append(t1 - t0 + time.perf_counter() - t2)
+        del res, q
         want = float(m.distance_field(a, unit="foot")[b[1], b[0]])
         got = math.inf if got is None else got / RK_SCALE
         if (p2 is None) != math.isinf(want) or (p2 is not None and not close(p2.cost, want)):
@@ -483,7 +517,7 @@ def bench_routingkit(name, m, queries, problems, table: int, edits: int) -> dict
         updater.apply(metric, {int(e): int(weights[e]) for e in arcs})
     if te:
         row.update(edit=ms(te), edit_max=ms(te, max), rk_edit=ms(tre), rk_edit_max=ms(tre, max), edits=len(te))
-    del q, updater, metric, cch
+    del updater, metric, cch
     return row
 
 
@@ -572,6 +606,8 @@ def main() -> None:
         print("routingkit: routingkit-cch (or scipy for Map.adjacency) not installed; section skipped")
         sections.discard("routingkit")
     a_rows, f_rows, p_rows, r_rows, problems = [], [], [], [], []
+    if "prepared" in sections or "routingkit" in sections:
+        wargrid.warm_up("movement")  # the prepared kernels loaded first, as a server does at its start
     for i, (name, make) in enumerate(bar(boards(args), "boards")):
         m = make()
         check_layout(m)
