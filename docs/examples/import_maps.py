@@ -49,7 +49,29 @@ with tempfile.TemporaryDirectory() as folder:
     (Path(folder) / "arena.map").write_text(f"type octile\nheight {len(rows)}\nwidth 12\nmap\n" + "\n".join(rows) + "\n")
     movingai = wargrid.load_movingai(Path(folder) / "arena.map")
 
-for name, m in (("tiled", tiled), ("movingai", movingai)):
+    # OpenRA: an .oramap zip (map.yaml + map.bin, column by column) whose tileset sits in a tilesets/ folder beside it
+    import struct
+    import zipfile
+
+    (Path(folder) / "tilesets" / "made_up.yaml").write_text(
+        "General:\n\tId: MADEUP\nTemplates:\n\tTemplate@255:\n\t\tId: 255\n\t\tSize: 1,1\n\t\tPickAny: True\n"
+        "\t\tTiles:\n\t\t\t0: Clear\n\tTemplate@1:\n\t\tId: 1\n\t\tSize: 4,1\n\t\tTiles:\n"
+        "\t\t\t0: Water\n\t\t\t1: Road\n\t\t\t2: Rough\n\t\t\t3: Rock\n")
+    kinds = {"~": (1, 0), "=": (1, 1), ",": (1, 2), "#": (1, 3), ".": (255, 0)}
+    art = ["~~~~........", "~~~.....##..", "~~......#...", "==========..", "...,,,......", "..,,,,...~~~",
+           "...........~", "............"]
+    tiles = b"".join(struct.pack("<HB", *kinds[art[y][x]]) for x in range(12) for y in range(8))
+    resources = b"".join(bytes([1 if 5 <= x <= 7 and y >= 6 else 0, 6]) for x in range(12) for y in range(8))
+    yaml = ("MapFormat: 12\nRequiresMod: ra\nTitle: Made up\nTileset: MADEUP\nMapSize: 12,8\nBounds: 0,0,12,7\n"
+            "Actors:\n\tActor0: mpspawn\n\t\tLocation: 1,5\n\tActor1: powr\n\t\tLocation: 9,0\n"
+            "\tActor2: t01\n\t\tLocation: 4,0\n\tActor3: sbag\n\t\tLocation: 10,3\n")
+    with zipfile.ZipFile(Path(folder) / "maps" / "made-up.oramap", "w") as z:
+        z.writestr("map.yaml", yaml)
+        z.writestr("map.bin", struct.pack("<BHHIII", 2, 12, 8, 17, 0, 17 + len(tiles)) + tiles + resources)
+    openra = wargrid.load_openra(Path(folder) / "maps" / "made-up.oramap")  # finds ../tilesets beside the map
+
+for name, m in (("tiled", tiled), ("movingai", movingai), ("openra", openra)):
     (out / f"{name}.svg").write_text(render_svg(m), encoding="utf-8")
 print("tiled:", tiled.shape, sorted({tiled.terrain_name((x, y)) for y in range(H) for x in range(W)}),
-      "wall at (9, 0):", tiled.terrain_name((9, 0)), "| movingai:", movingai.shape)
+      "wall at (9, 0):", tiled.terrain_name((9, 0)), "| movingai:", movingai.shape,
+      "| openra:", openra.playable, openra.terrain_name((6, 6)), openra.overlay_name((9, 1)))

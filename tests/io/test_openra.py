@@ -340,7 +340,12 @@ def test_tileset_lookup_order(tmp_path, monkeypatch):
     (install / "madeup.yaml").write_text(water)
     monkeypatch.setenv("OPENRA_DIR", str(tmp_path / "openra"))
     assert load_openra(p).terrain_name((0, 0)) == "Water"  # the installation
+    (tmp_path / "tilesets").mkdir()
+    (tmp_path / "tilesets" / "sibling.yaml").write_text(rough)
+    assert load_openra(p).terrain_name((0, 0)) == "Rough"  # ../tilesets beside the maps' folder
     (maps / "tilesets").mkdir()
+    (maps / "tilesets" / "mine.yaml").write_text(water)
+    assert load_openra(p).terrain_name((0, 0)) == "Water"  # the map's own folder before that
     (maps / "tilesets" / "mine.yaml").write_text(rough)
     assert load_openra(p).terrain_name((0, 0)) == "Rough"  # next to the map before the installation
     (maps / "tilesets" / "ra").mkdir()
@@ -569,7 +574,7 @@ def test_convert_reads_openra_maps_by_content(tmp_path, capsys):
     m = wargrid.load_map(out)
     assert m == load_openra(src, tilesets=d)
     assert m.terrain_name((1, 0)) == "Road" and m.grid.mask.tolist() == [[True, True], [False, False]]
-    folder = write_folder(tmp_path / "maps" / "m", map_yaml(2, 2), map_bin(tiles))
+    folder = write_folder(tmp_path / "far" / "away" / "m", map_yaml(2, 2), map_bin(tiles))
     assert main(["convert", str(folder), str(tmp_path / "f.json")]) == 1  # the tileset is not next to it
     assert "tileset 'MADEUP'" in capsys.readouterr().err
     assert main(["convert", str(folder), str(tmp_path / "f.json"), "--tilesets", str(d)]) == 0

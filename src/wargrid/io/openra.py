@@ -47,7 +47,9 @@ only). Tilesets are OpenRA's files and are not shipped: ``load_openra``
 looks for the map's tileset (by its ``General: Id`` and the map's mod), in
 order, in ``tilesets=`` (folders or yaml files), next to the map (the map's
 folder and the folder holding it, each with ``tilesets/<mod>/`` and
-``tilesets/``), under ``$OPENRA_DIR/mods/<mod>/tilesets/``, and in the usual
+``tilesets/``; then ``../tilesets/<mod>/`` and ``../tilesets/`` of the
+folder holding it, as in OpenRA's ``mods/<mod>/maps/`` beside
+``mods/<mod>/tilesets/``), under ``$OPENRA_DIR/mods/<mod>/tilesets/``, and in the usual
 install places (``OPENRA_INSTALL_DIRS``); a file of that Id naming another
 mod's resource type (Ore for a Tiberian Dawn map) is passed over.
 
@@ -523,6 +525,9 @@ def _candidate_dirs(map_path: Path, mod: str, tilesets: Sequence[Path]) -> list[
         add(d / "tilesets" / mod)
         add(d / "tilesets")
         add(d)
+    # the folder holding the maps' folder, as in OpenRA's own layout: mods/<mod>/maps/ beside mods/<mod>/tilesets/
+    add(near[-1].parent / "tilesets" / mod)
+    add(near[-1].parent / "tilesets")
     env = os.environ.get("OPENRA_DIR")
     if env:
         add(Path(env).expanduser() / "mods" / mod / "tilesets")
@@ -657,9 +662,21 @@ def _symbols(names: Sequence[str]) -> list[str]:
     return out
 
 
+_COLOURS = {  # for tilesets that give no colour: the usual look of each type (an occupied cell: dark grey)
+    "Clear": "#4a7a3a", "Rough": "#7a6a4a", "Road": "#8a6a3a", "Bridge": "#606060", "Water": "#3f78b5",
+    "River": "#5c8cb4", "Beach": "#c8b478", "Rock": "#55554c", "Cliff": "#55554c", "Wall": "#a09080",
+    "Tree": "#2e5a2a", "Ore": "#b09060", "Gems": "#8470ff", "Tiberium": "#3aa040", "BlueTiberium": "#3a80c0",
+    "Sand": "#d8b070", "Dune": "#c89850", "SpiceSand": "#c87840", "Spice": "#b05020", "Concrete": "#909090",
+    "Actor": "#303030",
+}
+
+
 def _colour(name: str, given: str) -> str:
+    """``given`` (the tileset's colour), else the type's usual colour, else one made from the name."""
     if given:
         return given
+    if name in _COLOURS or name.startswith("Actor"):
+        return _COLOURS.get(name, "#484040")
     h = sum((i + 1) * ord(c) for i, c in enumerate(name))
     return "#%02x%02x%02x" % (64 + h % 128, 64 + (h // 7) % 128, 64 + (h // 49) % 128)
 
