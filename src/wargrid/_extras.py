@@ -18,7 +18,7 @@ extra      packages                     what for
 >>> require("no_such_module_here", extra="png", feature="PNG pictures")
 Traceback (most recent call last):
   ...
-wargrid._extras.MissingExtraError: PNG pictures need the optional package 'no_such_module_here': pip install "wargrid[png]"
+wargrid.errors.MissingExtraError: PNG pictures need the optional package 'no_such_module_here': pip install "wargrid[png]"
 """
 
 from __future__ import annotations
@@ -26,16 +26,12 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .errors import WargridError
+from .errors import MissingExtraError
 
 __all__ = ["MissingExtraError", "require", "EXTRAS"]
 
 EXTRAS = {"png": ("PIL",), "serve": ("starlette", "uvicorn"), "survey": ("dask", "distributed", "pyarrow", "tqdm")}
 """The modules each extra brings."""
-
-
-class MissingExtraError(WargridError, ImportError):
-    """An optional part of wargrid was asked for, but its extra is not installed; the message names it."""
 
 
 def require(module: str, *, extra: str | None, feature: str) -> ModuleType:
@@ -45,7 +41,7 @@ def require(module: str, *, extra: str | None, feature: str) -> ModuleType:
     >>> require("no_such_graph_library", extra=None, feature="graph exports")
     Traceback (most recent call last):
       ...
-    wargrid._extras.MissingExtraError: graph exports need the optional package 'no_such_graph_library': pip install no_such_graph_library
+    wargrid.errors.MissingExtraError: graph exports need the optional package 'no_such_graph_library': pip install no_such_graph_library
     """
     try:
         return importlib.import_module(module)

@@ -28,7 +28,7 @@ import sys
 from types import ModuleType
 from typing import Any, NoReturn, Sequence
 
-from ..errors import WargridError
+from ..errors import MissingExtraError, WargridError
 
 __all__ = ["main", "CliError", "verbs", "VERBS"]
 
@@ -100,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         _fail(verb, exc)
         return exc.code
+    except MissingExtraError as exc:  # an optional part is not installed: say what to install, exit 2
+        _fail(verb, exc)
+        return 2
     except (ValueError, TypeError, IndexError, KeyError, OSError, NotImplementedError) as exc:
         _fail(verb, exc)
         return 1

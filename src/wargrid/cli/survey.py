@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         if args.report is not None:
             result.write_report(args.report, rank_by=args.rank_by)
     except MissingExtraError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(str(exc), 2) from None
     except ArgumentError as exc:
         raise CliError(str(exc), 1) from None
     if args.json:

@@ -108,7 +108,7 @@ from .._hugepages import block, packed
 from .._kernels.movement.ch_records import CoreScratch, QueryScratch, Upward
 from .._progress import Progress, check_progress, reporter
 from ..costs import CostField
-from ..errors import ArgumentError, ResourceError
+from ..errors import ArgumentError, PrepareMemoryError
 from ..grids.boards import Grid, Topology
 from .clearance import sized_costs
 from .search import Path, cells_of, check_cells, check_costs, padded_id, per_thread, topo_bundle
@@ -208,9 +208,6 @@ UNANSWERED = object()
 """What ``PreparedPaths.path`` returns when the hierarchy cannot answer exactly (a cost got cheaper since the build)."""
 
 
-class PrepareMemoryError(ResourceError):
-    """``prepare`` would need more memory than the process may take (or than ``MEMORY_CAP``); raised before the build
-    allocates anything."""
 
 
 BYTES_PER_ARC = 28

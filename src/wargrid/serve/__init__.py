@@ -88,6 +88,8 @@ def serve(
     the server; requests still open after a few seconds are cut.
     """
     out = sys.stdout if out is None else out
+    for module in ("starlette", "uvicorn"):  # before an address is printed: a missing extra is the only message
+        require(module, extra="serve", feature="The playground (wargrid serve)")
     sock = bind_socket(host, port)
     bound_port = sock.getsockname()[1]
     loop_only = is_loopback(host)

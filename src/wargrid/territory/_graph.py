@@ -18,15 +18,11 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..errors import ArgumentError, ArgumentTypeError, WargridError
+from ..errors import ArgumentError, ArgumentTypeError, PartitionError
 from .._validate import check_bool_layer, check_cell_pair, check_iterable, check_positive_int
 from ..grids.boards import Grid
 
 __all__ = ["LandGraph", "land_graph", "PartitionError", "balance_slack", "Deadline", "check_timeout"]
-
-
-class PartitionError(WargridError, RuntimeError):
-    """The search found no partition within its budget (the request may still be feasible)."""
 
 
 class Deadline:
@@ -36,7 +32,7 @@ class Deadline:
     >>> Deadline(1e-12).check()
     Traceback (most recent call last):
     ...
-    wargrid.territory._graph.PartitionError: the partition ran out of time (timeout=1e-12 seconds); give it a larger timeout, or ease the request (a larger max_chunk, fewer players)
+    wargrid.errors.PartitionError: the partition ran out of time (timeout=1e-12 seconds); give it a larger timeout, or ease the request (a larger max_chunk, fewer players)
     """
 
     def __init__(self, timeout: float | None) -> None:

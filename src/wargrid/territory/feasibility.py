@@ -36,15 +36,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import WargridError
+from ..errors import InfeasibleError
 from ..grids.boards import SquareGrid
 from ._graph import LandGraph
 
 __all__ = ["Feasibility", "InfeasibleError", "check_feasibility", "two_colouring"]
-
-
-class InfeasibleError(WargridError, ValueError):
-    """A partition request that provably has no solution; the message says why."""
 
 
 @dataclass(frozen=True)
