@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import wargrid
-from wargrid.movement import astar
+from wargrid.movement import shortest_path
 from _bar import bar
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "movingai"
@@ -30,7 +30,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--maps", default="", help="comma-separated map names (default: every map)")
     ap.add_argument("--search", default="auto", choices=("auto", "astar", "jps", "map"),
-                    help="the search of wargrid.movement.astar, or 'map': Map.path as a user calls it")
+                    help="the search of wargrid.movement.shortest_path, or 'map': Map.path as a user calls it")
     args = ap.parse_args()
     names = [n for n in args.maps.split(",") if n] or sorted(p.stem for p in DATA.glob("*.map"))
     bad = 0
@@ -49,7 +49,7 @@ def main() -> int:
             if args.search == "map":
                 p = m.path(s.start, s.goal)
             else:
-                p = astar(m.grid, cd, s.start, s.goal, search=args.search)
+                p = shortest_path(m.grid, cd, s.start, s.goal, search=args.search)
             times.append(time.perf_counter() - t0)
             err = float("inf") if p is None else abs(p.cost - s.optimal)
             worst = max(worst, err)

@@ -214,7 +214,7 @@ CELL_ARGS = [
     ("set_terrain", lambda m, c: m.copy().set_terrain([(1, 1), c], "forest"), r"cells\[1\]"),
     ("set_overlay", lambda m, c: m.copy().set_overlay([c], "road"), r"cells\[0\]"),
     ("set_edge", lambda m, c: m.copy().set_edge(c, (1, 1), 2.0), r"\ba\b"),
-    ("emit", lambda m, c: m.copy().emit("terrain_changed", [c]), r"cells\[0\]"),
+    ("emit", lambda m, c: m.copy()._emit("terrain_changed", [c]), r"cells\[0\]"),
     ("area", lambda m, c: m.area("circle", c, radius=2), "origin"),
     ("classic_path", lambda m, c: m.classic_path(c, (1, 1)), "start"),
     ("ladder_path", lambda m, c: m.ladder_path((1, 1), c, np.zeros(m.shape, np.int8)), "goal"),
@@ -258,7 +258,7 @@ NAME_ARGS = [
     ("path.unit", lambda v: SQ.path((1, 1), (2, 2), unit=v), "unit class"),
     ("on", lambda v: SQ.copy().on(v, print), "event"),
     ("off", lambda v: SQ.copy().off(v, print), "event"),
-    ("emit", lambda v: SQ.copy().emit(v), "event"),
+    ("emit", lambda v: SQ.copy()._emit(v), "event"),
     ("area.shape", lambda v: SQ.area(v, (1, 1), radius=2), "shape"),
     ("area.mask", lambda v: SQ.area("circle", (1, 1), radius=2, mask=v), "mask"),
     ("partition.mode", lambda v: SQ.partition(2, mode=v), "mode"),
@@ -308,7 +308,7 @@ def test_unknown_names(name, call, arg, value, tmp_path, monkeypatch):
     ("Grid.mask.empty", lambda: W.SquareGrid(8, 6, mask=np.zeros((6, 8), bool)), ValueError, "mask"),
     ("set_terrain.not-a-list", lambda: SQ.copy().set_terrain(3, "forest"), TypeError, "cells"),
     ("set_terrain.one-cell", lambda: SQ.copy().set_terrain((1, 1), "forest"), TypeError, "cells"),
-    ("emit.not-a-list", lambda: SQ.copy().emit("terrain_changed", 5), TypeError, "cells"),
+    ("emit.not-a-list", lambda: SQ.copy()._emit("terrain_changed", 5), TypeError, "cells"),
     ("on.callback", lambda: SQ.copy().on("terrain_changed", 3), TypeError, "callback"),
     ("distance_field.int", lambda: SQ.distance_field(3), TypeError, "sources"),
     ("flow_field.None", lambda: SQ.flow_field(None), TypeError, "goal"),
@@ -374,8 +374,8 @@ def test_valid_neighbours_of_the_bad_values_still_work():
     m = SQ.copy()
     seen = []
     m.on("terrain_changed", seen.append)
-    m.emit("terrain_changed", [(1, 1), np.array([2, 2])])
-    m.emit("terrain_changed")
+    m._emit("terrain_changed", [(1, 1), np.array([2, 2])])
+    m._emit("terrain_changed")
     assert [e.cells for e in seen] == [((1, 1), (2, 2)), ()]
 
 

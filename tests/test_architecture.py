@@ -18,7 +18,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # Private modules at the top of the library that every package may use.
-SHARED_PRIVATE = {"wargrid._validate", "wargrid._files", "wargrid._budget", "wargrid._xml", "wargrid._extras", "wargrid._progress", "wargrid._hugepages", "wargrid._kernels", "wargrid._kernels._jit"}
+SHARED_PRIVATE = {"wargrid._display", "wargrid._deprecation", "wargrid._scratch", "wargrid._validate", "wargrid._files", "wargrid._budget", "wargrid._xml", "wargrid._extras", "wargrid._progress", "wargrid._hugepages", "wargrid._kernels", "wargrid._kernels._jit"}
 
 CAPABILITIES = ("movement", "sight", "territory", "rts", "tactics", "grids", "render")
 
@@ -196,12 +196,75 @@ def tile_shape_decoding(mods: dict[str, Module]) -> list[str]:
     return bad
 
 
+LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in (
+    "errors",
+    "_validate _budget _progress _extras _files _xml _hugepages _display _deprecation _scratch",
+    "_kernels",
+    "terrain",
+    "grids",
+    "costs",
+    "movement sight territory",
+    "rts",
+    "tactics",
+    "render",
+    "map",
+    "io generate",
+    "warmup survey",
+    "serve",
+    "cli __main__",
+))
+"""The library's layers, lowest first: a package imports only from its own layer or lower ones.
+
+This is DESIGN.md's stack (grids and kernels at the bottom, the command line and
+playground at the top) with every top-level package and module placed once."""
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def package_graph(mods: dict[str, Module]) -> dict[str, set[str]]:
+    """Top-level package -> the other top-level packages it imports, at module level or inside functions."""
+    out: dict[str, set[str]] = {}
+    for m in mods.values():
+        src = _package(m.name)
+        if not src:
+            continue  # ``wargrid/__init__.py`` gathers the public names of every layer
+        out.setdefault(src, set())
+        for target, _, _ in m.imports:
+            dst = _package(target)
+            if target.startswith("wargrid.") and dst and dst != src:
+                out[src].add(dst)
+    return out
+
+
+def layer_violations(mods: dict[str, Module]) -> list[str]:
+    """``package -> package`` for every import from a higher layer (or of a package no layer names)."""
+    rank = {name: i for i, layer in enumerate(LAYERS) for name in layer}
+    bad = []
+    for src, targets in sorted(package_graph(mods).items()):
+        for dst in sorted(targets):
+            if src not in rank or dst not in rank or rank[dst] > rank[src]:
+                bad.append(f"{src} -> {dst}")
+    return bad
+
+
 # -- the rules ----------------------------------------------------------------------
 
 
 def test_no_import_cycles() -> None:
     found = set(cycles(import_graph(MODULES)))
     assert found == set()
+
+
+def test_no_import_cycles_between_packages() -> None:
+    """Counting imports inside functions: a function-level import is a dependency all the same."""
+    assert cycles(package_graph(MODULES)) == []
+
+
+def test_every_package_imports_only_its_layer_or_lower_ones() -> None:
+    assert layer_violations(MODULES) == []
 
 
 def test_no_private_imports_across_packages() -> None:
@@ -260,6 +323,24 @@ def test_checkers_find_planted_faults(tmp_path: Path) -> None:
     assert map_imports(mods) == ["wargrid.render.draw:4"]
     found = tile_shape_decoding(mods)
     assert len(found) == 3 and all(f.startswith("wargrid.render.draw:7") for f in found)
+
+
+def test_package_checkers_see_imports_inside_functions(tmp_path: Path) -> None:
+    mods = _fake(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "rts/__init__.py": "",
+            "rts/sim.py": "def f():\n    from ..tactics.turning import g\n    return g\n",
+            "tactics/__init__.py": "",
+            "tactics/turning.py": "from ..rts import sim\n\ndef g(): pass\n",
+            "grids/__init__.py": "",
+            "grids/a.py": "def h():\n    import wargrid.map\n",
+            "map.py": "",
+        },
+    )
+    assert cycles(package_graph(mods)) == [frozenset({"rts", "tactics"})]
+    assert layer_violations(mods) == ["grids -> map", "rts -> tactics"]
 
 
 

@@ -105,8 +105,9 @@ def test_a_helper_writes_through_to_its_callers_array() -> None:
     assert _increfs(_heapify) == 0
 
 
-def test_numba_inlining_brings_the_counting_along() -> None:
-    """Why ``helper`` exists: the same relaxation inlined by numba counts references in its caller's loop."""
+def test_a_helper_and_numbas_inlining_give_the_same_answers() -> None:
+    """``helper`` changes how a building block is compiled, never what it computes (what numba's own inlining
+    emits is numba's business, not asserted here; ``docs/design/kernels.md`` says why ``helper`` exists)."""
     _, nb, w = _graph()
     got = []
     for kernel in (_relax, _relax_inlined):
@@ -117,4 +118,3 @@ def test_numba_inlining_brings_the_counting_along() -> None:
         got.append((nh, dist.tolist(), sorted(hid[:nh].tolist())))
     assert got[0] == got[1] == (3, [-1.0, 2.0, 1.0, 1.0, -1.0], [1, 2, 3])
     assert _increfs(_relax) == 0
-    assert _increfs(_relax_inlined) > 0

@@ -32,7 +32,7 @@ from .errors import ArgumentError, ArgumentTypeError
 if TYPE_CHECKING:  # pragma: no cover
     from .grids.boards import Grid, Topology
 
-__all__ = ["CostField"]
+__all__ = ["CostField", "check_cost_field"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -188,3 +188,26 @@ class CostField:
         """
         out: FloatArray = self.topology.unpad(self.cell).copy()
         return out
+
+
+def check_cost_field(grid: Grid, costs: object) -> CostField:
+    """``costs`` if it is a ``CostField`` laid out for ``grid``'s board, else a clear error.
+
+    >>> from wargrid import SquareGrid
+    >>> g = SquareGrid(3, 2)
+    >>> check_cost_field(g, CostField.from_arrays(g, np.ones((2, 3)))).unit is None
+    True
+    >>> check_cost_field(g, np.ones((2, 3)))
+    Traceback (most recent call last):
+    ...
+    wargrid.errors.ArgumentTypeError: costs must be a wargrid CostField (Map.cost_field(unit=...) or CostField.from_arrays(grid, ...)), got ndarray
+    """
+    if not isinstance(costs, CostField):
+        raise ArgumentTypeError(
+            f"costs must be a wargrid CostField (Map.cost_field(unit=...) or CostField.from_arrays(grid, ...)), "
+            f"got {type(costs).__name__}"
+        )
+    topo = grid.topology
+    if costs.cell.shape != (topo.padded_size,) or costs.topology.ndir != topo.ndir or costs.topology.pw != topo.pw:
+        raise ArgumentError(f"costs were built for another board than {grid!r}")
+    return costs

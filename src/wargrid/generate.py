@@ -247,7 +247,7 @@ def generate_board(
     moist = moist.reshape(height, width)
 
     valid = grid.mask
-    nb = np.ascontiguousarray(grid.neighbour_ids().T)  # (ndir, size): neighbour ids, -1 for none
+    nb = np.ascontiguousarray(grid.neighbor_ids().T)  # (ndir, size): neighbour ids, -1 for none
     ev = elev[valid]
     sea_level = float(np.quantile(ev, water)) if water > 0 else float(ev.min()) - 1.0
     land = valid & (elev > sea_level)

@@ -73,13 +73,13 @@ BOARDS = [g for g, _ in LITERAL] + [
 
 @pytest.mark.parametrize("grid,table", LITERAL, ids=repr)
 def test_neighbour_ids_literal(grid: Grid, table: list[list[int]]) -> None:
-    assert grid.neighbour_ids().tolist() == table
+    assert grid.neighbor_ids().tolist() == table
 
 
 @pytest.mark.parametrize("grid,table", LITERAL, ids=repr)
 def test_padded_neighbour_table_literal(grid: Grid, table: list[list[int]]) -> None:
     t = grid.topology
-    nb = t.neighbour_table()
+    nb = t.neighbor_table()
     assert nb.shape == (t.padded_size, t.ndir)
     ys, xs = np.divmod(np.arange(grid.size), grid.width)
     rows = nb[t.padded_ids(np.arange(grid.size))]
@@ -97,12 +97,12 @@ def test_padded_neighbour_table_literal(grid: Grid, table: list[list[int]]) -> N
 def test_neighbour_ids_unwrapped_leaves_out_the_seam() -> None:
     g = HexGrid(4, 2, wrap_x=True)
     plain = HexGrid(4, 2)
-    assert g.neighbour_ids(wrap=False).tolist() == plain.neighbour_ids().tolist()
+    assert g.neighbor_ids(wrap=False).tolist() == plain.neighbor_ids().tolist()
 
 
 def test_masked_cells_have_no_neighbours_and_are_none() -> None:
     g = hexagon_board(1)
-    nb = g.neighbour_ids()
+    nb = g.neighbor_ids()
     off = ~g.mask.ravel()
     assert (nb[off] == -1).all()
     assert not np.isin(np.flatnonzero(off), nb).any()
@@ -110,7 +110,7 @@ def test_masked_cells_have_no_neighbours_and_are_none() -> None:
 
 @pytest.mark.parametrize("grid", BOARDS, ids=repr)
 def test_tables_agree_with_grid_neighbors(grid: Grid) -> None:
-    nb = grid.neighbour_ids()
+    nb = grid.neighbor_ids()
     for c in grid.cells():
         want = [grid.neighbor(c, d) for d in range(grid.ndir)]
         assert [None if n < 0 else grid.cell(int(n)) for n in nb[grid.id(c)]] == want
@@ -130,7 +130,7 @@ def test_parity_step_deltas_and_directions(grid: Grid) -> None:
     dx, dy = t.step_deltas(xs, ys)
     assert (dx == t.dx[par]).all() and (dy == t.dy[par]).all()
     p = t.padded_ids(np.arange(grid.size))
-    q = t.neighbours(p)
+    q = t.neighbors(p)
     for d in range(t.ndir):
         hit = t.directions(p, q[:, d])
         assert (hit <= d).all()  # the first direction that reaches it (a narrow wrapped board may reach it twice)
@@ -194,3 +194,19 @@ def test_hex_like_grid_is_public_and_shared() -> None:
 
     assert wargrid.HexLikeGrid is wargrid.grids.HexLikeGrid is HexLikeGrid
     assert isinstance(StaggeredGrid(3, 3), HexLikeGrid) and not isinstance(SquareGrid(3, 3), HexLikeGrid)
+
+
+@pytest.mark.parametrize("grid", [SquareGrid(5, 3, diagonal=True, corner_rule="no-obstacle"), HexGrid(4, 3, orientation="pointy", offset="even-r"),
+                                  SquareGrid(4, 2, wrap_x=True)])
+def test_kernel_bundles_carry_the_topology_by_name(grid: Grid) -> None:
+    """The one layout (``_kernels/bundles``) ties the bundle the kernels read to the topology's fields."""
+    from wargrid._kernels import bundles as layout
+
+    t = grid.topology
+    args, bundle = t.kernel_args, t.kernel_bundle
+    assert {name: int(args.info[i]) for i, name in enumerate(layout.INFO_FIELDS)} == {
+        name: int(getattr(t, name)) for name in layout.INFO_FIELDS}
+    assert int(args.info[layout.INFO_PW]) == t.pw and int(args.info[layout.INFO_NDIR]) == t.ndir
+    assert bundle.off is args.off and bundle.info is args.info
+    assert bundle.dx.tolist() == t.dx.ravel().tolist() and bundle.dy.tolist() == t.dy.ravel().tolist()
+    assert t.kernel_bundle is bundle  # built once

@@ -10,7 +10,7 @@ import pytest
 
 from wargrid import Map, MapFileError, SquareGrid, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
 from wargrid.io.movingai import MAX_MOVINGAI_CELLS, MOVINGAI_TERRAINS, Scenario
-from wargrid.movement import astar
+from wargrid.movement import shortest_path
 
 DATA = FilePath(__file__).resolve().parents[1] / "data" / "movingai"
 MAPS = sorted(p.name for p in DATA.glob("*.map"))
@@ -28,7 +28,7 @@ def _check(name: str, scenarios) -> None:
     for s in scenarios:
         assert s.map.endswith(name) and (s.width, s.height) == (m.width, m.height)
         for search in ("auto", "astar", "jps"):
-            p = astar(m.grid, cd, s.start, s.goal, search=search)
+            p = shortest_path(m.grid, cd, s.start, s.goal, search=search)
             assert p is not None, (name, s)
             assert abs(p.cost - s.optimal) <= tol, (name, search, s, p.cost)
 

@@ -128,21 +128,21 @@ def test_cost_field_by_hand_equals_the_maps():
     mine = m.cost_field(unit="foot")
     assert np.array_equal(by_hand.cell, mine.cell) and by_hand.min_cost == mine.min_cost
     assert by_hand.uniform == mine.uniform is False
-    from wargrid.movement import astar
+    from wargrid.movement import shortest_path
 
-    assert astar(m.grid, by_hand, (0, 0), (4, 3)) == m.path((0, 0), (4, 3))
+    assert shortest_path(m.grid, by_hand, (0, 0), (4, 3)) == m.path((0, 0), (4, 3))
 
 
 def test_functional_astar_answers_unreachable_from_zones_after_the_first_query():
-    from wargrid.movement import astar, dispatch
+    from wargrid.movement import shortest_path, dispatch
 
     g = SquareGrid(30, 30)
     costs = np.ones((30, 30))
     costs[:, 15] = np.inf
     f = CostField.from_arrays(g, costs)
-    assert astar(g, f, (0, 0), (29, 29)) is None  # first query: a search
+    assert shortest_path(g, f, (0, 0), (29, 29)) is None  # first query: a search
     assert dispatch.cached(dispatch._ZONES, f.cell) == 1
-    assert astar(g, f, (0, 0), (29, 29)) is None  # second: zones labelled, O(1) from now on
+    assert shortest_path(g, f, (0, 0), (29, 29)) is None  # second: zones labelled, O(1) from now on
     z = dispatch.cached(dispatch._ZONES, f.cell)
     assert z is not None and not z.connected(g.topology.padded_id(0, 0), g.topology.padded_id(29, 29))
 
@@ -155,9 +155,9 @@ def test_cost_field_checks():
         CostField.from_arrays(g, np.full((2, 3), np.nan))
     with pytest.raises(ValueError, match=">= 0"):
         CostField.from_arrays(g, -np.ones((2, 3)))
-    from wargrid.movement import astar
+    from wargrid.movement import shortest_path
 
     with pytest.raises(TypeError, match="CostField"):
-        astar(g, np.ones((2, 3)), (0, 0), (1, 1))  # type: ignore[arg-type]
+        shortest_path(g, np.ones((2, 3)), (0, 0), (1, 1))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="another board"):
-        astar(g, CostField.from_arrays(SquareGrid(4, 2), np.ones((2, 4))), (0, 0), (1, 1))
+        shortest_path(g, CostField.from_arrays(SquareGrid(4, 2), np.ones((2, 4))), (0, 0), (1, 1))

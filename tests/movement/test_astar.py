@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from movement_oracle import boards, costs_of, dijkstra, path_cost
 from wargrid import HexGrid, Map, Path, SquareGrid, StaggeredGrid
-from wargrid.movement import astar, distance_field, find_path, paths
+from wargrid.movement import shortest_path, distance_field, path_over_arrays, paths
 
 
 def _pick(draw, g):
@@ -26,7 +26,7 @@ def test_astar_matches_oracle_and_paths_add_up(data):
     s, t = _pick(data.draw, g)
     c = costs_of(g, cost, e)
     want = 0.0 if s == t else dijkstra(g, cost, [s], e).get(t, math.inf)
-    p = astar(g, c, s, t, search="astar")
+    p = shortest_path(g, c, s, t, search="astar")
     if math.isinf(want):
         assert p is None
         return
@@ -57,7 +57,7 @@ def test_weighted_astar_is_bounded(data, weight):
     g, cost, e = data.draw(boards())
     s, t = _pick(data.draw, g)
     want = 0.0 if s == t else dijkstra(g, cost, [s], e).get(t, math.inf)
-    p = astar(g, costs_of(g, cost, e), s, t, weight=weight)
+    p = shortest_path(g, costs_of(g, cost, e), s, t, weight=weight)
     if math.isinf(want):
         assert p is None
         return
@@ -71,7 +71,7 @@ def test_nearest_reaches_the_closest_reachable_cell(data):
     g, cost, e = data.draw(boards())
     s, t = _pick(data.draw, g)
     dist = dijkstra(g, cost, [s], e)
-    p = astar(g, costs_of(g, cost, e), s, t, nearest=True)
+    p = shortest_path(g, costs_of(g, cost, e), s, t, nearest=True)
     assert p is not None
     if not dist:  # a start on an impassable cell goes nowhere
         assert p.cells == [s] and p.cost == 0.0
@@ -87,32 +87,32 @@ def test_reference_values():
     # square-4 around a wall
     cost = np.ones((3, 4))
     cost[1, 1:3] = np.inf
-    p = find_path(SquareGrid(4, 3), cost, (0, 1), (3, 1))
+    p = path_over_arrays(SquareGrid(4, 3), cost, (0, 1), (3, 1))
     assert p.cells == [(0, 1), (0, 0), (1, 0), (2, 0), (3, 0), (3, 1)] and p.cost == 5.0
     # square-8: a diagonal is sqrt(2); no corner cutting past a wall
     g = SquareGrid(3, 3, diagonal=True)
-    assert find_path(g, np.ones((3, 3)), (0, 0), (2, 2)).cost == pytest.approx(2 * math.sqrt(2))
+    assert path_over_arrays(g, np.ones((3, 3)), (0, 0), (2, 2)).cost == pytest.approx(2 * math.sqrt(2))
     cost = np.ones((3, 3))
     cost[0, 1] = np.inf
-    assert find_path(g, cost, (0, 0), (1, 1)).cost == 2.0  # down, then right
+    assert path_over_arrays(g, cost, (0, 0), (1, 1)).cost == 2.0  # down, then right
     g1 = SquareGrid(3, 3, diagonal=True, corner_rule="one-obstacle")
-    assert find_path(g1, cost, (0, 0), (1, 1)).cost == pytest.approx(math.sqrt(2))
+    assert path_over_arrays(g1, cost, (0, 0), (1, 1)).cost == pytest.approx(math.sqrt(2))
     # wrap: the short way round
-    assert find_path(SquareGrid(10, 1, wrap_x=True), np.ones((1, 10)), (0, 0), (9, 0)).cells == [(0, 0), (9, 0)]
-    assert find_path(HexGrid(8, 3, wrap_x=True), np.ones((3, 8)), (0, 1), (7, 1)).cost == 1.0
+    assert path_over_arrays(SquareGrid(10, 1, wrap_x=True), np.ones((1, 10)), (0, 0), (9, 0)).cells == [(0, 0), (9, 0)]
+    assert path_over_arrays(HexGrid(8, 3, wrap_x=True), np.ones((3, 8)), (0, 1), (7, 1)).cost == 1.0
     # hex distance on an open board
-    assert find_path(HexGrid(6, 6), np.ones((6, 6)), (0, 0), (5, 5)).cost == HexGrid(6, 6).distance((0, 0), (5, 5))
+    assert path_over_arrays(HexGrid(6, 6), np.ones((6, 6)), (0, 0), (5, 5)).cost == HexGrid(6, 6).distance((0, 0), (5, 5))
     # staggered rows
-    assert find_path(StaggeredGrid(5, 5, stagger="rows"), np.ones((5, 5)), (0, 0), (4, 4)).cost == 6.0
+    assert path_over_arrays(StaggeredGrid(5, 5, stagger="rows"), np.ones((5, 5)), (0, 0), (4, 4)).cost == 6.0
     # costs are paid on entry, scaled by the step length; the start is free
     cost = np.array([[5.0, 2.0, 3.0]])
-    assert find_path(SquareGrid(3, 1), cost, (0, 0), (2, 0)).cost == 5.0
+    assert path_over_arrays(SquareGrid(3, 1), cost, (0, 0), (2, 0)).cost == 5.0
 
 
 def test_ties_are_deterministic():
     g = SquareGrid(6, 6)
-    a = find_path(g, np.ones((6, 6)), (0, 0), (5, 5))
-    b = find_path(g, np.ones((6, 6)), (0, 0), (5, 5))
+    a = path_over_arrays(g, np.ones((6, 6)), (0, 0), (5, 5))
+    b = path_over_arrays(g, np.ones((6, 6)), (0, 0), (5, 5))
     assert a == b and a.cost == 10.0
 
 
@@ -146,7 +146,7 @@ def test_batched_paths_match_single():
     cells = list(zip(*np.nonzero(np.isfinite(cost))[::-1]))
     pairs = [(cells[i], cells[-1 - i]) for i in range(0, 40)]
     many = paths(g, c, pairs, workers=2)
-    assert many == [astar(g, c, a, b) for a, b in pairs]
+    assert many == [shortest_path(g, c, a, b) for a, b in pairs]
     assert Map(SquareGrid(4, 4)).paths([((0, 0), (3, 3))], workers=1)[0].cost == 12.0
 
 
@@ -174,10 +174,10 @@ def test_bad_input(call, err, words):
 def test_raw_cost_checks():
     g = SquareGrid(2, 2)
     with pytest.raises(ValueError, match="cell_costs"):
-        find_path(g, np.ones((3, 2)), (0, 0), (1, 1))
+        path_over_arrays(g, np.ones((3, 2)), (0, 0), (1, 1))
     with pytest.raises(ValueError, match="NaN"):
-        find_path(g, np.array([[1.0, np.nan], [1.0, 1.0]]), (0, 0), (1, 1))
+        path_over_arrays(g, np.array([[1.0, np.nan], [1.0, 1.0]]), (0, 0), (1, 1))
     with pytest.raises(ValueError, match=">= 0"):
-        find_path(g, np.array([[1.0, -1.0], [1.0, 1.0]]), (0, 0), (1, 1))
+        path_over_arrays(g, np.array([[1.0, -1.0], [1.0, 1.0]]), (0, 0), (1, 1))
     with pytest.raises(ValueError, match="edge_costs"):
-        find_path(g, np.ones((2, 2)), (0, 0), (1, 1), edge_costs=np.ones((2, 2, 8)))
+        path_over_arrays(g, np.ones((2, 2)), (0, 0), (1, 1), edge_costs=np.ones((2, 2, 8)))

@@ -22,7 +22,7 @@ from wargrid.errors import ArgumentError, ArgumentTypeError, WargridError
 from wargrid.grids.boards import HexLikeGrid
 from wargrid.grids.hexes import Hex, hex_to_offset, offset_to_hex
 from wargrid.grids.square import SQUARE8_DIRECTIONS
-from wargrid.movement import astar, movement_range, paths
+from wargrid.movement import shortest_path, movement_range, paths
 from wargrid.movement.clearance import clearance_map, footprint, footprint_costs, max_size
 
 from movement_oracle import boards
@@ -164,7 +164,7 @@ def test_big_unit_paths_fit_and_are_optimal(board, k, data):
     start = data.draw(st.sampled_from(cells))
     goal = data.draw(st.sampled_from(cells))
     dist = oracle_dijkstra(g, cost, edges, start, k) if fits(g, cost, start, k) else {start: 0.0}
-    p = astar(g, field, start, goal, size=k)
+    p = shortest_path(g, field, start, goal, size=k)
     if goal not in dist:
         assert p is None
         return
@@ -227,7 +227,7 @@ def test_movement_range_of_a_big_unit_on_terrain():
     f = CostField.from_arrays(g, c)
     r = movement_range(g, f, (0, 0), 20, size=2)
     assert r.cost.tolist() == [[0.0, 1.0, 7.0, 10.0, 6.0, INF], [1.0, 2.0, 3.0, 4.0, 5.0, INF], [INF] * 6]
-    p = astar(g, f, (0, 0), (4, 0), size=2)
+    p = shortest_path(g, f, (0, 0), (4, 0), size=2)
     assert p.cost == 6.0 and (2, 0) not in p.cells and (3, 0) not in p.cells
 
 

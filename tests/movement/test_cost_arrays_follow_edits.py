@@ -13,7 +13,7 @@ NAMES = TerrainTable.default().names
 
 
 def _rebuilt(m: Map, unit: str):
-    return m.build_cost_field(unit)  # what cost_field gives on a map with no cache
+    return m._build_cost_field(unit)  # what cost_field gives on a map with no cache
 
 
 @settings(max_examples=60)

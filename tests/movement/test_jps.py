@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from movement_oracle import costs_of, dijkstra, path_cost
 from wargrid import Map, SquareGrid
-from wargrid.movement import astar
+from wargrid.movement import shortest_path
 from wargrid.movement.search import jps_applies
 
 
@@ -40,8 +40,8 @@ def test_jps_equals_astar_and_oracle(board, data):
     c = costs_of(g, cost, None)
     assert jps_applies(g.topology, c, 1.0, False, np.zeros(0))
     want = 0.0 if s == t else dijkstra(g, cost, [s]).get(t, math.inf)
-    j = astar(g, c, s, t, search="jps")
-    a = astar(g, c, s, t, search="astar")
+    j = shortest_path(g, c, s, t, search="jps")
+    a = shortest_path(g, c, s, t, search="astar")
     if math.isinf(want):
         assert j is None and a is None
         return
@@ -59,4 +59,4 @@ def test_jps_is_chosen_only_where_it_is_exact():
     m4 = Map(SquareGrid(4, 4, diagonal=True, corner_rule="always"))
     assert not jps_applies(m4.grid.topology, m4.cost_field(), 1.0, False, np.zeros(0))
     with pytest.raises(ValueError, match="search='jps'"):
-        astar(m4.grid, m4.cost_field(), (0, 0), (3, 3), search="jps")
+        shortest_path(m4.grid, m4.cost_field(), (0, 0), (3, 3), search="jps")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from movement_oracle import costs_of, dijkstra, path_cost
 from wargrid import SquareGrid
 from wargrid.movement import jps as jps_mod
-from wargrid.movement import astar
+from wargrid.movement import shortest_path
 
 # E, W, S, N, SE, SW, NE, NW as in the kernel
 DIRS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)]
@@ -126,7 +126,7 @@ def test_both_searches_are_optimal(table, board, data):
     old = jps_mod.TABLE_MAX_CELLS
     jps_mod.TABLE_MAX_CELLS = old if table else 0
     try:
-        j = astar(g, c, s, t, search="jps")
+        j = shortest_path(g, c, s, t, search="jps")
     finally:
         jps_mod.TABLE_MAX_CELLS = old
     want = 0.0 if s == t else dijkstra(g, cost, [s]).get(t, math.inf)
@@ -148,7 +148,7 @@ def test_large_boards_scan_bits_instead_of_a_table(monkeypatch):
     monkeypatch.setattr(jps_mod, "TABLE_MAX_CELLS", 10)
     assert not jps_mod.uses_table(m.grid, cd)
     assert m.path((0, 0), (7, 5)).cost == want
-    assert astar(m.grid, cd, (0, 0), (7, 5), search="jps").cost == want
+    assert shortest_path(m.grid, cd, (0, 0), (7, 5), search="jps").cost == want
 
 
 def test_tables_go_with_their_cost_arrays():

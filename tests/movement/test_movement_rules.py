@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from wargrid import CostField, HexGrid, SquareGrid
 from wargrid.errors import ArgumentError
-from wargrid.movement import astar, distance_field, flow_field, movement_range, paths, route
+from wargrid.movement import shortest_path, distance_field, flow_field, movement_range, paths, route
 from wargrid.movement.prepared import distance_table
 
 BIG = 1e308
@@ -23,19 +23,19 @@ def _line(costs):
 
 def test_a_path_whose_cost_overflows_is_unreachable_everywhere():
     g, c = _line([1.0, BIG, BIG, 1.0])
-    assert astar(g, c, (0, 0), (3, 0)) is None
+    assert shortest_path(g, c, (0, 0), (3, 0)) is None
     assert paths(g, c, [((0, 0), (3, 0))]) == [None]
     assert route(g, c, (0, 0), (3, 0), points_per_turn=BIG) is None
     assert distance_field(g, c, (0, 0))[0, 3] == math.inf
     assert movement_range(g, c, (0, 0), BIG).cost[0, 3] == math.inf
     assert flow_field(g, c, (3, 0)).cost[0, 0] == math.inf
-    assert astar(g, c, (0, 0), (1, 0)).cost == BIG  # one such step is still a number
+    assert shortest_path(g, c, (0, 0), (1, 0)).cost == BIG  # one such step is still a number
 
 
 def test_a_start_on_an_impassable_cell_reaches_itself_alone_at_cost_zero():
     g, c = _line([math.inf, 1.0, 1.0])
-    assert astar(g, c, (0, 0), (0, 0)).cost == 0.0
-    assert astar(g, c, (0, 0), (2, 0)) is None
+    assert shortest_path(g, c, (0, 0), (0, 0)).cost == 0.0
+    assert shortest_path(g, c, (0, 0), (2, 0)) is None
     assert distance_field(g, c, (0, 0)).tolist() == [[0.0, math.inf, math.inf]]
     r = movement_range(g, c, (0, 0), 5)
     assert r.cost.tolist() == [[0.0, math.inf, math.inf]] and r.cells() == [(0, 0)]
@@ -78,7 +78,7 @@ def _same(a, b):
 @given(boards())
 def test_every_function_agrees_on_cost_and_reachability(case):
     g, c, s, t = case
-    p = astar(g, c, s, t)
+    p = shortest_path(g, c, s, t)
     d = distance_field(g, c, s)[t[1], t[0]]
     cost = math.inf if p is None else p.cost
     assert math.isfinite(cost) or p is None  # never a path of cost inf

@@ -165,7 +165,7 @@ def test_turn_track_of_a_grid_path(name, seed, rate):
         return
     p = turn_track(g, m.cost_field(unit="cavalry"), path.cells, facing=int(rng.integers(g.ndir)), turn_rate=rate)
     assert p.cells == path.cells
-    assert math.isclose(p.time, path.cost + p.turns / rate)
+    assert math.isclose(p.time, path.cost + p.facing_steps / rate)
     check_track(g, p)
     # the turning search is never slower than driving the grid path
     best = m.turning_path(a, b, unit="cavalry", facing=p.states[0][1], turn_rate=rate)
@@ -197,11 +197,11 @@ def test_reference_values():
     m = Map(SquareGrid(6, 3))
     # facing west, the goal east: turn twice (180 degrees on square-4) then drive
     p = m.turning_path((0, 1), (3, 1), unit="cavalry", facing=2, turn_rate=1)
-    assert p.turns == 2 and p.time == 5.0 and p.cells == [(0, 1), (1, 1), (2, 1), (3, 1)]
+    assert p.facing_steps == 2 and p.time == 5.0 and p.cells == [(0, 1), (1, 1), (2, 1), (3, 1)]
     # slow turning prefers the straight road even when it is longer
     m = Map(SquareGrid(5, 5, diagonal=True))
     p = m.turning_path((0, 0), (4, 0), unit="cavalry", facing=0, turn_rate=0.01)
-    assert p.turns == 0 and p.time == 4.0
+    assert p.facing_steps == 0 and p.time == 4.0
     # a final facing costs the turns at the end
     q = m.turning_path((0, 0), (4, 0), unit="cavalry", facing=0, turn_rate=1, final_facing=4)
     assert q.time == 8.0

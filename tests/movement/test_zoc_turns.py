@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from movement_oracle import costs_of, grids, moves
 from wargrid import Map, SquareGrid
 from wargrid.movement.fields import movement_range
-from wargrid.movement import astar
+from wargrid.movement import shortest_path
 from wargrid.movement.turns import route
 from wargrid.movement.zoc import occupied
 
@@ -86,7 +86,7 @@ def test_zoc_range_matches_brute_force(data, budget, ignore):
     # the same rules for a single path
     goal = data.draw(st.sampled_from(cells))
     occ = occupied(g, costs_of(g, cost, e), enemies=enemies, ignore_zoc=ignore)
-    p = astar(g, occ.costs, start, goal, stop=occ.stop)
+    p = shortest_path(g, occ.costs, start, goal, stop=occ.stop)
     if goal == start:
         assert p.cells == [start] and p.cost == 0.0
     elif goal in best:

@@ -178,11 +178,11 @@ def test_kernel_matches_plain_python_walk(board):
 
 
 def test_buffers_grow_for_long_walks(monkeypatch):
-    import wargrid.movement.search as search
+    import wargrid._scratch as scratch
     import wargrid.rts.classic as classic
 
     monkeypatch.setattr(classic, "_FIRST_CAP", 8)
-    monkeypatch.setattr(search._LOCAL, "classic", {}, raising=False)  # this thread's classic buffers, fresh
+    monkeypatch.setattr(scratch._LOCAL, "classic", {}, raising=False)  # this thread's classic buffers, fresh
     g = SquareGrid(13, 9)
     costs = np.ones((9, 13))
     for x in range(2, 10, 4):  # a serpentine: the walk is far longer than 8 cells
@@ -191,7 +191,7 @@ def test_buffers_grow_for_long_walks(monkeypatch):
     p = classic_path(g, costs, (0, 0), (12, 8))
     assert p.arrived and len(p.cells) > 40
     assert p.cost == pytest.approx(check_walk(g, costs, p.cells))
-    assert len(search._LOCAL.classic[g.topology.padded_size].buf) > 9
+    assert len(scratch._LOCAL.classic[g.topology.padded_size].buf) > 9
 
 
 @pytest.mark.parametrize("grid", [SquareGrid(12, 9, diagonal=True), SquareGrid(12, 9), HexGrid(12, 9)])

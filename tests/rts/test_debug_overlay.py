@@ -10,7 +10,8 @@ import pytest
 from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid
 from wargrid.render import render_svg
 from wargrid.rts import Simulation
-from wargrid.tactics import debug_json, debug_svg, unit_debug
+from wargrid.render import debug_svg
+from wargrid.tactics import debug_json, unit_debug
 
 
 def on_segment(p, a, b):

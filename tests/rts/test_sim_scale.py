@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid
 from wargrid.rts import Simulation, classic_path
-from wargrid.tactics.turning import turning_path
+from wargrid.movement.turning import turning_path
 
 from rts_oracle import legal_steps
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from wargrid import SquareGrid
 from wargrid.costs import CostField
-from wargrid.movement import astar
+from wargrid.movement import shortest_path
 from wargrid.tactics import any_angle_path, segment_cost
 from wargrid.tactics.smoothing import _blocked, _geometry, _segment_costs, step_length
 
@@ -108,7 +108,7 @@ def eager_theta(g, field, a, b):
     steps = {}
     for c in g.cells():
         for n in g.neighbors(c):
-            p = astar(g, field, c, n)
+            p = shortest_path(g, field, c, n)
             if p is not None and len(p.cells) == 2:
                 steps[c, n] = p.cost
     dist, parent, done = {a: 0.0}, {a: None}, set()
@@ -145,7 +145,7 @@ def test_lazy_and_eager_both_keep_the_contract_and_cost_alike(name):
         field = CostField.from_arrays(g, costs)
         free = [c for c in g.cells() if np.isfinite(costs[c[1], c[0]])]
         a, b = (free[i] for i in rng.choice(len(free), 2, replace=False))
-        grid_path = astar(g, field, a, b)
+        grid_path = shortest_path(g, field, a, b)
         lazy = any_angle_path(g, field, a, b)
         eager = eager_theta(g, field, a, b)
         assert (grid_path is None) == (lazy is None) == (eager is None)

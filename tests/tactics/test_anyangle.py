@@ -134,9 +134,9 @@ def test_smoothing_never_dearer_than_the_grid_path(name, seed):
     if len(free) < 2:
         return
     a, b = (free[i] for i in rng.choice(len(free), 2, replace=False))
-    from wargrid.movement import astar
+    from wargrid.movement import shortest_path
 
-    p = astar(g, field, a, b)
+    p = shortest_path(g, field, a, b)
     if p is None:
         return
     s = smooth_path(g, field, p)
@@ -165,9 +165,9 @@ def test_any_angle_never_dearer_than_astar_and_clear(name, seed, walls):
 def check_any_angle(g, field, ok, a, b):
     """The any-angle contract for one query: found exactly when A* finds a path, never dearer, each segment
     longer than a step touching only tiles of ``ok``, and the route's cost the sum of its segments' costs."""
-    from wargrid.movement import astar
+    from wargrid.movement import shortest_path
 
-    p = astar(g, field, a, b)
+    p = shortest_path(g, field, a, b)
     r = any_angle_path(g, field, a, b)
     assert (p is None) == (r is None)
     if p is None:

@@ -18,12 +18,15 @@ flag that every kernel uses, so each algorithm is written once.
 from __future__ import annotations
 
 import math
+import functools
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .._deprecation import warn_renamed
+from .._kernels.bundles import INFO_FIELDS, INFO_PW, TopoArgs, TopoBundle
 from ..errors import ArgumentError, ArgumentTypeError, CellError
 from .._validate import check_cell_pair, check_choice, check_int, check_positive_int, check_real
 from .hexes import HEX_DIRECTIONS, Hex, Layout, axial_to_offset_array, hex_to_offset, offset_to_axial_array, offset_to_hex
@@ -146,6 +149,54 @@ class Topology:
         """
         return (y + 1) * self.pw + x + 1
 
+    def cells_of(self, padded: np.ndarray) -> list[tuple[int, int]]:
+        """Padded ids to a list of ``(x, y)`` cells.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).topology.cells_of(np.array([9, 38]))
+        [(0, 0), (5, 3)]
+        """
+        pw = self.pw
+        p = np.asarray(padded, dtype=np.int64)
+        if p.shape[0] <= 64:  # short paths: plain Python beats numpy's fixed cost per call
+            return [(v % pw - 1, v // pw - 1) for v in p.tolist()]
+        return list(zip((p % pw - 1).tolist(), (p // pw - 1).tolist()))
+
+    @functools.cached_property
+    def kernel_args(self) -> TopoArgs:
+        """The topology as the step kernels read it (``wargrid._kernels.bundles``; built once).
+
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(6, 4).topology
+        >>> int(t.kernel_args.info[INFO_PW]), t.kernel_args.step.tolist()
+        (8, [1.0, 1.0, 1.0, 1.0])
+        """
+        info = np.array([getattr(self, name) for name in INFO_FIELDS], dtype=np.int64)
+        return TopoArgs(
+            off=np.ascontiguousarray(self.offsets, dtype=np.int64).ravel(),
+            step=np.ascontiguousarray(self.step, dtype=np.float64),
+            corner=np.ascontiguousarray(self.corner, dtype=np.int64).ravel(),
+            info=info,
+        )
+
+    @functools.cached_property
+    def kernel_bundle(self) -> TopoBundle:
+        """The search kernels' topology argument: ``kernel_args`` with the x and y parts of the offsets.
+
+        >>> from wargrid import HexGrid
+        >>> HexGrid(4, 3).topology.kernel_bundle.dy.tolist()[:6]
+        [0, -1, -1, -1, 0, 1]
+        """
+        a = self.kernel_args
+        return TopoBundle(
+            off=a.off,
+            dx=np.ascontiguousarray(self.dx, dtype=np.int64).ravel(),
+            dy=np.ascontiguousarray(self.dy, dtype=np.int64).ravel(),
+            step=a.step,
+            corner=a.corner,
+            info=a.info,
+        )
+
     def padded_ids(self, ids: np.ndarray) -> NDArray[np.int64]:
         """Cell ids to padded ids (vectorised).
 
@@ -211,7 +262,7 @@ class Topology:
         par = self.parity(xs, ys)
         return self.dx[par], self.dy[par]
 
-    def neighbours(self, padded: np.ndarray) -> np.ndarray:
+    def neighbors(self, padded: np.ndarray) -> np.ndarray:
         """``(k, ndir)`` padded ids of the neighbours of ``k`` padded ids, wrap applied.
 
         Each id must be a cell of the rectangle (not padding). A neighbour may be
@@ -219,7 +270,7 @@ class Topology:
 
         >>> from wargrid import SquareGrid
         >>> t = SquareGrid(3, 2, wrap_x=True).topology
-        >>> t.neighbours(np.array([t.padded_id(0, 0)])).tolist()
+        >>> t.neighbors(np.array([t.padded_id(0, 0)])).tolist()
         [[7, 1, 8, 11]]
         """
         p = np.asarray(padded, dtype=np.int64)
@@ -240,7 +291,7 @@ class Topology:
         [2, -1]
         """
         b = np.asarray(b, dtype=np.int64)
-        hit = self.neighbours(a) == b[..., None]
+        hit = self.neighbors(a) == b[..., None]
         return np.where(hit.any(axis=-1), hit.argmax(axis=-1), -1)
 
     def _inner(self) -> tuple[np.ndarray, np.ndarray]:
@@ -250,7 +301,17 @@ class Topology:
         y = ids // self.pw - 1
         return ids, (x >= 0) & (x < self.width) & (y >= 0) & (y < self.height)
 
+    def neighbours(self, padded: np.ndarray) -> np.ndarray:
+        """Deprecated spelling of ``neighbors``."""
+        warn_renamed("Topology.neighbours", "Topology.neighbors")
+        return self.neighbors(padded)
+
     def neighbour_table(self) -> np.ndarray:
+        """Deprecated spelling of ``neighbor_table``."""
+        warn_renamed("Topology.neighbour_table", "Topology.neighbor_table")
+        return self.neighbor_table()
+
+    def neighbor_table(self) -> np.ndarray:
         """``(padded_size, ndir)`` padded id of every padded cell's neighbour in every direction.
 
         Wrap is applied; rows of padding cells are ``-1``. A neighbour may be
@@ -259,12 +320,12 @@ class Topology:
 
         >>> from wargrid import SquareGrid
         >>> t = SquareGrid(2, 1).topology
-        >>> t.neighbour_table()[t.padded_id(0, 0)].tolist(), t.neighbour_table()[0].tolist()
+        >>> t.neighbor_table()[t.padded_id(0, 0)].tolist(), t.neighbor_table()[0].tolist()
         ([6, 1, 4, 9], [-1, -1, -1, -1])
         """
         ids, inner = self._inner()
         out = np.full((self.padded_size, self.ndir), -1, dtype=np.int64)
-        out[inner] = self.neighbours(ids[inner])
+        out[inner] = self.neighbors(ids[inner])
         return out
 
     def edge_rise(self, elev: np.ndarray) -> np.ndarray:
@@ -286,7 +347,7 @@ class Topology:
             raise ArgumentError(f"elev must be a flat padded array of {self.padded_size} values, got shape {elev.shape}")
         ids, inner = self._inner()
         out = np.zeros((self.padded_size, self.ndir), dtype=np.float64)
-        q = self.neighbours(ids[inner])
+        q = self.neighbors(ids[inner])
         out[inner] = np.maximum(elev[q] - elev[ids[inner], None], 0.0)
         return out.ravel()
 
@@ -439,6 +500,23 @@ class Grid:
             raise CellError(f"{name} {(x, y)} is outside the board's shape (masked out)")
         return x, y
 
+    def check_cells(self, cells: Any, name: str = "cells") -> list[tuple[int, int]]:
+        """A single ``(x, y)``, a sequence of them or an ``(n, 2)`` array, each checked on the board.
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(6, 4).check_cells((5, 3)), SquareGrid(6, 4).check_cells([(0, 0), (1, 2)])
+        ([(5, 3)], [(0, 0), (1, 2)])
+        """
+        if isinstance(cells, np.ndarray) and cells.ndim == 2 and cells.shape[1] == 2:
+            cells = [tuple(c) for c in cells.tolist()]
+        if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
+            cells = [cells]
+        try:
+            items = list(cells)
+        except TypeError:
+            raise ArgumentTypeError(f"{name} must be an (x, y) cell or a list of them, got {cells!r}") from None
+        return [self.check_cell(c, f"{name}[{i}]") for i, c in enumerate(items)]
+
     def id(self, cell: tuple[int, int]) -> int:
         """The integer id ``y * width + x`` of ``cell``.
 
@@ -559,16 +637,16 @@ class Grid:
         """
         return [s.cell for s in self.steps(cell)]
 
-    def neighbour_ids(self, *, wrap: bool = True) -> np.ndarray:
+    def neighbor_ids(self, *, wrap: bool = True) -> np.ndarray:
         """``(size, ndir)`` id of every cell's neighbour in every direction; ``-1``: none.
 
         Rows of masked-out cells are all ``-1``. ``wrap=False`` leaves out the
         steps across the seam of a wrapped board (pictures draw it flat).
 
         >>> from wargrid import SquareGrid
-        >>> SquareGrid(3, 1, wrap_x=True).neighbour_ids().tolist()
+        >>> SquareGrid(3, 1, wrap_x=True).neighbor_ids().tolist()
         [[1, -1, 2, -1], [2, -1, 0, -1], [0, -1, 1, -1]]
-        >>> SquareGrid(3, 1, wrap_x=True).neighbour_ids(wrap=False)[0].tolist()
+        >>> SquareGrid(3, 1, wrap_x=True).neighbor_ids(wrap=False)[0].tolist()
         [1, -1, -1, -1]
         """
         t = self.topology
@@ -582,6 +660,11 @@ class Grid:
         nid = np.where(ok, ny * self.width + nx, 0)
         ok &= valid[nid] & valid[:, None]
         return np.where(ok, nid, -1)
+
+    def neighbour_ids(self, *, wrap: bool = True) -> np.ndarray:
+        """Deprecated spelling of ``neighbor_ids``."""
+        warn_renamed("Grid.neighbour_ids", "Grid.neighbor_ids")
+        return self.neighbor_ids(wrap=wrap)
 
     def neighbor(self, cell: tuple[int, int], direction: int) -> tuple[int, int] | None:
         """The neighbour in ``direction``, or ``None`` past the edge of the board.
@@ -1337,3 +1420,19 @@ def parallelogram_board(q_size: int, r_size: int, *, orientation: str = "flat", 
     r_size = check_positive_int(r_size, "r_size")
     _check_shape_size("q_size * r_size", q_size * r_size, q_size * r_size)
     return _shaped(0, np.zeros(q_size, dtype=np.int64), np.full(q_size, r_size - 1, dtype=np.int64), orientation, offset)
+
+
+def unwrap_cells(grid: Grid, cells: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Virtual x, y of a walk of neighbouring cells: on a wrapped board x keeps going across the seam.
+
+    >>> from wargrid import SquareGrid
+    >>> unwrap_cells(SquareGrid(4, 1, wrap_x=True), [(1, 0), (0, 0), (3, 0), (2, 0)])[0].tolist()
+    [1, 0, -1, -2]
+    """
+    xs = np.array([c[0] for c in cells], dtype=np.int64)
+    ys = np.array([c[1] for c in cells], dtype=np.int64)
+    if grid.wrap_x and len(xs) > 1:
+        d = np.diff(xs)
+        d = np.where(d > 1, d - grid.width, np.where(d < -1, d + grid.width, d))
+        xs = np.concatenate([xs[:1], xs[0] + np.cumsum(d)])
+    return xs, ys

@@ -60,14 +60,14 @@ class Lepton(NamedTuple):
     y: int
 
 
-def _check_scale(leptons: Any) -> int:
+def check_lepton_scale(leptons: Any) -> int:
     n = check_positive_int(leptons, "leptons", minimum=2)
     if n % 2:
         raise ArgumentError(f"leptons must be even so that a cell has an integer centre, got {n}")
     return n
 
 
-def _check_point(p: Any, name: str) -> tuple[int, int]:
+def check_lepton_point(p: Any, name: str) -> tuple[int, int]:
     """A lepton position given as an ``(x, y)`` pair of integers."""
     return check_cell_pair(p, name)
 
@@ -78,7 +78,7 @@ def cell_to_lepton(cell: tuple[int, int], *, leptons: int = LEPTONS_PER_CELL) ->
     >>> cell_to_lepton((0, 0)), cell_to_lepton((1, 0), leptons=16)
     (Lepton(x=128, y=128), Lepton(x=24, y=8))
     """
-    n = _check_scale(leptons)
+    n = check_lepton_scale(leptons)
     x, y = check_cell_pair(cell, "cell")
     return Lepton(x * n + n // 2, y * n + n // 2)
 
@@ -89,8 +89,8 @@ def lepton_to_cell(point: tuple[int, int], *, leptons: int = LEPTONS_PER_CELL) -
     >>> lepton_to_cell((255, 256)), lepton_to_cell((-1, 0))
     ((0, 1), (-1, 0))
     """
-    n = _check_scale(leptons)
-    x, y = _check_point(point, "point")
+    n = check_lepton_scale(leptons)
+    x, y = check_lepton_point(point, "point")
     return x // n, y // n
 
 
@@ -129,8 +129,8 @@ def octagonal_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     >>> octagonal_distance((0, 0), (300, -100))
     350
     """
-    ax, ay = _check_point(a, "a")
-    bx, by = _check_point(b, "b")
+    ax, ay = check_lepton_point(a, "a")
+    bx, by = check_lepton_point(b, "b")
     dx, dy = abs(ax - bx), abs(ay - by)
     return max(dx, dy) + min(dx, dy) // 2
 
@@ -167,7 +167,7 @@ def cells_to_leptons(cells: np.ndarray, *, leptons: int = LEPTONS_PER_CELL) -> n
     >>> cells_to_leptons(np.array([[0, 0], [2, 1]])).tolist()
     [[128, 128], [640, 384]]
     """
-    n = _check_scale(leptons)
+    n = check_lepton_scale(leptons)
     c = _int_points(cells, "cells")
     return c * n + n // 2
 
@@ -178,7 +178,7 @@ def leptons_to_cells(points: np.ndarray, *, leptons: int = LEPTONS_PER_CELL) -> 
     >>> leptons_to_cells(np.array([[255, 256], [-1, 0]])).tolist()
     [[0, 1], [-1, 0]]
     """
-    n = _check_scale(leptons)
+    n = check_lepton_scale(leptons)
     return _int_points(points, "points") // n
 
 
@@ -218,9 +218,9 @@ def lepton_to_pixel(point: tuple[int, int], *, cell_size: float, leptons: int = 
     >>> lepton_to_pixel((128, 384), cell_size=32)
     (16.0, 48.0)
     """
-    n = _check_scale(leptons)
+    n = check_lepton_scale(leptons)
     size = _check_cell_size(cell_size)
-    x, y = _check_point(point, "point")
+    x, y = check_lepton_point(point, "point")
     return x * size / n, y * size / n
 
 
@@ -254,7 +254,7 @@ def pixel_to_lepton(pixel: tuple[float, float], *, cell_size: float, leptons: in
     >>> lepton_to_cell(pixel_to_lepton((100, 5), cell_size=32))
     (3, 0)
     """
-    n = _check_scale(leptons)
+    n = check_lepton_scale(leptons)
     size = _check_cell_size(cell_size)
     try:
         px, py = pixel
@@ -270,7 +270,7 @@ def leptons_to_pixels(points: np.ndarray, *, cell_size: float, leptons: int = LE
     >>> leptons_to_pixels(np.array([[128, 384], [0, 256]]), cell_size=32).tolist()
     [[16.0, 48.0], [0.0, 32.0]]
     """
-    n = _check_scale(leptons)
+    n = check_lepton_scale(leptons)
     size = _check_cell_size(cell_size)
     out: NDArray[np.float64] = _int_points(points, "points") * size / n
     return out
@@ -282,7 +282,7 @@ def pixels_to_leptons(pixels: np.ndarray, *, cell_size: float, leptons: int = LE
     >>> pixels_to_leptons(np.array([[16.0, 47.9], [0.06, 32.0]]), cell_size=32).tolist()
     [[128, 383], [0, 256]]
     """
-    n = _check_scale(leptons)
+    n = check_lepton_scale(leptons)
     size = _check_cell_size(cell_size)
     p = np.asarray(pixels, dtype=np.float64)
     if p.ndim == 0 or p.shape[-1] != 2:

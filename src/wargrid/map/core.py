@@ -41,8 +41,9 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ArgumentError, ArgumentTypeError, WargridError
+from ..errors import ArgumentError, ArgumentTypeError, CallbackError, WargridError
 from .._validate import check_cell_pair, check_real
+from .._deprecation import warn_renamed
 from ..costs import CostField
 from ..grids.boards import Grid
 from ..terrain import TerrainTable
@@ -109,18 +110,6 @@ def _plain_properties(props: Mapping[str, Any], what: str) -> dict[str, Any]:
             raise ArgumentTypeError(f"{what}: properties must map names to str, int, float or bool, got {k!r}: {v!r}")
         out[k] = v
     return out
-
-
-class CallbackError(WargridError, RuntimeError):
-    """Raised after an edit when one or more event callbacks raised.
-
-    The edit itself is complete and the map is consistent; ``errors`` holds
-    the exceptions the callbacks raised.
-    """
-
-    def __init__(self, event: str, errors: list[BaseException]) -> None:
-        super().__init__(f"{len(errors)} callback(s) for {event!r} raised; first: {errors[0]!r}")
-        self.errors = errors
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -623,7 +612,7 @@ class MapCore:
         return self.derived.blocks_sight()
 
     # -- building derived state (called by ``Derived``) ----------------------------------------
-    def build_blocks_sight(self) -> npt.NDArray[np.bool_]:
+    def _build_blocks_sight(self) -> npt.NDArray[np.bool_]:
         """The sight-blocking layer computed from the layers (read-only)."""
         b = self.terrains.blocks_sight()
         out: npt.NDArray[np.bool_] = b[self._terrain]
@@ -639,7 +628,7 @@ class MapCore:
         out: npt.NDArray[np.float64] = np.where(has, m[np.where(has, ov, 0)], m[self._terrain[ys, xs]]).astype(np.float64)
         return out
 
-    def build_cost_field(self, unit: str) -> CostField:
+    def _build_cost_field(self, unit: str) -> CostField:
         """The cost field of class ``unit`` computed from the layers.
 
         Parameters
@@ -665,10 +654,10 @@ class MapCore:
                 edge += self._climb_cost * topo.edge_rise(np.asarray(topo.pad(self._elevation, 0.0)))
         return CostField.from_padded(topo, flat, edge, unit=unit)
 
-    def patch_cost_field(self, f: CostField, xs: IntArray, ys: IntArray) -> CostField:
+    def _patch_cost_field(self, f: CostField, xs: IntArray, ys: IntArray) -> CostField:
         """``f`` after a terrain or overlay edit of cells ``(xs, ys)``: a new cell array, the same edges.
 
-        The same values ``build_cost_field`` would give, at the price of one
+        The same values ``_build_cost_field`` would give, at the price of one
         copy of the array instead of rebuilding it from the layers.
 
         Parameters
@@ -975,6 +964,16 @@ class MapCore:
             raise ArgumentError(f"event must be one of {', '.join(map(repr, EVENTS))}; got {event!r}")
 
     def emit(self, event: str, cells: Sequence[Cell] = (), **data: Any) -> None:
+        """Deprecated: edits fire their events themselves; a game's own events belong to the game."""
+        warn_renamed("Map.emit", "the edit methods (set_terrain, edit(), ...), which fire their events")
+        self._emit(event, cells, **data)
+
+    def build_cost_field(self, unit: str) -> CostField:
+        """Deprecated: use ``cost_field(unit=...)`` (cached, and kept up to date by edits)."""
+        warn_renamed("Map.build_cost_field", "Map.cost_field(unit=...)")
+        return self._build_cost_field(unit)
+
+    def _emit(self, event: str, cells: Sequence[Cell] = (), **data: Any) -> None:
         """Fire ``event`` to its subscribers. Every callback runs even if one raises;
         then ``CallbackError`` carries what they raised.
 
@@ -999,7 +998,7 @@ class MapCore:
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); seen = []
         >>> _ = m.on("terrain_changed", seen.append)
-        >>> m.emit("terrain_changed", [(1, 1)]); seen[0].cells
+        >>> m._emit("terrain_changed", [(1, 1)]); seen[0].cells
         ((1, 1),)
         """
         self._check_event(event)

@@ -76,11 +76,11 @@ class DerivedOwner(Protocol):
     @property
     def elevation(self) -> npt.NDArray[np.float64] | None: ...
 
-    def build_cost_field(self, unit: str) -> CostField: ...
+    def _build_cost_field(self, unit: str) -> CostField: ...
 
-    def patch_cost_field(self, f: CostField, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]) -> CostField: ...
+    def _patch_cost_field(self, f: CostField, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]) -> CostField: ...
 
-    def build_blocks_sight(self) -> npt.NDArray[np.bool_]: ...
+    def _build_blocks_sight(self) -> npt.NDArray[np.bool_]: ...
 
 
 class Derived:
@@ -104,7 +104,7 @@ class Derived:
             with self.lock:
                 f = self._costs.get(unit)
                 if f is None:
-                    f = self._costs[unit] = self._owner.build_cost_field(unit)
+                    f = self._costs[unit] = self._owner._build_cost_field(unit)
         return f
 
     # -- zones -----------------------------------------------------------------------------
@@ -133,7 +133,7 @@ class Derived:
         b = self._blocks
         if b is None:
             with self.lock:
-                b = self._blocks = self._owner.build_blocks_sight()
+                b = self._blocks = self._owner._build_blocks_sight()
         return b
 
     def sight_board(self, elevation: bool) -> SightBoard:
@@ -195,7 +195,7 @@ class Derived:
             self._extra.clear()
             return []
         if kind in ("terrain_changed", "overlay_changed"):
-            self._costs = {u: owner.patch_cost_field(f, xs, ys) for u, f in self._costs.items()}
+            self._costs = {u: owner._patch_cost_field(f, xs, ys) for u, f in self._costs.items()}
         else:
             self._costs.clear()
         self._sight.clear()

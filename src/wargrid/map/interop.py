@@ -30,7 +30,7 @@ def graph_steps(field: Any) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64
     """
     t = field.topology
     cell = field.cell
-    table = t.neighbour_table()  # (padded_size, ndir), -1 on padding rows
+    table = t.neighbor_table()  # (padded_size, ndir), -1 on padding rows
     p = np.repeat(np.arange(t.padded_size, dtype=np.int64), t.ndir)
     d = np.tile(np.arange(t.ndir, dtype=np.int64), t.padded_size)
     q = table.ravel()

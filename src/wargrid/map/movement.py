@@ -9,10 +9,10 @@ import numpy as np
 from ..errors import ArgumentError, ArgumentTypeError
 from .._progress import Progress, check_progress, reporter
 from ..movement.clearance import check_size, clearance_map
-from ..movement.dispatch import paths as _paths, shortest_distance, shortest_path
+from ..movement.dispatch import dispatch_path, paths as _paths, shortest_distance
 from ..movement.prepared import PreparedPaths, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
-from ..movement.search import Path, check_cells, check_weight, distance_field
+from ..movement.search import Path, check_weight, distance_field
 from ..movement.turns import Route, route
 from ..movement.zoc import occupied
 from .core import Cell, MapCore
@@ -103,14 +103,14 @@ class MovementQueries(MapCore):
         if enemies is None and friends is None:
             if not isinstance(ignore_zoc, (bool, np.bool_)):
                 raise ArgumentTypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
-            return shortest_path(grid, f, start, goal, weight=w, nearest=bool(nearest), zones=zones,
+            return dispatch_path(grid, f, start, goal, weight=w, nearest=bool(nearest), zones=zones,
                                  prepared=self.derived.prepared(name), size=k)
         if k != 1:
             raise ArgumentError(f"enemies and friends (zones of control) apply to one-cell units only; got size={k}")
         occ = occupied(grid, f, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
         if not nearest and not occ.can_stop(goal):
             return None
-        p = shortest_path(grid, occ.costs, start, goal, weight=w, nearest=bool(nearest), stop=occ.stop, zones=zones)
+        p = dispatch_path(grid, occ.costs, start, goal, weight=w, nearest=bool(nearest), stop=occ.stop, zones=zones)
         if p is not None and nearest and not occ.can_stop(p.end):
             return None
         return p
@@ -373,8 +373,8 @@ class MovementQueries(MapCore):
         f = self.derived.cost_field(name)
         prepared = self.derived.prepared(name)
         k = check_size(self.grid, size)
-        rows = check_cells(self.grid, sources, "sources")  # checked here: the rows go in parts below
-        targets = check_cells(self.grid, targets, "targets")
+        rows = self.grid.check_cells(sources, "sources")  # checked here: the rows go in parts below
+        targets = self.grid.check_cells(targets, "targets")
         check_progress(progress)
         if (prepared is not None and k == 1) or len(rows) <= TABLE_ROWS_A_STEP:
             # one call: the prepared bucket method shares its target side between all rows

@@ -14,7 +14,7 @@ from ..tactics.areas import Area, area, is_hex
 from ..tactics.groups import GroupMove, group_move
 from ..tactics.influence import Influence, influence_map
 from ..tactics.smoothing import SmoothPath, smooth_path
-from ..tactics.turning import TurnPath, turning_path
+from ..movement.turning import TurnPath, turning_path
 from .sight import SightQueries
 from .core import Cell
 
@@ -259,7 +259,7 @@ class TacticsQueries(SightQueries):
         --------
         >>> from wargrid import Map, HexGrid
         >>> p = Map(HexGrid(6, 6)).turning_path((0, 2), (4, 2), unit="cavalry", facing=3, turn_rate=1)
-        >>> p.turns, p.time, p.track()[-1].facing == p.states[-1][1]
+        >>> p.facing_steps, p.time, p.track()[-1].facing == p.states[-1][1]
         (3, 7.0, True)
         """
         return turning_path(self.grid, self.cost_field(unit=unit), start, goal, facing=facing, turn_rate=turn_rate,

@@ -1,7 +1,9 @@
 """The one search dispatcher: which search answers a path query, decided in one place.
 
-Every path entry point goes through ``shortest_path``: ``astar`` and
-``find_path`` here, the batches of ``paths``, ``Map.path`` and ``Map.paths``.
+Every path entry point goes through ``dispatch_path`` (checked values in, no
+checks of its own): ``shortest_path`` (the public one, which checks its
+arguments) and ``path_over_arrays`` here, the batches of ``paths``,
+``Map.path`` and ``Map.paths``.
 In order:
 
 1. trivial answers: start = goal; an impassable start (only itself is
@@ -31,7 +33,7 @@ a subset of a one-cell unit's), a prepared structure does not.
 >>> import numpy as np
 >>> from wargrid import SquareGrid
 >>> costs = np.ones((3, 4)); costs[1, 1:3] = np.inf
->>> p = find_path(SquareGrid(4, 3), costs, (0, 1), (3, 1))
+>>> p = path_over_arrays(SquareGrid(4, 3), costs, (0, 1), (3, 1))
 >>> p.cells, p.cost
 ([(0, 1), (0, 0), (1, 0), (2, 0), (3, 0), (3, 1)], 5.0)
 """
@@ -49,19 +51,20 @@ import numpy as np
 import numpy.typing as npt
 
 from .._budget import check_memory
+from .._deprecation import deprecated_function
 from .._progress import Progress, reporter
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
-from ..costs import CostField
+from ..costs import CostField, check_cost_field
 from ..grids.boards import Grid
 from ._array_cache import ArrayCache, cached, remember
 from .clearance import check_size, footprint_costs
 from .jps import jps_path, jps_pays
 from .prepared import UNANSWERED as _UNANSWERED, PreparedPaths
-from .search import SEARCH_BYTES_PER_CELL, Path, check_costs, check_weight, jps_applies, padded_id, search_checked, stop_array
+from .search import SEARCH_BYTES_PER_CELL, Path, check_weight, jps_applies, search_checked, stop_array
 from .zones import ZoneState
 
-__all__ = ["astar", "find_path", "paths", "shortest_path", "shortest_distance", "check_costs", "SEARCHES"]
+__all__ = ["shortest_path", "path_over_arrays", "astar", "find_path", "paths", "dispatch_path", "shortest_distance", "check_costs", "SEARCHES"]
 
 Cell = tuple[int, int]
 
@@ -104,7 +107,7 @@ def _field_zones(costs: CostField) -> Connectivity | None:
     return z
 
 
-def shortest_path(
+def dispatch_path(
     grid: Grid,
     costs: CostField,
     start: Cell,
@@ -129,8 +132,8 @@ def shortest_path(
         costs = footprint_costs(grid, costs, size)
         prepared = None
     topo = grid.topology
-    s = padded_id(topo, start)
-    t = padded_id(topo, goal)
+    s = topo.padded_id(*start)
+    t = topo.padded_id(*goal)
     cell = costs.cell
     if s == t:
         return Path([start], 0.0, costs.unit, grid)
@@ -184,25 +187,25 @@ def shortest_distance(
     """The cheapest cost from ``start`` to ``goal`` (checked cells), ``inf`` when unreachable.
 
     A prepared structure answers without unpacking a path when it can;
-    otherwise the cost of ``shortest_path``'s path (``size``: as there, checked).
+    otherwise the cost of ``dispatch_path``'s path (``size``: as there, checked).
     """
     if size != 1:
-        return _cost_of(shortest_path(grid, costs, start, goal, zones=zones, size=size))
+        return _cost_of(dispatch_path(grid, costs, start, goal, zones=zones, size=size))
     topo = grid.topology
-    s = padded_id(topo, start)
-    t = padded_id(topo, goal)
+    s = topo.padded_id(*start)
+    t = topo.padded_id(*goal)
     if prepared is not None and s != t and costs.cell[s] < np.inf and costs.cell[t] < np.inf:
         got = prepared.distance(costs, s, t)
         if got is not _UNANSWERED:
             return float(got)
-    return _cost_of(shortest_path(grid, costs, start, goal, zones=zones, prepared=prepared))
+    return _cost_of(dispatch_path(grid, costs, start, goal, zones=zones, prepared=prepared))
 
 
 def _cost_of(p: Path | None) -> float:
     return math.inf if p is None else float(p.cost)
 
 
-def astar(
+def shortest_path(
     grid: Grid,
     costs: CostField,
     start: Cell,
@@ -253,12 +256,12 @@ def astar(
     --------
     >>> from wargrid import HexGrid
     >>> g = HexGrid(5, 5)
-    >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (0, 0), (4, 4)).cost
+    >>> shortest_path(g, CostField.from_arrays(g, np.ones((5, 5))), (0, 0), (4, 4)).cost
     6.0
-    >>> astar(g, CostField.from_arrays(g, np.ones((5, 5))), (1, 1), (3, 3), size=2).cost
+    >>> shortest_path(g, CostField.from_arrays(g, np.ones((5, 5))), (1, 1), (3, 3), size=2).cost
     3.0
     """
-    costs = check_costs(grid, costs)
+    costs = check_cost_field(grid, costs)
     start = grid.check_cell(start, "start")
     goal = grid.check_cell(goal, "goal")
     w = check_weight(weight)
@@ -270,11 +273,11 @@ def astar(
         stop = np.asarray(stop)
         if stop.shape != grid.shape:
             raise ArgumentError(f"stop must have shape (height, width) = {grid.shape}, got {stop.shape}")
-    return shortest_path(grid, costs, start, goal, weight=w, nearest=bool(nearest), stop=stop, search=search,
+    return dispatch_path(grid, costs, start, goal, weight=w, nearest=bool(nearest), stop=stop, search=search,
                          size=check_size(grid, size))
 
 
-def find_path(
+def path_over_arrays(
     grid: Grid,
     cell_costs: npt.ArrayLike,
     start: Cell,
@@ -286,16 +289,17 @@ def find_path(
 ) -> Path | None:
     """A* over a raw ``(height, width)`` array of entry costs (``inf`` = blocked), indexed ``[y, x]``.
 
-    For modules that price cells their own way: ``astar`` on
+    For modules that price cells their own way: ``shortest_path`` on
     ``CostField.from_arrays(grid, cell_costs, edge_costs)``. ``edge_costs``,
     when given, is ``(height, width, ndir)``: the extra cost of the step from
     ``[y, x]`` in each direction of the board (``grid.steps``).
 
     >>> from wargrid import SquareGrid
-    >>> find_path(SquareGrid(3, 3, diagonal=True), np.ones((3, 3)), (0, 0), (2, 2)).cells
+    >>> path_over_arrays(SquareGrid(3, 3, diagonal=True), np.ones((3, 3)), (0, 0), (2, 2)).cells
     [(0, 0), (1, 1), (2, 2)]
     """
-    return astar(grid, CostField.from_arrays(grid, cell_costs, edge_costs), start, goal, weight=weight, nearest=nearest)
+    return shortest_path(grid, CostField.from_arrays(grid, cell_costs, edge_costs), start, goal, weight=weight,
+                         nearest=nearest)
 
 
 MAX_WORKERS = 256
@@ -326,14 +330,14 @@ def paths(
     the size of the board (``SEARCH_BYTES_PER_CELL`` a cell), and a batch whose
     threads memory could not hold is refused up front (``ResourceError``).
 
-    ``zones``, ``prepared``: as in ``shortest_path`` (``Map.paths`` passes its own); ``size``: as in ``astar``.
+    ``zones``, ``prepared``: as in ``dispatch_path`` (``Map.paths`` passes its own); ``size``: as in ``shortest_path``.
 
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(3, 3)
     >>> [p.cost for p in paths(g, CostField.from_arrays(g, np.ones((3, 3))), [((0, 0), (2, 2)), ((1, 1), (1, 2))])]
     [4.0, 1.0]
     """
-    costs = check_costs(grid, costs)
+    costs = check_cost_field(grid, costs)
     workers = check_int(workers, "workers")
     if not 1 <= workers <= MAX_WORKERS:
         raise ArgumentError(f"workers must be between 1 and {MAX_WORKERS} threads, got {workers}")
@@ -356,7 +360,7 @@ def paths(
 
     with reporter(progress, len(checked), "paths", unit="path") as tick:
         return _run_paths(grid, checked, workers, tick,
-                          lambda pr: shortest_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared))
+                          lambda pr: dispatch_path(grid, costs, pr[0], pr[1], weight=w, zones=zones, prepared=prepared))
 
 
 def _run_paths(grid: Grid, checked: list[tuple[Cell, Cell]], workers: int, tick: Callable[[int], None],
@@ -396,3 +400,7 @@ def _run_paths(grid: Grid, checked: list[tuple[Cell, Cell]], workers: int, tick:
         for i, p in zip(ch, res):
             out[i] = p
     return out
+
+
+astar = deprecated_function(shortest_path, "wargrid.movement.astar", "wargrid.movement.shortest_path")
+find_path = deprecated_function(path_over_arrays, "wargrid.movement.find_path", "wargrid.movement.path_over_arrays")

@@ -25,16 +25,16 @@ from .._validate import check_int, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
 from .clearance import check_size, footprint_costs, sized_costs
-from .search import Path, check_cells, dijkstra_field, padded_id, topo_bundle
+from .search import Path, dijkstra_field
+from .._kernels.bundles import INFO_CORNER_RULE, FieldArrays
 from .zoc import occupied
-from ..render.notebook import Drawn, mask_overlay, values_overlay
-from ..render.overlays import Overlay
+from .._display import Shown
 
 __all__ = ["MovementRange", "FlowField", "movement_range", "flow_field", "steps_field"]
 
 
 @dataclass(frozen=True, eq=False)
-class MovementRange(Drawn):
+class MovementRange(Shown):
     """Where a unit can move this turn.
 
     ``cost``: ``(height, width)`` cheapest cost from ``start`` (``inf`` past the
@@ -54,10 +54,6 @@ class MovementRange(Drawn):
     unit: str | None
     grid: Grid
     _parent: np.ndarray = field(repr=False)
-
-    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
-        """The reachable cells on the board, for a notebook."""
-        return self.grid, [mask_overlay(self.reachable)]
 
     def cells(self) -> list[tuple[int, int]]:
         """The reachable cells, row by row."""
@@ -84,7 +80,7 @@ class MovementRange(Drawn):
         if not math.isfinite(self.cost[y, x]):
             return None
         topo = self.grid.topology
-        ids = trace(self._parent, padded_id(topo, (x, y)))
+        ids = trace(self._parent, topo.padded_id(x, y))
         pw = topo.pw
         return Path([(int(p % pw - 1), int(p // pw - 1)) for p in ids.tolist()], float(self.cost[y, x]), self.unit,
                     self.grid)
@@ -95,16 +91,16 @@ def steps_field(grid: Grid, sources: NDArray[np.int64], max_steps: int) -> NDArr
     from .._kernels.movement.dijkstra import dijkstra
 
     topo = grid.topology
-    off, dxa, dya, _, corner, ti = topo_bundle(topo)
-    ti = ti.copy()
-    ti[2] = 0
+    tb = topo.kernel_bundle
+    info = tb.info.copy()
+    info[INFO_CORNER_RULE] = 0  # every step counts, whatever stands at the corners
     n = topo.padded_size
     ones = topo.pad(np.ones(grid.shape), np.inf)
     dist = np.full(n, np.inf)
-    field = (dist, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32), np.empty(n),
-             np.empty(n, dtype=np.int32))
+    field = FieldArrays(dist, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32),
+                        np.empty(n), np.empty(n, dtype=np.int32))
     dijkstra(
-        ones, np.zeros(0), np.zeros(0, dtype=np.uint8), sources, (off, dxa, dya, np.ones(topo.ndir), corner, ti),
+        ones, np.zeros(0), np.zeros(0, dtype=np.uint8), sources, tb._replace(step=np.ones(topo.ndir), info=info),
         float(max_steps), False, field,
     )
     return dist
@@ -141,7 +137,7 @@ def movement_range(
         costs = footprint_costs(grid, costs, size)
     occ = occupied(grid, costs, enemies=enemies, friends=friends, ignore_zoc=ignore_zoc)
     topo = grid.topology
-    f = dijkstra_field(grid, occ.costs, np.array([padded_id(topo, start)]), max_cost=max_cost, stop=occ.stop)
+    f = dijkstra_field(grid, occ.costs, np.array([topo.padded_id(*start)]), max_cost=max_cost, stop=occ.stop)
     cost = topo.unpad(f.dist)
     reachable = np.isfinite(cost)
     if occ.no_stop is not None:
@@ -161,7 +157,7 @@ def movement_range(
 
 
 @dataclass(frozen=True, eq=False)
-class FlowField(Drawn):
+class FlowField(Shown):
     """The next step toward the nearest goal from every cell.
 
     ``cost``: ``(height, width)`` cheapest cost from each cell to the nearest
@@ -177,10 +173,6 @@ class FlowField(Drawn):
     grid: Grid
     _parent: np.ndarray = field(repr=False)
 
-    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
-        """The cost to the goals as colours on the board, for a notebook."""
-        return self.grid, [values_overlay(self.cost)]
-
     def step(self, cell: tuple[int, int]) -> tuple[int, int] | None:
         """The cell to move to from ``cell``; ``None`` at a goal or where no goal can be reached."""
         x, y = self.grid.check_cell(cell, "cell")
@@ -194,7 +186,7 @@ class FlowField(Drawn):
             return None
         topo = self.grid.topology
         pw = topo.pw
-        p = padded_id(topo, (x, y))
+        p = topo.padded_id(x, y)
         out = []
         while p >= 0:
             out.append((int(p % pw - 1), int(p // pw - 1)))
@@ -210,12 +202,12 @@ def flow_field(grid: Grid, costs: CostField, goals: Any, *, size: int = 1) -> Fl
     ``wargrid.movement.search``). With ``size`` > 1 (a unit bigger than one
     cell, ``wargrid.movement.clearance``) the cells are the footprint's anchors.
     """
-    gs = check_cells(grid, goals, "goals")
+    gs = grid.check_cells(goals, "goals")
     if not gs:
         raise ArgumentError("goals must hold at least one (x, y) cell, got an empty list")
     costs = sized_costs(grid, costs, size)
     topo = grid.topology
-    ids = np.array([padded_id(topo, c) for c in gs], dtype=np.int64)
+    ids = np.array([topo.padded_id(*c) for c in gs], dtype=np.int64)
     f = dijkstra_field(grid, costs, ids, reverse=True)
     cost = topo.unpad(f.dist)
     nxt = topo.unpad(f.pdir)

@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from ..costs import CostField
 from ..grids.boards import Grid
 from ._array_cache import LOCK as _CACHE_LOCK, ArrayCache, cached as _cached, remember as _remember
-from .search import Path, cells_of, jps_applies, search_state
+from .search import Path, jps_applies, search_state
 
 __all__ = [
     "jps_path", "jps_cells", "uses_table", "table_cells", "WorkBoard", "jps_pays",
@@ -56,10 +56,8 @@ def _bits(free2d: NDArray[np.bool_]) -> tuple[NDArray[np.uint64], int]:
 
 OPEN_FRACTION_FOR_JPS = 0.3
 """``search='auto'`` runs JPS only where at least this share of the passable cells
-have all 8 neighbours passable. Measured on the Moving AI maps (top buckets, with
-the jump table): rooms, game maps and mazes score 0.5-0.9 and JPS is 2-40x faster
-than A* there (arena 2x, lak303d 5x, maze 10x, 32room 38x); the map of 20 % random
-obstacles scores 0.17 and JPS only ties with A* (13.3 against 13.9 ms a query)."""
+have all 8 neighbours passable: on more cluttered boards JPS only ties with A*
+(the measurement: ``docs/design/kernels.md``)."""
 
 
 def free_cells(cell: NDArray[np.float64], pw: int) -> FreeCells:
@@ -246,7 +244,7 @@ def jps_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[list
     reached = jps(free, (rows, rw, cols, cw), start, goal, pw, state.arrays, gen)
     if reached < 0:
         return None, np.inf
-    return cells_of(topo, expand(trace(state.parent, reached), pw)), float(state.g[reached])
+    return topo.cells_of(expand(trace(state.parent, reached), pw)), float(state.g[reached])
 
 
 def jps_path(grid: Grid, costs: CostField, start: int, goal: int) -> Path | None:

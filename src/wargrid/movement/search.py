@@ -2,7 +2,7 @@
 
 The functions here take a grid and a ``CostField`` and never see a ``Map``.
 Which search answers a path query is decided in one place,
-``wargrid.movement.dispatch`` (``astar``, ``find_path``, ``paths`` and
+``wargrid.movement.dispatch`` (``shortest_path``, ``path_over_arrays``, ``paths`` and
 ``Map.path`` all go through it); this module runs the A* and Dijkstra kernels.
 
 Cost of a step from ``a`` to neighbour ``b`` in direction ``d``: the step
@@ -46,11 +46,10 @@ distance-only fields run ``dijkstra_buckets`` (Dial's bucket queue).
 from __future__ import annotations
 
 import math
-import threading
 import weakref
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Literal, TypeVar
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -58,18 +57,19 @@ from numpy.typing import NDArray
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_real
 from .._kernels import load
-from ..costs import CostField
+from ..costs import CostField, check_cost_field
 from ..grids.boards import Grid, Topology
+from .._kernels.bundles import FieldArrays, SearchArrays, TopoArgs, TopoBundle
+from .._scratch import per_thread
 from ._array_cache import ArrayCache, cached, remember
 from .clearance import sized_costs
-from ..render.notebook import Drawn
-from ..render.overlays import Overlay, Polyline
+from .._display import Shown
 
 __all__ = ["Path", "distance_field"]
 
 
 @dataclass(frozen=True)
-class Path(Drawn):
+class Path(Shown):
     """A path: ``cells`` from start to goal as ``(x, y)``, its total ``cost`` and the movement class."""
 
     cells: list[tuple[int, int]]
@@ -80,10 +80,6 @@ class Path(Drawn):
 
     def __len__(self) -> int:
         return len(self.cells)
-
-    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
-        """The path as a line on its board (no picture without a board), for a notebook."""
-        return self.grid, [Polyline(list(self.cells))]
 
     @property
     def start(self) -> tuple[int, int]:
@@ -106,48 +102,14 @@ class Path(Drawn):
 
 # -- kernel arguments and reusable search state ---------------------------------------------
 
-TopoArgs = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]
-"""``(off, stepl, corner, ti)``, see ``topo_args``."""
-
-TopoBundle = tuple[
-    NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]
-]
-"""``(off, dxa, dya, stepl, corner, ti)``, see ``topo_bundle``."""
-
-_TOPO_ARGS: weakref.WeakKeyDictionary[Topology, TopoArgs] = weakref.WeakKeyDictionary()
-
-
 def topo_args(topo: Topology) -> TopoArgs:
-    """``(off, stepl, corner, ti)``: the topology as the kernels read it (cached; see ``topo_bundle``)."""
-    got = _TOPO_ARGS.get(topo)
-    if got is None:
-        off = np.ascontiguousarray(topo.offsets, dtype=np.int64).ravel()
-        stepl = np.ascontiguousarray(topo.step, dtype=np.float64)
-        corner = np.ascontiguousarray(topo.corner, dtype=np.int64).ravel()
-        ti = np.array(
-            [topo.ndir, topo.parity_mode, topo.corner_rule, topo.wrap, topo.width, topo.pw, topo.heuristic, topo.hex_kind],
-            dtype=np.int64,
-        )
-        got = (off, stepl, corner, ti)
-        _TOPO_ARGS[topo] = got
-    return got
-
-
-_TOPO_BUNDLE: weakref.WeakKeyDictionary[Topology, TopoBundle] = weakref.WeakKeyDictionary()
+    """``topo.kernel_args`` (kept for the modules not yet reading the topology's own bundle)."""
+    return topo.kernel_args
 
 
 def topo_bundle(topo: Topology) -> TopoBundle:
-    """``(off, dxa, dya, stepl, corner, ti)``: the search kernels' topology argument (cached).
-
-    ``dxa``, ``dya`` are the x and y parts of the offsets, parity-major like ``off``.
-    """
-    got = _TOPO_BUNDLE.get(topo)
-    if got is None:
-        off, stepl, corner, ti = topo_args(topo)
-        dxa = np.ascontiguousarray(topo.dx, dtype=np.int64).ravel()
-        dya = np.ascontiguousarray(topo.dy, dtype=np.int64).ravel()
-        got = _TOPO_BUNDLE[topo] = (off, dxa, dya, stepl, corner, ti)
-    return got
+    """``topo.kernel_bundle`` (kept for the modules not yet reading the topology's own bundle)."""
+    return topo.kernel_bundle
 
 
 SEARCH_BYTES_PER_CELL = 40
@@ -182,8 +144,8 @@ class SearchState:
         self.hg = np.empty(n, dtype=np.float64)
         self.hid = np.empty(n, dtype=index_dtype)
         self.gen = 0
-        self.arrays = (self.g, self.parent, self.stamp, self.pos, self.hf, self.hg, self.hid)
-        """The kernels' ``state`` argument: ``(g, parent, stamp, pos, hf, hg, hid)``."""
+        self.arrays = SearchArrays(self.g, self.parent, self.stamp, self.pos, self.hf, self.hg, self.hid)
+        """The kernels' ``state`` argument."""
 
     def queues(self, nq: int) -> tuple[np.ndarray, np.ndarray]:
         """Scratch for ``dijkstra_queues``: ``nq`` blocks of ``n`` cell ids and keys (kept for the next call)."""
@@ -198,28 +160,6 @@ class SearchState:
             self.stamp[:] = 0
             self.gen = 1
         return self.gen
-
-
-_LOCAL = threading.local()
-T = TypeVar("T")
-
-
-def per_thread(kind: str, n: int, make: Callable[[int], T], *, keep: int = 2) -> T:
-    """This thread's ``make(n)`` for ``kind`` and size ``n``, reused between calls; the last ``keep`` sizes stay.
-
-    Scratch kept per thread lets searches run on several threads at once and
-    spares the page faults of fresh board-sized arrays on every query.
-    """
-    slots = getattr(_LOCAL, kind, None)
-    if slots is None:
-        slots = {}
-        setattr(_LOCAL, kind, slots)
-    got = slots.get(n)
-    if got is None:
-        while len(slots) >= keep:
-            slots.pop(next(iter(slots)))
-        got = slots[n] = make(n)
-    return got
 
 
 def search_state(n: int) -> SearchState:
@@ -260,7 +200,7 @@ def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> NDAr
         return None
     from .._kernels.movement.steps import move_mask
 
-    off, _, corner, ti = topo_args(topo)
+    off, _, corner, ti = topo.kernel_args
     moves = np.empty(cell.shape[0], dtype=np.uint8)
     move_mask(cell, costs.edge, off, corner, ti, moves)
     remember(_MOVES, cell, moves, 16)
@@ -268,25 +208,20 @@ def plain_moves(topo: Topology, costs: CostField, *, lazy: bool = False) -> NDAr
 
 
 def padded_id(topo: Topology, cell: tuple[int, int]) -> int:
-    return (cell[1] + 1) * topo.pw + cell[0] + 1
+    """``topo.padded_id(*cell)``."""
+    return topo.padded_id(cell[0], cell[1])
 
 
 def cells_of(topo: Topology, padded: np.ndarray) -> list[tuple[int, int]]:
-    """Padded ids to a list of ``(x, y)``."""
-    pw = topo.pw
-    p = np.asarray(padded, dtype=np.int64)
-    if p.shape[0] <= 64:  # short paths: plain Python beats numpy's fixed cost per call
-        return [(v % pw - 1, v // pw - 1) for v in p.tolist()]
-    xs = (p % pw - 1).tolist()
-    ys = (p // pw - 1).tolist()
-    return list(zip(xs, ys))
+    """``topo.cells_of(padded)``."""
+    return topo.cells_of(padded)
 
 
 def path_cost(topo: Topology, costs: CostField, padded: np.ndarray) -> float:
     """Cost of walking the padded ids ``padded`` in order (each a neighbour of the last)."""
     from .._kernels.movement.steps import step_to
 
-    off, stepl, _, ti = topo_args(topo)
+    off, stepl, _, ti = topo.kernel_args
     total = 0.0
     ndir = topo.ndir
     for a, b in zip(padded[:-1].tolist(), padded[1:].tolist()):
@@ -304,16 +239,8 @@ def path_cost(topo: Topology, costs: CostField, padded: np.ndarray) -> float:
 # -- checks -------------------------------------------------------------------------------------
 
 def check_costs(grid: Grid, costs: object) -> CostField:
-    """``costs`` if it is a ``CostField`` laid out for ``grid``'s board, else a clear error."""
-    if not isinstance(costs, CostField):
-        raise ArgumentTypeError(
-            f"costs must be a wargrid CostField (Map.cost_field(unit=...) or CostField.from_arrays(grid, ...)), "
-            f"got {type(costs).__name__}"
-        )
-    topo = grid.topology
-    if costs.cell.shape != (topo.padded_size,) or costs.topology.ndir != topo.ndir or costs.topology.pw != topo.pw:
-        raise ArgumentError(f"costs were built for another board than {grid!r}")
-    return costs
+    """``wargrid.costs.check_cost_field``."""
+    return check_cost_field(grid, costs)
 
 
 def check_weight(weight: Any) -> float:
@@ -342,15 +269,15 @@ def search_checked(
     """A* on arguments already checked (cells on the board, ``weight`` >= 1, passable ends unless ``nearest``).
 
     The kernel run for ``wargrid.movement.dispatch``, which decides when A*
-    serves; call ``wargrid.movement.astar`` instead.
+    serves; call ``wargrid.movement.shortest_path`` instead.
     """
     topo = grid.topology
-    s = padded_id(topo, start)
-    t = padded_id(topo, goal)
+    s = topo.padded_id(*start)
+    t = topo.padded_id(*goal)
     cell = costs.cell
     st = stop_array(grid, stop)
     k = kernels()
-    tb = topo_bundle(topo)
+    tb = topo.kernel_bundle
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
@@ -469,7 +396,7 @@ def dijkstra_field(
 
     topo = grid.topology
     n = topo.padded_size
-    tb = topo_bundle(topo)
+    tb = topo.kernel_bundle
     dist = np.full(n, np.inf)
     parent = np.empty(n, dtype=np.int32)
     pdir = np.full(n, -1, dtype=np.int8) if tree else np.empty(n, dtype=np.int8)
@@ -479,7 +406,7 @@ def dijkstra_field(
     src = np.asarray(sources, dtype=np.int64)
     st = stop_array(grid, stop)
     moves = None if st.size else plain_moves(topo, costs)
-    field = (dist, parent, pdir, pos, hf, hid)
+    field = FieldArrays(dist, parent, pdir, pos, hf, hid)
     if moves is not None:
         dijkstra_plain(
             costs.cell, moves, bool(costs.uniform), float(costs.min_cost), src, tb,
@@ -505,16 +432,8 @@ def stand_on_sources(
 
 
 def check_cells(grid: Grid, cells: Any, name: str) -> list[tuple[int, int]]:
-    """A single ``(x, y)`` or a sequence of them, each on the board."""
-    if isinstance(cells, np.ndarray) and cells.ndim == 2 and cells.shape[1] == 2:
-        cells = [tuple(c) for c in cells.tolist()]
-    if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
-        cells = [cells]
-    try:
-        items = list(cells)
-    except TypeError:
-        raise ArgumentTypeError(f"{name} must be an (x, y) cell or a list of them, got {cells!r}") from None
-    return [grid.check_cell(c, f"{name}[{i}]") for i, c in enumerate(items)]
+    """``grid.check_cells(cells, name)``."""
+    return grid.check_cells(cells, name)
 
 
 def distance_field(
@@ -538,13 +457,13 @@ def distance_field(
     >>> distance_field(g, c, [(0, 0), (3, 0)]).tolist()
     [[0.0, 1.0, 1.0, 0.0]]
     """
-    srcs = check_cells(grid, sources, "sources")
+    srcs = grid.check_cells(sources, "sources")
     if not srcs:
         raise ArgumentError("sources must hold at least one (x, y) cell, got an empty list")
     mc = math.inf if max_cost is None else check_real(max_cost, "max_cost", minimum=0.0, allow_inf=True)
     costs = sized_costs(grid, costs, size)
     topo = grid.topology
-    ids = np.array([padded_id(topo, c) for c in srcs], dtype=np.int64)
+    ids = np.array([topo.padded_id(*c) for c in srcs], dtype=np.int64)
     unit, top = (0.0, 0.0) if topo.wrap or costs.edge.size or costs.uniform else cost_unit(topo, costs)
     buckets = bool(unit) and top * unit < BUCKETS
     moves = None if buckets else plain_moves(topo, costs)
@@ -558,7 +477,7 @@ def distance_field(
     state = search_state(topo.padded_size)
     dist = state.g
     dist.fill(np.inf)
-    tb = topo_bundle(topo)
+    tb = topo.kernel_bundle
     if buckets:  # whole costs: Dial's buckets, no step bits needed
         dijkstra_buckets(costs.cell, ids, tb, unit, int(top * unit) + 1, mc, dist, (state.pos, state.hid))
         stand_on_sources(costs, ids, dist)

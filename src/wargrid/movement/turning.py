@@ -41,12 +41,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._deprecation import warn_renamed
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_cell_pair, check_int, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
-from ..movement.search import SearchState, per_thread
-from ..rts.leptons import LEPTONS_PER_CELL
+from .._scratch import per_thread
+from .search import SearchState
+from ..grids.leptons import LEPTONS_PER_CELL
 
 __all__ = ["TurnPath", "TrackPoint", "turning_path", "turn_track"]
 
@@ -67,17 +69,23 @@ class TrackPoint:
 @dataclass(frozen=True)
 class TurnPath:
     """A path over ``(cell, facing)`` states: ``states`` in order (a move or a one-step turn between
-    neighbours in the list), ``cells`` (the cells entered, no repeats), total ``time`` in ticks and the
-    number of facing steps turned."""
+    neighbours in the list), ``cells`` (the cells entered, no repeats), total ``time`` in ticks and
+    ``facing_steps``, the number of facing steps turned (a game turn is another thing: ``Route.turns``)."""
 
     states: list[tuple[tuple[int, int], int]]
     time: float
-    turns: int
+    facing_steps: int
     turn_rate: float
     speed: float
     step_times: list[float] = field(repr=False)
     grid: Grid = field(repr=False)
     pivot: bool = True
+
+    @property
+    def turns(self) -> int:
+        """Deprecated: ``facing_steps`` (``turns`` means game turns elsewhere, as in ``Route.turns``)."""
+        warn_renamed("TurnPath.turns", "TurnPath.facing_steps")
+        return self.facing_steps
 
     @property
     def cells(self) -> list[tuple[int, int]]:
@@ -151,7 +159,6 @@ def turning_path(
     2.0
     """
     from .._kernels.tactics.turning import facing_search
-    from ..movement.search import topo_bundle
 
     start = grid.check_cell(start, "start")
     goal = grid.check_cell(goal, "goal")
@@ -168,7 +175,7 @@ def turning_path(
     sc = _scratch(t.padded_size * t.ndir)
     dist, parent = sc.g, sc.parent
     ends = (t.padded_id(*start), f0, t.padded_id(*goal), gf)
-    end = facing_search(cell, edge, topo_bundle(t), ends, (1.0 / v, 1.0 / rate, int(pivot)), sc.arrays, sc.next_gen())
+    end = facing_search(cell, edge, t.kernel_bundle, ends, (1.0 / v, 1.0 / rate, int(pivot)), sc.arrays, sc.next_gen())
     if end < 0:
         return None
     chain = [int(end)]
@@ -180,8 +187,8 @@ def turning_path(
         p, f = divmod(s, t.ndir)
         states.append(((p % t.pw - 1, p // t.pw - 1), f))
     times = [float(dist[b] - dist[a]) for a, b in zip(chain[:-1], chain[1:])]
-    turns = sum(1 for a, b in zip(states[:-1], states[1:]) if a[1] != b[1])
-    return TurnPath(states, float(dist[end]), turns, rate, v, times, grid, pivot)
+    facing_steps = sum(1 for a, b in zip(states[:-1], states[1:]) if a[1] != b[1])
+    return TurnPath(states, float(dist[end]), facing_steps, rate, v, times, grid, pivot)
 
 
 def _scratch(n: int) -> SearchState:
@@ -268,7 +275,7 @@ def turn_track(
 
 
 def _sample(grid: Grid, states: list[tuple[tuple[int, int], int]], times: list[float], rate: float) -> list[TrackPoint]:
-    from .smoothing import unwrap_cells
+    from ..grids.boards import unwrap_cells
 
     n = grid.topology.ndir
     cells = [c for c, _ in states]

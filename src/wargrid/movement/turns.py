@@ -32,7 +32,7 @@ from ..errors import ArgumentError
 from .._validate import check_real
 from ..costs import CostField
 from ..grids.boards import Grid
-from .search import cells_of, padded_id, path_cost, stop_array, topo_bundle
+from .search import path_cost, stop_array
 from .zoc import occupied
 
 __all__ = ["Route", "route"]
@@ -108,15 +108,15 @@ def route(
         return Route([s_cell], [0], 0, 0.0, unit)
     topo = grid.topology
     c = occ.costs
-    t = padded_id(topo, g_cell)
-    if not np.isfinite(c.cell[t]) or not np.isfinite(c.cell[padded_id(topo, s_cell)]):
+    t = topo.padded_id(*g_cell)
+    if not np.isfinite(c.cell[t]) or not np.isfinite(c.cell[topo.padded_id(*s_cell)]):
         return None
     n = topo.padded_size
     turn = np.full(n, -1, dtype=np.int64)
     used = np.zeros(n, dtype=np.float64)
     parent = np.empty(n, dtype=np.int32)
     found = _route_kernel(
-        c.cell, c.edge, stop_array(grid, occ.stop), padded_id(topo, s_cell), t, topo_bundle(topo), ppt, ppt - left,
+        c.cell, c.edge, stop_array(grid, occ.stop), topo.padded_id(*s_cell), t, topo.kernel_bundle, ppt, ppt - left,
         (turn, used, parent, np.zeros(n, dtype=np.uint8)),
         (np.empty(n, dtype=np.int32), np.empty(n), np.empty(n), np.empty(n, dtype=np.int32)),
     )
@@ -127,5 +127,5 @@ def route(
     cost = path_cost(topo, c, ids)
     if not cost < np.inf:  # overflowed: unreachable, as for a path
         return None
-    return Route(cells_of(topo, ids), turns, turns[-1] + 1, cost, unit)
+    return Route(topo.cells_of(ids), turns, turns[-1] + 1, cost, unit)
 

@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import ArgumentTypeError
 from ..grids.boards import Grid
 from ..costs import CostField
-from .search import check_cells, padded_id
+
 
 __all__ = ["Occupied", "occupied"]
 
@@ -63,8 +63,8 @@ def occupied(
     """
     if not isinstance(ignore_zoc, (bool, np.bool_)):
         raise ArgumentTypeError(f"ignore_zoc must be True or False, got {ignore_zoc!r}")
-    foes = check_cells(grid, enemies, "enemies") if enemies is not None else []
-    pals = check_cells(grid, friends, "friends") if friends is not None else []
+    foes = grid.check_cells(enemies, "enemies") if enemies is not None else []
+    pals = grid.check_cells(friends, "friends") if friends is not None else []
     if not foes and not pals:
         return Occupied(costs, None, None)
     out = costs
@@ -73,7 +73,7 @@ def occupied(
         cell = np.array(costs.cell, copy=True)
         topo = grid.topology
         for c in foes:
-            cell[padded_id(topo, c)] = np.inf
+            cell[topo.padded_id(*c)] = np.inf
         cell.setflags(write=False)
         out = replace(costs, cell=cell)  # the same min_cost: the heuristic, and so the ties, stay as they were
         if not ignore_zoc:

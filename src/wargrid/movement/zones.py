@@ -47,7 +47,6 @@ import numpy as np
 from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import Grid, Topology
 from ..costs import CostField
-from .search import topo_bundle
 
 __all__ = ["label_zones", "ZoneState", "ZoneChange"]
 
@@ -194,7 +193,7 @@ def _label(
     parent = _scratch("parent", t.width * t.height + 1)
     if dest is None:
         dest = np.zeros(0, dtype=np.int32)
-    _, sizes = label_board(src, edge, topo_bundle(t), t.height, dirs, out, dest, parent)
+    _, sizes = label_board(src, edge, t.kernel_bundle, t.height, dirs, out, dest, parent)
     return out, sizes[1:]
 
 
@@ -351,7 +350,7 @@ class ZoneState:
         """Only links were lost (cells closed, walls built): zones can only shrink or split."""
         from .._kernels.movement.zones import split_zone
 
-        tb = topo_bundle(self.topology)
+        tb = self.topology.kernel_bundle
         lab = self._labels
         gone = pc[~now]
         gone_labels = lab[gone].astype(np.int64)
@@ -391,12 +390,12 @@ class ZoneState:
 
     def _around(self, pc: np.ndarray) -> np.ndarray:
         """``pc`` and all their neighbours (padded ids, unique)."""
-        return np.unique(np.concatenate([pc, self.topology.neighbours(pc).ravel()]))
+        return np.unique(np.concatenate([pc, self.topology.neighbors(pc).ravel()]))
 
     def _update_flood(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
         from .._kernels.movement.zones import reflood
 
-        tb = topo_bundle(self.topology)
+        tb = self.topology.kernel_bundle
         lab = self._labels
         around = self._around(pc)
         old_ids = np.unique(lab[around])
@@ -426,7 +425,7 @@ class ZoneState:
     def _update_merge(self, pc: np.ndarray, was: np.ndarray, now: np.ndarray) -> ZoneChange | None:
         from .._kernels.movement.zones import link_pairs, relabel
 
-        tb = topo_bundle(self.topology)
+        tb = self.topology.kernel_bundle
         lab = self._labels
         born = pc[~was & now]
         fresh: list[int] = []

@@ -8,7 +8,9 @@ True
 
 from .overlays import CellMask, CellValues, Coordinates, Markers, Overlay, Polyline, Regions, palette
 from .svg import render_svg
+from .results import Picture, board_of, overlays_for, picture
+from .debug import debug_svg
 
 __all__ = [
-    "render_svg", "CellMask", "CellValues", "Coordinates", "Markers", "Overlay", "Polyline", "Regions", "palette",
+    "render_svg", "Picture", "picture", "overlays_for", "board_of", "debug_svg", "CellMask", "CellValues", "Coordinates", "Markers", "Overlay", "Polyline", "Regions", "palette",
 ]

@@ -4,8 +4,8 @@
 Pillow is installed (``wargrid[png]``), ``None`` otherwise, so a notebook
 without Pillow still shows the SVG.
 
-Imports only the drawing modules (no capability), so results of every
-capability may draw themselves with it.
+Imports only the drawing modules (no capability); ``wargrid.render.results``
+uses it to show every result type in a notebook.
 
 >>> from wargrid import SquareGrid
 >>> from wargrid.render.overlays import Polyline
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-from abc import ABC, abstractmethod
 from typing import Sequence
 
 import numpy as np
@@ -29,7 +28,7 @@ from ..grids.boards import Grid
 from .overlays import CellMask, CellValues, Overlay
 from .svg import render_svg
 
-__all__ = ["MAX_NOTEBOOK_CELLS", "Drawn", "notebook_svg", "notebook_png", "mask_overlay", "values_overlay"]
+__all__ = ["MAX_NOTEBOOK_CELLS", "notebook_svg", "notebook_png", "mask_overlay", "values_overlay"]
 
 MAX_NOTEBOOK_CELLS = 65_536
 """Largest board a notebook draws by itself (``_repr_svg_``): bigger boards make SVG too heavy for a page."""
@@ -94,19 +93,3 @@ def mask_overlay(mask: np.ndarray, color: str = "#1f77b4") -> CellMask:
 def values_overlay(values: np.ndarray) -> CellValues:
     """The overlay of ``(height, width)`` numbers as colours (a distance or flow field; ``inf``: no colour)."""
     return CellValues(np.where(np.isfinite(values), values, np.nan).astype(np.float64))
-
-
-class Drawn(ABC):
-    """A result a notebook shows as a picture: ``_repr_svg_`` and ``_repr_png_`` draw what ``_picture`` gives."""
-
-    @abstractmethod
-    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
-        """The board to draw on (``None``: no picture) and the overlays that draw this result on it."""
-
-    def _repr_svg_(self) -> str | None:
-        board, overlays = self._picture()
-        return None if board is None else notebook_svg(board, overlays)
-
-    def _repr_png_(self) -> bytes | None:
-        board, overlays = self._picture()
-        return None if board is None else notebook_png(board, overlays)

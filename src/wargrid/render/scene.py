@@ -122,7 +122,7 @@ def edge_segments(
 
     A wall costs ``inf`` to cross; any other extra cost (a river) is drawn as water.
     """
-    nb = grid.neighbour_ids(wrap=False)
+    nb = grid.neighbor_ids(wrap=False)
     cost = edges.reshape(-1, edges.shape[-1])
     walls, rivers = [], []
     for p, q, other in _half_sides(poly, cells_under):
@@ -150,7 +150,7 @@ def road_segments(grid: Grid, overlay: np.ndarray, frame: Frame) -> list[tuple[i
     ids = ys * grid.width + xs
     own = overlay[ys, xs]
     flat = overlay.ravel()
-    nb = grid.neighbour_ids(wrap=False)[ids].T
+    nb = grid.neighbor_ids(wrap=False)[ids].T
     linked = np.zeros(xs.size, dtype=bool)
     ax, ay = frame.centers(xs, ys)
     p_all, q_all, t_all = [], [], []

@@ -35,7 +35,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
-from ..movement.search import per_thread
+from .._scratch import per_thread
 
 __all__ = ["ClassicPath", "classic_path", "STATUSES"]
 
@@ -207,12 +207,11 @@ def classic_search(
     ([(0, 0), (1, 0), (2, 0), (3, 0)], 'arrived')
     """
     from .._kernels.rts.classic import classic_find, optimise_moves
-    from ..movement.search import topo_bundle
 
     topo = grid.topology
     geo = _geometry(grid)
-    tb = topo_bundle(topo)
-    stepl = tb[3]
+    tb = topo.kernel_bundle
+    stepl = tb.step
     w = _workspace(topo.padded_size)
     seen, pos, gen = w.seen, w.pos, w.gen
     ps, pg = topo.padded_id(*s), topo.padded_id(*g)

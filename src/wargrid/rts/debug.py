@@ -15,9 +15,9 @@ through a step all look alike. ``unit_debug`` reads a
   ``progress``: 0..1 along the current step;
 - ``state`` and ``reason`` (why it waits or is stuck).
 
-``UnitDebug.overlays()`` gives render overlays (``wargrid.render``), and
-``to_json()`` plain data for the playground; ``debug_svg`` draws every unit
-with its exact sub-cell position as a dot.
+``to_json()`` gives plain data for the playground; ``wargrid.render`` draws
+it (``UnitDebug.overlays()``, and ``wargrid.render.debug_svg`` draws every unit
+with its exact sub-cell position as a dot).
 
 >>> from wargrid import Map, SquareGrid
 >>> from wargrid.rts import Simulation
@@ -35,15 +35,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence, TypedDict
+from typing import Any, Sequence, TypedDict
 
 from ..errors import ArgumentTypeError
 from .._validate import check_int
 
-if TYPE_CHECKING:
-    from ..render.overlays import Overlay
+from .._display import overlays_of
 
-__all__ = ["UnitDebug", "unit_debug", "debug_json", "debug_svg"]
+__all__ = ["UnitDebug", "unit_debug", "debug_json"]
 
 
 class UnitDebugJSON(TypedDict):
@@ -87,7 +86,7 @@ class UnitDebug:
     point: tuple[float, float] = (0.0, 0.0)
     progress: float = 0.0
 
-    def overlays(self, *, color: str = "#1f77b4") -> list[Overlay]:
+    def overlays(self, *, color: str = "#1f77b4") -> list[Any]:
         """Render overlays: the cached path (a line), the goal, the reserved cell and the unit's cell.
 
         >>> from wargrid import Map, SquareGrid
@@ -97,19 +96,7 @@ class UnitDebug:
         >>> [o.name for o in unit_debug(sim, u).overlays()]
         ['unit 0 path', 'unit 0 goal', 'unit 0 reserved', 'unit 0 cell']
         """
-        from ..render.overlays import Markers, Polyline
-
-        out: list[Overlay] = []
-        if len(self.path) > 1:
-            out.append(Polyline(list(self.path), color=color, width=0.15, name=f"unit {self.uid} path"))
-        if self.goal is not None:
-            out.append(Markers([self.goal], color=color, labels=["goal"], radius=0.3, name=f"unit {self.uid} goal"))
-        if self.reserved is not None:
-            out.append(Markers([self.reserved], color="#ff7f0e", labels=["next"], radius=0.2,
-                               name=f"unit {self.uid} reserved"))
-        out.append(Markers([self.cell], color="#111111", labels=[f"{self.uid} {self.state}"], radius=0.12,
-                           name=f"unit {self.uid} cell"))
-        return out
+        return overlays_of(self, color=color)
 
     def to_json(self) -> UnitDebugJSON:
         """Plain JSON-able data: cells as ``[x, y]`` lists, ``None`` as null."""
@@ -132,7 +119,8 @@ class UnitDebug:
         }
 
 
-def _sim(sim: Any) -> Any:
+def check_simulation(sim: Any) -> Any:
+    """``sim`` if it is a ``wargrid.rts.Simulation``, else ``ArgumentTypeError``."""
     from ..rts.sim import Simulation
 
     if not isinstance(sim, Simulation):
@@ -150,7 +138,7 @@ def unit_debug(sim: Any, uid: int) -> UnitDebug:
     >>> unit_debug(sim, u).state, unit_debug(sim, u).reserved
     ('idle', None)
     """
-    sim = _sim(sim)
+    sim = check_simulation(sim)
     u = sim.unit(check_int(uid, "uid"))
     path = [u.cell]
     if u.next_cell is not None:
@@ -161,7 +149,7 @@ def unit_debug(sim: Any, uid: int) -> UnitDebug:
     px, py = sim.grid.center(u.cell)
     if u.next_cell is not None and u.step_len:
         progress = min(1.0, u.progress / u.step_len)
-        from .smoothing import unwrap_cells
+        from ..grids.boards import unwrap_cells
 
         vx, vy = unwrap_cells(sim.grid, [u.cell, u.next_cell])
         cx, cy = sim.grid.centers_of(vx, vy)
@@ -184,7 +172,8 @@ def unit_debug(sim: Any, uid: int) -> UnitDebug:
     )
 
 
-def _uids(sim: Any, uids: Sequence[int] | None) -> list[int]:
+def debug_uids(sim: Any, uids: Sequence[int] | None) -> list[int]:
+    """``uids`` checked, or (``None``) every unit of a moving kind."""
     if uids is None:
         return [v.uid for v in sim.units.values() if v.kind in ("infantry", "vehicle")]
     return [check_int(u, f"uids[{i}]") for i, u in enumerate(uids)]
@@ -200,56 +189,7 @@ def debug_json(sim: Any, uids: Sequence[int] | None = None) -> DebugJSON:
     >>> d = debug_json(sim); d["tick"], [u["state"] for u in d["units"]]
     (0, ['idle', 'idle'])
     """
-    sim = _sim(sim)
-    out: DebugJSON = {"tick": int(sim.tick), "units": [unit_debug(sim, u).to_json() for u in _uids(sim, uids)]}
+    sim = check_simulation(sim)
+    out: DebugJSON = {"tick": int(sim.tick), "units": [unit_debug(sim, u).to_json() for u in debug_uids(sim, uids)]}
     json.dumps(out)  # the promise: plain data
     return out
-
-
-def debug_svg(sim: Any, uids: Sequence[int] | None = None, path: Any = None, *, cell_size: float | None = None) -> str:
-    """An SVG picture of the board with every unit's debug overlays, plus a dot at its true sub-cell
-    position and a line from there to its reserved cell; also written to ``path`` if given.
-
-    >>> from wargrid import Map, SquareGrid
-    >>> from wargrid.rts import Simulation
-    >>> sim = Simulation(Map(SquareGrid(5, 3)), seed=0)
-    >>> _ = sim.add_unit((0, 1), goal=(4, 1), speed=100); sim.step()
-    >>> s = debug_svg(sim); s.count('class="unit-position"'), s.count('class="unit-heading"')
-    (1, 1)
-    """
-    from ..render.geometry import Frame
-    from ..render.overlays import palette
-    from ..render.scene import default_cell_size
-    from ..render.svg import render_svg
-
-    sim = _sim(sim)
-    ids = _uids(sim, uids)
-    infos = [unit_debug(sim, u) for u in ids]
-    colors = palette(max(1, len(infos)))
-    overlays: list[Overlay] = []
-    for info, col in zip(infos, colors):
-        overlays.extend(info.overlays(color=col))
-    cs = default_cell_size(sim.grid) if cell_size is None else cell_size
-    svg = render_svg(sim.map, overlays=overlays, cell_size=cs)
-    frame = Frame.for_grid(sim.grid, cell_size=cs)
-    s = frame.scale
-    extra = ['<g class="unit-debug">\n']
-    for info, col in zip(infos, colors):
-        x, y = info.point[0] * s + frame.ox, info.point[1] * s + frame.oy
-        if info.reserved is not None:
-            rx, ry = sim.grid.center(info.reserved)
-            extra.append(
-                f'<line class="unit-heading" x1="{x:.2f}" y1="{y:.2f}" x2="{rx * s + frame.ox:.2f}" '
-                f'y2="{ry * s + frame.oy:.2f}" stroke="#ff7f0e" stroke-width="{max(1.0, s * 0.06):.2f}"/>\n'
-            )
-        extra.append(
-            f'<circle class="unit-position" data-uid="{info.uid}" cx="{x:.2f}" cy="{y:.2f}" '
-            f'r="{max(1.5, s * 0.12):.2f}" fill="{col}" stroke="#000000"/>\n'
-        )
-    extra.append("</g>\n")
-    i = svg.rindex("</svg>")
-    svg = svg[:i] + "".join(extra) + svg[i:]
-    if path is not None:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(svg)
-    return svg

@@ -160,7 +160,7 @@ def ladder_path(
     >>> ladder_path(SquareGrid(3, 1), np.ones((1, 3)), cats, (0, 0), (2, 0)) is None
     True
     """
-    from ..movement.dispatch import find_path
+    from ..movement.dispatch import path_over_arrays
 
     if not isinstance(grid, Grid):
         raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
@@ -182,7 +182,7 @@ def ladder_path(
     for t in range(int(lo), int(hi) + 1):
         tried.append(t)
         c = entry_costs(base, cats, threshold=t, category_costs={Entry(i): float(v) for i, v in enumerate(extra[:-1])})
-        p = find_path(grid, c, start, goal, nearest=nearest and t == hi)
+        p = path_over_arrays(grid, c, start, goal, nearest=nearest and t == hi)
         if p is not None and (p.cells[-1] == tuple(goal) or t == hi):
             return LadderPath(list(p.cells), float(p.cost), Entry(t), tuple(tried))
     return None

@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_iterable, check_seed
 from ..grids.boards import Grid
-from .leptons import LEPTONS_PER_CELL, _check_point, _check_scale
+from ..grids.leptons import LEPTONS_PER_CELL, check_lepton_point, check_lepton_scale
 
 __all__ = ["Occupancy", "Spot", "KINDS", "spot_offsets"]
 
@@ -74,7 +74,7 @@ def spot_offsets(grid: Grid, *, leptons: int = LEPTONS_PER_CELL) -> np.ndarray:
     >>> len(spot_offsets(HexGrid(2, 2)))
     7
     """
-    n = _check_scale(leptons)
+    n = check_lepton_scale(leptons)
     if not isinstance(grid, Grid):
         raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
     off = np.array(grid.corner_offsets(), dtype=np.float64)
@@ -94,7 +94,7 @@ class Occupancy:
         if not isinstance(grid, Grid):
             raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
         self.grid = grid
-        self.leptons = _check_scale(leptons)
+        self.leptons = check_lepton_scale(leptons)
         self.spots = spot_offsets(grid, leptons=self.leptons)
         self.n_spots = len(self.spots)
         # the classic spot rule needs the classic layout: the centre and one spot a quadrant (upper left first)
@@ -232,7 +232,7 @@ class Occupancy:
         if near is None:
             tied = free
         else:
-            px, py = _check_point(near, "near")
+            px, py = check_lepton_point(near, "near")
             pts = np.array([self._lepton(c, int(s)) for s in free], dtype=np.int64)
             d = (pts[:, 0] - px) ** 2 + (pts[:, 1] - py) ** 2
             tied = free[d == d.min()]

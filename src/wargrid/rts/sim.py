@@ -132,7 +132,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..costs import CostField
-from ..errors import ArgumentError, ArgumentTypeError, UnknownError
+from ..errors import ArgumentError, ArgumentTypeError, ConsistencyError, UnknownError
 from .._kernels.rts import layout as L
 from .._kernels.rts.layout import (  # the tables' columns and codes, shared with the kernels
     AVOID, CELL, CLOAKED, CLOSE, CLS, CONDITION_YELLOW, DAMAGE, DIR, FACING, GOAL, HEALTH_FLOOR, HEALTH_RULES, HP,
@@ -145,7 +145,7 @@ from ..grids.board import CostBoard
 from ..grids.boards import Grid
 from .classic import classic_path
 from .ladder import DEFAULT_ENTRY_COSTS, Entry, entry_costs
-from .leptons import LEPTONS_PER_CELL
+from ..grids.leptons import LEPTONS_PER_CELL
 from .occupancy import Occupancy
 
 __all__ = ["Simulation", "SimUnit", "SimEvent", "SimReport", "UNIT_KINDS", "STATES", "PATHFINDERS", "HEALTH_FLOOR",
@@ -336,9 +336,8 @@ class Simulation:
         self._fields: "OrderedDict[tuple[int, int, bool], np.ndarray]" = OrderedDict()
         self._cfields: dict[tuple[int, bool], CostField] = {}
         self._scratch: tuple[np.ndarray, ...] | None = None
-        from ..movement.search import topo_args
 
-        off, stepl, corner, _ = topo_args(topo)
+        off, stepl, corner, _ = topo.kernel_args
         self._tb = (off, stepl, corner, int(topo.corner_rule), int(topo.ndir), int(topo.parity_mode), bool(topo.wrap),
                     int(topo.width), int(topo.pw), _direction_rank(self.grid))
         self._listeners: list[tuple[str, Callable[[Any], Any]]] = []
@@ -474,7 +473,7 @@ class Simulation:
         if turn_rate is not None:
             if kind != "vehicle":
                 raise ArgumentError("turn_rate is for vehicles; infantry turns on the spot")
-            from ..tactics.turning import check_turn_rate
+            from ..movement.turning import check_turn_rate
 
             rate = check_turn_rate(turn_rate)
         f = check_int(facing, "facing")
@@ -894,7 +893,7 @@ class Simulation:
             self._set_route(u, cells)
 
     def _plan_one(self, u: int) -> np.ndarray | None:
-        from ..movement.dispatch import shortest_path
+        from ..movement.dispatch import dispatch_path
 
         r = self._ui[u]
         cls, attack = int(r[CLS]), bool(self._uf[u, DAMAGE] > 0)
@@ -917,14 +916,14 @@ class Simulation:
             c2[a[1], a[0]] = np.inf
             cf = CostField.from_arrays(self.grid, c2)
         if self._uf[u, TURNRATE] > 0 and not blocked_goal:
-            from ..tactics.turning import turning_path
+            from ..movement.turning import turning_path
 
             tp = turning_path(self.grid, cf, cell, goal, facing=int(r[FACING]), turn_rate=float(self._uf[u, TURNRATE]),
                               speed=float(r[SPEED]) / self.leptons)
             cells = None if tp is None else _dedupe(tp.cells)
         else:
             # the map's zones answer the reachability check (they are valid for this stricter field)
-            p = shortest_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar",
+            p = dispatch_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar",
                               zones=_BoardZones(self.map, self.map.unit_class(unit), self._topo.pw))
             cells = None if p is None else list(p.cells)
         if cells is None:
@@ -1140,7 +1139,7 @@ class Simulation:
 
     # -- checks -------------------------------------------------------------------------
     def check(self) -> None:
-        """Raise ``AssertionError`` if two units claim one space or a unit is not where the occupancy says.
+        """Raise ``wargrid.errors.ConsistencyError`` (an ``AssertionError``) if two units claim one space or a unit is not where the occupancy says.
 
         >>> from wargrid import Map, SquareGrid
         >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
@@ -1151,17 +1150,17 @@ class Simulation:
         for c, s, uid in self.occupancy.claims():
             key = (c, s)
             if key in seen and seen[key] != uid:
-                raise AssertionError(f"units {seen[key]} and {uid} claim cell {c} spot {s}")
+                raise ConsistencyError(f"units {seen[key]} and {uid} claim cell {c} spot {s}")
             seen[key] = uid
         for c in {c for c, s in seen}:
             if (c, -1) in seen and len({seen[k] for k in seen if k[0] == c}) > 1:
-                raise AssertionError(f"cell {c} is claimed whole and shared")
+                raise ConsistencyError(f"cell {c} is claimed whole and shared")
         ui = self._ui[: self._n]
         for u in np.flatnonzero((ui[:, KIND] <= L.MOBILE_MAX) & (ui[:, STATE] != L.DESTROYED)).tolist():
             pos = self.occupancy.position(u)
             cell = self._xy(int(ui[u, CELL]))
             if pos is None or pos.cell != cell:
-                raise AssertionError(f"unit {u} thinks it is at {cell}, the occupancy says {pos}")
+                raise ConsistencyError(f"unit {u} thinks it is at {cell}, the occupancy says {pos}")
 
 
 class _BoardZones:

@@ -39,8 +39,7 @@ from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from ..grids.boards import Grid
-from ..render.notebook import Drawn
-from ..render.overlays import CellMask, Overlay
+from .._display import Shown, overlays_of
 from .._validate import check_bool_layer, check_choice, check_int, check_iterable
 from .board import SightBoard, kernels
 from .fov import _kernel_ids, view_capacity
@@ -73,7 +72,7 @@ class _Unit:
     view: np.ndarray
 
 
-class Fog(Drawn):
+class Fog(Shown):
     """Explored and visible layers for several teams, updated as units move.
 
     ``board`` is a prepared ``SightBoard`` (``Map.fog`` makes one); ``teams``
@@ -311,7 +310,12 @@ class Fog(Drawn):
         layer: NDArray[_S] = flat.reshape(self._board.grid.shape)
         return layer
 
-    def overlays(self, team: str | None = None) -> list[Overlay]:
+    @property
+    def grid(self) -> Grid:
+        """The board the fog covers."""
+        return self._board.grid
+
+    def overlays(self, team: str | None = None) -> list[Any]:
         """What ``team`` knows, to draw over the board: unexplored cells dark, explored ones out of sight grey.
 
         ``None``: the first team. ``Map.picture(fog)`` and a notebook draw these.
@@ -320,14 +324,7 @@ class Fog(Drawn):
         >>> [(o.mask.astype(int).tolist(), o.name) for o in fog.overlays()]
         [([[1, 1, 0, 0, 0, 1, 1, 1]], 'unexplored'), ([[0, 0, 0, 0, 0, 0, 0, 0]], 'fogged')]
         """
-        team = self.teams[0] if team is None else team
-        explored = self.explored(team)
-        return [CellMask(~explored, color="#111111", alpha=0.85, name="unexplored"),
-                CellMask(explored & ~self.visible(team), color="#777777", alpha=0.5, name="fogged")]
-
-    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
-        """The first team's fog on its board, for a notebook."""
-        return self._board.grid, self.overlays()
+        return overlays_of(self, team=team)
 
     def visible(self, team: str | None) -> NDArray[np.bool_]:
         """``(height, width)`` booleans: cells ``team`` or an ally sees now (``None``: any team).
@@ -524,7 +521,7 @@ class Fog(Drawn):
             g = self._board.grid
             if isinstance(g, SquareGrid) and not g.diagonal:
                 g = SquareGrid(g.width, g.height, diagonal=True, wrap_x=g.wrap_x, mask=g.mask)
-            self._edge_neighbours = np.asarray(g.neighbour_ids(), dtype=np.int64)
+            self._edge_neighbours = np.asarray(g.neighbor_ids(), dtype=np.int64)
         return self._edge_neighbours
 
 

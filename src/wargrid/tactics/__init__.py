@@ -7,13 +7,13 @@ Functions take a grid and arrays, never a ``Map``; ``Map.area``,
 
 from .anyangle import AnyAnglePath, any_angle_path
 from .areas import AREA_SHAPES, Area, area, area_mask, rotate_shape
-from .debug import UnitDebug, debug_json, debug_svg, unit_debug
+from ..rts.debug import UnitDebug, debug_json, unit_debug
 from .groups import GroupMove, assign, group_move
 from .influence import Influence, influence_map
 from .smoothing import SmoothPath, line_clear, segment_cost, smooth_path
-from .turning import TrackPoint, TurnPath, turn_track, turning_path
+from ..movement.turning import TrackPoint, TurnPath, turn_track, turning_path
 
 __all__ = ["AREA_SHAPES", "Area", "area", "area_mask", "rotate_shape", "SmoothPath", "line_clear", "smooth_path",
            "segment_cost", "AnyAnglePath", "any_angle_path",
            "GroupMove", "assign", "group_move", "TrackPoint", "TurnPath", "turn_track", "turning_path",
-           "UnitDebug", "debug_json", "debug_svg", "unit_debug", "Influence", "influence_map"]
+           "UnitDebug", "debug_json", "unit_debug", "Influence", "influence_map"]

@@ -101,12 +101,11 @@ def any_angle_path(
     if not (np.isfinite(field.cell[s]) and np.isfinite(field.cell[g])):
         return None
     from .._kernels.tactics.anyangle import shortcut, theta_star
-    from ..movement.search import topo_bundle
 
     step, spread = _step_ratios(grid)
     segc = _segment_costs(field)
     blocked = (~np.isfinite(segc)).view(np.uint8)
-    topo = topo_bundle(t)
+    topo = t.kernel_bundle
     flat = field.min_cost if field.uniform else 0.0
     # the search prices at most one segment a relaxation (ndir a cell), the last pass one a pair of waypoints
     gen = geo.next_gen(t.ndir * t.padded_size + 1)

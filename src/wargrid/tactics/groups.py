@@ -46,7 +46,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_cell_pair, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
-from ..movement.dispatch import astar
+from ..movement.dispatch import shortest_path
 from ..movement.search import Path, distance_field
 from .areas import is_hex, to_cells
 
@@ -108,7 +108,7 @@ def point_along(grid: Grid, cells: Sequence[tuple[int, int]], costs: Sequence[fl
     >>> point_along(SquareGrid(3, 1), [(0, 0), (1, 0), (2, 0)], [2.0, 1.0], 2.5)
     (2.0, 0.5)
     """
-    from .smoothing import unwrap_cells
+    from ..grids.boards import unwrap_cells
 
     vx, vy = unwrap_cells(grid, cells)
     cx, cy = grid.centers_of(vx, vy)
@@ -379,7 +379,7 @@ def group_move(
         if got is not None and d is not None and not keep_formation:
             j = dests.index(d)
             if got[0].cost > cost[i, j] + 1e-9:  # a straighter way than through the entry point
-                direct = astar(grid, costs, u, d, search="astar")
+                direct = shortest_path(grid, costs, u, d, search="astar")
                 if direct is not None:
                     got = (direct, [next(c for n, c in board.moves(a) if n == b)
                                     for a, b in zip(direct.cells, direct.cells[1:])])
@@ -406,7 +406,7 @@ def _join(grid: Grid, costs: CostField, board: _Board, ff_path: Path | None, tre
             prev = tree[1][prev]
         cells = list(ff_path.cells) + walk[::-1][1:]
     else:
-        p = astar(grid, costs, start, dest)
+        p = shortest_path(grid, costs, start, dest)
         if p is None:
             return None
         cells = list(p.cells)

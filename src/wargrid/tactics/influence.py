@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Hashable, Sequence
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,13 +44,12 @@ from numpy.typing import NDArray
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_real
 from .._kernels import load
-from ..costs import CostField
+from ..costs import CostField, check_cost_field
 from ..grids.boards import Grid, SquareGrid
-from ..movement.search import check_costs, plain_moves, topo_bundle
+from ..movement.search import plain_moves
 from ..sight.board import SightBoard
+from .._display import Shown, overlays_of
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..render.overlays import Overlay
 
 __all__ = ["Influence", "influence_map"]
 
@@ -58,7 +57,7 @@ Cell = tuple[int, int]
 
 
 @dataclass(frozen=True, eq=False)
-class Influence:
+class Influence(Shown):
     """Per-team influence over a board, and what an AI reads off it (arrays ``(height, width)``, indexed ``[y, x]``).
 
     Attributes
@@ -101,7 +100,7 @@ class Influence:
         out: NDArray[np.float64] = self.values[i]
         return out
 
-    def overlays(self) -> list["Overlay"]:
+    def overlays(self) -> list[Any]:
         """Render overlays: the owners as regions (borders are the fronts), contested cells hatched dark.
 
         >>> from wargrid import Map, HexGrid
@@ -109,16 +108,7 @@ class Influence:
         >>> [o.name for o in inf.overlays()]
         ['owner', 'contested', 'units']
         """
-        from ..render.overlays import CellMask, Markers, Regions
-
-        return [Regions(self.owner, alpha=0.45, name="owner"),
-                CellMask(self.contested, color="#000000", alpha=0.35, name="contested"),
-                Markers(list(self.unit_cells), radius=0.2, labels=[str(t) for t in self.unit_teams], name="units")]
-
-    def _repr_svg_(self) -> str:
-        from ..render.svg import render_svg
-
-        return render_svg(self.grid, overlays=self.overlays())
+        return overlays_of(self)
 
 
 def _units(grid: Grid, units: Any) -> tuple[list[Cell], list[Hashable], list[float]]:
@@ -195,7 +185,7 @@ def influence_map(
     >>> float(inf.team(1)[2, 2]), float(inf.tension.sum())
     (2.0, 8.0)
     """
-    costs = check_costs(grid, costs)
+    costs = check_cost_field(grid, costs)
     cells, teams, strengths = _units(grid, units)
     linear, factor = _decay(decay)
     radius = check_real(radius, "radius", minimum=0.0)
@@ -227,7 +217,7 @@ def influence_map(
         moves = plain_moves(t, costs)
         settled = int(k.influence(
             costs.cell, costs.edge, np.zeros(0, dtype=np.uint8) if moves is None else moves, bool(costs.uniform),
-            float(costs.min_cost), topo_bundle(t), src, np.array([index[x] for x in teams], dtype=np.int64),
+            float(costs.min_cost), t.kernel_bundle, src, np.array([index[x] for x in teams], dtype=np.int64),
             np.array(strengths, dtype=np.float64), radius, linear, factor, sb, max(reach, 0), heights,
             isinstance(grid, SquareGrid), out))
     values = np.stack([t.unpad(out[i * n:(i + 1) * n]) for i in range(len(names))]) if names else \
@@ -249,7 +239,7 @@ def _summarise(grid: Grid, names: tuple[Hashable, ...], values: NDArray[np.float
         owner = np.full(shape, -1, dtype=np.int64)
     contested = (second > 0.0) & (second >= ratio * top)
     flat = owner.ravel()
-    nb = grid.neighbour_ids()
+    nb = grid.neighbor_ids()
     other = np.where(nb >= 0, flat[np.maximum(nb, 0)], -1)
     frontier = ((flat[:, None] >= 0) & (other >= 0) & (other != flat[:, None])).any(axis=1).reshape(shape)
     for a in (values, owner, frontier, contested, tension):

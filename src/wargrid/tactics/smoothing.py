@@ -55,7 +55,7 @@ import numpy as np
 from ..costs import CostField
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_cell_pair
-from ..grids.boards import Grid, Topology
+from ..grids.boards import Grid, Topology, unwrap_cells
 from ..movement import Path
 
 __all__ = ["SmoothPath", "smooth_path", "line_clear", "segment_cost", "unwrap_cells", "step_length"]
@@ -123,22 +123,6 @@ def _geometry(grid: Grid) -> _Geometry:
 def _blocked(grid: Grid, passable: Any) -> np.ndarray:
     p = check_bool_layer(passable, "passable", grid.shape)
     return grid.topology.pad((~p).astype(np.uint8), 1)
-
-
-def unwrap_cells(grid: Grid, cells: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Virtual x, y of a walk of neighbouring cells: on a wrapped board x keeps going across the seam.
-
-    >>> from wargrid import SquareGrid
-    >>> unwrap_cells(SquareGrid(4, 1, wrap_x=True), [(1, 0), (0, 0), (3, 0), (2, 0)])[0].tolist()
-    [1, 0, -1, -2]
-    """
-    xs = np.array([c[0] for c in cells], dtype=np.int64)
-    ys = np.array([c[1] for c in cells], dtype=np.int64)
-    if grid.wrap_x and len(xs) > 1:
-        d = np.diff(xs)
-        d = np.where(d > 1, d - grid.width, np.where(d < -1, d + grid.width, d))
-        xs = np.concatenate([xs[:1], xs[0] + np.cumsum(d)])
-    return xs, ys
 
 
 def _check_walk(grid: Grid, path: Path | Sequence[tuple[int, int]], name: str) -> list[tuple[int, int]]:

@@ -57,8 +57,7 @@ from .._progress import Progress, ticker
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int, check_seed
 from ..grids.boards import Grid
-from ..render.notebook import Drawn
-from ..render.overlays import Overlay, Regions
+from .._display import Shown
 from ._graph import (
     Deadline,
     LandGraph,
@@ -134,7 +133,7 @@ class PartitionReport:
 
 
 @dataclass(frozen=True, eq=False)
-class Partition(Drawn):
+class Partition(Shown):
     """``owners``: an int ``(height, width)`` array of player indices (``-1``: no one's,
     impassable or off the board), and the ``report``; a notebook shows the territories on ``grid``."""
 
@@ -142,9 +141,6 @@ class Partition(Drawn):
     report: PartitionReport
     grid: Grid | None = field(default=None, repr=False, compare=False)
 
-    def _picture(self) -> tuple[Grid | None, list[Overlay]]:
-        """The territories as coloured regions with borders on their board, for a notebook."""
-        return self.grid, [Regions(self.owners)]
 
 
 # -- shared steps -------------------------------------------------------------------

@@ -44,17 +44,16 @@ whose costs are whole in units of ``1 / L`` for a power of two ``L``, every
 distance is an exact multiple of ``1 / L``: ``astar.astar_keyed`` packs A*'s
 order into one int64 key a heap slot (same pops as ``astar``), and
 ``dijkstra.dijkstra_buckets`` keeps the open cells in a ring of buckets
-(Dial), both 1.7-2.3x faster than the float heaps on generated hex boards.
+(Dial), faster than the float heaps (``docs/design/kernels.md``).
 
 Shared helpers and hot loops. ``heap.heap_up``/``heap.heap_pop`` and
 ``steps.step_to``/``steps.corner_ok`` serve the kernels whose inner loop is
 not the whole cost of a query: ``turns.route``, ``jps.jps`` (a handful of
-jump points per query), ``tactics.turning.facing_search`` and the RTS
+jump points per query), ``movement.turning``'s facing search and the RTS
 kernels. The A* and Dijkstra kernels (``astar``, ``astar_plain``,
 ``dijkstra``, ``dijkstra_plain``) keep the sift loops and the neighbour step
-written out, because calling the helpers there costs 15-80 % a query,
-measured on the Moving AI maps of ``benchmarks/bench_movement.py`` (see
-``heap`` for the numbers). Only the comparison ``heap._before`` (scalars in,
+written out, because calling the helpers there was measured slower
+(``docs/design/kernels.md``). Only the comparison ``heap._before`` (scalars in,
 no arrays) is inlined into ``astar`` at no cost. The search kernels take
 their arguments as the bundles above (at most 10 arguments a call); the
 tuples are unpacked once at the top of a kernel, outside the loops.

@@ -4,20 +4,12 @@
 the slot of state ``v``. ``_before`` is A*'s order (smaller ``f``, then larger
 ``g``, then the smaller id).
 
-Used by ``turns.route``, ``jps.jps`` and ``tactics.turning.facing_search``
+Used by ``turns.route``, ``jps.jps`` and ``movement.turning``'s facing search
 (and by ``astar.astar`` for its first push), whose queries spend their time
-elsewhere. ``astar.astar`` and ``astar.astar_plain`` write the sift loops out:
-replacing both loops by ``heap_pop``/``heap_up`` (same paths, same expanded
-cells) measured, per query on the 30 longest Moving AI scenarios of each map
-(best of 5, same run), ``astar_plain`` 1.15x (arena), 1.80x (AR0602SR),
-1.27x (random512-20-0), 1.30x (maze512-4-0) slower and ``astar`` 1.16x,
-1.17x, 1.24x, 1.26x slower. That was measured when the helpers were inlined
-by numba (``inline="always"``), which counts references to their five arrays
-at every call; they are ``helper``s now (no reference counting). The
-written-out loops stay (they also index with ``np.uintp``, skipping the
-negative-index tests); the two have not been measured again. The Dijkstra kernels use
-a 4-ary heap keyed on the distance alone, which these binary-heap helpers do
-not serve.
+elsewhere. ``astar.astar`` and ``astar.astar_plain`` write the sift loops out,
+which was measured faster (``docs/design/kernels.md``). The Dijkstra kernels
+use a 4-ary heap keyed on the distance alone, which these binary-heap helpers
+do not serve.
 """
 
 from __future__ import annotations
