@@ -60,7 +60,7 @@ from .._kernels import load
 from ..costs import CostField, check_cost_field
 from ..grids.boards import Grid, Topology
 from .._kernels.bundles import FieldArrays, SearchArrays, TopoArgs, TopoBundle
-from .._scratch import per_thread
+from .._scratch import per_thread as per_thread  # re-exported for the modules that still take it from here
 from ._array_cache import ArrayCache, cached, remember
 from .clearance import sized_costs
 from .._display import Shown
