@@ -227,7 +227,7 @@ class Occupancy:
         if not free.size:
             return None
         if near is not None and rule == "classic" and self._quadrants:
-            px, py = _check_point(near, "near")
+            px, py = check_lepton_point(near, "near")
             return self._classic_spot(px, py, set(free.tolist()))
         if near is None:
             tied = free
