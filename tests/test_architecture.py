@@ -250,6 +250,36 @@ def layer_violations(mods: dict[str, Module]) -> list[str]:
     return bad
 
 
+BUNDLE_NAMES = {"upward", "qs", "ti", "tb", "info", "arrays", "kernel_args", "kernel_bundle", "topo_bundle", "topo_args",
+                "bundle", "scratch", "state"}
+"""Names the kernel argument bundles go by in Python (``Topology.kernel_bundle``, ``SearchState.arrays``, the
+prepared structure's records, ...)."""
+
+
+def bundle_index_reads(trees: dict[str, ast.AST]) -> list[str]:
+    """``bundle[3]``-style reads (a literal index into a name the bundles go by), outside the kernels.
+
+    A bundle crossing the Python/kernel line has named fields; Python and the tests read them by name."""
+    bad = []
+    for where, tree in trees.items():
+        for n in ast.walk(tree):
+            if not (isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, int)):
+                continue
+            v = n.value
+            name = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else None
+            if name in BUNDLE_NAMES:
+                bad.append(f"{where}:{n.lineno}: {ast.unparse(n)}")
+    return bad
+
+
+def _python_outside_kernels() -> dict[str, ast.AST]:
+    tests = Path(__file__).resolve().parent
+    trees: dict[str, ast.AST] = {m.name: m.tree for m in MODULES.values() if not m.name.startswith("wargrid._kernels")}
+    for path in sorted(tests.rglob("*.py")):
+        trees[str(path.relative_to(tests.parent))] = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return trees
+
+
 # -- the rules ----------------------------------------------------------------------
 
 
@@ -265,6 +295,15 @@ def test_no_import_cycles_between_packages() -> None:
 
 def test_every_package_imports_only_its_layer_or_lower_ones() -> None:
     assert layer_violations(MODULES) == []
+
+
+def test_kernel_bundles_are_read_by_name_outside_the_kernels() -> None:
+    assert bundle_index_reads(_python_outside_kernels()) == []
+
+
+def test_bundle_index_checker_finds_one() -> None:
+    tree = ast.parse("def f(p, t):\n    a = p.upward[10]\n    b = t.kernel_bundle.step\n    return tb[3], xs[0]\n")
+    assert bundle_index_reads({"m": tree}) == ["m:2: p.upward[10]", "m:4: tb[3]"]
 
 
 def test_no_private_imports_across_packages() -> None:

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 __all__ = [
     "TopoArgs", "TopoBundle", "SearchArrays", "FieldArrays", "INFO_FIELDS", "INFO_NDIR", "INFO_PARITY_MODE", "INFO_CORNER_RULE", "INFO_WRAP",
     "INFO_WIDTH", "INFO_PW", "INFO_HEURISTIC", "INFO_HEX_KIND",
+    "REPAIR_LAST", "REPAIR_FEWEST", "REPAIR_STALLED",
 ]
 
 INFO_FIELDS = ("ndir", "parity_mode", "corner_rule", "wrap", "width", "pw", "heuristic", "hex_kind")
@@ -84,3 +85,8 @@ class FieldArrays(NamedTuple):
     pos: NDArray[np.int32]
     hf: NDArray[np.float64]
     hid: NDArray[np.int32]
+
+
+REPAIR_LAST, REPAIR_FEWEST, REPAIR_STALLED = range(3)
+"""The slots of the scattered partition's repair state (``territory.scattered.scatter_repair``'s ``state``, int64):
+over-sized cells in the last round, the fewest seen, and rounds since the fewest last fell."""

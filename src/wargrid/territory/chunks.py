@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 
 from ..errors import ArgumentError
 from ..grids.boards import HexLikeGrid
+from .._kernels.bundles import REPAIR_FEWEST, REPAIR_LAST, REPAIR_STALLED
 from ._graph import Deadline, LandGraph, PartitionError, balance_slack
 
 __all__ = ["METHODS", "DEFAULT_METHOD", "scatter", "chunk_sizes"]
@@ -147,12 +148,13 @@ def scatter(
         owner = np.ascontiguousarray(_initial(graph, w, players, cap, slack, how, s), dtype=np.int64)
         pinned = np.zeros(graph.n, dtype=np.bool_) if seeds is None else _pin_starts(owner, seeds)
         scatter_balance(graph.nbr, w, owner, players, cap, slack, pinned, s)
-        state = np.array([graph.n + 1, graph.n + 1, 0], dtype=np.int64)
+        state = np.zeros(3, dtype=np.int64)
+        state[REPAIR_LAST] = state[REPAIR_FEWEST] = graph.n + 1
         for done in range(0, rounds, _SLICE):
             deadline.check()
             slice_seed = s if done == 0 else (s << 20) + done
             got = scatter_repair(graph.nbr, w, owner, players, cap, slack, pinned, slice_seed, min(_SLICE, rounds - done), 128, state)
-            if got >= 0 or state[2] >= _PATIENCE:
+            if got >= 0 or state[REPAIR_STALLED] >= _PATIENCE:
                 break
         if got == 1 and (min_chunk <= 1 or _lift_small(graph, w, owner, cap, min_chunk, pinned, deadline)):
             return owner, how

@@ -8,6 +8,7 @@ import numpy as np
 from .._jit import helper, jit
 from .balance import _spread
 from .graph import label_chunks
+from ..bundles import REPAIR_FEWEST, REPAIR_LAST, REPAIR_STALLED
 
 
 # -- scattered ---------------------------------------------------------------------
@@ -313,14 +314,14 @@ def scatter_repair(nbr, w, owner, P, K, tol, pinned, seed, rounds, tries, state)
             return 1
         if m == 0:
             return 0
-        if over < state[1] - state[1] // 64:  # progress: 1/64 fewer than the fewest yet
-            state[1] = over
-            state[2] = 0
+        if over < state[REPAIR_FEWEST] - state[REPAIR_FEWEST] // 64:  # progress: 1/64 fewer than the fewest yet
+            state[REPAIR_FEWEST] = over
+            state[REPAIR_STALLED] = 0
         else:
-            state[2] += 1
+            state[REPAIR_STALLED] += 1
         perm = np.random.permutation(m)
-        stuck = over >= state[0]
-        state[0] = over
+        stuck = over >= state[REPAIR_LAST]
+        state[REPAIR_LAST] = over
         for t in range(m):
             c = bad[perm[t]]
             gen += 1
