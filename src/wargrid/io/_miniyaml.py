@@ -80,7 +80,7 @@ def parse(text: str, path: str | os.PathLike[str] | None = None) -> list[Node]:
     >>> parse("A:\\n\\t\\tB: 2\\n", "m.yaml")
     Traceback (most recent call last):
     ...
-    wargrid.io.errors.MapFileError: m.yaml:2: indented 2 levels under a line of level 0 (one level at most)
+    wargrid.errors.MapFileError: m.yaml:2: indented 2 levels under a line of level 0 (one level at most)
     """
     if text.startswith("\ufeff"):
         text = text[1:]
