@@ -22,12 +22,13 @@ and columns as 64-bit words.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..costs import CostField
+from ..errors import ArgumentError
 from ..grids.boards import Grid
 from ._array_cache import LOCK as _CACHE_LOCK, ArrayCache, cached as _cached, remember as _remember
 from .search import Path, jps_applies, search_state
@@ -37,8 +38,19 @@ __all__ = [
     "jump_table", "OPEN_FRACTION_FOR_JPS", "TABLE_MAX_CELLS", "WORK_BOARD_CELLS",
 ]
 
-FreeCells = tuple[NDArray[np.uint8], NDArray[np.uint64], int, NDArray[np.uint64], int, float]
-"""``(free, rows, rw, cols, cw, open)``, see ``free_cells``."""
+class FreeCells(NamedTuple):
+    """The padded 'can enter' board as the JPS kernels read it (``free_cells``)."""
+
+    free: NDArray[np.uint8]
+    """One byte a padded cell: 1 where it can be entered."""
+    rows: NDArray[np.uint64]
+    """The same as bits, row by row, ``rw`` 64-bit words a row."""
+    rw: int
+    cols: NDArray[np.uint64]
+    """The same as bits, column by column, ``cw`` words a column."""
+    cw: int
+    open: float
+    """The share of passable cells whose 8 neighbours are all passable."""
 
 _FREE: ArrayCache[FreeCells] = {}
 _NO_STOP = np.zeros(0, dtype=np.uint8)
@@ -61,8 +73,8 @@ have all 8 neighbours passable: on more cluttered boards JPS only ties with A*
 
 
 def free_cells(cell: NDArray[np.float64], pw: int) -> FreeCells:
-    """``(free, rows, rw, cols, cw, open)``: the padded 'can enter' board as bytes, row bits and
-    column bits, and the share of passable cells whose 8 neighbours are all passable.
+    """The padded 'can enter' board as bytes, row bits and column bits, and the share of passable cells whose
+    8 neighbours are all passable (``FreeCells``).
 
     Cached while the padded cost array ``cell`` lives.
     """
@@ -79,14 +91,14 @@ def free_cells(cell: NDArray[np.float64], pw: int) -> FreeCells:
             ring &= f2[1 + dy:f2.shape[0] - 1 + dy, 1 + dx:f2.shape[1] - 1 + dx]
     n_free = int(inner.sum())
     open_share = float(ring.sum()) / n_free if n_free else 0.0
-    out = (f2.astype(np.uint8).ravel(), rows, rw, cols, cw, open_share)
+    out = FreeCells(f2.astype(np.uint8).ravel(), rows, rw, cols, cw, open_share)
     _remember(_FREE, cell, out, 16)
     return out
 
 
 def jps_pays(grid: Grid, costs: CostField) -> bool:
     """Whether JPS is expected to beat A* on this board (see ``OPEN_FRACTION_FOR_JPS``)."""
-    return free_cells(costs.cell, grid.topology.pw)[5] >= OPEN_FRACTION_FOR_JPS
+    return free_cells(costs.cell, grid.topology.pw).open >= OPEN_FRACTION_FOR_JPS
 
 
 TABLE_MAX_CELLS = 1 << 22
@@ -142,7 +154,7 @@ def _checkout(cell: np.ndarray, pw: int) -> WorkBoard:
             return idle.pop()  # atomic: two threads never get the same board
         except IndexError:
             pass
-    return WorkBoard(free_cells(cell, pw)[0], pw)
+    return WorkBoard(free_cells(cell, pw).free, pw)
 
 
 def _checkin(cell: np.ndarray, board: WorkBoard) -> None:
@@ -178,7 +190,7 @@ def uses_table(grid: Grid, costs: CostField) -> bool:
         jps_applies(topo, costs, 1.0, False, _NO_STOP)
         and topo.padded_size <= TABLE_MAX_CELLS
         and max(topo.pw, topo.ph) < 32767
-        and free_cells(costs.cell, topo.pw)[5] >= OPEN_FRACTION_FOR_JPS
+        and free_cells(costs.cell, topo.pw).open >= OPEN_FRACTION_FOR_JPS
     )
 
 
@@ -225,15 +237,25 @@ def jump_table(cell: np.ndarray, pw: int) -> np.ndarray:
     from .._kernels.movement.jps_table import table_into
 
     out = np.zeros(cell.shape[0] * 8, dtype=np.int16)
-    table_into(free_cells(cell, pw)[0], out, pw, cell.shape[0] // pw, 8)
+    table_into(free_cells(cell, pw).free, out, pw, cell.shape[0] // pw, 8)
     return out
 
 
-def jps_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
-    """The path's ``(x, y)`` cells from padded ``start`` to ``goal`` (``None`` when unreachable), its length in steps."""
+def jps_cells(grid: Grid, costs: CostField, start: int, goal: int, *,
+              table: bool | None = None) -> tuple[list[tuple[int, int]] | None, float]:
+    """The path's ``(x, y)`` cells from padded ``start`` to ``goal`` (``None`` when unreachable), its length in steps.
+
+    ``table``: jump with the JPS+ table (``True``), scan bits (``False``), or choose by the board's size (``None``:
+    a table up to ``TABLE_MAX_CELLS``). Both give a shortest path.
+    """
     topo = grid.topology
     pw = topo.pw
-    if topo.padded_size <= TABLE_MAX_CELLS and max(pw, topo.ph) < 32767:
+    fits = max(pw, topo.ph) < 32767
+    if table is None:
+        table = topo.padded_size <= TABLE_MAX_CELLS and fits
+    elif table and not fits:
+        raise ArgumentError(f"table=True needs a board under 32765 cells a side, got {grid.width} x {grid.height}")
+    if table:
         return table_cells(grid, costs, start, goal)
     from .._kernels.movement.jps import expand, jps
     from .._kernels.movement.astar import trace
@@ -247,9 +269,10 @@ def jps_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[list
     return topo.cells_of(expand(trace(state.parent, reached), pw)), float(state.g[reached])
 
 
-def jps_path(grid: Grid, costs: CostField, start: int, goal: int) -> Path | None:
-    """Jump Point Search between padded ids ``start`` and ``goal`` (see the module notes)."""
-    cells, steps = jps_cells(grid, costs, start, goal)
+def jps_path(grid: Grid, costs: CostField, start: int, goal: int, *, table: bool | None = None) -> Path | None:
+    """Jump Point Search between padded ids ``start`` and ``goal`` (see the module notes; ``table`` as in
+    ``jps_cells``)."""
+    cells, steps = jps_cells(grid, costs, start, goal, table=table)
     if cells is None:
         return None
     return Path(cells, steps * float(costs.min_cost), costs.unit, grid)
