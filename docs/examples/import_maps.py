@@ -70,8 +70,25 @@ with tempfile.TemporaryDirectory() as folder:
         z.writestr("map.bin", struct.pack("<BHHIII", 2, 12, 8, 17, 0, 17 + len(tiles)) + tiles + resources)
     openra = wargrid.load_openra(Path(folder) / "maps" / "made-up.oramap")  # finds ../tilesets beside the map
 
-for name, m in (("tiled", tiled), ("movingai", movingai), ("openra", openra)):
+# Battle for Wesnoth: comma-separated terrain codes, a border ring, side 1 and 2 on their keeps
+WESNOTH = """\
+Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg
+Gg, Gg, Gs^Fp, Gs^Fp, Hh, Mm, Mm^Xm, Hh, Gg, Gg, Gg, Gg
+Gg, 1 Kh, Ch, Gg, Hh^Fp, Mm, Hh, Gg^Vh, Gg, Re, Gg, Gg
+Gg, Ch, Gg, Re, Re, Gg, Gs^Fds, Gg, Re, Gg, Aa^Fda, Gg
+Gg, Ww, Ww, Ww^Bsb|, Ww, Wwf, Ww, Wo, Wo, Ww, Ww, Gg
+Gg, Ss, Gg^Vh, Re, Gg, Gg, Re, Re, Gg, Uu^Tf, Uu, Gg
+Gg, Gg, Gg, Gg, Hd, Dd^Vda, Dd, Gg, Ch, 2 Kh, Ur, Gg
+Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg, Gg
+"""
+with tempfile.TemporaryDirectory() as folder:
+    (Path(folder) / "two_sides.map").write_text(WESNOTH, encoding="utf-8")
+    wesnoth = wargrid.load_wesnoth(Path(folder) / "two_sides.map")
+
+for name, m in (("tiled", tiled), ("movingai", movingai), ("openra", openra), ("wesnoth", wesnoth)):
     (out / f"{name}.svg").write_text(render_svg(m), encoding="utf-8")
 print("tiled:", tiled.shape, sorted({tiled.terrain_name((x, y)) for y in range(H) for x in range(W)}),
       "wall at (9, 0):", tiled.terrain_name((9, 0)), "| movingai:", movingai.shape,
       "| openra:", openra.playable, openra.terrain_name((6, 6)), openra.overlay_name((9, 1)))
+print("wesnoth:", wesnoth.shape, "snowy forest (9, 2) costs smallfoot", wesnoth.costs(unit="smallfoot")[2, 9],
+      "mounted", wesnoth.costs(unit="mounted")[2, 9])
