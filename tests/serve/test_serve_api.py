@@ -303,6 +303,17 @@ def test_upload_tiled_with_external_tileset_is_refused(client, text):
     assert any(f"needs the tileset file '{f}'" in msg for f in ("/etc/passwd", "../../x.tsx", "/dev/zero"))
 
 
+def test_upload_of_an_old_tiled_file_with_a_doctype_line(client):
+    text = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE map SYSTEM "http://mapeditor.org/dtd/1.0/map.dtd">\n'
+            '<map version="1.0" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8">'
+            '<tileset firstgid="1" name="t"><tile id="0"><properties><property name="terrain" value="forest"/>'
+            '</properties></tile></tileset><layer name="g" width="2" height="1"><data encoding="csv">1,1</data></layer></map>')
+    r = client.post("/api/upload", json={"name": "old.tmx", "text": text})
+    assert r.status_code == 200, r.text
+    bad = text.replace('SYSTEM "http://mapeditor.org/dtd/1.0/map.dtd"', '[<!ENTITY e "x">]')
+    assert "not a safe" in error(client.post("/api/upload", json={"name": "old.tmx", "text": bad}), 400)
+
+
 def test_upload_accepts_what_generate_writes_with_its_tileset_image(client, tmp_path):
     from wargrid import generate
     from wargrid.io.tiled import save_tiled

@@ -1078,6 +1078,9 @@ def _tmx_props(props: Mapping[str, _Value], indent: str) -> list[str]:
     for k, v in props.items():
         typ = _prop_type(v)
         val = str(v).lower() if isinstance(v, bool) else repr(v) if isinstance(v, float) else str(v)
+        if typ == "string" and ("\n" in val or "\r" in val):  # an attribute would turn line breaks into spaces
+            out.append(f"{indent} <property name={quoteattr(k)}>{escape(val)}</property>\n")
+            continue
         out.append(f"{indent} <property name={quoteattr(k)}{'' if typ == 'string' else f' type={quoteattr(typ)}'} "
                    f"value={quoteattr(val)}/>\n")
     out.append(f"{indent}</properties>\n")

@@ -666,8 +666,10 @@ def _tiled_tilesets_embedded(text: str) -> None:
         from defusedxml import DefusedXmlException
         from xml.etree.ElementTree import ParseError
 
-        try:
-            root = DET.fromstring(text, forbid_dtd=True)
+        from .._xml import blank_doctype
+
+        try:  # an old file's harmless DOCTYPE line is blanked, as the reader does
+            root = DET.fromstring(blank_doctype(text.encode("utf-8")), forbid_dtd=True)
         except (DefusedXmlException, ParseError, ValueError) as exc:
             raise ApiError(400, f"the uploaded Tiled map is not a safe, well-formed XML file: {exc}") from None
         for el in root.iter("tileset"):
@@ -716,6 +718,8 @@ def _read_upload(fmt: str, name: str, text: str, *, terrain_property: str = "ter
     # the readers take a path: the text goes to a fresh private folder under a fixed name (never the user's name)
     with tempfile.TemporaryDirectory(prefix="wargrid-upload-") as folder:
         path = os.path.join(folder, "upload" + suffix)
+        if fmt == "tiled":
+            kw["root"] = folder  # nothing outside the upload's own folder is ever opened
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         try:
