@@ -172,7 +172,13 @@ _FIELDS_KEPT = 32
 
 @dataclass
 class SimUnit:
-    """One unit of the simulation as it is now (a copy: change it through ``Simulation``)."""
+    """One unit of the simulation as it is now (a copy: change it through ``Simulation``).
+
+    ``route`` (the cells still ahead), ``plans`` (every route it was given,
+    its cell first) and ``trail`` (every cell it entered, its start first) are
+    made when first read, as they were when the unit was taken: taking a unit
+    costs the same whatever its history.
+    """
 
     uid: int
     kind: str
@@ -191,20 +197,70 @@ class SimUnit:
     progress: int = 0
     step_len: int = 0
     direction: int = -1
-    route: list[tuple[int, int]] = field(default_factory=list)
-    plans: list[list[tuple[int, int]]] = field(default_factory=list)
-    trail: list[tuple[int, int]] = field(default_factory=list)
     waited: int = 0
     replans: int = 0
     max_hp: float = 0.0
     turn_rate: float = 0.0
     facing: int = -1
     target: tuple[int, int] | None = None
+    _history: "_History | None" = field(default=None, repr=False, compare=False)
+
+    @property
+    def route(self) -> list[tuple[int, int]]:
+        """The cells still ahead on its route, ``(x, y)``."""
+        return [] if self._history is None else self._history.route()
+
+    @property
+    def plans(self) -> list[list[tuple[int, int]]]:
+        """Every route it was given, each from the cell it stood on."""
+        return [] if self._history is None else self._history.plans()
+
+    @property
+    def trail(self) -> list[tuple[int, int]]:
+        """Every cell it stood on, its start first."""
+        return [] if self._history is None else self._history.trail()
 
     @property
     def mobile(self) -> bool:
         """Whether it can move (infantry or a vehicle, not destroyed)."""
         return self.kind in ("infantry", "vehicle") and self.state != "destroyed"
+
+
+class _History:
+    """A unit's route, plans and trail as they were when it was taken, made into cells when first read."""
+
+    __slots__ = ("_uid", "_pw", "_route", "_plans", "_n_plans", "_moves", "_n_moves", "_start", "_mobile", "_made")
+
+    def __init__(self, uid: int, pw: int, route: np.ndarray, plans: list[np.ndarray], moves: list[np.ndarray],
+                 start: tuple[int, int], mobile: bool) -> None:
+        self._uid, self._pw, self._route, self._plans = uid, pw, route, plans
+        self._moves, self._n_moves = moves, len(moves)  # the trail's chunks and the plans are only ever appended
+        self._n_plans = len(plans)
+        self._start, self._mobile = start, mobile
+        self._made: dict[str, Any] = {}
+
+    def _xy(self, ids: np.ndarray) -> list[tuple[int, int]]:
+        pw = self._pw
+        return [(p % pw - 1, p // pw - 1) for p in ids.tolist()]
+
+    def route(self) -> list[tuple[int, int]]:
+        if "route" not in self._made:
+            self._made["route"] = self._xy(self._route)
+        return list(self._made["route"])
+
+    def plans(self) -> list[list[tuple[int, int]]]:
+        if "plans" not in self._made:
+            self._made["plans"] = [self._xy(p) for p in self._plans[: self._n_plans]]
+        return [list(p) for p in self._made["plans"]]
+
+    def trail(self) -> list[tuple[int, int]]:
+        if "trail" not in self._made:
+            out = [self._start] if self._mobile else []
+            if self._mobile:
+                for chunk in self._moves[: self._n_moves]:
+                    out += self._xy(chunk[chunk[:, 0] == self._uid, 1])
+            self._made["trail"] = out
+        return list(self._made["trail"])
 
 
 @dataclass(frozen=True)
@@ -311,6 +367,8 @@ class Simulation:
         self.tick = 0
         topo = self.grid.topology
         self._topo = topo
+        pid = np.arange(topo.padded_size, dtype=np.int64)
+        self._cell_xy = np.stack([pid % topo.pw - 1, pid // topo.pw - 1], axis=1)  # padded id -> (x, y)
         self._n = 0
         self._ui = np.full((16, L.N_INT), -1, dtype=np.int64)
         self._uf = np.zeros((16, L.N_FLOAT), dtype=np.float64)
@@ -550,20 +608,84 @@ class Simulation:
         (0, 1)
         """
         u = self._uid(uid)
-        r = [int(v) for v in self._ui[u]]
-        hp, whole, damage, rate = (float(v) for v in self._uf[u])
+        r = self._ui[u].tolist()
+        hp, whole, damage, rate = self._uf[u].tolist()
         kind = UNIT_KINDS[r[KIND]]
         unit, start = self._units_meta[u]
-        route = [self._xy(p) for p in self._pool[r[ROFF] + r[RPOS]: r[ROFF] + r[RLEN]]] if r[RLEN] > r[RPOS] else []
+        route = self._pool[r[ROFF] + r[RPOS]: r[ROFF] + r[RLEN]].copy() if r[RLEN] > r[RPOS] else self._pool[:0].copy()
+        plans = self._plans.setdefault(u, [])
+        history = _History(u, self._topo.pw, route, plans, self._moves, start, r[KIND] <= L.MOBILE_MAX)
         return SimUnit(
             uid=u, kind=kind, unit=unit, team=r[TEAM], speed=r[SPEED], hp=hp, damage=damage, cloaked=bool(r[CLOAKED]),
             close_enough=r[CLOSE], cell=self._xy(r[CELL]), goal=None if r[GOAL] < 0 else self._xy(r[GOAL]),
             state=STATES[r[STATE]], reason=self._reason(u), next_cell=None if r[NXT] < 0 else self._xy(r[NXT]),
-            progress=r[PROG], step_len=r[SLEN] if r[NXT] >= 0 else 0, direction=r[DIR], route=route,
-            plans=[[self._xy(q) for q in p.tolist()] for p in self._plans.get(u, [])], trail=self._trail(u, start), waited=r[WAITED],
-            replans=len(self._plans.get(u, [])), max_hp=whole, turn_rate=rate, facing=r[FACING],
-            target=None if r[TARGET] < 0 else self._xy(r[TARGET]),
+            progress=r[PROG], step_len=r[SLEN] if r[NXT] >= 0 else 0, direction=r[DIR], waited=r[WAITED],
+            replans=len(plans), max_hp=whole, turn_rate=rate, facing=r[FACING],
+            target=None if r[TARGET] < 0 else self._xy(r[TARGET]), _history=history,
         )
+
+    # -- every unit at once, as arrays (for a renderer's frame) ------------------------------
+    def positions(self) -> np.ndarray:
+        """``(n, 2)`` int64: every unit's ``(x, y)`` in leptons, row ``uid`` (between two cell centres while it steps).
+
+        A new array each call (3000 units: a few microseconds); obstacles and
+        buildings give the centre of their first cell.
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> sim.step(); sim.positions().tolist()
+        [[192, 384]]
+        """
+        out = np.empty((self._n, 2), dtype=np.int64)
+        _kernels().leptons_of(self._ui, self._n, self._cell_xy, bool(self._topo.wrap), int(self.leptons), out)
+        return out
+
+    def cells(self) -> np.ndarray:
+        """``(n, 2)`` int64: every unit's cell ``(x, y)``, row ``uid`` (a new array; a stepping unit's cell is the one it leaves).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> _ = sim.run(100); sim.cells().tolist()
+        [[5, 1]]
+        """
+        out = np.empty((self._n, 2), dtype=np.int64)
+        _kernels().cells_of(self._ui, self._n, self._cell_xy, out)
+        return out
+
+    def states(self) -> np.ndarray:
+        """``(n,)`` int64: every unit's state code, row ``uid`` (``STATES[code]`` names it; a copy).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> _ = sim.run(100); [STATES[c] for c in sim.states()]
+        ['arrived']
+        """
+        return self._ui[: self._n, STATE].copy()
+
+    def facings(self) -> np.ndarray:
+        """``(n,)`` int64: the direction every unit faces, row ``uid`` (a copy).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", facing=2)
+        >>> sim.facings().tolist()
+        [2]
+        """
+        return self._ui[: self._n, FACING].copy()
+
+    def hp(self) -> np.ndarray:
+        """``(n,)`` float64: every unit's health, row ``uid`` (a copy; obstacles too, buildings ``inf``).
+
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", hp=80, max_hp=100)
+        >>> sim.hp().tolist()
+        [80.0]
+        """
+        return self._uf[: self._n, HP].copy()
 
     @property
     def units(self) -> dict[int, SimUnit]:
@@ -588,14 +710,6 @@ class Simulation:
         teams = {row: t for t, row in self._teams.items()}
         rows, uids = np.nonzero(self._revealed[:, : self._n])
         return {(teams[int(r)], int(u)) for r, u in zip(rows, uids)}
-
-    def _trail(self, u: int, start: tuple[int, int]) -> list[tuple[int, int]]:
-        if self._ui[u, KIND] > L.MOBILE_MAX:
-            return []
-        out = [start]
-        for chunk in self._moves:
-            out += [self._xy(p) for p in chunk[chunk[:, 0] == u, 1].tolist()]
-        return out
 
     def _reason(self, u: int) -> str:
         r = self._ui[u]

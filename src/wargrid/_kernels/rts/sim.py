@@ -85,7 +85,11 @@ def _log_move(out, u, q):
 @jit
 def lepton(ui, u, topo, leptons):
     """Unit ``u``'s position in leptons (square lepton layout: cell * leptons + half)."""
-    pw, width, wrap = topo[8], topo[7], topo[6]
+    return _lepton_at(ui, u, topo[8], topo[6], leptons)
+
+
+@jit
+def _lepton_at(ui, u, pw, wrap, leptons):
     p = ui[u, CELL]
     px, py = p % pw - 1, p // pw - 1
     h = leptons // 2
@@ -100,6 +104,42 @@ def lepton(ui, u, topo, leptons):
         x += dx * leptons * ui[u, PROG] // ui[u, SLEN]
         y += dy * leptons * ui[u, PROG] // ui[u, SLEN]
     return x, y
+
+
+@jit
+def leptons_of(ui, n, xy, wrap, leptons, out):
+    """``out[u]``: unit ``u``'s position in leptons, for the first ``n`` units.
+
+    ``xy[p]``: padded cell ``p``'s ``(x, y)`` (a table: no division for a standing unit).
+    """
+    h = leptons // 2
+    for u in range(n):
+        p = ui[u, CELL]
+        px = xy[p, 0]
+        py = xy[p, 1]
+        x = px * leptons + h
+        y = py * leptons + h
+        q = ui[u, NXT]
+        if q >= 0 and ui[u, SLEN] > 0:
+            dx = xy[q, 0] - px
+            dy = xy[q, 1] - py
+            if wrap and (dx > 1 or dx < -1):
+                dx = -1 if dx > 0 else 1
+            x += dx * leptons * ui[u, PROG] // ui[u, SLEN]
+            y += dy * leptons * ui[u, PROG] // ui[u, SLEN]
+        out[u, 0] = x
+        out[u, 1] = y
+    return n
+
+
+@jit
+def cells_of(ui, n, xy, out):
+    """``out[u]``: unit ``u``'s cell ``(x, y)``, for the first ``n`` units (``xy`` as in ``leptons_of``)."""
+    for u in range(n):
+        p = ui[u, CELL]
+        out[u, 0] = xy[p, 0]
+        out[u, 1] = xy[p, 1]
+    return n
 
 
 @jit

@@ -1,0 +1,226 @@
+"""Crowds on multi-agent path finding (MAPF) instances: the RTS simulation and the crowd planner against LaCAM.
+
+For each instance and agent count (the first N lines of the scenario file,
+every agent a vehicle, one to a cell, one cell a tick on the 4-connected
+board), prints:
+
+- ``sim``: the ``Simulation`` run until every unit stands on its goal (or
+  ``--ticks``): all on goal, the last tick a unit was off its goal
+  (makespan), the sum over units of that tick (sum of costs), their ratios
+  to the lower bounds and to LaCAM, ticks per second;
+- ``plan``: ``wargrid.rts.plan_crowd`` (``--time-limit``, ``--improve``):
+  complete, makespan, sum of costs, the same ratios, the planner's time (and
+  the first plan's makespan and time).
+
+The reference is LaCAM's first solution as measured on this machine size
+(``../shared/data/mapf/README.md``, read by this script). Any Moving AI map
+with a ``.scen`` can be added (``--movingai MAP SCEN``, 4-connected, the
+scenario's first lines). ``--cave`` plans on a generated 256 x 257 cave map
+(cellular automaton, seeded; den520d, the Moving AI cave map of that size,
+is not in the shared data). ``--frame N`` times reading N units' positions
+(``Simulation.positions``) and the tick of N units on a 512 x 512 board.
+
+Run from the repository root::
+
+    PYTHONPATH=src python benchmarks/bench_crowd.py --agents 100,200,400 --cave 1000,3000 --frame 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from wargrid import Map, SquareGrid
+from wargrid.io import MOVINGAI_TERRAINS, load_movingai, load_movingai_agents, load_movingai_scenarios
+from wargrid.rts import LEPTONS_PER_CELL, Simulation, check_plan, plan_crowd
+
+HERE = Path(__file__).resolve().parent
+MAPF = HERE.parent.parent / "shared" / "data" / "mapf"
+
+
+def lacam_reference(readme: Path) -> dict[int, tuple[int, int]]:
+    """``{agents: (makespan, sum of costs)}`` from the README's table of LaCAM's results."""
+    out: dict[int, tuple[int, int]] = {}
+    if not readme.is_file():
+        return out
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*\d+\s*\|\s*\d+\s*\|", line)
+        if m:
+            out[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+    return out
+
+
+def cave(width: int, height: int, seed: int) -> Map:
+    """A cave board: 45 % walls at random, five rounds of the 4-5 rule, the largest open zone kept."""
+    rng = np.random.default_rng(seed)
+    wall = rng.random((height, width)) < 0.45
+    for _ in range(5):
+        p = np.pad(wall, 1, constant_values=True)
+        n = sum(p[1 + dy: height + 1 + dy, 1 + dx: width + 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+        wall = n >= 5
+    rock = MOVINGAI_TERRAINS.names.index("out_of_bounds")
+    m = Map(SquareGrid(width, height), terrain=np.where(wall, rock, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+    z = m.zones()
+    labels = z[z >= 0]
+    keep = np.bincount(labels).argmax()
+    return Map(SquareGrid(width, height), terrain=np.where(z == keep, 0, rock).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+
+
+def random_agents(m: Map, n: int, seed: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    ys, xs = np.nonzero(np.isfinite(m.costs()))
+    rng = np.random.default_rng(seed)
+    a = rng.choice(len(xs), n, replace=False)
+    b = rng.choice(len(xs), n, replace=False)
+    return [(int(xs[i]), int(ys[i])) for i in a], [(int(xs[i]), int(ys[i])) for i in b]
+
+
+def distinct_agents(m: Map, scen: str, n: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The first ``n`` problems of a (single-agent) scenario file whose start, goal and zone suit a crowd.
+
+    A grid benchmark's ``.scen`` may repeat a start or a goal, or (read
+    4-connected) join two zones; those lines are skipped.
+    """
+    every, goals_all = load_movingai_agents(scen, agents=len(load_movingai_scenarios(scen)))
+    zones = m.zones()
+    s: list[tuple[int, int]] = []
+    g: list[tuple[int, int]] = []
+    used_s: set[tuple[int, int]] = set()
+    used_g: set[tuple[int, int]] = set()
+    for a, b in zip(every, goals_all):
+        if a in used_s or b in used_g or zones[a[1], a[0]] < 0 or zones[a[1], a[0]] != zones[b[1], b[0]]:
+            continue
+        s.append(a)
+        g.append(b)
+        used_s.add(a)
+        used_g.add(b)
+        if len(s) == n:
+            break
+    return s, g
+
+
+def simulate(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]], ticks: int, seed: int) -> dict:
+    sim = Simulation(m, seed=seed)
+    for s, g in zip(starts, goals):
+        sim.add_unit(s, unit="walk", goal=g, speed=LEPTONS_PER_CELL)
+    gl = np.array(goals, dtype=np.int64)
+    last = np.zeros(len(starts), dtype=np.int64)
+    gc.collect()
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    tick = 0
+    for tick in range(1, ticks + 1):
+        sim.step()
+        off = (sim.cells() != gl).any(axis=1)
+        last[off] = tick
+        if not off.any():
+            break
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    on = bool((sim.cells() == gl).all())
+    return {"all": on, "makespan": int(last.max()) + (0 if on else 1), "soc": int(last.sum()), "ticks": tick,
+            "tps": tick / wall, "tps_cpu": tick / max(cpu, 1e-9)}
+
+
+def row(name: str, n: int, who: str, ok: bool, ms: int, soc: int, lb: tuple[int, int], ref: tuple[int, int] | None,
+        extra: str) -> None:
+    r_ms = f"{ms / ref[0]:.2f}" if ref else "-"
+    r_soc = f"{soc / ref[1]:.2f}" if ref else "-"
+    print(f"| {name} | {n} | {who} | {'yes' if ok else 'NO'} | {ms} | {soc} | {ms / lb[0]:.2f} | {soc / lb[1]:.2f} | "
+          f"{r_ms} | {r_soc} | {extra} |", flush=True)
+
+
+def instance(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]],
+             ref: tuple[int, int] | None, args: argparse.Namespace) -> None:
+    n = len(starts)
+    plan = plan_crowd(m, starts, goals, unit="walk", time_limit=args.time_limit, improve=args.improve, seed=args.seed)
+    check_plan(m, starts, goals, plan, unit="walk", complete=plan.complete)
+    lb = (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs)
+    first = f"first {plan.first_makespan}/{plan.first_sum_of_costs} at {plan.first_seconds:.3f} s; " if plan.complete else ""
+    row(name, n, "plan", plan.complete, plan.makespan, plan.sum_of_costs, lb, ref,
+        f"{first}{plan.seconds:.3f} s")
+    if args.sim:
+        cap = args.ticks if args.ticks else 6 * lb[0] + 200
+        r = simulate(m, starts, goals, cap, args.seed)
+        row(name, n, "sim", r["all"], r["makespan"], r["soc"], lb, ref,
+            f"{r['ticks']} ticks, {r['tps']:.0f} ticks/s ({r['tps_cpu']:.0f} per CPU second)")
+
+
+def frame(n: int, ticks: int, seed: int) -> None:
+    """Tick rate of ``n`` units crossing a 512 x 512 board, and the time to read their positions."""
+    m = Map(SquareGrid(512, 512))
+    sim = Simulation(m, seed=seed)
+    rng = np.random.default_rng(seed)
+    cells = rng.choice(512 * 512, 2 * n, replace=False)
+    for i in range(n):
+        a, b = int(cells[i]), int(cells[n + i])
+        sim.add_unit((a % 512, a // 512), unit="tracked", goal=(b % 512, b // 512), speed=96)
+    gc.collect()
+    t0, c0 = time.perf_counter(), time.process_time()
+    sim.step()
+    first = time.perf_counter() - t0
+    for _ in range(ticks - 1):
+        sim.step()
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    reps = 2000
+    c0, t0 = time.process_time(), time.perf_counter()
+    for _ in range(reps):
+        sim.positions()
+    read_cpu, read_wall = (time.process_time() - c0) / reps, (time.perf_counter() - t0) / reps
+    print(f"frame: {n} units on 512 x 512: first tick {first * 1e3:.1f} ms, {ticks / wall:.0f} ticks/s "
+          f"({ticks / cpu:.0f} per CPU second) over {ticks} ticks; positions() {read_wall * 1e3:.3f} ms "
+          f"({read_cpu * 1e3:.3f} ms CPU) a frame")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--agents", default="100,200,400", help="agent counts on random-32-32-10 (comma-separated)")
+    ap.add_argument("--movingai", nargs=2, action="append", default=[], metavar=("MAP", "SCEN"))
+    ap.add_argument("--movingai-agents", default="100,400", help="agent counts on --movingai instances")
+    ap.add_argument("--cave", default="", help="agent counts on the generated 256 x 257 cave (random pairs)")
+    ap.add_argument("--time-limit", type=float, default=1.0)
+    ap.add_argument("--improve", type=float, default=0.5)
+    ap.add_argument("--ticks", type=int, default=0, help="simulation tick cap (0: 6 x the lower bound + 200)")
+    ap.add_argument("--no-sim", dest="sim", action="store_false")
+    ap.add_argument("--frame", type=int, default=0, help="units for the frame test on 512 x 512 (0: none)")
+    ap.add_argument("--frame-ticks", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    # load every kernel once (numba's disk cache) before timing
+    warm = Map(SquareGrid(6, 3), terrain=np.zeros((3, 6), dtype=np.int16), terrains=MOVINGAI_TERRAINS)
+    plan_crowd(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], unit="walk")
+    simulate(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], 20, 0)
+    print(f"time limit {args.time_limit} s, improve {args.improve} s, seed {args.seed}; ratios: to the lower "
+          f"bounds (LB) and to LaCAM's first solution (README of ../shared/data/mapf)\n")
+    print("| instance | agents | who | all on goal | makespan | sum of costs | ms/LB | soc/LB | ms/LaCAM | soc/LaCAM | time |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    ref = lacam_reference(MAPF / "README.md")
+    if (MAPF / "random-32-32-10.map").is_file() and args.agents:
+        m = load_movingai(MAPF / "random-32-32-10.map", diagonal=False)
+        for n in (int(v) for v in args.agents.split(",")):
+            s, g = load_movingai_agents(MAPF / "random-32-32-10-random-1.scen", agents=n)
+            instance("random-32-32-10", m, s, g, ref.get(n), args)
+    elif args.agents:
+        print(f"(no MAPF instance at {MAPF})", file=sys.stderr)
+    for mp, sc in args.movingai:
+        m = load_movingai(mp, diagonal=False)
+        for n in (int(v) for v in args.movingai_agents.split(",")):
+            s, g = distinct_agents(m, sc, n)
+            instance(Path(mp).stem, m, s, g, None, args)
+    if args.cave:
+        m = cave(256, 257, args.seed + 1)
+        for n in (int(v) for v in args.cave.split(",")):
+            s, g = random_agents(m, n, args.seed)
+            instance("cave 256x257", m, s, g, None, args)
+    if args.frame:
+        print()
+        frame(args.frame, args.frame_ticks, args.seed)
+
+
+if __name__ == "__main__":
+    main()
