@@ -128,7 +128,7 @@ class _Graph:
         grid = map.grid
         costs = np.asarray(map.costs(unit=unit), dtype=np.float64)
         ok = np.isfinite(costs).ravel() & grid.mask.ravel()
-        nb = grid.neighbour_ids()
+        nb = grid.neighbor_ids()
         step = (nb >= 0) & ok[:, None] & ok[nb.clip(0)]
         topo = grid.topology
         if topo.corner_rule:
