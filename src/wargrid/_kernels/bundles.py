@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 __all__ = [
     "TopoArgs", "TopoBundle", "SearchArrays", "FieldArrays", "INFO_FIELDS", "INFO_NDIR", "INFO_PARITY_MODE", "INFO_CORNER_RULE", "INFO_WRAP",
     "INFO_WIDTH", "INFO_PW", "INFO_HEURISTIC", "INFO_HEX_KIND",
-    "REPAIR_LAST", "REPAIR_FEWEST", "REPAIR_STALLED",
+    "REPAIR_LAST", "REPAIR_FEWEST", "REPAIR_STALLED", "SightArgs", "SegmentGeometry", "ClassicGeometry",
 ]
 
 INFO_FIELDS = ("ndir", "parity_mode", "corner_rule", "wrap", "width", "pw", "heuristic", "hex_kind")
@@ -90,3 +90,52 @@ class FieldArrays(NamedTuple):
 REPAIR_LAST, REPAIR_FEWEST, REPAIR_STALLED = range(3)
 """The slots of the scattered partition's repair state (``territory.scattered.scatter_repair``'s ``state``, int64):
 over-sized cells in the last round, the fewest seen, and rounds since the fewest last fell."""
+
+
+class SightArgs(NamedTuple):
+    """A board as every sight kernel reads it (``wargrid.sight.board.SightBoard.args``)."""
+
+    bh: NDArray[np.int8] | NDArray[np.float64]
+    """Padded blocking heights: int8 (0 open, 1 blocks) without elevation, float64 heights with it."""
+    off: float
+    """The height of padding and masked-out cells."""
+    pw: int
+    width: int
+    height: int
+    wrap: int
+    hex_kind: int
+
+
+class SegmentGeometry(NamedTuple):
+    """Cell centres and corners for straight segments over a board (``wargrid.tactics.smoothing``)."""
+
+    cx: NDArray[np.float64]
+    """Padded x of each cell's centre."""
+    cy: NDArray[np.float64]
+    wshift: float
+    """How far the drawing moves in x across the wrap seam."""
+    corners: NDArray[np.float64]
+    """The tile's corner offsets from its centre."""
+    stamp: NDArray[np.int32]
+    """Generation stamps, one a padded cell (cleared in place)."""
+    pw: int
+    width: int
+    height: int
+    wrap: int
+    square: bool
+    """Square tiles on the integer lattice: walked column by column instead of flood filled."""
+
+
+class ClassicGeometry(NamedTuple):
+    """The board as the classic straight-line + edge-following pathfinder reads it (``wargrid.rts.classic``)."""
+
+    inb: NDArray[np.uint8]
+    """1 on the board, 0 on the padding, one a padded cell."""
+    cx: NDArray[np.float64]
+    cy: NDArray[np.float64]
+    period: float
+    """The drawing's period across the wrap seam (0: no wrap)."""
+    order: NDArray[np.int64]
+    """The directions sorted by angle."""
+    rank: NDArray[np.int64]
+    """Each direction's place in ``order``."""

@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
+from .._kernels.bundles import ClassicGeometry
 from ..grids.boards import Grid, Topology
 from .._scratch import per_thread
 
@@ -78,7 +79,7 @@ class _Geometry:
     period: float
     order: np.ndarray
     rank: np.ndarray
-    args: tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]  # the kernels' ``geo``
+    args: ClassicGeometry  # the kernels' ``geo``
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Topology, _Geometry]" = weakref.WeakKeyDictionary()
@@ -109,7 +110,7 @@ def _geometry(grid: Grid) -> _Geometry:
     order = np.argsort(angle, kind="stable").astype(np.int64)
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
-    geo = (inb.ravel(), cx.ravel(), cy.ravel(), period, order, rank)
+    geo = ClassicGeometry(inb.ravel(), cx.ravel(), cy.ravel(), period, order, rank)
     g = _Geometry(*geo, geo)
     _GEOMETRY[topo] = g
     return g

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_int
 from .._kernels import load
+from .._kernels.bundles import SightArgs
 from ..grids.boards import Grid, SquareGrid
 
 __all__ = ["SightBoard", "prepare", "kernels", "SQUARE_METRICS", "HEX_METRICS"]
@@ -48,8 +49,7 @@ class SightBoard:
     # derived in __post_init__: plain attributes for the per-call hot path
     off: float = field(init=False, repr=False)  # bh of padding and masked-out cells
     square: bool = field(init=False, repr=False)
-    # the board as every sight kernel takes it: (bh, off, pw, width, height, wrap, hex_kind)
-    args: tuple[Any, float, int, int, int, int, int] = field(init=False, repr=False)
+    args: SightArgs = field(init=False, repr=False)  # the board as every sight kernel takes it
     max_ids: int = field(init=False, repr=False)  # the most ids a view can report
     whole: int = field(init=False, repr=False)  # a radius that covers the board
 
@@ -60,7 +60,7 @@ class SightBoard:
         derived: dict[str, object] = {
             "off": off,
             "square": isinstance(g, SquareGrid),
-            "args": (self.bh, off, t.pw, g.width, g.height, t.wrap, t.hex_kind),
+            "args": SightArgs(self.bh, off, t.pw, g.width, g.height, t.wrap, t.hex_kind),
             "max_ids": (1 + t.wrap) * g.size + 1,
             "whole": g.width + g.height,
         }

@@ -53,6 +53,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..costs import CostField
+from .._kernels.bundles import SegmentGeometry
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_bool_layer, check_cell_pair
 from ..grids.boards import Grid, Topology, unwrap_cells
@@ -98,8 +99,8 @@ class _Geometry:
         # the kernels' ``geo`` argument (``stamp`` is cleared in place, so the tuple stays valid)
         # square tiles on the integer lattice are walked column by column instead of flood filled
         self.square = grid.kind == "square"
-        self.args = (self.cxa, self.cya, self.wshift, self.cor, self.stamp, t.pw, t.width, t.height, t.wrap,
-                     self.square)
+        self.args = SegmentGeometry(self.cxa, self.cya, self.wshift, self.cor, self.stamp, t.pw, t.width, t.height,
+                                    t.wrap, self.square)
 
     def next_gen(self, used: int = 1) -> int:
         if self.gen + used >= (1 << 30):
