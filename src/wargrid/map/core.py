@@ -964,12 +964,32 @@ class MapCore:
             raise ArgumentError(f"event must be one of {', '.join(map(repr, EVENTS))}; got {event!r}")
 
     def emit(self, event: str, cells: Sequence[Cell] = (), **data: Any) -> None:
-        """Deprecated: edits fire their events themselves; a game's own events belong to the game."""
+        """Deprecated: edits fire their events themselves; a game's own events belong to the game.
+
+        Parameters
+        ----------
+        event : str
+            One of ``EVENTS``.
+        cells : sequence of (x, y)
+            The cells it concerns.
+        **data
+            Event-specific values, in ``MapEvent.data``.
+        """
         warn_renamed("Map.emit", "the edit methods (set_terrain, edit(), ...), which fire their events")
         self._emit(event, cells, **data)
 
     def build_cost_field(self, unit: str) -> CostField:
-        """Deprecated: use ``cost_field(unit=...)`` (cached, and kept up to date by edits)."""
+        """Deprecated: use ``cost_field(unit=...)`` (cached, and kept up to date by edits).
+
+        Parameters
+        ----------
+        unit : str
+            A movement class of the terrain table.
+
+        Returns
+        -------
+        CostField
+        """
         warn_renamed("Map.build_cost_field", "Map.cost_field(unit=...)")
         return self._build_cost_field(unit)
 
