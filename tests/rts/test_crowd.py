@@ -169,6 +169,10 @@ def test_checker_names_each_fault() -> None:
             check_plan(m, s, g, plan)
     with pytest.raises(ArgumentError, match="shape"):
         check_plan(m, s, g, [[0, 0], [1, 0]])
+    with pytest.raises(ArgumentError, match="different lengths"):
+        check_plan(m, s, g, [[[0, 0], [1, 0]], [[0, 0]]])
+    with pytest.raises(WargridError, match="integer"):
+        check_plan(m, s, g, [[[0.0, 0.0], [1.0, 0.0]]])
     check_plan(m, s, g, [[[0, 0], [1, 0]]], complete=False)
 
 

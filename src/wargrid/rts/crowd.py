@@ -482,7 +482,11 @@ def check_plan(
     gl = _agents(map, goals, "goals")
     if len(s) != len(gl):
         raise ArgumentError(f"starts and goals must be as many, got {len(s)} starts and {len(gl)} goals")
-    pos = plan.positions if isinstance(plan, CrowdPlan) else np.asarray(plan)
+    try:
+        pos = plan.positions if isinstance(plan, CrowdPlan) else np.asarray(plan)
+    except ValueError:
+        raise ArgumentError(f"plan must be a CrowdPlan or an array of shape (T + 1, {len(s)}, 2); "
+                            "got rows of different lengths") from None
     if pos.ndim != 3 or pos.shape[0] < 1 or pos.shape[1] != len(s) or pos.shape[2] != 2:
         raise ArgumentError(f"plan must have shape (T + 1, {len(s)}, 2), got {pos.shape}")
     if not np.issubdtype(pos.dtype, np.integer):
