@@ -408,31 +408,3 @@ def test_builtin_raise_checker_catches_one(tmp_path: Path) -> None:
     mods = _fake(tmp_path, {"__init__.py": "", "movement/__init__.py": "", "movement/x.py": "def f():\n    raise ValueError('no')\n"})
     assert builtin_raises(mods) == ["wargrid.movement.x:2: raise ValueError"]
 
-
-NAMED_BUNDLES = ("upward", "qs", "upg")
-"""Kernel bundles that are named records (``_kernels.movement.ch_records``): read by field name, never by position."""
-
-
-def bundle_index_reads(files: list[Path]) -> list[str]:
-    """``x.upward[3]``, ``qs[4]``, ``upg[7]`` and the like: a named record read by position."""
-    bad = []
-    for f in files:
-        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Constant, ast.Slice, ast.UnaryOp)):
-                v = node.value
-                name = v.attr if isinstance(v, ast.Attribute) else v.id if isinstance(v, ast.Name) else None
-                if name in NAMED_BUNDLES:
-                    bad.append(f"{f.name}:{node.lineno}: {ast.unparse(node)}")
-    return bad
-
-
-def test_named_kernel_bundles_are_read_by_name() -> None:
-    tests = Path(__file__).resolve().parent
-    where = [SRC / "wargrid" / "movement", SRC / "wargrid" / "_kernels" / "movement", tests / "movement"]
-    assert bundle_index_reads([f for d in where for f in sorted(d.rglob("*.py"))]) == []
-
-
-def test_bundle_index_checker_catches_one(tmp_path: Path) -> None:
-    f = tmp_path / "x.py"
-    f.write_text("def f(pp, qs):\n    return pp.upward[17], qs[4], pp.upward.first\n")
-    assert bundle_index_reads([f]) == ["x.py:2: pp.upward[17]", "x.py:2: qs[4]"]
