@@ -185,6 +185,12 @@ def test_a_collision_layer_by_name_blocks_every_land_class(tmp_path: Path, name:
     assert m.path((0, 0), (3, 0)).cells[1] == (0, 1) or (1, 0) not in m.path((0, 0), (3, 0)).cells
 
 
+def test_a_collision_tile_where_no_ground_is_drawn_is_a_wall_on_the_board(tmp_path: Path) -> None:
+    ground = [[1, 1, 0, 0]] * H
+    m = load_tiled(write(tmp_path, tmx(GROUND, COLLISION_SET, layer("Ground", ground), layer("Collision", WALLS))))
+    assert names(m) == [["plains", "wall", "-", "-"], ["plains", "wall", "-", "-"], ["plains", "plains", "-", "wall"]]
+
+
 @pytest.mark.parametrize("name", ["Ground 2", "funiture_nonblocking", "water_nonblocking", "non-blocking", "Fringe", "Over"])
 def test_other_layer_names_do_not_block(tmp_path: Path, name: str) -> None:
     m = quiet(write(tmp_path, tmx(GROUND, COLLISION_SET, layer("Ground", FULL), layer(name, WALLS))))
@@ -222,6 +228,15 @@ def test_tile_properties_that_block(tmp_path: Path, p: str) -> None:
     ts = tileset(5, "props", tile(0, p))
     m = quiet(write(tmp_path, tmx(GROUND, ts, layer("Ground", FULL), layer("Objects", [[0, 5, 0, 0]] + [[0] * W] * 2))))
     assert m.terrain_name((1, 0)) == "wall" and walls(m) == 1
+
+
+def test_blocking_tiles_in_a_hidden_meta_layer_block(tmp_path: Path) -> None:
+    meta = tileset(5, "meta", tile(0, prop("Collidable", "True")), tile(1, prop("Collectable", "True")))
+    rows = [[0, 5, 6, 0], [0, 0, 0, 0], [5, 0, 0, 0]]
+    m = load_tiled(write(tmp_path, tmx(GROUND, meta, layer("Background", FULL), layer("Meta", rows, ' visible="0"'))))
+    assert names(m) == [["plains", "wall", "plains", "plains"], ["plains"] * 4, ["wall", "plains", "plains", "plains"]]
+    assert walls(load_tiled(write(tmp_path, tmx(GROUND, meta, layer("Background", FULL), layer("Meta", rows, ' visible="0"')),
+                                  "n.tmx"), collision_terrain=None)) == 0
 
 
 @pytest.mark.parametrize("p", [prop("walkable", True), prop("solid", False), prop("collides", "maybe")])
@@ -420,6 +435,7 @@ def test_infinite_isometric_maps_keep_their_size_and_origin(tmp_path: Path, orie
     chunk[3:9, 5:12] = 1
     chunk[4, 6] = 3
     stagger = {"staggeraxis": "y", "staggerindex": "odd"} if orientation == "staggered" else {}
+    hx, hy = (1440, 80) if orientation == "staggered" else (720, 144)  # the centre of tile (22, 4) in object space
     tmj = {"type": "map", "orientation": orientation, "width": 48, "height": 32, "tilewidth": 64, "tileheight": 32,
            "infinite": True, **stagger,
            "tilesets": [{"firstgid": 1, "name": "t", "tiles": [
@@ -428,10 +444,11 @@ def test_infinite_isometric_maps_keep_their_size_and_origin(tmp_path: Path, orie
            "layers": [{"type": "tilelayer", "name": "g", "startx": -16, "starty": -16, "width": 48, "height": 32,
                        "chunks": [{"x": -16, "y": -16, "width": 16, "height": 16, "data": chunk.ravel().tolist()},
                                   {"x": 16, "y": 0, "width": 16, "height": 16, "data": chunk.ravel().tolist()}]},
-                      {"type": "objectgroup", "name": "o", "objects": [{"id": 1, "name": "hero", "x": 250, "y": 100, "point": True}]}]}
+                      {"type": "objectgroup", "name": "o", "objects": [{"id": 1, "name": "hero", "x": hx, "y": hy, "point": True}]}]}
     m = load_tiled(write(tmp_path, json.dumps(tmj), "inf.tmj"))
     origin = "-11,-14" if orientation == "staggered" else "-11,-13"  # staggered: the stagger axis starts even
     assert m.properties["tiled.origin"] == origin and m.count("forest") == 2
+    assert len(m.markers) == 1 and len(m.markers[0].cells) == 1  # the tile at (22, 4)
     for name in ("a.tmj", "a.tmx"):
         save_tiled(m, tmp_path / name, tileset_image=False)
         back = load_tiled(tmp_path / name)

@@ -26,7 +26,7 @@ __all__ = ["SYNONYMS", "TileRules", "canonical", "collision_name", "cost_value",
 
 SYNONYMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("bridge", ("bridge",)),
-    ("road", ("road", "path", "street", "pavement", "trail")),
+    ("road", ("road", "path", "street", "pavement", "trail", "cobblestone", "cobble", "brick", "paving")),
     ("wall", ("wall", "solid", "block", "building", "house", "fence")),
     ("impassable", ("lava", "chasm", "void", "pit", "abyss", "hole", "gap")),
     ("water", ("water", "ocean", "sea", "lake", "river", "pond", "deepwater", "shallowwater", "waterway", "canal", "stream",
@@ -48,9 +48,10 @@ _WATERY = ("water",)
 NAME_KEYS = ("terrain", "terraintype", "type", "kind", "material", "surface", "tiletype")
 COST_KEYS = ("movecost", "movementcost", "cost", "walkcost", "pathcost", "travelcost")
 SPEED_KEYS = ("speed", "movespeed", "speedfactor", "speedmodifier")
-BLOCK_TRUE = ("collides", "collide", "collision", "solid", "blocked", "blocking", "obstacle", "impassable", "wall")
-BLOCK_FALSE = ("walkable", "passable", "available", "traversable", "canwalk")
-WATER_TRUE = ("surfable", "swimmable", "iswater")
+BLOCK_TRUE = ("collides", "collide", "collision", "collidable", "iscollidable", "solid", "blocked", "blocking", "blocks",
+              "blocksmovement", "obstacle", "impassable", "unwalkable", "notwalkable", "wall", "iswall")
+BLOCK_FALSE = ("walkable", "iswalkable", "passable", "ispassable", "available", "traversable", "canwalk", "canpass")
+WATER_TRUE = ("surfable", "swimmable", "iswater", "water")
 IMPASSABLE_COST = 99.0
 """A cost at or above this is impassable (Wesnoth's and many games' convention)."""
 

@@ -352,6 +352,7 @@ class _Tiles:
         self.opts = opts
         self.rules = TileRules(names)
         self.ids: dict[int, int] = {}
+        self.blocking: dict[int, bool] = {}
         self.unnamed: dict[int, None] = {}
         self.unknown: list[str] = []
         self.prop = norm_key(opts.prop)
@@ -419,6 +420,7 @@ class _Tiles:
         if gid in self.ids:
             return self.ids[gid]
         name, cost, block = self.name_of(gid)
+        self.blocking[gid] = block
         tid = -1
         if cost is not None:
             tid = self.rules.cost_id(name, cost)
@@ -442,6 +444,16 @@ class _Tiles:
             if not any(math.isfinite(t.costs.get(c, math.inf)) for c in self.rules.land):
                 return tid
         return self.wall()
+
+    def blocks(self, gids: NDArray[np.uint32]) -> NDArray[np.bool_]:
+        """Where a layer's tiles block (a property or a collision shape says so)."""
+        g = gids & np.uint32(_FLIP_MASK)
+        uniq, inv = np.unique(g, return_inverse=True)
+        for u in uniq.tolist():
+            if u and u not in self.blocking:
+                self.id(u)
+        lut = np.array([u != 0 and self.blocking[u] for u in uniq.tolist()], dtype=bool)
+        return lut[inv].reshape(g.shape)
 
     def layer_ids(self, gids: NDArray[np.uint32]) -> NDArray[np.int32]:
         """Terrain ids of a layer's tiles: -1 names nothing, -2 no tile."""
@@ -558,6 +570,7 @@ def _to_float(v: Any) -> float:
 def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple[Map, list[str], str]:
     ground_layers, collision_layers, overlay_layer = _roles(f, opts)
     used = ground_layers + collision_layers + ([overlay_layer] if overlay_layer is not None else [])
+    other_layers = [la for la in f.layers if all(la is not u for u in used)]
     if not f.layers:
         raise MapFileError("the map has no tile layer", None)
     if f.infinite:
@@ -566,6 +579,7 @@ def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple
         ground_layers = [by_id[id(la)] for la in ground_layers]
         collision_layers = [by_id[id(la)] for la in collision_layers]
         overlay_layer = None if overlay_layer is None else by_id[id(overlay_layer)]
+        other_layers = [by_id[id(la)] for la in other_layers]
     else:
         origin, w, h = f.origin, f.width, f.height
     names = TerrainNames(_table(f, terrains))
@@ -578,6 +592,9 @@ def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple
     blocked = np.zeros((h, w), dtype=bool)
     for la in collision_layers:
         blocked |= (la.gids & np.uint32(_FLIP_MASK)) != 0
+    if opts.collision is not None:  # blocking tiles in the other layers too (a hidden 'Meta' layer of collidable tiles)
+        for la in other_layers:
+            blocked |= tiles.blocks(la.gids)
     walls, marker_objects = _collision_objects(f, opts)
     bounds = (origin[0], origin[1], origin[0] + w, origin[1] + h)
     budget = [opts.max_cells]
@@ -603,8 +620,8 @@ def _build(f: TiledFile, terrains: TerrainTable | None, opts: _Options) -> tuple
     if blocked.any():
         wall = tiles.wall()
         table = names.table()
-        land_ok = np.array([tiles.rules.passable_on_land(table, i) for i in range(len(table))] + [True], dtype=bool)
-        turn = blocked & land_ok[terrain]  # -2 (no tile) indexes the last entry: a blocked empty cell is a wall
+        land_ok = np.array([tiles.rules.passable_on_land(table, i) for i in range(len(table))], dtype=bool)
+        turn = blocked & ((terrain < 0) | land_ok[np.maximum(terrain, 0)])  # a blocked cell with no ground tile is a wall
         terrain[turn] = wall
     overlay = None
     if overlay_layer is not None:
