@@ -97,7 +97,9 @@ _write_gallery()
 
 def _write_import_pictures() -> None:
     folder = GALLERY / "import"
-    if not (folder / "tiled.svg").exists():
+    page = (Path(__file__).resolve().parent / "import.md").read_text(encoding="utf-8")
+    wanted = re.findall(r"_gallery/import/([\w-]+\.svg)", page)
+    if not all((folder / name).exists() for name in wanted):
         folder.mkdir(parents=True, exist_ok=True)
         subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "examples" / "import_maps.py")], check=True,
                        env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src"), "WARGRID_PICTURES": str(folder)})

@@ -77,12 +77,13 @@ from ..map import Map, Marker
 from ..terrain import TerrainTable
 from .._files import atomic_write, atomic_write_with
 from ._names import TerrainNames
-from ._tiled_parse import TiledFile, TiledLayer, TiledObject, check_size, read_tiled_file, to_int
+from ._tiled_parse import (MAX_MAP_TILESET_BYTES, MAX_TILED_OBJECTS, MAX_TILESET_BYTES, TiledFile, TiledLayer, TiledObject,
+                           check_size, read_tiled_file, to_int)
 from ._tiled_rules import (BLOCK_FALSE, BLOCK_TRUE, COST_KEYS, NAME_KEYS, SPEED_KEYS, WATER_TRUE, TileRules, canonical,
                            collision_name, cost_value, flat_props, norm_key, speed_cost, truthy)
 from .errors import MAX_FILE_CELLS, MapFileError, MapFileWarning
 
-__all__ = ["load_tiled", "save_tiled"]
+__all__ = ["MAX_MAP_TILESET_BYTES", "MAX_TILED_OBJECTS", "MAX_TILESET_BYTES", "load_tiled", "save_tiled"]
 
 _FLIP_MASK = 0x0FFFFFFF  # clears the horizontal, vertical, diagonal and hex-120 flip bits
 _MAX_BYTES = 1 << 28
