@@ -506,3 +506,35 @@ def test_objects_covering_the_map_again_and_again_are_capped(tmp_path: Path) -> 
     p = write(tmp_path, tmx(GROUND, layer("g", [[1] * 200] * 200), f"<objectgroup name='zones'>{big}</objectgroup>", w=200, h=200))
     with pytest.raises(MapFileError, match="objects cover more cells"):
         load_tiled(p, max_cells=1 << 16)
+
+
+# -- a real map (CC0, tests/data/tiled_games/sunnyland/README.md) -------------------------------------------
+
+def test_a_real_platformer_level_loads_with_no_options_and_its_solid_tiles_block(tmp_path: Path) -> None:
+    folder = Path(__file__).resolve().parents[1] / "data" / "tiled_games" / "sunnyland"
+    raw = json.loads((folder / "level1.tmj").read_text(encoding="utf-8"))
+    solid = set()  # tiles marked solid, or with a collision rectangle or polygon (props: crates, platforms)
+    for ref in raw["tilesets"]:
+        ts = json.loads((folder / ref["source"]).read_text(encoding="utf-8"))
+        for t in ts.get("tiles", []):
+            shapes = (t.get("objectgroup") or {}).get("objects", [])
+            if any(p["name"] == "solid" and p["value"] is True for p in t.get("properties", [])) or any(
+                    o.get("polygon") or (o.get("width", 0) > 0 and o.get("height", 0) > 0) for o in shapes):
+                solid.add(ref["firstgid"] + t["id"])
+    w, h = raw["width"], raw["height"]
+    layers = [np.array(la["data"], dtype=np.int64).reshape(h, w) & 0x0FFFFFFF for la in raw["layers"] if la["type"] == "tilelayer"]
+    expect_wall = np.zeros((h, w), dtype=bool)
+    drawn = np.zeros((h, w), dtype=bool)
+    for a in layers:
+        expect_wall |= np.isin(a, list(solid))
+        drawn |= a != 0
+    with pytest.warns(MapFileWarning, match="drawn only with tiles that name no terrain"):  # decoration: plains, one warning
+        m = load_tiled(folder / "level1.tmj")
+    assert m.shape == (h, w) and m.grid.kind == "square"
+    assert np.array_equal(m.grid.mask, drawn | expect_wall)
+    wall = m.terrains.index("wall")
+    assert np.array_equal(m.terrain == wall, expect_wall & m.grid.mask) and expect_wall.sum() > 100
+    assert np.isinf(m.costs(unit="foot")[expect_wall]).all() and np.isfinite(m.costs(unit="foot")[m.grid.mask & ~expect_wall]).all()
+    for name in ("again.tmj", "again.tmx"):
+        save_tiled(m, tmp_path / name, tileset_image=False)
+        assert load_tiled(tmp_path / name) == m
