@@ -58,8 +58,13 @@ def check_walk(grid: Grid, costs: np.ndarray, cells: list[tuple[int, int]]) -> f
     return total
 
 
-def classic_walk(grid: Grid, costs: np.ndarray, start, goal, *, limit: int) -> tuple[list, str]:
+def classic_walk(grid: Grid, costs: np.ndarray, start, goal, *, limit: int, retries: int = 5,
+                 euclidean: bool = False) -> tuple[list, str]:
     """The classic walk (straight line, edge following both ways, no optimiser) in plain Python.
+
+    The two walks round an obstacle are compared in moves (``euclidean=True``:
+    by their lengths, which the classic engine does not do); at most
+    ``retries`` landing cells beyond an obstacle are tried after the first.
 
     Uses only the grid's public API (``neighbor``, ``center``) so that it checks the
     kernel's padded offsets, parity and wrap. Boards without masks only.
@@ -118,7 +123,7 @@ def classic_walk(grid: Grid, costs: np.ndarray, start, goal, *, limit: int) -> t
                 if first is None:
                     first = found
             p = can(p, found)
-            length += float(grid.topology.step[found])
+            length += float(grid.topology.step[found]) if euclidean else 1.0
             walk.append(p)
             if p == target:
                 return length, walk
@@ -137,6 +142,7 @@ def classic_walk(grid: Grid, costs: np.ndarray, start, goal, *, limit: int) -> t
             continue
         t = grid.neighbor(cur, d)
         blocked = not free(t)
+        tries = 0
         while True:
             if blocked:
                 while not free(t) and t != goal:
@@ -152,8 +158,9 @@ def classic_walk(grid: Grid, costs: np.ndarray, start, goal, *, limit: int) -> t
                 path += wa if la <= lb else wb
                 cur = t
                 break
-            if t == goal:
+            if t == goal or tries >= retries:
                 return path, "blocked"
+            tries += 1
             while free(t) and t != goal:
                 e = toward(t)
                 if e is None:

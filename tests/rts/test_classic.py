@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid, hexagon_board
-from wargrid.rts.classic import classic_path
+from wargrid.rts.classic import SKIP_RETRIES, classic_path
 
 from rts_oracle import check_walk, dijkstra
 
@@ -208,3 +208,38 @@ def test_pieces_behind_a_wall_keep_to_max_steps(grid):
         assert p.status == "piece" and len(p.directions) > 0 and pieces < 20
         at = p.cells[-1]
     assert pieces >= 3 and p.cells[-1] == (9, 4)
+
+
+def _slits(k):
+    """A wall across the line from (0, 3) to the goal, with ``k`` sealed one-cell slits one after another beyond it."""
+    w = 2 * k + 7
+    costs = np.ones((7, w))
+    for x in range(2, 2 * k + 3, 2):
+        costs[1:6, x] = np.inf
+    for x in range(3, 2 * k + 2, 2):
+        costs[2, x] = costs[4, x] = np.inf
+    return SquareGrid(w, 7, diagonal=True), costs, (0, 3), (w - 1, 3)
+
+
+def test_five_obstacle_skip_retries_then_the_partial_path():
+    # each slit is a landing cell walled off from here: the first try and five retries reach the open side past
+    # five slits; a sixth slit ends the search 'blocked' where the wall stopped it, the partial path kept
+    g, costs, a, b = _slits(5)
+    p = classic_path(g, costs, a, b)
+    assert p.status == "arrived" and p.moves == 20
+    g, costs, a, b = _slits(6)
+    p = classic_path(g, costs, a, b)
+    assert p.status == "blocked" and p.cells == [(0, 3), (1, 3)] and p.moves == 1
+    assert classic_path(g, costs, a, b, retries=6).arrived
+    assert not classic_path(g, costs, a, b, retries=0).arrived and SKIP_RETRIES == 5
+    m = Map(g)
+    m.set_terrain([(x, y) for y in range(7) for x in range(g.width) if costs[y, x] == np.inf], "water")
+    assert m.classic_path(a, b, unit="tracked").status == "blocked"
+    assert m.classic_path(a, b, unit="tracked", retries=6).status == "arrived"
+
+
+def test_moves_count_a_diagonal_as_one():
+    costs = np.ones((5, 7))
+    costs[0:4, 3] = np.inf
+    p = classic_path(SquareGrid(7, 5, diagonal=True), costs, (1, 1), (5, 1))
+    assert p.moves == 8 == len(p.cells) - 1 and p.length == pytest.approx(6 + 2 * 2 ** 0.5)  # 6 straight, 2 diagonal

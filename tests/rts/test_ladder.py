@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wargrid import HexGrid, Map, SquareGrid
-from wargrid.rts import DEFAULT_ENTRY_COSTS, Entry, check_entry, entry_costs, ladder_path
+from wargrid.rts import (
+    CLASSIC_ENTRY_COSTS, DEFAULT_ENTRY_COSTS, TRAVEL_ENTRY_COSTS, Entry, check_entry, entry_costs, ladder_path,
+)
 
 from rts_oracle import check_walk, dijkstra
 
@@ -59,7 +61,59 @@ def test_map_method():
     cats = np.array([[0, 3, 0, 0]])
     p = m.ladder_path((0, 0), (3, 0), cats, unit="tracked")
     assert p.threshold is Entry.DESTROYABLE_OBSTACLE
-    assert p.cost == pytest.approx(2 + (2 + 8) + 2)
+    assert p.cost == pytest.approx(1 + 8 + 1)  # classic: the category's cost, the terrain only passable or not
+    p = m.ladder_path((0, 0), (3, 0), cats, unit="tracked", measure="travel")
+    assert p.cost == pytest.approx(2 + (2 + 8) + 2)  # travel: terrain (plains 2 for tracks) + the category's extra
+
+
+def test_classic_table_order_and_meaning():
+    assert [CLASSIC_ENTRY_COSTS[e] for e in Entry][:5] == [1, 1, 3, 8, 10]  # Passable_Cell's table
+    assert DEFAULT_ENTRY_COSTS is CLASSIC_ENTRY_COSTS
+    assert CLASSIC_ENTRY_COSTS[Entry.DESTROYABLE_OBSTACLE] < CLASSIC_ENTRY_COSTS[Entry.TEMP_BLOCKED_BY_FRIEND]
+    assert TRAVEL_ENTRY_COSTS[Entry.TEMP_BLOCKED_BY_FRIEND] < TRAVEL_ENTRY_COSTS[Entry.DESTROYABLE_OBSTACLE]
+    # two ways of three cells: the top through a friend standing still, the bottom through a wall
+    g = SquareGrid(3, 3)
+    cats = np.zeros((3, 3), dtype=np.int64)
+    cats[1, :] = Entry.IMPASSABLE
+    cats[0, 1] = Entry.TEMP_BLOCKED_BY_FRIEND
+    cats[2, 1] = Entry.DESTROYABLE_OBSTACLE
+    cats[0, 0] = cats[2, 0] = Entry.OK
+    cats[1, 0] = Entry.OK  # the start column is open
+    cats[1, 2] = Entry.OK
+    base = np.ones((3, 3))
+    p = ladder_path(g, base, cats, (0, 1), (2, 1), max_threshold=Entry.TEMP_BLOCKED_BY_FRIEND)
+    # classic: the wall (8) beats the friend (10); at threshold DESTROYABLE the friend is not even open
+    assert p.threshold is Entry.DESTROYABLE_OBSTACLE and (1, 2) in p.cells and p.cost == 1 + 8 + 1 + 1
+    cats[2, 1] = Entry.IMPASSABLE
+    p = ladder_path(g, base, cats, (0, 1), (2, 1))
+    assert p.threshold is Entry.TEMP_BLOCKED_BY_FRIEND and (1, 0) in p.cells and p.cost == 1 + 10 + 1 + 1
+    # with both allowed at once, the search takes the wall in the classic table and the friend in the travel one
+    cats[2, 1] = Entry.DESTROYABLE_OBSTACLE
+    both = dict(threshold=Entry.TEMP_BLOCKED_BY_FRIEND, max_threshold=Entry.TEMP_BLOCKED_BY_FRIEND)
+    assert (1, 2) in ladder_path(g, base, cats, (0, 1), (2, 1), **both).cells
+    t = ladder_path(g, base, cats, (0, 1), (2, 1), measure="travel", **both)
+    assert (1, 0) in t.cells and t.cost == 1 + (1 + 4) + 1 + 1
+
+
+def test_threat_filter():
+    g = SquareGrid(5, 3)
+    base = np.ones((3, 5))
+    cats = np.zeros((3, 5), dtype=np.int64)
+    threat = np.zeros((3, 5))
+    threat[1, 1:4] = [5, 9, 5]  # the straight way is under threat 9 in its middle; the rows beside it at 0
+    p = ladder_path(g, base, cats, (0, 1), (4, 1), threat=threat, max_threat=8)
+    assert (2, 1) not in p.cells and p.cost == 6
+    assert ladder_path(g, base, cats, (0, 1), (4, 1), threat=threat, max_threat=9).cost == 4
+    threat[:, 2] = 9  # a line of threat across the board: no way under the limit
+    assert ladder_path(g, base, cats, (0, 1), (4, 1), threat=threat, max_threat=8) is None
+    threat[1, 0] = 100  # the start cell's own threat does not count
+    assert ladder_path(g, base, cats, (0, 1), (4, 1), threat=threat, max_threat=9).cost == 4
+    with pytest.raises(ValueError, match="go together"):
+        ladder_path(g, base, cats, (0, 1), (4, 1), threat=threat)
+    with pytest.raises(ValueError, match="threat must have shape"):
+        ladder_path(g, base, cats, (0, 1), (4, 1), threat=np.zeros((2, 2)), max_threat=1)
+    with pytest.raises(ValueError, match="measure"):
+        ladder_path(g, base, cats, (0, 1), (4, 1), measure="fast")
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ class RtsQueries(MapCore):
         unit: str | None = None,
         max_steps: int | None = None,
         follow_limit: int | None = None,
+        retries: int = 5,
     ) -> ClassicPath:
         """The classic RTS pathfinder (straight line + edge following + move optimiser) for movement class ``unit``.
 
@@ -35,6 +36,9 @@ class RtsQueries(MapCore):
             The movement class (default: the terrain table's first class).
         max_steps, follow_limit : int, optional
             Bounds of the search and of edge following (see ``wargrid.rts.classic``).
+        retries : int
+            Landing cells beyond an obstacle tried after the first is walled
+            off (the classic engine's five); then the partial path, 'blocked'.
 
         Returns
         -------
@@ -47,7 +51,7 @@ class RtsQueries(MapCore):
         >>> m.classic_path((0, 0), (4, 0), unit="foot").cells[-1]
         (4, 0)
         """
-        opts = classic_options(self.grid, start, goal, max_steps=max_steps, follow_limit=follow_limit)
+        opts = classic_options(self.grid, start, goal, max_steps=max_steps, follow_limit=follow_limit, retries=retries)
         return classic_search(self.grid, self.cost_field(unit=unit).cell, *opts)
 
     def ladder_path(
@@ -61,6 +65,9 @@ class RtsQueries(MapCore):
         max_threshold: object = 4,
         category_costs: Mapping[object, float] | None = None,
         nearest: bool = False,
+        measure: str = "classic",
+        threat: npt.ArrayLike | None = None,
+        max_threat: float | None = None,
     ) -> LadderPath | None:
         """A* on the entry ladder for movement class ``unit``: ``categories`` is each cell's ``rts.Entry``.
 
@@ -79,9 +86,15 @@ class RtsQueries(MapCore):
         threshold, max_threshold : Entry or int
             The first and the last entry the search accepts.
         category_costs : mapping, optional
-            Extra cost a category.
+            The cost of a category, replacing the table of ``measure``.
         nearest : bool
             Go to the reachable cell nearest an unreachable goal.
+        measure : str
+            'classic' (a step costs its category's ``rts.CLASSIC_ENTRY_COSTS``;
+            the terrain only says passable or not) or 'travel' (terrain cost
+            plus ``rts.TRAVEL_ENTRY_COSTS``).
+        threat, max_threat : array_like of float and float, optional
+            The threat filter: cells whose ``threat`` exceeds ``max_threat`` are blocked.
 
         Returns
         -------
@@ -93,9 +106,12 @@ class RtsQueries(MapCore):
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(3, 1))
         >>> m.ladder_path((0, 0), (2, 0), np.array([[0, 2, 0]]), unit="foot").cost
+        4.0
+        >>> m.ladder_path((0, 0), (2, 0), np.array([[0, 2, 0]]), unit="foot", measure="travel").cost
         5.0
         """
         return ladder_path(
             self.grid, self.costs(unit=unit), categories, start, goal,
             threshold=threshold, max_threshold=max_threshold, category_costs=category_costs, nearest=nearest,
+            measure=measure, threat=threat, max_threat=max_threat,
         )

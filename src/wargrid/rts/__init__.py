@@ -33,7 +33,10 @@ from .leptons import (
     unpack_cell,
 )
 from .classic import STATUSES, ClassicPath, classic_path
-from .ladder import DEFAULT_ENTRY_COSTS, Entry, LadderPath, check_entry, entry_costs, ladder_path
+from .ladder import (
+    CLASSIC_ENTRY_COSTS, DEFAULT_ENTRY_COSTS, MEASURES, TRAVEL_ENTRY_COSTS, Entry, LadderPath, check_entry, entry_costs,
+    ladder_path,
+)
 from .occupancy import KINDS, Occupancy, Spot, spot_offsets
 from .crowd import OBJECTIVES, CrowdPlan, check_plan, plan_crowd
 from .sim import PATHFINDERS, STATES, UNIT_KINDS, SimEvent, SimReport, SimUnit, Simulation
@@ -43,7 +46,7 @@ __all__ = [
     "octagonal_distance", "octagonal_distances", "pack_cell", "unpack_cell",
     "KINDS", "Occupancy", "Spot", "spot_offsets",
     "STATUSES", "ClassicPath", "classic_path",
-    "DEFAULT_ENTRY_COSTS", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
+    "DEFAULT_ENTRY_COSTS", "CLASSIC_ENTRY_COSTS", "TRAVEL_ENTRY_COSTS", "MEASURES", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
     "PATHFINDERS", "STATES", "UNIT_KINDS", "SimEvent", "SimReport", "SimUnit", "Simulation",
     "OBJECTIVES", "CrowdPlan", "check_plan", "plan_crowd",
 ]

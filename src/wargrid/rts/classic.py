@@ -3,8 +3,12 @@
 In the tradition of the early real-time strategy engines: walk the straight
 line toward the goal; at an obstacle, find the first passable cell beyond it
 on that line, follow the obstacle's edge both ways (turning left and turning
-right) until that cell is reached, and keep the shorter walk; give up on an
-edge after ``follow_limit`` steps. The move optimiser then cuts loops and
+right) until that cell is reached, and keep the shorter walk, counted in
+moves as the classic engine counts it (a diagonal is one move); give up on
+an edge after ``follow_limit`` steps. When neither way reaches the cell (it
+is walled off from here), the next passable cell beyond the next obstacle on
+the line is tried, at most ``retries`` times (``SKIP_RETRIES``, five, as in
+the classic engine); then the search ends 'blocked' with the partial path. The move optimiser then cuts loops and
 back-and-forth steps and replaces two steps by one wherever a single step
 joins their ends (a diagonal on square-8 boards, the middle direction on hex
 boards). The result is a list of directions, fast to find and not optimal;
@@ -18,8 +22,8 @@ edge following turns through the directions sorted by angle.
 >>> from wargrid import SquareGrid
 >>> costs = np.ones((5, 7)); costs[0:4, 3] = np.inf      # a wall with a gap at the bottom
 >>> p = classic_path(SquareGrid(7, 5, diagonal=True), costs, (1, 1), (5, 1))
->>> p.status, p.cells[0], p.cells[-1], round(p.length, 3)
-('arrived', (1, 1), (5, 1), 8.828)
+>>> p.status, p.cells[0], p.cells[-1], p.moves, round(p.length, 3)
+('arrived', (1, 1), (5, 1), 8, 8.828)
 """
 
 from __future__ import annotations
@@ -38,20 +42,26 @@ from .._kernels.bundles import ClassicGeometry
 from ..grids.boards import Grid, Topology
 from .._scratch import per_thread
 
-__all__ = ["ClassicPath", "classic_path", "STATUSES"]
+__all__ = ["ClassicPath", "classic_path", "STATUSES", "SKIP_RETRIES"]
+
+SKIP_RETRIES = 5
+"""How many more landing cells beyond an obstacle the search tries once the first is walled off (the classic five)."""
 
 STATUSES = ("arrived", "piece", "blocked", "full")
 """How a classic search ended: reached the goal; stopped after ``max_steps``;
-found no way on (the goal is blocked or walled off, or edge following ran
-past its limit); or the path outgrew its buffer."""
+found no way on (the goal is blocked or walled off, edge following ran past
+its limit, or ``retries`` landing cells beyond an obstacle were walled off);
+or the path outgrew its buffer."""
 
 
 @dataclass(frozen=True)
 class ClassicPath:
     """A classic path: ``cells`` from the start, the ``directions`` of its steps, and how it ended.
 
-    ``length`` sums the step lengths; ``cost`` sums step length times the
-    entry cost of each cell entered (the cost ``Map.path`` reports).
+    ``moves`` counts the steps (the classic engine's measure: a diagonal is
+    one move); ``length`` sums the step lengths (a diagonal is sqrt 2);
+    ``cost`` sums step length times the entry cost of each cell entered (the
+    cost ``Map.path`` reports).
     ``status`` is one of ``STATUSES``; the path is partial unless it is
     'arrived'.
     """
@@ -61,6 +71,11 @@ class ClassicPath:
     length: float
     cost: float
     status: str
+
+    @property
+    def moves(self) -> int:
+        """The number of steps (moves) of the path."""
+        return len(self.directions)
 
     @property
     def arrived(self) -> bool:
@@ -149,13 +164,16 @@ def classic_path(
     max_steps: int | None = None,
     follow_limit: int | None = None,
     optimise: bool = True,
+    retries: int = SKIP_RETRIES,
 ) -> ClassicPath:
     """The classic pathfinder over a ``(height, width)`` array of entry costs (``inf``: blocked), indexed ``[y, x]``.
 
     ``max_steps`` stops after that many steps (a piece of the way, status
     'piece'); ``follow_limit`` caps each edge following (default ``8 *
-    (width + height)``); ``optimise=False`` returns the raw walk. The start
-    may be blocked (a unit standing where the ground just changed).
+    (width + height)``); ``retries`` bounds the landing cells tried beyond
+    an obstacle after the first (``SKIP_RETRIES``); ``optimise=False``
+    returns the raw walk. The start may be blocked (a unit standing where
+    the ground just changed).
 
     >>> import numpy as np
     >>> from wargrid import HexGrid
@@ -166,14 +184,16 @@ def classic_path(
 
     if not isinstance(grid, Grid):
         raise ArgumentTypeError(f"grid must be a wargrid Grid, got {type(grid).__name__}")
-    opts = classic_options(grid, start, goal, max_steps=max_steps, follow_limit=follow_limit, optimise=optimise)
+    opts = classic_options(grid, start, goal, max_steps=max_steps, follow_limit=follow_limit, optimise=optimise,
+                           retries=retries)
     return classic_search(grid, CostField.from_arrays(grid, cell_costs, name="cell_costs").cell, *opts)
 
 
 def classic_options(
-    grid: Grid, start: Any, goal: Any, *, max_steps: Any = None, follow_limit: Any = None, optimise: Any = True
-) -> tuple[tuple[int, int], tuple[int, int], int, int, bool]:
-    """Checked ``(start, goal, max_steps, follow_limit, optimise)`` for ``classic_search``."""
+    grid: Grid, start: Any, goal: Any, *, max_steps: Any = None, follow_limit: Any = None, optimise: Any = True,
+    retries: Any = SKIP_RETRIES,
+) -> tuple[tuple[int, int], tuple[int, int], int, int, bool, int]:
+    """Checked ``(start, goal, max_steps, follow_limit, optimise, retries)`` for ``classic_search``."""
     s = grid.check_cell(start, "start")
     g = grid.check_cell(goal, "goal")
     if max_steps is None:
@@ -190,11 +210,15 @@ def classic_options(
             raise ArgumentError(f"follow_limit must be >= 1 or None, got {limit}")
     if not isinstance(optimise, (bool, np.bool_)):
         raise ArgumentTypeError(f"optimise must be True or False, got {optimise!r}")
-    return s, g, steps, limit, bool(optimise)
+    tries = check_int(retries, "retries")
+    if tries < 0:
+        raise ArgumentError(f"retries must be >= 0, got {tries}")
+    return s, g, steps, limit, bool(optimise), tries
 
 
 def classic_search(
-    grid: Grid, cell: np.ndarray, s: tuple[int, int], g: tuple[int, int], steps: int, limit: int, optimise: bool
+    grid: Grid, cell: np.ndarray, s: tuple[int, int], g: tuple[int, int], steps: int, limit: int, optimise: bool,
+    retries: int = SKIP_RETRIES,
 ) -> ClassicPath:
     """``classic_path`` on checked input (``classic_options``): ``cell`` is the padded flat cost array (``CostField.cell``).
 
@@ -219,7 +243,7 @@ def classic_search(
     most = 8 * topo.padded_size + 1
     while True:
         buf, tmp = w.buf, w.tmp
-        n, code = classic_find(cell, geo.args, tb, ps, pg, steps, limit, buf, tmp)
+        n, code = classic_find(cell, geo.args, tb, ps, pg, steps, limit, retries, buf, tmp)
         if code != 3 or len(buf) >= most:
             break
         size = min(4 * len(buf), most)  # the walk outgrew the buffers: grow them and walk again

@@ -5,15 +5,32 @@ unit cannot see; the cell looks free) < ``MOVING_UNIT`` (will clear by itself)
 < ``DESTROYABLE_OBSTACLE`` (a wall or a unit that can be shot away) <
 ``TEMP_BLOCKED_BY_FRIEND`` (a friend standing still, who can be asked to move)
 < ``IMPASSABLE``. A search with threshold ``t`` treats every cell above ``t``
-as blocked and adds the category's cost to the terrain cost of the others;
-when it fails, the threshold rises one step at a time up to a limit.
+as blocked; when it fails, the threshold rises one step at a time up to a
+limit.
+
+What a step costs (``measure``):
+
+- 'classic' (the default, the classic engine's ``Passable_Cell``): the cost
+  measures how hard the cell is to get through, not travel time. The
+  terrain only says whether the unit may enter; a step into a cell costs
+  ``CLASSIC_ENTRY_COSTS[category]``: 1 free or hiding a cloaked enemy, 3
+  a moving unit, 8 a destroyable obstacle, 10 a friend standing still.
+  With both allowed, the search goes through the obstacle rather than the
+  friend.
+- 'travel' (an extension): the terrain cost plus ``TRAVEL_ENTRY_COSTS[category]``
+  (0, 0, 1, 8, 4): a time-like cost, where a friend asked aside is cheaper
+  than a wall shot away.
+
+The classic engine's threat filter is an option of ``ladder_path``: with
+``threat`` (a ``(height, width)`` array) and ``max_threat``, cells whose
+threat exceeds the limit are blocked.
 
 >>> import numpy as np
 >>> from wargrid import SquareGrid
 >>> cats = np.zeros((1, 4), dtype=np.int8); cats[0, 2] = Entry.TEMP_BLOCKED_BY_FRIEND
 >>> p = ladder_path(SquareGrid(4, 1), np.ones((1, 4)), cats, (0, 0), (3, 0))
 >>> p.threshold.name, p.cost, p.tried
-('TEMP_BLOCKED_BY_FRIEND', 7.0, (2, 3, 4))
+('TEMP_BLOCKED_BY_FRIEND', 12.0, (2, 3, 4))
 """
 
 from __future__ import annotations
@@ -27,9 +44,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ArgumentError, ArgumentTypeError
+from .._validate import check_choice, check_real
 from ..grids.boards import Grid
 
-__all__ = ["Entry", "DEFAULT_ENTRY_COSTS", "LadderPath", "entry_costs", "ladder_path", "check_entry"]
+__all__ = ["Entry", "DEFAULT_ENTRY_COSTS", "CLASSIC_ENTRY_COSTS", "TRAVEL_ENTRY_COSTS", "MEASURES", "LadderPath",
+           "entry_costs", "ladder_path", "check_entry"]
 
 
 class Entry(IntEnum):
@@ -43,7 +62,17 @@ class Entry(IntEnum):
     IMPASSABLE = 5
 
 
-DEFAULT_ENTRY_COSTS: Mapping[Entry, float] = {
+CLASSIC_ENTRY_COSTS: Mapping[Entry, float] = {
+    Entry.OK: 1.0,
+    Entry.CLOAKED_ENEMY: 1.0,
+    Entry.MOVING_UNIT: 3.0,
+    Entry.DESTROYABLE_OBSTACLE: 8.0,
+    Entry.TEMP_BLOCKED_BY_FRIEND: 10.0,
+    Entry.IMPASSABLE: math.inf,
+}
+"""'classic': the cost of a step into a cell of each category (the terrain only says passable or not)."""
+
+TRAVEL_ENTRY_COSTS: Mapping[Entry, float] = {
     Entry.OK: 0.0,
     Entry.CLOAKED_ENEMY: 0.0,
     Entry.MOVING_UNIT: 1.0,
@@ -51,7 +80,13 @@ DEFAULT_ENTRY_COSTS: Mapping[Entry, float] = {
     Entry.TEMP_BLOCKED_BY_FRIEND: 4.0,
     Entry.IMPASSABLE: math.inf,
 }
-"""Extra cost of entering a cell of each category (added to the terrain cost)."""
+"""'travel': the extra cost of entering a cell of each category, added to the terrain cost."""
+
+DEFAULT_ENTRY_COSTS = CLASSIC_ENTRY_COSTS
+"""The table of the default measure ('classic')."""
+
+MEASURES = ("classic", "travel")
+"""What a step on the ladder costs: see the module notes."""
 
 
 def check_entry(value: Any, name: str = "category") -> Entry:
@@ -76,8 +111,8 @@ def check_entry(value: Any, name: str = "category") -> Entry:
     raise ArgumentTypeError(f"{name} must be an Entry, its integer or its name, got {type(value).__name__} {value!r}")
 
 
-def _check_costs(category_costs: Mapping[Any, float] | None) -> np.ndarray:
-    table = dict(DEFAULT_ENTRY_COSTS)
+def _check_costs(category_costs: Mapping[Any, float] | None, measure: str = "classic") -> np.ndarray:
+    table = dict(CLASSIC_ENTRY_COSTS if measure == "classic" else TRAVEL_ENTRY_COSTS)
     if category_costs is not None:
         if not isinstance(category_costs, Mapping):
             raise ArgumentTypeError(f"category_costs must map categories to extra category_costs, got {type(category_costs).__name__}")
@@ -103,13 +138,21 @@ def _check_categories(grid: Grid, categories: npt.ArrayLike) -> np.ndarray:
 
 
 def entry_costs(
-    cell_costs: np.ndarray, categories: np.ndarray, *, threshold: Any = Entry.MOVING_UNIT, category_costs: Mapping[Any, float] | None = None
+    cell_costs: np.ndarray, categories: np.ndarray, *, threshold: Any = Entry.MOVING_UNIT,
+    category_costs: Mapping[Any, float] | None = None, measure: str = "classic",
 ) -> np.ndarray:
-    """Terrain costs with the ladder applied: ``inf`` above ``threshold``, terrain + category cost at or below.
+    """Step costs with the ladder applied: ``inf`` above ``threshold`` (and where the terrain is impassable).
+
+    At or below it, 'classic': the category's cost (``CLASSIC_ENTRY_COSTS``,
+    overridden by ``category_costs``); 'travel': the terrain cost plus the
+    category's (``TRAVEL_ENTRY_COSTS``).
 
     >>> entry_costs(np.array([[1.0, 1.0, 2.0]]), np.array([[0, 2, 3]]), threshold="MOVING_UNIT").tolist()
+    [[1.0, 3.0, inf]]
+    >>> entry_costs(np.array([[1.0, 1.0, 2.0]]), np.array([[0, 2, 3]]), threshold="MOVING_UNIT", measure="travel").tolist()
     [[1.0, 2.0, inf]]
     """
+    measure = check_choice(measure, "measure", MEASURES)
     t = check_entry(threshold, "threshold")
     base = np.asarray(cell_costs, dtype=np.float64)
     if np.isnan(base).any() or (base < 0).any():
@@ -117,11 +160,12 @@ def entry_costs(
     cats = np.asarray(categories)
     if cats.shape != base.shape:
         raise ArgumentError(f"categories must have the shape of cell_costs {base.shape}, got {cats.shape}")
-    extra = _check_costs(category_costs)
+    extra = _check_costs(category_costs, measure)
     cats = cats.astype(np.int64)
     if cats.size and (cats.min() < 0 or cats.max() > Entry.IMPASSABLE):
         raise ArgumentError(f"categories must hold 0..5 ({', '.join(e.name for e in Entry)})")
-    return np.where(cats > t, np.inf, base + extra[cats])
+    step = np.where(np.isfinite(base), extra[cats], np.inf) if measure == "classic" else base + extra[cats]
+    return np.where(cats > t, np.inf, step)
 
 
 @dataclass(frozen=True)
@@ -145,14 +189,21 @@ def ladder_path(
     max_threshold: Any = Entry.TEMP_BLOCKED_BY_FRIEND,
     category_costs: Mapping[Any, float] | None = None,
     nearest: bool = False,
+    measure: str = "classic",
+    threat: npt.ArrayLike | None = None,
+    max_threat: float | None = None,
 ) -> LadderPath | None:
     """Search with a threshold on the ladder, raising it one step at a time up to ``max_threshold``.
 
     ``cell_costs`` is the terrain's ``(height, width)`` entry cost (``inf``:
     impassable) and ``categories`` the ``Entry`` of each cell for this unit;
-    the start cell's own category is ignored. Returns ``None`` when even
-    ``max_threshold`` finds no way (with ``nearest=True``, the way to the
-    reachable cell nearest the goal at ``max_threshold``).
+    the start cell's own category is ignored. A step costs what ``measure``
+    says (see the module notes; 'classic' by default). With ``threat`` (a
+    ``(height, width)`` array of numbers) and ``max_threat``, cells whose
+    threat exceeds ``max_threat`` are blocked (the start excepted). Returns
+    ``None`` when even ``max_threshold`` finds no way (with
+    ``nearest=True``, the way to the reachable cell nearest the goal at
+    ``max_threshold``).
 
     >>> import numpy as np
     >>> from wargrid import SquareGrid
@@ -176,12 +227,26 @@ def ladder_path(
     cats[s[1], s[0]] = Entry.OK
     if not isinstance(nearest, (bool, np.bool_)):
         raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
-    extra = _check_costs(category_costs)
+    measure = check_choice(measure, "measure", MEASURES)
+    extra = _check_costs(category_costs, measure)
     base = np.asarray(cell_costs)
+    if (threat is None) != (max_threat is None):
+        raise ArgumentError("threat and max_threat go together: give both (the filter) or neither")
+    if threat is not None:
+        danger = np.asarray(threat)
+        if danger.shape != grid.shape:
+            raise ArgumentError(f"threat must have shape (height, width) = {grid.shape}, got {danger.shape}")
+        if danger.dtype.kind not in "iuf" or np.isnan(danger).any():
+            raise ArgumentTypeError(f"threat must be an array of numbers (no NaN), got dtype {danger.dtype}")
+        limit = check_real(max_threat, "max_threat")
+        over = danger > limit
+        over[s[1], s[0]] = False
+        base = np.where(over, np.inf, np.asarray(base, dtype=np.float64))
     tried = []
+    table = {Entry(i): float(v) for i, v in enumerate(extra[:-1])}
     for t in range(int(lo), int(hi) + 1):
         tried.append(t)
-        c = entry_costs(base, cats, threshold=t, category_costs={Entry(i): float(v) for i, v in enumerate(extra[:-1])})
+        c = entry_costs(base, cats, threshold=t, category_costs=table, measure=measure)
         p = path_over_arrays(grid, c, start, goal, nearest=nearest and t == hi)
         if p is not None and (p.cells[-1] == tuple(goal) or t == hi):
             return LadderPath(list(p.cells), float(p.cost), Entry(t), tuple(tried))

@@ -144,7 +144,7 @@ from .._validate import check_choice, check_int, check_seed
 from ..grids.board import CostBoard
 from ..grids.boards import Grid
 from .classic import classic_path
-from .ladder import DEFAULT_ENTRY_COSTS, Entry, entry_costs
+from .ladder import TRAVEL_ENTRY_COSTS, Entry, entry_costs
 from ..grids.leptons import LEPTONS_PER_CELL
 from .occupancy import Occupancy
 
@@ -811,7 +811,7 @@ class Simulation:
             held = b >= 0
             if held.any():
                 kinds = self._ui[b[held], KIND]
-                extra = np.where((kinds == L.OBSTACLE) & attack, DEFAULT_ENTRY_COSTS[Entry.DESTROYABLE_OBSTACLE], np.inf)
+                extra = np.where((kinds == L.OBSTACLE) & attack, TRAVEL_ENTRY_COSTS[Entry.DESTROYABLE_OBSTACLE], np.inf)
                 costs[held] = costs[held] + extra
             cf = CostField.from_arrays(self.grid, costs)
             self._cfields[key] = cf
@@ -1069,7 +1069,7 @@ class Simulation:
         cats[cell[1], cell[0]] = Entry.OK
         cells = None
         for t in range(int(Entry.MOVING_UNIT), int(Entry.TEMP_BLOCKED_BY_FRIEND) + 1):
-            cp = classic_path(self.grid, entry_costs(costs, cats, threshold=t), cell, goal, max_steps=self.piece)
+            cp = classic_path(self.grid, entry_costs(costs, cats, threshold=t, measure="travel"), cell, goal, max_steps=self.piece)
             if cp.status in ("arrived", "piece") and len(cp.cells) > 1:
                 cells = cp.cells
                 break

@@ -77,7 +77,7 @@ def _turn(cell, p, r0, hand, order, corner, crule, off, ndir, pmode, wrap, width
 
 
 @helper
-def _follow_both(cell, start, bdir, target, limit, out, n, tmp, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw):
+def _follow_both(cell, start, bdir, target, limit, out, n, tmp, order, rank, corner, crule, off, ndir, pmode, wrap, width, pw):
     """Follow the edge of the obstacle in direction ``bdir`` from ``start`` both ways until ``target``.
 
     Hand +1 turns one way round the obstacle and writes its cells to
@@ -85,8 +85,10 @@ def _follow_both(cell, start, bdir, target, limit, out, n, tmp, order, rank, ste
     hand gives up after ``limit`` steps or when it comes back to ``start``
     about to repeat its first move. The two walk in lockstep (the shorter so
     far moves next), so a hand stops as soon as it can no longer be the
-    shorter. Returns ``(hand, steps)``: the hand that reached ``target`` by
-    the shorter walk (+1 on a tie) and its number of steps; ``(0, 0)`` when
+    shorter. A walk is measured in moves, as the classic engine measures it
+    (a diagonal is one move, like a straight step). Returns ``(hand,
+    steps)``: the hand that reached ``target`` by the shorter walk (+1 on a
+    tie) and its number of steps; ``(0, 0)`` when
     neither did; ``(-2, 0)`` when a buffer is full.
     """
     cap_a = out.shape[0]
@@ -125,7 +127,7 @@ def _follow_both(cell, start, bdir, target, limit, out, n, tmp, order, rank, ste
             pa = q
             out[n + ka] = q
             ka += 1
-            la += stepl[f]
+            la += 1.0
             ra = (rank[f] + ndir // 2 + 1) % ndir
             if pa == target:
                 sa = 1
@@ -144,17 +146,20 @@ def _follow_both(cell, start, bdir, target, limit, out, n, tmp, order, rank, ste
             pb = q
             tmp[kb] = q
             kb += 1
-            lb += stepl[f]
+            lb += 1.0
             rb = (rank[f] + ndir // 2 - 1) % ndir
             if pb == target:
                 sb = 1
 
 
 @jit
-def classic_find(cell, geo, topo, start, goal, max_steps, limit, out, tmp):
+def classic_find(cell, geo, topo, start, goal, max_steps, limit, retries, out, tmp):
     """Walk from ``start`` toward ``goal``; returns ``(n, status)`` with the cells in ``out[:n]``.
 
-    ``tmp`` is scratch space as long as ``out``.
+    At an obstacle, when the landing cell beyond it turns out walled off, the
+    next one beyond the next obstacle is tried, at most ``retries`` times;
+    then the walk ends there ('blocked', the partial path). ``tmp`` is
+    scratch space as long as ``out``.
     """
     inb, cx, cy, period, order, rank = geo
     off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
@@ -180,6 +185,7 @@ def classic_find(cell, geo, topo, start, goal, max_steps, limit, out, tmp):
         t = step_to(cur, d, off, ndir, pmode, wrap, width, pw)
         blocked = cell[t] == INF
         done = False
+        tries = 0
         while not done:
             if blocked:
                 # skip the obstacle along the line
@@ -190,7 +196,7 @@ def classic_find(cell, geo, topo, start, goal, max_steps, limit, out, tmp):
                     t = step_to(t, e, off, ndir, pmode, wrap, width, pw)
                 if cell[t] == INF:
                     return n, 2  # the goal itself is blocked
-            hand, k = _follow_both(cell, cur, d, t, limit, out, n, tmp, order, rank, stepl, corner, crule, off, ndir, pmode, wrap, width, pw)
+            hand, k = _follow_both(cell, cur, d, t, limit, out, n, tmp, order, rank, corner, crule, off, ndir, pmode, wrap, width, pw)
             if hand == -2:
                 return n, 3
             if hand != 0:
@@ -205,8 +211,9 @@ def classic_find(cell, geo, topo, start, goal, max_steps, limit, out, tmp):
                 cur = t
                 done = True
             else:
-                if t == goal:
+                if t == goal or tries >= retries:
                     return n, 2
+                tries += 1
                 # the landing cell is walled off from here: the next one beyond the next obstacle
                 while cell[t] < INF and t != goal:
                     e = _toward(t, goal, inb, cx, cy, period, off, ndir, pmode, wrap, width, pw)
