@@ -4,6 +4,11 @@ The server runs in a subprocess on a free loopback port; the browser gets a
 fresh profile in a temporary folder. Every page fails its test on a console
 error or an uncaught exception, except the network line Chromium logs for a
 refused request (``4xx``) in a test that sets ``page.refusals_expected``.
+
+Every test that opens a browser is marked ``slow`` (the README's quick
+command leaves them out). Without Chromium (or Playwright) such a test is
+skipped with a one-line reason, except in CI (``CI=true``), where it fails:
+CI installs Debian's ``chromium`` and must run them.
 """
 
 from __future__ import annotations
@@ -27,8 +32,36 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+BROWSER_FIXTURES = {"browser", "phone", "page", "phone_page", "playwright_instance"}
 SERVER = "import sys; from wargrid.serve import serve; serve(host='127.0.0.1', port=0)"
 _REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d ")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here (``None`` when they can)."""
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium; or set WARGRID_CHROMIUM)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    return None
+
+
+def require_browser() -> None:
+    """Skip (fail in CI, ``CI=true``) when Chromium or Playwright is missing."""
+    why = browser_missing()
+    if why is None:
+        return
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"browser tests must run in CI: {why}")
+    pytest.skip(why)
 
 
 @pytest.fixture(scope="session")
@@ -56,6 +89,7 @@ def server(server_process):
 
 @pytest.fixture(scope="session")
 def playwright_instance():
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

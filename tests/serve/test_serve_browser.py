@@ -14,12 +14,23 @@ import urllib.error
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM
+import conftest
+from conftest import CHROMIUM, require_browser
 from pagekit import at, click, data, hover, new_board, post, session, show_path, tool, wait_result
 
 
 def test_chromium_is_debians():
+    require_browser()
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: .ci/run installs Debian's chromium"
+
+
+@pytest.mark.parametrize("ci", ["true", ""])
+def test_without_chromium_browser_tests_skip_and_fail_in_ci(monkeypatch, tmp_path, ci):
+    monkeypatch.setattr(conftest, "CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setenv("CI", ci)
+    expected = pytest.fail.Exception if ci else pytest.skip.Exception
+    with pytest.raises(expected, match="apt-get install chromium"):
+        require_browser()
 
 
 def test_page_draws_every_board_kind(page, tmp_path):
