@@ -21,8 +21,8 @@ import math
 import secrets
 import threading
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
-from typing import Any, Callable, ParamSpec, TypedDict, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Callable, ParamSpec, Sequence, TypedDict, TypeVar
 
 import numpy as np
 
@@ -72,8 +72,8 @@ MAX_PAINT = 4096
 MAX_RADIUS = 64
 MAX_SEED = 2**31 - 1
 MAX_BUDGET = 1e6
-MAX_EXPLAIN_CELLS = 64 * 64
-"""Largest board the step-by-step search explainer runs on (a plain Python Dijkstra)."""
+SEARCHES = ("bfs", "dijkstra", "greedy", "astar")
+"""The searches the step-through shows (``wargrid.movement.trace.ALGORITHMS``)."""
 LAYERS = ("lists", "binary")
 _SESSION_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
@@ -117,6 +117,8 @@ class BoardAnswer(TypedDict):
     costs: dict[str, list[float | None]]
     version: int
     layers: str
+    neighbors: dict[str, Any]
+    elevation: list[float] | None
 
 
 class PathAnswer(TypedDict):
@@ -154,6 +156,8 @@ class FovAnswer(TypedDict):
     polygon: list[list[float]] | None
     origin: list[int]
     radius: int
+    polygon_radius: float | None
+    sight_radius: float | None
 
 
 class FogAnswer(TypedDict):
@@ -217,13 +221,19 @@ class ExportAnswer(TypedDict):
 
 
 class ExplainAnswer(TypedDict):
-    """A Dijkstra search step by step: cell ids in the order they were settled, with the cell each came from."""
+    """A search step by step: cell ids in the order they were closed, where each came from, ``g`` and ``h``."""
 
     order: list[int]
     came_from: list[int]
-    cost: list[float]
+    cost: list[float | None]
+    h: list[float]
+    hscale: float
+    opened: list[int]
+    opened_at: list[int]
     goal_reached: bool
     unit: str
+    algorithm: str
+    early: bool
 
 
 class PaintAnswer(TypedDict):
@@ -279,6 +289,7 @@ class Session:
     fog: Fog | None = None
     fog_radius: int = -1
     client: str = ""
+    fog_explored: dict[str, Any] = field(default_factory=dict)
 
 
 def _in_process(fn: Callable[..., R], *args: Any, what: str = "") -> R:
@@ -577,7 +588,19 @@ def describe_board(s: Session | Map, session: str | None = None, *, layers: str 
         "costs": {c: [_num(v) for v in cost[:, k]] for k, c in enumerate(m.terrains.classes)},
         "version": m.version,
         "layers": "binary-lattice" if lattice is not None else ("binary" if binary else "lists"),
+        "neighbors": _neighbor_rule(g),
+        "elevation": None if m.elevation is None else [_num(v) for v in np.round(m.elevation.ravel(), 3).tolist()],
     }
+
+
+def _neighbor_rule(g: Grid) -> dict[str, Any]:
+    """The topology's neighbour rule for the page: ``dx[parity][d]``, ``dy[parity][d]``, which parity, wrap, step lengths.
+
+    ``parity`` 0: none, 1: the cell's column (``x & 1``), 2: its row (``y & 1``).
+    """
+    t = g.topology
+    return {"dx": t.dx.tolist(), "dy": t.dy.tolist(), "parity": int(t.parity_mode), "wrap": bool(t.wrap),
+            "step": [float(v) for v in t.step], "corner": t.corner.tolist(), "corner_rule": int(t.corner_rule)}
 
 
 def _board_map(kind: str, width: int, height: int, seed: int) -> Map:
@@ -813,13 +836,23 @@ def h_path(store: Boards, payload: Any) -> PathAnswer:
         if r is None:
             return {"cells": None, "cost": None, "so_far": None, "unit": unit,
                     "reason": reason or f"no route for {unit} joins {list(start)} and {list(goal)}"}
-        costs = m.costs(unit=unit)
+        cf = m.cost_field(unit=unit)
     cells = [[int(c[0]), int(c[1])] for c in r.cells]
-    so_far = np.concatenate([[0.0], np.cumsum([costs[y, x] for x, y in cells[1:]])]) if cells else np.zeros(0)
+    so_far = _costs_so_far(m.grid, cf, r.cells)
     if len(so_far) and abs(so_far[-1] - float(r.cost)) > 1e-6:  # edge costs or climbing: only the total is known
         so_far = np.full(len(cells), np.nan)
         so_far[0], so_far[-1] = 0.0, float(r.cost)
     return {"cells": cells, "cost": _num(r.cost), "so_far": [_num(v) for v in so_far], "unit": unit, "reason": None}
+
+
+def _costs_so_far(g: Grid, field: Any, cells: Sequence[tuple[int, int]]) -> np.ndarray:
+    """The cost paid on reaching each cell of a path: step lengths (square-8 diagonals) and edge costs included."""
+    from ..movement.search import padded_id, path_cost
+
+    topo = g.topology
+    ids = np.array([padded_id(topo, (int(x), int(y))) for x, y in cells], dtype=np.int64)
+    steps = [path_cost(topo, field, ids[k:k + 2]) for k in range(len(ids) - 1)]
+    return np.concatenate([[0.0], np.cumsum(steps)]) if len(ids) else np.zeros(0)
 
 
 def _stuck(m: Map, unit: str, **cells: tuple[int, int]) -> str | None:
@@ -896,14 +929,51 @@ def _light(v: Any, origin: tuple[int, int]) -> tuple[float, float]:
     return px, py
 
 
+POLYGON_BLOCKERS = 80
+"""Most sight-blocking cells the visibility polygon is built against on one hover: its work grows with
+their square, so past them the polygon is drawn for a smaller disc (the answer's ``polygon_radius``)."""
+
+
+def sight_walls(m: Map, origin: tuple[int, int]) -> np.ndarray:
+    """The cells that block the view from ``origin``: the rule of ``Map.fov`` (sight-blocking terrain, seen over
+    when it stands strictly lower than the viewer's cell), as a ``(height, width)`` bool layer.
+
+    >>> m = Map(SquareGrid(3, 1)); m.set_terrain([(1, 0)], "forest")
+    >>> sight_walls(m, (0, 0)).tolist(), sight_walls(m, (1, 0)).tolist()
+    ([[False, True, False]], [[False, True, False]])
+    """
+    walls = np.array(m.blocks_sight(), dtype=bool, copy=True)
+    if m.elevation is not None:
+        walls &= ~(m.elevation < m.elevation[origin[1], origin[0]])
+    return walls
+
+
+def _polygon_radius(g: Grid, walls: np.ndarray, point: tuple[float, float], radius: float) -> float:
+    """``radius``, or the smaller one whose disc around ``point`` holds ``POLYGON_BLOCKERS`` blocking cells."""
+    ys, xs = np.nonzero(walls)
+    if len(xs) <= POLYGON_BLOCKERS:
+        return radius
+    cx, cy = g.centers_of(xs, ys)
+    d = np.sort(np.hypot(cx - point[0], cy - point[1]))
+    if d[POLYGON_BLOCKERS] > radius + 1.0:
+        return radius
+    return max(0.0, float(d[POLYGON_BLOCKERS]) - 1.0)
+
+
 def h_fov(store: Boards, payload: Any) -> FovAnswer:
     """``POST /api/fov``: what ``origin`` sees within ``radius`` ``{session, origin, radius, point?}``.
 
     On square and hex boards the answer also carries the visibility polygon of
     a light at ``point`` (square boards: a float point in the origin tile;
     default, and always on hex boards, its centre), clipped to the disc that
-    holds the cells in range (``radius + 0.5`` cell spacings around it).
+    holds the cells in range (``radius + 0.5`` cell spacings around it). Both
+    follow one rule (``sight_walls``): sight-blocking terrain blocks unless it
+    stands strictly lower than the viewer's cell. The polygon's disc shrinks
+    (``polygon_radius``, in drawing units) where more than
+    ``POLYGON_BLOCKERS`` blocking cells lie in it, so a hover stays quick.
     """
+    from ..sight.polygon import visibility_polygon
+
     p = _fields(payload, ("session", "origin", "radius"), ("point",))
     s = store.get(p["session"])
     with s.lock:
@@ -914,12 +984,18 @@ def h_fov(store: Boards, payload: Any) -> FovAnswer:
         light = _light(p["point"], origin) if p.get("point") is not None and square else None
         seen = _call(m.fov, origin, radius=radius)
         polygon = None
+        reach = None
+        full = None
         if square or isinstance(m.grid, HexGrid):
             point = light if light is not None else m.grid.center(origin)
             spacing = 1.0 if square else math.sqrt(3.0)  # between neighbouring centres (hexes of corner radius 1)
-            pts = _call(m.visibility_polygon, point, radius=(radius + 0.5) * spacing).points
+            walls = sight_walls(m, origin)
+            full = (radius + 0.5) * spacing
+            reach = _polygon_radius(m.grid, walls, point, full)
+            pts = _call(visibility_polygon, m.grid, walls, point, radius=reach).points
             polygon = (np.round(pts.astype(np.float64).reshape(-1, 2), 4) + 0.0).tolist()  # + 0.0: no -0.0
-    return {"visible": _ids(seen), "polygon": polygon, "origin": list(origin), "radius": radius}
+    return {"visible": _ids(seen), "polygon": polygon, "origin": list(origin), "radius": radius,
+            "polygon_radius": reach, "sight_radius": full}
 
 
 TEAMS = ("blue", "red")
@@ -960,6 +1036,9 @@ def h_fog(store: Boards, payload: Any) -> FogAnswer:
         team = _int(p["team"], "team", 0, len(TEAMS) - 1)
         radius = _int(p["radius"], "radius", 0, MAX_RADIUS)
         if s.fog is None or s.fog_radius != radius:
+            if s.fog is not None:  # a new radius keeps what each team has explored
+                for t in TEAMS:
+                    s.fog_explored[t] = s.fog_explored.get(t, False) | s.fog.explored(t)
             s.fog = _call(m.fog, list(TEAMS), radius=radius)
             s.fog_radius = radius
         fog = s.fog
@@ -973,7 +1052,7 @@ def h_fog(store: Boards, payload: Any) -> FogAnswer:
             elif now[uid][1] != (x, y):
                 _call(fog.move, uid, (x, y))
         visible = fog.visible(TEAMS[team])
-        explored = fog.explored(TEAMS[team])
+        explored = fog.explored(TEAMS[team]) | s.fog_explored.get(TEAMS[team], False)
     return {"visible": _ids(visible), "explored": _ids(explored), "team": team, "radius": radius}
 
 
@@ -1112,71 +1191,56 @@ def h_export(store: Boards, payload: Any) -> ExportAnswer:
     return {"name": name, "type": kind, "text": text}
 
 
-def explain_search(m: Map, start: tuple[int, int], goal: tuple[int, int] | None, unit: str) -> ExplainAnswer:
-    """Dijkstra's search from ``start`` over ``m``'s entry costs, cell by cell, for the page's step-through.
+def explain_search(
+    m: Map, start: tuple[int, int], goal: tuple[int, int] | None, unit: str, *, algorithm: str = "astar", early: bool = True
+) -> ExplainAnswer:
+    """One search from ``start`` step by step, for the page's step-through and search comparison.
 
-    ``order`` holds cell ids as the search settles them (stopping at ``goal``);
-    ``came_from[i]`` is the cell ``order[i]`` was reached from (-1 for the
-    start) and ``cost[i]`` its cost from the start. A plain, readable search for
-    small boards; ``Map.path`` answers the same question fast.
+    The search is ``wargrid.movement.trace.trace_search`` over ``m``'s cost
+    field: ``algorithm='astar'`` walks the board as ``Map.path`` does (same
+    costs, diagonal steps, corner rule, edge costs and ties). ``order`` holds
+    cell ids as the search closes them; ``came_from[i]`` is the cell
+    ``order[i]`` was reached from (-1 for the start), ``cost[i]`` its cost
+    from the start (``g``) and ``h[i]`` its heuristic steps to the goal
+    (weighed by ``hscale``); ``opened`` / ``opened_at`` list the cells in the
+    order they entered the open set, with how many cells were closed then.
 
     >>> m = Map(SquareGrid(3, 1))
     >>> e = explain_search(m, (0, 0), (2, 0), "foot")
     >>> e["order"], e["came_from"], e["cost"], e["goal_reached"]
     ([0, 1, 2], [-1, 0, 1], [0.0, 2.0, 4.0], True)
     """
-    import heapq
+    from ..movement.trace import trace_search
 
-    g = m.grid
-    costs = m.costs(unit=unit)
-    w = g.width
-    best = {start: 0.0}
-    parent: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
-    done: set[tuple[int, int]] = set()
-    heap = [(0.0, start[1] * w + start[0], start)]
-    order, came, cost = [], [], []
-    while heap:
-        d, _, c = heapq.heappop(heap)
-        if c in done:
-            continue
-        done.add(c)
-        up = parent[c]
-        order.append(c[1] * w + c[0])
-        came.append(-1 if up is None else up[1] * w + up[0])
-        cost.append(round(d, 6))
-        if c == goal:
-            break
-        for n in g.neighbors(c):
-            nx, ny = int(n[0]), int(n[1])
-            step = float(costs[ny, nx])
-            if (nx, ny) in done or not math.isfinite(step):
-                continue
-            nd = d + step
-            if nd < best.get((nx, ny), math.inf):
-                best[(nx, ny)] = nd
-                parent[(nx, ny)] = c
-                heapq.heappush(heap, (nd, ny * w + nx, (nx, ny)))
-    return {"order": order, "came_from": came, "cost": cost, "goal_reached": goal is not None and goal in done, "unit": unit}
+    t = trace_search(m.cost_field(unit=unit), start, goal, algorithm=algorithm, early_exit=early)
+    return {
+        "order": t.order.tolist(), "came_from": t.parent.tolist(), "cost": [_num(v) for v in t.g.tolist()],
+        "h": t.h.tolist(), "hscale": t.hscale, "opened": t.opened.tolist(), "opened_at": t.opened_at.tolist(),
+        "goal_reached": t.goal_reached, "unit": unit, "algorithm": algorithm, "early": early,
+    }
 
 
 def h_explain(store: Boards, payload: Any) -> ExplainAnswer:
-    """``POST /api/explain``: a search's expansion order for the step-through ``{session, start, goal?, unit?}``.
+    """``POST /api/explain``: a search step by step ``{session, start, goal?, unit?, algorithm?, early?}``.
 
-    Boards up to ``MAX_EXPLAIN_CELLS`` cells (the explainer is a plain Python Dijkstra).
+    ``algorithm``: one of ``SEARCHES`` (default 'astar', ``Map.path``'s
+    search); ``early`` (default true): stop when the goal is closed.
     """
-    p = _fields(payload, ("session", "start"), ("goal", "unit"))
+    p = _fields(payload, ("session", "start"), ("goal", "unit", "algorithm", "early"))
     s = store.get(p["session"])
     with s.lock:
         m = s.map
-        if m.grid.size > MAX_EXPLAIN_CELLS:
-            raise ApiError(400, f"the step-through runs on boards of at most {MAX_EXPLAIN_CELLS} cells; this one has {m.grid.size}")
         start = _cell(p["start"], "start", m.grid)
         goal = None if p.get("goal") is None else _cell(p["goal"], "goal", m.grid)
         unit = _unit(p.get("unit"), m)
+        algorithm = _choice(p.get("algorithm", "astar"), "algorithm", SEARCHES)
+        early = p.get("early", True)
+        if not isinstance(early, bool):
+            raise ApiError(400, f"early must be true or false, got {_short(early)}")
         reason = _stuck(m, unit, start=start)
         if reason:
             raise ApiError(400, reason)
-        return explain_search(m, start, goal, unit)
+        return explain_search(m, start, goal, unit, algorithm=algorithm, early=early)
 
 
 def warm_partition() -> None:

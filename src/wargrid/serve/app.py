@@ -61,6 +61,9 @@ MAX_DEPTH = 32
 BODY_TIMEOUT = 15.0
 """Seconds a client has to send a whole request body."""
 
+TAB_HEADER = "x-wargrid-tab"
+"""The header holding the page's tab id: each tab of one browser keeps its own boards."""
+
 CLIENT_COOKIE = "wargrid_client"
 """The cookie holding the page's client id (which boards are its own)."""
 
@@ -160,6 +163,15 @@ async def _read_json(request: Request, timeout: float) -> Any:
         raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
 
 
+def _client_of(request: Any) -> str:
+    """Whose boards a request uses: the cookie's client id, and the tab's id within it."""
+    client = request.cookies.get(CLIENT_COOKIE, "")
+    if not _ID.fullmatch(client):
+        return ""
+    tab = request.headers.get(TAB_HEADER, "")
+    return f"{client}.{tab}" if _ID.fullmatch(tab) else client
+
+
 def create_app(
     *,
     allowed_hosts: Sequence[str] | None = LOOPBACK_HOSTS,
@@ -194,6 +206,10 @@ def create_app(
             response.set_cookie(CLIENT_COOKIE, secrets.token_urlsafe(16), httponly=True, samesite="strict")
         return response
 
+    async def guide(request: Request) -> Response:
+        body, media = static["guide.html"]
+        return Response(body, media_type=media, headers=_HEADERS)
+
     async def static_file(request: Request) -> Response:
         item = static.get(request.path_params["name"])
         if item is None:
@@ -215,8 +231,7 @@ def create_app(
                     raise ApiError(405, f"use POST with a JSON body for /api/{name}")
                 _check_origin(request)
                 payload = await _read_json(request, body_timeout)
-            client = request.cookies.get(CLIENT_COOKIE, "")
-            boards = store.client(client if _ID.fullmatch(client) else "")
+            boards = store.client(_client_of(request))
             result = await run_in_threadpool(handler, boards, payload)
         except ApiError as exc:
             response = _error(exc.status, exc.message)
@@ -239,6 +254,7 @@ def create_app(
             Route("/", index, methods=["GET", "HEAD"]),
             Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET", "HEAD"]),
             Route("/static/{name:str}", static_file, methods=["GET", "HEAD"]),
+            Route("/guide", guide, methods=["GET", "HEAD"]),
             Route("/api/{name:path}", api, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
         ],
         middleware=middleware,

@@ -18,7 +18,7 @@ const HELP = {
   territory: "Split the board between N players: territories, their borders and the fairness report.",
   paint: "Click or drag to paint terrain (two fingers pan on a touch screen); paths and zones update. Undo with Ctrl+Z.",
 };
-const QUERY_TOOLS = { path: "path", range: "range", zones: "range", fov: "sight", fog: "fog", partition: "territory" };
+const QUERY_TOOLS = { path: "path", explain: "path", range: "range", zones: "range", fov: "sight", fog: "fog", partition: "territory" };
 
 const state = {
   board: null, meta: null, params: null, tool: "path",
@@ -41,31 +41,45 @@ function setStatus(text, kind) {
 // views whose newest request supersedes the older ones: a late older answer is dropped
 const LATEST_WINS = new Set(["path", "range", "zones", "partition", "explain"]);
 const issued = {};
+const answered = new Set();  // kinds of request the server has answered once (its kernels are loaded)
+// each tab keeps its own boards on the server: a tab id that lives as long as the tab
+const TAB = (() => {
+  try {
+    let t = sessionStorage.getItem("wargrid-tab");
+    if (!t) { t = Array.from(crypto.getRandomValues(new Uint8Array(12)), (v) => v.toString(16).padStart(2, "0")).join(""); sessionStorage.setItem("wargrid-tab", t); }
+    return t;
+  } catch (e) { return ""; }
+})();
 
 async function api(name, payload) {
   const ticket = (issued[name] = (issued[name] || 0) + 1);
   const opts = payload === undefined
     ? { method: "GET" }
-    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) };
+    : { method: "POST", headers: { "Content-Type": "application/json", "X-Wargrid-Tab": TAB }, body: JSON.stringify(payload) };
   setStatus(`${name}: working…`, "busy");
-  const slow = setTimeout(() => setStatus(`${name}: working… (the server's first query of a kind may wait for its kernels)`, "busy"), 1500);
-  let res, data;
+  const slow = answered.has(name) ? 0
+    : setTimeout(() => setStatus(`${name}: working… (the server's first query of a kind may wait for its kernels)`, "busy"), 1500);
+  let res, data = null;
   try {
     res = await fetch(`/api/${name}`, opts);
-    data = await res.json();
+    const text = await res.text();
+    try { data = JSON.parse(text); } catch (e) {
+      if (res.ok) throw new Error(`the server's answer was not JSON (HTTP ${res.status})`);
+    }
   } catch (err) {
     clearTimeout(slow);
     setStatus(`${name}: the server did not answer (${err.message})`, "error");
     throw err;
   }
   clearTimeout(slow);
+  answered.add(name);
   if (LATEST_WINS.has(name) && issued[name] !== ticket) {
     const e = new Error(`${name}: superseded by a newer request`);
     e.stale = true;
     throw e;
   }
   if (!res.ok) {
-    const msg = (data && data.error) || `HTTP ${res.status}`;
+    const msg = (data && data.error) || `the server failed (HTTP ${res.status}${res.statusText ? " " + res.statusText : ""})`;
     failed(name, msg);
     const e = new Error(msg);
     e.status = res.status;
@@ -78,9 +92,7 @@ function failed(name, msg) {
   // an error replaces the result it was meant to update: nothing stale stays on screen
   setStatus(`${name}: ${msg}`, "error");
   if (QUERY_TOOLS[name] && QUERY_TOOLS[name] === state.tool) clearToolView();
-  if (QUERY_TOOLS[name] === state.tool || name === "board" || name === "upload" || name === "paint") {
-    showResult(`<span class="error">${esc(msg)}</span>`);
-  }
+  showResult(`<span class="error">${esc(name)}: ${esc(msg)}</span>`);
 }
 
 function refuse(msg) {
@@ -207,6 +219,22 @@ function cellAt(px, py) {
   return best;
 }
 
+function neighbors(id) {
+  // the cells one step away, by the topology's rule (the server's dx, dy by parity)
+  const b = state.board, r = b.neighbors;
+  if (!r) return across(id);
+  const [x, y] = cellXY(id);
+  const par = r.parity === 1 ? (x & 1) : r.parity === 2 ? (y & 1) : 0;
+  const out = [];
+  for (let d = 0; d < r.dx[par].length; d++) {
+    let nx = x + r.dx[par][d];
+    const ny = y + r.dy[par][d];
+    if (r.wrap) nx = (nx + b.width) % b.width;
+    out.push(nx >= 0 && ny >= 0 && nx < b.width && ny < b.height && valid(ny * b.width + nx) ? ny * b.width + nx : -1);
+  }
+  return out;
+}
+
 function across(id) {
   // the cells across each edge of cell id (-1 where the board ends)
   const p = corners(id), [cx, cy] = center(id);
@@ -321,7 +349,22 @@ function drawAll() {
   const ids = visibleIds();
   const s = state.view.scale;
   // terrain: the ground, grid lines when cells are big enough to see them, roads as lines
-  let ctx = sizeCanvas($("terrain"), w, h);
+  paintLayers(sizeCanvas($("terrain"), w, h), sizeCanvas($("shade"), w, h), ids, s);
+  // the SVG layer shows the same part of the drawing
+  const [wx, wy] = toWorld(0, 0);
+  $("overlay").setAttribute("viewBox", `${wx} ${wy} ${w / s} ${h / s}`);
+  drawLabels(ids);
+  const r = markRadius().toFixed(4);
+  for (const c of $("marks").children) c.setAttribute("r", r);
+  const ms = performance.now() - t0;
+  $("board").dataset.drawn = String(ids.length);
+  $("board").dataset.drawMs = ms.toFixed(1);
+  $("board").dataset.scale = s.toFixed(3);
+  document.dispatchEvent(new CustomEvent("board-drawn", { detail: { ms, cells: ids.length } }));
+}
+
+function paintLayers(ctx, shade, ids, s) {
+  // terrain: the ground, grid lines when cells are big enough to see them, roads as lines
   fillGroups(ctx, ids, groundColor);
   if (s >= 9) {
     ctx.strokeStyle = "#00000030";
@@ -330,7 +373,7 @@ function drawAll() {
   }
   drawRoads(ctx, ids);
   // the tool's shading: fills, dimming, borders
-  ctx = sizeCanvas($("shade"), w, h);
+  ctx = shade;
   if (state.fills) {
     ctx.globalAlpha = state.fills.alpha;
     fillGroups(ctx, ids, (id) => state.fills.colors[id]);
@@ -347,15 +390,6 @@ function drawAll() {
     ctx.lineWidth = Math.max(2, Math.min(4, s * 0.12)) / s;
     strokeSegments(ctx, state.borders);
   }
-  // the SVG layer shows the same part of the drawing
-  const [wx, wy] = toWorld(0, 0);
-  $("overlay").setAttribute("viewBox", `${wx} ${wy} ${w / s} ${h / s}`);
-  drawLabels(ids);
-  const ms = performance.now() - t0;
-  $("board").dataset.drawn = String(ids.length);
-  $("board").dataset.drawMs = ms.toFixed(1);
-  $("board").dataset.scale = s.toFixed(3);
-  document.dispatchEvent(new CustomEvent("board-drawn", { detail: { ms, cells: ids.length } }));
 }
 
 function roadSegments() {
@@ -365,12 +399,7 @@ function roadSegments() {
   for (let id = 0; id < b.n; id++) {
     if (b.overlay[id] < 0 || !valid(id)) continue;
     let linked = false;
-    const nbrs = across(id);
-    if (b.kind === "square-8") {
-      const [cx, cy] = center(id);
-      for (const [px, py] of corners(id)) nbrs.push(cellAt(px + (px - cx) * 0.3, py + (py - cy) * 0.3));
-    }
-    for (const n of nbrs) {
+    for (const n of neighbors(id)) {
       if (n < 0 || b.overlay[n] < 0) continue;
       linked = true;
       if (n > id) segs.push([id, n]);
@@ -388,6 +417,7 @@ function drawRoads(ctx, ids) {
   ctx.lineJoin = "round";
   const byColor = new Map();
   for (const [a, c] of b.roads) {
+    if (b.overlay[a] < 0 || b.overlay[c] < 0) continue;  // painted over: drawn again when the segments are
     const col = b.terrains[b.overlay[a]].color;
     let p = byColor.get(col);
     if (!p) byColor.set(col, (p = []));
@@ -448,9 +478,10 @@ function setDim(layer, ids, color, alpha) {
   redraw();
 }
 
+function markRadius() { return Math.max(0.38, 9 / state.view.scale); }
 function mark(id, cls) {
   const [cx, cy] = center(id);
-  $("marks").appendChild(el("circle", { cx, cy, r: 0.38, class: cls, "data-id": id }));
+  $("marks").appendChild(el("circle", { cx, cy, r: markRadius(), class: cls, "data-id": id }));
 }
 
 function drawUnits() {
@@ -481,6 +512,10 @@ function clearToolView() {
 function showResult(html) {
   // colours are set through the DOM: the page's content policy allows no inline style attributes
   $("result").innerHTML = html;
+  // on a phone the sheet is closed most of the time: the result's first line stays over the board
+  const line = $("result").querySelector("p") || $("result");
+  const text = line.textContent.trim();
+  $("summary").textContent = text === "—" ? "" : text.length > 140 ? text.slice(0, 139) + "…" : text;
   for (const e of $("result").querySelectorAll("[data-color]")) e.style.background = e.dataset.color;
 }
 function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
@@ -503,21 +538,24 @@ function fillLegend() {
   const rows = b.terrains.map((t, i) => {
     const c = b.costs[unit] ? b.costs[unit][i] : null;
     return `<tr data-terrain="${esc(t.name)}"><td><span class="swatch" data-color="${esc(t.color)}"></span></td><td>${esc(t.name)}</td>` +
-      `<td>${c === null ? "impassable" : fmt(c)}</td><td>${t.blocks_sight ? "blocks" : ""}</td></tr>`;
+      `<td>${c === null ? "impassable" : fmt(c)}</td><td>${t.blocks_sight ? (b.elevation ? "blocks*" : "blocks") : ""}</td></tr>`;
   });
   $("legend").innerHTML = head + rows.join("");
   for (const e of $("legend").querySelectorAll("[data-color]")) e.style.background = e.dataset.color;
   const keys = {
     path: [["#d81b60", "path (A*)"], ["#004d40", "start (ringed)"], ["#d81b60", "goal (ringed)"], ["#bcd4e6", "searched (step-through)"], ["#f6c667", "frontier (open set)"]],
     range: [["#ffd54f", "reachable, more points left"], ["#e6550d", "reachable, few points left"], ["#c42b1c", "zone of control: the move stops"], ["#0d1b2a", "out of reach (dimmed)"]],
-    sight: [["#ffe98a", "visibility polygon"], ["#0d1b2a", "out of sight (dimmed)"]],
+    sight: [["#ffe98a", "visibility polygon (lit area)"], ["#0d1b2a", "out of sight (dimmed)"]],
     units: [[TEAM_COLORS[0], "blue unit"], [TEAM_COLORS[1], "red unit"]],
     fog: [["#1b1b1b", "explored, out of sight (grey)"], ["#0b0b0b", "never seen (dark)"]],
     territory: [[PLAYER_COLORS[0], "a player's land (bordered)"], ["#111", "border between players"]],
     paint: [],
   }[state.tool] || [];
+  const rule = b.elevation
+    ? "<li id=\"sight-rule\">* sight: blocking terrain blocks the view unless it stands lower than the viewer's cell (heights in the hover line); the lit cells and the polygon follow this one rule</li>"
+    : "<li id=\"sight-rule\">sight: blocking terrain blocks the view; the lit cells and the polygon follow this one rule</li>";
   $("keys").innerHTML = keys.map(([c, t]) => `<li><span class="swatch" data-color="${c}"></span>${esc(t)}</li>`).join("") +
-    "<li>roads and bridges: lines over the ground</li>";
+    "<li>roads and bridges: lines over the ground</li>" + (state.tool === "sight" ? rule : "");
   for (const e of $("keys").querySelectorAll("[data-color]")) e.style.background = e.dataset.color;
 }
 
@@ -544,12 +582,35 @@ function viewOrigin() {
   return null;
 }
 
+function coordinates(id) {
+  // the hovered cell in every system its board has: offset (the board's own), axial and cube, doubled
+  const b = state.board, [x, y] = cellXY(id), g = b.grid || {};
+  if (g.kind !== "hex") return `offset (${x}, ${y})`;
+  const off = g.offset || "odd-q";
+  let q, r;
+  if (off === "odd-q") { q = x; r = y - (x - (x & 1)) / 2; }
+  else if (off === "even-q") { q = x; r = y - (x + (x & 1)) / 2; }
+  else if (off === "odd-r") { r = y; q = x - (y - (y & 1)) / 2; }
+  else { r = y; q = x - (y + (y & 1)) / 2; }
+  const doubled = off.endsWith("q") ? `doubled (${q}, ${2 * r + q})` : `doubled (${2 * q + r}, ${r})`;
+  return `${off} (${x}, ${y}) · axial (${q}, ${r}) · cube (${q}, ${r}, ${-q - r}) · ${doubled}`;
+}
+
+function showNeighbors(id) {
+  // the hovered cell's neighbours (and diagonals on 8-direction boards) outlined
+  const frag = document.createDocumentFragment();
+  if (id >= 0 && $("show-coords").checked) for (const n of neighbors(id)) if (n >= 0) frag.appendChild(el("polygon", { points: polyPoints(n) }));
+  $("nbrs").replaceChildren(frag);
+}
+
 function updateHover() {
   const id = state.hoverCell >= 0 ? state.hoverCell : state.cursor;
   const b = state.board;
-  if (!b || id < 0 || id >= b.n) { $("hover").textContent = ""; $("hover-cell").setAttribute("points", ""); return; }
+  if (!b || id < 0 || id >= b.n) { $("hover").textContent = ""; $("coords").textContent = ""; $("hover-cell").setAttribute("points", ""); showNeighbors(-1); return; }
   $("hover-cell").setAttribute("points", state.hoverCell >= 0 ? polyPoints(state.hoverCell) : "");
+  showNeighbors(state.hoverCell);
   const [x, y] = cellXY(id);
+  $("coords").textContent = $("show-coords").checked ? coordinates(id) : "";
   if (state.tool === "fog" && state.fogData && !state.fogData.explored[id]) {
     $("hover").textContent = `(${x}, ${y}) unexplored`;
     return;
@@ -558,13 +619,18 @@ function updateHover() {
   const parts = [`(${x}, ${y}) ${b.terrains[b.terrain[id]].name}${o >= 0 ? " + " + b.terrains[o].name : ""}`];
   const c = entryCost(id);
   parts.push(`entry ${c === null ? "impassable" : fmt(c)} for ${unitClass() || b.classes[0]}`);
+  if (b.elevation && state.tool === "sight") parts.push(`height ${fmt(b.elevation[id])}`);
   if (state.tool === "path" && state.pathData) {
     const k = state.pathData.index.get(id);
     if (k !== undefined) parts.push(`on the path: cost so far ${fmt(state.pathData.so_far[k])}, step ${k} of ${state.pathData.cells.length - 1}`);
   }
   if (state.tool === "path" && state.explain) {
-    const k = state.explain.index.get(id);
-    if (k !== undefined && k < state.explain.k) parts.push(`searched: cost so far ${fmt(state.explain.data.cost[k])}`);
+    const e = state.explain.data, k = state.explain.index.get(id);
+    if (k !== undefined && k < state.explain.k) {
+      const g = e.cost[k], h = e.h[k] * e.hscale;
+      const f = e.algorithm === "astar" ? g + h : e.algorithm === "greedy" ? h : g;
+      parts.push(`searched: g ${fmt(g)}, h ${fmt(h)}, f ${fmt(f)}`);
+    }
   }
   if (state.tool === "range" && state.rangeData) {
     const left = state.rangeData.left.get(id);
@@ -603,6 +669,7 @@ async function newBoard(ev, params) {
 function loadBoard(data, params) {
   const t0 = performance.now();
   state.board = decodeBoard(data);
+  state.orig = { terrain: state.board.terrain.slice(), overlay: state.board.overlay.slice() };
   state.params = params || null;
   $("kind").value = data.kind;
   $("width").value = data.width;
@@ -767,6 +834,7 @@ async function doSight(id, point) {
     const req = { ...base(), origin: cellXY(id), radius };
     if (point && state.board.square) req.point = point;
     const data = await api("fov", req).catch(() => null);
+    const b = state.board;
     if (data && state.tool === "sight") {
       setDim(0, data.visible, "#0d1b2a", 0.55);
       $("board").dataset.visible = data.visible.length;
@@ -775,8 +843,12 @@ async function doSight(id, point) {
       $("vispoly").setAttribute("points", data.polygon ? data.polygon.map(([x, y]) => `${x},${y}`).join(" ") : "");
       $("board").dataset.sight = cellXY(id).join(",");
       $("board").dataset.polygon = data.polygon ? data.polygon.length : 0;
-      showResult(`From ${cellXY(id).join(", ")}: <b id="fov-count">${data.visible.length}</b> cells in view within radius ${radius}.` +
-        (data.polygon ? ` Visibility polygon: ${data.polygon.length} corners.` : ""));
+      const cut = data.polygon && data.polygon_radius < data.sight_radius - 1e-9;
+      $("board").dataset.polygonCut = cut ? "1" : "";
+      showResult(`From ${cellXY(id).join(", ")}: <b id="fov-count">${data.visible.length}</b> cells in view within radius ${radius}` +
+        (b.elevation ? ` (viewer's height ${fmt(b.elevation[id])})` : "") + "." +
+        (data.polygon ? ` Visibility polygon: ${data.polygon.length} corners` +
+          (cut ? `, drawn within ${fmt(data.polygon_radius)} units of the viewer (many blockers in range: the lit cells go on to the full radius)` : "") + "." : ""));
       setStatus("field of view");
     }
   } finally {
@@ -949,39 +1021,67 @@ function stopExplain() {
   $("explain-info").textContent = "";
 }
 
+const SEARCH_NAMES = { astar: "A*", dijkstra: "Dijkstra", greedy: "greedy best-first", bfs: "breadth-first" };
+
 async function startExplain() {
   if (state.start === null) return refuse("click a start cell first");
-  const data = await api("explain", { ...base(), start: cellXY(state.start), goal: state.goal === null ? null : cellXY(state.goal), unit: unitClass() }).catch(() => null);
+  const data = await api("explain", {
+    ...base(), start: cellXY(state.start), goal: state.goal === null ? null : cellXY(state.goal), unit: unitClass(),
+    algorithm: $("search-algorithm").value, early: $("search-early").checked,
+  }).catch(() => null);
   if (!data) return null;
   stopExplain();
   state.explain = { data, k: 0, timer: null, index: new Map(data.order.map((id, i) => [id, i])) };
+  setStatus(`${SEARCH_NAMES[data.algorithm]}: ${data.order.length} cells closed`);
   return data;
+}
+
+function heat(v, top) {
+  // a sequential scale, light (0) to dark (top): the cost so far where numbers do not fit
+  const f = top > 0 ? Math.min(1, v / top) : 0;
+  return `hsl(${(205 - 160 * f).toFixed(0)},70%,${(88 - 50 * f).toFixed(0)}%)`;
 }
 
 function explainFrame() {
   const e = state.explain;
   if (!e) return;
-  const { order, came_from: came, cost } = e.data;
+  const { order, came_from: came, cost, opened, opened_at: openedAt } = e.data;
   const k = e.k;
-  const items = [];
+  const b = state.board;
+  const s = state.view.scale;
   const settled = new Set(order.slice(0, k));
   const open = [];
-  for (let i = 0; i < k; i++) items.push([order[i], "#bcd4e6"]);
-  for (let i = k; i < order.length; i++) if (settled.has(came[i])) { items.push([order[i], "#f6c667"]); open.push(order[i]); }
-  setFills(items, 0.75);
-  // came-from arrows: from each searched cell back to the cell it was reached from
+  for (let j = 0; j < opened.length && openedAt[j] <= k; j++) if (!settled.has(opened[j])) open.push(opened[j]);
+  const wantNumbers = $("explain-numbers").checked;
+  const fits = s >= 16;
+  const heatMap = wantNumbers && !fits;
+  let top = 0;
+  if (heatMap) for (let i = 0; i < k; i++) top = Math.max(top, cost[i] || 0);
+  const items = [];
+  for (let i = 0; i < k; i++) items.push([order[i], heatMap ? heat(cost[i] || 0, top) : "#bcd4e6"]);
+  for (const id of open) items.push([id, "#f6c667"]);
+  setFills(items, heatMap ? 0.85 : 0.75);
+  // came-from arrows, thinned so that they stay at least ~12 px apart
+  const stride = s >= 12 ? 1 : Math.ceil(12 / s);
   const frag = document.createDocumentFragment();
   for (let i = 1; i < k; i++) {
-    const [ax, ay] = center(order[i]), [bx, by] = center(came[i]);
+    const id = order[i];
+    if (stride > 1 && ((id % b.width) % stride || Math.floor(id / b.width) % stride)) continue;
+    const [ax, ay] = center(id), [bx, by] = center(came[i]);
     frag.appendChild(el("line", { x1: ax, y1: ay, x2: ax + (bx - ax) * 0.6, y2: ay + (by - ay) * 0.6, "marker-end": "url(#arrow)" }));
   }
   $("arrows").replaceChildren(frag);
-  state.labels = $("explain-numbers").checked ? order.slice(0, k).map((id, i) => [id, fmt(cost[i])]) : null;
+  state.labels = wantNumbers ? order.slice(0, k).map((id, i) => [id, fmt(cost[i])]) : null;
   $("board").dataset.explainStep = String(k);
   $("board").dataset.openSet = String(open.length);
+  $("board").dataset.heat = heatMap ? "1" : "";
   const done = k >= order.length;
-  $("explain-info").textContent = `step ${k} of ${order.length}: ${k} searched, ${open.length} in the open set` +
-    (done ? (e.data.goal_reached ? " — goal reached" : " — every reachable cell searched") : "");
+  const name = SEARCH_NAMES[e.data.algorithm] || e.data.algorithm;
+  $("explain-info").textContent = `${name}, step ${k} of ${order.length}: ${k} closed, ${open.length} in the open set` +
+    (done && e.data.goal_reached ? " — goal reached" : "") +
+    (done && (!e.data.goal_reached || e.data.early === false) ? " — every reachable cell searched" : "") +
+    (heatMap ? `. Cells are ${s.toFixed(0)} px, too small for numbers (16 px): colour shows the cost so far, light 0 to dark ${fmt(top)}; zoom in for numbers.` : "");
+  if (done) setStatus(`${name}: done, ${k} cells closed`);
   redraw();
 }
 
@@ -989,19 +1089,47 @@ async function explainPlay() {
   if (!state.explain) { if (!(await startExplain())) return; }
   const e = state.explain;
   if (e.timer) return;
+  if (e.k >= e.data.order.length) e.k = 0;
   const per = Math.max(1, Math.ceil(e.data.order.length / 80));
   e.timer = setInterval(() => {
     e.k = Math.min(e.data.order.length, e.k + per);
     explainFrame();
     if (e.k >= e.data.order.length) { clearInterval(e.timer); e.timer = null; }
   }, 60);
+  setStatus(`${SEARCH_NAMES[e.data.algorithm]}: playing`);
 }
-function explainPause() { if (state.explain && state.explain.timer) { clearInterval(state.explain.timer); state.explain.timer = null; } }
+function explainPause() {
+  if (state.explain && state.explain.timer) { clearInterval(state.explain.timer); state.explain.timer = null; }
+  if (state.explain) setStatus(`${SEARCH_NAMES[state.explain.data.algorithm]}: paused at step ${state.explain.k}`);
+}
 async function explainStep() {
   if (!state.explain) { if (!(await startExplain())) return; }
   explainPause();
   state.explain.k = Math.min(state.explain.data.order.length, state.explain.k + 1);
   explainFrame();
+}
+
+// a drag of the start or the goal with a search shown runs the search again and shows its last frame
+let liveBusy = false, liveAgain = false;
+async function liveSearch() {
+  if (liveBusy) { liveAgain = true; return; }
+  liveBusy = true;
+  const t0 = performance.now();
+  try {
+    const data = await startExplain();
+    if (data) {
+      state.explain.k = data.order.length;
+      explainFrame();
+      const ms = performance.now() - t0;
+      requestAnimationFrame(() => {
+        $("board").dataset.frontierMs = (performance.now() - t0).toFixed(1);
+        document.dispatchEvent(new CustomEvent("frontier-drawn", { detail: { ms } }));
+      });
+    }
+  } finally {
+    liveBusy = false;
+  }
+  if (liveAgain) { liveAgain = false; liveSearch(); }
 }
 
 // ---- painting, undo and redo ----------------------------------------------------------------------
@@ -1011,9 +1139,13 @@ function paintCell(id) {
   const name = $("paint-terrain").value;
   const tid = b.terrains.findIndex((t) => t.name === name);
   if (tid < 0 || (b.terrain[id] === tid && b.overlay[id] < 0)) return;
+  if (!state.stroke) state.stroke = { before: new Map(), after: name };
+  if (!state.stroke.before.has(id)) state.stroke.before.set(id, { t: b.terrain[id], o: b.overlay[id] });
   if (!state.paintQueue.has(id)) state.paintQueue.set(id, { t: b.terrain[id], o: b.overlay[id] });
+  const road = b.overlay[id] >= 0;
   b.terrain[id] = tid;
   b.overlay[id] = -1;
+  if (road) roadSegments();
   redraw();
   if (!paintTimer) paintTimer = setTimeout(flushPaint, 120);
 }
@@ -1028,19 +1160,22 @@ async function flushPaint() {
     while (state.paintQueue.size) {
       const before = new Map(state.paintQueue);
       state.paintQueue.clear();
-      const name = $("paint-terrain").value;
-      const ok = await sendPaint([...before.keys()], name, null);
-      if (!ok) return;
-      state.undo.push({ before, after: name });
-      state.redo = [];
-      updateHistoryButtons();
-      if (state.paintQueue.size) continue;
-      if (state.tool === "paint") await afterPaint();
-      if (!state.paintQueue.size) setStatus(`painted ${before.size} cell(s)`);
+      const ok = await sendPaint([...before.keys()], $("paint-terrain").value, null);
+      if (!ok) { state.stroke = null; return; }
     }
+    if (state.painting || !state.stroke) return;
+    // the stroke is over (the pointer is up) and every batch of it answered: one undo step
+    const stroke = state.stroke;
+    state.stroke = null;
+    state.undo.push(stroke);
+    state.redo = [];
+    updateHistoryButtons();
+    if (state.tool === "paint") await afterPaint();
+    setStatus(`painted ${stroke.before.size} cell(s)`);
   } finally {
     painting = false;
   }
+  if (state.paintQueue.size || (!state.painting && state.stroke)) flushPaint();
 }
 
 async function sendPaint(ids, terrain, overlay) {
@@ -1055,6 +1190,7 @@ async function sendPaint(ids, terrain, overlay) {
   roadSegments();
   redraw();
   updateHover();
+  updateLink();
   return true;
 }
 
@@ -1117,20 +1253,89 @@ async function exportBoard(format) {
   setStatus(`saved ${data.name}`);
 }
 
+function drawOverlay(ctx, k) {
+  // the SVG layer's marks (path, polygon, arrows, numbers, units, start and goal) onto a canvas in drawing units;
+  // k: screen pixels per drawing unit, so that lines keep the width they have on screen
+  const px = (e, prop) => parseFloat(getComputedStyle(e)[prop]) || 0;
+  const paint = (e, fillIt) => {
+    const st = getComputedStyle(e);
+    if (fillIt && st.fill !== "none") { ctx.globalAlpha = parseFloat(st.fillOpacity); ctx.fillStyle = e.getAttribute("fill") || st.fill; ctx.fill(); }
+    ctx.globalAlpha = 1;
+    if (st.stroke !== "none" && px(e, "strokeWidth") > 0) { ctx.strokeStyle = st.stroke; ctx.lineWidth = px(e, "strokeWidth") / k; ctx.stroke(); }
+  };
+  const pts = (e) => (e.getAttribute("points") || "").trim().split(/\s+/).filter(Boolean).map((v) => v.split(",").map(Number));
+  ctx.lineCap = "round";
+  ctx.lineJoin = "round";
+  for (const id of ["vispoly", "path"]) {
+    const e = $(id), q = pts(e);
+    if (!q.length) continue;
+    ctx.beginPath();
+    q.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+    if (id === "vispoly") ctx.closePath();
+    paint(e, id === "vispoly");
+  }
+  for (const e of $("arrows").children) {
+    ctx.beginPath();
+    ctx.moveTo(+e.getAttribute("x1"), +e.getAttribute("y1"));
+    ctx.lineTo(+e.getAttribute("x2"), +e.getAttribute("y2"));
+    paint(e, false);
+  }
+  for (const g of ["units", "marks"]) {
+    for (const e of $(g).children) {
+      if (e.style.display === "none") continue;
+      ctx.beginPath();
+      ctx.arc(+e.getAttribute("cx"), +e.getAttribute("cy"), +e.getAttribute("r"), 0, 2 * Math.PI);
+      paint(e, true);
+    }
+  }
+  if (state.labels && k >= 16) {
+    ctx.fillStyle = "#111";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.font = `600 ${Math.min(0.45, 13 / k)}px system-ui, sans-serif`;
+    for (const [id, text] of state.labels) ctx.fillText(text, state.board.cx[id], state.board.cy[id]);
+  }
+}
+
 function exportPng() {
-  const t = $("terrain"), s = $("shade");
+  // the whole board as it is shown (ground, roads, shading, marks), at the screen's zoom up to 4096 px a side
+  const b = state.board;
+  const [x0, y0, x1, y1] = b.bounds;
+  const k = Math.max(1, Math.min(state.view.scale, 4096 / Math.max(x1 - x0, y1 - y0)));
   const c = document.createElement("canvas");
-  c.width = t.width;
-  c.height = t.height;
+  c.width = Math.ceil((x1 - x0) * k);
+  c.height = Math.ceil((y1 - y0) * k);
   const ctx = c.getContext("2d");
-  ctx.drawImage(t, 0, 0);
-  ctx.drawImage(s, 0, 0);
+  ctx.setTransform(k, 0, 0, k, -x0 * k, -y0 * k);
+  const ids = [];
+  for (let i = 0; i < b.n; i++) if (valid(i)) ids.push(i);
+  paintLayers(ctx, ctx, ids, k);
+  drawOverlay(ctx, k);
+  $("board").dataset.pngSize = `${c.width}x${c.height}`;
   c.toBlob((blob) => { download("board.png", blob); setStatus("saved board.png"); }, "image/png");
+}
+
+// the options a link carries: URL key, input id
+const LINK_INPUTS = [["budget", "budget"], ["radius", "radius"], ["players", "players"], ["chunk", "max-chunk"],
+  ["mb", "move-budget"], ["team", "team"], ["mode", "partition-mode"]];
+
+function editsParam() {
+  // painted cells, grouped by their new ground: "terrain.overlay.ids" with ids as base-36 gaps, groups joined by "~"
+  const b = state.board, o = state.orig;
+  if (!o) return "";
+  const groups = new Map();
+  for (let id = 0; id < b.n; id++) {
+    if (b.terrain[id] === o.terrain[id] && b.overlay[id] === o.overlay[id]) continue;
+    const k = `${b.terrain[id].toString(36)}.${b.overlay[id] < 0 ? "x" : b.overlay[id].toString(36)}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(id);
+  }
+  return [...groups].map(([k, ids]) => `${k}.${ids.map((id, i) => (i ? id - ids[i - 1] : id).toString(36)).join("-")}`).join("~");
 }
 
 function linkParams() {
   const p = new URLSearchParams();
-  if (!state.params) return p;
+  if (!state.params) return null;
   p.set("kind", state.params.kind);
   p.set("w", state.params.width);
   p.set("h", state.params.height);
@@ -1142,29 +1347,72 @@ function linkParams() {
   if (state.goal !== null) p.set("goal", xy(state.goal));
   if (state.rangeStart !== null) p.set("from", xy(state.rangeStart));
   if (state.units.length) p.set("units", state.units.map((u) => `${u.x},${u.y},${u.team}`).join(";"));
+  for (const [k, id] of LINK_INPUTS) if ($(id).value !== $(id).defaultValue && $(id).value !== "") p.set(k, $(id).value);
+  const edits = editsParam();
+  if (edits) p.set("edits", edits);
   return p;
 }
 
 function updateLink() {
   if (!state.board) return;
   const p = linkParams();
-  history.replaceState(null, "", p.toString() ? `?${p}` : location.pathname);
+  history.replaceState(null, "", p && p.toString() ? `?${p}` : location.pathname);
+}
+
+function linkProblems(q) {
+  // what is wrong with a link's board, in words (empty: nothing)
+  const out = [];
+  const kinds = [...$("kind").options].map((o) => o.value);
+  if (!kinds.includes(q.get("kind"))) out.push(`kind=${q.get("kind")} is not a board kind (${kinds.join(", ")})`);
+  for (const [k, name] of [["w", "width"], ["h", "height"], ["seed", "seed"]]) {
+    const lim = (state.meta.limits || {})[name] || [0, Infinity];
+    const v = Number(q.get(k));
+    if (!q.has(k) || q.get(k).trim() === "" || !Number.isInteger(v) || v < lim[0] || v > lim[1]) {
+      out.push(`${k}=${q.has(k) ? q.get(k) : "(missing)"} is not a ${name} (an integer in ${lim[0]}..${lim[1]})`);
+    }
+  }
+  return out;
+}
+
+async function applyEdits(text) {
+  const b = state.board;
+  for (const group of text.split("~")) {
+    const [t36, o36, ids36] = group.split(".");
+    const t = parseInt(t36, 36), o = o36 === "x" ? -1 : parseInt(o36, 36);
+    if (!b.terrains[t] || (o >= 0 && !b.terrains[o]) || !ids36) return false;
+    let id = 0;
+    const ids = ids36.split("-").map((v, i) => (id = (i ? id : 0) + parseInt(v, 36)));
+    if (ids.some((v) => !Number.isInteger(v) || v < 0 || v >= b.n)) return false;
+    for (let i = 0; i < ids.length; i += 4096) {
+      if (!(await sendPaint(ids.slice(i, i + 4096), b.terrains[t].name, o >= 0 ? b.terrains[o].name : null))) return false;
+    }
+  }
+  return true;
 }
 
 async function fromLink() {
-  // a link names a board (kind, size, seed), the tool and its markers
+  // a link names a board (kind, size, seed), its painted cells, the tool, its options and markers
   const q = new URLSearchParams(location.search);
   if (!q.has("kind")) return false;
+  const problems = linkProblems(q);
+  if (problems.length) {
+    await newBoard();
+    refuse(`This link cannot be opened: ${problems.join("; ")}. Showing a new board instead.`);
+    $("board").dataset.badLink = "1";
+    return true;
+  }
   const num = (k) => Number(q.get(k));
   const params = { kind: q.get("kind"), width: num("w"), height: num("h"), seed: num("seed") };
   const data = await newBoard(null, params);
   if (!data) return true;
+  if (q.has("edits") && !(await applyEdits(q.get("edits")))) refuse("the link's painted cells could not all be read");
   const cell = (k) => {
     if (!q.has(k)) return null;
     const [x, y] = q.get(k).split(",").map(Number);
     return Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < data.width && y < data.height ? cellId(x, y) : null;
   };
   if (q.has("unit") && state.board.classes.includes(q.get("unit"))) $("unit").value = q.get("unit");
+  for (const [k, id] of LINK_INPUTS) if (q.has(k)) $(id).value = q.get(k);
   state.start = cell("start");
   state.goal = cell("goal");
   state.rangeStart = cell("from");
@@ -1176,6 +1424,7 @@ async function fromLink() {
     drawUnits();
   }
   selectTool(HELP[q.get("tool")] ? q.get("tool") : "path");
+  if (q.get("tool") === "territory") doTerritory();
   return true;
 }
 
@@ -1266,13 +1515,11 @@ function onPointerDown(ev) {
 function onPointerMove(ev) {
   if (!state.board) return;
   const id = eventCell(ev);
+  if (!pointers.has(ev.pointerId) && state.tool === "sight" && id >= 0) sightFollow(ev, id);
   if (ev.pointerType === "mouse" || pointers.size === 0) {
     if (id !== state.hoverCell) { state.hoverCell = id; updateHover(); }
   }
-  if (!pointers.has(ev.pointerId)) {
-    if (state.tool === "sight" && id >= 0) sightFollow(ev, id);
-    return;
-  }
+  if (!pointers.has(ev.pointerId)) return;
   pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
   if (!gesture) return;
   const [, , left, top] = stageSize();
@@ -1292,7 +1539,8 @@ function onPointerMove(ev) {
     if (id >= 0 && id !== cur && id !== other) {
       if (gesture.which === "start") state.start = id; else state.goal = id;
       gesture.moved = true;
-      stopExplain();
+      const searching = state.explain !== null;
+      if (searching) liveSearch(); else stopExplain();
       doPath();  // live: the newest answer wins
     }
   } else if (gesture.kind === "tap" || gesture.kind === "pan") {
@@ -1310,7 +1558,7 @@ function onPointerUp(ev) {
   const g = gesture;
   if (pointers.size === 0) gesture = null;
   if (!g) return;
-  if (g.kind === "paint") { state.painting = false; flushPaint(); return; }
+  if (g.kind === "paint") { state.painting = false; clearTimeout(paintTimer); flushPaint(); return; }
   if (g.kind === "tap" && ev.type === "pointerup") {
     const id = eventCell(ev);
     let point = null;
@@ -1406,6 +1654,9 @@ window.playground = {
   fillOf(x, y) { return state.fills ? state.fills.colors[cellId(x, y)] || null : null; },
   ground(x, y) { const id = cellId(x, y); return [state.board.terrain[id], state.board.overlay[id]]; },
   roads() { return state.board.roads.length; },
+  resetSearch() { stopExplain(); clearToolView(); doPath(); },
+  roadPairs() { return state.board.roads.filter(([a, c]) => a !== c).length; },
+  roadsDrawn() { const b = state.board; return b.roads.filter(([a, c]) => b.overlay[a] >= 0 && b.overlay[c] >= 0).length; },
 };
 
 async function init() {
@@ -1431,6 +1682,7 @@ async function init() {
   });
   $("unit").addEventListener("change", () => { stopExplain(); refreshTool(); updateLink(); });
   $("budget").addEventListener("change", refreshTool);
+  for (const [, id] of LINK_INPUTS) $(id).addEventListener("change", () => updateLink());
   $("show-zones").addEventListener("change", refreshTool);
   $("team").addEventListener("change", () => { if (state.tool === "fog") refreshTool(); });
   $("radius").addEventListener("change", refreshTool);
@@ -1443,6 +1695,10 @@ async function init() {
   $("export-tmx").addEventListener("click", () => exportBoard("tmx"));
   $("export-png").addEventListener("click", exportPng);
   $("share").addEventListener("click", async () => {
+    if (!state.params) {
+      refuse("A board opened from a file cannot be linked (a link rebuilds a generated board): share the file (Save JSON) instead.");
+      return;
+    }
     updateLink();
     try { await navigator.clipboard.writeText(location.href); setStatus("link copied"); } catch (e) { setStatus(`link: ${location.href}`); }
   });
@@ -1450,6 +1706,8 @@ async function init() {
   $("explain-pause").addEventListener("click", explainPause);
   $("explain-step").addEventListener("click", explainStep);
   $("explain-numbers").addEventListener("change", explainFrame);
+  $("show-coords").addEventListener("change", updateHover);
+  for (const id of ["search-algorithm", "search-early"]) $(id).addEventListener("change", () => { const on = state.explain; stopExplain(); if (on) explainPlay(); });
   try {
     state.meta = await api("meta");
     $("partition-mode").replaceChildren(...(state.meta.partition_modes || []).map((m) => new Option(m, m)));
