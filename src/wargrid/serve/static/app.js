@@ -850,6 +850,7 @@ async function doSight(id, point) {
         (data.polygon ? ` Visibility polygon: ${data.polygon.length} corners` +
           (cut ? `, drawn within ${fmt(data.polygon_radius)} units of the viewer (many blockers in range: the lit cells go on to the full radius)` : "") + "." : ""));
       setStatus("field of view");
+      requestAnimationFrame(() => document.dispatchEvent(new CustomEvent("sight-drawn", { detail: { cell: id } })));
     }
   } finally {
     sightBusy = false;
@@ -1654,6 +1655,7 @@ window.playground = {
   fillOf(x, y) { return state.fills ? state.fills.colors[cellId(x, y)] || null : null; },
   ground(x, y) { const id = cellId(x, y); return [state.board.terrain[id], state.board.overlay[id]]; },
   roads() { return state.board.roads.length; },
+  zoomTo(scale) { const [w, h] = stageSize(); zoomAt(w / 2, h / 2, scale / state.view.scale); },
   resetSearch() { stopExplain(); clearToolView(); doPath(); },
   roadPairs() { return state.board.roads.filter(([a, c]) => a !== c).length; },
   roadsDrawn() { const b = state.board; return b.roads.filter(([a, c]) => b.overlay[a] >= 0 && b.overlay[c] >= 0).length; },
