@@ -118,7 +118,7 @@ class BoardAnswer(TypedDict):
     version: int
     layers: str
     neighbors: dict[str, Any]
-    elevation: list[float] | None
+    elevation: list[float | None] | None
 
 
 class PathAnswer(TypedDict):
@@ -1037,8 +1037,8 @@ def h_fog(store: Boards, payload: Any) -> FogAnswer:
         radius = _int(p["radius"], "radius", 0, MAX_RADIUS)
         if s.fog is None or s.fog_radius != radius:
             if s.fog is not None:  # a new radius keeps what each team has explored
-                for t in TEAMS:
-                    s.fog_explored[t] = s.fog_explored.get(t, False) | s.fog.explored(t)
+                for name in TEAMS:
+                    s.fog_explored[name] = s.fog_explored.get(name, False) | s.fog.explored(name)
             s.fog = _call(m.fog, list(TEAMS), radius=radius)
             s.fog_radius = radius
         fog = s.fog
