@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from ..costs import CostField
 from ..errors import ArgumentError, CellError
 from .._kernels import load
-from .search import SearchState, check_costs, padded_id, topo_bundle
+from .search import SearchState, padded_id
 
 __all__ = ["ALGORITHMS", "SearchTrace", "trace_search"]
 
@@ -166,7 +166,7 @@ def trace_search(
     hscale = float(costs.min_cost) if goal is not None else 0.0
     k: Any = load("movement.explain")
     nc, no, reached = k.search_trace(
-        costs.cell, costs.edge, s, t if t >= 0 else s, bool(early_exit and t >= 0), topo_bundle(topo), hscale,
+        costs.cell, costs.edge, s, t if t >= 0 else s, bool(early_exit and t >= 0), topo.kernel_bundle, hscale,
         mode, state.arrays, state.next_gen(), order, par, gout, hout, opened, opened_at,
     )
     pw = topo.pw
