@@ -41,6 +41,7 @@ import numpy as np
 
 from wargrid import HexGrid, Map, SquareGrid
 from wargrid.rts import Simulation
+from wargrid.scenarios import corridor, crossing, crowd, units_away as away  # noqa: F401 - the crowd scenarios
 from _bar import bar
 
 
@@ -111,41 +112,6 @@ def run(kind: str, n: int, ticks: int, seed: int) -> dict:
     }
 
 
-def corridor(n_each: int, length: int = 40) -> Simulation:
-    """Two columns of ``n_each`` tanks meet head-on in a corridor one cell wide."""
-    m = Map(SquareGrid(length, 3, diagonal=True))
-    m.set_terrain([(x, y) for x in range(length) for y in (0, 2)], "water")
-    sim = Simulation(m, seed=1)
-    for i in range(n_each):
-        sim.add_unit((i, 1), unit="tracked", goal=(length - n_each + i, 1), speed=64)
-        sim.add_unit((length - 1 - i, 1), unit="tracked", goal=(n_each - 1 - i, 1), speed=96)
-    return sim
-
-
-def crossing(n_each: int, size: int = 24) -> Simulation:
-    """A column going east crosses a column going south through the middle of an open board."""
-    m = Map(SquareGrid(size, size, diagonal=True))
-    sim = Simulation(m, seed=2)
-    mid = size // 2
-    for i in range(n_each):
-        sim.add_unit((i % 3, mid - 1 + i // 3), unit="tracked", goal=(size - 1 - i % 3, mid - 1 + i // 3), speed=80)
-        sim.add_unit((mid - 1 + i // 3, i % 3), unit="tracked", goal=(mid - 1 + i // 3, size - 1 - i % 3), speed=80)
-    return sim
-
-
-def crowd(n: int, size: int = 24) -> Simulation:
-    """``n`` tanks and soldiers from around the board, all sent to one cell."""
-    m = Map(SquareGrid(size, size, diagonal=True))
-    sim = Simulation(m, seed=3)
-    rng = np.random.default_rng(3)
-    cells = rng.choice(size * size, size=n, replace=False)
-    for i, c in enumerate(cells.tolist()):
-        kind = "infantry" if i % 3 == 0 else "vehicle"
-        sim.add_unit((c % size, c // size), kind=kind, unit="foot" if kind == "infantry" else "tracked",
-                     goal=(size // 2, size // 2), speed=72)
-    return sim
-
-
 def mixed(kind: str, size: int, n: int, foot: float, *, seed: int) -> Simulation:
     """``n`` units (a share ``foot`` of them infantry) with random reachable goals on a small ``board``.
 
@@ -162,25 +128,6 @@ def mixed(kind: str, size: int, n: int, foot: float, *, seed: int) -> Simulation
         sim.add_unit(start, kind="infantry" if f else "vehicle", unit="foot" if f else "tracked", goal=goal,
                      speed=int(rng.integers(64, 257)))
     return sim
-
-
-def away(sim: Simulation) -> list[int]:
-    """The units off their goal (their target) although no other unit holds it as its own (at home on it).
-
-    A unit at home: one with no goal, or one standing on its goal. When the
-    run has settled this list is empty.
-    """
-    units = {u: sim.unit(u) for u, _, _, _ in sim.report().units}
-    at: dict[tuple[int, int], list[int]] = {}
-    for u, x in units.items():
-        at.setdefault(x.cell, []).append(u)
-    bad = []
-    for u, x in units.items():
-        if x.state == "destroyed" or x.target is None or x.cell == x.target or x.close_enough:
-            continue
-        if not any(units[h].target is None or units[h].cell == units[h].target for h in at.get(x.target, []) if h != u):
-            bad.append(u)
-    return bad
 
 
 def stress_case(seed: int) -> tuple[str, int, int, float]:

@@ -208,7 +208,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "tactics",
     "render",
     "map",
-    "io generate",
+    "io generate scenarios",
     "warmup survey",
     "serve",
     "cli __main__",

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,8 +15,7 @@ from wargrid.movement.turning import turning_path
 
 from rts_oracle import legal_steps
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import bench_rts  # noqa: E402  (the crowd scenarios, small)
+from wargrid import scenarios  # the crowd scenarios, small
 
 
 def _oracle_run(sim: Simulation, ticks: int) -> None:
@@ -45,23 +42,23 @@ def _oracle_run(sim: Simulation, ticks: int) -> None:
             break
 
 
-@pytest.mark.parametrize("make, n, ticks", [(bench_rts.corridor, 4, 1500), (bench_rts.crossing, 6, 1500), (bench_rts.crowd, 24, 2000)])
+@pytest.mark.parametrize("make, n, ticks", [(scenarios.corridor, 4, 1500), (scenarios.crossing, 6, 1500), (scenarios.crowd, 24, 2000)])
 def test_crowd_scenarios_all_arrive(make, n, ticks):
-    sim = make(n) if make is not bench_rts.crowd else make(n, 12)
+    sim = make(n) if make is not scenarios.crowd else make(n, 12)
     _oracle_run(sim, ticks)
     states = sim.report().states()
     assert set(states.values()) == {"arrived"}, sim.report().reasons()
 
 
 def test_head_on_trade_places():
-    sim = bench_rts.corridor(3, 12)
+    sim = scenarios.corridor(3, 12)
     sim.run(2000)
     assert set(sim.report().states().values()) == {"arrived"}
     assert any(e.what == "swap" for e in sim.events)
 
 
 def test_crowd_packs_around_its_goal():
-    sim = bench_rts.crowd(20, 12)
+    sim = scenarios.crowd(20, 12)
     sim.run(2000)
     cells = [sim.unit(u).cell for u in sim.report().states()]
     assert (6, 6) in cells
@@ -234,7 +231,7 @@ def test_unit_asked_aside_goes_back_to_its_goal():
     aside = [e.tick for e in sim.events if e.uid == home and e.what == "aside"]
     back = [e.tick for e in sim.events if e.uid == home and e.what == "arrived"]
     assert len(aside) == 1 and back[-1] > aside[0]
-    assert bench_rts.away(sim) == []
+    assert scenarios.units_away(sim) == []
 
 
 def test_unit_moved_off_its_goal_waits_while_the_goal_is_held_at_home():
@@ -244,16 +241,16 @@ def test_unit_moved_off_its_goal_waits_while_the_goal_is_held_at_home():
     sim.order(passing, (3, 1))  # and takes it as its own: the tank stays aside
     _oracle_run(sim, 300)
     assert sim.unit(passing).cell == (3, 1) and sim.unit(home).cell == (3, 0)
-    assert sim.unit(home).state == "arrived" and bench_rts.away(sim) == []
+    assert sim.unit(home).state == "arrived" and scenarios.units_away(sim) == []
     sim.order(passing, (6, 1))  # it leaves: the tank goes back
     _oracle_run(sim, 300)
     assert sim.unit(home).cell == (3, 1) and sim.unit(passing).cell == (6, 1)
 
 
 def test_crowd_units_stay_put_while_the_goal_is_held_at_home():
-    sim = bench_rts.crowd(20, 12)
+    sim = scenarios.crowd(20, 12)
     sim.run(2000)
     before = {u: sim.unit(u).cell for u in sim.report().states()}
     sim.run(200, until_settled=False)  # nobody moves: the goal's holder is at home
     assert {u: sim.unit(u).cell for u in before} == before
-    assert bench_rts.away(sim) == []
+    assert scenarios.units_away(sim) == []
