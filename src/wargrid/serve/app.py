@@ -68,7 +68,6 @@ CLIENT_COOKIE = "wargrid_client"
 """The cookie holding the page's client id (which boards are its own)."""
 
 _ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
-_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 """Host names a loopback-only server answers to."""
@@ -108,14 +107,40 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def json_depth(body: bytes) -> int:
-    """How deep arrays and objects nest in the JSON text ``body`` (brackets inside strings do not count).
+    r"""How deep arrays and objects nest in the JSON text ``body`` (brackets inside strings do not count).
+
+    One linear pass (numpy), whatever the body holds: a quote ends a string
+    unless an odd run of backslashes stands before it.
 
     >>> json_depth(b'{"a": [1, [2]], "b": "[[["}'), json_depth(b"[" * 5 + b"]" * 5), json_depth(b"7")
     (3, 5, 0)
+    >>> json_depth(rb'["\\", ["\"]"]]')
+    2
     """
-    text = np.frombuffer(_STRINGS.sub(b'""', body), dtype=np.uint8)
-    step = (text == ord("[")).astype(np.int64) + (text == ord("{")) - (text == ord("]")) - (text == ord("}"))
-    return int(np.cumsum(step).max(initial=0))
+    text = np.frombuffer(body, dtype=np.uint8)
+    if text.size == 0:
+        return 0
+    slash = text == ord("\\")
+    index = np.arange(text.size, dtype=np.int64)
+    last_plain = np.maximum.accumulate(np.where(slash, -1, index))  # last index <= i that is not a backslash
+    run_before = np.empty(text.size, dtype=np.int64)  # backslashes just before i
+    run_before[0] = 0
+    run_before[1:] = index[:-1] - last_plain[:-1]
+    quote = (text == ord('"')) & (run_before % 2 == 0)
+    outside = np.cumsum(quote) % 2 == 0  # an opening quote itself counts as inside, its closing one as outside
+    step = ((text == ord("[")) | (text == ord("{"))).astype(np.int64) - ((text == ord("]")) | (text == ord("}")))
+    return int(np.cumsum(np.where(outside, step, 0)).max(initial=0))
+
+
+def _parse_json(body: bytes) -> Any:
+    """``body`` checked for depth and parsed (CPU-bound: run in a worker thread, off the event loop)."""
+    depth = json_depth(body)
+    if depth > MAX_DEPTH:
+        raise ApiError(400, f"the request body nests arrays and objects {depth} deep; at most {MAX_DEPTH} are allowed")
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
 
 
 def _check_origin(request: Request) -> None:
@@ -154,13 +179,7 @@ async def _read_json(request: Request, timeout: float) -> Any:
         raise ApiError(408, f"the request body did not arrive within {timeout:g} s") from None
     if not body:
         raise ApiError(400, "the request body must be a JSON object, got an empty body")
-    depth = json_depth(body)
-    if depth > MAX_DEPTH:
-        raise ApiError(400, f"the request body nests arrays and objects {depth} deep; at most {MAX_DEPTH} are allowed")
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
+    return await run_in_threadpool(_parse_json, body)
 
 
 def _client_of(request: Any) -> str:
