@@ -1,4 +1,6 @@
-"""Atomic file writes: a temp file in the same folder, then ``os.replace``.
+"""Safe file IO: atomic writes, and reads of regular files only, with a byte cap.
+
+Writes go to a temp file in the same folder, then ``os.replace``.
 
 Nothing half-written is ever left at the destination: on failure the temp
 file is removed and the old file (if any) is untouched. A save behaves like
@@ -12,6 +14,18 @@ the file asked for, never the hidden temp file.
 >>> atomic_write(d / "a.txt", b"hello")
 >>> (d / "a.txt").read_bytes()
 b'hello'
+
+Reads (``read_regular``, ``open_regular``) refuse anything but a regular
+file -- a device such as ``/dev/zero``, a FIFO, a socket, a directory, or a
+symbolic link to one -- without blocking on it, and refuse a file past a
+byte cap before reading it (and while reading it, should it grow):
+
+>>> read_regular(d / "a.txt", cap=10)
+b'hello'
+>>> read_regular("/dev/zero", cap=10)
+Traceback (most recent call last):
+...
+wargrid.io.errors.MapFileError: /dev/zero: not a regular file (a character device); give a map file
 """
 
 from __future__ import annotations
@@ -20,9 +34,74 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Callable, IO
+from typing import Callable, IO, BinaryIO
 
-__all__ = ["atomic_write", "atomic_write_with"]
+__all__ = ["atomic_write", "atomic_write_with", "read_regular", "open_regular", "read_capped"]
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+
+
+def _file_error(message: str, path: str | os.PathLike[str]) -> Exception:
+    from .io.errors import MapFileError  # imported late: wargrid.io imports this module
+
+    return MapFileError(message, path)
+
+
+def open_regular(path: str | os.PathLike[str], *, cap: int, what: str = "map file") -> BinaryIO:
+    """``path`` opened for binary reading once it is known to be a regular file of at most ``cap`` bytes.
+
+    The file is opened without blocking (a FIFO is refused, not waited on) and
+    checked on the open descriptor (a symbolic link is judged by what it
+    points to). Raises ``MapFileError`` naming ``path``.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise _file_error(f"cannot read: {exc.strerror or exc}", path) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((name for test, name in _KINDS if test(st.st_mode)), "a special file")
+            raise _file_error(f"not a regular file ({kind}); give a {what}", path)
+        if st.st_size > cap:
+            raise _file_error(f"file is {st.st_size} bytes, past the limit of {cap} bytes for a {what}", path)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return open(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str | os.PathLike[str], *, cap: int, what: str = "map file") -> bytes:
+    """The bytes of the regular file ``path`` (see ``open_regular``), reading at most ``cap`` of them."""
+    with open_regular(path, cap=cap, what=what) as f:
+        return read_capped(f, path, cap=cap, what=what)
+
+
+def read_capped(f: BinaryIO, path: str | os.PathLike[str], *, cap: int, what: str = "map file") -> bytes:
+    """The rest of the regular file ``f`` (from ``open_regular(path)``), at most ``cap`` bytes.
+
+    Buffers only what the file holds (its size first, then 1 MiB at a time
+    should it grow), never ``cap`` bytes up front.
+    """
+    chunks = []
+    total = 0
+    try:
+        want = min(cap, max(0, os.fstat(f.fileno()).st_size - f.tell())) + 1
+        while total <= cap:
+            chunk = f.read(min(want, cap + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            want = 1 << 20
+    except OSError as exc:
+        raise _file_error(f"cannot read: {exc.strerror or exc}", path) from None
+    if total > cap:
+        raise _file_error(f"file grew past the limit of {cap} bytes for a {what} while it was read", path)
+    return b"".join(chunks)
 
 
 def _umask() -> int:

@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Iterator, Iterable, Mapping, Sequence, TypedDict
 
 import numpy as np
@@ -60,12 +61,35 @@ class TerrainTableData(TypedDict):
     terrains: list[TerrainData]
 
 
+def _clean_costs(name: str, costs: Mapping[str, Any]) -> dict[str, float]:
+    """``costs`` checked (class names are words, costs numbers > 0 or inf) as floats."""
+    clean: dict[str, float] = {}
+    for cls, c in dict(costs).items():
+        if not isinstance(cls, str) or not _is_word(cls):
+            raise ArgumentError(f"terrain {name!r}: movement class names must be words, got {cls!r}")
+        if type(c) is not float and type(c) is not int:  # the common cases skip the slower checks
+            if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
+                raise ArgumentTypeError(f"terrain {name!r}: cost for {cls!r} must be a number, got {c!r}")
+        c = float(c)
+        if not c > 0:  # NaN fails this too
+            raise ArgumentError(f"terrain {name!r}: cost for {cls!r} must be > 0 or inf (impassable), got {c}")
+        clean[cls] = c
+    return clean
+
+
 @dataclass(frozen=True)
 class Terrain:
     """One kind of ground.
 
-    >>> Terrain("marsh", "m", "#557755", costs={"foot": 3}).cost("foot")
+    ``costs`` (movement class -> cost, ``inf`` impassable) is checked when the
+    terrain is made and kept as a read-only mapping.
+
+    >>> t = Terrain("marsh", "m", "#557755", costs={"foot": 3}); t.cost("foot")
     3.0
+    >>> t.costs["foot"] = -5.0
+    Traceback (most recent call last):
+    ...
+    TypeError: 'mappingproxy' object does not support item assignment
     """
 
     name: str
@@ -83,18 +107,14 @@ class Terrain:
             raise ArgumentError(f"terrain {self.name!r}: color must look like '#rrggbb', got {self.color!r}")
         if not isinstance(self.blocks_sight, (bool, np.bool_)):
             raise ArgumentTypeError(f"terrain {self.name!r}: blocks_sight must be True or False, got {self.blocks_sight!r}")
-        clean: dict[str, float] = {}
-        for cls, c in dict(self.costs).items():
-            if not isinstance(cls, str) or not _is_word(cls):
-                raise ArgumentError(f"terrain {self.name!r}: movement class names must be words, got {cls!r}")
-            if type(c) is not float and type(c) is not int:  # the common cases skip the slower checks
-                if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
-                    raise ArgumentTypeError(f"terrain {self.name!r}: cost for {cls!r} must be a number, got {c!r}")
-            c = float(c)
-            if not c > 0:  # NaN fails this too
-                raise ArgumentError(f"terrain {self.name!r}: cost for {cls!r} must be > 0 or inf (impassable), got {c}")
-            clean[cls] = c
-        object.__setattr__(self, "costs", clean)
+        if not isinstance(self.costs, Mapping):
+            raise ArgumentTypeError(f"terrain {self.name!r}: costs must be a mapping of class name to cost, "
+                                    f"got {type(self.costs).__name__}")
+        object.__setattr__(self, "costs", MappingProxyType(_clean_costs(self.name, self.costs)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # costs is a read-only view (not picklable itself): rebuild through the constructor, which checks again
+        return (Terrain, (self.name, self.symbol, self.color, dict(self.costs), self.blocks_sight))
 
     def cost(self, unit: str) -> float:
         """Movement cost for class ``unit`` (``inf`` when the class is not listed).
@@ -149,6 +169,8 @@ class TerrainTable:
         for t in terrains:
             if not isinstance(t, Terrain):
                 raise ArgumentTypeError(f"terrains must hold Terrain objects, got {type(t).__name__} {t!r}")
+            if _clean_costs(t.name, t.costs) != t.costs:  # a cost changed behind the terrain's back
+                raise ArgumentError(f"terrain {t.name!r}: its costs were changed after it was made; make a new Terrain")
         if len(terrains) > 32767:
             raise ArgumentError(f"terrains must hold at most 32767 terrains, got {len(terrains)}")
         names = [t.name for t in terrains]

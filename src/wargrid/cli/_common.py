@@ -205,9 +205,14 @@ def map_kind(path: Path) -> str:
     ...
     wargrid.cli.CliError: c.map is not a map wargrid reads: a Moving AI map starts with 'type octile', a Wesnoth map with rows of comma-separated terrain codes; its first line is 'hello'
     """
+    from .._files import open_regular
+    from ..io.errors import MapFileError
+
     try:
-        with open(path, "rb") as f:
+        with open_regular(path, cap=1 << 40, what=".map file") as f:  # a FIFO or a device is refused, not read
             first = f.readline(256).decode("utf-8", "replace").strip()
+    except MapFileError as exc:
+        raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
     if first.split()[:1] == ["type"]:

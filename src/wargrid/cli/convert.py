@@ -6,18 +6,19 @@ import argparse
 from pathlib import Path
 
 from . import CliError
-from ._common import MAP_FORMATS, Subparsers, out_path, verb_parser, print_json
+from ._common import MAP_FORMATS, Subparsers, load_map, out_path, verb_parser, print_json
 
 _KNOWN = tuple(MAP_FORMATS)
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p = verb_parser(sub, "convert", examples=["wargrid convert board.json board.tmx",
-                              "wargrid convert arena.map arena.json",
+                              "wargrid convert arena.map arena.json", "wargrid convert wesnoth.map board.tmx",
                               "wargrid convert keep-off-the-grass.oramap grass.json --tilesets ~/OpenRA/mods/ra/tilesets"],
                     help="convert a map between formats",
                        description="Read IN and write OUT; formats follow the extensions: .json / .npz (wargrid), "
-                                   ".tmx / .tmj (Tiled), .map (Moving AI). IN may also be an OpenRA map (an .oramap "
+                                   ".tmx / .tmj (Tiled), .map (read as Moving AI or Wesnoth by its first line, written "
+                                   "as Moving AI). IN may also be an OpenRA map (an .oramap "
                                    "archive or a folder with map.yaml and map.bin, recognised by its content; its "
                                    "tileset is looked for as wargrid.load_openra does, see --tilesets). Layers a format "
                                    "cannot hold are dropped (Tiled keeps terrain and overlay; Moving AI keeps passability).")
@@ -52,14 +53,8 @@ def run(args: argparse.Namespace) -> int:
         from ..io.tiled import load_tiled
 
         m = load_tiled(src, terrain_property=args.terrain_property)
-    elif s == ".map":
-        from ..io.movingai import load_movingai
-
-        m = load_movingai(src)
     else:
-        from ..io.native import load_map
-
-        m = load_map(src)
+        m = load_map(str(src))  # as every verb reads: a .map is Moving AI or Wesnoth by its first line
     d = dst.suffix.lower()
     out_path(str(dst))
     if d in (".tmx", ".tmj"):

@@ -25,6 +25,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._budget import check_memory
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_int
 
@@ -44,6 +45,7 @@ __all__ = [
     "axial_to_offset_array",
     "hex_round_array",
     "Layout",
+    "MAX_HEX_LIST",
 ]
 
 OFFSET_KINDS = ("odd-q", "even-q", "odd-r", "even-r")
@@ -249,6 +251,9 @@ class Hex:
         [Hex(q=-1, r=1), Hex(q=0, r=1), Hex(q=1, r=0)]
         >>> len(Hex(0, 0).ring(3))
         18
+
+        Lists are capped at ``MAX_HEX_LIST`` hexes (about 120 bytes each);
+        ``ring_array`` gives bigger rings as arrays.
         """
         radius = _check_radius(radius)
         if radius == 0:
@@ -266,12 +271,57 @@ class Hex:
 
         >>> len(Hex(0, 0).spiral(2))
         19
+
+        Capped at ``MAX_HEX_LIST`` hexes; ``spiral_array`` gives bigger spirals as arrays.
         """
         radius = _check_radius(radius, area=True)
         out = [self]
         for k in range(1, radius + 1):
             out.extend(self.ring(k))
         return out
+
+    def ring_array(self, radius: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """``ring(radius)`` as two arrays ``(q, r)``, same order, for rings too big for a list.
+
+        Bounded by the memory the system has available (about 40 bytes a hex).
+
+        >>> q, r = Hex(0, 0).ring_array(1); q.tolist(), r.tolist()
+        ([-1, 0, 1, 1, 0, -1], [1, 1, 0, -1, -1, 0])
+        """
+        radius = _check_radius_array(radius, 6 * check_int(radius, "radius"), "ring_array")
+        if radius == 0:
+            return np.array([self.q], dtype=np.int64), np.array([self.r], dtype=np.int64)
+        side = np.repeat(np.arange(6, dtype=np.int64), radius)
+        j = np.tile(np.arange(radius, dtype=np.int64), 6)
+        return self._ring_cells(side, j, radius)
+
+    def spiral_array(self, radius: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """``spiral(radius)`` as two arrays ``(q, r)``, same order, for spirals too big for a list.
+
+        Bounded by the memory the system has available (about 100 bytes a hex).
+
+        >>> q, r = Hex(2, 0).spiral_array(1); q.tolist(), r.tolist()
+        ([2, 1, 2, 3, 3, 2, 1], [0, 1, 1, 0, -1, -1, 0])
+        """
+        r_in = check_int(radius, "radius")
+        radius = _check_radius_array(radius, 3 * r_in * (r_in + 1) + 1 if r_in >= 0 else 0, "spiral_array")
+        m = np.arange(3 * radius * (radius + 1), dtype=np.int64)  # positions after the centre
+        # ring k holds positions 3k(k-1) .. 3k(k+1)-1: k is the largest with 3k(k-1) <= m
+        k = np.floor((3 + np.sqrt(9 + 12 * m.astype(np.float64))) / 6).astype(np.int64)
+        k += 3 * (k + 1) * k <= m  # float rounding, either way
+        k -= 3 * k * (k - 1) > m
+        pos = m - 3 * k * (k - 1)
+        q, r = self._ring_cells(pos // np.maximum(k, 1), pos % np.maximum(k, 1), k)
+        return np.concatenate(([self.q], q)), np.concatenate(([self.r], r))
+
+    def _ring_cells(self, side: NDArray[np.int64], j: NDArray[np.int64],
+                    k: int | NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The ``j``-th hex of side ``side`` of the ring of radius ``k`` (the walk ``ring`` takes)."""
+        dq = np.array([d.q for d in HEX_DIRECTIONS], dtype=np.int64)
+        dr = np.array([d.r for d in HEX_DIRECTIONS], dtype=np.int64)
+        cq = np.concatenate(([0], np.cumsum(dq)[:-1])) + dq[4]  # the side's first hex, per unit of radius
+        cr = np.concatenate(([0], np.cumsum(dr)[:-1])) + dr[4]
+        return self.q + k * cq[side] + dq[side] * j, self.r + k * cr[side] + dr[side] * j
 
     def range(self, radius: int) -> list[Hex]:
         """Every hex within ``radius`` steps, ordered by ``(q, r)``.
@@ -336,7 +386,12 @@ def _check_hex(h: object, name: str) -> Hex:
     return h
 
 
-_MAX_HEXES = 1 << 28  # the longest list of hexes a method builds: past any board (grids.boards.MAX_CELLS)
+MAX_HEX_LIST = 1 << 21
+"""The longest list of ``Hex`` a method builds (2,097,152 hexes, about 250 MB); bigger shapes come as arrays."""
+
+_MAX_HEXES = 1 << 28  # the longest line: past any board (grids.boards.MAX_CELLS)
+_LIST_BYTES_PER_HEX = 128  # a Hex, its two ints and the list's slot, measured with tracemalloc
+_ARRAY_BYTES_PER_HEX = 112  # spiral_array's int64 temporaries at their peak
 
 
 def _check_radius(radius: object, *, area: bool = False) -> int:
@@ -344,8 +399,21 @@ def _check_radius(radius: object, *, area: bool = False) -> int:
     if radius < 0:
         raise ArgumentError(f"radius must be >= 0, got {radius}")
     n = 3 * radius * (radius + 1) + 1 if area else 6 * radius
-    if n > _MAX_HEXES:
-        raise ArgumentError(f"radius={radius} would list {n} hexes, more than {_MAX_HEXES}")
+    if n > MAX_HEX_LIST:
+        form = "spiral_array" if area else "ring_array"
+        raise ArgumentError(f"radius={radius} would list {n} hexes, more than MAX_HEX_LIST = {MAX_HEX_LIST} "
+                            f"(about {_LIST_BYTES_PER_HEX} bytes each); use Hex.{form} for bigger shapes")
+    check_memory(n * _LIST_BYTES_PER_HEX, what="a list of hexes", name="radius", value=radius)
+    return radius
+
+
+def _check_radius_array(radius: object, n: int, what: str) -> int:
+    radius = check_int(radius, "radius")
+    if radius < 0:
+        raise ArgumentError(f"radius must be >= 0, got {radius}")
+    if radius > 1 << 30:
+        raise ArgumentError(f"radius must be at most {1 << 30} for {what}, got {radius}")
+    check_memory(n * _ARRAY_BYTES_PER_HEX, what=f"Hex.{what}", name="radius", value=radius)
     return radius
 
 

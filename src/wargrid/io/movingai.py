@@ -21,10 +21,10 @@ refused before anything is allocated.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import IO, TYPE_CHECKING, Iterable, Sequence
@@ -35,7 +35,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_iterable, check_positive_int
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
-from .._files import atomic_write
+from .._files import atomic_write, open_regular
 from .errors import MAX_FILE_CELLS, MapFileError
 
 if TYPE_CHECKING:
@@ -103,20 +103,9 @@ _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?")
 
 
 def _open_text(path: str, encoding: str, cap: int) -> IO[str]:
-    """``path`` opened for reading once it is known to be a regular file of at most
-    ``cap`` bytes (opened without blocking, so a FIFO is refused, not waited on)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode) or st.st_size > cap:
-        os.close(fd)
-        why = "not a regular file" if not stat.S_ISREG(st.st_mode) else f"{st.st_size} bytes is past the limit of {cap} bytes"
-        raise MapFileError(why, path)
-    if hasattr(os, "set_blocking"):
-        os.set_blocking(fd, True)
-    return open(fd, "r", encoding=encoding, errors="strict", newline=None)
+    """``path`` opened for reading once it is known to be a regular file of at most ``cap`` bytes."""
+    return io.TextIOWrapper(open_regular(path, cap=cap, what="Moving AI file"), encoding=encoding, errors="strict",
+                            newline=None)
 
 
 def _header_int(path: os.PathLike[str] | str, lineno: int, line: str, key: str) -> int:

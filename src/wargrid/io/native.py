@@ -33,7 +33,7 @@ import tokenize
 import zipfile
 import zlib
 from pathlib import Path
-from typing import IO, Any, TypedDict
+from typing import IO, Any, BinaryIO, TypedDict
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,7 +44,7 @@ from ..grids.isometric import IsometricGrid
 from .._validate import check_positive_int
 from ..map import Map, Marker
 from ..terrain import TerrainTable, TerrainTableData
-from .._files import atomic_write, atomic_write_with
+from .._files import atomic_write, atomic_write_with, open_regular, read_capped
 from .errors import MAX_FILE_CELLS, MapFileError
 
 __all__ = ["save_map", "load_map", "map_to_dict", "map_from_dict", "grid_from_description", "FORMAT", "MapData",
@@ -139,6 +139,7 @@ def save_map(m: Map, path: str | os.PathLike[str], *, encoding: str | None = Non
     enc = encoding if encoding is not None else ("npz" if path.suffix.lower() == ".npz" else "json")
     if enc not in ("json", "npz"):
         raise ArgumentError(f"encoding must be 'json', 'npz' or None, got {encoding!r}")
+    m = m.copy()  # one state, taken under the map's lock: another thread's edit is all in or all out
     if enc == "json":
         atomic_write(path, json.dumps(map_to_dict(m), indent=1, allow_nan=False) + "\n")
         return
@@ -181,19 +182,24 @@ def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -
     """
     max_cells = check_positive_int(max_cells, "max_cells")
     path = Path(path)
-    try:
-        with open(path, "rb") as f:
+    npz_cap = _npz_byte_cap(max_cells)
+    with open_regular(path, cap=max(npz_cap, _MAX_JSON_BYTES), what="wargrid map file") as f:
+        try:
             head = f.read(4)
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-    except OSError as exc:
-        raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
-    if head.startswith(b"PK"):
-        return _load_npz(path, max_cells)
-    if size > _MAX_JSON_BYTES:
-        raise MapFileError(f"file is {size} bytes; JSON map files are capped at {_MAX_JSON_BYTES}: use .npz", path)
+            size = f.seek(0, os.SEEK_END)
+            f.seek(0)
+        except OSError as exc:
+            raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
+        if head.startswith(b"PK"):
+            if size > npz_cap:
+                raise MapFileError(f"file is {size} bytes, past the limit of {npz_cap} bytes for a .npz map of at "
+                                   f"most {max_cells} cells", path)
+            return _load_npz(f, path, max_cells)
+        if size > _MAX_JSON_BYTES:
+            raise MapFileError(f"file is {size} bytes; JSON map files are capped at {_MAX_JSON_BYTES}: use .npz", path)
+        raw = read_capped(f, path, cap=_MAX_JSON_BYTES, what="JSON map file")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
         data = json.loads(text)
     except UnicodeDecodeError as exc:
         raise MapFileError(f"not a text file ({exc.reason} at byte {exc.start})", path) from None
@@ -262,6 +268,7 @@ def map_to_dict(m: Map) -> MapData:
     >>> d["grid"]["kind"], d["layers"]["terrain"]
     ('square', ['...', '...'])
     """
+    m = m.copy()  # one state, taken under the map's lock
     sym = [t.symbol for t in m.terrains]
     layers: MapLayersData = {"terrain": ["".join(sym[i] for i in row) for row in m.terrain.tolist()]}
     if (m.overlay >= 0).any():
@@ -426,9 +433,15 @@ def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
     return m
 
 
-def _load_npz(path: Path, max_cells: int) -> Map:
+def _npz_byte_cap(max_cells: int) -> int:
+    """The largest .npz map file of at most ``max_cells`` cells: every layer stored, none compressed."""
+    per_cell = 8 * 8 + 8 + 8 + 8 + 1  # edges (8 directions of float64), terrain, overlay, elevation, mask
+    return max_cells * per_cell + _MAX_HEADER_BYTES + 8 * _NPY_SLACK
+
+
+def _load_npz(f: BinaryIO, path: Path, max_cells: int) -> Map:
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with np.load(f, allow_pickle=False) as z:
             names = set(z.files)
             if "header" not in names:
                 raise MapFileError("not a wargrid map file (no header array)", path)
@@ -440,12 +453,10 @@ def _load_npz(path: Path, max_cells: int) -> Map:
             header = json.loads(str(z["header"][()]))
             _check_header(header)
             gd = header.get("grid")
-            grid_from_description(gd, max_cells=max_cells)  # size cap before reading big arrays
+            board = grid_from_description(gd, max_cells=max_cells)  # size cap before reading big arrays
             keys = [k for k in ("terrain", "overlay", "mask", "elevation", "edges") if k in names]
-            for k in keys:  # read each array's declared shape before inflating it
-                shape = _declared(z.zip, k)[0]
-                if math.prod(shape) > max_cells * 8:
-                    raise MapFileError(f"array {k!r} declares shape {shape}, past the cap of {max_cells} cells", None)
+            for k in keys:  # each array's declared shape, dtype and inflated size, before inflating it
+                _check_member(z.zip, k, board.shape + ((board.ndir,) if k == "edges" else ()))
             arr = {k: z[k] for k in keys}
             for k, v in arr.items():
                 if v.dtype.kind not in _KINDS[k][0]:
@@ -455,6 +466,8 @@ def _load_npz(path: Path, max_cells: int) -> Map:
     except (OSError, ValueError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError, KeyError,
             SyntaxError, tokenize.TokenError) as exc:  # zip methods/encryption unsupported; a garbled .npy header
         raise MapFileError(f"not a readable .npz map file: {_msg(exc)}", path) from None
+    except MemoryError:
+        raise MapFileError("the arrays do not fit in memory", path) from None
     try:
         mask = arr.get("mask")
         grid = grid_from_description(gd, max_cells=max_cells, mask=mask)
@@ -485,6 +498,22 @@ def _declared(zf: zipfile.ZipFile, name: str) -> tuple[tuple[int, ...], np.dtype
         read = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
         shape, _, dtype = read(raw)
     return tuple(shape), np.dtype(dtype)
+
+
+def _check_member(zf: zipfile.ZipFile, name: str, shape: tuple[int, ...]) -> None:
+    """Refuse layer ``name`` unless it declares exactly ``shape`` (the header's board), a dtype of its kind of at
+    most 8 bytes, and inflates to no more than that needs -- all read before a byte of its data is inflated."""
+    declared, dtype = _declared(zf, name)
+    if declared != shape:
+        raise MapFileError(f"array {name!r} declares shape {declared}; the header's board needs {shape}", None)
+    kinds, kind_name = _KINDS[name]
+    if dtype.kind not in kinds or dtype.itemsize > 8:
+        raise MapFileError(f"array {name!r} has dtype {dtype}; it must be {kind_name} of at most 8 bytes", None)
+    need = math.prod(shape) * dtype.itemsize + _NPY_SLACK
+    size = zf.getinfo(name + ".npy").file_size
+    if size > need:
+        raise MapFileError(f"array {name!r} inflates to {size} bytes; its declared shape {shape} of {dtype} needs "
+                           f"at most {need}", None)
 
 
 def _check_member_bytes(zf: zipfile.ZipFile, max_cells: int) -> None:

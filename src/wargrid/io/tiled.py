@@ -75,7 +75,7 @@ from ..grids.isometric import IsometricGrid, IsoStagger
 from .._validate import check_positive_int
 from ..map import Map, Marker
 from ..terrain import TerrainTable
-from .._files import atomic_write, atomic_write_with
+from .._files import atomic_write, atomic_write_with, read_regular
 from ._names import TerrainNames
 from ._tiled_parse import (MAX_MAP_TILESET_BYTES, MAX_TILED_OBJECTS, MAX_TILESET_BYTES, TiledFile, TiledLayer, TiledObject,
                            check_size, read_tiled_file, to_int)
@@ -215,10 +215,7 @@ def load_tiled(
         root_path = Path(root)
         if not path.resolve().is_relative_to(root_path.resolve()):
             raise MapFileError(f"the map lies outside {root_path} (root=)", path)
-    try:
-        data = read_regular_file(path, _MAX_BYTES)
-    except OSError as exc:
-        raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
+    data = read_regular_file(path, _MAX_BYTES)
     opts = _Options(terrain_property, tile_terrain, default_terrain, collision_terrain, diagonal, bool(strict), max_cells,
                     ground_names, collision_names)
     try:
@@ -249,19 +246,9 @@ def _layer_names(v: str | Sequence[str] | None, what: str) -> tuple[str, ...] | 
 
 
 def read_regular_file(path: Path, cap: int) -> bytes:
-    """The bytes of a regular file of at most ``cap`` bytes (``MapFileError`` otherwise; ``OSError`` passes)."""
-    import stat
-
-    with path.open("rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise MapFileError("not a regular file (a device, a pipe or a folder): map files are read from regular files only", path)
-        if st.st_size > cap:
-            raise MapFileError(f"file is {st.st_size} bytes, more than the {cap} a map file may have", path)
-        data = fh.read(st.st_size + 1)  # (read(n) reserves n bytes: ask for what the file holds)
-    if len(data) > cap:
-        raise MapFileError(f"file is more than the {cap} bytes a map file may have", path)
-    return data
+    """The bytes of a regular file of at most ``cap`` bytes (``MapFileError`` otherwise: a device, a FIFO, a folder
+    or a link to one is refused without reading or waiting on it)."""
+    return read_regular(path, cap=cap, what="Tiled map file")
 
 
 @dataclass(frozen=True)
@@ -524,6 +511,15 @@ def _plain(props: Mapping[str, Any]) -> dict[str, Any]:
             (isinstance(v, float) and not math.isfinite(v))}
 
 
+def _elevation_size_message(size: int, cells: int) -> str:
+    """Why ``size`` bytes of 'wargrid.elevation' do not fit a board of ``cells`` cells (read at most 8 * cells + 1)."""
+    if size > 8 * cells:
+        return f"map property 'wargrid.elevation' holds more than {cells} heights; the board has {cells} cells"
+    if size % 8:
+        return f"map property 'wargrid.elevation' holds {size} bytes, not whole 8-byte heights"
+    return f"map property 'wargrid.elevation' holds {size // 8} heights; the board has {cells} cells"
+
+
 def _extras(f: TiledFile, shape: tuple[int, int], ndir: int) -> dict[str, Any]:
     """Elevation, edge costs and climb cost that wargrid wrote into the map's properties."""
     p = f.properties
@@ -535,8 +531,7 @@ def _extras(f: TiledFile, shape: tuple[int, int], ndir: int) -> dict[str, Any]:
         except (binascii.Error, ValueError, zlib.error):
             raise MapFileError("map property 'wargrid.elevation' is not base64 zlib data", None) from None
         if len(raw) != 8 * shape[0] * shape[1]:
-            raise MapFileError(f"map property 'wargrid.elevation' holds {len(raw) // 8} heights, the board has "
-                               f"{shape[0] * shape[1]}", None)
+            raise MapFileError(_elevation_size_message(len(raw), shape[0] * shape[1]), None)
         out["elevation"] = np.frombuffer(raw, dtype="<f8").reshape(shape).astype(np.float64)
     if "wargrid.edges" in p:
         try:

@@ -58,7 +58,7 @@ from ..grids.boards import HexGrid
 from .._validate import check_positive_int
 from ..map import Map, Marker
 from ..terrain import Terrain, TerrainTable
-from .._files import atomic_write
+from .._files import atomic_write, read_regular
 from ._names import free_symbols
 from ._wesnoth_rules import UNREACHABLE, WesnothRules, rules
 from .errors import MAX_FILE_CELLS, MapFileError
@@ -224,12 +224,8 @@ def load_wesnoth(
         raise ArgumentError(f"border_size must be 0, 1 or None, got {border_size!r}")
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > _MAX_BYTES:
-            raise MapFileError(f"file is {size} bytes, more than the {_MAX_BYTES} a Wesnoth map may have", path)
-        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark some editors write is not a code
-    except OSError as exc:
-        raise MapFileError(f"cannot read: {exc.strerror or exc}", path) from None
+        # a byte-order mark some editors write is not a code
+        text = read_regular(path, cap=_MAX_BYTES, what="Wesnoth map").decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise MapFileError(f"not a text file ({exc.reason} at byte {exc.start})", path) from None
     head_border, rows = _rows(text, path)

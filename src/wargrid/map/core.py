@@ -188,7 +188,7 @@ class MapCore:
         if not isinstance(terrains, TerrainTable):
             raise ArgumentTypeError(f"terrains must be a TerrainTable or None, got {type(terrains).__name__}")
         self.grid = grid
-        self.terrains = terrains
+        self._terrains = terrains
         self._terrain = self._check_id_layer(terrain, "terrain", allow_none=False)
         self._overlay = self._check_id_layer(overlay, "overlay", allow_none=True)
         self._elevation = None if elevation is None else self._check_float_layer(elevation, "elevation")
@@ -220,12 +220,26 @@ class MapCore:
 
     # -- pickling: the layers only; listeners and derived state rebuild -----------------------
     def __getstate__(self) -> dict[str, Any]:
-        keep = ("grid", "terrains", "_terrain", "_overlay", "_elevation", "_edges", "_climb_cost", "_markers",
-                "_properties", "_container", "_playable", "version")
-        return {k: self.__dict__[k] for k in keep}
+        with self._lock:  # a state that existed: no edit half applied (the layers are copied, edits write in place)
+            return {
+                "grid": self.grid,
+                "_terrains": self._terrains,
+                "_terrain": self._terrain.copy(),
+                "_overlay": self._overlay.copy(),
+                "_elevation": None if self._elevation is None else self._elevation.copy(),
+                "_edges": None if self._edges is None else self._edges.copy(),
+                "_climb_cost": self._climb_cost,
+                "_markers": self._markers,
+                "_properties": dict(self._properties),
+                "_container": self._container,
+                "_playable": self._playable.copy() if isinstance(self._playable, np.ndarray) else self._playable,
+                "version": self.version,
+            }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         version = state.pop("version", 0)
+        if "terrains" in state:  # pickled before the table became a read-only property
+            state["_terrains"] = state.pop("terrains")
         state.setdefault("_markers", ())
         state.setdefault("_properties", {})
         state.setdefault("_container", state["grid"])
@@ -278,6 +292,16 @@ class MapCore:
         return e.copy()
 
     # -- reading ------------------------------------------------------------------------------
+    @property
+    def terrains(self) -> TerrainTable:
+        """The terrain table the layers' ids index (read-only: swap it with ``set_terrains``)."""
+        return self._terrains
+
+    @terrains.setter
+    def terrains(self, value: TerrainTable) -> None:
+        raise AttributeError("Map.terrains is read-only: swap the table with m.set_terrains(table), which also "
+                             "refreshes the costs, zones and sight that depend on it")
+
     @property
     def terrain(self) -> npt.NDArray[np.int16]:
         """Read-only ``(height, width)`` terrain ids, indexed ``[y, x]`` (edit with ``set_terrain`` or ``edit()``)."""
@@ -784,6 +808,46 @@ class MapCore:
             ys, xs = np.nonzero(self.grid.mask)
             self._changed("elevation_changed", xs.astype(np.int64), ys.astype(np.int64), (), {})
 
+    def set_terrains(self, terrains: TerrainTable) -> None:
+        """Use ``terrains`` as the map's terrain table; the layers keep their ids, so id ``i`` becomes ``terrains[i]``.
+
+        Every cost field, zone labelling, sight board and prepared structure is
+        dropped and rebuilt on its next use; ``terrain_changed`` fires with no
+        cells (every cell) and ``data={"terrains": terrains}``.
+
+        Parameters
+        ----------
+        terrains : TerrainTable
+            The new table; it must have a terrain for every id the layers use.
+
+        Raises
+        ------
+        TypeError
+            ``terrains`` is not a ``TerrainTable`` (``ArgumentTypeError``).
+        ValueError
+            The layers use an id the new table lacks (``ArgumentError``).
+
+        Examples
+        --------
+        >>> from wargrid import Map, SquareGrid, Terrain, TerrainTable
+        >>> m = Map(SquareGrid(4, 1)); m.path((0, 0), (3, 0)).cost
+        6.0
+        >>> m.set_terrains(TerrainTable([Terrain("mud", ".", "#775533", costs={"foot": 5})]))
+        >>> m.path((0, 0), (3, 0)).cost, m.terrain_name((0, 0))
+        (15.0, 'mud')
+        """
+        if not isinstance(terrains, TerrainTable):
+            raise ArgumentTypeError(f"terrains must be a TerrainTable, got {type(terrains).__name__}")
+        with self._lock:
+            top = max(int(self._terrain.max(initial=0)), int(self._overlay.max(initial=-1)))
+            if top >= len(terrains):
+                raise ArgumentError(f"the map's layers use terrain id {top} ({self._terrains.names[top]!r}); the new "
+                                    f"table has {len(terrains)} terrains (ids 0..{len(terrains) - 1})")
+            self._terrains = terrains
+            self.derived.reset()
+            ys, xs = np.nonzero(self.grid.mask)
+            self._changed("terrain_changed", xs.astype(np.int64), ys.astype(np.int64), (), {"terrains": terrains})
+
     def set_edge(self, a: Cell, b: Cell, cost: float, *, both_ways: bool = True) -> None:
         """Extra ``cost`` for stepping from ``a`` to neighbour ``b`` (``inf``: a wall; ``0`` clears it).
 
@@ -1050,8 +1114,8 @@ class MapCore:
         derived state are already consistent, so errors are returned for the
         caller to raise at the end.
         """
-        self.version += 1
         zone_events = self.derived.after_edit(kind, xs, ys)
+        self.version += 1  # last: a reader that sees the new version gets answers from the new state
         errors: list[BaseException] = []
         if zone_events:
             ids = np.unique(ys * self.grid.width + xs)
@@ -1066,28 +1130,19 @@ class MapCore:
     def copy(self: M) -> M:
         """A deep copy of the layers (subscribers and derived state are not copied).
 
+        Taken under the map's lock, so a copy made while another thread edits
+        holds the map as it was before or after each edit, never between.
+
         >>> from wargrid import Map, SquareGrid
         >>> m = Map(SquareGrid(6, 4)); c = m.copy(); c == m
         True
         >>> c.set_terrain([(0, 0)], "water"); c == m
         False
         """
+        state = self.__getstate__()  # under the map's lock
+        state.pop("version")
         c = object.__new__(type(self))
-        c.__setstate__(
-            {
-                "grid": self.grid,
-                "terrains": self.terrains,
-                "_terrain": self._terrain.copy(),
-                "_overlay": self._overlay.copy(),
-                "_elevation": None if self._elevation is None else self._elevation.copy(),
-                "_edges": None if self._edges is None else self._edges.copy(),
-                "_climb_cost": self._climb_cost,
-                "_markers": self._markers,
-                "_properties": dict(self._properties),
-                "_container": self._container,
-                "_playable": self._playable,
-            }
-        )
+        c.__setstate__(state)
         return c
 
     def __eq__(self, other: object) -> bool:

@@ -175,6 +175,16 @@ class Derived:
         return got  # type: ignore[return-value]  # stored by this key with this type
 
     # -- the one invalidation path ------------------------------------------------------------
+    def reset(self) -> None:
+        """Drop everything (the terrain table changed: every class's costs may differ, classes may be gone)."""
+        with self.lock:
+            self._costs.clear()
+            self._zones.clear()
+            self._sight.clear()
+            self._blocks = None
+            self._extra.clear()
+            self._prepared.clear()
+
     def after_edit(self, kind: str, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]) -> list[ZoneEvent]:
         """Bring everything up to date after an edit of kind ``kind`` on cells ``(xs, ys)``.
 

@@ -243,8 +243,16 @@ def check_costs(grid: Grid, costs: object) -> CostField:
     return check_cost_field(grid, costs)
 
 
+MAX_WEIGHT = 1e6
+"""The largest A* ``weight``: past it the search is greedy best-first already, and ``weight`` times a long
+board's heuristic would overflow the priorities (``1e308`` did)."""
+
+
 def check_weight(weight: Any) -> float:
     w = check_real(weight, "weight", minimum=1.0)
+    if w > MAX_WEIGHT:
+        raise ArgumentError(f"weight must be in 1..{MAX_WEIGHT:g}, got {w:g}: past {MAX_WEIGHT:g} the bound "
+                            "(at most weight x the optimal cost) says nothing and the search is greedy already")
     return w
 
 

@@ -17,6 +17,7 @@ what its first team knows; a ``(height, width)`` array a mask (bool) or colours
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,10 +61,13 @@ class Picture:
     def __str__(self) -> str:
         return self.svg
 
-    def save(self, path: str) -> None:
-        """Write the markup to ``path``."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.svg)
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the markup to ``path``, atomically: a failed save leaves the old file whole and names ``path``."""
+        from .._files import atomic_write
+
+        if not isinstance(path, (str, os.PathLike)):
+            raise ArgumentTypeError(f"path must be a file path, got {type(path).__name__}")
+        atomic_write(path, self.svg)
 
 
 def _layer(a: np.ndarray) -> Overlay:

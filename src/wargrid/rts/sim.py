@@ -149,7 +149,13 @@ from ..grids.leptons import LEPTONS_PER_CELL
 from .occupancy import Occupancy
 
 __all__ = ["Simulation", "SimUnit", "SimEvent", "SimReport", "UNIT_KINDS", "STATES", "PATHFINDERS", "HEALTH_FLOOR",
-           "HEALTH_RULES", "CONDITION_YELLOW", "YELLOW_SPEED"]
+           "HEALTH_RULES", "CONDITION_YELLOW", "YELLOW_SPEED", "MAX_SPEED", "MAX_TEAM"]
+
+MAX_SPEED = 1 << 30
+"""The fastest a unit may be, in leptons per tick (and the widest ``close_enough``): positions stay exact int64."""
+
+MAX_TEAM = (1 << 31) - 1
+"""Team numbers are in ``-MAX_TEAM..MAX_TEAM``."""
 
 # ``UNIT_KINDS`` (obstacles can be destroyed; buildings cannot; neither moves), ``STATES`` (what a unit is
 # doing; 'waiting' and 'stuck' come with a reason), ``HEALTH_RULES`` and their numbers (``CONDITION_YELLOW``,
@@ -515,12 +521,14 @@ class Simulation:
         self.map.unit_class(unit)  # validates the class name
         c = self.grid.check_cell(cell, "cell")
         speed = check_int(speed, "speed")
-        if speed <= 0:
-            raise ArgumentError(f"speed must be > 0 leptons per tick, got {speed}")
+        if not 0 < speed <= MAX_SPEED:
+            raise ArgumentError(f"speed must be in 1..{MAX_SPEED} leptons per tick, got {speed}")
         team = check_int(team, "team")
+        if not -MAX_TEAM <= team <= MAX_TEAM:
+            raise ArgumentError(f"team must be in {-MAX_TEAM}..{MAX_TEAM}, got {team}")
         close = check_int(close_enough, "close_enough")
-        if close < 0:
-            raise ArgumentError(f"close_enough must be >= 0 leptons, got {close}")
+        if not 0 <= close <= MAX_SPEED:
+            raise ArgumentError(f"close_enough must be in 0..{MAX_SPEED} leptons, got {close}")
         hp, damage = self._check_amount(hp, "hp", positive=True), self._check_amount(damage, "damage")
         whole = hp if max_hp is None else self._check_amount(max_hp, "max_hp", positive=True)
         if hp > whole:

@@ -24,6 +24,11 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 __all__ = ["protocol_class"]
 
 
+def _host_of(connection: object) -> str | None:
+    client = getattr(connection, "client", None)
+    return str(client[0]) if isinstance(client, tuple) and client else None
+
+
 def protocol_class(*, header_timeout: float, max_per_client: int) -> type[asyncio.Protocol]:
     """An ``H11Protocol`` subclass with these limits, for ``uvicorn.Config(http=...)``."""
 
@@ -34,8 +39,7 @@ def protocol_class(*, header_timeout: float, max_per_client: int) -> type[asynci
             super().connection_made(transport)
             host = self.client[0] if self.client else None
             if host is not None:
-                held = sum(1 for c in self.connections if c is not self and getattr(c, "client", None)
-                           and c.client[0] == host)
+                held = sum(1 for c in self.connections if c is not self and _host_of(c) == host)
                 if held >= max_per_client:
                     transport.close()  # connection_lost takes it out of the server's set
                     return

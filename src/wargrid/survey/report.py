@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import html
 import os
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..errors import ArgumentError
+from .._files import atomic_write
 from .._validate import check_positive_int
 from ..terrain import TerrainTable
 from .columns import COLUMNS, STEPS
@@ -215,4 +215,4 @@ def write_report(result: SurveyLike, path: str | os.PathLike[str], *, rank_by: s
         parts.append("</div>")
     parts.append(f"<p>{html.escape(_DOCS[rank_by])}. Regions: the fair partition; black numbered dots: the starts; "
                  "white dots: the towns.</p></body></html>")
-    Path(path).write_text("".join(parts), encoding="utf-8")
+    atomic_write(path, "".join(parts))  # a full disk leaves the old report whole

@@ -268,6 +268,42 @@ def _run(spec: SurveySpec, seeds: list[int], workers: int | None, client: Any,
     return f"on {n} local processes"
 
 
+def _start_worker(parent: int, spec: SurveySpec) -> None:
+    """A pool worker's first step: watch the survey's process, then warm the kernels."""
+    watch_parent(parent)
+    warm(spec)
+
+
+def watch_parent(parent: int, *, every: float = 1.0) -> None:
+    """End this process when process ``parent`` is gone (a ``kill -9`` of the survey leaves none to stop it).
+
+    On Linux the kernel sends SIGKILL the moment the parent dies
+    (``PR_SET_PDEATHSIG``); everywhere a daemon thread also checks the parent
+    every ``every`` seconds, and a parent already gone ends the process at once.
+    """
+    import signal
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no libc prctl: the thread below still watches
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="wargrid-survey-parent-watch", daemon=True).start()
+
+
 def _run_pool(spec: SurveySpec, seeds: list[int], n: int, on_row: Callable[[Row], None]) -> None:
     """Measure ``seeds`` on a pool of ``n`` fresh processes, each warmed once; a pool broken by a dying worker
     is replaced and the maps it had not finished run again."""
@@ -279,7 +315,8 @@ def _run_pool(spec: SurveySpec, seeds: list[int], n: int, on_row: Callable[[Row]
     context = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
     for _ in range(_POOL_TRIES):
         finished: set[int] = set()
-        pool = ProcessPoolExecutor(max_workers=min(n, len(todo)), mp_context=context, initializer=warm, initargs=(spec,))
+        pool = ProcessPoolExecutor(max_workers=min(n, len(todo)), mp_context=context, initializer=_start_worker,
+                                   initargs=(os.getpid(), spec))
         try:
             futures = {pool.submit(measure, spec, s): s for s in todo}
             for future in as_completed(futures):

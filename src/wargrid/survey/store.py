@@ -8,10 +8,10 @@ continues from.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any, Sequence
 
 from .._extras import require
+from .._files import atomic_write_with
 from ..errors import ArgumentError
 from .columns import COLUMNS
 from .measuring import SurveySpec
@@ -43,14 +43,8 @@ def to_table(rows: Sequence[dict[str, Any]], spec: SurveySpec | None = None) -> 
 def write_rows(path: str | os.PathLike[str], rows: Sequence[dict[str, Any]], spec: SurveySpec) -> None:
     """Write ``rows`` to the Parquet file ``path``, replacing it atomically."""
     pq = require("pyarrow.parquet", extra="survey", feature=_FEATURE)
-    p = Path(path)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
-    try:
-        pq.write_table(to_table(rows, spec), tmp)
-        os.replace(tmp, p)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    table = to_table(rows, spec)
+    atomic_write_with(path, lambda f: pq.write_table(table, f))
 
 
 def read_rows(path: str | os.PathLike[str], spec: SurveySpec | None = None) -> list[dict[str, Any]]:
