@@ -20,9 +20,10 @@ file -- a device such as ``/dev/zero``, a FIFO, a socket, a directory, or a
 symbolic link to one -- without blocking on it, and refuse a file past a
 byte cap before reading it (and while reading it, should it grow):
 
->>> read_regular(d / "a.txt", cap=10)
+>>> from wargrid.io.errors import MapFileError
+>>> read_regular(d / "a.txt", cap=10, error=MapFileError)
 b'hello'
->>> read_regular("/dev/zero", cap=10)
+>>> read_regular("/dev/zero", cap=10, error=MapFileError)
 Traceback (most recent call last):
 ...
 wargrid.io.errors.MapFileError: /dev/zero: not a regular file (a character device); give a map file
@@ -42,30 +43,28 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (sta
           (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
 
 
-def _file_error(message: str, path: str | os.PathLike[str]) -> Exception:
-    from .io.errors import MapFileError  # imported late: wargrid.io imports this module
-
-    return MapFileError(message, path)
+FileError = Callable[[str, "str | os.PathLike[str]"], Exception]
+"""Makes the error a refused read raises, from the reason and the path (the loaders pass ``MapFileError``)."""
 
 
-def open_regular(path: str | os.PathLike[str], *, cap: int, what: str = "map file") -> BinaryIO:
+def open_regular(path: str | os.PathLike[str], *, cap: int, error: FileError, what: str = "map file") -> BinaryIO:
     """``path`` opened for binary reading once it is known to be a regular file of at most ``cap`` bytes.
 
     The file is opened without blocking (a FIFO is refused, not waited on) and
     checked on the open descriptor (a symbolic link is judged by what it
-    points to). Raises ``MapFileError`` naming ``path``.
+    points to). Raises ``error(reason, path)``.
     """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        raise _file_error(f"cannot read: {exc.strerror or exc}", path) from None
+        raise error(f"cannot read: {exc.strerror or exc}", path) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             kind = next((name for test, name in _KINDS if test(st.st_mode)), "a special file")
-            raise _file_error(f"not a regular file ({kind}); give a {what}", path)
+            raise error(f"not a regular file ({kind}); give a {what}", path)
         if st.st_size > cap:
-            raise _file_error(f"file is {st.st_size} bytes, past the limit of {cap} bytes for a {what}", path)
+            raise error(f"file is {st.st_size} bytes, past the limit of {cap} bytes for a {what}", path)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return open(fd, "rb")
@@ -74,13 +73,14 @@ def open_regular(path: str | os.PathLike[str], *, cap: int, what: str = "map fil
         raise
 
 
-def read_regular(path: str | os.PathLike[str], *, cap: int, what: str = "map file") -> bytes:
+def read_regular(path: str | os.PathLike[str], *, cap: int, error: FileError, what: str = "map file") -> bytes:
     """The bytes of the regular file ``path`` (see ``open_regular``), reading at most ``cap`` of them."""
-    with open_regular(path, cap=cap, what=what) as f:
-        return read_capped(f, path, cap=cap, what=what)
+    with open_regular(path, cap=cap, error=error, what=what) as f:
+        return read_capped(f, path, cap=cap, error=error, what=what)
 
 
-def read_capped(f: BinaryIO, path: str | os.PathLike[str], *, cap: int, what: str = "map file") -> bytes:
+def read_capped(f: BinaryIO, path: str | os.PathLike[str], *, cap: int, error: FileError,
+                what: str = "map file") -> bytes:
     """The rest of the regular file ``f`` (from ``open_regular(path)``), at most ``cap`` bytes.
 
     Buffers only what the file holds (its size first, then 1 MiB at a time
@@ -98,9 +98,9 @@ def read_capped(f: BinaryIO, path: str | os.PathLike[str], *, cap: int, what: st
             total += len(chunk)
             want = 1 << 20
     except OSError as exc:
-        raise _file_error(f"cannot read: {exc.strerror or exc}", path) from None
+        raise error(f"cannot read: {exc.strerror or exc}", path) from None
     if total > cap:
-        raise _file_error(f"file grew past the limit of {cap} bytes for a {what} while it was read", path)
+        raise error(f"file grew past the limit of {cap} bytes for a {what} while it was read", path)
     return b"".join(chunks)
 
 

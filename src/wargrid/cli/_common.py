@@ -209,7 +209,7 @@ def map_kind(path: Path) -> str:
     from ..io.errors import MapFileError
 
     try:
-        with open_regular(path, cap=1 << 40, what=".map file") as f:  # a FIFO or a device is refused, not read
+        with open_regular(path, cap=1 << 40, error=MapFileError, what=".map file") as f:  # a FIFO or a device is refused, not read
             first = f.readline(256).decode("utf-8", "replace").strip()
     except MapFileError as exc:
         raise CliError(str(exc)) from None

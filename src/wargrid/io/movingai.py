@@ -104,7 +104,7 @@ _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?")
 
 def _open_text(path: str, encoding: str, cap: int) -> IO[str]:
     """``path`` opened for reading once it is known to be a regular file of at most ``cap`` bytes."""
-    return io.TextIOWrapper(open_regular(path, cap=cap, what="Moving AI file"), encoding=encoding, errors="strict",
+    return io.TextIOWrapper(open_regular(path, cap=cap, error=MapFileError, what="Moving AI file"), encoding=encoding, errors="strict",
                             newline=None)
 
 

@@ -183,7 +183,7 @@ def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -
     max_cells = check_positive_int(max_cells, "max_cells")
     path = Path(path)
     npz_cap = _npz_byte_cap(max_cells)
-    with open_regular(path, cap=max(npz_cap, _MAX_JSON_BYTES), what="wargrid map file") as f:
+    with open_regular(path, cap=max(npz_cap, _MAX_JSON_BYTES), error=MapFileError, what="wargrid map file") as f:
         try:
             head = f.read(4)
             size = f.seek(0, os.SEEK_END)
@@ -197,7 +197,7 @@ def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -
             return _load_npz(f, path, max_cells)
         if size > _MAX_JSON_BYTES:
             raise MapFileError(f"file is {size} bytes; JSON map files are capped at {_MAX_JSON_BYTES}: use .npz", path)
-        raw = read_capped(f, path, cap=_MAX_JSON_BYTES, what="JSON map file")
+        raw = read_capped(f, path, cap=_MAX_JSON_BYTES, error=MapFileError, what="JSON map file")
     try:
         text = raw.decode("utf-8")
         data = json.loads(text)

@@ -928,6 +928,8 @@ def is_openra_map(path: str | os.PathLike[str]) -> bool:
             p = p.parent
         if p.is_dir():
             return (p / "map.yaml").is_file() and (p / "map.bin").is_file()
+        if not p.is_file():  # a FIFO or a device: never opened (opening a FIFO waits for a writer)
+            return False
         with open(p, "rb") as f:
             if f.read(4) not in _ZIP_MAGIC:
                 return False

@@ -248,7 +248,7 @@ def _layer_names(v: str | Sequence[str] | None, what: str) -> tuple[str, ...] | 
 def read_regular_file(path: Path, cap: int) -> bytes:
     """The bytes of a regular file of at most ``cap`` bytes (``MapFileError`` otherwise: a device, a FIFO, a folder
     or a link to one is refused without reading or waiting on it)."""
-    return read_regular(path, cap=cap, what="Tiled map file")
+    return read_regular(path, cap=cap, error=MapFileError, what="Tiled map file")
 
 
 @dataclass(frozen=True)

@@ -225,7 +225,7 @@ def load_wesnoth(
     path = Path(path)
     try:
         # a byte-order mark some editors write is not a code
-        text = read_regular(path, cap=_MAX_BYTES, what="Wesnoth map").decode("utf-8-sig")
+        text = read_regular(path, cap=_MAX_BYTES, error=MapFileError, what="Wesnoth map").decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise MapFileError(f"not a text file ({exc.reason} at byte {exc.start})", path) from None
     head_border, rows = _rows(text, path)

@@ -59,7 +59,7 @@ def is_loopback(host: str) -> bool:
         infos = socket.getaddrinfo(name, None, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         return False
-    return bool(infos) and all(_address_is_loopback(str(info[4][0])) for info in infos)
+    return bool(infos) and all(_address_is_loopback(str(sockaddr[0])) for _, _, _, _, sockaddr in infos)
 
 
 def _address_is_loopback(address: str) -> bool:
