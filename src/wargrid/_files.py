@@ -20,13 +20,13 @@ file -- a device such as ``/dev/zero``, a FIFO, a socket, a directory, or a
 symbolic link to one -- without blocking on it, and refuse a file past a
 byte cap before reading it (and while reading it, should it grow):
 
->>> from wargrid.io.errors import MapFileError
+>>> from wargrid import MapFileError
 >>> read_regular(d / "a.txt", cap=10, error=MapFileError)
 b'hello'
 >>> read_regular("/dev/zero", cap=10, error=MapFileError)
 Traceback (most recent call last):
 ...
-wargrid.io.errors.MapFileError: /dev/zero: not a regular file (a character device); give a map file
+wargrid.errors.MapFileError: /dev/zero: not a regular file (a character device); give a map file
 """
 
 from __future__ import annotations
