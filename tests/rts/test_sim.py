@@ -131,7 +131,7 @@ def test_goal_cut_off_reports_why():
     "call, err, words",
     [
         (lambda s: s.add_unit((9, 9)), IndexError, "cell (9, 9) is off the board"),
-        (lambda s: s.add_unit((0, 0), speed=-5), ValueError, "speed must be in 1.."),
+        (lambda s: s.add_unit((0, 0), speed=-5), ValueError, "speed must be > 0"),
         (lambda s: s.add_unit((0, 0), speed=1.5), TypeError, "speed must be an integer"),
         (lambda s: s.add_unit((0, 0), unit="hover"), ValueError, "unknown unit class 'hover'"),
         (lambda s: s.add_unit((0, 0), kind="plane"), ValueError, "kind must be one of"),

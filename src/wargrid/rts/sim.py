@@ -521,14 +521,18 @@ class Simulation:
         self.map.unit_class(unit)  # validates the class name
         c = self.grid.check_cell(cell, "cell")
         speed = check_int(speed, "speed")
-        if not 0 < speed <= MAX_SPEED:
-            raise ArgumentError(f"speed must be in 1..{MAX_SPEED} leptons per tick, got {speed}")
+        if speed <= 0:
+            raise ArgumentError(f"speed must be > 0 leptons per tick, got {speed}")
+        if speed > MAX_SPEED:
+            raise ArgumentError(f"speed must be at most MAX_SPEED = {MAX_SPEED} leptons per tick, got {speed}")
         team = check_int(team, "team")
         if not -MAX_TEAM <= team <= MAX_TEAM:
             raise ArgumentError(f"team must be in {-MAX_TEAM}..{MAX_TEAM}, got {team}")
         close = check_int(close_enough, "close_enough")
-        if not 0 <= close <= MAX_SPEED:
-            raise ArgumentError(f"close_enough must be in 0..{MAX_SPEED} leptons, got {close}")
+        if close < 0:
+            raise ArgumentError(f"close_enough must be >= 0 leptons, got {close}")
+        if close > MAX_SPEED:
+            raise ArgumentError(f"close_enough must be at most MAX_SPEED = {MAX_SPEED} leptons, got {close}")
         hp, damage = self._check_amount(hp, "hp", positive=True), self._check_amount(damage, "damage")
         whole = hp if max_hp is None else self._check_amount(max_hp, "max_hp", positive=True)
         if hp > whole:
