@@ -49,11 +49,12 @@ order into one int64 key a heap slot (same pops as ``astar``), and
 Shared helpers and hot loops. ``heap.heap_up``/``heap.heap_pop`` and
 ``steps.step_to``/``steps.corner_ok`` serve the kernels whose inner loop is
 not the whole cost of a query: ``turns.route``, ``jps.jps`` (a handful of
-jump points per query), ``movement.turning``'s facing search and the RTS
-kernels. The A* and Dijkstra kernels (``astar``, ``astar_plain``,
-``dijkstra``, ``dijkstra_plain``) keep the sift loops and the neighbour step
-written out, because calling the helpers there was measured slower
-(``docs/design/kernels.md``). Only the comparison ``heap._before`` (scalars in,
+jump points per query), ``movement.turning``'s facing search, the zone
+kernels and the RTS kernels. The general ``astar`` and ``dijkstra`` take
+their neighbour step and corner rule from ``steps.step_xy``/``steps.corner_pass``
+(``_jit.helper``s: re-measured at the same speed as the written-out code,
+``docs/design/kernels.md``); the A* and Dijkstra kernels keep their sift
+loops written out. Only the comparison ``heap._before`` (scalars in,
 no arrays) is inlined into ``astar`` at no cost. The search kernels take
 their arguments as the bundles above (at most 10 arguments a call); the
 tuples are unpacked once at the top of a kernel, outside the loops.

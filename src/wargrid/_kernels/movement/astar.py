@@ -8,7 +8,7 @@ import numpy as np
 from .._jit import jit
 from .heap import _before, heap_up
 from .heuristics import heuristic, heuristic_xy
-from .steps import INF, _U
+from .steps import INF, _U, corner_pass, step_xy
 
 
 @jit
@@ -97,15 +97,7 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
             base = (uy & 1) * ndir
         for d in range(ndir):
             k = base + d
-            q = u + off[k]
-            qx = ux + dxa[k]
-            if wrap:
-                if qx < 0:
-                    qx += width
-                    q += width
-                elif qx >= width:
-                    qx -= width
-                    q -= width
+            q, qx = step_xy(u, ux, k, off, dxa, wrap, width)
             qu = np.uintp(q)
             c = cell[qu]
             if c == INF:
@@ -113,25 +105,8 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
             s = stamp[qu]
             if s == cl:
                 continue
-            if crule != 0:
-                c0 = corner[2 * d]
-                if c0 >= 0:
-                    k0 = base + c0
-                    k1 = base + corner[2 * d + 1]
-                    q0 = u + off[k0]
-                    q1 = u + off[k1]
-                    if wrap:
-                        x0 = ux + dxa[k0]
-                        x1 = ux + dxa[k1]
-                        q0 += width if x0 < 0 else (-width if x0 >= width else 0)
-                        q1 += width if x1 < 0 else (-width if x1 >= width else 0)
-                    a0 = cell[q0] < INF
-                    a1 = cell[q1] < INF
-                    if crule == 1:
-                        if not (a0 and a1):
-                            continue
-                    elif not (a0 or a1):
-                        continue
+            if not corner_pass(cell, u, ux, base, d, corner, crule, off, dxa, wrap, width):
+                continue
             nd = gu + stepl[d] * c
             if has_edge:
                 nd += edge[u * ndir + d]

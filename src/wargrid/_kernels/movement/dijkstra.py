@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .steps import INF, _U
+from .steps import INF, _U, corner_pass, step_xy
 
 
 @jit
@@ -93,15 +93,7 @@ def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
         cu = cell[u]
         for e in range(ndir):
             k = base + e
-            q = u + off[k]
-            qx = ux + dxa[k]
-            if wrap:
-                if qx < 0:
-                    qx += width
-                    q += width
-                elif qx >= width:
-                    qx -= width
-                    q -= width
+            q, qx = step_xy(u, ux, k, off, dxa, wrap, width)
             qu = np.uintp(q)
             c = cell[qu]
             if c == INF:
@@ -124,25 +116,8 @@ def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
                 px = ux
                 pb = base
                 sc = stepl[d] * c
-            if crule != 0:
-                c0 = corner[2 * d]
-                if c0 >= 0:
-                    k0 = pb + c0
-                    k1 = pb + corner[2 * d + 1]
-                    q0 = p + off[k0]
-                    q1 = p + off[k1]
-                    if wrap:
-                        x0 = px + dxa[k0]
-                        x1 = px + dxa[k1]
-                        q0 += width if x0 < 0 else (-width if x0 >= width else 0)
-                        q1 += width if x1 < 0 else (-width if x1 >= width else 0)
-                    a0 = cell[q0] < INF
-                    a1 = cell[q1] < INF
-                    if crule == 1:
-                        if not (a0 and a1):
-                            continue
-                    elif not (a0 or a1):
-                        continue
+            if not corner_pass(cell, p, px, pb, d, corner, crule, off, dxa, wrap, width):
+                continue
             nd = gu + sc
             if has_edge:
                 nd += edge[p * ndir + d]

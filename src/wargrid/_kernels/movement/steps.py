@@ -2,7 +2,8 @@
 
 ``move_mask`` folds both rules into one byte a cell for the plain kernels
 (see the package notes); ``step_to`` and ``corner_ok`` apply them one step at
-a time for the kernels that do not run hot loops over them.
+a time from a padded id alone, ``step_xy`` and ``corner_pass`` from a padded id,
+its column and its parity base (what the general A* and Dijkstra loops hold).
 """
 
 from __future__ import annotations
@@ -62,6 +63,40 @@ def corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
     if crule == 1:
         return a and b
     return a or b
+
+
+@helper
+def step_xy(u, ux, k, off, dxa, wrap, width):
+    """``(q, qx)``: the padded id and column of the neighbour of ``u`` (column ``ux``) through
+    offset slot ``k`` (parity base plus direction), wrap applied. The hot kernels' step."""
+    q = u + off[k]
+    qx = ux + dxa[k]
+    if wrap:
+        if qx < 0:
+            qx += width
+            q += width
+        elif qx >= width:
+            qx -= width
+            q -= width
+    return q, qx
+
+
+@helper
+def corner_pass(cell, p, px, pb, d, corner, crule, off, dxa, wrap, width):
+    """Whether the step from ``p`` (column ``px``, parity base ``pb``) in direction ``d``
+    passes the corner rule (always with ``crule == 0`` or a step that has no corners)."""
+    if crule == 0:
+        return True
+    c0 = corner[2 * d]
+    if c0 < 0:
+        return True
+    q0, _ = step_xy(p, px, pb + c0, off, dxa, wrap, width)
+    q1, _ = step_xy(p, px, pb + corner[2 * d + 1], off, dxa, wrap, width)
+    a0 = cell[q0] < INF
+    a1 = cell[q1] < INF
+    if crule == 1:
+        return a0 and a1
+    return a0 or a1
 
 
 # -- the plain case: no wrap, no edge costs, no stop cells (see the package notes) -------

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import helper, jit
-from .steps import unpack_topo
+from .steps import corner_ok, step_to, unpack_topo
 
 
 INF = np.inf
@@ -29,51 +29,21 @@ INF = np.inf
 
 @jit
 def _topo(topo):
-    """``(offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir)`` from the ``topo`` bundle."""
+    """``(offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir, off, fcorner)`` from the ``topo``
+    bundle: ``offsets`` and ``corner`` as tables, ``off`` and ``fcorner`` flat (as ``steps.step_to`` reads them)."""
     off, _, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(topo)
-    return off.reshape((2, ndir)), corner.reshape((ndir, 2)), pmode, crule, wrap, width, pw, ndir
+    return off.reshape((2, ndir)), corner.reshape((ndir, 2)), pmode, crule, wrap, width, pw, ndir, off, corner
 
 
 @helper
-def _neighbour(p, d, offsets, parity_mode, wrap, width, pw):
-    """Padded id of the neighbour of ``p`` in direction ``d`` (wrap applied)."""
-    if parity_mode == 1:
-        par = (p % pw - 1) & 1
-    elif parity_mode == 2:
-        par = (p // pw - 1) & 1
-    else:
-        par = 0
-    q = p + offsets[par, d]
-    if wrap:
-        qx = q % pw
-        if qx == 0:
-            q += width
-        elif qx == width + 1:
-            q -= width
-    return q
-
-
-@jit
-def _corner_ok(cell, p, d, offsets, corner, parity_mode, corner_rule, wrap, width, pw):
-    """Whether the corner rule lets a step from ``p`` in direction ``d`` pass."""
-    if corner_rule == 0 or corner[d, 0] < 0:
-        return True
-    a = cell[_neighbour(p, corner[d, 0], offsets, parity_mode, wrap, width, pw)] < INF
-    b = cell[_neighbour(p, corner[d, 1], offsets, parity_mode, wrap, width, pw)] < INF
-    if corner_rule == 1:
-        return a and b
-    return a or b
-
-
-@helper
-def _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+def _linked(cell, edge, p, d, q, off, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
     """Whether passable ``p`` and its passable neighbour ``q`` (direction ``d``) are linked."""
-    if not _corner_ok(cell, p, d, offsets, corner, parity_mode, corner_rule, wrap, width, pw):
+    if corner_rule != 0 and not corner_ok(cell, p, d, corner, corner_rule, off, ndir, parity_mode, wrap, width, pw):
         return False
     if edge.shape[0] == 0 or edge[p * ndir + d] < INF:
         return True
     for d2 in range(ndir):  # a wall this way: is the step back open?
-        if _neighbour(q, d2, offsets, parity_mode, wrap, width, pw) == p and edge[q * ndir + d2] < INF:
+        if step_to(q, d2, off, ndir, parity_mode, wrap, width, pw) == p and edge[q * ndir + d2] < INF:
             return True
     return False
 
@@ -147,7 +117,7 @@ def label_board(src, edge, topo, height, dirs, out, dest, parent):
     labels never outnumber the cells; only the entries used are touched).
     """
     cell, cstride, coff, lo, hi = src
-    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir, off, fcorner = _topo(topo)
     has_edge = edge.shape[0] > 0
     boff = np.empty((2, dirs.shape[0]), dtype=np.int64)
     bdir = np.empty((2, dirs.shape[0]), dtype=np.int64)
@@ -189,7 +159,7 @@ def label_board(src, edge, topo, height, dirs, out, dest, parent):
                     continue
                 if has_edge:
                     d = bdir[par, k]
-                    if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+                    if not _linked(cell, edge, p, d, q, off, fcorner, parity_mode, corner_rule, wrap, width, pw, ndir):
                         continue
                 if lab < 0:
                     lab = lq
@@ -223,11 +193,11 @@ def label_board(src, edge, topo, height, dirs, out, dest, parent):
                 if out[p] < 0:
                     continue
                 for d in dirs:
-                    q = _neighbour(p, d, offsets, parity_mode, wrap, width, pw)
+                    q = step_to(p, d, off, ndir, parity_mode, wrap, width, pw)
                     if out[q] < 0 or abs(q % pw - 1 - x) <= 1:
                         continue
                     if has_edge:
-                        if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+                        if not _linked(cell, edge, p, d, q, off, fcorner, parity_mode, corner_rule, wrap, width, pw, ndir):
                             continue
                     _union(parent, out[p], out[q])
     # each set's root is its smallest provisional label
@@ -261,7 +231,7 @@ def reflood(cell, edge, topo, labels, stamp, gen, seeds, old_ids, next_id, comps
     entry per component to ``comps = (comp_ids, comp_sizes)`` (length
     ``len(seeds)``); returns ``(number of components, next free id)``.
     """
-    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir, off, fcorner = _topo(topo)
     comp_ids, comp_sizes = comps
     k = old_ids.shape[0]
     used = np.zeros(k, dtype=np.bool_)
@@ -285,10 +255,10 @@ def reflood(cell, edge, topo, labels, stamp, gen, seeds, old_ids, next_id, comps
                 if i < k and old_ids[i] == lab:
                     counts[i] += 1
             for d in range(ndir):
-                q = _neighbour(p, d, offsets, parity_mode, wrap, width, pw)
+                q = step_to(p, d, off, ndir, parity_mode, wrap, width, pw)
                 if stamp[q] == gen or not cell[q] < INF:
                     continue
-                if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+                if not _linked(cell, edge, p, d, q, off, fcorner, parity_mode, corner_rule, wrap, width, pw, ndir):
                     continue
                 stamp[q] = gen
                 queue = _push(queue, tail, q)
@@ -319,17 +289,17 @@ def link_pairs(cell, edge, topo, labels, cells):
 
     Returns an ``(m, 2)`` int64 array of padded ids.
     """
-    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir, off, fcorner = _topo(topo)
     out = np.empty((cells.shape[0] * ndir, 2), dtype=np.int64)
     m = 0
     for p in cells:
         if not cell[p] < INF:
             continue
         for d in range(ndir):
-            q = _neighbour(p, d, offsets, parity_mode, wrap, width, pw)
+            q = step_to(p, d, off, ndir, parity_mode, wrap, width, pw)
             if not cell[q] < INF or labels[q] == labels[p]:
                 continue
-            if _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+            if _linked(cell, edge, p, d, q, off, fcorner, parity_mode, corner_rule, wrap, width, pw, ndir):
                 out[m, 0] = p
                 out[m, 1] = q
                 m += 1
@@ -339,7 +309,7 @@ def link_pairs(cell, edge, topo, labels, cells):
 @jit
 def relabel(cell, edge, topo, labels, start, old, new):
     """Flood the cells labelled ``old`` linked to ``start`` and label them ``new``; return their count."""
-    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir, off, fcorner = _topo(topo)
     if labels[start] != old:
         return 0
     queue = np.empty(16, dtype=np.int64)
@@ -351,10 +321,10 @@ def relabel(cell, edge, topo, labels, start, old, new):
         p = queue[head]
         head += 1
         for d in range(ndir):
-            q = _neighbour(p, d, offsets, parity_mode, wrap, width, pw)
+            q = step_to(p, d, off, ndir, parity_mode, wrap, width, pw)
             if labels[q] != old:
                 continue
-            if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+            if not _linked(cell, edge, p, d, q, off, fcorner, parity_mode, corner_rule, wrap, width, pw, ndir):
                 continue
             labels[q] = new
             queue = _push(queue, tail, q)
@@ -377,7 +347,7 @@ def split_zone(cell, edge, topo, labels, stamp, base, seeds, label, next_id, com
     parts' ids and sizes to ``comps = (comp_ids, comp_sizes)``; returns
     ``(number of new parts, next free id)``.
     """
-    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir = _topo(topo)
+    offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir, off, fcorner = _topo(topo)
     comp_ids, comp_sizes = comps
     k = seeds.shape[0]
     root = np.arange(k)
@@ -399,10 +369,10 @@ def split_zone(cell, edge, topo, labels, stamp, base, seeds, label, next_id, com
             a = root[a]
         pending[a] -= 1
         for d in range(ndir):
-            q = _neighbour(p, d, offsets, parity_mode, wrap, width, pw)
+            q = step_to(p, d, off, ndir, parity_mode, wrap, width, pw)
             if labels[q] != label or not cell[q] < INF:
                 continue
-            if not _linked(cell, edge, p, d, q, offsets, corner, parity_mode, corner_rule, wrap, width, pw, ndir):
+            if not _linked(cell, edge, p, d, q, off, fcorner, parity_mode, corner_rule, wrap, width, pw, ndir):
                 continue
             sq = stamp[q]
             if base <= sq < base + k:
