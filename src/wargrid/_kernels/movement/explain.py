@@ -21,7 +21,7 @@ from __future__ import annotations
 from .._jit import jit
 from .heap import heap_pop, heap_up
 from .heuristics import heuristic_xy
-from .steps import INF
+from .steps import INF, corner_pass, step_xy
 
 BFS = 0
 DIJKSTRA = 1
@@ -91,40 +91,15 @@ def search_trace(cell, edge, start, goal, early, topo, hscale, mode, state, gen,
             base = (uy & 1) * ndir
         for d in range(ndir):
             k = base + d
-            q = u + off[k]
-            qx = ux + dxa[k]
-            if wrap:
-                if qx < 0:
-                    qx += width
-                    q += width
-                elif qx >= width:
-                    qx -= width
-                    q -= width
+            q, qx = step_xy(u, ux, k, off, dxa, wrap, width)
             c = cell[q]
             if c == INF:
                 continue
             s = stamp[q]
             if s == cl:
                 continue
-            if crule != 0:
-                c0 = corner[2 * d]
-                if c0 >= 0:
-                    k0 = base + c0
-                    k1 = base + corner[2 * d + 1]
-                    q0 = u + off[k0]
-                    q1 = u + off[k1]
-                    if wrap:
-                        x0 = ux + dxa[k0]
-                        x1 = ux + dxa[k1]
-                        q0 += width if x0 < 0 else (-width if x0 >= width else 0)
-                        q1 += width if x1 < 0 else (-width if x1 >= width else 0)
-                    a0 = cell[q0] < INF
-                    a1 = cell[q1] < INF
-                    if crule == 1:
-                        if not (a0 and a1):
-                            continue
-                    elif not (a0 or a1):
-                        continue
+            if not corner_pass(cell, u, ux, base, d, corner, crule, off, dxa, wrap, width):
+                continue
             if mode == BFS:
                 nd = gu + 1.0
                 if has_edge and edge[u * ndir + d] == INF:
