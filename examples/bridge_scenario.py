@@ -145,15 +145,15 @@ def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int =
     all_gone = False
     for _ in range(ticks):
         sim.step()
-        if destroyed_at < 0 and sim.unit(tank).cell[0] >= 8:
+        if destroyed_at < 0 and sim.get(tank).cell[0] >= 8:
             destroyed_at = sim.tick
             m.set_overlay(bridge, None)  # the bridge falls into the river
             if m.count("bridge") == 0:
                 all_gone = True
                 events.append((sim.tick, "all_bridges_destroyed", "no bridge is left on the map"))
-        if destroyed_at >= 0 and sim.unit(tank).state == "arrived" and sim.unit(truck).state in ("arrived", "stuck"):
+        if destroyed_at >= 0 and sim.get(tank).state == "arrived" and sim.get(truck).state in ("arrived", "stuck"):
             break
-    t = sim.unit(tank)
+    t = sim.get(tank)
     events += [(e.tick, f"unit {e.uid} {e.what}", e.detail) for e in sim.events]
     events.sort(key=lambda e: e[0])
     sim.close()
@@ -168,8 +168,8 @@ def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int =
         trail=list(t.trail),
         destroyed_at=destroyed_at,
         tank_state=t.state,
-        truck_state=sim.unit(truck).state,
-        truck_reason=sim.unit(truck).reason,
+        truck_state=sim.get(truck).state,
+        truck_reason=sim.get(truck).reason,
         all_bridges_destroyed=all_gone,
         events=events,
         zones_changed=zones,

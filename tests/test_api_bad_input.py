@@ -73,7 +73,7 @@ INT_ARGS = [
     ("rts.Simulation.piece", lambda v: rts.Simulation(SQ, piece=v), "piece"),
     ("rts.Simulation.patience", lambda v: rts.Simulation(SQ, patience=v), "patience"),
     ("rts.Simulation.run", lambda v: rts.Simulation(SQ).run(v), "ticks"),
-    ("rts.Simulation.unit", lambda v: rts.Simulation(SQ).unit(v), "uid"),
+    ("rts.Simulation.get", lambda v: rts.Simulation(SQ).get(v), "uid"),
     ("Fog.tick", lambda v: SQ.fog(["a"]).tick(v), r"\bn\b"),
 ]
 

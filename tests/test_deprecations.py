@@ -66,3 +66,19 @@ def test_moved_modules_keep_their_old_import_paths():
     assert turning_path is moved
     assert wargrid.errors.PartitionError is wargrid.territory.PartitionError
     assert wargrid.errors.MapFileError is wargrid.io.errors.MapFileError
+
+
+def test_rts_names_one_idea_each():
+    from wargrid import rts
+
+    sim = rts.Simulation(Map(SquareGrid(4, 2)), seed=0)
+    tank = sim.add_unit((0, 0), unit="tracked", goal=(3, 0))
+    with pytest.warns(DeprecationWarning, match="Simulation.get"):
+        assert sim.unit(tank) == sim.get(tank)
+    with pytest.warns(DeprecationWarning, match="OCCUPANT_KINDS"):
+        assert rts.KINDS == rts.OCCUPANT_KINDS == ("infantry", "vehicle")
+    with pytest.warns(DeprecationWarning, match="OUTCOMES"):
+        assert rts.STATUSES == rts.OUTCOMES
+    p = rts.classic_path(SquareGrid(4, 1), np.ones((1, 4)), (0, 0), (3, 0))
+    with pytest.warns(DeprecationWarning, match="ClassicPath.outcome"):
+        assert p.status == p.outcome == "arrived"

@@ -39,7 +39,9 @@ __all__ = ["generate", "generate_board", "GeneratedBoard", "BoardOptions", "make
 
 _Floats = NDArray[np.float64]
 
-KINDS = ("hex", "square", "staggered")
+BOARD_KINDS = ("hex", "square", "staggered")
+"""The board kinds (``kind=``): the one meaning of ``kind`` in the map API (see the glossary)."""
+KINDS = BOARD_KINDS
 
 
 @dataclass(frozen=True)

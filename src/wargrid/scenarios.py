@@ -63,7 +63,7 @@ def units_away(sim: Simulation) -> list[int]:
     A unit at home: one with no goal, or one standing on its goal. When the
     run has settled this list is empty.
     """
-    units = {u: sim.unit(u) for u, _, _, _ in sim.report().units}
+    units = {u: sim.get(u) for u, _, _, _ in sim.report().units}
     at: dict[tuple[int, int], list[int]] = {}
     for u, x in units.items():
         at.setdefault(x.cell, []).append(u)

@@ -34,7 +34,7 @@ def test_no_query_reaches_outside():
     # the only way between the two halves of a wall across the rectangle is outside it
     m.set_terrain([(5, y) for y in range(1, 6)], "water")
     assert m.path((2, 3), (7, 3), unit="foot") is None
-    assert m.classic_path((2, 3), (7, 3), unit="foot").status != "arrived"
+    assert m.classic_path((2, 3), (7, 3), unit="foot").outcome != "arrived"
     zones = m.zones(unit="foot")
     assert (zones[~m.grid.mask] == -1).all() and len(np.unique(zones[m.grid.mask & (zones >= 0)])) == 2
     seen = m.fov((3, 3), radius=20)

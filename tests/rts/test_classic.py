@@ -68,16 +68,16 @@ def test_pieces_and_blocked_goal():
     g = SquareGrid(6, 1)
     costs = np.ones((1, 6))
     p = classic_path(g, costs, (0, 0), (5, 0), max_steps=2)
-    assert p.status == "piece" and p.cells == [(0, 0), (1, 0), (2, 0)]
+    assert p.outcome == "piece" and p.cells == [(0, 0), (1, 0), (2, 0)]
     assert p.directions.tolist() == [0, 0]
     costs[0, 5] = np.inf
     p = classic_path(g, costs, (0, 0), (5, 0))
-    assert p.status == "blocked" and p.cells[-1] == (4, 0)
+    assert p.outcome == "blocked" and p.cells[-1] == (4, 0)
     # walled off entirely
     costs[0, 3] = np.inf
     costs[0, 5] = 1.0
     p = classic_path(g, costs, (0, 0), (5, 0))
-    assert p.status == "blocked" and p.cells[-1] == (2, 0)
+    assert p.outcome == "blocked" and p.cells[-1] == (2, 0)
     assert classic_path(g, costs, (1, 0), (1, 0)).cells == [(1, 0)]
 
 
@@ -86,7 +86,7 @@ def test_follow_limit_gives_up():
     costs[0:19, 2] = np.inf
     g = SquareGrid(5, 20)
     assert classic_path(g, costs, (0, 0), (4, 0)).arrived
-    assert classic_path(g, costs, (0, 0), (4, 0), follow_limit=10).status == "blocked"
+    assert classic_path(g, costs, (0, 0), (4, 0), follow_limit=10).outcome == "blocked"
 
 
 def test_map_method():
@@ -174,7 +174,7 @@ def test_kernel_matches_plain_python_walk(board):
     cells, status = classic_walk(grid, costs, a, b, limit=8 * (grid.width + grid.height))
     p = classic_path(grid, costs, a, b, optimise=False)
     assert p.cells == cells
-    assert p.status == status
+    assert p.outcome == status
 
 
 def test_buffers_grow_for_long_walks(monkeypatch):
@@ -205,7 +205,7 @@ def test_pieces_behind_a_wall_keep_to_max_steps(grid):
         pieces += 1
         if p.arrived:
             break
-        assert p.status == "piece" and len(p.directions) > 0 and pieces < 20
+        assert p.outcome == "piece" and len(p.directions) > 0 and pieces < 20
         at = p.cells[-1]
     assert pieces >= 3 and p.cells[-1] == (9, 4)
 
@@ -226,16 +226,16 @@ def test_five_obstacle_skip_retries_then_the_partial_path():
     # five slits; a sixth slit ends the search 'blocked' where the wall stopped it, the partial path kept
     g, costs, a, b = _slits(5)
     p = classic_path(g, costs, a, b)
-    assert p.status == "arrived" and p.moves == 20
+    assert p.outcome == "arrived" and p.moves == 20
     g, costs, a, b = _slits(6)
     p = classic_path(g, costs, a, b)
-    assert p.status == "blocked" and p.cells == [(0, 3), (1, 3)] and p.moves == 1
+    assert p.outcome == "blocked" and p.cells == [(0, 3), (1, 3)] and p.moves == 1
     assert classic_path(g, costs, a, b, retries=6).arrived
     assert not classic_path(g, costs, a, b, retries=0).arrived and SKIP_RETRIES == 5
     m = Map(g)
     m.set_terrain([(x, y) for y in range(7) for x in range(g.width) if costs[y, x] == np.inf], "water")
-    assert m.classic_path(a, b, unit="tracked").status == "blocked"
-    assert m.classic_path(a, b, unit="tracked", retries=6).status == "arrived"
+    assert m.classic_path(a, b, unit="tracked").outcome == "blocked"
+    assert m.classic_path(a, b, unit="tracked", retries=6).outcome == "arrived"
 
 
 def test_moves_count_a_diagonal_as_one():

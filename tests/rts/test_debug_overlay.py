@@ -35,7 +35,7 @@ def test_debug_agrees_with_the_simulation(grid):
         sim.step()
         for uid in units:
             d = unit_debug(sim, uid)
-            u = sim.unit(uid)
+            u = sim.get(uid)
             assert d.path[0] == u.cell and d.goal == u.goal and d.state == u.state
             assert d.lepton == tuple(sim.lepton(uid))
             res = sim.occupancy.reservation(uid)

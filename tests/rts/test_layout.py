@@ -76,4 +76,4 @@ def test_every_reason_code_has_words() -> None:
         sim._ui[u, layout.RCELL] = sim._pid((1, 0))
         if code == layout.R_STUCK:
             sim._stuck[u] = "stuck: a test"
-        assert sim.unit(u).reason != "", code
+        assert sim.get(u).reason != "", code

@@ -20,7 +20,7 @@ def test_speed_depends_on_terrain():
     sim.run(200)
     arrived = {e.uid: e.tick for e in sim.events if e.what == "arrived"}
     assert arrived[fast] == 5 * 4 and arrived[slow] == 5 * 6
-    assert sim.unit(fast).trail == [(x, 0) for x in range(6)]
+    assert sim.get(fast).trail == [(x, 0) for x in range(6)]
 
 
 def test_waits_for_moving_unit_then_passes():
@@ -39,7 +39,7 @@ def test_friend_moves_aside():
         sim.add_unit((2, y), unit="tracked")  # a line of friends across the board
     tank = sim.add_unit((0, 1), unit="tracked", goal=(4, 1))
     sim.run(300)
-    assert sim.unit(tank).state == "arrived"
+    assert sim.get(tank).state == "arrived"
     assert any(e.what == "aside" for e in sim.events)
 
 
@@ -49,17 +49,17 @@ def test_attacks_destroyable_obstacle_only_when_allowed():
     wall = sim.add_obstacle([(2, 0)], hp=50)
     tank = sim.add_unit((0, 0), unit="tracked", goal=(4, 0), damage=20)
     sim.run(200)
-    assert sim.unit(wall).state == "destroyed" and sim.unit(tank).state == "arrived"
+    assert sim.get(wall).state == "destroyed" and sim.get(tank).state == "arrived"
     sim2 = Simulation(Map(SquareGrid(5, 1)), seed=0)
     sim2.add_obstacle([(2, 0)], hp=50)
     jeep = sim2.add_unit((0, 0), unit="wheeled", goal=(4, 0))
     sim2.run(50)
-    assert sim2.unit(jeep).state == "stuck" and "no way" in sim2.unit(jeep).reason
+    assert sim2.get(jeep).state == "stuck" and "no way" in sim2.get(jeep).reason
     sim3 = Simulation(Map(SquareGrid(5, 1)), seed=0)
     sim3.add_obstacle([(2, 0)], hp=None)  # a building: never destroyed
     t3 = sim3.add_unit((0, 0), unit="tracked", goal=(4, 0), damage=20)
     sim3.run(50)
-    assert sim3.unit(t3).state == "stuck"
+    assert sim3.get(t3).state == "stuck"
 
 
 def test_hidden_enemy_is_found_and_bypassed():
@@ -69,9 +69,9 @@ def test_hidden_enemy_is_found_and_bypassed():
     tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1))
     assert sim.categories(tank)[1, 3] == 1  # CLOAKED_ENEMY: looks free
     sim.run(300)
-    assert sim.unit(tank).state == "arrived"
+    assert sim.get(tank).state == "arrived"
     assert any(e.what == "found" for e in sim.events)
-    assert (3, 1) not in sim.unit(tank).trail
+    assert (3, 1) not in sim.get(tank).trail
 
 
 def test_close_enough_and_stopping():
@@ -79,9 +79,9 @@ def test_close_enough_and_stopping():
     sim = Simulation(m, seed=0)
     u = sim.add_unit((0, 0), unit="tracked", goal=(7, 0), close_enough=600)
     sim.run(500)
-    assert sim.unit(u).state == "arrived" and sim.unit(u).cell == (5, 0)
+    assert sim.get(u).state == "arrived" and sim.get(u).cell == (5, 0)
     sim.order(u, None)
-    assert sim.unit(u).goal is None
+    assert sim.get(u).goal is None
 
 
 def test_route_replans_after_map_edit_and_raising_callback_keeps_map_consistent():
@@ -91,7 +91,7 @@ def test_route_replans_after_map_edit_and_raising_callback_keeps_map_consistent(
     sim = Simulation(m, seed=0, piece=30)
     tank = sim.add_unit((0, 1), unit="tracked", goal=(8, 1), speed=64)
     sim.run(6)
-    assert (4, 1) in sim.unit(tank).plans[0]
+    assert (4, 1) in sim.get(tank).plans[0]
 
     def boom(ev):
         raise RuntimeError("observer failed")
@@ -107,7 +107,7 @@ def test_route_replans_after_map_edit_and_raising_callback_keeps_map_consistent(
     assert any(ev.event == "overlay_changed" for ev in sim.map_events)
     m.off("overlay_changed", boom)
     sim.run(400)
-    t = sim.unit(tank)
+    t = sim.get(tank)
     assert t.state == "arrived" and (4, 5) in t.trail and (4, 1) not in t.trail
     assert any(e.what == "replan" and "map changed" in e.detail for e in sim.events)
     sim.close()
@@ -121,10 +121,10 @@ def test_goal_cut_off_reports_why():
     sim = Simulation(m, seed=0)
     u = sim.add_unit((0, 0), unit="tracked", goal=(4, 0))
     sim.run(20)
-    assert sim.unit(u).state == "stuck" and "not connected" in sim.unit(u).reason
+    assert sim.get(u).state == "stuck" and "not connected" in sim.get(u).reason
     m.set_terrain([(2, 1)], "plains")  # a way opens: the unit tries again
     sim.run(200)
-    assert sim.unit(u).state == "arrived"
+    assert sim.get(u).state == "arrived"
 
 
 @pytest.mark.parametrize(
@@ -139,7 +139,7 @@ def test_goal_cut_off_reports_why():
         (lambda s: s.add_unit((0, 0), hp=-1), ValueError, "hp must be a finite number >= 0"),
         (lambda s: s.add_unit((0, 0), close_enough=-1), ValueError, "close_enough must be >= 0"),
         (lambda s: s.add_unit((2, 0), unit="tracked"), ValueError, "impassable for movement class 'tracked'"),
-        (lambda s: s.unit(42), KeyError, "uid 42 is not a unit"),
+        (lambda s: s.get(42), KeyError, "uid 42 is not a unit"),
         (lambda s: s.run(-1), ValueError, "ticks must be >= 0"),
         (lambda s: Simulation(s.map, pathfinder="jps"), ValueError, "pathfinder must be one of"),
         (lambda s: Simulation(s.map, piece=0), ValueError, "piece must be >= 1"),

@@ -35,7 +35,7 @@ def test_arrays_agree_with_each_unit(seed: int, wrap: bool, ticks: int) -> None:
     n = len(sim.units)
     assert pos.shape == (n, 2) and cells.shape == (n, 2) and states.shape == facings.shape == hp.shape == (n,)
     for u in range(n):
-        one = sim.unit(u)
+        one = sim.get(u)
         assert tuple(pos[u]) == sim.lepton(u)
         assert tuple(cells[u]) == one.cell
         assert STATES[states[u]] == one.state
@@ -66,10 +66,10 @@ def test_a_taken_unit_keeps_its_history_as_it_was() -> None:
     tank = sim.add_unit((0, 1), unit="tracked", goal=(7, 1), speed=128)
     for _ in range(5):
         sim.step()
-    then = sim.unit(tank)
+    then = sim.get(tank)
     trail, route, plans = then.trail, then.route, then.plans
     sim.run(100)
-    now = sim.unit(tank)
+    now = sim.get(tank)
     assert then.trail == trail and then.route == route and then.plans == plans
     assert now.trail[: len(trail)] == trail and len(now.trail) > len(trail)
     assert now.trail[-1] == (7, 1) and now.route == [] and plans[0][0] == (0, 1) and plans[0][-1] == (7, 1)

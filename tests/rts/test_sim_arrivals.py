@@ -39,7 +39,7 @@ def _all_home(sim: Simulation) -> None:
     left = {u: (s, r) for u, s, r, _ in rep.units if s != "arrived"}
     assert not left, f"not arrived after {rep.tick} ticks: {left}"
     assert rep.tick < TICKS
-    off = {u: (sim.unit(u).cell, sim.unit(u).target) for u in bench_rts.away(sim)}
+    off = {u: (sim.get(u).cell, sim.get(u).target) for u in bench_rts.away(sim)}
     assert not off, f"away from a goal no other unit holds as its own: {off}"
 
 
@@ -54,7 +54,7 @@ def test_every_unit_with_a_reachable_goal_arrives(kind, seed):
         if e.what == "arrived":
             where.setdefault(e.uid, e.detail)
     for u, _, _, _ in sim.report().units:
-        want = sim.unit(u).goal
+        want = sim.get(u).goal
         assert where[u] == str(want) or where[u].startswith("crowd") and any(
             where[u].endswith(f"stopped at {n}") for n in sim.grid.neighbors(want)), (u, where[u], want)
 

@@ -36,7 +36,7 @@ def _oracle_run(sim: Simulation, ticks: int) -> None:
                 assert b in legal_steps(sim.grid, c, a), f"unit {uid} stepped {a} -> {b} through a wall"
             seen[uid] = max(len(u.trail) - 1, 0)
         for cell, who in stands.items():
-            kinds = {sim.unit(w).kind for w in who}
+            kinds = {sim.get(w).kind for w in who}
             assert len(who) == 1 or kinds == {"infantry"}, f"units {who} share cell {cell}"
         if sim._settled():
             break
@@ -60,7 +60,7 @@ def test_head_on_trade_places():
 def test_crowd_packs_around_its_goal():
     sim = scenarios.crowd(20, 12)
     sim.run(2000)
-    cells = [sim.unit(u).cell for u in sim.report().states()]
+    cells = [sim.get(u).cell for u in sim.report().states()]
     assert (6, 6) in cells
     # each unit stopped with no free neighbour nearer the goal than where it stands
     held = set(cells)
@@ -77,12 +77,12 @@ def test_goal_on_blocked_cell_goes_to_nearest_reachable():
     sim = Simulation(m, seed=0)
     u = sim.add_unit((0, 2), unit="tracked", goal=(5, 2))  # a goal in the river
     sim.run(300)
-    assert sim.unit(u).state == "arrived" and sim.unit(u).cell == (4, 2)
+    assert sim.get(u).state == "arrived" and sim.get(u).cell == (4, 2)
     sim2 = Simulation(Map(SquareGrid(8, 5)), seed=0)
     sim2.add_obstacle([(6, 2)], hp=None)
     v = sim2.add_unit((0, 2), unit="tracked", goal=(6, 2))  # a goal on a building
     sim2.run(300)
-    assert sim2.unit(v).state == "arrived" and sim2.unit(v).cell == (5, 2)
+    assert sim2.get(v).state == "arrived" and sim2.get(v).cell == (5, 2)
 
 
 def test_goal_on_occupied_cell_stops_next_to_it():
@@ -90,8 +90,8 @@ def test_goal_on_occupied_cell_stops_next_to_it():
     parked = sim.add_unit((6, 2), unit="tracked")
     u = sim.add_unit((0, 2), unit="tracked", goal=(6, 2))
     sim.run(400)
-    assert sim.unit(u).state == "arrived" and sim.unit(u).cell in sim.grid.neighbors((6, 2))
-    assert sim.unit(parked).cell == (6, 2)
+    assert sim.get(u).state == "arrived" and sim.get(u).cell in sim.grid.neighbors((6, 2))
+    assert sim.get(parked).cell == (6, 2)
 
 
 def test_units_on_a_fallen_bridge_are_destroyed_others_replan():
@@ -103,10 +103,10 @@ def test_units_on_a_fallen_bridge_are_destroyed_others_replan():
     going = sim.add_unit((0, 1), unit="tracked", goal=(8, 1))
     sim.run(3)
     m.set_overlay([(4, 1)], None)
-    assert sim.unit(on).state == "destroyed"
+    assert sim.get(on).state == "destroyed"
     assert any(e.uid == on and e.what == "destroyed" and "ground gave way" in e.detail for e in sim.events)
     sim.run(600)
-    t = sim.unit(going)
+    t = sim.get(going)
     assert t.state == "arrived" and (4, 5) in t.trail and (4, 1) not in t.trail
     sim.check()
 
@@ -162,10 +162,10 @@ def test_vehicle_with_turn_rate_follows_the_turning_search():
     slow = sim.add_unit((1, 3), unit="tracked", goal=(5, 3), speed=128, turn_rate=0.5, facing=4)
     sim.run(400)
     tp = turning_path(m.grid, m.cost_field(unit="tracked"), (1, 3), (5, 3), facing=4, turn_rate=0.5, speed=0.5)
-    assert sim.unit(slow).plans[0] == [c for i, c in enumerate(tp.cells) if i == 0 or tp.cells[i - 1] != c]
+    assert sim.get(slow).plans[0] == [c for i, c in enumerate(tp.cells) if i == 0 or tp.cells[i - 1] != c]
     at = {e.uid: e.tick for e in sim.events if e.what == "arrived"}
-    assert sim.unit(slow).state == "arrived" and sim.unit(fast).state == "arrived"
-    assert sim.unit(slow).reason == "" and at[slow] > len(sim.unit(slow).trail) * 4  # turning took ticks
+    assert sim.get(slow).state == "arrived" and sim.get(fast).state == "arrived"
+    assert sim.get(slow).reason == "" and at[slow] > len(sim.get(slow).trail) * 4  # turning took ticks
 
 
 @settings(max_examples=25, deadline=None)
@@ -207,7 +207,7 @@ def test_tank_trades_places_with_all_the_soldiers_of_a_cell(grid):
     feet = [sim.add_unit((1, 0), kind="infantry", unit="foot", goal=(0, 0), speed=60) for _ in range(2)]
     _oracle_run(sim, 200)
     assert sim.report().states() == {tank: "arrived", feet[0]: "arrived", feet[1]: "arrived"}
-    assert [sim.unit(u).cell for u in (tank, *feet)] == [(1, 0), (0, 0), (0, 0)]
+    assert [sim.get(u).cell for u in (tank, *feet)] == [(1, 0), (0, 0), (0, 0)]
     assert [e.detail for e in sim.events if e.what == "swap"] in (
         [f"traded places with unit {feet[0]} (3 units)"], [f"traded places with unit {feet[1]} (3 units)"],
         [f"traded places with unit {tank} (3 units)"])
@@ -226,8 +226,8 @@ def _pocket() -> tuple[Simulation, int, int]:
 def test_unit_asked_aside_goes_back_to_its_goal():
     sim, home, passing = _pocket()
     _oracle_run(sim, 300)
-    assert sim.unit(passing).cell == (6, 1) and sim.unit(home).cell == (3, 1)
-    assert sim.unit(home).trail == [(3, 1), (3, 0), (3, 1)]  # aside into the pocket, and back once the way is clear
+    assert sim.get(passing).cell == (6, 1) and sim.get(home).cell == (3, 1)
+    assert sim.get(home).trail == [(3, 1), (3, 0), (3, 1)]  # aside into the pocket, and back once the way is clear
     aside = [e.tick for e in sim.events if e.uid == home and e.what == "aside"]
     back = [e.tick for e in sim.events if e.uid == home and e.what == "arrived"]
     assert len(aside) == 1 and back[-1] > aside[0]
@@ -236,21 +236,21 @@ def test_unit_asked_aside_goes_back_to_its_goal():
 
 def test_unit_moved_off_its_goal_waits_while_the_goal_is_held_at_home():
     sim, home, passing = _pocket()
-    while sim.unit(passing).cell != (3, 1):  # the tank steps aside into the pocket, the other one enters its goal
+    while sim.get(passing).cell != (3, 1):  # the tank steps aside into the pocket, the other one enters its goal
         sim.step()
     sim.order(passing, (3, 1))  # and takes it as its own: the tank stays aside
     _oracle_run(sim, 300)
-    assert sim.unit(passing).cell == (3, 1) and sim.unit(home).cell == (3, 0)
-    assert sim.unit(home).state == "arrived" and scenarios.units_away(sim) == []
+    assert sim.get(passing).cell == (3, 1) and sim.get(home).cell == (3, 0)
+    assert sim.get(home).state == "arrived" and scenarios.units_away(sim) == []
     sim.order(passing, (6, 1))  # it leaves: the tank goes back
     _oracle_run(sim, 300)
-    assert sim.unit(home).cell == (3, 1) and sim.unit(passing).cell == (6, 1)
+    assert sim.get(home).cell == (3, 1) and sim.get(passing).cell == (6, 1)
 
 
 def test_crowd_units_stay_put_while_the_goal_is_held_at_home():
     sim = scenarios.crowd(20, 12)
     sim.run(2000)
-    before = {u: sim.unit(u).cell for u in sim.report().states()}
+    before = {u: sim.get(u).cell for u in sim.report().states()}
     sim.run(200, until_settled=False)  # nobody moves: the goal's holder is at home
-    assert {u: sim.unit(u).cell for u in before} == before
+    assert {u: sim.get(u).cell for u in before} == before
     assert scenarios.units_away(sim) == []

@@ -13,10 +13,11 @@ from typing import Any, Callable, Iterator, ParamSpec, TextIO, TypeAlias, TypedD
 from .._budget import available_memory
 from .._progress import reporter, say
 from ..errors import ArgumentTypeError
+from ..generate import BOARD_KINDS
 from ..map import Map
 from . import CliError
 
-KINDS = ("hex", "square", "staggered")
+KINDS = BOARD_KINDS
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``add_subparsers`` returns: each verb module's ``add_parser`` adds its sub-command to it."""

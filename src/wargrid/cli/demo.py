@@ -359,14 +359,14 @@ def run(args: argparse.Namespace) -> int:
         before = note["compute"] or 0.0
         classic = timed(note, sq.classic_path, a, c, unit="tracked")
         t_classic = (note["compute"] or 0.0) - before
-        note["note"] = f"A* cost {best.cost:g}; classic cost {classic.cost:g} ({classic.status}) in {t_classic * 1000:.1f} ms"
+        note["note"] = f"A* cost {best.cost:g}; classic cost {classic.cost:g} ({classic.outcome}) in {t_classic * 1000:.1f} ms"
         d.picture("rts", "RTS: the classic pathfinder against A*", [
             Polyline(best.cells, color="#1f3fbf", width=0.45, name="A*"),
             Polyline(classic.cells, color="#ff7f0e", width=0.2, name="classic"),
             Markers([a, c], labels=["from", "to"])],
             f"On a square board with 8 directions (same seed), tracked units from {a} to {c}: optimal A* "
             f"(wide blue, cost {best.cost:g}) and the classic RTS pathfinder -- straight line, wall following, "
-            f"move optimiser (thin orange, cost {classic.cost:g}, {classic.status}).", board=sq, png=True)
+            f"move optimiser (thin orange, cost {classic.cost:g}, {classic.outcome}).", board=sq, png=True)
 
     def bridge(note: StepNote) -> None:
         example = load_example("bridge_scenario")

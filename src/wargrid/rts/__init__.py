@@ -32,21 +32,27 @@ from .leptons import (
     pack_cell,
     unpack_cell,
 )
-from .classic import STATUSES, ClassicPath, classic_path
+from .._deprecation import module_aliases
+from .classic import OUTCOMES, ClassicPath, classic_path
 from .ladder import (
     CLASSIC_ENTRY_COSTS, DEFAULT_ENTRY_COSTS, MEASURES, TRAVEL_ENTRY_COSTS, Entry, LadderPath, check_entry, entry_costs,
     ladder_path,
 )
-from .occupancy import KINDS, Occupancy, Spot, spot_offsets
+from .occupancy import OCCUPANT_KINDS, Occupancy, Spot, spot_offsets
 from .crowd import OBJECTIVES, CrowdPlan, check_plan, plan_crowd
 from .sim import PATHFINDERS, STATES, UNIT_KINDS, SimEvent, SimReport, SimUnit, Simulation
 
 __all__ = [
     "LEPTONS_PER_CELL", "Lepton", "cell_to_lepton", "cells_to_leptons", "lepton_to_cell", "leptons_to_cells",
     "octagonal_distance", "octagonal_distances", "pack_cell", "unpack_cell",
-    "KINDS", "Occupancy", "Spot", "spot_offsets",
-    "STATUSES", "ClassicPath", "classic_path",
+    "OCCUPANT_KINDS", "Occupancy", "Spot", "spot_offsets",
+    "OUTCOMES", "ClassicPath", "classic_path",
     "DEFAULT_ENTRY_COSTS", "CLASSIC_ENTRY_COSTS", "TRAVEL_ENTRY_COSTS", "MEASURES", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
     "PATHFINDERS", "STATES", "UNIT_KINDS", "SimEvent", "SimReport", "SimUnit", "Simulation",
     "OBJECTIVES", "CrowdPlan", "check_plan", "plan_crowd",
 ]
+
+__getattr__ = module_aliases("wargrid.rts", {
+    "KINDS": ("wargrid.rts.OCCUPANT_KINDS", OCCUPANT_KINDS),
+    "STATUSES": ("wargrid.rts.OUTCOMES", OUTCOMES),
+})

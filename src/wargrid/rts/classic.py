@@ -22,7 +22,7 @@ edge following turns through the directions sorted by angle.
 >>> from wargrid import SquareGrid
 >>> costs = np.ones((5, 7)); costs[0:4, 3] = np.inf      # a wall with a gap at the bottom
 >>> p = classic_path(SquareGrid(7, 5, diagonal=True), costs, (1, 1), (5, 1))
->>> p.status, p.cells[0], p.cells[-1], p.moves, round(p.length, 3)
+>>> p.outcome, p.cells[0], p.cells[-1], p.moves, round(p.length, 3)
 ('arrived', (1, 1), (5, 1), 8, 8.828)
 """
 
@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._deprecation import warn_renamed
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField
@@ -42,12 +43,12 @@ from .._kernels.bundles import ClassicGeometry
 from ..grids.boards import Grid, Topology
 from .._scratch import per_thread
 
-__all__ = ["ClassicPath", "classic_path", "STATUSES", "SKIP_RETRIES"]
+__all__ = ["ClassicPath", "classic_path", "OUTCOMES", "SKIP_RETRIES"]
 
 SKIP_RETRIES = 5
 """How many more landing cells beyond an obstacle the search tries once the first is walled off (the classic five)."""
 
-STATUSES = ("arrived", "piece", "blocked", "full")
+OUTCOMES = ("arrived", "piece", "blocked", "full")
 """How a classic search ended: reached the goal; stopped after ``max_steps``;
 found no way on (the goal is blocked or walled off, edge following ran past
 its limit, or ``retries`` landing cells beyond an obstacle were walled off);
@@ -62,15 +63,21 @@ class ClassicPath:
     one move); ``length`` sums the step lengths (a diagonal is sqrt 2);
     ``cost`` sums step length times the entry cost of each cell entered (the
     cost ``Map.path`` reports).
-    ``status`` is one of ``STATUSES``; the path is partial unless it is
-    'arrived'.
+    ``outcome`` is one of ``OUTCOMES``; the path is partial unless it is
+    'arrived'. (A path's outcome; a simulated unit has a ``state``.)
     """
 
     cells: list[tuple[int, int]]
     directions: np.ndarray
     length: float
     cost: float
-    status: str
+    outcome: str
+
+    @property
+    def status(self) -> str:
+        """Deprecated: ``outcome``."""
+        warn_renamed("ClassicPath.status", "ClassicPath.outcome")
+        return self.outcome
 
     @property
     def moves(self) -> int:
@@ -80,7 +87,7 @@ class ClassicPath:
     @property
     def arrived(self) -> bool:
         """Whether the path ends at the goal."""
-        return self.status == "arrived"
+        return self.outcome == "arrived"
 
     def __len__(self) -> int:
         return len(self.cells)
@@ -168,7 +175,7 @@ def classic_path(
 ) -> ClassicPath:
     """The classic pathfinder over a ``(height, width)`` array of entry costs (``inf``: blocked), indexed ``[y, x]``.
 
-    ``max_steps`` stops after that many steps (a piece of the way, status
+    ``max_steps`` stops after that many steps (a piece of the way, outcome
     'piece'); ``follow_limit`` caps each edge following (default ``8 *
     (width + height)``); ``retries`` bounds the landing cells tried beyond
     an obstacle after the first (``SKIP_RETRIES``); ``optimise=False``
@@ -178,7 +185,7 @@ def classic_path(
     >>> import numpy as np
     >>> from wargrid import HexGrid
     >>> p = classic_path(HexGrid(5, 5), np.ones((5, 5)), (0, 0), (4, 4), max_steps=2)
-    >>> p.status, len(p.directions)
+    >>> p.outcome, len(p.directions)
     ('piece', 2)
     """
 
@@ -228,7 +235,7 @@ def classic_search(
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(4, 1)
     >>> p = classic_search(g, g.topology.pad(np.ones((1, 4)), np.inf), *classic_options(g, (0, 0), (3, 0)))
-    >>> p.cells, p.status
+    >>> p.cells, p.outcome
     ([(0, 0), (1, 0), (2, 0), (3, 0)], 'arrived')
     """
     from .._kernels.rts.classic import classic_find, optimise_moves
@@ -261,7 +268,7 @@ def classic_search(
     cells = list(zip((path % topo.pw - 1).tolist(), (path // topo.pw - 1).tolist()))
     length = float(stepl[dirs].sum())
     cost = float((stepl[dirs] * cell[path[1:]]).sum()) if len(dirs) else 0.0
-    status = STATUSES[code]
-    if status == "piece" and cells[-1] == g:
-        status = "arrived"
-    return ClassicPath(cells, dirs, length, cost, status)
+    outcome = OUTCOMES[code]
+    if outcome == "piece" and cells[-1] == g:
+        outcome = "arrived"
+    return ClassicPath(cells, dirs, length, cost, outcome)

@@ -139,7 +139,7 @@ def unit_debug(sim: Any, uid: int) -> UnitDebug:
     ('idle', None)
     """
     sim = check_simulation(sim)
-    u = sim.unit(check_int(uid, "uid"))
+    u = sim.get(check_int(uid, "uid"))
     path = [u.cell]
     if u.next_cell is not None:
         path.append(u.next_cell)

@@ -32,9 +32,9 @@ from .._validate import check_choice, check_int, check_iterable, check_seed
 from ..grids.boards import Grid
 from ..grids.leptons import LEPTONS_PER_CELL, check_lepton_point, check_lepton_scale
 
-__all__ = ["Occupancy", "Spot", "KINDS", "spot_offsets"]
+__all__ = ["Occupancy", "Spot", "OCCUPANT_KINDS", "spot_offsets"]
 
-KINDS = ("infantry", "vehicle")
+OCCUPANT_KINDS = ("infantry", "vehicle")
 """Kinds of moving unit; buildings are placed with ``Occupancy.place_building``."""
 
 SPOT_RULES = ("classic", "nearest")
@@ -165,7 +165,7 @@ class Occupancy:
         >>> occ.blocker((0, 0), "vehicle"), occ.blocker((1, 0), "vehicle")
         ('it is part of building 7', None)
         """
-        check_choice(kind, "kind", KINDS)
+        check_choice(kind, "kind", OCCUPANT_KINDS)
         c = self._cid(cell)
         me = -2 if uid is None else self._uid(uid)
         if self.building[c] >= 0:
@@ -329,7 +329,7 @@ class Occupancy:
         ``ValueError`` when the space is taken.
         """
         u = self._uid(uid)
-        check_choice(kind, "kind", KINDS)
+        check_choice(kind, "kind", OCCUPANT_KINDS)
         r = self.reservation(u)
         if kind == "infantry" and spot is None and r is not None and r.cell == tuple(cell) and r.spot >= 0:
             spot = r.spot
@@ -400,7 +400,7 @@ class Occupancy:
         ((1, 0), None)
         """
         u = self._uid(uid)
-        check_choice(kind, "kind", KINDS)
+        check_choice(kind, "kind", OCCUPANT_KINDS)
         if self.blocker(cell, kind, uid=u) is not None:
             return None
         c, s = self._claim(u, cell, kind, near, None)

@@ -118,7 +118,7 @@ off in the first ticks.
 >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
 >>> sim.run(100).states()[tank]
 'arrived'
->>> sim.unit(tank).cell
+>>> sim.get(tank).cell
 (5, 1)
 """
 
@@ -140,6 +140,7 @@ from .._kernels.rts.layout import (  # the tables' columns and codes, shared wit
     PROG, RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SLEN, SPEED, STATE, STATES, TARGET, TEAM, TROW,
     TURNLEFT, TURNRATE, UNIT_KINDS, WAITED,
 )
+from .._deprecation import warn_renamed
 from .._validate import check_choice, check_int, check_seed
 from ..grids.board import CostBoard
 from ..grids.boards import Grid
@@ -576,7 +577,7 @@ class Simulation:
         >>> from wargrid import Map, SquareGrid
         >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
         >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
-        >>> wall = sim.add_obstacle([(3, 3)], hp=None); sim.unit(wall).kind
+        >>> wall = sim.add_obstacle([(3, 3)], hp=None); sim.get(wall).kind
         'building'
         """
         hp_v = math.inf if hp is None else self._check_amount(hp, "hp", positive=True)
@@ -611,12 +612,17 @@ class Simulation:
         return u
 
     def unit(self, uid: int) -> SimUnit:
-        """Unit ``uid`` as it is now.
+        """Deprecated: ``get(uid)`` (``unit=`` means a movement class everywhere else)."""
+        warn_renamed("Simulation.unit(uid)", "Simulation.get(uid)")
+        return self.get(uid)
+
+    def get(self, uid: int) -> SimUnit:
+        """Unit ``uid`` as it is now, in constant time (its route and plans are read when first asked for).
 
         >>> from wargrid import Map, SquareGrid
         >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
         >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
-        >>> sim.unit(tank).cell
+        >>> sim.get(tank).cell
         (0, 1)
         """
         u = self._uid(uid)
@@ -709,7 +715,7 @@ class Simulation:
         >>> sorted(sim.units)
         [0]
         """
-        return {u: self.unit(u) for u in range(self._n)}
+        return {u: self.get(u) for u in range(self._n)}
 
     @property
     def revealed(self) -> set[tuple[int, int]]:
@@ -750,7 +756,7 @@ class Simulation:
         >>> from wargrid import Map, SquareGrid
         >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
         >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
-        >>> sim.order(tank, (0, 3)); _ = sim.run(100); sim.unit(tank).cell
+        >>> sim.order(tank, (0, 3)); _ = sim.run(100); sim.get(tank).cell
         (0, 3)
         """
         u = self._uid(uid)
@@ -771,7 +777,7 @@ class Simulation:
         >>> from wargrid import Map, SquareGrid
         >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
         >>> tank = sim.add_unit((0, 1), unit="tracked")
-        >>> sim.hit(tank, 30); sim.unit(tank).hp
+        >>> sim.hit(tank, 30); sim.get(tank).hp
         70.0
         """
         u = self._uid(uid)
@@ -1082,7 +1088,7 @@ class Simulation:
         cells = None
         for t in range(int(Entry.MOVING_UNIT), int(Entry.TEMP_BLOCKED_BY_FRIEND) + 1):
             cp = classic_path(self.grid, entry_costs(costs, cats, threshold=t, measure="travel"), cell, goal, max_steps=self.piece)
-            if cp.status in ("arrived", "piece") and len(cp.cells) > 1:
+            if cp.outcome in ("arrived", "piece") and len(cp.cells) > 1:
                 cells = cp.cells
                 break
         if cells is None:
