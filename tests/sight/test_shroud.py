@@ -181,3 +181,192 @@ def test_bit_set_iff_neighbour_on_board_and_unknown(case, layer):
                     continue
                 n = neighbour(grid, (x, y), k)
                 assert bit == (n is not None and not known[n[1], n[0]]), ((x, y), k)
+
+
+# -- the classic fix-up and edge tiles -------------------------------------------------
+
+from wargrid.sight.fog import SHADOW_TILES  # noqa: E402
+
+
+def explored_fog(rows, grid=None):
+    """A red fog whose explored layer is ``rows`` (strings, '#' explored)."""
+    h, w = len(rows), len(rows[0])
+    grid = grid or SquareGrid(w, h)
+    fog = Map(grid).fog(["red", "blue"], radius=1)
+    fog.reveal("red", np.array([[c == "#" for c in r] for r in rows]))
+    return fog
+
+
+def as_rows(layer):
+    return ["".join("#" if v else "." for v in row) for row in layer]
+
+
+def test_isolated_hole_is_explored():
+    fog = explored_fog(["#####", "#####", "##.##", "#####", "#####"])
+    done = fog.fix_shroud("red")
+    assert as_rows(done) == [".....", ".....", "..#..", ".....", "....."]
+    assert fog.explored("red").all()
+    assert not fog.fix_shroud("red").any()  # nothing left to do
+
+
+def test_two_cell_pocket_fills_in():
+    # each cell of the pocket has explored north and south neighbours
+    fog = explored_fog(["######", "##..##", "######"])
+    assert as_rows(fog.fix_shroud("red")) == ["......", "..##..", "......"]
+    fog = explored_fog(["###", "#.#", "#.#", "###"])
+    assert as_rows(fog.fix_shroud("red")) == ["...", ".#.", ".#.", "..."]
+
+
+def test_corners_and_single_sides_stay_and_cascades_run():
+    # an unknown 2 x 2 block: every cell has one explored neighbour per axis at most -> stays
+    fog = explored_fog(["####", "#..#", "#..#", "####"])
+    assert not fog.fix_shroud("red").any()
+    # only diagonals explored, two of them: explored; one: stays. (1, 0) lies between (0, 0) and (2, 0);
+    # (1, 1) has no explored orthogonal neighbour and two explored diagonals: both in the first round
+    fog = explored_fog(["#.#", "...", "..."])
+    assert as_rows(fog.fix_shroud("red")) == [".#.", ".#.", "..."]
+    fog = explored_fog(["...", ".#.", "..."])
+    assert not fog.fix_shroud("red").any()
+    fog = explored_fog(["#..", "...", "..#"])
+    assert as_rows(fog.fix_shroud("red")) == ["...", ".#.", "..."]
+    # a staircase cascades: filling (1, 1) makes (2, 1) due, and so on
+    fog = explored_fog(["#####", "#....", "#####"])
+    assert as_rows(fog.fix_shroud("red")) == [".....", ".####", "....."]
+
+
+def test_fix_shroud_reaches_allies_and_board_edge_is_not_explored():
+    fog = explored_fog([".#.", "###"])
+    fog.ally("red", "blue")
+    # (0, 0): east explored, west off the board -> stays; (2, 0) likewise
+    assert not fog.fix_shroud("red").any()
+    fog = explored_fog(["#.#", "###"])
+    fog.ally("red", "blue")
+    assert as_rows(fog.fix_shroud("red")) == [".#.", "..."]
+    assert fog.explored("blue").all()
+
+
+def test_hex_hole_and_channel():
+    grid = HexGrid(5, 5)
+    fog = Map(grid).fog(["red"], radius=1)
+    fog.reveal("red")
+    fog.shroud("red", [(2, 2)])
+    assert as_rows(fog.fix_shroud("red"))[2] == "..#.."
+    # one unknown cell with only neighbours 0 and 1 explored: no opposite pair -> stays
+    fog = Map(grid).fog(["red"], radius=1)
+    fog.reveal("red", [grid.neighbor((2, 2), 0), grid.neighbor((2, 2), 1)])
+    assert not fog.fix_shroud("red")[2, 2]
+    fog.reveal("red", [grid.neighbor((2, 2), 4)])  # 1 and 4 are opposite
+    assert fog.fix_shroud("red")[2, 2]
+
+
+def test_shadow_table_shape():
+    assert len(SHADOW_TILES) == 256 and SHADOW_TILES[0] == -1
+    # frames 1..46 of the 47-frame art (0 and 15 are never picked), none and black
+    assert set(SHADOW_TILES) == set(range(-2, 47)) - {0, 15}
+    # black exactly when the four orthogonal neighbours (N 0x80, E 0x02, S 0x08, W 0x20) are unknown
+    assert all((v == -2) == (i & 0xAA == 0xAA) for i, v in enumerate(SHADOW_TILES))
+
+
+def test_tile_literals():
+    fog = explored_fog(["......", ".####.", ".####.", ".####.", "......"])
+    t = fog.shroud_tiles("red")
+    # classic bits: NE 1, E 2, SE 4, S 8, SW 16, W 32, NW 64, N 128
+    assert t[0, 0] == -2 and t[2, 2] == -1
+    assert t[1, 1] == SHADOW_TILES[1 + 16 + 32 + 64 + 128]  # top-left corner: all but E, SE, S
+    assert t[1, 2] == SHADOW_TILES[1 + 64 + 128]  # top side
+    assert t[2, 1] == SHADOW_TILES[16 + 32 + 64]  # west side
+    # read off Cell_Shadow's table by hand: the sides are frames 1 (N), 2 (E), 4 (S), 8 (W), the corner 9 (N + W)
+    assert t[1, 2] == 1 and t[2, 4] == 2 and t[3, 2] == 4 and t[2, 1] == 8 and t[1, 1] == 9
+    # a known cell in a cross of unknowns: black
+    fog = explored_fog([".#.", "#.#", ".#."])
+    assert fog.shroud_tiles("red")[1, 1] == -2
+    fog = explored_fog(["...", ".#.", "..."])
+    assert fog.shroud_tiles("red").tolist() == [[-2] * 3, [-2, -2, -2], [-2] * 3]
+    # the board's edge is not unknown
+    fog = explored_fog(["##", "##"])
+    assert (fog.shroud_tiles("red") == -1).all()
+
+
+def classic_index_by_hand(known, x, y, grid):
+    """Red Alert's Cell_Shadow index of cell (x, y), from dx, dy directly (a slow oracle)."""
+    bits = {(1, -1): 0x01, (1, 0): 0x02, (1, 1): 0x04, (0, 1): 0x08,
+            (-1, 1): 0x10, (-1, 0): 0x20, (-1, -1): 0x40, (0, -1): 0x80}
+    index = 0
+    for (dx, dy), b in bits.items():
+        nx, ny = x + dx, y + dy
+        if grid.wrap_x:
+            nx %= grid.width
+        if grid.contains((nx, ny)) and not known[ny, nx]:
+            index |= b
+    return index
+
+
+def fixup_by_hand(known, grid):
+    """The fix-up to a fixed point, by sweeping the board until nothing changes (a slow oracle)."""
+    known = known.copy()
+    square = isinstance(grid, SquareGrid)
+    ndir = 8 if square else 6
+
+    changed = True
+    while changed:  # rounds: test every cell against the layer as the round found it
+        changed = False
+        before = known.copy()
+
+        def k(cell, d):
+            n = neighbour(grid, cell, d)
+            return n is not None and grid.contains(n) and bool(before[n[1], n[0]])
+
+        for x, y in grid.cells():
+            if before[y, x]:
+                continue
+            c = (x, y)
+            if square:
+                ortho = [k(c, d) for d in (0, 2, 4, 6)]
+                due = (ortho[0] and ortho[2]) or (ortho[1] and ortho[3]) or (
+                    not any(ortho) and sum(k(c, d) for d in (1, 3, 5, 7)) >= 2)
+            else:
+                due = any(k(c, d) and k(c, d + 3) for d in range(ndir // 2))
+            if due:
+                known[y, x] = True
+                changed = True
+    return known
+
+
+@settings(max_examples=60)
+@given(fogs())
+def test_fix_shroud_matches_oracle(case):
+    grid, fog = case
+    before = fog.explored("red")
+    want = fixup_by_hand(before, grid)
+    done = fog.fix_shroud("red")
+    assert (fog.explored("red") == want).all()
+    assert (done == (want & ~before)).all()
+    assert not fog.fix_shroud("red").any()
+
+
+@settings(max_examples=40)
+@given(fogs(), st.sampled_from(["explored", "visible"]))
+def test_tiles_match_oracle(case, layer):
+    grid, fog = case
+    if not isinstance(grid, SquareGrid):
+        with pytest.raises(ValueError, match="square"):
+            fog.shroud_tiles("red", layer=layer)
+        return
+    known = fog.explored("red") if layer == "explored" else fog.visible("red")
+    t = fog.shroud_tiles("red", layer=layer)
+    assert t.dtype == np.int8
+    for x, y in grid.cells():
+        want = SHADOW_TILES[classic_index_by_hand(known, x, y, grid)] if known[y, x] else -2
+        assert t[y, x] == want, (x, y)
+
+
+def test_fix_and_tiles_bad_input():
+    fog = square_fog()
+    with pytest.raises(ValueError, match="team"):
+        fog.fix_shroud("purple")
+    with pytest.raises(ValueError, match="team"):
+        fog.shroud_tiles("purple")
+    with pytest.raises(ValueError, match="layer"):
+        fog.shroud_tiles("red", layer="fogged")
+    with pytest.raises(ValueError, match="square"):
+        Map(HexGrid(3, 3)).fog(["red"]).shroud_tiles("red")

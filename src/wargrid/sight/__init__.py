@@ -5,7 +5,8 @@
   two-nudge hex line rule (see ``wargrid.sight.fov``). They always agree.
 - ``visibility_polygon``: the lit polygon around a float point on a square or hex board.
 - ``Fog``: explored and visible layers per team, updated incrementally, with the
-  shroud tools (``reveal``, ``shroud``, ``shroud_edge``).
+  shroud tools (``reveal``, ``shroud``, ``shroud_edge``, and the classic
+  ``fix_shroud`` and ``shroud_tiles``).
 
 ``Map.fov``, ``Map.line_of_sight``, ``Map.visibility_polygon`` and ``Map.fog``
 hand these the map's sight-blocking terrain (and elevation).

@@ -44,11 +44,45 @@ from .._validate import check_bool_layer, check_choice, check_int, check_iterabl
 from .board import SightBoard, kernels
 from .fov import _kernel_ids, view_capacity
 
-__all__ = ["Fog", "FogView", "SHROUD_LAYERS"]
+__all__ = ["Fog", "FogView", "SHROUD_LAYERS", "SHADOW_TILES"]
 
 SHROUD_LAYERS = ("explored", "visible")
 """What ``Fog.shroud_edge`` calls known: explored cells (unknown: never seen or
 regrown), or visible ones (unknown: fogged or unexplored)."""
+
+SHADOW_TILES: tuple[int, ...] = (
+    -1, 33, 2, 2, 34, 37, 2, 2, 4, 26, 6, 6, 4, 26, 6, 6,
+    35, 45, 17, 17, 38, 41, 17, 17, 4, 26, 6, 6, 4, 26, 6, 6,
+    8, 21, 10, 10, 27, 31, 10, 10, 12, 23, 14, 14, 12, 23, 14, 14,
+    8, 21, 10, 10, 27, 31, 10, 10, 12, 23, 14, 14, 12, 23, 14, 14,
+    32, 36, 25, 25, 44, 40, 25, 25, 19, 30, 20, 20, 19, 30, 20, 20,
+    39, 43, 29, 29, 42, 46, 29, 29, 19, 30, 20, 20, 19, 30, 20, 20,
+    8, 21, 10, 10, 27, 31, 10, 10, 12, 23, 14, 14, 12, 23, 14, 14,
+    8, 21, 10, 10, 27, 31, 10, 10, 12, 23, 14, 14, 12, 23, 14, 14,
+    1, 1, 3, 3, 16, 16, 3, 3, 5, 5, 7, 7, 5, 5, 7, 7,
+    24, 24, 18, 18, 28, 28, 18, 18, 5, 5, 7, 7, 5, 5, 7, 7,
+    9, 9, 11, 11, 22, 22, 11, 11, 13, 13, -2, -2, 13, 13, -2, -2,
+    9, 9, 11, 11, 22, 22, 11, 11, 13, 13, -2, -2, 13, 13, -2, -2,
+    1, 1, 3, 3, 16, 16, 3, 3, 5, 5, 7, 7, 5, 5, 7, 7,
+    24, 24, 18, 18, 28, 28, 18, 18, 5, 5, 7, 7, 5, 5, 7, 7,
+    9, 9, 11, 11, 22, 22, 11, 11, 13, 13, -2, -2, 13, 13, -2, -2,
+    9, 9, 11, 11, 22, 22, 11, 11, 13, 13, -2, -2, 13, 13, -2, -2,
+)
+"""Red Alert's shroud-edge tile for each of the 256 patterns of unknown neighbours (``Fog.shroud_tiles``).
+
+Indexed by the classic bit order, clockwise from the north-east: ``0x01``
+NE, ``0x02`` E, ``0x04`` SE, ``0x08`` S, ``0x10`` SW, ``0x20`` W, ``0x40``
+NW, ``0x80`` N. Values are frames of the 47-frame shadow artwork (45 of
+them: ``1..46`` but ``15``; frame 0 is never picked), ``-1`` (no unknown neighbour: no edge) and ``-2`` (all four
+orthogonal neighbours unknown: no tile fits, the cell is drawn black).
+The values are those of ``DisplayClass::Cell_Shadow`` in Red Alert's
+DISPLAY.CPP (Electronic Arts' CnC_Remastered_Collection, GPL-3.0).
+"""
+
+# the shroud-edge bit k (E, NE, N, NW, W, SW, S, SE) as a classic bit
+_CLASSIC_BIT = (0x02, 0x01, 0x80, 0x40, 0x20, 0x10, 0x08, 0x04)
+_CLASSIC_INDEX = np.array([sum(b for k, b in enumerate(_CLASSIC_BIT) if m >> k & 1) for m in range(256)],
+                          dtype=np.uint8)
 
 _S = TypeVar("_S", bound=np.generic)
 
@@ -512,6 +546,119 @@ class Fog(Shown):
         weights = (1 << np.arange(nb.shape[1])).astype(np.uint8)
         bits = (unknown.astype(np.uint8) * weights).sum(axis=1, dtype=np.uint8)
         return self._shape(np.where(known, bits, np.uint8(0)).astype(np.uint8))
+
+    def fix_shroud(self, team: str) -> NDArray[np.bool_]:
+        """Explore the unknown cells the classic shroud cannot draw, as the classic ``Map_Cell`` does; returns them.
+
+        The classic engines draw the shroud's edge with a fixed set of edge
+        tiles, which has none for a one-cell-wide gap. Each time they map a
+        cell, their ``Map_Cell`` looks at its unmapped neighbours and maps
+        those that would need a missing tile, recursively (Command &
+        Conquer's ``Map_Cell`` with ``Cell_Shadow``, DISPLAY.CPP). The rule,
+        for an unknown cell of a square board:
+
+        - two opposite orthogonal neighbours (north and south, or east and
+          west) are explored: it is explored (an isolated hole, a one-cell
+          wide channel or a 2-cell pocket fill in);
+        - no orthogonal neighbour is explored and two or more diagonal ones
+          are: it is explored;
+        - otherwise it stays unknown (one explored orthogonal neighbour, or
+          two at a corner, have edge tiles).
+
+        Cells explored this way can make more cells due: the rule runs in
+        rounds (each explores every cell due against the layer as the round
+        found it) until none is. The classic recursion explores in the order
+        cells were mapped, which the second rule can depend on; rounds give
+        one answer whatever the order. On hex and staggered boards the same idea uses the 6
+        directions: an unknown cell with two opposite neighbours (``k`` and
+        ``k + 3``) explored is explored. Neighbours off the board or masked
+        out count as unknown; on a board wrapped in x, neighbours across the
+        seam count. Red Alert's own ``Map_Cell`` keeps Command & Conquer's
+        recursion but not this rule (its ``Cell_Shadow`` answers black for
+        every unmapped cell): it leaves such gaps and draws a known cell
+        with no fitting tile black instead (``shroud_tiles``' ``-2``). The
+        cells are explored as ``reveal`` does (for ``team``
+        and its allies, seen at the current tick). Call it after a
+        ``shroud`` or when the explored layer changed, before drawing.
+
+        Parameters
+        ----------
+        team : str
+            The team whose explored layer is fixed up (its allies share it).
+
+        Returns
+        -------
+        ndarray of bool, shape ``(height, width)``
+            The cells explored by the fix-up.
+
+        Raises
+        ------
+        ValueError
+            An unknown team (``ArgumentError``).
+
+        Examples
+        --------
+        >>> fog = _example(); fog.reveal("red", [(1, 0), (3, 0), (4, 0), (7, 0)])
+        >>> fog.fix_shroud("red").astype(int).tolist()  # (2, 0) lies between explored (1, 0) and (3, 0)
+        [[0, 0, 1, 0, 0, 0, 0, 0]]
+        >>> fog.explored("red").astype(int).tolist()
+        [[0, 1, 1, 1, 1, 0, 0, 1]]
+        """
+        self._team(team)
+        g = self._board.grid
+        known = self.explored(team).ravel().copy()
+        nb = self._edge_table()
+        done = kernels("fog").shroud_fixup(known, g.mask.ravel().copy(), nb, nb.shape[1] == 8)
+        flat = np.zeros(g.size, dtype=bool)
+        flat[done] = True
+        if done.shape[0]:
+            self.reveal(team, self._shape(flat))
+        return self._shape(flat)
+
+    def shroud_tiles(self, team: str | None, *, layer: str = "explored") -> NDArray[np.int8]:
+        """``(height, width)`` Red Alert shroud-edge tile numbers, as its renderer picks them (square boards).
+
+        A known cell whose unknown neighbours (``shroud_edge``'s bits, in
+        the classic bit order) form pattern ``i`` gets ``SHADOW_TILES[i]``:
+        a frame ``1..46`` of the 47-frame edge tiles, ``-1`` when it borders no
+        unknown cell, ``-2`` when its four orthogonal neighbours are all
+        unknown (no tile: drawn black). Unknown cells are ``-2`` (black), as
+        in Red Alert's ``Cell_Shadow``. Neighbours off the board or masked
+        out are not unknown, as cells outside the classic radar area. After
+        ``fix_shroud`` no unknown cell lies between two known ones, the
+        patterns the tile set was drawn for. The tile set is square: hex and
+        staggered boards have no classic tiles (use ``shroud_edge``'s bits).
+
+        Parameters
+        ----------
+        team : str or None
+            The team (with its allies); ``None`` is the spectator.
+        layer : str
+            'explored' or 'visible', as ``shroud_edge``.
+
+        Returns
+        -------
+        ndarray of int8, shape ``(height, width)``
+            The tile numbers, indexed ``[y, x]``.
+
+        Raises
+        ------
+        ValueError
+            An unknown team or layer, or a hex or staggered board (``ArgumentError``).
+
+        Examples
+        --------
+        >>> fog = _example(); fog.reveal("red", [(1, 0), (2, 0), (3, 0)])
+        >>> fog.shroud_tiles("red").tolist()  # (1, 0): unknown west (tile 8); (3, 0): east (tile 2)
+        [[-2, 8, -1, 2, -2, -2, -2, -2]]
+        """
+        if self._edge_table().shape[1] != 8:
+            raise ArgumentError("shroud_tiles needs a square board: the classic edge tiles are square "
+                                "(use shroud_edge's bits on hex and staggered boards)")
+        bits = self.shroud_edge(team, layer=layer)
+        known = self.explored(team) if layer == "explored" else self.visible(team)
+        tiles = np.asarray(SHADOW_TILES, dtype=np.int8)[_CLASSIC_INDEX[bits]]
+        return np.where(known, tiles, np.int8(-2)).astype(np.int8)
 
     def _edge_table(self) -> NDArray[np.int64]:
         """``(size, 6 or 8)`` neighbour ids in the shroud-edge bit order (``-1``: none)."""

@@ -50,3 +50,80 @@ def fog_apply_many(counts, last_seen, teams, old, old_starts, new, new_starts, n
         a = new_starts[i]
         fog_apply(counts[teams[i]], last_seen[teams[i]], old[old_starts[i]:old_starts[i + 1]],
                   new[a:a + new_lens[i]], time)
+
+
+# -- shroud fix-up ----------------------------------------------------------------------
+
+@jit
+def _fixup_due(known, nb, i, square):
+    """Whether unknown cell ``i`` is mapped by the fix-up (see ``shroud_fixup``)."""
+    k = nb.shape[1]
+    if square:
+        # bit order E, NE, N, NW, W, SW, S, SE: orthogonal 0, 2, 4, 6, diagonal 1, 3, 5, 7
+        ortho = 0
+        for d in range(0, 8, 2):
+            j = nb[i, d]
+            if j >= 0 and known[j]:
+                ortho |= 1 << d
+        if (ortho & 0x11) == 0x11 or (ortho & 0x44) == 0x44:
+            return True
+        if ortho != 0:
+            return False
+        diag = 0
+        for d in range(1, 8, 2):
+            j = nb[i, d]
+            if j >= 0 and known[j]:
+                diag += 1
+        return diag >= 2
+    for d in range(k // 2):
+        a = nb[i, d]
+        b = nb[i, d + k // 2]
+        if a >= 0 and b >= 0 and known[a] and known[b]:
+            return True
+    return False
+
+
+@jit
+def shroud_fixup(known, on, nb, square):
+    """Explore, in rounds, every unknown on-board cell the classic fix-up maps; returns the explored ids.
+
+    ``known`` (flat booleans) is updated in place; ``on`` marks on-board
+    cells; ``nb`` is the ``(size, 8 or 6)`` neighbour table in the
+    shroud-edge bit order (``-1``: none). Each round tests its candidates
+    against the layer as the round found it and explores the due ones
+    together; the next round's candidates are the unknown neighbours of
+    those, until a round explores nothing.
+    """
+    n = known.shape[0]
+    cand = np.empty(n, dtype=np.int64)
+    due = np.empty(n, dtype=np.int64)
+    queued = np.zeros(n, dtype=np.bool_)
+    out = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if on[i] and not known[i]:
+            cand[m] = i
+            m += 1
+    count = 0
+    while m > 0:
+        nd = 0
+        for c in range(m):
+            if _fixup_due(known, nb, cand[c], square):
+                due[nd] = cand[c]
+                nd += 1
+        for c in range(nd):
+            known[due[c]] = True
+            out[count] = due[c]
+            count += 1
+        m = 0
+        for c in range(nd):
+            i = due[c]
+            for d in range(nb.shape[1]):
+                j = nb[i, d]
+                if j >= 0 and on[j] and not known[j] and not queued[j]:
+                    queued[j] = True
+                    cand[m] = j
+                    m += 1
+        for c in range(m):
+            queued[cand[c]] = False
+    return out[:count]
