@@ -11,7 +11,9 @@
   (``examples/bridge_scenario.py`` plays one out: a bridge falls under a
   tank's route);
 - ``crowd``: collision-free timed paths for many agents at once (``plan_crowd``,
-  LaCAM over PIBT) and their checker (``check_plan``).
+  LaCAM over PIBT) and their checker (``check_plan``);
+- ``tracks``: the curved lines vehicles drive through a turn, in leptons
+  (``track``, ``path_track``).
 
 Importing this package compiles nothing; kernels compile on first use.
 
@@ -40,6 +42,7 @@ from .ladder import (
 )
 from .occupancy import OCCUPANT_KINDS, Occupancy, Spot, spot_offsets
 from .crowd import OBJECTIVES, CrowdPlan, check_plan, plan_crowd
+from .tracks import DEFAULT_STEP, TRACK_KINDS, TRACK_RADII, PathTrack, Track, path_track, track
 from .sim import PATHFINDERS, STATES, UNIT_KINDS, SimEvent, SimReport, SimUnit, Simulation
 
 __all__ = [
@@ -50,6 +53,7 @@ __all__ = [
     "DEFAULT_ENTRY_COSTS", "CLASSIC_ENTRY_COSTS", "TRAVEL_ENTRY_COSTS", "MEASURES", "Entry", "LadderPath", "check_entry", "entry_costs", "ladder_path",
     "PATHFINDERS", "STATES", "UNIT_KINDS", "SimEvent", "SimReport", "SimUnit", "Simulation",
     "OBJECTIVES", "CrowdPlan", "check_plan", "plan_crowd",
+    "DEFAULT_STEP", "TRACK_KINDS", "TRACK_RADII", "PathTrack", "Track", "path_track", "track",
 ]
 
 __getattr__ = module_aliases("wargrid.rts", {
