@@ -22,6 +22,7 @@ def python(code: str, cache: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900)
 
 
+@pytest.mark.slow
 def test_notice_once_on_compile_and_never_on_a_cache_load(tmp_path: Path) -> None:
     from wargrid._kernels._jit import COMPILE_NOTICE
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -14,6 +16,7 @@ def wargrid(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "wargrid", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
 
 
+@pytest.mark.slow
 def test_demo_writes_page_and_hex_coordinates(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     r = wargrid("demo", "--out", str(out), "--size", "16x12", "--seed", "3")
@@ -72,6 +75,7 @@ def test_demo_loads_the_bridge_example_from_the_checkout() -> None:
     assert load_example("no_such_example") is None
 
 
+@pytest.mark.slow
 def test_demo_without_the_checkout_says_so_and_goes_on(tmp_path: Path, monkeypatch, capsys) -> None:
     from wargrid.cli import demo, main
 

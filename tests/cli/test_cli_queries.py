@@ -105,6 +105,7 @@ def test_partition(capsys, board) -> None:
     assert np.array_equal(np.array(d["owners"]), expect.owners) and d["cells"] == expect.report.cells.tolist()
 
 
+@pytest.mark.slow
 def test_warm_up(capsys) -> None:
     code, out, _ = run(capsys, "warm-up", "sight")
     assert code == 0 and out.startswith("warmed sight in ")

@@ -60,6 +60,7 @@ def test_generate_then_render_png(tmp_path: Path) -> None:
     assert Image.open(tmp_path / "g.png").size == (20 * 8 + 8, 12 * 8 + 8)
 
 
+@pytest.mark.slow
 def test_path_json_and_text(board: Path) -> None:
     r = wargrid_cli("path", str(board), "0,0", "7,0", "--json", "--unit", "foot")
     assert r.returncode == 0, r.stderr
@@ -79,6 +80,7 @@ def test_path_unreachable_is_exit_1(board: Path) -> None:
     assert "no path" in one_clean_line(r)
 
 
+@pytest.mark.slow
 def test_path_errors(board: Path, tmp_path: Path) -> None:
     r = wargrid_cli("path", str(board), "0,0", "99,0")
     assert r.returncode == 1 and "goal" in one_clean_line(r)
@@ -94,6 +96,7 @@ def test_path_errors(board: Path, tmp_path: Path) -> None:
     assert r.returncode == 1 and "bad.json:1" in one_clean_line(r)
 
 
+@pytest.mark.slow
 def test_range_json(board: Path) -> None:
     r = wargrid_cli("range", str(board), "0,0", "4", "--json", "--unit", "cavalry")
     assert r.returncode == 0, r.stderr
@@ -108,6 +111,7 @@ def test_range_json(board: Path) -> None:
     assert r.returncode == 2 and "BUDGET" in one_clean_line(r)
 
 
+@pytest.mark.slow
 def test_convert_round_trip_and_errors(board: Path, tmp_path: Path) -> None:
     tmx = tmp_path / "b.tmx"
     r = wargrid_cli("convert", str(board), str(tmx), "--encoding", "base64", "--compression", "gzip")
@@ -131,6 +135,7 @@ def test_convert_movingai(tmp_path: Path) -> None:
     assert wargrid.load_map(out).shape == (49, 49)
 
 
+@pytest.mark.slow
 def test_render_errors(board: Path, tmp_path: Path) -> None:
     r = wargrid_cli("render", str(board), str(tmp_path / "x.gif"))
     assert r.returncode == 2 and ".svg or .png" in one_clean_line(r)
@@ -142,12 +147,14 @@ def test_render_errors(board: Path, tmp_path: Path) -> None:
     assert {"path", "regions", "values"} <= names
 
 
+@pytest.mark.slow
 def test_bench_movingai() -> None:
     r = wargrid_cli("bench", "movingai", str(MOVINGAI / "arena.map.scen"), "--limit", "30")
     assert r.returncode == 0, r.stderr
     assert "30 scenarios" in r.stdout and "30 optimal, 0 wrong" in r.stdout and "per query" in r.stdout
 
 
+@pytest.mark.slow
 def test_bench_errors(tmp_path: Path) -> None:
     r = wargrid_cli("bench", "movingai", str(tmp_path / "none.scen"))
     assert r.returncode == 1 and "none.scen" in one_clean_line(r)

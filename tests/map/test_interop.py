@@ -34,6 +34,7 @@ def pairs(m: Map, unit: str, n: int = 12) -> list[tuple[tuple[int, int], tuple[i
     return [((int(xs[a]), int(ys[a])), (int(xs[b]), int(ys[b]))) for a, b in pick]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("unit", ["foot", "cavalry"])
 def test_shortest_paths_on_the_exports_cost_what_map_path_finds(board: Map, unit: str) -> None:
     g = board.to_networkx(unit=unit)

@@ -30,6 +30,7 @@ def test_layers_are_read_only_views():
         m.terrain = np.zeros((3, 4), dtype=np.int16)  # type: ignore[misc]
 
 
+@pytest.mark.slow
 def test_edit_context_applies_changes_and_fires_one_event_per_layer():
     m = Map(HexGrid(5, 4))
     m.zones(unit="foot")
@@ -66,6 +67,7 @@ def test_edit_context_discards_on_error_and_checks_values():
     edits=st.lists(st.tuples(st.sampled_from(["terrain", "overlay", "edge", "elevation", "bulk"]),
                              st.integers(0, 5), st.integers(0, 4), st.integers(0, 9)), max_size=6),
 )
+@pytest.mark.slow
 def test_derived_state_equals_a_fresh_map_after_any_edits(kind: str, edits: list) -> None:
     grid = {"square": SquareGrid(6, 5), "square8": SquareGrid(6, 5, diagonal=True),
             "hex": HexGrid(6, 5), "staggered": StaggeredGrid(6, 5)}[kind]
@@ -101,6 +103,7 @@ def test_derived_state_equals_a_fresh_map_after_any_edits(kind: str, edits: list
         assert np.array_equal(m.blocks_sight(), fresh.blocks_sight())
 
 
+@pytest.mark.slow
 def test_map_pickles_in_every_state():
     m = Map(HexGrid(8, 6))
     m.set_terrain([(3, 3)], "forest")

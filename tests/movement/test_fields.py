@@ -50,6 +50,7 @@ def test_movement_range_is_cells_within_budget(data, budget, attack):
     assert set(r.attack_cells()) == set(zip(xs.tolist(), ys.tolist())) - set(dist)
 
 
+@pytest.mark.slow
 @settings(max_examples=80)
 @given(data=st.data())
 def test_flow_field_paths_are_optimal(data):

@@ -30,6 +30,7 @@ def open_boards(draw):
     return SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), cost
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(board=open_boards(), data=st.data())
 def test_jps_equals_astar_and_oracle(board, data):

@@ -114,6 +114,7 @@ def boards(draw):
     return SquareGrid(w, h, diagonal=True, corner_rule="no-obstacle"), cost
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", [True, False], ids=["table", "bit-scan"])
 @settings(max_examples=120, deadline=None)
 @given(board=boards(), data=st.data())

@@ -39,6 +39,7 @@ def _core_labels(on: bool) -> Iterator[None]:
         prep.LABEL_CORE_MAX, prep.LABEL_BYTES = old
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(board=boards(max_side=7), core=st.sampled_from([None, 0, 1, 5, 20, 100]), labels=st.booleans())
 def test_every_prepared_answer_equals_dijkstra(board, core, labels):
@@ -121,6 +122,7 @@ def _check_map(m, unit):
             assert _close(table[i, j], 0.0 if a == b else field[b[1], b[0]])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_map_stays_exact_after_random_edits(data):

@@ -97,6 +97,7 @@ def _bound_oracle(costs: list[float], x: list[float], to_goal: bool) -> float:
     return h
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.integers(1, 70), st.sampled_from([1.0, 0.5, 0.25]), st.booleans(), st.data())
 def test_landmark_units_bounds_match_the_float_formula(nl: int, unit: float, whole: bool, data: st.DataObject) -> None:
@@ -319,6 +320,7 @@ def test_upward_arrays_are_packed_records():
     assert up.count.dtype == np.uint16
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", [1, 7, 256])
 def test_the_hierarchy_is_the_same_on_any_number_of_threads(monkeypatch, batch):
     # each candidate's witness searches do not depend on the thread that runs them: arc for arc the same

@@ -59,6 +59,7 @@ def test_labels_give_every_core_distance(big_labels, kind, seed):
             assert _close(got, field[b]), (a, b, got, field[b])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("labels", [True, False])
 def test_paths_through_zero_cost_cells_stay_simple(monkeypatch, labels):
     # zero-cost cells give tied paths: the label walk's two halves may share nodes

@@ -6,6 +6,8 @@ distances, same search trees, on every board kind and with uniform or varied cos
 
 from __future__ import annotations
 
+import pytest
+
 import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -57,6 +59,7 @@ def test_astar_plain_is_astar(data, uniform):
 @settings(max_examples=150)
 @given(data=st.data(), uniform=st.booleans(), reverse=st.booleans(),
        max_cost=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 6.0]))
+@pytest.mark.slow
 def test_dijkstra_plain_is_dijkstra(data, uniform, reverse, max_cost):
     g, cost, _ = data.draw(boards(edges=False, uniform=uniform))
     assume(not g.topology.wrap)
@@ -102,6 +105,7 @@ def test_move_mask_literal():
     assert plain_moves(topo, c) is plain_moves(topo, c)  # cached while the costs live
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(data=st.data(), max_cost=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 6.0]), scale=st.sampled_from([1.0, 0.5, 3.0]))
 def test_queue_dijkstra_gives_the_heap_distances(data, max_cost, scale):

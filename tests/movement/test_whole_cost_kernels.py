@@ -42,6 +42,7 @@ def _run(g, c, s, t, weight=1.0, keyb=None):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=200, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data(), weight=st.sampled_from([1.0, 1.0, 1.5, 2.0]))
 def test_keyed_astar_pops_what_astar_pops(data, weight):
@@ -140,6 +141,7 @@ def test_map_uses_keyed_kernel_on_whole_costs():
     assert m.path((0, 0), (5, 0), unit="cavalry").cost == m.distance_field((0, 0), unit="cavalry")[0, 5]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data(), max_cost=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 6.0]))
 def test_bucket_dijkstra_gives_the_heap_distances(data, max_cost):

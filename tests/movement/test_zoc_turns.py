@@ -95,6 +95,7 @@ def test_zoc_range_matches_brute_force(data, budget, ignore):
         assert p is None or p.cost > budget
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(data=st.data(), ppt=st.sampled_from([1.0, 2.0, 3.0, 4.5]), ignore=st.booleans())
 def test_route_matches_brute_force(data, ppt, ignore):

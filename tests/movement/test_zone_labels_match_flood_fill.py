@@ -72,6 +72,7 @@ def test_every_kind_takes_the_run_path_without_walls():
             assert _runs_above(t, _directions(t, True)) is None or t.corner_rule == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(boards())
 def test_runs_and_cells_match_flood_fill(board):
@@ -144,6 +145,7 @@ def test_full_rows_and_many_runs(n):
     assert label_zones(g, stripes).max() + 1 == (n + 1) // 2
 
 
+@pytest.mark.slow
 def test_zone_state_on_a_masked_hexagon():
     g = hexagon_board(4)
     t = g.topology

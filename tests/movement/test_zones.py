@@ -238,6 +238,7 @@ def apply_edit(m: Map, op: str, a: int, b: int, n: int) -> None:
         m.set_overlay(chosen, None)
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(boards(), EDITS)
 def test_incremental_zones_match_fresh_labelling(m, edits):

@@ -73,6 +73,7 @@ def test_picture(run, tmp_path):
     assert svg.count("<polyline") >= 3 and (tmp_path / "b.svg").read_text() == svg
 
 
+@pytest.mark.slow
 def test_example_script(tmp_path):
     out = tmp_path / "pic.svg"
     res = subprocess.run([sys.executable, str(EXAMPLE), str(out)], capture_output=True, text=True, timeout=300)

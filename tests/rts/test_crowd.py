@@ -62,6 +62,7 @@ def _joint_bfs(walls: list[str], starts: list[tuple[int, int]], goals: list[tupl
 # -- literal values -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_corridor_swap_uses_the_side_pocket() -> None:
     m = _board(["@.@", "...", "@.@", "@.@"])
     s, g = [(1, 0), (1, 3)], [(1, 3), (1, 0)]

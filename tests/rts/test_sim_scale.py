@@ -42,6 +42,7 @@ def _oracle_run(sim: Simulation, ticks: int) -> None:
             break
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make, n, ticks", [(scenarios.corridor, 4, 1500), (scenarios.crossing, 6, 1500), (scenarios.crowd, 24, 2000)])
 def test_crowd_scenarios_all_arrive(make, n, ticks):
     sim = make(n) if make is not scenarios.crowd else make(n, 12)
@@ -182,6 +183,7 @@ def test_classic_pieces_never_exceed_max_steps(seed, n, kind):
     assert p.cells[0] == s
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.sampled_from(["sq8", "sq4", "hex", "stag"]), st.integers(0, 10_000), st.integers(4, 14))
 def test_no_shared_space_and_no_wall_crossed(kind, seed, n_units):

@@ -37,6 +37,7 @@ def test_port_in_use_is_one_clear_line(capsys):
     assert f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_serve_prints_its_loopback_address_and_answers():
     proc = subprocess.Popen(
         [sys.executable, "-m", "wargrid", "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

@@ -159,6 +159,7 @@ def _state(pid: int) -> str:
         return ""
 
 
+@pytest.mark.slow
 def test_a_partition_that_runs_too_long_is_stopped_with_503():
     app = create_app(work_timeout=8.0)
     c = client(app)
@@ -178,6 +179,7 @@ def test_a_partition_that_runs_too_long_is_stopped_with_503():
     app.state.worker.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_first_signal_stops_the_server_during_a_heavy_request(sig):
     proc = subprocess.Popen([sys.executable, "-m", "wargrid", "serve", "--port", "0"],
@@ -211,6 +213,7 @@ def test_first_signal_stops_the_server_during_a_heavy_request(sig):
     assert answers and answers[0][0] == 503 and "stopping" in answers[0][1]["error"], answers
 
 
+@pytest.mark.slow
 def test_a_jobs_time_starts_once_the_worker_is_warm():
     """A cold worker's warm-up (compiling kernels) is not counted against the first job; a long job still is."""
     import functools

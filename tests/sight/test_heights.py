@@ -64,6 +64,7 @@ def height_boards(draw):
     return g, elev, blocks
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(height_boards(), st.data())
 def test_heightmap_sight_matches_the_brute_force_ray(board, data):
@@ -154,6 +155,7 @@ def test_sight_blocking_terrain_stands_cover_height_above_its_ground():
     assert height_line_of_sight(sb, (0, 0), (6, 0), cover_height=1.5, viewer_height=2.0, target_height=2.0)
 
 
+@pytest.mark.slow
 def test_wrapped_boards_see_across_the_seam_like_a_wider_board():
     # the brute-force ray on a board three copies wide, from the middle copy, against the wrapped board
     rng = np.random.default_rng(5)

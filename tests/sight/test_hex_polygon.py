@@ -69,6 +69,7 @@ def check(grid, blocks, light, rng, samples=250, radius=None):
     return p, checked
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(scenes())
 def test_inside_polygon_iff_unobstructed(scene):
@@ -76,6 +77,7 @@ def test_inside_polygon_iff_unobstructed(scene):
     check(grid, blocks, light, rng)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(scenes(), st.floats(0.5, 8.0))
 def test_radius_clips_to_the_disc(scene, radius):

@@ -134,6 +134,7 @@ def test_pillar_shadow_expands():
     assert widths == sorted(widths) and widths[-1] > widths[0]
 
 
+@pytest.mark.slow
 def test_map_queries_use_terrain_and_elevation():
     m = Map(SquareGrid(7, 3))
     m.set_terrain([(3, 1)], "forest")

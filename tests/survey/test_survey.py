@@ -51,6 +51,7 @@ def test_rows_hold_what_the_library_says(here) -> None:
         assert row["seconds_total"] >= row["seconds_generate"] > 0
 
 
+@pytest.mark.slow
 def test_local_processes_give_the_same_rows(here) -> None:
     pooled = survey(MAPS, workers=2, progress=False, **OPTIONS)
     assert pooled.where == "on 2 local processes"
@@ -72,6 +73,7 @@ def test_a_local_dask_cluster_gives_the_same_rows(here) -> None:
             assert by_address.measures() == here.measures()[:2]
 
 
+@pytest.mark.slow
 def test_a_killed_worker_is_replaced_and_the_survey_completes(here, tmp_path: Path) -> None:
     import os
     import signal

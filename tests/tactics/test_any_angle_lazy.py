@@ -42,6 +42,7 @@ def flood_args(geo):
     return (*geo.args[:-1], False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wrap", [False, True])
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6))

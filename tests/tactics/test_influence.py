@@ -78,6 +78,7 @@ def test_influence_matches_the_oracle(board, data):
 
 @pytest.mark.parametrize("grid", [SquareGrid(12, 9, diagonal=True), SquareGrid(12, 9), HexGrid(12, 9),
                                   HexGrid(12, 9, orientation="pointy", offset="even-r")])
+@pytest.mark.slow
 def test_influence_through_sight_counts_only_what_each_unit_sees(grid):
     m = Map(grid)
     m.set_terrain([(5, y) for y in range(1, 8)], "mountains")

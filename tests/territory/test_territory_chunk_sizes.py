@@ -31,6 +31,7 @@ def test_mean_chunk_uses_the_cap_on_open_boards(grid, cap):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), hexes=st.booleans(), players=st.integers(2, 6), cap=st.integers(1, 6),
        w=st.integers(6, 14), h=st.integers(5, 10))
+@pytest.mark.slow
 def test_cap_and_balance_hold_over_seeds(seed, hexes, players, cap, w, h):
     grid = HexGrid(w, h) if hexes else SquareGrid(w, h, diagonal=bool(seed & 1))
     rng = np.random.default_rng(seed)

@@ -85,6 +85,7 @@ def test_a_small_island_goes_to_a_light_player_and_balance_holds():
     assert sorted(p.report.chunks.tolist()) == [1, 2]
 
 
+@pytest.mark.slow
 def test_weights_balance_within_the_largest_weight():
     rng = np.random.default_rng(5)
     weights = rng.integers(0, 6, size=(10, 12)).astype(float)
