@@ -134,13 +134,13 @@ def test_tilesets_of_a_map_are_capped_together_and_read_once(tmp_path: Path, mon
 
 def test_root_confines_tilesets_for_servers(tmp_path: Path) -> None:
     write(tmp_path, '<tileset name="t" tilewidth="16" tileheight="16">' + tile(0, prop("terrain", "swamp")) + "</tileset>",
-          "shared/t.tsx")
-    p = write(tmp_path, tmx('<tileset firstgid="1" source="../shared/t.tsx"/>', layer("g", FULL)), "upload/m.tmx")
+          "common/t.tsx")
+    p = write(tmp_path, tmx('<tileset firstgid="1" source="../common/t.tsx"/>', layer("g", FULL)), "upload/m.tmx")
     assert load_tiled(p).count("swamp") == W * H
     with pytest.raises(MapFileError, match=r"lies outside .*upload.* \(root=\)"):
         load_tiled(p, root=tmp_path / "upload")
     link = tmp_path / "upload" / "t.tsx"
-    link.symlink_to(tmp_path / "shared" / "t.tsx")  # a link out of the folder is outside too
+    link.symlink_to(tmp_path / "common" / "t.tsx")  # a link out of the folder is outside too
     p2 = write(tmp_path, tmx('<tileset firstgid="1" source="t.tsx"/>', layer("g", FULL)), "upload/l.tmx")
     with pytest.raises(MapFileError, match="lies outside"):
         load_tiled(p2, root=tmp_path / "upload")

@@ -262,7 +262,7 @@ def test_rlimit_as_refuses_a_world_sized_build_at_once():
     # a 2000 x 2000 board under an address-space limit 1.5 GiB above what the process holds: the build would need
     # several GiB, so it is refused before anything is allocated (the process would otherwise die in an allocator)
     code = """
-import resource, time
+import resource
 import numpy as np
 import wargrid
 from wargrid.costs import CostField
@@ -271,7 +271,6 @@ g = wargrid.HexGrid(2000, 2000)
 f = CostField.from_arrays(g, np.ones(g.shape))
 size = int(open('/proc/self/status').read().split('VmSize:')[1].split()[0]) * 1024
 resource.setrlimit(resource.RLIMIT_AS, (size + (3 << 29), resource.RLIM_INFINITY))
-t = time.perf_counter()
 try:
     prepare(g, f, progress=False)
 except PrepareMemoryError as e:

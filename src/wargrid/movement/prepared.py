@@ -579,7 +579,7 @@ def prepare(
         cidx[cids] = np.arange(cids.size, dtype=np.int32)
         cf, cnb, cwo, cwi = _ch_core().core_graph(cids, cidx, first, ucnt, un, uwo, uwi)
         labels = _core_labels(cf, cnb, cwo, cwi, int(np.count_nonzero(grid.mask)))
-        dl = _landmarks(cf, cnb, cwo, LABEL_LANDMARKS if labels[0].shape[0] else LANDMARKS)
+        dl = _landmarks(cf, cnb, cwo, LABEL_LANDMARKS if labels is not _NO_LABELS else LANDMARKS)
     dlp, lq = _pack_landmarks(dl)
     arcs = _interleaved([un, _narrow(uwo), _narrow(uwi), uvo, uvi, *_halves(first, ucnt, un, uvo, uvi)])
     counts = ucnt.astype(np.uint16) if int(ucnt.max(initial=0)) <= np.iinfo(np.uint16).max else ucnt

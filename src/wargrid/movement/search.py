@@ -149,9 +149,10 @@ class SearchState:
 
     def queues(self, nq: int) -> tuple[np.ndarray, np.ndarray]:
         """Scratch for ``dijkstra_queues``: ``nq`` blocks of ``n`` cell ids and keys (kept for the next call)."""
-        q = getattr(self, "_queues", None)
-        if q is None or q[0].shape[0] < nq * self.n:
-            q = self._queues = (np.empty(nq * self.n, dtype=np.int32), np.empty(nq * self.n, dtype=np.float64))
+        need = nq * self.n
+        q: tuple[np.ndarray, np.ndarray] | None = getattr(self, "_queues", None)
+        if q is None or len(q[0]) < need:  # (ids, keys)
+            q = self._queues = (np.empty(need, dtype=np.int32), np.empty(need, dtype=np.float64))
         return q
 
     def next_gen(self) -> int:
