@@ -17,3 +17,14 @@ os.environ["WARGRID_QUIET"] = "1"
 
 REPO = Path(__file__).resolve().parent.parent
 MOVINGAI = REPO / "tests" / "data" / "movingai"
+
+# doctests that compile a whole capability's kernels from cold (tens of seconds): run with the slow tests
+SLOW_DOCTESTS = {"wargrid.warmup.warm_up"}
+
+
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+    import pytest
+
+    for item in items:
+        if item.name in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)

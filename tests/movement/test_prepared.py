@@ -20,6 +20,9 @@ from wargrid import HexGrid, Map, SquareGrid, TerrainTable
 from wargrid.movement import prepared as prep
 from wargrid.movement.prepared import PrepareMemoryError, distance_table, prepare
 
+pytestmark = pytest.mark.slow  # the prepared structure: big kernels to compile and world-size sweeps
+
+
 INF = math.inf
 NAMES = TerrainTable.default().names
 

@@ -20,6 +20,9 @@ from wargrid.movement.prepared import prepare
 from wargrid.movement.search import cells_of
 
 
+pytestmark = pytest.mark.slow  # the prepared structure: big kernels to compile and world-size sweeps
+
+
 def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
 

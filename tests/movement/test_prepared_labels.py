@@ -15,6 +15,9 @@ from wargrid.movement import prepared as prep
 from wargrid.movement.prepared import prepare
 
 
+pytestmark = pytest.mark.slow  # the prepared structure: big kernels to compile and world-size sweeps
+
+
 def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
