@@ -181,6 +181,36 @@ def test_a_partition_that_runs_too_long_is_stopped_with_503():
     app.state.worker.stop()
 
 
+def _cpu_ticks(pid: int) -> int:
+    """A process's user + system CPU time in clock ticks (-1 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return -1
+    return int(fields[11]) + int(fields[12])
+
+
+def _worker_of(server_pid: int) -> int:
+    """The process id of the server's worker: its child started by multiprocessing's spawn (not the tracker)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmd = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == server_pid and b"spawn_main" in cmd and b"resource_tracker" not in cmd:
+            return int(stat.parent.name)
+    raise AssertionError(f"the server (pid {server_pid}) has no worker process")
+
+
+def _until(what: str, ok, limit: float = 300.0) -> None:
+    """Poll ``ok()`` every 10 ms until it is true; fail naming ``what`` after ``limit`` seconds (a hung server)."""
+    end = time.monotonic() + limit
+    while not ok():
+        assert time.monotonic() < end, f"{what} did not happen within {limit:g} s"
+        time.sleep(0.01)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_first_signal_stops_the_server_during_a_heavy_request(sig):
@@ -202,9 +232,15 @@ def test_first_signal_stops_the_server_during_a_heavy_request(sig):
 
         status, b = post("board", HEAVY_BOARD)
         assert status == 200
+        status, small = post("board", {"kind": "square-4", "width": 6, "height": 4})
+        assert status == 200
+        status, _ = post("partition", {"session": small["session"], "players": 2})
+        assert status == 200  # the worker is warm and idle: from now on its CPU clock moves only while a job runs
+        worker = _worker_of(proc.pid)
+        idle = _cpu_ticks(worker)
         t = threading.Thread(target=lambda: answers.append(post("partition", {"session": b["session"], **HEAVY_SPLIT})))
         t.start()
-        time.sleep(2)  # let the partition start
+        _until("the heavy partition starting in the worker", lambda: _cpu_ticks(worker) > idle)
         proc.send_signal(sig)
         proc.wait(timeout=60)  # one signal is enough: no second Ctrl+C, no waiting for the partition
         t.join(30)
@@ -250,7 +286,7 @@ def test_stopping_a_worker_during_its_warm_up_cancels_the_waiting_job():
 
     t = threading.Thread(target=job)
     t.start()
-    time.sleep(1.0)
+    _until("the job starting the worker", lambda: w.pid is not None, limit=60)  # the job waits for its warm-up now
     w.stop()
     t.join(20)
     assert not t.is_alive()
