@@ -39,32 +39,10 @@ import time
 
 import numpy as np
 
-from wargrid import HexGrid, Map, SquareGrid
 from wargrid.rts import Simulation
-from wargrid.scenarios import corridor, crossing, crowd, units_away as away  # noqa: F401 - the crowd scenarios
+from wargrid.scenarios import armies, corridor, crossing, crowd, units_away as away  # noqa: F401 - the crowd scenarios
+from wargrid.scenarios import mixed_army as mixed, walled_board as board
 from _bar import bar
-
-
-def board(kind: str, size: int, seed: int) -> Map:
-    grid = SquareGrid(size, size, diagonal=True) if kind == "square8" else HexGrid(size, size)
-    rng = np.random.default_rng(seed)
-    m = Map(grid)
-    walls = rng.choice(grid.size, size=int(0.15 * grid.size), replace=False)
-    m.set_terrain([grid.cell(int(i)) for i in walls], "water")
-    return m
-
-
-def armies(m: Map, n: int, seed: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """``n`` (start, goal) pairs on distinct free cells, each goal in its start's zone."""
-    rng = np.random.default_rng(seed + 1)
-    zones = m.zones(unit="tracked")
-    free = np.flatnonzero(zones.ravel() >= 0)
-    big = np.bincount(zones.ravel()[free]).argmax()
-    free = free[zones.ravel()[free] == big]
-    pick = rng.choice(free, size=2 * n, replace=False)
-    w = m.grid.width
-    cells = [(int(i % w), int(i // w)) for i in pick]
-    return list(zip(cells[:n], cells[n:]))
 
 
 SPEEDS = (160, 256)
@@ -110,24 +88,6 @@ def run(kind: str, n: int, ticks: int, seed: int) -> dict:
         "first": times[0], "mean": float(np.mean(busy)), "worst": float(np.max(busy)), "cpu_worst": float(np.max(cpu[1:300])),
         "full_gc": full[0], "arrived": states["arrived"] / n, "ticks": sim.tick, "all_at": arrived_at, "left": left,
     }
-
-
-def mixed(kind: str, size: int, n: int, foot: float, *, seed: int) -> Simulation:
-    """``n`` units (a share ``foot`` of them infantry) with random reachable goals on a small ``board``.
-
-    Fewer units when the board's largest zone has not room for ``2 n``
-    distinct starts and goals.
-    """
-    m = board(kind, size, seed)
-    zones = m.zones(unit="tracked").ravel()
-    n = min(n, int(np.bincount(zones[zones >= 0]).max()) // 2 - 1)
-    sim = Simulation(m, seed=seed)
-    rng = np.random.default_rng(seed)
-    for start, goal in armies(m, n, seed):
-        f = bool(rng.random() < foot)
-        sim.add_unit(start, kind="infantry" if f else "vehicle", unit="foot" if f else "tracked", goal=goal,
-                     speed=int(rng.integers(64, 257)))
-    return sim
 
 
 def stress_case(seed: int) -> tuple[str, int, int, float]:

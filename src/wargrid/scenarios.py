@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .grids.boards import SquareGrid
+from .grids.boards import HexGrid, SquareGrid
 from .map import Map
 from .rts.sim import Simulation
 
-__all__ = ["corridor", "crossing", "crowd", "units_away"]
+__all__ = ["armies", "corridor", "crossing", "crowd", "mixed_army", "units_away", "walled_board"]
 
 
 def corridor(n_each: int, length: int = 40) -> Simulation:
@@ -54,6 +54,62 @@ def crowd(n: int, size: int = 24) -> Simulation:
         kind = "infantry" if i % 3 == 0 else "vehicle"
         sim.add_unit((c % size, c // size), kind=kind, unit="foot" if kind == "infantry" else "tracked",
                      goal=(size // 2, size // 2), speed=72)
+    return sim
+
+
+def walled_board(kind: str, size: int, seed: int) -> Map:
+    """A ``size`` x ``size`` board (``kind`` "square8" or "hex") with 15 % of its cells water, chosen by ``seed``.
+
+    >>> m = walled_board("hex", 10, 1)
+    >>> int((m.terrain == m.terrains.index("water")).sum())
+    15
+    """
+    if kind not in ("square8", "hex"):
+        raise ValueError(f"kind must be 'square8' or 'hex', got {kind!r}")
+    grid = SquareGrid(size, size, diagonal=True) if kind == "square8" else HexGrid(size, size)
+    rng = np.random.default_rng(seed)
+    m = Map(grid)
+    walls = rng.choice(grid.size, size=int(0.15 * grid.size), replace=False)
+    m.set_terrain([grid.cell(int(i)) for i in walls], "water")
+    return m
+
+
+def armies(m: Map, n: int, seed: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """``n`` (start, goal) pairs on distinct free cells of ``m``'s largest zone for tanks, chosen by ``seed``.
+
+    >>> pairs = armies(walled_board("square8", 10, 1), 3, 1)
+    >>> len(pairs), len({c for pair in pairs for c in pair})
+    (3, 6)
+    """
+    rng = np.random.default_rng(seed + 1)
+    zones = m.zones(unit="tracked")
+    free = np.flatnonzero(zones.ravel() >= 0)
+    big = np.bincount(zones.ravel()[free]).argmax()
+    free = free[zones.ravel()[free] == big]
+    pick = rng.choice(free, size=2 * n, replace=False)
+    w = m.grid.width
+    cells = [(int(i % w), int(i // w)) for i in pick]
+    return list(zip(cells[:n], cells[n:]))
+
+
+def mixed_army(kind: str, size: int, n: int, foot: float, *, seed: int) -> Simulation:
+    """``n`` units (a share ``foot`` of them infantry) with random reachable goals on a ``walled_board``.
+
+    Fewer units when the board's largest zone has not room for ``2 n``
+    distinct starts and goals.
+
+    >>> len(mixed_army("hex", 8, 10, 0.5, seed=1).report().units)
+    10
+    """
+    m = walled_board(kind, size, seed)
+    zones = m.zones(unit="tracked").ravel()
+    n = min(n, int(np.bincount(zones[zones >= 0]).max()) // 2 - 1)
+    sim = Simulation(m, seed=seed)
+    rng = np.random.default_rng(seed)
+    for start, goal in armies(m, n, seed):
+        f = bool(rng.random() < foot)
+        sim.add_unit(start, kind="infantry" if f else "vehicle", unit="foot" if f else "tracked", goal=goal,
+                     speed=int(rng.integers(64, 257)))
     return sim
 
 

@@ -1,32 +1,34 @@
 """Every unit with a reachable goal arrives: a few dozen units with random goals on small boards, no deadlock.
 
 And when the run has settled, every unit stands on its goal unless another unit holds that cell as its own
-(``bench_rts.away``). The stress cases are runs of the benchmark's stress campaign (``--stress``) that once
-ended in a deadlock or with units away from a free goal.
+(``wargrid.scenarios.units_away``). The stress cases are runs of the benchmark's stress campaign (``--stress``)
+that once ended in a deadlock or with units away from a free goal, written out cell by cell in
+``tests/data/rts/stress_cases.json`` (so they stay the same cases whatever a random generator gives).
 """
 
 from __future__ import annotations
 
-import sys
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from wargrid import HexGrid, Map, SquareGrid
 from wargrid.rts import Simulation
+from wargrid.scenarios import armies, units_away, walled_board
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import bench_rts  # noqa: E402  (the benchmark's boards and armies, small)
+STRESS = json.loads((Path(__file__).resolve().parents[1] / "data" / "rts" / "stress_cases.json").read_text())["cases"]
 
 TICKS = 1500
 """Far more than a unit needs to cross these boards (about 300 ticks at the slowest, waits included)."""
 
 
 def _every_third_on_foot(kind: str, size: int, n: int, seed: int) -> Simulation:
-    m = bench_rts.board(kind, size, seed)  # 15 % walls
+    m = walled_board(kind, size, seed)  # 15 % walls
     sim = Simulation(m, seed=seed)
     rng = np.random.default_rng(seed)
-    for i, (start, goal) in enumerate(bench_rts.armies(m, n, seed)):  # goals in the starts' zone
+    for i, (start, goal) in enumerate(armies(m, n, seed)):  # goals in the starts' zone
         foot = i % 3 == 0
         sim.add_unit(start, kind="infantry" if foot else "vehicle", unit="foot" if foot else "tracked", goal=goal,
                      speed=int(rng.integers(64, 257)))
@@ -39,7 +41,7 @@ def _all_home(sim: Simulation) -> None:
     left = {u: (s, r) for u, s, r, _ in rep.units if s != "arrived"}
     assert not left, f"not arrived after {rep.tick} ticks: {left}"
     assert rep.tick < TICKS
-    off = {u: (sim.get(u).cell, sim.get(u).target) for u in bench_rts.away(sim)}
+    off = {u: (sim.get(u).cell, sim.get(u).target) for u in units_away(sim)}
     assert not off, f"away from a goal no other unit holds as its own: {off}"
 
 
@@ -64,10 +66,20 @@ def test_on_foot_and_on_tracks_the_brief_stress_case():
     _all_home(_every_third_on_foot("square8", 10, 34, 27))
 
 
-@pytest.mark.parametrize("seed", [872, 1171, 1271, 1665, 1980, 2336])
-def test_stress_cases(seed):
+def _stress_case(case: dict) -> Simulation:
+    size = case["size"]
+    grid = SquareGrid(size, size, diagonal=True) if case["kind"] == "square8" else HexGrid(size, size)
+    m = Map(grid)
+    m.set_terrain([tuple(c) for c in case["water"]], "water")
+    sim = Simulation(m, seed=case["sim_seed"])
+    for start, goal, kind, unit, speed in case["units"]:
+        sim.add_unit(tuple(start), kind=kind, unit=unit, goal=tuple(goal), speed=speed)
+    return sim
+
+
+@pytest.mark.parametrize("case", STRESS, ids=[c["label"] for c in STRESS])
+def test_stress_cases(case):
     # 872: a tank head-on with two soldiers in a hex corridor; 1171, 1271: a tank and the soldiers of a dead end;
     # 1665: a soldier sharing its cell, a parked tank with no room in its way; 1980: two crowd units that traded
     # places for ever; 2336: a unit moved off its goal never went back
-    sim = bench_rts.mixed(*bench_rts.stress_case(seed), seed=seed)
-    _all_home(sim)
+    _all_home(_stress_case(case))
