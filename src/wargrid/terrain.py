@@ -23,19 +23,41 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterator, Iterable, Mapping, Sequence, TypedDict
+from typing import Any, Iterator, Iterable, Mapping, NotRequired, Sequence, TypedDict
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .errors import ArgumentError, ArgumentTypeError
-from ._validate import check_iterable
+from ._validate import check_choice, check_iterable
 
-__all__ = ["Terrain", "TerrainTable", "INF", "TerrainData", "TerrainTableData"]
+__all__ = ["Terrain", "TerrainTable", "INF", "TerrainData", "TerrainTableData", "WALL_KINDS", "WALL_RULES", "check_walls"]
 
 INF = math.inf
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+WALL_KINDS = ("crushable", "destroyable")
+"""What a wall terrain (``Terrain(wall=...)``) gives way to: 'crushable' (sandbags,
+wire, fences: units that crush walls drive over it, units that destroy walls
+shoot it away) or 'destroyable' (concrete: only units that destroy walls get through)."""
+
+WALL_RULES = ("stop", "crush", "destroy")
+"""What a unit does at a wall, as the classic engine's zone sets key it
+(``Map.zones(walls=...)``): 'stop' (every wall blocks: MZONE_NORMAL), 'crush'
+(crushable walls are passable: MZONE_CRUSHER) or 'destroy' (every wall is
+passable: MZONE_DESTROYER)."""
+
+_WALLS_PASSED = {"stop": (), "crush": ("crushable",), "destroy": ("crushable", "destroyable")}
+
+
+def check_walls(walls: Any) -> str:
+    """``walls`` checked: one of ``WALL_RULES``.
+
+    >>> check_walls("crush")
+    'crush'
+    """
+    return check_choice(walls, "walls", WALL_RULES)
 
 
 @lru_cache(maxsize=4096)
@@ -52,6 +74,7 @@ class TerrainData(TypedDict):
     color: str
     blocks_sight: bool
     costs: dict[str, float | None]
+    wall: NotRequired[str]
 
 
 class TerrainTableData(TypedDict):
@@ -82,7 +105,11 @@ class Terrain:
     """One kind of ground.
 
     ``costs`` (movement class -> cost, ``inf`` impassable) is checked when the
-    terrain is made and kept as a read-only mapping.
+    terrain is made and kept as a read-only mapping. ``wall`` makes it a wall
+    that some units get through (one of ``WALL_KINDS``; its ``costs`` are what
+    every other unit pays, usually impassable): for a unit that crushes or
+    destroys it the cell costs what the table's first terrain (the default
+    ground, the classic engine's clear land) costs (see ``TerrainTable.cost_matrix``).
 
     >>> t = Terrain("marsh", "m", "#557755", costs={"foot": 3}); t.cost("foot")
     3.0
@@ -97,6 +124,7 @@ class Terrain:
     color: str
     costs: Mapping[str, float] = field(default_factory=dict)
     blocks_sight: bool = False
+    wall: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.match(self.name):
@@ -110,11 +138,14 @@ class Terrain:
         if not isinstance(self.costs, Mapping):
             raise ArgumentTypeError(f"terrain {self.name!r}: costs must be a mapping of class name to cost, "
                                     f"got {type(self.costs).__name__}")
+        if self.wall is not None and self.wall not in WALL_KINDS:
+            raise ArgumentError(f"terrain {self.name!r}: wall must be None or one of "
+                                f"{', '.join(map(repr, WALL_KINDS))}; got {self.wall!r}")
         object.__setattr__(self, "costs", MappingProxyType(_clean_costs(self.name, self.costs)))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # costs is a read-only view (not picklable itself): rebuild through the constructor, which checks again
-        return (Terrain, (self.name, self.symbol, self.color, dict(self.costs), self.blocks_sight))
+        return (Terrain, (self.name, self.symbol, self.color, dict(self.costs), self.blocks_sight, self.wall))
 
     def cost(self, unit: str) -> float:
         """Movement cost for class ``unit`` (``inf`` when the class is not listed).
@@ -130,13 +161,16 @@ class Terrain:
         >>> Terrain("lava", "L", "#ff4000", costs={"tracked": 3}).to_dict()["costs"]
         {'tracked': 3.0}
         """
-        return {
+        d: TerrainData = {
             "name": self.name,
             "symbol": self.symbol,
             "color": self.color,
             "blocks_sight": self.blocks_sight,
             "costs": {k: (None if math.isinf(v) else v) for k, v in self.costs.items()},
         }
+        if self.wall is not None:
+            d["wall"] = self.wall
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Terrain":
@@ -144,7 +178,8 @@ class Terrain:
         if not isinstance(d, Mapping):
             raise ArgumentTypeError(f"a terrain must be a mapping with name, symbol and color, got {type(d).__name__}")
         costs = {k: (INF if v is None else v) for k, v in dict(d.get("costs", {})).items()}
-        return cls(d["name"], d["symbol"], d["color"], costs=costs, blocks_sight=bool(d.get("blocks_sight", False)))
+        return cls(d["name"], d["symbol"], d["color"], costs=costs, blocks_sight=bool(d.get("blocks_sight", False)),
+                   wall=d.get("wall"))
 
 
 class TerrainTable:
@@ -204,6 +239,7 @@ class TerrainTable:
         m = np.array([[t.costs.get(c, INF) for c in classes] for t in terrains], dtype=np.float64)
         m.setflags(write=False)
         self._matrix = m
+        self._wall_matrix: dict[str, NDArray[np.float64]] = {"stop": m}
         bs = np.array([t.blocks_sight for t in terrains], dtype=bool)
         bs.setflags(write=False)
         self._blocks = bs
@@ -274,14 +310,37 @@ class TerrainTable:
         """
         return float(self._matrix[self.index(terrain), self.class_index(unit)])
 
-    def cost_matrix(self) -> NDArray[np.float64]:
+    def cost_matrix(self, *, walls: str = "stop") -> NDArray[np.float64]:
         """``(n_terrains, n_classes)`` costs, read-only (``inf``: impassable).
 
-        >>> t = TerrainTable.default()
+        ``walls`` (one of ``WALL_RULES``) is what the unit does at a wall: the
+        rows of the walls it gets through ('crush': crushable walls;
+        'destroy': every wall) cost what the table's first terrain costs,
+        as a wall cell counts as clear land in the classic engine's zones.
+
+        >>> t = TerrainTable.default().with_terrains([Terrain("sandbags", "S", "#c2b280", wall="crushable")])
         >>> t.cost_matrix().shape
-        (10, 5)
+        (11, 5)
+        >>> t.cost("sandbags", "tracked"), float(t.cost_matrix(walls="crush")[t.index("sandbags"), 3])
+        (inf, 2.0)
         """
-        return self._matrix
+        m = self._wall_matrix.get(walls)
+        if m is None:
+            passed = [i for i, t in enumerate(self.terrains) if t.wall in _WALLS_PASSED[check_walls(walls)]]
+            m = self._matrix.copy()
+            m[passed] = self._matrix[0]
+            m.setflags(write=False)
+            self._wall_matrix[walls] = m
+        return m
+
+    @property
+    def has_walls(self) -> bool:
+        """Whether a terrain of the table is a wall (``Terrain.wall``).
+
+        >>> TerrainTable.default().has_walls
+        False
+        """
+        return any(t.wall is not None for t in self.terrains)
 
     def blocks_sight(self) -> NDArray[np.bool_]:
         """``(n_terrains,)`` booleans, read-only: which terrains block sight.

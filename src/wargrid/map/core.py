@@ -645,27 +645,31 @@ class MapCore:
         out.setflags(write=False)
         return out
 
-    def _entry_costs(self, unit: str, ys: Any = slice(None), xs: Any = slice(None)) -> npt.NDArray[np.float64]:
-        m = self.terrains.cost_matrix()[:, self.terrains.class_index(unit)]
+    def _entry_costs(
+        self, unit: str, ys: Any = slice(None), xs: Any = slice(None), walls: str = "stop"
+    ) -> npt.NDArray[np.float64]:
+        m = self.terrains.cost_matrix(walls=walls)[:, self.terrains.class_index(unit)]
         ov = self._overlay[ys, xs]
         has = ov >= 0
         out: npt.NDArray[np.float64] = np.where(has, m[np.where(has, ov, 0)], m[self._terrain[ys, xs]]).astype(np.float64)
         return out
 
-    def _build_cost_field(self, unit: str) -> CostField:
+    def _build_cost_field(self, unit: str, walls: str = "stop") -> CostField:
         """The cost field of class ``unit`` computed from the layers.
 
         Parameters
         ----------
         unit : str
             A movement class of the terrain table.
+        walls : str
+            What the unit does at a wall (``WALL_RULES``).
 
         Returns
         -------
         CostField
         """
         topo = self.grid.topology
-        flat = topo.pad(self._entry_costs(unit), np.inf).astype(np.float64)
+        flat = topo.pad(self._entry_costs(unit, walls=walls), np.inf).astype(np.float64)
         climbing = self._elevation is not None and self._climb_cost > 0
         edge = None
         if self._edges is not None or climbing:
@@ -678,7 +682,7 @@ class MapCore:
                 edge += self._climb_cost * topo.edge_rise(np.asarray(topo.pad(self._elevation, 0.0)))
         return CostField.from_padded(topo, flat, edge, unit=unit)
 
-    def _patch_cost_field(self, f: CostField, xs: IntArray, ys: IntArray) -> CostField:
+    def _patch_cost_field(self, f: CostField, xs: IntArray, ys: IntArray, walls: str = "stop") -> CostField:
         """``f`` after a terrain or overlay edit of cells ``(xs, ys)``: a new cell array, the same edges.
 
         The same values ``_build_cost_field`` would give, at the price of one
@@ -690,6 +694,8 @@ class MapCore:
             The field before the edit.
         xs, ys : ndarray of int64
             The edited cells.
+        walls : str
+            What the unit does at a wall (``WALL_RULES``), as ``f`` was built.
 
         Returns
         -------
@@ -697,7 +703,7 @@ class MapCore:
         """
         assert f.unit is not None
         flat = f.cell.copy()
-        flat[(ys + 1) * self.grid.topology.pw + xs + 1] = self._entry_costs(f.unit, ys, xs)
+        flat[(ys + 1) * self.grid.topology.pw + xs + 1] = self._entry_costs(f.unit, ys, xs, walls)
         return f.with_cells(flat)
 
     # -- edits ----------------------------------------------------------------------------------
@@ -1121,7 +1127,7 @@ class MapCore:
             ids = np.unique(ys * self.grid.width + xs)
             cells = tuple(self.grid.cell(int(i)) for i in ids) if kind != "elevation_changed" else ()
             for ze in zone_events:
-                data_z = {"unit": ze.unit, "old": list(ze.change.old), "new": list(ze.change.new)}
+                data_z = {"unit": ze.unit, "walls": ze.walls, "old": list(ze.change.old), "new": list(ze.change.new)}
                 errors += self._fire("zones_changed", cells, data_z)
         errors += self._fire(kind, pts, data)
         return errors

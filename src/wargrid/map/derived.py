@@ -2,9 +2,12 @@
 
 ``Derived`` holds, per map:
 
-- the cost field of every movement class asked for (``CostField``),
-- the connectivity zones of every class asked for (``ZoneState``), kept up
-  to date by local updates after each edit,
+- the cost field of every movement class asked for (``CostField``), and of
+  every class and wall rule (``terrain.WALL_RULES``: what the unit does at a
+  wall) the zones were asked for,
+- the connectivity zones of every class and wall rule asked for
+  (``ZoneState``; the classic engine's zone sets: normal, crusher,
+  destroyer), kept up to date by local updates after each edit,
 - the sight boards (with and without elevation) and the sight-blocking layer,
 - ``extra``: any other structure a capability prepares from the cost fields
   (keyed by the caller; dropped on every edit),
@@ -46,10 +49,11 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class ZoneEvent:
-    """The zones of movement class ``unit`` changed: ``old`` zone ids became ``new`` ones."""
+    """The zones of movement class ``unit`` under wall rule ``walls`` changed: ``old`` zone ids became ``new`` ones."""
 
     unit: str
     change: ZoneChange
+    walls: str = "stop"
 
 
 class LockedZones:
@@ -76,9 +80,11 @@ class DerivedOwner(Protocol):
     @property
     def elevation(self) -> npt.NDArray[np.float64] | None: ...
 
-    def _build_cost_field(self, unit: str) -> CostField: ...
+    def _build_cost_field(self, unit: str, walls: str = "stop") -> CostField: ...
 
-    def _patch_cost_field(self, f: CostField, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]) -> CostField: ...
+    def _patch_cost_field(
+        self, f: CostField, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], walls: str = "stop"
+    ) -> CostField: ...
 
     def _build_blocks_sight(self) -> npt.NDArray[np.bool_]: ...
 
@@ -89,43 +95,50 @@ class Derived:
     def __init__(self, owner: DerivedOwner) -> None:
         self._owner = owner
         self.lock = threading.RLock()
-        self._costs: dict[str, CostField] = {}
-        self._zones: dict[str, ZoneState] = {}
+        self._costs: dict[tuple[str, str], CostField] = {}  # by (class, wall rule)
+        self._zones: dict[tuple[str, str], ZoneState] = {}
         self._sight: dict[bool, SightBoard] = {}
         self._blocks: npt.NDArray[np.bool_] | None = None
         self._extra: dict[object, object] = {}
         self._prepared: dict[str, PreparedPaths] = {}
 
     # -- cost fields ----------------------------------------------------------------------
-    def cost_field(self, unit: str) -> CostField:
-        """The cost field of movement class ``unit`` (a class name already checked)."""
-        f = self._costs.get(unit)
+    def cost_field(self, unit: str, walls: str = "stop") -> CostField:
+        """The cost field of movement class ``unit`` (a class name already checked) under wall rule ``walls``."""
+        key = (unit, walls)
+        f = self._costs.get(key)
         if f is None:
             with self.lock:
-                f = self._costs.get(unit)
+                f = self._costs.get(key)
                 if f is None:
-                    f = self._costs[unit] = self._owner._build_cost_field(unit)
+                    f = self._costs[key] = self._owner._build_cost_field(unit, walls)
         return f
 
     # -- zones -----------------------------------------------------------------------------
-    def zones(self, unit: str) -> ZoneState:
-        """The connectivity zones of class ``unit``, labelled on first use and updated by every edit after."""
-        z = self._zones.get(unit)
+    def zones(self, unit: str, walls: str = "stop") -> ZoneState:
+        """The connectivity zones of class ``unit`` under wall rule ``walls``, labelled on first use
+        and updated by every edit after."""
+        key = (unit, walls)
+        z = self._zones.get(key)
         if z is None:
             with self.lock:
-                z = self._zones.get(unit)
+                z = self._zones.get(key)
                 if z is None:
-                    f = self.cost_field(unit)
-                    z = self._zones[unit] = ZoneState(f.topology, f.cell, f.edge)
+                    f = self.cost_field(unit, walls)
+                    z = self._zones[key] = ZoneState(f.topology, f.cell, f.edge)
         return z
 
-    def locked_zones(self, unit: str) -> LockedZones:
+    def locked_zones(self, unit: str, walls: str = "stop") -> LockedZones:
         """The zones of ``unit`` for a query that may run while another thread edits the map."""
-        return LockedZones(self.zones(unit), self.lock)
+        return LockedZones(self.zones(unit, walls), self.lock)
 
-    def zones_if_built(self, unit: str) -> ZoneState | None:
+    def zones_if_built(self, unit: str, walls: str = "stop") -> ZoneState | None:
         """The zones of ``unit`` when something already asked for them, else ``None`` (no labelling)."""
-        return self._zones.get(unit)
+        return self._zones.get((unit, walls))
+
+    def zone_keys(self) -> list[tuple[str, str]]:
+        """``(class, wall rule)`` of every zone labelling kept up to date, in the order they were first asked for."""
+        return list(self._zones)
 
     # -- sight ----------------------------------------------------------------------------
     def blocks_sight(self) -> npt.NDArray[np.bool_]:
@@ -205,7 +218,7 @@ class Derived:
             self._extra.clear()
             return []
         if kind in ("terrain_changed", "overlay_changed"):
-            self._costs = {u: owner._patch_cost_field(f, xs, ys) for u, f in self._costs.items()}
+            self._costs = {k: owner._patch_cost_field(f, xs, ys, k[1]) for k, f in self._costs.items()}
         else:
             self._costs.clear()
         self._sight.clear()
@@ -214,9 +227,9 @@ class Derived:
         events: list[ZoneEvent] = []
         if self._zones:
             ids = ys * owner.grid.width + xs
-            for unit, z in self._zones.items():
-                f = self.cost_field(unit)
+            for (unit, walls), z in self._zones.items():
+                f = self.cost_field(unit, walls)
                 change = z.update(f.cell, f.edge, ids, full=kind == "elevation_changed")
                 if change is not None:
-                    events.append(ZoneEvent(unit, change))
+                    events.append(ZoneEvent(unit, change, walls))
         return events
