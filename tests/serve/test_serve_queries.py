@@ -415,3 +415,20 @@ def test_board_description_is_the_grid_geometry(kind, w, h, seed):
     # the cell under a point near each corner, pulled a little toward the centre, is the cell itself
     for dx, dy in g.corner_offsets():
         assert g.cell_at(cx + 0.8 * dx, cy + 0.8 * dy) == (x, y)
+
+
+def test_explain_binary_arrays_are_the_lists():
+    import base64
+
+    m = Map(SquareGrid(6, 4, diagonal=True))
+    m.set_terrain([(2, 1), (2, 2)], "forest")
+    s = session(m)
+    lists = ok(call("explain", session=s, start=[0, 0], goal=[5, 3]))
+    packed = ok(call("explain", session=s, start=[0, 0], goal=[5, 3], arrays="binary"))
+    assert lists["arrays"] == "lists" and packed["arrays"] == "binary"
+    for key in ("order", "came_from", "opened", "opened_at"):
+        assert np.frombuffer(base64.b64decode(packed[key]), dtype="<i4").tolist() == lists[key], key
+    for key in ("cost", "h"):  # the search's own float32 values
+        assert np.frombuffer(base64.b64decode(packed[key]), dtype="<f4").tolist() == pytest.approx(lists[key], rel=1e-6), key
+    assert lists["order"][:3] == [0, 7, 14] and lists["cost"][1] == pytest.approx(2 * math.sqrt(2))
+    assert "arrays" in bad(call("explain", session=s, start=[0, 0], arrays="zip"))

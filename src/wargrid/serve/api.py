@@ -22,7 +22,7 @@ import secrets
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, ParamSpec, Sequence, TypedDict, TypeVar
+from typing import Any, Callable, ParamSpec, Sequence, TypedDict, TypeVar, cast
 
 import numpy as np
 
@@ -221,15 +221,20 @@ class ExportAnswer(TypedDict):
 
 
 class ExplainAnswer(TypedDict):
-    """A search step by step: cell ids in the order they were closed, where each came from, ``g`` and ``h``."""
+    """A search step by step: cell ids in the order they were closed, where each came from, ``g`` and ``h``.
 
-    order: list[int]
-    came_from: list[int]
-    cost: list[float | None]
-    h: list[float]
+    With ``arrays="binary"`` each list is a base64 string of little-endian
+    ``int32`` (ids, counts) or ``float32`` (``cost``, ``h``) values instead.
+    """
+
+    order: list[int] | str
+    came_from: list[int] | str
+    cost: list[float | None] | str
+    h: list[float] | str
     hscale: float
-    opened: list[int]
-    opened_at: list[int]
+    opened: list[int] | str
+    opened_at: list[int] | str
+    arrays: str
     goal_reached: bool
     unit: str
     algorithm: str
@@ -1192,7 +1197,8 @@ def h_export(store: Boards, payload: Any) -> ExportAnswer:
 
 
 def explain_search(
-    m: Map, start: tuple[int, int], goal: tuple[int, int] | None, unit: str, *, algorithm: str = "astar", early: bool = True
+    m: Map, start: tuple[int, int], goal: tuple[int, int] | None, unit: str, *, algorithm: str = "astar", early: bool = True,
+    arrays: str = "lists",
 ) -> ExplainAnswer:
     """One search from ``start`` step by step, for the page's step-through and search comparison.
 
@@ -1204,6 +1210,9 @@ def explain_search(
     from the start (``g``) and ``h[i]`` its heuristic steps to the goal
     (weighed by ``hscale``); ``opened`` / ``opened_at`` list the cells in the
     order they entered the open set, with how many cells were closed then.
+    ``arrays="binary"`` sends each of them as base64 little-endian ``int32`` or
+    ``float32`` values (a search over a big board is quicker to write and
+    read than as JSON lists).
 
     >>> m = Map(SquareGrid(3, 1))
     >>> e = explain_search(m, (0, 0), (2, 0), "foot")
@@ -1213,20 +1222,26 @@ def explain_search(
     from ..movement.trace import trace_search
 
     t = trace_search(m.cost_field(unit=unit), start, goal, algorithm=algorithm, early_exit=early)
-    return {
+    common = {"hscale": t.hscale, "goal_reached": t.goal_reached, "unit": unit, "algorithm": algorithm, "early": early}
+    if _choice(arrays, "arrays", LAYERS) == "binary":
+        ints = {k: _b64(np.asarray(v, dtype="<i4")) for k, v in
+                (("order", t.order), ("came_from", t.parent), ("opened", t.opened), ("opened_at", t.opened_at))}
+        floats = {k: _b64(np.asarray(v, dtype="<f4")) for k, v in (("cost", t.g), ("h", t.h))}
+        return cast(ExplainAnswer, {**ints, **floats, **common, "arrays": "binary"})
+    return cast(ExplainAnswer, {
         "order": t.order.tolist(), "came_from": t.parent.tolist(), "cost": [_num(v) for v in t.g.tolist()],
-        "h": t.h.tolist(), "hscale": t.hscale, "opened": t.opened.tolist(), "opened_at": t.opened_at.tolist(),
-        "goal_reached": t.goal_reached, "unit": unit, "algorithm": algorithm, "early": early,
-    }
+        "h": t.h.tolist(), "opened": t.opened.tolist(), "opened_at": t.opened_at.tolist(), **common, "arrays": "lists",
+    })
 
 
 def h_explain(store: Boards, payload: Any) -> ExplainAnswer:
-    """``POST /api/explain``: a search step by step ``{session, start, goal?, unit?, algorithm?, early?}``.
+    """``POST /api/explain``: a search step by step ``{session, start, goal?, unit?, algorithm?, early?, arrays?}``.
 
     ``algorithm``: one of ``SEARCHES`` (default 'astar', ``Map.path``'s
-    search); ``early`` (default true): stop when the goal is closed.
+    search); ``early`` (default true): stop when the goal is closed;
+    ``arrays``: 'lists' (default) or 'binary' (see ``explain_search``).
     """
-    p = _fields(payload, ("session", "start"), ("goal", "unit", "algorithm", "early"))
+    p = _fields(payload, ("session", "start"), ("goal", "unit", "algorithm", "early", "arrays"))
     s = store.get(p["session"])
     with s.lock:
         m = s.map
@@ -1240,7 +1255,8 @@ def h_explain(store: Boards, payload: Any) -> ExplainAnswer:
         reason = _stuck(m, unit, start=start)
         if reason:
             raise ApiError(400, reason)
-        return explain_search(m, start, goal, unit, algorithm=algorithm, early=early)
+        arrays = _choice(p.get("arrays", "lists"), "arrays", LAYERS)
+        return explain_search(m, start, goal, unit, algorithm=algorithm, early=early, arrays=arrays)
 
 
 def warm_partition() -> None:

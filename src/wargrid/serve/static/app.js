@@ -341,15 +341,26 @@ function strokeSegments(ctx, segs) {
 
 function groundColor(id) { const b = state.board; return b.terrains[b.terrain[id]].color; }
 
+// the terrain canvas is drawn again only when the view or the ground changes: a tool's answer redraws the shade alone
+let terrainKey = "";
+let terrainDraws = 0;
+function terrainChanged() { terrainKey = ""; }
+
 function drawAll() {
   const b = state.board;
   if (!b) return;
   const t0 = performance.now();
   const [w, h] = stageSize();
   const ids = visibleIds();
-  const s = state.view.scale;
-  // terrain: the ground, grid lines when cells are big enough to see them, roads as lines
-  paintLayers(sizeCanvas($("terrain"), w, h), sizeCanvas($("shade"), w, h), ids, s);
+  const v = state.view, s = v.scale;
+  const key = `${w}x${h} ${s} ${v.ox} ${v.oy} ${window.devicePixelRatio || 1}`;
+  if (key !== terrainKey || b !== state.drawnBoard) {
+    paintTerrain(sizeCanvas($("terrain"), w, h), ids, s);
+    terrainKey = key;
+    state.drawnBoard = b;
+    terrainDraws++;
+  }
+  paintShade(sizeCanvas($("shade"), w, h), ids, s, true);
   // the SVG layer shows the same part of the drawing
   const [wx, wy] = toWorld(0, 0);
   $("overlay").setAttribute("viewBox", `${wx} ${wy} ${w / s} ${h / s}`);
@@ -360,10 +371,16 @@ function drawAll() {
   $("board").dataset.drawn = String(ids.length);
   $("board").dataset.drawMs = ms.toFixed(1);
   $("board").dataset.scale = s.toFixed(3);
+  $("board").dataset.terrainDraws = String(terrainDraws);
   document.dispatchEvent(new CustomEvent("board-drawn", { detail: { ms, cells: ids.length } }));
 }
 
 function paintLayers(ctx, shade, ids, s) {
+  paintTerrain(ctx, ids, s);
+  paintShade(shade, ids, s, false);
+}
+
+function paintTerrain(ctx, ids, s) {
   // terrain: the ground, grid lines when cells are big enough to see them, roads as lines
   fillGroups(ctx, ids, groundColor);
   if (s >= 9) {
@@ -372,8 +389,11 @@ function paintLayers(ctx, shade, ids, s) {
     fillGroups(ctx, ids, () => "#000", true);
   }
   drawRoads(ctx, ids);
+}
+
+let scratch = null;
+function paintShade(ctx, ids, s, onScreen) {
   // the tool's shading: fills, dimming, borders
-  ctx = shade;
   if (state.fills) {
     ctx.globalAlpha = state.fills.alpha;
     fillGroups(ctx, ids, (id) => state.fills.colors[id]);
@@ -381,14 +401,57 @@ function paintLayers(ctx, shade, ids, s) {
   }
   for (const d of state.dims) {
     if (!d) continue;
-    ctx.globalAlpha = d.alpha;
-    fillGroups(ctx, ids, (id) => (d.keep[id] ? null : d.color));
-    ctx.globalAlpha = 1;
+    let kept = 0;
+    for (const id of ids) kept += d.keep[id];
+    if (onScreen && 2 * kept < ids.length) {
+      // few cells kept (a field of view): dim the board's box on a scratch canvas, cut the kept cells out
+      // of it and lay it over: fewer cells to fill than dimming every other cell one by one
+      const c = ctx.canvas;
+      scratch = scratch || document.createElement("canvas");
+      const sc = sizeCanvas(scratch, c.width / (window.devicePixelRatio || 1), c.height / (window.devicePixelRatio || 1));
+      const [x0, y0, x1, y1] = state.board.bounds;
+      sc.fillStyle = d.color;
+      sc.fillRect(x0, y0, x1 - x0, y1 - y0);
+      sc.globalCompositeOperation = "destination-out";
+      fillGroups(sc, ids, (id) => (d.keep[id] ? "#000" : null));
+      sc.globalCompositeOperation = "source-over";
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.globalAlpha = d.alpha;
+      ctx.drawImage(scratch, 0, 0);
+      ctx.restore();
+    } else {
+      ctx.globalAlpha = d.alpha;
+      fillGroups(ctx, ids, (id) => (d.keep[id] ? null : d.color));
+      ctx.globalAlpha = 1;
+    }
   }
   if (state.borders) {
     ctx.strokeStyle = "#111";
     ctx.lineWidth = Math.max(2, Math.min(4, s * 0.12)) / s;
     strokeSegments(ctx, state.borders);
+  }
+  if (state.arrows) drawArrows(ctx, state.arrows, s);
+}
+
+function drawArrows(ctx, segs, s) {
+  // arrows (flat [x1, y1, x2, y2, ...], head at x2, y2) of a fixed width and head size on screen
+  ctx.strokeStyle = "#333";
+  ctx.fillStyle = "#333";
+  ctx.lineWidth = 1.2 / s;
+  strokeSegments(ctx, segs);
+  const head = 4.5 / s;
+  for (let i = 0; i < segs.length; i += 4 * CHUNK) {
+    ctx.beginPath();
+    for (let j = i; j < Math.min(segs.length, i + 4 * CHUNK); j += 4) {
+      const x = segs[j + 2], y = segs[j + 3], dx = x - segs[j], dy = y - segs[j + 1], len = Math.hypot(dx, dy) || 1;
+      const ux = dx / len, uy = dy / len;
+      ctx.moveTo(x, y);
+      ctx.lineTo(x - head * ux + 0.6 * head * uy, y - head * uy - 0.6 * head * ux);
+      ctx.lineTo(x - head * ux - 0.6 * head * uy, y - head * uy + 0.6 * head * ux);
+      ctx.closePath();
+    }
+    ctx.fill();
   }
 }
 
@@ -407,6 +470,7 @@ function roadSegments() {
     if (!linked) segs.push([id, id]);
   }
   b.roads = segs;
+  terrainChanged();
 }
 
 function drawRoads(ctx, ids) {
@@ -501,7 +565,7 @@ function clearToolView() {
   state.labels = null;
   state.pathData = state.rangeData = state.fogData = null;
   stopExplain();
-  $("arrows").replaceChildren();
+  state.arrows = null;
   $("path").setAttribute("points", "");
   $("vispoly").setAttribute("points", "");
   $("marks").replaceChildren();
@@ -1028,13 +1092,23 @@ async function startExplain() {
   if (state.start === null) return refuse("click a start cell first");
   const data = await api("explain", {
     ...base(), start: cellXY(state.start), goal: state.goal === null ? null : cellXY(state.goal), unit: unitClass(),
-    algorithm: $("search-algorithm").value, early: $("search-early").checked,
+    algorithm: $("search-algorithm").value, early: $("search-early").checked, arrays: "binary",
   }).catch(() => null);
   if (!data) return null;
+  decodeSearch(data);
   stopExplain();
-  state.explain = { data, k: 0, timer: null, index: new Map(data.order.map((id, i) => [id, i])) };
+  const index = new Map();
+  data.order.forEach((id, i) => index.set(id, i));
+  state.explain = { data, k: 0, timer: null, index };
   setStatus(`${SEARCH_NAMES[data.algorithm]}: ${data.order.length} cells closed`);
   return data;
+}
+
+function decodeSearch(d) {
+  // the search's arrays arrive as base64 little-endian int32 (ids, counts) and float32 (g, h)
+  if (d.arrays !== "binary") return;
+  for (const k of ["order", "came_from", "opened", "opened_at"]) d[k] = new Int32Array(b64bytes(d[k]).buffer);
+  for (const k of ["cost", "h"]) d[k] = new Float32Array(b64bytes(d[k]).buffer);
 }
 
 function heat(v, top) {
@@ -1050,9 +1124,10 @@ function explainFrame() {
   const k = e.k;
   const b = state.board;
   const s = state.view.scale;
-  const settled = new Set(order.slice(0, k));
+  const settled = new Uint8Array(b.n);
+  for (let i = 0; i < k; i++) settled[order[i]] = 1;
   const open = [];
-  for (let j = 0; j < opened.length && openedAt[j] <= k; j++) if (!settled.has(opened[j])) open.push(opened[j]);
+  for (let j = 0; j < opened.length && openedAt[j] <= k; j++) if (!settled[opened[j]]) open.push(opened[j]);
   const wantNumbers = $("explain-numbers").checked;
   const fits = s >= 16;
   const heatMap = wantNumbers && !fits;
@@ -1062,17 +1137,20 @@ function explainFrame() {
   for (let i = 0; i < k; i++) items.push([order[i], heatMap ? heat(cost[i] || 0, top) : "#bcd4e6"]);
   for (const id of open) items.push([id, "#f6c667"]);
   setFills(items, heatMap ? 0.85 : 0.75);
-  // came-from arrows, thinned so that they stay at least ~12 px apart
+  // came-from arrows (drawn on the canvas), thinned so that they stay at least ~12 px apart
   const stride = s >= 12 ? 1 : Math.ceil(12 / s);
-  const frag = document.createDocumentFragment();
+  const arrows = [];
   for (let i = 1; i < k; i++) {
     const id = order[i];
     if (stride > 1 && ((id % b.width) % stride || Math.floor(id / b.width) % stride)) continue;
-    const [ax, ay] = center(id), [bx, by] = center(came[i]);
-    frag.appendChild(el("line", { x1: ax, y1: ay, x2: ax + (bx - ax) * 0.6, y2: ay + (by - ay) * 0.6, "marker-end": "url(#arrow)" }));
+    const ax = b.cx[id], ay = b.cy[id], bx = b.cx[came[i]], by = b.cy[came[i]];
+    arrows.push(ax, ay, ax + (bx - ax) * 0.6, ay + (by - ay) * 0.6);
   }
-  $("arrows").replaceChildren(frag);
-  state.labels = wantNumbers ? order.slice(0, k).map((id, i) => [id, fmt(cost[i])]) : null;
+  state.arrows = arrows;
+  state.arrowStride = stride;
+  $("board").dataset.arrows = String(arrows.length / 4);
+  $("board").dataset.arrowStride = String(stride);
+  state.labels = wantNumbers ? Array.from(order.subarray ? order.subarray(0, k) : order.slice(0, k), (id, i) => [id, fmt(cost[i])]) : null;
   $("board").dataset.explainStep = String(k);
   $("board").dataset.openSet = String(open.length);
   $("board").dataset.heat = heatMap ? "1" : "";
@@ -1130,7 +1208,10 @@ async function liveSearch() {
   } finally {
     liveBusy = false;
   }
-  if (liveAgain) { liveAgain = false; liveSearch(); }
+  if (liveAgain) { liveAgain = false; liveSearch(); return; }
+  // the path follows once the frontier is on screen, unless a newer drag has started a search meanwhile
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  if (state.explain && !liveBusy) await doPath();
 }
 
 // ---- painting, undo and redo ----------------------------------------------------------------------
@@ -1147,6 +1228,7 @@ function paintCell(id) {
   b.terrain[id] = tid;
   b.overlay[id] = -1;
   if (road) roadSegments();
+  terrainChanged();
   redraw();
   if (!paintTimer) paintTimer = setTimeout(flushPaint, 120);
 }
@@ -1255,7 +1337,7 @@ async function exportBoard(format) {
 }
 
 function drawOverlay(ctx, k) {
-  // the SVG layer's marks (path, polygon, arrows, numbers, units, start and goal) onto a canvas in drawing units;
+  // the SVG layer's marks (path, polygon, numbers, units, start and goal) onto a canvas in drawing units;
   // k: screen pixels per drawing unit, so that lines keep the width they have on screen
   const px = (e, prop) => parseFloat(getComputedStyle(e)[prop]) || 0;
   const paint = (e, fillIt) => {
@@ -1274,12 +1356,6 @@ function drawOverlay(ctx, k) {
     q.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
     if (id === "vispoly") ctx.closePath();
     paint(e, id === "vispoly");
-  }
-  for (const e of $("arrows").children) {
-    ctx.beginPath();
-    ctx.moveTo(+e.getAttribute("x1"), +e.getAttribute("y1"));
-    ctx.lineTo(+e.getAttribute("x2"), +e.getAttribute("y2"));
-    paint(e, false);
   }
   for (const g of ["units", "marks"]) {
     for (const e of $(g).children) {
@@ -1540,9 +1616,9 @@ function onPointerMove(ev) {
     if (id >= 0 && id !== cur && id !== other) {
       if (gesture.which === "start") state.start = id; else state.goal = id;
       gesture.moved = true;
-      const searching = state.explain !== null;
-      if (searching) liveSearch(); else stopExplain();
-      doPath();  // live: the newest answer wins
+      // with a search shown, its frontier comes first and the path after it (one request at a time)
+      if (state.explain !== null) liveSearch();
+      else { stopExplain(); doPath(); }  // live: the newest answer wins
     }
   } else if (gesture.kind === "tap" || gesture.kind === "pan") {
     if (gesture.kind === "tap" && Math.hypot(ev.clientX - gesture.x, ev.clientY - gesture.y) > 6) gesture.kind = "pan";
