@@ -10,11 +10,14 @@ the tank actually drove. ``wargrid demo`` imports this file and runs
 A river runs down the middle of the board with two crossings: a bridge in
 the north, which every land unit can use, and a ford in the south, which
 tracked units can wade but wheeled ones cannot. A tank and a supply truck
-head east over the bridge. Half-way there the bridge is destroyed
-(``Map.set_overlay`` turns it back into water): the map fires
-'overlay_changed', the wheeled zones split in two ('zones_changed'), the
-scenario raises "all bridges destroyed" from ``Map.count('bridge')``, the tank
-replans through the ford and the truck reports that its goal is cut off.
+head east over the bridge. Half-way there the bridge is shelled: the first
+hit leaves it damaged (still crossable, 'bridge_damaged'), the second
+destroys it (``Map.damage_bridge``: its overlay is taken off and the river
+shows): the map fires 'overlay_changed', the wheeled zones split in two
+('zones_changed'), then 'bridge_destroyed' with the zones it split; with no
+intact bridge left (``Map.intact_bridges``) the scenario reports "all
+bridges destroyed", the tank replans through the ford and the truck reports
+that its goal is cut off.
 
 >>> r = bridge_scenario(seed=0)
 >>> r.tank_state, r.truck_state, r.all_bridges_destroyed
@@ -32,6 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid
+from wargrid.map import Bridge
 from wargrid.render import Markers, Polyline, render_svg
 from wargrid.rts import Simulation
 
@@ -47,6 +51,7 @@ class BridgeScenario:
     goal: tuple[int, int]
     bridge: list[tuple[int, int]]
     ford: list[tuple[int, int]]
+    bridge_splits: list[Any]
     route_before: list[tuple[int, int]]
     route_after: list[tuple[int, int]]
     trail: list[tuple[int, int]]
@@ -76,6 +81,11 @@ class BridgeScenario:
 
 
 BOARDS = ("square", "hex", "staggered")
+
+BRIDGE_HP = 200.0
+"""The bridge's hit points; each shell takes ``SHELL`` off (the second destroys it)."""
+
+SHELL = 120.0
 """Board kinds the scenario can be played on."""
 
 
@@ -88,7 +98,7 @@ def _whole(v: Any, name: str, minimum: int) -> int:
     return int(v)
 
 
-def _battlefield(seed: int | None, board: str) -> tuple[Map, list[tuple[int, int]], list[tuple[int, int]]]:
+def _battlefield(seed: int | None, board: str) -> tuple[Map, Bridge, list[tuple[int, int]]]:
     w, h = 26, 15
     grid = {"square": SquareGrid(w, h, diagonal=True), "hex": HexGrid(w, h), "staggered": StaggeredGrid(w, h)}[board]
     m = Map(grid)
@@ -102,9 +112,8 @@ def _battlefield(seed: int | None, board: str) -> tuple[Map, list[tuple[int, int
             m.set_terrain(cells, name)
     river = [(x, y) for y in range(h) for x in (12, 13)]
     m.set_terrain(river, "water")
-    bridge = [(12, 3), (13, 3)]
     ford = [(12, 11), (13, 11)]
-    m.set_overlay(bridge, "bridge")
+    bridge = m.add_bridge([(12, 3), (13, 3)], max_hp=BRIDGE_HP)
     m.set_terrain(ford, "ford")
     return m, bridge, ford
 
@@ -128,15 +137,25 @@ def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int =
     start, goal = (2, 4), (23, 4)
     events: list[tuple[int, str, str]] = []
     zones: list[dict] = []
+    splits: list[Any] = []
     sim = Simulation(m, seed=seed, piece=40)
 
     def seen(ev: Any) -> None:
-        detail = ", ".join(f"{k}={v}" for k, v in ev.data.items())
+        if ev.event.startswith("bridge_"):
+            b = ev.data["bridge"]
+            detail = f"bridge {b.id} {b.stage} (hp {b.hp:g} of {b.max_hp:g})"
+            if ev.event == "bridge_destroyed":
+                splits.extend(ev.data["splits"])
+                detail += "; zones split: " + ", ".join(f"{s.unit} {s.zone} -> {list(s.parts)}" for s in ev.data["splits"])
+        else:
+            detail = ", ".join(f"{k}={v}" for k, v in ev.data.items())
         events.append((sim.tick, ev.event, detail))
         if ev.event == "zones_changed":
             zones.append(dict(ev.data))
+        if ev.event == "bridge_destroyed" and not m.intact_bridges:
+            events.append((sim.tick, "all_bridges_destroyed", "no bridge is left standing"))
 
-    for kind in ("overlay_changed", "terrain_changed", "zones_changed"):
+    for kind in ("overlay_changed", "terrain_changed", "zones_changed", "bridge_damaged", "bridge_destroyed"):
         m.on(kind, seen)
     m.zones(unit="wheeled")  # follow the wheeled zones from now on
     tank = sim.add_unit(start, unit="tracked", goal=goal, speed=96)
@@ -145,12 +164,12 @@ def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int =
     all_gone = False
     for _ in range(ticks):
         sim.step()
+        if destroyed_at < 0 and sim.get(tank).cell[0] >= 6 and bridge.hp == bridge.max_hp:
+            bridge = m.damage_bridge(bridge, SHELL)  # damaged: still crossable
         if destroyed_at < 0 and sim.get(tank).cell[0] >= 8:
             destroyed_at = sim.tick
-            m.set_overlay(bridge, None)  # the bridge falls into the river
-            if m.count("bridge") == 0:
-                all_gone = True
-                events.append((sim.tick, "all_bridges_destroyed", "no bridge is left on the map"))
+            bridge = m.damage_bridge(bridge, SHELL)  # the bridge falls into the river
+            all_gone = not m.intact_bridges
         if destroyed_at >= 0 and sim.get(tank).state == "arrived" and sim.get(truck).state in ("arrived", "stuck"):
             break
     t = sim.get(tank)
@@ -161,8 +180,9 @@ def bridge_scenario(*, seed: int | None = 0, board: str = "square", ticks: int =
         map=m,
         start=start,
         goal=goal,
-        bridge=bridge,
+        bridge=list(bridge.cells),
         ford=ford,
+        bridge_splits=splits,
         route_before=t.plans[0],
         route_after=t.plans[-1] if len(t.plans) > 1 else t.plans[0],
         trail=list(t.trail),

@@ -56,7 +56,13 @@ def test_events(run):
     assert "overlay_changed" in kinds and "all_bridges_destroyed" in kinds and "zones_changed" in kinds
     split = [z for z in r.zones_changed if z["unit"] == "wheeled"]
     assert split and len(split[0]["new"]) > len(split[0]["old"])
-    assert r.all_bridges_destroyed and r.map.count("bridge") == 0
+    assert r.all_bridges_destroyed and r.map.count("bridge") == 0 and r.map.intact_bridges == ()
+    # the library's bridge events: damaged (still crossed), then destroyed with the wheeled zones it split
+    assert kinds.count("bridge_damaged") == 1 and kinds.count("bridge_destroyed") == 1
+    assert kinds.index("bridge_damaged") < kinds.index("bridge_destroyed") < kinds.index("all_bridges_destroyed")
+    wheeled = [s for s in r.bridge_splits if s.unit == "wheeled"]
+    assert len(wheeled) == 1 and tuple(wheeled[0].parts) == tuple(sorted(split[0]["new"]))
+    assert r.map.bridges[0].stage == "destroyed"
     assert r.truck_state == "stuck" and "not connected" in r.truck_reason
     # the tank replanned after the edit
     ticks = [t for t, what, d in r.events if what == "unit 0 replan" and "overlay_changed" in d]

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from .bridges import BRIDGE_STAGES, DAMAGED_AT, Bridge, BridgeEdits, ZoneSplit
 from .core import EVENTS, CallbackError, MapCore, MapEdit, MapEvent, Marker
 from .derived import Derived
 from .interop import InteropQueries
@@ -33,15 +34,17 @@ from .tactics import TacticsQueries
 from .territory import TerritoryQueries
 from .zones import ZoneQueries
 
-__all__ = ["Map", "MapCore", "MapEdit", "MapEvent", "Marker", "EVENTS", "CallbackError", "Derived", "MapSightBoard"]
+__all__ = ["Map", "MapCore", "MapEdit", "MapEvent", "Marker", "EVENTS", "CallbackError", "Derived", "MapSightBoard",
+           "Bridge", "ZoneSplit", "BRIDGE_STAGES", "DAMAGED_AT"]
 
 
-class Map(MovementQueries, ZoneQueries, TacticsQueries, TerritoryQueries, RtsQueries, InteropQueries):
+class Map(MovementQueries, ZoneQueries, TacticsQueries, TerritoryQueries, RtsQueries, InteropQueries, BridgeEdits):
     """A board with terrain, overlay, elevation and edge-cost layers, and the queries over them.
 
     See ``MapCore`` for the layers and edits; the query methods are listed
     per capability in ``MovementQueries``, ``ZoneQueries``, ``SightQueries``,
-    ``TacticsQueries``, ``TerritoryQueries`` and ``RtsQueries``; exports and pictures in ``InteropQueries``.
+    ``TacticsQueries``, ``TerritoryQueries`` and ``RtsQueries``; exports and pictures in ``InteropQueries``;
+    bridges with hit points in ``BridgeEdits``.
 
     >>> from wargrid import SquareGrid
     >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "water")

@@ -20,6 +20,10 @@ board ``m.container`` with every cell outside the rectangle masked out, so
 every query (paths, sight, zones, territory, the RTS detail) treats those
 cells as off the board; ``set_playable`` moves or removes it.
 
+A map may carry **bridges** with hit points (``add_bridge``, see
+``wargrid.map.bridges``): a bridge lays its overlay while it stands and
+takes it off when destroyed, through the same edit path.
+
 Beside the layers a map carries ``markers`` (named places: spawn points,
 towns, regions; a tuple of frozen ``Marker``) and ``properties`` (a read-only
 mapping of plain values a map file brought along); both are set when the map
@@ -58,6 +62,9 @@ EVENTS = (
     "edge_changed",
     "zones_changed",
     "playable_changed",
+    "bridge_damaged",
+    "bridge_destroyed",
+    "bridge_repaired",
 )
 """Events a ``Map`` fires; subscribe with ``Map.on(event, callback)``."""
 
@@ -198,6 +205,7 @@ class MapCore:
         if properties is not None and not isinstance(properties, Mapping):
             raise ArgumentTypeError(f"properties must be a mapping or None, got {type(properties).__name__}")
         self._properties = _plain_properties(properties or {}, "map")
+        self._bridges: list[Any] = []  # ``bridges.Bridge`` records, by id (see ``BridgeEdits``)
         self._start_dynamic_state()
 
     def _check_markers(self, markers: Iterable[Marker]) -> tuple[Marker, ...]:
@@ -233,6 +241,7 @@ class MapCore:
                 "_properties": dict(self._properties),
                 "_container": self._container,
                 "_playable": self._playable.copy() if isinstance(self._playable, np.ndarray) else self._playable,
+                "_bridges": list(self._bridges),
                 "version": self.version,
             }
 
@@ -244,6 +253,7 @@ class MapCore:
         state.setdefault("_properties", {})
         state.setdefault("_container", state["grid"])
         state.setdefault("_playable", None)
+        state.setdefault("_bridges", [])
         self.__dict__.update(state)
         self._start_dynamic_state()
         self.version = version
@@ -777,9 +787,15 @@ class MapCore:
         oid = -1 if name is None else self.terrains.index(name)
         xs, ys, pts = self._cells(cells, "cells")
         with self._lock:
-            old = [None if v < 0 else self.terrains.names[int(v)] for v in self._overlay[ys, xs]]
-            self._overlay[ys, xs] = oid
-            self._changed("overlay_changed", xs, ys, pts, {"old": old, "new": name})
+            errors = self._overlay_collect(xs, ys, pts, name)
+        if errors:
+            raise CallbackError("overlay_changed", errors)
+
+    def _overlay_collect(self, xs: IntArray, ys: IntArray, pts: tuple[Cell, ...], name: str | None) -> list[BaseException]:
+        """Lay overlay ``name`` (checked) on cells ``(xs, ys)`` under the map's lock; the callbacks' errors."""
+        old = [None if v < 0 else self.terrains.names[int(v)] for v in self._overlay[ys, xs]]
+        self._overlay[ys, xs] = -1 if name is None else self.terrains.index(name)
+        return self._changed_collect("overlay_changed", xs, ys, pts, {"old": old, "new": name})
 
     def set_elevation(self, elevation: npt.ArrayLike | None, *, climb_cost: float | None = None) -> None:
         """Replace the elevation layer (``None`` removes it); optionally change ``climb_cost``.
