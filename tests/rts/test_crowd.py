@@ -238,3 +238,71 @@ def test_scenario_agents_are_the_first_lines() -> None:
     with pytest.raises(WargridError, match="agents"):
         load_movingai_agents(SCEN, agents=0)
     assert load_movingai(MAP, diagonal=False).grid.ndir == 4 and load_movingai(MAP).grid.ndir == 8
+
+
+# -- lazy distance tables ---------------------------------------------------------------------
+
+
+def _bfs_rows(graph, goals: np.ndarray) -> np.ndarray:
+    """Plain breadth-first search from every goal over the crowd graph (-1: unreachable)."""
+    out = np.full((len(goals), len(graph.cells)), -1, dtype=np.int64)
+    for k, g in enumerate(goals.tolist()):
+        out[k, g] = 0
+        queue = deque([g])
+        while queue:
+            v = queue.popleft()
+            for u in graph.nbr[v].tolist():
+                if u >= 0 and out[k, u] < 0:
+                    out[k, u] = out[k, v] + 1
+                    queue.append(u)
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    kind=st.sampled_from(["square4", "square8", "hex", "wrap"]),
+    seed=st.integers(0, 2**31 - 1),
+    chunks=st.sampled_from([3, 4, 7, 4096]),
+)
+def test_lazy_tables_answer_exactly_in_any_order(kind: str, seed: int, chunks: int) -> None:
+    """Resumable A* per goal gives breadth-first search's distances, whatever is asked first, on every topology;
+    a pool too small for it falls back to whole rows."""
+    from wargrid import HexGrid
+    from wargrid.rts.crowd import _Graph, _Tables
+    from wargrid._kernels.rts.lazydist import UNREACHABLE
+
+    rng = np.random.default_rng(seed)
+    w, h = 9, 7
+    grid = {"square4": lambda: SquareGrid(w, h), "square8": lambda: SquareGrid(w, h, diagonal=True),
+            "hex": lambda: HexGrid(w, h), "wrap": lambda: SquareGrid(w, h, wrap_x=True)}[kind]()
+    walls = rng.random((h, w)) < 0.3
+    m = Map(grid, terrain=np.where(walls, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+    graph = _Graph(m, None)
+    nv = len(graph.cells)
+    if nv < 2:
+        return
+    goals = rng.choice(nv, size=min(4, nv), replace=False)
+    targets = rng.integers(0, nv, size=len(goals))
+    tables = _Tables(graph, goals, targets, chunks=chunks)
+    want = _bfs_rows(graph, goals)
+    ks = rng.integers(0, len(goals), size=60)
+    vs = rng.integers(0, nv, size=60)
+    got = tables.lookup(ks, vs)
+    expect = np.where(want[ks, vs] < 0, UNREACHABLE, want[ks, vs])
+    assert got.tolist() == expect.tolist()
+    every = np.repeat(np.arange(len(goals)), nv)
+    full = tables.lookup(every, np.tile(np.arange(nv), len(goals))).reshape(len(goals), nv)
+    assert np.array_equal(np.where(full == UNREACHABLE, -1, full), want)
+
+
+def test_lazy_tables_look_at_little_of_a_large_board() -> None:
+    """One agent crossing a 200 x 200 open board: its row's search settles one shortest way (ties of f broken
+    towards the target), not the 40 000 cells."""
+    from wargrid.rts.crowd import _Graph, _Tables
+
+    m = Map(SquareGrid(200, 200))
+    graph = _Graph(m, None)
+    start, goal = graph.node[5 * 200 + 5], graph.node[190 * 200 + 180]
+    tables = _Tables(graph, np.array([goal]), np.array([start]))
+    assert tables.lookup(np.array([0]), np.array([start])).tolist() == [185 + 175]
+    assert int(np.count_nonzero(tables.lz[0])) == 361

@@ -16,9 +16,11 @@ under constraints that the search adds one agent at a time when PIBT's
 proposal was seen before. The search is complete: when a plan exists, it
 finds one. Given time (``improve``), it restarts with new tie-breaks and
 keeps the best plan, pruning as LaCAM* does every configuration that cannot
-beat it. The distance tables (one
-breadth-first search from each goal) and PIBT are numba kernels
-(``wargrid._kernels.rts.crowd``).
+beat it. The distance tables are lazy (one resumable A* from each goal
+towards its agent's start, searched on only as far as PIBT asks; reverse
+resumable A*, Silver 2005): on a large map most of the board is never looked
+at. The tables and PIBT are numba kernels (``wargrid._kernels.rts.lazydist``,
+``wargrid._kernels.rts.crowd``).
 
 ``check_plan`` validates any plan against the map, the starts and the goals.
 ``wargrid.io.load_movingai_agents`` reads agents from a Moving AI ``.scen``
@@ -35,6 +37,7 @@ file (the first N lines, as MAPF benchmarks do).
 from __future__ import annotations
 
 import math
+import mmap
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -122,7 +125,7 @@ def _kernels() -> Any:
 class _Graph:
     """The crowd's graph: node ``v`` a passable cell (``cells[v]``, unpadded id), ``nbr[v, d]`` its neighbours."""
 
-    __slots__ = ("nbr", "cells", "node", "width")
+    __slots__ = ("nbr", "cells", "node", "width", "_x", "_y")
 
     def __init__(self, map: CostBoard, unit: str | None) -> None:
         grid = map.grid
@@ -144,10 +147,16 @@ class _Graph:
         self.node[self.cells] = np.arange(len(self.cells))
         self.nbr = np.where(step[self.cells], self.node[nb[self.cells].clip(0)], -1).astype(np.int32)
         self.width = grid.width
+        self._x: np.ndarray | None = None
+        self._y: np.ndarray | None = None
 
     def xy(self, nodes: np.ndarray) -> np.ndarray:
-        c = self.cells[nodes]
-        return np.stack([c % self.width, c // self.width], axis=-1).astype(np.int64)
+        if self._x is None or self._y is None:
+            self._y, self._x = np.divmod(self.cells, self.width)
+        out = np.empty(nodes.shape + (2,), dtype=np.int64)
+        out[..., 0] = self._x[nodes]
+        out[..., 1] = self._y[nodes]
+        return out
 
 
 def _agents(map: CostBoard, cells: Any, name: str) -> list[tuple[int, int]]:
@@ -186,13 +195,72 @@ def _check_agents(map: CostBoard, starts: Any, goals: Any, unit: str | None) -> 
     return graph, out[0], out[1]
 
 
-def _tables(graph: _Graph, goals: np.ndarray) -> np.ndarray:
-    """``dist[i, v]``: steps from node ``v`` to agent ``i``'s goal (the dtype's max: unreachable)."""
-    n = len(graph.cells)
-    dt = np.uint16 if n < np.iinfo(np.uint16).max else np.int32
-    dist = np.full((len(goals), n), np.iinfo(dt).max, dtype=dt)
-    _kernels().bfs_tables(graph.nbr, goals, dist)
-    return dist
+class _Tables:
+    """Lazy distance tables to the goals (``wargrid._kernels.rts.lazydist``): row ``k`` searches from ``goals[k]``.
+
+    ``targets[k]``: the node the row's search heads for first (its agent's
+    start; ``-1``: none); the heuristic is the Manhattan or Chebyshev distance
+    of the cells when no step of the graph changes it by more than one.
+    """
+
+    __slots__ = ("lz", "nbr")
+
+    def __init__(self, graph: _Graph, goals: np.ndarray, targets: np.ndarray | None = None, *,
+                 chunks: int | None = None) -> None:
+        lazydist = _kernels_lazy()
+        nv = len(graph.cells)
+        k = len(goals)
+        dt = np.uint16 if nv + 2 < np.iinfo(np.uint16).max else np.int32
+        xy = graph.xy(np.arange(nv)).astype(np.int32)
+        nx, ny = np.ascontiguousarray(xy[:, 0]), np.ascontiguousarray(xy[:, 1])
+        metric = 0
+        if targets is not None:
+            src = np.repeat(np.arange(nv), graph.nbr.shape[1])
+            dst = graph.nbr.ravel().astype(np.int64)
+            src, dst = src[dst >= 0], dst[dst >= 0]
+            dx, dy = np.abs(nx[src] - nx[dst]), np.abs(ny[src] - ny[dst])
+            metric = 1 if (dx + dy <= 1).all() else 2 if (np.maximum(dx, dy) <= 1).all() else 0
+        if chunks is None:
+            chunks = max(4096, 24 * k)  # measured: 6 a goal in use at once on a 256 x 257 cave
+        cnext = np.arange(1, chunks + 1, dtype=np.int64)
+        cnext[-1] = -1
+        st = np.full((k, lazydist.S_COLS), -1, dtype=np.int64)
+        st[:, lazydist.S_GOAL] = goals
+        if targets is not None:
+            st[:, lazydist.S_TX], st[:, lazydist.S_TY] = nx[targets], ny[targets]
+        st[:, lazydist.S_METRIC] = metric
+        st[:, lazydist.S_F] = st[:, lazydist.S_FLAG] = 0
+        self.nbr = graph.nbr
+        self.lz = (
+            _zeros((k, nv), dt),
+            st, cnext, np.empty((chunks, lazydist.CHUNK), dtype=np.int32), np.array([0, chunks], dtype=np.int64),
+            np.ascontiguousarray(xy), np.empty(nv, dtype=np.int64),
+        )
+
+    def lookup(self, gidx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+        """Steps from ``nodes[i]`` to goal ``gidx[i]`` (``lazydist.UNREACHABLE``: none)."""
+        out = np.empty(len(nodes), dtype=np.int64)
+        _kernels_lazy().lookup(self.lz, self.nbr, gidx, nodes, out)
+        return out
+
+
+def _zeros(shape: tuple[int, int], dtype: Any) -> np.ndarray:
+    """Zeros whose memory is touched only where written: an anonymous mapping, in huge pages where the system
+    gives them on request (a row's search touches a small part of it; 4 KiB pages made the first touches
+    cost as much as the searches)."""
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    if size < 1 << 22:
+        return np.zeros(shape, dtype=dtype)
+    buf = mmap.mmap(-1, size)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        buf.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(buf, dtype=dtype).reshape(shape)
+
+
+def _kernels_lazy() -> Any:
+    from .._kernels import load
+
+    return load("rts.lazydist")
 
 
 class _High:
@@ -204,7 +272,11 @@ class _High:
         self.q = q
         self.parent = parent
         self.prio = prio
-        self.order = np.argsort(-prio, kind="stable").astype(np.int64)
+        if parent is None:
+            self.order = np.argsort(-prio, kind="stable").astype(np.int64)
+        else:
+            self.order = np.empty(len(prio), dtype=np.int64)
+            _kernels().reorder(parent.order, prio, self.order)
         self.tree: deque[tuple[Any, int, int, int]] = deque([(None, -1, -1, 0)])
         self.g = g
         self.h = h
@@ -276,19 +348,18 @@ def plan_crowd(
     objective = check_choice(objective, "objective", OBJECTIVES)
     rng = np.random.default_rng(check_seed(seed))
     graph, s, g = _check_agents(map, starts, goals, unit)
-    dist = _tables(graph, g)
     n = len(s)
     agents = np.arange(n)
-    unreached = np.iinfo(dist.dtype).max
-    d0 = dist[agents, s].astype(np.int64)
-    far = np.flatnonzero(d0 == unreached)
+    dist = _Tables(graph, g, s)
+    d0 = dist.lookup(agents, s)
+    far = np.flatnonzero(d0 >= _kernels_lazy().UNREACHABLE)
     if len(far):
         i = int(far[0])
         raise ArgumentError(
             f"agent {i}'s goal {tuple(graph.xy(g[i:i + 1])[0].tolist())} cannot be reached from its start "
             f"{tuple(graph.xy(s[i:i + 1])[0].tolist())} (another zone for movement class {map.unit_class(unit)!r})"
         )
-    search = _Search(graph, dist, s, g, objective)
+    search = _Search(graph, dist, d0, s, g, objective)
     deadline = t0 + limit
     krng = np.array([np.uint64(rng.integers(1, 1 << 62))], dtype=np.uint64)
     # LaCAM's own tie-break (at random) first; restarts with new seeds keep it for the makespan (measured:
@@ -328,8 +399,9 @@ class _Found:
 class _Search:
     """LaCAM over PIBT for one instance (the kernels' scratch kept between runs)."""
 
-    def __init__(self, graph: _Graph, dist: np.ndarray, s: np.ndarray, g: np.ndarray, objective: str) -> None:
-        self.graph, self.dist, self.s, self.g = graph, dist, s, g
+    def __init__(self, graph: _Graph, dist: _Tables, d0: np.ndarray, s: np.ndarray, g: np.ndarray,
+                 objective: str) -> None:
+        self.graph, self.dist, self.d0, self.s, self.g = graph, dist, d0, s, g
         n = len(s)
         nv, ndir = graph.nbr.shape
         self.n = n
@@ -342,7 +414,7 @@ class _Search:
         self.gidx = self.agents.astype(np.int64)
 
     def h(self, q: np.ndarray) -> int:
-        d = self.dist[self.agents, q]
+        d = self.dist.lookup(self.gidx, q)
         return int(d.max()) if self.makespan_obj else int(d.sum(dtype=np.int64))
 
     def cost(self, a: np.ndarray, b: np.ndarray) -> int:
@@ -366,7 +438,7 @@ class _Search:
         """One LaCAM search to its first plan (pruning configurations that cannot beat ``bound``)."""
         k = _kernels()
         g, n, graph = self.g, self.n, self.graph
-        d0 = self.dist[self.agents, self.s].astype(np.int64)
+        d0 = self.d0
         root = _High(self.s.copy(), None, d0 / max(1, int(d0.max()) + 1), 0, self.h(self.s))
         explored: dict[bytes, _High] = {self.s.tobytes(): root}
         stack = [root]
@@ -405,7 +477,7 @@ class _Search:
                 cw[m], cv[m] = c[1], c[2]
                 m += 1
                 c = c[0]
-            if not k.configure(graph.nbr, self.dist, self.gidx, node.q, q_to, node.order, cw, cv, m, self.occ_now,
+            if not k.configure(graph.nbr, self.dist.lz, self.gidx, node.q, q_to, node.order, cw, cv, m, self.occ_now,
                                self.occ_next, krng, *self.stack, tie):
                 continue
             key = q_to.tobytes()

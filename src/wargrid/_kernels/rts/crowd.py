@@ -1,7 +1,9 @@
-"""Kernels of crowd movement: per-goal distance tables and PIBT's configuration generator.
+"""Kernels of crowd movement: PIBT's configuration generator.
 
-The crowd moves on a compact graph: node ``v`` is a passable cell, ``nbr[v, d]``
-the node one step away in direction ``d`` (``-1``: none). One timestep, every
+The crowd moves on a compact graph: node ``v`` is a passable cell,
+``nbr[v, d]`` the node one step away in direction ``d`` (``-1``: none).
+Distances to the goals come from the lazy tables of ``lazydist`` (``lz``;
+agent ``a``'s goal is row ``gidx[a]``). One timestep, every
 agent stays or steps to a neighbour; no two agents end in one node, no two
 trade nodes along one edge.
 
@@ -20,41 +22,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
+from .lazydist import settle as _settle
 from .sim import _rand  # the simulation's xorshift
 
 
-@jit
-def bfs_tables(nbr, goals, dist):
-    """``dist[k, v]``: steps from node ``v`` to node ``goals[k]`` (the graph is symmetric); unreachable keep their value."""
-    n = nbr.shape[0]
-    ndir = nbr.shape[1]
-    queue = np.empty(n, dtype=np.int64)
-    for k in range(goals.shape[0]):
-        row = dist[k]
-        unreached = row[goals[k]]
-        row[goals[k]] = 0
-        queue[0] = goals[k]
-        head = 0
-        tail = 1
-        while head < tail:
-            v = queue[head]
-            head += 1
-            dv = row[v] + 1
-            for d in range(ndir):
-                u = nbr[v, d]
-                if u >= 0 and row[u] == unreached:
-                    row[u] = dv
-                    queue[tail] = u
-                    tail += 1
-    return 0
-
-
-@jit
-def _candidates(a, v, nbr, dist, gidx, occ_now, q_to, cand, rng, tie):
+@helper
+def _candidates(a, v, nbr, lz, gidx, occ_now, q_to, cand, keys, rng, tie):
     """Node ``v`` and its neighbours, nearest to agent ``a``'s goal first; ties: a free node first, then at random."""
     ndir = nbr.shape[1]
-    keys = np.empty(ndir + 1, dtype=np.int64)
     m = 0
     for d in range(-1, ndir):
         u = v if d < 0 else nbr[v, d]
@@ -65,7 +41,9 @@ def _candidates(a, v, nbr, dist, gidx, occ_now, q_to, cand, rng, tie):
             held = 1
         elif tie == 2 and occ_now[u] >= 0 and u != v and q_to[occ_now[u]] < 0:
             held = 1
-        key = (np.int64(dist[gidx[a], u]) * 2 + held) * 64 + np.int64(_rand(rng) % np.uint64(64))
+        x = lz[0][gidx[a], u]
+        du = np.int64(x) - 1 if x != 0 else _settle(lz, nbr, gidx[a], u)
+        key = (du * 2 + held) * 64 + np.int64(_rand(rng) % np.uint64(64))
         i = m
         while i > 0 and keys[i - 1] > key:
             keys[i] = keys[i - 1]
@@ -77,13 +55,13 @@ def _candidates(a, v, nbr, dist, gidx, occ_now, q_to, cand, rng, tie):
     return m
 
 
-@jit
-def _pibt(root, nbr, dist, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, tie):
+@helper
+def _pibt(root, nbr, lz, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, keys, tie):
     """PIBT from agent ``root``; True when it found a next node (False: it stays, and its own node was taken)."""
     depth = 0
     st_agent[0] = root
     st_pos[0] = 0
-    st_n[0] = _candidates(root, q_from[root], nbr, dist, gidx, occ_now, q_to, st_cand[0], rng, tie)
+    st_n[0] = _candidates(root, q_from[root], nbr, lz, gidx, occ_now, q_to, st_cand[0], keys, rng, tie)
     depth = 1
     result = -1  # -1: no child returned; 1: the child found a node; 0: it stays
     while depth > 0:
@@ -107,7 +85,7 @@ def _pibt(root, nbr, dist, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent,
             if k >= 0 and k != a and q_to[k] < 0:
                 st_agent[depth] = k
                 st_pos[depth] = 0
-                st_n[depth] = _candidates(k, q_from[k], nbr, dist, gidx, occ_now, q_to, st_cand[depth], rng, tie)
+                st_n[depth] = _candidates(k, q_from[k], nbr, lz, gidx, occ_now, q_to, st_cand[depth], keys, rng, tie)
                 depth += 1
             else:
                 result = 1
@@ -131,7 +109,7 @@ def _pibt(root, nbr, dist, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent,
 
 
 @jit
-def configure(nbr, dist, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, tie):
+def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, tie):
     """The next configuration after ``q_from``: the ``nc`` constraints ``cw[i] -> cv[i]`` first, then PIBT by ``order``.
 
     Writes ``q_to``; returns False when the constraints collide or an agent
@@ -155,11 +133,18 @@ def configure(nbr, dist, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_nex
             break
         q_to[a] = u
         occ_next[u] = a
+    keys = np.empty(nbr.shape[1] + 1, dtype=np.int64)
     if ok:
+        st = lz[1]
         for i in range(order.shape[0]):
             a = order[i]
-            if q_to[a] < 0 and not _pibt(a, nbr, dist, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, st_pos,
-                                         st_n, st_cand, tie):
+            v = q_from[a]
+            if q_to[a] < 0 and v == st[gidx[a], 0] and occ_next[v] < 0:
+                q_to[a] = v  # on its goal, no one pushing: PIBT's first candidate, without the look-ups
+                occ_next[v] = a
+                continue
+            if q_to[a] < 0 and not _pibt(a, nbr, lz, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, st_pos,
+                                         st_n, st_cand, keys, tie):
                 ok = False
                 break
     for a in range(n):
@@ -174,3 +159,26 @@ def configure(nbr, dist, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_nex
         for a in range(n):
             occ_next[q_to[a]] = -1
     return ok
+
+
+@jit
+def reorder(prev, prio, out):
+    """``out``: the agents by ``prio`` highest first, ties by number (``argsort(-prio, kind='stable')``).
+
+    Insertion sort from ``prev``, the parent configuration's order: between
+    one timestep and the next, priorities keep their order but for the few
+    agents that reached or left their goals.
+    """
+    n = prev.shape[0]
+    for i in range(n):
+        a = prev[i]
+        pa = prio[a]
+        j = i
+        while j > 0:
+            b = out[j - 1]
+            if prio[b] > pa or (prio[b] == pa and b < a):
+                break
+            out[j] = b
+            j -= 1
+        out[j] = a
+    return 0

@@ -1,0 +1,198 @@
+"""Lazy per-goal distance tables: each goal's distances found only as far as they are asked for.
+
+A table answers "how many steps from node ``v`` to goal ``k``" on the compact
+graph of the crowd kernels (``nbr[v, d]``: the node one step away, ``-1``:
+none; the graph is symmetric). Row ``k`` is a search from goal ``k`` that
+stops as soon as the asked node is settled and resumes, where it stopped, at
+the next question. Units sharing a goal share its row.
+
+The search is resumable A* (reverse resumable A*, Silver 2005) towards a
+target node per goal (the agent's start; ``-1``: none, plain breadth-first
+search): nodes settle in the order of ``f = g + h`` where ``h`` is the
+Manhattan or Chebyshev distance of the nodes' coordinates to the target, used
+only when no edge changes it by more than one (the caller checks), so ``h`` is
+consistent, a settled node's ``g`` is exact and ``f`` of a node's neighbours is
+``f``, ``f + 1`` or ``f + 2``: three buckets, in a ring, are the open list.
+Asked about a node far from the target's way, the search settles every node of
+smaller ``f`` first: the answer is always the exact distance.
+
+Within a bucket the node put last comes first (the deepest: ties of ``f``
+broken towards the target, so on open ground the search runs straight to it
+instead of settling the whole rectangle between goal and target; any order
+within one ``f`` keeps the distances exact). Buckets are stacks of linked
+chunks of ``CHUNK`` nodes from one pool with a free list;
+when the pool runs short, the asking goal's row is finished by a plain
+breadth-first search (its chunks go back to the pool): memory stays bounded,
+the worst case is the whole-board search per goal.
+
+The tables' state is one tuple ``lz`` (``_Tables`` in ``wargrid.rts.crowd``
+builds it): ``(dist, st, cnext, cdata, free, nxy, queue)``:
+
+- ``dist[k, v]``: the distance plus one once settled, 0 before;
+- ``st[k]``: goal ``k``'s search (the ``S_*`` columns): its goal node, its
+  target's coordinates and metric (0 none, 1 Manhattan, 2 Chebyshev), the
+  bucket being settled, a flag (0 not started, 1 searching, 2 done: every
+  reachable node settled, an unsettled one is unreachable), and each bucket's
+  top chunk and its count (``-1``: empty bucket);
+- ``cnext[c]``, ``cdata[c, :]``: the chunks (``cnext``: the chunk below, or
+  the next free one); ``free = [head, count]``;
+- ``nxy[v]``: node ``v``'s coordinates;
+- ``queue``: scratch of one node per node, for the fallback search.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import helper, jit
+
+CHUNK = 64
+"""Nodes per chunk of a bucket."""
+
+UNREACHABLE = np.int64(1) << np.int64(40)
+"""The distance returned for a node that cannot reach the goal."""
+
+
+S_GOAL, S_TX, S_TY, S_METRIC, S_F, S_FLAG, S_BT, S_BTO = 0, 1, 2, 3, 4, 5, 6, 9
+S_COLS = 12
+"""Columns of ``st``: three each for the buckets' top chunk and its count."""
+
+
+@helper
+def _h(nxy, m, tx, ty, v):
+    if m == 0:
+        return np.int64(0)
+    dx = abs(np.int64(nxy[v, 0]) - tx)
+    dy = abs(np.int64(nxy[v, 1]) - ty)
+    if m == 1:
+        return dx + dy
+    return max(dx, dy)
+
+
+@helper
+def _free_chunk(cnext, free, c):
+    cnext[c] = free[0]
+    free[0] = c
+    free[1] += 1
+
+
+@helper
+def _push(st, cnext, cdata, free, k, b, v):
+    """Put node ``v`` on goal ``k``'s bucket ``b`` (the pool has a free chunk)."""
+    c = st[k, S_BT + b]
+    o = st[k, S_BTO + b]
+    if c < 0 or o == CHUNK:
+        nc = free[0]
+        free[0] = cnext[nc]
+        free[1] -= 1
+        cnext[nc] = c
+        st[k, S_BT + b] = nc
+        c = nc
+        o = 0
+    cdata[c, o] = v
+    st[k, S_BTO + b] = o + 1
+
+
+@helper
+def _pop(st, cnext, cdata, free, k, b):
+    """The node last put on goal ``k``'s bucket ``b``; ``-1`` when empty."""
+    c = st[k, S_BT + b]
+    if c < 0:
+        return np.int64(-1)
+    o = st[k, S_BTO + b] - 1
+    v = np.int64(cdata[c, o])
+    if o == 0:
+        st[k, S_BT + b] = cnext[c]
+        st[k, S_BTO + b] = CHUNK
+        _free_chunk(cnext, free, c)
+    else:
+        st[k, S_BTO + b] = o
+    return v
+
+
+@helper
+def _finish(row, st, cnext, free, queue, nbr, k):
+    """Goal ``k``'s whole row by breadth-first search (the pool ran short); its chunks go back to the pool."""
+    for b in range(3):
+        c = st[k, S_BT + b]
+        while c >= 0:
+            prev = cnext[c]
+            _free_chunk(cnext, free, c)
+            c = prev
+        st[k, S_BT + b] = -1
+    for v in range(row.shape[0]):
+        row[v] = 0
+    g = st[k, S_GOAL]
+    row[g] = 1
+    queue[0] = g
+    head = 0
+    tail = 1
+    while head < tail:
+        v = queue[head]
+        head += 1
+        dv = row[v] + 1
+        for d in range(nbr.shape[1]):
+            u = nbr[v, d]
+            if u >= 0 and row[u] == 0:
+                row[u] = dv
+                queue[tail] = u
+                tail += 1
+    st[k, S_FLAG] = 2
+
+
+@helper
+def settle(lz, nbr, k, want):
+    """Search goal ``k``'s row until node ``want`` is settled; its distance (``UNREACHABLE``: none)."""
+    dist, st, cnext, cdata, free, nxy, queue = lz
+    row = dist[k]
+    m = st[k, S_METRIC]
+    tx = st[k, S_TX]
+    ty = st[k, S_TY]
+    if st[k, S_FLAG] == 0:
+        g = st[k, S_GOAL]
+        f0 = _h(nxy, m, tx, ty, g)
+        st[k, S_F] = f0
+        if free[1] < 3:
+            _finish(row, st, cnext, free, queue, nbr, k)
+        else:
+            _push(st, cnext, cdata, free, k, f0 % 3, g)
+            st[k, S_FLAG] = 1
+    ndir = nbr.shape[1]
+    while row[want] == 0:
+        if st[k, S_FLAG] == 2:
+            return UNREACHABLE
+        if free[1] < 3:
+            _finish(row, st, cnext, free, queue, nbr, k)
+            continue
+        f = st[k, S_F]
+        v = _pop(st, cnext, cdata, free, k, f % 3)
+        if v < 0:
+            if st[k, S_BT] < 0 and st[k, S_BT + 1] < 0 and st[k, S_BT + 2] < 0:
+                st[k, S_FLAG] = 2
+            else:
+                st[k, S_F] = f + 1
+            continue
+        if row[v] != 0:
+            continue
+        gv = f - _h(nxy, m, tx, ty, v)
+        row[v] = gv + 1
+        for d in range(ndir):
+            u = nbr[v, d]
+            if u >= 0 and row[u] == 0:
+                _push(st, cnext, cdata, free, k, (gv + 1 + _h(nxy, m, tx, ty, u)) % 3, u)
+    return np.int64(row[want]) - 1
+
+
+@jit
+def lookup(lz, nbr, gidx, nodes, out):
+    """``out[i]``: steps from ``nodes[i]`` to goal ``gidx[i]``; returns the largest."""
+    dist = lz[0]
+    top = np.int64(0)
+    for i in range(nodes.shape[0]):
+        k = gidx[i]
+        x = dist[k, nodes[i]]
+        d = np.int64(x) - 1 if x != 0 else settle(lz, nbr, k, nodes[i])
+        out[i] = d
+        if d > top:
+            top = d
+    return top
