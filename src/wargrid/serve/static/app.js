@@ -646,25 +646,123 @@ function viewOrigin() {
   return null;
 }
 
+// ---- hex coordinates (wargrid.grids.hexes: axial q, r; cube s = -q - r) -------------------------
+const SQ3 = Math.sqrt(3);
+const HEX_DIAGONALS = [[2, -1], [1, -2], [-1, -1], [-2, 1], [-1, 2], [1, 1]];
+function hexGrid() { const g = state.board && state.board.grid; return g && g.kind === "hex" ? g : null; }
+function axialOf(x, y, off) {
+  if (off === "odd-q") return [x, y - (x - (x & 1)) / 2];
+  if (off === "even-q") return [x, y - (x + (x & 1)) / 2];
+  if (off === "odd-r") return [x - (y - (y & 1)) / 2, y];
+  return [x - (y + (y & 1)) / 2, y];
+}
+function offsetOf(q, r, off) {
+  if (off === "odd-q") return [q, r + (q - (q & 1)) / 2];
+  if (off === "even-q") return [q, r + (q + (q & 1)) / 2];
+  if (off === "odd-r") return [q + (r - (r & 1)) / 2, r];
+  return [q + (r + (r & 1)) / 2, r];
+}
+function hexSize() { const c = state.board.corners[0]; return Math.hypot(c[0], c[1]); }
+function pixelToAxial(dx, dy, flat) {
+  // a drawing offset from a hex's centre, in axial steps (fractional)
+  const s = hexSize();
+  return flat ? [(2 / 3) * dx / s, (-dx / 3 + dy / SQ3) / s] : [(dx / SQ3 - dy / 3) / s, (2 / 3) * dy / s];
+}
+function axialToPixel(q, r, flat) {
+  const s = hexSize();
+  return flat ? [1.5 * q * s, SQ3 * (r + q / 2) * s] : [SQ3 * (q + r / 2) * s, 1.5 * r * s];
+}
+function cubeRound(q, r) {
+  // round each of q, r, s; the one that moved most is set again from the other two (they sum to 0)
+  const s = -q - r;
+  let rq = Math.round(q), rr = Math.round(r), rs = Math.round(s);
+  const dq = Math.abs(rq - q), dr = Math.abs(rr - r), ds = Math.abs(rs - s);
+  let reset = "s";
+  if (dq > dr && dq > ds) { rq = -rr - rs; reset = "q"; } else if (dr > ds) { rr = -rq - rs; reset = "r"; } else rs = -rq - rr;
+  return { q: rq + 0, r: rr + 0, s: rs + 0, reset, moved: { q: dq, r: dr, s: ds }[reset] };
+}
+function hexCell(q, r) {
+  // the board cell of axial (q, r), or -1 off the board
+  const g = hexGrid(), b = state.board;
+  let [x, y] = offsetOf(q, r, g.offset || "odd-q");
+  if (g.wrap_x) x = ((x % b.width) + b.width) % b.width;
+  return x >= 0 && y >= 0 && x < b.width && y < b.height && valid(cellId(x, y)) ? cellId(x, y) : -1;
+}
+
 function coordinates(id) {
   // the hovered cell in every system its board has: offset (the board's own), axial and cube, doubled
   const b = state.board, [x, y] = cellXY(id), g = b.grid || {};
   if (g.kind !== "hex") return `offset (${x}, ${y})`;
   const off = g.offset || "odd-q";
-  let q, r;
-  if (off === "odd-q") { q = x; r = y - (x - (x & 1)) / 2; }
-  else if (off === "even-q") { q = x; r = y - (x + (x & 1)) / 2; }
-  else if (off === "odd-r") { r = y; q = x - (y - (y & 1)) / 2; }
-  else { r = y; q = x - (y + (y & 1)) / 2; }
+  const [q, r] = axialOf(x, y, off);
   const doubled = off.endsWith("q") ? `doubled (${q}, ${2 * r + q})` : `doubled (${2 * q + r}, ${r})`;
   return `${off} (${x}, ${y}) · axial (${q}, ${r}) · cube (${q}, ${r}, ${-q - r}) · ${doubled}`;
 }
 
+function diagonals(id) {
+  // the cells across a corner that are not neighbours: hexes two steps away between two neighbours, a square's
+  // corner cells on 4-direction boards (on 8-direction boards they are neighbours)
+  const b = state.board, g = hexGrid(), [x, y] = cellXY(id);
+  if (g) {
+    const [q, r] = axialOf(x, y, g.offset || "odd-q");
+    return HEX_DIAGONALS.map(([dq, dr]) => hexCell(q + dq, r + dr));
+  }
+  if (b.kind !== "square-4") return [];
+  return [[1, 1], [1, -1], [-1, 1], [-1, -1]].map(([dx, dy]) => {
+    const nx = x + dx, ny = y + dy;
+    return nx >= 0 && ny >= 0 && nx < b.width && ny < b.height && valid(cellId(nx, ny)) ? cellId(nx, ny) : -1;
+  });
+}
+
 function showNeighbors(id) {
-  // the hovered cell's neighbours (and diagonals on 8-direction boards) outlined
-  const frag = document.createDocumentFragment();
-  if (id >= 0 && $("show-coords").checked) for (const n of neighbors(id)) if (n >= 0) frag.appendChild(el("polygon", { points: polyPoints(n) }));
+  // the hovered cell's neighbours (and diagonals on 8-direction boards) outlined; its diagonals dashed
+  const frag = document.createDocumentFragment(), diag = document.createDocumentFragment();
+  if (id >= 0 && $("show-coords").checked) {
+    for (const n of neighbors(id)) if (n >= 0) frag.appendChild(el("polygon", { points: polyPoints(n) }));
+    for (const n of diagonals(id)) if (n >= 0) diag.appendChild(el("polygon", { points: polyPoints(n), "data-id": n }));
+  }
   $("nbrs").replaceChildren(frag);
+  $("diags").replaceChildren(diag);
+}
+
+function showRounding() {
+  // pixel -> cell on demand: the pointer's fractional coordinate and the cell it rounds to
+  const p = state.pointer, on = $("show-rounding").checked && p && state.board;
+  if (!on) { $("rounding").textContent = ""; $("round-marks").replaceChildren(); delete $("board").dataset.rounding; return; }
+  const b = state.board, g = hexGrid(), [px, py] = p, f = (v) => (v + 0).toFixed(2);
+  let text, cell;
+  if (g) {
+    // fractional axial from the nearest hex centre found by shape, so any board origin and hex size work
+    const near = state.hoverCell >= 0 ? state.hoverCell : cellAt(px, py);
+    if (near < 0) { $("rounding").textContent = ""; $("round-marks").replaceChildren(); return; }
+    const [x0, y0] = cellXY(near), [q0, r0] = axialOf(x0, y0, g.offset || "odd-q");
+    const [dq, dr] = pixelToAxial(px - b.cx[near], py - b.cy[near], g.orientation !== "pointy");
+    const q = q0 + dq, r = r0 + dr, c = cubeRound(q, r);
+    cell = hexCell(c.q, c.r);
+    const [ox, oy] = offsetOf(c.q, c.r, g.offset || "odd-q");
+    text = `pixel (${f(px)}, ${f(py)}) → cube (${f(q)}, ${f(r)}, ${f(-q - r)}) → rounded (${c.q}, ${c.r}, ${c.s}): ` +
+      `${c.reset} moved most in rounding (${c.moved.toFixed(2)}), so ${c.reset} = ${{ q: "−r−s", r: "−q−s", s: "−q−r" }[c.reset]} → ` +
+      `${g.offset || "odd-q"} (${ox}, ${oy})`;
+    $("board").dataset.rounding = `${c.q},${c.r},${c.s}`;
+    $("board").dataset.fraction = `${q.toFixed(4)},${r.toFixed(4)}`;
+  } else {
+    cell = cellAt(px, py);
+    if (cell < 0) { $("rounding").textContent = ""; $("round-marks").replaceChildren(); return; }
+    const [x, y] = cellXY(cell);
+    text = b.square
+      ? `pixel (${f(px)}, ${f(py)}) → floor → (${x}, ${y}) (tile (x, y) covers x..x+1, y..y+1)`
+      : `pixel (${f(px)}, ${f(py)}) → the staggered square holding it: (${x}, ${y})`;
+    $("board").dataset.rounding = `${x},${y}`;
+  }
+  $("rounding").textContent = text;
+  const frag = document.createDocumentFragment();
+  if (cell >= 0) {
+    const [cx, cy] = center(cell);
+    frag.appendChild(el("line", { x1: px, y1: py, x2: cx, y2: cy }));
+    frag.appendChild(el("circle", { cx, cy, r: (3 / state.view.scale).toFixed(4), class: "to" }));
+  }
+  frag.appendChild(el("circle", { cx: px, cy: py, r: (3.5 / state.view.scale).toFixed(4), class: "from" }));
+  $("round-marks").replaceChildren(frag);
 }
 
 function updateHover() {
@@ -1592,9 +1690,12 @@ function onPointerDown(ev) {
 function onPointerMove(ev) {
   if (!state.board) return;
   const id = eventCell(ev);
+  const [, , bl, bt] = stageSize();
+  state.pointer = toWorld(ev.clientX - bl, ev.clientY - bt);
   if (!pointers.has(ev.pointerId) && state.tool === "sight" && id >= 0) sightFollow(ev, id);
   if (ev.pointerType === "mouse" || pointers.size === 0) {
     if (id !== state.hoverCell) { state.hoverCell = id; updateHover(); }
+    showRounding();
   }
   if (!pointers.has(ev.pointerId)) return;
   pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
@@ -1746,7 +1847,7 @@ async function init() {
   board.addEventListener("pointermove", onPointerMove);
   board.addEventListener("pointerup", onPointerUp);
   board.addEventListener("pointercancel", onPointerUp);
-  board.addEventListener("pointerleave", () => { if (!pointers.size) { state.hoverCell = -1; updateHover(); } });
+  board.addEventListener("pointerleave", () => { if (!pointers.size) { state.hoverCell = -1; state.pointer = null; updateHover(); showRounding(); } });
   board.addEventListener("wheel", onWheel, { passive: false });
   board.addEventListener("keydown", onKey);
   document.addEventListener("keydown", onGlobalKey);
@@ -1785,6 +1886,7 @@ async function init() {
   $("explain-step").addEventListener("click", explainStep);
   $("explain-numbers").addEventListener("change", explainFrame);
   $("show-coords").addEventListener("change", updateHover);
+  $("show-rounding").addEventListener("change", showRounding);
   for (const id of ["search-algorithm", "search-early"]) $(id).addEventListener("change", () => { const on = state.explain; stopExplain(); if (on) explainPlay(); });
   try {
     state.meta = await api("meta");
