@@ -225,3 +225,28 @@ def test_bad_input():
     with pytest.raises(ValueError, match="hp must be >= 0"):
         m.repair_bridge(b, -5)
     assert len(m.bridges) == 1
+
+
+@pytest.mark.parametrize("suffix", [".wargrid.json", ".npz"])
+def test_map_files_keep_bridges(tmp_path, suffix):
+    from wargrid import load_map, save_map
+
+    m, b = river_map()
+    m.damage_bridge(b, 150)
+    c = m.add_bridge([(3, 2)], max_hp=80, hp=0, ruin="ford")
+    path = tmp_path / f"b{suffix}"
+    save_map(m, path)
+    back = load_map(path)
+    assert back == m and back.bridges == m.bridges
+    assert [(x.stage, back.overlay_name(x.cells[0])) for x in back.bridges] == [("damaged", "bridge"), ("destroyed", "ford")]
+    back.repair_bridge(c)
+    assert back != m and back.overlay_name((3, 2)) == "bridge"
+
+
+def test_bridge_cells_outside_the_playable_rectangle_are_left_alone():
+    m, b = river_map()
+    m.set_playable((0, 0, 7, 1))  # row 1 (the bridge) is off the board now
+    m.zones()
+    m.damage_bridge(b, 200)
+    assert m.bridges[0].stage == "destroyed" and m.overlay[1, 3] == m.terrains.index("bridge")  # not edited
+    assert np.isinf(m.costs()[1]).all()  # cells off the board stay impassable

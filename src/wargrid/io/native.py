@@ -9,7 +9,8 @@ Two encodings of the same content, chosen by the file name:
   the same header as JSON text; for big boards.
 
 The header also holds the map's ``markers`` (``[{name, kind, cells,
-properties}]``) and ``properties`` when it has any.
+properties}]``), ``properties``, playable rectangle and ``bridges``
+(``[{cells, hp, max_hp, overlay, ruin}]``, in id order) when it has any.
 
 Writes are atomic (temp file beside the target, then ``os.replace``).
 Loading gives a map equal to the one saved (``Map.__eq__``).
@@ -84,6 +85,7 @@ class _HeaderData(_HeaderBase, total=False):
     markers: list[_MarkerData]
     properties: dict[str, Any]
     playable: list[int]  # [x0, y0, w, h]
+    bridges: list[dict[str, Any]]  # [{cells, hp, max_hp, overlay, ruin}], by id
 
 
 class _TerrainLayer(TypedDict):
@@ -230,7 +232,24 @@ def _header(m: Map) -> _HeaderData:
         d["properties"] = dict(m.properties)
     if m.playable is not None:
         d["playable"] = list(m.playable)
+    if m.bridges:
+        d["bridges"] = [{"cells": [list(c) for c in b.cells], "hp": b.hp, "max_hp": b.max_hp, "overlay": b.overlay,
+                         "ruin": b.ruin} for b in m.bridges]
     return d
+
+
+def _add_bridges(m: Map, d: Any) -> Map:
+    """``m`` with the ``bridges`` of header ``d`` built on it, in id order."""
+    raw = d.get("bridges", [])
+    if not isinstance(raw, list):
+        raise MapFileError("'bridges' must be a list of {cells, hp, max_hp, overlay, ruin}", None)
+    for i, b in enumerate(raw):
+        if not isinstance(b, dict) or not isinstance(b.get("cells"), list):
+            raise MapFileError(f"bridges[{i}] must be an object with cells, hp, max_hp, overlay and ruin", None)
+        cells = [tuple(c) if isinstance(c, list) else c for c in b["cells"]]
+        m.add_bridge(cells, max_hp=b.get("max_hp", 100.0), hp=b.get("hp"), overlay=b.get("overlay", "bridge"),
+                     ruin=b.get("ruin"))
+    return m
 
 
 def _extras(d: Any) -> dict[str, Any]:
@@ -428,8 +447,8 @@ def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
             if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not cost >= 0:
                 raise MapFileError(f"edges[{i}] cost must be a number >= 0 or null (a wall), got {c!r}", None)
             e[y, x, dd] = cost
-    m = Map(grid, terrain=terrain, terrains=table, overlay=overlay, elevation=elevation, edges=e,
-            climb_cost=d.get("climb_cost", 0.0), **_extras(d))
+    m = _add_bridges(Map(grid, terrain=terrain, terrains=table, overlay=overlay, elevation=elevation, edges=e,
+                         climb_cost=d.get("climb_cost", 0.0), **_extras(d)), d)
     return m
 
 
@@ -483,7 +502,7 @@ def _load_npz(f: BinaryIO, path: Path, max_cells: int) -> Map:
                 raise MapFileError("edge costs must be >= 0 or inf (no NaN)", None)
         m = Map(grid, terrain=arr["terrain"], terrains=table, overlay=arr.get("overlay"),
                 elevation=arr.get("elevation"), edges=e, climb_cost=header.get("climb_cost", 0.0), **_extras(header))
-        return m
+        return _add_bridges(m, header)
     except MapFileError as exc:
         raise MapFileError(exc.reason, path) from None
     except (ValueError, TypeError, KeyError, IndexError) as exc:

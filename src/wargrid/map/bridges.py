@@ -23,8 +23,8 @@ the zones it joins) and 'bridge_damaged' (whole to damaged). The classic
 engine's "all bridges destroyed" is ``not m.intact_bridges``.
 
 Edit a bridge's cells through these methods only: a ``set_overlay`` on them
-is not seen by the bridge. Bridges are kept by copies and pickles of the
-map; map files and map equality leave them out.
+is not seen by the bridge. Bridges are part of the map: copies, pickles,
+wargrid's own map files and map equality keep them.
 
 >>> from wargrid import Map, SquareGrid
 >>> m = Map(SquareGrid(5, 1)); m.set_terrain([(2, 0)], "water")
@@ -301,9 +301,10 @@ class BridgeEdits(MapCore):
         if new.standing != b.standing:
             around = self._around_bridge(b)
             before = self._zone_labels_at(around)
-            xs = np.array([c[0] for c in b.cells], dtype=np.int64)
-            ys = np.array([c[1] for c in b.cells], dtype=np.int64)
-            errors += self._overlay_collect(xs, ys, b.cells, new.overlay if new.standing else new.ruin)
+            cells = tuple(c for c in b.cells if self.grid.contains(c))  # a playable rectangle may leave some out
+            xs = np.array([c[0] for c in cells], dtype=np.int64)
+            ys = np.array([c[1] for c in cells], dtype=np.int64)
+            errors += self._overlay_collect(xs, ys, cells, new.overlay if new.standing else new.ruin)
             after = self._zone_labels_at(around)
             event = "bridge_repaired" if new.standing else "bridge_destroyed"
             splits = _splits(after, before) if new.standing else _splits(before, after)
@@ -317,7 +318,7 @@ class BridgeEdits(MapCore):
     def _around_bridge(self, b: Bridge) -> np.ndarray:
         """Padded ids of the cells next to ``b`` (its banks), itself left out."""
         t = self.grid.topology
-        own = np.array([t.padded_id(x, y) for x, y in b.cells], dtype=np.int64)
+        own = np.array([t.padded_id(x, y) for x, y in b.cells if self.grid.contains((x, y))], dtype=np.int64)
         near = np.unique(t.neighbors(own).ravel())
         return near[~np.isin(near, own)]
 

@@ -1187,6 +1187,7 @@ class MapCore:
             and self._markers == other._markers
             and self._properties == other._properties
             and self._container == other._container
+            and self._bridges == other._bridges
         )
 
     __hash__ = None  # type: ignore[assignment]
