@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from pagekit import at, data, hover, new_board, post, tool
+from pagekit import at, click, data, hover, new_board, post, reachable_pair, tool
 
 from wargrid.grids.hexes import hex_round, offset_to_hex
 from wargrid.serve.api import make_grid
@@ -85,3 +85,89 @@ def test_hover_outlines_the_diagonals(page, server):
     got = sorted(int(e) for e in page.eval_on_selector_all("#diags polygon", "es => es.map((e) => e.dataset.id)"))
     assert got == [3 * 12 + 4, 3 * 12 + 6, 5 * 12 + 4, 5 * 12 + 6]
     assert page.locator("#nbrs polygon").count() == 4
+
+
+def _walls(b: dict, viewer: int) -> list[bool]:
+    """Map.fov's sight rule from the board's description: blocking ground or overlay, unless lower than the viewer."""
+    blocks = [t["blocks_sight"] for t in b["terrains"]]
+    elev = b.get("elevation")
+    out = []
+    for i, t in enumerate(b["terrain"]):
+        o = b["overlay"][i]
+        wall = blocks[t] or (o >= 0 and blocks[o])
+        out.append(bool(wall) and not (elev is not None and elev[i] < elev[viewer]))
+    return out
+
+
+def test_the_line_to_the_hovered_cell_its_rounding_and_its_blocker(page, server):
+    b = new_board(page, "hex-flat", 24, 16, 1)
+    w = b["width"]
+    viewer = (8, 10)
+    walls = _walls(b, viewer[1] * w + viewer[0])
+    tool(page, "sight")
+    page.check("#show-line")
+    click(page, *viewer)
+    page.wait_for_function("document.getElementById('board').dataset.sight === '8,10'")
+    _idle(page)
+    v = offset_to_hex(*viewer, "odd-q")
+    blocked = clear = None
+    for x in range(w):
+        for y in range(b["height"]):
+            cells = [h.to_offset("odd-q") for h in v.line_to(offset_to_hex(x, y, "odd-q"))]
+            if len(cells) < 4:
+                continue
+            first = next((c for c in cells[1:-1] if walls[c[1] * w + c[0]]), None)
+            if first is not None and blocked is None and first != cells[-2]:
+                blocked = ((x, y), cells, first)
+            if first is None and clear is None:
+                clear = ((x, y), cells, None)
+    for target, cells, first in (blocked, clear):
+        hover(page, *target)
+        want = " ".join(f"{x},{y}" for x, y in cells)
+        page.wait_for_function(f"document.getElementById('board').dataset.line === {json.dumps(want)}")
+        assert data(page, "blocker") == ("" if first is None else f"{first[0]},{first[1]}")
+        text = page.inner_text("#line-info")
+        assert f"{len(cells) - 1} steps" in text and "Map.fov" in text
+        assert page.locator("#line-marks circle.sample").count() == len(cells)
+        if first is None:
+            assert "no cell on it blocks sight" in text and page.locator("#line-marks polygon.blocker").count() == 0
+        else:
+            assert f"blocked at ({first[0]}, {first[1]})" in text
+            assert page.locator("#line-marks polygon.blocker").count() == 1
+            k = cells.index(first)
+            assert page.locator("#line-marks polygon.shadowed").count() == len(cells) - 1 - k
+    # the viewer stays where it was clicked while the line is shown
+    assert data(page, "sight") == "8,10"
+
+
+def test_square_lines_step_cell_by_cell(page, server):
+    new_board(page, "square-8", 20, 14, 2)
+    tool(page, "path")
+    page.check("#show-line")
+    b = post(server, "board/get", {"session": data(page, "session")})
+    start, _, _ = reachable_pair(server, b, "foot")
+    click(page, *start)
+    target = (min(19, start[0] + 7), min(13, start[1] + 3))
+    hover(page, *target)
+    page.wait_for_function("(document.getElementById('board').dataset.line || '').length > 0")
+    cells = [tuple(map(int, c.split(","))) for c in data(page, "line").split(" ")]
+    assert cells[0] == tuple(start) and cells[-1] == target
+    assert len(cells) == max(abs(target[0] - start[0]), abs(target[1] - start[1])) + 1
+    assert all(max(abs(a[0] - c[0]), abs(a[1] - c[1])) == 1 for a, c in zip(cells, cells[1:]))
+
+
+def test_rays_of_the_visibility_polygon_on_demand(page, server):
+    new_board(page, "square-4", 24, 16, 1)
+    tool(page, "sight")
+    hover(page, 10, 8)
+    page.wait_for_function("document.getElementById('board').dataset.sight === '10,8'")
+    _idle(page)
+    assert page.locator("#rays line").count() == 0
+    page.check("#show-rays")
+    corners = int(data(page, "polygon"))
+    assert corners > 3 and page.locator("#rays line").count() == corners == int(data(page, "rays"))
+    ends = page.eval_on_selector_all("#rays line", "es => es.map((e) => [+e.getAttribute('x2'), +e.getAttribute('y2')])")
+    poly = page.get_attribute("#vispoly", "points").split()
+    assert [f"{x:g},{y:g}" for x, y in ends] == [",".join(f"{float(v):g}" for v in p.split(",")) for p in poly]
+    page.uncheck("#show-rays")
+    assert page.locator("#rays line").count() == 0

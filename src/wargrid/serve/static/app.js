@@ -568,6 +568,9 @@ function clearToolView() {
   state.arrows = null;
   $("path").setAttribute("points", "");
   $("vispoly").setAttribute("points", "");
+  state.sightPolygon = null;
+  $("rays").replaceChildren();
+  $("line-marks").replaceChildren();
   $("marks").replaceChildren();
   for (const c of $("units").children) c.style.display = "";
   redraw();
@@ -723,6 +726,86 @@ function showNeighbors(id) {
   }
   $("nbrs").replaceChildren(frag);
   $("diags").replaceChildren(diag);
+}
+
+function blocksSight(id, viewer) {
+  // the sight rule of Map.fov: sight-blocking ground or overlay blocks, unless it stands lower than the viewer's cell
+  const b = state.board, o = b.overlay[id];
+  const wall = b.terrains[b.terrain[id]].blocks_sight || (o >= 0 && b.terrains[o].blocks_sight);
+  return Boolean(wall) && !(b.elevation && b.elevation[id] < b.elevation[viewer]);
+}
+
+function lineSamples(a, c) {
+  // the straight line from cell a to cell c sampled once a step: [[fractional x, y (drawing units)], cell] per sample.
+  // Hex boards: Hex.line_to (cube lerp of both ends nudged by (+2e-6, +1e-6), each sample cube-rounded);
+  // square and staggered boards: centre to centre, n = the larger of the x and y steps, each sample in the cell holding it
+  const b = state.board, g = hexGrid(), out = [];
+  if (g) {
+    const off = g.offset || "odd-q", flat = g.orientation !== "pointy";
+    const [aq, ar] = axialOf(...cellXY(a), off), [cq, cr] = axialOf(...cellXY(c), off);
+    const n = (Math.abs(cq - aq) + Math.abs(cr - ar) + Math.abs(cq + cr - aq - ar)) / 2;
+    for (let i = 0; i <= n; i++) {
+      const t = n === 0 ? 0 : i / n, dq = (cq - aq) * t, dr = (cr - ar) * t;
+      const h = cubeRound(aq + 2e-6 + dq, ar + 1e-6 + dr);
+      const [px, py] = axialToPixel(dq, dr, flat);
+      out.push([[b.cx[a] + px, b.cy[a] + py], hexCell(h.q, h.r)]);
+    }
+    return out;
+  }
+  const [ax, ay] = cellXY(a), [cx, cy] = cellXY(c);
+  const n = Math.max(Math.abs(cx - ax), Math.abs(cy - ay));
+  for (let i = 0; i <= n; i++) {
+    const t = n === 0 ? 0 : i / n, px = b.cx[a] + (b.cx[c] - b.cx[a]) * t, py = b.cy[a] + (b.cy[c] - b.cy[a]) * t;
+    out.push([[px, py], i === 0 ? a : i === n ? c : cellAt(px + 2e-6, py + 1e-6)]);
+  }
+  return out;
+}
+
+function showLine() {
+  // the line from the view's origin (the start, the unit, the viewer) to the hovered cell, each step's sample and
+  // the cell it rounds to, and the first cell on it that blocks sight
+  const target = state.hoverCell, origin = viewOrigin();
+  const off = () => { $("line-info").textContent = ""; $("line-marks").replaceChildren(); delete $("board").dataset.line; delete $("board").dataset.blocker; };
+  if (!$("show-line").checked || !state.board) return off();
+  if (!origin) { off(); $("line-info").textContent = "line: place a start, a unit or a viewer first"; return; }
+  if (target < 0 || target === origin[0]) return off();
+  const a = origin[0], samples = lineSamples(a, target);
+  let blocker = -1;
+  for (let i = 1; i < samples.length - 1 && blocker < 0; i++) if (samples[i][1] >= 0 && blocksSight(samples[i][1], a)) blocker = i;
+  const frag = document.createDocumentFragment(), r = (2.5 / state.view.scale).toFixed(4);
+  samples.forEach(([, id], i) => {
+    if (id < 0) return;
+    const cls = i === blocker ? "blocker" : blocker >= 0 && i > blocker ? "shadowed" : "on";
+    frag.appendChild(el("polygon", { points: polyPoints(id), class: cls, "data-id": id }));
+  });
+  const [ax, ay] = center(a), [tx, ty] = center(target);
+  frag.appendChild(el("line", { x1: ax, y1: ay, x2: tx, y2: ty }));
+  for (const [[px, py]] of samples) frag.appendChild(el("circle", { cx: px, cy: py, r, class: "sample" }));
+  $("line-marks").replaceChildren(frag);
+  const xy = (id) => (id < 0 ? "off the board" : `(${cellXY(id).join(", ")})`);
+  const f = (v) => (v + 0).toFixed(2);
+  const steps = samples.slice(1).map(([[px, py], id]) => `(${f(px)}, ${f(py)})→${xy(id)}`);
+  const b = state.board, bid = blocker >= 0 ? samples[blocker][1] : -1;
+  const name = bid >= 0 ? b.terrains[b.overlay[bid] >= 0 && b.terrains[b.overlay[bid]].blocks_sight ? b.overlay[bid] : b.terrain[bid]].name : "";
+  let text = `line ${xy(a)} → ${xy(target)}: ${samples.length - 1} steps; ` +
+    (bid >= 0 ? `blocked at ${xy(bid)} (${name}): the cells after it are in its shadow` : "no cell on it blocks sight") +
+    `. Samples → cells: ${steps.slice(0, 12).join(" ")}${steps.length > 12 ? " …" : ""}`;
+  if (state.tool === "sight" && state.dims[0] && a === state.sightCell) {
+    text += ` · Map.fov: ${state.dims[0].keep[target] ? "in view" : "not in view"} (shadowcasting, not this one line)`;
+  }
+  $("line-info").textContent = text;
+  $("board").dataset.line = samples.map(([, id]) => (id < 0 ? "-" : cellXY(id).join(","))).join(" ");
+  $("board").dataset.blocker = bid >= 0 ? cellXY(bid).join(",") : "";
+}
+
+function showRays() {
+  // the visibility polygon's rays on demand: a segment from the light to each corner
+  const p = state.sightPolygon;
+  if (!$("show-rays").checked || state.tool !== "sight" || !p || !p.points.length) { $("rays").replaceChildren(); $("board").dataset.rays = "0"; return; }
+  const frag = document.createDocumentFragment(), [lx, ly] = p.light;
+  for (const [x, y] of p.points) frag.appendChild(el("line", { x1: lx, y1: ly, x2: x, y2: y }));
+  $("rays").replaceChildren(frag);
+  $("board").dataset.rays = String(p.points.length);
 }
 
 function showRounding() {
@@ -1003,6 +1086,9 @@ async function doSight(id, point) {
       $("marks").replaceChildren();
       mark(id, "origin");
       $("vispoly").setAttribute("points", data.polygon ? data.polygon.map(([x, y]) => `${x},${y}`).join(" ") : "");
+      state.sightPolygon = data.polygon ? { points: data.polygon, light: req.point || center(id) } : null;
+      showRays();
+      showLine();
       $("board").dataset.sight = cellXY(id).join(",");
       $("board").dataset.polygon = data.polygon ? data.polygon.length : 0;
       const cut = data.polygon && data.polygon_radius < data.sight_radius - 1e-9;
@@ -1166,9 +1252,14 @@ async function afterPaint() {
   }
 }
 
+function lineHelp() {
+  return $("show-line").checked ? (state.tool === "sight" ? " Line: click to place the viewer, hover a cell to draw the line to it."
+    : " Line: from the start (Path) or the unit (Range) to the hovered cell.") : "";
+}
+
 function selectTool(t) {
   state.tool = t;
-  $("help").textContent = HELP[t];
+  $("help").textContent = HELP[t] + lineHelp();
   for (const o of document.querySelectorAll(".opt")) o.classList.toggle("on", o.dataset.for.split(" ").includes(t));
   $("board").dataset.tool = t;
   const r = document.querySelector(`input[name=tool][value=${t}]`);
@@ -1645,7 +1736,9 @@ const pointers = new Map();
 let gesture = null;
 
 function sightFollow(ev, id) {
-  // on square boards the light follows the pointer inside its tile; elsewhere the view moves cell by cell
+  // on square boards the light follows the pointer inside its tile; elsewhere the view moves cell by cell.
+  // With the line shown, the viewer stays where it was clicked and the line runs to the pointer.
+  if ($("show-line").checked && state.sightCell >= 0) return;
   let point = null;
   if (state.board.square) {
     const [, , left, top] = stageSize();
@@ -1694,7 +1787,7 @@ function onPointerMove(ev) {
   state.pointer = toWorld(ev.clientX - bl, ev.clientY - bt);
   if (!pointers.has(ev.pointerId) && state.tool === "sight" && id >= 0) sightFollow(ev, id);
   if (ev.pointerType === "mouse" || pointers.size === 0) {
-    if (id !== state.hoverCell) { state.hoverCell = id; updateHover(); }
+    if (id !== state.hoverCell) { state.hoverCell = id; updateHover(); showLine(); }
     showRounding();
   }
   if (!pointers.has(ev.pointerId)) return;
@@ -1887,6 +1980,8 @@ async function init() {
   $("explain-numbers").addEventListener("change", explainFrame);
   $("show-coords").addEventListener("change", updateHover);
   $("show-rounding").addEventListener("change", showRounding);
+  $("show-line").addEventListener("change", () => { showLine(); $("help").textContent = HELP[state.tool] + lineHelp(); });
+  $("show-rays").addEventListener("change", showRays);
   for (const id of ["search-algorithm", "search-early"]) $(id).addEventListener("change", () => { const on = state.explain; stopExplain(); if (on) explainPlay(); });
   try {
     state.meta = await api("meta");
