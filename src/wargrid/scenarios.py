@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import ArgumentError
 from .grids.boards import HexGrid, SquareGrid
 from .map import Map
 from .rts.sim import Simulation
@@ -65,7 +66,7 @@ def walled_board(kind: str, size: int, seed: int) -> Map:
     15
     """
     if kind not in ("square8", "hex"):
-        raise ValueError(f"kind must be 'square8' or 'hex', got {kind!r}")
+        raise ArgumentError(f"kind must be 'square8' or 'hex', got {kind!r}")
     grid = SquareGrid(size, size, diagonal=True) if kind == "square8" else HexGrid(size, size)
     rng = np.random.default_rng(seed)
     m = Map(grid)
