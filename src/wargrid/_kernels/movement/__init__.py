@@ -46,16 +46,13 @@ order into one int64 key a heap slot (same pops as ``astar``), and
 ``dijkstra.dijkstra_buckets`` keeps the open cells in a ring of buckets
 (Dial), faster than the float heaps (``docs/design/kernels.md``).
 
-Shared helpers and hot loops. ``heap.heap_up``/``heap.heap_pop`` and
-``steps.step_to``/``steps.corner_ok`` serve the kernels whose inner loop is
-not the whole cost of a query: ``turns.route``, ``jps.jps`` (a handful of
-jump points per query), ``movement.turning``'s facing search, the zone
-kernels and the RTS kernels. The general ``astar`` and ``dijkstra`` take
-their neighbour step and corner rule from ``steps.step_xy``/``steps.corner_pass``
-(``_jit.helper``s: re-measured at the same speed as the written-out code,
-``docs/design/kernels.md``); the A* and Dijkstra kernels keep their sift
-loops written out. Only the comparison ``heap._before`` (scalars in,
-no arrays) is inlined into ``astar`` at no cost. The search kernels take
+Shared helpers and hot loops, all ``_jit.helper``s (no reference counting,
+inlined by LLVM). ``heap`` is every search's open list (``heap_up``/``heap_pop``
+for A*'s order, ``key_up``/``key_pop`` for one key); ``steps.step_to``/``steps.corner_ok``
+and ``steps.step_xy``/``steps.corner_pass`` are the neighbour step and the
+corner rule. Measured at the speed of the written-out loops
+(``docs/design/kernels.md``), except the Dijkstra kernels' pop, which LLVM
+does not inline there and stays written out. The search kernels take
 their arguments as the bundles above (at most 10 arguments a call); the
 tuples are unpacked once at the top of a kernel, outside the loops.
 """

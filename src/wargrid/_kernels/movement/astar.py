@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .heap import _before, heap_up
+from .heap import heap_pop, heap_up, key_pop, key_up
 from .heuristics import heuristic, heuristic_xy
 from .steps import INF, _U, corner_pass, step_xy
 
@@ -51,31 +51,7 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
     while n > 0:
         u = hid[0]
         gu = hg[0]
-        # pop (inlined: helper calls with arrays cost reference counting in this loop)
-        n -= 1
-        if n > 0:
-            f = hf[np.uintp(n)]
-            gg = hg[np.uintp(n)]
-            v = hid[np.uintp(n)]
-            i = 0
-            while True:
-                c2 = 2 * i + 1
-                if c2 >= n:
-                    break
-                if c2 + 1 < n and _before(hf[np.uintp(c2 + 1)], hg[np.uintp(c2 + 1)], hid[np.uintp(c2 + 1)], hf[np.uintp(c2)], hg[np.uintp(c2)], hid[np.uintp(c2)]):
-                    c2 += 1
-                if _before(hf[np.uintp(c2)], hg[np.uintp(c2)], hid[np.uintp(c2)], f, gg, v):
-                    hf[np.uintp(i)] = hf[np.uintp(c2)]
-                    hg[np.uintp(i)] = hg[np.uintp(c2)]
-                    hid[np.uintp(i)] = hid[np.uintp(c2)]
-                    pos[np.uintp(hid[np.uintp(i)])] = i
-                    i = c2
-                else:
-                    break
-            hf[np.uintp(i)] = f
-            hg[np.uintp(i)] = gg
-            hid[np.uintp(i)] = v
-            pos[np.uintp(v)] = i
+        n = heap_pop(n, hf, hg, hid, pos)
         stamp[u] = cl
         if u == goal:
             return u
@@ -123,21 +99,7 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
             g[qu] = nd
             parent[qu] = u
             f = nd + heuristic_xy(qx, uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
-            # sift up (inlined)
-            while i > 0:
-                pa = (i - 1) >> 1
-                if _before(f, nd, q, hf[np.uintp(pa)], hg[np.uintp(pa)], hid[np.uintp(pa)]):
-                    hf[np.uintp(i)] = hf[np.uintp(pa)]
-                    hg[np.uintp(i)] = hg[np.uintp(pa)]
-                    hid[np.uintp(i)] = hid[np.uintp(pa)]
-                    pos[np.uintp(hid[np.uintp(i)])] = i
-                    i = pa
-                else:
-                    break
-            hf[np.uintp(i)] = f
-            hg[np.uintp(i)] = nd
-            hid[np.uintp(i)] = q
-            pos[qu] = i
+            heap_up(i, f, nd, q, hf, hg, hid, pos)
     if nearest:
         return best
     return -1
@@ -189,7 +151,6 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
     off, dxa, dya, stepl, _, ti = topo
     g, parent, stamp, pos, hf, hg, hid = state
     one = _U(1)
-    two = _U(2)
     ndir = _U(ti[0])
     pmode = ti[1]
     pw = _U(ti[5])
@@ -211,40 +172,11 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
     hg[0] = 0.0
     hid[0] = start
     pos[su] = 0
-    n = one
+    n = 1
     while n > 0:
         u = _U(hid[0])
         gu = hg[0]
-        n -= one
-        if n > 0:
-            f = hf[n]
-            gg = hg[n]
-            v = hid[n]
-            i = _U(0)
-            while True:
-                c2 = two * i + one
-                if c2 >= n:
-                    break
-                c3 = c2 + one
-                if c3 < n:
-                    fa = hf[c3]
-                    fb = hf[c2]
-                    if fa < fb or (fa == fb and (hg[c3] > hg[c2] or (hg[c3] == hg[c2] and hid[c3] < hid[c2]))):
-                        c2 = c3
-                fc = hf[c2]
-                if fc < f or (fc == f and (hg[c2] > gg or (hg[c2] == gg and hid[c2] < v))):
-                    hf[i] = fc
-                    hg[i] = hg[c2]
-                    w = hid[c2]
-                    hid[i] = w
-                    pos[_U(w)] = i
-                    i = c2
-                else:
-                    break
-            hf[i] = f
-            hg[i] = gg
-            hid[i] = v
-            pos[_U(v)] = i
+        n = heap_pop(n, hf, hg, hid, pos)
         stamp[u] = cl
         if u == gl:
             return np.int64(u)
@@ -273,31 +205,15 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
             if s == op:
                 if nd >= g[q]:
                     continue
-                i = _U(pos[q])
+                i = pos[q]
             else:
                 stamp[q] = op
                 i = n
-                n += one
+                n += 1
             g[q] = nd
             parent[q] = np.int32(u)
-            qi = np.int32(q)
             f = nd + heuristic_xy(ux + dxa[k], uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
-            while i > 0:
-                pa = (i - one) >> one
-                fp = hf[pa]
-                if f < fp or (f == fp and (nd > hg[pa] or (nd == hg[pa] and qi < hid[pa]))):
-                    hf[i] = fp
-                    hg[i] = hg[pa]
-                    w = hid[pa]
-                    hid[i] = w
-                    pos[_U(w)] = i
-                    i = pa
-                else:
-                    break
-            hf[i] = f
-            hg[i] = nd
-            hid[i] = qi
-            pos[q] = i
+            heap_up(i, f, nd, np.int32(q), hf, hg, hid, pos)
     return -1
 
 
@@ -326,9 +242,6 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
     off, dxa, dya, _, _, ti = topo
     g, parent, stamp, pos, hf, _, _ = state
     hk = hf.view(np.int64)
-    one = _U(1)
-    two = _U(2)
-    four = _U(4)
     ndir = _U(ti[0])
     pmode = ti[1]
     pw = _U(ti[5])
@@ -352,37 +265,12 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
     stamp[su] = op
     hk[0] = np.int64(start)
     pos[su] = 0
-    n = one
+    n = 1
     while n > 0:
         top = hk[0]
         u = _U(top & imask)
         gu = g[u]
-        n -= one
-        if n > 0:
-            last = hk[n]
-            i = _U(0)
-            while True:
-                c2 = four * i + one
-                if c2 >= n:
-                    break
-                m = c2
-                mk = hk[c2]
-                e4 = min(c2 + four, n)
-                cc = c2 + one
-                while cc < e4:
-                    kc = hk[cc]
-                    if kc < mk:
-                        mk = kc
-                        m = cc
-                    cc += one
-                if mk < last:
-                    hk[i] = mk
-                    pos[_U(mk & imask)] = i
-                    i = m
-                else:
-                    break
-            hk[i] = last
-            pos[_U(last & imask)] = i
+        n = key_pop(n, hk, None, pos, 2, imask)
         stamp[u] = cl
         if u == gl:
             return np.int64(u)
@@ -407,11 +295,11 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
             if s == op:
                 if nd >= g[q]:
                     continue
-                i = _U(pos[q])
+                i = pos[q]
             else:
                 stamp[q] = op
                 i = n
-                n += one
+                n += 1
             g[q] = nd
             parent[q] = np.int32(u)
             hd = heuristic_xy(ux + dxa[k], uy + dya[k], gx, gy, hkind, hexk, wrap, width)
@@ -419,17 +307,7 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
             if fl >= fmax:
                 return -2
             key = (np.int64(fl) << sh) | (np.int64(hd) << ib) | np.int64(q)
-            while i > 0:
-                pa = (i - one) >> two
-                kp = hk[pa]
-                if key < kp:
-                    hk[i] = kp
-                    pos[_U(kp & imask)] = i
-                    i = pa
-                else:
-                    break
-            hk[i] = key
-            pos[q] = i
+            key_up(i, key, 0, hk, None, pos, 2, imask)
     return -1
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .heap import key_up
 from .steps import INF, _U, corner_pass, step_xy
 
 
@@ -52,7 +53,7 @@ def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
     while n > 0:
         u = hid[np.uintp(0)]
         gu = hf[np.uintp(0)]
-        # pop (inlined, as in astar; keys are distances only: equal ones leave in heap order)
+        # pop written out (heap.key_pop is not inlined here: 4-8 % slower, docs/design/kernels.md)
         n -= 1
         if n > 0:
             f = hf[np.uintp(n)]
@@ -134,19 +135,7 @@ def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
                 n += 1
             else:
                 i = pos[qu]
-            # sift up (inlined)
-            while i > 0:
-                pa = (i - 1) >> 2
-                if nd < hf[np.uintp(pa)]:
-                    hf[np.uintp(i)] = hf[np.uintp(pa)]
-                    hid[np.uintp(i)] = hid[np.uintp(pa)]
-                    pos[np.uintp(hid[np.uintp(i)])] = i
-                    i = pa
-                else:
-                    break
-            hf[np.uintp(i)] = nd
-            hid[np.uintp(i)] = q
-            pos[qu] = i
+            key_up(i, nd, q, hf, hid, pos, 2, 0)
     return settled
 
 
@@ -162,11 +151,10 @@ def dijkstra_plain(cell, moves, uniform, c_uni, sources, topo, max_cost, reverse
     dist, parent, pdir, pos, hf, hid = field
     one = _U(1)
     four = _U(4)
-    two = _U(2)
     ndir = _U(ti[0])
     pmode = ti[1]
     pw = _U(ti[5])
-    half = ndir // two
+    half = ndir // _U(2)
     n = _U(0)
     for si in range(sources.shape[0]):
         s = _U(sources[si])
@@ -186,6 +174,7 @@ def dijkstra_plain(cell, moves, uniform, c_uni, sources, topo, max_cost, reverse
     while n > 0:
         u = _U(hid[0])
         gu = hf[0]
+        # pop written out, as in dijkstra
         n -= one
         if n > 0:
             f = hf[n]
@@ -255,20 +244,7 @@ def dijkstra_plain(cell, moves, uniform, c_uni, sources, topo, max_cost, reverse
                 n += one
             else:
                 i = _U(pos[q])
-            qi = np.int32(q)
-            while i > 0:
-                pa = (i - one) >> two
-                if nd < hf[pa]:
-                    hf[i] = hf[pa]
-                    w = hid[pa]
-                    hid[i] = w
-                    pos[_U(w)] = i
-                    i = pa
-                else:
-                    break
-            hf[i] = nd
-            hid[i] = qi
-            pos[q] = i
+            key_up(i, nd, np.int32(q), hf, hid, pos, 2, 0)
     return settled
 
 

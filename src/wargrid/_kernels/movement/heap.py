@@ -1,20 +1,35 @@
-"""The open list: a binary heap with decrease-key in preallocated arrays.
+"""The open lists of every search kernel: heaps with decrease-key in preallocated arrays.
 
-``hf``, ``hg``, ``hid`` hold a slot's ``f``, ``g`` and state id; ``pos[v]`` is
-the slot of state ``v``. ``_before`` is A*'s order (smaller ``f``, then larger
-``g``, then the smaller id).
+A* heap (binary): ``hf``, ``hg``, ``hid`` hold a slot's ``f``, ``g`` and
+state id; ``pos[v]`` is the slot of state ``v``. ``_before`` is A*'s order
+(smaller ``f``, then larger ``g``, then the smaller id). ``heap_up`` and
+``heap_pop`` serve every A* (``astar``, ``astar_plain``, ``jps``,
+``jps_table``, ``turns.route``, ``explain``, the facing and any-angle
+searches).
 
-Used by ``turns.route``, ``jps.jps`` and ``movement.turning``'s facing search
-(and by ``astar.astar`` for its first push), whose queries spend their time
-elsewhere. ``astar.astar`` and ``astar.astar_plain`` write the sift loops out,
-which was measured faster (``docs/design/kernels.md``). The Dijkstra kernels
-use a 4-ary heap keyed on the distance alone, which these binary-heap helpers
-do not serve.
+Keyed heap (``2 ** shift`` children a slot: 1 binary, 2 four-ary): ``hk[i]``
+and ``hid[i]`` the key and id of slot ``i``, ``pos[v]`` the slot of ``v``;
+equal keys leave in heap order. With ``hid`` ``None`` the id is the key's low
+bits, ``key & mask`` (an integer key: ``astar_keyed`` packs A*'s order and
+the id into one int64). ``key_up`` serves ``astar_keyed`` and the Dijkstra
+kernels, ``key_pop`` ``astar_keyed``.
+
+All are ``_jit.helper``s (no reference counting; LLVM inlines them where
+they are small enough for the caller): measured at the speed of the loops
+written out in each kernel, except ``key_pop`` in the Dijkstra kernels
+(``docs/design/kernels.md``). Without ``pos`` (``None``) no slot is recorded
+(a heap without decrease-key, as ``jps_table``'s). Slots are indexed as
+``np.uintp`` (no negative-index test); sizes and slots are passed as signed
+integers.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._jit import helper, jit
+
+_U = np.uintp
 
 
 @jit(inline="always")
@@ -27,22 +42,28 @@ def _before(f1, g1, i1, f2, g2, i2):
 
 
 @helper
+def _place(j, f, g, v, hf, hg, hid, pos):
+    """Slot ``j`` (``np.uintp``) of an A* heap takes ``(f, g, v)``."""
+    hf[j] = f
+    hg[j] = g
+    hid[j] = v
+    if pos is not None:
+        pos[_U(v)] = j
+
+
+@helper
 def heap_up(i, f, g, v, hf, hg, hid, pos):
     """Put ``(f, g, v)`` at heap slot ``i`` and sift it up."""
-    while i > 0:
-        par = (i - 1) >> 1
-        if _before(f, g, v, hf[par], hg[par], hid[par]):
-            hf[i] = hf[par]
-            hg[i] = hg[par]
-            hid[i] = hid[par]
-            pos[hid[i]] = i
-            i = par
+    one = _U(1)
+    j = _U(i)
+    while j > 0:
+        pa = (j - one) >> one
+        if _before(f, g, v, hf[pa], hg[pa], hid[pa]):
+            _place(j, hf[pa], hg[pa], hid[pa], hf, hg, hid, pos)
+            j = pa
         else:
             break
-    hf[i] = f
-    hg[i] = g
-    hid[i] = v
-    pos[v] = i
+    _place(j, f, g, v, hf, hg, hid, pos)
 
 
 @helper
@@ -50,27 +71,88 @@ def heap_pop(n, hf, hg, hid, pos):
     """Remove the top of a heap of size ``n`` (the caller read it first); returns the new size."""
     n -= 1
     if n == 0:
-        return 0
-    f = hf[n]
-    g = hg[n]
-    v = hid[n]
-    i = 0
+        return n
+    one = _U(1)
+    m = _U(n)
+    f = hf[m]
+    g = hg[m]
+    v = hid[m]
+    j = _U(0)
     while True:
-        c = 2 * i + 1
-        if c >= n:
+        c = (j << one) + one
+        if c >= m:
             break
-        if c + 1 < n and _before(hf[c + 1], hg[c + 1], hid[c + 1], hf[c], hg[c], hid[c]):
-            c += 1
+        c1 = c + one
+        if c1 < m and _before(hf[c1], hg[c1], hid[c1], hf[c], hg[c], hid[c]):
+            c = c1
         if _before(hf[c], hg[c], hid[c], f, g, v):
-            hf[i] = hf[c]
-            hg[i] = hg[c]
-            hid[i] = hid[c]
-            pos[hid[i]] = i
-            i = c
+            _place(j, hf[c], hg[c], hid[c], hf, hg, hid, pos)
+            j = c
         else:
             break
-    hf[i] = f
-    hg[i] = g
-    hid[i] = v
-    pos[v] = i
+    _place(j, f, g, v, hf, hg, hid, pos)
+    return n
+
+
+@helper
+def _put(j, key, v, hk, hid, pos, mask):
+    """Slot ``j`` (``np.uintp``) of a keyed heap takes ``key`` with id ``v`` (without ``hid``: ``key & mask``)."""
+    hk[j] = key
+    if hid is None:
+        pos[_U(np.int64(key) & mask)] = j
+    else:
+        hid[j] = v
+        pos[_U(v)] = j
+
+
+@helper
+def key_up(i, key, v, hk, hid, pos, shift, mask):
+    """Put ``key`` (id ``v``; with ``hid`` ``None`` the id is ``key & mask``) at slot ``i`` and sift it up."""
+    one = _U(1)
+    sh = _U(shift)
+    j = _U(i)
+    while j > 0:
+        pa = (j - one) >> sh
+        kp = hk[pa]
+        if key < kp:
+            _put(j, kp, 0 if hid is None else hid[pa], hk, hid, pos, mask)
+            j = pa
+        else:
+            break
+    _put(j, key, v, hk, hid, pos, mask)
+
+
+@helper
+def key_pop(n, hk, hid, pos, shift, mask):
+    """Remove the top of a keyed heap of size ``n`` (the caller read it first); returns the new size."""
+    n -= 1
+    if n == 0:
+        return n
+    one = _U(1)
+    sh = _U(shift)
+    arity = one << sh
+    last = _U(n)
+    key = hk[last]
+    v = 0 if hid is None else hid[last]
+    j = _U(0)
+    while True:
+        c = (j << sh) + one
+        if c >= last:
+            break
+        m = c
+        mk = hk[c]
+        e = min(c + arity, last)
+        cc = c + one
+        while cc < e:
+            kc = hk[cc]
+            if kc < mk:
+                mk = kc
+                m = cc
+            cc += one
+        if mk < key:
+            _put(j, mk, 0 if hid is None else hid[m], hk, hid, pos, mask)
+            j = m
+        else:
+            break
+    _put(j, key, v, hk, hid, pos, mask)
     return n

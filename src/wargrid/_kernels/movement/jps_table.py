@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .heap import heap_pop, heap_up
 from .jps import _SQRT2, _octile
 
 
@@ -84,16 +85,6 @@ def table_into(free, dist, pw, ph, stride):
     _table_pass(free, dist, pw, ph, -1, 1, False, stride)
 
 
-@jit(inline="always")
-def _first(f1, g1, i1, f2, g2, i2):
-    """The open list's order: smaller f, then larger g, then smaller id."""
-    if f1 != f2:
-        return f1 < f2
-    if g1 != g2:
-        return g1 > g2
-    return i1 < i2
-
-
 @jit
 def jps_table(wb, start, goal, pw, gen):
     """Jump Point Search over a work board between padded ids.
@@ -139,30 +130,7 @@ def jps_table(wb, start, goal, pw, gen):
     while n > 0:
         u = hid[0]
         gu = hg[0]
-        # pop
-        n -= 1
-        if n > 0:
-            f = hf[np.uintp(n)]
-            gg = hg[np.uintp(n)]
-            v = hid[np.uintp(n)]
-            i = 0
-            while True:
-                c = 2 * i + 1
-                if c >= n:
-                    break
-                if c + 1 < n and _first(hf[np.uintp(c + 1)], hg[np.uintp(c + 1)], hid[np.uintp(c + 1)],
-                                        hf[np.uintp(c)], hg[np.uintp(c)], hid[np.uintp(c)]):
-                    c += 1
-                if _first(hf[np.uintp(c)], hg[np.uintp(c)], hid[np.uintp(c)], f, gg, v):
-                    hf[np.uintp(i)] = hf[np.uintp(c)]
-                    hg[np.uintp(i)] = hg[np.uintp(c)]
-                    hid[np.uintp(i)] = hid[np.uintp(c)]
-                    i = c
-                else:
-                    break
-            hf[np.uintp(i)] = f
-            hg[np.uintp(i)] = gg
-            hid[np.uintp(i)] = v
+        n = heap_pop(n, hf, hg, hid, None)
         uu = np.uintp(4 * u + 3)
         meta = rec[uu]
         if (meta >> 32) == cl or gu > g[uu - np.uintp(1)]:
@@ -246,20 +214,8 @@ def jps_table(wb, start, goal, pw, gen):
                 hg = hg2
                 hid = hid2
             f = nd + _octile(q, goal, pw)
-            i = n
+            heap_up(n, f, nd, q, hf, hg, hid, None)
             n += 1
-            while i > 0:
-                pa = (i - 1) >> 1
-                if _first(f, nd, q, hf[np.uintp(pa)], hg[np.uintp(pa)], hid[np.uintp(pa)]):
-                    hf[np.uintp(i)] = hf[np.uintp(pa)]
-                    hg[np.uintp(i)] = hg[np.uintp(pa)]
-                    hid[np.uintp(i)] = hid[np.uintp(pa)]
-                    i = pa
-                else:
-                    break
-            hf[np.uintp(i)] = f
-            hg[np.uintp(i)] = nd
-            hid[np.uintp(i)] = q
     if not found:
         return np.empty((2, 0), dtype=np.int64)
     # the jump points back to the start, then every cell between them, as unpadded x and y
