@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from pagekit import at, click, data, hover, new_board, post, reachable_pair, tool
 
 from wargrid.grids.hexes import hex_round, offset_to_hex
-from wargrid.serve.api import make_grid
+from wargrid.serve.api import _board_map, make_grid
 
 
 def _idle(pg) -> None:
@@ -171,3 +172,37 @@ def test_rays_of_the_visibility_polygon_on_demand(page, server):
     assert [f"{x:g},{y:g}" for x, y in ends] == [",".join(f"{float(v):g}" for v in p.split(",")) for p in poly]
     page.uncheck("#show-rays")
     assert page.locator("#rays line").count() == 0
+
+
+@pytest.mark.parametrize("kind", ["square-8", "hex-pointy"])
+def test_flow_field_heat_map_scale_and_arrows_thinned_by_zoom(page, server, kind):
+    w, h, seed = 40, 30, 4
+    b = new_board(page, kind, w, h, seed)
+    start, goal, _ = reachable_pair(server, b, "foot")
+    f = _board_map(kind, w, h, seed).flow_field(tuple(goal), unit="foot")
+    tool(page, "field")
+    click(page, *goal)
+    page.wait_for_function("document.getElementById('board').dataset.reached !== undefined")
+    _idle(page)
+    finite = np.isfinite(f.cost)
+    assert int(data(page, "reached")) == int(finite.sum())
+    top = float(f.cost[finite].max())
+    assert page.is_visible("#scale") and page.get_attribute("#scale", "data-top") == f"{round(top * 100) / 100:g}"
+    # every arrow points where Map.flow_field steps
+    steps = page.evaluate(f"Array.from({{length: {w * h}}}, (_, i) => window.playground.fieldStep(i % {w}, Math.floor(i / {w})))")
+    for i, got in enumerate(steps):
+        want = f.step((i % w, i // w))
+        assert (None if got is None else tuple(got)) == want, (i % w, i // w)
+    # colour where numbers do not fit, thinned arrows; at a large zoom one arrow a cell and the numbers
+    page.evaluate("window.playground.zoomTo(5)")
+    page.wait_for_function("document.getElementById('board').dataset.arrowStride === '3'")
+    stride = int(data(page, "arrowStride"))
+    assert stride > 1 and 0 < int(data(page, "arrows")) <= finite.sum() / stride ** 2 + w + h
+    assert page.locator("#labels text").count() == 0
+    x, y = start
+    assert page.evaluate(f"window.playground.fillOf({x}, {y})") is not None
+    page.evaluate("window.playground.zoomTo(40)")
+    page.wait_for_function("document.getElementById('board').dataset.arrowStride === '1'")
+    page.wait_for_function("document.querySelectorAll('#labels text').length > 0")
+    hover(page, *goal)
+    page.wait_for_function("document.getElementById('hover').textContent.includes('cost to the goal 0')")

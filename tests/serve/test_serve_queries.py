@@ -432,3 +432,22 @@ def test_explain_binary_arrays_are_the_lists():
         assert np.frombuffer(base64.b64decode(packed[key]), dtype="<f4").tolist() == pytest.approx(lists[key], rel=1e-6), key
     assert lists["order"][:3] == [0, 7, 14] and lists["cost"][1] == pytest.approx(2 * math.sqrt(2))
     assert "arrays" in bad(call("explain", session=s, start=[0, 0], arrays="zip"))
+
+
+@pytest.mark.parametrize("grid", [SquareGrid(7, 5, diagonal=True), HexGrid(6, 5), StaggeredGrid(6, 5)])
+def test_field_is_the_librarys_flow_field(grid):
+    import base64
+
+    m = Map(grid)
+    m.set_terrain([(2, 1), (2, 2), (2, 3)], "water")
+    m.set_terrain([(4, 2)], "forest")
+    a = ok(call("field", session=session(m), goal=[5, 4]))
+    f = m.flow_field((5, 4), unit="foot")
+    cost = np.frombuffer(base64.b64decode(a["cost"]), "<f4").reshape(grid.height, grid.width)
+    nxt = np.frombuffer(base64.b64decode(a["next"]), "i1").reshape(grid.height, grid.width)
+    assert np.array_equal(np.isinf(cost), np.isinf(f.cost))
+    assert np.allclose(cost[np.isfinite(cost)], f.cost[np.isfinite(f.cost)])
+    assert np.array_equal(nxt, f.next)
+    assert a["reached"] == int(np.isfinite(f.cost).sum()) and a["top"] == pytest.approx(f.cost[np.isfinite(f.cost)].max())
+    assert "water" in bad(call("field", session=session(m), goal=[2, 2]))
+    assert "goal" in bad(call("field", session=session(m), goal=[9, 9]))

@@ -84,6 +84,7 @@ def test_11_numbers_too_small_become_a_heat_map_with_thinned_arrows(page, server
     page.wait_for_function("document.getElementById('explain-info').textContent.includes('goal reached')")
     assert data(page, "heat") == "1"
     assert "too small for numbers" in page.inner_text("#explain-info")
+    assert page.is_visible("#scale") and page.locator("#scale .step").count() == 7  # the heat map's colour scale
     k = int(data(page, "explainStep"))
     assert int(data(page, "arrows")) < k / 3 and int(data(page, "arrowStride")) > 1  # thinned: one arrow every few cells
 

@@ -250,8 +250,24 @@ class PaintAnswer(TypedDict):
     version: int
 
 
+class FieldAnswer(TypedDict):
+    """A flow field toward ``goal``: per cell id its cost to the goal and the direction of its first step.
+
+    ``cost``: base64 little-endian ``float32`` (``inf``: no way to the goal);
+    ``next``: base64 ``int8`` direction (``grid.neighbor``'s, -1 at the goal
+    and where the goal cannot be reached); ``top``: the largest finite cost.
+    """
+
+    goal: list[int]
+    cost: str
+    next: str
+    top: float
+    reached: int
+    unit: str
+
+
 Answer = (BoardAnswer | PathAnswer | RangeAnswer | ZonesAnswer | FovAnswer | FogAnswer | PartitionAnswer | MetaAnswer
-          | PaintAnswer | ExportAnswer | ExplainAnswer)
+          | PaintAnswer | ExportAnswer | ExplainAnswer | FieldAnswer)
 """What a handler returns."""
 
 
@@ -1259,6 +1275,32 @@ def h_explain(store: Boards, payload: Any) -> ExplainAnswer:
         return explain_search(m, start, goal, unit, algorithm=algorithm, early=early, arrays=arrays)
 
 
+def h_field(store: Boards, payload: Any) -> FieldAnswer:
+    """``POST /api/field``: ``Map.flow_field`` toward ``goal`` ``{session, goal, unit?}``, compactly (see ``FieldAnswer``).
+
+    >>> store = BoardStore()
+    >>> s = store.add(Map(SquareGrid(3, 1)), source="test")
+    >>> a = h_field(store, {"session": s.id, "goal": [2, 0]})
+    >>> import base64
+    >>> np.frombuffer(base64.b64decode(a["cost"]), "<f4").tolist(), np.frombuffer(base64.b64decode(a["next"]), "i1").tolist()
+    ([4.0, 2.0, 0.0], [0, 0, -1])
+    """
+    p = _fields(payload, ("session", "goal"), ("unit",))
+    s = store.get(p["session"])
+    with s.lock:
+        m = s.map
+        goal = _cell(p["goal"], "goal", m.grid)
+        unit = _unit(p.get("unit"), m)
+        reason = _stuck(m, unit, goal=goal)
+        if reason:
+            raise ApiError(400, reason)
+        f = _call(m.flow_field, goal, unit=unit)
+    cost = np.asarray(f.cost, dtype=np.float64)
+    finite = np.isfinite(cost)
+    return {"goal": list(goal), "cost": _b64(cost.astype("<f4")), "next": _b64(np.asarray(f.next, dtype="i1")),
+            "top": float(cost[finite].max()) if finite.any() else 0.0, "reached": int(finite.sum()), "unit": unit}
+
+
 def warm_partition() -> None:
     """Split a tiny board of every kind once, so that the partition kernels are loaded (a worker's warm-up)."""
     from ..generate import make_grid as grid_of
@@ -1302,5 +1344,6 @@ HANDLERS: dict[str, Callable[[Boards, Any], Answer]] = {
     "partition": h_partition,
     "export": h_export,
     "explain": h_explain,
+    "field": h_field,
 }
 """Endpoint name (the part after ``/api/``) to handler."""

@@ -14,15 +14,16 @@ const HELP = {
   range: "Click a cell: every cell reachable within the budget, with the points left. Enemy units (Units tool) exert zones of control.",
   sight: "Move the mouse (or tap) over the board: the field of view follows (and the visibility polygon on square and hex boards).",
   units: "Click to place a unit of the chosen team; click it again to remove it.",
+  field: "Click a goal: the flow field toward it (an arrow per cell: its first step, thinned when cells are small) over the cost to reach the goal as colour, with its scale; numbers where cells are 16 px or more.",
   fog: "The fog of war of the chosen team: dark is unknown, grey explored, clear in sight. Click one of its units, then a cell in its reach, to move it.",
   territory: "Split the board between N players: territories, their borders and the fairness report.",
   paint: "Click or drag to paint terrain (two fingers pan on a touch screen); paths and zones update. Undo with Ctrl+Z.",
 };
-const QUERY_TOOLS = { path: "path", explain: "path", range: "range", zones: "range", fov: "sight", fog: "fog", partition: "territory" };
+const QUERY_TOOLS = { path: "path", explain: "path", range: "range", zones: "range", fov: "sight", fog: "fog", partition: "territory", field: "field" };
 
 const state = {
   board: null, meta: null, params: null, tool: "path",
-  start: null, goal: null, rangeStart: null, sightCell: -1, sightPoint: null, hoverCell: -1, cursor: -1,
+  start: null, goal: null, rangeStart: null, fieldGoal: null, field: null, sightCell: -1, sightPoint: null, hoverCell: -1, cursor: -1,
   units: [], nextUnit: 1, fogUnit: null, territory: null,
   view: { scale: 20, ox: 0, oy: 0 },
   fills: null, dims: [null, null], borders: null,
@@ -432,7 +433,80 @@ function paintShade(ctx, ids, s, onScreen) {
     strokeSegments(ctx, state.borders);
   }
   if (state.arrows) drawArrows(ctx, state.arrows, s);
+  if (state.field && $("field-arrows").checked) {
+    const segs = flowArrows(ids, s);
+    drawArrows(ctx, segs, s);
+    if (onScreen) $("board").dataset.arrows = String(segs.length / 4);
+  }
 }
+
+function flowArrows(ids, s) {
+  // each cell's first step toward the goal, from its centre; thinned to one cell in stride x stride so that
+  // arrows stay at least ~12 px apart at this zoom
+  const f = state.field, b = state.board;
+  const stride = s >= 12 ? 1 : Math.ceil(12 / s);
+  $("board").dataset.arrowStride = String(stride);
+  const out = [];
+  for (const id of ids) {
+    const d = f.next[id];
+    if (d < 0 || (stride > 1 && ((id % b.width) % stride || Math.floor(id / b.width) % stride))) continue;
+    const n = neighbors(id)[d];
+    if (n === undefined || n < 0) continue;
+    const ax = b.cx[id], ay = b.cy[id], dx = b.cx[n] - ax, dy = b.cy[n] - ay;
+    if (Math.abs(dx) > 3 || Math.abs(dy) > 3) continue;  // across a wrapped board's seam
+    out.push(ax - 0.25 * dx, ay - 0.25 * dy, ax + 0.35 * dx, ay + 0.35 * dy);
+  }
+  return out;
+}
+
+function showScale(colorOf, top, what) {
+  // the colour scale of a heat map: swatches from 0 to top
+  if (colorOf === null) { $("scale").replaceChildren(); $("scale").hidden = true; return; }
+  const frag = document.createDocumentFragment();
+  const cap = document.createElement("span");
+  cap.textContent = what;
+  frag.appendChild(cap);
+  for (let i = 0; i <= 6; i++) {
+    const v = (top * i) / 6, sw = document.createElement("span");
+    sw.className = "step";
+    sw.style.background = colorOf(v);
+    sw.dataset.value = fmt(v);
+    sw.textContent = i === 0 || i === 6 || i === 3 ? fmt(v) : "";
+    frag.appendChild(sw);
+  }
+  $("scale").replaceChildren(frag);
+  $("scale").hidden = false;
+  $("scale").dataset.top = fmt(top);
+}
+
+async function doField() {
+  $("marks").replaceChildren();
+  if (state.fieldGoal === null) { showResult("Click a goal cell: the flow field toward it."); return; }
+  mark(state.fieldGoal, "goal");
+  const data = await api("field", { ...base(), goal: cellXY(state.fieldGoal), unit: unitClass() }).catch(() => null);
+  if (!data || state.tool !== "field") return;
+  const cost = new Float32Array(b64bytes(data.cost).buffer), next = new Int8Array(b64bytes(data.next).buffer);
+  state.field = { cost, next, top: data.top, goal: state.fieldGoal };
+  const items = [], labels = [];
+  for (let id = 0; id < cost.length; id++) {
+    if (!isFinite(cost[id])) continue;
+    items.push([id, heat(cost[id], data.top)]);
+    labels.push([id, fmt(cost[id])]);
+  }
+  setFills(items, 0.8);
+  state.labels = labels;
+  showScale((v) => heat(v, data.top), data.top, `cost to the goal (${data.unit}):`);
+  $("board").dataset.reached = String(data.reached);
+  const small = state.view.scale < 16;
+  showResult(`Flow field toward ${cellXY(state.fieldGoal).join(", ")} for <b>${esc(data.unit)}</b>: <b id="field-count">${data.reached}</b> cells reach the goal, ` +
+    `the dearest at <b>${fmt(data.top)}</b>. Colour: the cost to the goal (Map.flow_field's cost, the distance field from the goal), light 0 to dark ${fmt(data.top)}` +
+    (small ? "; zoom in to 16 px cells for numbers." : "; numbers: the cost.") + " Arrows: each cell's first step (Map.flow_field's next).");
+  setStatus("flow field");
+  updateHover();
+  redraw();
+  updateLink();
+}
+
 
 function drawArrows(ctx, segs, s) {
   // arrows (flat [x1, y1, x2, y2, ...], head at x2, y2) of a fixed width and head size on screen
@@ -563,7 +637,8 @@ function clearToolView() {
   setDim(1, null);
   state.borders = null;
   state.labels = null;
-  state.pathData = state.rangeData = state.fogData = null;
+  state.pathData = state.rangeData = state.fogData = state.field = null;
+  showScale(null);
   stopExplain();
   state.arrows = null;
   $("path").setAttribute("points", "");
@@ -613,6 +688,7 @@ function fillLegend() {
     path: [["#d81b60", "path (A*)"], ["#004d40", "start (ringed)"], ["#d81b60", "goal (ringed)"], ["#bcd4e6", "searched (step-through)"], ["#f6c667", "frontier (open set)"]],
     range: [["#ffd54f", "reachable, more points left"], ["#e6550d", "reachable, few points left"], ["#c42b1c", "zone of control: the move stops"], ["#0d1b2a", "out of reach (dimmed)"]],
     sight: [["#ffe98a", "visibility polygon (lit area)"], ["#0d1b2a", "out of sight (dimmed)"]],
+    field: [[heat(0, 1), "the goal: cost 0"], [heat(1, 1), "the dearest cell (scale at the bottom right)"], ["#333", "arrow: the cell's first step toward the goal"]],
     units: [[TEAM_COLORS[0], "blue unit"], [TEAM_COLORS[1], "red unit"]],
     fog: [["#1b1b1b", "explored, out of sight (grey)"], ["#0b0b0b", "never seen (dark)"]],
     territory: [[PLAYER_COLORS[0], "a player's land (bordered)"], ["#111", "border between players"]],
@@ -645,6 +721,7 @@ function gridSteps(a, c) {
 function viewOrigin() {
   if (state.tool === "path" && state.start !== null) return [state.start, "the start"];
   if (state.tool === "range" && state.rangeStart !== null) return [state.rangeStart, "the unit"];
+  if (state.tool === "field" && state.fieldGoal !== null) return [state.fieldGoal, "the goal"];
   if (state.tool === "sight" && state.sightCell >= 0) return [state.sightCell, "the viewer"];
   return null;
 }
@@ -877,6 +954,10 @@ function updateHover() {
       parts.push(`searched: g ${fmt(g)}, h ${fmt(h)}, f ${fmt(f)}`);
     }
   }
+  if (state.tool === "field" && state.field) {
+    const c = state.field.cost[id];
+    parts.push(isFinite(c) ? `cost to the goal ${fmt(c)}` : "no way to the goal");
+  }
   if (state.tool === "range" && state.rangeData) {
     const left = state.rangeData.left.get(id);
     if (left !== undefined) {
@@ -919,7 +1000,7 @@ function loadBoard(data, params) {
   $("kind").value = data.kind;
   $("width").value = data.width;
   $("height").value = data.height;
-  state.start = state.goal = state.rangeStart = null;
+  state.start = state.goal = state.rangeStart = state.fieldGoal = null;
   state.sightCell = -1;
   state.hoverCell = -1;
   state.cursor = -1;
@@ -1036,10 +1117,10 @@ async function doRange() {
   const items = [];
   for (const [x, y, left] of data.cells) {
     const id = cellId(x, y);
-    const f = data.budget > 0 ? left / data.budget : 1;
-    items.push([id, zoc.has(id) ? "#c42b1c" : `hsl(${(20 + 30 * f).toFixed(0)},95%,${(55 + 15 * f).toFixed(0)}%)`]);
+    items.push([id, zoc.has(id) ? "#c42b1c" : rangeColor(left, data.budget)]);
   }
   setFills(items, 0.55);
+  showScale((v) => rangeColor(v, data.budget), data.budget, "points left:");
   state.rangeData = { left: new Map(data.cells.map(([x, y, l]) => [cellId(x, y), l])), zoc, budget: data.budget };
   state.labels = data.cells.map(([x, y, left]) => [cellId(x, y), zoc.has(cellId(x, y)) ? "■" : fmt(left)]);
   $("board").dataset.reached = data.cells.length;
@@ -1050,6 +1131,11 @@ async function doRange() {
   updateHover();
   redraw();
   updateLink();
+}
+
+function rangeColor(left, budget) {
+  const f = budget > 0 ? left / budget : 1;
+  return `hsl(${(20 + 30 * f).toFixed(0)},95%,${(55 + 15 * f).toFixed(0)}%)`;
 }
 
 async function doZones() {
@@ -1229,6 +1315,7 @@ function refreshTool() {
   fillLegend();
   if (t === "path") return doPath();
   if (t === "range") return doRange();
+  if (t === "field") return doField();
   if (t === "sight") { showResult("Move the mouse over the board, or tap a cell."); return; }
   if (t === "fog") return doFog();
   if (t === "territory") {
@@ -1326,6 +1413,7 @@ function explainFrame() {
   for (let i = 0; i < k; i++) items.push([order[i], heatMap ? heat(cost[i] || 0, top) : "#bcd4e6"]);
   for (const id of open) items.push([id, "#f6c667"]);
   setFills(items, heatMap ? 0.85 : 0.75);
+  showScale(heatMap ? (v) => heat(v, top) : null, top, "cost so far:");
   // came-from arrows (drawn on the canvas), thinned so that they stay at least ~12 px apart
   const stride = s >= 12 ? 1 : Math.ceil(12 / s);
   const arrows = [];
@@ -1612,6 +1700,7 @@ function linkParams() {
   if (state.start !== null) p.set("start", xy(state.start));
   if (state.goal !== null) p.set("goal", xy(state.goal));
   if (state.rangeStart !== null) p.set("from", xy(state.rangeStart));
+  if (state.fieldGoal !== null) p.set("to", xy(state.fieldGoal));
   if (state.units.length) p.set("units", state.units.map((u) => `${u.x},${u.y},${u.team}`).join(";"));
   for (const [k, id] of LINK_INPUTS) if ($(id).value !== $(id).defaultValue && $(id).value !== "") p.set(k, $(id).value);
   const edits = editsParam();
@@ -1682,6 +1771,7 @@ async function fromLink() {
   state.start = cell("start");
   state.goal = cell("goal");
   state.rangeStart = cell("from");
+  state.fieldGoal = cell("to");
   if (q.has("units")) {
     for (const part of q.get("units").split(";")) {
       const [x, y, team] = part.split(",").map(Number);
@@ -1714,6 +1804,9 @@ function activate(id, point) {
   } else if (t === "range") {
     state.rangeStart = id;
     doRange();
+  } else if (t === "field") {
+    state.fieldGoal = id;
+    doField();
   } else if (t === "units") {
     const [x, y] = cellXY(id);
     const i = state.units.findIndex((u) => u.x === x && u.y === y);
@@ -1927,6 +2020,13 @@ window.playground = {
   roads() { return state.board.roads.length; },
   zoomTo(scale) { const [w, h] = stageSize(); zoomAt(w / 2, h / 2, scale / state.view.scale); },
   resetSearch() { stopExplain(); clearToolView(); doPath(); },
+  fieldStep(x, y) {
+    // where the flow field's arrow at (x, y) points (null: no arrow)
+    const f = state.field, id = cellId(x, y);
+    if (!f || f.next[id] < 0) return null;
+    const n = neighbors(id)[f.next[id]];
+    return n === undefined || n < 0 ? null : cellXY(n);
+  },
   roadPairs() { return state.board.roads.filter(([a, c]) => a !== c).length; },
   roadsDrawn() { const b = state.board; return b.roads.filter(([a, c]) => b.overlay[a] >= 0 && b.overlay[c] >= 0).length; },
 };
@@ -1982,6 +2082,7 @@ async function init() {
   $("show-rounding").addEventListener("change", showRounding);
   $("show-line").addEventListener("change", () => { showLine(); $("help").textContent = HELP[state.tool] + lineHelp(); });
   $("show-rays").addEventListener("change", showRays);
+  $("field-arrows").addEventListener("change", () => { if (!$("field-arrows").checked) delete $("board").dataset.arrows; redraw(); });
   for (const id of ["search-algorithm", "search-early"]) $(id).addEventListener("change", () => { const on = state.explain; stopExplain(); if (on) explainPlay(); });
   try {
     state.meta = await api("meta");
