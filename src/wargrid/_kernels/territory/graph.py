@@ -3,13 +3,19 @@
 ``build_graph`` turns the padded board into the land graph (see the package
 notes); ``bfs``, ``label_chunks`` and ``farthest_points`` serve partitions,
 scattered territories, feasibility checks and start positions alike.
+``spread`` is the breadth-first loop of ``farthest_points`` and ``growth``'s
+fields; ``bfs`` and ``label_chunks`` keep theirs written out (measured faster,
+``docs/design/kernels.md``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
+
+SAME_OWNER = -2
+"""``who`` for ``spread``: through nodes owned as the node they are reached from."""
 
 
 @jit
@@ -49,6 +55,41 @@ def build_graph(passable, offsets, pw, ph, width, parity_mode, wrap):
             if j >= 0 and j != i:
                 nbr[i, d] = j
     return nbr, cell
+
+
+@helper
+def spread(nbr, queue, head, tail, dist, owner, who, near, slack):
+    """Breadth first from ``queue[head:tail]`` (their ``dist`` set); returns the queue's new end.
+
+    A neighbour ``j`` of ``c`` gets ``dist[c] + 1`` and joins the queue when
+    that is less than ``dist[j]`` (``-1``: unreached) and ``j`` may be
+    entered: ``owner[j] == who`` (``who >= 0``), ``owner[j] == owner[c]``
+    (``SAME_OWNER``) or any node (``-1``); with ``slack >= 0`` also only while
+    ``dist[c] + 1 <= near[j] + slack``. From fresh distances (all ``-1``) a
+    node is reached once, at its fewest steps; from larger ones the search
+    stops where it brings no improvement.
+    """
+    ndir = nbr.shape[1]
+    anyone = who == -1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        dc = dist[c] + 1
+        oc = who
+        if who == SAME_OWNER:
+            oc = owner[c]
+        for d in range(ndir):
+            j = nbr[c, d]
+            if j < 0 or np.uintp(dist[j]) <= np.uintp(dc):  # reached (-1 is the largest), no shorter
+                continue
+            if not anyone and owner[j] != oc:
+                continue
+            if slack >= 0 and dc > near[j] + slack:
+                continue
+            dist[j] = dc
+            queue[tail] = j
+            tail += 1
+    return tail
 
 
 @jit
@@ -112,7 +153,7 @@ def farthest_points(nbr, pool, k, first):
     """``k`` nodes of ``pool`` (node ids), each the farthest (in steps) from those
     before (distances kept up to date by a breadth-first pass from each new point
     that stops where it brings no improvement)."""
-    n, ndir = nbr.shape
+    n = nbr.shape[0]
     out = np.empty(k, np.int64)
     out[0] = first
     big = np.int64(1) << 62
@@ -130,15 +171,5 @@ def farthest_points(nbr, pool, k, first):
         s = out[t]
         dist[s] = 0
         queue[0] = s
-        head = 0
-        tail = 1
-        while head < tail:
-            c = queue[head]
-            head += 1
-            for d in range(ndir):
-                j = nbr[c, d]
-                if j >= 0 and dist[c] + 1 < dist[j]:
-                    dist[j] = dist[c] + 1
-                    queue[tail] = j
-                    tail += 1
+        spread(nbr, queue, 0, 1, dist, dist, -1, dist, -1)
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .graph import bfs
+from .graph import SAME_OWNER, bfs, spread
 
 
 @jit
@@ -84,7 +84,6 @@ def inner_cells(nbr, owner, P, xs, ys):
     n, ndir = nbr.shape
     dist = np.full(n, -1, np.int64)
     queue = np.empty(n, np.int64)
-    head = 0
     tail = 0
     for i in range(n):
         if owner[i] < 0:
@@ -99,15 +98,7 @@ def inner_cells(nbr, owner, P, xs, ys):
             dist[i] = 0
             queue[tail] = i
             tail += 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for d in range(ndir):
-            j = nbr[c, d]
-            if j >= 0 and dist[j] < 0 and owner[j] == owner[c]:
-                dist[j] = dist[c] + 1
-                queue[tail] = j
-                tail += 1
+    spread(nbr, queue, 0, tail, dist, owner, SAME_OWNER, dist, -1)
     sx = np.zeros(P)
     sy = np.zeros(P)
     cnt = np.zeros(P)
@@ -155,7 +146,7 @@ def distance_fields(nbr, seeds, slack):
     a field stops where it exceeds the distance to the nearest seed by more than
     ``slack`` (those cells are no use to that seed's player: a cell kept in a
     field has its predecessor kept too, so regions built on them stay connected)."""
-    n, ndir = nbr.shape
+    n = nbr.shape[0]
     P = seeds.size
     out = np.full((P, n), -1, np.int64)
     dummy = np.zeros(n, np.int64)
@@ -166,17 +157,7 @@ def distance_fields(nbr, seeds, slack):
         s = seeds[k]
         f[s] = 0
         queue[0] = s
-        head = 0
-        tail = 1
-        while head < tail:
-            c = queue[head]
-            head += 1
-            for d in range(ndir):
-                j = nbr[c, d]
-                if j >= 0 and f[j] < 0 and (slack < 0 or f[c] + 1 <= near[j] + slack):
-                    f[j] = f[c] + 1
-                    queue[tail] = j
-                    tail += 1
+        spread(nbr, queue, 0, 1, f, dummy, -1, near, slack)
     return out
 
 
