@@ -87,7 +87,8 @@ def interactive(page, url: str, args: argparse.Namespace) -> None:
     page.mouse.move(*_at(page, 128, 128))
     page.wait_for_function("document.getElementById('board').dataset.sight === '128,128'")
     page.wait_for_function("!document.getElementById('status').classList.contains('busy')")
-    hovers = []
+    hovers, draws, answers = [], [], []
+    session = page.get_attribute("#board", "data-session")
     for i in range(args.hovers):
         x, y = 128 + (i % 4) - 2, 128 + (i // 4) % 4 - 2
         if (x, y) == (128, 128):
@@ -97,9 +98,15 @@ def interactive(page, url: str, args: argparse.Namespace) -> None:
         page.mouse.move(*_at(page, x, y))
         page.wait_for_function("window.__done !== null")
         hovers.append(page.evaluate("window.__done") - t0)
+        draws.append(float(page.get_attribute("#board", "data-draw-ms")))
         page.wait_for_function("!document.getElementById('status').classList.contains('busy')")
+        _, kb, sec = post(url, "fov", {"session": session, "origin": [x, y], "radius": 64})
+        answers.append((sec * 1000, kb / 1024))
     print(f"\nsight r64 on 256x256 hex, hover to drawn: median {statistics.median(hovers):.0f} ms, "
           f"worst {max(hovers):.0f} ms over {len(hovers)} cells (target <= 150 ms)")
+    print(f"  where it goes (medians): the answer over HTTP {statistics.median(a for a, _ in answers):.0f} ms "
+          f"({statistics.median(k for _, k in answers):.0f} KB), the page's drawing {statistics.median(draws):.0f} ms, "
+          "the rest: the pointer event, reading the answer and the browser's frame")
     # path: drag the goal with the search shown, to its frontier drawn
     for kind in ("hex-flat", "square-8"):
         session = _new_board(page, kind, size, 2)
@@ -118,7 +125,7 @@ def interactive(page, url: str, args: argparse.Namespace) -> None:
         gx, gy = goal % size, goal // size
         page.mouse.move(*_at(page, gx, gy))
         page.mouse.down()
-        drags = []
+        drags, draws, answers = [], [], []
         for i in range(args.drags):
             nx, ny = gx - 1 - i % 3, gy - i // 3 % 3
             if zones[ny * size + nx] != big:
@@ -128,9 +135,17 @@ def interactive(page, url: str, args: argparse.Namespace) -> None:
             page.mouse.move(*_at(page, nx, ny))
             page.wait_for_function("window.__done !== null")
             drags.append(page.evaluate("window.__done") - t0)
+            draws.append(float(page.get_attribute("#board", "data-draw-ms")))
         page.mouse.up()
+        for i in range(min(args.drags, 6)):
+            nx, ny = gx - 1 - i % 3, gy - i // 3 % 3
+            _, kb, sec = post(url, "explain", {"session": session, "start": [start % size, start // size], "goal": [nx, ny],
+                                              "unit": "foot", "arrays": "binary"})
+            answers.append((sec * 1000, kb / 1024))
         print(f"drag to frontier on 256x256 {kind}: median {statistics.median(drags):.0f} ms, "
               f"worst {max(drags):.0f} ms over {len(drags)} drags (target <= 100 ms, first frame)")
+        print(f"  where it goes (medians): the search over HTTP {statistics.median(a for a, _ in answers):.0f} ms "
+              f"({statistics.median(k for _, k in answers):.0f} KB), the page's drawing {statistics.median(draws):.0f} ms")
 
 
 def main() -> None:

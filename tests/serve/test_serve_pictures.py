@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from pagekit import at, click, data, hover, new_board, post, reachable_pair, tool
+from pagekit import at, click, data, hover, new_board, post, reachable_pair, show_path, tool
 
 from wargrid.grids.hexes import hex_round, offset_to_hex
 from wargrid.serve.api import _board_map, make_grid
@@ -206,3 +206,26 @@ def test_flow_field_heat_map_scale_and_arrows_thinned_by_zoom(page, server, kind
     page.wait_for_function("document.querySelectorAll('#labels text').length > 0")
     hover(page, *goal)
     page.wait_for_function("document.getElementById('hover').textContent.includes('cost to the goal 0')")
+
+
+def test_a_dragged_search_asks_for_the_path_once_the_pointer_rests(page, server):
+    b = new_board(page, "square-4", 24, 16, 1)
+    start, goal, expect = show_path(page, server, b, "foot")
+    page.click("#explain-step")
+    page.wait_for_function("document.getElementById('board').dataset.explainStep === '1'")
+    asked = []
+    page.on("request", lambda r: asked.append(r.url.rsplit("/", 1)[-1]) if "/api/" in r.url else None)
+    cells = expect["cells"]
+    page.mouse.move(*at(page, *goal))
+    page.mouse.down()
+    for c in reversed(cells[-6:-1]):
+        page.mouse.move(*at(page, *c))
+        page.wait_for_function(f"document.getElementById('board').dataset.frontierMs !== undefined")
+    target = cells[-6]
+    page.mouse.up()
+    want = post(server, "path", {"session": b["session"], "start": start, "goal": target, "unit": "foot"})
+    page.wait_for_function(f"document.getElementById('path').getAttribute('points').split(' ').length === {len(want['cells'])}")
+    assert float(page.inner_text("#path-cost")) == want["cost"]
+    e = post(server, "explain", {"session": b["session"], "start": start, "goal": target, "unit": "foot"})
+    page.wait_for_function(f"document.getElementById('board').dataset.explainStep === '{len(e['order'])}'")
+    assert asked.count("explain") >= 2 and asked.count("path") <= 2, asked  # not one path a step

@@ -52,11 +52,12 @@ const TAB = (() => {
   } catch (e) { return ""; }
 })();
 
-async function api(name, payload) {
+async function api(name, payload, signal) {
+  // signal: an AbortSignal that drops the request (a stale one: no error shown)
   const ticket = (issued[name] = (issued[name] || 0) + 1);
   const opts = payload === undefined
     ? { method: "GET" }
-    : { method: "POST", headers: { "Content-Type": "application/json", "X-Wargrid-Tab": TAB }, body: JSON.stringify(payload) };
+    : { method: "POST", headers: { "Content-Type": "application/json", "X-Wargrid-Tab": TAB }, body: JSON.stringify(payload), signal };
   setStatus(`${name}: working…`, "busy");
   const slow = answered.has(name) ? 0
     : setTimeout(() => setStatus(`${name}: working… (the server's first query of a kind may wait for its kernels)`, "busy"), 1500);
@@ -69,6 +70,7 @@ async function api(name, payload) {
     }
   } catch (err) {
     clearTimeout(slow);
+    if (err.name === "AbortError") { err.stale = true; setStatus(`${name}: dropped for a newer one`); throw err; }
     setStatus(`${name}: the server did not answer (${err.message})`, "error");
     throw err;
   }
@@ -1054,12 +1056,31 @@ async function upload() {
 function base() { return { session: state.board.session }; }
 function unitClass() { return $("unit").value || null; }
 
-async function doPath() {
+function markEnds() {
+  // the start and the goal ringed, the old path gone
   $("path").setAttribute("points", "");
   $("marks").replaceChildren();
   state.pathData = null;
   if (state.start !== null) mark(state.start, "start");
   if (state.goal !== null) mark(state.goal, "goal");
+}
+
+// while a search is dragged, the path is asked for once the pointer rests (or is let go): a request per step
+// would compete with the search's own; one still running when the pointer moves on is dropped
+let pathTimer = 0, pathAbort = null;
+function pathLater(ms) {
+  clearTimeout(pathTimer);
+  if (pathAbort) pathAbort.abort();
+  pathAbort = null;
+  pathTimer = setTimeout(() => {
+    if (state.tool !== "path") return;
+    pathAbort = new AbortController();
+    doPath(pathAbort.signal);
+  }, ms);
+}
+
+async function doPath(signal) {
+  markEnds();
   if (state.start === null || state.goal === null) {
     showResult(state.start === null ? "Click a start cell." : "Now click a goal cell (another cell than the start).");
     updateHover();
@@ -1067,7 +1088,7 @@ async function doPath() {
   }
   const data = await api("path", {
     ...base(), start: cellXY(state.start), goal: cellXY(state.goal), unit: unitClass(), ...sides(state.start),
-  }).catch(() => null);
+  }, signal).catch(() => null);
   if (!data) return false;
   if (!data.cells) {
     showResult(`No path for <b>${esc(data.unit)}</b>: <span id="no-path">${esc(data.reason || "the goal is unreachable")}</span>.`);
@@ -1485,10 +1506,7 @@ async function liveSearch() {
   } finally {
     liveBusy = false;
   }
-  if (liveAgain) { liveAgain = false; liveSearch(); return; }
-  // the path follows once the frontier is on screen, unless a newer drag has started a search meanwhile
-  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-  if (state.explain && !liveBusy) await doPath();
+  if (liveAgain) { liveAgain = false; liveSearch(); }
 }
 
 // ---- painting, undo and redo ----------------------------------------------------------------------
@@ -1903,8 +1921,8 @@ function onPointerMove(ev) {
     if (id >= 0 && id !== cur && id !== other) {
       if (gesture.which === "start") state.start = id; else state.goal = id;
       gesture.moved = true;
-      // with a search shown, its frontier comes first and the path after it (one request at a time)
-      if (state.explain !== null) liveSearch();
+      // with a search shown, its frontier follows each step and the path the pointer's rest
+      if (state.explain !== null) { markEnds(); liveSearch(); pathLater(150); }
       else { stopExplain(); doPath(); }  // live: the newest answer wins
     }
   } else if (gesture.kind === "tap" || gesture.kind === "pan") {
@@ -1935,7 +1953,10 @@ function onPointerUp(ev) {
     if (id >= 0) { state.cursor = id; showCursor(false); }
     activate(id, point);
   }
-  if (g.kind === "drag" && g.moved) updateLink();
+  if (g.kind === "drag" && g.moved) {
+    if (state.explain !== null) pathLater(0);
+    updateLink();
+  }
 }
 
 function onWheel(ev) {
