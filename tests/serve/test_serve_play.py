@@ -269,6 +269,23 @@ def test_screenshots_of_every_tool(page, phone_page, server, tmp_path):
                         pg.touchscreen.tap(*at(pg, *cell))
                 wait_result(pg, "Range" if name == "range" else "in view")
             pg.screenshot(path=str(out / f"{device}-{name}.png"))
+        if device == "desktop":
+            # the flow field toward the goal, and the line from a viewer to a cell with the polygon's rays
+            tool(pg, "field")
+            click(pg, *goal)
+            wait_result(pg, "Flow field")
+            pg.screenshot(path=str(out / "desktop-field.png"))
+            tool(pg, "sight")
+            pg.check("#show-line")
+            pg.check("#show-rays")
+            click(pg, *land[len(land) // 3])
+            pg.wait_for_function("document.getElementById('board').dataset.rays > 0")
+            far = max(land, key=lambda c: abs(c[0] - land[len(land) // 3][0]) if abs(c[1] - land[len(land) // 3][1]) < 5 else -1)
+            pg.mouse.move(*at(pg, *far))
+            pg.wait_for_function("(document.getElementById('board').dataset.line || '').length > 0")
+            pg.screenshot(path=str(out / "desktop-line.png"))
+            pg.uncheck("#show-line")
+            pg.uncheck("#show-rays")
 
 
 def test_hover_tells_the_steps_from_the_start(page, server):
