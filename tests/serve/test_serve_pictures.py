@@ -229,3 +229,25 @@ def test_a_dragged_search_asks_for_the_path_once_the_pointer_rests(page, server)
     e = post(server, "explain", {"session": b["session"], "start": start, "goal": target, "unit": "foot"})
     page.wait_for_function(f"document.getElementById('board').dataset.explainStep === '{len(e['order'])}'")
     assert asked.count("explain") >= 2 and asked.count("path") <= 2, asked  # not one path a step
+
+
+def test_search_arrows_and_heat_map_follow_the_zoom(page, server):
+    b = new_board(page, "hex-flat", 48, 40, 2)
+    start, goal, _ = reachable_pair(server, b, "foot")
+    tool(page, "path")
+    click(page, *start)
+    click(page, *goal)
+    page.wait_for_function("document.getElementById('path').getAttribute('points').length > 0")
+    page.evaluate("window.playground.zoomTo(5)")
+    page.check("#explain-numbers")
+    page.click("#explain-play")
+    page.wait_for_function("document.getElementById('explain-info').textContent.includes('goal reached')")
+    page.wait_for_function("document.getElementById('board').dataset.arrowStride === '3'")
+    assert data(page, "heat") == "1" and page.is_visible("#scale")
+    thinned = int(data(page, "arrows"))
+    page.evaluate("window.playground.zoomTo(30)")  # no new search: the same frame drawn for the new zoom
+    page.wait_for_function("document.getElementById('board').dataset.arrowStride === '1'")
+    page.wait_for_function("document.getElementById('board').dataset.heat === ''")
+    page.wait_for_function("document.querySelectorAll('#labels text').length > 0")
+    assert not page.is_visible("#scale")
+    assert int(data(page, "arrows")) > 0 and thinned > 0

@@ -356,6 +356,9 @@ function drawAll() {
   const [w, h] = stageSize();
   const ids = visibleIds();
   const v = state.view, s = v.scale;
+  if (state.explain && state.explain.fits !== undefined && (s >= 16) !== state.explain.fits && $("explain-numbers").checked) {
+    explainFrame();  // numbers fit now, or no longer: the frame as numbers or as colour (drawn on the next frame)
+  }
   const key = `${w}x${h} ${s} ${v.ox} ${v.oy} ${window.devicePixelRatio || 1}`;
   if (key !== terrainKey || b !== state.drawnBoard) {
     paintTerrain(sizeCanvas($("terrain"), w, h), ids, s);
@@ -434,29 +437,45 @@ function paintShade(ctx, ids, s, onScreen) {
     ctx.lineWidth = Math.max(2, Math.min(4, s * 0.12)) / s;
     strokeSegments(ctx, state.borders);
   }
-  if (state.arrows) drawArrows(ctx, state.arrows, s);
-  if (state.field && $("field-arrows").checked) {
-    const segs = flowArrows(ids, s);
-    drawArrows(ctx, segs, s);
-    if (onScreen) $("board").dataset.arrows = String(segs.length / 4);
+  // arrows are picked at each drawing from the cells on screen, thinned for this zoom
+  let segs = null;
+  if (state.explain && state.explain.k > 1) segs = arrowsOf(ids, s, searchStep, 0, 0.6);
+  else if (state.field && $("field-arrows").checked) segs = arrowsOf(ids, s, flowStep, -0.25, 0.35);
+  if (segs) drawArrows(ctx, segs, s);
+  if (onScreen) {
+    if (segs) { $("board").dataset.arrows = String(segs.length / 4); $("board").dataset.arrowStride = String(segs.stride); }
+    else delete $("board").dataset.arrows;
   }
 }
 
-function flowArrows(ids, s) {
-  // each cell's first step toward the goal, from its centre; thinned to one cell in stride x stride so that
-  // arrows stay at least ~12 px apart at this zoom
-  const f = state.field, b = state.board;
+function searchStep(id) {
+  // the cell a closed cell of the shown search frame came from (-1: none)
+  const e = state.explain, i = e.index.get(id);
+  return i === undefined || i < 1 || i >= e.k ? -1 : e.data.came_from[i];
+}
+
+function flowStep(id) {
+  // the flow field's first step from id (-1: none)
+  const d = state.field.next[id];
+  if (d < 0) return -1;
+  const n = neighbors(id)[d];
+  return n === undefined ? -1 : n;
+}
+
+function arrowsOf(ids, s, stepOf, from, to) {
+  // an arrow along each cell's step (from and to: where it starts and ends, in parts of the step), one cell in
+  // stride x stride so that arrows stay at least ~12 px apart at this zoom
+  const b = state.board;
   const stride = s >= 12 ? 1 : Math.ceil(12 / s);
-  $("board").dataset.arrowStride = String(stride);
   const out = [];
+  out.stride = stride;
   for (const id of ids) {
-    const d = f.next[id];
-    if (d < 0 || (stride > 1 && ((id % b.width) % stride || Math.floor(id / b.width) % stride))) continue;
-    const n = neighbors(id)[d];
-    if (n === undefined || n < 0) continue;
+    if (stride > 1 && ((id % b.width) % stride || Math.floor(id / b.width) % stride)) continue;
+    const n = stepOf(id);
+    if (n < 0) continue;
     const ax = b.cx[id], ay = b.cy[id], dx = b.cx[n] - ax, dy = b.cy[n] - ay;
     if (Math.abs(dx) > 3 || Math.abs(dy) > 3) continue;  // across a wrapped board's seam
-    out.push(ax - 0.25 * dx, ay - 0.25 * dy, ax + 0.35 * dx, ay + 0.35 * dy);
+    out.push(ax + from * dx, ay + from * dy, ax + to * dx, ay + to * dy);
   }
   return out;
 }
@@ -642,7 +661,6 @@ function clearToolView() {
   state.pathData = state.rangeData = state.fogData = state.field = null;
   showScale(null);
   stopExplain();
-  state.arrows = null;
   $("path").setAttribute("points", "");
   $("vispoly").setAttribute("points", "");
   state.sightPolygon = null;
@@ -1417,7 +1435,7 @@ function heat(v, top) {
 function explainFrame() {
   const e = state.explain;
   if (!e) return;
-  const { order, came_from: came, cost, opened, opened_at: openedAt } = e.data;
+  const { order, cost, opened, opened_at: openedAt } = e.data;
   const k = e.k;
   const b = state.board;
   const s = state.view.scale;
@@ -1435,19 +1453,8 @@ function explainFrame() {
   for (const id of open) items.push([id, "#f6c667"]);
   setFills(items, heatMap ? 0.85 : 0.75);
   showScale(heatMap ? (v) => heat(v, top) : null, top, "cost so far:");
-  // came-from arrows (drawn on the canvas), thinned so that they stay at least ~12 px apart
-  const stride = s >= 12 ? 1 : Math.ceil(12 / s);
-  const arrows = [];
-  for (let i = 1; i < k; i++) {
-    const id = order[i];
-    if (stride > 1 && ((id % b.width) % stride || Math.floor(id / b.width) % stride)) continue;
-    const ax = b.cx[id], ay = b.cy[id], bx = b.cx[came[i]], by = b.cy[came[i]];
-    arrows.push(ax, ay, ax + (bx - ax) * 0.6, ay + (by - ay) * 0.6);
-  }
-  state.arrows = arrows;
-  state.arrowStride = stride;
-  $("board").dataset.arrows = String(arrows.length / 4);
-  $("board").dataset.arrowStride = String(stride);
+  // the came-from arrows are drawn from the frame's cells on screen (paintShade), thinned for the zoom
+  e.fits = fits;
   state.labels = wantNumbers ? Array.from(order.subarray ? order.subarray(0, k) : order.slice(0, k), (id, i) => [id, fmt(cost[i])]) : null;
   $("board").dataset.explainStep = String(k);
   $("board").dataset.openSet = String(open.length);
@@ -2103,7 +2110,7 @@ async function init() {
   $("show-rounding").addEventListener("change", showRounding);
   $("show-line").addEventListener("change", () => { showLine(); $("help").textContent = HELP[state.tool] + lineHelp(); });
   $("show-rays").addEventListener("change", showRays);
-  $("field-arrows").addEventListener("change", () => { if (!$("field-arrows").checked) delete $("board").dataset.arrows; redraw(); });
+  $("field-arrows").addEventListener("change", redraw);
   for (const id of ["search-algorithm", "search-early"]) $(id).addEventListener("change", () => { const on = state.explain; stopExplain(); if (on) explainPlay(); });
   try {
     state.meta = await api("meta");
