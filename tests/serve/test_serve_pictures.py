@@ -232,12 +232,7 @@ def test_a_dragged_search_asks_for_the_path_once_the_pointer_rests(page, server)
 
 
 def test_search_arrows_and_heat_map_follow_the_zoom(page, server):
-    b = new_board(page, "hex-flat", 48, 40, 2)
-    start, goal, _ = reachable_pair(server, b, "foot")
-    tool(page, "path")
-    click(page, *start)
-    click(page, *goal)
-    page.wait_for_function("document.getElementById('path').getAttribute('points').length > 0")
+    show_path(page, server, new_board(page, "hex-flat", 48, 40, 2), "foot")
     page.evaluate("window.playground.zoomTo(5)")
     page.check("#explain-numbers")
     page.click("#explain-play")
