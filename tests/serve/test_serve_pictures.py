@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from conftest import check_console, open_page
 from pagekit import at, click, data, hover, new_board, post, reachable_pair, show_path, tool
 
 from wargrid.grids.hexes import hex_round, offset_to_hex
@@ -175,7 +176,7 @@ def test_rays_of_the_visibility_polygon_on_demand(page, server):
 
 
 @pytest.mark.parametrize("kind", ["square-8", "hex-pointy"])
-def test_flow_field_heat_map_scale_and_arrows_thinned_by_zoom(page, server, kind):
+def test_flow_field_heat_map_scale_and_arrows_thinned_by_zoom(page, browser, server, kind):
     w, h, seed = 40, 30, 4
     b = new_board(page, kind, w, h, seed)
     start, goal, _ = reachable_pair(server, b, "foot")
@@ -206,6 +207,11 @@ def test_flow_field_heat_map_scale_and_arrows_thinned_by_zoom(page, server, kind
     page.wait_for_function("document.querySelectorAll('#labels text').length > 0")
     hover(page, *goal)
     page.wait_for_function("document.getElementById('hover').textContent.includes('cost to the goal 0')")
+    assert "tool=field" in page.url and f"to={goal[0]}%2C{goal[1]}" in page.url
+    again = open_page(browser, page.url)  # a link opens the same field
+    again.wait_for_function(f"document.getElementById('board').dataset.reached === '{int(finite.sum())}'")
+    check_console(again)
+    again.close()
 
 
 def test_a_dragged_search_asks_for_the_path_once_the_pointer_rests(page, server):
