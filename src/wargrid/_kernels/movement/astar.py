@@ -8,7 +8,7 @@ import numpy as np
 from .._jit import jit
 from .heap import heap_pop, heap_up, key_pop, key_up
 from .heuristics import heuristic, heuristic_xy
-from .steps import INF, _U, corner_pass, step_xy
+from .steps import INF, _U, corner_pass, parity_slot, slot_base, step_xy, topo_info
 
 
 @jit
@@ -25,14 +25,7 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
     """
     off, dxa, dya, stepl, corner, ti = topo
     g, parent, stamp, pos, hf, hg, hid = state
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
-    hk = ti[6]
-    hexk = ti[7]
+    ndir, pmode, crule, wrap, width, pw, hk, hexk = topo_info(ti)
     has_edge = edge.shape[0] > 0
     has_stop = stop.shape[0] > 0
     gx = goal % pw - 1
@@ -65,12 +58,7 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
                 bestg = gu
         if has_stop and u != start and stop[u] != 0:
             continue
-        if pmode == 0:
-            base = 0
-        elif pmode == 1:
-            base = (ux & 1) * ndir
-        else:
-            base = (uy & 1) * ndir
+        base = parity_slot(ux, uy, pmode, ndir)
         for d in range(ndir):
             k = base + d
             q, qx = step_xy(u, ux, k, off, dxa, wrap, width)
@@ -151,13 +139,9 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
     off, dxa, dya, stepl, _, ti = topo
     g, parent, stamp, pos, hf, hg, hid = state
     one = _U(1)
-    ndir = _U(ti[0])
-    pmode = ti[1]
-    pw = _U(ti[5])
-    hk = ti[6]
-    hexk = ti[7]
-    wrap = ti[3]
-    width = ti[4]
+    nd, pmode, _, wrap, width, pwi, hk, hexk = topo_info(ti)
+    ndir = _U(nd)
+    pw = _U(pwi)
     su = _U(start)
     gl = _U(goal)
     gx = np.int64(gl % pw) - 1
@@ -183,12 +167,7 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
         mu = _U(moves[u])
         ux = np.int64(u % pw) - 1
         uy = np.int64(u // pw) - 1
-        if pmode == 0:
-            base = _U(0)
-        elif pmode == 1:
-            base = _U(ux & 1) * ndir
-        else:
-            base = _U(uy & 1) * ndir
+        base = _U(slot_base(u, pmode, ndir, pw))
         for d in range(ndir):
             du = _U(d)
             if (mu >> du) & one == 0:
@@ -242,13 +221,9 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
     off, dxa, dya, _, _, ti = topo
     g, parent, stamp, pos, hf, _, _ = state
     hk = hf.view(np.int64)
-    ndir = _U(ti[0])
-    pmode = ti[1]
-    pw = _U(ti[5])
-    hkind = ti[6]
-    hexk = ti[7]
-    wrap = ti[3]
-    width = ti[4]
+    nd, pmode, _, wrap, width, pwi, hkind, hexk = topo_info(ti)
+    ndir = _U(nd)
+    pw = _U(pwi)
     lscale = float(keyb[0])
     ib = np.int64(keyb[1])
     sh = np.int64(keyb[1] + keyb[2])
@@ -276,12 +251,7 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
             return np.int64(u)
         ux = np.int64(u % pw) - 1
         uy = np.int64(u // pw) - 1
-        if pmode == 0:
-            base = _U(0)
-        elif pmode == 1:
-            base = _U(ux & 1) * ndir
-        else:
-            base = _U(uy & 1) * ndir
+        base = _U(slot_base(u, pmode, ndir, pw))
         for d in range(ndir):
             k = base + _U(d)
             q = _U(np.int64(u) + off[k])

@@ -18,15 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-
-
-@jit
-def _parity(pmode, x, y):
-    if pmode == 0:
-        return 0
-    if pmode == 1:
-        return x & 1
-    return y & 1
+from .steps import parity_slot
 
 
 @jit
@@ -69,7 +61,7 @@ def clearance(blocked, fdx, fdy, rdx, rdy, pmode, wrap, width, height, out):
             continue
         x = i % width
         y = i // width
-        par = _parity(pmode, x, y)
+        par = parity_slot(x, y, pmode, 1)
         for e in range(ne):
             if _step(x, y, fdx[par, e], fdy[par, e], wrap, width, height) < 0:
                 out[i] = 1
@@ -85,7 +77,7 @@ def clearance(blocked, fdx, fdy, rdx, rdy, pmode, wrap, width, height, out):
             best = dq
         x = q % width
         y = q // width
-        par = _parity(pmode, x, y)
+        par = parity_slot(x, y, pmode, 1)
         for e in range(ne):
             p = _step(x, y, rdx[par, e], rdy[par, e], wrap, width, height)
             if p >= 0 and out[p] < 0:
@@ -139,7 +131,7 @@ def footprint_max(values, fdx, fdy, pmode, wrap, width, height, passes, out):
         for i in range(n):
             x = i % width
             y = i // width
-            par = _parity(pmode, x, y)
+            par = parity_slot(x, y, pmode, 1)
             for c in range(m):
                 nxt[i, c] = cur[i, c]
             for e in range(ne):

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._jit import jit
 from .heap import key_up
-from .steps import INF, _U, corner_pass, step_xy
+from .steps import INF, _U, corner_pass, parity_slot, slot_base, step_xy, topo_info
 
 
 @jit
@@ -26,12 +26,7 @@ def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
     """
     off, dxa, dya, stepl, corner, ti = topo
     dist, parent, pdir, pos, hf, hid = field
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    ndir, pmode, crule, wrap, width, pw, _, _ = topo_info(ti)
     half = ndir // 2
     has_edge = edge.shape[0] > 0
     has_stop = stop.shape[0] > 0
@@ -85,12 +80,7 @@ def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
             continue
         ux = u % pw - 1
         uy = u // pw - 1
-        if pmode == 0:
-            base = 0
-        elif pmode == 1:
-            base = (ux & 1) * ndir
-        else:
-            base = (uy & 1) * ndir
+        base = parity_slot(ux, uy, pmode, ndir)
         cu = cell[u]
         for e in range(ndir):
             k = base + e
@@ -104,12 +94,7 @@ def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
                 d = e + half if e < half else e - half
                 p = q
                 px = qx
-                if pmode == 0:
-                    pb = 0
-                elif pmode == 1:
-                    pb = (qx & 1) * ndir
-                else:
-                    pb = ((uy + dya[k]) & 1) * ndir
+                pb = parity_slot(qx, uy + dya[k], pmode, ndir)
                 sc = stepl[d] * cu
             else:
                 d = e
@@ -151,9 +136,9 @@ def dijkstra_plain(cell, moves, uniform, c_uni, sources, topo, max_cost, reverse
     dist, parent, pdir, pos, hf, hid = field
     one = _U(1)
     four = _U(4)
-    ndir = _U(ti[0])
-    pmode = ti[1]
-    pw = _U(ti[5])
+    nd, pmode, _, _, _, pwi, _, _ = topo_info(ti)
+    ndir = _U(nd)
+    pw = _U(pwi)
     half = ndir // _U(2)
     n = _U(0)
     for si in range(sources.shape[0]):
@@ -206,12 +191,7 @@ def dijkstra_plain(cell, moves, uniform, c_uni, sources, topo, max_cost, reverse
             pos[_U(v)] = i
         settled += 1
         mu = _U(moves[u])
-        if pmode == 0:
-            base = _U(0)
-        else:
-            ux = np.int64(u % pw) - 1
-            uy = np.int64(u // pw) - 1
-            base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
+        base = _U(slot_base(u, pmode, ndir, pw))
         cu = c_uni if uniform else cell[u]
         for e in range(ndir):
             eu = _U(e)
@@ -265,9 +245,9 @@ def dijkstra_queues(cell, moves, c_uni, sources, topo, queues, max_cost, dist):
     off, _, _, stepl, _, ti = topo
     qof, nq, qid, qkey = queues
     one = _U(1)
-    ndir = _U(ti[0])
-    pmode = ti[1]
-    pw = _U(ti[5])
+    nd, pmode, _, _, _, pwi, _, _ = topo_info(ti)
+    ndir = _U(nd)
+    pw = _U(pwi)
     n = _U(dist.shape[0])
     head = np.zeros(nq, dtype=np.int64)
     tail = np.zeros(nq, dtype=np.int64)
@@ -307,12 +287,7 @@ def dijkstra_queues(cell, moves, c_uni, sources, topo, queues, max_cost, dist):
             continue
         settled += 1
         mu = _U(moves[u])
-        if pmode == 0:
-            base = _U(0)
-        else:
-            ux = np.int64(u % pw) - 1
-            uy = np.int64(u // pw) - 1
-            base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
+        base = _U(slot_base(u, pmode, ndir, pw))
         for d in range(ndir):
             du = _U(d)
             if (mu >> du) & one == 0:
@@ -351,9 +326,9 @@ def dijkstra_buckets(cell, sources, topo, unit, nb, max_cost, dist, link):
     """
     off, _, _, _, _, ti = topo
     nxt, prv = link
-    ndir = _U(ti[0])
-    pmode = ti[1]
-    pw = _U(ti[5])
+    nd, pmode, _, _, _, pwi, _, _ = topo_info(ti)
+    ndir = _U(nd)
+    pw = _U(pwi)
     head = np.full(nb, -1, dtype=np.int64)
     nbu = np.int64(nb)
     count = 0
@@ -384,12 +359,7 @@ def dijkstra_buckets(cell, sources, topo, unit, nb, max_cost, dist, link):
         count -= 1
         settled += 1
         gu = dist[u]
-        if pmode == 0:
-            base = _U(0)
-        else:
-            ux = np.int64(u % pw) - 1
-            uy = np.int64(u // pw) - 1
-            base = _U(ux & 1) * ndir if pmode == 1 else _U(uy & 1) * ndir
+        base = _U(slot_base(u, pmode, ndir, pw))
         for d in range(ndir):
             q = _U(np.int64(u) + off[base + _U(d)])
             nd = gu + cell[q]

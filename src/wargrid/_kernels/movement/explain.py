@@ -21,7 +21,7 @@ from __future__ import annotations
 from .._jit import jit
 from .heap import heap_pop, heap_up
 from .heuristics import heuristic_xy
-from .steps import INF, corner_pass, step_xy
+from .steps import INF, corner_pass, parity_slot, step_xy, topo_info
 
 BFS = 0
 DIJKSTRA = 1
@@ -40,14 +40,7 @@ def search_trace(cell, edge, start, goal, early, topo, hscale, mode, state, gen,
     """
     off, dxa, dya, stepl, corner, ti = topo
     g, parent, stamp, pos, hf, hg, hid = state
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
-    hk = ti[6]
-    hexk = ti[7]
+    ndir, pmode, crule, wrap, width, pw, hk, hexk = topo_info(ti)
     has_edge = edge.shape[0] > 0
     gx = goal % pw - 1
     gy = goal // pw - 1
@@ -83,12 +76,7 @@ def search_trace(cell, edge, start, goal, early, topo, hscale, mode, state, gen,
             reached = u
             if early:
                 break
-        if pmode == 0:
-            base = 0
-        elif pmode == 1:
-            base = (ux & 1) * ndir
-        else:
-            base = (uy & 1) * ndir
+        base = parity_slot(ux, uy, pmode, ndir)
         for d in range(ndir):
             k = base + d
             q, qx = step_xy(u, ux, k, off, dxa, wrap, width)

@@ -17,23 +17,48 @@ INF = np.inf
 
 # -- neighbour rule -------------------------------------------------------------------
 
+@jit(inline="always")
+def topo_info(ti):
+    """``(ndir, pmode, crule, wrap, width, pw, heuristic, hex_kind)``: the slots of a topology
+    bundle's ``info`` array (``bundles.INFO_FIELDS``), read once at the top of a kernel."""
+    return ti[0], ti[1], ti[2], ti[3], ti[4], ti[5], ti[6], ti[7]
+
+
 @jit
 def unpack_topo(topo):
     """``(off, stepl, corner, ndir, pmode, crule, wrap, width, pw)`` from the ``topo`` bundle
     (``movement.search.topo_bundle``): what ``step_to`` and ``corner_ok`` read."""
     off, _, _, stepl, corner, ti = topo
-    return off, stepl, corner, ti[0], ti[1], ti[2], ti[3], ti[4], ti[5]
+    ndir, pmode, crule, wrap, width, pw, _, _ = topo_info(ti)
+    return off, stepl, corner, ndir, pmode, crule, wrap, width, pw
+
+
+@jit(inline="always")
+def parity_slot(x, y, pmode, ndir):
+    """The first offset slot of the cell in column ``x``, row ``y``: 0, or ``ndir`` in odd
+    columns (``pmode`` 1) or odd rows (``pmode`` 2). Scalars only: inlined at no cost."""
+    if pmode == 0:
+        return 0
+    if pmode == 1:
+        return (x & 1) * ndir
+    return (y & 1) * ndir
+
+
+@jit(inline="always")
+def slot_base(p, pmode, ndir, pw):
+    """``parity_slot`` (int64) of padded cell ``p``, which has no column and row at hand
+    (none are computed on boards without parity, ``pmode`` 0)."""
+    if pmode == 0:
+        return np.int64(0)
+    if pmode == 1:
+        return ((np.int64(p % pw) - 1) & 1) * np.int64(ndir)
+    return ((np.int64(p // pw) - 1) & 1) * np.int64(ndir)
 
 
 @helper
 def step_to(p, d, off, ndir, pmode, wrap, width, pw):
     """Padded id of the neighbour of ``p`` in direction ``d`` (parity and wrap applied)."""
-    if pmode == 0:
-        q = p + off[d]
-    elif pmode == 1:
-        q = p + off[((p % pw - 1) & 1) * ndir + d]
-    else:
-        q = p + off[((p // pw - 1) & 1) * ndir + d]
+    q = p + off[slot_base(p, pmode, ndir, pw) + d]
     if wrap:
         qx = q % pw
         if qx == 0:
@@ -113,10 +138,9 @@ def move_mask(cell, edge, off, corner, ti, out):
     padding cells get 0. Boards without wrap only (the plain kernels' boards).
     Returns the largest finite cell cost (0 if none).
     """
-    ndir = _U(ti[0])
-    pmode = ti[1]
-    crule = ti[2]
-    pw = _U(ti[5])
+    nd, pmode, crule, _, _, pwi, _, _ = topo_info(ti)
+    ndir = _U(nd)
+    pw = _U(pwi)
     two = _U(2)
     one = _U(1)
     has_edge = edge.shape[0] > 0
@@ -130,12 +154,7 @@ def move_mask(cell, edge, off, corner, ti, out):
             continue
         if c > top:
             top = c
-        if pmode == 0:
-            base = _U(0)
-        elif pmode == 1:
-            base = _U((np.int64(p % pw) - 1) & 1) * ndir
-        else:
-            base = _U((np.int64(p // pw) - 1) & 1) * ndir
+        base = _U(slot_base(p, pmode, ndir, pw))
         bits = 0
         for d in range(ndir):
             du = _U(d)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._jit import jit
 from .heap import heap_pop, heap_up
-from .steps import INF, corner_ok, step_to
+from .steps import INF, corner_ok, step_to, topo_info
 
 
 @jit
@@ -25,12 +25,7 @@ def route(cell, edge, stop, start, goal, topo, points, used0, labels, heap):
     off, _, _, stepl, corner, ti = topo
     turn, used, parent, closed = labels
     pos, hf, hg, hid = heap
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    ndir, pmode, crule, wrap, width, pw, _, _ = topo_info(ti)
     has_edge = edge.shape[0] > 0
     has_stop = stop.shape[0] > 0
     turn[start] = 0

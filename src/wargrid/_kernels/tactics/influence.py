@@ -15,7 +15,7 @@ import numpy as np
 
 from .._jit import jit
 from ..movement.dijkstra import dijkstra, dijkstra_plain
-from ..movement.steps import INF
+from ..movement.steps import INF, topo_info
 from ..sight.fov import hex_fov, square_fov
 
 
@@ -37,10 +37,7 @@ def influence(cell, edge, moves, uniform, min_cost, topo, sources, team, strengt
     cell adds its strength to its own cell only. Returns the number of cells
     settled.
     """
-    ti = topo[5]
-    width = ti[4]
-    pw = ti[5]
-    wrap = ti[3]
+    _, _, _, wrap, width, pw, _, _ = topo_info(topo[5])
     n = cell.shape[0]
     height = n // pw - 2
     dist = np.full(n, INF)
