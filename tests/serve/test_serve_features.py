@@ -76,13 +76,14 @@ def test_guide_page_draws_each_idea_as_the_library_computes_it(browser, server):
                   "partition", "leptons", "ladder"):
             assert t in topics
             assert pg.locator(f"#{t} svg").count() == 1 and pg.locator(f"#{t} pre").count() == 1
-        # the line to a hovered hex is wargrid's Hex.line_to
-        pg.locator('#lines polygon[data-hex="3,-2"]').scroll_into_view_if_needed()
-        box = pg.locator('#lines polygon[data-hex="3,-2"]').bounding_box()
-        pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        pg.wait_for_function("document.querySelector('#lines .readout').dataset.line !== undefined")
-        got = pg.get_attribute("#lines .readout", "data-line").split()
-        assert got == [f"{h.q},{h.r}" for h in Hex(0, 0).line_to(Hex(3, -2))]
+        # the line to a hovered hex is wargrid's Hex.line_to, ties included ((3, 1) passes between hexes)
+        for q, r in ((3, -2), (3, 1)):
+            pg.locator(f'#lines polygon[data-hex="{q},{r}"]').scroll_into_view_if_needed()
+            box = pg.locator(f'#lines polygon[data-hex="{q},{r}"]').bounding_box()
+            pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            pg.wait_for_function(f"(document.querySelector('#lines .readout').dataset.line || '').endsWith(' {q},{r}')")
+            got = pg.get_attribute("#lines .readout", "data-line").split()
+            assert got == [f"{h.q},{h.r}" for h in Hex(0, 0).line_to(Hex(q, r))]
         # the ring is Hex.ring, the range Hex.range
         ring = set(pg.eval_on_selector_all("#rings polygon.on", "s => s.map(e => e.dataset.hex)"))
         assert ring == {f"{h.q},{h.r}" for h in Hex(0, 0).ring(2)}

@@ -21,7 +21,7 @@ function line(a, b) {
   const n = dist(a, b), out = [];
   for (let i = 0; i <= n; i++) {
     const t = n === 0 ? 0 : i / n;
-    out.push(hexRound(a[0] + (b[0] - a[0]) * t + 1e-6, a[1] + (b[1] - a[1]) * t + 1e-6));
+    out.push(hexRound(a[0] + (b[0] - a[0]) * t + 2e-6, a[1] + (b[1] - a[1]) * t + 1e-6));  // Hex.line_to's nudge
   }
   return out;
 }
@@ -92,7 +92,7 @@ const TOPICS = {
       (h, d) => { d.readout.textContent = h ? `distance from (0, 0) to (${h}): ${dist([0, 0], h)}` : "numbers: steps from the centre"; });
   },
   lines(sec) {
-    diagram(sec, disc(3), (p, h, d) => {
+    diagram(sec, disc(4), (p, h, d) => {
       const on = d.hover ? line([0, 0], d.hover).map(String) : [];
       if (on.includes(String(h))) p.classList.add("on");
     }, (h, d) => {
