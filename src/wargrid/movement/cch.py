@@ -1,0 +1,342 @@
+"""Customizable prepared queries: a board's shape prepared once, every unit class and every edit customized.
+
+A **customizable contraction hierarchy** (CCH; Dibbelt, Strasser and
+Wagner): the expensive part depends on the board's shape only and is shared
+by every movement class (``Structure``, built by ``structure``):
+
+- a **nested-dissection order** of the cells: the board is cut in two across
+  its longer side at the median, the cells of the smaller boundary (those
+  with a neighbour on the other side) are ranked above both halves, and the
+  halves are cut again (``_kernels.movement.cch.nested_dissection``). Board
+  coordinates make the cuts straight lines: no graph partitioner is needed;
+- the **chordal supergraph** of the board's steps under that order (every
+  cell's upward neighbours, fill-in included) and its elimination tree;
+- the **lower triangles** ``w < u < x`` of every arc, read through each
+  node's down lists.
+
+A class's costs are then a **metric** (``Metric``): the board steps' weights
+as the arcs' input, and every arc's weight both ways after **customization**
+(each lower triangle relaxed once, in increasing rank), with the middle node
+that gave it. An edit changes a few input weights; the **partial
+customization** recomputes only the arcs whose lower triangles changed, in
+increasing rank (``_kernels.movement.cch.update``), so the next answer is
+exact whether costs rose or fell.
+
+Queries are **elimination-tree searches**: both ends climb their chains of
+ancestors, relaxing upward arcs (pruned once a node's cost passes the best
+meeting so far); a path is unpacked through the middle nodes. Tables leave
+every target's chain in buckets and read them from every source's chain.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .._scratch import per_thread
+from ..costs import CostField
+from ..grids.boards import Grid, Topology
+from .search import Path, cells_of, check_costs
+
+__all__ = ["Structure", "Metric", "CustomizedPaths", "structure", "customized"]
+
+
+class Structure(NamedTuple):
+    """The metric-independent part of a board's hierarchy (ranks are the nested-dissection order)."""
+
+    rank_of: npt.NDArray[np.int32]
+    """Padded cell id -> rank (``-1``: off the board)."""
+    cell_of: npt.NDArray[np.int64]
+    """Rank -> padded cell id."""
+    up_first: npt.NDArray[np.int64]
+    """Node ``u``'s upward arcs are ``up_first[u]:up_first[u + 1]``."""
+    up_head: npt.NDArray[np.int32]
+    """An arc's upper node (sorted within each node's arcs)."""
+    tails: npt.NDArray[np.int32]
+    """An arc's lower node."""
+    parent: npt.NDArray[np.int32]
+    """The elimination tree (``-1``: a root)."""
+    down_first: npt.NDArray[np.int64]
+    """Node ``u``'s arcs from below are ``down_arc[down_first[u]:down_first[u + 1]]``."""
+    down_arc: npt.NDArray[np.int32]
+    step_code: npt.NDArray[np.int64]
+    """Board step ``p * ndir + d`` -> ``2 * arc`` (upward) or ``2 * arc + 1`` (downward), ``-1``: none."""
+
+    @property
+    def bytes(self) -> int:
+        """Memory the structure holds."""
+        return sum(int(a.nbytes) for a in self)
+
+
+class Metric(NamedTuple):
+    """One cost field's weights on a ``Structure``: ``(arcs, 2)`` arrays, column 0 upward, column 1 downward."""
+
+    inp: npt.NDArray[np.float64]
+    """The board steps' weights (``inf``: no step)."""
+    weight: npt.NDArray[np.float64]
+    """The customized weights: the cheapest path between the arc's ends through lower nodes."""
+    middle: npt.NDArray[np.int32]
+    """The lower triangle's node that gave the weight (``-1``: the board step itself)."""
+
+
+def _k() -> Any:
+    from .._kernels.movement import cch
+
+    return cch
+
+
+def structure(topo: Topology) -> Structure:
+    """The order, chordal supergraph and lower triangles of a board's shape (see the module notes).
+
+    >>> from wargrid import HexGrid
+    >>> s = structure(HexGrid(4, 3).topology)
+    >>> s.cell_of.shape[0], int(s.up_first[-1]) >= 12 * 3 - 4 - 3 * 2
+    (12, True)
+    """
+    k = _k()
+    tb = topo.kernel_bundle
+    valid = topo.pad(topo.valid, False).ravel()
+    index, nb_first, nb = k.board_graph(valid, tb)
+    cells = np.flatnonzero(index >= 0)
+    order = k.nested_dissection((cells % topo.pw).astype(np.int64), (cells // topo.pw).astype(np.int64),
+                                nb_first, nb, 1)
+    rank = np.empty(order.shape[0], dtype=np.int32)
+    rank[order] = np.arange(order.shape[0], dtype=np.int32)
+    up_first, up_head, parent = k.chordal(rank, nb_first, nb)
+    down_first, down_arc = k.down_lists(up_first, up_head)
+    tails = np.repeat(np.arange(order.shape[0], dtype=np.int32), np.diff(up_first))
+    rank_of = np.full(index.shape[0], -1, dtype=np.int32)
+    rank_of[cells] = rank
+    return Structure(rank_of, cells[order].astype(np.int64), up_first, up_head, tails, parent, down_first, down_arc,
+                     k.step_arcs(index, rank, up_first, up_head, tb))
+
+
+def _metric(st: Structure, costs: CostField) -> Metric:
+    k = _k()
+    arcs = st.up_head.shape[0]
+    inp = np.empty((arcs, 2))
+    k.input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, inp)
+    weight = np.empty((arcs, 2))
+    middle = np.empty((arcs, 2), dtype=np.int32)
+    k.customize(st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, inp, weight, middle)
+    return Metric(inp, weight, middle)
+
+
+class _Scratch:
+    """One thread's query arrays for ``m`` nodes (costs ``inf`` between queries)."""
+
+    def __init__(self, m: int) -> None:
+        self.df = np.full(m, np.inf)
+        self.db = np.full(m, np.inf)
+        self.pf = np.empty(m, dtype=np.int64)
+        self.pb = np.empty(m, dtype=np.int64)
+
+
+class CustomizedPaths:
+    """A customized hierarchy of one movement class: exact paths, distances and tables, kept exact after edits.
+
+    Queries on a cost field other than the last one first bring the metric
+    to it (``sync``: a partial customization of the arcs the changed cells
+    touch), so every answer is exact; ``stale`` is never true.
+
+    Attributes
+    ----------
+    unit : str or None
+        The movement class.
+    costs : CostField
+        The field the metric holds.
+    build_seconds : float
+        How long the customization took (the shared structure not counted when it was built before).
+    structure : Structure
+        The board's shared part.
+    metric : Metric
+        This class's weights.
+    """
+
+    def __init__(self, st: Structure, costs: CostField, seconds: float) -> None:
+        self.structure = st
+        self.costs = costs
+        self.unit = costs.unit
+        t0 = time.perf_counter()
+        self.metric = _metric(st, costs)
+        self.customize_seconds = time.perf_counter() - t0
+        self._fast: tuple[Any, ...] | None = None
+        self._slow_seconds = 0.0
+        self._lock = threading.Lock()
+        self._query_arcs()
+        self.build_seconds = seconds + time.perf_counter() - t0
+        self.fallback_seconds = 0.0
+        self.edit_seconds = 0.0
+        self._heap = np.empty(1024, dtype=np.int64)
+        self._queued: npt.NDArray[np.uint8] | None = None
+
+    def _query_arcs(self) -> None:
+        """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path
+        through an intermediate or upper node ties; queries then relax only those."""
+        st, k = self.structure, _k()
+        t0 = time.perf_counter()
+        w = self.metric.weight.copy()
+        keep = np.full(w.shape[0], 3, dtype=np.uint8)
+        ties = bool(w.size) and float(w.min()) > 0.0
+        k.perfect(st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, w, keep, ties)
+        self._fast = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep)
+        self._perfect_seconds = time.perf_counter() - t0
+        self._slow_seconds = 0.0
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["_lock"], state["_queued"], state["_heap"], state["_fast"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+        self._heap = np.empty(1024, dtype=np.int64)
+        self._queued = None
+        self._fast = None
+        self._slow_seconds = 0.0
+
+    @property
+    def bytes(self) -> int:
+        """Memory this class's metric holds (the shared structure not counted)."""
+        return sum(int(a.nbytes) for a in self.metric)
+
+    @property
+    def arcs(self) -> int:
+        """Arcs of the hierarchy (board steps and shortcuts)."""
+        return int(self.structure.up_head.shape[0])
+
+    @property
+    def stale(self) -> bool:
+        """Always ``False``: edits are customized in."""
+        return False
+
+    def note_fallback(self, seconds: float) -> None:
+        """Count ``seconds`` a query spent outside the hierarchy."""
+        self.fallback_seconds += seconds
+
+    # -- edits ------------------------------------------------------------------------------
+    def sync(self, costs: CostField) -> None:
+        """Bring the metric to ``costs`` (a field of the same board) by a partial customization."""
+        if costs is self.costs:
+            return
+        with self._lock:
+            if costs is self.costs:
+                return
+            t0 = time.perf_counter()
+            old = self.costs
+            changed = old.cell != costs.cell
+            if old.edge.size or costs.edge.size:
+                nd = costs.topology.ndir
+                e0 = old.edge.reshape(-1, nd) if old.edge.size else np.zeros((1, nd))
+                e1 = costs.edge.reshape(-1, nd) if costs.edge.size else np.zeros((1, nd))
+                changed |= np.any(e0 != e1, axis=1)
+            ids = np.flatnonzero(changed)
+            if ids.size:
+                st, mt, k = self.structure, self.metric, _k()
+                arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
+                                           costs.topology.kernel_bundle, mt.inp)
+                if self._queued is None:
+                    self._queued = np.zeros(st.up_head.shape[0], dtype=np.uint8)
+                _, self._heap = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
+                                         mt.inp, mt.weight, mt.middle, self._heap, self._queued)
+                self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
+            self.costs = costs
+            self.edit_seconds += time.perf_counter() - t0
+
+    # -- queries on padded ids (the dispatcher checked the cells and the trivial cases) ---------
+    def _scratch(self) -> _Scratch:
+        return per_thread("cch_states", int(self.structure.parent.shape[0]), _Scratch, keep=1)
+
+    def _arcs(self) -> tuple[Any, ...]:
+        """``(fwd, bwd, fwd_arc, bwd_arc)`` for ``query``: the query arcs, or every arc after edits."""
+        fast = self._fast
+        if fast is not None:
+            return fast
+        st, w = self.structure, self.metric.weight
+        none = np.empty(0, dtype=np.int32)
+        return (st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none
+
+    def _slow(self, seconds: float) -> None:
+        """Count a query over every arc; rebuild the query arcs once such queries cost as much (rent or buy)."""
+        self._slow_seconds += seconds
+        if self._slow_seconds >= self._perfect_seconds:
+            with self._lock:
+                if self._fast is None:
+                    self._query_arcs()
+
+    def _query(self, costs: CostField, s: int, t: int) -> tuple[float, int, _Scratch, tuple[Any, ...]]:
+        self.sync(costs)
+        st = self.structure
+        sc = self._scratch()
+        arcs = self._arcs()
+        t0 = time.perf_counter()
+        cost, meet = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs[0], arcs[1], st.parent, sc.df, sc.db,
+                                sc.pf, sc.pb)
+        if arcs[2].shape[0] == 0:
+            self._slow(time.perf_counter() - t0)
+        return float(cost), int(meet), sc, arcs
+
+    def distance(self, costs: CostField, s: int, t: int) -> float:
+        """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
+        cost, meet, _, _ = self._query(costs, s, t)
+        return cost if meet >= 0 else float("inf")
+
+    def path(self, costs: CostField, s: int, t: int) -> Path | None:
+        """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable)."""
+        cost, meet, sc, arcs = self._query(costs, s, t)
+        if meet < 0 or not cost < np.inf:
+            return None
+        st, k = self.structure, _k()
+        rs, rt = int(st.rank_of[s]), int(st.rank_of[t])
+        ids = k.unpack(rs, rt, meet, sc.pf, sc.pb, arcs[2], arcs[3], st.up_first, st.up_head, st.tails, self.metric.middle, st.cell_of)
+        if np.unique(ids).shape[0] != ids.shape[0]:
+            ids = _cut_loops(ids)
+        topo = costs.topology
+        return Path(cells_of(topo, ids), k.walk_cost(ids, costs.cell, costs.edge, topo.kernel_bundle), costs.unit)
+
+    def table(self, costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64]:
+        """The ``(len(src), len(tgt))`` costs between padded ids."""
+        self.sync(costs)
+        st = self.structure
+        sc = self._scratch()
+        arcs = self._arcs()
+        out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
+                                                  arcs[0], arcs[1], st.parent, sc.df, sc.pf)
+        return out
+
+
+def _cut_loops(ids: np.ndarray) -> np.ndarray:
+    """``ids`` without the loops zero-cost steps can leave (a cell seen again: the cells between go)."""
+    out: list[int] = []
+    at: dict[int, int] = {}
+    for x in ids.tolist():
+        if x in at:
+            for y in out[at[x] + 1:]:
+                del at[y]
+            del out[at[x] + 1:]
+            continue
+        at[x] = len(out)
+        out.append(x)
+    return np.array(out, dtype=np.int64)
+
+
+def customized(grid: Grid, costs: CostField, *, shared: Structure | None = None) -> CustomizedPaths:
+    """A customized hierarchy of ``costs`` on ``grid``, on the board's ``shared`` structure when given.
+
+    >>> from wargrid import HexGrid
+    >>> g = HexGrid(6, 5)
+    >>> c = np.ones((5, 6)); c[1:4, 3] = np.inf
+    >>> cp = customized(g, CostField.from_arrays(g, c))
+    >>> p = cp.path(cp.costs, g.topology.padded_id(0, 2), g.topology.padded_id(5, 2))
+    >>> p.cost, p.cells[:3]
+    (6.0, [(0, 2), (1, 1), (2, 1)])
+    """
+    costs = check_costs(grid, costs)
+    t0 = time.perf_counter()
+    st = structure(grid.topology) if shared is None else shared
+    return CustomizedPaths(st, costs, time.perf_counter() - t0)
