@@ -390,6 +390,10 @@ def rk_arcs(m, units):
     return keys // n, keys % n, weights
 
 
+PREPARE: dict = {}
+"""Options of the routingkit section's ``Map.prepare`` calls (``--customizable``)."""
+
+
 def rss_bytes() -> int:
     with open("/proc/self/status") as f:
         for line in f:
@@ -422,13 +426,14 @@ def bench_routingkit(name, m, queries, problems, table: int, edits: int) -> dict
     row.update(rk_order=t1 - t0, rk_struct=t2 - t1, rk_custom=t3 - t2, rk_prep=t3 - t0,
                rk_bpc=(rss_bytes() - r0) / m.grid.mask.sum())
     t0 = time.perf_counter()
-    pp = m.prepare(unit="foot")
-    row.update(prep=time.perf_counter() - t0, bpc=pp.bytes / m.grid.mask.sum())
+    pp = m.prepare(unit="foot", **PREPARE)
+    shared = getattr(getattr(pp, "structure", None), "bytes", 0)  # a customizable board's shared part
+    row.update(prep=time.perf_counter() - t0, bpc=(pp.bytes + shared) / m.grid.mask.sum())
     # further classes: a whole prepare each for wargrid, a customization each for RoutingKit
     further, rk_further = [], []
     for unit in classes[1:]:
         wu = class_weights[unit]
-        dt, _ = timed(m.prepare, unit=unit)
+        dt, _ = timed(m.prepare, unit=unit, **PREPARE)
         further.append(dt)
         t0 = time.perf_counter()
         other = rk.CCHMetric(cch, wu.tolist())
@@ -592,7 +597,11 @@ def main() -> None:
     ap.add_argument("--sections", default="astar,field,prepared,routingkit",
                     help="comma-separated subset of astar,field,prepared,routingkit")
     ap.add_argument("--edits", type=int, default=50, help="random one-cell edits a board (routingkit section)")
+    ap.add_argument("--customizable", action="store_true",
+                    help="the routingkit section prepares with Map.prepare(customizable=True)")
     args = ap.parse_args()
+    if args.customizable:
+        PREPARE["customizable"] = True
 
     import wargrid
 

@@ -52,6 +52,12 @@ def _prepared(m: Map) -> None:
     if path is not None:
         m.set_terrain([path.cells[len(path.cells) // 2]], "hills")  # dearer: the hierarchy repairs
         m.path((0, 0), (11, 9))
+    m.prepare(progress=False, customizable=True)  # the customizable structure: query, table, an edit customized in
+    m.path((0, 0), (11, 9))
+    m.distance((0, 0), (11, 9))
+    m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7)])
+    m.set_terrain([(5, 5)], "water")
+    m.path((0, 0), (11, 9))
 
 
 def _sight(m: Map, kind: str) -> None:

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from movement_oracle import boards, costs_of, dijkstra, path_cost
-from wargrid import HexGrid, SquareGrid
+from movement_oracle import boards, costs_of, dijkstra, grids, path_cost
+from test_prepared import _check_map, _edit, _random_map
+from wargrid import HexGrid, Map, SquareGrid
 from wargrid.costs import CostField
 from wargrid.movement.cch import customized, structure
 
@@ -50,6 +51,7 @@ def _check(g, cost, e, cp, f):
             assert _close(got[i, j], 0.0 if a == b else want.get(b, INF))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(board=boards(max_side=7), data=st.data())
 def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
@@ -100,3 +102,44 @@ def test_square8_corner_rule_and_a_wall_raised_then_opened():
     assert cp.distance(f2, t.padded_id(2, 0), t.padded_id(2, 4)) == INF
     f3 = CostField.from_arrays(g, np.ones((5, 5)))
     assert cp.distance(f3, t.padded_id(2, 0), t.padded_id(2, 4)) == 4.0
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_a_map_prepared_customizable_stays_exact_after_random_edits(data):
+    g = data.draw(grids(max_side=6))
+    m = _random_map(data, g)
+    unit = data.draw(st.sampled_from(["foot", "cavalry"]))
+    pp = m.prepare(unit=unit, progress=False, customizable=True)
+    other = m.prepare(unit="cavalry" if unit == "foot" else "foot", progress=False, customizable=True)
+    assert pp.structure is other.structure
+    _check_map(m, unit)
+    for _ in range(data.draw(st.integers(1, 3))):
+        _edit(data, m)
+        _check_map(m, unit)
+    assert m.derived.prepared(unit) is pp or m.derived.prepared(unit).structure is not pp.structure
+
+
+def test_map_prepare_customizable_shares_the_board_and_answers_after_a_bridge_falls():
+    m = Map(HexGrid(9, 7))
+    m.set_terrain([(4, y) for y in range(7)], "water")
+    m.set_overlay([(4, 3)], "bridge")
+    seen = []
+    foot = m.prepare(unit="foot", customizable=True, progress=lambda d, t: seen.append((d, t)))
+    cav = m.prepare(unit="cavalry", customizable=True, progress=False)
+    assert foot.structure is cav.structure and seen[-1] == (2, 2)
+    assert foot.bytes > 0 and foot.arcs > 0 and not foot.stale
+    p = m.path((0, 3), (8, 3), unit="foot")
+    assert (4, 3) in p.cells and p.cost == m.distance_field((0, 3), unit="foot")[3, 8]
+    m.set_overlay([(4, 3)], None)
+    assert m.path((0, 3), (8, 3), unit="foot") is None and m.distance((0, 3), (8, 3), unit="foot") == INF
+    m.set_overlay([(4, 5)], "bridge")  # cheaper again: customized in as well
+    q = m.path((0, 3), (8, 3), unit="foot")
+    assert (4, 5) in q.cells and q.cost == m.distance_field((0, 3), unit="foot")[3, 8]
+    assert m.derived.prepared("foot") is foot
+    t = m.distance_table([(0, 3), (8, 6)], [(8, 3), (0, 0)], unit="foot")
+    f = m.distance_field((0, 3), unit="foot")
+    assert t[0].tolist() == [f[3, 8], f[0, 0]]
+    m.prepare(unit="foot", progress=False)  # the default structure again
+    assert not hasattr(m.derived.prepared("foot"), "structure")

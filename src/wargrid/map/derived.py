@@ -29,16 +29,18 @@ and rebuilds what it is asked for.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import Callable, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from .._progress import Progress
+from .._progress import Progress, reporter
 from ..costs import CostField
 from ..grids.boards import Grid
-from ..movement.prepared import PreparedPaths, prepare as _prepare
+from ..movement.cch import CustomizedPaths, Structure, structure
+from ..movement.prepared import Prepared, prepare as _prepare
 from ..movement.zones import ZoneChange, ZoneState
 from ..sight.board import SightBoard, prepare
 
@@ -100,7 +102,8 @@ class Derived:
         self._sight: dict[bool, SightBoard] = {}
         self._blocks: npt.NDArray[np.bool_] | None = None
         self._extra: dict[object, object] = {}
-        self._prepared: dict[str, PreparedPaths] = {}
+        self._prepared: dict[str, Prepared] = {}
+        self._structure: Structure | None = None
 
     # -- cost fields ----------------------------------------------------------------------
     def cost_field(self, unit: str, walls: str = "stop") -> CostField:
@@ -163,13 +166,29 @@ class Derived:
         return board
 
     # -- prepared path structures ---------------------------------------------------------------
-    def prepare(self, unit: str, progress: Progress = True) -> PreparedPaths:
-        """Build (again) the prepared path structure of class ``unit`` from its current cost field."""
+    def prepare(self, unit: str, progress: Progress = True, customizable: bool | None = None) -> Prepared:
+        """Build (again) the prepared path structure of class ``unit`` from its current cost field
+        (``customizable``: a customized one on the board's shared structure; ``None``: as the last one)."""
         with self.lock:
-            pp = self._prepared[unit] = _prepare(self._owner.grid, self.cost_field(unit), progress=progress)
+            if customizable is None:
+                customizable = isinstance(self._prepared.get(unit), CustomizedPaths)
+            grid = self._owner.grid
+            pp: Prepared
+            if customizable:
+                with reporter(progress, 2, f"prepare {unit}", unit="step") as tick:
+                    t0 = time.perf_counter()
+                    st = self._structure
+                    if st is None:
+                        st = self._structure = structure(grid.topology)
+                    tick(1)
+                    pp = CustomizedPaths(st, self.cost_field(unit), time.perf_counter() - t0)
+                    tick(2)
+            else:
+                pp = _prepare(grid, self.cost_field(unit), progress=progress)
+            self._prepared[unit] = pp
         return pp
 
-    def prepared(self, unit: str) -> PreparedPaths | None:
+    def prepared(self, unit: str) -> Prepared | None:
         """The prepared structure of ``unit`` (``None``: never prepared); rebuilt first when ``stale``."""
         pp = self._prepared.get(unit)
         if pp is not None and pp.stale and pp.costs is not self.cost_field(unit):
@@ -213,6 +232,7 @@ class Derived:
             self._costs.clear()
             self._zones.clear()
             self._prepared.clear()
+            self._structure = None
             self._sight.clear()
             self._blocks = None
             self._extra.clear()

@@ -10,7 +10,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._progress import Progress, check_progress, reporter
 from ..movement.clearance import check_size, clearance_map
 from ..movement.dispatch import dispatch_path, paths as _paths, shortest_distance
-from ..movement.prepared import PreparedPaths, distance_table
+from ..movement.prepared import Prepared, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
 from ..movement.search import Path, check_weight, distance_field
 from ..movement.turns import Route, route
@@ -241,7 +241,7 @@ class MovementQueries(MapCore):
         """
         return clearance_map(self.grid, self.cost_field(unit=unit))
 
-    def prepare(self, *, unit: str | None = None, progress: Progress = True) -> PreparedPaths:
+    def prepare(self, *, unit: str | None = None, progress: Progress = True, customizable: bool = False) -> Prepared:
         """Prepare exact fast path and distance queries for ``unit`` (a contraction hierarchy; see ``wargrid.movement.prepared``).
 
         ``path``, ``paths``, ``distance`` and ``distance_table`` use it from
@@ -249,6 +249,13 @@ class MovementQueries(MapCore):
         repairs the answer (or searches) and the structure is rebuilt once
         those repairs have cost as much as a build. Calling ``prepare`` again
         rebuilds it from the current costs.
+
+        With ``customizable=True`` the structure is a customizable one
+        (``wargrid.movement.cch``): the board's order and shortcut structure
+        are built once and shared by every class prepared so, each class
+        costs a customization only, and an edit is customized in before the
+        next query (exact whether costs rose or fell). It holds several times
+        the memory of the default structure.
 
         Parameters
         ----------
@@ -259,11 +266,14 @@ class MovementQueries(MapCore):
             takes more than a second; ``False`` or ``None``: nothing; a
             callable is called as ``progress(done, total)`` with integer
             counts (``done`` never decreasing, the last call ``done ==
-            total``); one unit is a passable cell ordered or contracted.
+            total``); one unit is a passable cell ordered or contracted
+            (customizable: the board's structure, then the class's customization).
+        customizable : bool, default False
+            A customizable structure (see above) instead of a hierarchy of this class's field alone.
 
         Returns
         -------
-        PreparedPaths
+        PreparedPaths or CustomizedPaths
             The structure (``build_seconds``, ``bytes``, ``arcs``); the map keeps it.
 
         Raises
@@ -288,7 +298,7 @@ class MovementQueries(MapCore):
         ((0, 90), (90, 90))
         """
         name = self.unit_class(unit)
-        return self.derived.prepare(name, check_progress(progress))
+        return self.derived.prepare(name, check_progress(progress), bool(customizable))
 
     def distance(self, a: Cell, b: Cell, *, unit: str | None = None, size: int = 1) -> float:
         """The cheapest cost for ``unit`` from cell ``a`` to cell ``b`` (``(x, y)``), ``inf`` when unreachable.

@@ -202,8 +202,10 @@ class CustomizedPaths:
 
     @property
     def bytes(self) -> int:
-        """Memory this class's metric holds (the shared structure not counted)."""
-        return sum(int(a.nbytes) for a in self.metric)
+        """Memory this class holds: its metric and query arcs (the shared ``structure.bytes`` not counted)."""
+        fast = self._fast
+        arcs = [] if fast is None else [*fast[0], *fast[1], fast[2], fast[3]]
+        return sum(int(a.nbytes) for a in [*self.metric, *arcs])
 
     @property
     def arcs(self) -> int:

@@ -60,7 +60,7 @@ from ..grids.boards import Grid
 from ._array_cache import ArrayCache, cached, remember
 from .clearance import check_size, footprint_costs
 from .jps import jps_path, jps_pays
-from .prepared import UNANSWERED as _UNANSWERED, PreparedPaths
+from .prepared import UNANSWERED as _UNANSWERED, Prepared
 from .search import SEARCH_BYTES_PER_CELL, Path, check_weight, jps_applies, search_checked, stop_array
 from .zones import ZoneState
 
@@ -118,7 +118,7 @@ def dispatch_path(
     stop: npt.NDArray[np.bool_] | None = None,
     search: str = "auto",
     zones: Connectivity | None = None,
-    prepared: PreparedPaths | None = None,
+    prepared: Prepared | None = None,
     size: int = 1,
 ) -> Path | None:
     """The dispatcher, on checked arguments (cells on the board, ``weight`` >= 1, ``search`` in ``SEARCHES``,
@@ -181,7 +181,7 @@ def shortest_distance(
     goal: Cell,
     *,
     zones: Connectivity | None = None,
-    prepared: PreparedPaths | None = None,
+    prepared: Prepared | None = None,
     size: int = 1,
 ) -> float:
     """The cheapest cost from ``start`` to ``goal`` (checked cells), ``inf`` when unreachable.
@@ -320,7 +320,7 @@ def paths(
     weight: float = 1.0,
     workers: int = 2,
     zones: Connectivity | None = None,
-    prepared: PreparedPaths | None = None,
+    prepared: Prepared | None = None,
     progress: Progress = True,
     size: int = 1,
 ) -> list[Path | None]:

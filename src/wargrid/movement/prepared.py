@@ -110,11 +110,12 @@ from .._progress import Progress, check_progress, reporter
 from ..costs import CostField
 from ..errors import ArgumentError, PrepareMemoryError
 from ..grids.boards import Grid, Topology
+from .cch import CustomizedPaths
 from .clearance import sized_costs
 from .search import Path, cells_of, check_cells, check_costs, padded_id, per_thread, topo_bundle
 
 __all__ = [
-    "PreparedPaths", "PrepareMemoryError", "prepare", "distance_table", "UNANSWERED",
+    "PreparedPaths", "Prepared", "PrepareMemoryError", "prepare", "distance_table", "UNANSWERED",
     "WITNESS_SETTLE",
 ]
 
@@ -455,6 +456,9 @@ class PreparedPaths:
 
 
 _CLEAN = _Drift(True, True, None)
+
+Prepared = PreparedPaths | CustomizedPaths
+"""What ``Map.prepare`` keeps for a class: a hierarchy of one field, or a customized one (``wargrid.movement.cch``)."""
 
 
 def _drift(f0: CostField, f1: CostField) -> _Drift:
@@ -895,12 +899,12 @@ def distance_table(
     sources: Sequence[tuple[int, int]],
     targets: Sequence[tuple[int, int]],
     *,
-    prepared: PreparedPaths | None = None,
+    prepared: Prepared | None = None,
     size: int = 1,
 ) -> npt.NDArray[np.float64]:
     """``(len(sources), len(targets))`` cheapest costs from every source to every target (``inf``: unreachable).
 
-    With ``prepared`` (a ``PreparedPaths`` of this board) and a field it
+    With ``prepared`` (a ``PreparedPaths`` or ``CustomizedPaths`` of this board) and a field it
     answers for, the hierarchy's bucket method; otherwise one Dijkstra a
     source, stopped when every target is settled.
 
@@ -912,7 +916,7 @@ def distance_table(
         What the movement class pays.
     sources, targets : list of (x, y)
         Cells on the board (at least one each).
-    prepared : PreparedPaths, optional
+    prepared : PreparedPaths or CustomizedPaths, optional
         A hierarchy of this board (``prepare``); one-cell units only, so not
         used with ``size`` > 1.
     size : int
