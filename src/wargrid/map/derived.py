@@ -238,7 +238,13 @@ class Derived:
             self._extra.clear()
             return []
         if kind in ("terrain_changed", "overlay_changed"):
-            self._costs = {k: owner._patch_cost_field(f, xs, ys, k[1]) for k, f in self._costs.items()}
+            patched = {k: owner._patch_cost_field(f, xs, ys, k[1]) for k, f in self._costs.items()}
+            ids = (ys + 1) * owner.grid.topology.pw + xs + 1
+            for u, pp in self._prepared.items():
+                key = (u, "stop")  # the field Map.prepare customizes
+                if isinstance(pp, CustomizedPaths) and key in patched:
+                    pp.hint(self._costs[key], patched[key], ids)  # the cells a customizable class reads again
+            self._costs = patched
         else:
             self._costs.clear()
         self._sight.clear()

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -65,6 +66,9 @@ class Structure(NamedTuple):
     down_arc: npt.NDArray[np.int32]
     step_code: npt.NDArray[np.int64]
     """Board step ``p * ndir + d`` -> ``2 * arc`` (upward) or ``2 * arc + 1`` (downward), ``-1``: none."""
+    parts: npt.NDArray[np.int64]
+    """The first cut's halves, ranks ``[0, parts[0])`` and ``[parts[0], parts[1])``: no arc joins them, so
+    they are customized on two threads."""
 
     @property
     def bytes(self) -> int:
@@ -102,7 +106,7 @@ def structure(topo: Topology) -> Structure:
     valid = topo.pad(topo.valid, False).ravel()
     index, nb_first, nb = k.board_graph(valid, tb)
     cells = np.flatnonzero(index >= 0)
-    order = k.nested_dissection((cells % topo.pw).astype(np.int64), (cells // topo.pw).astype(np.int64),
+    order, parts = k.nested_dissection((cells % topo.pw).astype(np.int64), (cells // topo.pw).astype(np.int64),
                                 nb_first, nb, 1)
     rank = np.empty(order.shape[0], dtype=np.int32)
     rank[order] = np.arange(order.shape[0], dtype=np.int32)
@@ -112,7 +116,7 @@ def structure(topo: Topology) -> Structure:
     rank_of = np.full(index.shape[0], -1, dtype=np.int32)
     rank_of[cells] = rank
     return Structure(rank_of, cells[order].astype(np.int64), up_first, up_head, tails, parent, down_first, down_arc,
-                     k.step_arcs(index, rank, up_first, up_head, tb))
+                     k.step_arcs(index, rank, up_first, up_head, tb), parts)
 
 
 def _metric(st: Structure, costs: CostField) -> Metric:
@@ -120,10 +124,26 @@ def _metric(st: Structure, costs: CostField) -> Metric:
     arcs = st.up_head.shape[0]
     inp = np.empty((arcs, 2))
     k.input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, inp)
-    weight = np.empty((arcs, 2))
-    middle = np.empty((arcs, 2), dtype=np.int32)
-    k.customize(st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, inp, weight, middle)
+    weight = inp.copy()
+    middle = np.full((arcs, 2), -1, dtype=np.int32)
+    _halves(k.customize, st, (weight, middle), last=True)
     return Metric(inp, weight, middle)
+
+
+def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, last: bool) -> None:
+    """``kernel(lo, hi, <structure>, *args)`` over every rank: the first cut's two halves on two threads (no
+    arc joins them), the ranks above them (``last``: after the halves, else before) on this one."""
+    a, b = (int(x) for x in st.parts)
+    m = int(st.parent.shape[0])
+    common = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, *args)
+    if not last:
+        kernel(b, m, *common)
+    with ThreadPoolExecutor(1) as pool:
+        other = pool.submit(kernel, a, b, *common)
+        kernel(0, a, *common)
+        other.result()
+    if last:
+        kernel(b, m, *common)
 
 
 class _Scratch:
@@ -167,6 +187,8 @@ class CustomizedPaths:
         self._fast: tuple[Any, ...] | None = None
         self._slow_seconds = 0.0
         self._lock = threading.Lock()
+        self._pending_for: CostField | None = None
+        self._pending: list[npt.NDArray[np.int64]] = []
         self._query_arcs()
         self.build_seconds = seconds + time.perf_counter() - t0
         self.fallback_seconds = 0.0
@@ -182,14 +204,14 @@ class CustomizedPaths:
         w = self.metric.weight.copy()
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
         ties = bool(w.size) and float(w.min()) > 0.0
-        k.perfect(st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, w, keep, ties)
+        _halves(k.perfect, st, (w, keep, ties), last=False)
         self._fast = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep)
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        del state["_lock"], state["_queued"], state["_heap"], state["_fast"]
+        del state["_lock"], state["_queued"], state["_heap"], state["_fast"], state["_pending_for"], state["_pending"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -199,6 +221,7 @@ class CustomizedPaths:
         self._queued = None
         self._fast = None
         self._slow_seconds = 0.0
+        self._pending_for, self._pending = None, []
 
     @property
     def bytes(self) -> int:
@@ -230,14 +253,8 @@ class CustomizedPaths:
             if costs is self.costs:
                 return
             t0 = time.perf_counter()
-            old = self.costs
-            changed = old.cell != costs.cell
-            if old.edge.size or costs.edge.size:
-                nd = costs.topology.ndir
-                e0 = old.edge.reshape(-1, nd) if old.edge.size else np.zeros((1, nd))
-                e1 = costs.edge.reshape(-1, nd) if costs.edge.size else np.zeros((1, nd))
-                changed |= np.any(e0 != e1, axis=1)
-            ids = np.flatnonzero(changed)
+            ids = np.unique(np.concatenate(self._pending)) if costs is self._pending_for else _changed(self.costs, costs)
+            self._pending_for, self._pending = None, []
             if ids.size:
                 st, mt, k = self.structure, self.metric, _k()
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
@@ -249,6 +266,18 @@ class CustomizedPaths:
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
+
+    def hint(self, old: CostField, new: CostField, ids: npt.NDArray[np.int64]) -> None:
+        """``new`` is ``old`` with the cells of padded ids ``ids`` changed (``Map``'s edits say so): ``sync`` to
+        ``new`` then reads those cells only instead of comparing the fields."""
+        with self._lock:
+            if old is self.costs:
+                self._pending, self._pending_for = [ids], new
+            elif old is self._pending_for:
+                self._pending.append(ids)
+                self._pending_for = new
+            else:  # a field this structure never saw: sync compares
+                self._pending, self._pending_for = [], None
 
     # -- queries on padded ids (the dispatcher checked the cells and the trivial cases) ---------
     def _scratch(self) -> _Scratch:
@@ -310,6 +339,17 @@ class CustomizedPaths:
         out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
                                                   arcs[0], arcs[1], st.parent, sc.df, sc.pf)
         return out
+
+
+def _changed(old: CostField, new: CostField) -> npt.NDArray[np.int64]:
+    """The padded ids whose cell cost or edge costs differ between two fields of one board."""
+    changed = old.cell != new.cell
+    if old.edge.size or new.edge.size:
+        nd = new.topology.ndir
+        e0 = old.edge.reshape(-1, nd) if old.edge.size else np.zeros((1, nd))
+        e1 = new.edge.reshape(-1, nd) if new.edge.size else np.zeros((1, nd))
+        changed |= np.any(e0 != e1, axis=1)
+    return np.flatnonzero(changed)
 
 
 def _cut_loops(ids: np.ndarray) -> np.ndarray:

@@ -69,7 +69,8 @@ def board_graph(valid, tb):
 
 @jit
 def nested_dissection(xs, ys, nb_first, nb, leaf):
-    """``order``: compact indices from the lowest rank to the highest, by recursive bisection.
+    """``(order, parts)``: compact indices from the lowest rank to the highest, by recursive bisection, and the
+    first cut's two halves as rank ranges ``[0, parts[0])`` and ``[parts[0], parts[1])`` (no arc joins them).
 
     A region is cut across its longer side at the median coordinate; the
     separator is the smaller of the two sides' boundaries (the cells with a
@@ -79,6 +80,7 @@ def nested_dissection(xs, ys, nb_first, nb, leaf):
     """
     m = xs.shape[0]
     order = np.arange(m).astype(np.int32)
+    parts = np.array([m, m], dtype=np.int64)
     side = np.zeros(m, dtype=np.int8)
     stamp = np.full(m, -1, dtype=np.int64)
     buf = np.empty(m, dtype=np.int32)
@@ -156,6 +158,9 @@ def nested_dissection(xs, ys, nb_first, nb, leaf):
                 b_end = lo + k
         for i in range(k):
             order[lo + i] = buf[i]
+        if tag == 1:
+            parts[0] = a_end
+            parts[1] = b_end
         if top + 2 > stack.shape[0]:
             grown = np.empty((2 * stack.shape[0], 2), dtype=np.int64)
             grown[:top] = stack[:top]
@@ -165,7 +170,7 @@ def nested_dissection(xs, ys, nb_first, nb, leaf):
         stack[top + 1, 0] = a_end
         stack[top + 1, 1] = b_end
         top += 2
-    return order
+    return order, parts
 
 
 @jit
@@ -325,14 +330,13 @@ def input_weights(code, cell, edge, tb, inp):
 
 
 @jit
-def customize(up_first, up_head, down_first, down_arc, tails, inp, w, mid):
-    """Every arc's weights (``w``, ``(arcs, 2)``: upward, downward) and middles (``mid``) from the input
-    weights, by lower triangles in increasing rank."""
+def customize(lo, hi, up_first, up_head, down_first, down_arc, tails, w, mid):
+    """The weights (``w``, ``(arcs, 2)``: upward, downward; the input weights on entry) and middles (``mid``,
+    ``-1`` on entry) of the arcs from nodes ``lo .. hi - 1``, by lower triangles in increasing rank (the
+    arcs from lower nodes are final)."""
     m = up_first.shape[0] - 1
-    w[:] = inp
-    mid[:] = -1
     pos = np.empty(m, dtype=np.int64)
-    for u in range(m):
+    for u in range(lo, hi):
         for a in range(up_first[u], up_first[u + 1]):
             pos[up_head[a]] = a
         for e in range(down_first[u], down_first[u + 1]):
@@ -369,36 +373,31 @@ def count_triangles(up_first, down_first, down_arc, tails):
 
 @helper
 def _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, w, mid):
-    """Arc ``a = (u, x)``'s weights from its input and its lower triangles (the two down lists met in
-    increasing ``w``); returns whether they changed."""
+    """Arc ``a = (u, x)``'s weights from its input and its lower triangles ``v`` (the shorter of the two
+    down lists, each ``v``'s arc to the other end found in ``v``'s sorted list); returns whether they changed."""
     bu = inp[a, 0]
     bd = inp[a, 1]
     mu = -1
     md = -1
-    i = down_first[u]
-    iend = down_first[u + 1]
-    j = down_first[x]
-    jend = down_first[x + 1]
-    while i < iend and j < jend:
+    short = down_first[u + 1] - down_first[u] <= down_first[x + 1] - down_first[x]
+    y = u if short else x
+    other = x if short else u
+    for i in range(down_first[y], down_first[y + 1]):
         e = down_arc[i]
-        f = down_arc[j]
-        we = tails[e]
-        wf = tails[f]
-        if we < wf:
-            i += 1
-        elif wf < we:
-            j += 1
-        else:
-            s = w[e, 1] + w[f, 0]
-            if s < bu:
-                bu = s
-                mu = we
-            s = w[f, 1] + w[e, 0]
-            if s < bd:
-                bd = s
-                md = we
-            i += 1
-            j += 1
+        v = tails[e]
+        f = find_arc(v, other, up_first, up_head)
+        if f < 0:
+            continue
+        if not short:
+            e, f = f, e  # e: (v, u), f: (v, x)
+        s = w[e, 1] + w[f, 0]
+        if s < bu:
+            bu = s
+            mu = v
+        s = w[f, 1] + w[e, 0]
+        if s < bd:
+            bd = s
+            md = v
     same = bu == w[a, 0] and bd == w[a, 1]
     w[a, 0] = bu
     w[a, 1] = bd
@@ -431,16 +430,32 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
         queued[a] = 0
         u = tails[a]
         x = up_head[a]
+        ou = w[a, 0]
+        od = w[a, 1]
         if not _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, w, mid):
             continue
         moved += 1
-        # a is the lower arc (u, x) of the triangles (u, x, y), y another upward neighbour of u
-        for a2 in range(up_first[u], up_first[u + 1]):
-            y = up_head[a2]
+        # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u: the arc b between x
+        # and y is recomputed when the triangle's sum changed and now beats b or made b's weight before
+        for c in range(up_first[u], up_first[u + 1]):
+            y = up_head[c]
             if y == x:
                 continue
-            b = find_arc(x, y, up_first, up_head) if x < y else find_arc(y, x, up_first, up_head)
-            if not queued[b]:
+            if x < y:
+                b = find_arc(x, y, up_first, up_head)
+                s0 = od + w[c, 0]  # x -> u -> y
+                s1 = w[a, 1] + w[c, 0]
+                t0 = w[c, 1] + ou  # y -> u -> x
+                t1 = w[c, 1] + w[a, 0]
+            else:
+                b = find_arc(y, x, up_first, up_head)
+                s0 = w[c, 1] + ou  # y -> u -> x
+                s1 = w[c, 1] + w[a, 0]
+                t0 = od + w[c, 0]  # x -> u -> y
+                t1 = w[a, 1] + w[c, 0]
+            if queued[b]:
+                continue
+            if (s1 != s0 and (s1 < w[b, 0] or s0 == w[b, 0])) or (t1 != t0 and (t1 < w[b, 1] or t0 == w[b, 1])):
                 queued[b] = 1
                 nh = _heap_push(heap, nh, b)
                 if nh >= heap.shape[0]:
@@ -761,14 +776,14 @@ def step_changes(ids, code, cell, edge, tb, inp):
 
 
 @jit
-def perfect(up_first, up_head, down_first, down_arc, tails, w, keep, ties):
-    """Perfect customization of ``w`` in place (every arc's weight becomes the ends' true distance), in
-    decreasing rank; bit ``d`` of ``keep[a]`` (1 upward, 2 downward) is cleared where a path through an
+def perfect(lo, hi, up_first, up_head, down_first, down_arc, tails, w, keep, ties):
+    """Perfect customization of ``w`` in place for the triangles whose middle node is in ``lo .. hi - 1``
+    (every arc's weight becomes the ends' true distance once every node is done), in decreasing rank; bit ``d`` of ``keep[a]`` (1 upward, 2 downward) is cleared where a path through an
     intermediate or upper node is cheaper, or as cheap when ``ties`` (sound when no arc weighs nothing: each
     such path's arcs weigh less), so the query needs no such arc direction."""
     m = up_first.shape[0] - 1
     pos = np.empty(m, dtype=np.int64)
-    for u in range(m - 1, -1, -1):
+    for u in range(hi - 1, lo - 1, -1):
         for a in range(up_first[u], up_first[u + 1]):
             pos[up_head[a]] = a
         for e in range(down_first[u], down_first[u + 1]):
