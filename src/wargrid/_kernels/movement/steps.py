@@ -58,7 +58,13 @@ def slot_base(p, pmode, ndir, pw):
 @helper
 def step_to(p, d, off, ndir, pmode, wrap, width, pw):
     """Padded id of the neighbour of ``p`` in direction ``d`` (parity and wrap applied)."""
-    q = p + off[slot_base(p, pmode, ndir, pw) + d]
+    return wrap_padded(p + off[slot_base(p, pmode, ndir, pw) + d], wrap, width, pw)
+
+
+@jit
+def wrap_padded(q, wrap, width, pw):
+    """Padded id ``q`` brought back onto the board across the wrap seam (when ``wrap``): a step
+    onto the left padding column lands in the last column, onto the right one in the first."""
     if wrap:
         qx = q % pw
         if qx == 0:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import helper, jit
+from ..movement.steps import parity_slot, wrap_padded
 
 SAME_OWNER = -2
 """``who`` for ``spread``: through nodes owned as the node they are reached from."""
@@ -38,20 +39,9 @@ def build_graph(passable, offsets, pw, ph, width, parity_mode, wrap):
         x = p % pw - 1
         y = p // pw - 1
         cell[i] = y * width + x
-        par = 0
-        if parity_mode == 1:
-            par = x & 1
-        elif parity_mode == 2:
-            par = y & 1
+        par = parity_slot(x, y, parity_mode, 1)
         for d in range(ndir):
-            q = p + offsets[par, d]
-            if wrap:
-                qx = q % pw
-                if qx == 0:
-                    q += width
-                elif qx == width + 1:
-                    q -= width
-            j = pnode[q]
+            j = pnode[wrap_padded(p + offsets[par, d], wrap, width, pw)]
             if j >= 0 and j != i:
                 nbr[i, d] = j
     return nbr, cell

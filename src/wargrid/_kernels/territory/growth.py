@@ -5,8 +5,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from .graph import SAME_OWNER, bfs, spread
+
+
+@helper
+def _enqueue(k, j, top, qcell, qnext, head, tail):
+    """Append node ``j`` to player ``k``'s list (``head``/``tail`` slots, ``qnext`` links) at slot ``top``;
+    returns the next free slot."""
+    qcell[top] = j
+    if head[k] < 0:
+        head[k] = top
+    else:
+        qnext[tail[k]] = top
+    tail[k] = top
+    return top + 1
 
 
 @jit
@@ -37,13 +50,7 @@ def grow(nbr, w, seeds, owner):
         for d in range(ndir):
             j = nbr[s, d]
             if j >= 0 and owner[j] < 0:
-                qcell[top] = j
-                if head[k] < 0:
-                    head[k] = top
-                else:
-                    qnext[tail[k]] = top
-                tail[k] = top
-                top += 1
+                top = _enqueue(k, j, top, qcell, qnext, head, tail)
     while True:
         best = -1
         for k in range(P):
@@ -67,13 +74,7 @@ def grow(nbr, w, seeds, owner):
         for d in range(ndir):
             j = nbr[got, d]
             if j >= 0 and owner[j] < 0:
-                qcell[top] = j
-                if head[best] < 0:
-                    head[best] = top
-                else:
-                    qnext[tail[best]] = top
-                tail[best] = top
-                top += 1
+                top = _enqueue(best, j, top, qcell, qnext, head, tail)
     return W
 
 
