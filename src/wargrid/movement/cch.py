@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .. import _budget
 from .._scratch import per_thread
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
@@ -119,9 +120,17 @@ def structure(topo: Topology) -> Structure:
                      k.step_arcs(index, rank, up_first, up_head, tb), parts)
 
 
+METRIC_BYTES_PER_ARC = 64
+"""A class's peak bytes an arc while it is customized: input, weights and middles (40), the perfect
+customization's copy of the weights and its marks (17), the query arcs (about a quarter of the directions)."""
+
+
 def _metric(st: Structure, costs: CostField) -> Metric:
     k = _k()
     arcs = st.up_head.shape[0]
+    _budget.check_memory(arcs * METRIC_BYTES_PER_ARC, what="Map.prepare(customizable=True)", name="board",
+                         value=f"{costs.topology.width} x {costs.topology.height}",
+                         hint="prepare without customizable=True (a structure a few times smaller)")
     inp = np.empty((arcs, 2))
     k.input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, inp)
     weight = inp.copy()
@@ -204,7 +213,10 @@ class CustomizedPaths:
         w = self.metric.weight.copy()
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
         ties = bool(w.size) and float(w.min()) > 0.0
-        _halves(k.perfect, st, (w, keep, ties), last=False)
+        finite = np.isfinite(w).any(axis=1)
+        dead = np.ones(st.parent.shape[0], dtype=np.bool_)
+        dead[st.tails[finite]] = False
+        _halves(k.perfect, st, (w, keep, ties, dead), last=False)
         self._fast = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep)
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
