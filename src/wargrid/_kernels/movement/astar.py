@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .heap import heap_pop, heap_up, key_pop, key_up
+from .heap import heap_pop, heap_up, key_pop, key_up, open_start
 from .heuristics import heuristic, heuristic_xy
 from .steps import INF, _U, corner_pass, parity_slot, slot_base, step_xy, topo_info
 
@@ -32,12 +32,8 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
     gy = goal // pw - 1
     op = 2 * gen
     cl = op + 1
-    g[start] = 0.0
-    parent[start] = -1
-    stamp[start] = op
     h0 = heuristic(start, gx, gy, hk, hexk, wrap, width, pw)
-    heap_up(0, h0 * hscale, 0.0, start, hf, hg, hid, pos)
-    n = 1
+    n = open_start(start, h0 * hscale, state, gen)
     best = start
     besth = h0
     bestg = 0.0
@@ -149,14 +145,7 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
     op = np.int32(2 * gen)
     cl = np.int32(2 * gen + 1)
     c_uni = cell[su]
-    g[su] = 0.0
-    parent[su] = -1
-    stamp[su] = op
-    hf[0] = 0.0
-    hg[0] = 0.0
-    hid[0] = start
-    pos[su] = 0
-    n = 1
+    n = open_start(start, 0.0, state, gen)
     while n > 0:
         u = _U(hid[0])
         gu = hg[0]

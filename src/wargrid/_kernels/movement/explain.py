@@ -19,7 +19,7 @@ their ids and the number of cells closed when they were opened
 from __future__ import annotations
 
 from .._jit import jit
-from .heap import heap_pop, heap_up
+from .heap import heap_pop, heap_up, open_start
 from .heuristics import heuristic_xy
 from .steps import INF, corner_pass, parity_slot, step_xy, topo_info
 
@@ -46,15 +46,11 @@ def search_trace(cell, edge, start, goal, early, topo, hscale, mode, state, gen,
     gy = goal // pw - 1
     op = 2 * gen
     cl = op + 1
-    g[start] = 0.0
-    parent[start] = -1
-    stamp[start] = op
     h0 = heuristic_xy(start % pw - 1, start // pw - 1, gx, gy, hk, hexk, wrap, width)
     f0 = 0.0
     if mode == GREEDY or mode == ASTAR:
         f0 = h0 * hscale
-    heap_up(0, f0, 0.0, start, hf, hg, hid, pos)
-    n = 1
+    n = open_start(start, f0, state, gen)
     nc = 0
     no = 1
     opened[0] = start

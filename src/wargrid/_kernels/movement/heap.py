@@ -95,6 +95,18 @@ def heap_pop(n, hf, hg, hid, pos):
 
 
 @helper
+def open_start(start, f, state, gen):
+    """Open a search from ``start`` at ``f`` in ``state`` (``bundles.SearchArrays``): ``g`` 0, no
+    parent, stamped open (``2 gen``), alone in the open list; returns the open list's size, 1."""
+    g, parent, stamp, pos, hf, hg, hid = state
+    g[start] = 0.0
+    parent[start] = -1
+    stamp[start] = 2 * gen
+    heap_up(0, f, 0.0, start, hf, hg, hid, pos)
+    return 1
+
+
+@helper
 def _put(j, key, v, hk, hid, pos, mask):
     """Slot ``j`` (``np.uintp``) of a keyed heap takes ``key`` with id ``v`` (without ``hid``: ``key & mask``)."""
     hk[j] = key

@@ -17,7 +17,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from .._jit import helper, jit
-from .heap import heap_pop, heap_up
+from .heap import heap_pop, heap_up, open_start
 
 
 _SQRT2 = math.sqrt(2.0)
@@ -201,11 +201,7 @@ def jps(free, bits, start, goal, pw, state, gen):
     g, parent, stamp, pos, hf, hg, hid = state
     op = 2 * gen
     cl = op + 1
-    g[start] = 0.0
-    parent[start] = -1
-    stamp[start] = op
-    heap_up(0, _octile(start, goal, pw), 0.0, start, hf, hg, hid, pos)
-    n = 1
+    n = open_start(start, _octile(start, goal, pw), state, gen)
     while n > 0:
         u = hid[0]
         gu = hg[0]
