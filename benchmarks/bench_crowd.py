@@ -4,8 +4,8 @@ For each instance and agent count (the first N lines of the scenario file,
 every agent a vehicle, one to a cell, one cell a tick on the 4-connected
 board), prints:
 
-- ``sim``: the ``Simulation`` run until every unit stands on its goal (or
-  ``--ticks``): all on goal, the last tick a unit was off its goal
+- ``sim``: the ``Simulation`` with its crowd rule (``crowd=True``; ``--plain``:
+  without) run until every unit stands on its goal (or ``--ticks``): all on goal, the last tick a unit was off its goal
   (makespan), the sum over units of that tick (sum of costs), their ratios
   to the lower bounds and to LaCAM, ticks per second;
 - ``plan``: ``wargrid.rts.plan_crowd`` (``--time-limit``, ``--improve``):
@@ -104,8 +104,9 @@ def distinct_agents(m: Map, scen: str, n: int) -> tuple[list[tuple[int, int]], l
     return s, g
 
 
-def simulate(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]], ticks: int, seed: int) -> dict:
-    sim = Simulation(m, seed=seed)
+def simulate(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]], ticks: int, seed: int,
+             crowd: bool = True) -> dict:
+    sim = Simulation(m, seed=seed, crowd=crowd)
     for s, g in zip(starts, goals):
         sim.add_unit(s, unit="walk", goal=g, speed=LEPTONS_PER_CELL)
     gl = np.array(goals, dtype=np.int64)
@@ -146,15 +147,15 @@ def instance(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple
         f"{first}{plan.seconds:.3f} s")
     if args.sim:
         cap = args.ticks if args.ticks else 6 * lb[0] + 200
-        r = simulate(m, starts, goals, cap, args.seed)
-        row(name, n, "sim", r["all"], r["makespan"], r["soc"], lb, ref,
+        r = simulate(m, starts, goals, cap, args.seed, args.crowd)
+        row(name, n, "sim" if args.crowd else "sim, plain", r["all"], r["makespan"], r["soc"], lb, ref,
             f"{r['ticks']} ticks, {r['tps']:.0f} ticks/s ({r['tps_cpu']:.0f} per CPU second)")
 
 
-def frame(n: int, ticks: int, seed: int) -> None:
+def frame(n: int, ticks: int, seed: int, crowd: bool) -> None:
     """Tick rate of ``n`` units crossing a 512 x 512 board, and the time to read their positions."""
     m = Map(SquareGrid(512, 512))
-    sim = Simulation(m, seed=seed)
+    sim = Simulation(m, seed=seed, crowd=crowd)
     rng = np.random.default_rng(seed)
     cells = rng.choice(512 * 512, 2 * n, replace=False)
     for i in range(n):
@@ -172,7 +173,7 @@ def frame(n: int, ticks: int, seed: int) -> None:
     for _ in range(reps):
         sim.positions()
     read_cpu, read_wall = (time.process_time() - c0) / reps, (time.perf_counter() - t0) / reps
-    print(f"frame: {n} units on 512 x 512: first tick {first * 1e3:.1f} ms, {ticks / wall:.0f} ticks/s "
+    print(f"frame{'' if crowd else ' (plain)'}: {n} units on 512 x 512: first tick {first * 1e3:.1f} ms, {ticks / wall:.0f} ticks/s "
           f"({ticks / cpu:.0f} per CPU second) over {ticks} ticks; positions() {read_wall * 1e3:.3f} ms "
           f"({read_cpu * 1e3:.3f} ms CPU) a frame")
 
@@ -190,11 +191,14 @@ def main() -> None:
     ap.add_argument("--frame", type=int, default=0, help="units for the frame test on 512 x 512 (0: none)")
     ap.add_argument("--frame-ticks", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--plain", dest="crowd", action="store_false",
+                    help="simulate without the crowd rule (Simulation(crowd=False), each unit on its own turn)")
     args = ap.parse_args()
     # load every kernel once (numba's disk cache) before timing
     warm = Map(SquareGrid(6, 3), terrain=np.zeros((3, 6), dtype=np.int16), terrains=MOVINGAI_TERRAINS)
     plan_crowd(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], unit="walk")
     simulate(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], 20, 0)
+    simulate(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], 20, 0, crowd=False)
     print(f"time limit {args.time_limit} s, improve {args.improve} s, seed {args.seed}; ratios: to the lower "
           f"bounds (LB) and to LaCAM's first solution (README of ../shared/data/mapf)\n")
     print("| instance | agents | who | all on goal | makespan | sum of costs | ms/LB | soc/LB | ms/LaCAM | soc/LaCAM | time |")
@@ -219,7 +223,7 @@ def main() -> None:
             instance("cave 256x257", m, s, g, None, args)
     if args.frame:
         print()
-        frame(args.frame, args.frame_ticks, args.seed)
+        frame(args.frame, args.frame_ticks, args.seed, args.crowd)
 
 
 if __name__ == "__main__":

@@ -207,35 +207,11 @@ class _Tables:
 
     def __init__(self, graph: _Graph, goals: np.ndarray, targets: np.ndarray | None = None, *,
                  chunks: int | None = None) -> None:
-        lazydist = _kernels_lazy()
         nv = len(graph.cells)
-        k = len(goals)
-        dt = np.uint16 if nv + 2 < np.iinfo(np.uint16).max else np.int32
         xy = graph.xy(np.arange(nv)).astype(np.int32)
-        nx, ny = np.ascontiguousarray(xy[:, 0]), np.ascontiguousarray(xy[:, 1])
-        metric = 0
-        if targets is not None:
-            src = np.repeat(np.arange(nv), graph.nbr.shape[1])
-            dst = graph.nbr.ravel().astype(np.int64)
-            src, dst = src[dst >= 0], dst[dst >= 0]
-            dx, dy = np.abs(nx[src] - nx[dst]), np.abs(ny[src] - ny[dst])
-            metric = 1 if (dx + dy <= 1).all() else 2 if (np.maximum(dx, dy) <= 1).all() else 0
-        if chunks is None:
-            chunks = max(4096, 24 * k)  # measured: 6 a goal in use at once on a 256 x 257 cave
-        cnext = np.arange(1, chunks + 1, dtype=np.int64)
-        cnext[-1] = -1
-        st = np.full((k, lazydist.S_COLS), -1, dtype=np.int64)
-        st[:, lazydist.S_GOAL] = goals
-        if targets is not None:
-            st[:, lazydist.S_TX], st[:, lazydist.S_TY] = nx[targets], ny[targets]
-        st[:, lazydist.S_METRIC] = metric
-        st[:, lazydist.S_F] = st[:, lazydist.S_FLAG] = 0
+        metric = 0 if targets is None else heuristic_metric(graph.nbr, xy)
         self.nbr = graph.nbr
-        self.lz = (
-            _zeros((k, nv), dt),
-            st, cnext, np.empty((chunks, lazydist.CHUNK), dtype=np.int32), np.array([0, chunks], dtype=np.int64),
-            np.ascontiguousarray(xy), np.empty(nv, dtype=np.int64),
-        )
+        self.lz = lazy_tables(nv, xy, goals, targets, np.full(len(goals), metric), chunks=chunks)
 
     def lookup(self, gidx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         """Steps from ``nodes[i]`` to goal ``gidx[i]`` (``lazydist.UNREACHABLE``: none)."""
@@ -244,7 +220,46 @@ class _Tables:
         return out
 
 
-def _zeros(shape: tuple[int, int], dtype: Any) -> np.ndarray:
+def heuristic_metric(nbr: np.ndarray, xy: np.ndarray) -> int:
+    """The coordinate distance that no step of graph ``nbr`` changes by more than one: 1 Manhattan, 2 Chebyshev, 0 none."""
+    src = np.repeat(np.arange(len(nbr)), nbr.shape[1])
+    dst = nbr.ravel().astype(np.int64)
+    src, dst = src[dst >= 0], dst[dst >= 0]
+    dx = np.abs(xy[src, 0].astype(np.int64) - xy[dst, 0])
+    dy = np.abs(xy[src, 1].astype(np.int64) - xy[dst, 1])
+    return 1 if (dx + dy <= 1).all() else 2 if (np.maximum(dx, dy) <= 1).all() else 0
+
+
+def lazy_tables(nv: int, xy: np.ndarray, goals: np.ndarray, targets: np.ndarray | None, metrics: np.ndarray, *,
+                chunks: int | None = None, huge: bool = True) -> tuple[np.ndarray, ...]:
+    """The state ``lz`` of ``wargrid._kernels.rts.lazydist`` for rows searching from ``goals`` (nodes ``0..nv-1``
+    with coordinates ``xy``) towards ``targets`` (``-1`` or ``None``: no target) by ``metrics`` (per row);
+    ``huge``: the distances in huge pages (for tables whose rows are nearly all searched)."""
+    lazydist = _kernels_lazy()
+    k = len(goals)
+    dt = np.uint16 if nv + 2 < np.iinfo(np.uint16).max else np.int32
+    if chunks is None:
+        chunks = max(4096, 24 * k)  # measured: 6 a goal in use at once on a 256 x 257 cave
+    cnext = np.arange(1, chunks + 1, dtype=np.int64)
+    cnext[-1] = -1
+    st = np.full((k, lazydist.S_COLS), -1, dtype=np.int64)
+    st[:, lazydist.S_GOAL] = goals
+    st[:, lazydist.S_METRIC] = metrics
+    if targets is not None:
+        t = np.asarray(targets, dtype=np.int64)
+        st[:, lazydist.S_TX], st[:, lazydist.S_TY] = xy[t.clip(0), 0], xy[t.clip(0), 1]
+        st[t < 0, lazydist.S_METRIC] = 0
+    else:
+        st[:, lazydist.S_METRIC] = 0
+    st[:, lazydist.S_F] = st[:, lazydist.S_FLAG] = 0
+    return (
+        _zeros((k, nv), dt, huge=huge),
+        st, cnext, np.empty((chunks, lazydist.CHUNK), dtype=np.int32), np.array([0, chunks, 0], dtype=np.int64),
+        np.ascontiguousarray(xy, dtype=np.int32), np.empty(nv, dtype=np.int64),
+    )
+
+
+def _zeros(shape: tuple[int, int], dtype: Any, *, huge: bool = True) -> np.ndarray:
     """Zeros whose memory is touched only where written: an anonymous mapping, in huge pages where the system
     gives them on request (a row's search touches a small part of it; 4 KiB pages made the first touches
     cost as much as the searches)."""
@@ -252,7 +267,7 @@ def _zeros(shape: tuple[int, int], dtype: Any) -> np.ndarray:
     if size < 1 << 22:
         return np.zeros(shape, dtype=dtype)
     buf = mmap.mmap(-1, size)
-    if hasattr(mmap, "MADV_HUGEPAGE"):
+    if huge and hasattr(mmap, "MADV_HUGEPAGE"):
         buf.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(buf, dtype=dtype).reshape(shape)
 

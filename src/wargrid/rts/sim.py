@@ -328,7 +328,12 @@ class Simulation:
     (its route costs at most ``weight`` times the cheapest; 1: the cheapest,
     slower to find on large boards); ``health_rule`` how damage slows a unit
     ('classic': three quarters of its speed at yellow health, ``hp / max_hp
-    <= CONDITION_YELLOW``; 'linear': ``max(HEALTH_FLOOR, hp / max_hp)`` of it).
+    <= CONDITION_YELLOW``; 'linear': ``max(HEALTH_FLOOR, hp / max_hp)`` of it);
+    ``crowd`` whether the vehicles in each other's way move as one crowd each
+    tick (PIBT: ``wargrid._kernels.rts.simcrowd``; dense crowds of units that
+    cross a cell a tick finish in about half the ticks), or each on its own
+    turn as the classic engine does (the default: with slower units of mixed
+    speeds the crowd rule still leaves a few units cycling).
     """
 
     def __init__(
@@ -344,6 +349,7 @@ class Simulation:
         repair_nodes: int = 256,
         weight: float = 1.2,
         health_rule: str = "classic",
+        crowd: bool = False,
     ) -> None:
         if not isinstance(map, CostBoard):
             raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
@@ -352,6 +358,9 @@ class Simulation:
         self.seed = check_seed(seed)
         self.pathfinder = check_choice(pathfinder, "pathfinder", PATHFINDERS)
         self.health_rule = check_choice(health_rule, "health_rule", HEALTH_RULES)
+        if not isinstance(crowd, (bool, np.bool_)):
+            raise ArgumentTypeError(f"crowd must be True or False, got {crowd!r}")
+        self.crowd = bool(crowd)
         self.piece = check_int(piece, "piece")
         if self.piece < 1:
             raise ArgumentError(f"piece must be >= 1, got {self.piece}")
@@ -401,6 +410,7 @@ class Simulation:
         self._fields: "OrderedDict[tuple[int, int, bool], np.ndarray]" = OrderedDict()
         self._cfields: dict[tuple[int, bool], CostField] = {}
         self._scratch: tuple[np.ndarray, ...] | None = None
+        self._crowd = _CrowdRule()
 
         off, stepl, corner, _ = topo.kernel_args
         self._tb = (off, stepl, corner, int(topo.corner_rule), int(topo.ndir), int(topo.parity_mode), bool(topo.wrap),
@@ -451,6 +461,7 @@ class Simulation:
     def _refresh_costs(self) -> None:
         for i, unit in enumerate(self._class_unit):
             self._tcost[i] = self._topo.pad(self.map.costs(unit=unit), np.inf)
+        self._crowd.stale = True
         self._fields.clear()
         self._cfields.clear()
 
@@ -1213,10 +1224,13 @@ class Simulation:
         need_ev = 8 * len(order) + 16
         if len(self._ev) < need_ev:
             self._ev = np.zeros((need_ev, 5), dtype=np.int64)
-        if len(self._mv) < 2 * len(order) + 16:
-            self._mv = np.zeros((2 * len(order) + 16, 2), dtype=np.int64)
+        if len(self._mv) < 3 * len(order) + 16:
+            self._mv = np.zeros((3 * len(order) + 16, 2), dtype=np.int64)
         self._counts[:] = 0
         out = (self._ev, self._counts[0:1], self._mv, self._counts[1:2], self._rngk, self._flags)
+        cz = self._crowd.bundle(self) if self.crowd else None
+        if cz is not None:
+            _load_crowd().crowd_pass(self._units(), order, (self.tick, self.patience), self._tb, self._occ(), out, cz)
         _kernels().tick_units(self._units(), order, (self.tick, self.patience), self._tb, self._occ(), out)
         ne, nm = int(self._counts[0]), int(self._counts[1])
         if ne:
@@ -1225,6 +1239,7 @@ class Simulation:
             self._moves.append(self._mv[:nm].copy())
         if self._flags[0]:
             self._flags[0] = 0
+            self._crowd.stale = True
             self._cfields.clear()
             self._fields.clear()
 
@@ -1345,6 +1360,117 @@ def _load_kernels(pathfinder: str, board: Callable[[Grid], CostBoard]) -> None:
     m.set_terrain([(3, 3)], "water")  # a map edit: routes touching it replan
     sim.run(40)
     sim.close()
+
+
+def _load_crowd() -> Any:
+    from .._kernels import load
+
+    return load("rts.simcrowd")
+
+
+class _CrowdRule:
+    """The crowd rule's state (``wargrid._kernels.rts.simcrowd``): a lazy distance table row for each goal and
+    movement class of the vehicles (shared by the units with that goal), each unit's row and priority."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, int] = {}  # target * classes + class -> row
+        self.row_target: list[int] = []  # the padded goal cell of each row
+        self.row_class: list[int] = []
+        self.row_toward: list[int] = []  # the cell its search heads for first (its first unit's)
+        self.urow = np.full(16, -1, dtype=np.int64)
+        self.ukey = np.full(16, -1, dtype=np.int64)
+        self.prio = np.zeros(16, dtype=np.float64)
+        self.lz: tuple[np.ndarray, ...] | None = None
+        self.nbr: np.ndarray | None = None
+        self.classes = 0
+        self.metrics = np.zeros(0, dtype=np.int64)
+        self.occ_now = self.occ_next = np.zeros(0, dtype=np.int64)
+        self.stale = True
+
+    def _grow(self, cap: int) -> None:
+        if len(self.urow) >= cap:
+            return
+        for name, fill in (("urow", -1), ("ukey", -1), ("prio", 0)):
+            old = getattr(self, name)
+            new = np.full(cap, fill, dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+    def bundle(self, sim: "Simulation") -> tuple[Any, ...] | None:
+        """``(lz, nbr, urow, prio)`` for ``crowd_pass``, or None when no vehicle has a goal."""
+        n = sim._n
+        ui = sim._ui[:n]
+        self._grow(len(sim._ui))
+        ncls = max(1, len(sim._classes))
+        veh = (ui[:, KIND] == L.VEHICLE) & (ui[:, TARGET] >= 0) & (ui[:, STATE] != L.DESTROYED)
+        if not veh.any():
+            return None
+        if ncls != self.classes:
+            self.rows.clear()
+            self.row_target.clear()
+            self.row_class.clear()
+            self.row_toward.clear()
+            self.ukey[:] = -1
+            self.classes = ncls
+            self.stale = True
+        key = np.where(veh, ui[:, TARGET] * ncls + ui[:, CLS], -1)
+        changed = np.flatnonzero(key != self.ukey[:n])
+        before = len(self.rows)
+        for u in changed.tolist():
+            k = int(key[u])
+            self.ukey[u] = k
+            self.prio[u] = 0.0
+            if k < 0:
+                self.urow[u] = -1
+                continue
+            row = self.rows.get(k)
+            if row is None:
+                row = self.rows[k] = len(self.row_target)
+                self.row_target.append(int(ui[u, TARGET]))
+                self.row_class.append(int(ui[u, CLS]))
+                self.row_toward.append(int(ui[u, CELL]))
+            self.urow[u] = row
+        if self.stale or self.lz is None or len(self.rows) > self.lz[0].shape[0]:
+            self._build(sim, max(64, len(self.rows) * 5 // 4))
+        elif len(self.rows) > before:
+            self._add_rows(before)
+        assert self.lz is not None and self.nbr is not None
+        return self.lz, self.nbr, self.urow, self.prio, self.occ_now, self.occ_next
+
+    def _build(self, sim: "Simulation", cap: int) -> None:
+        from .crowd import lazy_tables
+
+        topo = sim._topo
+        psize, pw = topo.padded_size, topo.pw
+        k = _load_crowd()
+        nbr = np.empty((len(sim._tcost), psize, int(topo.ndir)), dtype=np.int32)
+        self.metrics = np.array([k.class_graph(sim._tcost[c], sim._tb, nbr[c]) for c in range(len(nbr))],
+                                dtype=np.int64)
+        pid = np.arange(psize, dtype=np.int32)
+        xy = np.empty((psize, 2), dtype=np.int32)
+        xy[:, 0], xy[:, 1] = pid % pw, pid // pw
+        self.occ_now = np.full(psize, -1, dtype=np.int64)
+        self.occ_next = np.full(psize, -1, dtype=np.int64)
+        goals = np.zeros(cap, dtype=np.int64)
+        toward = np.full(cap, -1, dtype=np.int64)
+        self.nbr = nbr
+        self.lz = lazy_tables(psize, xy, goals, toward, np.zeros(cap, dtype=np.int64), huge=False,
+                              chunks=max(4096, 8 * cap))
+        self.stale = False
+        self._add_rows(0)
+
+    def _add_rows(self, start: int) -> None:
+        from .._kernels.rts import lazydist as ld
+
+        assert self.lz is not None
+        st, xy = self.lz[1], self.lz[5]
+        end = len(self.row_target)
+        if end <= start:
+            return
+        t = np.array(self.row_toward[start:end], dtype=np.int64)
+        st[start:end, ld.S_GOAL] = self.row_target[start:end]
+        st[start:end, ld.S_TX], st[start:end, ld.S_TY] = xy[t, 0], xy[t, 1]
+        st[start:end, ld.S_METRIC] = self.metrics[np.array(self.row_class[start:end], dtype=np.int64)]
 
 
 def _direction_rank(grid: Any) -> np.ndarray:

@@ -35,7 +35,7 @@ builds it): ``(dist, st, cnext, cdata, free, nxy, queue)``:
   reachable node settled, an unsettled one is unreachable), and each bucket's
   top chunk and its count (``-1``: empty bucket);
 - ``cnext[c]``, ``cdata[c, :]``: the chunks (``cnext``: the chunk below, or
-  the next free one); ``free = [head, count]``;
+  the next free one); ``free = [head, count, nodes settled so far]``;
 - ``nxy[v]``: node ``v``'s coordinates;
 - ``queue``: scratch of one node per node, for the fallback search.
 """
@@ -141,6 +141,26 @@ def _finish(row, st, cnext, free, queue, nbr, k):
 
 
 @helper
+def estimate(lz, k, v):
+    """A lower bound of the steps from node ``v`` to goal ``k`` without searching: the metric distance to the
+    goal, and, every node of ``f`` below the row's current bucket being settled, that bucket less ``v``'s
+    heuristic (exact on open ground)."""
+    x = lz[0][k, v]
+    if x != 0:
+        return np.int64(x) - 1
+    st = lz[1]
+    if st[k, S_FLAG] == 2:
+        return UNREACHABLE
+    m = st[k, S_METRIC]
+    nxy = lz[5]
+    g = st[k, S_GOAL]
+    low = _h(nxy, m, np.int64(nxy[g, 0]), np.int64(nxy[g, 1]), v)
+    if st[k, S_FLAG] == 1:
+        low = max(low, st[k, S_F] - _h(nxy, m, st[k, S_TX], st[k, S_TY], v))
+    return low
+
+
+@helper
 def settle(lz, nbr, k, want):
     """Search goal ``k``'s row until node ``want`` is settled; its distance (``UNREACHABLE``: none)."""
     dist, st, cnext, cdata, free, nxy, queue = lz
@@ -176,6 +196,7 @@ def settle(lz, nbr, k, want):
             continue
         gv = f - _h(nxy, m, tx, ty, v)
         row[v] = gv + 1
+        free[2] += 1
         for d in range(ndir):
             u = nbr[v, d]
             if u >= 0 and row[u] == 0:

@@ -1,0 +1,424 @@
+"""The simulation's crowd rule: the standing vehicles that are in each other's way move as one (PIBT).
+
+Once a tick, before the units' turns (``sim.tick_units``), ``crowd_pass``
+decides the next cell of the standing vehicles that are in each other's
+way, all at once, as PIBT does for one timestep of a crowd (priority
+inheritance with backtracking, Okumura et al., AIJ 2022):
+
+- the crowd: every vehicle that is standing with a goal and blocked by a
+  standing friend vehicle (its route's next cell holds one), or off its
+  route, and, round them, every standing friend vehicle on a cell one of
+  them may step to (one with a goal or with nothing to do: it can be pushed),
+  and so on;
+- each member's candidates: its own cell and the neighbours its movement
+  class may step to (the terrain and the corner rule as ``legal``) that are
+  free for it (``_blocked``) or held by a member of its team; nearest its
+  goal first (the per-goal lazy tables, ``lazydist``: steps, one row per
+  goal and class, shared by the units with that goal), then at random (the
+  simulation's seeded generator; measured on the MAPF benchmark, preferring
+  the route's next cell among equals made crowds slower: routes planned one
+  by one crowd the same corridors);
+- units with the highest priority choose first: the ticks a unit has spent
+  in the crowd since it set out, plus a fraction that grows with its distance
+  when it first joined (fixed, so the order of two units never flips while
+  both are on their way: the first reaches its goal); a unit whose
+  choice holds a standing member lends it its priority (that one chooses
+  next, and may not take the lender's cell), and one left with no candidate
+  makes its lender try its next one;
+- the moves are started in the order they need (the unit ahead first): a
+  unit steps with ``start_step`` and ``advance`` as every step does (the
+  reservation, speeds, terrain, turning, events), so a follower can enter the
+  cell of the unit ahead only when that one has left it, in the same tick at
+  one cell a tick or more; a ring of units each taking the next one's cell
+  trades places as one (``_ring``).
+
+A member that is left standing takes its turn as before (``decide``: the
+entry ladder, asking aside, trading places, attacking, waiting, replanning).
+A unit pushed off its route goes on by the table; left standing off its
+route, it is planned anew (``decide``).
+
+The bundle ``cz`` is ``(lz, nbr, urow, prio, occ_now, occ_next)``: the lazy
+tables; ``nbr[cls, p, d]`` the padded cell one step from ``p`` for movement
+class ``cls`` (-1: none); ``urow[u]`` unit ``u``'s table row (-1: none);
+``prio[u]`` its priority; two scratch arrays of one entry a padded cell, -1
+everywhere (left so).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import helper, jit
+from ..movement.steps import step_to
+from .layout import (
+    ARRIVED, CELL, CLS, EV_ASIDE, GOAL_FREE, GOAL_SQUATTED, IDLE, KIND, MAX_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE, REASON, RLEN,
+    ROFF, ROT, RPOS, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED, WAITING,
+)
+from .lazydist import UNREACHABLE, estimate, settle
+from .sim import (
+    _blocked, _event, _rand, _ring, _sole, advance, arrived, cid_of, direction, goal_state, legal, settled, start_step,
+)
+
+
+@jit
+def _goal_state(ui, u, occ, topo):
+    return goal_state(ui, u, occ, topo)
+
+
+@helper
+def _pushable(ui, w, tick):
+    """A standing vehicle that may be pushed to another cell: on its way, or with nothing to do."""
+    if ui[w, KIND] != VEHICLE or ui[w, NXT] >= 0 or ui[w, ROT] >= 0 or ui[w, MOVED] == tick:
+        return False
+    s = ui[w, STATE]
+    return s == IDLE or s == MOVING or s == WAITING or s == ARRIVED or s == STUCK
+
+
+@helper
+def _active(ui, u, tick, topo, occ, urow, nbr):
+    """A standing vehicle on its way to its goal, free to decide its next cell this tick: one with a route or
+    waiting for one (it goes by the table meanwhile: measured on the MAPF benchmark, waiting for the planner's
+    budget made crowds a fifth slower), or one that arrived and was moved off its goal while the goal is open."""
+    if ui[u, KIND] != VEHICLE or ui[u, NXT] >= 0 or ui[u, ROT] >= 0 or ui[u, MOVED] == tick:
+        return False
+    s = ui[u, STATE]
+    if ui[u, TARGET] < 0 or ui[u, NEED] == NEED_REPAIR or urow[u] < 0 or arrived(ui, u, topo, occ[10]):
+        return False
+    if s == ARRIVED:
+        if ui[u, NEED] != NEED_NONE:
+            return False
+        g = _goal_state(ui, u, occ, topo)  # back to its goal as ``_goes_back`` says: when it is open
+        return g == GOAL_FREE or g == GOAL_SQUATTED
+    if not (s == IDLE or s == MOVING or s == WAITING):
+        return False
+    return True
+
+
+SEARCH_BUDGET = 20_000
+"""Nodes the distance tables may settle in one tick; past it (or with less than a quarter of the tables'
+chunk pool free), an unsettled cell's distance is estimated (``lazydist.estimate``: exact on open ground, a
+lower bound elsewhere) until later ticks search further. (Estimating cells that need a new layer of their
+row's search even within the budget left crowds cycling on the MAPF benchmark: the estimates never became
+exact.)"""
+
+
+@helper
+def _steps(lz, nbr, r, v, budget):
+    """Steps from ``v`` to row ``r``'s goal: searched while the tick's budget lasts, else estimated."""
+    x = lz[0][r, v]
+    if x != 0:
+        return np.int64(x) - 1
+    free = lz[4]
+    if free[2] < budget and free[1] * 4 > lz[2].shape[0]:  # within the tick's budget, a quarter of the pool free
+        return settle(lz, nbr, r, v)
+    return estimate(lz, r, v)
+
+
+@helper
+def _follow(ui, pool, u, q):
+    """Unit ``u`` steps to ``q``: along its route, or off it (then it goes on by the table: measured on the MAPF
+    benchmark, taking the route up again where it crossed it made crowds slower)."""
+    if ui[u, NEED] != NEED_NONE:
+        return
+    if ui[u, RPOS] < ui[u, RLEN] and pool[ui[u, ROFF] + ui[u, RPOS]] == q:
+        ui[u, RPOS] += 1
+    else:
+        ui[u, RPOS] = ui[u, RLEN]
+
+
+@helper
+def _route_next(ui, pool, u):
+    if ui[u, NEED] != NEED_NONE or ui[u, RPOS] >= ui[u, RLEN]:
+        return np.int64(-1)
+    return np.int64(pool[ui[u, ROFF] + ui[u, RPOS]])
+
+
+@helper
+def _pibt(root, cand, ncand, q_from, q_to, occ_now, occ_next, st_agent, st_pos, lender):
+    """PIBT from member ``root`` over candidates listed beforehand; True when it found a next cell."""
+    st_agent[0] = root
+    st_pos[0] = 0
+    depth = 1
+    result = -1
+    while depth > 0:
+        top = depth - 1
+        a = st_agent[top]
+        if result == 1:
+            depth -= 1
+            continue
+        result = -1
+        done = False
+        while st_pos[top] < ncand[a]:
+            u = cand[a, st_pos[top]]
+            st_pos[top] += 1
+            if occ_next[u] >= 0:
+                continue
+            k = occ_now[u]
+            if k >= 0 and k != a and q_to[k] == q_from[a]:
+                continue  # a swap along one edge
+            occ_next[u] = a
+            q_to[a] = u
+            if k >= 0 and k != a and q_to[k] < 0:
+                lender[k] = a
+                st_agent[depth] = k
+                st_pos[depth] = 0
+                depth += 1
+            else:
+                result = 1
+                depth -= 1
+            done = True
+            break
+        if not done:
+            v = q_from[a]
+            q_to[a] = v
+            ok = occ_next[v] < 0 or occ_next[v] == a
+            if not ok:
+                w = occ_next[v]
+                if q_to[w] == v and top > 0 and st_agent[top - 1] == w:
+                    ok = True
+            occ_next[v] = a
+            depth -= 1
+            result = 0
+            if top == 0 and not ok:
+                return False
+    return True
+
+
+@jit
+def crowd_pass(units, order, clock, topo, occ, out, cz):
+    """Move the standing vehicles that are in each other's way, as one (see the module); returns how many moved."""
+    ui, uf, pool, tcost, revealed = units
+    lz, nbr, urow, prio, occ_now, occ_next = cz
+    rng = out[4]
+    tick = clock[0]
+    width, pw = topo[7], topo[8]
+    vehicle = occ[0]
+    ndir = nbr.shape[2]
+    nu = ui.shape[0]
+    midx = np.full(nu, -1, dtype=np.int64)
+    mem = np.empty(order.shape[0], dtype=np.int64)
+    m = 0
+    # the seeds: vehicles on their way that a standing friend vehicle blocks, or off their routes
+    for i in range(order.shape[0]):
+        u = order[i]
+        if not _active(ui, u, tick, topo, occ, urow, nbr):
+            continue
+        q = _route_next(ui, pool, u)
+        if q >= 0 and direction(ui[u, CELL], q, topo) >= 0:  # (a route whose next cell is not a step away: off it)
+            w = vehicle[cid_of(q, pw, width)]
+            if w < 0 or w == u or ui[w, TEAM] != ui[u, TEAM] or not _pushable(ui, w, tick):
+                continue
+        midx[u] = m
+        mem[m] = u
+        m += 1
+    if m == 0:
+        return 0
+    # the crowd round them: standing friend vehicles on cells a member may step to
+    head = 0
+    while head < m:
+        u = mem[head]
+        head += 1
+        p = ui[u, CELL]
+        cls = ui[u, CLS]
+        for d in range(ndir):
+            q = nbr[cls, p, d]
+            if q < 0:
+                continue
+            w = vehicle[cid_of(q, pw, width)]
+            if w < 0 or midx[w] >= 0 or ui[w, TEAM] != ui[u, TEAM] or not _pushable(ui, w, tick):
+                continue
+            if _sole(ui, cid_of(q, pw, width), occ) != w:
+                continue
+            midx[w] = m
+            mem[m] = w
+            m += 1
+    q_from = np.empty(m, dtype=np.int64)
+    q_to = np.full(m, -1, dtype=np.int64)
+    for i in range(m):
+        q_from[i] = ui[mem[i], CELL]
+    for i in range(m):
+        occ_now[q_from[i]] = i
+    # candidates, nearest the goal first
+    cand = np.empty((m, ndir + 1), dtype=np.int64)
+    ncand = np.zeros(m, dtype=np.int64)
+    keys = np.empty(ndir + 1, dtype=np.int64)
+    budget = lz[4][2] + SEARCH_BUDGET
+    rkey = np.zeros(m, dtype=np.float64)
+    isroot = np.zeros(m, dtype=np.bool_)
+    roots = np.empty(m, dtype=np.int64)
+    nroots = 0
+    ahead = np.zeros(1, dtype=np.bool_)  # the next steps of the members' routes: a unit with nothing to do that is
+    for i in range(m):                   # pushed keeps off them if it can (as ``move_aside``)
+        if settled(ui, mem[i]):
+            ahead = np.zeros(tcost.shape[1], dtype=np.bool_)
+            for i2 in range(m):
+                v = mem[i2]
+                if _active(ui, v, tick, topo, occ, urow, nbr) and ui[v, NEED] == NEED_NONE:
+                    for k in range(ui[v, ROFF] + ui[v, RPOS], min(ui[v, ROFF] + ui[v, RPOS] + 3, ui[v, ROFF] + ui[v, RLEN])):
+                        ahead[pool[k]] = True
+            break
+    for i in range(m):
+        u = mem[i]
+        p = q_from[i]
+        cls = ui[u, CLS]
+        r = urow[u]
+        g = nbr[cls]
+        dp = np.int64(0)
+        if r >= 0:
+            dp = _steps(lz, g, r, p, budget)
+        c = 0
+        for d in range(-1, ndir):
+            q = p if d < 0 else g[p, d]
+            if q < 0:
+                continue
+            if q != p and occ_now[q] < 0 and _blocked(ui, u, cid_of(q, pw, width), occ):
+                continue
+            if q != p and occ_now[q] >= 0:
+                w = mem[occ_now[q]]
+                if ui[w, TEAM] != ui[u, TEAM]:
+                    continue
+                if ui[u, TARGET] >= 0 and (ui[w, TARGET] == ui[u, TARGET] or q == ui[u, TARGET]) and (
+                        ui[w, STATE] == ARRIVED or ui[w, TARGET] < 0):
+                    continue  # a goal held at home, or a crowd stopped at its goal: it packs there (``decide``)
+            dq = np.int64(0)
+            if r >= 0:
+                dq = _steps(lz, g, r, q, budget)
+                if dq >= UNREACHABLE:
+                    continue
+                if dp < UNREACHABLE:
+                    dq = min(max(dq, dp - 1), dp + 1)  # neighbours: one step nearer, as near, or one farther
+            dq *= 2
+            if ahead.shape[0] > 1 and ahead[q]:
+                dq += 1
+            key = dq * 64 + np.int64(_rand(rng) % np.uint64(64))
+            j = c
+            while j > 0 and keys[j - 1] > key:
+                keys[j] = keys[j - 1]
+                cand[i, j] = cand[i, j - 1]
+                j -= 1
+            keys[j] = key
+            cand[i, j] = q
+            c += 1
+        ncand[i] = c
+        if _active(ui, u, tick, topo, occ, urow, nbr):
+            isroot[i] = True
+            if prio[u] <= 0.0:  # joining the crowd: a fraction that grows with the distance, kept till arrival
+                prio[u] = dp / (dp + 1.0)
+            prio[u] += 1.0
+            rkey[nroots] = -prio[u]
+            roots[nroots] = i
+            nroots += 1
+        elif ui[u, STATE] == ARRIVED:
+            prio[u] = 0.0
+    # PIBT, the highest priority first (ties: the tick's random order)
+    rank = np.argsort(rkey[:nroots], kind="mergesort")
+    st_agent = np.empty(m + 1, dtype=np.int64)
+    st_pos = np.empty(m + 1, dtype=np.int64)
+    lender = np.full(m, -1, dtype=np.int64)
+    for j in range(nroots):
+        i = roots[rank[j]]
+        if q_to[i] < 0:
+            _pibt(i, cand, ncand, q_from, q_to, occ_now, occ_next, st_agent, st_pos, lender)
+    # start the moves, the unit ahead first; a ring trades places
+    state = np.zeros(m, dtype=np.int8)  # 0 to do, 1 on the stack, 2 moved, 3 stays
+    stack = np.empty(m + 1, dtype=np.int64)
+    ring = np.empty(MAX_CYCLE, dtype=np.int64)
+    wants = np.empty(MAX_CYCLE, dtype=np.int64)
+    land = np.empty(MAX_CYCLE, dtype=np.int64)
+    nexts = np.empty(MAX_CYCLE, dtype=np.int64)
+    moved = 0
+    for i0 in range(m):
+        if q_to[i0] < 0 or q_to[i0] == q_from[i0] or state[i0] != 0:
+            continue
+        stack[0] = i0
+        state[i0] = 1
+        depth = 1
+        while depth > 0:
+            i = stack[depth - 1]
+            j = occ_now[q_to[i]]
+            if j >= 0 and j != i and state[j] == 0 and q_to[j] >= 0 and q_to[j] != q_from[j]:
+                state[j] = 1
+                stack[depth] = j
+                depth += 1
+                continue
+            if j >= 0 and j != i and state[j] == 1:  # a ring: stack[at..] each wants the next one's cell
+                at = depth - 1
+                while stack[at] != j:
+                    at -= 1
+                k = depth - at
+                ok = k <= MAX_CYCLE
+                if ok:
+                    for t in range(k):
+                        v = mem[stack[at + t]]
+                        ring[t] = v
+                        wants[t] = q_to[stack[at + t]]
+                        land[t] = occ[6][v]
+                        nexts[t] = ui[v, RPOS]
+                        if _sole(ui, cid_of(q_from[stack[at + t]], pw, width), occ) != v:
+                            ok = False
+                if ok:
+                    _ring(ui, ring, wants, land, k, ring[0], tick, topo, occ, out)
+                    for t in range(k):
+                        v = ring[t]
+                        ui[v, RPOS] = nexts[t]
+                        _follow(ui, pool, v, wants[t])
+                        if isroot[stack[at + t]]:
+                            ui[v, STATE] = MOVING
+                            ui[v, REASON] = R_NONE
+                    advance(units, ring[0], tick, topo, occ, out)
+                    moved += k
+                for t in range(k):
+                    state[stack[at + t]] = 2 if ok else 3
+                depth = at
+                continue
+            # the cell is free, or its holder has gone (or stays: then the step is refused)
+            u = mem[i]
+            q = q_to[i]
+            d = direction(ui[u, CELL], q, topo)
+            if d >= 0 and start_step(ui, uf, u, q, d, topo, occ, rng):
+                state[i] = 2
+                moved += 1
+                _follow(ui, pool, u, q)
+                if isroot[i]:
+                    ui[u, STATE] = MOVING
+                    ui[u, REASON] = R_NONE
+                    ui[u, WAITED] = 0
+                else:
+                    _event(out, tick, u, EV_ASIDE, q, mem[lender[i]] if lender[i] >= 0 else -1)
+                advance(units, u, tick, topo, occ, out)
+            else:
+                state[i] = 3
+            depth -= 1
+    for i in range(m):
+        occ_now[q_from[i]] = -1
+        if q_to[i] >= 0:
+            occ_next[q_to[i]] = -1
+    return moved
+
+
+@jit
+def class_graph(tc, topo, out):
+    """``out[p, d]``: the padded cell one step from ``p`` in direction ``d`` for terrain costs ``tc`` (-1: none).
+
+    Returns the coordinate metric no step changes by more than one (``lazydist``'s heuristic): 1 Manhattan,
+    2 Chebyshev, 0 none.
+    """
+    off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
+    manhattan = True
+    chebyshev = True
+    for p in range(out.shape[0]):
+        for d in range(ndir):
+            out[p, d] = -1
+        if not tc[p] < np.inf:
+            continue
+        for d in range(ndir):
+            if legal(tc, p, d, topo):
+                q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+                out[p, d] = q
+                dx = abs(q % pw - p % pw)
+                dy = abs(q // pw - p // pw)
+                if dx + dy > 1:
+                    manhattan = False
+                if max(dx, dy) > 1:
+                    chebyshev = False
+    return 1 if manhattan else (2 if chebyshev else 0)
