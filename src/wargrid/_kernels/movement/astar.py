@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .heap import heap_pop, heap_up, key_pop, key_up, open_start
+from .heap import close_top, heap_pop, heap_up, key_pop, key_up, open_start
 from .heuristics import heuristic, heuristic_xy
 from .steps import INF, _U, corner_pass, parity_slot, slot_base, step_xy, topo_info
 
@@ -38,10 +38,7 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
     besth = h0
     bestg = 0.0
     while n > 0:
-        u = hid[0]
-        gu = hg[0]
-        n = heap_pop(n, hf, hg, hid, pos)
-        stamp[u] = cl
+        u, gu, n = close_top(n, state, gen)
         if u == goal:
             return u
         ux = u % pw - 1

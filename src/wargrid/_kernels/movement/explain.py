@@ -19,7 +19,7 @@ their ids and the number of cells closed when they were opened
 from __future__ import annotations
 
 from .._jit import jit
-from .heap import heap_pop, heap_up, open_start
+from .heap import close_top, heap_up, open_start
 from .heuristics import heuristic_xy
 from .steps import INF, corner_pass, parity_slot, step_xy, topo_info
 
@@ -57,10 +57,7 @@ def search_trace(cell, edge, start, goal, early, topo, hscale, mode, state, gen,
     opened_at[0] = 0
     reached = -1
     while n > 0:
-        u = hid[0]
-        gu = hg[0]
-        n = heap_pop(n, hf, hg, hid, pos)
-        stamp[u] = cl
+        u, gu, n = close_top(n, state, gen)
         ux = u % pw - 1
         uy = u // pw - 1
         order[nc] = u

@@ -107,6 +107,18 @@ def open_start(start, f, state, gen):
 
 
 @helper
+def close_top(n, state, gen):
+    """Take the top of a search's open list of size ``n`` and stamp it closed (``2 gen + 1``):
+    returns ``(its id, its g, the new size)``."""
+    _, _, stamp, pos, hf, hg, hid = state
+    u = hid[0]
+    gu = hg[0]
+    n = heap_pop(n, hf, hg, hid, pos)
+    stamp[u] = 2 * gen + 1
+    return u, gu, n
+
+
+@helper
 def _put(j, key, v, hk, hid, pos, mask):
     """Slot ``j`` (``np.uintp``) of a keyed heap takes ``key`` with id ``v`` (without ``hid``: ``key & mask``)."""
     hk[j] = key

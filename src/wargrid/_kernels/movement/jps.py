@@ -17,7 +17,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from .._jit import helper, jit
-from .heap import heap_pop, heap_up, open_start
+from .heap import close_top, heap_up, open_start
 
 
 _SQRT2 = math.sqrt(2.0)
@@ -203,10 +203,7 @@ def jps(free, bits, start, goal, pw, state, gen):
     cl = op + 1
     n = open_start(start, _octile(start, goal, pw), state, gen)
     while n > 0:
-        u = hid[0]
-        gu = hg[0]
-        n = heap_pop(n, hf, hg, hid, pos)
-        stamp[u] = cl
+        u, gu, n = close_top(n, state, gen)
         if u == goal:
             return u
         pu = parent[u]
