@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .heap import close_top, heap_pop, heap_up, key_pop, key_up, open_start
+from .heap import close_top, heap_pop, heap_up, key_pop, key_up, open_start, reach_open
 from .heuristics import heuristic, heuristic_xy
 from .steps import INF, _U, corner_pass, parity_slot, slot_base, step_xy, topo_info
 
@@ -69,16 +69,9 @@ def astar(cell, edge, stop, start, goal, topo, hscale, nearest, state, gen):
                 nd += edge[u * ndir + d]
                 if nd == INF:
                     continue
-            if s == op:
-                if nd >= g[qu]:
-                    continue
-                i = pos[qu]
-            else:
-                stamp[qu] = op
-                i = n
-                n += 1
-            g[qu] = nd
-            parent[qu] = u
+            i, n = reach_open(qu, s, nd, u, op, n, g, parent, stamp, pos)
+            if i < 0:
+                continue
             f = nd + heuristic_xy(qx, uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
             heap_up(i, f, nd, q, hf, hg, hid, pos)
     if nearest:
@@ -167,16 +160,9 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
                 nd = gu + stepl[du] * c_uni
             else:
                 nd = gu + stepl[du] * cell[q]
-            if s == op:
-                if nd >= g[q]:
-                    continue
-                i = pos[q]
-            else:
-                stamp[q] = op
-                i = n
-                n += 1
-            g[q] = nd
-            parent[q] = np.int32(u)
+            i, n = reach_open(q, s, nd, np.int32(u), op, n, g, parent, stamp, pos)
+            if i < 0:
+                continue
             f = nd + heuristic_xy(ux + dxa[k], uy + dya[k], gx, gy, hk, hexk, wrap, width) * hscale
             heap_up(i, f, nd, np.int32(q), hf, hg, hid, pos)
     return -1
@@ -248,16 +234,9 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
             if s == cl:
                 continue
             nd = gu + c
-            if s == op:
-                if nd >= g[q]:
-                    continue
-                i = pos[q]
-            else:
-                stamp[q] = op
-                i = n
-                n += 1
-            g[q] = nd
-            parent[q] = np.int32(u)
+            i, n = reach_open(q, s, nd, np.int32(u), op, n, g, parent, stamp, pos)
+            if i < 0:
+                continue
             hd = heuristic_xy(ux + dxa[k], uy + dya[k], gx, gy, hkind, hexk, wrap, width)
             fl = (nd + hd * hscale) * lscale
             if fl >= fmax:

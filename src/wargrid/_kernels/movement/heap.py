@@ -119,6 +119,24 @@ def close_top(n, state, gen):
 
 
 @helper
+def reach_open(q, s, nd, u, op, n, g, parent, stamp, pos):
+    """A* reaching ``q`` (stamped ``s``, not closed) at cost ``nd`` from ``u``: unless ``q`` is open
+    (``s == op``) as cheaply, record ``nd`` and ``u`` and return ``(q's heap slot, the heap's size)``
+    (a new slot at the end for a cell not yet open); else ``(-1, n)``."""
+    if s == op:
+        if nd >= g[q]:
+            return -1, n
+        i = np.int64(pos[q])
+    else:
+        stamp[q] = op
+        i = np.int64(n)
+        n += 1
+    g[q] = nd
+    parent[q] = u
+    return i, n
+
+
+@helper
 def _put(j, key, v, hk, hid, pos, mask):
     """Slot ``j`` (``np.uintp``) of a keyed heap takes ``key`` with id ``v`` (without ``hid``: ``key & mask``)."""
     hk[j] = key
