@@ -1,4 +1,5 @@
-"""A binary heap keyed on one float with decrease-key, in preallocated arrays (the hierarchy's searches).
+"""A binary heap keyed on one float with decrease-key, in preallocated arrays (the hierarchy's searches):
+``heap.key_up``/``key_pop`` with two children a slot.
 
 ``hk[i]``, ``hid[i]``: the key and node of slot ``i``; ``pos[v]``: the slot of
 node ``v``. ``reach`` is the plain Dijkstra step to one node, ``relax_arcs`` over a run of arcs,
@@ -11,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import helper, jit
+from .heap import key_pop, key_up
 
 INF = np.inf
 
@@ -19,51 +21,16 @@ INF = np.inf
 def _hpush(v, key, n, hk, hid, pos, fresh):
     """Insert ``v`` (``fresh``) or lower its key; returns the heap size."""
     if fresh:
-        i = n
-        n += 1
-    else:
-        i = pos[v]
-    while i > 0:
-        par = (i - 1) >> 1
-        if key < hk[par]:
-            hk[i] = hk[par]
-            hid[i] = hid[par]
-            pos[hid[i]] = i
-            i = par
-        else:
-            break
-    hk[i] = key
-    hid[i] = v
-    pos[v] = i
+        key_up(n, key, v, hk, hid, pos, 1, 0)
+        return n + 1
+    key_up(pos[v], key, v, hk, hid, pos, 1, 0)
     return n
 
 
 @helper
 def _hpop(n, hk, hid, pos):
     """Remove the top (read it first); returns the new size."""
-    n -= 1
-    if n == 0:
-        return 0
-    key = hk[n]
-    v = hid[n]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and hk[c + 1] < hk[c]:
-            c += 1
-        if hk[c] < key:
-            hk[i] = hk[c]
-            hid[i] = hid[c]
-            pos[hid[i]] = i
-            i = c
-        else:
-            break
-    hk[i] = key
-    hid[i] = v
-    pos[v] = i
-    return n
+    return key_pop(n, hk, hid, pos, 1, 0)
 
 
 @jit
