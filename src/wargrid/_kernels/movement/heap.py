@@ -11,8 +11,9 @@ Keyed heap (``2 ** shift`` children a slot: 1 binary, 2 four-ary): ``hk[i]``
 and ``hid[i]`` the key and id of slot ``i``, ``pos[v]`` the slot of ``v``;
 equal keys leave in heap order. With ``hid`` ``None`` the id is the key's low
 bits, ``key & mask`` (an integer key: ``astar_keyed`` packs A*'s order and
-the id into one int64). ``key_up`` serves ``astar_keyed`` and the Dijkstra
-kernels, ``key_pop`` ``astar_keyed``.
+the id into one int64). ``key_up`` serves ``astar_keyed``, the Dijkstra
+kernels and ``keyheap`` (the hierarchy's searches), ``key_pop``
+``astar_keyed`` and ``keyheap``.
 
 All are ``_jit.helper``s (no reference counting; LLVM inlines them where
 they are small enough for the caller): measured at the speed of the loops
