@@ -273,7 +273,7 @@ class CustomizedPaths:
                                            costs.topology.kernel_bundle, mt.inp)
                 if self._queued is None:
                     self._queued = np.zeros(st.up_head.shape[0], dtype=np.uint8)
-                _, self._heap = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
+                _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
                                          mt.inp, mt.weight, mt.middle, self._heap, self._queued)
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs

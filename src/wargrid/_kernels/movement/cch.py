@@ -372,32 +372,56 @@ def count_triangles(up_first, down_first, down_arc, tails):
 # -- partial customization ------------------------------------------------------------------------
 
 @helper
+def _triangle(e, f, v, w, bu, bd, mu, md):
+    """The lower triangle ``v`` of arc ``(u, x)`` (``e = (v, u)``, ``f = (v, x)``) against its best weights."""
+    s = w[e, 1] + w[f, 0]
+    if s < bu:
+        bu = s
+        mu = v
+    s = w[f, 1] + w[e, 0]
+    if s < bd:
+        bd = s
+        md = v
+    return bu, bd, mu, md
+
+
+@helper
 def _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, w, mid):
-    """Arc ``a = (u, x)``'s weights from its input and its lower triangles ``v`` (the shorter of the two
-    down lists, each ``v``'s arc to the other end found in ``v``'s sorted list); returns whether they changed."""
+    """Arc ``a = (u, x)``'s weights from its input and its lower triangles ``v`` (the nodes of both down
+    lists); returns whether they changed."""
     bu = inp[a, 0]
     bd = inp[a, 1]
     mu = -1
     md = -1
-    short = down_first[u + 1] - down_first[u] <= down_first[x + 1] - down_first[x]
-    y = u if short else x
-    other = x if short else u
-    for i in range(down_first[y], down_first[y + 1]):
-        e = down_arc[i]
-        v = tails[e]
-        f = find_arc(v, other, up_first, up_head)
-        if f < 0:
-            continue
-        if not short:
-            e, f = f, e  # e: (v, u), f: (v, x)
-        s = w[e, 1] + w[f, 0]
-        if s < bu:
-            bu = s
-            mu = v
-        s = w[f, 1] + w[e, 0]
-        if s < bd:
-            bd = s
-            md = v
+    nu = down_first[u + 1] - down_first[u]
+    nx = down_first[x + 1] - down_first[x]
+    if nu <= nx * 8 and nx <= nu * 8:  # lists of like lengths: merged
+        i = down_first[u]
+        j = down_first[x]
+        while i < down_first[u + 1] and j < down_first[x + 1]:
+            e = down_arc[i]
+            f = down_arc[j]
+            if tails[e] < tails[f]:
+                i += 1
+            elif tails[f] < tails[e]:
+                j += 1
+            else:
+                bu, bd, mu, md = _triangle(e, f, tails[e], w, bu, bd, mu, md)
+                i += 1
+                j += 1
+    else:  # the shorter one, each node's arc to the other end searched in its sorted list
+        short = nu <= nx
+        y = u if short else x
+        other = x if short else u
+        for i in range(down_first[y], down_first[y + 1]):
+            e = down_arc[i]
+            v = tails[e]
+            f = find_arc(v, other, up_first, up_head)
+            if f >= 0:
+                if short:
+                    bu, bd, mu, md = _triangle(e, f, v, w, bu, bd, mu, md)
+                else:
+                    bu, bd, mu, md = _triangle(f, e, v, w, bu, bd, mu, md)
     same = bu == w[a, 0] and bd == w[a, 1]
     w[a, 0] = bu
     w[a, 1] = bd
@@ -409,7 +433,8 @@ def _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, w, 
 @jit
 def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp, w, mid, heap, queued):
     """Partial customization: the arcs ``changed`` get the input weights ``new_inp`` (``(2, k)``); every arc
-    whose lower triangles changed is recomputed, in increasing arc id. Returns ``(arcs changed, heap)``.
+    whose lower triangles changed is recomputed, in increasing arc id. Returns ``(arcs changed, heap, arcs
+    recomputed)``.
 
     ``heap`` (int64, grown when short: the one returned) and ``queued`` (uint8 a arc, all zero; left zero) are scratch.
     """
@@ -424,10 +449,12 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
             if nh >= heap.shape[0]:
                 heap = _grown(heap, nh)
     moved = 0
+    seen = 0
     while nh > 0:
         a = heap[0]
         nh = _heap_pop(heap, nh)
         queued[a] = 0
+        seen += 1
         u = tails[a]
         x = up_head[a]
         ou = w[a, 0]
@@ -436,31 +463,35 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
             continue
         moved += 1
         # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u: the arc b between x
-        # and y is recomputed when the triangle's sum changed and now beats b or made b's weight before
+        # and y is recomputed when the triangle's sum changed and now beats b's weight or gave it (b's middle
+        # is u: another support of the same weight, the input or a lower middle, keeps it, and is checked
+        # when its own arcs change)
         for c in range(up_first[u], up_first[u + 1]):
             y = up_head[c]
             if y == x:
                 continue
+            up_c = w[c, 0]
+            dn_c = w[c, 1]
+            p0 = od + up_c  # x -> u -> y, before and after
+            p1 = w[a, 1] + up_c
+            q0 = dn_c + ou  # y -> u -> x
+            q1 = dn_c + w[a, 0]
+            if p0 == p1 and q0 == q1:
+                continue  # the triangle's sums did not change
             if x < y:
                 b = find_arc(x, y, up_first, up_head)
-                s0 = od + w[c, 0]  # x -> u -> y
-                s1 = w[a, 1] + w[c, 0]
-                t0 = w[c, 1] + ou  # y -> u -> x
-                t1 = w[c, 1] + w[a, 0]
+                s0, s1, t0, t1 = p0, p1, q0, q1
             else:
                 b = find_arc(y, x, up_first, up_head)
-                s0 = w[c, 1] + ou  # y -> u -> x
-                s1 = w[c, 1] + w[a, 0]
-                t0 = od + w[c, 0]  # x -> u -> y
-                t1 = w[a, 1] + w[c, 0]
+                s0, s1, t0, t1 = q0, q1, p0, p1
             if queued[b]:
                 continue
-            if (s1 != s0 and (s1 < w[b, 0] or s0 == w[b, 0])) or (t1 != t0 and (t1 < w[b, 1] or t0 == w[b, 1])):
+            if (s1 != s0 and (s1 < w[b, 0] or mid[b, 0] == u)) or (t1 != t0 and (t1 < w[b, 1] or mid[b, 1] == u)):
                 queued[b] = 1
                 nh = _heap_push(heap, nh, b)
                 if nh >= heap.shape[0]:
                     heap = _grown(heap, nh)
-    return moved, heap
+    return moved, heap, seen
 
 
 @jit
