@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parent.parent
 MOVINGAI = REPO / "tests" / "data" / "movingai"
 
 # doctests that compile a whole capability's kernels from cold (tens of seconds): run with the slow tests
-SLOW_DOCTESTS = {"wargrid.warmup.warm_up"}
+SLOW_DOCTESTS = {"wargrid.warmup.warm_up", "wargrid.movement.cch.structure", "wargrid.movement.cch.customized"}
 
 
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]

@@ -17,6 +17,8 @@ from wargrid import HexGrid, Map, SquareGrid
 from wargrid.costs import CostField
 from wargrid.movement.cch import customized, structure
 
+pytestmark = pytest.mark.slow  # the customizable structure's kernels compile for tens of seconds from cold
+
 INF = math.inf
 
 
