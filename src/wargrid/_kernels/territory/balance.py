@@ -78,7 +78,16 @@ def _spread_after(W, a, b, wc):
 
 @helper
 def _spread(W):
-    return W.max() - W.min()
+    """``W.max() - W.min()``, written out: array methods need reference counting, which a helper has not."""
+    lo = W[0]
+    hi = W[0]
+    for i in range(1, W.size):
+        v = W[i]
+        if v < lo:
+            lo = v
+        elif v > hi:
+            hi = v
+    return hi - lo
 
 
 @helper
