@@ -56,12 +56,20 @@ def _candidates(a, v, nbr, lz, gidx, occ_now, q_to, cand, keys, rng, tie):
 
 
 @helper
-def _pibt(root, nbr, lz, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, keys, tie):
-    """PIBT from agent ``root``; True when it found a next node (False: it stays, and its own node was taken)."""
-    depth = 0
+def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand, lender, gen, nbr, lz, gidx, rng, keys,
+         tie):
+    """PIBT from agent ``root``; True when it found a next node (False: it stays, and its own node was taken).
+
+    The one PIBT of the planner (``configure``) and the simulation's crowd rule (``simcrowd.crowd_pass``). ``gen``
+    says where an agent's candidates come from: 0, listed beforehand, ``st_cand[a, :st_n[a]]`` for agent ``a``
+    (``nbr``, ``lz``, ``gidx``, ``rng``, ``keys``, ``tie`` unused); 1, listed when the agent chooses
+    (``_candidates``), into the row of its depth on the stack. ``lender[k]``: the agent that lent ``k`` its
+    priority (written when it does).
+    """
     st_agent[0] = root
     st_pos[0] = 0
-    st_n[0] = _candidates(root, q_from[root], nbr, lz, gidx, occ_now, q_to, st_cand[0], keys, rng, tie)
+    if gen == 1:
+        st_n[0] = _candidates(root, q_from[root], nbr, lz, gidx, occ_now, q_to, st_cand[0], keys, rng, tie)
     depth = 1
     result = -1  # -1: no child returned; 1: the child found a node; 0: it stays
     while depth > 0:
@@ -72,8 +80,9 @@ def _pibt(root, nbr, lz, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, s
             continue
         result = -1
         done = False
-        while st_pos[top] < st_n[top]:
-            u = st_cand[top, st_pos[top]]
+        row = top if gen == 1 else a
+        while st_pos[top] < st_n[row]:
+            u = st_cand[row, st_pos[top]]
             st_pos[top] += 1
             if occ_next[u] >= 0:
                 continue
@@ -83,9 +92,12 @@ def _pibt(root, nbr, lz, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, s
             occ_next[u] = a
             q_to[a] = u
             if k >= 0 and k != a and q_to[k] < 0:
+                lender[k] = a
                 st_agent[depth] = k
                 st_pos[depth] = 0
-                st_n[depth] = _candidates(k, q_from[k], nbr, lz, gidx, occ_now, q_to, st_cand[depth], keys, rng, tie)
+                if gen == 1:
+                    st_n[depth] = _candidates(k, q_from[k], nbr, lz, gidx, occ_now, q_to, st_cand[depth], keys, rng,
+                                              tie)
                 depth += 1
             else:
                 result = 1
@@ -96,7 +108,7 @@ def _pibt(root, nbr, lz, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, s
             v = q_from[a]
             q_to[a] = v
             ok = occ_next[v] < 0 or occ_next[v] == a
-            if occ_next[v] >= 0 and occ_next[v] != a:
+            if not ok:
                 w = occ_next[v]
                 if q_to[w] == v and top > 0 and st_agent[top - 1] == w:
                     ok = True  # the lender leaves for another candidate
@@ -134,6 +146,7 @@ def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next,
         q_to[a] = u
         occ_next[u] = a
     keys = np.empty(nbr.shape[1] + 1, dtype=np.int64)
+    lender = np.empty(n, dtype=np.int64)
     if ok:
         st = lz[1]
         for i in range(order.shape[0]):
@@ -143,8 +156,8 @@ def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next,
                 q_to[a] = v  # on its goal, no one pushing: PIBT's first candidate, without the look-ups
                 occ_next[v] = a
                 continue
-            if q_to[a] < 0 and not _pibt(a, nbr, lz, gidx, q_from, q_to, occ_now, occ_next, rng, st_agent, st_pos,
-                                         st_n, st_cand, keys, tie):
+            if q_to[a] < 0 and not pibt(a, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand, lender, 1,
+                                        nbr, lz, gidx, rng, keys, tie):
                 ok = False
                 break
     for a in range(n):

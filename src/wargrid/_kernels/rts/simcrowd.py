@@ -50,6 +50,7 @@ import numpy as np
 
 from .._jit import helper, jit
 from ..movement.steps import step_to
+from .crowd import pibt
 from .layout import (
     ARRIVED, CELL, CLS, EV_ASIDE, GOAL_FREE, GOAL_SQUATTED, IDLE, KIND, MAX_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE, REASON, RLEN,
     ROFF, ROT, RPOS, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED, WAITING,
@@ -131,57 +132,6 @@ def _route_next(ui, pool, u):
     if ui[u, NEED] != NEED_NONE or ui[u, RPOS] >= ui[u, RLEN]:
         return np.int64(-1)
     return np.int64(pool[ui[u, ROFF] + ui[u, RPOS]])
-
-
-@helper
-def _pibt(root, cand, ncand, q_from, q_to, occ_now, occ_next, st_agent, st_pos, lender):
-    """PIBT from member ``root`` over candidates listed beforehand; True when it found a next cell."""
-    st_agent[0] = root
-    st_pos[0] = 0
-    depth = 1
-    result = -1
-    while depth > 0:
-        top = depth - 1
-        a = st_agent[top]
-        if result == 1:
-            depth -= 1
-            continue
-        result = -1
-        done = False
-        while st_pos[top] < ncand[a]:
-            u = cand[a, st_pos[top]]
-            st_pos[top] += 1
-            if occ_next[u] >= 0:
-                continue
-            k = occ_now[u]
-            if k >= 0 and k != a and q_to[k] == q_from[a]:
-                continue  # a swap along one edge
-            occ_next[u] = a
-            q_to[a] = u
-            if k >= 0 and k != a and q_to[k] < 0:
-                lender[k] = a
-                st_agent[depth] = k
-                st_pos[depth] = 0
-                depth += 1
-            else:
-                result = 1
-                depth -= 1
-            done = True
-            break
-        if not done:
-            v = q_from[a]
-            q_to[a] = v
-            ok = occ_next[v] < 0 or occ_next[v] == a
-            if not ok:
-                w = occ_next[v]
-                if q_to[w] == v and top > 0 and st_agent[top - 1] == w:
-                    ok = True
-            occ_next[v] = a
-            depth -= 1
-            result = 0
-            if top == 0 and not ok:
-                return False
-    return True
 
 
 @jit
@@ -315,10 +265,11 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     st_agent = np.empty(m + 1, dtype=np.int64)
     st_pos = np.empty(m + 1, dtype=np.int64)
     lender = np.full(m, -1, dtype=np.int64)
+    g0 = nbr[0]  # (unused: the candidates are listed)
     for j in range(nroots):
         i = roots[rank[j]]
         if q_to[i] < 0:
-            _pibt(i, cand, ncand, q_from, q_to, occ_now, occ_next, st_agent, st_pos, lender)
+            pibt(i, q_from, q_to, occ_now, occ_next, st_agent, st_pos, ncand, cand, lender, 0, g0, lz, urow, rng, keys, 0)
     # start the moves, the unit ahead first; a ring trades places
     state = np.zeros(m, dtype=np.int8)  # 0 to do, 1 on the stack, 2 moved, 3 stays
     stack = np.empty(m + 1, dtype=np.int64)
