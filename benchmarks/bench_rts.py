@@ -22,6 +22,7 @@ arrived, and any unit left over.
     python benchmarks/bench_rts.py                       # 250 500 1000 2000 units, both boards
     python benchmarks/bench_rts.py --units 1000 --boards square8 --ticks 2000
     python benchmarks/bench_rts.py --stress 0 3000          # the stress campaign over seeds 0..2999
+    python benchmarks/bench_rts.py --units 1000 --crowd     # with the crowd rule (Simulation(crowd=True))
 
 The stress campaign: per seed a square-8 or hex board of 8..20 cells a side
 (15 % walls), 10..60 units (fewer when the board has not room), none, a
@@ -49,9 +50,9 @@ SPEEDS = (160, 256)
 """The units' speeds, leptons a tick on ground of cost 1 (uniform in this range)."""
 
 
-def run(kind: str, n: int, ticks: int, seed: int) -> dict:
+def run(kind: str, n: int, ticks: int, seed: int, crowd: bool = False) -> dict:
     m = board(kind, 256, seed)
-    sim = Simulation(m, seed=seed)
+    sim = Simulation(m, seed=seed, crowd=crowd)
     speeds = np.random.default_rng(seed + 2).integers(SPEEDS[0], SPEEDS[1] + 1, size=n)
     for (start, goal), v in zip(armies(m, n, seed), speeds.tolist()):
         sim.add_unit(start, unit="tracked", goal=goal, speed=v)
@@ -113,7 +114,8 @@ def stress(seeds: range, ticks: int = 4000) -> int:
     return fails
 
 
-def scenario(name: str, sim: Simulation, ticks: int) -> str:
+def scenario(name: str, sim: Simulation, ticks: int, crowd: bool = False) -> str:
+    sim.crowd = crowd
     t0 = time.perf_counter()
     rep = sim.run(ticks)
     secs = time.perf_counter() - t0
@@ -128,6 +130,7 @@ def main() -> None:
     ap.add_argument("--ticks", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-crowds", action="store_true")
+    ap.add_argument("--crowd", action="store_true", help="every simulation with the crowd rule (Simulation(crowd=True))")
     ap.add_argument("--stress", type=int, nargs=2, metavar=("FIRST", "COUNT"),
                     help="run the stress campaign (small boards, mixed units) over these seeds instead")
     a = ap.parse_args()
@@ -142,14 +145,14 @@ def main() -> None:
           f"{'ticks/s':>8} {'arrived':>8} {'all by':>7}  left (state, reason)")
     for kind in bar(a.boards, "boards"):
         for n in a.units:
-            r = run(kind, n, a.ticks, a.seed)
+            r = run(kind, n, a.ticks, a.seed, a.crowd)
             print(f"{kind:<8} {n:>5} {r['first'] * 1e3:>9.1f} {r['mean'] * 1e3:>8.2f} {r['worst'] * 1e3:>9.1f} "
                   f"{r['cpu_worst'] * 1e3:>9.1f} {r['full_gc']:>7} {1 / r['mean']:>8.0f} {r['arrived']:>8.1%} "
                   f"{str(r['all_at']):>7}  {r['left'] or '-'}", flush=True)
     if not a.no_crowds:
-        print(scenario("corridor head-on 2x8", corridor(8), 3000))
-        print(scenario("crossing streams 2x12", crossing(12), 3000))
-        print(scenario("crowd at one goal 60", crowd(60), 3000))
+        print(scenario("corridor head-on 2x8", corridor(8), 3000, a.crowd))
+        print(scenario("crossing streams 2x12", crossing(12), 3000, a.crowd))
+        print(scenario("crowd at one goal 60", crowd(60), 3000, a.crowd))
 
 
 if __name__ == "__main__":

@@ -332,8 +332,8 @@ class Simulation:
     ``crowd`` whether the vehicles in each other's way move as one crowd each
     tick (PIBT: ``wargrid._kernels.rts.simcrowd``; dense crowds of units that
     cross a cell a tick finish in about half the ticks), or each on its own
-    turn as the classic engine does (the default: with slower units of mixed
-    speeds the crowd rule still leaves a few units cycling).
+    turn as the classic engine does (the default: the crowd rule's ticks cost
+    more).
     """
 
     def __init__(
@@ -1372,6 +1372,10 @@ class _CrowdRule:
     """The crowd rule's state (``wargrid._kernels.rts.simcrowd``): a lazy distance table row for each goal and
     movement class of the vehicles (shared by the units with that goal), each unit's row and priority."""
 
+    min_chunks = 4096
+    """The least chunks in the tables' pool (``lazydist``), ``chunks_per_row`` a row when there are more rows."""
+    chunks_per_row = 32
+
     def __init__(self) -> None:
         self.rows: dict[int, int] = {}  # target * classes + class -> row
         self.row_target: list[int] = []  # the padded goal cell of each row
@@ -1455,7 +1459,7 @@ class _CrowdRule:
         toward = np.full(cap, -1, dtype=np.int64)
         self.nbr = nbr
         self.lz = lazy_tables(psize, xy, goals, toward, np.zeros(cap, dtype=np.int64), huge=False,
-                              chunks=max(4096, 8 * cap))
+                              chunks=max(self.min_chunks, self.chunks_per_row * cap))
         self.stale = False
         self._add_rows(0)
 

@@ -112,7 +112,8 @@ def _pop(st, cnext, cdata, free, k, b):
 
 @helper
 def _finish(row, st, cnext, free, queue, nbr, k):
-    """Goal ``k``'s whole row by breadth-first search (the pool ran short); its chunks go back to the pool."""
+    """Goal ``k``'s whole row by breadth-first search (the pool ran short); its chunks go back to the pool. Returns
+    the nodes it settled."""
     for b in range(3):
         c = st[k, S_BT + b]
         while c >= 0:
@@ -138,6 +139,7 @@ def _finish(row, st, cnext, free, queue, nbr, k):
                 queue[tail] = u
                 tail += 1
     st[k, S_FLAG] = 2
+    return tail
 
 
 @helper
@@ -158,6 +160,15 @@ def estimate(lz, k, v):
     if st[k, S_FLAG] == 1:
         low = max(low, st[k, S_F] - _h(nxy, m, st[k, S_TX], st[k, S_TY], v))
     return low
+
+
+@helper
+def finish(lz, nbr, k):
+    """Goal ``k``'s whole row now, by breadth-first search (its chunks go back to the pool); the nodes settled."""
+    dist, st, cnext, cdata, free, nxy, queue = lz
+    if st[k, S_FLAG] == 2:
+        return np.int64(0)
+    return np.int64(_finish(dist[k], st, cnext, free, queue, nbr, k))
 
 
 @helper

@@ -55,7 +55,7 @@ from .layout import (
     ARRIVED, CELL, CLS, EV_ASIDE, GOAL_FREE, GOAL_SQUATTED, IDLE, KIND, MAX_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE, REASON, RLEN,
     ROFF, ROT, RPOS, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED, WAITING,
 )
-from .lazydist import UNREACHABLE, estimate, settle
+from .lazydist import UNREACHABLE, estimate, finish, settle
 from .sim import (
     _blocked, _event, _rand, _ring, _sole, advance, arrived, cid_of, direction, goal_state, legal, settled, start_step,
 )
@@ -96,22 +96,29 @@ def _active(ui, u, tick, topo, occ, urow, nbr):
 
 
 SEARCH_BUDGET = 20_000
-"""Nodes the distance tables may settle in one tick; past it (or with less than a quarter of the tables'
-chunk pool free), an unsettled cell's distance is estimated (``lazydist.estimate``: exact on open ground, a
-lower bound elsewhere) until later ticks search further. (Estimating cells that need a new layer of their
-row's search even within the budget left crowds cycling on the MAPF benchmark: the estimates never became
-exact.)"""
+"""Nodes the distance tables may settle in one tick; past it, an unsettled cell's distance is estimated
+(``lazydist.estimate``: exact on open ground, a lower bound elsewhere) until later ticks search further.
+(Estimating cells that need a new layer of their row's search even within the budget left crowds cycling on
+the MAPF benchmark: the estimates never became exact.) With less than a quarter of the tables' chunk pool
+free, the asked row is finished by breadth-first search instead (``lazydist.finish``: its chunks go back to
+the pool): estimating there until the pool came back, as before, never ended on a cave board with a
+thousand goals (the pool stayed short, the estimates' local minima kept units going to and fro)."""
 
 
 @helper
 def _steps(lz, nbr, r, v, budget):
-    """Steps from ``v`` to row ``r``'s goal: searched while the tick's budget lasts, else estimated."""
+    """Steps from ``v`` to row ``r``'s goal: searched (or the row finished, the pool short) while the tick's budget
+    lasts, else estimated."""
     x = lz[0][r, v]
     if x != 0:
         return np.int64(x) - 1
     free = lz[4]
-    if free[2] < budget and free[1] * 4 > lz[2].shape[0]:  # within the tick's budget, a quarter of the pool free
-        return settle(lz, nbr, r, v)
+    if free[2] < budget:
+        if free[1] * 4 > lz[2].shape[0]:  # a quarter of the pool free
+            return settle(lz, nbr, r, v)
+        free[2] += finish(lz, nbr, r)
+        x = lz[0][r, v]
+        return np.int64(x) - 1 if x != 0 else UNREACHABLE
     return estimate(lz, r, v)
 
 
