@@ -1,5 +1,5 @@
 """A binary heap keyed on one float with decrease-key, in preallocated arrays (the hierarchy's searches):
-``heap.key_up``/``key_pop`` with two children a slot.
+``heap.key_up`` with two children a slot, and its own pop.
 
 ``hk[i]``, ``hid[i]``: the key and node of slot ``i``; ``pos[v]``: the slot of
 node ``v``. ``reach`` is the plain Dijkstra step to one node, ``relax_arcs`` over a run of arcs,
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import helper, jit
-from .heap import key_pop, key_up
+from .heap import key_up
 
 INF = np.inf
 
@@ -29,8 +29,36 @@ def _hpush(v, key, n, hk, hid, pos, fresh):
 
 @helper
 def _hpop(n, hk, hid, pos):
-    """Remove the top (read it first); returns the new size."""
-    return key_pop(n, hk, hid, pos, 1, 0)
+    """Remove the top (read it first); returns the new size.
+
+    Written out, not ``heap.key_pop``: LLVM does not inline ``key_pop`` here,
+    and the call left in a caller's loop brings reference counting back into
+    it (``tests/test_jit_helper.py``; the Dijkstra kernels keep their pop
+    written out for the same reason, ``docs/design/kernels.md``).
+    """
+    n -= 1
+    if n == 0:
+        return 0
+    key = hk[n]
+    v = hid[n]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[c] < key:
+            hk[i] = hk[c]
+            hid[i] = hid[c]
+            pos[hid[i]] = i
+            i = c
+        else:
+            break
+    hk[i] = key
+    hid[i] = v
+    pos[v] = i
+    return n
 
 
 @jit
