@@ -52,18 +52,13 @@ from .._jit import helper, jit
 from ..movement.steps import step_to
 from .crowd import pibt
 from .layout import (
-    ARRIVED, CELL, CLS, EV_ASIDE, GOAL_FREE, GOAL_SQUATTED, IDLE, KIND, MAX_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE, REASON, RLEN,
+    ARRIVED, CELL, CLS, EV_ASIDE, IDLE, KIND, MAX_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE, REASON, RLEN,
     ROFF, ROT, RPOS, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED, WAITING,
 )
 from .lazydist import UNREACHABLE, estimate, finish, settle
 from .sim import (
-    _blocked, _event, _rand, _ring, _sole, advance, arrived, cid_of, direction, goal_state, legal, settled, start_step,
+    _blocked, _event, _rand, _ring, _sole, advance, arrived, cid_of, direction, legal, settled, start_step,
 )
-
-
-@jit
-def _goal_state(ui, u, occ, topo):
-    return goal_state(ui, u, occ, topo)
 
 
 @helper
@@ -79,17 +74,16 @@ def _pushable(ui, w, tick):
 def _active(ui, u, tick, topo, occ, urow, nbr):
     """A standing vehicle on its way to its goal, free to decide its next cell this tick: one with a route or
     waiting for one (it goes by the table meanwhile: measured on the MAPF benchmark, waiting for the planner's
-    budget made crowds a fifth slower), or one that arrived and was moved off its goal while the goal is open."""
+    budget made crowds a fifth slower). One that arrived and was moved off its goal goes back on its own turn
+    (``decide``): taken back by the crowd rule as soon as it landed, the goal went again and again to a unit
+    pushed aside by a slower one that was about to step into it (the stress campaign's seed 248)."""
     if ui[u, KIND] != VEHICLE or ui[u, NXT] >= 0 or ui[u, ROT] >= 0 or ui[u, MOVED] == tick:
         return False
     s = ui[u, STATE]
     if ui[u, TARGET] < 0 or ui[u, NEED] == NEED_REPAIR or urow[u] < 0 or arrived(ui, u, topo, occ[10]):
         return False
     if s == ARRIVED:
-        if ui[u, NEED] != NEED_NONE:
-            return False
-        g = _goal_state(ui, u, occ, topo)  # back to its goal as ``_goes_back`` says: when it is open
-        return g == GOAL_FREE or g == GOAL_SQUATTED
+        return False
     if not (s == IDLE or s == MOVING or s == WAITING):
         return False
     return True
