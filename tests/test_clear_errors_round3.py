@@ -30,9 +30,9 @@ def test_add_unit_numbers_past_the_unit_table_are_clear_errors(kw, match):
     uid = sim.add_unit((0, 1), unit="tracked", speed=MAX_SPEED, goal=(5, 1))  # the fastest allowed runs
     for _ in range(20):
         sim.step()
-        if sim.unit(uid).cell == (5, 1):
+        if sim.get(uid).cell == (5, 1):
             break
-    assert sim.unit(uid).cell == (5, 1)
+    assert sim.get(uid).cell == (5, 1)
 
 
 def _tmx_with_elevation(tmp_path, heights: bytes):

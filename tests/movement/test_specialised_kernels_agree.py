@@ -155,7 +155,7 @@ def test_queue_dijkstra_literal_octile():
 
 def test_large_boards_get_the_step_bits_on_their_second_search():
     from wargrid.costs import CostField
-    from wargrid.movement import astar
+    from wargrid.movement import shortest_path
     from wargrid.movement.search import LAZY_MASK_CELLS, plain_moves
 
     g = SquareGrid(300, 300, diagonal=True)
@@ -164,9 +164,9 @@ def test_large_boards_get_the_step_bits_on_their_second_search():
     cost = np.where(rng.random(g.shape) < 0.2, np.inf, 1.0)
     cost[0, 0] = cost[299, 299] = 1.0
     c = CostField.from_arrays(g, cost)
-    first = astar(g, c, (0, 0), (299, 299), search="astar")  # general kernel: no bits built yet
+    first = shortest_path(g, c, (0, 0), (299, 299), search="astar")  # general kernel: no bits built yet
     assert plain_moves(g.topology, c, lazy=True) is not None  # the second call builds them
-    second = astar(g, c, (0, 0), (299, 299), search="astar")  # plain kernel
+    second = shortest_path(g, c, (0, 0), (299, 299), search="astar")  # plain kernel
     assert (first is None) == (second is None)
     if first is not None:
         assert first.cells == second.cells and first.cost == second.cost
