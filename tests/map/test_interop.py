@@ -10,8 +10,8 @@ import pytest
 from wargrid import Map, generate
 from wargrid._extras import MissingExtraError
 
-nx = pytest.importorskip("networkx")
-csgraph = pytest.importorskip("scipy.sparse.csgraph")
+import networkx as nx  # the test extra installs networkx and scipy: a missing one is an error, not a skip
+import scipy.sparse.csgraph as csgraph
 
 KINDS = [
     {"kind": "square"}, {"kind": "square", "diagonal": True}, {"kind": "hex", "orientation": "flat"},

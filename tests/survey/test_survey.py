@@ -59,7 +59,8 @@ def test_local_processes_give_the_same_rows(here) -> None:
 
 
 def test_a_local_dask_cluster_gives_the_same_rows(here) -> None:
-    distributed = pytest.importorskip("distributed")
+    import distributed  # the test extra installs wargrid[survey]
+
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
             seen: list[int] = []
@@ -78,7 +79,8 @@ def test_a_killed_worker_is_replaced_and_the_survey_completes(here, tmp_path: Pa
     import os
     import signal
 
-    distributed = pytest.importorskip("distributed")
+    import distributed  # the test extra installs wargrid[survey]
+
     maps = 30
     reference = survey(maps, workers=1, progress=False, **OPTIONS)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
