@@ -305,4 +305,4 @@ def test_lazy_tables_look_at_little_of_a_large_board() -> None:
     start, goal = graph.node[5 * 200 + 5], graph.node[190 * 200 + 180]
     tables = _Tables(graph, np.array([goal]), np.array([start]))
     assert tables.lookup(np.array([0]), np.array([start])).tolist() == [185 + 175]
-    assert int(np.count_nonzero(tables.lz[0])) == 361
+    assert int(np.count_nonzero(tables.lz.dist)) == 361

@@ -88,6 +88,19 @@ class Metric(NamedTuple):
     """The lower triangle's node that gave the weight (``-1``: the board step itself)."""
 
 
+class QueryArcs(NamedTuple):
+    """The arcs a query relaxes: the perfect customization's (pruned), or every arc of the structure."""
+
+    fwd: tuple[Any, ...]
+    """``(first, head, weight)`` of the upward search from the start."""
+    bwd: tuple[Any, ...]
+    """``(first, head, weight)`` of the upward search from the goal."""
+    fwd_arc: npt.NDArray[Any]
+    """The structure's arc id of each forward query arc (empty: the query runs over every arc)."""
+    bwd_arc: npt.NDArray[Any]
+    """The structure's arc id of each backward query arc (empty: every arc)."""
+
+
 def _k() -> Any:
     from .._kernels.movement import cch
 
@@ -193,7 +206,7 @@ class CustomizedPaths:
         t0 = time.perf_counter()
         self.metric = _metric(st, costs)
         self.customize_seconds = time.perf_counter() - t0
-        self._fast: tuple[Any, ...] | None = None
+        self._fast: QueryArcs | None = None
         self._slow_seconds = 0.0
         self._lock = threading.Lock()
         self._pending_for: CostField | None = None
@@ -217,7 +230,7 @@ class CustomizedPaths:
         dead = np.ones(st.parent.shape[0], dtype=np.bool_)
         dead[st.tails[finite]] = False
         _halves(k.perfect, st, (w, keep, ties, dead), last=False)
-        self._fast = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep)
+        self._fast = QueryArcs(*k.query_arcs(st.up_first, st.up_head, st.tails, w, keep))
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
 
@@ -239,7 +252,7 @@ class CustomizedPaths:
     def bytes(self) -> int:
         """Memory this class holds: its metric and query arcs (the shared ``structure.bytes`` not counted)."""
         fast = self._fast
-        arcs = [] if fast is None else [*fast[0], *fast[1], fast[2], fast[3]]
+        arcs = [] if fast is None else [*fast.fwd, *fast.bwd, fast.fwd_arc, fast.bwd_arc]
         return sum(int(a.nbytes) for a in [*self.metric, *arcs])
 
     @property
@@ -295,14 +308,14 @@ class CustomizedPaths:
     def _scratch(self) -> _Scratch:
         return per_thread("cch_states", int(self.structure.parent.shape[0]), _Scratch, keep=1)
 
-    def _arcs(self) -> tuple[Any, ...]:
+    def _arcs(self) -> QueryArcs:
         """``(fwd, bwd, fwd_arc, bwd_arc)`` for ``query``: the query arcs, or every arc after edits."""
         fast = self._fast
         if fast is not None:
             return fast
         st, w = self.structure, self.metric.weight
         none = np.empty(0, dtype=np.int32)
-        return (st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none
+        return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none)
 
     def _slow(self, seconds: float) -> None:
         """Count a query over every arc; rebuild the query arcs once such queries cost as much (rent or buy)."""
@@ -312,15 +325,15 @@ class CustomizedPaths:
                 if self._fast is None:
                     self._query_arcs()
 
-    def _query(self, costs: CostField, s: int, t: int) -> tuple[float, int, _Scratch, tuple[Any, ...]]:
+    def _query(self, costs: CostField, s: int, t: int) -> tuple[float, int, _Scratch, QueryArcs]:
         self.sync(costs)
         st = self.structure
         sc = self._scratch()
         arcs = self._arcs()
         t0 = time.perf_counter()
-        cost, meet = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs[0], arcs[1], st.parent, sc.df, sc.db,
+        cost, meet = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, st.parent, sc.df, sc.db,
                                 sc.pf, sc.pb)
-        if arcs[2].shape[0] == 0:
+        if arcs.fwd_arc.shape[0] == 0:
             self._slow(time.perf_counter() - t0)
         return float(cost), int(meet), sc, arcs
 
@@ -336,7 +349,7 @@ class CustomizedPaths:
             return None
         st, k = self.structure, _k()
         rs, rt = int(st.rank_of[s]), int(st.rank_of[t])
-        ids = k.unpack(rs, rt, meet, sc.pf, sc.pb, arcs[2], arcs[3], st.up_first, st.up_head, st.tails, self.metric.middle, st.cell_of)
+        ids = k.unpack(rs, rt, meet, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, self.metric.middle, st.cell_of)
         if np.unique(ids).shape[0] != ids.shape[0]:
             ids = _cut_loops(ids)
         topo = costs.topology
@@ -349,7 +362,7 @@ class CustomizedPaths:
         sc = self._scratch()
         arcs = self._arcs()
         out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
-                                                  arcs[0], arcs[1], st.parent, sc.df, sc.pf)
+                                                  arcs.fwd, arcs.bwd, st.parent, sc.df, sc.pf)
         return out
 
 

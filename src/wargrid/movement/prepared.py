@@ -836,7 +836,11 @@ def _interleaved(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     >>> a.tolist(), b.tolist(), a.strides
     ([0, 1, 2], [1.0, 1.0, 1.0], (8,))
     """
-    rec, = block([(columns[0].shape[0], np.dtype([(f"c{i}", c.dtype, c.shape[1:]) for i, c in enumerate(columns)]))])
+    lengths = {c.shape[0] for c in columns}
+    if len(lengths) != 1:
+        raise ArgumentError(f"columns must all have one length, got lengths {sorted(lengths)}")
+    rows = lengths.pop()
+    rec, = block([(rows, np.dtype([(f"c{i}", c.dtype, c.shape[1:]) for i, c in enumerate(columns)]))])
     for i, c in enumerate(columns):
         rec[f"c{i}"] = c
     return tuple(rec[f"c{i}"] for i in range(len(columns)))

@@ -41,13 +41,16 @@ import mmap
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_real, check_seed
 from ..grids.board import CostBoard
+
+if TYPE_CHECKING:
+    from .._kernels.rts.lazydist import LazyTables
 
 __all__ = ["CrowdPlan", "plan_crowd", "check_plan", "OBJECTIVES"]
 
@@ -231,7 +234,7 @@ def heuristic_metric(nbr: np.ndarray, xy: np.ndarray) -> int:
 
 
 def lazy_tables(nv: int, xy: np.ndarray, goals: np.ndarray, targets: np.ndarray | None, metrics: np.ndarray, *,
-                chunks: int | None = None, huge: bool = True) -> tuple[np.ndarray, ...]:
+                chunks: int | None = None, huge: bool = True) -> LazyTables:
     """The state ``lz`` of ``wargrid._kernels.rts.lazydist`` for rows searching from ``goals`` (nodes ``0..nv-1``
     with coordinates ``xy``) towards ``targets`` (``-1`` or ``None``: no target) by ``metrics`` (per row);
     ``huge``: the distances in huge pages (for tables whose rows are nearly all searched)."""
@@ -252,11 +255,12 @@ def lazy_tables(nv: int, xy: np.ndarray, goals: np.ndarray, targets: np.ndarray 
     else:
         st[:, lazydist.S_METRIC] = 0
     st[:, lazydist.S_F] = st[:, lazydist.S_FLAG] = 0
-    return (
-        _zeros((k, nv), dt, huge=huge),
-        st, cnext, np.empty((chunks, lazydist.CHUNK), dtype=np.int32), np.array([0, chunks, 0], dtype=np.int64),
-        np.ascontiguousarray(xy, dtype=np.int32), np.empty(nv, dtype=np.int64),
+    tables: LazyTables = lazydist.LazyTables(
+        dist=_zeros((k, nv), dt, huge=huge), st=st, cnext=cnext,
+        cdata=np.empty((chunks, lazydist.CHUNK), dtype=np.int32), free=np.array([0, chunks, 0], dtype=np.int64),
+        nxy=np.ascontiguousarray(xy, dtype=np.int32), queue=np.empty(nv, dtype=np.int64),
     )
+    return tables
 
 
 def _zeros(shape: tuple[int, int], dtype: Any, *, huge: bool = True) -> np.ndarray:

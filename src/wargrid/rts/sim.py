@@ -127,7 +127,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -148,6 +148,9 @@ from .classic import classic_path
 from .ladder import TRAVEL_ENTRY_COSTS, Entry, entry_costs
 from ..grids.leptons import LEPTONS_PER_CELL
 from .occupancy import Occupancy
+
+if TYPE_CHECKING:
+    from .._kernels.rts.lazydist import LazyTables
 
 __all__ = ["Simulation", "SimUnit", "SimEvent", "SimReport", "UNIT_KINDS", "STATES", "PATHFINDERS", "HEALTH_FLOOR",
            "HEALTH_RULES", "CONDITION_YELLOW", "YELLOW_SPEED", "MAX_SPEED", "MAX_TEAM"]
@@ -1384,7 +1387,7 @@ class _CrowdRule:
         self.urow = np.full(16, -1, dtype=np.int64)
         self.ukey = np.full(16, -1, dtype=np.int64)
         self.prio = np.zeros(16, dtype=np.float64)
-        self.lz: tuple[np.ndarray, ...] | None = None
+        self.lz: LazyTables | None = None
         self.nbr: np.ndarray | None = None
         self.classes = 0
         self.metrics = np.zeros(0, dtype=np.int64)
@@ -1434,7 +1437,7 @@ class _CrowdRule:
                 self.row_class.append(int(ui[u, CLS]))
                 self.row_toward.append(int(ui[u, CELL]))
             self.urow[u] = row
-        if self.stale or self.lz is None or len(self.rows) > self.lz[0].shape[0]:
+        if self.stale or self.lz is None or len(self.rows) > self.lz.dist.shape[0]:
             self._build(sim, max(64, len(self.rows) * 5 // 4))
         elif len(self.rows) > before:
             self._add_rows(before)
@@ -1467,7 +1470,7 @@ class _CrowdRule:
         from .._kernels.rts import lazydist as ld
 
         assert self.lz is not None
-        st, xy = self.lz[1], self.lz[5]
+        st, xy = self.lz.st, self.lz.nxy
         end = len(self.row_target)
         if end <= start:
             return

@@ -41,7 +41,7 @@ def _candidates(a, v, nbr, lz, gidx, occ_now, q_to, cand, keys, rng, tie):
             held = 1
         elif tie == 2 and occ_now[u] >= 0 and u != v and q_to[occ_now[u]] < 0:
             held = 1
-        x = lz[0][gidx[a], u]
+        x = lz.dist[gidx[a], u]
         du = np.int64(x) - 1 if x != 0 else _settle(lz, nbr, gidx[a], u)
         key = (du * 2 + held) * 64 + np.int64(_rand(rng) % np.uint64(64))
         i = m
@@ -148,7 +148,7 @@ def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next,
     keys = np.empty(nbr.shape[1] + 1, dtype=np.int64)
     lender = np.empty(n, dtype=np.int64)
     if ok:
-        st = lz[1]
+        st = lz.st
         for i in range(order.shape[0]):
             a = order[i]
             v = q_from[a]

@@ -25,8 +25,8 @@ when the pool runs short, the asking goal's row is finished by a plain
 breadth-first search (its chunks go back to the pool): memory stays bounded,
 the worst case is the whole-board search per goal.
 
-The tables' state is one tuple ``lz`` (``_Tables`` in ``wargrid.rts.crowd``
-builds it): ``(dist, st, cnext, cdata, free, nxy, queue)``:
+The tables' state is one named tuple ``lz`` (``LazyTables``; ``lazy_tables`` in
+``wargrid.rts.crowd`` builds it): ``(dist, st, cnext, cdata, free, nxy, queue)``:
 
 - ``dist[k, v]``: the distance plus one once settled, 0 before;
 - ``st[k]``: goal ``k``'s search (the ``S_*`` columns): its goal node, its
@@ -42,6 +42,8 @@ builds it): ``(dist, st, cnext, cdata, free, nxy, queue)``:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._jit import helper, jit
@@ -55,6 +57,18 @@ UNREACHABLE = np.int64(1) << np.int64(40)
 
 S_GOAL, S_TX, S_TY, S_METRIC, S_F, S_FLAG, S_BT, S_BTO = 0, 1, 2, 3, 4, 5, 6, 9
 S_COLS = 12
+
+
+class LazyTables(NamedTuple):
+    """The tables' state ``lz`` (see the module's text; numba reads the fields by name)."""
+
+    dist: np.ndarray  # (goals, nodes): distance + 1 once settled, 0 before
+    st: np.ndarray  # (goals, S_COLS): each goal's search
+    cnext: np.ndarray  # the chunk below, or the next free chunk
+    cdata: np.ndarray  # (chunks, CHUNK): the chunks' nodes
+    free: np.ndarray  # [head, count, nodes settled so far]
+    nxy: np.ndarray  # (nodes, 2): the nodes' coordinates
+    queue: np.ndarray  # one node a node: the fallback search's scratch
 """Columns of ``st``: three each for the buckets' top chunk and its count."""
 
 
@@ -147,14 +161,14 @@ def estimate(lz, k, v):
     """A lower bound of the steps from node ``v`` to goal ``k`` without searching: the metric distance to the
     goal, and, every node of ``f`` below the row's current bucket being settled, that bucket less ``v``'s
     heuristic (exact on open ground)."""
-    x = lz[0][k, v]
+    x = lz.dist[k, v]
     if x != 0:
         return np.int64(x) - 1
-    st = lz[1]
+    st = lz.st
     if st[k, S_FLAG] == 2:
         return UNREACHABLE
     m = st[k, S_METRIC]
-    nxy = lz[5]
+    nxy = lz.nxy
     g = st[k, S_GOAL]
     low = _h(nxy, m, np.int64(nxy[g, 0]), np.int64(nxy[g, 1]), v)
     if st[k, S_FLAG] == 1:
@@ -218,7 +232,7 @@ def settle(lz, nbr, k, want):
 @jit
 def lookup(lz, nbr, gidx, nodes, out):
     """``out[i]``: steps from ``nodes[i]`` to goal ``gidx[i]``; returns the largest."""
-    dist = lz[0]
+    dist = lz.dist
     top = np.int64(0)
     for i in range(nodes.shape[0]):
         k = gidx[i]

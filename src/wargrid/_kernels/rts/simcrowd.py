@@ -103,15 +103,15 @@ thousand goals (the pool stayed short, the estimates' local minima kept units go
 def _steps(lz, nbr, r, v, budget):
     """Steps from ``v`` to row ``r``'s goal: searched (or the row finished, the pool short) while the tick's budget
     lasts, else estimated."""
-    x = lz[0][r, v]
+    x = lz.dist[r, v]
     if x != 0:
         return np.int64(x) - 1
-    free = lz[4]
+    free = lz.free
     if free[2] < budget:
-        if free[1] * 4 > lz[2].shape[0]:  # a quarter of the pool free
+        if free[1] * 4 > lz.cnext.shape[0]:  # a quarter of the pool free
             return settle(lz, nbr, r, v)
         free[2] += finish(lz, nbr, r)
-        x = lz[0][r, v]
+        x = lz.dist[r, v]
         return np.int64(x) - 1 if x != 0 else UNREACHABLE
     return estimate(lz, r, v)
 
@@ -193,7 +193,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     cand = np.empty((m, ndir + 1), dtype=np.int64)
     ncand = np.zeros(m, dtype=np.int64)
     keys = np.empty(ndir + 1, dtype=np.int64)
-    budget = lz[4][2] + SEARCH_BUDGET
+    budget = lz.free[2] + SEARCH_BUDGET
     rkey = np.zeros(m, dtype=np.float64)
     isroot = np.zeros(m, dtype=np.bool_)
     roots = np.empty(m, dtype=np.int64)
