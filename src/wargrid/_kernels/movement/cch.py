@@ -23,7 +23,7 @@ import numpy as np
 
 from .._jit import helper, jit
 from .ch import walk_cost  # noqa: F401  (the paths' costs, as the hierarchy sums them)
-from .steps import corner_ok, step_to
+from .steps import corner_ok, step_to, topo_info, unpack_topo
 
 INF = np.inf
 
@@ -34,12 +34,7 @@ INF = np.inf
 def board_graph(valid, tb):
     """``(index, nb_first, nb)``: every valid padded cell's compact index (``-1`` elsewhere) and the undirected
     neighbour lists in compact indices (the board's steps both ways, whatever the costs)."""
-    off, dxa, dya, stepl, corner, ti = tb
-    ndir = ti[0]
-    pmode = ti[1]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     n = valid.shape[0]
     index = np.full(n, -1, dtype=np.int32)
     m = 0
@@ -266,12 +261,7 @@ def find_arc(u, x, up_first, up_head):
 def step_arcs(index, rank, up_first, up_head, tb):
     """``code[p * ndir + d]``: the board step from padded ``p`` in direction ``d`` as ``2 * arc`` (the arc's
     upward direction) or ``2 * arc + 1`` (downward), ``-1`` where the step leaves the board."""
-    off, dxa, dya, stepl, corner, ti = tb
-    ndir = ti[0]
-    pmode = ti[1]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     n = index.shape[0]
     code = np.full(n * ndir, -1, dtype=np.int64)
     for p in range(n):
@@ -294,13 +284,8 @@ def step_arcs(index, rank, up_first, up_head, tb):
 
 @helper
 def _step_weight(p, d, cell, edge, has_edge, tb):
-    off, dxa, dya, stepl, corner, ti = tb
-    ndir = ti[0]
-    pmode = ti[1]
-    crule = ti[2]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    off, _, _, stepl, corner, ti = tb
+    ndir, pmode, crule, wrap, width, pw, _, _ = topo_info(ti)  # scalars only: a helper returns no arrays
     if not cell[p] < INF:
         return INF
     q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
@@ -317,7 +302,7 @@ def _step_weight(p, d, cell, edge, has_edge, tb):
 @jit
 def input_weights(code, cell, edge, tb, inp):
     """The board's step weights into ``inp`` (``(2, arcs)``: upward, downward), ``inf`` where no step."""
-    ndir = tb[5][0]
+    ndir = topo_info(tb.info)[0]
     inp[:] = INF
     has_edge = edge.shape[0] > 0
     for e in range(code.shape[0]):
@@ -765,12 +750,7 @@ def step_changes(ids, code, cell, edge, tb, inp):
     """``(arcs, new)``: the arcs whose input weights the changed padded cells ``ids`` may touch, with their
     new input weights (``(2, k)``). A step ``p -> q`` reads ``p``, ``q``, ``p``'s corner cells and ``p``'s
     edge costs, so every step from a changed cell or a neighbour of one is weighed again."""
-    off, dxa, dya, stepl, corner, ti = tb
-    ndir = ti[0]
-    pmode = ti[1]
-    wrap = ti[3]
-    width = ti[4]
-    pw = ti[5]
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     has_edge = edge.shape[0] > 0
     near = np.empty(ids.shape[0] * (ndir + 1), dtype=np.int64)
     k = 0
