@@ -15,7 +15,8 @@ from movement_oracle import boards, costs_of, dijkstra, grids, path_cost
 from test_prepared import _check_map, _edit, _random_map
 from wargrid import HexGrid, Map, SquareGrid
 from wargrid.costs import CostField
-from wargrid.movement.cch import customized, structure
+from wargrid._kernels.movement.cch import find_arc
+from wargrid.movement.cch import _metric, customized, structure
 
 pytestmark = pytest.mark.slow  # the customizable structure's kernels compile for tens of seconds from cold
 
@@ -68,6 +69,51 @@ def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
             cost[c[1], c[0]] = data.draw(st.sampled_from([1.0, 2.0, 0.5, INF]))
         f = costs_of(g, cost, e)
         _check(g, cost, e, cp, f)
+
+
+def _metric_holds(cp, f):
+    """``cp``'s metric equals a fresh customization of ``f``, and every middle gives its arc's weight."""
+    fresh = _metric(cp.structure, f)
+    mt, s = cp.metric, cp.structure
+    assert np.array_equal(mt.inp, fresh.inp)
+    assert np.array_equal(mt.weight, fresh.weight)
+    for a in range(s.up_head.shape[0]):
+        u, x = int(s.tails[a]), int(s.up_head[a])
+        for d in range(2):
+            v = int(mt.middle[a, d])
+            if not math.isfinite(mt.weight[a, d]):
+                continue
+            if v < 0:
+                assert mt.inp[a, d] == mt.weight[a, d]
+                continue
+            e, g = find_arc(v, u, s.up_first, s.up_head), find_arc(v, x, s.up_first, s.up_head)
+            assert e >= 0 and g >= 0
+            got = mt.weight[e, 1] + mt.weight[g, 0] if d == 0 else mt.weight[g, 1] + mt.weight[e, 0]
+            assert got == mt.weight[a, d]
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(kind=st.sampled_from(["hex", "square8"]), data=st.data())
+def test_edits_carried_by_triangles_equal_a_fresh_customization(kind, data):
+    # whole-number costs make many triangles tie: a rise then keeps the weight through another support
+    g = HexGrid(11, 9) if kind == "hex" else SquareGrid(9, 8, diagonal=True, corner_rule="no-obstacle")
+    h, w = g.height, g.width
+    cost = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=h * w, max_size=h * w))).reshape(h, w)
+    cp = customized(g, CostField.from_arrays(g, cost))
+    cells = [(x, y) for y in range(h) for x in range(w)]
+    for _ in range(data.draw(st.integers(1, 6))):
+        cost = cost.copy()
+        for c in data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=4)):
+            cost[c[1], c[0]] = data.draw(st.sampled_from([1.0, 2.0, 3.0, 0.5, INF]))
+        f = CostField.from_arrays(g, cost)
+        cp.sync(f)
+        _metric_holds(cp, f)
+    t = g.topology
+    want = dijkstra(g, cost, [(0, 0)], None) if math.isfinite(cost[0, 0]) else {}
+    for b in cells[1:]:
+        d = cp.distance(f, t.padded_id(0, 0), t.padded_id(*b))
+        assert _close(d, want.get(b, INF))
 
 
 def test_classes_share_the_structure_and_pickle():

@@ -216,7 +216,7 @@ class CustomizedPaths:
         self.fallback_seconds = 0.0
         self.edit_seconds = 0.0
         self._heap = np.empty(1024, dtype=np.int64)
-        self._queued: npt.NDArray[np.uint8] | None = None
+        self._events = np.empty((1024, 2), dtype=np.int32)
 
     def _query_arcs(self) -> None:
         """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path
@@ -236,14 +236,14 @@ class CustomizedPaths:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        del state["_lock"], state["_queued"], state["_heap"], state["_fast"], state["_pending_for"], state["_pending"]
+        del state["_lock"], state["_events"], state["_heap"], state["_fast"], state["_pending_for"], state["_pending"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._heap = np.empty(1024, dtype=np.int64)
-        self._queued = None
+        self._events = np.empty((1024, 2), dtype=np.int32)
         self._fast = None
         self._slow_seconds = 0.0
         self._pending_for, self._pending = None, []
@@ -284,10 +284,9 @@ class CustomizedPaths:
                 st, mt, k = self.structure, self.metric, _k()
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
                                            costs.topology.kernel_bundle, mt.inp)
-                if self._queued is None:
-                    self._queued = np.zeros(st.up_head.shape[0], dtype=np.uint8)
-                _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
-                                         mt.inp, mt.weight, mt.middle, self._heap, self._queued)
+                _, self._heap, self._events, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first,
+                                                          st.down_arc, st.tails, mt.inp, mt.weight, mt.middle,
+                                                          self._heap, self._events)
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
