@@ -16,7 +16,7 @@ from test_prepared import _check_map, _edit, _random_map
 from wargrid import HexGrid, Map, SquareGrid
 from wargrid.costs import CostField
 from wargrid._kernels.movement.cch import find_arc
-from wargrid.movement.cch import _metric, customized, structure
+from wargrid.movement.cch import _exact32, _fits32, _metric, customized, structure
 
 pytestmark = pytest.mark.slow  # the customizable structure's kernels compile for tens of seconds from cold
 
@@ -73,7 +73,7 @@ def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
 
 def _metric_holds(cp, f):
     """``cp``'s metric equals a fresh customization of ``f``, and every middle gives its arc's weight."""
-    fresh = _metric(cp.structure, f)
+    fresh = _metric(cp.structure, f)[0]
     mt, s = cp.metric, cp.structure
     assert np.array_equal(mt.inp, fresh.inp)
     assert np.array_equal(mt.weight, fresh.weight)
@@ -191,3 +191,30 @@ def test_map_prepare_customizable_shares_the_board_and_answers_after_a_bridge_fa
     assert t[0].tolist() == [f[3, 8], f[0, 0]]
     m.prepare(unit="foot", progress=False)  # the default structure again
     assert not hasattr(m.derived.prepared("foot"), "structure")
+
+
+def test_float32_weights_where_exact_and_widened_by_an_edit_that_would_round():
+    assert _exact32(np.array([1.0, 3.0, 0.5, INF]), 1 + 2**10) == (0.5, 4096.0)
+    assert _exact32(np.array([1.0, 8193.0]), 1 + 2**10) == (0.0, 0.0)  # a path's sum could round
+    assert _exact32(np.array([0.1, 1.0]), 10) == (0.0, 0.0)  # no power-of-two quantum
+    assert _exact32(np.array([INF]), 10) == (0.0, 0.0)
+    assert _fits32(np.array([2.5, INF]), 0.5, 4096.0) and not _fits32(np.array([0.25]), 0.5, 4096.0)
+    assert not _fits32(np.array([4096.5]), 0.5, 4096.0)
+    g = HexGrid(8, 6)
+    c = np.ones((6, 8))
+    c[1:5, 3] = 3.0
+    c[2, 5] = INF
+    f = CostField.from_arrays(g, c)
+    cp = customized(g, f)
+    wide = _metric(cp.structure, f)[0]
+    assert cp.metric.weight.dtype == np.float32 and cp.metric.inp.dtype == np.float32
+    assert np.array_equal(cp.metric.weight, wide.weight.astype(np.float32))
+    t = g.topology
+    s, e = t.padded_id(0, 2), t.padded_id(7, 2)
+    assert cp.distance(f, s, e) == dijkstra(g, c, [(0, 2)])[(7, 2)]
+    c2 = c.copy()
+    c2[2, 3] = 0.1  # no power of two divides it: float64 from here on
+    f2 = CostField.from_arrays(g, c2)
+    assert cp.distance(f2, s, e) == dijkstra(g, c2, [(0, 2)])[(7, 2)]
+    assert cp.metric.weight.dtype == np.float64 and cp.metric.inp.dtype == np.float64
+    _check(g, c2, None, cp, f2)

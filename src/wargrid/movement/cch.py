@@ -30,6 +30,7 @@ every target's chain in buckets and read them from every source's chain.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -78,11 +79,15 @@ class Structure(NamedTuple):
 
 
 class Metric(NamedTuple):
-    """One cost field's weights on a ``Structure``: ``(arcs, 2)`` arrays, column 0 upward, column 1 downward."""
+    """One cost field's weights on a ``Structure``: ``(arcs, 2)`` arrays, column 0 upward, column 1 downward.
 
-    inp: npt.NDArray[np.float64]
+    The weights are ``float32`` where that is exact (``_exact32``: every step weight a whole multiple of a
+    power of two small enough that no path's sum rounds), else ``float64``; ``inp`` and ``weight`` share
+    the dtype."""
+
+    inp: npt.NDArray[np.floating[Any]]
     """The board steps' weights (``inf``: no step)."""
-    weight: npt.NDArray[np.float64]
+    weight: npt.NDArray[np.floating[Any]]
     """The customized weights: the cheapest path between the arc's ends through lower nodes."""
     middle: npt.NDArray[np.int32]
     """The lower triangle's node that gave the weight (``-1``: the board step itself)."""
@@ -134,11 +139,52 @@ def structure(topo: Topology) -> Structure:
 
 
 METRIC_BYTES_PER_ARC = 64
-"""A class's peak bytes an arc while it is customized: input, weights and middles (40), the perfect
-customization's copy of the weights and its marks (17), the query arcs (about a quarter of the directions)."""
+"""A class's peak bytes an arc while it is customized, float64 weights: input, weights and middles (40), the
+perfect customization's copy of the weights and its marks (17), the query arcs (about a quarter of the
+directions). ``float32`` weights (``_exact32``) need 16 bytes less."""
+
+_EXACT_BITS = 24
+"""``float32``'s significand: whole numbers up to ``2 ** 24`` are exact, so are sums of two up to ``2 ** 23``."""
 
 
-def _metric(st: Structure, costs: CostField) -> Metric:
+def _exact32(values: npt.NDArray[np.float64], nodes: int) -> tuple[float, float]:
+    """``(quantum, limit)``: with every step weight a whole multiple of ``quantum`` and at most ``limit``,
+    ``float32`` customization of step weights ``values`` on ``nodes`` nodes stays exact (``(0.0, 0.0)``:
+    keep ``float64``).
+
+    Every finite weight the customization stores is a path's of at most ``nodes - 1`` steps, and every sum
+    it compares adds two of them. With every step weight a whole multiple of ``2 ** -k`` (the smallest such
+    ``k``, at most 20) and at most ``limit``, those sums are whole multiples of ``2 ** -k`` up to
+    ``2 ** (24 - k)``: ``float32`` holds them exactly, so it computes what ``float64`` would. An edit keeps
+    ``float32`` while its new weights keep to the same bound (``_fits32``).
+
+    >>> _exact32(np.array([1.0, 2.0, 0.75, np.inf]), 100), _exact32(np.array([0.1]), 100)
+    ((0.25, 21183.25), (0.0, 0.0))
+    """
+    finite = values[np.isfinite(values)]
+    if finite.size == 0 or nodes < 2 or float(finite.min()) < 0.0:
+        return 0.0, 0.0
+    for k in range(21):
+        scaled = finite * float(2 ** k)
+        if np.array_equal(scaled, np.floor(scaled)):
+            quantum = 2.0 ** -k
+            limit = math.floor(2 ** (_EXACT_BITS - 1) / (nodes - 1)) * quantum
+            return (quantum, limit) if float(finite.max()) <= limit else (0.0, 0.0)
+    return 0.0, 0.0
+
+
+def _fits32(values: npt.NDArray[np.float64], quantum: float, limit: float) -> bool:
+    """Whether new step weights ``values`` keep a ``float32`` metric of ``_exact32``'s ``(quantum, limit)``
+    exact."""
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return True
+    scaled = finite / quantum
+    return bool(float(finite.min()) >= 0.0 and float(finite.max()) <= limit and np.array_equal(scaled, np.floor(scaled)))
+
+
+def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float]]:
+    """A class's customized metric and its ``float32`` bound (``_exact32``; ``(0.0, 0.0)``: ``float64``)."""
     k = _k()
     arcs = st.up_head.shape[0]
     _budget.check_memory(arcs * METRIC_BYTES_PER_ARC, what="Map.prepare(customizable=True)", name="board",
@@ -146,10 +192,18 @@ def _metric(st: Structure, costs: CostField) -> Metric:
                          hint="prepare without customizable=True (a structure a few times smaller)")
     inp = np.empty((arcs, 2))
     k.input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, inp)
+    exact = _exact32(inp, int(st.parent.shape[0]))
+    if exact[1]:
+        inp = inp.astype(np.float32)
     weight = inp.copy()
     middle = np.full((arcs, 2), -1, dtype=np.int32)
     _halves(k.customize, st, (weight, middle), last=True)
-    return Metric(inp, weight, middle)
+    return Metric(inp, weight, middle), exact
+
+
+def _widened(mt: Metric) -> Metric:
+    """``mt`` with ``float64`` weights (the same values: ``float32`` ones were exact)."""
+    return Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
 
 
 def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, last: bool) -> None:
@@ -204,7 +258,7 @@ class CustomizedPaths:
         self.costs = costs
         self.unit = costs.unit
         t0 = time.perf_counter()
-        self.metric = _metric(st, costs)
+        self.metric, self._exact = _metric(st, costs)
         self.customize_seconds = time.perf_counter() - t0
         self._fast: QueryArcs | None = None
         self._slow_seconds = 0.0
@@ -240,6 +294,7 @@ class CustomizedPaths:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("_exact", (0.0, 0.0))  # pickled before float32 metrics: float64
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._heap = np.empty(1024, dtype=np.int64)
@@ -284,6 +339,9 @@ class CustomizedPaths:
                 st, mt, k = self.structure, self.metric, _k()
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
                                            costs.topology.kernel_bundle, mt.inp)
+                if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact):
+                    self.metric = mt = _widened(mt)  # the new weights would round in float32
+                    self._exact = (0.0, 0.0)
                 _, self._heap, self._events, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first,
                                                           st.down_arc, st.tails, mt.inp, mt.weight, mt.middle,
                                                           self._heap, self._events)

@@ -91,13 +91,51 @@ def count_triangles(up_first, down_first, down_arc, tails):
     return total
 
 
+@helper
+def _perfect_arc(b, pos, up_first, up_head, tails, w, keep, ties):
+    """The upper and intermediate triangles of arc ``b = (v, u)`` (``pos[x]``: ``u``'s arc to ``x``, final)."""
+    v = tails[b]
+    bu = w[b, 0]
+    bd = w[b, 1]
+    kb = keep[b]
+    for a2 in range(b + 1, up_first[v + 1]):  # (v, x), x > u
+        a = pos[up_head[a2]]  # (u, x): final
+        au = w[a, 0]
+        ad = w[a, 1]
+        c0 = w[a2, 0]
+        c1 = w[a2, 1]
+        s = bu + au  # v -> u -> x
+        if s < c0 or (ties and s == c0):
+            w[a2, 0] = s
+            keep[a2] &= 2
+        s = ad + bd  # x -> u -> v
+        if s < c1 or (ties and s == c1):
+            w[a2, 1] = s
+            keep[a2] &= 1
+        s = c0 + ad  # v -> x -> u
+        if s < bu or (ties and s == bu):
+            bu = s
+            kb &= 2
+        s = au + c1  # u -> x -> v
+        if s < bd or (ties and s == bd):
+            bd = s
+            kb &= 1
+    w[b, 0] = bu
+    w[b, 1] = bd
+    keep[b] = kb
+
+
 @jit
 def perfect(lo, hi, up_first, up_head, down_first, down_arc, tails, w, keep, ties, dead):
     """Perfect customization of ``w`` in place for the triangles whose middle node is in ``lo .. hi - 1``
-    (every arc's weight becomes the ends' true distance once every node is done), in decreasing rank; bit ``d`` of ``keep[a]`` (1 upward, 2 downward) is cleared where a path through an
-    intermediate or upper node is cheaper, or as cheap when ``ties`` (sound when no arc weighs nothing: each
-    such path's arcs weigh less), so the query needs no such arc direction. ``dead[v]``: every arc of ``v``
-    weighs ``inf`` both ways (its triangles change nothing)."""
+    (every arc's weight becomes the ends' true distance once every node is done), in decreasing rank; bit
+    ``d`` of ``keep[a]`` (1 upward, 2 downward) is cleared where a path through an intermediate or upper node
+    is cheaper, or as cheap when ``ties`` (sound when no arc weighs nothing: each such path's arcs weigh less),
+    so the query needs no such arc direction. ``dead[v]``: every arc of ``v`` weighs ``inf`` both ways (its
+    triangles change nothing).
+
+    The triangle loop is written once (``_perfect_arc``) and called with ``ties`` a constant in each branch,
+    so the compiler drops the tie tests where they cannot hold (measured in docs/design/prepared.md)."""
     m = up_first.shape[0] - 1
     pos = np.empty(m, dtype=np.int64)
     for u in range(hi - 1, lo - 1, -1):
@@ -105,34 +143,9 @@ def perfect(lo, hi, up_first, up_head, down_first, down_arc, tails, w, keep, tie
             pos[up_head[a]] = a
         for e in range(down_first[u], down_first[u + 1]):
             b = down_arc[e]  # (v, u)
-            v = tails[b]
-            if dead[v]:
+            if dead[tails[b]]:
                 continue  # every arc of v weighs inf and stays so
-            bu = w[b, 0]
-            bd = w[b, 1]
-            kb = keep[b]
-            for a2 in range(b + 1, up_first[v + 1]):  # (v, x), x > u
-                a = pos[up_head[a2]]  # (u, x): final
-                au = w[a, 0]
-                ad = w[a, 1]
-                c0 = w[a2, 0]
-                c1 = w[a2, 1]
-                s = bu + au  # v -> u -> x
-                if s < c0 or (ties and s == c0):
-                    w[a2, 0] = min(s, c0)
-                    keep[a2] &= 2
-                s = ad + bd  # x -> u -> v
-                if s < c1 or (ties and s == c1):
-                    w[a2, 1] = min(s, c1)
-                    keep[a2] &= 1
-                s = c0 + ad  # v -> x -> u
-                if s < bu or (ties and s == bu):
-                    bu = min(s, bu)
-                    kb &= 2
-                s = au + c1  # u -> x -> v
-                if s < bd or (ties and s == bd):
-                    bd = min(s, bd)
-                    kb &= 1
-            w[b, 0] = bu
-            w[b, 1] = bd
-            keep[b] = kb
+            if ties:
+                _perfect_arc(b, pos, up_first, up_head, tails, w, keep, True)
+            else:
+                _perfect_arc(b, pos, up_first, up_head, tails, w, keep, False)
