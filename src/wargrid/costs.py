@@ -167,16 +167,28 @@ class CostField:
         return cls.from_padded(topo, topo.pad(a, np.inf).astype(np.float64), edge, unit=unit)
 
     # -- derived fields -----------------------------------------------------------------
-    def with_cells(self, cell: FloatArray) -> "CostField":
+    def with_cells(self, cell: FloatArray, *, changed: npt.NDArray[np.int64] | None = None) -> "CostField":
         """The same field (topology, edges, class) with the padded entry costs ``cell``.
+
+        ``changed``: the padded ids where ``cell`` differs from this field's (a map's edit says so), so the new
+        least cost is found from them instead of a pass over the board.
 
         >>> from wargrid import SquareGrid
         >>> f = CostField.from_arrays(SquareGrid(2, 1), [[1, 1]])
         >>> c = f.cell.copy(); c[6] = 5.0; f.with_cells(c).uniform
         False
+        >>> f.with_cells(c, changed=np.array([6])).uniform
+        False
         """
         edge = None if self.edge.size == 0 else self.edge
-        return CostField.from_padded(self.topology, cell, edge, unit=self.unit)
+        if changed is None:
+            return CostField.from_padded(self.topology, cell, edge, unit=self.unit)
+        from ._kernels.costs import patched_range
+
+        lo, flat = patched_range(cell, changed, self.min_cost, self.uniform)  # (uniform: flat cells, no edges)
+        e = self.edge
+        cell.setflags(write=False)
+        return CostField(self.topology, cell, e, float(lo) if lo < np.inf else 1.0, bool(flat and e.size == 0), self.unit)
 
     # -- reading ------------------------------------------------------------------------
     def cells(self) -> FloatArray:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from movement_oracle import grids
 from wargrid import Map, SquareGrid, TerrainTable
+from wargrid.costs import CostField
 
 NAMES = TerrainTable.default().names
 
@@ -64,3 +65,25 @@ def test_a_fields_least_cost_and_uniformity_come_from_its_finite_cells(costs):
     finite = [c for c in costs if np.isfinite(c)]
     assert f.min_cost == (min(finite) if finite else 1.0)
     assert f.uniform == (not finite or max(finite) == min(finite))
+
+
+@settings(max_examples=200)
+@given(data=st.data())
+def test_a_field_patched_at_known_cells_equals_one_built_whole(data):
+    # few values and many impassable cells: the least cost is often lost, the field often becomes uniform
+    g = SquareGrid(data.draw(st.integers(1, 5)), data.draw(st.integers(1, 4)))
+    values = st.sampled_from([1.0, 2.0, 0.5, np.inf])
+    cost = np.array(data.draw(st.lists(values, min_size=g.width * g.height, max_size=g.width * g.height)))
+    edges = None
+    if data.draw(st.booleans()):
+        edges = np.zeros((g.height, g.width, g.topology.ndir))
+    f = CostField.from_arrays(g, cost.reshape(g.shape), edges)
+    t = g.topology
+    for _ in range(data.draw(st.integers(1, 4))):
+        cells = data.draw(st.lists(st.sampled_from(list(g.cells())), min_size=1, max_size=3))
+        ids = np.array([t.padded_id(*c) for c in cells], dtype=np.int64)
+        cell = f.cell.copy()
+        cell[ids] = data.draw(st.lists(values, min_size=len(cells), max_size=len(cells)))
+        want = CostField.from_padded(t, cell.copy(), None if f.edge.size == 0 else f.edge)
+        f = f.with_cells(cell, changed=ids)
+        assert (f.min_cost, f.uniform) == (want.min_cost, want.uniform)

@@ -713,8 +713,9 @@ class MapCore:
         """
         assert f.unit is not None
         flat = f.cell.copy()
-        flat[(ys + 1) * self.grid.topology.pw + xs + 1] = self._entry_costs(f.unit, ys, xs, walls)
-        return f.with_cells(flat)
+        ids = (ys + 1) * self.grid.topology.pw + xs + 1
+        flat[ids] = self._entry_costs(f.unit, ys, xs, walls)
+        return f.with_cells(flat, changed=ids)
 
     # -- edits ----------------------------------------------------------------------------------
     def _cells(self, cells: Iterable[Cell], name: str) -> tuple[IntArray, IntArray, tuple[Cell, ...]]:
