@@ -298,15 +298,12 @@ class _High:
 
     __slots__ = ("q", "parent", "order", "prio", "tree", "g", "h")
 
-    def __init__(self, q: np.ndarray, parent: "_High | None", prio: np.ndarray, g: int, h: int) -> None:
+    def __init__(self, q: np.ndarray, parent: "_High | None", prio: np.ndarray, order: np.ndarray, g: int,
+                 h: int) -> None:
         self.q = q
         self.parent = parent
         self.prio = prio
-        if parent is None:
-            self.order = np.argsort(-prio, kind="stable").astype(np.int64)
-        else:
-            self.order = np.empty(len(prio), dtype=np.int64)
-            _kernels().reorder(parent.order, prio, self.order)
+        self.order = order
         self.tree: deque[tuple[Any, int, int, int]] = deque([(None, -1, -1, 0)])
         self.g = g
         self.h = h
@@ -469,7 +466,8 @@ class _Search:
         k = _kernels()
         g, n, graph = self.g, self.n, self.graph
         d0 = self.d0
-        root = _High(self.s.copy(), None, d0 / max(1, int(d0.max()) + 1), 0, self.h(self.s))
+        prio0 = d0 / max(1, int(d0.max()) + 1)
+        root = _High(self.s.copy(), None, prio0, np.argsort(-prio0, kind="stable").astype(np.int64), 0, self.h(self.s))
         explored: dict[bytes, _High] = {self.s.tobytes(): root}
         stack = [root]
         nearest = root
@@ -507,18 +505,19 @@ class _Search:
                 cw[m], cv[m] = c[1], c[2]
                 m += 1
                 c = c[0]
-            if not k.configure(graph.nbr, self.dist.lz, self.gidx, node.q, q_to, node.order, cw, cv, m, self.occ_now,
-                               self.occ_next, krng, *self.stack, tie):
+            prio = np.empty(n, dtype=np.float64)
+            order = np.empty(n, dtype=np.int64)
+            h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
+                            self.occ_next, krng, *self.stack, tie, node.prio, self.makespan_obj, prio, order)
+            if h < 0:
                 continue
             key = q_to.tobytes()
             known = explored.get(key)
             if known is not None:
                 stack.append(known)  # LaCAM: a known configuration goes back on top
                 continue
-            at_goal = q_to == g
-            prio = np.where(at_goal, node.prio - np.floor(node.prio), node.prio + 1)
             q = q_to.copy()
-            new = _High(q, node, prio, node.g + self.cost(node.q, q), self.h(q))
+            new = _High(q, node, prio, order, node.g + self.cost(node.q, q), int(h))
             explored[key] = new
             expanded += 1
             if (new.h, new.g) < (nearest.h, nearest.g):

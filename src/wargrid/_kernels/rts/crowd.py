@@ -175,6 +175,37 @@ def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next,
 
 
 @jit
+def successor(nbr, lz, gidx, goals, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
+              st_cand, tie, prio, makespan, new_prio, new_order):
+    """``configure``, then what the high-level search keeps of the new configuration in one call: the agents'
+    priorities (``new_prio``: an agent on its goal ``goals[a]`` keeps the fraction of ``prio``, the others one
+    more), their order (``new_order``, from ``order`` by ``reorder``) and the heuristic of ``q_to`` returned:
+    the largest of the agents' distances to their goals (``makespan``) or their sum. Returns -1 when
+    ``configure`` finds no configuration."""
+    if not configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
+                     st_cand, tie):
+        return np.int64(-1)
+    dist = lz.dist
+    h = np.int64(0)
+    for a in range(q_to.shape[0]):
+        v = q_to[a]
+        if v == goals[a]:
+            new_prio[a] = prio[a] - np.floor(prio[a])
+            continue
+        new_prio[a] = prio[a] + 1.0
+        k = gidx[a]
+        x = dist[k, v]
+        d = np.int64(x) - 1 if x != 0 else _settle(lz, nbr, k, v)
+        if makespan:
+            if d > h:
+                h = d
+        else:
+            h += d
+    reorder(order, new_prio, new_order)
+    return h
+
+
+@jit
 def reorder(prev, prio, out):
     """``out``: the agents by ``prio`` highest first, ties by number (``argsort(-prio, kind='stable')``).
 
