@@ -93,18 +93,27 @@ def _free_chunk(cnext, free, c):
 @helper
 def _push(st, cnext, cdata, free, k, b, v):
     """Put node ``v`` on goal ``k``'s bucket ``b`` (the pool has a free chunk)."""
-    c = st[k, S_BT + b]
-    o = st[k, S_BTO + b]
+    c, o, head, took = _stack(cnext, cdata, free[0], st[k, S_BT + b], st[k, S_BTO + b], v)
+    st[k, S_BT + b], st[k, S_BTO + b] = c, o
+    free[0] = head
+    free[1] -= took
+
+
+@helper
+def _stack(cnext, cdata, head, c, o, v):
+    """Put node ``v`` on the stack whose top chunk is ``c`` holding ``o`` nodes, taking the pool's free chunk
+    ``head`` when ``c`` is full or none; returns the stack's new top chunk and count, the pool's head and the
+    chunks taken (0 or 1)."""
+    took = 0
     if c < 0 or o == CHUNK:
-        nc = free[0]
-        free[0] = cnext[nc]
-        free[1] -= 1
+        nc = head
+        head = cnext[nc]
         cnext[nc] = c
-        st[k, S_BT + b] = nc
         c = nc
         o = 0
+        took = 1
     cdata[c, o] = v
-    st[k, S_BTO + b] = o + 1
+    return c, o + 1, head, took
 
 
 @helper
@@ -203,29 +212,65 @@ def settle(lz, nbr, k, want):
             _push(st, cnext, cdata, free, k, f0 % 3, g)
             st[k, S_FLAG] = 1
     ndir = nbr.shape[1]
-    while row[want] == 0:
-        if st[k, S_FLAG] == 2:
-            return UNREACHABLE
-        if free[1] < 3:
+    # the loop keeps the current bucket's top chunk and count, the pool's head and count and f in locals
+    # (written back to st and free at each exit): loads and stores of st between the stores into the chunks
+    # cost as much as the search itself
+    f = st[k, S_F]
+    b = f % 3
+    c = st[k, S_BT + b]
+    o = st[k, S_BTO + b]
+    head = free[0]
+    nfree = free[1]
+    settled = np.int64(0)
+    while row[want] == 0 and st[k, S_FLAG] != 2:
+        if nfree < 3:
+            st[k, S_BT + b], st[k, S_BTO + b] = c, o
+            free[0], free[1] = head, nfree
             _finish(row, st, cnext, free, queue, nbr, k)
-            continue
-        f = st[k, S_F]
-        v = _pop(st, cnext, cdata, free, k, f % 3)
-        if v < 0:
+            head, nfree = free[0], free[1]
+            break
+        if c < 0:  # the bucket of f is empty: the next f, or none left
+            st[k, S_BT + b], st[k, S_BTO + b] = c, o
             if st[k, S_BT] < 0 and st[k, S_BT + 1] < 0 and st[k, S_BT + 2] < 0:
                 st[k, S_FLAG] = 2
-            else:
-                st[k, S_F] = f + 1
+                break
+            f += 1
+            b = f % 3
+            c = st[k, S_BT + b]
+            o = st[k, S_BTO + b]
             continue
+        o -= 1
+        v = np.int64(cdata[c, o])
+        if o == 0:
+            nc = cnext[c]
+            cnext[c] = head
+            head = c
+            nfree += 1
+            c = nc
+            o = CHUNK
         if row[v] != 0:
             continue
         gv = f - _h(nxy, m, tx, ty, v)
         row[v] = gv + 1
-        free[2] += 1
+        settled += 1
         for d in range(ndir):
             u = nbr[v, d]
-            if u >= 0 and row[u] == 0:
-                _push(st, cnext, cdata, free, k, (gv + 1 + _h(nxy, m, tx, ty, u)) % 3, u)
+            if u < 0 or row[u] != 0:
+                continue
+            bu = (gv + 1 + _h(nxy, m, tx, ty, u)) % 3
+            if bu == b:
+                c, o, head, took = _stack(cnext, cdata, head, c, o, u)
+            else:
+                cu, ou, head, took = _stack(cnext, cdata, head, st[k, S_BT + bu], st[k, S_BTO + bu], u)
+                st[k, S_BT + bu], st[k, S_BTO + bu] = cu, ou
+            nfree -= took
+    if st[k, S_FLAG] != 2:
+        st[k, S_BT + b], st[k, S_BTO + b] = c, o
+        st[k, S_F] = f
+    free[0], free[1] = head, nfree
+    free[2] += settled
+    if row[want] == 0:
+        return UNREACHABLE
     return np.int64(row[want]) - 1
 
 
