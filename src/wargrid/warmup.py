@@ -42,6 +42,7 @@ def _movement(m: Map, kind: str) -> None:
 
 def _prepared(m: Map) -> None:
     """The prepared structure's kernels: build, query, table, and the repair after a raising edit."""
+    from .movement.cch import CustomizedPaths
     from .movement.prepared import prepare
 
     m.prepare(progress=False)
@@ -52,7 +53,10 @@ def _prepared(m: Map) -> None:
     if path is not None:
         m.set_terrain([path.cells[len(path.cells) // 2]], "hills")  # dearer: the hierarchy repairs
         m.path((0, 0), (11, 9))
-    m.prepare(progress=False, customizable=True)  # the customizable structure: query, table, an edit customized in
+    cp = m.prepare(progress=False, customizable=True)  # the customizable structure: query, table, an edit customized in
+    m.path((0, 0), (11, 9))  # over every arc, until queries have paid for the query arcs
+    if isinstance(cp, CustomizedPaths):
+        cp._query_arcs()
     m.path((0, 0), (11, 9))
     m.distance((0, 0), (11, 9))
     m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7)])

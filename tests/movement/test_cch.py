@@ -61,6 +61,8 @@ def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
     g, cost, e = board
     f = costs_of(g, cost, e)
     cp = customized(g, f)
+    if data.draw(st.booleans()):
+        cp._query_arcs()  # the perfect customization's query arcs (else every arc, until queries paid for them)
     _check(g, cost, e, cp, f)
     for _ in range(data.draw(st.integers(1, 3))):
         cost = cost.copy()
@@ -218,3 +220,22 @@ def test_float32_weights_where_exact_and_widened_by_an_edit_that_would_round():
     assert cp.distance(f2, s, e) == dijkstra(g, c2, [(0, 2)])[(7, 2)]
     assert cp.metric.weight.dtype == np.float64 and cp.metric.inp.dtype == np.float64
     _check(g, c2, None, cp, f2)
+
+
+def test_query_arcs_are_built_once_queries_have_paid_for_them():
+    g = HexGrid(9, 7)
+    c = np.ones((7, 9))
+    c[1:6, 4] = INF
+    f = CostField.from_arrays(g, c)
+    cp = customized(g, f)
+    assert cp._fast is None  # customized basically: every arc answers
+    t = g.topology
+    s, e = t.padded_id(0, 3), t.padded_id(8, 3)
+    want = dijkstra(g, c, [(0, 3)])[(8, 3)]
+    assert cp.distance(f, s, e) == want
+    cp._perfect_seconds = 0.0  # the next query over every arc pays for them
+    assert cp.path(f, s, e).cost == want and cp._fast is not None and cp._fast.fwd_arc.shape[0] > 0
+    assert cp.distance(f, s, e) == want and cp.table(f, np.array([s]), np.array([e]))[0, 0] == want
+    cp2 = customized(g, f)
+    cp2._perfect_seconds = 0.0
+    assert cp2.table(f, np.array([s]), np.array([e]))[0, 0] == want and cp2._fast is not None

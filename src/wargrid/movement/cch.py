@@ -206,6 +206,13 @@ def _widened(mt: Metric) -> Metric:
     return Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
 
 
+PERFECT_PER_CUSTOMIZE = 2.0
+"""What the query arcs (a perfect customization) cost against the basic customization, measured on 512² hex
+(docs/design/prepared.md): a class's estimate of their price before they were first built. A class is
+customized basically only; its queries search every arc until they have cost that much (``_slow``), then the
+query arcs are built, so a class that answers few queries never pays for them."""
+
+
 def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, last: bool) -> None:
     """``kernel(lo, hi, <structure>, *args)`` over every rank: the first cut's two halves on two threads (no
     arc joins them), the ranks above them (``last``: after the halves, else before) on this one."""
@@ -265,7 +272,7 @@ class CustomizedPaths:
         self._lock = threading.Lock()
         self._pending_for: CostField | None = None
         self._pending: list[npt.NDArray[np.int64]] = []
-        self._query_arcs()
+        self._perfect_seconds = PERFECT_PER_CUSTOMIZE * self.customize_seconds  # until built once (rent or buy)
         self.build_seconds = seconds + time.perf_counter() - t0
         self.fallback_seconds = 0.0
         self.edit_seconds = 0.0
@@ -366,7 +373,8 @@ class CustomizedPaths:
         return per_thread("cch_states", int(self.structure.parent.shape[0]), _Scratch, keep=1)
 
     def _arcs(self) -> QueryArcs:
-        """``(fwd, bwd, fwd_arc, bwd_arc)`` for ``query``: the query arcs, or every arc after edits."""
+        """``(fwd, bwd, fwd_arc, bwd_arc)`` for ``query``: the query arcs, or every arc (before queries have paid
+        for the query arcs, and after edits)."""
         fast = self._fast
         if fast is not None:
             return fast
@@ -418,8 +426,11 @@ class CustomizedPaths:
         st = self.structure
         sc = self._scratch()
         arcs = self._arcs()
+        t0 = time.perf_counter()
         out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
                                                   arcs.fwd, arcs.bwd, st.parent, sc.df, sc.pf)
+        if arcs.fwd_arc.shape[0] == 0:
+            self._slow(time.perf_counter() - t0)
         return out
 
 
