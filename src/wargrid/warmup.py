@@ -62,6 +62,7 @@ def _prepared(m: Map) -> None:
     m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7)])
     m.set_terrain([(5, 5)], "water")
     m.path((0, 0), (11, 9))
+    m.distance((0, 0), (11, 9))  # the cost-only search over every arc
 
 
 def _sight(m: Map, kind: str) -> None:

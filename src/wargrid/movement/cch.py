@@ -390,26 +390,26 @@ class CustomizedPaths:
                 if self._fast is None:
                     self._query_arcs()
 
-    def _query(self, costs: CostField, s: int, t: int) -> tuple[float, int, _Scratch, QueryArcs]:
+    def _query(self, costs: CostField, s: int, t: int, paths: bool) -> tuple[float, int, _Scratch, QueryArcs]:
         self.sync(costs)
         st = self.structure
         sc = self._scratch()
         arcs = self._arcs()
         t0 = time.perf_counter()
         cost, meet = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, st.parent, sc.df, sc.db,
-                                sc.pf, sc.pb)
+                                sc.pf if paths else None, sc.pb if paths else None)
         if arcs.fwd_arc.shape[0] == 0:
             self._slow(time.perf_counter() - t0)
         return float(cost), int(meet), sc, arcs
 
     def distance(self, costs: CostField, s: int, t: int) -> float:
         """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
-        cost, meet, _, _ = self._query(costs, s, t)
+        cost, meet, _, _ = self._query(costs, s, t, False)
         return cost if meet >= 0 else float("inf")
 
     def path(self, costs: CostField, s: int, t: int) -> Path | None:
         """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable)."""
-        cost, meet, sc, arcs = self._query(costs, s, t)
+        cost, meet, sc, arcs = self._query(costs, s, t, True)
         if meet < 0 or not cost < np.inf:
             return None
         st, k = self.structure, _k()
@@ -428,7 +428,7 @@ class CustomizedPaths:
         arcs = self._arcs()
         t0 = time.perf_counter()
         out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
-                                                  arcs.fwd, arcs.bwd, st.parent, sc.df, sc.pf)
+                                                  arcs.fwd, arcs.bwd, st.parent, sc.df)
         if arcs.fwd_arc.shape[0] == 0:
             self._slow(time.perf_counter() - t0)
         return out
