@@ -148,6 +148,90 @@ def test_plans_are_valid_and_complete_where_a_plan_exists(inst: tuple[list[str],
         assert plan.sum_of_costs >= plan.lower_bound_sum_of_costs
 
 
+# -- boards unlike the benchmark's ------------------------------------------------------------------
+
+
+def _walls_board(wall: np.ndarray) -> Map:
+    """A square-4 board of the open cells of ``wall`` (True: wall) in its largest zone."""
+    h, w = wall.shape
+    m = Map(SquareGrid(w, h), terrain=np.where(wall, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+    z = m.zones()
+    keep = np.bincount(z[z >= 0]).argmax()
+    return Map(SquareGrid(w, h), terrain=np.where(z == keep, 0, 3).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+
+
+def _random_pairs(m: Map, n: int, seed: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    ys, xs = np.nonzero(np.isfinite(m.costs()))
+    rng = np.random.default_rng(seed)
+    a, b = rng.choice(len(xs), n, replace=False), rng.choice(len(xs), n, replace=False)
+    return [(int(xs[i]), int(ys[i])) for i in a], [(int(xs[i]), int(ys[i])) for i in b]
+
+
+def _corridors(seed: int) -> np.ndarray:
+    """65 x 65: one-cell corridors every fourth row and column, 5 % of the cells walled at random."""
+    wall = np.ones((65, 65), dtype=bool)
+    wall[::4, :] = False
+    wall[:, ::4] = False
+    wall[np.random.default_rng(seed).random(wall.shape) < 0.05] = True
+    return wall
+
+
+def _rooms(seed: int) -> np.ndarray:
+    """49 x 49: 8 x 8 rooms of 5 x 5 cells, each with a one-cell door to its right and lower neighbours."""
+    wall = np.zeros((49, 49), dtype=bool)
+    wall[::6, :] = True
+    wall[:, ::6] = True
+    rng = np.random.default_rng(seed)
+    for i in range(8):
+        for j in range(8):
+            if j < 7:
+                wall[i * 6 + rng.integers(1, 6), j * 6 + 6] = False
+            if i < 7:
+                wall[i * 6 + 6, j * 6 + rng.integers(1, 6)] = False
+    return wall
+
+
+def _cave(seed: int) -> np.ndarray:
+    """64 x 64: 45 % walls at random, five rounds of the 4-5 rule."""
+    wall = np.random.default_rng(seed).random((64, 64)) < 0.45
+    for _ in range(5):
+        p = np.pad(wall, 1, constant_values=True)
+        wall = sum(p[1 + dy: 65 + dy, 1 + dx: 65 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)) >= 5
+    return wall
+
+
+@pytest.mark.parametrize(("board", "seed", "agents"), [
+    ("corridors", 0, 200), ("corridors", 1, 400), ("rooms", 1, 600), ("cave", 3, 800),
+    ("dense", 0, 0), ("dense", 1, 0), ("dense", 2, 0), ("dense", 3, 0),
+])
+def test_held_out_boards_are_solved(board: str, seed: int, agents: int) -> None:
+    """Narrow corridors (where agents must pass each other: PIBT's swaps), rooms joined by one-cell doors, a cave,
+    and 20 x 20 boards with half their open cells holding agents: every instance planned, every plan valid."""
+    if board == "dense":
+        wall = np.random.default_rng(seed).random((20, 20)) < 0.2
+    else:
+        wall = {"corridors": _corridors, "rooms": _rooms, "cave": _cave}[board](seed)
+    m = _walls_board(wall)
+    n = agents or int(np.isfinite(m.costs()).sum()) // 2
+    s, g = _random_pairs(m, n, seed)
+    plan = plan_crowd(m, s, g, time_limit=60.0)
+    assert plan.complete
+    check_plan(m, s, g, plan)
+    assert plan.makespan >= plan.lower_bound_makespan
+
+
+def test_a_one_cell_dead_end_pair_trades_places() -> None:
+    """Two agents, one in a dead end and one at its mouth, each on the other's goal: one must step aside and come
+    back; the plan is valid and no shorter than the joint search's optimum."""
+    rows = ["@@@.@", "....."]
+    m = _board(rows)
+    s, g = [(3, 0), (3, 1)], [(3, 1), (3, 0)]
+    plan = plan_crowd(m, s, g)
+    assert plan.complete
+    check_plan(m, s, g, plan)
+    assert plan.makespan >= _joint_bfs(rows, s, g) == 3
+
+
 # -- the checker finds faults -----------------------------------------------------------------
 
 
@@ -196,6 +280,14 @@ def test_bad_agents_are_named() -> None:
         plan_crowd(m, [(0, 0), (9, 0)], [(1, 0), (2, 0)])
     with pytest.raises(ArgumentError, match="agent 1's goal .* impassable"):
         plan_crowd(m, [(0, 0), (1, 0)], [(2, 0), (3, 0)])
+    with pytest.raises(ArgumentError, match=r"agent 1's start \(3, 0\) is impassable for movement class 'walk'"):
+        plan_crowd(m, [(0, 0), (3, 0)], [(1, 0), (2, 0)])
+    with pytest.raises(CellError, match=r"goals\[1\] \(-1, 0\) is off the board"):
+        plan_crowd(m, [(0, 0), (1, 0)], [(1, 1), (-1, 0)])
+    with pytest.raises(WargridError, match=r"goals\[1\]\[0\] \(x\) must be an integer"):
+        plan_crowd(m, [(0, 0), (1, 0)], [(1, 1), (1.5, 0)])
+    with pytest.raises(WargridError, match=r"starts must be a sequence"):
+        plan_crowd(m, 5, [(1, 1)])
     with pytest.raises(ArgumentError, match="agents 0 and 1 have the same start"):
         plan_crowd(m, [(0, 0), (0, 0)], [(1, 0), (2, 0)])
     with pytest.raises(ArgumentError, match="agents 0 and 2 have the same goal"):
@@ -212,6 +304,15 @@ def test_bad_agents_are_named() -> None:
         plan_crowd(m, [(0, 0)], [(1, 1)], objective="speed")
     with pytest.raises(WargridError, match="unit"):
         plan_crowd(m, [(0, 0)], [(1, 1)], unit="hover")
+
+
+def test_agents_in_different_zones_are_planned_together() -> None:
+    """Each agent's start and goal share a zone; the zones differ between agents: one plan for all."""
+    m = _board(["...@", "...@", "@@@."])
+    s, g = [(0, 0), (3, 2), (2, 1)], [(2, 1), (3, 2), (0, 0)]
+    plan = plan_crowd(m, s, g)
+    assert plan.complete
+    check_plan(m, s, g, plan)
 
 
 def test_a_time_limit_that_runs_out_returns_an_incomplete_plan() -> None:

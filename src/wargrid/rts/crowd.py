@@ -11,8 +11,9 @@ conventions of the MAPF benchmark (Stern et al., 2019).
 configurations (one cell for every agent) in which each successor is made by
 PIBT (priority inheritance with backtracking; Okumura et al., AIJ 2022: one
 timestep for the whole crowd, agents nearest to their goals' way yielding to
-those that waited longest, pushed agents stepping aside instead of blocking)
-under constraints that the search adds one agent at a time when PIBT's
+those that waited longest, pushed agents stepping aside instead of blocking;
+with LaCAM2's swaps, Okumura, IJCAI 2023, so that two agents meeting in a
+one-cell corridor back out to a branch and pass) under constraints that the search adds one agent at a time when PIBT's
 proposal was seen before. The search is complete: when a plan exists, it
 finds one. Given time (``improve``), it restarts with new tie-breaks and
 keeps the best plan, pruning as LaCAM* does every configuration that cannot
@@ -508,7 +509,7 @@ class _Search:
             prio = np.empty(n, dtype=np.float64)
             order = np.empty(n, dtype=np.int64)
             h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
-                            self.occ_next, krng, *self.stack, tie, node.prio, self.makespan_obj, prio, order)
+                            self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order)
             if h < 0:
                 continue
             key = q_to.tobytes()

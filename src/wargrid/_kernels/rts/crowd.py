@@ -16,6 +16,15 @@ agent whose candidate holds a standing agent that has not chosen lends it its
 priority (the standing one chooses next, and may not take the lender's node);
 an agent left with no candidate stays and its lender tries its next one. The
 recursion of the papers is a stack here.
+
+With ``SWAP`` in ``tie`` (the planner), PIBT swaps as LaCAM2 does (Okumura,
+IJCAI 2023): an agent whose way is a corridor held by an agent that must come
+the other way (or that is pulled after it along one) takes its candidates in
+reverse order, stepping back, and pulls that agent into its node, until a
+branch lets the two pass; plain PIBT leaves such pairs to the high-level
+search, whose constraints then take a number of configurations exponential in
+the pairs (a 64 x 64 board of one-cell corridors with 200 agents: no plan in
+30 s without it).
 """
 
 from __future__ import annotations
@@ -25,6 +34,9 @@ import numpy as np
 from .._jit import helper, jit
 from .lazydist import settle as _settle
 from .sim import _rand  # the simulation's xorshift
+
+SWAP = 4
+"""The flag of ``tie`` for PIBT with swaps (LaCAM2's)."""
 
 
 @helper
@@ -41,8 +53,7 @@ def _candidates(a, v, nbr, lz, gidx, occ_now, q_to, cand, keys, rng, tie):
             held = 1
         elif tie == 2 and occ_now[u] >= 0 and u != v and q_to[occ_now[u]] < 0:
             held = 1
-        x = lz.dist[gidx[a], u]
-        du = np.int64(x) - 1 if x != 0 else _settle(lz, nbr, gidx[a], u)
+        du = _d(lz, nbr, gidx, a, u)
         key = (du * 2 + held) * 64 + np.int64(_rand(rng) % np.uint64(64))
         i = m
         while i > 0 and keys[i - 1] > key:
@@ -53,6 +64,124 @@ def _candidates(a, v, nbr, lz, gidx, occ_now, q_to, cand, keys, rng, tie):
         cand[i] = u
         m += 1
     return m
+
+
+@helper
+def _d(lz, nbr, gidx, a, v):
+    """Agent ``a``'s steps from node ``v`` to its goal."""
+    x = lz.dist[gidx[a], v]
+    return np.int64(x) - 1 if x != 0 else _settle(lz, nbr, gidx[a], v)
+
+
+@helper
+def _onward(lz, nbr, gidx, occ_now, v, back):
+    """How many neighbours of ``v`` an agent there could be pulled to (not ``back``, not a dead end where an agent
+    stands on its goal), counted up to 2, and the last of them."""
+    n = 0
+    last = np.int64(-1)
+    for d in range(nbr.shape[1]):
+        u = nbr[v, d]
+        if u < 0 or u == back:
+            continue
+        a = occ_now[u]
+        if a >= 0:
+            deg = 0
+            for e in range(nbr.shape[1]):
+                if nbr[u, e] >= 0:
+                    deg += 1
+            if deg == 1 and lz.st[gidx[a], 0] == u:
+                continue
+        n += 1
+        last = u
+        if n == 2:
+            break
+    return n, last
+
+
+@helper
+def _swap_required(lz, nbr, gidx, occ_now, pusher, puller, v_pusher, v_puller):
+    """Whether ``pusher`` (on ``v_pusher``) and ``puller`` (on ``v_puller``) must trade places along a corridor
+    (LaCAM2's ``is_swap_required``)."""
+    while _d(lz, nbr, gidx, pusher, v_puller) < _d(lz, nbr, gidx, pusher, v_pusher):
+        n, nxt = _onward(lz, nbr, gidx, occ_now, v_puller, v_pusher)
+        if n >= 2:
+            return False  # a branch: they can pass there
+        if n <= 0:
+            break
+        v_pusher = v_puller
+        v_puller = nxt
+    dp = _d(lz, nbr, gidx, pusher, v_pusher)
+    return _d(lz, nbr, gidx, puller, v_pusher) < _d(lz, nbr, gidx, puller, v_puller) and (
+        dp == 0 or _d(lz, nbr, gidx, pusher, v_puller) < dp)
+
+
+@helper
+def _swap_possible(lz, nbr, gidx, occ_now, v_pusher, v_puller):
+    """Whether pulling along the corridor from ``v_puller`` away from ``v_pusher`` reaches a branch."""
+    origin = v_pusher
+    while v_puller != origin:
+        n, nxt = _onward(lz, nbr, gidx, occ_now, v_puller, v_pusher)
+        if n >= 2:
+            return True
+        if n <= 0:
+            return False
+        v_pusher = v_puller
+        v_puller = nxt
+    return False
+
+
+@helper
+def _swap_agent(a, v, best, q_to, q_from, nbr, lz, gidx, occ_now):
+    """The agent that ``a`` (on ``v``, its best candidate ``best``) should swap with, or -1 (LaCAM2's
+    ``swap_possible_and_required``)."""
+    if best == v:
+        return np.int64(-1)
+    n, _ = _onward(lz, nbr, gidx, occ_now, best, v)
+    if n >= 2:
+        return np.int64(-1)  # both checks below end at once on a branch (and on open ground, every time)
+    j = occ_now[best]
+    if j >= 0 and q_to[j] < 0 and _swap_required(lz, nbr, gidx, occ_now, a, j, v, best) and _swap_possible(
+            lz, nbr, gidx, occ_now, best, v):
+        return j
+    for d in range(nbr.shape[1]):
+        u = nbr[v, d]
+        if u < 0 or u == best:
+            continue
+        k = occ_now[u]
+        if k < 0:
+            continue
+        if _swap_required(lz, nbr, gidx, occ_now, k, a, v, best) and _swap_possible(lz, nbr, gidx, occ_now, best, v):
+            return k
+    return np.int64(-1)
+
+
+@helper
+def _frame(depth, a, q_from, q_to, occ_now, st_n, st_cand, nbr, lz, gidx, rng, keys, tie):
+    """Agent ``a``'s candidates on row ``depth`` of the stack (``st_n[depth]``: their count, and with ``SWAP``
+    the agent to pull plus one, times 256)."""
+    m = _candidates(a, q_from[a], nbr, lz, gidx, occ_now, q_to, st_cand[depth], keys, rng, tie & 3)
+    pull = np.int64(-1)
+    if tie & SWAP:
+        row = st_cand[depth]
+        pull = _swap_agent(a, q_from[a], row[0], q_to, q_from, nbr, lz, gidx, occ_now)
+        if pull >= 0:
+            for i in range(m // 2):
+                t = row[i]
+                row[i] = row[m - 1 - i]
+                row[m - 1 - i] = t
+    st_n[depth] = m + (pull + 1) * 256
+
+
+@helper
+def _pull(top, a, q_from, q_to, occ_next, st_n, st_pos, gen, tie):
+    """Frame ``top`` (agent ``a``) found a node: with ``SWAP``, when it took its first candidate, its agent to
+    pull moves into ``a``'s node."""
+    if gen == 1 and tie & SWAP and st_pos[top] == 1:
+        j = st_n[top] // 256 - 1
+        v = q_from[a]
+        if j >= 0 and q_to[j] < 0 and occ_next[v] < 0:
+            q_to[j] = v
+            occ_next[v] = j
 
 
 @helper
@@ -69,19 +198,21 @@ def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand,
     st_agent[0] = root
     st_pos[0] = 0
     if gen == 1:
-        st_n[0] = _candidates(root, q_from[root], nbr, lz, gidx, occ_now, q_to, st_cand[0], keys, rng, tie)
+        _frame(0, root, q_from, q_to, occ_now, st_n, st_cand, nbr, lz, gidx, rng, keys, tie)
     depth = 1
     result = -1  # -1: no child returned; 1: the child found a node; 0: it stays
     while depth > 0:
         top = depth - 1
         a = st_agent[top]
         if result == 1:
+            _pull(top, a, q_from, q_to, occ_next, st_n, st_pos, gen, tie)
             depth -= 1
             continue
         result = -1
         done = False
         row = top if gen == 1 else a
-        while st_pos[top] < st_n[row]:
+        count = st_n[row] % 256 if gen == 1 else st_n[row]
+        while st_pos[top] < count:
             u = st_cand[row, st_pos[top]]
             st_pos[top] += 1
             if occ_next[u] >= 0:
@@ -96,10 +227,10 @@ def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand,
                 st_agent[depth] = k
                 st_pos[depth] = 0
                 if gen == 1:
-                    st_n[depth] = _candidates(k, q_from[k], nbr, lz, gidx, occ_now, q_to, st_cand[depth], keys, rng,
-                                              tie)
+                    _frame(depth, k, q_from, q_to, occ_now, st_n, st_cand, nbr, lz, gidx, rng, keys, tie)
                 depth += 1
             else:
+                _pull(top, a, q_from, q_to, occ_next, st_n, st_pos, gen, tie)
                 result = 1
                 depth -= 1
             done = True
