@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from movement_oracle import boards, costs_of, dijkstra, grids, path_cost
 from test_prepared import _check_map, _edit, _random_map
 from wargrid import HexGrid, Map, SquareGrid
+from wargrid._kernels.movement.ch import walk_cost
 from wargrid.costs import CostField
 from wargrid._kernels.movement.cch import find_arc
 from wargrid.movement.cch import _exact32, _fits32, _metric, customized, structure
@@ -43,8 +44,10 @@ def _check(g, cost, e, cp, f):
                 assert p is None and d == INF
                 continue
             assert _close(d, want[b]) and _close(p.cost, want[b])
-            assert p.cells[0] == a and p.cells[-1] == b
+            assert p.cells[0] == a and p.cells[-1] == b and len(set(p.cells)) == len(p.cells)
             assert _close(path_cost(g, cost, e, p.cells), want[b])
+            steps = np.array([topo.padded_id(*c) for c in p.cells], dtype=np.int64)
+            assert p.cost == walk_cost(steps, f.cell, f.edge, topo.kernel_bundle)  # the walk's own sum, bit for bit
     src, tgt = cells[::2], cells[::3]
     ids = lambda cs: np.array([topo.padded_id(*c) for c in cs], dtype=np.int64)  # noqa: E731
     got = cp.table(f, ids(src), ids(tgt))

@@ -414,11 +414,12 @@ class CustomizedPaths:
             return None
         st, k = self.structure, _k()
         rs, rt = int(st.rank_of[s]), int(st.rank_of[t])
-        ids = k.unpack(rs, rt, meet, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, self.metric.middle, st.cell_of)
-        if np.unique(ids).shape[0] != ids.shape[0]:
+        mt = self.metric
+        ids, walked, zero = k.unpack(rs, rt, meet, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head,
+                                     st.tails, mt.middle, mt.inp, st.cell_of)
+        if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             ids = _cut_loops(ids)
-        topo = costs.topology
-        return Path(cells_of(topo, ids), k.walk_cost(ids, costs.cell, costs.edge, topo.kernel_bundle), costs.unit)
+        return Path(cells_of(costs.topology, ids), float(walked), costs.unit)
 
     def table(self, costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64]:
         """The ``(len(src), len(tgt))`` costs between padded ids."""

@@ -126,10 +126,12 @@ def _arc_of(e, arc):
 
 
 @jit
-def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, node_cell):
-    """The path of the last ``query`` as padded ids: the arcs from ``s`` up to ``meet`` and down to ``t``,
-    each shortcut replaced by its two lower arcs through its middle node. ``fa`` / ``ba``: the query arcs'
-    arc ids (empty: the query ran over every arc, positions are arc ids)."""
+def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, node_cell):
+    """The path of the last ``query``: ``(ids, cost, zero)``, its padded ids (the arcs from ``s`` up to ``meet``
+    and down to ``t``, each shortcut replaced by its two lower arcs through its middle node), the sum of its
+    steps' input weights ``inp`` in path order (what walking it costs, summed as a search sums) and whether a
+    step weighs nothing (only then can a cell come twice). ``fa`` / ``ba``: the query arcs' arc ids (empty:
+    the query ran over every arc, positions are arc ids)."""
     # the chain's arcs, as (arc, direction 0 up / 1 down) in path order
     k = 0
     x = meet
@@ -161,6 +163,8 @@ def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, node_cell)
     out = np.empty(64, dtype=np.int64)
     out[0] = node_cell[s]
     n = 1
+    cost = 0.0
+    zero = False
     sp = chain.shape[0]
     stack = np.empty((max(64, 2 * sp), 2), dtype=np.int64)
     for c in range(sp):  # the stack pops the first arc first
@@ -178,6 +182,9 @@ def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, node_cell)
                 out = grown
             out[n] = node_cell[tails[a] if dr == 1 else up_head[a]]
             n += 1
+            wa = inp[a, dr]
+            cost += wa
+            zero |= wa == 0.0
             continue
         u = tails[a]
         x = up_head[a]
@@ -198,7 +205,7 @@ def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, node_cell)
             stack[sp + 1, 0] = ax
             stack[sp + 1, 1] = 1
         sp += 2
-    return out[:n].copy()
+    return out[:n].copy(), cost, zero
 
 
 @jit
