@@ -9,8 +9,8 @@ board), prints:
   (makespan), the sum over units of that tick (sum of costs), their ratios
   to the lower bounds and to LaCAM, ticks per second;
 - ``plan``: ``wargrid.rts.plan_crowd`` (``--time-limit``, ``--improve``):
-  complete, makespan, sum of costs, the same ratios, the planner's time (and
-  the first plan's makespan and time).
+  complete, makespan, sum of costs, the same ratios, the planner's time, wall
+  and CPU (and the first plan's makespan and time).
 
 The reference is LaCAM's first solution as measured on this machine size
 (``../shared/data/mapf/README.md``, read by this script). Any Moving AI map
@@ -139,12 +139,15 @@ def row(name: str, n: int, who: str, ok: bool, ms: int, soc: int, lb: tuple[int,
 def instance(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]],
              ref: tuple[int, int] | None, args: argparse.Namespace) -> None:
     n = len(starts)
+    gc.collect()
+    c0 = time.process_time()
     plan = plan_crowd(m, starts, goals, unit="walk", time_limit=args.time_limit, improve=args.improve, seed=args.seed)
+    cpu = time.process_time() - c0
     check_plan(m, starts, goals, plan, unit="walk", complete=plan.complete)
     lb = (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs)
     first = f"first {plan.first_makespan}/{plan.first_sum_of_costs} at {plan.first_seconds:.3f} s; " if plan.complete else ""
     row(name, n, "plan", plan.complete, plan.makespan, plan.sum_of_costs, lb, ref,
-        f"{first}{plan.seconds:.3f} s")
+        f"{first}{plan.seconds:.3f} s ({cpu:.3f} s CPU)")
     if args.sim:
         cap = args.ticks if args.ticks else 6 * lb[0] + 200
         r = simulate(m, starts, goals, cap, args.seed, args.crowd)
