@@ -100,8 +100,8 @@ def _metric_holds(cp, f):
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(kind=st.sampled_from(["hex", "square8"]), data=st.data())
-def test_edits_carried_by_triangles_equal_a_fresh_customization(kind, data):
-    # whole-number costs make many triangles tie: a rise then keeps the weight through another support
+def test_partial_customization_equals_a_fresh_one(kind, data):
+    # whole-number costs make many triangles tie: a rise then often keeps the weight through another support
     g = HexGrid(11, 9) if kind == "hex" else SquareGrid(9, 8, diagonal=True, corner_rule="no-obstacle")
     h, w = g.height, g.width
     cost = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=h * w, max_size=h * w))).reshape(h, w)

@@ -277,7 +277,7 @@ class CustomizedPaths:
         self.fallback_seconds = 0.0
         self.edit_seconds = 0.0
         self._heap = np.empty(1024, dtype=np.int64)
-        self._events = np.empty((1024, 2), dtype=np.int32)
+        self._queued: npt.NDArray[np.uint8] | None = None
 
     def _query_arcs(self) -> None:
         """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path
@@ -297,7 +297,7 @@ class CustomizedPaths:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        del state["_lock"], state["_events"], state["_heap"], state["_fast"], state["_pending_for"], state["_pending"]
+        del state["_lock"], state["_queued"], state["_heap"], state["_fast"], state["_pending_for"], state["_pending"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -305,7 +305,7 @@ class CustomizedPaths:
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._heap = np.empty(1024, dtype=np.int64)
-        self._events = np.empty((1024, 2), dtype=np.int32)
+        self._queued = None
         self._fast = None
         self._slow_seconds = 0.0
         self._pending_for, self._pending = None, []
@@ -349,9 +349,10 @@ class CustomizedPaths:
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact):
                     self.metric = mt = _widened(mt)  # the new weights would round in float32
                     self._exact = (0.0, 0.0)
-                _, self._heap, self._events, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first,
-                                                          st.down_arc, st.tails, mt.inp, mt.weight, mt.middle,
-                                                          self._heap, self._events)
+                if self._queued is None:
+                    self._queued = np.zeros(st.up_head.shape[0], dtype=np.uint8)
+                _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
+                                            mt.inp, mt.weight, mt.middle, self._heap, self._queued)
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
