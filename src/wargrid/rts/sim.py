@@ -126,6 +126,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -414,6 +415,7 @@ class Simulation:
         self._cfields: dict[tuple[int, bool], CostField] = {}
         self._scratch: tuple[np.ndarray, ...] | None = None
         self._crowd = _CrowdRule()
+        self._zones: dict[int, Any] = {}  # movement class -> its zones (``_zones_of``)
 
         off, stepl, corner, _ = topo.kernel_args
         self._tb = (off, stepl, corner, int(topo.corner_rule), int(topo.ndir), int(topo.parity_mode), bool(topo.wrap),
@@ -581,6 +583,8 @@ class Simulation:
         row[HRULE] = HEALTH_RULES.index(self.health_rule)
         self._uf[uid] = (hp, whole, damage, rate)
         self._units_meta.append((unit, c))
+        if self.crowd and kind == "vehicle":
+            self._crowd.prepare(self)
         if goal is not None:
             self.order(uid, goal)
         return uid
@@ -991,6 +995,21 @@ class Simulation:
             if ui[u, NEED] == L.NEED_PLAN:
                 ui[u, STATE], ui[u, REASON] = L.WAITING, L.R_PLANNING
 
+    def _zones_of(self, cls: int) -> Any:
+        """Movement class ``cls``'s zones (``Map.connected``'s, read by padded ids: a plan asks several times, and
+        the checks of ``Map.connected`` cost more than the look-up), kept until the map changes."""
+        z = self._zones.get(cls)
+        if z is None:
+            derived = getattr(self.map, "derived", None)  # a ``Map``'s; another board answers ``connected``
+            z = derived.locked_zones(self._classes[cls]) if derived is not None else _BoardZones(
+                self.map, self._classes[cls], self._topo.pw)
+            self._zones[cls] = z
+        return z
+
+    def _linked(self, cls: int, pa: int, pb: int) -> bool:
+        """``Map.connected`` for movement class ``cls`` between padded cells ``pa`` and ``pb``."""
+        return bool(self._zones_of(cls).connected(pa, pb))
+
     def _target_ok(self, u: int) -> bool:
         """Settle unit ``u``'s target: its goal, or the reachable cell nearest a goal it cannot stand on.
 
@@ -1005,7 +1024,7 @@ class Simulation:
         if not tc[g] < np.inf or (b >= 0 and self._ui[b, KIND] == L.BUILDING):
             return False
         r[TARGET] = r[GOAL]
-        if g != c and tc[c] < np.inf and not self.map.connected(self._xy(c), (gx, gy), unit=self._class_unit[cls]):
+        if g != c and tc[c] < np.inf and not self._linked(cls, c, g):
             return False
         return True
 
@@ -1048,7 +1067,7 @@ class Simulation:
         tc = self._tcost[cls]
         avoid = int(r[AVOID])
         if goal != cell and tc[r[CELL]] < np.inf and tc[r[GOAL]] < np.inf:
-            if not self.map.connected(cell, goal, unit=unit):
+            if not self._linked(cls, int(r[CELL]), int(r[GOAL])):
                 self._stuck_unit(u, f"goal {goal} is not connected to {cell} for {self.map.unit_class(unit)!r}")
                 return None
         cf = self._cost_field(cls, attack)
@@ -1070,7 +1089,7 @@ class Simulation:
         else:
             # the map's zones answer the reachability check (they are valid for this stricter field)
             p = dispatch_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar",
-                              zones=_BoardZones(self.map, self.map.unit_class(unit), self._topo.pw))
+                              zones=self._zones_of(cls))
             cells = None if p is None else list(p.cells)
         if cells is None:
             if avoid >= 0:
@@ -1079,8 +1098,8 @@ class Simulation:
             self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
             return None
         r[TARGET] = self._pid(cells[-1])
-        xy = np.array(cells[1:], dtype=np.int64).reshape(-1, 2)
-        ids = (xy[:, 1] + 1) * self._topo.pw + xy[:, 0] + 1
+        xy = np.fromiter(chain.from_iterable(cells[1:]), dtype=np.int64, count=2 * len(cells) - 2).reshape(-1, 2)
+        ids = (xy[:, 1] + 1) * self._topo.pw + xy[:, 0] + 1  # (``fromiter``: a tenth of ``np.array``'s time)
         self._set_route(u, ids)
         return ids
 
@@ -1152,6 +1171,7 @@ class Simulation:
     # -- map events ---------------------------------------------------------------------
     def _on_map_event(self, ev: Any) -> None:
         self.map_events.append(ev)
+        self._zones.clear()
         n = self._n
         ui = self._ui[:n]
         live = (ui[:, KIND] <= L.MOBILE_MAX) & (ui[:, STATE] != L.DESTROYED)
@@ -1363,6 +1383,14 @@ def _load_kernels(pathfinder: str, board: Callable[[Grid], CostBoard]) -> None:
     m.set_terrain([(3, 3)], "water")  # a map edit: routes touching it replan
     sim.run(40)
     sim.close()
+    # the crowd rule's kernels over the distances of boards of more than 65 000 cells (int32), and without it
+    for crowd in (True, False):
+        sim = Simulation(board(SquareGrid(6, 3)), seed=0, pathfinder=pathfinder, crowd=crowd)
+        sim._crowd.wide = True
+        sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        sim.add_unit((5, 1), unit="tracked", goal=(0, 1), speed=128)
+        sim.run(40)
+        sim.close()
 
 
 def _load_crowd() -> Any:
@@ -1375,9 +1403,13 @@ class _CrowdRule:
     """The crowd rule's state (``wargrid._kernels.rts.simcrowd``): a lazy distance table row for each goal and
     movement class of the vehicles (shared by the units with that goal), each unit's row and priority."""
 
+    wide = False
+    """Distances in int32 whatever the board's size (``lazy_tables`` takes uint16 below 65 000 cells): the
+    kernels' loading (``_load_kernels``) runs them once so."""
+
     min_chunks = 4096
     """The least chunks in the tables' pool (``lazydist``), ``chunks_per_row`` a row when there are more rows."""
-    chunks_per_row = 32
+    chunks_per_row = 128
 
     def __init__(self) -> None:
         self.rows: dict[int, int] = {}  # target * classes + class -> row
@@ -1388,7 +1420,10 @@ class _CrowdRule:
         self.ukey = np.full(16, -1, dtype=np.int64)
         self.prio = np.zeros(16, dtype=np.float64)
         self.lz: LazyTables | None = None
-        self.nbr: np.ndarray | None = None
+        self.nbr: np.ndarray | None = None  # (class, padded cell, direction): the cell one step away
+        self.gnode: np.ndarray | None = None  # the same graph over the tables' nodes (``_tiles``)
+        self.node: np.ndarray = np.zeros(0, dtype=np.int64)  # padded cell -> node
+        self.xy: np.ndarray = np.zeros((0, 2), dtype=np.int32)  # node -> padded (x, y)
         self.classes = 0
         self.metrics = np.zeros(0, dtype=np.int64)
         self.occ_now = self.occ_next = np.zeros(0, dtype=np.int64)
@@ -1419,7 +1454,7 @@ class _CrowdRule:
             self.row_toward.clear()
             self.ukey[:] = -1
             self.classes = ncls
-            self.stale = True
+            self.lz = None  # new keys: new tables (``prepare`` builds the graph of a new class)
         key = np.where(veh, ui[:, TARGET] * ncls + ui[:, CLS], -1)
         changed = np.flatnonzero(key != self.ukey[:n])
         before = len(self.rows)
@@ -1441,29 +1476,47 @@ class _CrowdRule:
             self._build(sim, max(64, len(self.rows) * 5 // 4))
         elif len(self.rows) > before:
             self._add_rows(before)
-        assert self.lz is not None and self.nbr is not None
-        return self.lz, self.nbr, self.urow, self.prio, self.occ_now, self.occ_next
+        assert self.lz is not None and self.nbr is not None and self.gnode is not None
+        return self.lz, self.nbr, self.gnode, self.node, self.urow, self.prio, self.occ_now, self.occ_next
 
-    def _build(self, sim: "Simulation", cap: int) -> None:
-        from .crowd import lazy_tables
+    def prepare(self, sim: "Simulation") -> None:
+        """Build the movement classes' graphs now, if the board or the classes changed (a setup's cost: 20 ms for
+        a class on 512 x 512, that the first tick would pay)."""
+        if self.stale or self.nbr is None or len(self.nbr) != len(sim._tcost):
+            self._graph(sim)
 
+    def _graph(self, sim: "Simulation") -> None:
         topo = sim._topo
         psize, pw = topo.padded_size, topo.pw
         k = _load_crowd()
         nbr = np.empty((len(sim._tcost), psize, int(topo.ndir)), dtype=np.int32)
         self.metrics = np.array([k.class_graph(sim._tcost[c], sim._tb, nbr[c]) for c in range(len(nbr))],
                                 dtype=np.int64)
-        pid = np.arange(psize, dtype=np.int32)
-        xy = np.empty((psize, 2), dtype=np.int32)
-        xy[:, 0], xy[:, 1] = pid % pw, pid // pw
+        node, cell = _tiles(pw, psize // pw)
+        nv = len(cell)
+        gnode = np.empty((len(nbr), nv, int(topo.ndir)), dtype=np.int32)
+        for c in range(len(nbr)):
+            k.node_graph(nbr[c], node, cell, gnode[c])
+        real = cell >= 0
+        self.xy = np.zeros((nv, 2), dtype=np.int32)
+        self.xy[real, 0], self.xy[real, 1] = cell[real] % pw, cell[real] // pw
+        self.nbr, self.gnode, self.node = nbr, gnode, node
+        self.lz = None  # tables of the old graph
+        self.stale = False
+
+    def _build(self, sim: "Simulation", cap: int) -> None:
+        from .crowd import lazy_tables
+
+        self.prepare(sim)
+        psize = sim._topo.padded_size
         self.occ_now = np.full(psize, -1, dtype=np.int64)
         self.occ_next = np.full(psize, -1, dtype=np.int64)
         goals = np.zeros(cap, dtype=np.int64)
         toward = np.full(cap, -1, dtype=np.int64)
-        self.nbr = nbr
-        self.lz = lazy_tables(psize, xy, goals, toward, np.zeros(cap, dtype=np.int64), huge=False,
+        self.lz = lazy_tables(len(self.xy), self.xy, goals, toward, np.zeros(cap, dtype=np.int64), huge=False,
                               chunks=max(self.min_chunks, self.chunks_per_row * cap))
-        self.stale = False
+        if self.wide and self.lz.dist.dtype != np.int32:
+            self.lz = self.lz._replace(dist=np.zeros(self.lz.dist.shape, dtype=np.int32))
         self._add_rows(0)
 
     def _add_rows(self, start: int) -> None:
@@ -1474,10 +1527,32 @@ class _CrowdRule:
         end = len(self.row_target)
         if end <= start:
             return
-        t = np.array(self.row_toward[start:end], dtype=np.int64)
-        st[start:end, ld.S_GOAL] = self.row_target[start:end]
+        t = self.node[np.array(self.row_toward[start:end], dtype=np.int64)]
+        st[start:end, ld.S_GOAL] = self.node[np.array(self.row_target[start:end], dtype=np.int64)]
         st[start:end, ld.S_TX], st[start:end, ld.S_TY] = xy[t, 0], xy[t, 1]
         st[start:end, ld.S_METRIC] = self.metrics[np.array(self.row_class[start:end], dtype=np.int64)]
+
+
+TILE = 32
+"""The side of the square tiles the crowd rule's distance tables are laid out in (``_tiles``)."""
+
+
+def _tiles(pw: int, ph: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(node, cell)``: each padded cell's node in the crowd rule's distance tables, and each node's padded cell
+    (-1: none). Nodes go tile by tile (``TILE`` cells a side, row by row inside), so that a row's search, which
+    spreads round a path, touches a few pages of its row, not a page for every few board rows: the memory is
+    mapped as first touched, and each first touch costs a page fault (measured: 3.5 us a page here, as much as
+    settling 50 nodes; 1000 units on 256 x 256 spent most of the crowd rule's time on them). Boards of at most
+    ``TILE`` x ``TILE`` padded cells keep the cells' order."""
+    cells = np.arange(pw * ph, dtype=np.int64)
+    if pw * ph <= TILE * TILE:
+        return cells, cells.copy()
+    x, y = cells % pw, cells // pw
+    ntx = -(-pw // TILE)
+    node = (((y // TILE) * ntx + x // TILE) * TILE + y % TILE) * TILE + x % TILE
+    cell = np.full(ntx * -(-ph // TILE) * TILE * TILE, -1, dtype=np.int64)
+    cell[node] = cells
+    return node, cell
 
 
 def _direction_rank(grid: Any) -> np.ndarray:

@@ -197,6 +197,13 @@ def finish(lz, nbr, k):
 @helper
 def settle(lz, nbr, k, want):
     """Search goal ``k``'s row until node ``want`` is settled; its distance (``UNREACHABLE``: none)."""
+    return settle_within(lz, nbr, k, want, UNREACHABLE)
+
+
+@helper
+def settle_within(lz, nbr, k, want, limit):
+    """``settle``, stopping once the tables have settled ``limit`` nodes in all (``free[2]``): then ``-1``, node
+    ``want`` not settled yet (the search resumes there at the next question)."""
     dist, st, cnext, cdata, free, nxy, queue = lz
     row = dist[k]
     m = st[k, S_METRIC]
@@ -222,7 +229,11 @@ def settle(lz, nbr, k, want):
     head = free[0]
     nfree = free[1]
     settled = np.int64(0)
+    stopped = False
     while row[want] == 0 and st[k, S_FLAG] != 2:
+        if free[2] + settled >= limit:
+            stopped = True
+            break
         if nfree < 3:
             st[k, S_BT + b], st[k, S_BTO + b] = c, o
             free[0], free[1] = head, nfree
@@ -270,7 +281,7 @@ def settle(lz, nbr, k, want):
     free[0], free[1] = head, nfree
     free[2] += settled
     if row[want] == 0:
-        return UNREACHABLE
+        return np.int64(-1) if stopped else UNREACHABLE
     return np.int64(row[want]) - 1
 
 
