@@ -22,7 +22,7 @@ arrived, and any unit left over.
     python benchmarks/bench_rts.py                       # 250 500 1000 2000 units, both boards
     python benchmarks/bench_rts.py --units 1000 --boards square8 --ticks 2000
     python benchmarks/bench_rts.py --stress 0 3000          # the stress campaign over seeds 0..2999
-    python benchmarks/bench_rts.py --units 1000 --crowd     # with the crowd rule (Simulation(crowd=True))
+    python benchmarks/bench_rts.py --units 1000 --plain     # without the crowd rule (Simulation(crowd=False))
 
 The stress campaign: per seed a square-8 or hex board of 8..20 cells a side
 (15 % walls), 10..60 units (fewer when the board has not room), none, a
@@ -50,7 +50,7 @@ SPEEDS = (160, 256)
 """The units' speeds, leptons a tick on ground of cost 1 (uniform in this range)."""
 
 
-def run(kind: str, n: int, ticks: int, seed: int, crowd: bool = False) -> dict:
+def run(kind: str, n: int, ticks: int, seed: int, crowd: bool = True) -> dict:
     m = board(kind, 256, seed)
     sim = Simulation(m, seed=seed, crowd=crowd)
     speeds = np.random.default_rng(seed + 2).integers(SPEEDS[0], SPEEDS[1] + 1, size=n)
@@ -114,7 +114,7 @@ def stress(seeds: range, ticks: int = 4000) -> int:
     return fails
 
 
-def scenario(name: str, sim: Simulation, ticks: int, crowd: bool = False) -> str:
+def scenario(name: str, sim: Simulation, ticks: int, crowd: bool = True) -> str:
     sim.crowd = crowd
     t0 = time.perf_counter()
     rep = sim.run(ticks)
@@ -130,7 +130,10 @@ def main() -> None:
     ap.add_argument("--ticks", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-crowds", action="store_true")
-    ap.add_argument("--crowd", action="store_true", help="every simulation with the crowd rule (Simulation(crowd=True))")
+    ap.add_argument("--crowd", action="store_true", default=True,
+                    help="every simulation with the crowd rule (Simulation(crowd=True), the default)")
+    ap.add_argument("--plain", dest="crowd", action="store_false",
+                    help="every simulation without the crowd rule (Simulation(crowd=False))")
     ap.add_argument("--stress", type=int, nargs=2, metavar=("FIRST", "COUNT"),
                     help="run the stress campaign (small boards, mixed units) over these seeds instead")
     a = ap.parse_args()

@@ -16,6 +16,12 @@ from wargrid.rts.crowd import lazy_tables
 from wargrid.rts.sim import TILE, _tiles
 
 
+def test_the_crowd_rule_is_the_default_and_can_be_turned_off() -> None:
+    m = Map(SquareGrid(6, 3))
+    assert Simulation(m).crowd is True
+    assert Simulation(m, crowd=False).crowd is False
+
+
 def test_small_boards_keep_the_cells_order() -> None:
     node, cell = _tiles(10, 7)
     assert node.tolist() == list(range(70)) and cell.tolist() == list(range(70))
@@ -117,7 +123,7 @@ def test_the_tables_the_rule_searched_hold_exact_distances(seed: int) -> None:
     rng = np.random.default_rng(seed)
     free = [(x, y) for y, r in enumerate(CAVE) for x, c in enumerate(r) if c == "."]
     pick = rng.choice(len(free), 24, replace=False)
-    sim = Simulation(m, seed=seed, crowd=True)
+    sim = Simulation(m, seed=seed)
     for a, b in zip(pick[:12].tolist(), pick[12:].tolist()):
         sim.add_unit(free[a], unit="walk", goal=free[b], speed=LEPTONS_PER_CELL)
     sim.run(60)
@@ -136,7 +142,7 @@ def test_distances_in_int32_give_the_same_run() -> None:
     """The tables of boards of more than 65 000 cells (int32) and of smaller ones (uint16) move units alike."""
     runs = []
     for wide in (False, True):
-        sim = Simulation(_cave(), seed=3, crowd=True)
+        sim = Simulation(_cave(), seed=3)
         sim._crowd.wide = wide
         for a, b in (((0, 0), (9, 8)), ((9, 8), (0, 0)), ((0, 8), (9, 0)), ((9, 0), (0, 8))):
             sim.add_unit(a, unit="walk", goal=b, speed=LEPTONS_PER_CELL)

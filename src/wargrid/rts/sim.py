@@ -13,6 +13,12 @@ next cell of its route on the entry ladder:
 - a hidden (cloaked) enemy: it is found; find a way round;
 - impassable for good: replan.
 
+The crowd rule (``crowd=True``, the default; ``wargrid._kernels.rts.simcrowd``)
+comes first in a tick: the standing vehicles that are in each other's way
+(blocked by a standing friend vehicle, off their routes, or waiting for a
+route) and the standing friends round them choose their next cells together
+(PIBT); a unit it leaves standing takes its turn on the ladder as above.
+
 The simulation is data-oriented: unit state lives in two tables (integers and
 floats, one row a unit, ``wargrid._kernels.rts.sim``), the tick is one numba
 kernel over them and the occupancy arrays, and Python works per tick, not
@@ -334,10 +340,9 @@ class Simulation:
     ('classic': three quarters of its speed at yellow health, ``hp / max_hp
     <= CONDITION_YELLOW``; 'linear': ``max(HEALTH_FLOOR, hp / max_hp)`` of it);
     ``crowd`` whether the vehicles in each other's way move as one crowd each
-    tick (PIBT: ``wargrid._kernels.rts.simcrowd``; dense crowds of units that
-    cross a cell a tick finish in about half the ticks), or each on its own
-    turn as the classic engine does (the default: the crowd rule's ticks cost
-    more).
+    tick (PIBT: ``wargrid._kernels.rts.simcrowd``, the default; dense crowds
+    of units that cross a cell a tick finish in about half the ticks), or each
+    on its own turn as the classic engine does (``crowd=False``).
     """
 
     def __init__(
@@ -353,7 +358,7 @@ class Simulation:
         repair_nodes: int = 256,
         weight: float = 1.2,
         health_rule: str = "classic",
-        crowd: bool = False,
+        crowd: bool = True,
     ) -> None:
         if not isinstance(map, CostBoard):
             raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
