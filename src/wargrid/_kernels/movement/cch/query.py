@@ -104,7 +104,7 @@ def query_arcs(up_first, up_head, tails, w, keep):
             if keep[a] & (1 << dr) and w[a, dr] < INF:
                 k += 1
         head = np.empty(k, dtype=np.int32)
-        wt = np.empty(k)
+        wt = np.empty(k, dtype=w.dtype)  # float32 where the metric is (exact: see cch._exact32)
         arc = np.empty(k, dtype=np.int32)
         k = 0
         for u in range(m):
