@@ -190,11 +190,10 @@ def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float
     _budget.check_memory(arcs * METRIC_BYTES_PER_ARC, what="Map.prepare(customizable=True)", name="board",
                          value=f"{costs.topology.width} x {costs.topology.height}",
                          hint="prepare without customizable=True (a structure a few times smaller)")
-    inp = np.empty((arcs, 2))
-    k.input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, inp)
-    exact = _exact32(inp, int(st.parent.shape[0]))
-    if exact[1]:
-        inp = inp.astype(np.float32)
+    steps = k.step_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle)
+    exact = _exact32(steps, int(st.parent.shape[0]))
+    inp = np.empty((arcs, 2), dtype=np.float32 if exact[1] else np.float64)
+    k.input_weights(st.step_code, steps, inp)
     weight = inp.copy()
     middle = np.full((arcs, 2), -1, dtype=np.int32)
     _halves(k.customize, st, (weight, middle), last=True)

@@ -37,18 +37,26 @@ def _step_weight(p, d, cell, edge, has_edge, tb):
 
 
 @jit
-def input_weights(code, cell, edge, tb, inp):
-    """The board's step weights into ``inp`` (``(2, arcs)``: upward, downward), ``inf`` where no step."""
+def step_weights(code, cell, edge, tb):
+    """Every board step's weight (``p * ndir + d``; ``inf`` where no step, or where the step has no arc)."""
     ndir = topo_info(tb.info)[0]
-    inp[:] = INF
+    out = np.full(code.shape[0], INF)
     has_edge = edge.shape[0] > 0
     for e in range(code.shape[0]):
+        if code[e] >= 0:
+            out[e] = _step_weight(e // ndir, e % ndir, cell, edge, has_edge, tb)
+    return out
+
+
+@jit
+def input_weights(code, steps, inp):
+    """The steps' weights ``steps`` (``step_weights``) into ``inp`` (``(arcs, 2)``: upward, downward, of the
+    metric's dtype), ``inf`` where no step."""
+    inp[:] = INF
+    for e in range(code.shape[0]):
         c = code[e]
-        if c < 0:
-            continue
-        w = _step_weight(e // ndir, e % ndir, cell, edge, has_edge, tb)
-        if w < inp[c >> 1, c & 1]:
-            inp[c >> 1, c & 1] = w
+        if c >= 0 and steps[e] < inp[c >> 1, c & 1]:
+            inp[c >> 1, c & 1] = steps[e]
 
 
 @jit
