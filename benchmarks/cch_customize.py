@@ -1,0 +1,119 @@
+"""Where a customizable class's time and memory go (``wargrid.movement.cch``), kernel by kernel.
+
+Times one half of the first cut on one thread (CPU time, the best of
+``--repeats``: the two halves run on two threads in a real build), for the
+basic and the perfect customization in ``float64`` and ``float32``; then a
+whole class build per unit class (basic customization only, then the query
+arcs the queries buy later) with the bytes a cell; then the lower triangles
+of the board's structure against a structure over only the steps some unit
+class can take (what RoutingKit gets in ``bench_weighted.py``).
+
+    PYTHONPATH=src python benchmarks/cch_customize.py --size 512 --seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import wargrid
+from wargrid._kernels.movement import cch as k
+from wargrid.movement import cch
+
+
+def best(setup, run, repeats: int) -> float:
+    """The least CPU time of ``run(*setup())`` (the setup not timed)."""
+    out = []
+    for _ in range(repeats):
+        args = setup()
+        t0 = time.thread_time()
+        run(*args)
+        out.append(time.thread_time() - t0)
+    return min(out)
+
+
+def kernels(st, costs, repeats: int) -> None:
+    mt, _ = cch._metric(st, costs)
+    a, b = (int(x) for x in st.parts)
+    m = int(st.parent.shape[0])
+    common = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails)
+    finite = np.isfinite(mt.weight).any(axis=1)
+    dead = np.ones(m, dtype=np.bool_)
+    dead[st.tails[finite]] = False
+    for dt in (np.float64, np.float32):
+        w = mt.weight.astype(dt)
+        keep = np.full(w.shape[0], 3, dtype=np.uint8)
+        k.perfect(b, m, *common, w, keep, True, dead)  # the ranks above the halves first, as in a build
+        basic = best(lambda: (mt.inp.astype(dt), np.full(mt.inp.shape, -1, dtype=np.int32)),
+                     lambda w0, mid: k.customize(0, a, *common, w0, mid), repeats)
+        perfect = best(lambda: (w.copy(), keep.copy()), lambda w0, k0: k.perfect(0, a, *common, w0, k0, True, dead),
+                       repeats)
+        print(f"{dt.__name__}: customize half 0 {basic:.3f} s, perfect half 0 {perfect:.3f} s (one thread, CPU time)",
+              flush=True)
+
+
+def classes(m, st) -> None:
+    cells = int(st.parent.shape[0])
+    for u in m.terrains.classes:
+        t0 = time.perf_counter()
+        cp = cch.CustomizedPaths(st, m.derived.cost_field(u), 0.0)
+        build = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        cp._query_arcs()
+        arcs = time.perf_counter() - t0
+        print(f"{u}: {cp.metric.weight.dtype} build {build:.2f} s (customize {cp.customize_seconds:.2f}), query arcs"
+              f" {arcs:.2f} s; bytes a cell: metric {sum(a.nbytes for a in cp.metric) / cells:.0f}, with the query arcs"
+              f" {cp.bytes / cells:.0f}", flush=True)
+
+
+def triangles(m) -> None:
+    topo = m.grid.topology
+    index, nb_first, nb = k.board_graph(topo.pad(topo.valid, False).ravel(), topo.kernel_bundle)
+    cells = np.flatnonzero(index >= 0)
+    xs, ys = (cells % topo.pw).astype(np.int64), (cells // topo.pw).astype(np.int64)
+
+    def count(first, lists, label: str) -> None:
+        order, _ = k.nested_dissection(xs, ys, first, lists, 1)
+        rank = np.empty(order.shape[0], dtype=np.int32)
+        rank[order] = np.arange(order.shape[0], dtype=np.int32)
+        up_first, up_head, _ = k.chordal(rank, first, lists)
+        down_first, down_arc = k.down_lists(up_first, up_head)
+        tails = np.repeat(np.arange(order.shape[0], dtype=np.int32), np.diff(up_first))
+        print(f"{label}: {lists.shape[0] // 2} steps, {up_head.shape[0] / order.shape[0]:.1f} arcs a node,"
+              f" {k.count_triangles(up_first, down_first, down_arc, tails) / 1e9:.3f} G lower triangles", flush=True)
+
+    count(nb_first, nb, "every board step")
+    n = m.width * m.height
+    keys = []
+    for u in m.terrains.classes:
+        adj = m.adjacency(unit=u).tocoo()
+        keys.append(np.minimum(adj.row, adj.col).astype(np.int64) * n + np.maximum(adj.row, adj.col))
+    key = np.unique(np.concatenate(keys))
+    node = np.arange(n)
+    compact = index[[topo.padded_id(int(x), int(y)) for x, y in zip(node % m.width, node // m.width)]]
+    src = np.concatenate([compact[key // n], compact[key % n]])
+    dst = np.concatenate([compact[key % n], compact[key // n]])
+    order = np.argsort(src, kind="stable")
+    first = np.zeros(cells.shape[0] + 1, dtype=np.int64)
+    first[1:] = np.cumsum(np.bincount(src, minlength=cells.shape[0]))
+    count(first, dst[order].astype(np.int32), "the steps some class can take")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", type=int, default=512)
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--rivers", type=int, default=0)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    m = wargrid.generate(args.size, args.size, kind="hex", seed=args.seed, rivers=args.rivers)
+    st = cch.structure(m.grid.topology)
+    kernels(st, m.derived.cost_field("foot"), args.repeats)
+    classes(m, st)
+    triangles(m)
+
+
+if __name__ == "__main__":
+    main()
