@@ -61,7 +61,7 @@ def classes(m, st) -> None:
         cp = cch.CustomizedPaths(st, m.derived.cost_field(u), 0.0)
         build = time.perf_counter() - t0
         t0 = time.perf_counter()
-        cp._query_arcs()
+        cp.build_query_arcs()
         arcs = time.perf_counter() - t0
         print(f"{u}: {cp.metric.weight.dtype} build {build:.2f} s (customize {cp.customize_seconds:.2f}), query arcs"
               f" {arcs:.2f} s; bytes a cell: metric {sum(a.nbytes for a in cp.metric) / cells:.0f}, with the query arcs"

@@ -56,7 +56,7 @@ def _prepared(m: Map) -> None:
     cp = m.prepare(progress=False, customizable=True)  # the customizable structure: query, table, an edit customized in
     m.path((0, 0), (11, 9))  # over every arc, until queries have paid for the query arcs
     if isinstance(cp, CustomizedPaths):
-        cp._query_arcs()
+        cp.build_query_arcs()
     m.path((0, 0), (11, 9))
     m.distance((0, 0), (11, 9))
     m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7)])

@@ -65,7 +65,7 @@ def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
     f = costs_of(g, cost, e)
     cp = customized(g, f)
     if data.draw(st.booleans()):
-        cp._query_arcs()  # the perfect customization's query arcs (else every arc, until queries paid for them)
+        cp.build_query_arcs()  # the perfect customization's query arcs (else every arc, until queries paid for them)
     _check(g, cost, e, cp, f)
     for _ in range(data.draw(st.integers(1, 3))):
         cost = cost.copy()

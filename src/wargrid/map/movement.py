@@ -255,7 +255,10 @@ class MovementQueries(MapCore):
         are built once and shared by every class prepared so, each class
         costs a customization only, and an edit is customized in before the
         next query (exact whether costs rose or fell). It holds several times
-        the memory of the default structure.
+        the memory of the default structure. Its queries search every arc
+        until they have cost as much as the query arcs that speed them up,
+        which are then built; ``build_query_arcs()`` on the returned
+        structure builds them at once.
 
         Parameters
         ----------
