@@ -324,6 +324,20 @@ def test_a_time_limit_that_runs_out_returns_an_incomplete_plan() -> None:
     assert np.isnan(plan.first_seconds) and plan.first_makespan == -1
 
 
+def test_a_time_limit_that_runs_out_before_the_distances_returns_the_starts() -> None:
+    """With more agents than one slice of the distance searches and no time, the plan is the starts alone, marked
+    incomplete; its lower bounds are those of the agents searched, no more than the whole crowd's."""
+    m = load_movingai(MAP, diagonal=False)
+    s, g = load_movingai_agents(SCEN, agents=400)
+    plan = plan_crowd(m, s, g, time_limit=0.0)
+    assert not plan.complete and plan.expanded == 0 and plan.positions.shape == (1, 400, 2)
+    check_plan(m, s, g, plan, complete=False)
+    assert (plan.makespan, plan.sum_of_costs) == (1, 400)
+    full = plan_crowd(m, s, g)
+    assert 0 < plan.lower_bound_makespan <= full.lower_bound_makespan
+    assert 0 < plan.lower_bound_sum_of_costs < full.lower_bound_sum_of_costs
+
+
 def test_no_plan_exists_is_incomplete_not_a_hang() -> None:
     m = _board(["..."])
     plan = plan_crowd(m, [(0, 0), (1, 0)], [(1, 0), (0, 0)])

@@ -80,7 +80,9 @@ class CrowdPlan:
         The sum over agents of the timestep after which it stays on its goal
         for good (``T`` for an agent that never arrives).
     lower_bound_makespan, lower_bound_sum_of_costs : int
-        The longest and the sum of the agents' shortest path lengths.
+        The longest and the sum of the agents' shortest path lengths (when
+        the time ran out before every agent's was found, of those found:
+        ``positions`` then holds the starts alone).
     seconds : float
         The planner's time (the distance tables included).
     first_seconds : float
@@ -310,6 +312,10 @@ class _High:
         self.h = h
 
 
+_SLICE = 256
+"""Agents whose distances ``plan_crowd`` finds between two looks at the clock (a few milliseconds)."""
+
+
 def plan_crowd(
     map: CostBoard,
     starts: Sequence[tuple[int, int]],
@@ -378,17 +384,35 @@ def plan_crowd(
     graph, s, g = _check_agents(map, starts, goals, unit)
     n = len(s)
     agents = np.arange(n)
-    dist = _Tables(graph, g, s)
-    d0 = dist.lookup(agents, s)
-    far = np.flatnonzero(d0 >= _kernels_lazy().UNREACHABLE)
+    from .._kernels import load
+
+    zone, _ = load("territory.graph").label_chunks(graph.nbr, np.zeros(len(graph.cells), dtype=np.int64))
+    far = np.flatnonzero(zone[s] != zone[g])
     if len(far):
         i = int(far[0])
         raise ArgumentError(
             f"agent {i}'s goal {tuple(graph.xy(g[i:i + 1])[0].tolist())} cannot be reached from its start "
             f"{tuple(graph.xy(s[i:i + 1])[0].tolist())} (another zone for movement class {map.unit_class(unit)!r})"
         )
-    search = _Search(graph, dist, d0, s, g, objective)
     deadline = t0 + limit
+    dist = _Tables(graph, g, s)
+    d0 = np.zeros(n, dtype=np.int64)
+    done = 0
+    while done < n:  # the agents' distances, a slice at a time: the time limit may end them
+        end = min(n, done + _SLICE)
+        d0[done:end] = dist.lookup(agents[done:end], s[done:end])
+        done = end
+        if time.perf_counter() >= deadline:
+            break
+    if done < n:
+        ms, soc = _quality(s[None, :], g)
+        return CrowdPlan(
+            positions=graph.xy(s[None, :]), complete=False, makespan=ms, sum_of_costs=soc,
+            lower_bound_makespan=int(d0.max()),
+            lower_bound_sum_of_costs=int(d0.sum()), seconds=time.perf_counter() - t0, first_seconds=math.nan,
+            first_makespan=-1, first_sum_of_costs=-1, expanded=0,
+        )
+    search = _Search(graph, dist, d0, s, g, objective)
     krng = np.array([np.uint64(rng.integers(1, 1 << 62))], dtype=np.uint64)
     # LaCAM's own tie-break (at random) first; restarts with new seeds keep it for the makespan (measured:
     # shorter plans) and prefer "a free cell first" for the sum of costs (fewer agents pushed aside)
@@ -477,10 +501,8 @@ class _Search:
         cv = np.empty(n, dtype=np.int64)
         limit = math.inf if bound is None else bound[0]
         expanded = 0
-        checks = 0
         while stack:
-            checks += 1
-            if checks % 16 == 0 and time.perf_counter() >= deadline:
+            if time.perf_counter() >= deadline:
                 break
             node = stack[-1]
             if node.g + node.h >= limit:

@@ -357,3 +357,4 @@ def reorder(prev, prio, out):
             j -= 1
         out[j] = a
     return 0
+
