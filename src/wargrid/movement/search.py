@@ -77,6 +77,8 @@ class Path(Shown):
     unit: str | None = None
     grid: Grid | None = field(default=None, repr=False, compare=False)
     """The board the path is on (its picture in a notebook); ``None`` for a path made by hand."""
+    _xy: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """``xy`` as the search found it (``None``: made from ``cells`` when asked)."""
 
     def __len__(self) -> int:
         return len(self.cells)
@@ -97,6 +99,8 @@ class Path(Shown):
         >>> Path([(0, 0), (1, 0)], 1.0).xy.tolist()
         [[0, 0], [1, 0]]
         """
+        if self._xy is not None:
+            return self._xy.copy()
         return np.array(self.cells, dtype=np.int64).reshape(-1, 2)
 
 
@@ -302,7 +306,8 @@ def search_checked(
     if reached < 0:
         return None
     xs, ys = k.trace_xy(state.parent, reached, topo.pw)
-    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit, grid)
+    xy = np.stack((np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64)), axis=1)
+    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit, grid, _xy=xy)
 
 
 Units = tuple[float, float, dict[float, NDArray[np.int64] | None]]

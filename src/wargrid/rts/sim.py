@@ -1091,11 +1091,13 @@ class Simulation:
             tp = turning_path(self.grid, cf, cell, goal, facing=int(r[FACING]), turn_rate=float(self._uf[u, TURNRATE]),
                               speed=float(r[SPEED]) / self.leptons)
             cells = None if tp is None else _dedupe(tp.cells)
+            xy = None
         else:
             # the map's zones answer the reachability check (they are valid for this stricter field)
             p = dispatch_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar",
                               zones=self._zones_of(cls))
             cells = None if p is None else list(p.cells)
+            xy = None if p is None else p.xy[1:]  # (the search's array: no list of cells made into one again)
         if cells is None:
             if avoid >= 0:
                 self._wait_for_way(u)
@@ -1103,8 +1105,9 @@ class Simulation:
             self._stuck_unit(u, f"no way to goal {goal} on the entry ladder up to TEMP_BLOCKED_BY_FRIEND")
             return None
         r[TARGET] = self._pid(cells[-1])
-        xy = np.fromiter(chain.from_iterable(cells[1:]), dtype=np.int64, count=2 * len(cells) - 2).reshape(-1, 2)
-        ids = (xy[:, 1] + 1) * self._topo.pw + xy[:, 0] + 1  # (``fromiter``: a tenth of ``np.array``'s time)
+        if xy is None:  # (``fromiter``: a tenth of ``np.array``'s time)
+            xy = np.fromiter(chain.from_iterable(cells[1:]), dtype=np.int64, count=2 * len(cells) - 2).reshape(-1, 2)
+        ids = (xy[:, 1] + 1) * self._topo.pw + xy[:, 0] + 1
         self._set_route(u, ids)
         return ids
 
