@@ -166,13 +166,20 @@ def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, node_
     cost = 0.0
     zero = False
     sp = chain.shape[0]
-    stack = np.empty((max(64, 2 * sp), 2), dtype=np.int64)
+    # (arc, direction, tail, head): the ends travel with the arc, so a pop reads only its middle
+    stack = np.empty((max(64, 2 * sp), 4), dtype=np.int64)
     for c in range(sp):  # the stack pops the first arc first
-        stack[c] = chain[sp - 1 - c]
+        a = chain[sp - 1 - c, 0]
+        stack[c, 0] = a
+        stack[c, 1] = chain[sp - 1 - c, 1]
+        stack[c, 2] = tails[a]
+        stack[c, 3] = up_head[a]
     while sp > 0:
         sp -= 1
         a = stack[sp, 0]
         dr = stack[sp, 1]
+        u = stack[sp, 2]
+        x = stack[sp, 3]
         wm = mid[a, dr]
         if wm < 0:
             # a board step: down arcs end at their tail, up arcs at their head
@@ -180,30 +187,28 @@ def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, node_
                 grown = np.empty(2 * out.shape[0], dtype=np.int64)
                 grown[:n] = out[:n]
                 out = grown
-            out[n] = node_cell[tails[a] if dr == 1 else up_head[a]]
+            out[n] = node_cell[u if dr == 1 else x]
             n += 1
             wa = inp[a, dr]
             cost += wa
             zero |= wa == 0.0
             continue
-        u = tails[a]
-        x = up_head[a]
         au = find_arc(wm, u, up_first, up_head)
         ax = find_arc(wm, x, up_first, up_head)
         if sp + 2 > stack.shape[0]:
-            grown2 = np.empty((2 * stack.shape[0], 2), dtype=np.int64)
+            grown2 = np.empty((2 * stack.shape[0], 4), dtype=np.int64)
             grown2[:sp] = stack[:sp]
             stack = grown2
-        if dr == 0:  # u -> w -> x: (w, u) down, then (w, x) up
-            stack[sp, 0] = ax
-            stack[sp, 1] = 0
-            stack[sp + 1, 0] = au
-            stack[sp + 1, 1] = 1
-        else:  # x -> w -> u: (w, x) down, then (w, u) up
-            stack[sp, 0] = au
-            stack[sp, 1] = 0
-            stack[sp + 1, 0] = ax
-            stack[sp + 1, 1] = 1
+        # u -> w -> x (up): (w, u) down, then (w, x) up; x -> w -> u (down): (w, x) down, then (w, u) up
+        first, second, fe, se = (au, ax, u, x) if dr == 0 else (ax, au, x, u)
+        stack[sp, 0] = second
+        stack[sp, 1] = 0
+        stack[sp, 2] = wm
+        stack[sp, 3] = se
+        stack[sp + 1, 0] = first
+        stack[sp + 1, 1] = 1
+        stack[sp + 1, 2] = wm
+        stack[sp + 1, 3] = fe
         sp += 2
     return out[:n].copy(), cost, zero
 
