@@ -410,6 +410,73 @@ def test_lazy_tables_answer_exactly_in_any_order(kind: str, seed: int, chunks: i
     assert np.array_equal(np.where(full == UNREACHABLE, -1, full), want)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), chunks=st.sampled_from([3, 8, 20, 4096]), agents=st.integers(1, 40))
+def test_start_distances_on_two_threads_are_exact_and_leave_one_pool(seed: int, chunks: int, agents: int) -> None:
+    """The agents' first distances found on two threads (each with half the chunk pool) are breadth-first
+    search's; the joined pool holds every chunk once (free, or in a row's buckets), and the rows answer exactly
+    after it."""
+    import wargrid.rts.crowd as crowd
+    from wargrid._kernels.rts import lazydist
+
+    rng = np.random.default_rng(seed)
+    w, h = 12, 10
+    walls = rng.random((h, w)) < 0.25
+    m = Map(SquareGrid(w, h), terrain=np.where(walls, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+    graph = crowd._Graph(m, None)
+    nv = len(graph.cells)
+    n = min(agents, nv)
+    if n < 1:
+        return
+    goals = rng.choice(nv, size=n, replace=False)
+    starts = rng.choice(nv, size=n, replace=False)
+    tables = crowd._Tables(graph, goals, starts, chunks=chunks)
+    d0 = np.zeros(n, dtype=np.int64)
+    threaded, cores, size = crowd._THREADED, crowd._cores, crowd._SLICE
+    crowd._THREADED, crowd._cores, crowd._SLICE = 1, lambda: 2, 6
+    try:
+        assert crowd._start_distances(tables, starts, d0, np.inf) == n
+    finally:
+        crowd._THREADED, crowd._cores, crowd._SLICE = threaded, cores, size
+    want = _bfs_rows(graph, goals)
+    assert d0.tolist() == np.where(want[np.arange(n), starts] < 0, lazydist.UNREACHABLE,
+                                   want[np.arange(n), starts]).tolist()
+    lz = tables.lz
+    seen = []
+    c = int(lz.free[0])
+    while c >= 0:
+        seen.append(c)
+        c = int(lz.cnext[c])
+    assert len(seen) == lz.free[1]
+    for k in range(n):
+        for b in range(3):
+            c = int(lz.st[k, lazydist.S_BT + b])
+            while c >= 0:
+                seen.append(c)
+                c = int(lz.cnext[c])
+    assert sorted(seen) == list(range(chunks))
+    full = tables.lookup(np.repeat(np.arange(n), nv), np.tile(np.arange(nv), n)).reshape(n, nv)
+    assert np.array_equal(np.where(full == lazydist.UNREACHABLE, -1, full), want)
+
+
+def test_the_plan_does_not_depend_on_the_threads() -> None:
+    """The agents' first distances on one thread or two: the same plan, bit for bit."""
+    import wargrid.rts.crowd as crowd
+
+    m = load_movingai(MAP, diagonal=False)
+    s, g = load_movingai_agents(SCEN, agents=300)
+    plans = []
+    cores = crowd._cores
+    for n in (1, 2):
+        crowd._cores = lambda n=n: n  # type: ignore[misc]
+        try:
+            plans.append(plan_crowd(m, s, g, seed=3))
+        finally:
+            crowd._cores = cores
+    assert plans[0].complete and np.array_equal(plans[0].positions, plans[1].positions)
+    assert plans[0].lower_bound_sum_of_costs == plans[1].lower_bound_sum_of_costs
+
+
 def test_lazy_tables_look_at_little_of_a_large_board() -> None:
     """One agent crossing a 200 x 200 open board: its row's search settles one shortest way (ties of f broken
     towards the target), not the 40 000 cells."""

@@ -39,8 +39,10 @@ from __future__ import annotations
 
 import math
 import mmap
+import os
 import time
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -315,6 +317,63 @@ class _High:
 _SLICE = 256
 """Agents whose distances ``plan_crowd`` finds between two looks at the clock (a few milliseconds)."""
 
+_THREADED = 128
+"""Fewest agents whose start distances are found on two threads (below, the thread costs more than it saves)."""
+
+
+def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, deadline: float) -> int:
+    """``d0[i]``: agent ``i``'s steps from its start ``s[i]`` to its goal (row ``i`` of ``dist``), a slice of agents
+    at a time until all are found or ``deadline`` passed; returns how many agents are done (the first ones).
+
+    With two cores, each slice is split between two threads (the kernel runs without the GIL), each searching
+    rows of its own from its own half of the tables' chunk pool; the pool is joined afterwards. The distances
+    are exact either way, so the plan does not depend on the threads."""
+    lookup = _kernels_lazy().lookup
+    n = len(s)
+    agents = np.arange(n)
+    if n < _THREADED or _cores() < 2:
+        done = 0
+        while done < n:
+            end = min(n, done + _SLICE)
+            lookup(dist.lz, dist.nbr, agents[done:end], s[done:end], d0[done:end])
+            done = end
+            if time.perf_counter() >= deadline:
+                break
+        return done
+    lz = dist.lz
+    a, b = _pool_halves(lz)
+    done = 0
+    with ThreadPoolExecutor(1) as pool:
+        while done < n:
+            end = min(n, done + _SLICE)
+            mid = (done + end) // 2
+            other = pool.submit(lookup, b, dist.nbr, agents[mid:end], s[mid:end], d0[mid:end])
+            lookup(a, dist.nbr, agents[done:mid], s[done:mid], d0[done:mid])
+            other.result()
+            done = end
+            if time.perf_counter() >= deadline:
+                break
+    _kernels_lazy().join_pools(lz.cnext, a.free, b.free, lz.free)
+    return done
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _pool_halves(lz: LazyTables) -> tuple[LazyTables, LazyTables]:
+    """Two copies of fresh tables ``lz`` for two threads (``lazydist``: the same rows and chunks, each with half the
+    pool's free chunks and its own fallback scratch); ``lazydist.join_pools`` joins them back."""
+    c = len(lz.cnext)
+    h = c // 2
+    lz.cnext[h - 1] = -1  # the free list of a fresh pool is 0, 1, ..., c - 1
+    a = lz._replace(free=np.array([0, h, 0], dtype=np.int64))
+    b = lz._replace(free=np.array([h, c - h, 0], dtype=np.int64), queue=np.empty_like(lz.queue))
+    return a, b
+
 
 def plan_crowd(
     map: CostBoard,
@@ -383,7 +442,6 @@ def plan_crowd(
     rng = np.random.default_rng(check_seed(seed))
     graph, s, g = _check_agents(map, starts, goals, unit)
     n = len(s)
-    agents = np.arange(n)
     from .._kernels import load
 
     zone, _ = load("territory.graph").label_chunks(graph.nbr, np.zeros(len(graph.cells), dtype=np.int64))
@@ -397,13 +455,7 @@ def plan_crowd(
     deadline = t0 + limit
     dist = _Tables(graph, g, s)
     d0 = np.zeros(n, dtype=np.int64)
-    done = 0
-    while done < n:  # the agents' distances, a slice at a time: the time limit may end them
-        end = min(n, done + _SLICE)
-        d0[done:end] = dist.lookup(agents[done:end], s[done:end])
-        done = end
-        if time.perf_counter() >= deadline:
-            break
+    done = _start_distances(dist, s, d0, deadline)
     if done < n:
         ms, soc = _quality(s[None, :], g)
         return CrowdPlan(

@@ -38,6 +38,11 @@ The tables' state is one named tuple ``lz`` (``LazyTables``; ``lazy_tables`` in
   the next free one); ``free = [head, count, nodes settled so far]``;
 - ``nxy[v]``: node ``v``'s coordinates;
 - ``queue``: scratch of one node per node, for the fallback search.
+
+Rows are searched on several threads at once through copies of ``lz`` that
+share ``dist``, ``st``, ``cnext``, ``cdata`` and ``nxy`` but each have their
+own ``free`` (a part of the pool's chunks) and ``queue``, each thread asking
+about rows of its own; ``join_pools`` makes the parts one pool again.
 """
 
 from __future__ import annotations
@@ -298,3 +303,21 @@ def lookup(lz, nbr, gidx, nodes, out):
         if d > top:
             top = d
     return top
+
+
+@jit
+def join_pools(cnext, a, b, out):
+    """The free lists ``a`` and ``b`` (``free`` arrays of two tables sharing ``cnext``: disjoint chunks) made one,
+    ``out`` (``a``'s list, then ``b``'s; counts and nodes settled added up)."""
+    head = a[0]
+    if head < 0:
+        head = b[0]
+    else:
+        c = head
+        while cnext[c] >= 0:
+            c = cnext[c]
+        cnext[c] = b[0]
+    out[0] = head
+    out[1] = a[1] + b[1]
+    out[2] = a[2] + b[2]
+    return 0
