@@ -414,8 +414,8 @@ def test_lazy_tables_answer_exactly_in_any_order(kind: str, seed: int, chunks: i
 @given(seed=st.integers(0, 2**31 - 1), chunks=st.sampled_from([3, 8, 20, 4096]), agents=st.integers(1, 40))
 def test_start_distances_on_two_threads_are_exact_and_leave_one_pool(seed: int, chunks: int, agents: int) -> None:
     """The agents' first distances found on two threads (each with half the chunk pool) are breadth-first
-    search's; the joined pool holds every chunk once (free, or in a row's buckets), and the rows answer exactly
-    after it."""
+    search's, each row searched on over the nodes within 2 of a shortest way; the joined pool holds every chunk
+    once (free, or in a row's buckets), and the rows answer exactly after it."""
     import wargrid.rts.crowd as crowd
     from wargrid._kernels.rts import lazydist
 
@@ -442,6 +442,11 @@ def test_start_distances_on_two_threads_are_exact_and_leave_one_pool(seed: int, 
     assert d0.tolist() == np.where(want[np.arange(n), starts] < 0, lazydist.UNREACHABLE,
                                    want[np.arange(n), starts]).tolist()
     lz = tables.lz
+    xy = graph.xy(np.arange(nv))
+    for k in range(n):  # searched on past the answer: every node of f up to d0 + 2 settled (Manhattan h)
+        f = want[k] + np.abs(xy - xy[starts[k]]).sum(axis=1)
+        near = (want[k] >= 0) & (f <= d0[k] + crowd._WIDEN)
+        assert (lz.dist[k][near] != 0).all()
     seen = []
     c = int(lz.free[0])
     while c >= 0:

@@ -209,6 +209,12 @@ def settle(lz, nbr, k, want):
 def settle_within(lz, nbr, k, want, limit):
     """``settle``, stopping once the tables have settled ``limit`` nodes in all (``free[2]``): then ``-1``, node
     ``want`` not settled yet (the search resumes there at the next question)."""
+    return _search(lz, nbr, k, want, limit, np.int64(-1))
+
+
+@helper
+def _search(lz, nbr, k, want, limit, fmax):
+    """``settle_within``, going on (the limit allowing) until every node of ``f`` up to ``fmax`` is settled."""
     dist, st, cnext, cdata, free, nxy, queue = lz
     row = dist[k]
     m = st[k, S_METRIC]
@@ -235,7 +241,7 @@ def settle_within(lz, nbr, k, want, limit):
     nfree = free[1]
     settled = np.int64(0)
     stopped = False
-    while row[want] == 0 and st[k, S_FLAG] != 2:
+    while (row[want] == 0 or f <= fmax) and st[k, S_FLAG] != 2:
         if free[2] + settled >= limit:
             stopped = True
             break
@@ -321,3 +327,18 @@ def join_pools(cnext, a, b, out):
     out[1] = a[1] + b[1]
     out[2] = a[2] + b[2]
     return 0
+
+
+@jit
+def lookup_wide(lz, nbr, gidx, nodes, out, slack):
+    """``lookup``, each row then searched on until its nodes of ``f`` up to the answer plus ``slack`` are settled."""
+    top = np.int64(0)
+    for i in range(nodes.shape[0]):
+        k = gidx[i]
+        d = settle(lz, nbr, k, nodes[i])
+        if d < UNREACHABLE and slack >= 0:
+            _search(lz, nbr, k, nodes[i], UNREACHABLE, d + slack)
+        out[i] = d
+        if d > top:
+            top = d
+    return top
