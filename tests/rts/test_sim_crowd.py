@@ -42,7 +42,7 @@ def test_a_crowd_passes_a_door_the_plain_rule_queues_at() -> None:
     the crowd moves the column as one, the unit ahead first."""
     assert _crossing(False)[1] == 36
     sim, t = _crossing(True)
-    assert t == 19
+    assert t == 14
     sim.check()
 
 
@@ -122,7 +122,7 @@ def test_a_unit_pushed_off_its_goal_does_not_take_it_back_before_the_slow_unit_t
     sim = mixed_army("hex", 10, 41, 0.33, seed=248)
     sim.crowd = True
     rep = sim.run(4000)
-    assert rep.tick == 183
+    assert rep.tick == 123
     assert [s for _, s, _, _ in rep.units if s != "arrived"] == []
     assert units_away(sim) == []
 

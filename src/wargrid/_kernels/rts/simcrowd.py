@@ -14,10 +14,14 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   class may step to (the terrain and the corner rule as ``legal``) that are
   free for it (``_blocked``) or held by a member of its team; nearest its
   goal first (the per-goal lazy tables, ``lazydist``: steps, one row per
-  goal and class, shared by the units with that goal), then at random (the
-  simulation's seeded generator; measured on the MAPF benchmark, preferring
-  the route's next cell among equals made crowds slower: routes planned one
-  by one crowd the same corridors);
+  goal and class, shared by the units with that goal), then, among equals, a
+  cell off the next steps of the members' routes (when one of them has
+  nothing to do), then (a unit pushed aside) a cell that is not the goal of a vehicle on its way
+  or (a unit on its way) a cell not held by a unit on its goal, then at random
+  (the simulation's seeded generator; measured on the MAPF benchmark,
+  preferring the route's next cell among equals made crowds slower: routes
+  planned one by one crowd the same corridors; the two goal rules shortened
+  crowds by a twentieth, docs/design/kernels.md);
 - units with the highest priority choose first: the ticks a unit has spent
   in the crowd since it set out, plus a fraction that grows with its distance
   when it first joined (fixed, so the order of two units never flips while
@@ -243,6 +247,9 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                     for k in range(ui[v, ROFF] + ui[v, RPOS], min(ui[v, ROFF] + ui[v, RPOS] + 3, ui[v, ROFF] + ui[v, RLEN])):
                         ahead[pool[k]] = True
             break
+    for i in range(nu):  # the goals of the vehicles not on them (marked in ``occ_next``, cleared before PIBT)
+        if ui[i, KIND] == VEHICLE and ui[i, TARGET] >= 0 and ui[i, TARGET] != ui[i, CELL]:
+            occ_next[ui[i, TARGET]] = i
     for i in range(m):
         u = mem[i]
         p = q_from[i]
@@ -250,6 +257,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         r = urow[u]
         g = nbr[cls]
         gn = gnode[cls]
+        act = _active(ui, u, tick, topo, occ, urow, nbr)
         dp = np.int64(0)
         if r >= 0:
             dp = _steps(lz, gn, r, node[p], budget, UNREACHABLE)
@@ -274,9 +282,13 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                     continue
                 if dp < UNREACHABLE:
                     dq = min(max(dq, dp - 1), dp + 1)  # neighbours: one step nearer, as near, or one farther
-            dq *= 2
+            dq *= 4
             if ahead.shape[0] > 1 and ahead[q]:
-                dq += 1
+                dq += 2
+            if q != p and not act and occ_next[q] >= 0 and occ_next[q] != u:
+                dq += 1  # a unit pushed aside keeps off the goals of others on their way
+            if q != p and act and occ_now[q] >= 0 and ui[mem[occ_now[q]], TARGET] == q:
+                dq += 1  # a unit on its way goes round one on its goal
             key = dq * 64 + np.int64(_rand(rng) % np.uint64(64))
             j = c
             while j > 0 and keys[j - 1] > key:
@@ -287,7 +299,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             cand[i, j] = q
             c += 1
         ncand[i] = c
-        if _active(ui, u, tick, topo, occ, urow, nbr):
+        if act:
             isroot[i] = True
             if prio[u] <= 0.0:  # joining the crowd: a fraction that grows with the distance, kept till arrival
                 prio[u] = dp / (dp + 1.0)
@@ -297,6 +309,9 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             nroots += 1
         elif ui[u, STATE] == ARRIVED:
             prio[u] = 0.0
+    for i in range(nu):
+        if ui[i, KIND] == VEHICLE and ui[i, TARGET] >= 0:
+            occ_next[ui[i, TARGET]] = -1
     # PIBT, the highest priority first (ties: the tick's random order)
     rank = np.argsort(rkey[:nroots], kind="mergesort")
     st_agent = np.empty(m + 1, dtype=np.int64)
