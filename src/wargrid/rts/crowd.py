@@ -229,7 +229,9 @@ class _Tables:
         xy = graph.xy(np.arange(nv)).astype(np.int32)
         metric = 0 if targets is None else heuristic_metric(graph.nbr, xy)
         self.nbr = graph.nbr
-        self.lz = lazy_tables(nv, xy, goals, targets, np.full(len(goals), metric), chunks=chunks)
+        # 4 KiB pages: the first searches touch every 2 MiB of a large table, and faulting it in by huge pages
+        # cost 2-7 times the system time on the 3000-agent cave, with no faster search after (kernels.md)
+        self.lz = lazy_tables(nv, xy, goals, targets, np.full(len(goals), metric), chunks=chunks, huge=False)
 
     def lookup(self, gidx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         """Steps from ``nodes[i]`` to goal ``gidx[i]`` (``lazydist.UNREACHABLE``: none)."""
@@ -279,9 +281,9 @@ def lazy_tables(nv: int, xy: np.ndarray, goals: np.ndarray, targets: np.ndarray 
 
 
 def _zeros(shape: tuple[int, int], dtype: Any, *, huge: bool = True) -> np.ndarray:
-    """Zeros whose memory is touched only where written: an anonymous mapping, in huge pages where the system
-    gives them on request (a row's search touches a small part of it; 4 KiB pages made the first touches
-    cost as much as the searches)."""
+    """Zeros whose memory is touched only where written: a shared anonymous mapping (a row's search touches a
+    small part of it), asked for huge pages (``huge``), which Linux gives such a mapping only where
+    ``/sys/kernel/mm/transparent_hugepage/shmem_enabled`` allows it."""
     size = int(np.prod(shape)) * np.dtype(dtype).itemsize
     if size < 1 << 22:
         return np.zeros(shape, dtype=dtype)
