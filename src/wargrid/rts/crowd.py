@@ -551,7 +551,9 @@ class _Search:
 
     def run(self, deadline: float, rng: np.random.Generator, krng: np.ndarray, *, tie: int,
             bound: tuple[int, int] | None) -> tuple[_Found, int]:
-        """One LaCAM search to its first plan (pruning configurations that cannot beat ``bound``)."""
+        """One LaCAM search to its first plan (pruning configurations that cannot beat ``bound``); with no plan by
+        ``deadline``, the configurations to the one nearest the goals (with a ``bound``: none, the caller keeps its
+        best plan)."""
         k = _kernels()
         g, n, graph = self.g, self.n, self.graph
         d0 = self.d0
@@ -610,6 +612,8 @@ class _Search:
             if (new.h, new.g) < (nearest.h, nearest.g):
                 nearest = new
             stack.append(new)
+        if bound is not None:  # a restart that found nothing better: its configurations are not wanted
+            return _Found(self.s[None, :], False, -1, -1, (-1, -1)), expanded
         return self.found(nearest, False), expanded
 
 
