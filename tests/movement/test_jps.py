@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from movement_oracle import costs_of, dijkstra, path_cost
 from wargrid import Map, SquareGrid
+from wargrid.costs import CostField
 from wargrid.movement import shortest_path
 from wargrid.movement.search import jps_applies
 
@@ -61,3 +62,18 @@ def test_jps_is_chosen_only_where_it_is_exact():
     assert not jps_applies(m4.grid.topology, m4.cost_field(), 1.0, False, np.zeros(0))
     with pytest.raises(ValueError, match="search='jps'"):
         shortest_path(m4.grid, m4.cost_field(), (0, 0), (3, 3), search="jps")
+
+
+@pytest.mark.parametrize("search", ["jps", "astar"])
+def test_path_xy_is_the_cells_as_rows(search):
+    cost = np.ones((6, 7))
+    cost[1:5, 3] = np.inf
+    g = SquareGrid(7, 6, diagonal=True, corner_rule="no-obstacle")
+    p = shortest_path(g, CostField.from_arrays(g, cost), (0, 2), (6, 3), search=search)
+    assert p is not None and math.isclose(p.cost, 3 + 4 * math.sqrt(2))
+    assert p.cells == [(0, 2), (1, 1), (2, 0), (3, 0), (4, 0), (5, 1), (6, 2), (6, 3)]
+    xy = p.xy
+    assert xy.flags.c_contiguous and xy.dtype == np.int64 and xy.shape == (len(p.cells), 2)
+    assert [tuple(r) for r in xy.tolist()] == p.cells
+    xy[0] = (-1, -1)  # a copy: the path keeps its own
+    assert p.xy[0].tolist() == list(p.cells[0])

@@ -199,6 +199,15 @@ _KERNEL: Any = None
 
 def table_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[list[tuple[int, int]] | None, float]:
     """The table search between padded ids: the path's ``(x, y)`` cells (``None`` when unreachable), its length in steps."""
+    xy, steps = _table_xy(grid, costs, start, goal)
+    if not xy.shape[1]:
+        return None, np.inf
+    return list(zip(*xy.tolist())), steps
+
+
+def _table_xy(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[NDArray[np.int64], float]:
+    """The table search between padded ids: the ``(2, n)`` x and y of the path's cells (n = 0 when
+    unreachable), its length in steps."""
     global _KERNEL
     if _KERNEL is None:
         from .._kernels.movement.jps_table import jps_table
@@ -220,9 +229,7 @@ def table_cells(grid: Grid, costs: CostField, start: int, goal: int) -> tuple[li
             idle.append(board)
         else:
             _checkin(cell, board)
-    if not xy.shape[1]:
-        return None, np.inf
-    return list(zip(xy[0].tolist(), xy[1].tolist())), steps
+    return xy, steps
 
 
 def jump_table(cell: np.ndarray, pw: int) -> np.ndarray:
@@ -241,6 +248,17 @@ def jump_table(cell: np.ndarray, pw: int) -> np.ndarray:
     return out
 
 
+def _use_table(grid: Grid, table: bool | None) -> bool:
+    """``jps_cells``'s choice of the table search (``table`` as there)."""
+    topo = grid.topology
+    fits = max(topo.pw, topo.ph) < 32767
+    if table is None:
+        return topo.padded_size <= TABLE_MAX_CELLS and fits
+    if table and not fits:
+        raise ArgumentError(f"table=True needs a board under 32765 cells a side, got {grid.width} x {grid.height}")
+    return table
+
+
 def jps_cells(grid: Grid, costs: CostField, start: int, goal: int, *,
               table: bool | None = None) -> tuple[list[tuple[int, int]] | None, float]:
     """The path's ``(x, y)`` cells from padded ``start`` to ``goal`` (``None`` when unreachable), its length in steps.
@@ -248,18 +266,13 @@ def jps_cells(grid: Grid, costs: CostField, start: int, goal: int, *,
     ``table``: jump with the JPS+ table (``True``), scan bits (``False``), or choose by the board's size (``None``:
     a table up to ``TABLE_MAX_CELLS``). Both give a shortest path.
     """
-    topo = grid.topology
-    pw = topo.pw
-    fits = max(pw, topo.ph) < 32767
-    if table is None:
-        table = topo.padded_size <= TABLE_MAX_CELLS and fits
-    elif table and not fits:
-        raise ArgumentError(f"table=True needs a board under 32765 cells a side, got {grid.width} x {grid.height}")
-    if table:
+    if _use_table(grid, table):
         return table_cells(grid, costs, start, goal)
     from .._kernels.movement.jps import expand, jps
     from .._kernels.movement.astar import trace
 
+    topo = grid.topology
+    pw = topo.pw
     state = search_state(topo.padded_size)
     gen = state.next_gen()
     free, rows, rw, cols, cw, _ = free_cells(costs.cell, pw)
@@ -272,7 +285,12 @@ def jps_cells(grid: Grid, costs: CostField, start: int, goal: int, *,
 def jps_path(grid: Grid, costs: CostField, start: int, goal: int, *, table: bool | None = None) -> Path | None:
     """Jump Point Search between padded ids ``start`` and ``goal`` (see the module notes; ``table`` as in
     ``jps_cells``)."""
-    cells, steps = jps_cells(grid, costs, start, goal, table=table)
+    if _use_table(grid, table):
+        xy, steps = _table_xy(grid, costs, start, goal)
+        if not xy.shape[1]:
+            return None
+        return Path(list(zip(*xy.tolist())), steps * float(costs.min_cost), costs.unit, grid, _xy=xy.T)
+    cells, steps = jps_cells(grid, costs, start, goal, table=False)
     if cells is None:
         return None
     return Path(cells, steps * float(costs.min_cost), costs.unit, grid)

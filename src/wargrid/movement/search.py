@@ -297,17 +297,19 @@ def search_checked(
     plain = not (nearest or st.size or topo.wrap or costs.edge.size)
     keyb = key_bits(topo, costs, hscale) if plain else None
     reached = -2 if keyb is None else k.astar_keyed(cell, s, t, tb, hscale, keyb, state.arrays, gen)
+    xy = None
     if reached == -2:  # (also when astar_keyed found a key would overflow)
         moves = plain_moves(topo, costs, lazy=True) if plain else None
         if moves is not None:
-            reached = k.astar_plain(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays, state.next_gen())
+            reached, xy = k.astar_plain_xy(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays,
+                                           state.next_gen())
         else:
             reached = k.astar(cell, costs.edge, st, s, t, tb, hscale, nearest, state.arrays, state.next_gen())
     if reached < 0:
         return None
-    xs, ys = k.trace_xy(state.parent, reached, topo.pw)
-    xy = np.stack((np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64)), axis=1)
-    return Path(list(zip(xs.tolist(), ys.tolist())), float(state.g[reached]), costs.unit, grid, _xy=xy)
+    if xy is None:
+        xy = k.trace_xy(state.parent, reached, topo.pw)
+    return Path(list(zip(*xy.tolist())), float(state.g[reached]), costs.unit, grid, _xy=xy.T)
 
 
 Units = tuple[float, float, dict[float, NDArray[np.int64] | None]]
