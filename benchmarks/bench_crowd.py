@@ -194,6 +194,8 @@ def main() -> None:
     ap.add_argument("--frame", type=int, default=0, help="units for the frame test on 512 x 512 (0: none)")
     ap.add_argument("--frame-ticks", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--skip", type=int, default=0,
+                    help="random-32-32-10's agents from this scenario line on (wrapping round; LaCAM's ratios only at 0)")
     ap.add_argument("--plain", dest="crowd", action="store_false",
                     help="simulate without the crowd rule (Simulation(crowd=False), each unit on its own turn)")
     args = ap.parse_args()
@@ -209,9 +211,13 @@ def main() -> None:
     ref = lacam_reference(MAPF / "README.md")
     if (MAPF / "random-32-32-10.map").is_file() and args.agents:
         m = load_movingai(MAPF / "random-32-32-10.map", diagonal=False)
+        scen = MAPF / "random-32-32-10-random-1.scen"
+        every, goals = load_movingai_agents(scen, agents=len(load_movingai_scenarios(scen)))
+        k = args.skip % len(every)
+        every, goals = every[k:] + every[:k], goals[k:] + goals[:k]
         for n in (int(v) for v in args.agents.split(",")):
-            s, g = load_movingai_agents(MAPF / "random-32-32-10-random-1.scen", agents=n)
-            instance("random-32-32-10", m, s, g, ref.get(n), args)
+            name = "random-32-32-10" + (f" from line {k}" if k else "")
+            instance(name, m, every[:n], goals[:n], None if k else ref.get(n), args)
     elif args.agents:
         print(f"(no MAPF instance at {MAPF})", file=sys.stderr)
     for mp, sc in args.movingai:

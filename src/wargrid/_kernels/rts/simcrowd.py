@@ -82,8 +82,9 @@ def _active(ui, u, tick, topo, occ, urow, nbr):
     too while its goal is free or held by a unit on its way elsewhere (measured on the MAPF benchmark, 12 seeds
     by 4 scenario slices: sums of costs 2 to 4 % lower than going back on its own turn, ``decide``); with its
     goal held by a unit with the same goal, or none, or arrived, it goes back on its own turn: taken back by the
-    crowd rule regardless, the goal went again and again to a unit pushed aside by a slower one that was about
-    to step into it (the stress campaign's seed 248), and crowds round one goal stopped packing."""
+    crowd rule regardless, crowds round one goal stopped packing and a crowd scenario of 2000 units no longer
+    all arrived (and, before the rule's goal tie-breaks, the goal went again and again to a unit pushed aside by
+    a slower one that was about to step into it: the stress campaign's seed 248)."""
     if ui[u, KIND] != VEHICLE or ui[u, NXT] >= 0 or ui[u, ROT] >= 0 or ui[u, MOVED] == tick:
         return False
     s = ui[u, STATE]
