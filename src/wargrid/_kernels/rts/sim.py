@@ -614,8 +614,8 @@ def _rotate(units, u, tick, topo, occ, out):
         if h == u:
             closed = True
             break
-        if h < 0 or ui[h, NXT] >= 0 or ui[h, KIND] > VEHICLE or ui[h, TEAM] != ui[u, TEAM]:
-            return False
+        if h < 0 or ui[h, NXT] >= 0 or ui[h, KIND] > VEHICLE or ui[h, TEAM] != ui[u, TEAM] or ui[h, MOVED] == tick:
+            return False  # (one that stepped this tick already: it would move twice)
         for i in range(m):
             if members[i] == h:
                 return False
@@ -680,7 +680,7 @@ def _trade(units, u, tick, topo, occ, out):
             v = vehicle[c] if s < 0 else infantry[c, s]
             if v < 0 or v == u:
                 continue
-            if _joins(ui, v, u, there, pool) and legal(tcost[ui[v, CLS]], here, d, topo):
+            if ui[v, MOVED] != tick and _joins(ui, v, u, there, pool) and legal(tcost[ui[v, CLS]], here, d, topo):
                 if whole or m == 1:
                     members[m] = v
                     wants[m] = there
@@ -700,8 +700,8 @@ def move_aside(units, f, asker, tick, topo, occ, out):
     """Friend ``f``, standing, steps to a free neighbour, off the asker's next steps if it can."""
     ui, uf, pool, tcost, revealed = units
     rng = out[4]
-    if ui[f, NXT] >= 0 or ui[f, KIND] > VEHICLE or ui[f, STATE] == DESTROYED:
-        return False
+    if ui[f, NXT] >= 0 or ui[f, KIND] > VEHICLE or ui[f, STATE] == DESTROYED or ui[f, MOVED] == tick:
+        return False  # (one that stepped this tick already would move twice)
     off, ndir, pmode, wrap, width, pw = topo[0], topo[4], topo[5], topo[6], topo[7], topo[8]
     perm = np.arange(ndir)
     for i in range(ndir - 1, 0, -1):

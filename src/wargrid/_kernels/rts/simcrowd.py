@@ -78,24 +78,19 @@ def _pushable(ui, w, tick):
 def _active(ui, u, tick, topo, occ, urow, nbr):
     """A standing vehicle on its way to its goal, free to decide its next cell this tick: one with a route or
     waiting for one (it goes by the table meanwhile: measured on the MAPF benchmark, waiting for the planner's
-    budget made crowds a fifth slower). One that arrived and was moved off its goal goes back by the crowd rule
-    too while its goal is free or held by a unit on its way elsewhere (measured on the MAPF benchmark, 12 seeds
-    by 4 scenario slices: sums of costs 2 to 4 % lower than going back on its own turn, ``decide``); with its
-    goal held by a unit with the same goal, or none, or arrived, it goes back on its own turn: taken back by the
-    crowd rule regardless, crowds round one goal stopped packing and a crowd scenario of 2000 units no longer
-    all arrived (and, before the rule's goal tie-breaks, the goal went again and again to a unit pushed aside by
-    a slower one that was about to step into it: the stress campaign's seed 248)."""
+    budget made crowds a fifth slower). One that arrived and was moved off its goal goes back on its own turn
+    (``decide``): taken back by the crowd rule as soon as it landed, the goal went again and again to a unit
+    pushed aside by a slower one that was about to step into it (the stress campaign's seed 248; letting it
+    back only while its goal is free or held by a unit on its way elsewhere took 2 to 4 % off the sums of
+    costs on the MAPF benchmark, but brought that case back once no unit could move twice in a tick)."""
     if ui[u, KIND] != VEHICLE or ui[u, NXT] >= 0 or ui[u, ROT] >= 0 or ui[u, MOVED] == tick:
         return False
     s = ui[u, STATE]
     if ui[u, TARGET] < 0 or ui[u, NEED] == NEED_REPAIR or urow[u] < 0 or arrived(ui, u, topo, occ[10]):
         return False
     if s == ARRIVED:
-        t = ui[u, TARGET]
-        w = occ[0][cid_of(t, topo[8], topo[7])]
-        if w >= 0 and (ui[w, TARGET] < 0 or ui[w, TARGET] == t or ui[w, STATE] == ARRIVED):
-            return False
-    if not (s == ARRIVED or s == IDLE or s == MOVING or s == WAITING):
+        return False
+    if not (s == IDLE or s == MOVING or s == WAITING):
         return False
     return True
 
