@@ -20,8 +20,9 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   or (a unit on its way) a cell not held by a unit on its goal, then at random
   (the simulation's seeded generator; measured on the MAPF benchmark,
   preferring the route's next cell among equals made crowds slower: routes
-  planned one by one crowd the same corridors; the two goal rules shortened
-  crowds by a twentieth, docs/design/kernels.md);
+  planned one by one crowd the same corridors; the two goal rules took 3 to
+  5 % off the sums of costs and up to 4 % off the mean makespans,
+  docs/design/kernels.md);
 - units with the highest priority choose first: the ticks a unit has spent
   in the crowd since it set out, plus a fraction that grows with its distance
   when it first joined (fixed, so the order of two units never flips while
