@@ -269,6 +269,38 @@ def test_a_jobs_time_starts_once_the_worker_is_warm():
         w.stop()
 
 
+@pytest.mark.parametrize("fault", [TypeError("'NoneType' object cannot be interpreted as an integer"),
+                                   OSError("handle is closed"), EOFError()])
+def test_a_pipe_closed_by_stop_during_a_read_is_a_503(fault):
+    """``stop()`` runs in a signal handler and closes the pipe while the request's thread is inside ``recv``; a
+    ``Connection`` closed under a reader raises ``TypeError`` (it reads from a handle now ``None``), not only
+    ``OSError``: the waiting request is answered 503 "stopping", not 500."""
+    from wargrid.serve.api import ApiError
+    from wargrid.serve.worker import Worker
+
+    w = Worker(timeout=60)
+
+    class ClosedUnderTheReader:
+        def send(self, obj: object) -> None:
+            pass
+
+        def poll(self, timeout: float) -> bool:
+            w.stop()  # the signal arrives while the job runs
+            return True
+
+        def recv(self) -> object:
+            raise fault
+
+        def close(self) -> None:
+            pass
+
+    w._conn, w._ready = ClosedUnderTheReader(), True  # a warm child whose pipe the stop will close
+    w._proc = type("Gone", (), {"pid": None, "is_alive": lambda self: True})()
+    with pytest.raises(ApiError) as err:
+        w.call(pow, 2, 2)
+    assert err.value.status == 503 and "stopping" in err.value.message
+
+
 def test_stopping_a_worker_during_its_warm_up_cancels_the_waiting_job():
     import functools
 

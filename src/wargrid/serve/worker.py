@@ -44,6 +44,11 @@ WARM_TIMEOUT = 600.0
 
 _READY = ("ready",)
 
+_CLOSED = (EOFError, OSError, TypeError, ValueError)
+"""What reading or writing the pipe raises once the child died or ``stop()`` closed the pipe: ``stop()`` runs from
+a signal handler, and a ``Connection`` closed while another thread is inside ``recv`` reads from a handle that is
+now ``None`` (``TypeError``) rather than raising ``OSError``."""
+
 
 def _serve_jobs(conn: Connection, warm: Callable[[], object] | None) -> None:  # pragma: no cover - the child
     """The child's loop: ``warm()`` once, then run each ``(function, args)`` received, send back what came of it."""
@@ -106,7 +111,7 @@ class Worker:
         """Wait for a new child's warm-up to end (``WARM_TIMEOUT`` at most); ``ApiError`` 503 when it does not."""
         try:
             msg = conn.recv() if conn.poll(WARM_TIMEOUT) else None
-        except (EOFError, OSError):  # the child died, or stop() closed the pipe
+        except _CLOSED:  # the child died, or stop() closed the pipe
             msg = None
         if msg == _READY:
             with self._guard:
@@ -167,11 +172,11 @@ class Worker:
             if not ready:
                 self._await_ready(conn, what)
                 deadline = time.monotonic() + self.timeout  # the job's time starts once the child is warm
-            conn.send((fn, args))
             try:
+                conn.send((fn, args))
                 ready = conn.poll(max(0.0, deadline - time.monotonic()))
                 out = conn.recv() if ready else None
-            except (EOFError, OSError):
+            except _CLOSED:
                 out = None
             if out is None:
                 with self._guard:
