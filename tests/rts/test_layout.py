@@ -58,7 +58,7 @@ def test_codes_match_their_names() -> None:
     assert STATES[layout.DESTROYED] == "destroyed" and STATES[layout.ARRIVED] == "arrived" and len(STATES) == 7
     assert UNIT_KINDS[layout.VEHICLE] == "vehicle" and UNIT_KINDS[layout.BUILDING] == "building"
     assert layout.EVENT_NAMES[layout.EV_CROWD] == "arrived" and len(layout.EVENT_NAMES) == layout.EV_CROWD + 1
-    assert layout.R_NO_WAY_ROUND == layout.N_REASONS - 1
+    assert layout.R_REROUTE == layout.N_REASONS - 1
     assert [int(e) for e in Entry] == [layout.E_OK, layout.E_CLOAKED, layout.E_MOVING, layout.E_DESTROYABLE,
                                        layout.E_FRIEND, layout.E_IMPASSABLE]
     assert HEALTH_FLOOR == 0.5

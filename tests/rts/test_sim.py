@@ -199,6 +199,15 @@ def test_random_simulations(kind, seed, n_units, pathfinder):
     assert trace == trace2
 
 
+def test_a_unit_rerouting_round_an_idle_friend_says_why() -> None:
+    """Found by random exploration: a tank sitting on another's goal, its way blocked by an idle friend, plans
+    again and again; it waits, and (like every waiting unit) says why."""
+    sim, _ = _run("sq8", 4, 4, "astar")
+    for u in sim.units.values():
+        if u.state in ("waiting", "stuck"):
+            assert u.reason, u
+
+
 def test_zones_after_random_edits_equal_a_fresh_labelling():
     rng = np.random.default_rng(7)
     for grid in (SquareGrid(9, 7, diagonal=True), HexGrid(8, 6, wrap_x=True)):

@@ -771,6 +771,8 @@ class Simulation:
             return "turning"
         if code == L.R_NO_WAY_ROUND:
             return f"waiting for {cell} to clear (no way round it)"
+        if code == L.R_REROUTE:
+            return "finding a new route" if cell is None else f"finding a way round {cell}"
         return ""
 
     def order(self, uid: int, goal: tuple[int, int] | None) -> None:

@@ -64,8 +64,8 @@ IDLE, MOVING, WAITING, ATTACKING, ARRIVED, STUCK, DESTROYED = range(7)
 STATES = ("idle", "moving", "waiting", "attacking", "arrived", "stuck", "destroyed")
 
 # -- reason codes (why a unit waits or is stuck) ------------------------------------------------
-R_NONE, R_WAIT_MOVING, R_WAIT_FRIEND, R_HIDDEN, R_ATTACK, R_PLANNING, R_STUCK, R_TURNING, R_NO_WAY_ROUND = range(9)
-N_REASONS = 9
+R_NONE, R_WAIT_MOVING, R_WAIT_FRIEND, R_HIDDEN, R_ATTACK, R_PLANNING, R_STUCK, R_TURNING, R_NO_WAY_ROUND, R_REROUTE = range(10)
+N_REASONS = 10
 
 # -- event codes of the kernels' event table: ``EVENT_NAMES[code]`` --------------------------------
 EV_ARRIVED, EV_ASKED, EV_ASIDE, EV_FOUND, EV_REPLAN, EV_DESTROYED, EV_SWAP, EV_CROWD = range(8)

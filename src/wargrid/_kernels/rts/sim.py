@@ -31,7 +31,7 @@ from .layout import (  # the tables' columns and codes: one home, shared with ``
     EV_DESTROYED, EV_FOUND, EV_REPLAN, EV_SWAP, FACING, GOAL_BUSY, GOAL_FREE, GOAL_SQUATTED, GOAL_TAKEN,
     CONDITION_YELLOW, HEALTH_FLOOR, HEALTH_LINEAR, HRULE, HP, HP0, IDLE, INFANTRY, KIND, MAX_CYCLE, MOVED, MOVING,
     NEED, NEED_NONE, NEED_PLAN, YELLOW_SPEED,
-    NEED_REPAIR, NXT, OBSTACLE, PROG, R_ATTACK, R_HIDDEN, R_NONE, R_TURNING, R_WAIT_FRIEND, R_WAIT_MOVING,
+    NEED_REPAIR, NXT, OBSTACLE, PROG, R_ATTACK, R_HIDDEN, R_NONE, R_REROUTE, R_TURNING, R_WAIT_FRIEND, R_WAIT_MOVING,
     RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SLEN, SPEED, STATE, STUCK, TARGET, TEAM, TROW, TURNLEFT,
     TURNRATE, VEHICLE, WAITED, WAITING,
 )
@@ -839,6 +839,9 @@ def decide(units, u, clock, topo, occ, out):
         return
     if ui[u, NEED] != NEED_NONE:
         ui[u, STATE] = WAITING if s != IDLE else IDLE
+        if s != IDLE and ui[u, REASON] == R_NONE:
+            ui[u, REASON] = R_REROUTE  # a waiting unit says why
+            ui[u, RCELL] = -1
         return
     if ui[u, RPOS] >= ui[u, RLEN]:
         ui[u, NEED] = NEED_PLAN
@@ -873,6 +876,9 @@ def decide(units, u, clock, topo, occ, out):
         ui[u, NEED] = NEED_REPAIR if v >= 0 else NEED_PLAN
         ui[u, AVOID] = q if v >= 0 else -1
         ui[u, STATE] = WAITING
+        if ui[u, REASON] == R_NONE:
+            ui[u, REASON] = R_REROUTE
+            ui[u, RCELL] = q
         return
     if e == E_CLOAKED:
         revealed[ui[u, TROW], v] = True
