@@ -16,7 +16,7 @@ from test_prepared import _check_map, _edit, _random_map
 from wargrid import HexGrid, Map, SquareGrid
 from wargrid._kernels.movement.ch import walk_cost
 from wargrid.costs import CostField
-from wargrid._kernels.movement.cch import find_arc
+from wargrid._kernels.movement.cch import depths, find_arc
 from wargrid.movement.cch import _exact32, _fits32, _metric, customized, structure
 
 pytestmark = pytest.mark.slow  # the customizable structure's kernels compile for tens of seconds from cold
@@ -242,3 +242,41 @@ def test_query_arcs_are_built_once_queries_have_paid_for_them():
     cp2 = customized(g, f)
     cp2._perfect_seconds = 0.0
     assert cp2.table(f, np.array([s]), np.array([e]))[0, 0] == want and cp2._fast is not None
+
+
+def test_query_arcs_hold_their_heads_as_depths_on_the_chain():
+    # every upward head is an ancestor in the elimination tree, so a query indexes its costs by depth
+    g = HexGrid(12, 10)
+    c = np.random.default_rng(5).choice([1.0, 2.0, 3.0, INF], size=(10, 12), p=[0.5, 0.25, 0.15, 0.1])
+    f = CostField.from_arrays(g, c)
+    cp = customized(g, f)
+    cp.build_query_arcs()
+    s, qa = cp.structure, cp._fast
+    depth = depths(s.parent)
+    assert depth.tolist() == [_depth_by_walk(v, s.parent) for v in range(s.parent.shape[0])]
+    assert cp._height == int(depth.max()) + 1 and qa.by_depth and qa.fwd[1].dtype == np.uint16
+    for (first, head, _), arc in ((qa.fwd, qa.fwd_arc), (qa.bwd, qa.bwd_arc)):
+        for u in range(s.parent.shape[0]):
+            for e in range(first[u], first[u + 1]):
+                x = int(s.up_head[arc[e]])
+                assert int(s.tails[arc[e]]) == u and head[e] == depth[x] and _is_ancestor(x, u, s.parent)
+    t = g.topology
+    cells = [cell for cell in g.cells() if math.isfinite(c[cell[1], cell[0]])]
+    for a in cells[::7]:
+        want = dijkstra(g, c, [a])
+        for b in cells[::5]:
+            if a != b:
+                assert cp.distance(f, t.padded_id(*a), t.padded_id(*b)) == want.get(b, INF)
+
+
+def _depth_by_walk(v, parent):
+    n = 0
+    while parent[v] >= 0:
+        v, n = parent[v], n + 1
+    return n
+
+
+def _is_ancestor(x, v, parent):
+    while v >= 0 and v != x:
+        v = parent[v]
+    return v == x

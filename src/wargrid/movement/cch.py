@@ -104,6 +104,9 @@ class QueryArcs(NamedTuple):
     """The structure's arc id of each forward query arc (empty: the query runs over every arc)."""
     bwd_arc: npt.NDArray[Any]
     """The structure's arc id of each backward query arc (empty: every arc)."""
+    by_depth: bool
+    """The heads are depths in the elimination tree (the query arcs: a query's costs then fill a few kilobytes),
+    else ranks (every arc)."""
 
 
 def _k() -> Any:
@@ -229,13 +232,23 @@ def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, last: bool) ->
 
 
 class _Scratch:
-    """One thread's query arrays for ``m`` nodes (costs ``inf`` between queries)."""
+    """One thread's query arrays for ``m`` nodes: costs and predecessors by rank (by depth, the query arcs use
+    their first entries), the two chains (grown to the tree's height when first asked)."""
 
     def __init__(self, m: int) -> None:
-        self.df = np.full(m, np.inf)
-        self.db = np.full(m, np.inf)
+        self.df = np.empty(m)
+        self.db = np.empty(m)
         self.pf = np.empty(m, dtype=np.int64)
         self.pb = np.empty(m, dtype=np.int64)
+        self.cs = np.empty(0, dtype=np.int64)
+        self.ct = np.empty(0, dtype=np.int64)
+
+    def chains(self, height: int) -> _Scratch:
+        """This scratch with chains of ``height`` nodes at least."""
+        if self.cs.shape[0] < height:
+            self.cs = np.empty(height, dtype=np.int64)
+            self.ct = np.empty(height, dtype=np.int64)
+        return self
 
 
 class CustomizedPaths:
@@ -277,6 +290,7 @@ class CustomizedPaths:
         self.edit_seconds = 0.0
         self._heap = np.empty(1024, dtype=np.int64)
         self._queued: npt.NDArray[np.uint8] | None = None
+        self._height = _height(st)
 
     def _query_arcs(self) -> None:
         """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path
@@ -290,7 +304,10 @@ class CustomizedPaths:
         dead = np.ones(st.parent.shape[0], dtype=np.bool_)
         dead[st.tails[finite]] = False
         _halves(k.perfect, st, (w, keep, ties, dead), last=False)
-        self._fast = QueryArcs(*k.query_arcs(st.up_first, st.up_head, st.tails, w, keep))
+        fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
+        if self._height <= 1 << 16:  # heads as depths: 2 bytes a query arc
+            fwd, bwd = ((first, head.astype(np.uint16), wt) for first, head, wt in (fwd, bwd))
+        self._fast = QueryArcs(fwd, bwd, fa, ba, True)
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
 
@@ -317,6 +334,7 @@ class CustomizedPaths:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("_exact", (0.0, 0.0))  # pickled before float32 metrics: float64
+        state.setdefault("_height", _height(state["structure"]))
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._heap = np.empty(1024, dtype=np.int64)
@@ -386,7 +404,7 @@ class CustomizedPaths:
 
     # -- queries on padded ids (the dispatcher checked the cells and the trivial cases) ---------
     def _scratch(self) -> _Scratch:
-        return per_thread("cch_states", int(self.structure.parent.shape[0]), _Scratch, keep=1)
+        return per_thread("cch_states", int(self.structure.parent.shape[0]), _Scratch, keep=1).chains(self._height)
 
     def _arcs(self) -> QueryArcs:
         """``(fwd, bwd, fwd_arc, bwd_arc)`` for ``query``: the query arcs, or every arc (before queries have paid
@@ -396,7 +414,7 @@ class CustomizedPaths:
             return fast
         st, w = self.structure, self.metric.weight
         none = np.empty(0, dtype=np.int32)
-        return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none)
+        return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none, False)
 
     def _slow(self, seconds: float) -> None:
         """Count a query over every arc; rebuild the query arcs once such queries cost as much (rent or buy)."""
@@ -406,33 +424,33 @@ class CustomizedPaths:
                 if self._fast is None:
                     self._query_arcs()
 
-    def _query(self, costs: CostField, s: int, t: int, paths: bool) -> tuple[float, int, _Scratch, QueryArcs]:
+    def _query(self, costs: CostField, s: int, t: int,
+               paths: bool) -> tuple[float, tuple[int, int, int], _Scratch, QueryArcs]:
         self.sync(costs)
         st = self.structure
         sc = self._scratch()
         arcs = self._arcs()
         t0 = time.perf_counter()
-        cost, meet = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, st.parent, sc.df, sc.db,
-                                sc.pf if paths else None, sc.pb if paths else None)
-        if arcs.fwd_arc.shape[0] == 0:
+        cost, meet, ls, lt = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, st.parent,
+                                        arcs.by_depth, sc.cs, sc.ct, sc.df, sc.db, sc.pf if paths else None,
+                                        sc.pb if paths else None)
+        if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
-        return float(cost), int(meet), sc, arcs
+        return float(cost), (int(meet), int(ls), int(lt)), sc, arcs
 
     def distance(self, costs: CostField, s: int, t: int) -> float:
         """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
-        cost, meet, _, _ = self._query(costs, s, t, False)
+        cost, (meet, _, _), _, _ = self._query(costs, s, t, False)
         return cost if meet >= 0 else float("inf")
 
     def path(self, costs: CostField, s: int, t: int) -> Path | None:
         """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable)."""
-        cost, meet, sc, arcs = self._query(costs, s, t, True)
+        cost, (meet, ls, lt), sc, arcs = self._query(costs, s, t, True)
         if meet < 0 or not cost < np.inf:
             return None
-        st, k = self.structure, _k()
-        rs, rt = int(st.rank_of[s]), int(st.rank_of[t])
-        mt = self.metric
-        ids, walked, zero = k.unpack(rs, rt, meet, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head,
-                                     st.tails, mt.middle, mt.inp, st.cell_of)
+        st, mt = self.structure, self.metric
+        ids, walked, zero = _k().unpack(meet, ls, lt, sc.cs, sc.ct, arcs.by_depth, sc.pf, sc.pb, arcs.fwd_arc,
+                                        arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.cell_of)
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             ids = _cut_loops(ids)
         return Path(cells_of(costs.topology, ids), float(walked), costs.unit)
@@ -445,10 +463,15 @@ class CustomizedPaths:
         arcs = self._arcs()
         t0 = time.perf_counter()
         out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
-                                                  arcs.fwd, arcs.bwd, st.parent, sc.df)
-        if arcs.fwd_arc.shape[0] == 0:
+                                                  arcs.fwd, arcs.bwd, st.parent, arcs.by_depth, sc.cs, sc.df)
+        if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
         return out
+
+
+def _height(st: Structure) -> int:
+    """The elimination tree's height: the most nodes a chain holds."""
+    return int(_k().depths(st.parent).max(initial=-1)) + 1
 
 
 def _changed(old: CostField, new: CostField) -> npt.NDArray[np.int64]:

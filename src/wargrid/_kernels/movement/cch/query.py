@@ -40,61 +40,107 @@ def _up(v, dv, first, head, w, dist, pred):
         _relax(v, dv, first, head, w, dist, pred)
 
 
+@helper
+def _climb(v, parent, chain):
+    """Rank ``v``'s chain of ancestors into ``chain`` from ``v`` up to its root: the chain's length."""
+    n = 0
+    while v >= 0:
+        chain[n] = v
+        n += 1
+        v = parent[v]
+    return n
+
+
+@helper
+def _at(i, n, chain, by_depth):
+    """The scratch index of step ``i`` of a chain of ``n`` nodes: its depth (``n - 1 - i``) when the arcs' heads
+    are depths, else its rank."""
+    return n - 1 - i if by_depth else chain[i]
+
+
+@helper
+def _common(cs, ls, ct, lt):
+    """How many nodes the two chains share (from their roots down)."""
+    c = 0
+    while c < ls and c < lt and cs[ls - 1 - c] == ct[lt - 1 - c]:
+        c += 1
+    return c
+
+
+@helper
+def _start(v, parent, chain, by_depth, dist, pred):
+    """Climb ``v``'s chain, reset ``dist`` along it (every head an arc reaches lies on it), ``v`` at cost 0:
+    the chain's length."""
+    n = _climb(v, parent, chain)
+    for i in range(n):
+        dist[_at(i, n, chain, by_depth)] = INF
+    dist[_at(0, n, chain, by_depth)] = 0.0
+    if pred is not None:
+        pred[_at(0, n, chain, by_depth)] = -1
+    return n
+
+
 @jit
-def query(s, t, fwd, bwd, parent, df, db, pf, pb):
-    """Elimination-tree search from rank ``s`` to rank ``t``: ``(cost, meet)`` (``meet`` -1: unreachable).
+def query(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
+    """Elimination-tree search from rank ``s`` to rank ``t``: ``(cost, meet, ls, lt)``, the meeting node as its
+    depth (``-1``: unreachable) and the two chains' lengths (``cs`` / ``ct`` then hold them from each end up).
 
     ``fwd`` and ``bwd`` are ``(first, head, weight)``: every node's upward
-    arcs and their weights one way (all the arcs, or a customized class's
-    query arcs). ``df`` / ``db`` (``inf`` between queries; reset here) and
-    ``pf`` / ``pb`` (the arc position each node was reached by; ``None``
-    for the cost alone, a faster search) are node-sized scratch."""
+    arcs and their weights one way, the heads as ranks (every arc) or, with
+    ``by_depth``, as depths in the elimination tree (a class's query arcs).
+    Every head is an ancestor, so a search only ever touches its two chains:
+    indexed by depth, its costs ``df`` / ``db`` and predecessors ``pf`` /
+    ``pb`` (the arc position each node was reached by; ``None`` for the cost
+    alone, a faster search) fill a few kilobytes instead of spreading over
+    node-sized arrays. ``cs``, ``ct``, ``df``, ``db``, ``pf``, ``pb``:
+    scratch of the tree's height (``by_depth``) or of the node count."""
     ff, fh, fw = fwd
     bf, bh, bw = bwd
-    df[s] = 0.0
-    db[t] = 0.0
-    if pf is not None and pb is not None:
-        pf[s] = -1
-        pb[t] = -1
+    ls = _start(s, parent, cs, by_depth, df, pf)
+    lt = _start(t, parent, ct, by_depth, db, pb)
+    c = _common(cs, ls, ct, lt)
+    # below the chains' lowest common node no meeting bounds the search yet
+    for i in range(ls - c):
+        du = df[_at(i, ls, cs, by_depth)]
+        if du < INF:
+            _up(cs[i], du, ff, fh, fw, df, pf)
+    for i in range(lt - c):
+        dv = db[_at(i, lt, ct, by_depth)]
+        if dv < INF:
+            _up(ct[i], dv, bf, bh, bw, db, pb)
     best = INF
     meet = -1
-    u = s
-    v = t
-    while u >= 0 or v >= 0:
-        if v < 0 or (u >= 0 and u < v):
-            du = df[u]
-            if du < best:
-                _up(u, du, ff, fh, fw, df, pf)
-            u = parent[u]
-        elif u < 0 or v < u:
-            dv = db[v]
-            if dv < best:
-                _up(v, dv, bf, bh, bw, db, pb)
-            v = parent[v]
-        else:
-            du = df[u]
-            dv = db[u]
-            if du + dv < best:
-                best = du + dv
-                meet = u
-            if du < best:
-                _up(u, du, ff, fh, fw, df, pf)
-            if dv < best:
-                _up(u, dv, bf, bh, bw, db, pb)
-            u = parent[u]
-            v = u
-    # reset what the two chains reached (every reached node lies on a chain)
-    _reset(s, parent, df)
-    _reset(t, parent, df)
-    _reset(s, parent, db)
-    _reset(t, parent, db)
-    return best, meet
+    for k in range(c - 1, -1, -1):  # the common nodes, depth k, from the lowest up
+        u = cs[ls - 1 - k]
+        x = k if by_depth else u
+        du = df[x]
+        dv = db[x]
+        if du + dv < best:
+            best = du + dv
+            meet = k
+        if du < best:
+            _up(u, du, ff, fh, fw, df, pf)
+        if dv < best:
+            _up(u, dv, bf, bh, bw, db, pb)
+    return best, meet, ls, lt
 
 
 @jit
-def query_arcs(up_first, up_head, tails, w, keep):
+def depths(parent):
+    """Every node's depth in the elimination tree (a root: 0; a parent ranks above its children)."""
+    m = parent.shape[0]
+    depth = np.zeros(m, dtype=np.int32)
+    for v in range(m - 1, -1, -1):
+        if parent[v] >= 0:
+            depth[v] = depth[parent[v]] + 1
+    return depth
+
+
+@jit
+def query_arcs(up_first, up_head, tails, w, keep, depth):
     """A class's query arcs after ``perfect``: ``(fwd, bwd, fwd_arc, bwd_arc)``, the kept arc directions as
-    ``(first, head, weight)`` per node (``query``'s form) and each one's arc id (``unpack``'s)."""
+    ``(first, head, weight)`` per node (``query``'s form, heads as their ``depth``) and each one's arc id
+    (``unpack``'s)."""
     m = up_first.shape[0] - 1
     out = []
     for dr in range(2):
@@ -110,7 +156,7 @@ def query_arcs(up_first, up_head, tails, w, keep):
         for u in range(m):
             for a in range(up_first[u], up_first[u + 1]):
                 if keep[a] & (1 << dr) and w[a, dr] < INF:
-                    head[k] = up_head[a]
+                    head[k] = depth[up_head[a]]
                     wt[k] = w[a, dr]
                     arc[k] = a
                     k += 1
@@ -125,47 +171,42 @@ def _arc_of(e, arc):
     return e if arc.shape[0] == 0 else arc[e]
 
 
-@jit
-def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, node_cell):
-    """The path of the last ``query``: ``(ids, cost, zero)``, its padded ids (the arcs from ``s`` up to ``meet``
-    and down to ``t``, each shortcut replaced by its two lower arcs through its middle node), the sum of its
-    steps' input weights ``inp`` in path order (what walking it costs, summed as a search sums) and whether a
-    step weighs nothing (only then can a cell come twice). ``fa`` / ``ba``: the query arcs' arc ids (empty:
-    the query ran over every arc, positions are arc ids)."""
-    # the chain's arcs, as (arc, direction 0 up / 1 down) in path order
-    k = 0
-    x = meet
-    while x != s:
-        k += 1
-        x = tails[_arc_of(pf[x], fa)]
-    j = 0
-    x = meet
-    while x != t:
-        j += 1
-        x = tails[_arc_of(pb[x], ba)]
-    chain = np.empty((k + j, 2), dtype=np.int64)
-    x = meet
-    i = k - 1
-    while x != s:
-        a = _arc_of(pf[x], fa)
-        chain[i, 0] = a
-        chain[i, 1] = 0
-        x = tails[a]
+@helper
+def _chain_arcs(meet, n, chain, by_depth, pred, arcs, tails, dr, out, at):
+    """The arcs of the search's path from the end of ``chain`` (``n`` nodes) to its node at depth ``meet``, as
+    ``(arc, dr)`` rows of ``out`` from ``at`` on, the meeting node's first: the row after the last."""
+    i = n - 1 - meet
+    while i > 0:
+        a = _arc_of(pred[_at(i, n, chain, by_depth)], arcs)
+        out[at, 0] = a
+        out[at, 1] = dr
+        at += 1
+        tail = tails[a]
         i -= 1
-    x = meet
-    i = k
-    while x != t:
-        a = _arc_of(pb[x], ba)
-        chain[i, 0] = a
-        chain[i, 1] = 1
-        x = tails[a]
-        i += 1
+        while chain[i] != tail:  # the tail lies lower on the chain
+            i -= 1
+    return at
+
+
+@jit
+def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, node_cell):
+    """The path of the last ``query`` (its ``meet``, ``ls``, ``lt``, chains ``cs`` / ``ct`` and predecessors):
+    ``(ids, cost, zero)``, its padded ids (the arcs from the start up to the meeting node and down to the goal,
+    each shortcut replaced by its two lower arcs through its middle node), the sum of its steps' input weights
+    ``inp`` in path order (what walking it costs, summed as a search sums) and whether a step weighs nothing
+    (only then can a cell come twice). ``fa`` / ``ba``: the query arcs' arc ids (empty: the query ran over
+    every arc, positions are arc ids)."""
+    # the chain's arcs, as (arc, direction 0 up / 1 down), in path order once the upward ones are reversed
+    chain = np.empty((ls + lt, 2), dtype=np.int64)
+    k = _chain_arcs(meet, ls, cs, by_depth, pf, fa, tails, 0, chain, 0)
+    chain[:k] = chain[:k][::-1].copy()
+    sp = _chain_arcs(meet, lt, ct, by_depth, pb, ba, tails, 1, chain, k)
+    s = cs[0]
     out = np.empty(64, dtype=np.int64)
     out[0] = node_cell[s]
     n = 1
     cost = 0.0
     zero = False
-    sp = chain.shape[0]
     # (arc, direction, tail, head): the ends travel with the arc, so a pop reads only its middle
     stack = np.empty((max(64, 2 * sp), 4), dtype=np.int64)
     for c in range(sp):  # the stack pops the first arc first
@@ -214,10 +255,10 @@ def unpack(s, t, meet, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, node_
 
 
 @jit
-def table(src, tgt, fwd, bwd, parent, df):
+def table(src, tgt, fwd, bwd, parent, by_depth, chain, df):
     """``(len(src), len(tgt))`` costs between ranks: every target's backward chain leaves its costs in buckets
-    at the chain's nodes, every source's forward chain reads them (``fwd`` / ``bwd`` as in ``query``).
-    ``df`` (``inf``; left so) is node-sized scratch."""
+    at the chain's nodes, every source's forward chain reads them (``fwd`` / ``bwd``, ``by_depth``: as in
+    ``query``). ``chain`` and ``df`` are scratch as there."""
     m = parent.shape[0]
     out = np.full((src.shape[0], tgt.shape[0]), INF)
     cnt = np.zeros(m + 1, dtype=np.int64)  # bucket sizes: the targets' chains
@@ -232,35 +273,24 @@ def table(src, tgt, fwd, bwd, parent, df):
     bt = np.empty(cnt[m], dtype=np.int32)
     bd = np.empty(cnt[m])
     for j in range(tgt.shape[0]):
-        df[tgt[j]] = 0.0
-        v = tgt[j]
-        while v >= 0:
-            dv = df[v]
+        n = _start(tgt[j], parent, chain, by_depth, df, None)
+        for i in range(n):
+            v = chain[i]
+            dv = df[_at(i, n, chain, by_depth)]
             if dv < INF:
                 bt[fill[v]] = j
                 bd[fill[v]] = dv
                 fill[v] += 1
                 _lower(v, dv, bwd[0], bwd[1], bwd[2], df)
-            v = parent[v]
-        _reset(tgt[j], parent, df)
-    for i in range(src.shape[0]):
-        df[src[i]] = 0.0
-        v = src[i]
-        while v >= 0:
-            dv = df[v]
+    for r in range(src.shape[0]):
+        n = _start(src[r], parent, chain, by_depth, df, None)
+        for i in range(n):
+            v = chain[i]
+            dv = df[_at(i, n, chain, by_depth)]
             if dv < INF:
                 for e in range(cnt[v], fill[v]):
                     d = dv + bd[e]
-                    if d < out[i, bt[e]]:
-                        out[i, bt[e]] = d
+                    if d < out[r, bt[e]]:
+                        out[r, bt[e]] = d
                 _lower(v, dv, fwd[0], fwd[1], fwd[2], df)
-            v = parent[v]
-        _reset(src[i], parent, df)
     return out
-
-
-@helper
-def _reset(v, parent, dist):
-    while v >= 0:
-        dist[v] = INF
-        v = parent[v]
