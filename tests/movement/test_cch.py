@@ -121,6 +121,44 @@ def test_partial_customization_equals_a_fresh_one(kind, data):
         assert _close(d, want.get(b, INF))
 
 
+def _customized_by_hand(s, inp):
+    """The oracle of a customization: every lower triangle ``v < u < x`` relaxed in increasing ``u``, then ``v``,
+    an arc keeping the first middle that gives its least weight (Python floats: the metric's sums are exact)."""
+    n = s.parent.shape[0]
+    arc = {(int(s.tails[a]), int(s.up_head[a])): a for a in range(s.up_head.shape[0])}
+    below = [[] for _ in range(n)]
+    for (v, u) in arc:
+        below[u].append(v)
+    w = [[float(inp[a, 0]), float(inp[a, 1])] for a in range(inp.shape[0])]
+    mid = [[-1, -1] for _ in range(inp.shape[0])]
+    for u in range(n):
+        for v in sorted(below[u]):
+            b = arc[v, u]
+            for x in [int(h) for h in s.up_head[s.up_first[v]:s.up_first[v + 1]] if h > u]:
+                a, a2 = arc[u, x], arc[v, x]
+                if w[b][1] + w[a2][0] < w[a][0]:
+                    w[a][0], mid[a][0] = w[b][1] + w[a2][0], v
+                if w[a2][1] + w[b][0] < w[a][1]:
+                    w[a][1], mid[a][1] = w[a2][1] + w[b][0], v
+    return np.array(w), np.array(mid)
+
+
+@settings(max_examples=15, deadline=None)
+@given(kind=st.sampled_from(["hex", "square8"]), data=st.data())
+def test_customization_on_two_threads_equals_the_oracle(kind, data):
+    # the first cut's halves and the ranks above them split over two threads: the same weights and middles
+    g = HexGrid(11, 9) if kind == "hex" else SquareGrid(9, 8, diagonal=True, corner_rule="no-obstacle")
+    h, w = g.height, g.width
+    cost = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0, INF]), min_size=h * w, max_size=h * w)))
+    s = structure(g.topology)
+    a, b = (int(x) for x in s.parts)
+    assert 0 < a < b < s.parent.shape[0]  # both halves and the ranks above hold nodes
+    mt = _metric(s, CostField.from_arrays(g, cost.reshape(h, w)))[0]
+    want_w, want_mid = _customized_by_hand(s, mt.inp)
+    assert np.array_equal(mt.weight.astype(np.float64), want_w)
+    assert np.array_equal(mt.middle, want_mid)
+
+
 def test_classes_share_the_structure_and_pickle():
     g = HexGrid(9, 7)
     c = np.ones((7, 9))

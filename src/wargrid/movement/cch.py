@@ -195,12 +195,50 @@ def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float
                          hint="prepare without customizable=True (a structure a few times smaller)")
     steps = k.step_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle)
     exact = _exact32(steps, int(st.parent.shape[0]))
-    inp = np.empty((arcs, 2), dtype=np.float32 if exact[1] else np.float64)
-    k.input_weights(st.step_code, steps, inp)
-    weight = inp.copy()
-    middle = np.full((arcs, 2), -1, dtype=np.int32)
-    _halves(k.customize, st, (weight, middle), last=True)
-    return Metric(inp, weight, middle), exact
+    return _customize(st, steps, np.dtype(np.float32 if exact[1] else np.float64)), exact
+
+
+def _customize(st: Structure, steps: npt.NDArray[np.float64], dtype: np.dtype[Any]) -> Metric:
+    """The metric of board step weights ``steps`` (``_kernels.movement.cch.step_weights``) in ``dtype``, on two
+    threads.
+
+    Each thread writes the input weights of its half of the first cut (no arc joins the halves) and customizes
+    it (``_kernels.movement.cch.customize``), then relaxes the lower triangles whose lowest node is in its half
+    for the arcs of the ranks above both halves: the first half's into the metric, the second's into a copy
+    of those arcs. The copy is merged in by the least weight (the first half's on a tie), then the triangles
+    among the ranks above are relaxed: the weights and middles one thread gives in increasing rank, every
+    array first written by the thread that uses it.
+    """
+    k = _k()
+    a, b = (int(x) for x in st.parts)
+    m = int(st.parent.shape[0])
+    arcs = int(st.up_head.shape[0])
+    inp = np.empty((arcs, 2), dtype=dtype)
+    weight = np.empty_like(inp)
+    middle = np.empty(inp.shape, dtype=np.int32)
+    s = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, weight, middle)
+    half, top = int(st.up_first[a]), int(st.up_first[b])
+    top_w = np.full((arcs - top, 2), np.inf, dtype=dtype)
+    top_mid = np.full(top_w.shape, -1, dtype=np.int32)
+    none = inp[:0]
+
+    def second() -> None:
+        k.input_weights(st.step_code, steps, inp, half, top)
+        k.customize(a, b, 0, m, *s, weight, middle, 0, inp)
+        k.customize(b, m, a, b, *s, top_w, top_mid, top, none)
+
+    with ThreadPoolExecutor(1) as pool:
+        other = pool.submit(second)
+        k.input_weights(st.step_code, steps, inp, 0, half)
+        k.input_weights(st.step_code, steps, inp, top, arcs)
+        k.customize(0, a, 0, m, *s, weight, middle, 0, inp)
+        k.customize(b, m, 0, a, *s, weight, middle, 0, inp)
+        other.result()
+    lower = top_w < weight[top:]
+    weight[top:][lower] = top_w[lower]
+    middle[top:][lower] = top_mid[lower]
+    k.customize(b, m, b, m, *s, weight, middle, 0, none)
+    return Metric(inp, weight, middle)
 
 
 def _widened(mt: Metric) -> Metric:

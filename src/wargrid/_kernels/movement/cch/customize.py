@@ -49,43 +49,85 @@ def step_weights(code, cell, edge, tb):
 
 
 @jit
-def input_weights(code, steps, inp):
-    """The steps' weights ``steps`` (``step_weights``) into ``inp`` (``(arcs, 2)``: upward, downward, of the
-    metric's dtype), ``inf`` where no step."""
-    inp[:] = INF
+def input_weights(code, steps, inp, lo, hi):
+    """The steps' weights ``steps`` (``step_weights``) into rows ``lo .. hi - 1`` of ``inp`` (``(arcs, 2)``:
+    upward, downward, of the metric's dtype; the arcs of a range of nodes), ``inf`` where no step."""
+    inp[lo:hi] = INF
     for e in range(code.shape[0]):
         c = code[e]
-        if c >= 0 and steps[e] < inp[c >> 1, c & 1]:
-            inp[c >> 1, c & 1] = steps[e]
+        if c >= 0:
+            a = c >> 1
+            if lo <= a < hi and steps[e] < inp[a, c & 1]:
+                inp[a, c & 1] = steps[e]
+
+
+@helper
+def _first_from(lo_arc, e, end, down_arc):
+    """The first position in ``down_arc[e:end]`` (arc ids increasing) whose arc id is at least ``lo_arc``."""
+    while e < end:
+        mid = (e + end) >> 1
+        if down_arc[mid] < lo_arc:
+            e = mid + 1
+        else:
+            end = mid
+    return e
 
 
 @jit
-def customize(lo, hi, up_first, up_head, down_first, down_arc, tails, w, mid):
-    """The weights (``w``, ``(arcs, 2)``: upward, downward; the input weights on entry) and middles (``mid``,
-    ``-1`` on entry) of the arcs from nodes ``lo .. hi - 1``, by lower triangles in increasing rank (the
-    arcs from lower nodes are final)."""
+def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails, w, mid, out_w, out_mid, base,
+              inp):
+    """The lower triangles ``(v, u, x)`` with ``u`` in ``lo .. hi - 1`` and ``v`` in ``first .. last - 1``, in
+    increasing ``u``, then ``v``: each lowers ``out_w[(u, x) - base]`` (and sets its middle ``out_mid`` to
+    ``v``) where ``v`` gives less. The arcs of ``v`` are read from ``w`` and are final. When ``inp`` is not
+    empty, the arcs of ``u`` start from it (middles ``-1``), else from what ``out_w`` and ``out_mid`` hold.
+
+    A whole customization is ``customize(0, m, 0, m, ..., w, mid, w, mid, 0, inp)``; the parts of
+    ``movement.cch._customize`` split it over threads with the same result, middles included (each arc keeps
+    the first triangle, in that order, that gives its least weight).
+
+    Indices are unsigned (numba then makes no negative-index test: a third faster, docs/design/prepared.md)."""
     m = up_first.shape[0] - 1
-    pos = np.empty(m, dtype=np.int64)
+    pos = np.empty(m, dtype=np.uint32)
+    one = np.uint64(1)
+    ub = np.uint64(base)
+    fresh = inp.shape[0] > 0
+    lo_arc = up_first[first]
+    hi_arc = up_first[last]
     for u in range(lo, hi):
         for a in range(up_first[u], up_first[u + 1]):
-            pos[up_head[a]] = a
-        for e in range(down_first[u], down_first[u + 1]):
-            b = down_arc[e]  # (v, u)
+            ua = np.uint64(a)
+            pos[np.uint64(up_head[ua])] = np.uint32(ua - ub)
+            if fresh:
+                out_w[ua - ub, 0] = inp[ua, 0]
+                out_w[ua - ub, 1] = inp[ua, 1]
+                out_mid[ua - ub, 0] = -1
+                out_mid[ua - ub, 1] = -1
+        start = down_first[u]
+        end = down_first[u + 1]
+        if first > 0:
+            start = _first_from(lo_arc, start, end, down_arc)
+        for e in range(start, end):
+            if down_arc[e] >= hi_arc:
+                break  # v >= last
+            b = np.uint64(down_arc[e])  # (v, u)
             bu = w[b, 0]
             bd = w[b, 1]
             if not (bu < INF or bd < INF):
                 continue
             v = tails[b]
-            for a2 in range(b + 1, up_first[v + 1]):  # (v, x), x > u
-                a = pos[up_head[a2]]  # (u, x)
+            stop = np.uint64(up_first[v + 1])
+            a2 = b + one
+            while a2 < stop:  # (v, x), x > u
+                a = np.uint64(pos[np.uint64(up_head[a2])])  # (u, x)
                 s = bd + w[a2, 0]  # u -> v -> x
-                if s < w[a, 0]:
-                    w[a, 0] = s
-                    mid[a, 0] = v
+                if s < out_w[a, 0]:
+                    out_w[a, 0] = s
+                    out_mid[a, 0] = v
                 s = w[a2, 1] + bu  # x -> v -> u
-                if s < w[a, 1]:
-                    w[a, 1] = s
-                    mid[a, 1] = v
+                if s < out_w[a, 1]:
+                    out_w[a, 1] = s
+                    out_mid[a, 1] = v
+                a2 += one
 
 
 @jit
@@ -101,13 +143,17 @@ def count_triangles(up_first, down_first, down_arc, tails):
 
 @helper
 def _perfect_arc(b, pos, up_first, up_head, tails, w, keep, ties):
-    """The upper and intermediate triangles of arc ``b = (v, u)`` (``pos[x]``: ``u``'s arc to ``x``, final)."""
+    """The upper and intermediate triangles of arc ``b = (v, u)`` (unsigned; ``pos[x]``: ``u``'s arc to ``x``,
+    final)."""
     v = tails[b]
     bu = w[b, 0]
     bd = w[b, 1]
     kb = keep[b]
-    for a2 in range(b + 1, up_first[v + 1]):  # (v, x), x > u
-        a = pos[up_head[a2]]  # (u, x): final
+    one = np.uint64(1)
+    a2 = b + one
+    stop = np.uint64(up_first[v + 1])
+    while a2 < stop:  # (v, x), x > u
+        a = np.uint64(pos[np.uint64(up_head[a2])])  # (u, x): final
         au = w[a, 0]
         ad = w[a, 1]
         c0 = w[a2, 0]
@@ -128,6 +174,7 @@ def _perfect_arc(b, pos, up_first, up_head, tails, w, keep, ties):
         if s < bd or (ties and s == bd):
             bd = s
             kb &= 1
+        a2 += one
     w[b, 0] = bu
     w[b, 1] = bd
     keep[b] = kb
@@ -145,12 +192,12 @@ def perfect(lo, hi, up_first, up_head, down_first, down_arc, tails, w, keep, tie
     The triangle loop is written once (``_perfect_arc``) and called with ``ties`` a constant in each branch,
     so the compiler drops the tie tests where they cannot hold (measured in docs/design/prepared.md)."""
     m = up_first.shape[0] - 1
-    pos = np.empty(m, dtype=np.int64)
+    pos = np.empty(m, dtype=np.uint32)
     for u in range(hi - 1, lo - 1, -1):
         for a in range(up_first[u], up_first[u + 1]):
-            pos[up_head[a]] = a
+            pos[np.uint64(up_head[a])] = np.uint32(a)
         for e in range(down_first[u], down_first[u + 1]):
-            b = down_arc[e]  # (v, u)
+            b = np.uint64(down_arc[e])  # (v, u)
             if dead[tails[b]]:
                 continue  # every arc of v weighs inf and stays so
             if ties:
