@@ -43,17 +43,30 @@ def _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, w, 
     if nu <= nx * 8 and nx <= nu * 8:  # lists of like lengths: merged
         i = down_first[u]
         j = down_first[x]
-        while i < down_first[u + 1] and j < down_first[x + 1]:
-            e = down_arc[i]
-            f = down_arc[j]
-            if tails[e] < tails[f]:
-                i += 1
-            elif tails[f] < tails[e]:
-                j += 1
-            else:
-                bu, bd, mu, md = _triangle(e, f, tails[e], w, bu, bd, mu, md)
-                i += 1
-                j += 1
+        iend = down_first[u + 1]
+        jend = down_first[x + 1]
+        if i < iend and j < jend:  # each list's current tail held, read again only when its side moves on
+            tu = tails[down_arc[i]]
+            tx = tails[down_arc[j]]
+            while True:
+                if tu < tx:
+                    i += 1
+                    if i == iend:
+                        break
+                    tu = tails[down_arc[i]]
+                elif tx < tu:
+                    j += 1
+                    if j == jend:
+                        break
+                    tx = tails[down_arc[j]]
+                else:
+                    bu, bd, mu, md = _triangle(down_arc[i], down_arc[j], tu, w, bu, bd, mu, md)
+                    i += 1
+                    j += 1
+                    if i == iend or j == jend:
+                        break
+                    tu = tails[down_arc[i]]
+                    tx = tails[down_arc[j]]
     else:  # the shorter one, each node's arc to the other end searched in its sorted list
         short = nu <= nx
         y = u if short else x
@@ -154,25 +167,31 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
         # and y is recomputed when the triangle's sum changed and now beats b's weight or gave it (b's middle
         # is u: another support of the same weight, the input or a lower middle, keeps it, and is checked
         # when its own arcs change)
+        nu = w[a, 0]
+        nd = w[a, 1]
+        j = up_first[x]  # b = (x, y) for y > x: read along x's sorted list
+        jend = up_first[x + 1]
         for c in range(up_first[u], up_first[u + 1]):
-            y = up_head[c]
-            if y == x:
+            if c == a:
                 continue
+            y = up_head[c]
             up_c = w[c, 0]
             dn_c = w[c, 1]
             p0 = od + up_c  # x -> u -> y, before and after
-            p1 = w[a, 1] + up_c
+            p1 = nd + up_c
             q0 = dn_c + ou  # y -> u -> x
-            q1 = dn_c + w[a, 0]
+            q1 = dn_c + nu
             if p0 == p1 and q0 == q1:
                 continue  # the triangle's sums did not change
-            if x < y:
-                b = find_arc(x, y, up_first, up_head)
+            if c > a:  # y > x: an upward neighbour of x too (u's upward neighbours form a clique)
+                while j < jend and up_head[j] < y:
+                    j += 1
+                b = j if j < jend and up_head[j] == y else -1
                 s0, s1, t0, t1 = p0, p1, q0, q1
             else:
                 b = find_arc(y, x, up_first, up_head)
                 s0, s1, t0, t1 = q0, q1, p0, p1
-            if queued[b]:
+            if b < 0 or queued[b]:
                 continue
             if (s1 != s0 and (s1 < w[b, 0] or mid[b, 0] == u)) or (t1 != t0 and (t1 < w[b, 1] or mid[b, 1] == u)):
                 queued[b] = 1
