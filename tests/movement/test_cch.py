@@ -318,3 +318,27 @@ def _is_ancestor(x, v, parent):
     while v >= 0 and v != x:
         v = parent[v]
     return v == x
+
+
+def test_a_class_asked_after_several_edits_reads_only_their_cells(monkeypatch):
+    # the cost fields of classes not asked between edits are patched when next asked, and the customizable
+    # class is told every edited cell at once (no comparison of whole fields)
+    import wargrid.movement.cch as cch
+
+    m = Map(HexGrid(12, 10))
+    foot = m.prepare(unit="foot", customizable=True, progress=False)
+    cav = m.prepare(unit="cavalry", customizable=True, progress=False)
+    assert m.distance((0, 0), (11, 9), unit="cavalry") == m.distance_field((0, 0), unit="cavalry")[9, 11]
+
+    def compared(*args):
+        raise AssertionError("the fields were compared: the edited cells were not passed on")
+
+    monkeypatch.setattr(cch, "_changed", compared)
+    for k, (cell, name) in enumerate([((5, y), "water") for y in range(8)] + [((5, 3), "forest"), ((2, 2), "hills")]):
+        m.set_terrain([cell], name)
+        if k % 3 == 0:
+            assert m.distance((0, 4), (11, 4), unit="foot") == m.distance_field((0, 4), unit="foot")[4, 11]
+    _check_map(m, "cavalry")
+    _check_map(m, "foot")
+    _metric_holds(cav, m.derived.cost_field("cavalry"))
+    assert m.derived.prepared("cavalry") is cav and m.derived.prepared("foot") is foot

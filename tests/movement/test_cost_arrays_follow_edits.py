@@ -17,6 +17,15 @@ def _rebuilt(m: Map, unit: str):
     return m._build_cost_field(unit)  # what cost_field gives on a map with no cache
 
 
+def _edit(data, m: Map, cells: list, most: int) -> None:
+    """A terrain or overlay edit of 1 to ``most`` of ``cells``."""
+    chosen = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=most))
+    if data.draw(st.booleans()):
+        m.set_terrain(chosen, data.draw(st.sampled_from(NAMES)))
+    else:
+        m.set_overlay(chosen, data.draw(st.sampled_from([None, "road", "bridge"])))
+
+
 @settings(max_examples=60)
 @given(data=st.data())
 def test_patched_costs_equal_a_rebuild(data):
@@ -29,17 +38,55 @@ def test_patched_costs_equal_a_rebuild(data):
         m.cost_field(unit=u)  # cached before the edits
     cells = list(g.cells())
     for _ in range(data.draw(st.integers(1, 4))):
-        chosen = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=4))
-        if data.draw(st.booleans()):
-            m.set_terrain(chosen, data.draw(st.sampled_from(NAMES)))
-        else:
-            m.set_overlay(chosen, data.draw(st.sampled_from([None, "road", "bridge"])))
+        _edit(data, m, cells, 4)
         for u in units:
             got, want = m.cost_field(unit=u), _rebuilt(m, u)
             np.testing.assert_array_equal(got.cell, want.cell)
             np.testing.assert_array_equal(got.edge, want.edge)
             assert (got.min_cost, got.uniform) == (want.min_cost, want.uniform)
             assert not got.cell.flags.writeable
+
+
+@settings(max_examples=60)
+@given(data=st.data())
+def test_fields_read_after_some_edits_only_equal_a_rebuild(data):
+    # an edit leaves each cached field to be patched when next asked: edits pile up behind a field no one reads,
+    # and a field behind on more than an eighth of the board is dropped and built again
+    g = data.draw(grids(max_side=6))
+    m = Map(g)
+    units = ["foot", "cavalry", "naval"]
+    for u in units:
+        m.cost_field(unit=u)
+    cells = list(g.cells())
+
+    def check(u: str) -> None:
+        got, want = m.cost_field(unit=u), _rebuilt(m, u)
+        np.testing.assert_array_equal(got.cell, want.cell)
+        assert (got.min_cost, got.uniform) == (want.min_cost, want.uniform)
+
+    for _ in range(data.draw(st.integers(1, 8))):
+        _edit(data, m, cells, 3)
+        for u in data.draw(st.lists(st.sampled_from(units), max_size=2, unique=True)):
+            check(u)
+    for u in units:
+        check(u)
+
+
+def test_an_edit_copies_no_field_until_it_is_asked_for():
+    m = Map(SquareGrid(40, 30))
+    foot, cav = m.cost_field(unit="foot"), m.cost_field(unit="cavalry")
+    plains = float(foot.cell[(1 + 1) * 42 + 1 + 1])
+    m.set_terrain([(1, 1)], "forest")
+    m.set_terrain([(2, 1)], "hills")
+    assert m.derived._costs[("cavalry", "stop")] is cav  # not copied yet
+    after = m.cost_field(unit="cavalry")
+    assert after is not cav and after.cell is not cav.cell
+    np.testing.assert_array_equal(after.cell, _rebuilt(m, "cavalry").cell)
+    assert m.cost_field(unit="cavalry") is after  # patched once
+    m.set_terrain([(x, y) for x in range(40) for y in range(5)], "hills")  # a sixth of the board: dropped
+    assert ("foot", "stop") not in m.derived._costs
+    np.testing.assert_array_equal(m.cost_field(unit="foot").cell, _rebuilt(m, "foot").cell)
+    assert foot.cell[(1 + 1) * 42 + 1 + 1] == plains  # the old arrays are untouched
 
 
 def test_an_edit_gives_a_new_array_and_keeps_the_old_one():

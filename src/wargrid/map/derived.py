@@ -4,7 +4,8 @@
 
 - the cost field of every movement class asked for (``CostField``), and of
   every class and wall rule (``terrain.WALL_RULES``: what the unit does at a
-  wall) the zones were asked for,
+  wall) the zones were asked for; terrain and overlay edits patch a field
+  when it is next asked for,
 - the connectivity zones of every class and wall rule asked for
   (``ZoneState``; the classic engine's zone sets: normal, crusher,
   destroyer), kept up to date by local updates after each edit,
@@ -47,6 +48,11 @@ from ..sight.board import SightBoard, prepare
 __all__ = ["Derived", "DerivedOwner", "ZoneEvent", "LockedZones"]
 
 T = TypeVar("T")
+IntArray = npt.NDArray[np.int64]
+
+BEHIND_SHARE = 8
+"""A kept cost field whose unpatched edits would cover more than ``1 / BEHIND_SHARE`` of the board is dropped
+instead (built whole from the layers when next asked)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,9 @@ class Derived:
         self._owner = owner
         self.lock = threading.RLock()
         self._costs: dict[tuple[str, str], CostField] = {}  # by (class, wall rule)
+        # the cells (how many, their xs and ys) of the terrain and overlay edits a kept field was not patched for
+        # yet: cost_field patches it when next asked, so an edit copies only the fields read after it
+        self._behind: dict[tuple[str, str], tuple[int, list[tuple[IntArray, IntArray]]]] = {}
         self._zones: dict[tuple[str, str], ZoneState] = {}
         self._sight: dict[bool, SightBoard] = {}
         self._blocks: npt.NDArray[np.bool_] | None = None
@@ -109,13 +118,26 @@ class Derived:
     def cost_field(self, unit: str, walls: str = "stop") -> CostField:
         """The cost field of movement class ``unit`` (a class name already checked) under wall rule ``walls``."""
         key = (unit, walls)
-        f = self._costs.get(key)
+        f = None if key in self._behind else self._costs.get(key)
         if f is None:
             with self.lock:
                 f = self._costs.get(key)
                 if f is None:
                     f = self._costs[key] = self._owner._build_cost_field(unit, walls)
+                elif key in self._behind:
+                    f = self._catch_up(key, f)
         return f
+
+    def _catch_up(self, key: tuple[str, str], f: CostField) -> CostField:
+        """Field ``f`` of ``key`` patched for the terrain and overlay edits since it was made (under the lock)."""
+        _, cells = self._behind.pop(key)
+        xs = np.concatenate([c[0] for c in cells])
+        ys = np.concatenate([c[1] for c in cells])
+        new = self._costs[key] = self._owner._patch_cost_field(f, xs, ys, key[1])
+        pp = self._prepared.get(key[0])
+        if key[1] == "stop" and isinstance(pp, CustomizedPaths):  # the field Map.prepare customizes
+            pp.hint(f, new, (ys + 1) * self._owner.grid.topology.pw + xs + 1)  # the cells it reads again
+        return new
 
     # -- zones -----------------------------------------------------------------------------
     def zones(self, unit: str, walls: str = "stop") -> ZoneState:
@@ -211,6 +233,7 @@ class Derived:
         """Drop everything (the terrain table changed: every class's costs may differ, classes may be gone)."""
         with self.lock:
             self._costs.clear()
+            self._behind.clear()
             self._zones.clear()
             self._sight.clear()
             self._blocks = None
@@ -221,8 +244,10 @@ class Derived:
         """Bring everything up to date after an edit of kind ``kind`` on cells ``(xs, ys)``.
 
         A new playable rectangle drops everything (the board changed).
-        Terrain and overlay edits patch the cached cost fields (only the edited
-        cells' entry costs change); elevation and edge edits rebuild them.
+        Terrain and overlay edits leave the cached cost fields to be patched
+        when next asked for (only the edited cells' entry costs change; a field
+        no one reads after the edit is not copied); elevation and edge edits
+        rebuild them.
         Zones are updated locally; prepared path structures are kept (each
         compares fields at its next query); sight and other prepared
         structures are dropped. Returns the zone changes, for the map to announce.
@@ -230,6 +255,7 @@ class Derived:
         owner = self._owner
         if kind == "playable_changed":  # a new board: nothing derived from the old one holds
             self._costs.clear()
+            self._behind.clear()
             self._zones.clear()
             self._prepared.clear()
             self._structure = None
@@ -238,15 +264,18 @@ class Derived:
             self._extra.clear()
             return []
         if kind in ("terrain_changed", "overlay_changed"):
-            patched = {k: owner._patch_cost_field(f, xs, ys, k[1]) for k, f in self._costs.items()}
-            ids = (ys + 1) * owner.grid.topology.pw + xs + 1
-            for u, pp in self._prepared.items():
-                key = (u, "stop")  # the field Map.prepare customizes
-                if isinstance(pp, CustomizedPaths) and key in patched:
-                    pp.hint(self._costs[key], patched[key], ids)  # the cells a customizable class reads again
-            self._costs = patched
+            most = owner.grid.width * owner.grid.height // BEHIND_SHARE
+            for key in list(self._costs):
+                n, cells = self._behind.get(key, (0, []))
+                if n + xs.shape[0] > most:  # cheaper built again from the layers when next asked
+                    self._behind.pop(key, None)
+                    del self._costs[key]
+                else:
+                    cells.append((xs, ys))
+                    self._behind[key] = (n + xs.shape[0], cells)
         else:
             self._costs.clear()
+            self._behind.clear()
         self._sight.clear()
         self._blocks = None
         self._extra.clear()
