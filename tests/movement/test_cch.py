@@ -342,3 +342,28 @@ def test_a_class_asked_after_several_edits_reads_only_their_cells(monkeypatch):
     _check_map(m, "foot")
     _metric_holds(cav, m.derived.cost_field("cavalry"))
     assert m.derived.prepared("cavalry") is cav and m.derived.prepared("foot") is foot
+
+
+@pytest.mark.parametrize("query_arcs", [False, True])
+def test_a_long_winding_path_unpacks_in_order(query_arcs):
+    # walls across the board, open at alternate ends: the path winds through every row (hundreds of cells,
+    # far more arcs than the unpacking's first buffers hold)
+    g = HexGrid(31, 29)
+    c = np.ones((29, 31))
+    for y in range(1, 29, 2):
+        if y % 4 == 1:
+            c[y, 1:] = INF
+        else:
+            c[y, :-1] = INF
+    c[5, 7] = 3.0
+    f = CostField.from_arrays(g, c)
+    cp = customized(g, f)
+    if query_arcs:
+        cp.build_query_arcs()
+    t = g.topology
+    p = cp.path(f, t.padded_id(0, 0), t.padded_id(30, 28))
+    want = dijkstra(g, c, [(0, 0)])[(30, 28)]
+    assert len(p.cells) > 350 and p.cost == want and _close(path_cost(g, c, None, p.cells), want)
+    assert p.cells[0] == (0, 0) and p.cells[-1] == (30, 28) and len(set(p.cells)) == len(p.cells)
+    steps = np.array([t.padded_id(*cell) for cell in p.cells], dtype=np.int64)
+    assert p.cost == walk_cost(steps, f.cell, f.edge, t.kernel_bundle)

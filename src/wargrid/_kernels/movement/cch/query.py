@@ -195,63 +195,115 @@ def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, ta
     each shortcut replaced by its two lower arcs through its middle node), the sum of its steps' input weights
     ``inp`` in path order (what walking it costs, summed as a search sums) and whether a step weighs nothing
     (only then can a cell come twice). ``fa`` / ``ba``: the query arcs' arc ids (empty: the query ran over
-    every arc, positions are arc ids)."""
+    every arc, positions are arc ids).
+
+    The arcs are replaced a level at a time (every arc waiting, then the lower arcs they gave), each level in
+    passes of one kind of read (the arcs' middles, then the middles' arc lists, then the searches in them):
+    a pass's reads do not wait for each other, so their cache misses overlap, where a depth-first walk reads
+    each arc only after the one above it. The arcs form a tree, read in order at the end."""
     # the chain's arcs, as (arc, direction 0 up / 1 down), in path order once the upward ones are reversed
     chain = np.empty((ls + lt, 2), dtype=np.int64)
     k = _chain_arcs(meet, ls, cs, by_depth, pf, fa, tails, 0, chain, 0)
     chain[:k] = chain[:k][::-1].copy()
     sp = _chain_arcs(meet, lt, ct, by_depth, pb, ba, tails, 1, chain, k)
     s = cs[0]
-    out = np.empty(64, dtype=np.int64)
-    out[0] = node_cell[s]
-    n = 1
-    cost = 0.0
-    zero = False
-    # (arc, direction, tail, head): the ends travel with the arc, so a pop reads only its middle
-    stack = np.empty((max(64, 2 * sp), 4), dtype=np.int64)
-    for c in range(sp):  # the stack pops the first arc first
-        a = chain[sp - 1 - c, 0]
-        stack[c, 0] = a
-        stack[c, 1] = chain[sp - 1 - c, 1]
-        stack[c, 2] = tails[a]
-        stack[c, 3] = up_head[a]
+    roots = sp
+    cap = max(64, 4 * roots)
+    # the tree: arc, direction, tail, head, first child (-1: a board step; its children: child, child + 1)
+    tree = np.empty((cap, 5), dtype=np.int64)
+    work = np.empty(cap, dtype=np.int64)
+    wmid = np.empty(cap, dtype=np.int64)
+    for c in range(roots):
+        a = chain[c, 0]
+        tree[c, 0] = a
+        tree[c, 1] = chain[c, 1]
+        tree[c, 2] = tails[a]
+        tree[c, 3] = up_head[a]
+        work[c] = c
+    n = roots
+    nw = roots
+    while nw > 0:
+        if n + 2 * nw > tree.shape[0]:
+            grown = np.empty((2 * (n + 2 * nw), 5), dtype=np.int64)
+            grown[:n] = tree[:n]
+            tree = grown
+        if 3 * nw > work.shape[0]:
+            w2 = np.empty(6 * nw, dtype=np.int64)
+            w2[:nw] = work[:nw]
+            work = w2
+            wmid = np.empty(6 * nw, dtype=np.int64)
+        for i in range(nw):  # the middles
+            j = work[i]
+            wmid[i] = mid[tree[j, 0], tree[j, 1]]
+        touched = 0
+        for i in range(nw):  # the middles' arc lists: their bounds, then every cache line of their heads
+            wm = wmid[i]
+            if wm >= 0:
+                for e in range(up_first[wm], up_first[wm + 1], 16):
+                    touched += up_head[e]
+        nn = nw  # the next level's arcs go after this one's in work
+        for i in range(nw):
+            j = work[i]
+            wm = wmid[i]
+            if wm < 0:
+                tree[j, 4] = -1
+                continue
+            dr = tree[j, 1]
+            u = tree[j, 2]
+            x = tree[j, 3]
+            au = find_arc(wm, u, up_first, up_head)
+            ax = find_arc(wm, x, up_first, up_head)
+            # u -> w -> x (up): (w, u) down, then (w, x) up; x -> w -> u (down): (w, x) down, then (w, u) up
+            first, second, fe, se = (au, ax, u, x) if dr == 0 else (ax, au, x, u)
+            tree[j, 4] = n
+            tree[n, 0] = first
+            tree[n, 1] = 1
+            tree[n, 2] = wm
+            tree[n, 3] = fe
+            tree[n + 1, 0] = second
+            tree[n + 1, 1] = 0
+            tree[n + 1, 2] = wm
+            tree[n + 1, 3] = se
+            work[nn] = n
+            work[nn + 1] = n + 1
+            nn += 2
+            n += 2
+        wmid[nw] = touched  # kept, so the reads that brought the lists into cache are too
+        work[:nn - nw] = work[nw:nn].copy()
+        nw = nn - nw
+    # the board steps in order: a depth-first walk of the tree (in cache), then their cells and weights
+    steps = np.empty(n, dtype=np.int64)
+    ns = 0
+    stack = np.empty(n + 2, dtype=np.int64)
+    sp = 0
+    for c in range(roots - 1, -1, -1):
+        stack[sp] = c
+        sp += 1
     while sp > 0:
         sp -= 1
-        a = stack[sp, 0]
-        dr = stack[sp, 1]
-        u = stack[sp, 2]
-        x = stack[sp, 3]
-        wm = mid[a, dr]
-        if wm < 0:
-            # a board step: down arcs end at their tail, up arcs at their head
-            if n >= out.shape[0]:
-                grown = np.empty(2 * out.shape[0], dtype=np.int64)
-                grown[:n] = out[:n]
-                out = grown
-            out[n] = node_cell[u if dr == 1 else x]
-            n += 1
-            wa = inp[a, dr]
-            cost += wa
-            zero |= wa == 0.0
-            continue
-        au = find_arc(wm, u, up_first, up_head)
-        ax = find_arc(wm, x, up_first, up_head)
-        if sp + 2 > stack.shape[0]:
-            grown2 = np.empty((2 * stack.shape[0], 4), dtype=np.int64)
-            grown2[:sp] = stack[:sp]
-            stack = grown2
-        # u -> w -> x (up): (w, u) down, then (w, x) up; x -> w -> u (down): (w, x) down, then (w, u) up
-        first, second, fe, se = (au, ax, u, x) if dr == 0 else (ax, au, x, u)
-        stack[sp, 0] = second
-        stack[sp, 1] = 0
-        stack[sp, 2] = wm
-        stack[sp, 3] = se
-        stack[sp + 1, 0] = first
-        stack[sp + 1, 1] = 1
-        stack[sp + 1, 2] = wm
-        stack[sp + 1, 3] = fe
-        sp += 2
-    return out[:n].copy(), cost, zero
+        j = stack[sp]
+        ch = tree[j, 4]
+        if ch < 0:
+            steps[ns] = j
+            ns += 1
+        else:
+            stack[sp] = ch + 1
+            stack[sp + 1] = ch
+            sp += 2
+    out = np.empty(ns + 1, dtype=np.int64)
+    out[0] = node_cell[s]
+    cost = 0.0
+    zero = False
+    for i in range(ns):
+        j = steps[i]
+        a = tree[j, 0]
+        dr = tree[j, 1]
+        # a board step: down arcs end at their tail, up arcs at their head
+        out[i + 1] = node_cell[tree[j, 2] if dr == 1 else tree[j, 3]]
+        wa = inp[a, dr]
+        cost += wa
+        zero |= wa == 0.0
+    return out, cost, zero
 
 
 @jit
