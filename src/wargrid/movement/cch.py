@@ -109,10 +109,18 @@ class QueryArcs(NamedTuple):
     else ranks (every arc)."""
 
 
-def _k() -> Any:
-    from .._kernels.movement import cch
+_KERNELS: Any = None
 
-    return cch
+
+def _k() -> Any:
+    """The kernels' module, imported on first use (``import wargrid`` compiles nothing) and kept: an import
+    statement costs about 3 µs a call, and a path makes two."""
+    global _KERNELS
+    if _KERNELS is None:
+        from .._kernels.movement import cch
+
+        _KERNELS = cch
+    return _KERNELS
 
 
 def structure(topo: Topology) -> Structure:
