@@ -367,3 +367,16 @@ def test_a_long_winding_path_unpacks_in_order(query_arcs):
     assert p.cells[0] == (0, 0) and p.cells[-1] == (30, 28) and len(set(p.cells)) == len(p.cells)
     steps = np.array([t.padded_id(*cell) for cell in p.cells], dtype=np.int64)
     assert p.cost == walk_cost(steps, f.cell, f.edge, t.kernel_bundle)
+
+
+@pytest.mark.parametrize("query_arcs", [False, True])
+def test_paths_through_steps_that_weigh_nothing(query_arcs):
+    # a path's predecessors are found after a cost-only search, each the nearest node below whose cost plus
+    # its arc's weight is the node's: with zero-cost steps many tie, every path must still walk and be optimal
+    g = HexGrid(8, 7)
+    c = np.random.default_rng(3).choice([0.0, 1.0, 2.0, INF], size=(7, 8), p=[0.4, 0.3, 0.2, 0.1])
+    f = CostField.from_arrays(g, c)
+    cp = customized(g, f)
+    if query_arcs:
+        cp.build_query_arcs()
+    _check(g, c, None, cp, f)

@@ -82,6 +82,19 @@ def _start(v, parent, chain, by_depth, dist, pred):
 
 @jit
 def query(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
+    """``_search`` for the cost (``pf`` / ``pb`` ``None``) or for a path: then the search keeps no predecessor
+    (a minimum and a store an arc, no branch) and ``_recover`` finds those of the path's nodes afterwards."""
+    best, meet, ls, lt = _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, None, None)
+    if pf is not None and pb is not None and meet >= 0:
+        found = _recover(meet, ls, cs, by_depth, df, fwd[0], fwd[1], fwd[2], pf)
+        if not (found and _recover(meet, lt, ct, by_depth, db, bwd[0], bwd[1], bwd[2], pb)):
+            # never (the node that set a cost qualifies); a search that keeps them regardless
+            best, meet, ls, lt = _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb)
+    return best, meet, ls, lt
+
+
+@helper
+def _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
     """Elimination-tree search from rank ``s`` to rank ``t``: ``(cost, meet, ls, lt)``, the meeting node as its
     depth (``-1``: unreachable) and the two chains' lengths (``cs`` / ``ct`` then hold them from each end up).
 
@@ -123,6 +136,47 @@ def query(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
         if dv < best:
             _up(u, dv, bf, bh, bw, db, pb)
     return best, meet, ls, lt
+
+
+@helper
+def _find_head(lo, hi, head, x, by_depth):
+    """The position in ``head[lo:hi]`` of head ``x`` (``-1``: none); heads ascend in rank, so descend in depth."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        h = head[mid]
+        if h == x:
+            return mid
+        if (h > x) if by_depth else (h < x):
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
+@helper
+def _recover(meet, n, chain, by_depth, dist, first, head, w, pred):
+    """After a search without predecessors: the predecessors of the nodes on the way from the chain's end up
+    to its node at depth ``meet`` only, each the nearest node below it whose cost plus its arc's weight is the
+    node's (the sum the search made, so the node that set the cost qualifies): ``False`` if one had none."""
+    i = n - 1 - meet
+    j = i - 1
+    while i > 0:
+        x = _at(i, n, chain, by_depth)
+        dx = dist[x]
+        while True:
+            if j < 0:
+                return False
+            dy = dist[_at(j, n, chain, by_depth)]
+            if dy <= dx:
+                y = chain[j]
+                e = _find_head(first[y], first[y + 1], head, x, by_depth)
+                if e >= 0 and dy + w[e] == dx:
+                    pred[x] = e
+                    break
+            j -= 1
+        i = j
+        j -= 1
+    return True
 
 
 @jit
