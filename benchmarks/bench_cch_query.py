@@ -3,7 +3,7 @@
     python benchmarks/bench_cch_query.py --rivers 0
     python benchmarks/bench_cch_query.py            # the generator's default rivers
 
-``Map.prepare(customizable=True)`` on ``generate(512, 512, kind="hex", seed=3)``
+``Map.prepare`` on ``generate(512, 512, kind="hex", seed=3)``
 and RoutingKit's CCH on the same arcs (``bench_weighted.rk_arcs``: every
 class's steps, foot's weights; its inertial-flow order is cached in
 ``--order-cache``, it takes minutes). Long random queries (more than 256 hex
@@ -54,7 +54,7 @@ def main() -> None:
     args = ap.parse_args()
     kw = {} if args.rivers is None else {"rivers": args.rivers}
     m = wargrid.generate(args.size, args.size, kind="hex", seed=args.seed, **kw)
-    cp = m.prepare(unit="foot", customizable=True, progress=False)
+    cp = m.prepare(unit="foot", progress=False)
     pairs = long_pairs(m, args.queries, 1)
     tail, head, weights = rk_arcs(m, list(m.terrains.classes))
     w = m.width

@@ -46,14 +46,14 @@ Sections (``--sections``):
   ``Pathfinder.resolve()`` (Dijkstra over the whole graph, no heuristic) and
   scipy's ``dijkstra``; median times and ratios; fields compared.
 - ``prepared``: only when the installed wargrid has ``Map.prepare``: build
-  time and bytes a cell of ``prepare(unit="foot")``, ``Map.path`` query median
+  time and bytes a cell (the class and the board's shared structure) of ``prepare(unit="foot")``, ``Map.path`` query median
   and worst (and the median over tcod's from the ``astar`` section), one
   bridge cell destroyed (``set_overlay([cell], None)``; on a board without
   bridges a road cell of the first query's path that has one) then that
   query again (edit +
   query time, answer checked against a fresh Dijkstra), and a
   100 x 100 ``distance_table`` (checked against 100 Dijkstra fields). The
-  table's and the repair's kernels are loaded first (a small table; an edit
+  table's and the partial customization's kernels are loaded first (a small table; an edit
   of another query's path, undone), as ``wargrid.warm_up`` does at a
   server's start: the times are a warm process's.
 - ``routingkit``: wargrid's prepared queries against RoutingKit's customizable
@@ -65,9 +65,9 @@ Sections (``--sections``):
   every cost compared with Dijkstra's. RoutingKit's preprocessing is its
   inertial-flow nested-dissection order over the cells' coordinates, the
   structure and the first customization; a further class is one customization
-  (``CCHMetric``) against one ``Map.prepare(unit=...)``. With
-  ``--customizable`` a class is customized only (queries then search every
-  arc, as RoutingKit's do): 50 queries are timed so, then the first class's
+  (``CCHMetric``) against one ``Map.prepare(unit=...)`` (a customization on
+  the board's shared structure). A class is customized only (queries then
+  search every arc, as RoutingKit's do): 50 queries are timed so, then the first class's
   query arcs are built (``build_query_arcs``, timed apart; the preprocessing
   row plus it is the first class's whole preparation) and the rest of the
   rows are that class's. Query with path:
@@ -79,7 +79,7 @@ Sections (``--sections``):
   ``CCHMetricPartialUpdater.apply`` on the arcs into the cell, then the query
   (the binding refuses an update while a query object lives, so the query
   object is made between the two, untimed); each edit undone after. Bytes a
-  cell: ``PreparedPaths.bytes``; RoutingKit's resident-memory growth over its
+  cell: the class's ``bytes`` plus the shared ``structure.bytes``; RoutingKit's resident-memory growth over its
   preprocessing.
 """
 
@@ -316,8 +316,8 @@ def bench_field(name, m, queries, peers, problems, repeats: int) -> dict:
 
 
 def bench_prepared(name, m, queries, problems, table: int) -> dict:
-    prep = m.prepare(unit="foot")
-    row = {"board": name, "build": prep.build_seconds, "bpc": prep.bytes / m.grid.mask.sum()}
+    prep = m.prepare(unit="foot")  # the board's structure and the class's customization
+    row = {"board": name, "build": prep.build_seconds, "bpc": (prep.bytes + prep.structure.bytes) / m.grid.mask.sum()}
     a0, b0, _ = queries[0]
     m.path(a0, b0, unit="foot")
     tq = []
@@ -342,7 +342,7 @@ def bench_prepared(name, m, queries, problems, table: int) -> dict:
     if tab.shape != want.shape or not np.allclose(tab, want, rtol=1e-9, atol=0) or not np.array_equal(np.isinf(tab), np.isinf(want)):
         problems.append(f"{name}: distance_table differs from Dijkstra")
     # an edit: one bridge cell destroyed (a road cell of the query's path where the board has no
-    # bridge), then that query again: the first query with such a cell; the repair's kernels are
+    # bridge), then that query again: the first query with such a cell; the partial customization's kernels are
     # loaded first by one untimed edit on the next such query's path, undone
     edits = []
     for a, b, _ in queries:
@@ -395,10 +395,6 @@ def rk_arcs(m, units):
     return keys // n, keys % n, weights
 
 
-PREPARE: dict = {}
-"""Options of the routingkit section's ``Map.prepare`` calls (``--customizable``)."""
-
-
 def rss_bytes() -> int:
     with open("/proc/self/status") as f:
         for line in f:
@@ -431,28 +427,24 @@ def bench_routingkit(name, m, queries, problems, table: int, edits: int) -> dict
     row.update(rk_order=t1 - t0, rk_struct=t2 - t1, rk_custom=t3 - t2, rk_prep=t3 - t0,
                rk_bpc=(rss_bytes() - r0) / m.grid.mask.sum())
     t0 = time.perf_counter()
-    pp = m.prepare(unit="foot", **PREPARE)
-    shared = getattr(getattr(pp, "structure", None), "bytes", 0)  # a customizable board's shared part
+    pp = m.prepare(unit="foot")
+    shared = pp.structure.bytes  # the board's part, shared by every class
     row.update(prep=time.perf_counter() - t0, bpc=(pp.bytes + shared) / m.grid.mask.sum())
-    slow_path = slow_dist = float("nan")
-    if hasattr(pp, "build_query_arcs"):
-        # a customized class answers at once over every arc (as RoutingKit's metric does); its query arcs
-        # (a perfect customization) are built while a game loads, or bought by the queries themselves
-        tp, td = [], []
-        for a, b, _ in queries[:50]:
-            tp.append(timed(m.path, a, b, unit="foot")[0])
-            td.append(timed(m.distance, a, b, unit="foot")[0])
-        slow_path, slow_dist = ms(tp), ms(td)
-        t0 = time.perf_counter()
-        pp.build_query_arcs()
-        row.update(query_arcs=time.perf_counter() - t0)
-        row.update(bpc=(pp.bytes + shared) / m.grid.mask.sum())
-    row.update(path_every_arc=slow_path, dist_every_arc=slow_dist)
-    # further classes: a whole prepare each for wargrid, a customization each for RoutingKit
+    # a customized class answers at once over every arc (as RoutingKit's metric does); its query arcs
+    # (a perfect customization) are built while a game loads, or bought by the queries themselves
+    tp, td = [], []
+    for a, b, _ in queries[:50]:
+        tp.append(timed(m.path, a, b, unit="foot")[0])
+        td.append(timed(m.distance, a, b, unit="foot")[0])
+    t0 = time.perf_counter()
+    pp.build_query_arcs()
+    row.update(query_arcs=time.perf_counter() - t0, bpc=(pp.bytes + shared) / m.grid.mask.sum())
+    row.update(path_every_arc=ms(tp), dist_every_arc=ms(td))
+    # further classes: a customization each, on the shared structure (wargrid) or the CCH (RoutingKit)
     further, rk_further = [], []
     for unit in classes[1:]:
         wu = class_weights[unit]
-        dt, _ = timed(m.prepare, unit=unit, **PREPARE)
+        dt, _ = timed(m.prepare, unit=unit)
         further.append(dt)
         t0 = time.perf_counter()
         other = rk.CCHMetric(cch, wu.tolist())
@@ -617,10 +609,8 @@ def main() -> None:
                     help="comma-separated subset of astar,field,prepared,routingkit")
     ap.add_argument("--edits", type=int, default=50, help="random one-cell edits a board (routingkit section)")
     ap.add_argument("--customizable", action="store_true",
-                    help="the routingkit section prepares with Map.prepare(customizable=True)")
+                    help="ignored: every prepared structure is customizable (kept for the commands recorded in docs/)")
     args = ap.parse_args()
-    if args.customizable:
-        PREPARE["customizable"] = True
 
     import wargrid
 

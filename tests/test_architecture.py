@@ -18,7 +18,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # Private modules at the top of the library that every package may use.
-SHARED_PRIVATE = {"wargrid._display", "wargrid._deprecation", "wargrid._scratch", "wargrid._validate", "wargrid._files", "wargrid._budget", "wargrid._xml", "wargrid._extras", "wargrid._progress", "wargrid._hugepages", "wargrid._kernels", "wargrid._kernels._jit"}
+SHARED_PRIVATE = {"wargrid._display", "wargrid._deprecation", "wargrid._scratch", "wargrid._validate", "wargrid._files", "wargrid._budget", "wargrid._xml", "wargrid._extras", "wargrid._progress", "wargrid._kernels", "wargrid._kernels._jit"}
 
 CAPABILITIES = ("movement", "sight", "territory", "rts", "tactics", "grids", "render")
 
@@ -198,7 +198,7 @@ def tile_shape_decoding(mods: dict[str, Module]) -> list[str]:
 
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in (
     "errors",
-    "_validate _budget _progress _extras _files _xml _hugepages _display _deprecation _scratch",
+    "_validate _budget _progress _extras _files _xml _display _deprecation _scratch",
     "_kernels",
     "terrain",
     "grids",

@@ -41,28 +41,18 @@ def _movement(m: Map, kind: str) -> None:
 
 
 def _prepared(m: Map) -> None:
-    """The prepared structure's kernels: build, query, table, and the repair after a raising edit."""
-    from .movement.cch import CustomizedPaths
-    from .movement.prepared import prepare
-
-    m.prepare(progress=False)
-    core = prepare(m.grid, m.cost_field(), progress=False, core=30)  # a board this small has no core otherwise
-    core.path(core.costs, m.grid.topology.padded_id(0, 0), m.grid.topology.padded_id(11, 9))
-    path = m.path((0, 0), (11, 9))
-    m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7), (9, 1)])
-    if path is not None:
-        m.set_terrain([path.cells[len(path.cells) // 2]], "hills")  # dearer: the hierarchy repairs
-        m.path((0, 0), (11, 9))
-    cp = m.prepare(progress=False, customizable=True)  # the customizable structure: query, table, an edit customized in
+    """The prepared structure's kernels: build, query over every arc and over the query arcs, table, an edit."""
+    cp = m.prepare(progress=False)
     m.path((0, 0), (11, 9))  # over every arc, until queries have paid for the query arcs
-    if isinstance(cp, CustomizedPaths):
-        cp.build_query_arcs()
-    m.path((0, 0), (11, 9))
     m.distance((0, 0), (11, 9))
     m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7)])
-    m.set_terrain([(5, 5)], "water")
+    cp.build_query_arcs()
     m.path((0, 0), (11, 9))
-    m.distance((0, 0), (11, 9))  # the cost-only search over every arc
+    m.distance((0, 0), (11, 9))
+    m.distance_table([(0, 0), (5, 5)], [(11, 9), (3, 7), (9, 1)])
+    m.set_terrain([(5, 5)], "water")  # an edit customized in
+    m.path((0, 0), (11, 9))
+    m.distance((0, 0), (11, 9))
 
 
 def _sight(m: Map, kind: str) -> None:

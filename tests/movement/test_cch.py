@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from movement_oracle import boards, costs_of, dijkstra, grids, path_cost
 from test_prepared import _check_map, _edit, _random_map
 from wargrid import HexGrid, Map, SquareGrid
-from wargrid._kernels.movement.ch import walk_cost
+from wargrid._kernels.movement.steps import walk_cost
 from wargrid.costs import CostField
 from wargrid._kernels.movement.cch import depths, find_arc
 from wargrid.movement.cch import _exact32, _fits32, _metric, customized, structure
@@ -198,12 +198,12 @@ def test_square8_corner_rule_and_a_wall_raised_then_opened():
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
-def test_a_map_prepared_customizable_stays_exact_after_random_edits(data):
+def test_a_map_prepared_for_two_classes_stays_exact_after_random_edits(data):
     g = data.draw(grids(max_side=6))
     m = _random_map(data, g)
     unit = data.draw(st.sampled_from(["foot", "cavalry"]))
-    pp = m.prepare(unit=unit, progress=False, customizable=True)
-    other = m.prepare(unit="cavalry" if unit == "foot" else "foot", progress=False, customizable=True)
+    pp = m.prepare(unit=unit, progress=False)
+    other = m.prepare(unit="cavalry" if unit == "foot" else "foot", progress=False)
     assert pp.structure is other.structure
     _check_map(m, unit)
     for _ in range(data.draw(st.integers(1, 3))):
@@ -212,13 +212,13 @@ def test_a_map_prepared_customizable_stays_exact_after_random_edits(data):
     assert m.derived.prepared(unit) is pp or m.derived.prepared(unit).structure is not pp.structure
 
 
-def test_map_prepare_customizable_shares_the_board_and_answers_after_a_bridge_falls():
+def test_map_prepare_shares_the_board_and_answers_after_a_bridge_falls():
     m = Map(HexGrid(9, 7))
     m.set_terrain([(4, y) for y in range(7)], "water")
     m.set_overlay([(4, 3)], "bridge")
     seen = []
-    foot = m.prepare(unit="foot", customizable=True, progress=lambda d, t: seen.append((d, t)))
-    cav = m.prepare(unit="cavalry", customizable=True, progress=False)
+    foot = m.prepare(unit="foot", progress=lambda d, t: seen.append((d, t)))
+    cav = m.prepare(unit="cavalry", progress=False)
     assert foot.structure is cav.structure and seen[-1] == (2, 2)
     assert foot.bytes > 0 and foot.arcs > 0 and not foot.stale
     p = m.path((0, 3), (8, 3), unit="foot")
@@ -232,8 +232,7 @@ def test_map_prepare_customizable_shares_the_board_and_answers_after_a_bridge_fa
     t = m.distance_table([(0, 3), (8, 6)], [(8, 3), (0, 0)], unit="foot")
     f = m.distance_field((0, 3), unit="foot")
     assert t[0].tolist() == [f[3, 8], f[0, 0]]
-    m.prepare(unit="foot", progress=False)  # the default structure again
-    assert not hasattr(m.derived.prepared("foot"), "structure")
+    assert m.prepare(unit="foot", progress=False).structure is foot.structure  # customized again, same board
 
 
 def test_float32_weights_where_exact_and_widened_by_an_edit_that_would_round():

@@ -1,4 +1,5 @@
-"""Prepared exact queries (``wargrid.movement.prepared``): every answer equals Dijkstra's, before and after edits."""
+"""Prepared exact queries (``wargrid.movement.prepared``): every answer equals Dijkstra's, before and after edits;
+the memory guard; ``Map.prepare``'s options."""
 
 from __future__ import annotations
 
@@ -6,9 +7,6 @@ import math
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from unittest import mock
 
 import numpy as np
 import pytest
@@ -21,7 +19,7 @@ from wargrid import HexGrid, Map, SquareGrid, TerrainTable
 from wargrid.movement import prepared as prep
 from wargrid.movement.prepared import PrepareMemoryError, distance_table, prepare
 
-pytestmark = pytest.mark.slow  # the prepared structure: big kernels to compile and world-size sweeps
+pytestmark = pytest.mark.slow  # the prepared structure's kernels compile for tens of seconds from cold
 
 
 INF = math.inf
@@ -32,25 +30,15 @@ def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
 
-@contextmanager
-def _core_labels(on: bool) -> Iterator[None]:
-    """Hub labels over the core (whatever their size) or none (the core's A*)."""
-    old = prep.LABEL_CORE_MAX, prep.LABEL_BYTES
-    prep.LABEL_CORE_MAX, prep.LABEL_BYTES = (old[0], 1 << 20) if on else (0, old[1])
-    try:
-        yield
-    finally:
-        prep.LABEL_CORE_MAX, prep.LABEL_BYTES = old
-
-
 @pytest.mark.slow
 @settings(max_examples=80, deadline=None)
-@given(board=boards(max_side=7), core=st.sampled_from([None, 0, 1, 5, 20, 100]), labels=st.booleans())
-def test_every_prepared_answer_equals_dijkstra(board, core, labels):
+@given(board=boards(max_side=7), shared=st.booleans())
+def test_every_prepared_answer_equals_dijkstra(board, shared):
     g, cost, e = board
     f = costs_of(g, cost, e)
-    with _core_labels(labels):
-        pp = prepare(g, f, progress=False, core=core)
+    pp = prepare(g, f, progress=False)
+    if shared:  # a class customized on a structure built for another
+        pp = prepare(g, f, progress=False, shared=prepare(g, costs_of(g, np.ones(g.shape), None), progress=False).structure)
     topo = g.topology
     cells = list(g.cells())
     for a in cells:
@@ -133,10 +121,7 @@ def test_map_stays_exact_after_random_edits(data):
     g = data.draw(grids(max_side=6))
     m = _random_map(data, g)
     unit = data.draw(st.sampled_from(["foot", "cavalry"]))
-    # a core of none, some or every node: core_size reads CORE_FRACTION when called, patched for this build only
-    fraction = data.draw(st.sampled_from([prep.CORE_FRACTION, 0.2, 1.0]))
-    with mock.patch.object(prep, "CORE_FRACTION", fraction):
-        m.prepare(unit=unit, progress=False)
+    m.prepare(unit=unit, progress=False)
     _check_map(m, unit)
     for _ in range(data.draw(st.integers(1, 3))):
         _edit(data, m)
@@ -155,7 +140,6 @@ def _river_map():
 def test_bridge_destroyed_then_rebuilt_and_a_road():
     m = _river_map()
     pp = m.prepare(unit="foot")
-    pp.build_seconds = math.inf  # no rebuild by the rent-or-buy rule (a cold kernel's load counts as fallback time)
     p = m.path((0, 3), (8, 3), unit="foot")
     assert (4, 3) in p.cells and _close(p.cost, m.distance_field((0, 3), unit="foot")[3, 8])
     m.set_overlay([(4, 3)], None)  # the bridge is destroyed: only a rise of costs
@@ -169,14 +153,16 @@ def test_bridge_destroyed_then_rebuilt_and_a_road():
     assert _close(m.distance((0, 0), (8, 6), unit="foot"), m.distance_field((0, 0), unit="foot")[6, 8])
 
 
-def test_a_stale_structure_is_rebuilt():
+def test_prepare_again_customizes_the_current_costs_on_the_same_structure():
     m = _river_map()
     pp = m.prepare(unit="foot")
     m.set_overlay([(2, 2)], "road")
-    pp.note_fallback(pp.build_seconds + 1.0)
-    assert pp.stale
-    again = m.derived.prepared("foot")
-    assert again is not pp and again.costs is m.cost_field(unit="foot") and not again.stale
+    again = m.prepare(unit="foot", progress=False)
+    assert again is not pp and again.structure is pp.structure and again.costs is m.cost_field(unit="foot")
+    assert m.derived.prepared("foot") is again and not again.stale
+    m.set_terrain([(0, 0)], "water")  # a new terrain table drops the classes, not the board's structure
+    m.set_terrains(m.terrains)
+    assert m.prepare(unit="foot", progress=False).structure is pp.structure
 
 
 def test_prepared_path_on_a_square8_corner_rule_board():
@@ -196,10 +182,19 @@ def test_result_attributes_and_progress():
     m = _river_map()
     pp = m.prepare(unit="cavalry", progress=lambda done, total: seen.append((done, total)))
     assert pp.unit == "cavalry" and pp.bytes > 0 and pp.build_seconds >= 0 and pp.arcs > 0
-    total = seen[0][1]
-    assert all(t == total for _, t in seen) and total == 2 * int(np.isfinite(pp.costs.cell).sum())
-    done = [d for d, _ in seen]
-    assert done[0] == 0 and done[-1] == total and done == sorted(done) and len(set(done)) == len(done) > 2
+    assert pp.structure.bytes > 0 and not pp.stale
+    assert seen == [(0, 2), (1, 2), (2, 2)]  # the board's structure, then the class's customization
+    seen.clear()
+    m.prepare(unit="foot", progress=lambda done, total: seen.append((done, total)))  # the structure is shared
+    assert seen[0] == (0, 2) and seen[-1] == (2, 2)
+
+
+def test_customizable_is_deprecated_and_ignored():
+    m = _river_map()
+    with pytest.warns(DeprecationWarning, match="customizable"):
+        pp = m.prepare(unit="foot", progress=False, customizable=False)
+    with pytest.warns(DeprecationWarning, match="customizable"):
+        assert m.prepare(unit="cavalry", progress=False, customizable=True).structure is pp.structure
 
 
 def test_bad_input():
@@ -218,6 +213,9 @@ def test_bad_input():
         m.distance((0, 0), (0, 7))
     with pytest.raises(TypeError, match="CostField"):
         prepare(m.grid, np.ones((7, 9)))
+    other = prepare(HexGrid(4, 4), costs_of(HexGrid(4, 4), np.ones((4, 4)), None), progress=False)
+    with pytest.raises(ValueError, match="another board"):
+        prepare(m.grid, m.cost_field(unit="foot"), shared=other.structure)
 
 
 def test_memory_is_refused_before_allocating(monkeypatch):
@@ -228,27 +226,15 @@ def test_memory_is_refused_before_allocating(monkeypatch):
         Map(HexGrid(30, 30)).prepare(unit="foot")
 
 
-@pytest.mark.parametrize("room", [1, prep.REPAIR_STACK])
-def test_repairs_after_raising_edits_equal_dijkstra_whatever_room_the_walk_starts_with(monkeypatch, room):
-    # the repair's potential walks the upward arcs on a stack that grows when short (a room of 1: at nearly every cell)
-    monkeypatch.setattr(prep, "REPAIR_STACK", room)
-    m = wargrid.generate(22, 18, kind="hex", seed=7)
-    m.prepare(unit="foot", progress=False)
-    rng = np.random.default_rng(room)
-    cells = [c for c in m.grid.cells() if math.isfinite(m.costs(unit="foot")[c[1], c[0]])]
-    repaired = 0
-    for _ in range(6):
-        a, b = (cells[int(i)] for i in rng.choice(len(cells), 2, replace=False))
-        p = m.path(a, b, unit="foot")
-        if p is None or len(p.cells) < 4:
-            continue
-        m.set_terrain([p.cells[len(p.cells) // 2]], "mountains")  # dearer or impassable: costs only rise
-        before = m.derived.prepared("foot").fallback_seconds
-        q = m.path(a, b, unit="foot")
-        repaired += m.derived.prepared("foot").fallback_seconds > before
-        want = m.distance_field(a, unit="foot")[b[1], b[0]]
-        assert (q is None and want == INF) or _close(q.cost, want)
-    assert repaired > 0  # the repair ran
+@pytest.mark.parametrize("make", [lambda s: HexGrid(s, s), lambda s: SquareGrid(s, s),
+                                  lambda s: SquareGrid(s, s, diagonal=True), lambda s: HexGrid(s, s // 2 + 1)])
+@pytest.mark.parametrize("side", [1, 2, 5, 17, 64, 150])
+def test_the_memory_estimate_bounds_the_structure_built(make, side):
+    g = make(side)
+    pp = prepare(g, costs_of(g, np.ones(g.shape), None), progress=False)
+    assert pp.arcs <= prep.arcs_bound(g.width * g.height)
+    assert prep._need_bytes(g.topology, None) >= pp.structure.bytes + pp.bytes
+    assert prep._need_bytes(g.topology, pp.structure) >= pp.bytes
 
 
 def test_memory_left_by_a_cgroup_refuses_the_build(monkeypatch):

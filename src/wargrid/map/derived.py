@@ -12,14 +12,11 @@
 - the sight boards (with and without elevation) and the sight-blocking layer,
 - ``extra``: any other structure a capability prepares from the cost fields
   (keyed by the caller; dropped on every edit),
-- the prepared path structures (``PreparedPaths``) of the classes
-  ``Map.prepare`` was asked for. They are **kept** across edits: each one
-  compares the current cost field with the one it was built from and stays
-  exact (see ``wargrid.movement.prepared``: untouched or only dearer paths
-  are answered by it, A* with its distances as potential repairs the rest,
-  the plain search answers once a cost got cheaper); once the queries have
-  spent as long outside it as a build takes (``stale``), the next use
-  rebuilds it from the current field.
+- the board's customizable hierarchy (``wargrid.movement.cch.Structure``,
+  built by the first ``Map.prepare``) and each prepared class's
+  customization of it (``CustomizedPaths``). They are **kept** across
+  edits: terrain and overlay edits tell each class which cells changed, and
+  the class customizes them in before its next query, so it stays exact.
 
 ``Map`` calls ``Derived.after_edit`` once per edit, under the map's lock; it
 is the only place that decides what survives an edit. Nothing here is
@@ -30,17 +27,16 @@ and rebuilds what it is asked for.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from typing import Callable, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from .._progress import Progress, reporter
+from .._progress import Progress
 from ..costs import CostField
 from ..grids.boards import Grid
-from ..movement.cch import CustomizedPaths, Structure, structure
+from ..movement.cch import Structure
 from ..movement.prepared import Prepared, prepare as _prepare
 from ..movement.zones import ZoneChange, ZoneState
 from ..sight.board import SightBoard, prepare
@@ -135,7 +131,7 @@ class Derived:
         ys = np.concatenate([c[1] for c in cells])
         new = self._costs[key] = self._owner._patch_cost_field(f, xs, ys, key[1])
         pp = self._prepared.get(key[0])
-        if key[1] == "stop" and isinstance(pp, CustomizedPaths):  # the field Map.prepare customizes
+        if key[1] == "stop" and pp is not None:  # the field Map.prepare customizes
             pp.hint(f, new, (ys + 1) * self._owner.grid.topology.pw + xs + 1)  # the cells it reads again
         return new
 
@@ -188,34 +184,18 @@ class Derived:
         return board
 
     # -- prepared path structures ---------------------------------------------------------------
-    def prepare(self, unit: str, progress: Progress = True, customizable: bool | None = None) -> Prepared:
-        """Build (again) the prepared path structure of class ``unit`` from its current cost field
-        (``customizable``: a customized one on the board's shared structure; ``None``: as the last one)."""
+    def prepare(self, unit: str, progress: Progress = True) -> Prepared:
+        """Customize (again) the board's hierarchy for class ``unit``'s current cost field; the board's structure
+        is built by the first call and shared by every class."""
         with self.lock:
-            if customizable is None:
-                customizable = isinstance(self._prepared.get(unit), CustomizedPaths)
-            grid = self._owner.grid
-            pp: Prepared
-            if customizable:
-                with reporter(progress, 2, f"prepare {unit}", unit="step") as tick:
-                    t0 = time.perf_counter()
-                    st = self._structure
-                    if st is None:
-                        st = self._structure = structure(grid.topology)
-                    tick(1)
-                    pp = CustomizedPaths(st, self.cost_field(unit), time.perf_counter() - t0)
-                    tick(2)
-            else:
-                pp = _prepare(grid, self.cost_field(unit), progress=progress)
+            pp = _prepare(self._owner.grid, self.cost_field(unit), progress=progress, shared=self._structure)
+            self._structure = pp.structure
             self._prepared[unit] = pp
         return pp
 
     def prepared(self, unit: str) -> Prepared | None:
-        """The prepared structure of ``unit`` (``None``: never prepared); rebuilt first when ``stale``."""
-        pp = self._prepared.get(unit)
-        if pp is not None and pp.stale and pp.costs is not self.cost_field(unit):
-            pp = self.prepare(unit)
-        return pp
+        """The prepared structure of ``unit`` (``None``: never prepared)."""
+        return self._prepared.get(unit)
 
     # -- other prepared structures ----------------------------------------------------------
     def extra(self, key: object, build: Callable[[], T]) -> T:
@@ -249,7 +229,7 @@ class Derived:
         no one reads after the edit is not copied); elevation and edge edits
         rebuild them.
         Zones are updated locally; prepared path structures are kept (each
-        compares fields at its next query); sight and other prepared
+        customizes the changed cells in at its next query); sight and other prepared
         structures are dropped. Returns the zone changes, for the map to announce.
         """
         owner = self._owner

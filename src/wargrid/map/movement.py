@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -241,24 +242,20 @@ class MovementQueries(MapCore):
         """
         return clearance_map(self.grid, self.cost_field(unit=unit))
 
-    def prepare(self, *, unit: str | None = None, progress: Progress = True, customizable: bool = False) -> Prepared:
-        """Prepare exact fast path and distance queries for ``unit`` (a contraction hierarchy; see ``wargrid.movement.prepared``).
+    def prepare(self, *, unit: str | None = None, progress: Progress = True,
+                customizable: bool | None = None) -> Prepared:
+        """Prepare exact fast path and distance queries for ``unit`` (a customizable contraction hierarchy; see ``wargrid.movement.cch``).
 
         ``path``, ``paths``, ``distance`` and ``distance_table`` use it from
-        then on, and stay exact after edits: a query on the edited map
-        repairs the answer (or searches) and the structure is rebuilt once
-        those repairs have cost as much as a build. Calling ``prepare`` again
-        rebuilds it from the current costs.
-
-        With ``customizable=True`` the structure is a customizable one
-        (``wargrid.movement.cch``): the board's order and shortcut structure
-        are built once and shared by every class prepared so, each class
-        costs a customization only, and an edit is customized in before the
-        next query (exact whether costs rose or fell). It holds several times
-        the memory of the default structure. Its queries search every arc
-        until they have cost as much as the query arcs that speed them up,
-        which are then built; ``build_query_arcs()`` on the returned
-        structure builds them at once.
+        then on. The board's order and shortcut structure are built by the
+        first call and shared by every class prepared after it, so each
+        further class costs a customization only; an edit (cheaper or
+        dearer) is customized in before the next query, so answers stay
+        exact without a rebuild. Queries search every arc until they have
+        cost as much as the query arcs that speed them up, which are then
+        built; ``build_query_arcs()`` on the returned structure builds them
+        at once. Calling ``prepare`` again customizes the class again from
+        its current costs.
 
         Parameters
         ----------
@@ -269,15 +266,16 @@ class MovementQueries(MapCore):
             takes more than a second; ``False`` or ``None``: nothing; a
             callable is called as ``progress(done, total)`` with integer
             counts (``done`` never decreasing, the last call ``done ==
-            total``); one unit is a passable cell ordered or contracted
-            (customizable: the board's structure, then the class's customization).
-        customizable : bool, default False
-            A customizable structure (see above) instead of a hierarchy of this class's field alone.
+            total``): two steps, the board's structure and the class's
+            customization.
+        customizable : bool, optional
+            Deprecated, ignored: every prepared structure is customizable
+            (a ``DeprecationWarning`` when given).
 
         Returns
         -------
-        PreparedPaths or CustomizedPaths
-            The structure (``build_seconds``, ``bytes``, ``arcs``); the map keeps it.
+        CustomizedPaths
+            The structure (``build_seconds``, ``bytes``, ``arcs``, ``structure``); the map keeps it.
 
         Raises
         ------
@@ -298,10 +296,15 @@ class MovementQueries(MapCore):
         >>> pp.unit, m.path((0, 2), (6, 2), unit="foot").cost == m.distance((0, 2), (6, 2), unit="foot")
         ('foot', True)
         >>> seen[0], seen[-1]
-        ((0, 90), (90, 90))
+        ((0, 2), (2, 2))
+        >>> m.prepare(unit="cavalry").structure is pp.structure
+        True
         """
         name = self.unit_class(unit)
-        return self.derived.prepare(name, check_progress(progress), bool(customizable))
+        if customizable is not None:
+            warnings.warn("Map.prepare(customizable=...) is deprecated and ignored: every prepared structure is "
+                          "customizable now; drop the argument", DeprecationWarning, stacklevel=2)
+        return self.derived.prepare(name, check_progress(progress))
 
     def distance(self, a: Cell, b: Cell, *, unit: str | None = None, size: int = 1) -> float:
         """The cheapest cost for ``unit`` from cell ``a`` to cell ``b`` (``(x, y)``), ``inf`` when unreachable.
@@ -349,8 +352,8 @@ class MovementQueries(MapCore):
     ) -> np.ndarray:
         """``(len(sources), len(targets))`` cheapest costs for ``unit`` from every source to every target (``inf``: unreachable).
 
-        Uses the prepared structure when ``prepare`` built one (see
-        ``wargrid.movement.prepared.distance_table``).
+        Uses the prepared structure when ``prepare`` built one (buckets along
+        the elimination tree; see ``wargrid.movement.prepared.distance_table``).
 
         Parameters
         ----------

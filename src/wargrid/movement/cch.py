@@ -39,7 +39,6 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .. import _budget
 from .._scratch import per_thread
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
@@ -150,7 +149,7 @@ def structure(topo: Topology) -> Structure:
 
 
 METRIC_BYTES_PER_ARC = 64
-"""A class's peak bytes an arc while it is customized, float64 weights: input, weights and middles (40), the
+"""A class's peak bytes an arc while it is customized (``prepared.prepare``'s memory guard), float64 weights: input, weights and middles (40), the
 perfect customization's copy of the weights and its marks (17), the query arcs (about a quarter of the
 directions). ``float32`` weights (``_exact32``) need 16 bytes less."""
 
@@ -198,9 +197,6 @@ def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float
     """A class's customized metric and its ``float32`` bound (``_exact32``; ``(0.0, 0.0)``: ``float64``)."""
     k = _k()
     arcs = st.up_head.shape[0]
-    _budget.check_memory(arcs * METRIC_BYTES_PER_ARC, what="Map.prepare(customizable=True)", name="board",
-                         value=f"{costs.topology.width} x {costs.topology.height}",
-                         hint="prepare without customizable=True (a structure a few times smaller)")
     steps = k.step_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle)
     exact = _exact32(steps, int(st.parent.shape[0]))
     return _customize(st, steps, np.dtype(np.float32 if exact[1] else np.float64)), exact

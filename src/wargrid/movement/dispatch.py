@@ -19,11 +19,10 @@ In order:
    corner rule 'no-obstacle', no wrap, one cost everywhere, no edge costs,
    weight 1, no stop cells, not ``nearest``, and open ground enough:
    ``jps.OPEN_FRACTION_FOR_JPS``); A* everywhere else;
-   before it, a prepared structure (``prepared.PreparedPaths``, passed by
+   before it, a prepared structure (``prepared.Prepared``, passed by
    ``Map`` once ``Map.prepare`` built one) answers the common query (weight
-   1, no stop cells, not ``nearest``, ``search='auto'``) when it can do so
-   exactly; when it cannot (a cost got cheaper since it was built) the
-   search below answers and its time is counted toward a rebuild.
+   1, no stop cells, not ``nearest``, ``search='auto'``), exactly, edits
+   included (it customizes them in first).
 
 ``size`` > 1 (a unit bigger than one cell, see ``wargrid.movement.clearance``)
 swaps the cost field for the footprint field of that size before step 1; the
@@ -60,7 +59,7 @@ from ..grids.boards import Grid
 from ._array_cache import ArrayCache, cached, remember
 from .clearance import check_size, footprint_costs
 from .jps import jps_path, jps_pays
-from .prepared import UNANSWERED as _UNANSWERED, Prepared
+from .prepared import Prepared
 from .search import SEARCH_BYTES_PER_CELL, Path, check_weight, jps_applies, search_checked, stop_array
 from .zones import ZoneState
 
@@ -149,9 +148,7 @@ def dispatch_path(
     if consult:
         assert prepared is not None
         got = prepared.path(costs, s, t)
-        if got is not _UNANSWERED:
-            return _reachable(got if got is None or got.grid is not None else replace(got, grid=grid))
-        t0 = time.perf_counter()
+        return _reachable(got if got is None or got.grid is not None else replace(got, grid=grid))
     st = stop_array(grid, stop)
     use_jps = jps_applies(topo, costs, weight, nearest, st)
     if search == "jps" and not use_jps:
@@ -163,9 +160,6 @@ def dispatch_path(
         found = jps_path(grid, costs, s, t)
     else:
         found = search_checked(grid, costs, start, goal, weight, nearest, stop)
-    if consult:
-        assert prepared is not None
-        prepared.note_fallback(time.perf_counter() - t0)
     return _reachable(found)
 
 
@@ -195,9 +189,7 @@ def shortest_distance(
     s = topo.padded_id(*start)
     t = topo.padded_id(*goal)
     if prepared is not None and s != t and costs.cell[s] < np.inf and costs.cell[t] < np.inf:
-        got = prepared.distance(costs, s, t)
-        if got is not _UNANSWERED:
-            return float(got)
+        return float(prepared.distance(costs, s, t))
     return _cost_of(dispatch_path(grid, costs, start, goal, zones=zones, prepared=prepared))
 
 

@@ -1,13 +1,15 @@
-"""Dijkstra fields: the general kernel, the plain one (4-ary heap) and the FIFO-queue one for uniform boards.
+"""Dijkstra fields: the general kernel, the plain one (4-ary heap) and the FIFO-queue one for uniform boards;
+and a Dijkstra that stops once given targets are settled (``dijkstra_targets``: unprepared distance tables).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import helper, jit
 from .heap import key_up
-from .steps import INF, _U, corner_pass, parity_slot, slot_base, step_xy, topo_info
+from .keyheap import _hpop, _hpush, reach
+from .steps import INF, _U, corner_ok, corner_pass, parity_slot, slot_base, step_to, step_xy, topo_info
 
 
 @jit
@@ -388,3 +390,43 @@ def dijkstra_buckets(cell, sources, topo, unit, nb, max_cost, dist, link):
                 prv[_U(h)] = np.int32(q)
             head[b] = np.int64(q)
     return settled
+
+
+@helper
+def _board_step(p, d, cell, edge, tb):
+    """``(q, cost)`` of the step from ``p`` in direction ``d`` (``inf``: not allowed)."""
+    off, dxa, dya, stepl, corner, ti = tb
+    ndir = ti[0]
+    q = step_to(p, d, off, ndir, ti[1], ti[3], ti[4], ti[5])
+    cq = cell[q]
+    if not cq < INF or q == p:
+        return q, INF
+    if ti[2] != 0 and not corner_ok(cell, p, d, corner, ti[2], off, ndir, ti[1], ti[3], ti[4], ti[5]):
+        return q, INF
+    w = stepl[d] * cq
+    if edge.shape[0] > 0:
+        w += edge[p * ndir + d]
+    return q, w
+
+
+@jit
+def dijkstra_targets(s, want, nwant, cell, edge, tb, dist, stamp, pos, hk, hid, gen):
+    """Settle from ``s`` until the ``nwant`` cells with ``want[p] == gen`` are settled; ``dist`` valid where ``stamp == gen + 1``."""
+    ndir = tb[5][0]
+    dist[s] = 0.0
+    stamp[s] = gen
+    nh = _hpush(s, 0.0, 0, hk, hid, pos, True)
+    left = nwant
+    while nh > 0:
+        p = hid[0]
+        dp = hk[0]
+        nh = _hpop(nh, hk, hid, pos)
+        stamp[p] = gen + 1
+        if want[p] == gen:
+            left -= 1
+            if left == 0:
+                break
+        for d in range(ndir):
+            q, w = _board_step(p, d, cell, edge, tb)
+            if w < INF:
+                nh, _ = reach(q, dp + w, dist, stamp, pos, hk, hid, nh, gen)

@@ -181,3 +181,25 @@ def move_mask(cell, edge, off, corner, ti, out):
             bits |= 1 << d
         out[p] = bits
     return top
+
+
+@jit
+def walk_cost(path, cell, edge, tb):
+    """The cost of walking ``path`` (padded ids, each a neighbour of the last) over ``cell`` and ``edge``."""
+    off, stepl, ti = tb[0], tb[3], tb[5]
+    ndir, pmode, _, wrap, width, pw, _, _ = topo_info(ti)
+    has_edge = edge.shape[0] > 0
+    total = 0.0
+    for i in range(path.shape[0] - 1):
+        a = path[i]
+        b = path[i + 1]
+        best = INF
+        for d in range(ndir):
+            if step_to(a, d, off, ndir, pmode, wrap, width, pw) == b:
+                w = stepl[d] * cell[b]
+                if has_edge:
+                    w += edge[a * ndir + d]
+                if w < best:
+                    best = w
+        total += best
+    return total
