@@ -54,7 +54,7 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--checked", type=int, default=10, help="pairs a class checked against Dijkstra")
     ap.add_argument("--query-arcs", action="store_true", help="then build each class's query arcs and query again")
-    ap.add_argument("--customizable", action="store_true", help="Map.prepare(customizable=True) (wargrid before 0.x)")
+    ap.add_argument("--customizable", action="store_true", help="customizable=True: for versions whose Map.prepare built another structure")
     args = ap.parse_args()
     options = {"customizable": True} if args.customizable else {}
     wargrid.warm_up("movement")

@@ -325,8 +325,8 @@ def test_a_class_asked_after_several_edits_reads_only_their_cells(monkeypatch):
     import wargrid.movement.cch as cch
 
     m = Map(HexGrid(12, 10))
-    foot = m.prepare(unit="foot", customizable=True, progress=False)
-    cav = m.prepare(unit="cavalry", customizable=True, progress=False)
+    foot = m.prepare(unit="foot", progress=False)
+    cav = m.prepare(unit="cavalry", progress=False)
     assert m.distance((0, 0), (11, 9), unit="cavalry") == m.distance_field((0, 0), unit="cavalry")[9, 11]
 
     def compared(*args):
