@@ -1,9 +1,9 @@
 """Where a customizable class's edit -> next exact answer goes (``wargrid.movement.cch``), part by part.
 
-The edits of ``bench_weighted.py``'s routingkit section (``--customizable``):
+The edits of ``bench_weighted.py``'s routingkit section:
 a random cell (without overlay) of one of 20 long random queries' paths made
 water, then that query again, each edit undone after; every class of the
-terrain table prepared customizable first (as the benchmark does), the foot
+terrain table prepared first (as the benchmark does), the foot
 class's query arcs built. Each edit is split into ``Map.set_terrain`` (the
 map's own edit: cost fields, zones), the partial customization
 (``CustomizedPaths.sync``; its kernel ``update`` timed alone, with the arcs it
@@ -38,10 +38,10 @@ def main() -> None:
     m = wargrid.generate(args.size, args.size, kind="hex", seed=args.seed, **({} if args.rivers else {"rivers": 0}))
     queries = pick_queries(m, 20, seed=100 + args.rivers)
     wargrid.warm_up("movement")
-    pp = m.prepare(unit="foot", customizable=True, progress=False)
+    pp = m.prepare(unit="foot", progress=False)
     pp.build_query_arcs()
     for unit in list(m.terrains.classes)[1:]:
-        m.prepare(unit=unit, customizable=True, progress=False)
+        m.prepare(unit=unit, progress=False)
     for a, b, _ in queries[:3]:
         m.path(a, b, unit="foot")
 
