@@ -4,9 +4,11 @@ Times one half of the first cut on one thread (CPU time, the best of
 ``--repeats``: the two halves run on two threads in a real build), for the
 basic and the perfect customization in ``float64`` and ``float32``; then a
 whole class build per unit class (basic customization only, then the query
-arcs the queries buy later) with the bytes a cell; then the lower triangles
-of the board's structure against a structure over only the steps some unit
-class can take (what RoutingKit gets in ``bench_weighted.py``).
+arcs the queries buy later; then the class built again on the memory the
+first one freed, which the first build had to have the system map) with the
+bytes a cell; then the lower triangles of the board's structure against a
+structure over only the steps some unit class can take (what RoutingKit gets
+in ``bench_weighted.py``).
 
     PYTHONPATH=src python benchmarks/cch_customize.py --size 512 --seed 3
 """
@@ -58,15 +60,19 @@ def kernels(st, costs, repeats: int) -> None:
 def classes(m, st) -> None:
     cells = int(st.parent.shape[0])
     for u in m.terrains.classes:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         cp = cch.CustomizedPaths(st, m.derived.cost_field(u), 0.0)
-        build = time.perf_counter() - t0
+        build, cpu = time.perf_counter() - t0, time.process_time() - c0
         t0 = time.perf_counter()
         cp.build_query_arcs()
         arcs = time.perf_counter() - t0
-        print(f"{u}: {cp.metric.weight.dtype} build {build:.2f} s (customize {cp.customize_seconds:.2f}), query arcs"
-              f" {arcs:.2f} s; bytes a cell: metric {sum(a.nbytes for a in cp.metric) / cells:.0f}, with the query arcs"
-              f" {cp.bytes / cells:.0f}", flush=True)
+        del cp
+        t0, c0 = time.perf_counter(), time.process_time()
+        cp = cch.CustomizedPaths(st, m.derived.cost_field(u), 0.0)  # on the memory the last one freed
+        again, cpu_again = time.perf_counter() - t0, time.process_time() - c0
+        print(f"{u}: {cp.metric.weight.dtype} build {build:.2f} s ({cpu:.2f} s CPU, every thread), again on memory"
+              f" just freed {again:.2f} s ({cpu_again:.2f} s CPU); query arcs {arcs:.2f} s; bytes a cell: metric"
+              f" {sum(a.nbytes for a in cp.metric) / cells:.0f}", flush=True)
 
 
 def triangles(m) -> None:
