@@ -49,8 +49,9 @@ def kernels(st, costs, repeats: int) -> None:
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
         k.perfect(b, m, *common, w, keep, True, dead)  # the ranks above the halves first, as in a build
         inp = mt.inp.astype(dt)
-        basic = best(lambda: (np.empty_like(inp), np.empty(inp.shape, dtype=np.int32)),
-                     lambda w0, mid: k.customize(0, a, 0, m, *common, w0, mid, w0, mid, 0, inp), repeats)
+        basic = best(lambda: (np.empty_like(w), np.empty(w.shape, dtype=np.int32)),
+                     lambda w0, mid: k.customize(0, a, 0, m, *common, w0, mid, w0, mid, 0, inp, st.arc_slot, True),
+                     repeats)
         perfect = best(lambda: (w.copy(), keep.copy()), lambda w0, k0: k.perfect(0, a, *common, w0, k0, True, dead),
                        repeats)
         print(f"{dt.__name__}: customize half 0 {basic:.3f} s, perfect half 0 {perfect:.3f} s (one thread, CPU time)",

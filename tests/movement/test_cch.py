@@ -89,7 +89,7 @@ def _metric_holds(cp, f):
             if not math.isfinite(mt.weight[a, d]):
                 continue
             if v < 0:
-                assert mt.inp[a, d] == mt.weight[a, d]
+                assert s.arc_slot[a] >= 0 and mt.inp[s.arc_slot[a], d] == mt.weight[a, d]
                 continue
             e, g = find_arc(v, u, s.up_first, s.up_head), find_arc(v, x, s.up_first, s.up_head)
             assert e >= 0 and g >= 0
@@ -129,8 +129,9 @@ def _customized_by_hand(s, inp):
     below = [[] for _ in range(n)]
     for (v, u) in arc:
         below[u].append(v)
-    w = [[float(inp[a, 0]), float(inp[a, 1])] for a in range(inp.shape[0])]
-    mid = [[-1, -1] for _ in range(inp.shape[0])]
+    slot = s.arc_slot
+    w = [[float(inp[slot[a], d]) if slot[a] >= 0 else INF for d in range(2)] for a in range(slot.shape[0])]
+    mid = [[-1, -1] for _ in range(slot.shape[0])]
     for u in range(n):
         for v in sorted(below[u]):
             b = arc[v, u]

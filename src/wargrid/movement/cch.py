@@ -70,6 +70,9 @@ class Structure(NamedTuple):
     parts: npt.NDArray[np.int64]
     """The first cut's halves, ranks ``[0, parts[0])`` and ``[parts[0], parts[1])``: no arc joins them, so
     they are customized on two threads."""
+    arc_slot: npt.NDArray[np.int32]
+    """An arc's row in a class's input weights (``Metric.inp``), ``-1``: the arc is no board step (a
+    shortcut only; its input weight is ``inf``)."""
 
     @property
     def bytes(self) -> int:
@@ -85,7 +88,8 @@ class Metric(NamedTuple):
     the dtype."""
 
     inp: npt.NDArray[np.floating[Any]]
-    """The board steps' weights (``inf``: no step)."""
+    """The board steps' weights, a row for each arc that is a board step (``Structure.arc_slot``; ``inf``: no
+    step that way)."""
     weight: npt.NDArray[np.floating[Any]]
     """The customized weights: the cheapest path between the arc's ends through lower nodes."""
     middle: npt.NDArray[np.int32]
@@ -144,14 +148,19 @@ def structure(topo: Topology) -> Structure:
     tails = np.repeat(np.arange(order.shape[0], dtype=np.int32), np.diff(up_first))
     rank_of = np.full(index.shape[0], -1, dtype=np.int32)
     rank_of[cells] = rank
+    code = k.step_arcs(index, rank, up_first, up_head, tb)
+    arc_slot = np.full(up_head.shape[0], -1, dtype=np.int32)
+    stepped = np.unique(code[code >= 0] >> 1)
+    arc_slot[stepped] = np.arange(stepped.shape[0], dtype=np.int32)
     return Structure(rank_of, cells[order].astype(np.int64), up_first, up_head, tails, parent, down_first, down_arc,
-                     k.step_arcs(index, rank, up_first, up_head, tb), parts)
+                     code, parts, arc_slot)
 
 
-METRIC_BYTES_PER_ARC = 64
-"""A class's peak bytes an arc while it is customized (``prepared.prepare``'s memory guard), float64 weights: input, weights and middles (40), the
-perfect customization's copy of the weights and its marks (17), the query arcs (about a quarter of the
-directions). ``float32`` weights (``_exact32``) need 16 bytes less."""
+METRIC_BYTES_PER_ARC = 52
+"""A class's peak bytes an arc while it is customized (``prepared.prepare``'s memory guard), float64 weights:
+weights and middles (24), the input of the board steps (16 bytes a step, about 7 % of the arcs), the perfect
+customization's copy of the weights and its marks (17), the query arcs (about a quarter of the directions).
+``float32`` weights (``_exact32``) need 16 bytes less."""
 
 _EXACT_BITS = 24
 """``float32``'s significand: whole numbers up to ``2 ** 24`` are exact, so are sums of two up to ``2 ** 23``."""
@@ -206,9 +215,10 @@ def _customize(st: Structure, steps: npt.NDArray[np.float64], dtype: np.dtype[An
     """The metric of board step weights ``steps`` (``_kernels.movement.cch.step_weights``) in ``dtype``, on two
     threads.
 
-    Each thread writes the input weights of its half of the first cut (no arc joins the halves) and customizes
-    it (``_kernels.movement.cch.customize``), then relaxes the lower triangles whose lowest node is in its half
-    for the arcs of the ranks above both halves: the first half's into the metric, the second's into a copy
+    Each thread customizes its half of the first cut (no arc joins the halves;
+    ``_kernels.movement.cch.customize``), each node's arcs starting from their input weights as it reaches
+    them, then relaxes the lower triangles whose lowest node is in its half for the arcs of the ranks above
+    both halves: the first half's into the metric, the second's into a copy
     of those arcs. The copy is merged in by the least weight (the first half's on a tie), then the triangles
     among the ranks above are relaxed: the weights and middles one thread gives in increasing rank, every
     array first written by the thread that uses it.
@@ -217,31 +227,29 @@ def _customize(st: Structure, steps: npt.NDArray[np.float64], dtype: np.dtype[An
     a, b = (int(x) for x in st.parts)
     m = int(st.parent.shape[0])
     arcs = int(st.up_head.shape[0])
-    inp = np.empty((arcs, 2), dtype=dtype)
-    weight = np.empty_like(inp)
-    middle = np.empty(inp.shape, dtype=np.int32)
+    inp = np.empty((int(st.arc_slot.max(initial=-1)) + 1, 2), dtype=dtype)
+    k.input_weights(st.step_code, steps, st.arc_slot, inp)
+    weight = np.empty((arcs, 2), dtype=dtype)
+    middle = np.empty((arcs, 2), dtype=np.int32)
     s = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, weight, middle)
-    half, top = int(st.up_first[a]), int(st.up_first[b])
+    top = int(st.up_first[b])
     top_w = np.full((arcs - top, 2), np.inf, dtype=dtype)
     top_mid = np.full(top_w.shape, -1, dtype=np.int32)
-    none = inp[:0]
+    slot = st.arc_slot
 
     def second() -> None:
-        k.input_weights(st.step_code, steps, inp, half, top)
-        k.customize(a, b, 0, m, *s, weight, middle, 0, inp)
-        k.customize(b, m, a, b, *s, top_w, top_mid, top, none)
+        k.customize(a, b, 0, m, *s, weight, middle, 0, inp, slot, True)
+        k.customize(b, m, a, b, *s, top_w, top_mid, top, inp, slot, False)
 
     with ThreadPoolExecutor(1) as pool:
         other = pool.submit(second)
-        k.input_weights(st.step_code, steps, inp, 0, half)
-        k.input_weights(st.step_code, steps, inp, top, arcs)
-        k.customize(0, a, 0, m, *s, weight, middle, 0, inp)
-        k.customize(b, m, 0, a, *s, weight, middle, 0, inp)
+        k.customize(0, a, 0, m, *s, weight, middle, 0, inp, slot, True)
+        k.customize(b, m, 0, a, *s, weight, middle, 0, inp, slot, True)
         other.result()
     lower = top_w < weight[top:]
     weight[top:][lower] = top_w[lower]
     middle[top:][lower] = top_mid[lower]
-    k.customize(b, m, b, m, *s, weight, middle, 0, none)
+    k.customize(b, m, b, m, *s, weight, middle, 0, inp, slot, False)
     return Metric(inp, weight, middle)
 
 
@@ -420,14 +428,15 @@ class CustomizedPaths:
             if ids.size:
                 st, mt, k = self.structure, self.metric, _k()
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
-                                           costs.topology.kernel_bundle, mt.inp)
+                                           costs.topology.kernel_bundle, mt.inp, st.arc_slot)
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact):
                     self.metric = mt = _widened(mt)  # the new weights would round in float32
                     self._exact = (0.0, 0.0)
                 if self._queued is None:
                     self._queued = np.zeros(st.up_head.shape[0], dtype=np.uint8)
                 _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
-                                            mt.inp, mt.weight, mt.middle, self._heap, self._queued)
+                                            mt.inp, st.arc_slot, mt.weight, mt.middle, self._heap,
+                                            self._queued)
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
@@ -492,7 +501,8 @@ class CustomizedPaths:
             return None
         st, mt = self.structure, self.metric
         ids, walked, zero = _k().unpack(meet, ls, lt, sc.cs, sc.ct, arcs.by_depth, sc.pf, sc.pb, arcs.fwd_arc,
-                                        arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.cell_of)
+                                        arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot,
+                                        st.cell_of)
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             ids = _cut_loops(ids)
         return Path(cells_of(costs.topology, ids), float(walked), costs.unit)

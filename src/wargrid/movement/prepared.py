@@ -42,9 +42,9 @@ MEMORY_CAP: int | None = None
 """An upper bound (bytes) on what ``prepare`` may hold while it builds; ``None``: what the process may still take
 (``wargrid._budget.available_memory``: the system's available memory, the memory cgroup's limit, ``RLIMIT_AS``)."""
 
-STRUCTURE_BYTES_PER_ARC = 24
-"""The shared structure's peak bytes an arc while it is built (upper node, lower node and down list entry, 12 bytes
-kept; the elimination game's lists and the sort before the down lists held beside them)."""
+STRUCTURE_BYTES_PER_ARC = 28
+"""The shared structure's peak bytes an arc while it is built (upper node, lower node, down list entry and input
+row, 16 bytes kept; the elimination game's lists and the sort before the down lists held beside them)."""
 
 
 def arcs_bound(nodes: int) -> int:

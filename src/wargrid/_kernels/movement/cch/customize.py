@@ -49,16 +49,17 @@ def step_weights(code, cell, edge, tb):
 
 
 @jit
-def input_weights(code, steps, inp, lo, hi):
-    """The steps' weights ``steps`` (``step_weights``) into rows ``lo .. hi - 1`` of ``inp`` (``(arcs, 2)``:
-    upward, downward, of the metric's dtype; the arcs of a range of nodes), ``inf`` where no step."""
-    inp[lo:hi] = INF
+def input_weights(code, steps, slot, inp):
+    """The steps' weights ``steps`` (``step_weights``) into ``inp`` (``(rows, 2)``: upward, downward, of the
+    metric's dtype; arc ``a``'s row is ``slot[a]``, kept for the arcs that are board steps), ``inf`` where no
+    step."""
+    inp[:] = INF
     for e in range(code.shape[0]):
         c = code[e]
         if c >= 0:
-            a = c >> 1
-            if lo <= a < hi and steps[e] < inp[a, c & 1]:
-                inp[a, c & 1] = steps[e]
+            r = slot[c >> 1]
+            if steps[e] < inp[r, c & 1]:
+                inp[r, c & 1] = steps[e]
 
 
 @helper
@@ -75,11 +76,11 @@ def _first_from(lo_arc, e, end, down_arc):
 
 @jit
 def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails, w, mid, out_w, out_mid, base,
-              inp):
+              inp, slot, fresh):
     """The lower triangles ``(v, u, x)`` with ``u`` in ``lo .. hi - 1`` and ``v`` in ``first .. last - 1``, in
     increasing ``u``, then ``v``: each lowers ``out_w[(u, x) - base]`` (and sets its middle ``out_mid`` to
-    ``v``) where ``v`` gives less. The arcs of ``v`` are read from ``w`` and are final. When ``inp`` is not
-    empty, the arcs of ``u`` start from it (middles ``-1``), else from what ``out_w`` and ``out_mid`` hold.
+    ``v``) where ``v`` gives less. The arcs of ``v`` are read from ``w`` and are final. When ``fresh``, the arcs
+    of ``u`` start from the input weights ``inp`` (middles ``-1``), else from what ``out_w`` and ``out_mid`` hold.
 
     A whole customization is ``customize(0, m, 0, m, ..., w, mid, w, mid, 0, inp)``; the parts of
     ``movement.cch._customize`` split it over threads with the same result, middles included (each arc keeps
@@ -90,7 +91,6 @@ def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tail
     pos = np.empty(m, dtype=np.uint32)
     one = np.uint64(1)
     ub = np.uint64(base)
-    fresh = inp.shape[0] > 0
     lo_arc = up_first[first]
     hi_arc = up_first[last]
     for u in range(lo, hi):
@@ -98,8 +98,9 @@ def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tail
             ua = np.uint64(a)
             pos[np.uint64(up_head[ua])] = np.uint32(ua - ub)
             if fresh:
-                out_w[ua - ub, 0] = inp[ua, 0]
-                out_w[ua - ub, 1] = inp[ua, 1]
+                r = slot[ua]
+                out_w[ua - ub, 0] = inp[r, 0] if r >= 0 else INF
+                out_w[ua - ub, 1] = inp[r, 1] if r >= 0 else INF
                 out_mid[ua - ub, 0] = -1
                 out_mid[ua - ub, 1] = -1
         start = down_first[u]

@@ -31,11 +31,12 @@ def _triangle(e, f, v, w, bu, bd, mu, md):
 
 
 @helper
-def _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, w, mid):
-    """Arc ``a = (u, x)``'s weights from its input and its lower triangles ``v`` (the nodes of both down
-    lists); returns whether they changed."""
-    bu = inp[a, 0]
-    bd = inp[a, 1]
+def _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, slot, w, mid):
+    """Arc ``a = (u, x)``'s weights from its input (row ``slot[a]`` of ``inp``, ``inf`` where ``-1``) and its
+    lower triangles ``v`` (the nodes of both down lists); returns whether they changed."""
+    r = slot[a]
+    bu = inp[r, 0] if r >= 0 else INF
+    bd = inp[r, 1] if r >= 0 else INF
     mu = -1
     md = -1
     nu = down_first[u + 1] - down_first[u]
@@ -132,8 +133,9 @@ def _heap_pop(heap, n):
 
 
 @jit
-def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp, w, mid, heap, queued):
-    """Partial customization: the arcs ``changed`` get the input weights ``new_inp`` (``(2, k)``); every arc
+def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp, slot, w, mid, heap, queued):
+    """Partial customization: the arcs ``changed`` (board steps) get the input weights ``new_inp`` (``(2, k)``,
+    into their rows ``slot`` of ``inp``); every arc
     whose lower triangles changed is recomputed, in increasing arc id. Returns ``(arcs changed, heap, arcs
     recomputed)``.
 
@@ -142,8 +144,8 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
     nh = 0
     for i in range(changed.shape[0]):
         a = changed[i]
-        inp[a, 0] = new_inp[0, i]
-        inp[a, 1] = new_inp[1, i]
+        inp[slot[a], 0] = new_inp[0, i]
+        inp[slot[a], 1] = new_inp[1, i]
         if not queued[a]:
             queued[a] = 1
             nh = _heap_push(heap, nh, a)
@@ -160,7 +162,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
         x = up_head[a]
         ou = w[a, 0]
         od = w[a, 1]
-        if not _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, w, mid):
+        if not _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, slot, w, mid):
             continue
         moved += 1
         # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u: the arc b between x
@@ -202,10 +204,10 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
 
 
 @jit
-def step_changes(ids, code, cell, edge, tb, inp):
-    """``(arcs, new)``: the arcs whose input weights the changed padded cells ``ids`` may touch, with their
-    new input weights (``(2, k)``). A step ``p -> q`` reads ``p``, ``q``, ``p``'s corner cells and ``p``'s
-    edge costs, so every step from a changed cell or a neighbour of one is weighed again."""
+def step_changes(ids, code, cell, edge, tb, inp, arc_slot):
+    """``(arcs, new)``: the arcs whose input weights (rows ``arc_slot`` of ``inp``) the changed padded cells
+    ``ids`` may touch, with their new input weights (``(2, k)``). A step ``p -> q`` reads ``p``, ``q``, ``p``'s
+    corner cells and ``p``'s edge costs, so every step from a changed cell or a neighbour of one is weighed again."""
     off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     has_edge = edge.shape[0] > 0
     near = np.empty(ids.shape[0] * (ndir + 1), dtype=np.int64)
@@ -229,8 +231,8 @@ def step_changes(ids, code, cell, edge, tb, inp):
             if c >= 0 and c >> 1 not in slot:
                 slot[c >> 1] = na
                 arcs[na] = c >> 1
-                new[0, na] = inp[c >> 1, 0]
-                new[1, na] = inp[c >> 1, 1]
+                new[0, na] = inp[arc_slot[c >> 1], 0]
+                new[1, na] = inp[arc_slot[c >> 1], 1]
                 na += 1
             if c >= 0:
                 new[c & 1, slot[c >> 1]] = INF
