@@ -255,6 +255,8 @@ def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, ta
     passes of one kind of read (the arcs' middles, then the middles' arc lists, then the searches in them):
     a pass's reads do not wait for each other, so their cache misses overlap, where a depth-first walk reads
     each arc only after the one above it. The arcs form a tree, read in order at the end."""
+    if meet < 0 or ls < 1 or lt < 1:
+        raise ValueError("unpack: the query met at no node (no path to unpack)")
     # the chain's arcs, as (arc, direction 0 up / 1 down), in path order once the upward ones are reversed
     chain = np.empty((ls + lt, 2), dtype=np.int64)
     k = _chain_arcs(meet, ls, cs, by_depth, pf, fa, tails, 0, chain, 0)
