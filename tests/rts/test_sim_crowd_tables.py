@@ -150,3 +150,23 @@ def test_distances_in_int32_give_the_same_run() -> None:
         runs.append((sim.tick, sim.cells().tolist()))
         assert sim._crowd.lz is not None and sim._crowd.lz.dist.dtype == (np.int32 if wide else np.uint16)
     assert runs[0] == runs[1]
+
+
+def test_the_budget_widens_only_where_the_answers_exceed_their_lower_bounds() -> None:
+    """``detour`` sums the searched answers' coordinate lower bounds and the answers (``simcrowd.WIDE_BUDGET``): on
+    open ground they are equal (the tick's budget stays ``SEARCH_BUDGET``), round a wall the answers are longer by
+    more than a sixteenth (the budget widens)."""
+    sums = []
+    pairs = ((0, 0), (9, 0), (9, 0), (0, 0), (0, 1), (9, 1), (9, 1), (0, 1), (1, 0), (8, 1), (8, 0), (1, 1))
+    for wall in (False, True):
+        terrain = np.zeros((9, 10), dtype=np.int16)
+        terrain[:8, 5] = 3 if wall else 0  # a wall with a gap at the bottom
+        sim = Simulation(Map(SquareGrid(10, 9), terrain=terrain, terrains=MOVINGAI_TERRAINS), seed=3)
+        for a, b in zip(pairs[::2], pairs[1::2]):
+            sim.add_unit(a, unit="walk", goal=b, speed=LEPTONS_PER_CELL)
+        sim.run(200)
+        assert (sim.cells() == np.array(pairs[1::2])).all()
+        sums.append(sim._crowd.detour.tolist())
+    (open_low, open_got), (wall_low, wall_got) = sums
+    assert open_low > 0 and open_got == open_low
+    assert wall_got * 16 > wall_low * 17

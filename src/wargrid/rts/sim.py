@@ -1437,6 +1437,7 @@ class _CrowdRule:
         self.classes = 0
         self.metrics = np.zeros(0, dtype=np.int64)
         self.occ_now = self.occ_next = np.zeros(0, dtype=np.int64)
+        self.detour = np.zeros(2, dtype=np.int64)
         self.stale = True
 
     def _grow(self, cap: int) -> None:
@@ -1449,7 +1450,7 @@ class _CrowdRule:
             setattr(self, name, new)
 
     def bundle(self, sim: "Simulation") -> tuple[Any, ...] | None:
-        """``(lz, nbr, urow, prio)`` for ``crowd_pass``, or None when no vehicle has a goal."""
+        """The bundle ``cz`` of ``crowd_pass`` (``simcrowd``), or None when no vehicle has a goal."""
         n = sim._n
         ui = sim._ui[:n]
         self._grow(len(sim._ui))
@@ -1487,7 +1488,7 @@ class _CrowdRule:
         elif len(self.rows) > before:
             self._add_rows(before)
         assert self.lz is not None and self.nbr is not None and self.gnode is not None
-        return self.lz, self.nbr, self.gnode, self.node, self.urow, self.prio, self.occ_now, self.occ_next
+        return self.lz, self.nbr, self.gnode, self.node, self.urow, self.prio, self.occ_now, self.occ_next, self.detour
 
     def prepare(self, sim: "Simulation") -> None:
         """Build the movement classes' graphs now, if the board or the classes changed (a setup's cost: 20 ms for
@@ -1511,6 +1512,7 @@ class _CrowdRule:
         self.xy = np.zeros((nv, 2), dtype=np.int32)
         self.xy[real, 0], self.xy[real, 1] = cell[real] % pw, cell[real] // pw
         self.nbr, self.gnode, self.node = nbr, gnode, node
+        self.detour[:] = 0
         self.lz = None  # tables of the old graph
         self.stale = False
 

@@ -43,11 +43,13 @@ entry ladder, asking aside, trading places, attacking, waiting, replanning).
 A unit pushed off its route goes on by the table; left standing off its
 route, it is planned anew (``decide``).
 
-The bundle ``cz`` is ``(lz, nbr, urow, prio, occ_now, occ_next)``: the lazy
-tables; ``nbr[cls, p, d]`` the padded cell one step from ``p`` for movement
-class ``cls`` (-1: none); ``urow[u]`` unit ``u``'s table row (-1: none);
-``prio[u]`` its priority; two scratch arrays of one entry a padded cell, -1
-everywhere (left so).
+The bundle ``cz`` is ``(lz, nbr, gnode, node, urow, prio, occ_now, occ_next,
+detour)``: the lazy tables; ``nbr[cls, p, d]`` the padded cell one step from
+``p`` for movement class ``cls`` (-1: none), ``gnode`` the same graph over the
+tables' nodes and ``node[p]`` cell ``p``'s node; ``urow[u]`` unit ``u``'s
+table row (-1: none); ``prio[u]`` its priority; two scratch arrays of one
+entry a padded cell, -1 everywhere (left so); ``detour``, the searched
+answers' lower bounds and answers summed (``WIDE_BUDGET``).
 """
 
 from __future__ import annotations
@@ -118,12 +120,22 @@ once, 100 000 nodes in the first tick of 3000 units on 512 x 512. (A budget of 8
 rule's time on ``bench_rts.py --units 1000 --crowd`` and made 400 units on the MAPF benchmark slower, makespan
 79, 77, 87 against 68, 66, 74 for seeds 0..2.)"""
 
+WIDE_BUDGET = 1_000_000
+"""The tick's budget instead of ``SEARCH_BUDGET`` once the searches' answers so far exceed the coordinates' lower
+bounds by more than a sixteenth in sum (``detour``, the crowd rule's ``[lower bounds, answers]``): there the
+estimates lead units into dead ends, and a crowd with a goal a unit waits for its rows. 3000 units with random
+goals on a 256 x 257 cave (``bench_crowd.py --cave 3000``) asked 15 million nodes; at 20 000 a tick rows were
+still unsearched at tick 750, and the last unit arrived at tick 1176 (sum of costs 1.99 million); with this budget
+every row is started within 50 ticks: 919 (1.10 million). On open ground the answers are the lower bounds and the
+budget stays (the frame test settles the same nodes)."""
+
 
 @helper
-def _steps(lz, nbr, r, v, budget, cap):
+def _steps(lz, nbr, r, v, budget, cap, detour):
     """Steps from ``v`` to row ``r``'s goal, exact up to ``cap`` (a larger answer is only known to be at least
     ``cap``): read, or bounded (``_bounded``), or searched (or the row finished, the pool short) while the tick's
-    budget lasts, else estimated."""
+    budget lasts, else estimated. A searched answer adds itself and its lower bound to ``detour``
+    (``WIDE_BUDGET``)."""
     st = lz.st
     if st[r, S_FLAG] == 0:  # nothing settled: the row's memory is not read (its first touch costs a page fault)
         g = st[r, S_GOAL]
@@ -144,7 +156,13 @@ def _steps(lz, nbr, r, v, budget, cap):
             st[r, S_TY] = lz.nxy[v, 1]
         if free[1] * 4 > lz.cnext.shape[0]:  # a quarter of the pool free
             x = settle_within(lz, nbr, r, v, budget)
-            return x if x >= 0 else estimate(lz, r, v)
+            if x < 0:
+                return estimate(lz, r, v)
+            if x < UNREACHABLE:
+                g = st[r, S_GOAL]
+                detour[0] += _h(lz.nxy, st[r, S_METRIC], np.int64(lz.nxy[g, 0]), np.int64(lz.nxy[g, 1]), v)
+                detour[1] += x
+            return x
         free[2] += finish(lz, nbr, r)
         x = lz.dist[r, v]
         return np.int64(x) - 1 if x != 0 else UNREACHABLE
@@ -190,7 +208,7 @@ def _route_next(ui, pool, u):
 def crowd_pass(units, order, clock, topo, occ, out, cz):
     """Move the standing vehicles that are in each other's way, as one (see the module); returns how many moved."""
     ui, uf, pool, tcost, revealed = units
-    lz, nbr, gnode, node, urow, prio, occ_now, occ_next = cz
+    lz, nbr, gnode, node, urow, prio, occ_now, occ_next, detour = cz
     rng = out[4]
     tick = clock[0]
     width, pw = topo[7], topo[8]
@@ -244,7 +262,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     cand = np.empty((m, ndir + 1), dtype=np.int64)
     ncand = np.zeros(m, dtype=np.int64)
     keys = np.empty(ndir + 1, dtype=np.int64)
-    budget = lz.free[2] + SEARCH_BUDGET
+    budget = lz.free[2] + (WIDE_BUDGET if detour[1] * 16 > detour[0] * 17 else SEARCH_BUDGET)
     rkey = np.zeros(m, dtype=np.float64)
     isroot = np.zeros(m, dtype=np.bool_)
     roots = np.empty(m, dtype=np.int64)
@@ -272,7 +290,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         act = _active(ui, u, tick, topo, occ, urow, nbr)
         dp = np.int64(0)
         if r >= 0:
-            dp = _steps(lz, gn, r, node[p], budget, UNREACHABLE)
+            dp = _steps(lz, gn, r, node[p], budget, UNREACHABLE, detour)
         c = 0
         for d in range(-1, ndir):
             q = p if d < 0 else g[p, d]
@@ -289,7 +307,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                     continue  # a goal held at home, or a crowd stopped at its goal: it packs there (``decide``)
             dq = np.int64(0)
             if r >= 0:
-                dq = _steps(lz, gn, r, node[q], budget, dp + 1 if dp < UNREACHABLE else UNREACHABLE)
+                dq = _steps(lz, gn, r, node[q], budget, dp + 1 if dp < UNREACHABLE else UNREACHABLE, detour)
                 if dq >= UNREACHABLE:
                     continue
                 if dp < UNREACHABLE:
