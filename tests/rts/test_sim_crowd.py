@@ -216,3 +216,15 @@ def test_two_hundred_vehicles_on_the_mapf_benchmark_arrive_within_a_tenth_of_lac
         spans.append(int(last.max()))
     assert max(spans) <= 62
     assert spans == [53, 56, 54, 56, 54, 58, 55, 56]
+
+
+def test_a_group_sent_to_one_cell_counts_every_tick_in_the_crowd() -> None:
+    # 60 vehicles ordered to one cell: units sharing a goal keep PIBT's priority (a tick in the crowd a step), so
+    # the units nearest the goal settle first; counting the crowd's ticks in fives (as for units with goals of
+    # their own) let the outer units push the settled ones for 466 ticks instead of 319
+    from wargrid.scenarios import crowd
+
+    sim = crowd(60)
+    rep = sim.run(3000)
+    assert [s for _, s, _, _ in rep.units] == ["arrived"] * 60
+    assert rep.tick == 319
