@@ -237,10 +237,11 @@ def test_map_prepare_shares_the_board_and_answers_after_a_bridge_falls():
 
 
 def test_float32_weights_where_exact_and_widened_by_an_edit_that_would_round():
-    assert _exact32(np.array([1.0, 3.0, 0.5, INF]), 1 + 2**10) == (0.5, 4096.0)
-    assert _exact32(np.array([1.0, 8193.0]), 1 + 2**10) == (0.0, 0.0)  # a path's sum could round
-    assert _exact32(np.array([0.1, 1.0]), 10) == (0.0, 0.0)  # no power-of-two quantum
-    assert _exact32(np.array([INF]), 10) == (0.0, 0.0)
+    assert _exact32(np.array([1.0, 3.0, 0.5, INF]), 1 + 2**10) == (0.5, 4096.0, 0.0)
+    assert _exact32(np.array([1.0, 8193.0]), 1 + 2**10) == (1.0, 2.0**23, 2.0**23)  # a path's sum could round
+    assert _exact32(np.array([1.0, 2.0**23]), 10) == (0.0, 0.0, 0.0)  # a step's own weight is at the bound
+    assert _exact32(np.array([0.1, 1.0]), 10) == (0.0, 0.0, 0.0)  # no power-of-two quantum
+    assert _exact32(np.array([INF]), 10) == (0.0, 0.0, 0.0)
     assert _fits32(np.array([2.5, INF]), 0.5, 4096.0) and not _fits32(np.array([0.25]), 0.5, 4096.0)
     assert not _fits32(np.array([4096.5]), 0.5, 4096.0)
     g = HexGrid(8, 6)
@@ -261,6 +262,51 @@ def test_float32_weights_where_exact_and_widened_by_an_edit_that_would_round():
     assert cp.distance(f2, s, e) == dijkstra(g, c2, [(0, 2)])[(7, 2)]
     assert cp.metric.weight.dtype == np.float64 and cp.metric.inp.dtype == np.float64
     _check(g, c2, None, cp, f2)
+
+
+def test_float32_weights_checked_after_customizing_where_a_path_bound_cannot_tell():
+    # 48 cells: every step at most 2 ** 23 / 47 would be exact before customizing; 200 000 is more, yet every
+    # weight stored stays below 2 ** 23, so float32 holds; two walls of 4.5 M then push a stored weight over
+    g = HexGrid(8, 6)
+    c = np.ones((6, 8))
+    c[:, 3] = 200_000.0
+    f = CostField.from_arrays(g, c)
+    cp = customized(g, f)
+    assert cp.metric.weight.dtype == np.float32 and cp._exact == (1.0, 2.0**23, 2.0**23)
+    _check(g, c, None, cp, f)
+    again = pickle.loads(pickle.dumps(cp))
+    assert again._exact == cp._exact and np.array_equal(again.metric.weight, cp.metric.weight)
+    c2 = c.copy()
+    c2[:, 2] = c2[:, 5] = 4_500_000.0
+    f2 = CostField.from_arrays(g, c2)
+    _check(g, c2, None, cp, f2)
+    assert cp.metric.weight.dtype == np.float64 and cp._exact == (0.0, 0.0, 0.0)
+    _metric_holds(cp, f2)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(board=boards(max_side=7), data=st.data())
+def test_float32_weights_checked_after_customizing_stay_exact_through_edits(board, data):
+    # step weights of mixed magnitude: past the bound a path's step count gives, often below the stored bound
+    g, cost, e = board
+    big = data.draw(st.lists(st.sampled_from([1.0, 150_000.0, 250_000.0, 4_500_000.0]), min_size=cost.size,
+                             max_size=cost.size))
+    cost = cost * np.array(big).reshape(cost.shape)
+    f = costs_of(g, cost, e)
+    cp = customized(g, f)
+    if data.draw(st.booleans()):
+        cp.build_query_arcs()
+    _check(g, cost, e, cp, f)
+    for _ in range(data.draw(st.integers(1, 3))):
+        cost = cost.copy()
+        for c in data.draw(st.lists(st.sampled_from(list(g.cells())), min_size=1, max_size=3)):
+            cost[c[1], c[0]] = data.draw(st.sampled_from([1.0, 250_000.0, 4_500_000.0, INF]))
+        f = costs_of(g, cost, e)
+        _check(g, cost, e, cp, f)
+        _metric_holds(cp, f)
+    cp = pickle.loads(pickle.dumps(cp))
+    _check(g, cost, e, cp, f)
 
 
 def test_query_arcs_are_built_once_queries_have_paid_for_them():

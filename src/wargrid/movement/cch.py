@@ -166,30 +166,35 @@ _EXACT_BITS = 24
 """``float32``'s significand: whole numbers up to ``2 ** 24`` are exact, so are sums of two up to ``2 ** 23``."""
 
 
-def _exact32(values: npt.NDArray[np.float64], nodes: int) -> tuple[float, float]:
-    """``(quantum, limit)``: with every step weight a whole multiple of ``quantum`` and at most ``limit``,
-    ``float32`` customization of step weights ``values`` on ``nodes`` nodes stays exact (``(0.0, 0.0)``:
-    keep ``float64``).
+def _exact32(values: npt.NDArray[np.float64], nodes: int) -> tuple[float, float, float]:
+    """``(quantum, limit, bound)``: with every step weight a whole multiple of ``quantum`` and at most ``limit``,
+    ``float32`` customization of step weights ``values`` on ``nodes`` nodes is exact if every finite weight it
+    stores is below ``bound`` (``0.0``: sure to be; ``(0.0, 0.0, 0.0)``: keep ``float64``).
 
-    Every finite weight the customization stores is a path's of at most ``nodes - 1`` steps, and every sum
-    it compares adds two of them. With every step weight a whole multiple of ``2 ** -k`` (the smallest such
-    ``k``, at most 20) and at most ``limit``, those sums are whole multiples of ``2 ** -k`` up to
-    ``2 ** (24 - k)``: ``float32`` holds them exactly, so it computes what ``float64`` would. An edit keeps
-    ``float32`` while its new weights keep to the same bound (``_fits32``).
+    With every step weight a whole multiple of ``2 ** -k`` (the least such ``k``, at most 20), a sum of two
+    stored weights below ``2 ** (24 - k)`` is exact, and one at or above it rounds to no less, so it never
+    wins against an exact smaller sum nor is stored below ``bound = 2 ** (23 - k)``: weights stored below
+    ``bound`` are ``float64``'s, so are sums of two (the perfect customization's). A stored weight is a path's
+    of at most ``nodes - 1`` steps, so steps of at most ``bound / (nodes - 1)`` make that sure; else the
+    weights are checked after the customization and each edit. An edit's new weights must keep to
+    ``quantum`` and ``limit`` (``_fits32``).
 
-    >>> _exact32(np.array([1.0, 2.0, 0.75, np.inf]), 100), _exact32(np.array([0.1]), 100)
-    ((0.25, 21183.25), (0.0, 0.0))
+    >>> _exact32(np.array([1.0, 2.0, 0.75, np.inf]), 100), _exact32(np.array([1.0, 3e4]), 1000)
+    ((0.25, 21183.25, 0.0), (1.0, 8388608.0, 8388608.0))
     """
     finite = values[np.isfinite(values)]
     if finite.size == 0 or nodes < 2 or float(finite.min()) < 0.0:
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     for k in range(21):
         scaled = finite * float(2 ** k)
         if np.array_equal(scaled, np.floor(scaled)):
             quantum = 2.0 ** -k
+            bound = 2.0 ** (_EXACT_BITS - 1) * quantum
             limit = math.floor(2 ** (_EXACT_BITS - 1) / (nodes - 1)) * quantum
-            return (quantum, limit) if float(finite.max()) <= limit else (0.0, 0.0)
-    return 0.0, 0.0
+            if float(finite.max()) <= limit:
+                return quantum, limit, 0.0
+            return (quantum, bound, bound) if float(finite.max()) < bound else (0.0, 0.0, 0.0)
+    return 0.0, 0.0, 0.0
 
 
 def _fits32(values: npt.NDArray[np.float64], quantum: float, limit: float) -> bool:
@@ -202,13 +207,16 @@ def _fits32(values: npt.NDArray[np.float64], quantum: float, limit: float) -> bo
     return bool(float(finite.min()) >= 0.0 and float(finite.max()) <= limit and np.array_equal(scaled, np.floor(scaled)))
 
 
-def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float]]:
-    """A class's customized metric and its ``float32`` bound (``_exact32``; ``(0.0, 0.0)``: ``float64``)."""
+def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float, float]]:
+    """A class's customized metric and its ``float32`` bounds (``_exact32``; ``(0.0, 0.0, 0.0)``: ``float64``)."""
     k = _k()
-    arcs = st.up_head.shape[0]
     steps = k.step_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle)
     exact = _exact32(steps, int(st.parent.shape[0]))
-    return _customize(st, steps, np.dtype(np.float32 if exact[1] else np.float64)), exact
+    if exact[1]:
+        mt = _customize(st, steps, np.dtype(np.float32))
+        if not exact[2] or k.below(mt.weight, exact[2]):
+            return mt, exact
+    return _customize(st, steps, np.dtype(np.float64)), (0.0, 0.0, 0.0)
 
 
 def _customize(st: Structure, steps: npt.NDArray[np.float64], dtype: np.dtype[Any]) -> Metric:
@@ -383,7 +391,7 @@ class CustomizedPaths:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        state.setdefault("_exact", (0.0, 0.0))  # pickled before float32 metrics: float64
+        state["_exact"] = (*state.get("_exact", (0.0, 0.0)), 0.0)[:3]  # pickled before float32 metrics: float64
         state.setdefault("_height", _height(state["structure"]))
         self.__dict__.update(state)
         self._lock = threading.Lock()
@@ -429,14 +437,16 @@ class CustomizedPaths:
                 st, mt, k = self.structure, self.metric, _k()
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
                                            costs.topology.kernel_bundle, mt.inp, st.arc_slot)
-                if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact):
+                if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):
                     self.metric = mt = _widened(mt)  # the new weights would round in float32
-                    self._exact = (0.0, 0.0)
+                    self._exact = (0.0, 0.0, 0.0)
                 if self._queued is None:
                     self._queued = np.zeros(st.up_head.shape[0], dtype=np.uint8)
                 _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
                                             mt.inp, st.arc_slot, mt.weight, mt.middle, self._heap,
                                             self._queued)
+                if mt.weight.dtype == np.float32 and self._exact[2] and not k.below(mt.weight, self._exact[2]):
+                    self.metric, self._exact = _metric(st, costs)  # a weight may have rounded: again, float64
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0

@@ -62,6 +62,16 @@ def input_weights(code, steps, slot, inp):
                 inp[r, c & 1] = steps[e]
 
 
+@jit
+def below(w, bound):
+    """Whether every finite weight of ``w`` is below ``bound``."""
+    for a in range(w.shape[0]):
+        for d in range(2):
+            if bound <= w[a, d] < INF:
+                return False
+    return True
+
+
 @helper
 def _first_from(lo_arc, e, end, down_arc):
     """The first position in ``down_arc[e:end]`` (arc ids increasing) whose arc id is at least ``lo_arc``."""
