@@ -440,9 +440,9 @@ def test_unpack_refuses_a_query_that_met_nowhere() -> None:
     assert cost == 7.0 and meet >= 0
     st, mt = cp.structure, cp.metric
     args = (sc.cs, sc.ct, arcs.by_depth, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails,
-            mt.middle, mt.inp, st.arc_slot, st.cell_of)
-    ids, walked, zero = kernels.unpack(meet, ls, lt, *args)
-    assert walked == 7.0 and len(ids) == 8 and not zero
+            mt.middle, mt.inp, st.arc_slot, st.cell_of, g.topology.pw)
+    xy, walked, zero = kernels.unpack(meet, ls, lt, *args)
+    assert walked == 7.0 and xy.shape == (8, 2) and not zero and xy[0].tolist() == [0, 0] and xy[-1].tolist() == [4, 3]
     for bad in ((-1, ls, lt), (meet, 0, lt), (meet, ls, 0)):
         with pytest.raises(ValueError, match="met at no node"):
             kernels.unpack(*bad, *args)

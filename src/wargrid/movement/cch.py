@@ -42,7 +42,7 @@ import numpy.typing as npt
 from .._scratch import per_thread
 from ..costs import CostField
 from ..grids.boards import Grid, Topology
-from .search import Path, cells_of, check_costs
+from .search import Path, check_costs
 
 __all__ = ["Structure", "Metric", "CustomizedPaths", "structure", "customized"]
 
@@ -504,18 +504,19 @@ class CustomizedPaths:
         cost, (meet, _, _), _, _ = self._query(costs, s, t, False)
         return cost if meet >= 0 else float("inf")
 
-    def path(self, costs: CostField, s: int, t: int) -> Path | None:
-        """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable)."""
+    def path(self, costs: CostField, s: int, t: int, grid: Grid | None = None) -> Path | None:
+        """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable); ``grid``: the
+        path's."""
         cost, (meet, ls, lt), sc, arcs = self._query(costs, s, t, True)
         if meet < 0 or not cost < np.inf:
             return None
         st, mt = self.structure, self.metric
-        ids, walked, zero = _k().unpack(meet, ls, lt, sc.cs, sc.ct, arcs.by_depth, sc.pf, sc.pb, arcs.fwd_arc,
-                                        arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot,
-                                        st.cell_of)
+        xy, walked, zero = _k().unpack(meet, ls, lt, sc.cs, sc.ct, arcs.by_depth, sc.pf, sc.pb, arcs.fwd_arc,
+                                       arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot,
+                                       st.cell_of, costs.topology.pw)
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
-            ids = _cut_loops(ids)
-        return Path(cells_of(costs.topology, ids), float(walked), costs.unit)
+            xy = _cut_loops(xy)
+        return Path.of_xy(xy, float(walked), costs.unit, grid)
 
     def table(self, costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64]:
         """The ``(len(src), len(tgt))`` costs between padded ids."""
@@ -547,19 +548,20 @@ def _changed(old: CostField, new: CostField) -> npt.NDArray[np.int64]:
     return np.flatnonzero(changed)
 
 
-def _cut_loops(ids: np.ndarray) -> np.ndarray:
-    """``ids`` without the loops zero-cost steps can leave (a cell seen again: the cells between go)."""
-    out: list[int] = []
-    at: dict[int, int] = {}
-    for x in ids.tolist():
-        if x in at:
-            for y in out[at[x] + 1:]:
+def _cut_loops(xy: np.ndarray) -> np.ndarray:
+    """The ``(x, y)`` rows ``xy`` without the loops zero-cost steps can leave (a cell seen again: the cells between
+    go)."""
+    out: list[tuple[int, int]] = []
+    at: dict[tuple[int, int], int] = {}
+    for c in zip(xy[:, 0].tolist(), xy[:, 1].tolist()):
+        if c in at:
+            for y in out[at[c] + 1:]:
                 del at[y]
-            del out[at[x] + 1:]
+            del out[at[c] + 1:]
             continue
-        at[x] = len(out)
-        out.append(x)
-    return np.array(out, dtype=np.int64)
+        at[c] = len(out)
+        out.append(c)
+    return np.array(out, dtype=np.int64).reshape(-1, 2)
 
 
 def customized(grid: Grid, costs: CostField, *, shared: Structure | None = None) -> CustomizedPaths:

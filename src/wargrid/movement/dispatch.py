@@ -40,7 +40,6 @@ a subset of a one-cell unit's), a prepared structure does not.
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -147,8 +146,7 @@ def dispatch_path(
     consult = prepared is not None and not nearest and weight == 1.0 and stop is None and search == "auto"
     if consult:
         assert prepared is not None
-        got = prepared.path(costs, s, t)
-        return _reachable(got if got is None or got.grid is not None else replace(got, grid=grid))
+        return _reachable(prepared.path(costs, s, t, grid))
     st = stop_array(grid, stop)
     use_jps = jps_applies(topo, costs, weight, nearest, st)
     if search == "jps" and not use_jps:

@@ -289,7 +289,7 @@ def jps_path(grid: Grid, costs: CostField, start: int, goal: int, *, table: bool
         xy, steps = _table_xy(grid, costs, start, goal)
         if not xy.shape[1]:
             return None
-        return Path(list(zip(*xy.tolist())), steps * float(costs.min_cost), costs.unit, grid, _xy=xy.T)
+        return Path.of_xy(xy.T, steps * float(costs.min_cost), costs.unit, grid)
     cells, steps = jps_cells(grid, costs, start, goal, table=False)
     if cells is None:
         return None

@@ -49,7 +49,7 @@ import math
 import weakref
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -70,7 +70,12 @@ __all__ = ["Path", "distance_field"]
 
 @dataclass(frozen=True)
 class Path(Shown):
-    """A path: ``cells`` from start to goal as ``(x, y)``, its total ``cost`` and the movement class."""
+    """A path: ``cells`` from start to goal as ``(x, y)``, its total ``cost`` and the movement class.
+
+    A search's path holds its cells as the ``(n, 2)`` array ``xy`` and makes the list ``cells`` (three Python
+    objects a cell) when first asked: ``len``, ``start``, ``end`` and ``xy`` never make it, and the path
+    compares and pickles as one made from the list.
+    """
 
     cells: list[tuple[int, int]]
     cost: float
@@ -80,17 +85,39 @@ class Path(Shown):
     _xy: np.ndarray | None = field(default=None, repr=False, compare=False)
     """``xy`` as the search found it (``None``: made from ``cells`` when asked)."""
 
+    @classmethod
+    def of_xy(cls, xy: np.ndarray, cost: float, unit: str | None, grid: Grid | None) -> Path:
+        """The path of the ``(n, 2)`` int64 array ``xy`` of ``(x, y)`` rows; ``cells`` made when first asked.
+
+        >>> p = Path.of_xy(np.array([[0, 0], [1, 0]]), 1.0, None, None)
+        >>> len(p), p.end, p == Path([(0, 0), (1, 0)], 1.0), p.cells
+        (2, (1, 0), True, [(0, 0), (1, 0)])
+        """
+        p = object.__new__(cls)
+        p.__dict__.update(cost=cost, unit=unit, grid=grid, _xy=xy)
+        return p
+
+    if not TYPE_CHECKING:  # (mypy would take every attribute of a path for one)
+        def __getattr__(self, name: str) -> Any:
+            """``cells`` of a path made by ``of_xy``, made and kept when first asked."""
+            xy = self.__dict__.get("_xy")
+            if name != "cells" or xy is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            cells = list(zip(xy[:, 0].tolist(), xy[:, 1].tolist()))
+            self.__dict__["cells"] = cells
+            return cells
+
     def __len__(self) -> int:
-        return len(self.cells)
+        return len(self.cells) if self._xy is None else int(self._xy.shape[0])
 
     @property
     def start(self) -> tuple[int, int]:
-        return self.cells[0]
+        return self.cells[0] if self._xy is None else (int(self._xy[0, 0]), int(self._xy[0, 1]))
 
     @property
     def end(self) -> tuple[int, int]:
         """The last cell (the goal, or the nearest reachable cell with ``nearest=True``)."""
-        return self.cells[-1]
+        return self.cells[-1] if self._xy is None else (int(self._xy[-1, 0]), int(self._xy[-1, 1]))
 
     @property
     def xy(self) -> np.ndarray:
@@ -309,7 +336,7 @@ def search_checked(
         return None
     if xy is None:
         xy = k.trace_xy(state.parent, reached, topo.pw)
-    return Path(list(zip(*xy.tolist())), float(state.g[reached]), costs.unit, grid, _xy=xy.T)
+    return Path.of_xy(xy.T, float(state.g[reached]), costs.unit, grid)
 
 
 Units = tuple[float, float, dict[float, NDArray[np.int64] | None]]

@@ -243,13 +243,14 @@ def _chain_arcs(meet, n, chain, by_depth, pred, arcs, tails, dr, out, at):
 
 
 @jit
-def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, node_cell):
+def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, node_cell, pw):
     """The path of the last ``query`` (its ``meet``, ``ls``, ``lt``, chains ``cs`` / ``ct`` and predecessors):
-    ``(ids, cost, zero)``, its padded ids (the arcs from the start up to the meeting node and down to the goal,
-    each shortcut replaced by its two lower arcs through its middle node), the sum of its steps' input weights
-    ``inp`` (arc ``a``'s row ``slot[a]``) in path order (what walking it costs, summed as a search sums) and
-    whether a step weighs nothing (only then can a cell come twice). ``fa`` / ``ba``: the query arcs' arc ids
-    (empty: the query ran over every arc, positions are arc ids).
+    ``(xy, cost, zero)``, its cells as ``(x, y)`` rows (of padded ids ``node_cell``, rows ``pw`` wide; the arcs
+    from the start up to the meeting node and down to the goal, each shortcut replaced by its two lower arcs
+    through its middle node), the sum of its steps' input weights ``inp`` (arc ``a``'s row ``slot[a]``) in path
+    order (what walking it costs, summed as a search sums) and whether a step weighs nothing (only then can a
+    cell come twice). ``fa`` / ``ba``: the query arcs' arc ids (empty: the query ran over every arc, positions
+    are arc ids).
 
     The arcs are replaced a level at a time (every arc waiting, then the lower arcs they gave), each level in
     passes of one kind of read (the arcs' middles, then the middles' arc lists, then the searches in them):
@@ -346,8 +347,10 @@ def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, ta
             stack[sp] = ch + 1
             stack[sp + 1] = ch
             sp += 2
-    out = np.empty(ns + 1, dtype=np.int64)
-    out[0] = node_cell[s]
+    out = np.empty((ns + 1, 2), dtype=np.int64)
+    p = node_cell[s]
+    out[0, 0] = p % pw - 1
+    out[0, 1] = p // pw - 1
     cost = 0.0
     zero = False
     for i in range(ns):
@@ -355,7 +358,9 @@ def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, ta
         a = tree[j, 0]
         dr = tree[j, 1]
         # a board step: down arcs end at their tail, up arcs at their head
-        out[i + 1] = node_cell[tree[j, 2] if dr == 1 else tree[j, 3]]
+        p = node_cell[tree[j, 2] if dr == 1 else tree[j, 3]]
+        out[i + 1, 0] = p % pw - 1
+        out[i + 1, 1] = p // pw - 1
         wa = inp[slot[a], dr]
         cost += wa
         zero |= wa == 0.0
