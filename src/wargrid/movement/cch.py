@@ -347,7 +347,6 @@ class CustomizedPaths:
         self.fallback_seconds = 0.0
         self.edit_seconds = 0.0
         self._heap = np.empty(1024, dtype=np.int64)
-        self._queued: npt.NDArray[np.uint8] | None = None
         self._height = _height(st)
 
     def _query_arcs(self) -> None:
@@ -387,7 +386,7 @@ class CustomizedPaths:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        del state["_lock"], state["_queued"], state["_heap"], state["_fast"], state["_pending_for"], state["_pending"]
+        del state["_lock"], state["_heap"], state["_fast"], state["_pending_for"], state["_pending"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -396,7 +395,6 @@ class CustomizedPaths:
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._heap = np.empty(1024, dtype=np.int64)
-        self._queued = None
         self._fast = None
         self._slow_seconds = 0.0
         self._pending_for, self._pending = None, []
@@ -440,11 +438,10 @@ class CustomizedPaths:
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):
                     self.metric = mt = _widened(mt)  # the new weights would round in float32
                     self._exact = (0.0, 0.0, 0.0)
-                if self._queued is None:
-                    self._queued = np.zeros(st.up_head.shape[0], dtype=np.uint8)
+                queued = per_thread("cch_queued", int(st.up_head.shape[0]), _zeros, keep=1)  # zero again after: one a thread
                 _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
                                             mt.inp, st.arc_slot, mt.weight, mt.middle, self._heap,
-                                            self._queued)
+                                            queued)
                 if mt.weight.dtype == np.float32 and self._exact[2] and not k.below(mt.weight, self._exact[2]):
                     self.metric, self._exact = _metric(st, costs)  # a weight may have rounded: again, float64
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
@@ -530,6 +527,10 @@ class CustomizedPaths:
         if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
         return out
+
+
+def _zeros(n: int) -> npt.NDArray[np.uint8]:
+    return np.zeros(n, dtype=np.uint8)
 
 
 def _height(st: Structure) -> int:
