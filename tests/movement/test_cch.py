@@ -428,21 +428,20 @@ def test_paths_through_steps_that_weigh_nothing(query_arcs):
     _check(g, c, None, cp, f)
 
 
-def test_unpack_refuses_a_query_that_met_nowhere() -> None:
-    # the kernel is called only after a query found a meeting node; called without one it raises, never reads
+def test_unpack_refuses_a_query_that_found_no_arcs() -> None:
+    # the kernel is called only after a query found a path's arcs; called without them it raises, never reads
     # outside its arrays
     from wargrid._kernels.movement import cch as kernels
 
     g = SquareGrid(5, 4)
     cp = customized(g, CostField.from_arrays(g, np.ones((4, 5))))
     s, t = g.topology.padded_id(0, 0), g.topology.padded_id(4, 3)
-    cost, (meet, ls, lt), sc, arcs = cp._query(cp.costs, s, t, True)
-    assert cost == 7.0 and meet >= 0
+    cost, (meet, nf, nb), sc, arcs = cp._query(cp.costs, s, t, True)
+    assert cost == 7.0 and meet >= 0 and nf + nb >= 1
     st, mt = cp.structure, cp.metric
-    args = (sc.cs, sc.ct, arcs.by_depth, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails,
-            mt.middle, mt.inp, st.arc_slot, st.cell_of, g.topology.pw)
-    xy, walked, zero = kernels.unpack(meet, ls, lt, *args)
+    args = (sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
+            st.arc_slot, st.cell_of, g.topology.pw)
+    xy, walked, zero = kernels.unpack(int(st.rank_of[s]), nf, nb, *args)
     assert walked == 7.0 and xy.shape == (8, 2) and not zero and xy[0].tolist() == [0, 0] and xy[-1].tolist() == [4, 3]
-    for bad in ((-1, ls, lt), (meet, 0, lt), (meet, ls, 0)):
-        with pytest.raises(ValueError, match="met at no node"):
-            kernels.unpack(*bad, *args)
+    with pytest.raises(ValueError, match="found no arcs"):
+        kernels.unpack(int(st.rank_of[s]), 0, 0, *args)

@@ -290,8 +290,8 @@ def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, last: bool) ->
 
 
 class _Scratch:
-    """One thread's query arrays for ``m`` nodes: costs and predecessors by rank (by depth, the query arcs use
-    their first entries), the two chains (grown to the tree's height when first asked)."""
+    """One thread's query arrays for ``m`` nodes: costs by rank (by depth, the query arcs use their first entries),
+    a path's arcs, the two chains (grown to the tree's height when first asked)."""
 
     def __init__(self, m: int) -> None:
         self.df = np.empty(m)
@@ -484,17 +484,19 @@ class CustomizedPaths:
 
     def _query(self, costs: CostField, s: int, t: int,
                paths: bool) -> tuple[float, tuple[int, int, int], _Scratch, QueryArcs]:
+        """``(cost, (meet, nf, nb), scratch, arcs)`` of ``query`` from padded id ``s`` to ``t`` (``paths``: the
+        path's arcs in the scratch's ``pf`` / ``pb``)."""
         self.sync(costs)
         st = self.structure
         sc = self._scratch()
         arcs = self._arcs()
         t0 = time.perf_counter()
-        cost, meet, ls, lt = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, st.parent,
+        cost, meet, nf, nb = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, st.parent,
                                         arcs.by_depth, sc.cs, sc.ct, sc.df, sc.db, sc.pf if paths else None,
                                         sc.pb if paths else None)
         if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
-        return float(cost), (int(meet), int(ls), int(lt)), sc, arcs
+        return float(cost), (int(meet), int(nf), int(nb)), sc, arcs
 
     def distance(self, costs: CostField, s: int, t: int) -> float:
         """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
@@ -504,13 +506,13 @@ class CustomizedPaths:
     def path(self, costs: CostField, s: int, t: int, grid: Grid | None = None) -> Path | None:
         """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable); ``grid``: the
         path's."""
-        cost, (meet, ls, lt), sc, arcs = self._query(costs, s, t, True)
+        cost, (meet, nf, nb), sc, arcs = self._query(costs, s, t, True)
         if meet < 0 or not cost < np.inf:
             return None
         st, mt = self.structure, self.metric
-        xy, walked, zero = _k().unpack(meet, ls, lt, sc.cs, sc.ct, arcs.by_depth, sc.pf, sc.pb, arcs.fwd_arc,
-                                       arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot,
-                                       st.cell_of, costs.topology.pw)
+        xy, walked, zero = _k().unpack(int(st.rank_of[s]), nf, nb, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc,
+                                       st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot, st.cell_of,
+                                       costs.topology.pw)
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             xy = _cut_loops(xy)
         return Path.of_xy(xy, float(walked), costs.unit, grid)

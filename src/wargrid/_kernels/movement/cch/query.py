@@ -11,33 +11,12 @@ INF = np.inf
 
 
 @helper
-def _relax(v, dv, first, head, w, dist, pred):
-    """Node ``v``'s arcs from cost ``dv``, each improved head's arc position in ``pred``. Unsigned indices:
-    no negative-index test in the loop (measured 1.7x faster on a long query's 170 000 arcs)."""
-    for e in range(np.uint64(first[v]), np.uint64(first[v + 1])):
-        x = np.uint64(head[e])
-        d = dv + w[e]
-        if d < dist[x]:
-            dist[x] = d
-            pred[x] = e
-
-
-@helper
 def _lower(v, dv, first, head, w, dist):
-    """``_relax`` without predecessors, branch-free (a min and a store an arc: 2.6x faster than ``_relax``
-    before unsigned indices)."""
+    """Node ``v``'s arcs from cost ``dv``, branch-free (a min and a store an arc; unsigned indices: no
+    negative-index test in the loop). A search that keeps predecessors is 1.5-2x slower (measured)."""
     for e in range(np.uint64(first[v]), np.uint64(first[v + 1])):
         x = np.uint64(head[e])
         dist[x] = min(dv + w[e], dist[x])
-
-
-@helper
-def _up(v, dv, first, head, w, dist, pred):
-    """``_relax``, or ``_lower`` when ``pred`` is ``None`` (numba compiles the one branch the type selects)."""
-    if pred is None:
-        _lower(v, dv, first, head, w, dist)
-    else:
-        _relax(v, dv, first, head, w, dist, pred)
 
 
 @helper
@@ -68,33 +47,32 @@ def _common(cs, ls, ct, lt):
 
 
 @helper
-def _start(v, parent, chain, by_depth, dist, pred):
+def _start(v, parent, chain, by_depth, dist):
     """Climb ``v``'s chain, reset ``dist`` along it (every head an arc reaches lies on it), ``v`` at cost 0:
     the chain's length."""
     n = _climb(v, parent, chain)
     for i in range(n):
         dist[_at(i, n, chain, by_depth)] = INF
     dist[_at(0, n, chain, by_depth)] = 0.0
-    if pred is not None:
-        pred[_at(0, n, chain, by_depth)] = -1
     return n
 
 
 @jit
 def query(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
-    """``_search`` for the cost (``pf`` / ``pb`` ``None``) or for a path: then the search keeps no predecessor
-    (a minimum and a store an arc, no branch) and ``_recover`` finds those of the path's nodes afterwards."""
-    best, meet, ls, lt = _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, None, None)
+    """``_search`` for the cost: ``(cost, meet, nf, nb)``, the meeting node as its depth (``-1``: unreachable). With
+    ``pf`` / ``pb`` (``None``: the cost alone) the path's query arcs too, found after the search, which keeps no
+    predecessor (``_recover``): ``pf[:nf]`` their positions from the meeting node down to ``s``, ``pb[:nb]`` down to
+    ``t``."""
+    best, meet, ls, lt = _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db)
+    nf = nb = 0
     if pf is not None and pb is not None and meet >= 0:
-        found = _recover(meet, ls, cs, by_depth, df, fwd[0], fwd[1], fwd[2], pf)
-        if not (found and _recover(meet, lt, ct, by_depth, db, bwd[0], bwd[1], bwd[2], pb)):
-            # never (the node that set a cost qualifies); a search that keeps them regardless
-            best, meet, ls, lt = _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb)
-    return best, meet, ls, lt
+        nf = _recover(meet, ls, cs, by_depth, df, fwd[0], fwd[1], fwd[2], pf)
+        nb = _recover(meet, lt, ct, by_depth, db, bwd[0], bwd[1], bwd[2], pb)
+    return best, meet, nf, nb
 
 
 @helper
-def _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
+def _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db):
     """Elimination-tree search from rank ``s`` to rank ``t``: ``(cost, meet, ls, lt)``, the meeting node as its
     depth (``-1``: unreachable) and the two chains' lengths (``cs`` / ``ct`` then hold them from each end up).
 
@@ -102,25 +80,23 @@ def _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
     arcs and their weights one way, the heads as ranks (every arc) or, with
     ``by_depth``, as depths in the elimination tree (a class's query arcs).
     Every head is an ancestor, so a search only ever touches its two chains:
-    indexed by depth, its costs ``df`` / ``db`` and predecessors ``pf`` /
-    ``pb`` (the arc position each node was reached by; ``None`` for the cost
-    alone, a faster search) fill a few kilobytes instead of spreading over
-    node-sized arrays. ``cs``, ``ct``, ``df``, ``db``, ``pf``, ``pb``:
+    indexed by depth, its costs ``df`` / ``db`` fill a few kilobytes instead
+    of spreading over node-sized arrays. ``cs``, ``ct``, ``df``, ``db``:
     scratch of the tree's height (``by_depth``) or of the node count."""
     ff, fh, fw = fwd
     bf, bh, bw = bwd
-    ls = _start(s, parent, cs, by_depth, df, pf)
-    lt = _start(t, parent, ct, by_depth, db, pb)
+    ls = _start(s, parent, cs, by_depth, df)
+    lt = _start(t, parent, ct, by_depth, db)
     c = _common(cs, ls, ct, lt)
     # below the chains' lowest common node no meeting bounds the search yet
     for i in range(ls - c):
         du = df[_at(i, ls, cs, by_depth)]
         if du < INF:
-            _up(cs[i], du, ff, fh, fw, df, pf)
+            _lower(cs[i], du, ff, fh, fw, df)
     for i in range(lt - c):
         dv = db[_at(i, lt, ct, by_depth)]
         if dv < INF:
-            _up(ct[i], dv, bf, bh, bw, db, pb)
+            _lower(ct[i], dv, bf, bh, bw, db)
     best = INF
     meet = -1
     for k in range(c - 1, -1, -1):  # the common nodes, depth k, from the lowest up
@@ -132,9 +108,9 @@ def _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
             best = du + dv
             meet = k
         if du < best:
-            _up(u, du, ff, fh, fw, df, pf)
+            _lower(u, du, ff, fh, fw, df)
         if dv < best:
-            _up(u, dv, bf, bh, bw, db, pb)
+            _lower(u, dv, bf, bh, bw, db)
     return best, meet, ls, lt
 
 
@@ -155,28 +131,30 @@ def _find_head(lo, hi, head, x, by_depth):
 
 @helper
 def _recover(meet, n, chain, by_depth, dist, first, head, w, pred):
-    """After a search without predecessors: the predecessors of the nodes on the way from the chain's end up
-    to its node at depth ``meet`` only, each the nearest node below it whose cost plus its arc's weight is the
-    node's (the sum the search made, so the node that set the cost qualifies): ``False`` if one had none."""
+    """After a search without predecessors: the query arcs from the chain's node at depth ``meet`` down to its
+    end into ``pred``, their number returned, each node's the one from the nearest node below it whose cost plus
+    the arc's weight is the node's (the sum the search made, so the node that set the cost always qualifies)."""
     i = n - 1 - meet
     j = i - 1
+    k = 0
     while i > 0:
         x = _at(i, n, chain, by_depth)
         dx = dist[x]
         while True:
             if j < 0:
-                return False
+                raise ValueError("query: a path's node without a predecessor")  # never (see above)
             dy = dist[_at(j, n, chain, by_depth)]
             if dy <= dx:
                 y = chain[j]
                 e = _find_head(first[y], first[y + 1], head, x, by_depth)
                 if e >= 0 and dy + w[e] == dx:
-                    pred[x] = e
+                    pred[k] = e
+                    k += 1
                     break
             j -= 1
         i = j
         j -= 1
-    return True
+    return k
 
 
 @jit
@@ -225,26 +203,9 @@ def _arc_of(e, arc):
     return e if arc.shape[0] == 0 else arc[e]
 
 
-@helper
-def _chain_arcs(meet, n, chain, by_depth, pred, arcs, tails, dr, out, at):
-    """The arcs of the search's path from the end of ``chain`` (``n`` nodes) to its node at depth ``meet``, as
-    ``(arc, dr)`` rows of ``out`` from ``at`` on, the meeting node's first: the row after the last."""
-    i = n - 1 - meet
-    while i > 0:
-        a = _arc_of(pred[_at(i, n, chain, by_depth)], arcs)
-        out[at, 0] = a
-        out[at, 1] = dr
-        at += 1
-        tail = tails[a]
-        i -= 1
-        while chain[i] != tail:  # the tail lies lower on the chain
-            i -= 1
-    return at
-
-
 @jit
-def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, node_cell, pw):
-    """The path of the last ``query`` (its ``meet``, ``ls``, ``lt``, chains ``cs`` / ``ct`` and predecessors):
+def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, node_cell, pw):
+    """The path from rank ``s`` of the last ``query`` (its ``nf`` / ``nb`` query arcs in ``pf`` / ``pb``):
     ``(xy, cost, zero)``, its cells as ``(x, y)`` rows (of padded ids ``node_cell``, rows ``pw`` wide; the arcs
     from the start up to the meeting node and down to the goal, each shortcut replaced by its two lower arcs
     through its middle node), the sum of its steps' input weights ``inp`` (arc ``a``'s row ``slot[a]``) in path
@@ -256,24 +217,19 @@ def unpack(meet, ls, lt, cs, ct, by_depth, pf, pb, fa, ba, up_first, up_head, ta
     passes of one kind of read (the arcs' middles, then the middles' arc lists, then the searches in them):
     a pass's reads do not wait for each other, so their cache misses overlap, where a depth-first walk reads
     each arc only after the one above it. The arcs form a tree, read in order at the end."""
-    if meet < 0 or ls < 1 or lt < 1:
-        raise ValueError("unpack: the query met at no node (no path to unpack)")
-    # the chain's arcs, as (arc, direction 0 up / 1 down), in path order once the upward ones are reversed
-    chain = np.empty((ls + lt, 2), dtype=np.int64)
-    k = _chain_arcs(meet, ls, cs, by_depth, pf, fa, tails, 0, chain, 0)
-    chain[:k] = chain[:k][::-1].copy()
-    sp = _chain_arcs(meet, lt, ct, by_depth, pb, ba, tails, 1, chain, k)
-    s = cs[0]
-    roots = sp
+    if nf + nb < 1:
+        raise ValueError("unpack: the query found no arcs (no path to unpack)")
+    roots = nf + nb
     cap = max(64, 4 * roots)
     # the tree: arc, direction, tail, head, first child (-1: a board step; its children: child, child + 1)
     tree = np.empty((cap, 5), dtype=np.int64)
     work = np.empty(cap, dtype=np.int64)
     wmid = np.empty(cap, dtype=np.int64)
-    for c in range(roots):
-        a = chain[c, 0]
+    for c in range(roots):  # the search's arcs in path order: up from the start, then down to the goal
+        dr = 1 if c >= nf else 0
+        a = _arc_of(pb[c - nf], ba) if dr else _arc_of(pf[nf - 1 - c], fa)
         tree[c, 0] = a
-        tree[c, 1] = chain[c, 1]
+        tree[c, 1] = dr
         tree[c, 2] = tails[a]
         tree[c, 3] = up_head[a]
         work[c] = c
@@ -386,7 +342,7 @@ def table(src, tgt, fwd, bwd, parent, by_depth, chain, df):
     bt = np.empty(cnt[m], dtype=np.int32)
     bd = np.empty(cnt[m])
     for j in range(tgt.shape[0]):
-        n = _start(tgt[j], parent, chain, by_depth, df, None)
+        n = _start(tgt[j], parent, chain, by_depth, df)
         for i in range(n):
             v = chain[i]
             dv = df[_at(i, n, chain, by_depth)]
@@ -396,7 +352,7 @@ def table(src, tgt, fwd, bwd, parent, by_depth, chain, df):
                 fill[v] += 1
                 _lower(v, dv, bwd[0], bwd[1], bwd[2], df)
     for r in range(src.shape[0]):
-        n = _start(src[r], parent, chain, by_depth, df, None)
+        n = _start(src[r], parent, chain, by_depth, df)
         for i in range(n):
             v = chain[i]
             dv = df[_at(i, n, chain, by_depth)]
