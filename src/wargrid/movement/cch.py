@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
@@ -314,7 +315,7 @@ class CustomizedPaths:
 
     Queries on a cost field other than the last one first bring the metric
     to it (``sync``: a partial customization of the arcs the changed cells
-    touch), so every answer is exact; ``stale`` is never true.
+    touch), so every answer is exact.
 
     Attributes
     ----------
@@ -344,9 +345,9 @@ class CustomizedPaths:
         self._pending: list[npt.NDArray[np.int64]] = []
         self._perfect_seconds = PERFECT_PER_CUSTOMIZE * self.customize_seconds  # until built once (rent or buy)
         self.build_seconds = seconds + time.perf_counter() - t0
-        self.fallback_seconds = 0.0
         self.edit_seconds = 0.0
         self._heap = np.empty(1024, dtype=np.int64)
+        self._down: npt.NDArray[Any] | None = None
         self._height = _height(st)
 
     def _query_arcs(self) -> None:
@@ -386,7 +387,8 @@ class CustomizedPaths:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        del state["_lock"], state["_heap"], state["_fast"], state["_pending_for"], state["_pending"]
+        for name in ("_lock", "_heap", "_fast", "_pending_for", "_pending", "_down"):
+            del state[name]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -395,30 +397,24 @@ class CustomizedPaths:
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._heap = np.empty(1024, dtype=np.int64)
+        self._down = None
         self._fast = None
         self._slow_seconds = 0.0
         self._pending_for, self._pending = None, []
 
     @property
     def bytes(self) -> int:
-        """Memory this class holds: its metric and query arcs (the shared ``structure.bytes`` not counted)."""
+        """Memory this class holds: its metric, query arcs and (once edited) the weights in down-list order (the
+        shared ``structure.bytes`` and the down lists' tails, shared once edited, not counted)."""
         fast = self._fast
         arcs = [] if fast is None else [*fast.fwd, *fast.bwd, fast.fwd_arc, fast.bwd_arc]
-        return sum(int(a.nbytes) for a in [*self.metric, *arcs])
+        down = [] if self._down is None else [self._down]
+        return sum(int(a.nbytes) for a in [*self.metric, *arcs, *down])
 
     @property
     def arcs(self) -> int:
         """Arcs of the hierarchy (board steps and shortcuts)."""
         return int(self.structure.up_head.shape[0])
-
-    @property
-    def stale(self) -> bool:
-        """Always ``False``: edits are customized in."""
-        return False
-
-    def note_fallback(self, seconds: float) -> None:
-        """Count ``seconds`` a query spent outside the hierarchy."""
-        self.fallback_seconds += seconds
 
     # -- edits ------------------------------------------------------------------------------
     def sync(self, costs: CostField) -> None:
@@ -437,13 +433,17 @@ class CustomizedPaths:
                                            costs.topology.kernel_bundle, mt.inp, st.arc_slot)
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):
                     self.metric = mt = _widened(mt)  # the new weights would round in float32
-                    self._exact = (0.0, 0.0, 0.0)
+                    self._exact, self._down = (0.0, 0.0, 0.0), None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), _zeros, keep=1)  # zero again after: one a thread
+                if self._down is None:  # the first edit: the weights copied in down-list order
+                    self._down = np.empty_like(mt.weight)
+                    k.down_copy(st.up_first, st.up_head, st.down_first, mt.weight, self._down, np.empty(0, np.int32))
                 _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
-                                            mt.inp, st.arc_slot, mt.weight, mt.middle, self._heap,
-                                            queued)
+                                            _down_tails(st), mt.inp, st.arc_slot, mt.weight, self._down, mt.middle,
+                                            self._heap, queued)
                 if mt.weight.dtype == np.float32 and self._exact[2] and not k.below(mt.weight, self._exact[2]):
                     self.metric, self._exact = _metric(st, costs)  # a weight may have rounded: again, float64
+                    self._down = None
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
@@ -533,6 +533,22 @@ class CustomizedPaths:
 
 def _zeros(n: int) -> npt.NDArray[np.uint8]:
     return np.zeros(n, dtype=np.uint8)
+
+
+_DOWN_TAILS: dict[int, tuple[weakref.ref[Any], npt.NDArray[np.int32]]] = {}
+
+
+def _down_tails(st: Structure) -> npt.NDArray[np.int32]:
+    """``st.tails[st.down_arc]``, built at the first edit of any of its classes and shared by them while the
+    structure lives."""
+    key = id(st.down_arc)
+    got = _DOWN_TAILS.get(key)
+    if got is not None and got[0]() is st.down_arc:
+        return got[1]
+    tails = np.empty(st.down_arc.shape[0], dtype=np.int32)
+    _k().down_copy(st.up_first, st.up_head, st.down_first, np.empty((0, 2)), np.empty((0, 2)), tails)
+    _DOWN_TAILS[key] = (weakref.ref(st.down_arc, lambda _: _DOWN_TAILS.pop(key, None)), tails)
+    return tails
 
 
 def _height(st: Structure) -> int:

@@ -4,4 +4,4 @@ class's metric), ``update`` (its edits) and ``query`` (searches, unpacking, tabl
 from .customize import below, count_triangles, customize, input_weights, perfect, step_weights  # noqa: F401
 from .order import board_graph, chordal, down_lists, find_arc, nested_dissection, step_arcs  # noqa: F401
 from .query import depths, query, query_arcs, table, unpack  # noqa: F401
-from .update import step_changes, update  # noqa: F401
+from .update import down_copy, step_changes, update  # noqa: F401

@@ -4,6 +4,12 @@ An edit changes a few input weights (``step_changes``); ``update`` then
 recomputes only the arcs one of whose lower triangles changed, in increasing
 arc id (which is increasing tail), so each arc is final before the arcs
 above it read it, whether costs rose or fell.
+
+The partial customization reads a copy of the weights in down-list order
+(``down_copy``: entry ``i`` is arc ``down_arc[i]``'s, beside the shared
+``tails[down_arc]``): an arc's lower triangles are then a merge of two
+contiguous runs, and the arcs ``(y, x)`` above a changed arc are found
+walking forward along ``x``'s run, instead of a scattered load each.
 """
 
 from __future__ import annotations
@@ -13,80 +19,84 @@ import numpy as np
 from ..._jit import helper, jit
 from ..steps import step_to, unpack_topo
 from .customize import INF, _step_weight
-from .order import find_arc
 
 
 @helper
-def _triangle(e, f, v, w, bu, bd, mu, md):
-    """The lower triangle ``v`` of arc ``(u, x)`` (``e = (v, u)``, ``f = (v, x)``) against its best weights."""
-    s = w[e, 1] + w[f, 0]
-    if s < bu:
-        bu = s
-        mu = v
-    s = w[f, 1] + w[e, 0]
-    if s < bd:
-        bd = s
-        md = v
-    return bu, bd, mu, md
+def _gallop(v, p, end, dtail):
+    """The first position ``q`` in ``[p, end)`` with ``dtail[q] >= v`` (``end``: none; ``dtail`` sorted there and
+    below ``v`` before ``p``): doubling steps from ``p``, then a binary search."""
+    hi = p
+    step = 1
+    while hi < end and dtail[hi] < v:
+        p = hi + 1
+        hi = p + step
+        step <<= 1
+    if hi > end:
+        hi = end
+    while p < hi:
+        m = (p + hi) >> 1
+        if dtail[m] < v:
+            p = m + 1
+        else:
+            hi = m
+    return p
 
 
 @helper
-def _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, slot, w, mid):
+def _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
     """Arc ``a = (u, x)``'s weights from its input (row ``slot[a]`` of ``inp``, ``inf`` where ``-1``) and its
-    lower triangles ``v`` (the nodes of both down lists); returns whether they changed."""
+    lower triangles ``v`` (the nodes of both down runs); returns whether they changed."""
     r = slot[a]
     bu = inp[r, 0] if r >= 0 else INF
     bd = inp[r, 1] if r >= 0 else INF
     mu = -1
     md = -1
-    nu = down_first[u + 1] - down_first[u]
-    nx = down_first[x + 1] - down_first[x]
-    if nu <= nx * 8 and nx <= nu * 8:  # lists of like lengths: merged
-        i = down_first[u]
-        j = down_first[x]
-        iend = down_first[u + 1]
-        jend = down_first[x + 1]
-        if i < iend and j < jend:  # each list's current tail held, read again only when its side moves on
-            tu = tails[down_arc[i]]
-            tx = tails[down_arc[j]]
-            while True:
-                if tu < tx:
-                    i += 1
-                    if i == iend:
-                        break
-                    tu = tails[down_arc[i]]
-                elif tx < tu:
-                    j += 1
-                    if j == jend:
-                        break
-                    tx = tails[down_arc[j]]
-                else:
-                    bu, bd, mu, md = _triangle(down_arc[i], down_arc[j], tu, w, bu, bd, mu, md)
-                    i += 1
-                    j += 1
-                    if i == iend or j == jend:
-                        break
-                    tu = tails[down_arc[i]]
-                    tx = tails[down_arc[j]]
-    else:  # the shorter one, each node's arc to the other end searched in its sorted list
-        short = nu <= nx
-        y = u if short else x
-        other = x if short else u
-        for i in range(down_first[y], down_first[y + 1]):
-            e = down_arc[i]
-            v = tails[e]
-            f = find_arc(v, other, up_first, up_head)
-            if f >= 0:
-                if short:
-                    bu, bd, mu, md = _triangle(e, f, v, w, bu, bd, mu, md)
-                else:
-                    bu, bd, mu, md = _triangle(f, e, v, w, bu, bd, mu, md)
+    i = down_first[u]
+    j = down_first[x]
+    iend = down_first[u + 1]
+    jend = down_first[x + 1]
+    while i < iend and j < jend:  # the two runs merged
+        tu = dtail[i]
+        tx = dtail[j]
+        if tu < tx:
+            i += 1
+        elif tx < tu:
+            j += 1
+        else:  # the lower triangle tu: entries i = (tu, u), j = (tu, x)
+            if wd[i, 1] + wd[j, 0] < bu:
+                bu = wd[i, 1] + wd[j, 0]
+                mu = tu
+            if wd[j, 1] + wd[i, 0] < bd:
+                bd = wd[j, 1] + wd[i, 0]
+                md = tu
+            i += 1
+            j += 1
     same = bu == w[a, 0] and bd == w[a, 1]
     w[a, 0] = bu
     w[a, 1] = bd
     mid[a, 0] = mu
     mid[a, 1] = md
     return not same
+
+
+@jit
+def down_copy(up_first, up_head, down_first, w, wd, dtail):
+    """Fill ``wd`` (unless empty) with the weights ``w`` in down-list order (entry ``i``: arc ``down_arc[i]``'s),
+    and ``dtail`` (unless empty) with each entry's tail: one pass over the arcs, each node's run filled in
+    increasing tail."""
+    m = up_first.shape[0] - 1
+    fill = down_first[:m].copy()
+    weights = wd.shape[0] > 0
+    tails = dtail.shape[0] > 0
+    for v in range(m):
+        for a in range(up_first[v], up_first[v + 1]):
+            p = fill[up_head[a]]
+            fill[up_head[a]] = p + 1
+            if weights:
+                wd[p, 0] = w[a, 0]
+                wd[p, 1] = w[a, 1]
+            if tails:
+                dtail[p] = v
 
 
 @jit
@@ -133,10 +143,11 @@ def _heap_pop(heap, n):
 
 
 @jit
-def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp, slot, w, mid, heap, queued):
+def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dtail, inp, slot, w, wd, mid, heap,
+           queued):
     """Partial customization: the arcs ``changed`` (board steps) get the input weights ``new_inp`` (``(2, k)``,
-    into their rows ``slot`` of ``inp``); every arc
-    whose lower triangles changed is recomputed, in increasing arc id. Returns ``(arcs changed, heap, arcs
+    into their rows ``slot`` of ``inp``); every arc whose lower triangles changed is recomputed, in increasing
+    arc id, ``w`` and its down-order copy ``wd`` (``down_copy``) kept equal. Returns ``(arcs changed, heap, arcs
     recomputed)``.
 
     ``heap`` (int64, grown when short: the one returned) and ``queued`` (uint8 a arc, all zero; left zero) are scratch.
@@ -162,17 +173,22 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
         x = up_head[a]
         ou = w[a, 0]
         od = w[a, 1]
-        if not _recompute(a, u, x, up_first, up_head, down_first, down_arc, tails, inp, slot, w, mid):
+        if not _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
             continue
         moved += 1
-        # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u: the arc b between x
-        # and y is recomputed when the triangle's sum changed and now beats b's weight or gave it (b's middle
-        # is u: another support of the same weight, the input or a lower middle, keeps it, and is checked
-        # when its own arcs change)
         nu = w[a, 0]
         nd = w[a, 1]
-        j = up_first[x]  # b = (x, y) for y > x: read along x's sorted list
+        pa = _gallop(u, down_first[x], down_first[x + 1], dtail)  # a's entry in x's run
+        wd[pa, 0] = nu
+        wd[pa, 1] = nd
+        # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u (they form a clique): the
+        # arc b between x and y is recomputed when the triangle's sum changed and now beats b's weight or gave
+        # it (it tied b's weight and b's middle is u: another support of the same weight, the input or a lower
+        # middle, keeps it, and is checked when its own arcs change)
+        j = up_first[x]  # b = (x, y) for y > x: along x's up list
         jend = up_first[x + 1]
+        p = pa + 1  # b = (y, x) for u < y < x: along x's down run
+        pend = down_first[x + 1]
         for c in range(up_first[u], up_first[u + 1]):
             if c == a:
                 continue
@@ -185,17 +201,33 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, inp
             q1 = dn_c + nu
             if p0 == p1 and q0 == q1:
                 continue  # the triangle's sums did not change
-            if c > a:  # y > x: an upward neighbour of x too (u's upward neighbours form a clique)
+            b = -1
+            if c > a:
                 while j < jend and up_head[j] < y:
                     j += 1
-                b = j if j < jend and up_head[j] == y else -1
+                if j == jend or up_head[j] != y:
+                    continue
+                b = j
+                wb0 = w[b, 0]
+                wb1 = w[b, 1]
                 s0, s1, t0, t1 = p0, p1, q0, q1
             else:
-                b = find_arc(y, x, up_first, up_head)
+                p = _gallop(y, p, pend, dtail)
+                if p == pend or dtail[p] != y:
+                    continue
+                wb0 = wd[p, 0]
+                wb1 = wd[p, 1]
                 s0, s1, t0, t1 = q0, q1, p0, p1
-            if b < 0 or queued[b]:
+            beats = (s1 != s0 and s1 < wb0) or (t1 != t0 and t1 < wb1)
+            tie0 = s1 != s0 and s0 == wb0
+            tie1 = t1 != t0 and t0 == wb1
+            if not (beats or tie0 or tie1):
                 continue
-            if (s1 != s0 and (s1 < w[b, 0] or mid[b, 0] == u)) or (t1 != t0 and (t1 < w[b, 1] or mid[b, 1] == u)):
+            if b < 0:
+                b = down_arc[p]
+            if queued[b]:
+                continue
+            if beats or (tie0 and mid[b, 0] == u) or (tie1 and mid[b, 1] == u):
                 queued[b] = 1
                 nh = _heap_push(heap, nh, b)
                 if nh >= heap.shape[0]:
