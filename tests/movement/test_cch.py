@@ -351,6 +351,8 @@ def test_float32_weights_checked_after_customizing_stay_exact_through_edits(boar
         f = costs_of(g, cost, e)
         _check(g, cost, e, cp, f)
         _metric_holds(cp, f)
+        w = cp.metric.weight
+        assert not cp._exact[2] or bool(np.all((w < cp._exact[2]) | np.isinf(w)))  # the chains' check saw them all
     cp = pickle.loads(pickle.dumps(cp))
     _check(g, cost, e, cp, f)
 

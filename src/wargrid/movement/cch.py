@@ -35,6 +35,7 @@ import threading
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -215,7 +216,7 @@ def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float
     exact = _exact32(steps, int(st.parent.shape[0]))
     if exact[1]:
         mt = _customize(st, steps, np.dtype(np.float32))
-        if not exact[2] or k.below(mt.weight, exact[2]):
+        if not exact[2] or k.below(mt.weight, exact[2], st.up_first, st.tails, st.parent, np.empty(0, np.int64)):
             return mt, exact
     return _customize(st, steps, np.dtype(np.float64)), (0.0, 0.0, 0.0)
 
@@ -434,14 +435,15 @@ class CustomizedPaths:
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):
                     self.metric = mt = _widened(mt)  # the new weights would round in float32
                     self._exact, self._down = (0.0, 0.0, 0.0), None
-                queued = per_thread("cch_queued", int(st.up_head.shape[0]), _zeros, keep=1)  # zero again after: one a thread
+                queued = per_thread("cch_queued", int(st.up_head.shape[0]), partial(np.zeros, dtype=np.uint8), keep=1)
                 if self._down is None:  # the first edit: the weights copied in down-list order
                     self._down = np.empty_like(mt.weight)
                     k.down_copy(st.up_first, st.up_head, st.down_first, mt.weight, self._down, np.empty(0, np.int32))
                 _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
                                             _down_tails(st), mt.inp, st.arc_slot, mt.weight, self._down, mt.middle,
                                             self._heap, queued)
-                if mt.weight.dtype == np.float32 and self._exact[2] and not k.below(mt.weight, self._exact[2]):
+                if mt.weight.dtype == np.float32 and self._exact[2] and not k.below(
+                        mt.weight, self._exact[2], st.up_first, st.tails, st.parent, arcs):
                     self.metric, self._exact = _metric(st, costs)  # a weight may have rounded: again, float64
                     self._down = None
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
@@ -529,10 +531,6 @@ class CustomizedPaths:
         if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
         return out
-
-
-def _zeros(n: int) -> npt.NDArray[np.uint8]:
-    return np.zeros(n, dtype=np.uint8)
 
 
 _DOWN_TAILS: dict[int, tuple[weakref.ref[Any], npt.NDArray[np.int32]]] = {}
