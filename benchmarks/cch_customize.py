@@ -4,11 +4,12 @@ Times one half of the first cut on one thread (CPU time, the best of
 ``--repeats``: the two halves run on two threads in a real build), for the
 basic and the perfect customization in ``float64`` and ``float32``; then a
 whole class build per unit class (basic customization only, then the query
-arcs the queries buy later; then the class built again on the memory the
-first one freed, which the first build had to have the system map) with the
-bytes a cell; then the lower triangles of the board's structure against a
-structure over only the steps some unit class can take (what RoutingKit gets
-in ``bench_weighted.py``).
+arcs the queries buy later; then the class built again on the memory the first
+one freed, which the first build had to have the system map) with the bytes a
+cell and the lower triangles it relaxed (those whose lower arc is finite; of
+them those whose upper arc is finite too); then the lower triangles of the
+board's structure against a structure over only the steps some unit class can
+take (what RoutingKit gets in ``bench_weighted.py``).
 
     PYTHONPATH=src python benchmarks/cch_customize.py --size 512 --seed 3
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import time
 
+import numba
 import numpy as np
 
 import wargrid
@@ -58,6 +60,21 @@ def kernels(st, costs, repeats: int) -> None:
               flush=True)
 
 
+@numba.njit(cache=True)
+def live_triangles(up_first, down_first, down_arc, tails, w):
+    """``(lower arc finite, both arcs finite)``: the lower triangles a class's customization relaxes (it skips
+    those whose lower arc is ``inf`` both ways) and those of them whose upper arc is finite too."""
+    lower = both = 0
+    for u in range(up_first.shape[0] - 1):
+        for e in range(down_first[u], down_first[u + 1]):
+            b = down_arc[e]
+            if w[b, 0] < np.inf or w[b, 1] < np.inf:
+                lower += up_first[tails[b] + 1] - b - 1
+                for a2 in range(b + 1, up_first[tails[b] + 1]):
+                    both += w[a2, 0] < np.inf or w[a2, 1] < np.inf
+    return lower, both
+
+
 def classes(m, st) -> None:
     cells = int(st.parent.shape[0])
     for u in m.terrains.classes:
@@ -71,9 +88,11 @@ def classes(m, st) -> None:
         t0, c0 = time.perf_counter(), time.process_time()
         cp = cch.CustomizedPaths(st, m.derived.cost_field(u), 0.0)  # on the memory the last one freed
         again, cpu_again = time.perf_counter() - t0, time.process_time() - c0
+        lower, both = live_triangles(st.up_first, st.down_first, st.down_arc, st.tails, cp.metric.weight)
         print(f"{u}: {cp.metric.weight.dtype} build {build:.2f} s ({cpu:.2f} s CPU, every thread), again on memory"
               f" just freed {again:.2f} s ({cpu_again:.2f} s CPU); query arcs {arcs:.2f} s; bytes a cell: metric"
-              f" {sum(a.nbytes for a in cp.metric) / cells:.0f}", flush=True)
+              f" {sum(a.nbytes for a in cp.metric) / cells:.0f}; triangles relaxed {lower / 1e9:.3f} G, both arcs finite"
+              f" {both / 1e9:.3f} G", flush=True)
 
 
 def triangles(m) -> None:
