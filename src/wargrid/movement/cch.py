@@ -171,15 +171,11 @@ _EXACT_BITS = 24
 def _exact32(values: npt.NDArray[np.float64], nodes: int) -> tuple[float, float, float]:
     """``(quantum, limit, bound)``: with every step weight a whole multiple of ``quantum`` and at most ``limit``,
     ``float32`` customization of step weights ``values`` on ``nodes`` nodes is exact if every finite weight it
-    stores is below ``bound`` (``0.0``: sure to be; ``(0.0, 0.0, 0.0)``: keep ``float64``).
-
-    With every step weight a whole multiple of ``2 ** -k`` (the least such ``k``, at most 20), a sum of two
-    stored weights below ``2 ** (24 - k)`` is exact, and one at or above it rounds to no less, so it never
-    wins against an exact smaller sum nor is stored below ``bound = 2 ** (23 - k)``: weights stored below
-    ``bound`` are ``float64``'s, so are sums of two (the perfect customization's). A stored weight is a path's
-    of at most ``nodes - 1`` steps, so steps of at most ``bound / (nodes - 1)`` make that sure; else the
-    weights are checked after the customization and each edit. An edit's new weights must keep to
-    ``quantum`` and ``limit`` (``_fits32``).
+    stores is below ``bound`` (``0.0``: sure to be; ``(0.0, 0.0, 0.0)``: keep ``float64``). With ``quantum =
+    2 ** -k``, a sum of two stored weights below ``2 ** (24 - k)`` is exact and one above rounds to no less
+    (it neither wins against a smaller sum nor is stored below ``bound = 2 ** (23 - k)``); a stored weight is
+    a path's of at most ``nodes - 1`` steps, so steps up to ``bound / (nodes - 1)`` make it sure, else the
+    weights are checked after customizing and after each edit. An edit keeps to ``limit`` (``_fits32``).
 
     >>> _exact32(np.array([1.0, 2.0, 0.75, np.inf]), 100), _exact32(np.array([1.0, 3e4]), 1000)
     ((0.25, 21183.25, 0.0), (1.0, 8388608.0, 8388608.0))
