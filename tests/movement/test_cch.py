@@ -488,7 +488,7 @@ def test_unpack_refuses_a_query_that_found_no_arcs() -> None:
     assert cost == 7.0 and meet >= 0 and nf + nb >= 1
     st, mt = cp.structure, cp.metric
     args = (sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
-            st.arc_slot, st.cell_of, g.topology.pw)
+            st.arc_slot, True, st.cell_of, g.topology.pw)
     xy, walked, zero = kernels.unpack(int(st.rank_of[s]), nf, nb, *args)
     assert walked == 7.0 and xy.shape == (8, 2) and not zero and xy[0].tolist() == [0, 0] and xy[-1].tolist() == [4, 3]
     with pytest.raises(ValueError, match="found no arcs"):

@@ -112,6 +112,9 @@ class QueryArcs(NamedTuple):
     by_depth: bool
     """The heads are depths in the elimination tree (the query arcs: a query's costs then fill a few kilobytes),
     else ranks (every arc)."""
+    walk: bool
+    """A path's cost is the sum of its steps' input weights, read as it is unpacked; ``False`` where the search's
+    cost is that sum already (a ``float32`` metric: every sum exact; no step weighs nothing: no loop to cut)."""
 
 
 _KERNELS: Any = None
@@ -362,7 +365,7 @@ class CustomizedPaths:
         fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
         if self._height <= 1 << 16:  # heads as depths: 2 bytes a query arc
             fwd, bwd = ((first, head.astype(np.uint16), wt) for first, head, wt in (fwd, bwd))
-        self._fast = QueryArcs(fwd, bwd, fa, ba, True)
+        self._fast = QueryArcs(fwd, bwd, fa, ba, True, not ties or w.dtype != np.float32)
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
 
@@ -470,7 +473,8 @@ class CustomizedPaths:
             return fast
         st, w = self.structure, self.metric.weight
         none = np.empty(0, dtype=np.int32)
-        return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none, False)
+        return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none, False,
+                         True)
 
     def _slow(self, seconds: float) -> None:
         """Count a query over every arc; rebuild the query arcs once such queries cost as much (rent or buy)."""
@@ -509,11 +513,11 @@ class CustomizedPaths:
             return None
         st, mt = self.structure, self.metric
         xy, walked, zero = _k().unpack(int(st.rank_of[s]), nf, nb, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc,
-                                       st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot, st.cell_of,
-                                       costs.topology.pw)
+                                       st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot, arcs.walk,
+                                       st.cell_of, costs.topology.pw)
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             xy = _cut_loops(xy)
-        return Path.of_xy(xy, float(walked), costs.unit, grid)
+        return Path.of_xy(xy, float(walked) if arcs.walk else cost, costs.unit, grid)
 
     def table(self, costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64]:
         """The ``(len(src), len(tgt))`` costs between padded ids."""

@@ -204,13 +204,13 @@ def _arc_of(e, arc):
 
 
 @jit
-def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, node_cell, pw):
+def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, walk, node_cell, pw):
     """The path from rank ``s`` of the last ``query`` (its ``nf`` / ``nb`` query arcs in ``pf`` / ``pb``):
     ``(xy, cost, zero)``, its cells as ``(x, y)`` rows (of padded ids ``node_cell``, rows ``pw`` wide; the arcs
     from the start up to the meeting node and down to the goal, each shortcut replaced by its two lower arcs
     through its middle node), the sum of its steps' input weights ``inp`` (arc ``a``'s row ``slot[a]``) in path
     order (what walking it costs, summed as a search sums) and whether a step weighs nothing (only then can a
-    cell come twice). ``fa`` / ``ba``: the query arcs' arc ids (empty: the query ran over every arc, positions
+    cell come twice); ``walk`` false: neither, no input weight read (``0.0, False``). ``fa`` / ``ba``: the query arcs' arc ids (empty: the query ran over every arc, positions
     are arc ids).
 
     The arcs are replaced a level at a time (every arc waiting, then the lower arcs they gave), each level in
@@ -317,9 +317,10 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
         p = node_cell[tree[j, 2] if dr == 1 else tree[j, 3]]
         out[i + 1, 0] = p % pw - 1
         out[i + 1, 1] = p // pw - 1
-        wa = inp[slot[a], dr]
-        cost += wa
-        zero |= wa == 0.0
+        if walk:
+            wa = inp[slot[a], dr]
+            cost += wa
+            zero |= wa == 0.0
     return out, cost, zero
 
 
