@@ -62,28 +62,19 @@ def input_weights(code, steps, slot, inp):
                 inp[r, c & 1] = steps[e]
 
 
-@helper
-def _below(w, bound, lo, hi):
-    for a in range(lo, hi):
-        if bound <= w[a, 0] < INF or bound <= w[a, 1] < INF:
-            return False
-    return True
-
-
 @jit
 def below(w, bound, up_first, tails, parent, arcs):
     """Whether every finite weight of ``w`` is below ``bound``: every arc's when ``arcs`` is empty, else the arcs
     of their tails and of the tails' ancestors (the arcs a partial customization of ``arcs`` can write: an arc's
     upper triangles' arcs start at upward neighbours of its tail, its ancestors)."""
-    if arcs.shape[0] == 0:
-        return _below(w, bound, 0, w.shape[0])
     seen = np.zeros(parent.shape[0], dtype=np.bool_)
-    for i in range(arcs.shape[0]):
-        v = tails[arcs[i]]
+    for i in range(arcs.shape[0] if arcs.shape[0] else parent.shape[0]):
+        v = tails[arcs[i]] if arcs.shape[0] else i
         while v >= 0 and not seen[v]:
             seen[v] = True
-            if not _below(w, bound, up_first[v], up_first[v + 1]):
-                return False
+            for a in range(up_first[v], up_first[v + 1]):
+                if bound <= w[a, 0] < INF or bound <= w[a, 1] < INF:
+                    return False
             v = parent[v]
     return True
 
