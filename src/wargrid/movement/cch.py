@@ -437,12 +437,11 @@ class CustomizedPaths:
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), partial(np.zeros, dtype=np.uint8), keep=1)
                 if self._down is None:  # the first edit: the weights copied in down-list order
                     self._down = np.empty_like(mt.weight)
-                    k.down_copy(st.up_first, st.up_head, st.down_first, mt.weight, self._down, np.empty(0, np.int32))
-                _, self._heap, _ = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails,
-                                            _down_tails(st), mt.inp, st.arc_slot, mt.weight, self._down, mt.middle,
-                                            self._heap, queued)
-                if mt.weight.dtype == np.float32 and self._exact[2] and not k.below(
-                        mt.weight, self._exact[2], st.up_first, st.tails, st.parent, arcs):
+                    k.down_copy(st.up_first, st.up_head, st.down_first, mt.weight, self._down)
+                _, self._heap, _, top = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc,
+                                                 st.tails, _down_tails(st), mt.inp, st.arc_slot, mt.weight, self._down,
+                                                 mt.middle, self._heap, queued)
+                if mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]:  # (the others were)
                     self.metric, self._exact = _metric(st, costs)  # a weight may have rounded: again, float64
                     self._down = None
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
@@ -537,15 +536,12 @@ _DOWN_TAILS: dict[int, tuple[weakref.ref[Any], npt.NDArray[np.int32]]] = {}
 
 
 def _down_tails(st: Structure) -> npt.NDArray[np.int32]:
-    """``st.tails[st.down_arc]``, built at the first edit of any of its classes and shared by them while the
-    structure lives."""
+    """``st.tails[st.down_arc]``, made at the first edit of one of the structure's classes, shared while it lives."""
     key = id(st.down_arc)
-    got = _DOWN_TAILS.get(key)
-    if got is not None and got[0]() is st.down_arc:
-        return got[1]
-    tails = np.empty(st.down_arc.shape[0], dtype=np.int32)
-    _k().down_copy(st.up_first, st.up_head, st.down_first, np.empty((0, 2)), np.empty((0, 2)), tails)
-    _DOWN_TAILS[key] = (weakref.ref(st.down_arc, lambda _: _DOWN_TAILS.pop(key, None)), tails)
+    ref, tails = _DOWN_TAILS.get(key, (None, st.tails[:0]))
+    if ref is None or ref() is not st.down_arc:
+        tails = st.tails[st.down_arc]
+        _DOWN_TAILS[key] = (weakref.ref(st.down_arc, lambda _: _DOWN_TAILS.pop(key, None)), tails)
     return tails
 
 

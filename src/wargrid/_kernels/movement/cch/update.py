@@ -79,31 +79,37 @@ def _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
     return not same
 
 
+@helper
+def _lower(a, d, s, v, w, mid):
+    """Arc ``a``'s weight in direction ``d`` lowered to ``s`` (middle ``v``) where that is less: ``2 << d``, else 0."""
+    if s < w[a, d]:
+        w[a, d] = s
+        mid[a, d] = v
+        return 2 << d
+    return 0
+
+
 @jit
-def down_copy(up_first, up_head, down_first, w, wd, dtail):
-    """Fill ``wd`` (unless empty) with the weights ``w`` in down-list order (entry ``i``: arc ``down_arc[i]``'s),
-    and ``dtail`` (unless empty) with each entry's tail: one pass over the arcs, each node's run filled in
-    increasing tail."""
-    m = up_first.shape[0] - 1
-    fill = down_first[:m].copy()
-    weights = wd.shape[0] > 0
-    tails = dtail.shape[0] > 0
-    for v in range(m):
+def down_copy(up_first, up_head, down_first, w, wd):
+    """Fill ``wd`` with the weights ``w`` in down-list order (entry ``i``: arc ``down_arc[i]``'s): one pass over the
+    arcs, each node's run filled in increasing tail."""
+    fill = down_first[:-1].copy()
+    for v in range(up_first.shape[0] - 1):
         for a in range(up_first[v], up_first[v + 1]):
             p = fill[up_head[a]]
             fill[up_head[a]] = p + 1
-            if weights:
-                wd[p, 0] = w[a, 0]
-                wd[p, 1] = w[a, 1]
-            if tails:
-                dtail[p] = v
+            wd[p, 0] = w[a, 0]
+            wd[p, 1] = w[a, 1]
 
 
 @jit
-def _grown(a, n):
-    out = np.empty(2 * a.shape[0], dtype=a.dtype)
-    out[:n] = a[:n]
-    return out
+def _pushed(heap, n, v):
+    """``(heap, n + 1)`` with ``v`` pushed, the heap grown when full."""
+    if n + 1 >= heap.shape[0]:
+        out = np.empty(2 * heap.shape[0], dtype=heap.dtype)
+        out[:n] = heap[:n]
+        heap = out
+    return heap, _heap_push(heap, n, v)
 
 
 @helper
@@ -148,36 +154,46 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
     """Partial customization: the arcs ``changed`` (board steps) get the input weights ``new_inp`` (``(2, k)``,
     into their rows ``slot`` of ``inp``); every arc whose lower triangles changed is recomputed, in increasing
     arc id, ``w`` and its down-order copy ``wd`` (``down_copy``) kept equal. Returns ``(arcs changed, heap, arcs
-    recomputed)``.
+    recomputed, the largest finite weight changed)``.
+
+    Where no input weight rose (cells opened or made cheaper), no arc is recomputed: a weight can only fall to
+    a changed triangle's sum, so each changed arc lowers the arcs above it at once (its queue mark holds the
+    directions that fell, ``2`` up and ``4`` down) and they pass it on in turn.
 
     ``heap`` (int64, grown when short: the one returned) and ``queued`` (uint8 a arc, all zero; left zero) are scratch.
     """
+    falls = True
+    for i in range(changed.shape[0]):
+        r = slot[changed[i]]
+        falls = falls and new_inp[0, i] <= inp[r, 0] and new_inp[1, i] <= inp[r, 1]
     nh = 0
     for i in range(changed.shape[0]):
         a = changed[i]
         inp[slot[a], 0] = new_inp[0, i]
         inp[slot[a], 1] = new_inp[1, i]
-        if not queued[a]:
-            queued[a] = 1
-            nh = _heap_push(heap, nh, a)
-            if nh >= heap.shape[0]:
-                heap = _grown(heap, nh)
+        bits = _lower(a, 0, new_inp[0, i], -1, w, mid) | _lower(a, 1, new_inp[1, i], -1, w, mid) if falls else 1
+        if bits and not queued[a]:
+            heap, nh = _pushed(heap, nh, a)
+        queued[a] |= bits
     moved = 0
     seen = 0
+    top = 0.0
     while nh > 0:
         a = heap[0]
         nh = _heap_pop(heap, nh)
+        bits = queued[a]
         queued[a] = 0
         seen += 1
         u = tails[a]
         x = up_head[a]
-        ou = w[a, 0]
-        od = w[a, 1]
-        if not _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
+        ou = w[a, 0] if not bits & 2 else INF  # (falls: a direction that fell counts as changed)
+        od = w[a, 1] if not bits & 4 else INF
+        if not falls and not _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
             continue
         moved += 1
         nu = w[a, 0]
         nd = w[a, 1]
+        top = max(top, nu if nu < INF else 0.0, nd if nd < INF else 0.0)
         pa = _gallop(u, down_first[x], down_first[x + 1], dtail)  # a's entry in x's run
         wd[pa, 0] = nu
         wd[pa, 1] = nd
@@ -218,21 +234,23 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                 wb0 = wd[p, 0]
                 wb1 = wd[p, 1]
                 s0, s1, t0, t1 = q0, q1, p0, p1
-            beats = (s1 != s0 and s1 < wb0) or (t1 != t0 and t1 < wb1)
-            tie0 = s1 != s0 and s0 == wb0
-            tie1 = t1 != t0 and t0 == wb1
-            if not (beats or tie0 or tie1):
-                continue
-            if b < 0:
-                b = down_arc[p]
-            if queued[b]:
-                continue
-            if beats or (tie0 and mid[b, 0] == u) or (tie1 and mid[b, 1] == u):
-                queued[b] = 1
-                nh = _heap_push(heap, nh, b)
-                if nh >= heap.shape[0]:
-                    heap = _grown(heap, nh)
-    return moved, heap, seen
+            if falls:  # b lowered at once (wd may hold a queued arc's weight from before: never below it)
+                if not (s1 < wb0 or t1 < wb1):
+                    continue
+                b = down_arc[p] if b < 0 else b
+                bits = _lower(b, 0, s1, u, w, mid) | _lower(b, 1, t1, u, w, mid)
+            else:
+                beats = (s1 != s0 and s1 < wb0) or (t1 != t0 and t1 < wb1)
+                tie0 = s1 != s0 and s0 == wb0
+                tie1 = t1 != t0 and t0 == wb1
+                if not (beats or tie0 or tie1):
+                    continue
+                b = down_arc[p] if b < 0 else b
+                bits = 1 if beats or (tie0 and mid[b, 0] == u) or (tie1 and mid[b, 1] == u) else 0
+            if bits and not queued[b]:
+                heap, nh = _pushed(heap, nh, b)
+            queued[b] |= bits
+    return moved, heap, seen, top
 
 
 @jit
