@@ -223,7 +223,6 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
     cap = max(64, 4 * roots)
     # the tree: arc, direction, tail, head, first child (-1: a board step; its children: child, child + 1)
     tree = np.empty((cap, 5), dtype=np.int64)
-    work = np.empty(cap, dtype=np.int64)
     wmid = np.empty(cap, dtype=np.int64)
     for c in range(roots):  # the search's arcs in path order: up from the start, then down to the goal
         dr = 1 if c >= nf else 0
@@ -232,32 +231,29 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
         tree[c, 1] = dr
         tree[c, 2] = tails[a]
         tree[c, 3] = up_head[a]
-        work[c] = c
-    n = roots
-    nw = roots
-    while nw > 0:
-        if n + 2 * nw > tree.shape[0]:
-            grown = np.empty((2 * (n + 2 * nw), 5), dtype=np.int64)
+    lo, n = 0, roots
+    while lo < n:  # a level: tree rows lo..hi, their lower arcs appended from hi on
+        hi = n
+        if hi + 2 * (hi - lo) > tree.shape[0]:
+            grown = np.empty((2 * (hi + 2 * (hi - lo)), 5), dtype=np.int64)
             grown[:n] = tree[:n]
             tree = grown
-        if 3 * nw > work.shape[0]:
-            w2 = np.empty(6 * nw, dtype=np.int64)
-            w2[:nw] = work[:nw]
-            work = w2
-            wmid = np.empty(6 * nw, dtype=np.int64)
-        for i in range(nw):  # the middles
-            j = work[i]
-            wmid[i] = mid[tree[j, 0], tree[j, 1]]
+        if hi - lo >= wmid.shape[0]:
+            wmid = np.empty(2 * (hi - lo) + 1, dtype=np.int64)
+        for j in range(lo, hi):  # the middles
+            wmid[j - lo] = mid[tree[j, 0], tree[j, 1]]
         touched = 0
-        for i in range(nw):  # the middles' arc lists: their bounds, then every cache line of their heads
-            wm = wmid[i]
+        for j in range(lo, hi):  # the middles' arc lists: their bounds (misses that overlap), then their heads
+            wm = wmid[j - lo]
+            if wm >= 0:
+                touched += up_first[wm]
+        for j in range(lo, hi):  # every cache line of them
+            wm = wmid[j - lo]
             if wm >= 0:
                 for e in range(up_first[wm], up_first[wm + 1], 16):
                     touched += up_head[e]
-        nn = nw  # the next level's arcs go after this one's in work
-        for i in range(nw):
-            j = work[i]
-            wm = wmid[i]
+        for j in range(lo, hi):
+            wm = wmid[j - lo]
             if wm < 0:
                 tree[j, 4] = -1
                 continue
@@ -277,13 +273,9 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
             tree[n + 1, 1] = 0
             tree[n + 1, 2] = wm
             tree[n + 1, 3] = se
-            work[nn] = n
-            work[nn + 1] = n + 1
-            nn += 2
             n += 2
-        wmid[nw] = touched  # kept, so the reads that brought the lists into cache are too
-        work[:nn - nw] = work[nw:nn].copy()
-        nw = nn - nw
+        wmid[hi - lo] = touched  # kept, so the reads that brought the lists into cache are too
+        lo = hi
     # the board steps in order: a depth-first walk of the tree (in cache), then their cells and weights
     steps = np.empty(n, dtype=np.int64)
     ns = 0
