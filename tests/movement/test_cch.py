@@ -493,3 +493,13 @@ def test_unpack_refuses_a_query_that_found_no_arcs() -> None:
     assert walked == 7.0 and xy.shape == (8, 2) and not zero and xy[0].tolist() == [0, 0] and xy[-1].tolist() == [4, 3]
     with pytest.raises(ValueError, match="found no arcs"):
         kernels.unpack(int(st.rank_of[s]), 0, 0, *args)
+
+
+def test_a_chain_climbed_by_runs_is_the_chain_of_parents():
+    # queries climb runs v, v + 1, ... (each the parent of the one before) with one parent read a run
+    g = HexGrid(13, 11)
+    cp = customized(g, CostField.from_arrays(g, np.ones((11, 13))))
+    parent, top = cp._tree
+    assert parent is cp.structure.parent
+    for v in range(parent.shape[0]):
+        assert all(parent[u] == u + 1 for u in range(v, top[v])) and parent[top[v]] != top[v] + 1

@@ -20,13 +20,17 @@ def _lower(v, dv, first, head, w, dist):
 
 
 @helper
-def _climb(v, parent, chain):
-    """Rank ``v``'s chain of ancestors into ``chain`` from ``v`` up to its root: the chain's length."""
+def _climb(v, tree, chain):
+    """Rank ``v``'s chain of ancestors into ``chain`` from ``v`` up to its root: the chain's length. ``tree`` is
+    ``(parent, top)``, ``top[v]`` the last of ``v``'s ancestors ``v, v + 1, ...`` each the parent of the one
+    before: one parent read a run of them."""
+    parent, top = tree
     n = 0
     while v >= 0:
-        chain[n] = v
-        n += 1
-        v = parent[v]
+        for u in range(v, top[v] + 1):
+            chain[n] = u
+            n += 1
+        v = parent[top[v]]
     return n
 
 
@@ -47,10 +51,10 @@ def _common(cs, ls, ct, lt):
 
 
 @helper
-def _start(v, parent, chain, by_depth, dist):
+def _start(v, tree, chain, by_depth, dist):
     """Climb ``v``'s chain, reset ``dist`` along it (every head an arc reaches lies on it), ``v`` at cost 0:
     the chain's length."""
-    n = _climb(v, parent, chain)
+    n = _climb(v, tree, chain)
     for i in range(n):
         dist[_at(i, n, chain, by_depth)] = INF
     dist[_at(0, n, chain, by_depth)] = 0.0
@@ -58,12 +62,12 @@ def _start(v, parent, chain, by_depth, dist):
 
 
 @jit
-def query(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
+def query(s, t, fwd, bwd, tree, by_depth, cs, ct, df, db, pf, pb):
     """``_search`` for the cost: ``(cost, meet, nf, nb)``, the meeting node as its depth (``-1``: unreachable). With
     ``pf`` / ``pb`` (``None``: the cost alone) the path's query arcs too, found after the search, which keeps no
     predecessor (``_recover``): ``pf[:nf]`` their positions from the meeting node down to ``s``, ``pb[:nb]`` down to
     ``t``."""
-    best, meet, ls, lt = _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db)
+    best, meet, ls, lt = _search(s, t, fwd, bwd, tree, by_depth, cs, ct, df, db)
     nf = nb = 0
     if pf is not None and pb is not None and meet >= 0:
         nf = _recover(meet, ls, cs, by_depth, df, fwd[0], fwd[1], fwd[2], pf)
@@ -72,7 +76,7 @@ def query(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db, pf, pb):
 
 
 @helper
-def _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db):
+def _search(s, t, fwd, bwd, tree, by_depth, cs, ct, df, db):
     """Elimination-tree search from rank ``s`` to rank ``t``: ``(cost, meet, ls, lt)``, the meeting node as its
     depth (``-1``: unreachable) and the two chains' lengths (``cs`` / ``ct`` then hold them from each end up).
 
@@ -85,8 +89,8 @@ def _search(s, t, fwd, bwd, parent, by_depth, cs, ct, df, db):
     scratch of the tree's height (``by_depth``) or of the node count."""
     ff, fh, fw = fwd
     bf, bh, bw = bwd
-    ls = _start(s, parent, cs, by_depth, df)
-    lt = _start(t, parent, ct, by_depth, db)
+    ls = _start(s, tree, cs, by_depth, df)
+    lt = _start(t, tree, ct, by_depth, db)
     c = _common(cs, ls, ct, lt)
     # below the chains' lowest common node no meeting bounds the search yet
     for i in range(ls - c):
@@ -177,10 +181,7 @@ def query_arcs(up_first, up_head, tails, w, keep, depth):
     out = []
     for dr in range(2):
         first = np.zeros(m + 1, dtype=np.int64)
-        k = 0
-        for a in range(up_head.shape[0]):
-            if keep[a] & (1 << dr) and w[a, dr] < INF:
-                k += 1
+        k = np.count_nonzero(((keep & (1 << dr)) != 0) & (w[:, dr] < INF))
         head = np.empty(k, dtype=np.int32)
         wt = np.empty(k, dtype=w.dtype)  # float32 where the metric is (exact: see cch._exact32)
         arc = np.empty(k, dtype=np.int32)
@@ -213,10 +214,9 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
     cell come twice); ``walk`` false: neither, no input weight read (``0.0, False``). ``fa`` / ``ba``: the query arcs' arc ids (empty: the query ran over every arc, positions
     are arc ids).
 
-    The arcs are replaced a level at a time (every arc waiting, then the lower arcs they gave), each level in
-    passes of one kind of read (the arcs' middles, then the middles' arc lists, then the searches in them):
-    a pass's reads do not wait for each other, so their cache misses overlap, where a depth-first walk reads
-    each arc only after the one above it. The arcs form a tree, read in order at the end."""
+    The arcs are replaced a level at a time, each level in passes of one kind of read (the arcs' middles, the
+    middles' arc lists, the searches in them): a pass's cache misses overlap, where a depth-first walk reads each
+    arc after the one above it. The arcs form a tree, read in order at the end."""
     if nf + nb < 1:
         raise ValueError("unpack: the query found no arcs (no path to unpack)")
     roots = nf + nb
@@ -235,9 +235,7 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
     while lo < n:  # a level: tree rows lo..hi, their lower arcs appended from hi on
         hi = n
         if hi + 2 * (hi - lo) > tree.shape[0]:
-            grown = np.empty((2 * (hi + 2 * (hi - lo)), 5), dtype=np.int64)
-            grown[:n] = tree[:n]
-            tree = grown
+            tree = np.concatenate((tree[:n], np.empty((n + 4 * (hi - lo), 5), dtype=np.int64)))
         if hi - lo >= wmid.shape[0]:
             wmid = np.empty(2 * (hi - lo) + 1, dtype=np.int64)
         for j in range(lo, hi):  # the middles
@@ -278,12 +276,9 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
         lo = hi
     # the board steps in order: a depth-first walk of the tree (in cache), then their cells and weights
     steps = np.empty(n, dtype=np.int64)
-    ns = 0
     stack = np.empty(n + 2, dtype=np.int64)
-    sp = 0
-    for c in range(roots - 1, -1, -1):
-        stack[sp] = c
-        sp += 1
+    stack[:roots] = np.arange(roots - 1, -1, -1)
+    ns, sp = 0, roots
     while sp > 0:
         sp -= 1
         j = stack[sp]
@@ -317,10 +312,11 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
 
 
 @jit
-def table(src, tgt, fwd, bwd, parent, by_depth, chain, df):
+def table(src, tgt, fwd, bwd, tree, by_depth, chain, df):
     """``(len(src), len(tgt))`` costs between ranks: every target's backward chain leaves its costs in buckets
-    at the chain's nodes, every source's forward chain reads them (``fwd`` / ``bwd``, ``by_depth``: as in
-    ``query``). ``chain`` and ``df`` are scratch as there."""
+    at the chain's nodes, every source's forward chain reads them (``fwd`` / ``bwd``, ``tree``, ``by_depth``: as
+    in ``query``). ``chain`` and ``df`` are scratch as there."""
+    parent = tree[0]
     m = parent.shape[0]
     out = np.full((src.shape[0], tgt.shape[0]), INF)
     cnt = np.zeros(m + 1, dtype=np.int64)  # bucket sizes: the targets' chains
@@ -335,7 +331,7 @@ def table(src, tgt, fwd, bwd, parent, by_depth, chain, df):
     bt = np.empty(cnt[m], dtype=np.int32)
     bd = np.empty(cnt[m])
     for j in range(tgt.shape[0]):
-        n = _start(tgt[j], parent, chain, by_depth, df)
+        n = _start(tgt[j], tree, chain, by_depth, df)
         for i in range(n):
             v = chain[i]
             dv = df[_at(i, n, chain, by_depth)]
@@ -345,7 +341,7 @@ def table(src, tgt, fwd, bwd, parent, by_depth, chain, df):
                 fill[v] += 1
                 _lower(v, dv, bwd[0], bwd[1], bwd[2], df)
     for r in range(src.shape[0]):
-        n = _start(src[r], parent, chain, by_depth, df)
+        n = _start(src[r], tree, chain, by_depth, df)
         for i in range(n):
             v = chain[i]
             dv = df[_at(i, n, chain, by_depth)]
