@@ -15,9 +15,16 @@ board), prints:
 The reference is LaCAM's first solution as measured on this machine size
 (``../shared/data/mapf/README.md``, read by this script). Any Moving AI map
 with a ``.scen`` can be added (``--movingai MAP SCEN``, 4-connected, the
-scenario's first lines). ``--cave`` plans on a generated 256 x 257 cave map
-(cellular automaton, seeded; den520d, the Moving AI cave map of that size,
-is not in the shared data). ``--frame N`` times reading N units' positions
+scenario's first lines). ``--map FILE --random-pairs N`` takes any Moving AI
+map (4-connected) with N random pairs: distinct starts and distinct goals on
+its largest zone, drawn by ``--seed`` (the convention of the MAPF benchmark's
+"random" scenarios), e.g. den520d (Moving AI's 256 x 257 Dragon Age map, on
+which LaCAM's first solutions for 1000 and 3000 random pairs have makespans
+429 and 545, lower bound 420): it is not in the shared data, give a local copy
+of the benchmark set's file. The lower bounds are the agents' own distances
+(``plan_crowd``'s, or computed here when the plan is unfinished).
+``--cave`` plans on a generated 256 x 257 cave map (cellular automaton,
+seeded), den520d's size, for a run without it. ``--frame N`` times reading N units' positions
 (``Simulation.positions``) and the tick of N units on a 512 x 512 board.
 
 Run from the repository root::
@@ -73,7 +80,12 @@ def cave(width: int, height: int, seed: int) -> Map:
 
 
 def random_agents(m: Map, n: int, seed: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    ys, xs = np.nonzero(np.isfinite(m.costs()))
+    """``n`` random distinct starts and distinct goals on the map's largest zone (a start may be another's goal)."""
+    z = m.zones()
+    keep = np.bincount(z[z >= 0]).argmax()
+    ys, xs = np.nonzero(z == keep)
+    if n > len(xs):
+        raise SystemExit(f"{n} random pairs: the largest zone has only {len(xs)} cells")
     rng = np.random.default_rng(seed)
     a = rng.choice(len(xs), n, replace=False)
     b = rng.choice(len(xs), n, replace=False)
@@ -136,6 +148,12 @@ def row(name: str, n: int, who: str, ok: bool, ms: int, soc: int, lb: tuple[int,
           f"{r_ms} | {r_soc} | {extra} |", flush=True)
 
 
+def lower_bounds(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]]) -> tuple[int, int]:
+    """The largest and the sum of the agents' own distances (an unfinished plan's bounds cover the agents it reached)."""
+    d = [int(m.distance_field([g], unit="walk")[s[1], s[0]]) for s, g in zip(starts, goals)]
+    return max(d), sum(d)
+
+
 def instance(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]],
              ref: tuple[int, int] | None, args: argparse.Namespace) -> None:
     n = len(starts)
@@ -144,7 +162,7 @@ def instance(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple
     plan = plan_crowd(m, starts, goals, unit="walk", time_limit=args.time_limit, improve=args.improve, seed=args.seed)
     cpu = time.process_time() - c0
     check_plan(m, starts, goals, plan, unit="walk", complete=plan.complete)
-    lb = (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs)
+    lb = (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs) if plan.complete else lower_bounds(m, starts, goals)
     first = f"first {plan.first_makespan}/{plan.first_sum_of_costs} at {plan.first_seconds:.3f} s; " if plan.complete else ""
     row(name, n, "plan", plan.complete, plan.makespan, plan.sum_of_costs, lb, ref,
         f"{first}{plan.seconds:.3f} s ({cpu:.3f} s CPU)")
@@ -186,6 +204,9 @@ def main() -> None:
     ap.add_argument("--agents", default="100,200,400", help="agent counts on random-32-32-10 (comma-separated)")
     ap.add_argument("--movingai", nargs=2, action="append", default=[], metavar=("MAP", "SCEN"))
     ap.add_argument("--movingai-agents", default="100,400", help="agent counts on --movingai instances")
+    ap.add_argument("--map", action="append", default=[], metavar="FILE",
+                    help="a Moving AI map (4-connected) with --random-pairs agents (e.g. a local den520d.map)")
+    ap.add_argument("--random-pairs", default="1000,3000", help="agent counts on --map (random pairs, --seed)")
     ap.add_argument("--cave", default="", help="agent counts on the generated 256 x 257 cave (random pairs)")
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--improve", type=float, default=0.5)
@@ -224,6 +245,11 @@ def main() -> None:
         m = load_movingai(mp, diagonal=False)
         for n in (int(v) for v in args.movingai_agents.split(",")):
             s, g = distinct_agents(m, sc, n)
+            instance(Path(mp).stem, m, s, g, None, args)
+    for mp in args.map:
+        m = load_movingai(mp, diagonal=False)
+        for n in (int(v) for v in args.random_pairs.split(",")):
+            s, g = random_agents(m, n, args.seed)
             instance(Path(mp).stem, m, s, g, None, args)
     if args.cave:
         m = cave(256, 257, args.seed + 1)
