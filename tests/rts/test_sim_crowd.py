@@ -44,7 +44,7 @@ def test_a_crowd_passes_a_door_the_plain_rule_queues_at() -> None:
     the crowd moves the column as one, the unit ahead first."""
     assert _crossing(False)[1] == 36
     sim, t = _crossing(True)
-    assert t == 14
+    assert t == 18
     sim.check()
 
 
@@ -110,7 +110,7 @@ def test_units_pushed_off_their_routes_arrive_when_the_distance_tables_run_short
         if (sim.cells() == goals).all():
             arrived = t
             break
-    assert arrived == 28
+    assert arrived == 31
     sim.check()
 
 
@@ -266,7 +266,7 @@ def test_two_hundred_vehicles_on_the_mapf_benchmark_arrive_within_a_tenth_of_lac
         assert last.sum() < 7165
         spans.append(int(last.max()))
     assert max(spans) <= 62
-    assert spans == [56, 54, 54, 55, 53, 60, 55, 55]
+    assert spans == [54, 54, 54, 59, 55, 53, 53, 55]
 
 
 def test_a_group_sent_to_one_cell_counts_every_tick_in_the_crowd() -> None:
@@ -279,3 +279,41 @@ def test_a_group_sent_to_one_cell_counts_every_tick_in_the_crowd() -> None:
     rep = sim.run(3000)
     assert [s for _, s, _, _ in rep.units] == ["arrived"] * 60
     assert rep.tick == 319
+
+
+PASSAGE = ["......@@@@@@@@@@@@......",
+           "........................",
+           "........................",
+           "........................",
+           "......@@@@@@@@@@@@......",
+           "......@@@@@@@@@@@@......"]
+"""Two rooms of 6 x 6 joined by a passage three cells wide and twelve long."""
+
+
+def _head_on(seed: int) -> int | None:
+    """Twelve units cross the passage each way (random cells of one room to random cells of the other)."""
+    m = _board(PASSAGE)
+    left = [(x, y) for x in range(6) for y in range(6)]
+    right = [(23 - x, y) for x in range(6) for y in range(6)]
+    rng = np.random.default_rng(seed)
+    a, b, c, d = (rng.permutation(36)[:12] for _ in range(4))
+    starts = [left[i] for i in a] + [right[i] for i in c]
+    goals = [right[i] for i in b] + [left[i] for i in d]
+    sim = Simulation(m, seed=seed, crowd=True)
+    for s, g in zip(starts, goals):
+        sim.add_unit(s, unit="walk", goal=g, speed=LEPTONS_PER_CELL)
+    want = np.array(goals)
+    for t in range(1, 201):
+        sim.step()
+        if (sim.cells() == want).all():
+            sim.check()
+            return t
+    return None
+
+
+def test_two_streams_meeting_head_on_in_a_passage_keep_right() -> None:
+    """Each unit on its way (more than ``KEEP_RIGHT`` steps from its goal) prefers the cell on the right of its
+    way among cells as near its goal: the two streams take the two sides of the passage instead of pushing each
+    other back and forth in it (46, 39, 41 and 44 ticks for seeds 0..3 before; 37, 36, 33, 32 now)."""
+    ticks = [_head_on(seed) for seed in range(4)]
+    assert all(t is not None and t <= 37 for t in ticks), ticks

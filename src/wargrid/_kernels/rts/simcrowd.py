@@ -17,7 +17,11 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   goal and class, shared by the units with that goal), then, among equals, a
   cell off the next steps of the members' routes (when one of them has
   nothing to do), then (a unit pushed aside) a cell that is not the goal of a vehicle on its way
-  or (a unit on its way) a cell not held by a unit on its goal, then at random
+  or (a unit on its way) a cell not held by a unit on its goal, then (a unit on
+  its way more than ``KEEP_RIGHT`` steps from its goal, on a 4-connected board) the cell on the right of
+  its way (the sum of its steps one nearer its goal), then straight on, back or
+  its own, then the left: two streams that meet head on in a passage take its
+  two sides, then at random
   (the simulation's seeded generator; measured on the MAPF benchmark,
   preferring the route's next cell among equals made crowds slower: routes
   planned one by one crowd the same corridors; the two goal rules took 3 to
@@ -136,6 +140,31 @@ still unsearched at tick 750, and the last unit arrived at tick 1176 (sum of cos
 890 (1.14 million). A million did no better on the cave (919, 1.10 million) and made the worst tick of
 ``bench_rts.py --units 1000`` (256 x 256, 15 % walls) 65 ms against 10 (this budget: 18). On open ground the
 answers are the lower bounds and the budget stays (the frame test settles the same nodes)."""
+
+
+KEEP_RIGHT = 6
+"""Steps from its goal beyond which a unit on its way keeps right (among candidates as near its goal, ahead
+and goal rules equal, the cell on the right of its way first, then straight on, then the left): two streams
+that meet head on in a passage take its two sides instead of pushing each other back, and crossing streams on
+open ground part the same way. Nearer its goal a unit picks at random as before: keeping right there too made
+the units of a block of goals (``test_sim_crowd``'s door, 14 ticks) take L-shaped ways through each other's
+goals (32 ticks). On 4-connected boards only, where a unit can pass another only by a step that takes it no
+nearer its goal: on square-8 and hex boards units go round each other diagonally (there it changed which cell
+a tank stepped to in the examples' bridge scenario and nothing measured). Measured on den520d (Moving AI, 3000
+random pairs) and the cave of ``bench_crowd.py`` (docs/design/kernels.md)."""
+
+
+@helper
+def _offset(p, q, pw):
+    """The step from padded cell ``p`` to its neighbour ``q`` as ``(dx, dy)``, each -1, 0 or 1 (a wrap-around
+    step in x counted as one)."""
+    dx = q % pw - p % pw
+    dy = q // pw - p // pw
+    if dx > 1:
+        dx = np.int64(-1)
+    elif dx < -1:
+        dx = np.int64(1)
+    return np.int64(dx), np.int64(dy)
 
 
 @helper
@@ -317,6 +346,11 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     cand = np.empty((m, ndir + 1), dtype=np.int64)
     ncand = np.zeros(m, dtype=np.int64)
     keys = np.empty(ndir + 1, dtype=np.int64)
+    tq = np.empty(ndir + 1, dtype=np.int64)
+    tk = np.empty(ndir + 1, dtype=np.int64)
+    ckey = np.empty((m, ndir + 1), dtype=np.int64)
+    fwd = np.zeros((m, 2), dtype=np.int64)
+    dist0 = np.zeros(m, dtype=np.int64)
     budget = lz.free[2] + (WIDE_BUDGET if detour[1] * 16 > detour[0] * 17 else SEARCH_BUDGET)
     rkey = np.zeros(m, dtype=np.float64)
     near = np.zeros(m, dtype=np.bool_)
@@ -378,17 +412,21 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                 dq += 1  # a unit pushed aside keeps off the goals of others on their way
             if q != p and act and occ_now[q] >= 0 and ui[mem[occ_now[q]], TARGET] == q:
                 dq += 1  # a unit on its way goes round one on its goal
-            key = dq * 64 + np.int64(_rand(rng) % np.uint64(64))
-            j = c
-            while j > 0 and keys[j - 1] > key:
-                keys[j] = keys[j - 1]
-                cand[i, j] = cand[i, j - 1]
-                j -= 1
-            keys[j] = key
-            cand[i, j] = q
+            tq[c] = q
+            tk[c] = dq
             c += 1
+        # the way ahead: the sum of the steps one nearer the goal (keep right, below)
+        if r >= 0 and dp < UNREACHABLE:
+            for k in range(c):
+                if tk[k] // 4 < dp:
+                    dx, dy = _offset(p, tq[k], pw)
+                    fwd[i, 0] += dx
+                    fwd[i, 1] += dy
+        for k in range(c):
+            cand[i, k] = tq[k]
+            ckey[i, k] = tk[k]
+        dist0[i] = dp
         ncand[i] = c
-        near[i] = c > 0 and cand[i, 0] != p and keys[0] // 256 < dp  # its best candidate is nearer its goal
         if act:
             isroot[i] = True
             if prio[u] <= 0.0:  # joining the crowd: a fraction that grows with the distance, kept till arrival
@@ -403,6 +441,30 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             nroots += 1
         elif ui[u, STATE] == ARRIVED:
             prio[u] = 0.0
+    # keep right (4-connected boards): a member on its way (not one of a group sent to one cell), more than
+    # KEEP_RIGHT steps from its goal, takes among candidates otherwise equal the one on the right of its way
+    # first, then straight on (or back, or staying), then the left one
+    for i in range(m):
+        p = q_from[i]
+        fx, fy = fwd[i, 0], fwd[i, 1]
+        lanes = ndir == 4 and (fx != 0 or fy != 0) and isroot[i] and not shared[i] and dist0[i] > KEEP_RIGHT
+        for k in range(ncand[i]):
+            q = cand[i, k]
+            lane = np.int64(1)
+            if lanes and q != p:
+                dx, dy = _offset(p, q, pw)
+                side = dy * fx - dx * fy
+                lane = np.int64(0) if side > 0 else (np.int64(2) if side < 0 else np.int64(1))
+            key = (ckey[i, k] * 4 + lane) * 64 + np.int64(_rand(rng) % np.uint64(64))
+            j = k
+            while j > 0 and keys[j - 1] > key:
+                keys[j] = keys[j - 1]
+                cand[i, j] = cand[i, j - 1]
+                j -= 1
+            keys[j] = key
+            cand[i, j] = q
+        # its best candidate is nearer its goal (``_trade_places``)
+        near[i] = ncand[i] > 0 and cand[i, 0] != p and keys[0] // 1024 < dist0[i]
     for i in range(nu):
         if ui[i, KIND] == VEHICLE and ui[i, TARGET] >= 0:
             occ_next[ui[i, TARGET]] = -1
