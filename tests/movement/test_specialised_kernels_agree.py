@@ -166,7 +166,7 @@ def test_large_boards_get_the_step_bits_on_their_second_search():
     c = CostField.from_arrays(g, cost)
     first = shortest_path(g, c, (0, 0), (299, 299), search="astar")  # general kernel: no bits built yet
     assert plain_moves(g.topology, c, lazy=True) is not None  # the second call builds them
-    second = shortest_path(g, c, (0, 0), (299, 299), search="astar")  # plain kernel
+    second = shortest_path(g, c, (0, 0), (299, 299), search="astar")  # square-8 integer keys (astar_octile)
     assert (first is None) == (second is None)
-    if first is not None:
-        assert first.cells == second.cells and first.cost == second.cost
+    if first is not None:  # exact ties may go another way: the same cost, in as many steps
+        assert first.cost == pytest.approx(second.cost, rel=1e-12) and len(first) == len(second)

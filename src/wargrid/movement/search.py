@@ -34,7 +34,11 @@ use the FIFO-queue Dijkstra (``dijkstra_queues``). On such boards with steps
 of length 1 (hex, square-4, staggered) whose costs are whole in units of a
 power of two (``cost_unit``; the terrain tables' 1, 2, 0.75 ...), A* runs
 ``astar_keyed`` (one exact integer key a heap slot, the same pops) and
-distance-only fields run ``dijkstra_buckets`` (Dial's bucket queue).
+distance-only fields run ``dijkstra_buckets`` (Dial's bucket queue). On
+square-8 boards with such costs A* runs ``astar_octile``: costs held exactly
+as ``a + b sqrt(2)`` and one integer key a heap slot ordered as the real
+costs are (ties: smaller ``f``, larger ``g``, then heap order; where the
+float kernels' rounded sums differ, another path of the same cost).
 
 >>> from wargrid import SquareGrid
 >>> from wargrid.costs import CostField
@@ -319,14 +323,22 @@ def search_checked(
     k = kernels()
     tb = topo.kernel_bundle
     state = search_state(topo.padded_size)
-    gen = state.next_gen()
     hscale = float(costs.min_cost) * weight
     plain = not (nearest or st.size or topo.wrap or costs.edge.size)
     keyb = key_bits(topo, costs, hscale) if plain else None
-    reached = -2 if keyb is None else k.astar_keyed(cell, s, t, tb, hscale, keyb, state.arrays, gen)
+    reached = -2 if keyb is None else k.astar_keyed(cell, s, t, tb, hscale, keyb, state.arrays, state.next_gen())
     xy = None
+    moves = None
+    if reached == -2 and plain:
+        moves = plain_moves(topo, costs, lazy=True)
+        octb = octile_bits(topo, costs, hscale) if moves is not None and topo.heuristic == 1 else None
+        if octb is not None:
+            reached, xy, cost = k.astar_octile_xy(cell, moves, bool(costs.uniform), s, t, tb, octb, state.arrays,
+                                                   state.next_gen())
+            if reached >= 0:
+                return Path.of_xy(xy.T, float(cost), costs.unit, grid)
+            # (-2: a key left its bits, the float kernel answers)
     if reached == -2:  # (also when astar_keyed found a key would overflow)
-        moves = plain_moves(topo, costs, lazy=True) if plain else None
         if moves is not None:
             reached, xy = k.astar_plain_xy(cell, moves, bool(costs.uniform), s, t, tb, hscale, state.arrays,
                                            state.next_gen())
@@ -339,8 +351,9 @@ def search_checked(
     return Path.of_xy(xy.T, float(state.g[reached]), costs.unit, grid)
 
 
-Units = tuple[float, float, dict[float, NDArray[np.int64] | None]]
-"""``(L, largest finite cost, {hscale: keyb})``, see ``cost_unit`` and ``key_bits``."""
+Units = tuple[float, float, dict[float, NDArray[np.int64] | None], dict[float, NDArray[np.int64] | None]]
+"""``(L, largest finite cost, {hscale: keyb}, {hscale: octile keyb})``, see ``cost_unit``, ``key_bits`` and
+``octile_bits``."""
 
 _UNITS: ArrayCache[Units] = {}
 
@@ -348,10 +361,14 @@ _UNITS: ArrayCache[Units] = {}
 def _units(topo: Topology, costs: CostField) -> Units:
     got = cached(_UNITS, costs.cell)
     if got is None:
-        unit, top = (0.0, 0.0) if np.any(np.asarray(topo.step) != 1.0) else kernels().cost_unit(costs.cell, 1024.0)
-        got = (float(unit), float(top), {})
+        unit, top = kernels().cost_unit(costs.cell, 1024.0)
+        got = (float(unit), float(top), {}, {})
         remember(_UNITS, costs.cell, got, 16)
     return got
+
+
+def _unit_steps(topo: Topology) -> bool:
+    return not np.any(np.asarray(topo.step) != 1.0)
 
 
 def cost_unit(topo: Topology, costs: CostField) -> tuple[float, float]:
@@ -360,7 +377,9 @@ def cost_unit(topo: Topology, costs: CostField) -> tuple[float, float]:
     ``L`` is 0 where none does, or where the board's steps are not all of
     length 1 (square-8 diagonals), so sums of costs would not be whole.
     """
-    unit, top, _ = _units(topo, costs)
+    if not _unit_steps(topo):
+        return 0.0, 0.0
+    unit, top, _, _ = _units(topo, costs)
     return unit, top
 
 
@@ -370,10 +389,10 @@ def key_bits(topo: Topology, costs: CostField, hscale: float) -> NDArray[np.int6
     They serve boards of unit steps (hex, square-4) whose costs and ``hscale``
     are whole in units of ``1 / L`` for a power of two ``L <= 1024``.
     """
-    unit, top, keys = _units(topo, costs)
+    unit, top, keys, _ = _units(topo, costs)
     if hscale in keys:
         return keys[hscale]
-    if topo.heuristic == 1 or not hscale > 0.0:
+    if topo.heuristic == 1 or not hscale > 0.0 or not _unit_steps(topo):
         unit = 0.0
     while unit and hscale * unit != math.floor(hscale * unit):
         unit = unit * 2.0 if unit < 1024.0 else 0.0
@@ -385,6 +404,45 @@ def key_bits(topo: Topology, costs: CostField, hscale: float) -> NDArray[np.int6
     if unit and 4 * (topo.width + topo.height) * max(top, hscale) * unit < fmax:
         keyb = np.array([unit, ib, hb, fmax], dtype=np.int64)
     if len(keys) >= 16:  # many weights: keep the few last
+        keys.clear()
+    keys[hscale] = keyb
+    return keyb
+
+
+OCTILE_F_BITS = 50
+"""At most this many bits of ``astar_octile``'s key hold ``f``: ``f`` times the key's scale stays under
+``2 ** 50``, where a float's rounding (``2 ** -52`` relative) is a quarter of the scaled gap between two
+different costs, so the floor of each is exact."""
+
+
+def octile_bits(topo: Topology, costs: CostField, hscale: float) -> NDArray[np.int64] | None:
+    """``astar_octile``'s ``keyb`` for these costs, or ``None`` where its exact integer keys do not serve (cached).
+
+    They serve square-8 boards (steps of length 1 and ``sqrt(2)``, the octile
+    heuristic) whose costs and ``hscale`` are whole in units of ``1 / L`` for
+    a power of two ``L <= 1024``. ``keyb`` is ``(L, hscale L, f scale, h
+    scale, h bits, first scaled f that does not fit, first B that does not
+    fit)``; see the kernel.
+    """
+    unit, _, _, keys = _units(topo, costs)
+    if hscale in keys:
+        return keys[hscale]
+    steps = np.asarray(topo.step)
+    if topo.heuristic != 1 or not hscale > 0.0 or not np.all((steps == 1.0) | (steps == math.sqrt(2.0))):
+        unit = 0.0
+    while unit and hscale * unit != math.floor(hscale * unit):
+        unit = unit * 2.0 if unit < 1024.0 else 0.0
+    keyb = None
+    if unit:
+        hsi = int(hscale * unit)
+        w, h = int(topo.width), int(topo.height)
+        hscale_k = 8 << (hsi * min(w, h)).bit_length()  # 8 x a power of two above the largest diagonal part
+        hbits = (2 * hsi * max(w, h) * hscale_k).bit_length() + 1
+        fbits = min(62 - hbits, OCTILE_F_BITS)
+        bb = (fbits - 4) // 2
+        if bb >= 8:
+            keyb = np.array([unit, hsi, 8 << bb, hscale_k, hbits, 1 << fbits, 1 << bb], dtype=np.int64)
+    if len(keys) >= 16:
         keys.clear()
     keys[hscale] = keyb
     return keyb

@@ -44,7 +44,15 @@ whose costs are whole in units of ``1 / L`` for a power of two ``L``, every
 distance is an exact multiple of ``1 / L``: ``astar.astar_keyed`` packs A*'s
 order into one int64 key a heap slot (same pops as ``astar``), and
 ``dijkstra.dijkstra_buckets`` keeps the open cells in a ring of buckets
-(Dial), faster than the float heaps (``docs/design/kernels.md``).
+(Dial), faster than the float heaps (``docs/design/kernels.md``). On
+plain square-8 boards (steps of 1 and ``sqrt(2)``) with such costs every
+distance is ``(a + b sqrt(2)) / L`` for whole ``a`` and ``b``, and
+``astar.astar_octile`` keeps ``a`` and ``b`` (exact sums) and orders its
+open list by one int64 key, the floor of ``f`` and of the heuristic scaled
+so that different such numbers never share a floor: the order of the reals
+(smaller ``f``, then larger ``g``; equal keys leave in heap order), not the
+float kernels' order of rounded sums, so on exact ties it may take another
+path of the same cost.
 
 Shared helpers and hot loops, all ``_jit.helper``s (no reference counting,
 inlined by LLVM). ``heap`` is every search's open list (``heap_up``/``heap_pop``

@@ -114,6 +114,13 @@ def trace_xy(parent, target, pw):
     return xy
 
 
+@jit(inline="always")
+def _goal_stamps(gl, pw, gen):
+    """The plain kernels' prologue: the goal's column and row (from its ``np.uintp`` padded id) and the
+    query's open and closed stamps."""
+    return np.int64(gl % pw) - 1, np.int64(gl // pw) - 1, np.int32(2 * gen), np.int32(2 * gen + 1)
+
+
 @jit
 def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
     """``astar`` for boards without wrap, edge costs or stop cells, and without ``nearest``.
@@ -129,10 +136,7 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
     pw = _U(pwi)
     su = _U(start)
     gl = _U(goal)
-    gx = np.int64(gl % pw) - 1
-    gy = np.int64(gl // pw) - 1
-    op = np.int32(2 * gen)
-    cl = np.int32(2 * gen + 1)
+    gx, gy, op, cl = _goal_stamps(gl, pw, gen)
     c_uni = cell[su]
     n = open_start(start, 0.0, state, gen)
     while n > 0:
@@ -215,10 +219,7 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
     imask = (np.int64(1) << ib) - 1
     su = _U(start)
     gl = _U(goal)
-    gx = np.int64(gl % pw) - 1
-    gy = np.int64(gl // pw) - 1
-    op = np.int32(2 * gen)
-    cl = np.int32(2 * gen + 1)
+    gx, gy, op, cl = _goal_stamps(gl, pw, gen)
     g[su] = 0.0
     parent[su] = -1
     stamp[su] = op
@@ -280,3 +281,119 @@ def cost_unit(cell, most):
     if top * unit >= 2.0 ** 40:
         return 0.0, top
     return unit, top
+
+
+_SQRT2 = np.sqrt(2.0)
+_LOW32 = np.int64(0xFFFFFFFF)
+
+
+@jit(inline="always")
+def _surd(a, b):
+    """``a + b sqrt(2)`` in floats: the same float for the same integers, and on the keys' range in the order of the reals."""
+    return float(a) + float(b) * _SQRT2
+
+
+@jit
+def astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen):
+    """``astar_plain`` on square-8 boards whose costs are whole in units of ``1 / keyb[0]``, with exact integer keys.
+
+    Every ``g`` is ``(a + b sqrt(2)) / L`` for whole ``a`` (orthogonal steps'
+    costs) and ``b`` (diagonal steps'), held as ``a << 32 | b`` in ``g`` read
+    as ``int64``; the octile heuristic times ``hscale`` (``keyb[1] / L``) is
+    ``ha + hb sqrt(2)`` in the same units, so ``f = A + B sqrt(2)`` with ``A =
+    a + ha``, ``B = b + hb``. Two such numbers that differ, with ``|B| <
+    keyb[6]``, differ by at least ``1 / (4 keyb[6])`` (``|p - q sqrt(2)| =
+    |p^2 - 2 q^2| / (p + q sqrt(2))``), so ``floor(f * keyb[2])`` with
+    ``keyb[2] = 8 keyb[6]`` orders them exactly, and equal ``f`` are equal
+    integers. The open list is a 4-ary heap of ``floor(f * keyb[2]) <<
+    keyb[4] | floor(h * keyb[3])`` in ``hf`` read as ``int64`` (smaller ``f``,
+    then smaller ``h``: larger ``g``; ``keyb[3]`` orders the heuristics as
+    ``keyb[2]`` does ``f``), ids in ``hid``, equal keys in heap order.
+    Returns the padded id reached, -1, or -2 when a key would leave its bits
+    (``B >= keyb[6]`` or ``f * keyb[2] >= keyb[5]``; no result then).
+    """
+    off, dxa, dya, stepl, _, ti = topo
+    g, parent, stamp, pos, hf, _, hid = state
+    gi = g.view(np.int64)
+    hk = hf.view(np.int64)
+    _, _, _, _, _, pwi, _, _ = topo_info(ti)
+    one = _U(1)
+    pw = _U(pwi)
+    lscale = float(keyb[0])
+    hsi = np.int64(keyb[1])
+    fsc = float(keyb[2])
+    hsc = float(keyb[3])
+    hbits = np.int64(keyb[4])
+    fmax = float(keyb[5])
+    bcap = np.int64(keyb[6])
+    su = _U(start)
+    gl = _U(goal)
+    gx, gy, op, cl = _goal_stamps(gl, pw, gen)
+    c_uni = np.int64(cell[su] * lscale)
+    gi[su] = 0
+    parent[su] = -1
+    stamp[su] = op
+    hk[0] = 0
+    hid[0] = np.int32(start)
+    pos[su] = 0
+    n = 1
+    while n > 0:
+        u = _U(hid[0])
+        n = key_pop(n, hk, hid, pos, 2, 0)
+        stamp[u] = cl
+        if u == gl:
+            return np.int64(u)
+        ab = gi[u]
+        ga = ab >> 32
+        gb = ab & _LOW32
+        mu = _U(moves[u])
+        ux = np.int64(u % pw) - 1
+        uy = np.int64(u // pw) - 1
+        for d in range(8):
+            du = _U(d)
+            if (mu >> du) & one == 0:
+                continue
+            q = _U(np.int64(u) + off[du])
+            s = stamp[q]
+            if s == cl:
+                continue
+            c = c_uni if uniform else np.int64(cell[q] * lscale)
+            na = ga
+            nb = gb
+            if stepl[du] == 1.0:
+                na += c
+            else:
+                nb += c
+            if s == op:
+                old = gi[q]
+                if _surd(na, nb) >= _surd(old >> 32, old & _LOW32):
+                    continue
+                i = np.int64(pos[q])
+            else:
+                stamp[q] = op
+                i = np.int64(n)
+                n += 1
+            gi[q] = (na << 32) | nb
+            parent[q] = np.int32(u)
+            dx = abs(ux + dxa[du] - gx)
+            dy = abs(uy + dya[du] - gy)
+            ha = abs(dx - dy) * hsi
+            hb = min(dx, dy) * hsi
+            bb = nb + hb
+            fl = _surd(na + ha, bb) * fsc
+            if bb >= bcap or fl >= fmax:
+                return -2
+            key = (np.int64(fl) << hbits) | np.int64(_surd(ha, hb) * hsc)
+            key_up(i, key, np.int32(q), hk, hid, pos, 2, 0)
+    return -1
+
+
+@jit
+def astar_octile_xy(cell, moves, uniform, start, goal, topo, keyb, state, gen):
+    """``astar_octile`` and ``trace_xy`` in one call: ``(the padded id reached, -1 or -2, the path's (2, n) x and y, its cost)``."""
+    reached = astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen)
+    if reached < 0:
+        return reached, np.empty((2, 0), dtype=np.int64), np.inf
+    ab = state[0].view(np.int64)[reached]
+    cost = _surd(ab >> 32, ab & _LOW32) / float(keyb[0])
+    return reached, trace_xy(state[1], reached, topo_info(topo[5])[5]), cost
