@@ -1,15 +1,10 @@
 """CCH kernels, edits: the steps an edit changes and the partial customization that keeps a metric exact.
 
-An edit changes a few input weights (``step_changes``); ``update`` then
-recomputes only the arcs one of whose lower triangles changed, in increasing
-arc id (which is increasing tail), so each arc is final before the arcs
-above it read it, whether costs rose or fell.
-
-The partial customization reads a copy of the weights in down-list order
-(``down_copy``: entry ``i`` is arc ``down_arc[i]``'s, beside the shared
-``tails[down_arc]``): an arc's lower triangles are then a merge of two
-contiguous runs, and the arcs ``(y, x)`` above a changed arc are found
-walking forward along ``x``'s run, instead of a scattered load each.
+An edit changes a few input weights (``step_changes``); ``update`` then recomputes only the arcs one of whose
+lower triangles changed, in increasing arc id (increasing tail: each arc is final before the arcs above it read
+it), reading a copy of the weights in down-list order (``down_copy``, beside the shared ``tails[down_arc]``): an
+arc's lower triangles are a merge of two contiguous runs, the arcs ``(y, x)`` above a changed arc found walking
+forward along ``x``'s run.
 """
 
 from __future__ import annotations
