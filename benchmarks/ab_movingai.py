@@ -64,17 +64,18 @@ def main() -> None:
             if args.kernel == "octile" and k == "new":
                 x = states[k]
                 r, _, cost = mods[k].astar_octile_xy(cd.cell, moves, True, a, b, tb, octb, x.arrays, x.next_gen())
-                return r, round(cost, 9)
+                return r, cost
             if args.kernel in ("astar", "octile"):
                 x = states[k]
                 r = mods[k].astar_plain(cd.cell, moves, True, a, b, tb, float(cd.min_cost), x.arrays, x.next_gen())
-                return r, round(float(x.g[r]), 9) if args.kernel == "octile" else float(x.g[r])
+                return r, float(x.g[r])
             wb = boards[k]
             xy = mods[k].jps_table(wb.wb, a, b, pw, wb.next_gen())
             return xy.shape[1], float(wb.wf[4 * b + 2])
 
         for a, b in queries:
-            if run("old", a, b) != run("new", a, b):
+            (ro, co), (rn, cn) = run("old", a, b), run("new", a, b)
+            if ro != rn or not (co == cn or abs(co - cn) <= 1e-9 * abs(co)):
                 sys.exit(f"{name}: the two sides differ on {a} -> {b}")
         ratios = []
         for a, b in queries:

@@ -325,7 +325,7 @@ def search_checked(
     state = search_state(topo.padded_size)
     hscale = float(costs.min_cost) * weight
     plain = not (nearest or st.size or topo.wrap or costs.edge.size)
-    keyb = key_bits(topo, costs, hscale) if plain else None
+    keyb = key_bits(topo, costs, hscale) if plain and topo.heuristic != 1 else None  # (square-8: none)
     reached = -2 if keyb is None else k.astar_keyed(cell, s, t, tb, hscale, keyb, state.arrays, state.next_gen())
     xy = None
     moves = None
