@@ -14,7 +14,7 @@ faster). Costs are checked against the scenarios' optimal lengths.
 
 Sections:
 
-- A*: ``wargrid.movement.dispatch.astar(..., search='astar')`` (a generic A*
+- A*: ``wargrid.movement.dispatch.shortest_path(..., search='astar')`` (a generic A*
   forced) and ``Map.path`` (the search wargrid picks itself: Jump Point Search
   on uniform square-8 boards when available) against tcod's ``CustomGraph`` +
   ``Pathfinder`` with conditional diagonal edges (no corner cutting) and an
@@ -152,12 +152,12 @@ def bench_astar(name, m, scens, tol, peers, args, rows, problems):
     jps_used = search.jps_applies(grid.topology, cd, 1.0, False, search.stop_array(grid, None)) and jps_pays(grid, cd)
     # warm up: compile, build caches
     s0 = scens[0]
-    dispatch.astar(grid, cd, s0.start, s0.goal, search="astar")
+    dispatch.shortest_path(grid, cd, s0.start, s0.goal, search="astar")
     m.path(s0.start, s0.goal)
     t_a, t_auto, t_tcod = [], [], []
     tcod_diffs = []
     for s in scens:
-        dt, p = timed(dispatch.astar, grid, cd, s.start, s.goal, search="astar")
+        dt, p = timed(dispatch.shortest_path, grid, cd, s.start, s.goal, search="astar")
         t_a.append(dt)
         if p is None or abs(p.cost - s.optimal) > tol:
             problems.append(f"{name}: wargrid A* {None if p is None else p.cost} != optimal {s.optimal} for {s.start}->{s.goal}")
@@ -193,7 +193,7 @@ def bench_astar(name, m, scens, tol, peers, args, rows, problems):
             cells = [(n.x, n.y) for n in path]
             if abs(octile_length(cells) - s.optimal) > tol:
                 problems.append(f"{name}: python-pathfinding length {octile_length(cells):.4f} != optimal {s.optimal}")
-            tw.append(timed(dispatch.astar, grid, cd, s.start, s.goal, search="astar")[0])
+            tw.append(timed(dispatch.shortest_path, grid, cd, s.start, s.goal, search="astar")[0])
         row["pathfinding"] = (median_ms(ts), median_ms(tw), len(few))
     nx = peers["networkx"]
     if nx is not None and few:
@@ -213,7 +213,7 @@ def bench_astar(name, m, scens, tol, peers, args, rows, problems):
             ts.append(dt)
             if abs(length - s.optimal) > tol:
                 problems.append(f"{name}: networkx length {length:.4f} != optimal {s.optimal}")
-            tw.append(timed(dispatch.astar, grid, cd, s.start, s.goal, search="astar")[0])
+            tw.append(timed(dispatch.shortest_path, grid, cd, s.start, s.goal, search="astar")[0])
         row["networkx"] = (median_ms(ts), median_ms(tw), len(few))
     rows.append(row)
 
@@ -303,7 +303,7 @@ def bench_big(args) -> dict:
     out = {"cells": n * n}
     tracemalloc.start()
     t0 = time.perf_counter()
-    p = dispatch.astar(g, cd, (0, 0), (n - 1, n - 1), search="astar")
+    p = dispatch.shortest_path(g, cd, (0, 0), (n - 1, n - 1), search="astar")
     out["astar_s"] = time.perf_counter() - t0
     cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -330,7 +330,7 @@ m = wargrid.load_movingai({path!r})
 t2 = time.perf_counter()
 p = m.path({start!r}, {goal!r})
 t3 = time.perf_counter()
-q = dispatch.astar(m.grid, m.cost_field(), {start!r}, {goal!r}, search="astar")
+q = dispatch.shortest_path(m.grid, m.cost_field(), {start!r}, {goal!r}, search="astar")
 f = m.distance_field({start!r})
 t4 = time.perf_counter()
 print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0)

@@ -339,7 +339,36 @@ def astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen):
     n = 1
     while n > 0:
         u = _U(hid[0])
-        n = key_pop(n, hk, hid, pos, 2, 0)
+        n -= 1
+        if n > 0:  # the 4-ary pop written out: heap.key_pop stays a call here (0.88-0.90 measured)
+            last = _U(n)
+            key = hk[last]
+            v = hid[last]
+            j = _U(0)
+            while True:
+                c0 = (j << _U(2)) + one
+                if c0 >= last:
+                    break
+                m = c0
+                mk = hk[c0]
+                e = min(c0 + _U(4), last)
+                cc = c0 + one
+                while cc < e:
+                    kc = hk[cc]
+                    if kc < mk:
+                        mk = kc
+                        m = cc
+                    cc += one
+                if mk >= key:
+                    break
+                w = hid[m]
+                hk[j] = mk
+                hid[j] = w
+                pos[_U(w)] = j
+                j = m
+            hk[j] = key
+            hid[j] = v
+            pos[_U(v)] = j
         stamp[u] = cl
         if u == gl:
             return np.int64(u)
