@@ -59,8 +59,8 @@ inlined by LLVM). ``heap`` is every search's open list (``heap_up``/``heap_pop``
 for A*'s order, ``key_up``/``key_pop`` for one key); ``steps.step_to``/``steps.corner_ok``
 and ``steps.step_xy``/``steps.corner_pass`` are the neighbour step and the
 corner rule. Measured at the speed of the written-out loops
-(``docs/design/kernels.md``), except the Dijkstra kernels' pop, which LLVM
-does not inline there and stays written out. The search kernels take
+(``docs/design/kernels.md``), except the pop of the Dijkstra kernels and of
+``astar_octile``, which LLVM does not inline there and stays written out. The search kernels take
 their arguments as the bundles above (at most 10 arguments a call); the
 tuples are unpacked once at the top of a kernel, outside the loops.
 """
