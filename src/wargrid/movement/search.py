@@ -424,7 +424,7 @@ def octile_bits(topo: Topology, costs: CostField, hscale: float) -> NDArray[np.i
     scale, h bits, first scaled f that does not fit, first B that does not
     fit)``; see the kernel.
     """
-    unit, _, _, keys = _units(topo, costs)
+    unit, top, _, keys = _units(topo, costs)
     if hscale in keys:
         return keys[hscale]
     steps = np.asarray(topo.step)
@@ -440,7 +440,10 @@ def octile_bits(topo: Topology, costs: CostField, hscale: float) -> NDArray[np.i
         hbits = (2 * hsi * max(w, h) * hscale_k).bit_length() + 1
         fbits = min(62 - hbits, OCTILE_F_BITS)
         bb = (fbits - 4) // 2
-        if bb >= 8:
+        # as key_bits: a search that would run out of keys on ordinary queries (the kernel checks every key,
+        # and hands a query that does to the float kernel after its work) is not tried
+        reach = (w + h) * max(top, hscale) * unit
+        if 4 * reach < 1 << (fbits - bb - 3) and 2 * reach < 1 << bb:
             keyb = np.array([unit, hsi, 8 << bb, hscale_k, hbits, 1 << fbits, 1 << bb], dtype=np.int64)
     if len(keys) >= 16:
         keys.clear()
