@@ -282,6 +282,31 @@ def test_map_prepare_shares_the_board_and_answers_after_a_bridge_falls():
     assert m.prepare(unit="foot", progress=False).structure is foot.structure  # customized again, same board
 
 
+def test_edits_prepared_ahead_answer_as_edits_that_make_their_copy_themselves():
+    rng = np.random.default_rng(5)
+    maps = [Map(HexGrid(12, 10)), Map(HexGrid(12, 10))]
+    for m in maps:
+        m.set_terrain([(5, y) for y in range(10)], "water")
+    ahead, lazy = (m.prepare(unit="foot", progress=False) for m in maps)
+    before = ahead.bytes
+    ahead.prepare_edits()
+    ahead.prepare_edits()  # once is enough: the second call keeps the first's copy
+    assert ahead.bytes == before + ahead.metric.weight.nbytes and lazy.bytes == before
+    names = ["water", "plains", "forest", "mountains"]
+    for _ in range(12):
+        cells = [(int(rng.integers(12)), int(rng.integers(10))) for _ in range(2)]
+        name = names[int(rng.integers(len(names)))]
+        for m in maps:
+            m.set_terrain(cells, name)
+        a, b = (int(rng.integers(12)), int(rng.integers(10))), (int(rng.integers(12)), int(rng.integers(10)))
+        want = maps[0].distance_field(a, unit="foot")[b[1], b[0]]
+        got = [m.distance(a, b, unit="foot") for m in maps]
+        assert got[0] == got[1] and _close(got[0], want)
+        assert np.array_equal(ahead.metric.weight, lazy.metric.weight)
+    again = pickle.loads(pickle.dumps(ahead))  # neither the copy nor the query arcs are pickled
+    assert again.bytes == sum(int(a.nbytes) for a in again.metric) < ahead.bytes
+
+
 def test_float32_weights_where_exact_and_widened_by_an_edit_that_would_round():
     assert _exact32(np.array([1.0, 3.0, 0.5, INF]), 1 + 2**10) == (0.5, 4096.0, 0.0)
     assert _exact32(np.array([1.0, 8193.0]), 1 + 2**10) == (1.0, 2.0**23, 2.0**23)  # a path's sum could round

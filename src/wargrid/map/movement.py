@@ -254,8 +254,10 @@ class MovementQueries(MapCore):
         exact without a rebuild. Queries search every arc until they have
         cost as much as the query arcs that speed them up, which are then
         built; ``build_query_arcs()`` on the returned structure builds them
-        at once. Calling ``prepare`` again customizes the class again from
-        its current costs.
+        at once, and ``prepare_edits()`` makes what the class's first edit
+        would (a game that edits its board calls both while it loads).
+        Calling ``prepare`` again customizes the class again from its
+        current costs.
 
         Parameters
         ----------

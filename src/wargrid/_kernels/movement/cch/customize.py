@@ -63,19 +63,11 @@ def input_weights(code, steps, slot, inp):
 
 
 @jit
-def below(w, bound, up_first, tails, parent, arcs):
-    """Whether every finite weight of ``w`` is below ``bound``: every arc's when ``arcs`` is empty, else the arcs
-    of their tails and of the tails' ancestors (the arcs a partial customization of ``arcs`` can write: an arc's
-    upper triangles' arcs start at upward neighbours of its tail, its ancestors)."""
-    seen = np.zeros(parent.shape[0], dtype=np.bool_)
-    for i in range(arcs.shape[0] if arcs.shape[0] else parent.shape[0]):
-        v = tails[arcs[i]] if arcs.shape[0] else i
-        while v >= 0 and not seen[v]:
-            seen[v] = True
-            for a in range(up_first[v], up_first[v + 1]):
-                if bound <= w[a, 0] < INF or bound <= w[a, 1] < INF:
-                    return False
-            v = parent[v]
+def below(w, bound):
+    """Whether every finite weight of ``w`` is below ``bound``."""
+    for a in range(w.shape[0]):
+        if bound <= w[a, 0] < INF or bound <= w[a, 1] < INF:
+            return False
     return True
 
 
