@@ -147,3 +147,25 @@ def test_keys_too_narrow_for_the_board_leave_it_to_the_float_kernel():
     assert octile_bits(g.topology, c, 1e6) is None  # a heuristic a million times a step leaves f too few bits
     p = shortest_path(g, c, (0, 0), (63, 40), weight=1e6, search="astar")
     assert p is not None and p.cost == pytest.approx(23 + 40 * math.sqrt(2.0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(w=st.integers(3, 14), h=st.integers(3, 14), uniform=st.booleans(), corner=st.sampled_from(["no-obstacle", "one-obstacle", "always"]),
+       seed=st.integers(0, 2**16))
+def test_the_step_through_is_this_search_where_it_serves(w, h, uniform, corner, seed):
+    from wargrid.movement.trace import trace_search
+
+    rng = np.random.default_rng(seed)
+    g = SquareGrid(w, h, diagonal=True, corner_rule=corner)
+    cost = np.ones((h, w)) if uniform else rng.choice([1.0, 2.0, 3.0], size=(h, w))
+    cost[rng.random((h, w)) < 0.2] = INF
+    cost[0, 0] = cost[h - 1, w - 1] = 1.0
+    costs = costs_of(g, cost, None)
+    assume(plain_moves(g.topology, costs) is not None and octile_bits(g.topology, costs, 1.0) is not None)
+    p = shortest_path(g, costs, (0, 0), (w - 1, h - 1), search="astar")
+    t = trace_search(costs, (0, 0), (w - 1, h - 1))
+    if p is None:
+        assert not t.goal_reached
+        return
+    assert t.path() == [y * w + x for x, y in p.cells] and t.g[-1] == pytest.approx(p.cost)
+    assert t.order[0] == 0 and len(t.opened) >= len(t.order)

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from ..costs import CostField
 from ..errors import ArgumentError, CellError
 from .._kernels import load
-from .search import SearchState, padded_id
+from .search import SearchState, octile_bits, padded_id, plain_moves
 
 __all__ = ["ALGORITHMS", "SearchTrace", "trace_search"]
 
@@ -164,11 +164,20 @@ def trace_search(
     opened_at = np.empty(n, dtype=np.int64)
     mode = ALGORITHMS.index(algorithm)
     hscale = float(costs.min_cost) if goal is not None else 0.0
-    k: Any = load("movement.explain")
-    nc, no, reached = k.search_trace(
-        costs.cell, costs.edge, s, t if t >= 0 else s, bool(early_exit and t >= 0), topo.kernel_bundle, hscale,
-        mode, state.arrays, state.next_gen(), order, par, gout, hout, opened, opened_at,
-    )
+    # where Map.path's A* keeps exact costs (square-8, whole costs), the step-through is that very search
+    moves = plain_moves(topo, costs, lazy=True) if algorithm == "astar" and t >= 0 and early_exit else None
+    octb = octile_bits(topo, costs, hscale) if moves is not None and topo.heuristic == 1 else None
+    reached = -2
+    if octb is not None:
+        a: Any = load("movement.astar")
+        reached, nc, no = a.octile_search(costs.cell, moves, bool(costs.uniform), s, t, topo.kernel_bundle, octb,
+                                          state.arrays, state.next_gen(), (order, par, gout, hout, opened, opened_at))
+    if reached == -2:
+        k: Any = load("movement.explain")
+        nc, no, reached = k.search_trace(
+            costs.cell, costs.edge, s, t if t >= 0 else s, bool(early_exit and t >= 0), topo.kernel_bundle, hscale,
+            mode, state.arrays, state.next_gen(), order, par, gout, hout, opened, opened_at,
+        )
     pw = topo.pw
 
     def ids(p: NDArray[np.int64]) -> NDArray[np.int64]:

@@ -295,6 +295,14 @@ def _surd(a, b):
 
 @jit
 def astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen):
+    """``octile_search`` recording nothing: the padded id reached, -1, or -2 (a key would leave its bits)."""
+    none = np.empty(0, dtype=np.int64)
+    return octile_search(cell, moves, uniform, start, goal, topo, keyb, state, gen,
+                         (none, none, np.empty(0), np.empty(0), none, none))[0]
+
+
+@jit
+def octile_search(cell, moves, uniform, start, goal, topo, keyb, state, gen, rec):
     """``astar_plain`` on square-8 boards whose costs are whole in units of ``1 / keyb[0]``, with exact integer keys.
 
     Every ``g`` is ``(a + b sqrt(2)) / L`` for whole ``a`` (orthogonal steps'
@@ -309,8 +317,12 @@ def astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen):
     keyb[4] | floor(h * keyb[3])`` in ``hf`` read as ``int64`` (smaller ``f``,
     then smaller ``h``: larger ``g``; ``keyb[3]`` orders the heuristics as
     ``keyb[2]`` does ``f``), ids in ``hid``, equal keys in heap order.
-    Returns the padded id reached, -1, or -2 when a key would leave its bits
-    (``B >= keyb[6]`` or ``f * keyb[2] >= keyb[5]``; no result then).
+    Returns ``(reached, closed, opened)``: the padded id reached, -1, or -2
+    when a key would leave its bits (``B >= keyb[6]`` or ``f * keyb[2] >=
+    keyb[5]``; no result then), and how many cells it closed and opened. ``rec``:
+    ``(order, par, g, h, opened, opened_at)`` as ``explain.search_trace``
+    writes them (the playground's step-through of this search), or empty
+    arrays (nothing recorded).
     """
     off, dxa, dya, stepl, _, ti = topo
     g, parent, stamp, pos, hf, _, hid = state
@@ -337,6 +349,14 @@ def astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen):
     hid[0] = np.int32(start)
     pos[su] = 0
     n = 1
+    order, rpar, rg, rh, opened, opened_at = rec
+    record = order.shape[0] > 0
+    nc = 0
+    no = 0
+    if record:
+        opened[0] = start
+        opened_at[0] = 0
+        no = 1
     while n > 0:
         u = _U(hid[0])
         n -= 1
@@ -370,14 +390,22 @@ def astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen):
             hid[j] = v
             pos[_U(v)] = j
         stamp[u] = cl
-        if u == gl:
-            return np.int64(u)
         ab = gi[u]
         ga = ab >> 32
         gb = ab & _LOW32
-        mu = _U(moves[u])
         ux = np.int64(u % pw) - 1
         uy = np.int64(u // pw) - 1
+        if record:
+            order[nc] = np.int64(u)
+            rpar[nc] = parent[u]
+            rg[nc] = _surd(ga, gb) / lscale
+            ex = abs(ux - gx)
+            ey = abs(uy - gy)
+            rh[nc] = _surd(abs(ex - ey), min(ex, ey))
+        nc += 1
+        if u == gl:
+            return np.int64(u), nc, no
+        mu = _U(moves[u])
         for d in range(8):
             du = _U(d)
             if (mu >> du) & one == 0:
@@ -402,6 +430,10 @@ def astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen):
                 stamp[q] = op
                 i = np.int64(n)
                 n += 1
+                if record:
+                    opened[no] = np.int64(q)
+                    opened_at[no] = nc
+                    no += 1
             gi[q] = (na << 32) | nb
             parent[q] = np.int32(u)
             dx = abs(ux + dxa[du] - gx)
@@ -411,10 +443,10 @@ def astar_octile(cell, moves, uniform, start, goal, topo, keyb, state, gen):
             bb = nb + hb
             fl = _surd(na + ha, bb) * fsc
             if bb >= bcap or fl >= fmax:
-                return -2
+                return np.int64(-2), nc, no
             key = (np.int64(fl) << hbits) | np.int64(_surd(ha, hb) * hsc)
             key_up(i, key, np.int32(q), hk, hid, pos, 2, 0)
-    return -1
+    return np.int64(-1), nc, no
 
 
 @jit
