@@ -73,7 +73,7 @@ def below(w, bound):
 
 @helper
 def _first_from(lo_arc, e, end, down_arc):
-    """The first position in ``down_arc[e:end]`` (arc ids increasing) whose arc id is at least ``lo_arc``."""
+    """The first position in ``down_arc[e:end]`` (sorted there) whose value is at least ``lo_arc`` (``end``: none)."""
     while e < end:
         mid = (e + end) >> 1
         if down_arc[mid] < lo_arc:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..._jit import helper, jit
 from ..steps import step_to, unpack_topo
-from .customize import INF, _step_weight
+from .customize import INF, _first_from, _step_weight
 
 
 @helper
@@ -26,15 +26,7 @@ def _gallop(v, p, end, dtail):
         p = hi + 1
         hi = p + step
         step <<= 1
-    if hi > end:
-        hi = end
-    while p < hi:
-        m = (p + hi) >> 1
-        if dtail[m] < v:
-            p = m + 1
-        else:
-            hi = m
-    return p
+    return _first_from(v, p, min(hi, end), dtail)
 
 
 @helper
