@@ -99,10 +99,11 @@ def triangles(m) -> None:
     topo = m.grid.topology
     index, nb_first, nb = k.board_graph(topo.pad(topo.valid, False).ravel(), topo.kernel_bundle)
     cells = np.flatnonzero(index >= 0)
-    xs, ys = (cells % topo.pw).astype(np.int64), (cells // topo.pw).astype(np.int64)
+    x, y = cells % topo.pw, cells // topo.pw
+    axes = np.stack([x + y, x - y + y.max()] if topo.ndir == 4 else [x, y]).astype(np.int64)  # as cch.structure
 
     def count(first, lists, label: str) -> None:
-        order, _ = k.nested_dissection(xs, ys, first, lists, 1)
+        order, _ = k.nested_dissection(axes, first, lists)
         rank = np.empty(order.shape[0], dtype=np.int32)
         rank[order] = np.arange(order.shape[0], dtype=np.int32)
         up_first, up_head, _ = k.chordal(rank, first, lists)

@@ -206,6 +206,31 @@ def test_customization_on_two_threads_equals_the_oracle(kind, data):
     assert np.array_equal(mt.middle, want_mid)
 
 
+def _holed(g):
+    yy, xx = np.mgrid[:g.height, :g.width]
+    return g.with_mask(((xx - 12) ** 2 + (yy - 9) ** 2 > 25) & ((xx - 30) ** 2 + (yy - 20) ** 2 > 40) & (xx != 20))
+
+
+@pytest.mark.parametrize("g", [_holed(HexGrid(41, 30)), _holed(SquareGrid(41, 30)), SquareGrid(40, 13, wrap_x=True),
+                               _holed(SquareGrid(41, 30, diagonal=True)), HexGrid(40, 30, orientation="pointy")])
+def test_the_order_ranks_every_cell_once_and_no_arc_joins_the_first_cut(g):
+    s = structure(g.topology)
+    m = s.parent.shape[0]
+    assert m == np.count_nonzero(g.mask) and np.array_equal(np.sort(s.rank_of[s.rank_of >= 0]), np.arange(m))
+    a, b = (int(x) for x in s.parts)
+    assert 0 < a < b <= m
+    low, high = s.tails, s.up_head
+    assert not np.any((low < a) & (high >= a) & (high < b))  # the halves: two threads customize them apart
+    again = structure(g.topology)
+    assert all(np.array_equal(x, y) for x, y in zip(s, again))  # deterministic
+
+
+def test_square4_boards_are_cut_along_diagonals():
+    # cells that touch at corners separate a 4-direction board: 13.4 arcs a cell on 64² (20.5 by rows and columns)
+    s = structure(SquareGrid(64, 64).topology)
+    assert s.up_head.shape[0] < 14 * 64 * 64
+
+
 def test_classes_share_the_structure_and_pickle():
     g = HexGrid(9, 7)
     c = np.ones((7, 9))

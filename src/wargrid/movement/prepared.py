@@ -50,7 +50,7 @@ row, 16 bytes kept; the elimination game's lists and the sort before the down li
 def arcs_bound(nodes: int) -> int:
     """An upper bound on the arcs of the structure of a board of ``nodes`` cells, known before it is built.
 
-    Straight cuts leave about ``3.6 log2(nodes) - 20`` arcs a node on hex and
+    Straight cuts leave about ``3.5 log2(nodes) - 20`` arcs a node on hex and
     square boards (measured from 64² to 1200², ``docs/design/prepared.md``);
     the bound takes 4 a doubling.
 

@@ -23,12 +23,8 @@ def board_graph(valid, tb):
     neighbour lists in compact indices (the board's steps both ways, whatever the costs)."""
     off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     n = valid.shape[0]
-    index = np.full(n, -1, dtype=np.int32)
-    m = 0
-    for p in range(n):
-        if valid[p]:
-            index[p] = m
-            m += 1
+    index = np.where(valid, np.cumsum(valid) - 1, -1).astype(np.int32)
+    m = np.count_nonzero(valid)
     nb_first = np.zeros(m + 1, dtype=np.int64)
     nb = np.empty(m * ndir, dtype=np.int32)
     mark = np.full(m, -1, dtype=np.int64)
@@ -49,109 +45,119 @@ def board_graph(valid, tb):
     return index, nb_first, nb[:k].copy()
 
 
+@helper
+def _fill(s, b):
+    """The lower triangles of ``s`` separator nodes above ``b`` boundary nodes: ``C(b + s, 3) - C(b, 3)``."""
+    t = b + s
+    return (t * (t - 1.0) * (t - 2.0) - b * (b - 1.0) * (b - 2.0)) / 6.0
+
+
 @jit
-def nested_dissection(xs, ys, nb_first, nb, leaf):
+def nested_dissection(co, nb_first, nb):
     """``(order, parts)``: compact indices from the lowest rank to the highest, by recursive bisection, and the
     first cut's two halves as rank ranges ``[0, parts[0])`` and ``[parts[0], parts[1])`` (no arc joins them).
 
-    A region is cut across its longer side at the median coordinate; the
-    separator is the smaller of the two sides' boundaries (the cells with a
-    neighbour on the other side), ranked above both parts. Any cut gives a
-    correct hierarchy: the cut only decides its size. Regions of at most
-    ``leaf`` cells keep their order.
+    ``co[k]``: the cells' coordinates (``>= 0``) on two axes. A region is cut across an axis, 40-60 % of its
+    cells each side (the median where none is); the separator, ranked above both parts, is the smaller side's
+    boundary (cells with a neighbour across). A node's upward arcs are its region's boundary (separators
+    above) and its separator's nodes above it: the cut taken has the fewest lower triangles (``_fill``) in
+    its separator and the parts' next ones (their extent) above their boundaries, estimated. Any cut gives a
+    correct hierarchy: the cut only decides its size.
     """
-    m = xs.shape[0]
+    axes, m = co.shape
     order = np.arange(m).astype(np.int32)
     parts = np.array([m, m], dtype=np.int64)
-    side = np.zeros(m, dtype=np.int8)
+    mark = np.zeros(m, dtype=np.int64)  # a region's boundary cells, then each cell's part (2: the separator)
     stamp = np.full(m, -1, dtype=np.int64)
     buf = np.empty(m, dtype=np.int32)
-    stack = np.empty((2 * 64 + 8, 2), dtype=np.int64)
-    stack[0, 0] = 0
-    stack[0, 1] = m
-    top = 1
+    work = np.zeros((4, co.max() + 3 if m else 2), dtype=np.int64)
+    box = np.empty((axes, 2), dtype=np.int64)
+    at = np.empty(4, dtype=np.int64)
+    stack = [(0, m)]
     tag = 0
-    while top > 0:
-        top -= 1
-        lo = stack[top, 0]
-        hi = stack[top, 1]
-        if hi - lo <= leaf:
+    while stack:
+        lo, hi = stack.pop()
+        n = hi - lo
+        if n <= 1:
             continue
         tag += 1
-        x0 = xs[order[lo]]
-        x1 = x0
-        y0 = ys[order[lo]]
-        y1 = y0
+        for k in range(axes):
+            box[k, 0] = box[k, 1] = co[k, order[lo]]
+        for i in range(lo, hi):
+            stamp[order[i]] = tag
+            for k in range(axes):
+                box[k, 0] = min(box[k, 0], co[k, order[i]])
+                box[k, 1] = max(box[k, 1], co[k, order[i]])
+        outside = 0
         for i in range(lo, hi):
             v = order[i]
-            stamp[v] = tag
-            x0 = min(x0, xs[v])
-            x1 = max(x1, xs[v])
-            y0 = min(y0, ys[v])
-            y1 = max(y1, ys[v])
-        byx = x1 - x0 >= y1 - y0
-        c0 = x0 if byx else y0
-        span = (x1 - x0 if byx else y1 - y0) + 1
-        counts = np.zeros(span + 1, dtype=np.int64)
-        for i in range(lo, hi):
-            v = order[i]
-            counts[(xs[v] if byx else ys[v]) - c0] += 1
-        half = (hi - lo) // 2
-        acc = 0
-        cut = 1
-        gap = hi - lo
-        for c in range(1, span):
-            acc += counts[c - 1]
-            if abs(acc - half) < gap:
-                gap = abs(acc - half)
-                cut = c
-        for i in range(lo, hi):
-            v = order[i]
-            side[v] = 0 if (xs[v] if byx else ys[v]) - c0 < cut else 1
-        # boundaries: cells with a neighbour on the other side (3 / 4 when on the boundary)
-        na = 0
-        nbd = 0
-        for i in range(lo, hi):
-            v = order[i]
-            s = side[v]
+            mark[v] = 0
             for e in range(nb_first[v], nb_first[v + 1]):
-                y = nb[e]
-                if stamp[y] == tag and side[y] & 1 != s & 1:
-                    side[v] = s | 2
-                    if s == 0:
-                        na += 1
-                    else:
-                        nbd += 1
-                    break
-        sep_side = 0 if na < nbd else 1
-        # partition: part 0 (not separator), part 1 (not separator), separator
-        k = 0
-        for part in range(3):
+                mark[v] |= stamp[nb[e]] != tag
+            outside += mark[v]
+        best, axis, cut, sep = np.inf, 0, 1, 0
+        for k in range(axes):
+            c0 = box[k, 0]
+            span = box[k, 1] - c0 + 1
+            other = box[1 - k, 1] - box[1 - k, 0] + 1.0
+            # by coordinate: cells, boundary cells, and the changes of the counts of cells before / after a cut
+            # at c with a neighbour across it
+            work[:, :span + 1] = 0
             for i in range(lo, hi):
                 v = order[i]
-                s = side[v]
-                inside = 2 if s >= 2 and (s & 1) == sep_side else s & 1
-                if inside == part:
-                    buf[k] = v
-                    k += 1
-            if part == 0:
-                a_end = lo + k
-            elif part == 1:
-                b_end = lo + k
-        for i in range(k):
-            order[lo + i] = buf[i]
+                c = co[k, v] - c0
+                work[0, c] += 1
+                work[1, c] += mark[v]
+                up = down = c
+                for e in range(nb_first[v], nb_first[v + 1]):
+                    if stamp[nb[e]] == tag:
+                        up = max(up, co[k, nb[e]] - c0)
+                        down = min(down, co[k, nb[e]] - c0)
+                work[2, c + 1] += up > c
+                work[2, up + 1] -= up > c
+                work[3, down + 1] += down < c
+                work[3, c + 1] -= down < c
+            gap, acc = n, 0
+            for c in range(1, span):
+                acc += work[0, c - 1]
+                gap = min(gap, abs(2 * acc - n))
+            acc = bacc = before = after = 0
+            for c in range(1, span):
+                acc += work[0, c - 1]
+                bacc += work[1, c - 1]
+                before += work[2, c]
+                after += work[3, c]
+                if abs(2 * acc - n) > max(gap, n // 5):
+                    continue
+                s = min(before, after)
+                first = 1 if before < after else 0  # the separator is the first side's boundary
+                n0, n1 = acc - s * first, n - acc - s * (1 - first)
+                cost = _fill(s, outside)
+                if n0 > 1:
+                    cost += _fill(min(float(c - first), other, np.sqrt(n0)), bacc + s)
+                if n1 > 1:
+                    cost += _fill(min(float(span - c - 1 + first), other, np.sqrt(n1)), outside - bacc + s)
+                if cost < best:
+                    best, axis, cut, sep = cost, k, c, 1 - first
+        for i in range(lo, hi):
+            mark[order[i]] = co[axis, order[i]] - box[axis, 0] >= cut
+        at[:] = 0
+        for i in range(lo, hi):
+            v = order[i]
+            if mark[v] == sep:
+                for e in range(nb_first[v], nb_first[v + 1]):
+                    if stamp[nb[e]] == tag and mark[nb[e]] == 1 - sep:
+                        mark[v] = 2
+            at[mark[v] + 1] += 1
+        at[0], at[1], at[2] = lo, lo + at[1], lo + at[1] + at[2]  # where each part starts
+        a_end, b_end = at[1], at[2]
+        for i in range(lo, hi):
+            buf[at[mark[order[i]]]] = order[i]
+            at[mark[order[i]]] += 1
+        order[lo:hi] = buf[lo:hi]
         if tag == 1:
-            parts[0] = a_end
-            parts[1] = b_end
-        if top + 2 > stack.shape[0]:
-            grown = np.empty((2 * stack.shape[0], 2), dtype=np.int64)
-            grown[:top] = stack[:top]
-            stack = grown
-        stack[top, 0] = lo
-        stack[top, 1] = a_end
-        stack[top + 1, 0] = a_end
-        stack[top + 1, 1] = b_end
-        top += 2
+            parts[0], parts[1] = a_end, b_end
+        stack.extend([(lo, a_end), (a_end, b_end)])
     return order, parts
 
 
@@ -160,9 +166,7 @@ def chordal(rank, nb_first, nb):
     """The chordal supergraph of the board graph under ``rank`` (compact index -> rank):
     ``(up_first, up_head, parent)`` in rank space (see the module notes)."""
     m = rank.shape[0]
-    node = np.empty(m, dtype=np.int32)
-    for i in range(m):
-        node[rank[i]] = i
+    node = np.argsort(rank).astype(np.int32)
     up_first = np.zeros(m + 1, dtype=np.int64)
     cap = max(16, 8 * m)
     up_head = np.empty(cap, dtype=np.int32)
@@ -249,9 +253,8 @@ def step_arcs(index, rank, up_first, up_head, tb):
     """``code[p * ndir + d]``: the board step from padded ``p`` in direction ``d`` as ``2 * arc`` (the arc's
     upward direction) or ``2 * arc + 1`` (downward), ``-1`` where the step leaves the board."""
     off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
-    n = index.shape[0]
-    code = np.full(n * ndir, -1, dtype=np.int64)
-    for p in range(n):
+    code = np.full(index.shape[0] * ndir, -1, dtype=np.int64)
+    for p in range(index.shape[0]):
         i = index[p]
         if i < 0:
             continue
@@ -260,10 +263,6 @@ def step_arcs(index, rank, up_first, up_head, tb):
             j = index[q]
             if j < 0 or q == p:
                 continue
-            a = rank[i]
-            b = rank[j]
-            if a < b:
-                code[p * ndir + d] = 2 * find_arc(a, b, up_first, up_head)
-            else:
-                code[p * ndir + d] = 2 * find_arc(b, a, up_first, up_head) + 1
+            a, b = rank[i], rank[j]
+            code[p * ndir + d] = 2 * find_arc(min(a, b), max(a, b), up_first, up_head) + (a > b)
     return code
