@@ -157,6 +157,9 @@ def lower_bounds(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, i
 def instance(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]],
              ref: tuple[int, int] | None, args: argparse.Namespace) -> None:
     n = len(starts)
+    if not args.plan:
+        sim_row(name, m, starts, goals, lower_bounds(m, starts, goals), ref, args)
+        return
     gc.collect()
     c0 = time.process_time()
     plan = plan_crowd(m, starts, goals, unit="walk", time_limit=args.time_limit, improve=args.improve, seed=args.seed)
@@ -167,10 +170,16 @@ def instance(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple
     row(name, n, "plan", plan.complete, plan.makespan, plan.sum_of_costs, lb, ref,
         f"{first}{plan.seconds:.3f} s ({cpu:.3f} s CPU)")
     if args.sim:
-        cap = args.ticks if args.ticks else 6 * lb[0] + 200
-        r = simulate(m, starts, goals, cap, args.seed, args.crowd)
-        row(name, n, "sim" if args.crowd else "sim, plain", r["all"], r["makespan"], r["soc"], lb, ref,
-            f"{r['ticks']} ticks, {r['tps']:.0f} ticks/s ({r['tps_cpu']:.0f} per CPU second)")
+        sim_row(name, m, starts, goals, lb, ref, args)
+
+
+def sim_row(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]], lb: tuple[int, int],
+            ref: tuple[int, int] | None, args: argparse.Namespace) -> None:
+    """Simulate the instance (up to ``--ticks``, or 6 x the lower bound + 200) and print its row."""
+    cap = args.ticks if args.ticks else 6 * lb[0] + 200
+    r = simulate(m, starts, goals, cap, args.seed, args.crowd)
+    row(name, len(starts), "sim" if args.crowd else "sim, plain", r["all"], r["makespan"], r["soc"], lb, ref,
+        f"{r['ticks']} ticks, {r['tps']:.0f} ticks/s ({r['tps_cpu']:.0f} per CPU second)")
 
 
 def frame(n: int, ticks: int, seed: int, crowd: bool) -> None:
@@ -212,6 +221,8 @@ def main() -> None:
     ap.add_argument("--improve", type=float, default=0.5)
     ap.add_argument("--ticks", type=int, default=0, help="simulation tick cap (0: 6 x the lower bound + 200)")
     ap.add_argument("--no-sim", dest="sim", action="store_false")
+    ap.add_argument("--no-plan", dest="plan", action="store_false",
+                    help="simulate only (the lower bounds from the agents' own distances)")
     ap.add_argument("--frame", type=int, default=0, help="units for the frame test on 512 x 512 (0: none)")
     ap.add_argument("--frame-ticks", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)

@@ -44,7 +44,7 @@ def test_a_crowd_passes_a_door_the_plain_rule_queues_at() -> None:
     the crowd moves the column as one, the unit ahead first."""
     assert _crossing(False)[1] == 36
     sim, t = _crossing(True)
-    assert t == 18
+    assert t == 17
     sim.check()
 
 
@@ -110,7 +110,7 @@ def test_units_pushed_off_their_routes_arrive_when_the_distance_tables_run_short
         if (sim.cells() == goals).all():
             arrived = t
             break
-    assert arrived == 31
+    assert arrived == 25
     sim.check()
 
 
@@ -266,7 +266,7 @@ def test_two_hundred_vehicles_on_the_mapf_benchmark_arrive_within_a_tenth_of_lac
         assert last.sum() < 7165
         spans.append(int(last.max()))
     assert max(spans) <= 62
-    assert spans == [54, 54, 54, 59, 55, 53, 53, 55]
+    assert spans == [56, 53, 53, 54, 54, 53, 54, 55]
 
 
 def test_a_group_sent_to_one_cell_counts_every_tick_in_the_crowd() -> None:
@@ -314,6 +314,9 @@ def _head_on(seed: int) -> int | None:
 def test_two_streams_meeting_head_on_in_a_passage_keep_right() -> None:
     """Each unit on its way (more than ``KEEP_RIGHT`` steps from its goal) prefers the cell on the right of its
     way among cells as near its goal: the two streams take the two sides of the passage instead of pushing each
-    other back and forth in it (46, 39, 41 and 44 ticks for seeds 0..3 before; 37, 36, 33, 32 now)."""
-    ticks = [_head_on(seed) for seed in range(4)]
-    assert all(t is not None and t <= 37 for t in ticks), ticks
+    other back and forth in it (46, 39, 41 and 44 ticks for seeds 0..3 before). Seeds 0..7: 37, 36, 33, 32, 35,
+    32, 42, 40 when only units blocked by a standing friend joined the crowd, 32, 35, 37, 40, 32, 34, 31, 35 with
+    every unit on its way in it (the same over seeds 0..11: 36.8 and 37.1 ticks on average)."""
+    ticks = [_head_on(seed) for seed in range(8)]
+    assert all(t is not None and t <= 40 for t in ticks), ticks
+    assert sum(ticks) <= 36 * len(ticks), ticks

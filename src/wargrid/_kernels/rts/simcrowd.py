@@ -5,11 +5,20 @@ decides the next cell of the standing vehicles that are in each other's
 way, all at once, as PIBT does for one timestep of a crowd (priority
 inheritance with backtracking, Okumura et al., AIJ 2022):
 
-- the crowd: every vehicle that is standing with a goal and blocked by a
-  standing friend vehicle (its route's next cell holds one), or off its
-  route, and, round them, every standing friend vehicle on a cell one of
-  them may step to (one with a goal or with nothing to do: it can be pushed),
-  and so on;
+- the crowd: on a 4-connected board, every vehicle that is standing on its
+  way to a goal, as every agent of PIBT chooses each timestep (its route
+  then only marks the cells ahead: units that kept to their routes until a
+  standing friend blocked them took the same shortest ways and met the
+  crowd late, docs/design/kernels.md); on other boards (where units go
+  round each other diagonally, and a unit alone keeps to its route: the
+  examples' bridge scenario's tank, choosing by the tables, never replanned
+  when the bridge fell), and for one of a group sent to one cell (a goal
+  another unit shares: its outer units, choosing each tick, pushed the
+  settled ones about), every vehicle that is standing with a goal and
+  blocked by a standing friend vehicle (its route's next cell holds one), or
+  off its route; and, round them, every standing friend vehicle on a cell
+  one of them may step to (one with a goal or with nothing to do: it can be
+  pushed), and so on;
 - each member's candidates: its own cell and the neighbours its movement
   class may step to (the terrain and the corner rule as ``legal``) that are
   free for it (``_blocked``) or held by a member of its team; nearest its
@@ -302,13 +311,16 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     midx = np.full(nu, -1, dtype=np.int64)
     mem = np.empty(order.shape[0], dtype=np.int64)
     m = 0
-    # the seeds: vehicles on their way that a standing friend vehicle blocks, or off their routes
+    together = _shared_goals(ui, order, order.shape[0])
+    # the seeds: on a 4-connected board every vehicle on its way; else, and for one of a group sent to one cell,
+    # those that a standing friend vehicle blocks, or off their routes
     for i in range(order.shape[0]):
         u = order[i]
         if not _active(ui, u, tick, topo, occ, urow, nbr):
             continue
         q = _route_next(ui, pool, u)
-        if q >= 0 and direction(ui[u, CELL], q, topo) >= 0:  # (a route whose next cell is not a step away: off it)
+        # (a route whose next cell is not a step away: off it)
+        if (ndir != 4 or together[i]) and q >= 0 and direction(ui[u, CELL], q, topo) >= 0:
             w = vehicle[cid_of(q, pw, width)]
             if w < 0 or w == u or ui[w, TEAM] != ui[u, TEAM] or not _pushable(ui, w, tick):
                 continue
