@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from movement_oracle import boards, costs_of, dijkstra, grids, path_cost
 from test_prepared import _check_map, _edit, _random_map
 from wargrid import HexGrid, Map, SquareGrid
+from wargrid._kernels._jit import jit
+from wargrid._kernels.movement.cch.update import _gallop
 from wargrid._kernels.movement.steps import walk_cost
 from wargrid.costs import CostField
 from wargrid._kernels.movement.cch import depths, find_arc
@@ -553,3 +555,27 @@ def test_a_chain_climbed_by_runs_is_the_chain_of_parents():
     assert parent is cp.structure.parent
     for v in range(parent.shape[0]):
         assert all(parent[u] == u + 1 for u in range(v, top[v])) and parent[top[v]] != top[v] + 1
+
+
+@jit(cache=False)
+def _gallops(v, p, end, run):
+    return _gallop(v, p, end, run)
+
+
+def test_the_partial_customization_gallops_to_the_first_entry_not_below_a_node():
+    # the merge of two down runs skips, by doubling steps then a binary search, the entries of one run below the
+    # other's next node (a high node's run holds thousands of nodes between a lower node's entries)
+    run = np.array([1, 3, 4, 9, 12, 13, 20, 31], dtype=np.int32)
+    assert [_gallops(v, 0, 8, run) for v in (0, 1, 2, 10, 20, 31, 32)] == [0, 0, 1, 4, 6, 7, 8]
+    assert _gallops(13, 2, 6, run) == 5 and _gallops(40, 2, 6, run) == 6 and _gallops(5, 3, 3, run) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(run=st.lists(st.integers(0, 300), max_size=80, unique=True).map(sorted), v=st.integers(-1, 301),
+       data=st.data())
+def test_a_gallop_finds_what_a_binary_search_finds(run, v, data):
+    a = np.array(run, dtype=np.int32)
+    below = int(np.searchsorted(a, v))  # every entry before p is below v, as the merge calls it
+    p = data.draw(st.integers(0, below))
+    end = data.draw(st.integers(p, a.shape[0]))
+    assert _gallops(v, p, end, a) == min(below, end)

@@ -32,7 +32,7 @@ def _gallop(v, p, end, dtail):
 @helper
 def _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
     """Arc ``a = (u, x)``'s weights from its input (row ``slot[a]`` of ``inp``, ``inf`` where ``-1``) and its
-    lower triangles ``v`` (the nodes of both down runs); returns whether they changed."""
+    lower triangles ``v`` (the nodes of both down runs, intersected by galloping); returns whether they changed."""
     r = slot[a]
     bu = inp[r, 0] if r >= 0 else INF
     bd = inp[r, 1] if r >= 0 else INF
@@ -45,10 +45,10 @@ def _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
     while i < iend and j < jend:  # the two runs merged
         tu = dtail[i]
         tx = dtail[j]
-        if tu < tx:
-            i += 1
+        if tu < tx:  # (galloping: most of x's run, high in the order, lies between u's entries)
+            i = _gallop(tx, i + 1, iend, dtail)
         elif tx < tu:
-            j += 1
+            j = _gallop(tu, j + 1, jend, dtail)
         else:  # the lower triangle tu: entries i = (tu, u), j = (tu, x)
             if wd[i, 1] + wd[j, 0] < bu:
                 bu = wd[i, 1] + wd[j, 0]
