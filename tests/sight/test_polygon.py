@@ -175,3 +175,12 @@ def test_bounds_off_the_tile_lines(scene, fx, fy):
     if not (box[0] < box[2] and box[1] < box[3]):
         return
     check(blocks, light, rng, box=box)
+
+
+def test_a_disc_that_touches_the_box_is_clipped_to_the_disc():
+    """The light 0.9 from the board's edge with radius 0.9: the box the radius cuts is the square around the disc,
+    its four edges tangent to the circle; each must give way to the arc (its corners were once kept)."""
+    p = visibility_polygon(SquareGrid(5, 2), np.zeros((2, 5), dtype=bool), (4.0, 1.0), radius=0.9)
+    assert np.hypot(p.points[:, 0] - 4.0, p.points[:, 1] - 1.0).max() <= 0.9 + 1e-9
+    assert p.area == pytest.approx(math.pi * 0.81, rel=3e-3)  # the disc, drawn as chords
+    assert not p.contains(4.85, 1.85) and p.contains(4.6, 1.6)

@@ -543,7 +543,10 @@ def _clip_to_disc(p: NDArray[np.float64], lx: float, ly: float, r: float) -> NDA
         cuts.append(1.0)
         for t0, t1 in zip(cuts, cuts[1:]):
             tm = (t0 + t1) / 2
-            inside = math.hypot(ax + tm * dx, ay + tm * dy) < r
+            # inside by its midpoint and both ends (the disc is convex): an edge that only touches the circle
+            # (a tangent, its midpoint on the circle within rounding) is outside
+            inside = math.hypot(ax + tm * dx, ay + tm * dy) < r and all(
+                math.hypot(ax + t * dx, ay + t * dy) <= r * (1 + 1e-9) for t in (t0, t1))
             pieces.append((ax + t0 * dx, ay + t0 * dy, ax + t1 * dx, ay + t1 * dy, inside))
     out: list[tuple[float, float]] = []
 
