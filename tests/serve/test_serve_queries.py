@@ -19,7 +19,9 @@ from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid
 from wargrid.serve.api import MAX_RADIUS
 from wargrid.serve.app import create_app
 
-APP = create_app(capacity=64)
+# the worker's first partition compiles its kernels from cold (a loaded machine took over 30 s, the default
+# limit, whose own behaviour tests/serve/test_serve_limits.py checks)
+APP = create_app(capacity=64, work_timeout=600)
 CLIENT = TestClient(APP, base_url="http://127.0.0.1", raise_server_exceptions=False)
 
 
