@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -22,9 +23,35 @@ MOVINGAI = REPO / "tests" / "data" / "movingai"
 SLOW_DOCTESTS = {"wargrid.warmup.warm_up", "wargrid.movement.cch.structure", "wargrid.movement.cch.customized"}
 
 
+# the capabilities' test folders, and the packages whose doctests go with them
+GROUPS = {"cli", "grids", "io", "map", "movement", "render", "rts", "serve", "sight", "survey", "tactics", "territory"}
+
+
+# what a file that runs the RTS simulation says: the simulation's kernels take a minute to compile from cold
+RTS_WORDS = ("Simulation", "bridge_scenario", "load_example")
+
+
+@functools.lru_cache(maxsize=None)
+def _group(path: Path) -> str:
+    """The pytest-xdist group of a test file: its capability (``tests/rts/...`` and ``src/wargrid/rts/...`` go
+    together, and every file that runs the simulation goes with them), so that one worker compiles a
+    capability's kernels (``-n 2 --dist loadgroup`` in pyproject.toml) and the other does not compile them again
+    at the same time; loose files are groups of their own."""
+    parts = path.resolve().relative_to(REPO).parts
+    if path.suffix == ".py" and any(w in path.read_text(encoding="utf-8") for w in RTS_WORDS):
+        return "rts"
+    if len(parts) > 2 and parts[0] == "tests" and parts[1] in GROUPS:
+        return parts[1]
+    inner = parts[3:] if parts[2:3] == ("_kernels",) else parts[2:]  # src/wargrid/[_kernels/]<capability>/...
+    if parts[:2] == ("src", "wargrid") and len(inner) > 1 and inner[0] in GROUPS:
+        return inner[0]
+    return "/".join(parts)
+
+
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
     import pytest
 
     for item in items:
         if item.name in SLOW_DOCTESTS:
             item.add_marker(pytest.mark.slow)
+        item.add_marker(pytest.mark.xdist_group(_group(item.path)))
