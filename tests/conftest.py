@@ -37,6 +37,8 @@ def _group(path: Path) -> str:
     together, and every file that runs the simulation goes with them), so that one worker compiles a
     capability's kernels (``-n 2 --dist loadgroup`` in pyproject.toml) and the other does not compile them again
     at the same time; loose files are groups of their own."""
+    if not path.resolve().is_relative_to(REPO):
+        return str(path)
     parts = path.resolve().relative_to(REPO).parts
     if path.suffix == ".py" and any(w in path.read_text(encoding="utf-8") for w in RTS_WORDS):
         return "rts"
