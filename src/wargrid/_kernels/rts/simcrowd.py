@@ -78,7 +78,7 @@ from .._jit import helper, jit
 from ..movement.steps import step_to
 from .crowd import pibt
 from .layout import (
-    ARRIVED, CELL, CLS, EV_ASIDE, IDLE, KIND, MAX_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE, REASON, RLEN,
+    ARRIVED, CELL, CLS, EV_ASIDE, IDLE, KIND, CROWD_CYCLE, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE, REASON, RLEN,
     ROFF, ROT, RPOS, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED, WAITING,
 )
 from .lazydist import S_FLAG, S_GOAL, S_METRIC, S_TX, S_TY, UNREACHABLE, _h, estimate, finish, settle_within
@@ -149,6 +149,13 @@ still unsearched at tick 750, and the last unit arrived at tick 1176 (sum of cos
 890 (1.14 million). A million did no better on the cave (919, 1.10 million) and made the worst tick of
 ``bench_rts.py --units 1000`` (256 x 256, 15 % walls) 65 ms against 10 (this budget: 18). On open ground the
 answers are the lower bounds and the budget stays (the frame test settles the same nodes)."""
+
+ROW_SHARE = 200
+"""Nodes a tick for each member of the crowd where ``WIDE_BUDGET`` applies, when that is more (crowds of more than
+1000 vehicles): with every unit on its way in the crowd, 3000 units on den520d share the tables' budget, and the
+units asking last in a tick went by the coordinates' lower bounds for the first ticks (measured: makespans 623,
+611, 617 against 626, 624, 628 at seeds 0..2, and the cave's 3000 772, 483, 479 against 820, 511, 497;
+docs/design/kernels.md). Crowds of up to 1000 keep ``WIDE_BUDGET``, and so the worst ticks measured with it."""
 
 
 KEEP_RIGHT = 6
@@ -363,7 +370,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     ckey = np.empty((m, ndir + 1), dtype=np.int64)
     fwd = np.zeros((m, 2), dtype=np.int64)
     dist0 = np.zeros(m, dtype=np.int64)
-    budget = lz.free[2] + (WIDE_BUDGET if detour[1] * 16 > detour[0] * 17 else SEARCH_BUDGET)
+    budget = lz.free[2] + (max(WIDE_BUDGET, ROW_SHARE * m) if detour[1] * 16 > detour[0] * 17 else SEARCH_BUDGET)
     rkey = np.zeros(m, dtype=np.float64)
     near = np.zeros(m, dtype=np.bool_)
     shared = _shared_goals(ui, mem, m)
@@ -493,10 +500,10 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     # start the moves, the unit ahead first; a ring trades places
     state = np.zeros(m, dtype=np.int8)  # 0 to do, 1 on the stack, 2 moved, 3 stays
     stack = np.empty(m + 1, dtype=np.int64)
-    ring = np.empty(MAX_CYCLE, dtype=np.int64)
-    wants = np.empty(MAX_CYCLE, dtype=np.int64)
-    land = np.empty(MAX_CYCLE, dtype=np.int64)
-    nexts = np.empty(MAX_CYCLE, dtype=np.int64)
+    ring = np.empty(CROWD_CYCLE, dtype=np.int64)
+    wants = np.empty(CROWD_CYCLE, dtype=np.int64)
+    land = np.empty(CROWD_CYCLE, dtype=np.int64)
+    nexts = np.empty(CROWD_CYCLE, dtype=np.int64)
     moved = 0
     for i0 in range(m):
         if q_to[i0] < 0 or q_to[i0] == q_from[i0] or state[i0] != 0:
@@ -517,7 +524,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                 while stack[at] != j:
                     at -= 1
                 k = depth - at
-                ok = k <= MAX_CYCLE
+                ok = k <= CROWD_CYCLE
                 if ok:
                     for t in range(k):
                         v = mem[stack[at + t]]
