@@ -2,7 +2,8 @@
 
 Times one half of the first cut on one thread (CPU time, the best of
 ``--repeats``: the two halves run on two threads in a real build), for the
-basic and the perfect customization in ``float64`` and ``float32``; then a
+basic customization, its middles (made by a class's first path or edit) and
+the perfect customization in ``float64`` and ``float32``; then a
 whole class build per unit class (basic customization only, then the query
 arcs the queries buy later; then the class built again on the memory the first
 one freed, which the first build had to have the system map) with the bytes a
@@ -51,13 +52,15 @@ def kernels(st, costs, repeats: int) -> None:
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
         k.perfect(b, m, *common, w, keep, True, dead)  # the ranks above the halves first, as in a build
         inp = mt.inp.astype(dt)
-        basic = best(lambda: (np.empty_like(w), np.empty(w.shape, dtype=np.int32)),
-                     lambda w0, mid: k.customize(0, a, 0, m, *common, w0, mid, w0, mid, 0, inp, st.arc_slot, True),
-                     repeats)
+        basic = best(lambda: (np.empty_like(w),),
+                     lambda w0: k.customize(0, a, 0, m, *common, w0, w0, 0, inp, st.arc_slot, True), repeats)
+        basic_w = mt.weight.astype(dt)  # (w holds the perfect customization's top ranks)
+        middles = best(lambda: (np.empty(w.shape, dtype=np.int32),),
+                       lambda mid: k.middles(0, a, *common, basic_w, inp, st.arc_slot, mid), repeats)
         perfect = best(lambda: (w.copy(), keep.copy()), lambda w0, k0: k.perfect(0, a, *common, w0, k0, True, dead),
                        repeats)
-        print(f"{dt.__name__}: customize half 0 {basic:.3f} s, perfect half 0 {perfect:.3f} s (one thread, CPU time)",
-              flush=True)
+        print(f"{dt.__name__}: customize half 0 {basic:.3f} s, its middles {middles:.3f} s, perfect half 0"
+              f" {perfect:.3f} s (one thread, CPU time)", flush=True)
 
 
 @numba.njit(cache=True)
@@ -73,6 +76,17 @@ def live_triangles(up_first, down_first, down_arc, tails, w):
                 for a2 in range(b + 1, up_first[tails[b] + 1]):
                     both += w[a2, 0] < np.inf or w[a2, 1] < np.inf
     return lower, both
+
+
+@numba.njit(cache=True)
+def count_triangles(up_first, down_first, down_arc, tails):
+    """How many lower triangles the structure has (the customization's work)."""
+    total = 0
+    for u in range(up_first.shape[0] - 1):
+        for e in range(down_first[u], down_first[u + 1]):
+            b = down_arc[e]
+            total += up_first[tails[b] + 1] - b - 1
+    return total
 
 
 def classes(m, st) -> None:
@@ -110,7 +124,7 @@ def triangles(m) -> None:
         down_first, down_arc = k.down_lists(up_first, up_head)
         tails = np.repeat(np.arange(order.shape[0], dtype=np.int32), np.diff(up_first))
         print(f"{label}: {lists.shape[0] // 2} steps, {up_head.shape[0] / order.shape[0]:.1f} arcs a node,"
-              f" {k.count_triangles(up_first, down_first, down_arc, tails) / 1e9:.3f} G lower triangles", flush=True)
+              f" {count_triangles(up_first, down_first, down_arc, tails) / 1e9:.3f} G lower triangles", flush=True)
 
     count(nb_first, nb, "every board step")
     n = m.width * m.height

@@ -19,7 +19,7 @@ from wargrid._kernels.movement.cch.update import _gallop
 from wargrid._kernels.movement.steps import walk_cost
 from wargrid.costs import CostField
 from wargrid._kernels.movement.cch import depths, find_arc
-from wargrid.movement.cch import _exact32, _fits32, _metric, customized, structure
+from wargrid.movement.cch import _exact32, _fits32, _metric, _with_middles, customized, structure
 
 pytestmark = pytest.mark.slow  # the customizable structure's kernels compile for tens of seconds from cold
 
@@ -81,7 +81,7 @@ def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
 def _metric_holds(cp, f):
     """``cp``'s metric equals a fresh customization of ``f``, and every middle gives its arc's weight."""
     fresh = _metric(cp.structure, f)[0]
-    mt, s = cp.metric, cp.structure
+    mt, s = cp._middles(), cp.structure
     assert np.array_equal(mt.inp, fresh.inp)
     assert np.array_equal(mt.weight, fresh.weight)
     for a in range(s.up_head.shape[0]):
@@ -202,7 +202,7 @@ def test_customization_on_two_threads_equals_the_oracle(kind, data):
     s = structure(g.topology)
     a, b = (int(x) for x in s.parts)
     assert 0 < a < b < s.parent.shape[0]  # both halves and the ranks above hold nodes
-    mt = _metric(s, CostField.from_arrays(g, cost.reshape(h, w)))[0]
+    mt = _with_middles(s, _metric(s, CostField.from_arrays(g, cost.reshape(h, w)))[0])
     want_w, want_mid = _customized_by_hand(s, mt.inp)
     assert np.array_equal(mt.weight.astype(np.float64), want_w)
     assert np.array_equal(mt.middle, want_mid)
@@ -318,7 +318,7 @@ def test_edits_prepared_ahead_answer_as_edits_that_make_their_copy_themselves():
     before = ahead.bytes
     ahead.prepare_edits()
     ahead.prepare_edits()  # once is enough: the second call keeps the first's copy
-    assert ahead.bytes == before + ahead.metric.weight.nbytes and lazy.bytes == before
+    assert ahead.bytes == before + 2 * ahead.metric.weight.nbytes and lazy.bytes == before  # middles and copy
     names = ["water", "plains", "forest", "mountains"]
     for _ in range(12):
         cells = [(int(rng.integers(12)), int(rng.integers(10))) for _ in range(2)]
@@ -538,7 +538,7 @@ def test_unpack_refuses_a_query_that_found_no_arcs() -> None:
     s, t = g.topology.padded_id(0, 0), g.topology.padded_id(4, 3)
     cost, (meet, nf, nb), sc, arcs = cp._query(cp.costs, s, t, True)
     assert cost == 7.0 and meet >= 0 and nf + nb >= 1
-    st, mt = cp.structure, cp.metric
+    st, mt = cp.structure, cp._middles()
     args = (sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
             st.arc_slot, True, st.cell_of, g.topology.pw)
     xy, walked, zero = kernels.unpack(int(st.rank_of[s]), nf, nb, *args)

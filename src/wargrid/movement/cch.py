@@ -33,6 +33,7 @@ every target's chain in buckets and read them from every source's chain.
 from __future__ import annotations
 
 import math
+import mmap
 import threading
 import time
 import weakref
@@ -97,7 +98,8 @@ class Metric(NamedTuple):
     weight: npt.NDArray[np.floating[Any]]
     """The customized weights: the cheapest path between the arc's ends through lower nodes."""
     middle: npt.NDArray[np.int32]
-    """The lower triangle's node that gave the weight (``-1``: the board step itself)."""
+    """The lower triangle's node that gave the weight (``-1``: the board step itself); empty until a path or an
+    edit first needs them (``CustomizedPaths._middles``)."""
 
 
 class QueryArcs(NamedTuple):
@@ -123,8 +125,7 @@ _KERNELS: Any = None
 
 
 def _k() -> Any:
-    """The kernels' module, imported on first use (``import wargrid`` compiles nothing) and kept: an import
-    statement costs about 3 µs a call, and a path makes two."""
+    """The kernels' module, imported on first use (``import wargrid`` compiles nothing) and kept (an import: 3 µs)."""
     global _KERNELS
     if _KERNELS is None:
         from .._kernels.movement import cch
@@ -218,56 +219,56 @@ def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float
     exact = _exact32(steps, int(st.parent.shape[0]))
     if exact[1]:
         mt = _customize(st, steps, np.dtype(np.float32))
-        if not exact[2] or k.below(mt.weight, exact[2]):
+        if not exact[2] or float(np.max(mt.weight, where=np.isfinite(mt.weight), initial=0.0)) < exact[2]:
             return mt, exact
     return _customize(st, steps, np.dtype(np.float64)), (0.0, 0.0, 0.0)
 
 
 def _customize(st: Structure, steps: npt.NDArray[np.float64], dtype: np.dtype[Any]) -> Metric:
-    """The metric of board step weights ``steps`` (``_kernels.movement.cch.step_weights``) in ``dtype``, on two
-    threads.
-
-    Each thread customizes its half of the first cut (no arc joins the halves;
-    ``_kernels.movement.cch.customize``), each node's arcs starting from their input weights as it reaches
-    them, then relaxes the lower triangles whose lowest node is in its half for the arcs of the ranks above
-    both halves: the first half's into the metric, the second's into a copy
-    of those arcs. The copy is merged in by the least weight (the first half's on a tie), then the triangles
-    among the ranks above are relaxed: the weights and middles one thread gives in increasing rank, every
-    array first written by the thread that uses it.
-    """
+    """The metric of board step weights ``steps`` (``_kernels.movement.cch.step_weights``) in ``dtype``, its
+    middles not yet made (``_with_middles``). Each of two threads customizes its half of the first cut (no arc
+    joins them; ``_kernels.movement.cch.customize``), then relaxes the lower triangles whose lowest node is in
+    its half for the arcs of the ranks above both halves (the second thread into a copy, merged by the least
+    weight); then the triangles among the ranks above are relaxed on one thread."""
     k = _k()
     a, b = (int(x) for x in st.parts)
     m = int(st.parent.shape[0])
-    arcs = int(st.up_head.shape[0])
     inp = np.empty((int(st.arc_slot.max(initial=-1)) + 1, 2), dtype=dtype)
     k.input_weights(st.step_code, steps, st.arc_slot, inp)
-    weight = np.empty((arcs, 2), dtype=dtype)
-    middle = np.empty((arcs, 2), dtype=np.int32)
-    s = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, weight, middle)
+    weight = _fresh((int(st.up_head.shape[0]), 2), dtype)
+    s = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, weight)
     top = int(st.up_first[b])
-    top_w = np.full((arcs - top, 2), np.inf, dtype=dtype)
-    top_mid = np.full(top_w.shape, -1, dtype=np.int32)
-    slot = st.arc_slot
+    top_w = np.full((weight.shape[0] - top, 2), np.inf, dtype=dtype)
 
     def second() -> None:
-        k.customize(a, b, 0, m, *s, weight, middle, 0, inp, slot, True)
-        k.customize(b, m, a, b, *s, top_w, top_mid, top, inp, slot, False)
+        k.customize(a, b, 0, m, *s, weight, 0, inp, st.arc_slot, True)
+        k.customize(b, m, a, b, *s, top_w, top, inp, st.arc_slot, False)
 
     with ThreadPoolExecutor(1) as pool:
         other = pool.submit(second)
-        k.customize(0, a, 0, m, *s, weight, middle, 0, inp, slot, True)
-        k.customize(b, m, 0, a, *s, weight, middle, 0, inp, slot, True)
+        k.customize(0, a, 0, m, *s, weight, 0, inp, st.arc_slot, True)
+        k.customize(b, m, 0, a, *s, weight, 0, inp, st.arc_slot, True)
         other.result()
-    lower = top_w < weight[top:]
-    weight[top:][lower] = top_w[lower]
-    middle[top:][lower] = top_mid[lower]
-    k.customize(b, m, b, m, *s, weight, middle, 0, inp, slot, False)
-    return Metric(inp, weight, middle)
+    np.minimum(weight[top:], top_w, out=weight[top:])
+    k.customize(b, m, b, m, *s, weight, 0, inp, st.arc_slot, False)
+    return Metric(inp, weight, np.empty((0, 2), dtype=np.int32))
 
 
-def _widened(mt: Metric) -> Metric:
-    """``mt`` with ``float64`` weights (the same values: ``float32`` ones were exact)."""
-    return Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
+def _fresh(shape: tuple[int, int], dtype: type[Any] | np.dtype[Any]) -> npt.NDArray[Any]:
+    """An array of ``shape`` (not filled) in an anonymous map of small pages: numpy advises its large arrays for
+    huge pages, which on a virtual machine that hands freed memory back to its host cost 6-7 times more to touch
+    the first time (docs/design/prepared.md, "A further class: small pages, middles when first needed")."""
+    n = shape[0] * shape[1]
+    return np.frombuffer(mmap.mmap(-1, max(n * np.dtype(dtype).itemsize, 1)), dtype=dtype, count=n).reshape(shape)
+
+
+def _with_middles(st: Structure, mt: Metric) -> Metric:
+    """``mt`` with its middles (``_kernels.movement.cch.middles``, every node's arcs apart: on two threads)."""
+    if mt.middle.shape[0] == mt.weight.shape[0]:
+        return mt
+    mid = _fresh(mt.weight.shape, np.int32)
+    _halves(_k().middles, st, (mt.weight, mt.inp, st.arc_slot, mid), last=True)
+    return mt._replace(middle=mid)
 
 
 PERFECT_PER_CUSTOMIZE = 2.0
@@ -369,9 +370,9 @@ class CustomizedPaths:
         self._slow_seconds = 0.0
 
     def build_query_arcs(self) -> None:
-        """Build the query arcs now (a perfect customization) rather than once queries have paid for them: a
-        class about to answer many queries, prepared ahead (while a game loads), skips the every-arc searches
-        and the one query that would wait for them.
+        """Build the query arcs now (a perfect customization) and the middles paths unpack by, rather than when
+        queries need them: a class about to answer many queries, prepared ahead (while a game loads), skips the
+        every-arc searches and the queries that would wait for them.
 
         >>> from wargrid import HexGrid
         >>> g = HexGrid(6, 5)
@@ -381,17 +382,19 @@ class CustomizedPaths:
         7.0
         """
         with self._lock:
+            self.metric = _with_middles(self.structure, self.metric)
             if self._fast is None:
                 self._query_arcs()
 
     def prepare_edits(self) -> None:
-        """Make now what the first edit would make (the weights in down-list order): a game that edits its board
+        """Make now what the first edit would make (the middles, the weights in down-list order): a game that edits its board
         calls it while loading, so no edit waits for it (hundreds of ms on 512²).
 
         >>> from wargrid import Map, HexGrid
         >>> Map(HexGrid(6, 5)).prepare(unit="foot").prepare_edits()
         """
         with self._lock:
+            self.metric = _with_middles(self.structure, self.metric)
             self._edits_ready()
 
     def _edits_ready(self) -> npt.NDArray[Any]:
@@ -446,11 +449,12 @@ class CustomizedPaths:
             ids = np.unique(np.concatenate(self._pending)) if costs is self._pending_for else _changed(self.costs, costs)
             self._pending_for, self._pending = None, []
             if ids.size:
-                st, mt, k = self.structure, self.metric, _k()
+                st, k = self.structure, _k()
+                self.metric = mt = _with_middles(st, self.metric)  # the partial customization keeps them
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
                                            costs.topology.kernel_bundle, mt.inp, st.arc_slot)
-                if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):
-                    self.metric = mt = _widened(mt)  # the new weights would round in float32
+                if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
+                    self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
                     self._exact, self._down = (0.0, 0.0, 0.0), None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), partial(np.zeros, dtype=np.uint8), keep=1)
                 _, self._heap, _, top = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc,
@@ -514,6 +518,14 @@ class CustomizedPaths:
             self._slow(time.perf_counter() - t0)
         return float(cost), (int(meet), int(nf), int(nb)), sc, arcs
 
+    def _middles(self) -> Metric:
+        """The metric, its middles made by the first path (or edit) that needs them."""
+        mt = self.metric
+        if mt.middle.shape[0] != mt.weight.shape[0]:
+            with self._lock:
+                self.metric = mt = _with_middles(self.structure, self.metric)
+        return mt
+
     def distance(self, costs: CostField, s: int, t: int) -> float:
         """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
         cost, (meet, _, _), _, _ = self._query(costs, s, t, False)
@@ -525,7 +537,7 @@ class CustomizedPaths:
         cost, (meet, nf, nb), sc, arcs = self._query(costs, s, t, True)
         if meet < 0 or not cost < np.inf:
             return None
-        st, mt = self.structure, self.metric
+        st, mt = self.structure, self._middles()
         xy, walked, zero = _k().unpack(int(st.rank_of[s]), nf, nb, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc,
                                        st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot, arcs.walk,
                                        st.cell_of, costs.topology.pw)

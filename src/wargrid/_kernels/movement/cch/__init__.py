@@ -1,7 +1,7 @@
 """Customizable contraction hierarchy (CCH) kernels: ``order`` (the shape-only structure), ``customize`` (a
 class's metric), ``update`` (its edits) and ``query`` (searches, unpacking, tables)."""
 
-from .customize import below, count_triangles, customize, input_weights, perfect, step_weights  # noqa: F401
+from .customize import customize, input_weights, middles, perfect, step_weights  # noqa: F401
 from .order import board_graph, chordal, down_lists, find_arc, nested_dissection, step_arcs  # noqa: F401
 from .query import depths, query, query_arcs, table, unpack  # noqa: F401
 from .update import down_copy, step_changes, update  # noqa: F401

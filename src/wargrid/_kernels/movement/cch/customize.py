@@ -1,8 +1,9 @@
 """CCH kernels, a class's metric: input weights, customization, partial customization, perfect customization.
 
-A metric holds, per arc, ``w[a, 0]`` (tail -> head), ``w[a, 1]`` (head ->
-tail) and the middle node of the lower triangle that gave each (``-1``: the
-board's own step), from the input weights ``inp``. Customization relaxes
+A metric holds, per arc, ``w[a, 0]`` (tail -> head) and ``w[a, 1]`` (head
+-> tail) from the input weights ``inp``, and once a path or edit needs them
+the middle node of the lower triangle that gave each (``-1``: the board's
+own step). Customization relaxes
 every lower triangle ``w < u < x`` in increasing ``u``; a partial
 customization recomputes only the arcs whose lower triangles changed, in
 increasing arc id (which is increasing tail), so each arc is final before
@@ -62,15 +63,6 @@ def input_weights(code, steps, slot, inp):
                 inp[r, c & 1] = steps[e]
 
 
-@jit
-def below(w, bound):
-    """Whether every finite weight of ``w`` is below ``bound``."""
-    for a in range(w.shape[0]):
-        if bound <= w[a, 0] < INF or bound <= w[a, 1] < INF:
-            return False
-    return True
-
-
 @helper
 def _first_from(lo_arc, e, end, down_arc):
     """The first position in ``down_arc[e:end]`` (sorted there) whose value is at least ``lo_arc`` (``end``: none)."""
@@ -84,16 +76,12 @@ def _first_from(lo_arc, e, end, down_arc):
 
 
 @jit
-def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails, w, mid, out_w, out_mid, base,
-              inp, slot, fresh):
+def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails, w, out_w, base, inp, slot, fresh):
     """The lower triangles ``(v, u, x)`` with ``u`` in ``lo .. hi - 1`` and ``v`` in ``first .. last - 1``, in
-    increasing ``u``, then ``v``: each lowers ``out_w[(u, x) - base]`` (and sets its middle ``out_mid`` to
-    ``v``) where ``v`` gives less. The arcs of ``v`` are read from ``w`` and are final. When ``fresh``, the arcs
-    of ``u`` start from the input weights ``inp`` (middles ``-1``), else from what ``out_w`` and ``out_mid`` hold.
-
-    A whole customization is ``customize(0, m, 0, m, ..., w, mid, w, mid, 0, inp)``; the parts of
-    ``movement.cch._customize`` split it over threads with the same result, middles included (each arc keeps
-    the first triangle, in that order, that gives its least weight).
+    increasing ``u``: each lowers ``out_w[(u, x) - base]`` to its sum (a ``min``, no branch). The arcs of ``v``
+    are read from ``w`` and are final. When ``fresh``, the arcs of ``u`` start from the input weights ``inp``,
+    else from what ``out_w`` holds. A whole customization is ``customize(0, m, 0, m, ..., w, w, 0, inp)``; the
+    parts of ``movement.cch._customize`` split it over threads with the same result. The middles are ``middles``'s.
 
     Indices are unsigned (numba then makes no negative-index test: a third faster, docs/design/prepared.md)."""
     m = up_first.shape[0] - 1
@@ -110,8 +98,6 @@ def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tail
                 r = slot[ua]
                 out_w[ua - ub, 0] = inp[r, 0] if r >= 0 else INF
                 out_w[ua - ub, 1] = inp[r, 1] if r >= 0 else INF
-                out_mid[ua - ub, 0] = -1
-                out_mid[ua - ub, 1] = -1
         start = down_first[u]
         end = down_first[u + 1]
         if first > 0:
@@ -124,31 +110,35 @@ def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tail
             bd = w[b, 1]
             if not (bu < INF or bd < INF):
                 continue
-            v = tails[b]
-            stop = np.uint64(up_first[v + 1])
-            a2 = b + one
-            while a2 < stop:  # (v, x), x > u
+            stop = np.uint64(up_first[tails[b] + 1])
+            for a2 in range(b + one, stop):  # (v, x), x > u
                 a = np.uint64(pos[np.uint64(up_head[a2])])  # (u, x)
-                s = bd + w[a2, 0]  # u -> v -> x
-                if s < out_w[a, 0]:
-                    out_w[a, 0] = s
-                    out_mid[a, 0] = v
-                s = w[a2, 1] + bu  # x -> v -> u
-                if s < out_w[a, 1]:
-                    out_w[a, 1] = s
-                    out_mid[a, 1] = v
-                a2 += one
+                out_w[a, 0] = min(bd + w[a2, 0], out_w[a, 0])  # u -> v -> x
+                out_w[a, 1] = min(w[a2, 1] + bu, out_w[a, 1])  # x -> v -> u
 
 
 @jit
-def count_triangles(up_first, down_first, down_arc, tails):
-    """How many lower triangles the structure has (the customization's work)."""
-    total = 0
-    for u in range(up_first.shape[0] - 1):
+def middles(lo, hi, up_first, up_head, down_first, down_arc, tails, w, inp, slot, mid):
+    """The middles ``mid`` of the arcs of nodes ``lo .. hi - 1`` under the customized weights ``w``: ``-1`` where
+    the input gives the weight (or none does), else the first lower triangle's node ``v``, in increasing ``v``,
+    whose sum is the weight (the triangle that first gave it in ``customize``'s order)."""
+    pos = np.empty(up_first.shape[0] - 1, dtype=np.uint32)
+    for u in range(lo, hi):
+        todo = 0
+        for a in range(np.uint64(up_first[u]), np.uint64(up_first[u + 1])):
+            pos[np.uint64(up_head[a])] = np.uint32(a)
+            for d in range(2):
+                mid[a, d] = -1 if not w[a, d] < INF or (slot[a] >= 0 and inp[slot[a], d] == w[a, d]) else -2
+                todo += mid[a, d] == -2
         for e in range(down_first[u], down_first[u + 1]):
-            b = down_arc[e]
-            total += up_first[tails[b] + 1] - b - 1
-    return total
+            b = np.uint64(down_arc[e])  # (v, u)
+            if todo > 0 and (w[b, 0] < INF or w[b, 1] < INF):
+                for a2 in range(b + np.uint64(1), np.uint64(up_first[tails[b] + 1])):  # (v, x), x > u
+                    a = np.uint64(pos[np.uint64(up_head[a2])])  # (u, x)
+                    for d in range(2):  # u -> v -> x, x -> v -> u
+                        if mid[a, d] == -2 and w[b, 1 - d] + w[a2, d] == w[a, d]:
+                            mid[a, d] = tails[b]
+                            todo -= 1
 
 
 @helper
