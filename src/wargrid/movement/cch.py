@@ -266,7 +266,7 @@ def _with_middles(st: Structure, mt: Metric) -> Metric:
     """``mt`` with its middles (``_kernels.movement.cch.middles``, every node's arcs apart: on two threads)."""
     if mt.middle.shape[0] == mt.weight.shape[0]:
         return mt
-    mid = _fresh(mt.weight.shape, np.int32)
+    mid = np.empty(mt.weight.shape, dtype=np.int32)  # huge pages: read at random by unpacking (prepared.md)
     _halves(_k().middles, st, (mt.weight, mt.inp, st.arc_slot, mid), last=True)
     return mt._replace(middle=mid)
 
