@@ -56,4 +56,5 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
     for item in items:
         if item.name in SLOW_DOCTESTS:
             item.add_marker(pytest.mark.slow)
-        item.add_marker(pytest.mark.xdist_group(_group(item.path)))
+        if item.get_closest_marker("xdist_group") is None:  # a test may name the capability it compiles
+            item.add_marker(pytest.mark.xdist_group(_group(item.path)))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from wargrid import Map, SquareGrid
 from wargrid.cli import main
 
@@ -19,6 +21,7 @@ def _map_file(tmp_path: Path) -> str:
     return str(path)
 
 
+@pytest.mark.xdist_group("sight")  # compiles the sight kernels: with the sight tests
 def test_cli_fov_text_json_and_los(tmp_path, capsys):
     f = _map_file(tmp_path)
     assert main(["fov", f, "1,1", "--radius", "5"]) == 0

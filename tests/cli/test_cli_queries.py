@@ -96,6 +96,7 @@ def test_table(capsys, board) -> None:
     assert d["costs"] == full.tolist()
 
 
+@pytest.mark.xdist_group("territory")  # compiles the partition's kernels: with the territory tests
 def test_partition(capsys, board) -> None:
     m, p = board
     expect = m.partition(3, seed=1)
