@@ -428,7 +428,8 @@ class Simulation:
         self._listeners: list[tuple[str, Callable[[Any], Any]]] = []
         for ev in ("terrain_changed", "overlay_changed", "edge_changed", "elevation_changed", "zones_changed"):
             self._listeners.append((ev, map.on(ev, self._on_map_event)))
-        _load_kernels(self.pathfinder, type(map))
+        # int32 distances from 65 000 table nodes (``lazy_tables``); the tables tile the padded board, a little more
+        _load_kernels(self.pathfinder, type(map), wide=topo.padded_size >= 1 << 15)
 
     def close(self) -> None:
         """Stop listening to the map's events.
@@ -1356,11 +1357,12 @@ class _BoardZones:
         return self.board.connected((pa % pw - 1, pa // pw - 1), (pb % pw - 1, pb // pw - 1), unit=self.unit)
 
 
-_LOADED: set[str] = set()
+_LOADED: set[tuple[str, bool]] = set()
 
 
-def _load_kernels(pathfinder: str, board: Callable[[Grid], CostBoard]) -> None:
-    """Load every kernel a tick may call, once per process and pathfinder, by running a small private scenario.
+def _load_kernels(pathfinder: str, board: Callable[[Grid], CostBoard], *, wide: bool = False) -> None:
+    """Load every kernel a tick may call, once per process and pathfinder, by running a small private scenario;
+    ``wide``: the crowd rule's kernels over int32 distances too (a large board's), else over uint16.
 
     The scenario's board is a ``board`` (the simulated map's class: ``Map``,
     which makes a board from a grid) made for a small grid.
@@ -1370,9 +1372,9 @@ def _load_kernels(pathfinder: str, board: Callable[[Grid], CostBoard]) -> None:
     blocked goal or shares a field would pay for it (milliseconds when
     cached, a second when not).
     """
-    if pathfinder in _LOADED:
+    if (pathfinder, wide) in _LOADED:
         return
-    _LOADED.add(pathfinder)
+    _LOADED.update({(pathfinder, wide), (pathfinder, False)})
     from ..grids.boards import SquareGrid
 
     m = board(SquareGrid(8, 5, diagonal=True))
@@ -1393,10 +1395,10 @@ def _load_kernels(pathfinder: str, board: Callable[[Grid], CostBoard]) -> None:
     m.set_terrain([(3, 3)], "water")  # a map edit: routes touching it replan
     sim.run(40)
     sim.close()
-    # the crowd rule's kernels over the distances of boards of more than 65 000 cells (int32), and without it
+    # the crowd rule's kernels (over int32 distances when ``wide``: a large board's), and without it
     for crowd in (True, False):
         sim = Simulation(board(SquareGrid(6, 3)), seed=0, pathfinder=pathfinder, crowd=crowd)
-        sim._crowd.wide = True
+        sim._crowd.wide = wide
         sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
         sim.add_unit((5, 1), unit="tracked", goal=(0, 1), speed=128)
         sim.run(40)
