@@ -227,3 +227,38 @@ def test_11_serve_warms_its_kernels_and_the_page_says_working_at_once(page, serv
     assert "working" in status(page)
     page.wait_for_function("!document.getElementById('status').textContent.includes('working')")
     page.unroute("**/api/path")
+
+
+def test_12_a_late_answer_does_not_write_over_a_newer_message(page, server):
+    """The fog asked for before a refused move comes back after it: the refusal stays on screen."""
+    b = new_board(page, "hex-flat", 20, 14, 7)
+    water = set(cells_of(b, {"water"}))
+    land = cells_of(b, {"plains"})
+    unit = next(c for c in land if any(n in water for n in ((c[0] + dx, c[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))))
+    wet = next(n for n in ((unit[0] + dx, unit[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)) if n in water)
+    tool(page, "units")
+    page.select_option("#team", "0")
+    click(page, *unit)
+    tool(page, "fog")
+    page.wait_for_function("document.getElementById('result').textContent.includes('blue')")
+    # hold every fog answer back in the page until released
+    page.evaluate("""() => {
+        const real = window.fetch;
+        window.fogHeld = [];
+        window.fetch = (url, opts) => String(url).includes('/api/fog')
+            ? new Promise((resolve) => window.fogHeld.push(() => resolve(real(url, opts))))
+            : real(url, opts);
+    }""")
+    page.select_option("#unit", "foot")  # asks for the fog again
+    click(page, *unit)  # selects the unit: asks again
+    click(page, *wet)
+    page.wait_for_function(f"document.getElementById('board').dataset.refused === '{wet[0]},{wet[1]}'")
+    assert "cannot reach" in page.inner_text("#result")
+    assert page.evaluate("window.fogHeld.length") == 2
+    page.evaluate("document.getElementById('board').dataset.visible = ''")
+    page.evaluate("() => { window.fogHeld.forEach((f) => f()); window.fogHeld = []; }")
+    # the newest fog answer is drawn; its text does not replace the refusal, shown after it was asked for
+    page.wait_for_function("document.getElementById('board').dataset.visible !== ''")
+    _idle(page)
+    assert int(data(page, "visible")) > 0
+    assert "cannot reach" in page.inner_text("#result")

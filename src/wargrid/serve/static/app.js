@@ -40,7 +40,7 @@ function setStatus(text, kind) {
 
 // ---- the API ------------------------------------------------------------------------------
 // views whose newest request supersedes the older ones: a late older answer is dropped
-const LATEST_WINS = new Set(["path", "range", "zones", "partition", "explain"]);
+const LATEST_WINS = new Set(["path", "range", "zones", "partition", "explain", "fog", "field"]);
 const issued = {};
 const answered = new Set();  // kinds of request the server has answered once (its kernels are loaded)
 // each tab keeps its own boards on the server: a tab id that lives as long as the tab
@@ -504,6 +504,7 @@ async function doField() {
   $("marks").replaceChildren();
   if (state.fieldGoal === null) { showResult("Click a goal cell: the flow field toward it."); return; }
   mark(state.fieldGoal, "goal");
+  const asOf = resultSeq;
   const data = await api("field", { ...base(), goal: cellXY(state.fieldGoal), unit: unitClass() }).catch(() => null);
   if (!data || state.tool !== "field") return;
   const cost = new Float32Array(b64bytes(data.cost).buffer), next = new Int8Array(b64bytes(data.next).buffer);
@@ -521,7 +522,7 @@ async function doField() {
   const small = state.view.scale < 16;
   showResult(`Flow field toward ${cellXY(state.fieldGoal).join(", ")} for <b>${esc(data.unit)}</b>: <b id="field-count">${data.reached}</b> cells reach the goal, ` +
     `the dearest at <b>${fmt(data.top)}</b>. Colour: the cost to the goal (Map.flow_field's cost, the distance field from the goal), light 0 to dark ${fmt(data.top)}` +
-    (small ? "; zoom in to 16 px cells for numbers." : "; numbers: the cost.") + " Arrows: each cell's first step (Map.flow_field's next).");
+    (small ? "; zoom in to 16 px cells for numbers." : "; numbers: the cost.") + " Arrows: each cell's first step (Map.flow_field's next).", asOf);
   setStatus("flow field");
   updateHover();
   redraw();
@@ -671,7 +672,12 @@ function clearToolView() {
   redraw();
 }
 
-function showResult(html) {
+let resultSeq = 0;  // messages shown so far
+function showResult(html, asOf) {
+  // asOf: the count of messages when the answer shown was asked for; a newer message (a refused move, a
+  // warning) stays, and the late answer's text is dropped (its drawing is still the newest of its kind)
+  if (asOf !== undefined && asOf !== resultSeq) return;
+  resultSeq++;
   // colours are set through the DOM: the page's content policy allows no inline style attributes
   $("result").innerHTML = html;
   // on a phone the sheet is closed most of the time: the result's first line stays over the board
@@ -1104,12 +1110,13 @@ async function doPath(signal) {
     updateHover();
     return;
   }
+  const asOf = resultSeq;
   const data = await api("path", {
     ...base(), start: cellXY(state.start), goal: cellXY(state.goal), unit: unitClass(), ...sides(state.start),
   }, signal).catch(() => null);
   if (!data) return false;
   if (!data.cells) {
-    showResult(`No path for <b>${esc(data.unit)}</b>: <span id="no-path">${esc(data.reason || "the goal is unreachable")}</span>.`);
+    showResult(`No path for <b>${esc(data.unit)}</b>: <span id="no-path">${esc(data.reason || "the goal is unreachable")}</span>.`, asOf);
     setStatus("no path");
     updateHover();
     return;
@@ -1117,7 +1124,7 @@ async function doPath(signal) {
   const pts = data.cells.map(([x, y]) => center(cellId(x, y)).map((v) => v.toFixed(4)).join(","));
   $("path").setAttribute("points", pts.join(" "));
   state.pathData = { ...data, index: new Map(data.cells.map(([x, y], k) => [cellId(x, y), k])) };
-  showResult(`Path for <b>${esc(data.unit)}</b>: <b id="path-cost">${fmt(data.cost)}</b> movement points, ${data.cells.length - 1} steps.`);
+  showResult(`Path for <b>${esc(data.unit)}</b>: <b id="path-cost">${fmt(data.cost)}</b> movement points, ${data.cells.length - 1} steps.`, asOf);
   setStatus("path found");
   updateHover();
   updateLink();
@@ -1146,6 +1153,7 @@ async function doRange() {
   mark(state.rangeStart, "start");
   const budget = checked(() => readNumber("budget", "budget", false));
   if (budget === null) { clearToolView(); mark(state.rangeStart, "start"); return; }
+  const asOf = resultSeq;
   const data = await api("range", {
     ...base(), start: cellXY(state.rangeStart), budget, unit: unitClass(), ...sides(state.rangeStart),
   }).catch(() => null);
@@ -1165,7 +1173,7 @@ async function doRange() {
   $("board").dataset.reached = data.cells.length;
   const why = data.reason ? ` <span id="range-reason">(${esc(data.reason)})</span>` : "";
   showResult(`Range of <b>${esc(data.unit)}</b> with ${fmt(data.budget)} points: <b>${data.cells.length}</b> cells` +
-    (zoc.size ? `, ${zoc.size} stopped by zones of control (■)` : "") + `.${why}`);
+    (zoc.size ? `, ${zoc.size} stopped by zones of control (■)` : "") + `.${why}`, asOf);
   setStatus("range shown");
   updateHover();
   redraw();
@@ -1180,6 +1188,7 @@ function rangeColor(left, budget) {
 async function doZones() {
   setDim(0, null);
   state.labels = null;
+  const asOf = resultSeq;
   const data = await api("zones", { ...base(), unit: unitClass() }).catch(() => null);
   if (!data) return;
   const items = [];
@@ -1187,7 +1196,7 @@ async function doZones() {
   setFills(items, 0.5);
   state.zonesHtml = `<b id="zone-count">${data.count}</b> connectivity zones for <b>${esc(data.unit)}</b>: ` +
     "cells of one colour can reach each other.";
-  showResult(state.zonesHtml);
+  showResult(state.zonesHtml, asOf);
   setStatus("connectivity zones");
 }
 
@@ -1240,6 +1249,7 @@ async function doFog() {
   const radius = checked(() => readNumber("radius", "radius", true));
   if (radius === null) { clearToolView(); return; }
   const units = state.units.map((u) => [u.id, u.x, u.y, u.team]);
+  const asOf = resultSeq;
   const data = await api("fog", { ...base(), units, team, radius }).catch(() => null);
   if (!data || state.tool !== "fog") return;
   const seen = new Uint8Array(state.board.n), explored = new Uint8Array(state.board.n);
@@ -1260,7 +1270,7 @@ async function doFog() {
   $("board").dataset.visible = data.visible.length;
   $("board").dataset.explored = data.explored.length;
   showResult(`Team <b>${team === 0 ? "blue" : "red"}</b> sees <b>${data.visible.length}</b> cells with ${mine} unit(s); ` +
-    `${data.explored.length} explored. Click one of its units, then a cell in its reach, to move it.`);
+    `${data.explored.length} explored. Click one of its units, then a cell in its reach, to move it.`, asOf);
   setStatus("fog of war");
   updateHover();
 }
