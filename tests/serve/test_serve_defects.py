@@ -14,6 +14,21 @@ def _idle(pg) -> None:
     pg.wait_for_function("!document.getElementById('status').classList.contains('busy')")
 
 
+def _fog_beside_water(pg) -> tuple[dict, tuple[int, int], tuple[int, int]]:
+    """A board with one blue unit on plains beside water, the fog tool shown: ``(board, unit, a water cell)``."""
+    b = new_board(pg, "hex-flat", 20, 14, 7)
+    water = set(cells_of(b, {"water"}))
+    land = cells_of(b, {"plains"})
+    unit = next(c for c in land if any(n in water for n in ((c[0] + dx, c[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))))
+    wet = next(n for n in ((unit[0] + dx, unit[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)) if n in water)
+    tool(pg, "units")
+    pg.select_option("#team", "0")
+    click(pg, *unit)
+    tool(pg, "fog")
+    pg.wait_for_function("document.getElementById('result').textContent.includes('blue')")
+    return b, unit, wet
+
+
 def test_1_sight_from_inside_a_forest_on_a_square_board(page, server):
     b = new_board(page, "square-8", 20, 14, 3)
     blocking = {t["name"] for t in b["terrains"] if t["blocks_sight"]}
@@ -166,16 +181,7 @@ def test_8_a_double_click_does_not_make_the_start_the_goal(page, server):
 
 
 def test_9_fog_moves_walk_and_the_fog_hides_the_ground(page, server):
-    b = new_board(page, "hex-flat", 20, 14, 7)
-    water = set(cells_of(b, {"water"}))
-    land = cells_of(b, {"plains"})
-    unit = next(c for c in land if any(n in water for n in ((c[0] + dx, c[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))))
-    wet = next(n for n in ((unit[0] + dx, unit[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)) if n in water)
-    tool(page, "units")
-    page.select_option("#team", "0")
-    click(page, *unit)
-    tool(page, "fog")
-    page.wait_for_function("document.getElementById('result').textContent.includes('blue')")
+    b, unit, wet = _fog_beside_water(page)
     # the class's change asks for the fog again: wait for that answer (the old text said 'blue' already), or it
     # lands after the refused move below and writes over its message
     page.evaluate("document.getElementById('result').textContent = ''")
@@ -231,16 +237,7 @@ def test_11_serve_warms_its_kernels_and_the_page_says_working_at_once(page, serv
 
 def test_12_a_late_answer_does_not_write_over_a_newer_message(page, server):
     """The fog asked for before a refused move comes back after it: the refusal stays on screen."""
-    b = new_board(page, "hex-flat", 20, 14, 7)
-    water = set(cells_of(b, {"water"}))
-    land = cells_of(b, {"plains"})
-    unit = next(c for c in land if any(n in water for n in ((c[0] + dx, c[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))))
-    wet = next(n for n in ((unit[0] + dx, unit[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)) if n in water)
-    tool(page, "units")
-    page.select_option("#team", "0")
-    click(page, *unit)
-    tool(page, "fog")
-    page.wait_for_function("document.getElementById('result').textContent.includes('blue')")
+    b, unit, wet = _fog_beside_water(page)
     # hold every fog answer back in the page until released
     page.evaluate("""() => {
         const real = window.fetch;
