@@ -320,3 +320,29 @@ def test_two_streams_meeting_head_on_in_a_passage_keep_right() -> None:
     ticks = [_head_on(seed) for seed in range(8)]
     assert all(t is not None and t <= 40 for t in ticks), ticks
     assert sum(ticks) <= 36 * len(ticks), ticks
+
+
+@pytest.mark.slow
+def test_a_unit_no_estimate_leads_on_searches_its_row_out_of_the_ticks_budget() -> None:
+    """2000 random pairs on an open 192 x 192 board with 2 % walls at random: the tables' budget of a tick never
+    reached some units' rows, and a unit whose every neighbour nearer its goal was a wall (a local minimum of the
+    coordinates' bound) stood there, waiting for a route behind 2000 others: the last arrived at tick 429, the
+    agents' own distances at most 314. Such a unit now searches its row out of the tick's budget
+    (``simcrowd.STALL_BUDGET``): 318 ticks."""
+    rng = np.random.default_rng(0)
+    wall = rng.random((192, 192)) < 0.02
+    m = Map(SquareGrid(192, 192), terrain=np.where(wall, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+    z = m.zones()
+    ys, xs = np.nonzero(z == np.bincount(z[z >= 0]).argmax())
+    a, b = rng.choice(len(xs), 2000, replace=False), rng.choice(len(xs), 2000, replace=False)
+    sim = Simulation(m, seed=0, crowd=True)
+    for i, j in zip(a, b):
+        sim.add_unit((int(xs[i]), int(ys[i])), unit="walk", goal=(int(xs[j]), int(ys[j])), speed=LEPTONS_PER_CELL)
+    want = np.array([(int(xs[j]), int(ys[j])) for j in b])
+    for t in range(1, 401):
+        sim.step()
+        if (sim.cells() == want).all():
+            break
+    assert (sim.cells() == want).all()
+    assert t <= 330  # 314 x 1.05
+    sim.check()

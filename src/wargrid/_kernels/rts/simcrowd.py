@@ -158,6 +158,17 @@ units asking last in a tick went by the coordinates' lower bounds for the first 
 docs/design/kernels.md). Crowds of up to 1000 keep ``WIDE_BUDGET``, and so the worst ticks measured with it."""
 
 
+STALL_BUDGET = 200_000
+"""Nodes a tick the tables may settle, beyond the tick's budget, for members on their way that no estimate leads
+on (``STALL_NODES`` each): on a board with walls the coordinates' lower bound has local minima, a cell whose
+every neighbour nearer the goal is a wall; a unit there whose row the budget never reached stood for good (3000
+units with random goals on an open 256 x 256 with 2 % walls: one stood from tick 40 to 520, the makespan 760
+against the planner's 458)."""
+
+STALL_NODES = 50_000
+"""Nodes a stalled member's row may settle in one tick (``STALL_BUDGET``); its search resumes in later ticks."""
+
+
 KEEP_RIGHT = 6
 """Steps from its goal beyond which a unit on its way keeps right (among candidates as near its goal, ahead
 and goal rules equal, the cell on the right of its way first, then straight on, then the left): two streams
@@ -304,6 +315,47 @@ def _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near):
     return True
 
 
+@helper
+def _candidates(ui, u, p, r, dp, act, budget, lz, g, gn, node, mem, occ_now, occ_next, ahead, tq, tk, detour, topo, occ,
+                ndir, pw, width):
+    """Member ``u``'s candidates from cell ``p`` into ``tq`` and their keys into ``tk`` (``crowd_pass``: four
+    times the steps to its goal, plus the ahead and goal rules); returns how many."""
+    c = 0
+    for d in range(-1, ndir):
+        q = p if d < 0 else g[p, d]
+        if q < 0:
+            continue
+        if q != p and occ_now[q] < 0 and _blocked(ui, u, cid_of(q, pw, width), occ):
+            continue
+        if q != p and occ_now[q] >= 0:
+            w = mem[occ_now[q]]
+            if ui[w, TEAM] != ui[u, TEAM]:
+                continue
+            if ui[u, TARGET] >= 0 and ((ui[w, TARGET] == ui[u, TARGET] and ui[w, STATE] == ARRIVED) or (
+                    q == ui[u, TARGET] and at_home(ui, w, topo, occ[10]))):
+                continue  # a goal held at home, or a crowd stopped at its goal: it packs there (``decide``); a
+                # unit moved off its own goal onto this one is no holder at home (taken for one, it was asked
+                # aside by ``decide`` instead of traded places with: ``_trade_places``)
+        dq = np.int64(0)
+        if r >= 0:
+            dq = _steps(lz, gn, r, node[q], budget, dp + 1 if dp < UNREACHABLE else UNREACHABLE, detour)
+            if dq >= UNREACHABLE:
+                continue
+            if dp < UNREACHABLE:
+                dq = min(max(dq, dp - 1), dp + 1)  # neighbours: one step nearer, as near, or one farther
+        dq *= 4
+        if ahead.shape[0] > 1 and ahead[q]:
+            dq += 2
+        if q != p and not act and occ_next[q] >= 0 and occ_next[q] != u:
+            dq += 1  # a unit pushed aside keeps off the goals of others on their way
+        if q != p and act and occ_now[q] >= 0 and ui[mem[occ_now[q]], TARGET] == q:
+            dq += 1  # a unit on its way goes round one on its goal
+        tq[c] = q
+        tk[c] = dq
+        c += 1
+    return c
+
+
 @jit
 def crowd_pass(units, order, clock, topo, occ, out, cz):
     """Move the standing vehicles that are in each other's way, as one (see the module); returns how many moved."""
@@ -398,42 +450,26 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         g = nbr[cls]
         gn = gnode[cls]
         act = _active(ui, u, tick, topo, occ, urow, nbr)
-        dp = np.int64(0)
-        if r >= 0:
-            dp = _steps(lz, gn, r, node[p], budget, UNREACHABLE, detour)
-        c = 0
-        for d in range(-1, ndir):
-            q = p if d < 0 else g[p, d]
-            if q < 0:
-                continue
-            if q != p and occ_now[q] < 0 and _blocked(ui, u, cid_of(q, pw, width), occ):
-                continue
-            if q != p and occ_now[q] >= 0:
-                w = mem[occ_now[q]]
-                if ui[w, TEAM] != ui[u, TEAM]:
-                    continue
-                if ui[u, TARGET] >= 0 and ((ui[w, TARGET] == ui[u, TARGET] and ui[w, STATE] == ARRIVED) or (
-                        q == ui[u, TARGET] and at_home(ui, w, topo, occ[10]))):
-                    continue  # a goal held at home, or a crowd stopped at its goal: it packs there (``decide``); a
-                    # unit moved off its own goal onto this one is no holder at home (taken for one, it was asked
-                    # aside by ``decide`` instead of traded places with: ``_trade_places``)
-            dq = np.int64(0)
+        mine = budget
+        for attempt in range(2):
+            dp = np.int64(0)
             if r >= 0:
-                dq = _steps(lz, gn, r, node[q], budget, dp + 1 if dp < UNREACHABLE else UNREACHABLE, detour)
-                if dq >= UNREACHABLE:
-                    continue
-                if dp < UNREACHABLE:
-                    dq = min(max(dq, dp - 1), dp + 1)  # neighbours: one step nearer, as near, or one farther
-            dq *= 4
-            if ahead.shape[0] > 1 and ahead[q]:
-                dq += 2
-            if q != p and not act and occ_next[q] >= 0 and occ_next[q] != u:
-                dq += 1  # a unit pushed aside keeps off the goals of others on their way
-            if q != p and act and occ_now[q] >= 0 and ui[mem[occ_now[q]], TARGET] == q:
-                dq += 1  # a unit on its way goes round one on its goal
-            tq[c] = q
-            tk[c] = dq
-            c += 1
+                dp = _steps(lz, gn, r, node[p], mine, UNREACHABLE, detour)
+            c = _candidates(ui, u, p, r, dp, act, mine, lz, g, gn, node, mem, occ_now, occ_next, ahead, tq, tk, detour,
+                            topo, occ, ndir, pw, width)
+            # stalled: no cell nearer its goal by the estimates (walls the coordinates' bound does not see), its
+            # own distance unsearched; it searches its row now, out of the tick's budget
+            if attempt > 0 or not act or r < 0 or dp <= 0 or dp >= UNREACHABLE or lz.dist[r, node[p]] != 0:
+                break
+            if lz.free[2] >= budget + STALL_BUDGET:
+                break
+            stalled = True
+            for k in range(c):
+                if tk[k] // 4 < dp:
+                    stalled = False
+            if not stalled:
+                break
+            mine = lz.free[2] + STALL_NODES
         # the way ahead: the sum of the steps one nearer the goal (keep right, below)
         if r >= 0 and dp < UNREACHABLE:
             for k in range(c):
