@@ -95,7 +95,8 @@ CAVE_GOALS = [(7, 18), (10, 9), (10, 7), (7, 13), (11, 8), (8, 14), (10, 13), (6
 def test_units_pushed_off_their_routes_arrive_when_the_distance_tables_run_short(monkeypatch: pytest.MonkeyPatch) -> None:
     """A pool of eight chunks for forty goals' tables: rows are finished by breadth-first search when it runs
     short. (Estimating distances until the pool came back, as before, left a unit going to and fro in a dead end
-    of the cave for good: the pool never came back.)"""
+    of the cave for good: the pool never came back.) 25 ticks before the front rule (``crowd_pass``); with the
+    default pool the cave takes 36, 25, 25, 30 ticks at seeds 0..3 with it, 25, 33, 26, 25 without."""
     from wargrid.rts import sim as simmod
 
     monkeypatch.setattr(simmod._CrowdRule, "min_chunks", 8)
@@ -110,7 +111,7 @@ def test_units_pushed_off_their_routes_arrive_when_the_distance_tables_run_short
         if (sim.cells() == goals).all():
             arrived = t
             break
-    assert arrived == 25
+    assert arrived == 36
     sim.check()
 
 
@@ -266,7 +267,7 @@ def test_two_hundred_vehicles_on_the_mapf_benchmark_arrive_within_a_tenth_of_lac
         assert last.sum() < 7165
         spans.append(int(last.max()))
     assert max(spans) <= 62
-    assert spans == [56, 53, 53, 54, 54, 53, 54, 55]
+    assert spans == [53, 53, 53, 53, 53, 56, 53, 53]  # before the front rule 56 53 53 54 54 53 54 55
 
 
 def test_a_group_sent_to_one_cell_counts_every_tick_in_the_crowd() -> None:
@@ -346,3 +347,38 @@ def test_a_unit_no_estimate_leads_on_searches_its_row_out_of_the_ticks_budget() 
     assert (sim.cells() == want).all()
     assert t <= 330  # 314 x 1.05
     sim.check()
+
+
+def _edge_column(seed: int, lanes: int = 3) -> tuple[int, int]:
+    """A block of six rows of ``lanes`` units going north along the east edge of an open 8 x 24 board, each six
+    cells up, past a unit on its goal at the edge; returns the ticks until every unit is on its goal and the
+    farthest the unit on its goal was pushed from it."""
+    m = Map(SquareGrid(8, 24), terrain=np.zeros((24, 8), dtype=np.int16), terrains=MOVINGAI_TERRAINS)
+    sim = Simulation(m, seed=seed, crowd=True)
+    goals = [(7, 14)]
+    sim.add_unit((7, 14), unit="walk", goal=(7, 14), speed=LEPTONS_PER_CELL)
+    for y in range(18, 24):
+        for x in range(8 - lanes, 8):
+            sim.add_unit((x, y), unit="walk", goal=(x, y - 18), speed=LEPTONS_PER_CELL)
+            goals.append((x, y - 18))
+    want = np.array(goals)
+    far = 0
+    for t in range(1, 201):
+        sim.step()
+        x, y = sim.cells()[0]
+        far = max(far, abs(int(x) - 7) + abs(int(y) - 14))
+        if (sim.cells() == want).all():
+            sim.check()
+            return t, far
+    return 0, far
+
+
+def test_a_unit_pushed_off_its_goal_steps_out_of_the_way_not_ahead_of_the_pusher() -> None:
+    """A unit pushed aside keeps off the cell one step further along the way of the member pushing it (the front
+    rule, 4-connected boards): ahead of it, it was pushed again at the next tick (a unit off its goal was driven
+    26 cells along a board's edge, empty-48-48 with 600 random pairs: makespan 97 against 79). Here, at seeds
+    0..3, the unit on its goal was pushed 9, 10, 13 and 14 cells away and the block took 30, 34, 35 and 34 ticks
+    before the rule."""
+    runs = [_edge_column(seed) for seed in range(4)]
+    assert [t for t, _ in runs] == [28, 22, 30, 26]
+    assert [f for _, f in runs] == [8, 5, 7, 4]
