@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 from collections import deque
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -493,3 +495,43 @@ def test_lazy_tables_look_at_little_of_a_large_board() -> None:
     tables = _Tables(graph, np.array([goal]), np.array([start]))
     assert tables.lookup(np.array([0]), np.array([start])).tolist() == [185 + 175]
     assert int(np.count_nonzero(tables.lz.dist)) == 361
+
+
+def test_priorities_put_the_agents_that_set_the_makespan_first() -> None:
+    """PIBT's priorities after a timestep: one more for an agent off its goal, a fraction for one on it; the
+    fraction is half the distance from the start over twice the largest, and a half more for an agent whose steps
+    to go are within the band that sets the makespan."""
+    from wargrid._kernels import load
+
+    k = load("rts.crowd")
+    prio = np.array([3.25, 0.1, 7.4, 2.0])
+    d0 = np.array([9, 4, 19, 0], dtype=np.int64)
+    dq = np.array([12, 0, 15, 14], dtype=np.int64)  # agent 1 on its goal; 12 steps short of the largest: critical 10
+    out = np.empty(4)
+    k.priority(prio, d0, dq, 10, out)
+    assert out.tolist() == [4 + 0.225 + 0.5, 0.1, 8 + 0.475 + 0.5, 3 + 0.0 + 0.5]
+    k.priority(prio, d0, dq, 13, out)
+    assert out.tolist() == [4.225, 0.1, 8.975, 3.5]
+
+
+def _bench_crowd() -> Any:
+    """``benchmarks/bench_crowd.py`` as a module (its cave board and random pairs)."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_crowd.py"
+    spec = importlib.util.spec_from_file_location("bench_crowd", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_agents_that_set_the_makespan_go_first_in_a_large_crowd() -> None:
+    """3000 agents on a 256 x 257 cave (the benchmark's, seed 0): the first plan's makespan with the agents
+    farthest from their goals going first among those that waited as long (677 without)."""
+    bench = _bench_crowd()
+    m = bench.cave(256, 257, 1)
+    s, g = bench.random_agents(m, 3000, 0)
+    plan = plan_crowd(m, s, g, improve=0, seed=0)
+    check_plan(m, s, g, plan)
+    assert plan.complete and plan.lower_bound_makespan == 456
+    assert plan.makespan == plan.first_makespan == 636

@@ -11,7 +11,9 @@ conventions of the MAPF benchmark (Stern et al., 2019).
 configurations (one cell for every agent) in which each successor is made by
 PIBT (priority inheritance with backtracking; Okumura et al., AIJ 2022: one
 timestep for the whole crowd, agents nearest to their goals' way yielding to
-those that waited longest, pushed agents stepping aside instead of blocking;
+those that waited longest, and among those that waited as long to the ones
+farthest from their goals, which set the makespan; pushed agents stepping
+aside instead of blocking;
 with LaCAM2's swaps, Okumura, IJCAI 2023, so that two agents meeting in a
 one-cell corridor back out to a branch and pass) under constraints that the search adds one agent at a time when PIBT's
 proposal was seen before. The search is complete: when a plan exists, it
@@ -324,6 +326,11 @@ settled, so the neighbours of every shortest way (``f`` changes by at most 2 a s
 asks for them. On the 3000-agent cave the first searches then settle 14.4 M nodes instead of 10.0 M (on two
 threads) and the search 0.8 M instead of 5.0 M (docs/design/kernels.md)."""
 
+_CRITICAL = 5
+"""How many steps short of the largest an agent's steps to go may be for it to count as setting the makespan (it
+goes first among the agents that have waited as long; ``_kernels.rts.crowd.priority``): docs/design/kernels.md,
+"The planner's makespan"."""
+
 _THREADED = 128
 """Fewest agents whose start distances are found on two threads (below, the thread costs more than it saves)."""
 
@@ -557,7 +564,8 @@ class _Search:
         k = _kernels()
         g, n, graph = self.g, self.n, self.graph
         d0 = self.d0
-        prio0 = d0 / max(1, int(d0.max()) + 1)
+        prio0 = np.zeros(n)
+        k.priority(np.full(n, -1.0), d0, d0, int(d0.max()) - _CRITICAL, prio0)  # whole parts 0, as LaCAM's
         root = _High(self.s.copy(), None, prio0, np.argsort(-prio0, kind="stable").astype(np.int64), 0, self.h(self.s))
         explored: dict[bytes, _High] = {self.s.tobytes(): root}
         stack = [root]
@@ -565,6 +573,7 @@ class _Search:
         q_to = np.empty(n, dtype=np.int64)
         cw = np.empty(n, dtype=np.int64)
         cv = np.empty(n, dtype=np.int64)
+        dq = np.empty(n, dtype=np.int64)
         limit = math.inf if bound is None else bound[0]
         expanded = 0
         while stack:
@@ -597,7 +606,8 @@ class _Search:
             prio = np.empty(n, dtype=np.float64)
             order = np.empty(n, dtype=np.int64)
             h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
-                            self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order)
+                            self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order, d0,
+                            _CRITICAL, dq)
             if h < 0:
                 continue
             key = q_to.tobytes()

@@ -307,33 +307,55 @@ def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next,
 
 @jit
 def successor(nbr, lz, gidx, goals, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
-              st_cand, tie, prio, makespan, new_prio, new_order):
+              st_cand, tie, prio, makespan, new_prio, new_order, d0, margin, dq):
     """``configure``, then what the high-level search keeps of the new configuration in one call: the agents'
-    priorities (``new_prio``: an agent on its goal ``goals[a]`` keeps the fraction of ``prio``, the others one
-    more), their order (``new_order``, from ``order`` by ``reorder``) and the heuristic of ``q_to`` returned:
-    the largest of the agents' distances to their goals (``makespan``) or their sum. Returns -1 when
-    ``configure`` finds no configuration."""
+    priorities (``new_prio``, by ``priority``), their order (``new_order``, from ``order`` by ``reorder``) and
+    the heuristic of ``q_to`` returned: the largest of the agents' distances to their goals (``makespan``) or
+    their sum. ``d0``: the agents' distances from their starts; ``dq``: scratch of one an agent (left holding
+    their distances in ``q_to``). Returns -1 when ``configure`` finds no configuration."""
     if not configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
                      st_cand, tie):
         return np.int64(-1)
     dist = lz.dist
     h = np.int64(0)
+    top = np.int64(0)
     for a in range(q_to.shape[0]):
         v = q_to[a]
         if v == goals[a]:
-            new_prio[a] = prio[a] - np.floor(prio[a])
+            dq[a] = 0
             continue
-        new_prio[a] = prio[a] + 1.0
         k = gidx[a]
         x = dist[k, v]
         d = np.int64(x) - 1 if x != 0 else _settle(lz, nbr, k, v)
-        if makespan:
-            if d > h:
-                h = d
-        else:
-            h += d
+        dq[a] = d
+        if d > top:
+            top = d
+        h += d
+    priority(prio, d0, dq, top - margin, new_prio)
     reorder(order, new_prio, new_order)
-    return h
+    return top if makespan else h
+
+
+@jit
+def priority(prio, d0, dq, critical, out):
+    """``out``: the agents' priorities after a timestep from ``prio``, the priorities before it.
+
+    As in PIBT and LaCAM, an agent off its goal (``dq[a] > 0``: its steps
+    to go) gains one a timestep, one on it drops to a fraction below one;
+    the fraction orders agents of the same whole part: half of it, the agent's
+    distance from its start over twice the largest (``d0``; LaCAM's
+    tie-break), and a half more for an agent off its goal whose steps to go
+    are at least ``critical`` (those that set the plan's makespan: they go
+    first among agents that have waited as long).
+    """
+    scale = 0.5 / (np.float64(d0.max()) + 1.0)
+    for a in range(prio.shape[0]):
+        f = d0[a] * scale
+        if dq[a] == 0:
+            out[a] = f
+        else:
+            out[a] = np.floor(prio[a]) + 1.0 + f + (0.5 if dq[a] >= critical else 0.0)
+    return 0
 
 
 @jit
