@@ -461,16 +461,15 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             c = _candidates(ui, u, p, r, dp, act, mine, lz, g, gn, node, mem, occ_now, occ_next, ahead, tq, tk, detour,
                             topo, occ, ndir, pw, width)
             # stalled: no cell nearer its goal by the estimates (walls the coordinates' bound does not see), its
-            # own distance unsearched; it searches its row now, out of the tick's budget
-            if attempt > 0 or not act or r < 0 or dp <= 0 or dp >= UNREACHABLE or lz.dist[r, node[p]] != 0:
-                break
-            if lz.free[2] >= budget + STALL_BUDGET:
+            # own distance unsearched; it searches its row now, out of the tick's budget (the row's memory read
+            # last: its first touch costs a page fault)
+            if attempt > 0 or not act or r < 0 or dp <= 0 or dp >= UNREACHABLE or lz.free[2] >= budget + STALL_BUDGET:
                 break
             stalled = True
             for k in range(c):
                 if tk[k] // 8 < dp:
                     stalled = False
-            if not stalled:
+            if not stalled or (lz.st[r, S_FLAG] != 0 and lz.dist[r, node[p]] != 0):
                 break
             mine = lz.free[2] + STALL_NODES
         # the way ahead: the sum of the steps one nearer the goal (keep right, below)
