@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # numba compiles on first call, so no per-example deadline; CI runs derandomized
@@ -51,10 +53,42 @@ def _group(path: Path) -> str:
 
 
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
-    import pytest
-
     for item in items:
         if item.name in SLOW_DOCTESTS:
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("xdist_group") is None:  # a test may name the capability it compiles
-            item.add_marker(pytest.mark.xdist_group(_group(item.path)))
+
+
+# a test that names the group it compiles for, above its def (tests/cli: the sight and territory kernels)
+_NAMED = re.compile(r'@pytest\.mark\.xdist_group\("([^"]+)"\)[^\n]*\n(?:@[^\n]*\n)*def (\w+)')
+
+
+@functools.lru_cache(maxsize=None)
+def _named_groups(path: Path) -> dict[str, str]:
+    """The groups that a file's tests name themselves, by test function."""
+    if path.suffix != ".py" or not path.is_file():
+        return {}
+    return {name: group for group, name in _NAMED.findall(path.read_text(encoding="utf-8"))}
+
+
+def _group_of_id(nodeid: str) -> str:
+    """The group of a test id (``tests/cli/test_cli_fov.py::test_x[param]``): its file's, or the one it names."""
+    file, _, rest = nodeid.partition("::")
+    name = re.split(r"[\[:@]", rest, maxsplit=1)[0]
+    return _named_groups(REPO / file).get(name) or _group(REPO / file)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest -p no:xdist knows no such hook
+def pytest_xdist_make_scheduler(config, log):  # type: ignore[no-untyped-def]
+    """``--dist loadgroup`` by ``_group``, read from the test ids on the controller: pytest-xdist's own loadgroup
+    puts the group into each test id, which pytest 9.2's structured ids no longer take (every test was then
+    scheduled on its own, and both workers compiled the same kernels at the same time)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class CapabilityScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return _group_of_id(nodeid)
+
+    return CapabilityScheduling(config, log)
+
