@@ -22,7 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 MOVINGAI = REPO / "tests" / "data" / "movingai"
 
 # doctests that compile a whole capability's kernels from cold (tens of seconds): run with the slow tests
-SLOW_DOCTESTS = {"wargrid.warmup.warm_up", "wargrid.movement.cch.structure", "wargrid.movement.cch.customized"}
+SLOW_DOCTESTS = {"wargrid.warmup.warm_up", "wargrid.serve.api.warm_up", "wargrid.movement.cch.structure",
+                 "wargrid.movement.cch.customized"}
 
 
 # the capabilities' test folders, and the packages whose doctests go with them
