@@ -249,7 +249,7 @@ def _compact_once(graph: LandGraph, w: np.ndarray, players: int, seeds: np.ndarr
     if fixed:
         pinned[seeds] = True
     slack = balance_slack(tol, w)
-    rebalance(nbr, w, owner, W, slack, 8 * graph.n + 100, pinned)
+    rebalance(nbr, w, owner, W, slack, 8 * graph.n + 100, pinned, True)  # every argument given: one compiled signature
     refine(nbr, w, owner, W, slack, 30, pinned)
     if not np.all(w == w[0]):
         # weights: even out further where chains of moves keep every player whole
@@ -290,7 +290,7 @@ def _snake(graph: LandGraph, w: np.ndarray, players: int, slack: float) -> tuple
     owner[order] = part
     pinned = np.zeros(graph.n, dtype=np.bool_)
     W = np.bincount(owner, weights=w, minlength=players).astype(np.float64)
-    rebalance(graph.nbr, w, owner, W, slack, 8 * graph.n + 100, pinned)
+    rebalance(graph.nbr, w, owner, W, slack, 8 * graph.n + 100, pinned, True)
     refine(graph.nbr, w, owner, W, slack, 30, pinned)
     return owner, inner_cells(graph.nbr, owner, players, graph.xs, graph.ys)
 
