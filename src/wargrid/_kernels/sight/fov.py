@@ -179,10 +179,12 @@ def square_fov(sb, ox, oy, h, metric, radius, out):
     """
     bh, off, pw, width, height, wrap, _ = sb
     out[0] = oy * width + ox
-    n = 1
+    # the counters go round the loop below: int64 from the start, or numba also compiles scan_quadrant for the
+    # literals 1 and 0 while it types the loop (a whole second signature, never called)
+    n = np.int64(1)
     reach = radius if radius < width + height else width + height
     diag = np.empty(8 * reach + 8, dtype=np.int64)
-    nd = 0
+    nd = np.int64(0)
     lim = col_limits(metric, radius, reach)
     for quadrant in range(4):
         md = _quadrant_depth(quadrant, width, height, wrap, ox, oy, radius)
