@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -138,8 +139,10 @@ def test_the_tables_the_rule_searched_hold_exact_distances(seed: int) -> None:
         assert (got[seen] - 1 == oracle[seen]).all()
 
 
+@pytest.mark.slow  # the only fast test of the int32 tables: a second compile of the whole crowd rule (~10 CPU s cold)
 def test_distances_in_int32_give_the_same_run() -> None:
-    """The tables of boards of more than 65 000 cells (int32) and of smaller ones (uint16) move units alike."""
+    """The tables of boards of more than 65 000 cells (int32) and of smaller ones (uint16) move units alike
+    (the fast tests run the rule on the uint16 tables)."""
     runs = []
     for wide in (False, True):
         sim = Simulation(_cave(), seed=3)
