@@ -234,7 +234,7 @@ def classic_search(
     >>> import numpy as np
     >>> from wargrid import SquareGrid
     >>> g = SquareGrid(4, 1)
-    >>> p = classic_search(g, g.topology.pad(np.ones((1, 4)), np.inf), *classic_options(g, (0, 0), (3, 0)))
+    >>> p = classic_search(g, CostField.from_arrays(g, np.ones((1, 4))).cell, *classic_options(g, (0, 0), (3, 0)))
     >>> p.cells, p.outcome
     ([(0, 0), (1, 0), (2, 0), (3, 0)], 'arrived')
     """
