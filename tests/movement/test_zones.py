@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wargrid import HexGrid, Map, SquareGrid, StaggeredGrid, hexagon_board
+from wargrid import CostField, HexGrid, Map, SquareGrid, StaggeredGrid, hexagon_board
 from wargrid.grids.square import SQUARE8_DIRECTIONS
 from wargrid.movement.zones import ZoneState, label_zones
 
@@ -374,7 +374,7 @@ def test_label_zones_edges_argument():
 def test_zone_state_direct():
     g = HexGrid(4, 1)
     t = g.topology
-    z = ZoneState(t, t.pad(np.ones((1, 4)), np.inf), np.zeros(0))
+    z = ZoneState(t, CostField.from_arrays(g, np.ones((1, 4))).cell, np.zeros(0))  # read-only, as a map's: one signature
     assert z.count == 1 and z.size(0) == 4 and z.size(99) == 0
 
 
