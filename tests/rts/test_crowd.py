@@ -148,6 +148,9 @@ def test_plans_are_valid_and_complete_where_a_plan_exists(inst: tuple[list[str],
     if best is not None:
         assert plan.makespan >= best >= plan.lower_bound_makespan
         assert plan.sum_of_costs >= plan.lower_bound_sum_of_costs
+        first, short, graph = _first_and_shortened(m, s, g, 0)  # the last agents planned again: valid, no worse
+        check_plan(m, s, g, graph.xy(short.nodes))
+        assert first.makespan >= short.makespan >= best and first.soc >= short.soc
 
 
 # -- boards unlike the benchmark's ------------------------------------------------------------------
@@ -535,3 +538,30 @@ def test_agents_that_set_the_makespan_go_first_in_a_large_crowd() -> None:
     check_plan(m, s, g, plan)
     assert plan.complete and plan.lower_bound_makespan == 456
     assert plan.makespan == plan.first_makespan == 636
+
+
+def _first_and_shortened(m: Map, s: list[tuple[int, int]], g: list[tuple[int, int]], seed: int) -> tuple[Any, Any, Any]:
+    """The planner's first plan and that plan with its last agents planned again (``_Search.shorten``), untimed."""
+    import wargrid.rts.crowd as crowd
+
+    graph, sn, gn = crowd._check_agents(m, s, g, None)
+    tables = crowd._Tables(graph, gn, sn)
+    d0 = np.zeros(len(sn), dtype=np.int64)
+    crowd._start_distances(tables, sn, d0, np.inf)
+    search = crowd._Search(graph, tables, d0, sn, gn, "makespan")
+    rng = np.random.default_rng(seed)
+    krng = np.array([np.uint64(rng.integers(1, 1 << 62))], dtype=np.uint64)
+    first, _ = search.run(np.inf, rng, krng, tie=0, bound=None)
+    return first, search.shorten(first, np.inf), graph
+
+
+def test_shortening_plans_the_last_agents_again() -> None:
+    """random-32-32-10's 200 agents: the first plan's last agents, planned again one at a time through the others'
+    ways, arrive earlier; the plan stays valid and its sum of costs no larger."""
+    m = load_movingai(MAP, diagonal=False)
+    s, g = load_movingai_agents(SCEN, agents=200)
+    first, short, graph = _first_and_shortened(m, s, g, 6)
+    assert first.complete and short.complete
+    check_plan(m, s, g, graph.xy(short.nodes))
+    assert (first.makespan, short.makespan) == (62, 55)
+    assert short.soc <= first.soc

@@ -17,7 +17,10 @@ aside instead of blocking;
 with LaCAM2's swaps, Okumura, IJCAI 2023, so that two agents meeting in a
 one-cell corridor back out to a branch and pass) under constraints that the search adds one agent at a time when PIBT's
 proposal was seen before. The search is complete: when a plan exists, it
-finds one. Given time (``improve``), it restarts with new tie-breaks and
+finds one. Given time (``improve``), the agents that arrive last are
+planned again, one at a time, by their earliest ways through the others'
+(space-time A*, ``wargrid._kernels.rts.spacetime``) for as long as each of
+them arrives earlier; then the search restarts with new tie-breaks and
 keeps the best plan, pruning as LaCAM* does every configuration that cannot
 beat it. The distance tables are lazy (one resumable A* from each goal
 towards its agent's start, searched on only as far as PIBT asks; reverse
@@ -295,6 +298,12 @@ def _zeros(shape: tuple[int, int], dtype: Any, *, huge: bool = True) -> np.ndarr
     return np.frombuffer(buf, dtype=dtype).reshape(shape)
 
 
+def _load_spacetime() -> Any:
+    from .._kernels import load
+
+    return load("rts.spacetime")
+
+
 def _kernels_lazy() -> Any:
     from .._kernels import load
 
@@ -330,6 +339,17 @@ _CRITICAL = 5
 """How many steps short of the largest an agent's steps to go may be for it to count as setting the makespan (it
 goes first among the agents that have waited as long; ``_kernels.rts.crowd.priority``): docs/design/kernels.md,
 "The planner's makespan"."""
+
+_SHORTEN_STATES = 1 << 18
+"""Most states one agent's earliest way through the others' may take (``_Ways.sooner``; 10 MB of scratch)."""
+
+_STATES_A_SECOND = 1e6
+"""About how many states ``_Ways.sooner``'s search takes a second (at least: its cap keeps it within the time
+left)."""
+
+_SHORTEN_SECONDS = 0.1
+"""Least time left for ``plan_crowd`` to plan its last agents again (the plan's table of who stands where takes
+up to a tenth of a second to build on den520d's 3000 agents)."""
 
 _THREADED = 128
 """Fewest agents whose start distances are found on two threads (below, the thread costs more than it saves)."""
@@ -422,10 +442,13 @@ def plan_crowd(
         is marked incomplete and leads as near the goals as the search got.
     improve : float
         Seconds to go on improving the plan after the first one, within
-        ``time_limit``; 0: return the first plan. The search restarts with
-        new tie-breaks and prunes, as LaCAM* does, every configuration whose
-        cost so far plus a lower bound of the rest (the agents' distances to
-        their goals) cannot beat the best plan.
+        ``time_limit``; 0: return the first plan. First the agents that
+        arrive last are planned again one at a time, each by its earliest way
+        through the others' (an agent standing on its goal after that, too),
+        for as long as every one of them arrives earlier; then the search
+        restarts with new tie-breaks and prunes, as LaCAM* does, every
+        configuration whose cost so far plus a lower bound of the rest (the
+        agents' distances to their goals) cannot beat the best plan.
     objective : {'makespan', 'sum_of_costs'}
         What ``improve`` makes smaller.
     seed : int or None
@@ -492,12 +515,14 @@ def plan_crowd(
     first_at = time.perf_counter() - t0
     best = found
     stop_at = min(deadline, time.perf_counter() + more)
+    if first is not None and time.perf_counter() < stop_at - _SHORTEN_SECONDS:
+        best = search.shorten(first, stop_at)
     while first is not None and time.perf_counter() < stop_at:
         cap = min(stop_at, time.perf_counter() + max(0.05, 2 * first_at))  # a run that cannot do better ends soon
         got, more_expanded = search.run(cap, rng, krng, tie=0 if objective == "makespan" else 1, bound=best.key)
         expanded += more_expanded
         if got.complete and got.key < best.key:
-            best = got
+            best = search.shorten(got, stop_at) if time.perf_counter() < stop_at - _SHORTEN_SECONDS else got
     ms, soc = best.makespan, best.soc
     fms, fsoc = (first.makespan, first.soc) if first is not None else (-1, -1)
     return CrowdPlan(
@@ -535,6 +560,22 @@ class _Search:
         self.stack = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                       np.empty((n, ndir + 1), dtype=np.int64))
         self.gidx = self.agents.astype(np.int64)
+
+    def shorten(self, found: _Found, deadline: float) -> _Found:
+        """``found`` with the agents that arrive last planned again, one at a time, each by its earliest way
+        through the others' (``_Ways.sooner``), for as long as every one of them arrives earlier and ``deadline``
+        allows: a complete plan whose makespan, and sum of costs, are no larger."""
+        ways = _Ways(self, found.nodes, deadline)
+        while time.perf_counter() < deadline:
+            makespan = int(ways.arrival.max())
+            if makespan == 0:
+                break
+            late = np.flatnonzero(ways.arrival == makespan).tolist()
+            if not all(time.perf_counter() < deadline and ways.sooner(a, makespan - 1) for a in late):
+                break
+        nodes = ways.nodes[:int(ways.arrival.max()) + 1]
+        ms, soc = _quality(nodes, self.g)
+        return _Found(nodes, True, ms, soc, (ms, soc) if self.makespan_obj else (soc, ms))
 
     def h(self, q: np.ndarray) -> int:
         d = self.dist.lookup(self.gidx, q)
@@ -625,6 +666,93 @@ class _Search:
         if bound is not None:  # a restart that found nothing better: its configurations are not wanted
             return _Found(self.s[None, :], False, -1, -1, (-1, -1)), expanded
         return self.found(nearest, False), expanded
+
+
+class _Ways:
+    """A complete plan's ways, changed one agent at a time: ``nodes[t, a]``, who stands where when (``occ[t, v]``:
+    the agent plus one, 0 nobody) and when each arrives for good (``arrival``)."""
+
+    def __init__(self, search: _Search, nodes: np.ndarray, deadline: float) -> None:
+        self.search = search
+        self.deadline = deadline
+        self.nodes = nodes.copy()
+        g, n = search.g, search.n
+        last = nodes.shape[0] - 1
+        nv = len(search.graph.cells)
+        self.occ = np.zeros((nv, last + 1), dtype=np.uint16 if n < np.iinfo(np.uint16).max else np.int32)
+        self.rows = np.arange(last + 1)
+        self.occ[nodes, self.rows[:, None]] = np.arange(1, n + 1, dtype=self.occ.dtype)
+        self.nxt = np.empty((nv, last + 2), dtype=np.uint16 if last + 2 < np.iinfo(np.uint16).max else np.int32)
+        self.k = _load_spacetime()
+        self.k.runs(self.occ, self.nxt)
+        off = nodes != g[None, :]
+        self.arrival = np.where(off.any(axis=0), last + 1 - np.argmax(off[::-1], axis=0), 0)
+        cap = _SHORTEN_STATES
+        self.scratch = tuple(np.empty(cap, dtype=np.int64) for _ in range(5))
+        self.head = np.empty(last + 2, dtype=np.int64)
+        self.best = np.zeros(nv * (last + 2), dtype=np.uint16 if last + 2 < np.iinfo(np.uint16).max else np.int32)
+        self.path = np.empty(last + 1, dtype=np.int64)
+
+    def _lift(self, a: int) -> np.ndarray:
+        way = self.nodes[:, a].copy()
+        self.k.occupy(self.occ, self.nxt, way, 0)
+        return way
+
+    def _put(self, a: int, way: np.ndarray, at: int) -> None:
+        self.nodes[:, a] = way
+        self.k.occupy(self.occ, self.nxt, way, a + 1)
+        self.arrival[a] = at
+
+    def _holder(self, a: int) -> tuple[int, int]:
+        """The last timestep another agent stands on agent ``a``'s goal (-1: none), and that agent."""
+        held = np.flatnonzero(self.occ[self.search.g[a]])
+        if not len(held):
+            return -1, -1
+        t = int(held[-1])
+        return t, int(self.occ[self.search.g[a], t]) - 1
+
+    def _earliest(self, a: int, limit: int) -> np.ndarray | None:
+        """Agent ``a``'s earliest way (lifted) by ``limit`` through the others', or None (none, or not found in
+        the states that the time left allows)."""
+        se = self.search
+        after, _ = self._holder(a)
+        cap = int(min(_SHORTEN_STATES, max(1024, (self.deadline - time.perf_counter()) * _STATES_A_SECOND)))
+        at = self.k.earliest(se.graph.nbr, se.dist.lz, a, se.s[a], se.g[a], after, self.occ, self.nxt, limit,
+                             *(x[:cap] for x in self.scratch), self.head, self.best, self.path)
+        if at < 0:
+            return None
+        way = np.full(len(self.rows), se.g[a], dtype=np.int64)
+        way[:at + 1] = self.path[:at + 1]
+        return way
+
+    def sooner(self, a: int, limit: int) -> bool:
+        """Plan agent ``a`` again to arrive by ``limit``: by its earliest way through the others'; when another
+        agent stands on its goal after ``limit``, that one planned again after it, by ``limit`` too. False (the
+        ways as they were) when either finds none."""
+        if self.arrival[a] <= limit:
+            return True
+        old = {a: (self._lift(a), int(self.arrival[a]))}
+        t, b = self._holder(a)
+        if t >= limit and b >= 0:
+            old[b] = (self._lift(b), int(self.arrival[b]))
+        done: list[int] = []
+        for c in old:
+            way = self._earliest(c, limit)
+            if way is None:
+                for d in done:
+                    self.k.occupy(self.occ, self.nxt, self.nodes[:, d].copy(), 0)
+                for d, (w, at) in old.items():
+                    self._put(d, w, at)
+                return False
+            self._put(c, way, _arrived(way, int(self.search.g[c])))
+            done.append(c)
+        return True
+
+
+def _arrived(way: np.ndarray, goal: int) -> int:
+    """The timestep after which ``way`` stays on ``goal``."""
+    off = np.flatnonzero(way != goal)
+    return int(off[-1]) + 1 if len(off) else 0
 
 
 def _quality(nodes: np.ndarray, goals: np.ndarray) -> tuple[int, int]:
