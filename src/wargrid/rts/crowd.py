@@ -340,8 +340,22 @@ _CRITICAL = 5
 goes first among the agents that have waited as long; ``_kernels.rts.crowd.priority``): docs/design/kernels.md,
 "The planner's makespan"."""
 
+_BAND_CROWD = 0.2
+"""The largest share of the nodes a crowd may hold for ``_CRITICAL``'s band to apply (for as many timesteps as the
+longest agent's distance): in denser crowds the band's changing membership let PIBT go round in circles (a 30 x 24
+square-8 board with 200 agents: 3080 timesteps against 50), and there they keep LaCAM's order."""
+
+_BAND_STEPS = 1.5
+"""For how many timesteps, in multiples of the longest agent's distance, the band applies (LaCAM's order after:
+should the band's agents still go round in circles, they stop doing so). 1.0 cost the 3000-agent cave of the
+benchmark 686 timesteps against 636; den520d's plans end within 1.3."""
+
 _SHORTEN_STATES = 1 << 18
 """Most states one agent's earliest way through the others' may take (``_Ways.sooner``; 10 MB of scratch)."""
+
+_SHORTEN_CELLS = 1 << 26
+"""Most nodes times timesteps of a plan whose last agents ``_Search.shorten`` plans again: its three tables take
+two bytes a cell each (den520d's 3000 agents, 28 178 nodes and about 500 timesteps: 14 M, 84 MB in all)."""
 
 _STATES_A_SECOND = 1e6
 """About how many states ``_Ways.sooner``'s search takes a second (at least: its cap keeps it within the time
@@ -560,11 +574,17 @@ class _Search:
         self.stack = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                       np.empty((n, ndir + 1), dtype=np.int64))
         self.gidx = self.agents.astype(np.int64)
+        # the makespan's band for _BAND_STEPS times the longest distance, in crowds holding at most _BAND_CROWD of
+        # the nodes
+        self.band_steps = int(_BAND_STEPS * int(d0.max())) if n <= _BAND_CROWD * nv else 0
 
     def shorten(self, found: _Found, deadline: float) -> _Found:
         """``found`` with the agents that arrive last planned again, one at a time, each by its earliest way
         through the others' (``_Ways.sooner``), for as long as every one of them arrives earlier and ``deadline``
-        allows: a complete plan whose makespan, and sum of costs, are no larger."""
+        allows: a complete plan whose makespan, and sum of costs, are no larger. ``found`` itself when its table
+        of who stands where would pass ``_SHORTEN_CELLS``."""
+        if len(self.graph.cells) * (found.nodes.shape[0] + 1) > _SHORTEN_CELLS:
+            return found
         ways = _Ways(self, found.nodes, deadline)
         while time.perf_counter() < deadline:
             makespan = int(ways.arrival.max())
@@ -606,7 +626,7 @@ class _Search:
         g, n, graph = self.g, self.n, self.graph
         d0 = self.d0
         prio0 = np.zeros(n)
-        k.priority(np.full(n, -1.0), d0, d0, int(d0.max()) - _CRITICAL, prio0)  # whole parts 0, as LaCAM's
+        k.priority(np.full(n, -1.0), d0, d0, int(d0.max()) - _CRITICAL if self.band_steps else 1 << 40, prio0)  # whole parts 0, as LaCAM's
         root = _High(self.s.copy(), None, prio0, np.argsort(-prio0, kind="stable").astype(np.int64), 0, self.h(self.s))
         explored: dict[bytes, _High] = {self.s.tobytes(): root}
         stack = [root]
@@ -648,7 +668,7 @@ class _Search:
             order = np.empty(n, dtype=np.int64)
             h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
                             self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order, d0,
-                            _CRITICAL, dq)
+                            _CRITICAL if node.g < self.band_steps else -(1 << 40), dq)
             if h < 0:
                 continue
             key = q_to.tobytes()
