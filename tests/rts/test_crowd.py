@@ -573,7 +573,8 @@ def test_dense_crowds_keep_lacams_order() -> None:
     it)."""
     rng = np.random.default_rng(1)
     walls = rng.random((24, 30)) < 0.2
-    m = Map(SquareGrid(30, 24, diagonal=True), terrain=np.where(walls, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+    m = Map(SquareGrid(30, 24, diagonal=True), terrain=np.where(walls, 3, 0).astype(np.int16),
+            terrains=MOVINGAI_TERRAINS)
     z = m.zones()
     ys, xs = np.nonzero(z == np.bincount(z[z >= 0]).argmax())
     a, b = rng.choice(len(xs), 200, replace=False), rng.choice(len(xs), 200, replace=False)

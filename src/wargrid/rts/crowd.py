@@ -361,9 +361,10 @@ _STATES_A_SECOND = 1e6
 """About how many states ``_Ways.sooner``'s search takes a second (at least: its cap keeps it within the time
 left)."""
 
-_SHORTEN_SECONDS = 0.1
-"""Least time left for ``plan_crowd`` to plan its last agents again (the plan's table of who stands where takes
-up to a tenth of a second to build on den520d's 3000 agents)."""
+_SHORTEN_SECONDS = 2e-8
+"""Least time left, a node and timestep of the plan, for ``plan_crowd`` to plan its last agents again: building
+the tables of who stands where took 0.1-0.22 s on den520d's 3000 agents (14.6 M nodes times timesteps), and
+started with less time left it ran past the time limit."""
 
 _THREADED = 128
 """Fewest agents whose start distances are found on two threads (below, the thread costs more than it saves)."""
@@ -529,14 +530,14 @@ def plan_crowd(
     first_at = time.perf_counter() - t0
     best = found
     stop_at = min(deadline, time.perf_counter() + more)
-    if first is not None and time.perf_counter() < stop_at - _SHORTEN_SECONDS:
+    if first is not None:
         best = search.shorten(first, stop_at)
     while first is not None and time.perf_counter() < stop_at:
         cap = min(stop_at, time.perf_counter() + max(0.05, 2 * first_at))  # a run that cannot do better ends soon
         got, more_expanded = search.run(cap, rng, krng, tie=0 if objective == "makespan" else 1, bound=best.key)
         expanded += more_expanded
         if got.complete and got.key < best.key:
-            best = search.shorten(got, stop_at) if time.perf_counter() < stop_at - _SHORTEN_SECONDS else got
+            best = search.shorten(got, stop_at)
     ms, soc = best.makespan, best.soc
     fms, fsoc = (first.makespan, first.soc) if first is not None else (-1, -1)
     return CrowdPlan(
@@ -582,8 +583,10 @@ class _Search:
         """``found`` with the agents that arrive last planned again, one at a time, each by its earliest way
         through the others' (``_Ways.sooner``), for as long as every one of them arrives earlier and ``deadline``
         allows: a complete plan whose makespan, and sum of costs, are no larger. ``found`` itself when its table
-        of who stands where would pass ``_SHORTEN_CELLS``."""
-        if len(self.graph.cells) * (found.nodes.shape[0] + 1) > _SHORTEN_CELLS:
+        of who stands where would pass ``_SHORTEN_CELLS``, or when the time left is less than ``_SHORTEN_SECONDS``
+        a cell of it."""
+        cells = len(self.graph.cells) * (found.nodes.shape[0] + 1)
+        if cells > _SHORTEN_CELLS or time.perf_counter() > deadline - _SHORTEN_SECONDS * cells:
             return found
         ways = _Ways(self, found.nodes, deadline)
         while time.perf_counter() < deadline:
@@ -626,7 +629,8 @@ class _Search:
         g, n, graph = self.g, self.n, self.graph
         d0 = self.d0
         prio0 = np.zeros(n)
-        k.priority(np.full(n, -1.0), d0, d0, int(d0.max()) - _CRITICAL if self.band_steps else 1 << 40, prio0)  # whole parts 0, as LaCAM's
+        critical = int(d0.max()) - _CRITICAL if self.band_steps else 1 << 40
+        k.priority(np.full(n, -1.0), d0, d0, critical, prio0)  # whole parts 0, as LaCAM's
         root = _High(self.s.copy(), None, prio0, np.argsort(-prio0, kind="stable").astype(np.int64), 0, self.h(self.s))
         explored: dict[bytes, _High] = {self.s.tobytes(): root}
         stack = [root]
@@ -667,8 +671,8 @@ class _Search:
             prio = np.empty(n, dtype=np.float64)
             order = np.empty(n, dtype=np.int64)
             h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
-                            self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order, d0,
-                            _CRITICAL if node.g < self.band_steps else -(1 << 40), dq)
+                            self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order,
+                            d0, _CRITICAL if node.g < self.band_steps else -(1 << 40), dq)
             if h < 0:
                 continue
             key = q_to.tobytes()

@@ -63,12 +63,12 @@ def earliest(nbr, lz, k, start, goal, free_after, occ, nxt, limit, sv, st, sp, s
 
     ``sv``, ``st``, ``sp``, ``snext``, ``sk``: scratch of one a state (node,
     timestep, parent, next in its bucket, its run's key in ``best``; their
-    length caps the search); ``head``:
-    scratch of ``limit + 2`` buckets; ``best``: ``nodes * (limit + 2)`` zeros
-    (a free run's earliest timestep plus one, by node and the run's last
-    timestep up to ``limit``), left so; ``nxt``: ``runs`` of ``occ``. Writes the way into ``path[0..arrival]`` and returns
-    the arrival; -1 when there is none by ``limit``, -2 when the states ran
-    out first.
+    length caps the search); ``head``: scratch of ``limit + 2`` buckets;
+    ``best``: ``nodes * (limit + 2)`` zeros (a free run's earliest timestep
+    plus one, by node and the run's last timestep up to ``limit``), left so;
+    ``nxt``: ``runs`` of ``occ``. Writes the way into ``path[0..arrival]`` and
+    returns the arrival; -1 when there is none by ``limit``, -2 when the
+    states ran out first.
     """
     width = limit + 2
     cap = sv.shape[0]
