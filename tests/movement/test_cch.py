@@ -536,9 +536,10 @@ def test_unpack_refuses_a_query_that_found_no_arcs() -> None:
     g = SquareGrid(5, 4)
     cp = customized(g, CostField.from_arrays(g, np.ones((4, 5))))
     s, t = g.topology.padded_id(0, 0), g.topology.padded_id(4, 3)
-    cost, (meet, nf, nb), sc, arcs = cp._query(cp.costs, s, t, True)
+    st, sc, arcs, mt = cp.structure, cp._scratch(), cp._arcs(), cp._middles()
+    cost, meet, nf, nb = kernels.query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, cp._tree,
+                                       arcs.by_depth, arcs.low, sc.cs, sc.ct, sc.df, sc.db, sc.pf, sc.pb)
     assert cost == 7.0 and meet >= 0 and nf + nb >= 1
-    st, mt = cp.structure, cp._middles()
     args = (sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
             st.arc_slot, True, st.cell_of, g.topology.pw)
     xy, walked, zero = kernels.unpack(int(st.rank_of[s]), nf, nb, *args)
@@ -579,3 +580,33 @@ def test_a_gallop_finds_what_a_binary_search_finds(run, v, data):
     p = data.draw(st.integers(0, below))
     end = data.draw(st.integers(p, a.shape[0]))
     assert _gallops(v, p, end, a) == min(below, end)
+
+
+def test_query_arcs_with_keys_find_the_paths_the_plain_costs_do():
+    # a float32 metric's query arcs carry keys (the depth of the node that set each cost below its cost): a path's
+    # arcs are read from them, the same ones the recovery from plain costs finds (of ties, the highest node below)
+    rng = np.random.default_rng(5)
+    g = HexGrid(17, 13)
+    c = rng.integers(1, 9, size=(13, 17)) * 0.25
+    c[rng.random((13, 17)) < 0.15] = np.inf
+    f = CostField.from_arrays(g, c)
+    cp = customized(g, f)
+    cp.build_query_arcs()
+    keyed = cp._fast
+    assert keyed is not None and keyed.low == 65536.0 and keyed.unit == 0.25 / 65536.0
+    plain = keyed._replace(fwd=(*keyed.fwd[:2], keyed.fwd[2] * np.float32(keyed.unit)), low=0.0, unit=1.0,
+                           bwd=(*keyed.bwd[:2], keyed.bwd[2] * np.float32(keyed.unit)))
+    topo = g.topology
+    ids = np.array([topo.padded_id(x, y) for y in range(13) for x in range(17) if c[y, x] < INF], dtype=np.int64)
+    for s, t in rng.choice(ids, size=(150, 2)):
+        if s == t:  # (the dispatcher answers those)
+            continue
+        got = [(cp.path(f, s, t), cp.distance(f, s, t)) for cp._fast in (keyed, plain)]
+        (p1, d1), (p2, d2) = got
+        assert d1 == d2 and (p1 is None) == (p2 is None) and (p1 is None or (p1.cells, p1.cost) == (p2.cells, p2.cost))
+    cp._fast = keyed
+    table = cp.table(f, ids[:40], ids[40:90])
+    cp._fast = plain
+    assert np.array_equal(table, cp.table(f, ids[:40], ids[40:90]))
+    cp._fast = keyed
+    _check(g, c, None, cp, f)

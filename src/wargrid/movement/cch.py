@@ -1,34 +1,27 @@
 """Customizable prepared queries: a board's shape prepared once, every unit class and every edit customized.
 
-A **customizable contraction hierarchy** (CCH; Dibbelt, Strasser and
-Wagner): the expensive part depends on the board's shape only and is shared
-by every movement class (``Structure``, built by ``structure``):
+A **customizable contraction hierarchy** (CCH; Dibbelt, Strasser and Wagner): the expensive part depends on the
+board's shape only and is shared by every movement class (``Structure``, built by ``structure``):
 
-- a **nested-dissection order** of the cells: the board is cut in two by a
-  straight line (rows or columns; the diagonals on 4-direction boards), 40-60
-  % of the cells each side, the cut of fewest estimated lower triangles; the
-  cells of the smaller boundary (those with a neighbour on the other side)
-  are ranked above both halves, and the halves are cut again
-  (``_kernels.movement.cch.nested_dissection``). Board coordinates make the
-  cuts: no graph partitioner is needed;
-- the **chordal supergraph** of the board's steps under that order (every
-  cell's upward neighbours, fill-in included) and its elimination tree;
-- the **lower triangles** ``w < u < x`` of every arc, read through each
-  node's down lists.
+- a **nested-dissection order** of the cells: the board is cut in two by a straight line (rows or columns; the
+  diagonals on 4-direction boards), 40-60 % of the cells each side, the cut of fewest estimated lower triangles; the
+  cells of the smaller boundary (those with a neighbour on the other side) are ranked above both halves, and the
+  halves are cut again (``_kernels.movement.cch.nested_dissection``). Board coordinates make the cuts: no graph
+  partitioner is needed;
+- the **chordal supergraph** of the board's steps under that order (every cell's upward neighbours, fill-in
+  included) and its elimination tree;
+- the **lower triangles** ``w < u < x`` of every arc, read through each node's down lists.
 
-A class's costs are then a **metric** (``Metric``): the board steps' weights
-as the arcs' input, and every arc's weight both ways after **customization**
-(each lower triangle relaxed once, in increasing rank), with the middle node
-that gave it. An edit changes a few input weights; the **partial
-customization** recomputes only the arcs whose lower triangles changed, in
-increasing rank (``_kernels.movement.cch.update``), so the next answer is
-exact whether costs rose or fell.
+A class's costs are then a **metric** (``Metric``): the board steps' weights as the arcs' input, and every arc's
+weight both ways after **customization** (each lower triangle relaxed once, in increasing rank), with the middle
+node that gave it. An edit changes a few input weights; the **partial customization** recomputes only the arcs whose
+lower triangles changed, in increasing rank (``_kernels.movement.cch.update``), so the next answer is exact whether
+costs rose or fell.
 
-Queries are **elimination-tree searches**: both ends climb their chains of
-ancestors, relaxing upward arcs (pruned once a node's cost passes the best
-meeting so far); a path is unpacked through the middle nodes. Tables leave
-every target's chain in buckets and read them from every source's chain.
-"""
+Queries are **elimination-tree searches**: both ends climb their chains of ancestors, relaxing upward arcs (pruned
+once a node's cost passes the best meeting so far); a path's arcs are found from the costs (with a class's query
+arcs, read from them: each cost keeps the depth of the node that set it) and unpacked through the middle nodes.
+Tables leave every target's chain in buckets and read them from every source's chain."""
 
 from __future__ import annotations
 
@@ -119,6 +112,11 @@ class QueryArcs(NamedTuple):
     walk: bool
     """A path's cost is the sum of its steps' input weights, read as it is unpacked; ``False`` where the search's
     cost is that sum already (a ``float32`` metric: every sum exact; no step weighs nothing: no loop to cut)."""
+    low: float
+    """A search's costs are keys: the weights whole multiples of ``low``, below them the depth of the node that set
+    the cost, a path's arcs read from them (``0.0``: plain costs; keys where every sum is a whole number < 2 ** 53)."""
+    unit: float
+    """A search's cost times ``unit`` is the class's."""
 
 
 _KERNELS: Any = None
@@ -313,9 +311,8 @@ class _Scratch:
 class CustomizedPaths:
     """A customized hierarchy of one movement class: exact paths, distances and tables, kept exact after edits.
 
-    Queries on a cost field other than the last one first bring the metric
-    to it (``sync``: a partial customization of the arcs the changed cells
-    touch), so every answer is exact.
+    Queries on a cost field other than the last one first bring the metric to it (``sync``: a partial customization
+    of the arcs the changed cells touch), so every answer is exact.
 
     Attributes
     ----------
@@ -363,9 +360,11 @@ class CustomizedPaths:
         dead[st.tails[finite]] = False
         _halves(k.perfect, st, (w, keep, ties, dead), last=False)
         fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
-        if self._height <= 1 << 16:  # heads as depths: 2 bytes a query arc
-            fwd, bwd = ((first, head.astype(np.uint16), wt) for first, head, wt in (fwd, bwd))
-        self._fast = QueryArcs(fwd, bwd, fa, ba, True, not ties or w.dtype != np.float32)
+        q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
+        low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0
+        if h <= 1 << 16:  # heads as depths (2 bytes a query arc); keys: the weights' quanta times 2 ** 16 (exact)
+            fwd, bwd = ((f, hd.astype(np.uint16), wt * np.float32(low / q) if low else wt) for f, hd, wt in (fwd, bwd))
+        self._fast = QueryArcs(fwd, bwd, fa, ba, True, not ties or w.dtype != np.float32, low, q / low if low else 1.0)
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
 
@@ -492,7 +491,7 @@ class CustomizedPaths:
         st, w = self.structure, self.metric.weight
         none = np.empty(0, dtype=np.int32)
         return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none, False,
-                         True)
+                         True, 0.0, 1.0)
 
     def _slow(self, seconds: float) -> None:
         """Count a query over every arc; rebuild the query arcs once such queries cost as much (rent or buy)."""
@@ -502,21 +501,21 @@ class CustomizedPaths:
                 if self._fast is None:
                     self._query_arcs()
 
-    def _query(self, costs: CostField, s: int, t: int,
-               paths: bool) -> tuple[float, tuple[int, int, int], _Scratch, QueryArcs]:
-        """``(cost, (meet, nf, nb), scratch, arcs)`` of ``query`` from padded id ``s`` to ``t`` (``paths``: the
-        path's arcs in the scratch's ``pf`` / ``pb``)."""
+    def _query(self, costs: CostField, s: int, t: int, paths: bool) -> tuple[Any, QueryArcs]:
+        """``(out, arcs)``: ``out`` the kernel ``path``'s (``paths``; the middles made first) or ``query``'s without
+        the path's arcs, from padded id ``s`` to ``t``; timed while there are no query arcs (``_slow``)."""
         self.sync(costs)
-        st = self.structure
-        sc = self._scratch()
-        arcs = self._arcs()
+        st, sc, arcs = self.structure, self._scratch(), self._arcs()
+        mt = self._middles() if paths else self.metric
+        ends = (int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, self._tree, arcs.by_depth, arcs.low, sc.cs,
+                sc.ct, sc.df, sc.db)
         t0 = time.perf_counter()
-        cost, meet, nf, nb = _k().query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, self._tree,
-                                        arcs.by_depth, sc.cs, sc.ct, sc.df, sc.db, sc.pf if paths else None,
-                                        sc.pb if paths else None)
+        out = _k().query(*ends, None, None) if not paths else _k().path(
+            *ends, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
+            st.arc_slot, arcs.walk, st.cell_of, costs.topology.pw)
         if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
-        return float(cost), (int(meet), int(nf), int(nb)), sc, arcs
+        return out, arcs
 
     def _middles(self) -> Metric:
         """The metric, its middles made by the first path (or edit) that needs them."""
@@ -528,34 +527,29 @@ class CustomizedPaths:
 
     def distance(self, costs: CostField, s: int, t: int) -> float:
         """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
-        cost, (meet, _, _), _, _ = self._query(costs, s, t, False)
-        return cost if meet >= 0 else float("inf")
+        (cost, meet, _, _), arcs = self._query(costs, s, t, False)
+        return float(cost) * arcs.unit if meet >= 0 else float("inf")
 
     def path(self, costs: CostField, s: int, t: int, grid: Grid | None = None) -> Path | None:
         """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable); ``grid``: the
         path's."""
-        cost, (meet, nf, nb), sc, arcs = self._query(costs, s, t, True)
-        if meet < 0 or not cost < np.inf:
+        (cost, xy, walked, zero), arcs = self._query(costs, s, t, True)
+        if not xy.shape[0]:
             return None
-        st, mt = self.structure, self._middles()
-        xy, walked, zero = _k().unpack(int(st.rank_of[s]), nf, nb, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc,
-                                       st.up_first, st.up_head, st.tails, mt.middle, mt.inp, st.arc_slot, arcs.walk,
-                                       st.cell_of, costs.topology.pw)
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             xy = _cut_loops(xy)
-        return Path.of_xy(xy, float(walked) if arcs.walk else cost, costs.unit, grid)
+        return Path.of_xy(xy, float(walked if arcs.walk else cost * arcs.unit), costs.unit, grid)
 
     def table(self, costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64]:
         """The ``(len(src), len(tgt))`` costs between padded ids."""
         self.sync(costs)
-        st = self.structure
-        sc = self._scratch()
-        arcs = self._arcs()
+        st, sc, arcs = self.structure, self._scratch(), self._arcs()
         t0 = time.perf_counter()
         out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
                                                   arcs.fwd, arcs.bwd, self._tree, arcs.by_depth, sc.cs, sc.df)
         if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
+        out *= arcs.unit
         return out
 
 

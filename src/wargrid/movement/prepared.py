@@ -1,16 +1,13 @@
 """Prepared exact queries: ``prepare`` one movement class, ``distance_table`` with or without it.
 
-``prepare(grid, costs)`` customizes, for one cost field, the board's
-customizable contraction hierarchy (``wargrid.movement.cch``: the
-nested-dissection order and shortcut structure depend on the board's shape
-only; a class is a customization of it). ``Map.prepare`` keeps one structure
-a board and shares it between every class it prepares; the structure answers
-``Map.path``, ``Map.paths``, ``Map.distance`` and ``Map.distance_table`` and
-stays exact after edits (each edit is customized in before the next query).
+``prepare(grid, costs)`` customizes, for one cost field, the board's customizable contraction hierarchy
+(``wargrid.movement.cch``: the nested-dissection order and shortcut structure depend on the board's shape only; a
+class is a customization of it). ``Map.prepare`` keeps one structure a board and shares it between every class it
+prepares; the structure answers ``Map.path``, ``Map.paths``, ``Map.distance`` and ``Map.distance_table`` and stays
+exact after edits (each edit is customized in before the next query).
 
-Before anything is allocated, ``prepare`` compares what the structure and one
-class will hold at their peak (``_need_bytes``) with what the process may
-still take, and raises ``PrepareMemoryError`` when it would not fit. The
+Before anything is allocated, ``prepare`` compares what the structure and one class will hold at their peak
+(``_need_bytes``) with what the process may still take, and raises ``PrepareMemoryError`` when it would not fit. The
 measurements behind the design are in ``docs/design/prepared.md``.
 """
 

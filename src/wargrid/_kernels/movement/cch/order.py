@@ -1,12 +1,10 @@
 """CCH kernels, the shape-only part: the board graph, the nested-dissection order, the chordal structure.
 
-Nodes are the board's cells in **rank space** (``0 .. m-1``, the
-nested-dissection order). The structure depends on the board's shape only:
-``up_first`` / ``up_head`` (every node's upward neighbours in the chordal
-supergraph, sorted; arc ``a`` runs from its tail, the lower node, to
-``up_head[a]``), ``parent`` (the elimination tree: a node's lowest upward
-neighbour) and ``down_first`` / ``down_arc`` (for node ``u`` the arcs
-``(w, u)`` with ``w < u``, in increasing ``w``).
+Nodes are the board's cells in **rank space** (``0 .. m-1``, the nested-dissection order). The structure depends on
+the board's shape only: ``up_first`` / ``up_head`` (every node's upward neighbours in the chordal supergraph,
+sorted; arc ``a`` runs from its tail, the lower node, to ``up_head[a]``), ``parent`` (the elimination tree: a node's
+lowest upward neighbour) and ``down_first`` / ``down_arc`` (for node ``u`` the arcs ``(w, u)`` with ``w < u``, in
+increasing ``w``).
 """
 
 from __future__ import annotations

@@ -62,31 +62,37 @@ def _start(v, tree, chain, by_depth, dist):
 
 
 @jit
-def query(s, t, fwd, bwd, tree, by_depth, cs, ct, df, db, pf, pb):
+def query(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb):
     """``_search`` for the cost: ``(cost, meet, nf, nb)``, the meeting node as its depth (``-1``: unreachable). With
     ``pf`` / ``pb`` (``None``: the cost alone) the path's query arcs too, found after the search, which keeps no
-    predecessor (``_recover``): ``pf[:nf]`` their positions from the meeting node down to ``s``, ``pb[:nb]`` down to
-    ``t``."""
-    best, meet, ls, lt = _search(s, t, fwd, bwd, tree, by_depth, cs, ct, df, db)
+    predecessor (``_recover``; with keys, ``low``, read from them): ``pf[:nf]`` their positions from the meeting node
+    down to ``s``, ``pb[:nb]`` down to ``t``."""
+    best, meet, ls, lt = _search(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db)
     nf = nb = 0
     if pf is not None and pb is not None and meet >= 0:
-        nf = _recover(meet, ls, cs, by_depth, df, fwd[0], fwd[1], fwd[2], pf)
-        nb = _recover(meet, lt, ct, by_depth, db, bwd[0], bwd[1], bwd[2], pb)
+        nf = _recover(meet, ls, cs, by_depth, low, df, fwd[0], fwd[1], fwd[2], pf)
+        nb = _recover(meet, lt, ct, by_depth, low, db, bwd[0], bwd[1], bwd[2], pb)
     return best, meet, nf, nb
 
 
 @helper
-def _search(s, t, fwd, bwd, tree, by_depth, cs, ct, df, db):
+def _key(d, depth, low):
+    """Cost ``d`` as the key a node at ``depth`` relaxes from (``low``: the keys' unit, a power of two, weights
+    in whole multiples of it; ``0.0``: plain costs): the cost in the multiples, ``depth`` below them (of equal costs the
+    least key is the highest node's, the one ``_recover`` would find)."""
+    return float((int(d) & -int(low)) + depth) if low and d < INF else d  # (integer masks: a float modulo is slower)
+
+
+@helper
+def _search(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db):
     """Elimination-tree search from rank ``s`` to rank ``t``: ``(cost, meet, ls, lt)``, the meeting node as its
     depth (``-1``: unreachable) and the two chains' lengths (``cs`` / ``ct`` then hold them from each end up).
 
-    ``fwd`` and ``bwd`` are ``(first, head, weight)``: every node's upward
-    arcs and their weights one way, the heads as ranks (every arc) or, with
-    ``by_depth``, as depths in the elimination tree (a class's query arcs).
-    Every head is an ancestor, so a search only ever touches its two chains:
-    indexed by depth, its costs ``df`` / ``db`` fill a few kilobytes instead
-    of spreading over node-sized arrays. ``cs``, ``ct``, ``df``, ``db``:
-    scratch of the tree's height (``by_depth``) or of the node count."""
+    ``fwd`` and ``bwd`` are ``(first, head, weight)``: every node's upward arcs and their weights one way, the heads
+    as ranks (every arc) or, with ``by_depth``, as depths in the elimination tree (a class's query arcs). Every head
+    is an ancestor, so a search only ever touches its two chains: indexed by depth, its costs ``df`` / ``db`` fill a
+    few kilobytes instead of spreading over node-sized arrays. ``cs``, ``ct``, ``df``, ``db``: scratch of the tree's
+    height (``by_depth``) or of the node count. ``low``: the costs are keys (``_key``)."""
     ff, fh, fw = fwd
     bf, bh, bw = bwd
     ls = _start(s, tree, cs, by_depth, df)
@@ -96,25 +102,25 @@ def _search(s, t, fwd, bwd, tree, by_depth, cs, ct, df, db):
     for i in range(ls - c):
         du = df[_at(i, ls, cs, by_depth)]
         if du < INF:
-            _lower(cs[i], du, ff, fh, fw, df)
+            _lower(cs[i], _key(du, ls - 1 - i, low), ff, fh, fw, df)
     for i in range(lt - c):
         dv = db[_at(i, lt, ct, by_depth)]
         if dv < INF:
-            _lower(ct[i], dv, bf, bh, bw, db)
+            _lower(ct[i], _key(dv, lt - 1 - i, low), bf, bh, bw, db)
     best = INF
     meet = -1
     for k in range(c - 1, -1, -1):  # the common nodes, depth k, from the lowest up
         u = cs[ls - 1 - k]
         x = k if by_depth else u
-        du = df[x]
-        dv = db[x]
+        du = _key(df[x], 0, low)  # (the costs alone)
+        dv = _key(db[x], 0, low)
         if du + dv < best:
             best = du + dv
             meet = k
         if du < best:
-            _lower(u, du, ff, fh, fw, df)
+            _lower(u, _key(du, k, low), ff, fh, fw, df)
         if dv < best:
-            _lower(u, dv, bf, bh, bw, db)
+            _lower(u, _key(dv, k, low), bf, bh, bw, db)
     return best, meet, ls, lt
 
 
@@ -134,17 +140,20 @@ def _find_head(lo, hi, head, x, by_depth):
 
 
 @helper
-def _recover(meet, n, chain, by_depth, dist, first, head, w, pred):
+def _recover(meet, n, chain, by_depth, low, dist, first, head, w, pred):
     """After a search without predecessors: the query arcs from the chain's node at depth ``meet`` down to its
     end into ``pred``, their number returned, each node's the one from the nearest node below it whose cost plus
-    the arc's weight is the node's (the sum the search made, so the node that set the cost always qualifies)."""
-    i = n - 1 - meet
-    j = i - 1
-    k = 0
+    the arc's weight is the node's (the sum the search made, so the node that set the cost always qualifies); with
+    keys (``low``), the one whose depth its key holds."""
+    i, j, k = n - 1 - meet, n - 2 - meet, 0
     while i > 0:
         x = _at(i, n, chain, by_depth)
         dx = dist[x]
-        while True:
+        if low:  # a key: the depth of the node that set the cost (keys come with heads as depths)
+            j = n - 1 - (int(dx) & (int(low) - 1))
+            pred[k] = _find_head(first[chain[j]], first[chain[j] + 1], head, x, True)
+            k += 1
+        while not low:
             if j < 0:
                 raise ValueError("query: a path's node without a predecessor")  # never (see above)
             dy = dist[_at(j, n, chain, by_depth)]
@@ -310,6 +319,16 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
             zero |= wa == 0.0
     return out, cost, zero
 
+
+@jit
+def path(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb, fa, ba, up_first, up_head, tails, mid, inp,
+         slot, walk, node_cell, pw):
+    """``query`` then ``unpack`` in one call (the arguments checked once, not twice): ``(cost, xy, walked, zero)``
+    as there, ``xy`` without rows where ``t`` is unreachable."""
+    cost, meet, nf, nb = query(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb)
+    if meet < 0 or not cost < INF:
+        return cost, np.empty((0, 2), dtype=np.int64), 0.0, False
+    return (cost,) + unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, walk, node_cell, pw)
 
 @jit
 def table(src, tgt, fwd, bwd, tree, by_depth, chain, df):
