@@ -311,8 +311,8 @@ def successor(nbr, lz, gidx, goals, q_from, q_to, order, cw, cv, nc, occ_now, oc
     """``configure``, then what the high-level search keeps of the new configuration in one call: the agents'
     priorities (``new_prio``, by ``priority``), their order (``new_order``, from ``order`` by ``reorder``) and
     the heuristic of ``q_to`` returned: the largest of the agents' distances to their goals (``makespan``) or
-    their sum. ``d0``: the agents' distances from their starts; ``dq``: scratch of one an agent (left holding
-    their distances in ``q_to``). Returns -1 when ``configure`` finds no configuration."""
+    their sum. ``d0``: the agents' distances from their starts; ``dq``: scratch of one an agent. Returns -1 when
+    ``configure`` finds no configuration."""
     if not configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
                      st_cand, tie):
         return np.int64(-1)
@@ -332,7 +332,7 @@ def successor(nbr, lz, gidx, goals, q_from, q_to, order, cw, cv, nc, occ_now, oc
             top = d
         h += d
     priority(prio, d0, dq, top - margin, new_prio)
-    reorder(order, new_prio, new_order)
+    reorder(order, prio, new_prio, new_order, dq)
     return top if makespan else h
 
 
@@ -359,13 +359,83 @@ def priority(prio, d0, dq, critical, out):
 
 
 @jit
-def reorder(prev, prio, out):
+def reorder(prev, old, prio, out, moved):
     """``out``: the agents by ``prio`` highest first, ties by number (``argsort(-prio, kind='stable')``).
 
-    Insertion sort from ``prev``, the parent configuration's order: between
-    one timestep and the next, priorities keep their order but for the few
-    agents that reached or left their goals.
+    ``prev`` is the parent configuration's order, by its priorities ``old``.
+    An agent on its goal at both keeps its priority; one off its goal at both
+    (whole parts at least one) and in the makespan's band at both or at
+    neither (fractions at least a half, or both below) gained exactly one: so
+    those agents keep their order in ``prev``; the others (the few that
+    reached or left their goals or the band) are sorted apart and merged in. Should rounding have changed the order of the
+    ones kept, an insertion sort from ``prev`` gives it. ``moved``: scratch of
+    one an agent.
     """
+    n = prev.shape[0]
+    kept = 0
+    m = 0
+    for i in range(n):
+        a = prev[i]
+        p = prio[a]
+        o = old[a]
+        if p == o or (p >= 1.0 and o >= 1.0 and (p - np.floor(p) >= 0.5) == (o - np.floor(o) >= 0.5)):
+            out[kept] = a
+            kept += 1
+        else:
+            moved[m] = a
+            m += 1
+    if m > 0:
+        _sort_by_priority(moved, m, prio)
+        # merge from the back: the lowest of the two lists' last ones goes last
+        i = kept - 1
+        j = m - 1
+        w = n - 1
+        while j >= 0:
+            if i >= 0 and _before(moved[j], out[i], prio):
+                out[w] = out[i]
+                i -= 1
+            else:
+                out[w] = moved[j]
+                j -= 1
+            w -= 1
+    for w in range(1, n):
+        if not _before(out[w - 1], out[w], prio):
+            _insertion(prev, prio, out)
+            break
+    return 0
+
+
+@helper
+def _before(a, b, prio):
+    """Whether agent ``a`` comes before agent ``b`` by ``prio`` (ties by number)."""
+    return prio[a] > prio[b] or (prio[a] == prio[b] and a < b)
+
+
+@jit
+def _sort_by_priority(agents, m, prio):
+    """``agents[:m]`` by ``prio`` highest first, ties by number."""
+    if m > 32:
+        part = agents[:m]
+        part.sort()
+        keys = np.empty(m)
+        for i in range(m):
+            keys[i] = -prio[part[i]]
+        idx = np.argsort(keys, kind="mergesort")
+        tmp = part[idx]
+        part[:] = tmp
+        return
+    for i in range(1, m):
+        a = agents[i]
+        j = i
+        while j > 0 and _before(a, agents[j - 1], prio):
+            agents[j] = agents[j - 1]
+            j -= 1
+        agents[j] = a
+
+
+@helper
+def _insertion(prev, prio, out):
+    """``out``: ``prev`` sorted by ``prio`` highest first, ties by number (insertion sort)."""
     n = prev.shape[0]
     for i in range(n):
         a = prev[i]
@@ -378,5 +448,3 @@ def reorder(prev, prio, out):
             out[j] = b
             j -= 1
         out[j] = a
-    return 0
-
