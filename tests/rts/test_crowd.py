@@ -330,17 +330,73 @@ def test_a_time_limit_that_runs_out_returns_an_incomplete_plan() -> None:
 
 
 def test_a_time_limit_that_runs_out_before_the_distances_returns_the_starts() -> None:
-    """With more agents than one slice of the distance searches and no time, the plan is the starts alone, marked
-    incomplete; its lower bounds are those of the agents searched, no more than the whole crowd's."""
+    """With no time, the plan is the starts alone, marked incomplete; its lower bounds are those of the agents
+    searched (none: the planner returns before any search)."""
     m = load_movingai(MAP, diagonal=False)
     s, g = load_movingai_agents(SCEN, agents=400)
     plan = plan_crowd(m, s, g, time_limit=0.0)
     assert not plan.complete and plan.expanded == 0 and plan.positions.shape == (1, 400, 2)
     check_plan(m, s, g, plan, complete=False)
     assert (plan.makespan, plan.sum_of_costs) == (1, 400)
-    full = plan_crowd(m, s, g)
-    assert 0 < plan.lower_bound_makespan <= full.lower_bound_makespan
-    assert 0 < plan.lower_bound_sum_of_costs < full.lower_bound_sum_of_costs
+    assert (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs) == (0, 0)
+
+
+def test_start_distances_stop_between_pieces_and_report_the_first_agents_done() -> None:
+    """A clock that stops after some pieces: the agents done are the first ones (every piece taken is finished),
+    their distances exact, the others' untouched."""
+    import wargrid.rts.crowd as crowd
+
+    m = load_movingai(MAP, diagonal=False)
+    s, g = load_movingai_agents(SCEN, agents=200)
+    graph, sn, gn = crowd._check_agents(m, s, g, None)
+    whole = np.zeros(200, dtype=np.int64)
+    crowd._start_distances(crowd._Tables(graph, gn, sn), sn, whole, crowd._Clock(0.0, np.inf))
+
+    class Stops(crowd._Clock):
+        """A clock whose stop passes after ``left`` looks."""
+
+        def __init__(self, left: int) -> None:
+            super().__init__(0.0, np.inf)
+            self.left = left
+
+        def stop(self, cells: int) -> float:
+            self.left -= 1
+            return np.inf if self.left >= 0 else -np.inf
+
+    cores = crowd._cores
+    for threads in (1, 2):
+        crowd._cores = lambda t=threads: t  # type: ignore[misc]
+        try:
+            d0 = np.zeros(200, dtype=np.int64)
+            done = crowd._start_distances(crowd._Tables(graph, gn, sn), sn, d0, Stops(3))
+        finally:
+            crowd._cores = cores
+        # this thread takes two pieces; a second thread takes pieces until this one stops, and finishes its last
+        assert done == 2 * crowd._PIECE if threads == 1 else 2 * crowd._PIECE <= done <= 200
+        assert d0[:done].tolist() == whole[:done].tolist() and (d0[done:] == 0).all()
+
+
+def test_reorder_sorts_as_argsort_from_the_parent_order() -> None:
+    """The agents' order after a timestep (``reorder``, from the parent configuration's order and priorities) is
+    ``argsort(-priorities, kind='stable')``: agents on their goals, off them, in the makespan's band or not, and
+    changing between these, at random."""
+    from wargrid._kernels import load
+
+    k = load("rts.crowd")
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        n = int(rng.integers(1, 120))
+        d0 = rng.integers(0, 40, n)
+        dq = rng.integers(0, 40, n) * (rng.random(n) < 0.7)
+        old = np.empty(n)
+        k.priority(rng.choice([-1.0, 2.0, 5.0]) + rng.integers(0, 2, n), d0, dq, int(rng.integers(0, 40)), old)
+        prev = np.argsort(-old, kind="stable").astype(np.int64)
+        dq = np.where(rng.random(n) < 0.9, dq, rng.integers(0, 40, n))
+        new = np.empty(n)
+        k.priority(old, d0, dq, int(rng.integers(0, 40)), new)
+        out = np.empty(n, dtype=np.int64)
+        k.reorder(prev, old, new, out, np.empty(n, dtype=np.int64))
+        assert out.tolist() == np.argsort(-new, kind="stable").tolist()
 
 
 def test_no_plan_exists_is_incomplete_not_a_hang() -> None:
@@ -437,12 +493,12 @@ def test_start_distances_on_two_threads_are_exact_and_leave_one_pool(seed: int, 
     starts = rng.choice(nv, size=n, replace=False)
     tables = crowd._Tables(graph, goals, starts, chunks=chunks)
     d0 = np.zeros(n, dtype=np.int64)
-    threaded, cores, size = crowd._THREADED, crowd._cores, crowd._SLICE
-    crowd._THREADED, crowd._cores, crowd._SLICE = 1, lambda: 2, 6
+    threaded, cores, size = crowd._THREADED, crowd._cores, crowd._PIECE
+    crowd._THREADED, crowd._cores, crowd._PIECE = 1, lambda: 2, 3
     try:
-        assert crowd._start_distances(tables, starts, d0, np.inf) == n
+        assert crowd._start_distances(tables, starts, d0, crowd._Clock(0.0, np.inf)) == n
     finally:
-        crowd._THREADED, crowd._cores, crowd._SLICE = threaded, cores, size
+        crowd._THREADED, crowd._cores, crowd._PIECE = threaded, cores, size
     want = _bfs_rows(graph, goals)
     assert d0.tolist() == np.where(want[np.arange(n), starts] < 0, lazydist.UNREACHABLE,
                                    want[np.arange(n), starts]).tolist()
@@ -547,11 +603,12 @@ def _first_and_shortened(m: Map, s: list[tuple[int, int]], g: list[tuple[int, in
     graph, sn, gn = crowd._check_agents(m, s, g, None)
     tables = crowd._Tables(graph, gn, sn)
     d0 = np.zeros(len(sn), dtype=np.int64)
-    crowd._start_distances(tables, sn, d0, np.inf)
+    clock = crowd._Clock(0.0, np.inf)
+    crowd._start_distances(tables, sn, d0, clock)
     search = crowd._Search(graph, tables, d0, sn, gn, "makespan")
     rng = np.random.default_rng(seed)
     krng = np.array([np.uint64(rng.integers(1, 1 << 62))], dtype=np.uint64)
-    first, _ = search.run(np.inf, rng, krng, tie=0, bound=None)
+    first, _ = search.run(clock, np.inf, rng, krng, tie=0, bound=None)
     return first, search.shorten(first, np.inf), graph
 
 

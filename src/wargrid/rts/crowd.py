@@ -42,9 +42,11 @@ file (the first N lines, as MAPF benchmarks do).
 
 from __future__ import annotations
 
+import itertools
 import math
 import mmap
 import os
+import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +58,11 @@ import numpy as np
 from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_choice, check_real, check_seed
 from ..grids.board import CostBoard
+
+try:
+    import resource
+except ImportError:  # not on Windows
+    resource = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from .._kernels.rts.lazydist import LazyTables
@@ -313,12 +320,13 @@ def _kernels_lazy() -> Any:
 class _High:
     """A configuration the search reached (LaCAM's high-level node)."""
 
-    __slots__ = ("q", "parent", "order", "prio", "tree", "g", "h")
+    __slots__ = ("q", "parent", "order", "prio", "tree", "g", "h", "t")
 
     def __init__(self, q: np.ndarray, parent: "_High | None", prio: np.ndarray, order: np.ndarray, g: int,
                  h: int) -> None:
         self.q = q
         self.parent = parent
+        self.t: int = 0 if parent is None else parent.t + 1
         self.prio = prio
         self.order = order
         self.tree: deque[tuple[Any, int, int, int]] = deque([(None, -1, -1, 0)])
@@ -326,8 +334,9 @@ class _High:
         self.h = h
 
 
-_SLICE = 256
-"""Agents whose distances ``plan_crowd`` finds between two looks at the clock (a few milliseconds)."""
+_PIECE = 32
+"""Agents whose distances a thread of ``_start_distances`` finds between two looks at the clock (2-3 ms on
+den520d's random pairs)."""
 
 _WIDEN = 2
 """How far past its agent's distance a row's first search goes: every node of ``f`` up to that distance plus 2 is
@@ -369,46 +378,103 @@ started with less time left it ran past the time limit."""
 _THREADED = 128
 """Fewest agents whose start distances are found on two threads (below, the thread costs more than it saves)."""
 
+_OUT_SECONDS = 2e-8
+"""About how long a plan takes to put out, an agent and timestep: its configurations gathered, its quality, its
+cells (``_Clock``; den520d's 3000 agents, 1.5 M agent-timesteps: docs/design/kernels.md, "The planner's time
+limit")."""
 
-def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, deadline: float) -> int:
+_RELEASE_SECONDS = 1.5e-6
+"""About how long the tables' memory takes to give back, a page faulted in since the call began (``_Clock``)."""
+
+_MARGIN_SECONDS = 0.002
+"""Time ``_Clock`` keeps besides: the result's record, the call's return."""
+
+_SLOWEST = 4.0
+"""The most ``_Clock`` scales its reserve by for a wall clock that ran slower than this thread's CPU."""
+
+
+class _Clock:
+    """When ``plan_crowd`` must stop searching to return by its deadline: the deadline less a reserve for what
+    comes after, a plan's cells put out (``_OUT_SECONDS`` an agent and timestep) and the tables' memory given back
+    (``_RELEASE_SECONDS`` a page faulted in since the call began), both times how much slower the wall clock has
+    run than this thread's CPU since the last ``mark`` (other processes on its core; at most ``_SLOWEST``), plus
+    ``_MARGIN_SECONDS``."""
+
+    __slots__ = ("deadline", "wall0", "cpu0", "faults0")
+
+    def __init__(self, t0: float, limit: float) -> None:
+        self.deadline = t0 + limit
+        self.wall0, self.cpu0, self.faults0 = t0, time.thread_time(), _faults()
+
+    def mark(self) -> None:
+        """Measure the wall clock against this thread's CPU from now on (a phase in which this thread works alone
+        begins)."""
+        self.wall0, self.cpu0 = time.perf_counter(), time.thread_time()
+
+    def stop(self, cells: int) -> float:
+        """When to stop with a plan of ``cells`` agents times timesteps to put out."""
+        if math.isinf(self.deadline):
+            return self.deadline
+        now = time.perf_counter()
+        cpu = time.thread_time() - self.cpu0
+        slow = min(_SLOWEST, max(1.0, (now - self.wall0) / cpu)) if cpu > 0.01 else 1.0
+        work = cells * _OUT_SECONDS + (_faults() - self.faults0) * _RELEASE_SECONDS
+        return self.deadline - slow * work - _MARGIN_SECONDS
+
+
+def _faults() -> int:
+    """This process's page faults so far (0 where the system does not count them)."""
+    if resource is None:
+        return 0
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_minflt)
+
+
+def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, clock: _Clock) -> int:
     """``d0[i]``: agent ``i``'s steps from its start ``s[i]`` to its goal (row ``i`` of ``dist``, searched on as far as
-    ``_WIDEN`` says), a slice of agents at a time until all are found or ``deadline`` passed; returns how many agents
-    are done (the first ones).
+    ``_WIDEN`` says), ``_PIECE`` agents at a time until all are found or the next piece would end past when
+    ``clock`` says to stop (it takes as long as this thread's last); returns how many agents are done (the first
+    ones).
 
-    With two cores, each slice is split between two threads (the kernel runs without the GIL), each searching
-    rows of its own from its own half of the tables' chunk pool; the pool is joined afterwards. The distances
-    are exact either way, so the plan does not depend on the threads."""
+    With two cores, two threads take the pieces in turn as each is free (the kernel runs without the GIL; a
+    thread slowed by another process takes fewer), each searching rows of its own from its own half of the
+    tables' chunk pool; the pool is joined afterwards. The distances are exact either way, so the plan does not
+    depend on the threads."""
     wide = _kernels_lazy().lookup_wide
-
-    def lookup(lz: LazyTables, nbr: np.ndarray, gidx: np.ndarray, nodes: np.ndarray, out: np.ndarray) -> None:
-        wide(lz, nbr, gidx, nodes, out, _WIDEN)
-
     n = len(s)
     agents = np.arange(n)
+    pieces = -(-n // _PIECE)
+    taken = itertools.count()  # the next piece (next() is one step under the GIL: no piece is taken twice)
+    finished = np.zeros(pieces, dtype=bool)
+    halt = threading.Event()
+
+    def work(lz: LazyTables, timed: bool) -> None:
+        took = 0.0
+        while not halt.is_set():
+            now = time.perf_counter()
+            if timed and now + took >= clock.stop(n):
+                halt.set()
+                return
+            c = next(taken)
+            if c >= pieces:
+                return
+            lo, hi = c * _PIECE, min(n, (c + 1) * _PIECE)
+            wide(lz, dist.nbr, agents[lo:hi], s[lo:hi], d0[lo:hi], _WIDEN)
+            finished[c] = True
+            took = time.perf_counter() - now
+
+    if time.perf_counter() >= clock.stop(n):
+        return 0
     if n < _THREADED or _cores() < 2:
-        done = 0
-        while done < n:
-            end = min(n, done + _SLICE)
-            lookup(dist.lz, dist.nbr, agents[done:end], s[done:end], d0[done:end])
-            done = end
-            if time.perf_counter() >= deadline:
-                break
-        return done
-    lz = dist.lz
-    a, b = _pool_halves(lz)
-    done = 0
-    with ThreadPoolExecutor(1) as pool:
-        while done < n:
-            end = min(n, done + _SLICE)
-            mid = (done + end) // 2
-            other = pool.submit(lookup, b, dist.nbr, agents[mid:end], s[mid:end], d0[mid:end])
-            lookup(a, dist.nbr, agents[done:mid], s[done:mid], d0[done:mid])
+        work(dist.lz, True)
+    else:
+        lz = dist.lz
+        a, b = _pool_halves(lz)
+        with ThreadPoolExecutor(1) as pool:
+            other = pool.submit(work, b, False)
+            work(a, True)
             other.result()
-            done = end
-            if time.perf_counter() >= deadline:
-                break
-    _kernels_lazy().join_pools(lz.cnext, a.free, b.free, lz.free)
-    return done
+        _kernels_lazy().join_pools(lz.cnext, a.free, b.free, lz.free)
+    return n if finished.all() else int(np.argmin(finished)) * _PIECE
 
 
 def _cores() -> int:
@@ -509,10 +575,10 @@ def plan_crowd(
             f"agent {i}'s goal {tuple(graph.xy(g[i:i + 1])[0].tolist())} cannot be reached from its start "
             f"{tuple(graph.xy(s[i:i + 1])[0].tolist())} (another zone for movement class {map.unit_class(unit)!r})"
         )
-    deadline = t0 + limit
+    clock = _Clock(t0, limit)
     dist = _Tables(graph, g, s)
     d0 = np.zeros(n, dtype=np.int64)
-    done = _start_distances(dist, s, d0, deadline)
+    done = _start_distances(dist, s, d0, clock)
     if done < n:
         ms, soc = _quality(s[None, :], g)
         return CrowdPlan(
@@ -522,22 +588,24 @@ def plan_crowd(
             first_makespan=-1, first_sum_of_costs=-1, expanded=0,
         )
     search = _Search(graph, dist, d0, s, g, objective)
+    clock.mark()
     krng = np.array([np.uint64(rng.integers(1, 1 << 62))], dtype=np.uint64)
     # LaCAM's own tie-break (at random) first; restarts with new seeds keep it for the makespan (measured:
     # shorter plans) and prefer "a free cell first" for the sum of costs (fewer agents pushed aside)
-    found, expanded = search.run(deadline, rng, krng, tie=0, bound=None)
+    found, expanded = search.run(clock, math.inf, rng, krng, tie=0, bound=None)
     first = found if found.complete else None
     first_at = time.perf_counter() - t0
     best = found
-    stop_at = min(deadline, time.perf_counter() + more)
+    stop_at = time.perf_counter() + more
     if first is not None:
-        best = search.shorten(first, stop_at)
-    while first is not None and time.perf_counter() < stop_at:
+        best = search.shorten(first, min(stop_at, clock.stop(best.nodes.size)))
+    while first is not None and time.perf_counter() < min(stop_at, clock.stop(best.nodes.size)):
         cap = min(stop_at, time.perf_counter() + max(0.05, 2 * first_at))  # a run that cannot do better ends soon
-        got, more_expanded = search.run(cap, rng, krng, tie=0 if objective == "makespan" else 1, bound=best.key)
+        got, more_expanded = search.run(clock, cap, rng, krng, tie=0 if objective == "makespan" else 1,
+                                        bound=best.key)
         expanded += more_expanded
         if got.complete and got.key < best.key:
-            best = search.shorten(got, stop_at)
+            best = search.shorten(got, min(stop_at, clock.stop(got.nodes.size)))
     ms, soc = best.makespan, best.soc
     fms, fsoc = (first.makespan, first.soc) if first is not None else (-1, -1)
     return CrowdPlan(
@@ -620,11 +688,11 @@ class _Search:
         ms, soc = _quality(nodes, self.g)
         return _Found(nodes, complete, ms, soc, (ms, soc) if self.makespan_obj else (soc, ms))
 
-    def run(self, deadline: float, rng: np.random.Generator, krng: np.ndarray, *, tie: int,
+    def run(self, clock: _Clock, cap: float, rng: np.random.Generator, krng: np.ndarray, *, tie: int,
             bound: tuple[int, int] | None) -> tuple[_Found, int]:
         """One LaCAM search to its first plan (pruning configurations that cannot beat ``bound``); with no plan by
-        ``deadline``, the configurations to the one nearest the goals (with a ``bound``: none, the caller keeps its
-        best plan)."""
+        ``cap`` or by when ``clock`` says to stop, the configurations to the one nearest the goals (with a
+        ``bound``: none, the caller keeps its best plan)."""
         k = _kernels()
         g, n, graph = self.g, self.n, self.graph
         d0 = self.d0
@@ -641,8 +709,14 @@ class _Search:
         dq = np.empty(n, dtype=np.int64)
         limit = math.inf if bound is None else bound[0]
         expanded = 0
+        deepest = 0
+        step = 0.0  # the last successor's time: none starts that would end past the stop
+        stop = cap
         while stack:
-            if time.perf_counter() >= deadline:
+            if expanded % 8 == 0:
+                stop = min(cap, clock.stop(n * (deepest + 2)))
+            now = time.perf_counter()
+            if now + step >= stop:
                 break
             node = stack[-1]
             if node.g + node.h >= limit:
@@ -673,6 +747,7 @@ class _Search:
             h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
                             self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order,
                             d0, _CRITICAL if node.g < self.band_steps else -(1 << 40), dq)
+            step = time.perf_counter() - now
             if h < 0:
                 continue
             key = q_to.tobytes()
@@ -684,6 +759,7 @@ class _Search:
             new = _High(q, node, prio, order, node.g + self.cost(node.q, q), int(h))
             explored[key] = new
             expanded += 1
+            deepest = max(deepest, new.t)
             if (new.h, new.g) < (nearest.h, nearest.g):
                 nearest = new
             stack.append(new)
