@@ -42,7 +42,6 @@ file (the first N lines, as MAPF benchmarks do).
 
 from __future__ import annotations
 
-import itertools
 import math
 import mmap
 import os
@@ -335,8 +334,12 @@ class _High:
 
 
 _PIECE = 32
-"""Agents whose distances a thread of ``_start_distances`` finds between two looks at the clock (2-3 ms on
-den520d's random pairs)."""
+"""Agents in the first piece of ``_start_distances`` on each thread; the next pieces are sized to take about
+``_PIECE_SECONDS`` as the last did (every piece is a look at the clock and, on two threads, a hand-over of the
+GIL: at a load of 2-3, a thread that lost the core holding it cost the other 15-20 ms)."""
+
+_PIECE_SECONDS = 0.005
+"""About how long a piece of ``_start_distances`` should take."""
 
 _WIDEN = 2
 """How far past its agent's distance a row's first search goes: every node of ``f`` up to that distance plus 2 is
@@ -431,9 +434,9 @@ def _faults() -> int:
 
 def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, clock: _Clock) -> int:
     """``d0[i]``: agent ``i``'s steps from its start ``s[i]`` to its goal (row ``i`` of ``dist``, searched on as far as
-    ``_WIDEN`` says), ``_PIECE`` agents at a time until all are found or the next piece would end past when
-    ``clock`` says to stop (it takes as long as this thread's last); returns how many agents are done (the first
-    ones).
+    ``_WIDEN`` says), a piece of agents at a time (``_PIECE``, ``_PIECE_SECONDS``) until all are found or the next
+    piece would end past when ``clock`` says to stop (it takes as long as this thread's last); returns how many
+    agents are done (the first ones).
 
     With two cores, two threads take the pieces in turn as each is free (the kernel runs without the GIL; a
     thread slowed by another process takes fewer), each searching rows of its own from its own half of the
@@ -442,25 +445,26 @@ def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, clock: _Clock
     wide = _kernels_lazy().lookup_wide
     n = len(s)
     agents = np.arange(n)
-    pieces = -(-n // _PIECE)
-    taken = itertools.count()  # the next piece (next() is one step under the GIL: no piece is taken twice)
-    finished = np.zeros(pieces, dtype=bool)
+    taken = [0]  # the agents taken so far, the first ones; every piece taken is finished
+    lock = threading.Lock()
     halt = threading.Event()
 
     def work(lz: LazyTables, timed: bool) -> None:
         took = 0.0
+        size = _PIECE
         while not halt.is_set():
             now = time.perf_counter()
             if timed and now + took >= clock.stop(n):
                 halt.set()
                 return
-            c = next(taken)
-            if c >= pieces:
+            with lock:
+                lo = taken[0]
+                hi = taken[0] = min(n, lo + size)
+            if lo >= n:
                 return
-            lo, hi = c * _PIECE, min(n, (c + 1) * _PIECE)
             wide(lz, dist.nbr, agents[lo:hi], s[lo:hi], d0[lo:hi], _WIDEN)
-            finished[c] = True
             took = time.perf_counter() - now
+            size = int(min(4 * size, max(8, (hi - lo) * _PIECE_SECONDS / max(took, 1e-6))))
 
     if time.perf_counter() >= clock.stop(n):
         return 0
@@ -474,7 +478,7 @@ def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, clock: _Clock
             work(a, True)
             other.result()
         _kernels_lazy().join_pools(lz.cnext, a.free, b.free, lz.free)
-    return n if finished.all() else int(np.argmin(finished)) * _PIECE
+    return taken[0]
 
 
 def _cores() -> int:
