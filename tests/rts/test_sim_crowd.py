@@ -27,6 +27,15 @@ def _board(rows: list[str]) -> Map:
     return Map(SquareGrid(len(rows[0]), len(rows)), terrain=terrain, terrains=MOVINGAI_TERRAINS)
 
 
+def _arrival(sim: Simulation, goals: np.ndarray, ticks: int) -> int | None:
+    """The tick every unit stands on its goal (``goals``, row ``uid``) at last, stepping up to ``ticks``."""
+    for t in range(1, ticks + 1):
+        sim.step()
+        if (sim.cells() == goals).all():
+            return t
+    return None
+
+
 def _crossing(crowd: bool, seed: int = 0, ticks: int = 200) -> tuple[Simulation, int | None]:
     sim = Simulation(_board(DOOR), seed=seed, crowd=crowd)
     for a, b in zip(STARTS, GOALS):
@@ -95,8 +104,9 @@ CAVE_GOALS = [(7, 18), (10, 9), (10, 7), (7, 13), (11, 8), (8, 14), (10, 13), (6
 def test_units_pushed_off_their_routes_arrive_when_the_distance_tables_run_short(monkeypatch: pytest.MonkeyPatch) -> None:
     """A pool of eight chunks for forty goals' tables: rows are finished by breadth-first search when it runs
     short. (Estimating distances until the pool came back, as before, left a unit going to and fro in a dead end
-    of the cave for good: the pool never came back.) 25 ticks before the front rule (``crowd_pass``); with the
-    default pool the cave takes 36, 25, 25, 30 ticks at seeds 0..3 with it, 25, 33, 26, 25 without."""
+    of the cave for good: the pool never came back.) 25 ticks before the front rule (``crowd_pass``), 36 with it
+    before the band of the critical units (``simcrowd.CRITICAL``); with the default pool the cave takes 30, 25,
+    25, 30 ticks at seeds 0..3 (36, 25, 25, 30 before the band; 25, 33, 26, 25 before the front rule)."""
     from wargrid.rts import sim as simmod
 
     monkeypatch.setattr(simmod._CrowdRule, "min_chunks", 8)
@@ -104,14 +114,7 @@ def test_units_pushed_off_their_routes_arrive_when_the_distance_tables_run_short
     sim = Simulation(_board(CAVE), seed=0, crowd=True)
     for a, b in zip(CAVE_STARTS, CAVE_GOALS):
         sim.add_unit(a, unit="walk", goal=b, speed=LEPTONS_PER_CELL)
-    goals = np.array(CAVE_GOALS)
-    arrived = None
-    for t in range(1, 401):
-        sim.step()
-        if (sim.cells() == goals).all():
-            arrived = t
-            break
-    assert arrived == 36
+    assert _arrival(sim, np.array(CAVE_GOALS), 400) == 30
     sim.check()
 
 
@@ -382,3 +385,58 @@ def test_a_unit_pushed_off_its_goal_steps_out_of_the_way_not_ahead_of_the_pusher
     runs = [_edge_column(seed) for seed in range(4)]
     assert [t for t, _ in runs] == [28, 22, 30, 26]
     assert [f for _, f in runs] == [8, 5, 7, 4]
+
+
+MAZE = ["@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+        "@....@........................@@",
+        "@....@........................@@",
+        "@....@........................@@",
+        "@....@........................@@",
+        "@....@@@@@@@@@@@....@@@@@@....@@",
+        "@....@.........@.........@....@@",
+        "@....@.........@.........@....@@",
+        "@....@.........@.........@....@@",
+        "@....@.........@.........@....@@",
+        "@....@....@....@@@@@@@@@@@....@@",
+        "@.........@....@..............@@",
+        "@.........@....@..............@@",
+        "@.........@....@..............@@",
+        "@.........@....@..............@@",
+        "@@@@@@@@@@@....@....@@@@@@....@@",
+        "@.........@.........@....@....@@",
+        "@.........@.........@....@....@@",
+        "@.........@.........@....@....@@",
+        "@.........@.........@....@....@@",
+        "@....@@@@@@@@@@@@@@@@....@....@@",
+        "@.............................@@",
+        "@.............................@@",
+        "@.............................@@",
+        "@.............................@@",
+        "@....@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+        "@.............................@@",
+        "@.............................@@",
+        "@.............................@@",
+        "@.............................@@",
+        "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+        "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@"]
+"""maze-32-32-4 of ``benchmarks/mapf_families.py``: a maze of corridors four wide."""
+
+
+def test_the_units_that_set_the_makespan_go_first_in_a_dense_maze() -> None:
+    """100 random pairs on a maze with corridors four wide (``bench_crowd.py --map maze-32-32-4.map --random-pairs
+    100 --seed 2``): the last unit arrives at tick 106, within a tenth of the planner's makespan (105 timesteps).
+    Before the band of the critical units (``simcrowd.CRITICAL``) 134: a unit far from its goal, held back early,
+    kept the priority of its distance when it joined and was pushed to and fro at the junctions crossed by
+    streams."""
+    m = _board(MAZE)
+    ys, xs = np.nonzero(m.zones() >= 0)
+    rng = np.random.default_rng(2)
+    a = rng.choice(len(xs), 100, replace=False)
+    b = rng.choice(len(xs), 100, replace=False)
+    goals = np.array([(int(xs[i]), int(ys[i])) for i in b])
+    sim = Simulation(m, seed=2, crowd=True)
+    for i, g in zip(a, goals):
+        sim.add_unit((int(xs[i]), int(ys[i])), unit="walk", goal=(int(g[0]), int(g[1])), speed=LEPTONS_PER_CELL)
+    arrived = _arrival(sim, goals, 400)
+    assert arrived is not None and arrived <= 115  # 1.1 x 105
+    sim.check()

@@ -1413,7 +1413,8 @@ def _load_crowd() -> Any:
 
 class _CrowdRule:
     """The crowd rule's state (``wargrid._kernels.rts.simcrowd``): a lazy distance table row for each goal and
-    movement class of the vehicles (shared by the units with that goal), each unit's row and priority."""
+    movement class of the vehicles (shared by the units with that goal), each unit's row, priority and place in the
+    band of the critical units (``simcrowd.CRITICAL``)."""
 
     wide = False
     """Distances in int32 whatever the board's size (``lazy_tables`` takes uint16 below 65 000 cells): the
@@ -1431,6 +1432,7 @@ class _CrowdRule:
         self.urow = np.full(16, -1, dtype=np.int64)
         self.ukey = np.full(16, -1, dtype=np.int64)
         self.prio = np.zeros(16, dtype=np.float64)
+        self.band = np.zeros(16, dtype=np.int8)
         self.lz: LazyTables | None = None
         self.nbr: np.ndarray | None = None  # (class, padded cell, direction): the cell one step away
         self.gnode: np.ndarray | None = None  # the same graph over the tables' nodes (``_tiles``)
@@ -1445,7 +1447,7 @@ class _CrowdRule:
     def _grow(self, cap: int) -> None:
         if len(self.urow) >= cap:
             return
-        for name, fill in (("urow", -1), ("ukey", -1), ("prio", 0)):
+        for name, fill in (("urow", -1), ("ukey", -1), ("prio", 0), ("band", 0)):
             old = getattr(self, name)
             new = np.full(cap, fill, dtype=old.dtype)
             new[: len(old)] = old
@@ -1475,6 +1477,7 @@ class _CrowdRule:
             k = int(key[u])
             self.ukey[u] = k
             self.prio[u] = 0.0
+            self.band[u] = 0
             if k < 0:
                 self.urow[u] = -1
                 continue
@@ -1490,7 +1493,8 @@ class _CrowdRule:
         elif len(self.rows) > before:
             self._add_rows(before)
         assert self.lz is not None and self.nbr is not None and self.gnode is not None
-        return self.lz, self.nbr, self.gnode, self.node, self.urow, self.prio, self.occ_now, self.occ_next, self.detour
+        return (self.lz, self.nbr, self.gnode, self.node, self.urow, self.prio, self.band, self.occ_now, self.occ_next,
+                self.detour)
 
     def prepare(self, sim: "Simulation") -> None:
         """Build the movement classes' graphs now, if the board or the classes changed (a setup's cost: 20 ms for

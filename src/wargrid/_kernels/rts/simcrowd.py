@@ -45,7 +45,10 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   first, as LaCAM orders its agents; fixed, so the order of two units flips
   only when one has waited ``AGE`` ticks more); units sent to one cell
   together (a goal another member shares) count every tick, as PIBT does,
-  so the units nearest it settle first; a unit whose
+  so the units nearest it settle first; on a 4-connected board the members
+  on their way whose distance to go is within ``CRITICAL`` steps of the
+  largest (the band that sets the crowd's makespan) go first among those that
+  have waited as long, as the planner's agents do; a unit whose
   choice holds a standing member lends it its priority (that one chooses
   next, and may not take the lender's cell), and one left with no candidate
   makes its lender try its next one;
@@ -64,11 +67,12 @@ entry ladder, asking aside, trading places, attacking, waiting, replanning).
 A unit pushed off its route goes on by the table; left standing off its
 route, it is planned anew (``decide``).
 
-The bundle ``cz`` is ``(lz, nbr, gnode, node, urow, prio, occ_now, occ_next,
-detour)``: the lazy tables; ``nbr[cls, p, d]`` the padded cell one step from
+The bundle ``cz`` is ``(lz, nbr, gnode, node, urow, prio, band, occ_now,
+occ_next, detour)``: the lazy tables; ``nbr[cls, p, d]`` the padded cell one step from
 ``p`` for movement class ``cls`` (-1: none), ``gnode`` the same graph over the
 tables' nodes and ``node[p]`` cell ``p``'s node; ``urow[u]`` unit ``u``'s
-table row (-1: none); ``prio[u]`` its priority; two scratch arrays of one
+table row (-1: none); ``prio[u]`` its priority; ``band[u]`` its place in the
+band (``_critical_band``); two scratch arrays of one
 entry a padded cell, -1 everywhere (left so); ``detour``, the searched
 answers' lower bounds and answers summed (``WIDE_BUDGET``).
 """
@@ -182,6 +186,25 @@ goals (32 ticks). On 4-connected boards only, where a unit can pass another only
 nearer its goal: on square-8 and hex boards units go round each other diagonally (there it changed which cell
 a tank stepped to in the examples' bridge scenario and nothing measured). Measured on den520d (Moving AI, 3000
 random pairs) and the cave of ``bench_crowd.py`` (docs/design/kernels.md)."""
+
+
+CRITICAL = 4
+"""How many steps short of the largest distance to go among the members on their way a member's may be for it to
+be in the band that sets the crowd's makespan (4-connected boards, where every unit on its way is a member): those
+go first among the units that have waited as long, as the planner's agents do (``rts.crowd._CRITICAL``). Without
+it the priority's fraction (the distance when a unit joined, often a lower bound then) kept a unit held back early
+behind the units it met: on the dense mazes of the held-out families a unit 173 steps from its goal lost a hundred
+ticks pushed to and fro at a gap crossed by a stream, and the last units arrived 1.22-1.28 times the planner's
+makespan (maze-32-32-2 with 150 random pairs, maze-32-32-4 with 200); with the band 0.87-1.06, den520d's 3000
+pairs 503, 491, 506 against 565, 560, 569 (docs/design/kernels.md). A margin of 5 failed the passage test
+(``test_two_streams_meeting_head_on_in_a_passage_keep_right``, 44 ticks at seed 3), 3 made rooms with one-cell
+doors slower (room-32-32-4, 100 pairs, seeds 0..5: 414 ticks in sum against 396 without the band, 392 with 4);
+a margin of 10 left two units going to and fro for good (the one 20 steps out of 30 in the band, then not, as
+the other's distance changed by one): ``BAND_EXITS`` ends that."""
+
+BAND_EXITS = 4
+"""Times a unit may leave the band; after that it stays in it till it arrives: the band's changing membership is
+finite, so its order settles, and so does any going to and fro it started."""
 
 
 @helper
@@ -359,11 +382,43 @@ def _candidates(ui, u, p, r, dp, act, budget, lz, g, gn, node, mem, occ_now, occ
     return c
 
 
+@helper
+def _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey):
+    """The roots that set the crowd's makespan go first among those that have waited as long (``CRITICAL``):
+    rewrites ``rkey`` of the roots on their way (not of a group sent to one cell) as the whole part of their
+    priority plus half its fraction, plus a half for one in the band; ``band[u]``: whether unit ``u`` was in the
+    band at its last tick in the crowd (bit 0) and how many times it left it (the rest)."""
+    top = np.int64(-1)
+    for j in range(nroots):
+        i = roots[j]
+        if not shared[i] and dist0[i] < UNREACHABLE and dist0[i] > top:
+            top = dist0[i]
+    for j in range(nroots):
+        i = roots[j]
+        if shared[i]:
+            continue
+        u = mem[i]
+        b = np.int64(band[u])
+        exits = b // 2
+        crit = dist0[i] < UNREACHABLE and dist0[i] >= top - CRITICAL
+        if crit:
+            b = exits * 2 + 1
+        elif b % 2 == 1:  # leaving the band
+            exits += 1
+            b = exits * 2
+        if exits >= BAND_EXITS:
+            crit = True
+        band[u] = min(b, 127)
+        pu = prio[u]
+        frac = pu - np.floor(pu)
+        rkey[j] = -(np.floor((pu - frac) / AGE) + (frac + (1.0 if crit else 0.0)) * 0.5)
+
+
 @jit
 def crowd_pass(units, order, clock, topo, occ, out, cz):
     """Move the standing vehicles that are in each other's way, as one (see the module); returns how many moved."""
     ui, uf, pool, tcost, revealed = units
-    lz, nbr, gnode, node, urow, prio, occ_now, occ_next, detour = cz
+    lz, nbr, gnode, node, urow, prio, band, occ_now, occ_next, detour = cz
     rng = out[4]
     tick = clock[0]
     width, pw = topo[7], topo[8]
@@ -498,6 +553,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             nroots += 1
         elif ui[u, STATE] == ARRIVED:
             prio[u] = 0.0
+            band[u] = 0
     # the front rule (4-connected boards): a unit pushed aside (not on its way) keeps out of the way of a member on
     # its way that would step into its cell, not one cell further along that member's way: ahead of it, it was
     # pushed again at the next tick, and the next (a unit off its goal was driven 26 cells along a board's edge
@@ -547,6 +603,8 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         if ui[i, KIND] == VEHICLE and ui[i, TARGET] >= 0:
             occ_next[ui[i, TARGET]] = -1
     # PIBT, the highest priority first (ties: the tick's random order)
+    if ndir == 4:
+        _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey)
     rank = np.argsort(rkey[:nroots], kind="mergesort")
     st_agent = np.empty(m + 1, dtype=np.int64)
     st_pos = np.empty(m + 1, dtype=np.int64)
