@@ -103,6 +103,7 @@ def test_improving_never_makes_the_plan_worse() -> None:
     for objective in ("makespan", "sum_of_costs"):
         plan = plan_crowd(m, s, g, improve=0.3, objective=objective, seed=1)
         check_plan(m, s, g, plan)
+        assert plan.positions.shape == (plan.makespan + 1, 100, 2)
         first = (plan.first_makespan, plan.first_sum_of_costs)
         got = (plan.makespan, plan.sum_of_costs)
         if objective == "makespan":
@@ -542,6 +543,25 @@ def test_the_plan_does_not_depend_on_the_threads() -> None:
             crowd._cores = cores
     assert plans[0].complete and np.array_equal(plans[0].positions, plans[1].positions)
     assert plans[0].lower_bound_sum_of_costs == plans[1].lower_bound_sum_of_costs
+
+
+def test_positions_written_over_an_earlier_answer() -> None:
+    """A plan's cells gathered into the first rows of an earlier, longer answer (the planner's first plan, whose
+    memory is faulted in already): the same cells as a fresh gather; a longer plan or another crowd gets its own."""
+    from wargrid.rts.crowd import _Graph
+
+    graph = _Graph(Map(SquareGrid(5, 4)), None)
+    rng = np.random.default_rng(2)
+    first = rng.integers(0, 20, (6, 3))
+    earlier = graph.xy(first)
+    better = rng.integers(0, 20, (4, 3))
+    got = graph.xy(better, earlier)
+    assert got.shape == (4, 3, 2) and np.shares_memory(got, earlier)
+    cell = graph.cells[better]  # node v is cell y * 5 + x
+    assert got.tolist() == np.stack([cell % 5, cell // 5], axis=-1).tolist()
+    longer = rng.integers(0, 20, (7, 3))
+    assert not np.shares_memory(graph.xy(longer, earlier), earlier)
+    assert not np.shares_memory(graph.xy(rng.integers(0, 20, (2, 4)), earlier), earlier)
 
 
 def test_lazy_tables_look_at_little_of_a_large_board() -> None:
