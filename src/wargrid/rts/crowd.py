@@ -176,7 +176,8 @@ class _Graph:
             y, x = np.divmod(self.cells, self.width)
             self._xy = np.stack([x, y], axis=1).astype(np.int64)
         if within is not None and within.shape[0] >= nodes.shape[0] and within.shape[1:] == nodes.shape[1:] + (2,):
-            return np.take(self._xy, nodes, axis=0, out=within[:nodes.shape[0]])
+            # mode "clip" (every node is in range): with "raise", numpy gathers into a fresh buffer and copies
+            return np.take(self._xy, nodes, axis=0, out=within[:nodes.shape[0]], mode="clip")
         return np.take(self._xy, nodes, axis=0)
 
 
@@ -389,40 +390,39 @@ _OUT_SECONDS = 2e-8
 cells (``_Clock``; den520d's 3000 agents, 1.5 M agent-timesteps: docs/design/kernels.md, "The planner's time
 limit")."""
 
-_RELEASE_SECONDS = 1.5e-6
+_RELEASE_SECONDS = 2e-6
 """About how long the tables' memory takes to give back, a page faulted in since the call began (``_Clock``)."""
 
-_MARGIN_SECONDS = 0.002
+_MARGIN_SECONDS = 0.005
 """Time ``_Clock`` keeps besides: the result's record, the call's return."""
 
 _SLOWEST = 4.0
-"""The most ``_Clock`` scales its reserve by for a wall clock that ran slower than this thread's CPU."""
+"""The most ``_Clock`` scales its reserve by for a wall clock that ran slower than the process's CPU."""
 
 
 class _Clock:
     """When ``plan_crowd`` must stop searching to return by its deadline: the deadline less a reserve for what
     comes after, a plan's cells put out (``_OUT_SECONDS`` an agent and timestep) and the tables' memory given back
     (``_RELEASE_SECONDS`` a page faulted in since the call began), both times how much slower the wall clock has
-    run than this thread's CPU since the last ``mark`` (other processes on its core; at most ``_SLOWEST``), plus
-    ``_MARGIN_SECONDS``."""
+    run than the process's CPU (all its threads) since the last ``mark``: less than one core's worth, other
+    processes took the rest (at most ``_SLOWEST``); plus ``_MARGIN_SECONDS``."""
 
     __slots__ = ("deadline", "wall0", "cpu0", "faults0")
 
     def __init__(self, t0: float, limit: float) -> None:
         self.deadline = t0 + limit
-        self.wall0, self.cpu0, self.faults0 = t0, time.thread_time(), _faults()
+        self.wall0, self.cpu0, self.faults0 = t0, time.process_time(), _faults()
 
     def mark(self) -> None:
-        """Measure the wall clock against this thread's CPU from now on (a phase in which this thread works alone
-        begins)."""
-        self.wall0, self.cpu0 = time.perf_counter(), time.thread_time()
+        """Measure the wall clock against the process's CPU from now on (a new phase begins)."""
+        self.wall0, self.cpu0 = time.perf_counter(), time.process_time()
 
     def stop(self, cells: int) -> float:
         """When to stop with a plan of ``cells`` agents times timesteps to put out."""
         if math.isinf(self.deadline):
             return self.deadline
         now = time.perf_counter()
-        cpu = time.thread_time() - self.cpu0
+        cpu = time.process_time() - self.cpu0
         slow = min(_SLOWEST, max(1.0, (now - self.wall0) / cpu)) if cpu > 0.01 else 1.0
         work = cells * _OUT_SECONDS + (_faults() - self.faults0) * _RELEASE_SECONDS
         return self.deadline - slow * work - _MARGIN_SECONDS
