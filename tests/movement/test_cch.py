@@ -79,14 +79,17 @@ def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
 
 
 def _metric_holds(cp, f):
-    """``cp``'s metric equals a fresh customization of ``f``, and every middle gives its arc's weight."""
+    """``cp``'s metric equals a fresh customization of ``f`` (a symmetric one's single column: both ways' sum), and
+    every middle gives its arc's weight."""
     fresh = _metric(cp.structure, f)[0]
     mt, s = cp._middles(), cp.structure
-    assert np.array_equal(mt.inp, fresh.inp)
-    assert np.array_equal(mt.weight, fresh.weight)
+    one = (lambda x: x.sum(axis=1, keepdims=True)) if fresh.inp.shape[1] < mt.inp.shape[1] else (lambda x: x)
+    assert np.array_equal(one(mt.inp), fresh.inp)
+    assert np.array_equal(one(mt.weight), fresh.weight)
+    c1 = mt.weight.shape[1] - 1
     for a in range(s.up_head.shape[0]):
         u, x = int(s.tails[a]), int(s.up_head[a])
-        for d in range(2):
+        for d in range(c1 + 1):
             v = int(mt.middle[a, d])
             if not math.isfinite(mt.weight[a, d]):
                 continue
@@ -95,7 +98,7 @@ def _metric_holds(cp, f):
                 continue
             e, g = find_arc(v, u, s.up_first, s.up_head), find_arc(v, x, s.up_first, s.up_head)
             assert e >= 0 and g >= 0
-            got = mt.weight[e, 1] + mt.weight[g, 0] if d == 0 else mt.weight[g, 1] + mt.weight[e, 0]
+            got = mt.weight[e, c1] + mt.weight[g, 0] if d == 0 else mt.weight[g, 1] + mt.weight[e, 0]
             assert got == mt.weight[a, d]
 
 
@@ -177,19 +180,19 @@ def _customized_by_hand(s, inp):
     below = [[] for _ in range(n)]
     for (v, u) in arc:
         below[u].append(v)
-    slot = s.arc_slot
-    w = [[float(inp[slot[a], d]) if slot[a] >= 0 else INF for d in range(2)] for a in range(slot.shape[0])]
+    slot, c1 = s.arc_slot, inp.shape[1] - 1  # (one column: a symmetric metric, both ways' sum)
+    w = [[float(inp[slot[a], d & c1]) if slot[a] >= 0 else INF for d in range(2)] for a in range(slot.shape[0])]
     mid = [[-1, -1] for _ in range(slot.shape[0])]
     for u in range(n):
         for v in sorted(below[u]):
             b = arc[v, u]
             for x in [int(h) for h in s.up_head[s.up_first[v]:s.up_first[v + 1]] if h > u]:
                 a, a2 = arc[u, x], arc[v, x]
-                if w[b][1] + w[a2][0] < w[a][0]:
-                    w[a][0], mid[a][0] = w[b][1] + w[a2][0], v
-                if w[a2][1] + w[b][0] < w[a][1]:
-                    w[a][1], mid[a][1] = w[a2][1] + w[b][0], v
-    return np.array(w), np.array(mid)
+                if w[b][c1] + w[a2][0] < w[a][0]:
+                    w[a][0], mid[a][0] = w[b][c1] + w[a2][0], v
+                if w[a2][c1] + w[b][0] < w[a][1]:
+                    w[a][1], mid[a][1] = w[a2][c1] + w[b][0], v
+    return np.array(w)[:, :c1 + 1], np.array(mid)[:, :c1 + 1]
 
 
 @settings(max_examples=15, deadline=None)
@@ -539,11 +542,11 @@ def test_unpack_refuses_a_query_that_found_no_arcs() -> None:
     st, sc, arcs, mt = cp.structure, cp._scratch(), cp._arcs(), cp._middles()
     cost, meet, nf, nb = kernels.query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, cp._tree,
                                        arcs.by_depth, arcs.low, sc.cs, sc.ct, sc.df, sc.db, sc.pf, sc.pb)
-    assert cost == 7.0 and meet >= 0 and nf + nb >= 1
+    assert cost == 14.0 and meet >= 0 and nf + nb >= 1  # symmetric (one column): both ways' sum
     args = (sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
             st.arc_slot, True, st.cell_of, g.topology.pw)
     xy, walked, zero = kernels.unpack(int(st.rank_of[s]), nf, nb, *args)
-    assert walked == 7.0 and xy.shape == (8, 2) and not zero and xy[0].tolist() == [0, 0] and xy[-1].tolist() == [4, 3]
+    assert walked == 14.0 and xy.shape == (8, 2) and not zero and xy[0].tolist() == [0, 0] and xy[-1].tolist() == [4, 3]
     with pytest.raises(ValueError, match="found no arcs"):
         kernels.unpack(int(st.rank_of[s]), 0, 0, *args)
 
@@ -610,3 +613,91 @@ def test_query_arcs_with_keys_find_the_paths_the_plain_costs_do():
     assert np.array_equal(table, cp.table(f, ids[:40], ids[40:90]))
     cp._fast = keyed
     _check(g, c, None, cp, f)
+
+
+def _symmetric_edges(g, e):
+    """``e`` with every step's edge cost copied to the step back (a river costs as much either way)."""
+    out = e.copy()
+    for c in g.cells():
+        for s in g.steps(c):
+            back = [b.direction for b in g.steps(s.cell) if b.cell == c]
+            for d in back:
+                out[s.cell[1], s.cell[0], d] = out[c[1], c[0], s.direction]
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(board=boards(max_side=7), data=st.data())
+def test_symmetric_steps_keep_one_weight_an_arc_and_answer_as_dijkstra(board, data):
+    # steps whose costs differ both ways only by the cells they enter (hex, 4-direction and staggered boards, edge
+    # costs the same either way): one column, both ways' sum; every answer Dijkstra's after cell edits (they keep it)
+    # and after an edge cost made one-way (no longer symmetric: two columns, customized again)
+    g, cost, e = board
+    e = None if e is None else _symmetric_edges(g, e)
+    cp = customized(g, costs_of(g, cost, e))
+    square8 = isinstance(g, SquareGrid) and g.diagonal
+    assert cp.metric.weight.shape[1] == (2 if square8 and cp.metric.weight.shape[1] == 2 else 1)
+    if data.draw(st.booleans()):
+        cp.build_query_arcs()
+    _check(g, cost, e, cp, costs_of(g, cost, e))
+    cells = list(g.cells())
+    cost = cost.copy()
+    for c in data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3)):
+        cost[c[1], c[0]] = data.draw(st.sampled_from([1.0, 2.0, 0.5, INF]))
+    _check(g, cost, e, cp, costs_of(g, cost, e))
+    c = data.draw(st.sampled_from(cells))
+    e = np.zeros((g.height, g.width, g.ndir)) if e is None else e.copy()
+    steps = [s for s in g.steps(c) if np.isfinite([cost[c[1], c[0]], cost[s.cell[1], s.cell[0]], e[c[1], c[0], s.direction]]).all()]
+    if steps:
+        e[c[1], c[0], steps[0].direction] += 4.0  # one way only (two columns, unless a parallel step keeps the least)
+        _check(g, cost, e, cp, costs_of(g, cost, e))
+        fresh = _metric(cp.structure, cp.costs)[0]
+        assert fresh.weight.shape[1] == 2 or g.wrap_x
+        assert cp.metric.weight.shape == fresh.weight.shape and np.array_equal(cp.metric.weight, fresh.weight)
+
+
+def test_symmetric_metrics_by_hand_hex_square4_and_square8():
+    # literal distances: entering a cell costs its own cost, so the way there and the way back differ by the ends'
+    # cells; a river between columns 1 and 2 costs 0.5 either way
+    g = SquareGrid(4, 1)
+    f = CostField.from_arrays(g, np.array([[1.0, 2.0, 3.0, 4.0]]))
+    cp = customized(g, f)
+    t = g.topology
+    ids = np.array([t.padded_id(x, 0) for x in range(4)], dtype=np.int64)
+    assert cp.metric.weight.shape[1] == 1 and cp.metric.inp.dtype == np.float32
+    assert cp.distance(f, ids[0], ids[3]) == 9.0 and cp.distance(f, ids[3], ids[0]) == 6.0
+    assert cp.path(f, ids[3], ids[0]).cost == 6.0 and cp.path(f, ids[0], ids[3]).cells == [(0, 0), (1, 0), (2, 0), (3, 0)]
+    assert cp.table(f, ids[[0, 3]], ids[[3, 0]]).tolist() == [[9.0, 0.0], [0.0, 6.0]]
+    e = np.zeros((1, 4, 4))
+    e[0, 1, 0] = e[0, 2, 2] = 0.5  # east from column 1, west from column 2 (square-4 directions: E, N, W, S)
+    river = CostField.from_arrays(g, np.array([[1.0, 2.0, 3.0, 4.0]]), e)
+    assert cp.distance(river, ids[0], ids[3]) == 9.5 and cp.distance(river, ids[3], ids[0]) == 6.5
+    assert cp.metric.weight.shape[1] == 1  # the river is symmetric: the edit kept one column
+    h = HexGrid(3, 2)
+    c = np.array([[1.0, 3.0, 2.0], [0.5, 1.0, 4.0]])
+    hp = customized(h, CostField.from_arrays(h, c))
+    a, b = h.topology.padded_id(0, 0), h.topology.padded_id(2, 0)
+    assert hp.metric.weight.shape[1] == 1
+    assert hp.distance(hp.costs, a, b) == 5.0 and hp.distance(hp.costs, b, a) == 4.0  # via (1, 0): 3 + 2, 3 + 1
+    g8 = SquareGrid(4, 3, diagonal=True)
+    c8 = np.array([[1.0, 2.0, 1.0, 1.0], [1.0, 1.0, 3.0, 1.0], [2.0, 1.0, 1.0, 1.0]])
+    p8 = customized(g8, CostField.from_arrays(g8, c8))
+    assert p8.metric.weight.shape[1] == 2  # diagonals cost sqrt(2) times the cell entered: not symmetric so
+    want = dijkstra(g8, c8, [(0, 0)], None)
+    assert _close(p8.distance(p8.costs, g8.topology.padded_id(0, 0), g8.topology.padded_id(3, 2)), want[(3, 2)])
+
+
+def test_a_symmetric_class_pickles_and_its_path_costs_are_the_walks_own_sums():
+    # costs that are no whole quanta (float64 weights): a path's cost is the walk's own sum, bit for bit
+    g = HexGrid(9, 7)
+    rng = np.random.default_rng(5)
+    c = rng.choice([0.1, 0.3, 0.7, 1.1, INF], size=(7, 9), p=[0.3, 0.3, 0.2, 0.1, 0.1])
+    f = CostField.from_arrays(g, c)
+    cp = customized(g, f)
+    assert cp.metric.weight.shape[1] == 1 and cp.metric.weight.dtype == np.float64
+    again = pickle.loads(pickle.dumps(cp))
+    assert again.metric.weight.shape[1] == 1 and again.bytes == cp.bytes
+    _check(g, c, None, again, f)
+    again.build_query_arcs()
+    assert again._fast.bwd is again._fast.fwd and again.bytes < cp.bytes + 2 * cp.metric.weight.nbytes + 10 * cp.arcs
+    _check(g, c, None, again, f)

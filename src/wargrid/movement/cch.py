@@ -79,7 +79,8 @@ class Structure(NamedTuple):
 
 
 class Metric(NamedTuple):
-    """One cost field's weights on a ``Structure``: ``(arcs, 2)`` arrays, column 0 upward, column 1 downward.
+    """One cost field's weights on a ``Structure``: ``(arcs, 2)`` arrays, column 0 upward, column 1 downward; or
+    ``(arcs, 1)``, both ways' sum, where the steps are symmetric up to the cells' costs (``_symmetric``).
 
     The weights are ``float32`` where that is exact (``_exact32``: every step weight a whole multiple of a
     power of two small enough that no path's sum rounds), else ``float64``; ``inp`` and ``weight`` share
@@ -201,42 +202,51 @@ def _exact32(values: npt.NDArray[np.float64], nodes: int) -> tuple[float, float,
 
 
 def _fits32(values: npt.NDArray[np.float64], quantum: float, limit: float) -> bool:
-    """Whether new step weights ``values`` keep a ``float32`` metric of ``_exact32``'s ``(quantum, limit)``
-    exact."""
-    finite = values[np.isfinite(values)]
-    if finite.size == 0:
-        return True
-    scaled = finite / quantum
-    return bool(float(finite.min()) >= 0.0 and float(finite.max()) <= limit and np.array_equal(scaled, np.floor(scaled)))
+    """Whether new step weights ``values`` keep a ``float32`` metric of ``_exact32``'s ``(quantum, limit)`` exact."""
+    q = values[np.isfinite(values)] / quantum
+    return bool(q.size == 0 or (q.min() >= 0.0 and q.max() * quantum <= limit and np.array_equal(q, np.floor(q))))
+
+
+def _symmetric(st: Structure, cell: npt.NDArray[np.float64], arcs: npt.NDArray[Any], up: npt.NDArray[np.float64],
+               dn: npt.NDArray[np.float64]) -> bool:
+    """Whether arcs ``arcs`` of input weights ``up`` and ``dn`` are symmetric up to the cells' costs ``cell``: each
+    way's weight less the cost of the cell it enters the same, ``inf`` both ways or neither (a hex or 4-direction
+    board whose edge costs are the same both ways). Then, with ``s = up + dn``, a path's cost is ``(sum of s +
+    cell[goal] - cell[start]) / 2`` (the cells' halves are a potential): one weight an arc serves both ways."""
+    fin = np.isfinite(up)
+    a = arcs[fin]
+    return bool(np.array_equal(fin, np.isfinite(dn)) and np.array_equal(
+        up[fin] - cell[st.cell_of[st.up_head[a]]], dn[fin] - cell[st.cell_of[st.tails[a]]]))
 
 
 def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float, float]]:
-    """A class's customized metric and its ``float32`` bounds (``_exact32``; ``(0.0, 0.0, 0.0)``: ``float64``)."""
+    """A class's customized metric (one column where ``_symmetric``) and its ``float32`` bounds (``_exact32``;
+    ``(0.0, 0.0, 0.0)``: ``float64``)."""
     k = _k()
-    steps = k.step_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle)
-    exact = _exact32(steps, int(st.parent.shape[0]))
+    inp = np.empty((int(st.arc_slot.max(initial=-1)) + 1, 2))
+    k.input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, st.arc_slot, inp)
+    if _symmetric(st, costs.cell, np.flatnonzero(st.arc_slot >= 0), inp[:, 0], inp[:, 1]):
+        inp = inp.sum(axis=1, keepdims=True)
+    exact = _exact32(inp.ravel(), int(st.parent.shape[0]))
     if exact[1]:
-        mt = _customize(st, steps, np.dtype(np.float32))
+        mt = _customize(st, inp.astype(np.float32))
         if not exact[2] or float(np.max(mt.weight, where=np.isfinite(mt.weight), initial=0.0)) < exact[2]:
             return mt, exact
-    return _customize(st, steps, np.dtype(np.float64)), (0.0, 0.0, 0.0)
+    return _customize(st, inp), (0.0, 0.0, 0.0)
 
 
-def _customize(st: Structure, steps: npt.NDArray[np.float64], dtype: np.dtype[Any]) -> Metric:
-    """The metric of board step weights ``steps`` (``_kernels.movement.cch.step_weights``) in ``dtype``, its
-    middles not yet made (``_with_middles``). Each of two threads customizes its half of the first cut (no arc
-    joins them; ``_kernels.movement.cch.customize``), then relaxes the lower triangles whose lowest node is in
-    its half for the arcs of the ranks above both halves (the second thread into a copy, merged by the least
-    weight); then the triangles among the ranks above are relaxed on one thread."""
+def _customize(st: Structure, inp: npt.NDArray[Any]) -> Metric:
+    """The metric of input weights ``inp`` (``Metric.inp``) in their dtype, its middles not yet made (``_with_middles``).
+    Each of two threads customizes its half of the first cut (no arc joins them; ``_kernels.movement.cch.customize``),
+    then relaxes the lower triangles whose lowest node is in its half for the arcs of the ranks above both halves
+    (the second thread into a copy, merged by the least weight); then those among the ranks above, on one thread."""
     k = _k()
     a, b = (int(x) for x in st.parts)
     m = int(st.parent.shape[0])
-    inp = np.empty((int(st.arc_slot.max(initial=-1)) + 1, 2), dtype=dtype)
-    k.input_weights(st.step_code, steps, st.arc_slot, inp)
-    weight = _fresh((int(st.up_head.shape[0]), 2), dtype)
+    weight = _fresh((int(st.up_head.shape[0]), inp.shape[1]), inp.dtype)
     s = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, weight)
     top = int(st.up_first[b])
-    top_w = np.full((weight.shape[0] - top, 2), np.inf, dtype=dtype)
+    top_w = np.full((weight.shape[0] - top, inp.shape[1]), np.inf, dtype=inp.dtype)
 
     def second() -> None:
         k.customize(a, b, 0, m, *s, weight, 0, inp, st.arc_slot, True)
@@ -362,9 +372,11 @@ class CustomizedPaths:
         fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
         q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0
+        ways = [fwd, bwd][:w.shape[1]]  # (a symmetric metric's serve both ways)
         if h <= 1 << 16:  # heads as depths (2 bytes a query arc); keys: the weights' quanta times 2 ** 16 (exact)
-            fwd, bwd = ((f, hd.astype(np.uint16), wt * np.float32(low / q) if low else wt) for f, hd, wt in (fwd, bwd))
-        self._fast = QueryArcs(fwd, bwd, fa, ba, True, not ties or w.dtype != np.float32, low, q / low if low else 1.0)
+            ways = [(f, hd.astype(np.uint16), wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
+        self._fast = QueryArcs(ways[0], ways[-1], fa, ba if w.shape[1] == 2 else fa, True,
+                               not ties or w.dtype != np.float32, low, q / low if low else 1.0)
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
 
@@ -429,7 +441,7 @@ class CustomizedPaths:
         fast = self._fast
         arcs = [] if fast is None else [*fast.fwd, *fast.bwd, fast.fwd_arc, fast.bwd_arc]
         down = [] if self._down is None else [self._down]
-        return sum(int(a.nbytes) for a in [*self.metric, *arcs, *down])
+        return sum(int(a.nbytes) for a in {id(a): a for a in [*self.metric, *arcs, *down]}.values())  # (both ways': once)
 
     @property
     def arcs(self) -> int:
@@ -451,16 +463,18 @@ class CustomizedPaths:
                 st, k = self.structure, _k()
                 self.metric = mt = _with_middles(st, self.metric)  # the partial customization keeps them
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
-                                           costs.topology.kernel_bundle, mt.inp, st.arc_slot)
+                                           costs.topology.kernel_bundle, st.cell_of, st.tails, st.up_head)
+                asym = mt.inp.shape[1] == 1 and not _symmetric(st, costs.cell, arcs, new[0], new[1])
+                new = new.sum(axis=0, keepdims=True) if mt.inp.shape[1] == 1 else new
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
                     self._exact, self._down = (0.0, 0.0, 0.0), None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), partial(np.zeros, dtype=np.uint8), keep=1)
-                _, self._heap, _, top = k.update(arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc,
-                                                 st.tails, _down_tails(st), mt.inp, st.arc_slot, mt.weight,
-                                                 self._edits_ready(), mt.middle, self._heap, queued)
-                if mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]:  # (the others were)
-                    self.metric, self._exact = _metric(st, costs)  # a weight may have rounded: again, float64
+                _, self._heap, _, top = (0, self._heap, 0, 0.0) if asym else k.update(
+                    arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, _down_tails(st),
+                    mt.inp, st.arc_slot, mt.weight, self._edits_ready(), mt.middle, self._heap, queued)
+                if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
+                    self.metric, self._exact = _metric(st, costs)  # no longer symmetric, or a weight may have rounded
                     self._down = None
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
@@ -490,7 +504,7 @@ class CustomizedPaths:
             return fast
         st, w = self.structure, self.metric.weight
         none = np.empty(0, dtype=np.int32)
-        return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, 1]), none, none, False,
+        return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, -1]), none, none, False,
                          True, 0.0, 1.0)
 
     def _slow(self, seconds: float) -> None:
@@ -528,7 +542,10 @@ class CustomizedPaths:
     def distance(self, costs: CostField, s: int, t: int) -> float:
         """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
         (cost, meet, _, _), arcs = self._query(costs, s, t, False)
-        return float(cost) * arcs.unit if meet >= 0 else float("inf")
+        d = float(cost) * arcs.unit if meet >= 0 else math.inf
+        if self.metric.inp.shape[1] == 1 and 0.0 < d < math.inf:  # symmetric: both ways' sums (``_symmetric``)
+            d = float((d + costs.cell[t] - costs.cell[s]) / 2)
+        return d
 
     def path(self, costs: CostField, s: int, t: int, grid: Grid | None = None) -> Path | None:
         """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable); ``grid``: the
@@ -538,6 +555,12 @@ class CustomizedPaths:
             return None
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             xy = _cut_loops(xy)
+        if self.metric.inp.shape[1] == 1:  # symmetric: both ways' sum and the ends' cells, where those are whole half
+            cs, ct, h = float(costs.cell[s]), float(costs.cell[t]), self._exact[0] / 2  # quanta (exact), else the walk
+            if arcs.walk or not (h and (cs / h).is_integer() and (ct / h).is_integer()):
+                pw, arcs = costs.topology.pw, arcs._replace(walk=True)
+                walked = _k().walk_cost((xy[:, 1] + 1) * pw + xy[:, 0] + 1, costs.cell, costs.edge, costs.topology.kernel_bundle)
+            cost, arcs = (cost * arcs.unit + ct - cs) / 2, arcs._replace(unit=1.0)
         return Path.of_xy(xy, float(walked if arcs.walk else cost * arcs.unit), costs.unit, grid)
 
     def table(self, costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64]:
@@ -550,6 +573,9 @@ class CustomizedPaths:
         if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
         out *= arcs.unit
+        if self.metric.inp.shape[1] == 1:  # symmetric: both ways' sums (``_symmetric``; > 0: the ends' costs finite)
+            r, c = np.nonzero((out > 0.0) & (out < np.inf))
+            out[r, c] = (out[r, c] + costs.cell[tgt[c]] - costs.cell[src[r]]) / 2
         return out
 
 

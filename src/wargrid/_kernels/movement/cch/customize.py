@@ -2,9 +2,11 @@
 
 A metric holds, per arc, ``w[a, 0]`` (tail -> head) and ``w[a, 1]`` (head -> tail) from the input weights ``inp``,
 and once a path or edit needs them the middle node of the lower triangle that gave each (``-1``: the board's own
-step). Customization relaxes every lower triangle ``w < u < x`` in increasing ``u``; a partial customization
-recomputes only the arcs whose lower triangles changed, in increasing arc id (which is increasing tail), so each arc
-is final before the arcs above it read it.
+step); a symmetric metric (``movement.cch._symmetric``) holds one column, both ways' sum: the kernels read column
+``c1 = w.shape[1] - 1`` for the way down and skip its relaxations where that is column 0. Customization relaxes every
+lower triangle ``w < u < x`` in increasing ``u``; a partial customization recomputes only the arcs whose lower
+triangles changed, in increasing arc id (which is increasing tail), so each arc is final before the arcs above it
+read it.
 """
 
 from __future__ import annotations
@@ -35,29 +37,18 @@ def _step_weight(p, d, cell, edge, has_edge, tb):
 
 
 @jit
-def step_weights(code, cell, edge, tb):
-    """Every board step's weight (``p * ndir + d``; ``inf`` where no step, or where the step has no arc)."""
-    ndir = topo_info(tb.info)[0]
-    out = np.full(code.shape[0], INF)
-    has_edge = edge.shape[0] > 0
-    for e in range(code.shape[0]):
-        if code[e] >= 0:
-            out[e] = _step_weight(e // ndir, e % ndir, cell, edge, has_edge, tb)
-    return out
-
-
-@jit
-def input_weights(code, steps, slot, inp):
-    """The steps' weights ``steps`` (``step_weights``) into ``inp`` (``(rows, 2)``: upward, downward, of the
-    metric's dtype; arc ``a``'s row is ``slot[a]``, kept for the arcs that are board steps), ``inf`` where no
+def input_weights(code, cell, edge, tb, slot, inp):
+    """Every board step's weight (step ``p * ndir + d``, of arc ``code[e] >> 1``) into ``inp`` (``(rows, 2)``:
+    upward, downward; arc ``a``'s row is ``slot[a]``, kept for the arcs that are board steps), ``inf`` where no
     step."""
+    ndir = topo_info(tb.info)[0]
+    has_edge = edge.shape[0] > 0
     inp[:] = INF
     for e in range(code.shape[0]):
         c = code[e]
         if c >= 0:
             r = slot[c >> 1]
-            if steps[e] < inp[r, c & 1]:
-                inp[r, c & 1] = steps[e]
+            inp[r, c & 1] = min(inp[r, c & 1], _step_weight(e // ndir, e % ndir, cell, edge, has_edge, tb))
 
 
 @helper
@@ -87,6 +78,7 @@ def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tail
     ub = np.uint64(base)
     lo_arc = up_first[first]
     hi_arc = up_first[last]
+    c1 = w.shape[1] - 1
     for u in range(lo, hi):
         for a in range(up_first[u], up_first[u + 1]):
             ua = np.uint64(a)
@@ -94,7 +86,7 @@ def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tail
             if fresh:
                 r = slot[ua]
                 out_w[ua - ub, 0] = inp[r, 0] if r >= 0 else INF
-                out_w[ua - ub, 1] = inp[r, 1] if r >= 0 else INF
+                out_w[ua - ub, c1] = inp[r, c1] if r >= 0 else INF
         start = down_first[u]
         end = down_first[u + 1]
         if first > 0:
@@ -104,14 +96,15 @@ def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tail
                 break  # v >= last
             b = np.uint64(down_arc[e])  # (v, u)
             bu = w[b, 0]
-            bd = w[b, 1]
+            bd = w[b, c1]
             if not (bu < INF or bd < INF):
                 continue
             stop = np.uint64(up_first[tails[b] + 1])
             for a2 in range(b + one, stop):  # (v, x), x > u
                 a = np.uint64(pos[np.uint64(up_head[a2])])  # (u, x)
                 out_w[a, 0] = min(bd + w[a2, 0], out_w[a, 0])  # u -> v -> x
-                out_w[a, 1] = min(w[a2, 1] + bu, out_w[a, 1])  # x -> v -> u
+                if c1:
+                    out_w[a, 1] = min(w[a2, 1] + bu, out_w[a, 1])  # x -> v -> u
 
 
 @jit
@@ -120,20 +113,21 @@ def middles(lo, hi, up_first, up_head, down_first, down_arc, tails, w, inp, slot
     the input gives the weight (or none does), else the first lower triangle's node ``v``, in increasing ``v``,
     whose sum is the weight (the triangle that first gave it in ``customize``'s order)."""
     pos = np.empty(up_first.shape[0] - 1, dtype=np.uint32)
+    c1 = w.shape[1] - 1
     for u in range(lo, hi):
         todo = 0
         for a in range(np.uint64(up_first[u]), np.uint64(up_first[u + 1])):
             pos[np.uint64(up_head[a])] = np.uint32(a)
-            for d in range(2):
+            for d in range(c1 + 1):
                 mid[a, d] = -1 if not w[a, d] < INF or (slot[a] >= 0 and inp[slot[a], d] == w[a, d]) else -2
                 todo += mid[a, d] == -2
         for e in range(down_first[u], down_first[u + 1]):
             b = np.uint64(down_arc[e])  # (v, u)
-            if todo > 0 and (w[b, 0] < INF or w[b, 1] < INF):
+            if todo > 0 and (w[b, 0] < INF or w[b, c1] < INF):
                 for a2 in range(b + np.uint64(1), np.uint64(up_first[tails[b] + 1])):  # (v, x), x > u
                     a = np.uint64(pos[np.uint64(up_head[a2])])  # (u, x)
-                    for d in range(2):  # u -> v -> x, x -> v -> u
-                        if mid[a, d] == -2 and w[b, 1 - d] + w[a2, d] == w[a, d]:
+                    for d in range(c1 + 1):  # u -> v -> x, x -> v -> u
+                        if mid[a, d] == -2 and w[b, (1 - d) & c1] + w[a2, d] == w[a, d]:
                             mid[a, d] = tails[b]
                             todo -= 1
 
@@ -143,8 +137,9 @@ def _perfect_arc(b, pos, up_first, up_head, tails, w, keep, ties):
     """The upper and intermediate triangles of arc ``b = (v, u)`` (unsigned; ``pos[x]``: ``u``'s arc to ``x``,
     final)."""
     v = tails[b]
+    c = w.shape[1] - 1
     bu = w[b, 0]
-    bd = w[b, 1]
+    bd = w[b, c]
     kb = keep[b]
     one = np.uint64(1)
     a2 = b + one
@@ -152,15 +147,15 @@ def _perfect_arc(b, pos, up_first, up_head, tails, w, keep, ties):
     while a2 < stop:  # (v, x), x > u
         a = np.uint64(pos[np.uint64(up_head[a2])])  # (u, x): final
         au = w[a, 0]
-        ad = w[a, 1]
+        ad = w[a, c]
         c0 = w[a2, 0]
-        c1 = w[a2, 1]
+        c1 = w[a2, c]
         s = bu + au  # v -> u -> x
         if s < c0 or (ties and s == c0):
             w[a2, 0] = s
             keep[a2] &= 2
         s = ad + bd  # x -> u -> v
-        if s < c1 or (ties and s == c1):
+        if c and (s < c1 or (ties and s == c1)):
             w[a2, 1] = s
             keep[a2] &= 1
         s = c0 + ad  # v -> x -> u
@@ -168,12 +163,12 @@ def _perfect_arc(b, pos, up_first, up_head, tails, w, keep, ties):
             bu = s
             kb &= 2
         s = au + c1  # u -> x -> v
-        if s < bd or (ties and s == bd):
+        if c and (s < bd or (ties and s == bd)):
             bd = s
             kb &= 1
         a2 += one
     w[b, 0] = bu
-    w[b, 1] = bd
+    w[b, c] = bd if c else bu
     keep[b] = kb
 
 

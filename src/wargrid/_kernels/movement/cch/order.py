@@ -13,6 +13,7 @@ import numpy as np
 
 from ..._jit import helper, jit
 from ..steps import step_to, unpack_topo
+from .customize import _first_from
 
 
 @jit
@@ -232,18 +233,8 @@ def down_lists(up_first, up_head):
 @helper
 def find_arc(u, x, up_first, up_head):
     """The arc ``(u, x)`` (``u < x``) by binary search in ``u``'s sorted list, ``-1`` if none."""
-    lo = up_first[u]
-    hi = up_first[u + 1]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        h = up_head[mid]
-        if h < x:
-            lo = mid + 1
-        elif h > x:
-            hi = mid
-        else:
-            return mid
-    return -1
+    e = _first_from(x, up_first[u], up_first[u + 1], up_head)
+    return e if e < up_first[u + 1] and up_head[e] == x else -1
 
 
 @jit

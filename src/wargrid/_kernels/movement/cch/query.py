@@ -185,10 +185,10 @@ def depths(parent):
 def query_arcs(up_first, up_head, tails, w, keep, depth):
     """A class's query arcs after ``perfect``: ``(fwd, bwd, fwd_arc, bwd_arc)``, the kept arc directions as
     ``(first, head, weight)`` per node (``query``'s form, heads as their ``depth``) and each one's arc id
-    (``unpack``'s)."""
+    (``unpack``'s); a symmetric metric's (one column) serve both ways."""
     m = up_first.shape[0] - 1
     out = []
-    for dr in range(2):
+    for dr in range(w.shape[1]):
         first = np.zeros(m + 1, dtype=np.int64)
         k = np.count_nonzero(((keep & (1 << dr)) != 0) & (w[:, dr] < INF))
         head = np.empty(k, dtype=np.int32)
@@ -204,7 +204,7 @@ def query_arcs(up_first, up_head, tails, w, keep, depth):
                     k += 1
             first[u + 1] = k
         out.append((first, head, wt, arc))
-    return (out[0][0], out[0][1], out[0][2]), (out[1][0], out[1][1], out[1][2]), out[0][3], out[1][3]
+    return (out[0][0], out[0][1], out[0][2]), (out[-1][0], out[-1][1], out[-1][2]), out[0][3], out[-1][3]
 
 
 @helper
@@ -247,8 +247,8 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
             tree = np.concatenate((tree[:n], np.empty((n + 4 * (hi - lo), 5), dtype=np.int64)))
         if hi - lo >= wmid.shape[0]:
             wmid = np.empty(2 * (hi - lo) + 1, dtype=np.int64)
-        for j in range(lo, hi):  # the middles
-            wmid[j - lo] = mid[tree[j, 0], tree[j, 1]]
+        for j in range(lo, hi):  # the middles (a symmetric metric's one column serves both ways)
+            wmid[j - lo] = mid[tree[j, 0], tree[j, 1] & (mid.shape[1] - 1)]
         touched = 0
         for j in range(lo, hi):  # the middles' arc lists: their bounds (misses that overlap), then their heads
             wm = wmid[j - lo]
@@ -314,7 +314,7 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
         out[i + 1, 0] = p % pw - 1
         out[i + 1, 1] = p // pw - 1
         if walk:
-            wa = inp[slot[a], dr]
+            wa = inp[slot[a], dr & (inp.shape[1] - 1)]
             cost += wa
             zero |= wa == 0.0
     return out, cost, zero

@@ -34,8 +34,9 @@ def _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
     """Arc ``a = (u, x)``'s weights from its input (row ``slot[a]`` of ``inp``, ``inf`` where ``-1``) and its
     lower triangles ``v`` (the nodes of both down runs, intersected by galloping); returns whether they changed."""
     r = slot[a]
+    c1 = w.shape[1] - 1  # (one column, symmetric: both sums the same)
     bu = inp[r, 0] if r >= 0 else INF
-    bd = inp[r, 1] if r >= 0 else INF
+    bd = inp[r, c1] if r >= 0 else INF
     mu = -1
     md = -1
     i = down_first[u]
@@ -50,19 +51,19 @@ def _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
         elif tx < tu:
             j = _gallop(tu, j + 1, jend, dtail)
         else:  # the lower triangle tu: entries i = (tu, u), j = (tu, x)
-            if wd[i, 1] + wd[j, 0] < bu:
-                bu = wd[i, 1] + wd[j, 0]
+            if wd[i, c1] + wd[j, 0] < bu:
+                bu = wd[i, c1] + wd[j, 0]
                 mu = tu
-            if wd[j, 1] + wd[i, 0] < bd:
-                bd = wd[j, 1] + wd[i, 0]
+            if wd[j, c1] + wd[i, 0] < bd:
+                bd = wd[j, c1] + wd[i, 0]
                 md = tu
             i += 1
             j += 1
-    same = bu == w[a, 0] and bd == w[a, 1]
+    same = bu == w[a, 0] and bd == w[a, c1]
     w[a, 0] = bu
-    w[a, 1] = bd
+    w[a, c1] = bd
     mid[a, 0] = mu
-    mid[a, 1] = md
+    mid[a, c1] = md
     return not same
 
 
@@ -85,8 +86,7 @@ def down_copy(up_first, up_head, down_first, w, wd):
         for a in range(up_first[v], up_first[v + 1]):
             p = fill[up_head[a]]
             fill[up_head[a]] = p + 1
-            wd[p, 0] = w[a, 0]
-            wd[p, 1] = w[a, 1]
+            wd[p, :] = w[a, :]
 
 
 @jit
@@ -149,16 +149,16 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
 
     ``heap`` (int64, grown when short: the one returned) and ``queued`` (uint8 a arc, all zero; left zero) are scratch.
     """
+    c1 = w.shape[1] - 1  # (one column, symmetric: the way down is column 0, its bit 2)
     falls = True
     for i in range(changed.shape[0]):
         r = slot[changed[i]]
-        falls = falls and new_inp[0, i] <= inp[r, 0] and new_inp[1, i] <= inp[r, 1]
+        falls = falls and new_inp[0, i] <= inp[r, 0] and new_inp[c1, i] <= inp[r, c1]
     nh = 0
     for i in range(changed.shape[0]):
         a = changed[i]
-        inp[slot[a], 0] = new_inp[0, i]
-        inp[slot[a], 1] = new_inp[1, i]
-        bits = _lower(a, 0, new_inp[0, i], -1, w, mid) | _lower(a, 1, new_inp[1, i], -1, w, mid) if falls else 1
+        inp[slot[a], :] = new_inp[:, i]
+        bits = _lower(a, 0, new_inp[0, i], -1, w, mid) | _lower(a, c1, new_inp[c1, i], -1, w, mid) if falls else 1
         if bits and not queued[a]:
             heap, nh = _pushed(heap, nh, a)
         queued[a] |= bits
@@ -174,16 +174,16 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         u = tails[a]
         x = up_head[a]
         ou = w[a, 0] if not bits & 2 else INF  # (falls: a direction that fell counts as changed)
-        od = w[a, 1] if not bits & 4 else INF
+        od = w[a, c1] if not bits & (2 << c1) else INF
         if not falls and not _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
             continue
         moved += 1
         nu = w[a, 0]
-        nd = w[a, 1]
+        nd = w[a, c1]
         top = max(top, nu if nu < INF else 0.0, nd if nd < INF else 0.0)
         pa = _gallop(u, down_first[x], down_first[x + 1], dtail)  # a's entry in x's run
         wd[pa, 0] = nu
-        wd[pa, 1] = nd
+        wd[pa, c1] = nd
         # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u (they form a clique): the
         # arc b between x and y is recomputed when the triangle's sum changed and now beats b's weight or gave
         # it (it tied b's weight and b's middle is u: another support of the same weight, the input or a lower
@@ -197,7 +197,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                 continue
             y = up_head[c]
             up_c = w[c, 0]
-            dn_c = w[c, 1]
+            dn_c = w[c, c1]
             p0 = od + up_c  # x -> u -> y, before and after
             p1 = nd + up_c
             q0 = dn_c + ou  # y -> u -> x
@@ -212,20 +212,20 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                     continue
                 b = j
                 wb0 = w[b, 0]
-                wb1 = w[b, 1]
+                wb1 = w[b, c1]
                 s0, s1, t0, t1 = p0, p1, q0, q1
             else:
                 p = _gallop(y, p, pend, dtail)
                 if p == pend or dtail[p] != y:
                     continue
                 wb0 = wd[p, 0]
-                wb1 = wd[p, 1]
+                wb1 = wd[p, c1]
                 s0, s1, t0, t1 = q0, q1, p0, p1
             if falls:  # b lowered at once (wd may hold a queued arc's weight from before: never below it)
                 if not (s1 < wb0 or t1 < wb1):
                     continue
                 b = down_arc[p] if b < 0 else b
-                bits = _lower(b, 0, s1, u, w, mid) | _lower(b, 1, t1, u, w, mid)
+                bits = _lower(b, 0, s1, u, w, mid) | _lower(b, c1, t1, u, w, mid)
             else:
                 beats = (s1 != s0 and s1 < wb0) or (t1 != t0 and t1 < wb1)
                 tie0 = s1 != s0 and s0 == wb0
@@ -233,7 +233,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                 if not (beats or tie0 or tie1):
                     continue
                 b = down_arc[p] if b < 0 else b
-                bits = 1 if beats or (tie0 and mid[b, 0] == u) or (tie1 and mid[b, 1] == u) else 0
+                bits = 1 if beats or (tie0 and mid[b, 0] == u) or (tie1 and mid[b, c1] == u) else 0
             if bits and not queued[b]:
                 heap, nh = _pushed(heap, nh, b)
             queued[b] |= bits
@@ -241,41 +241,23 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
 
 
 @jit
-def step_changes(ids, code, cell, edge, tb, inp, arc_slot):
-    """``(arcs, new)``: the arcs whose input weights (rows ``arc_slot`` of ``inp``) the changed padded cells
-    ``ids`` may touch, with their new input weights (``(2, k)``). A step ``p -> q`` reads ``p``, ``q``, ``p``'s
-    corner cells and ``p``'s edge costs, so every step from a changed cell or a neighbour of one is weighed again."""
+def step_changes(ids, code, cell, edge, tb, node_cell, tails, up_head):
+    """``(arcs, new)``: the arcs the changed padded cells ``ids`` may touch with both ways' input weights weighed
+    again (``(2, k)``, ``inf`` where no step). A step ``p -> q`` reads ``p``, ``q``, ``p``'s corner cells and ``p``'s
+    edge costs: the arcs are the steps' from a changed cell or a neighbour of one, weighed from both their ends."""
     off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     has_edge = edge.shape[0] > 0
-    near = np.empty(ids.shape[0] * (ndir + 1), dtype=np.int64)
-    k = 0
+    steps = np.empty((ids.shape[0], ndir + 1, ndir), dtype=np.int64)
     for i in range(ids.shape[0]):
-        p = ids[i]
-        near[k] = p
-        k += 1
-        for d in range(ndir):
-            near[k] = step_to(p, d, off, ndir, pmode, wrap, width, pw)
-            k += 1
-    near = np.unique(near[:k])
-    arcs = np.empty(near.shape[0] * ndir, dtype=np.int64)
-    new = np.empty((2, near.shape[0] * ndir))
-    slot = {}
-    na = 0
-    for i in range(near.shape[0]):
-        p = near[i]
-        for d in range(ndir):  # every step feeding a touched direction starts at p: weighed below
-            c = code[p * ndir + d]
-            if c >= 0 and c >> 1 not in slot:
-                slot[c >> 1] = na
-                arcs[na] = c >> 1
-                new[0, na] = inp[arc_slot[c >> 1], 0]
-                new[1, na] = inp[arc_slot[c >> 1], 1]
-                na += 1
-            if c >= 0:
-                new[c & 1, slot[c >> 1]] = INF
-        for d in range(ndir):
-            c = code[p * ndir + d]
-            if c >= 0:
-                j = slot[c >> 1]
-                new[c & 1, j] = min(new[c & 1, j], _step_weight(p, d, cell, edge, has_edge, tb))
-    return arcs[:na].copy(), new[:, :na].copy()
+        for e in range(ndir + 1):  # the cell's neighbours, then the cell
+            p = ids[i] if e == ndir else step_to(ids[i], e, off, ndir, pmode, wrap, width, pw)
+            steps[i, e, :] = code[p * ndir:p * ndir + ndir]
+    arcs = np.unique(steps.ravel()[steps.ravel() >= 0] >> 1)
+    new = np.full((2, arcs.shape[0]), INF)
+    for j in range(arcs.shape[0]):
+        for p in (node_cell[tails[arcs[j]]], node_cell[up_head[arcs[j]]]):
+            for d in range(ndir):
+                c = code[p * ndir + d]
+                if c >= 0 and c >> 1 == arcs[j]:
+                    new[c & 1, j] = min(new[c & 1, j], _step_weight(p, d, cell, edge, has_edge, tb))
+    return arcs, new
