@@ -168,7 +168,7 @@ METRIC_BYTES_PER_ARC = 52
 """A class's peak bytes an arc while it is customized (``prepared.prepare``'s memory guard), float64 weights:
 weights and middles (24), the input of the board steps (16 bytes a step, about 7 % of the arcs), the perfect
 customization's copy of the weights and its marks (17), the query arcs (about a quarter of the directions).
-``float32`` weights (``_exact32``) need 16 bytes less."""
+``float32`` weights (``_exact32``) need 16 bytes less, one column (``_symmetric``) about half."""
 
 _EXACT_BITS = 24
 """``float32``'s significand: whole numbers up to ``2 ** 24`` are exact, so are sums of two up to ``2 ** 23``."""
