@@ -966,12 +966,14 @@ class Simulation:
         budget = self.plan_budget
         groups: dict[tuple[int, int, bool], list[int]] = {}
         singles: list[int] = []
-        for u in req.tolist():
-            r = ui[u]
-            if r[AVOID] >= 0 or self._uf[u, TURNRATE] > 0 or not self._target_ok(u):
+        alone = (ui[req, AVOID] >= 0) | (self._uf[req, TURNRATE] > 0)
+        alone[~alone] = ~self._targets_ok(req[~alone])
+        attack = (self._uf[req, DAMAGE] > 0).tolist()
+        for u, a, t, c, at in zip(req.tolist(), alone.tolist(), ui[req, TARGET].tolist(), ui[req, CLS].tolist(), attack):
+            if a:
                 singles.append(u)
             else:
-                groups.setdefault((int(r[TARGET]), int(r[CLS]), bool(self._uf[u, DAMAGE] > 0)), []).append(u)
+                groups.setdefault((t, c, at), []).append(u)
         waiting: list[int] = []
         for key, members in groups.items():
             if key in self._fields or len(members) >= FIELD_MIN:
@@ -984,10 +986,13 @@ class Simulation:
             else:
                 singles += members
         done: dict[tuple[int, int, int, bool], np.ndarray | None] = {}
-        for u in sorted(singles, key=lambda u: (int(self._asked[u]), u)):
-            r = ui[u]
-            key2 = (int(r[CELL]), int(r[TARGET]), int(r[CLS]), bool(self._uf[u, DAMAGE] > 0))
-            if key2 in done and r[AVOID] < 0 and self._uf[u, TURNRATE] <= 0:
+        one = np.array(singles, dtype=np.int64)
+        one = one[np.lexsort((one, self._asked[one]))]  # in order of asking (a unit's search changes no other's row)
+        uf = self._uf[one]
+        for u, key2, av, plain in zip(one.tolist(), zip(ui[one, CELL].tolist(), ui[one, TARGET].tolist(),
+                                                       ui[one, CLS].tolist(), (uf[:, DAMAGE] > 0).tolist()),
+                                      ui[one, AVOID].tolist(), (uf[:, TURNRATE] <= 0).tolist()):
+            if key2 in done and av < 0 and plain:
                 got = done[key2]
                 if got is not None:
                     self._set_route(u, got)  # a second unit on the same cell shares the search
@@ -995,13 +1000,14 @@ class Simulation:
             if budget <= 0:
                 waiting.append(u)
                 continue
-            budget -= 1 if r[AVOID] < 0 else AVOID_COST
+            budget -= 1 if av < 0 else AVOID_COST
             res = self._plan_one(u)
-            if r[AVOID] < 0:
+            if ui[u, AVOID] < 0:
                 done[key2] = res
-        for u in waiting:
-            if ui[u, NEED] == L.NEED_PLAN:
-                ui[u, STATE], ui[u, REASON] = L.WAITING, L.R_PLANNING
+        if waiting:
+            w = np.array(waiting, dtype=np.int64)
+            w = w[ui[w, NEED] == L.NEED_PLAN]
+            ui[w, STATE], ui[w, REASON] = L.WAITING, L.R_PLANNING
 
     def _zones_of(self, cls: int) -> Any:
         """Movement class ``cls``'s zones (``Map.connected``'s, read by padded ids: a plan asks several times, and
@@ -1035,6 +1041,20 @@ class Simulation:
         if g != c and tc[c] < np.inf and not self._linked(cls, c, g):
             return False
         return True
+
+    def _targets_ok(self, us: np.ndarray) -> np.ndarray:
+        """``_target_ok`` of each unit of ``us`` (distinct), as a bool array: the same checks, one array each."""
+        ui = self._ui
+        g, c, cls = ui[us, GOAL], ui[us, CELL], ui[us, CLS]
+        pw, width = self._topo.pw, self.grid.width
+        b = self.occupancy.building[(g // pw - 1) * width + g % pw - 1]
+        ok: np.ndarray = (self._tcost[cls, g] < np.inf) & ~((b >= 0) & (ui[np.maximum(b, 0), KIND] == L.BUILDING))
+        ui[us[ok], TARGET] = g[ok]
+        ask = np.flatnonzero(ok & (g != c) & (self._tcost[cls, c] < np.inf))
+        for i, k, a, z in zip(ask.tolist(), cls[ask].tolist(), c[ask].tolist(), g[ask].tolist()):
+            if not self._linked(k, a, z):
+                ok[i] = False
+        return ok
 
     def _plan_field(self, key: tuple[int, int, bool], members: list[int]) -> None:
         from ..movement.search import dijkstra_field
@@ -1099,8 +1119,8 @@ class Simulation:
             # the map's zones answer the reachability check (they are valid for this stricter field)
             p = dispatch_path(self.grid, cf, cell, goal, nearest=blocked_goal, weight=self.weight, search="astar",
                               zones=self._zones_of(cls))
-            cells = None if p is None else list(p.cells)
-            xy = None if p is None else p.xy[1:]  # (the search's array: no list of cells made into one again)
+            cells = None if p is None else [p.end]  # (the search's array: its list of cells is never made)
+            xy = None if p is None else p.xy[1:]
         if cells is None:
             if avoid >= 0:
                 self._wait_for_way(u)
@@ -1473,21 +1493,24 @@ class _CrowdRule:
         key = np.where(veh, ui[:, TARGET] * ncls + ui[:, CLS], -1)
         changed = np.flatnonzero(key != self.ukey[:n])
         before = len(self.rows)
-        for u in changed.tolist():
-            k = int(key[u])
-            self.ukey[u] = k
-            self.prio[u] = 0.0
-            self.band[u] = 0
-            if k < 0:
-                self.urow[u] = -1
-                continue
-            row = self.rows.get(k)
-            if row is None:
-                row = self.rows[k] = len(self.row_target)
-                self.row_target.append(int(ui[u, TARGET]))
-                self.row_class.append(int(ui[u, CLS]))
-                self.row_toward.append(int(ui[u, CELL]))
-            self.urow[u] = row
+        if len(changed):
+            self.ukey[changed] = key[changed]
+            self.prio[changed] = 0.0
+            self.band[changed] = 0
+            urow = np.full(len(changed), -1, dtype=np.int64)
+            rows = self.rows
+            for i, k, t, c, p in zip(range(len(changed)), key[changed].tolist(), ui[changed, TARGET].tolist(),
+                                     ui[changed, CLS].tolist(), ui[changed, CELL].tolist()):
+                if k < 0:
+                    continue
+                row = rows.get(k)
+                if row is None:  # a new row, in order of the units
+                    row = rows[k] = len(self.row_target)
+                    self.row_target.append(t)
+                    self.row_class.append(c)
+                    self.row_toward.append(p)
+                urow[i] = row
+            self.urow[changed] = urow
         if self.stale or self.lz is None or len(self.rows) > self.lz.dist.shape[0]:
             self._build(sim, max(64, len(self.rows) * 5 // 4))
         elif len(self.rows) > before:

@@ -90,7 +90,7 @@ from .layout import (
 )
 from .lazydist import S_FLAG, S_GOAL, S_METRIC, S_TX, S_TY, UNREACHABLE, _h, estimate, finish, settle_within
 from .sim import (
-    _blocked, _event, _rand, _ring, _sole, advance, arrived, at_home, cid_of, direction, legal, settled, start_step,
+    _advance_step, _blocked, _event, _rand, _ring, _sole, advance, arrived, at_home, cid_of, direction, legal, settled, start_step,
 )
 
 
@@ -425,6 +425,13 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     vehicle = occ[0]
     ndir = nbr.shape[2]
     nu = ui.shape[0]
+    anyone = False  # (most ticks of units on their way none stands: no member, the order's goals not sorted)
+    for i in range(order.shape[0]):
+        if _active(ui, order[i], tick, topo, occ, urow, nbr):
+            anyone = True
+            break
+    if not anyone:
+        return 0
     midx = np.full(nu, -1, dtype=np.int64)
     mem = np.empty(order.shape[0], dtype=np.int64)
     m = 0
@@ -680,7 +687,11 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                     ui[u, WAITED] = 0
                 else:
                     _event(out, tick, u, EV_ASIDE, q, mem[lender[i]] if lender[i] >= 0 else -1)
-                advance(units, u, tick, topo, occ, out)
+                if ui[u, ROT] >= 0:
+                    advance(units, u, tick, topo, occ, out)
+                elif ui[u, MOVED] != tick:  # (``advance`` without a kernel's call)
+                    ui[u, MOVED] = tick
+                    _advance_step(ui, uf, tcost, u, tick, topo, occ, out)
             else:
                 state[i] = 3
             depth -= 1
