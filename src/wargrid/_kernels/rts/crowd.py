@@ -197,9 +197,9 @@ def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand,
     """
     st_agent[0] = root
     st_pos[0] = 0
-    if gen == 1:
-        _frame(0, root, q_from, q_to, occ_now, st_n, st_cand, nbr, lz, gidx, rng, keys, tie)
-    depth = 1
+    if gen == 1:  # (depths as int64 from the start: a literal 0 or 1 is a signature, a whole compile, of its own)
+        _frame(np.int64(0), root, q_from, q_to, occ_now, st_n, st_cand, nbr, lz, gidx, rng, keys, tie)
+    depth = np.int64(1)
     result = -1  # -1: no child returned; 1: the child found a node; 0: it stays
     while depth > 0:
         top = depth - 1
