@@ -881,18 +881,16 @@ class Simulation:
 
     def _compact(self, extra: int) -> None:
         ui = self._ui[: self._n]
-        live = np.flatnonzero(ui[:, RLEN] > ui[:, RPOS])
-        total = int((ui[live, RLEN] - ui[live, RPOS]).sum())
+        live = ui[:, RLEN] > ui[:, RPOS]
+        first = ui[live, ROFF] + ui[live, RPOS]
+        lens = ui[live, RLEN] - ui[live, RPOS]
+        total = int(lens.sum())
         pool = np.empty(max(2 * (total + extra), len(self._pool)), dtype=np.int64)
-        at = 0
-        for u in live.tolist():
-            a, b = int(ui[u, ROFF] + ui[u, RPOS]), int(ui[u, ROFF] + ui[u, RLEN])
-            pool[at: at + b - a] = self._pool[a:b]
-            ui[u, ROFF], ui[u, RLEN], ui[u, RPOS] = at, b - a, 0
-            at += b - a
-        dead = np.setdiff1d(np.arange(self._n), live)
-        ui[dead, ROFF] = ui[dead, RLEN] = ui[dead, RPOS] = 0
-        self._pool, self._pool_n = pool, at
+        at = np.cumsum(lens) - lens  # the live routes' rests one after the other, in order of the units
+        pool[:total] = self._pool[np.repeat(first - at, lens) + np.arange(total)]
+        ui[live, ROFF], ui[live, RLEN], ui[live, RPOS] = at, lens, 0
+        ui[~live, ROFF] = ui[~live, RLEN] = ui[~live, RPOS] = 0
+        self._pool, self._pool_n = pool, total
 
     def _stuck_unit(self, u: int, why: str) -> None:
         r = self._ui[u]
