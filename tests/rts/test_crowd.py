@@ -436,6 +436,17 @@ def _bfs_rows(graph, goals: np.ndarray) -> np.ndarray:
     return out
 
 
+def _walled_graph(kind: str, w: int, h: int, walls: float, rng: np.random.Generator) -> Any:
+    """The crowd graph of a ``w`` x ``h`` board of topology ``kind`` with a share ``walls`` of its cells walls."""
+    from wargrid import HexGrid
+    from wargrid.rts.crowd import _Graph
+
+    grid = {"square4": lambda: SquareGrid(w, h), "square8": lambda: SquareGrid(w, h, diagonal=True),
+            "hex": lambda: HexGrid(w, h), "wrap": lambda: SquareGrid(w, h, wrap_x=True)}[kind]()
+    wall = rng.random((h, w)) < walls
+    return _Graph(Map(grid, terrain=np.where(wall, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS), None)
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     kind=st.sampled_from(["square4", "square8", "hex", "wrap"]),
@@ -445,17 +456,11 @@ def _bfs_rows(graph, goals: np.ndarray) -> np.ndarray:
 def test_lazy_tables_answer_exactly_in_any_order(kind: str, seed: int, chunks: int) -> None:
     """Resumable A* per goal gives breadth-first search's distances, whatever is asked first, on every topology;
     a pool too small for it falls back to whole rows."""
-    from wargrid import HexGrid
-    from wargrid.rts.crowd import _Graph, _Tables
+    from wargrid.rts.crowd import _Tables
     from wargrid._kernels.rts.lazydist import UNREACHABLE
 
     rng = np.random.default_rng(seed)
-    w, h = 9, 7
-    grid = {"square4": lambda: SquareGrid(w, h), "square8": lambda: SquareGrid(w, h, diagonal=True),
-            "hex": lambda: HexGrid(w, h), "wrap": lambda: SquareGrid(w, h, wrap_x=True)}[kind]()
-    walls = rng.random((h, w)) < 0.3
-    m = Map(grid, terrain=np.where(walls, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
-    graph = _Graph(m, None)
+    graph = _walled_graph(kind, 9, 7, 0.3, rng)
     nv = len(graph.cells)
     if nv < 2:
         return
@@ -471,6 +476,55 @@ def test_lazy_tables_answer_exactly_in_any_order(kind: str, seed: int, chunks: i
     every = np.repeat(np.arange(len(goals)), nv)
     full = tables.lookup(every, np.tile(np.arange(nv), len(goals))).reshape(len(goals), nv)
     assert np.array_equal(np.where(full == UNREACHABLE, -1, full), want)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    kind=st.sampled_from(["square4", "square8", "hex", "wrap"]),
+    seed=st.integers(0, 2**31 - 1),
+    chunks=st.sampled_from([3, 5, 9, 4096]),
+    slack=st.integers(0, 3),
+    toward=st.booleans(),
+)
+def test_wide_lookups_settle_exactly_the_nodes_within_slack(kind: str, seed: int, chunks: int, slack: int,
+                                                            toward: bool) -> None:
+    """``lookup_wide`` answers breadth-first search's distances, whether the row heads for the node asked (flat
+    stacks) or elsewhere (the chunked buckets); heading for it, it leaves settled exactly the nodes whose ``f``
+    (distance plus the heuristic to that node) is at most the answer plus ``slack``; the rows then resume to the
+    exact distances everywhere, a pool too small for the open nodes falling back to whole rows."""
+    from wargrid.rts.crowd import _Tables
+    from wargrid._kernels.rts import lazydist
+
+    rng = np.random.default_rng(seed)
+    graph = _walled_graph(kind, 11, 8, 0.25, rng)
+    nv = len(graph.cells)
+    if nv < 2:
+        return
+    n = min(5, nv)
+    goals = rng.choice(nv, size=n, replace=False)
+    asked = rng.choice(nv, size=n, replace=False)
+    targets = asked if toward else rng.integers(0, nv, size=n)
+    tables = _Tables(graph, goals, targets, chunks=chunks)
+    lz = tables.lz
+    out = np.zeros(n, dtype=np.int64)
+    lazydist.lookup_wide(lz, graph.nbr, np.arange(n), asked, out, slack, lazydist.wide_stacks(graph.nbr))
+    want = _bfs_rows(graph, goals)
+    assert out.tolist() == np.where(want[np.arange(n), asked] < 0, lazydist.UNREACHABLE,
+                                    want[np.arange(n), asked]).tolist()
+    xy = graph.xy(np.arange(nv))
+    for k in range(n):
+        metric = int(lz.st[k, lazydist.S_METRIC])
+        d = np.abs(xy - xy[targets[k]])
+        hk = d.sum(axis=1) if metric == 1 else d.max(axis=1) if metric == 2 else np.zeros(nv, dtype=np.int64)
+        row = lz.dist[k].astype(np.int64)
+        if int(lz.st[k, lazydist.S_FLAG]) == 2:  # every node settled, or the whole row searched
+            assert np.array_equal(np.where(row > 0, row - 1, -1), want[k])
+        elif toward:
+            near = (want[k] >= 0) & (want[k] + hk <= out[k] + slack)
+            assert np.array_equal(row != 0, near)
+            assert np.array_equal(row[near] - 1, want[k][near])
+    full = tables.lookup(np.repeat(np.arange(n), nv), np.tile(np.arange(nv), n)).reshape(n, nv)
+    assert np.array_equal(np.where(full == lazydist.UNREACHABLE, -1, full), want)
 
 
 @settings(max_examples=20, deadline=None)

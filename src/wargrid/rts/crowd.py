@@ -445,7 +445,8 @@ def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, clock: _Clock
     thread slowed by another process takes fewer), each searching rows of its own from its own half of the
     tables' chunk pool; the pool is joined afterwards. The distances are exact either way, so the plan does not
     depend on the threads."""
-    wide = _kernels_lazy().lookup_wide
+    lazydist = _kernels_lazy()
+    wide = lazydist.lookup_wide
     n = len(s)
     agents = np.arange(n)
     taken = [0]  # the agents taken so far, the first ones; every piece taken is finished
@@ -455,6 +456,7 @@ def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, clock: _Clock
     def work(lz: LazyTables, timed: bool) -> None:
         took = 0.0
         size = _PIECE
+        stacks = lazydist.wide_stacks(dist.nbr)
         while not halt.is_set():
             now = time.perf_counter()
             if timed and now + took >= clock.stop(n):
@@ -465,7 +467,7 @@ def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, clock: _Clock
                 hi = taken[0] = min(n, lo + size)
             if lo >= n:
                 return
-            wide(lz, dist.nbr, agents[lo:hi], s[lo:hi], d0[lo:hi], _WIDEN)
+            wide(lz, dist.nbr, agents[lo:hi], s[lo:hi], d0[lo:hi], _WIDEN, stacks)
             took = time.perf_counter() - now
             size = int(min(4 * size, max(8, (hi - lo) * _PIECE_SECONDS / max(took, 1e-6))))
 
@@ -480,7 +482,7 @@ def _start_distances(dist: _Tables, s: np.ndarray, d0: np.ndarray, clock: _Clock
             other = pool.submit(work, b, False)
             work(a, True)
             other.result()
-        _kernels_lazy().join_pools(lz.cnext, a.free, b.free, lz.free)
+        lazydist.join_pools(lz.cnext, a.free, b.free, lz.free)
     return taken[0]
 
 

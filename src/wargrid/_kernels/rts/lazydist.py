@@ -23,7 +23,10 @@ within one ``f`` keeps the distances exact). Buckets are stacks of linked
 chunks of ``CHUNK`` nodes from one pool with a free list;
 when the pool runs short, the asking goal's row is finished by a plain
 breadth-first search (its chunks go back to the pool): memory stays bounded,
-the worst case is the whole-board search per goal.
+the worst case is the whole-board search per goal. A row's first search by
+``lookup_wide``, heading for the node asked, keeps its buckets in flat stacks
+(scratch of the caller's) and puts only the nodes still open at its end into
+chunks: a push is then a store, not a chunk's bookkeeping.
 
 The tables' state is one named tuple ``lz`` (``LazyTables``; ``lazy_tables`` in
 ``wargrid.rts.crowd`` builds it): ``(dist, st, cnext, cdata, free, nxy, queue)``:
@@ -330,15 +333,140 @@ def join_pools(cnext, a, b, out):
 
 
 @jit
-def lookup_wide(lz, nbr, gidx, nodes, out, slack):
-    """``lookup``, each row then searched on until its nodes of ``f`` up to the answer plus ``slack`` are settled."""
+def lookup_wide(lz, nbr, gidx, nodes, out, slack, stacks):
+    """``lookup``, each row then searched on until its nodes of ``f`` up to the answer plus ``slack`` are settled.
+
+    A row not started yet whose target is its node (``nodes[i]``'s coordinates; or with no metric) is searched
+    by ``_fresh`` in ``stacks`` (scratch: ``wide_stacks``); others as ``settle`` does. The same nodes are
+    settled either way: every node of ``f`` up to the answer plus ``slack`` (``f`` never falls along a shortest
+    way)."""
     top = np.int64(0)
+    st = lz.st
+    nxy = lz.nxy
     for i in range(nodes.shape[0]):
         k = gidx[i]
-        d = settle(lz, nbr, k, nodes[i])
-        if d < UNREACHABLE and slack >= 0:
-            _search(lz, nbr, k, nodes[i], UNREACHABLE, d + slack)
+        v = nodes[i]
+        if slack >= 0 and st[k, S_FLAG] == 0 and (st[k, S_METRIC] == 0 or (st[k, S_TX] == nxy[v, 0]
+                                                                           and st[k, S_TY] == nxy[v, 1])):
+            d = _fresh(lz, nbr, k, v, slack, stacks)
+        else:
+            d = settle(lz, nbr, k, v)
+            if d < UNREACHABLE and slack >= 0:
+                _search(lz, nbr, k, v, UNREACHABLE, d + slack)
         out[i] = d
         if d > top:
             top = d
     return top
+
+
+def wide_stacks(nbr):
+    """Scratch for ``lookup_wide`` on graph ``nbr``: three stacks, each long enough for every push of a row's
+    search (a node is pushed at most once by each neighbour settled)."""
+    return np.empty((3, nbr.shape[0] * nbr.shape[1] + 1), dtype=np.int32)
+
+
+@helper
+def _fresh(lz, nbr, k, want, slack, stacks):
+    """Goal ``k``'s row, not started, searched from its goal until every node of ``f`` up to the distance of
+    ``want`` (its target: ``f`` there is that distance) plus ``slack`` is settled; the nodes still open go onto
+    the row's buckets in the chunk pool, so that ``settle`` resumes where this stopped (the pool too short for
+    them: the whole row by breadth-first search). Returns ``want``'s distance (``UNREACHABLE``: none).
+
+    The same nodes settled, with the same distances, as ``settle`` then ``_search`` up to that ``f``; the
+    buckets are flat stacks here, with no chunk to take or give back a push or a pop."""
+    dist, st, cnext, cdata, free, nxy, queue = lz
+    row = dist[k]
+    m = st[k, S_METRIC]
+    tx = st[k, S_TX]
+    ty = st[k, S_TY]
+    g = st[k, S_GOAL]
+    ndir = nbr.shape[1]
+    n0 = np.int64(0)
+    n1 = np.int64(0)
+    n2 = np.int64(0)
+    f = _h(nxy, m, tx, ty, g)
+    stacks[f % 3, 0] = g
+    if f % 3 == 0:
+        n0 = np.int64(1)
+    elif f % 3 == 1:
+        n1 = np.int64(1)
+    else:
+        n2 = np.int64(1)
+    fmax = np.int64(UNREACHABLE)
+    settled = np.int64(0)
+    while True:
+        b = f % 3
+        n = n0 if b == 0 else n1 if b == 1 else n2
+        if n == 0:
+            if n0 + n1 + n2 == 0:
+                break
+            f += 1
+            if f > fmax:
+                break
+            continue
+        cur = stacks[b]
+        while n > 0:
+            n -= 1
+            v = np.uint32(cur[n])  # unsigned indices: no test for negative ones
+            if row[v] != 0:
+                continue
+            hv = _h(nxy, m, tx, ty, v)
+            row[v] = f - hv + 1
+            settled += 1
+            if v == want:
+                fmax = f + slack
+            for d in range(ndir):
+                u = nbr[v, d]
+                if u < 0 or row[np.uint32(u)] != 0:
+                    continue
+                bu = b + 1 + _h(nxy, m, tx, ty, np.uint32(u)) - hv  # f, f + 1 or f + 2: no modulo
+                if bu >= 3:
+                    bu -= 3
+                if bu == b:
+                    cur[n] = u
+                    n += 1
+                else:
+                    if bu == 0:
+                        stacks[0, n0] = u
+                        n0 += 1
+                    elif bu == 1:
+                        stacks[1, n1] = u
+                        n1 += 1
+                    else:
+                        stacks[2, n2] = u
+                        n2 += 1
+        if b == 0:
+            n0 = n
+        elif b == 1:
+            n1 = n
+        else:
+            n2 = n
+    free[2] += settled
+    if n0 + n1 + n2 == 0:
+        st[k, S_FLAG] = 2
+    else:
+        st[k, S_F] = f
+        st[k, S_FLAG] = 1
+        # the open nodes onto the chunk pool, bottom first (each bucket's order kept)
+        head = free[0]
+        nfree = free[1]
+        spill = True
+        for b in range(3):
+            n = n0 if b == 0 else n1 if b == 1 else n2
+            if (n + CHUNK - 1) // CHUNK + 3 > nfree:
+                spill = False
+                break
+            c = np.int64(-1)
+            o = np.int64(0)
+            for j in range(n):
+                u = stacks[b, j]
+                if row[u] == 0:
+                    c, o, head, took = _stack(cnext, cdata, head, c, o, u)
+                    nfree -= took
+            st[k, S_BT + b], st[k, S_BTO + b] = c, o
+        free[0], free[1] = head, nfree
+        if not spill:
+            _finish(row, st, cnext, free, queue, nbr, k)
+    if row[want] == 0:
+        return UNREACHABLE
+    return np.int64(row[want]) - 1
