@@ -378,6 +378,110 @@ def test_start_distances_stop_between_pieces_and_report_the_first_agents_done() 
         assert d0[:done].tolist() == whole[:done].tolist() and (d0[done:] == 0).all()
 
 
+def _chain_boards() -> list[Any]:
+    """Crowd graphs with corridors: the corridor grid, rooms with doors, a ring, a ring with a spur, a hex cave."""
+    from wargrid.rts.crowd import _Graph
+
+    ring = Map(SquareGrid(7, 1, wrap_x=True))
+    spur = _board(["@@@@@@@", "@.....@", "@.@@@.@", "@.....@", "@@@.@@@", "@@@.@@@"])
+    return [_Graph(_walls_board(_corridors(1)), None), _Graph(_walls_board(_rooms(2)), None), _Graph(ring, None),
+            _Graph(spur, None), _walled_graph("hex", 12, 9, 0.4, np.random.default_rng(3))]
+
+
+def test_chains_are_the_corridors_walked_node_by_node() -> None:
+    """``chains``: entering a node of two distinct neighbours from one of them, the last such node ahead, the one
+    before it and the steps to it, as a walk finds them (0 on a ring and where the next node is no such node)."""
+    k = _kernels_of("rts.crowd")
+    for graph in _chain_boards():
+        nbr = graph.nbr
+        nv, ndir = nbr.shape
+        out = np.empty((nv, ndir, 3), dtype=np.int32)
+        k.chains(nbr, out)
+
+        def two(v: int) -> bool:
+            u = [int(x) for x in nbr[v] if x >= 0]
+            return len(u) == 2 and u[0] != u[1]
+
+        def other(v: int, p: int) -> int:
+            return next(int(x) for x in nbr[v] if x >= 0 and x != p)
+
+        for v in range(nv):
+            for e in range(ndir):
+                b = int(nbr[v, e])
+                if b < 0 or not two(v):
+                    assert out[v, e, 2] == 0
+                    continue
+                p, x, steps = b, v, 0
+                while two(other(x, p)) and other(x, p) != v:
+                    p, x, steps = x, other(x, p), steps + 1
+                if two(other(x, p)):  # back at v: a ring
+                    steps = 0
+                assert out[v, e, 2] == steps, (v, e)
+                if steps:
+                    assert (out[v, e, 0], out[v, e, 1]) == (x, p)
+
+
+@settings(max_examples=25, deadline=None)
+@given(board=st.integers(0, 4), seed=st.integers(0, 2**31 - 1), share=st.sampled_from([0.1, 0.3, 0.6]))
+def test_swap_checks_jumping_along_corridors_choose_as_walking_does(board: int, seed: int, share: float) -> None:
+    """PIBT with swaps gives the same next configuration whether the swap checks jump to a corridor's end
+    (``chains``) or walk it node by node (no corridors given), from random configurations of agents."""
+    from wargrid.rts.crowd import _Tables
+
+    k = _kernels_of("rts.crowd")
+    graph = _chain_boards()[board]
+    nbr = graph.nbr
+    nv, ndir = nbr.shape
+    rng = np.random.default_rng(seed)
+    n = max(1, int(share * nv))
+    q = rng.choice(nv, n, replace=False).astype(np.int64)
+    goals = rng.choice(nv, n, replace=False).astype(np.int64)
+    zone, _ = _kernels_of("territory.graph").label_chunks(nbr, np.zeros(nv, dtype=np.int64))
+    goals = np.where(zone[goals] == zone[q], goals, q)  # an agent whose goal lies in another zone stays put
+    if len(np.unique(goals)) < n:
+        return
+    tables = _Tables(graph, goals, q)
+    order = rng.permutation(n).astype(np.int64)
+    chain = np.empty((nv, ndir, 3), dtype=np.int32)
+    k.chains(nbr, chain)
+    got = []
+    for ch in (chain, np.zeros_like(chain)):
+        q_to = np.empty(n, dtype=np.int64)
+        occ = [np.full(nv, -1, dtype=np.int64) for _ in range(2)]
+        stack = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+                 np.empty((n, ndir + 1), dtype=np.int64))
+        krng = np.array([np.uint64(seed + 1)], dtype=np.uint64)
+        ok = k.configure(nbr, tables.lz, np.arange(n, dtype=np.int64), q, q_to, order, np.empty(0, dtype=np.int64),
+                         np.empty(0, dtype=np.int64), 0, occ[0], occ[1], krng, *stack, k.SWAP, ch)
+        got.append((bool(ok), q_to.tolist()))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("board, agents", [(0, 300), (1, 150)])
+def test_plans_are_the_same_with_the_swap_checks_walking_corridors(board: int, agents: int,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first plan on boards of corridors is the same when the swap checks walk every corridor node by node
+    (``chains`` giving no corridor)."""
+    k = _kernels_of("rts.crowd")
+    m = [_walls_board(_corridors(1)), _walls_board(_rooms(2))][board]
+    s, g = _random_pairs(m, agents, 5)
+    jump = plan_crowd(m, s, g, seed=1)
+
+    def walk(nbr: np.ndarray, out: np.ndarray) -> int:
+        out[:] = 0
+        return 0
+
+    monkeypatch.setattr(k, "chains", walk)
+    same = plan_crowd(m, s, g, seed=1)
+    assert jump.complete and np.array_equal(jump.positions, same.positions)
+
+
+def _kernels_of(name: str) -> Any:
+    from wargrid._kernels import load
+
+    return load(name)
+
+
 def test_reorder_sorts_as_argsort_from_the_parent_order() -> None:
     """The agents' order after a timestep (``reorder``, from the parent configuration's order and priorities) is
     ``argsort(-priorities, kind='stable')``: agents on their goals, off them, in the makespan's band or not, and

@@ -656,6 +656,8 @@ class _Search:
         self.stack = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                       np.empty((n, ndir + 1), dtype=np.int64))
         self.gidx = self.agents.astype(np.int64)
+        self.chain = np.empty((nv, ndir, 3), dtype=np.int32)  # the corridors ahead, for the swap checks' walks
+        _kernels().chains(graph.nbr, self.chain)
         # the makespan's band for _BAND_STEPS times the longest distance, in crowds holding at most _BAND_CROWD of
         # the nodes
         self.band_steps = int(_BAND_STEPS * int(d0.max())) if n <= _BAND_CROWD * nv else 0
@@ -759,7 +761,7 @@ class _Search:
             order = np.empty(n, dtype=np.int64)
             h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
                             self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order,
-                            d0, _CRITICAL if node.g < self.band_steps else -(1 << 40), dq)
+                            d0, _CRITICAL if node.g < self.band_steps else -(1 << 40), dq, self.chain)
             step = time.perf_counter() - now
             if h < 0:
                 continue

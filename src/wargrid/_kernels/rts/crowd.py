@@ -99,10 +99,33 @@ def _onward(lz, nbr, gidx, occ_now, v, back):
 
 
 @helper
-def _swap_required(lz, nbr, gidx, occ_now, pusher, puller, v_pusher, v_puller):
+def _slot(nbr, v, u):
+    """The direction from node ``v`` to its neighbour ``u``."""
+    for e in range(nbr.shape[1]):
+        if nbr[v, e] == u:
+            return e
+    return 0
+
+
+@helper
+def _swap_required(lz, nbr, chain, gidx, occ_now, pusher, puller, v_pusher, v_puller):
     """Whether ``pusher`` (on ``v_pusher``) and ``puller`` (on ``v_puller``) must trade places along a corridor
-    (LaCAM2's ``is_swap_required``)."""
-    while _d(lz, nbr, gidx, pusher, v_puller) < _d(lz, nbr, gidx, pusher, v_pusher):
+    (LaCAM2's ``is_swap_required``). The walk along the corridor jumps to its last node of two neighbours
+    (``chain``) when the pusher's distance falls by one at every step to there: every step before it would find
+    one way on and a smaller distance."""
+    dpu = _d(lz, nbr, gidx, pusher, v_puller)
+    dps = _d(lz, nbr, gidx, pusher, v_pusher)
+    while dpu < dps:
+        e = _slot(nbr, v_puller, v_pusher)
+        steps = chain[v_puller, e, 2]
+        if steps > 0:
+            last = np.int64(chain[v_puller, e, 0])
+            dl = _d(lz, nbr, gidx, pusher, last)
+            if dl == dpu - steps:
+                v_pusher = np.int64(chain[v_puller, e, 1])
+                v_puller = last
+                dps = dl + 1
+                dpu = dl
         n, nxt = _onward(lz, nbr, gidx, occ_now, v_puller, v_pusher)
         if n >= 2:
             return False  # a branch: they can pass there
@@ -110,15 +133,19 @@ def _swap_required(lz, nbr, gidx, occ_now, pusher, puller, v_pusher, v_puller):
             break
         v_pusher = v_puller
         v_puller = nxt
-    dp = _d(lz, nbr, gidx, pusher, v_pusher)
-    return _d(lz, nbr, gidx, puller, v_pusher) < _d(lz, nbr, gidx, puller, v_puller) and (
-        dp == 0 or _d(lz, nbr, gidx, pusher, v_puller) < dp)
+        dps = dpu
+        dpu = _d(lz, nbr, gidx, pusher, v_puller)
+    return _d(lz, nbr, gidx, puller, v_pusher) < _d(lz, nbr, gidx, puller, v_puller) and (dps == 0 or dpu < dps)
 
 
 @helper
-def _swap_possible(lz, nbr, gidx, occ_now, v_pusher, v_puller):
-    """Whether pulling along the corridor from ``v_puller`` away from ``v_pusher`` reaches a branch."""
+def _swap_possible(lz, nbr, chain, gidx, occ_now, v_pusher, v_puller):
+    """Whether pulling along the corridor from ``v_puller`` away from ``v_pusher`` reaches a branch (at once to
+    the corridor's last node of two neighbours, ``chain``: none of those before it is a branch nor the origin)."""
     origin = v_pusher
+    e = _slot(nbr, v_puller, v_pusher)
+    if chain[v_puller, e, 2] > 0:
+        v_pusher, v_puller = np.int64(chain[v_puller, e, 1]), np.int64(chain[v_puller, e, 0])
     while v_puller != origin:
         n, nxt = _onward(lz, nbr, gidx, occ_now, v_puller, v_pusher)
         if n >= 2:
@@ -131,7 +158,7 @@ def _swap_possible(lz, nbr, gidx, occ_now, v_pusher, v_puller):
 
 
 @helper
-def _swap_agent(a, v, best, q_to, q_from, nbr, lz, gidx, occ_now):
+def _swap_agent(a, v, best, q_to, q_from, nbr, chain, lz, gidx, occ_now):
     """The agent that ``a`` (on ``v``, its best candidate ``best``) should swap with, or -1 (LaCAM2's
     ``swap_possible_and_required``)."""
     if best == v:
@@ -140,8 +167,8 @@ def _swap_agent(a, v, best, q_to, q_from, nbr, lz, gidx, occ_now):
     if n >= 2:
         return np.int64(-1)  # both checks below end at once on a branch (and on open ground, every time)
     j = occ_now[best]
-    if j >= 0 and q_to[j] < 0 and _swap_required(lz, nbr, gidx, occ_now, a, j, v, best) and _swap_possible(
-            lz, nbr, gidx, occ_now, best, v):
+    if j >= 0 and q_to[j] < 0 and _swap_required(lz, nbr, chain, gidx, occ_now, a, j, v, best) and _swap_possible(
+            lz, nbr, chain, gidx, occ_now, best, v):
         return j
     for d in range(nbr.shape[1]):
         u = nbr[v, d]
@@ -150,20 +177,21 @@ def _swap_agent(a, v, best, q_to, q_from, nbr, lz, gidx, occ_now):
         k = occ_now[u]
         if k < 0:
             continue
-        if _swap_required(lz, nbr, gidx, occ_now, k, a, v, best) and _swap_possible(lz, nbr, gidx, occ_now, best, v):
+        if _swap_required(lz, nbr, chain, gidx, occ_now, k, a, v, best) and _swap_possible(lz, nbr, chain, gidx,
+                                                                                           occ_now, best, v):
             return k
     return np.int64(-1)
 
 
 @helper
-def _frame(depth, a, q_from, q_to, occ_now, st_n, st_cand, nbr, lz, gidx, rng, keys, tie):
+def _frame(depth, a, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie):
     """Agent ``a``'s candidates on row ``depth`` of the stack (``st_n[depth]``: their count, and with ``SWAP``
     the agent to pull plus one, times 256)."""
     m = _candidates(a, q_from[a], nbr, lz, gidx, occ_now, q_to, st_cand[depth], keys, rng, tie & 3)
     pull = np.int64(-1)
     if tie & SWAP:
         row = st_cand[depth]
-        pull = _swap_agent(a, q_from[a], row[0], q_to, q_from, nbr, lz, gidx, occ_now)
+        pull = _swap_agent(a, q_from[a], row[0], q_to, q_from, nbr, chain, lz, gidx, occ_now)
         if pull >= 0:
             for i in range(m // 2):
                 t = row[i]
@@ -185,20 +213,20 @@ def _pull(top, a, q_from, q_to, occ_next, st_n, st_pos, gen, tie):
 
 
 @helper
-def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand, lender, gen, nbr, lz, gidx, rng, keys,
-         tie):
+def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand, lender, gen, nbr, chain, lz, gidx, rng,
+         keys, tie):
     """PIBT from agent ``root``; True when it found a next node (False: it stays, and its own node was taken).
 
     The one PIBT of the planner (``configure``) and the simulation's crowd rule (``simcrowd.crowd_pass``). ``gen``
     says where an agent's candidates come from: 0, listed beforehand, ``st_cand[a, :st_n[a]]`` for agent ``a``
-    (``nbr``, ``lz``, ``gidx``, ``rng``, ``keys``, ``tie`` unused); 1, listed when the agent chooses
+    (``nbr``, ``chain``, ``lz``, ``gidx``, ``rng``, ``keys``, ``tie`` unused); 1, listed when the agent chooses
     (``_candidates``), into the row of its depth on the stack. ``lender[k]``: the agent that lent ``k`` its
     priority (written when it does).
     """
     st_agent[0] = root
     st_pos[0] = 0
     if gen == 1:  # (depths as int64 from the start: a literal 0 or 1 is a signature, a whole compile, of its own)
-        _frame(np.int64(0), root, q_from, q_to, occ_now, st_n, st_cand, nbr, lz, gidx, rng, keys, tie)
+        _frame(np.int64(0), root, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie)
     depth = np.int64(1)
     result = -1  # -1: no child returned; 1: the child found a node; 0: it stays
     while depth > 0:
@@ -227,7 +255,7 @@ def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand,
                 st_agent[depth] = k
                 st_pos[depth] = 0
                 if gen == 1:
-                    _frame(depth, k, q_from, q_to, occ_now, st_n, st_cand, nbr, lz, gidx, rng, keys, tie)
+                    _frame(depth, k, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie)
                 depth += 1
             else:
                 _pull(top, a, q_from, q_to, occ_next, st_n, st_pos, gen, tie)
@@ -252,11 +280,12 @@ def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand,
 
 
 @jit
-def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, tie):
+def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n, st_cand, tie,
+              chain):
     """The next configuration after ``q_from``: the ``nc`` constraints ``cw[i] -> cv[i]`` first, then PIBT by ``order``.
 
     Writes ``q_to``; returns False when the constraints collide or an agent
-    can find no node. ``occ_now`` and ``occ_next`` (``-1`` everywhere) are
+    can find no node. ``chain``: ``chains`` of ``nbr`` (read with ``SWAP``). ``occ_now`` and ``occ_next`` (``-1`` everywhere) are
     scratch, left as found.
     """
     n = q_from.shape[0]
@@ -288,7 +317,7 @@ def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next,
                 occ_next[v] = a
                 continue
             if q_to[a] < 0 and not pibt(a, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand, lender, 1,
-                                        nbr, lz, gidx, rng, keys, tie):
+                                        nbr, chain, lz, gidx, rng, keys, tie):
                 ok = False
                 break
     for a in range(n):
@@ -307,14 +336,14 @@ def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next,
 
 @jit
 def successor(nbr, lz, gidx, goals, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
-              st_cand, tie, prio, makespan, new_prio, new_order, d0, margin, dq):
+              st_cand, tie, prio, makespan, new_prio, new_order, d0, margin, dq, chain):
     """``configure``, then what the high-level search keeps of the new configuration in one call: the agents'
     priorities (``new_prio``, by ``priority``), their order (``new_order``, from ``order`` by ``reorder``) and
     the heuristic of ``q_to`` returned: the largest of the agents' distances to their goals (``makespan``) or
     their sum. ``d0``: the agents' distances from their starts; ``dq``: scratch of one an agent. Returns -1 when
     ``configure`` finds no configuration."""
     if not configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
-                     st_cand, tie):
+                     st_cand, tie, chain):
         return np.int64(-1)
     dist = lz.dist
     h = np.int64(0)
@@ -334,6 +363,83 @@ def successor(nbr, lz, gidx, goals, q_from, q_to, order, cw, cv, nc, occ_now, oc
     priority(prio, d0, dq, top - margin, new_prio)
     reorder(order, prio, new_prio, new_order, dq)
     return top if makespan else h
+
+
+@jit
+def chains(nbr, out):
+    """``out[v, e]``: for node ``v`` of two distinct neighbours entered from ``nbr[v, e]``, the corridor ahead (the
+    nodes of two distinct neighbours one after another): its last node, the node before that, and the steps to
+    it (0: ``v`` is the last, or not such a node, or the corridor is a ring). ``out`` has shape ``(nodes, dirs,
+    3)``."""
+    nv, ndir = nbr.shape
+    two = np.zeros(nv, dtype=np.bool_)
+    for v in range(nv):
+        m = 0
+        a = -1
+        b = -1
+        for d in range(ndir):
+            u = nbr[v, d]
+            if u >= 0:
+                m += 1
+                if a < 0:
+                    a = u
+                else:
+                    b = u
+        two[v] = m == 2 and a != b
+        for d in range(ndir):
+            out[v, d, 0] = -1
+            out[v, d, 1] = -1
+            out[v, d, 2] = 0
+    seen = np.zeros(nv, dtype=np.bool_)
+    path = np.empty(nv, dtype=np.int64)
+    for s in range(nv):
+        if not two[s] or seen[s]:
+            continue
+        p = np.int64(s)
+        x = np.int64(_other(nbr, s, -1))
+        while two[x] and x != s:
+            p, x = x, np.int64(_other(nbr, x, p))
+        if x == s:  # a ring: no corridor ends
+            seen[s] = True
+            p, x = np.int64(s), np.int64(_other(nbr, s, -1))
+            while x != s:
+                seen[x] = True
+                p, x = x, np.int64(_other(nbr, x, p))
+            continue
+        m = 0
+        prev = x
+        cur = p
+        while two[cur]:
+            path[m] = cur
+            seen[cur] = True
+            m += 1
+            prev, cur = cur, np.int64(_other(nbr, cur, prev))
+        first_end = x
+        for i in range(m):
+            y = path[i]
+            back = path[i - 1] if i > 0 else first_end
+            fwd = path[i + 1] if i + 1 < m else cur
+            e = _slot(nbr, y, back)
+            if m - 1 - i > 0:
+                out[y, e, 0] = path[m - 1]
+                out[y, e, 1] = path[m - 2]
+                out[y, e, 2] = m - 1 - i
+            e = _slot(nbr, y, fwd)
+            if i > 0:
+                out[y, e, 0] = path[0]
+                out[y, e, 1] = path[1]
+                out[y, e, 2] = i
+    return 0
+
+
+@helper
+def _other(nbr, v, p):
+    """The neighbour of node ``v`` (two of them) that is not ``p`` (``p`` -1: the first)."""
+    for d in range(nbr.shape[1]):
+        u = nbr[v, d]
+        if u >= 0 and u != p:
+            return u
+    return -1
 
 
 @jit

@@ -482,6 +482,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     cand = np.empty((m, ndir + 1), dtype=np.int64)
     ncand = np.zeros(m, dtype=np.int64)
     keys = np.empty(ndir + 1, dtype=np.int64)
+    nochain = np.zeros((1, 1, 3), dtype=np.int32)  # PIBT without swaps reads no corridors
     tq = np.empty(ndir + 1, dtype=np.int64)
     tk = np.empty(ndir + 1, dtype=np.int64)
     ckey = np.empty((m, ndir + 1), dtype=np.int64)
@@ -620,7 +621,8 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     for j in range(nroots):
         i = roots[rank[j]]
         if q_to[i] < 0 and not _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near):
-            pibt(i, q_from, q_to, occ_now, occ_next, st_agent, st_pos, ncand, cand, lender, 0, g0, lz, urow, rng, keys, 0)
+            pibt(i, q_from, q_to, occ_now, occ_next, st_agent, st_pos, ncand, cand, lender, 0, g0, nochain, lz, urow, rng,
+                 keys, 0)
     # start the moves, the unit ahead first; a ring trades places
     state = np.zeros(m, dtype=np.int8)  # 0 to do, 1 on the stack, 2 moved, 3 stays
     stack = np.empty(m + 1, dtype=np.int64)
