@@ -5,8 +5,9 @@ every agent a vehicle, one to a cell, one cell a tick on the 4-connected
 board), prints:
 
 - ``sim``: the ``Simulation`` with its crowd rule (``crowd=True``; ``--plain``:
-  without) run until every unit stands on its goal (or ``--ticks``): all on goal, the last tick a unit was off its goal
-  (makespan), the sum over units of that tick (sum of costs), their ratios
+  without) run until every unit stands on its goal (or ``--ticks``): all on goal, the tick after which every unit
+  stays on its goal (makespan, as a plan counts its timesteps; a unit arrives at the end of the tick that brings it
+  onto its goal for good), the sum over units of their arrival ticks (sum of costs), their ratios
   to the lower bounds and to LaCAM, ticks per second;
 - ``plan``: ``wargrid.rts.plan_crowd`` (``--time-limit``, ``--improve``):
   complete, makespan, sum of costs, the same ratios, when the call returned
@@ -123,7 +124,8 @@ def simulate(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]]
     for s, g in zip(starts, goals):
         sim.add_unit(s, unit="walk", goal=g, speed=LEPTONS_PER_CELL)
     gl = np.array(goals, dtype=np.int64)
-    last = np.zeros(len(starts), dtype=np.int64)
+    # the last tick after which a unit stood off its goal (0: its start; -1: never), its arrival one tick later
+    last = np.where((np.array(starts, dtype=np.int64) != gl).any(axis=1), 0, -1)
     gc.collect()
     t0 = time.perf_counter()
     c0 = time.process_time()
@@ -137,7 +139,8 @@ def simulate(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]]
     wall = time.perf_counter() - t0
     cpu = time.process_time() - c0
     on = bool((sim.cells() == gl).all())
-    return {"all": on, "makespan": int(last.max()) + (0 if on else 1), "soc": int(last.sum()), "ticks": tick,
+    arrival = last + 1
+    return {"all": on, "makespan": int(arrival.max(initial=0)), "soc": int(arrival.sum()), "ticks": tick,
             "tps": tick / wall, "tps_cpu": tick / max(cpu, 1e-9)}
 
 
