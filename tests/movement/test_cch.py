@@ -81,7 +81,7 @@ def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
 def _metric_holds(cp, f):
     """``cp``'s metric equals a fresh customization of ``f`` (a symmetric one's single column: both ways' sum), and
     every middle gives its arc's weight."""
-    fresh = _metric(cp.structure, f)[0]
+    fresh = _with_middles(cp.structure, _metric(cp.structure, f)[0], f)
     mt, s = cp._middles(), cp.structure
     one = (lambda x: x.sum(axis=1, keepdims=True)) if fresh.inp.shape[1] < mt.inp.shape[1] else (lambda x: x)
     assert np.array_equal(one(mt.inp), fresh.inp)
@@ -205,7 +205,8 @@ def test_customization_on_two_threads_equals_the_oracle(kind, data):
     s = structure(g.topology)
     a, b = (int(x) for x in s.parts)
     assert 0 < a < b < s.parent.shape[0]  # both halves and the ranks above hold nodes
-    mt = _with_middles(s, _metric(s, CostField.from_arrays(g, cost.reshape(h, w)))[0])
+    f = CostField.from_arrays(g, cost.reshape(h, w))
+    mt = _with_middles(s, _metric(s, f)[0], f)
     want_w, want_mid = _customized_by_hand(s, mt.inp)
     assert np.array_equal(mt.weight.astype(np.float64), want_w)
     assert np.array_equal(mt.middle, want_mid)
@@ -321,7 +322,9 @@ def test_edits_prepared_ahead_answer_as_edits_that_make_their_copy_themselves():
     before = ahead.bytes
     ahead.prepare_edits()
     ahead.prepare_edits()  # once is enough: the second call keeps the first's copy
-    assert ahead.bytes == before + 2 * ahead.metric.weight.nbytes and lazy.bytes == before  # middles and copy
+    assert before == lazy.metric.weight.nbytes and lazy.metric.inp.shape[0] == 0  # the weights alone, no input rows
+    held = 2 * ahead.metric.weight.nbytes + ahead.metric.inp.nbytes  # middles, copy, and the input rows made again
+    assert ahead.metric.inp.shape[0] > 0 and ahead.bytes == before + held and lazy.bytes == before
     names = ["water", "plains", "forest", "mountains"]
     for _ in range(12):
         cells = [(int(rng.integers(12)), int(rng.integers(10))) for _ in range(2)]

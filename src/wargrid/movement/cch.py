@@ -84,11 +84,12 @@ class Metric(NamedTuple):
 
     The weights are ``float32`` where that is exact (``_exact32``: every step weight a whole multiple of a
     power of two small enough that no path's sum rounds), else ``float64``; ``inp`` and ``weight`` share
-    the dtype."""
+    the dtype and the columns."""
 
     inp: npt.NDArray[np.floating[Any]]
     """The board steps' weights, a row for each arc that is a board step (``Structure.arc_slot``; ``inf``: no
-    step that way)."""
+    step that way); no rows until a path or an edit first needs them (made again from the class's cost field with
+    the middles, ``_with_middles``: the customization reads them once, the queries over distances never)."""
     weight: npt.NDArray[np.floating[Any]]
     """The customized weights: the cheapest path between the arc's ends through lower nodes."""
     middle: npt.NDArray[np.int32]
@@ -219,12 +220,18 @@ def _symmetric(st: Structure, cell: npt.NDArray[np.float64], arcs: npt.NDArray[A
         up[fin] - cell[st.cell_of[st.up_head[a]]], dn[fin] - cell[st.cell_of[st.tails[a]]]))
 
 
-def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float, float]]:
-    """A class's customized metric (one column where ``_symmetric``) and its ``float32`` bounds (``_exact32``;
-    ``(0.0, 0.0, 0.0)``: ``float64``)."""
-    k = _k()
+def _inputs(st: Structure, costs: CostField) -> npt.NDArray[np.float64]:
+    """The board steps' weights over ``costs``, ``(rows, 2)`` (``Metric.inp`` before it takes a metric's columns and
+    dtype; ``_kernels.movement.cch.input_weights``: one pass over the steps)."""
     inp = np.empty((int(st.arc_slot.max(initial=-1)) + 1, 2))
-    k.input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, st.arc_slot, inp)
+    _k().input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, st.arc_slot, inp)
+    return inp
+
+
+def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float, float]]:
+    """A class's customized metric (one column where ``_symmetric``; its input weights not held, ``Metric.inp``) and
+    its ``float32`` bounds (``_exact32``; ``(0.0, 0.0, 0.0)``: ``float64``)."""
+    inp = _inputs(st, costs)
     if _symmetric(st, costs.cell, np.flatnonzero(st.arc_slot >= 0), inp[:, 0], inp[:, 1]):
         inp = inp.sum(axis=1, keepdims=True)
     exact = _exact32(inp.ravel(), int(st.parent.shape[0]))
@@ -236,7 +243,7 @@ def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float
 
 
 def _customize(st: Structure, inp: npt.NDArray[Any]) -> Metric:
-    """The metric of input weights ``inp`` (``Metric.inp``) in their dtype, its middles not yet made (``_with_middles``).
+    """The metric of input weights ``inp`` in their dtype, neither they nor its middles held (``_with_middles``).
     Each of two threads customizes its half of the first cut (no arc joins them; ``_kernels.movement.cch.customize``),
     then relaxes the lower triangles whose lowest node is in its half for the arcs of the ranks above both halves
     (the second thread into a copy, merged by the least weight); then those among the ranks above, on one thread."""
@@ -259,7 +266,7 @@ def _customize(st: Structure, inp: npt.NDArray[Any]) -> Metric:
         other.result()
     np.minimum(weight[top:], top_w, out=weight[top:])
     k.customize(b, m, b, m, *s, weight, 0, inp, st.arc_slot, False)
-    return Metric(inp, weight, np.empty((0, 2), dtype=np.int32))
+    return Metric(np.empty((0, inp.shape[1]), dtype=inp.dtype), weight, np.empty((0, 2), dtype=np.int32))
 
 
 def _fresh(shape: tuple[int, int], dtype: type[Any] | np.dtype[Any]) -> npt.NDArray[Any]:
@@ -270,13 +277,19 @@ def _fresh(shape: tuple[int, int], dtype: type[Any] | np.dtype[Any]) -> npt.NDAr
     return np.frombuffer(mmap.mmap(-1, max(n * np.dtype(dtype).itemsize, 1)), dtype=dtype, count=n).reshape(shape)
 
 
-def _with_middles(st: Structure, mt: Metric) -> Metric:
-    """``mt`` with its middles (``_kernels.movement.cch.middles``, every node's arcs apart: on two threads)."""
+def _with_middles(st: Structure, mt: Metric, costs: CostField) -> Metric:
+    """``mt``, the metric of ``costs``, with its input weights (made again from ``costs`` in the metric's columns
+    and dtype: the values its customization read) and its middles (``_kernels.movement.cch.middles``, every
+    node's arcs apart: on two threads)."""
     if mt.middle.shape[0] == mt.weight.shape[0]:
         return mt
+    inp = mt.inp
+    if inp.shape[0] == 0:
+        inp = _inputs(st, costs)
+        inp = (inp.sum(axis=1, keepdims=True) if mt.weight.shape[1] == 1 else inp).astype(mt.weight.dtype)
     mid = np.empty(mt.weight.shape, dtype=np.int32)  # huge pages: read at random by unpacking (prepared.md)
-    _halves(_k().middles, st, (mt.weight, mt.inp, st.arc_slot, mid), last=True)
-    return mt._replace(middle=mid)
+    _halves(_k().middles, st, (mt.weight, inp, st.arc_slot, mid), last=True)
+    return Metric(inp, mt.weight, mid)
 
 
 PERFECT_PER_CUSTOMIZE = 4.0
@@ -393,7 +406,7 @@ class CustomizedPaths:
         7.0
         """
         with self._lock:
-            self.metric = _with_middles(self.structure, self.metric)
+            self.metric = _with_middles(self.structure, self.metric, self.costs)
             if self._fast is None:
                 self._query_arcs()
 
@@ -405,7 +418,7 @@ class CustomizedPaths:
         >>> Map(HexGrid(6, 5)).prepare(unit="foot").prepare_edits()
         """
         with self._lock:
-            self.metric = _with_middles(self.structure, self.metric)
+            self.metric = _with_middles(self.structure, self.metric, self.costs)
             self._edits_ready()
 
     def _edits_ready(self) -> npt.NDArray[Any]:
@@ -461,11 +474,11 @@ class CustomizedPaths:
             self._pending_for, self._pending = None, []
             if ids.size:
                 st, k = self.structure, _k()
-                self.metric = mt = _with_middles(st, self.metric)  # the partial customization keeps them
+                self.metric = mt = _with_middles(st, self.metric, self.costs)  # the partial customization keeps them
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
                                            costs.topology.kernel_bundle, st.cell_of, st.tails, st.up_head)
-                asym = mt.inp.shape[1] == 1 and not _symmetric(st, costs.cell, arcs, new[0], new[1])
-                new = new.sum(axis=0, keepdims=True) if mt.inp.shape[1] == 1 else new
+                asym = mt.weight.shape[1] == 1 and not _symmetric(st, costs.cell, arcs, new[0], new[1])
+                new = new.sum(axis=0, keepdims=True) if mt.weight.shape[1] == 1 else new
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
                     self._exact, self._down = (0.0, 0.0, 0.0), None
@@ -536,14 +549,14 @@ class CustomizedPaths:
         mt = self.metric
         if mt.middle.shape[0] != mt.weight.shape[0]:
             with self._lock:
-                self.metric = mt = _with_middles(self.structure, self.metric)
+                self.metric = mt = _with_middles(self.structure, self.metric, self.costs)
         return mt
 
     def distance(self, costs: CostField, s: int, t: int) -> float:
         """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
         (cost, meet, _, _), arcs = self._query(costs, s, t, False)
         d = float(cost) * arcs.unit if meet >= 0 else math.inf
-        if self.metric.inp.shape[1] == 1 and 0.0 < d < math.inf:  # symmetric: both ways' sums (``_symmetric``)
+        if self.metric.weight.shape[1] == 1 and 0.0 < d < math.inf:  # symmetric: both ways' sums (``_symmetric``)
             d = float((d + costs.cell[t] - costs.cell[s]) / 2)
         return d
 
@@ -555,7 +568,7 @@ class CustomizedPaths:
             return None
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             xy = _cut_loops(xy)
-        if self.metric.inp.shape[1] == 1:  # symmetric: both ways' sum and the ends' cells, where those are whole half
+        if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sum and the ends' cells, where those are whole half
             cs, ct, h = float(costs.cell[s]), float(costs.cell[t]), self._exact[0] / 2  # quanta (exact), else the walk
             if arcs.walk or not (h and (cs / h).is_integer() and (ct / h).is_integer()):
                 pw, arcs = costs.topology.pw, arcs._replace(walk=True)
@@ -573,7 +586,7 @@ class CustomizedPaths:
         if not arcs.by_depth:
             self._slow(time.perf_counter() - t0)
         out *= arcs.unit
-        if self.metric.inp.shape[1] == 1:  # symmetric: both ways' sums (``_symmetric``; > 0: the ends' costs finite)
+        if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sums (``_symmetric``; > 0: the ends' costs finite)
             r, c = np.nonzero((out > 0.0) & (out < np.inf))
             out[r, c] = (out[r, c] + costs.cell[tgt[c]] - costs.cell[src[r]]) / 2
         return out
