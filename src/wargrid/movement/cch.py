@@ -449,8 +449,10 @@ class CustomizedPaths:
 
     @property
     def bytes(self) -> int:
-        """Memory this class holds: its metric, query arcs and (once edited) the weights in down-list order (the
-        shared ``structure.bytes`` and the down lists' tails, shared once edited, not counted)."""
+        """Memory this class holds: its metric (the weights; the input weights and middles once a path or an edit
+        needed them), query arcs and (once edited) the weights in down-list order (the shared ``structure.bytes`` and
+        the down lists' tails, shared once edited, not counted; nor the cost field, the class's input, which the
+        ``Map`` holds)."""
         fast = self._fast
         arcs = [] if fast is None else [*fast.fwd, *fast.bwd, fast.fwd_arc, fast.bwd_arc]
         down = [] if self._down is None else [self._down]
