@@ -41,6 +41,8 @@ def best(setup, run, repeats: int) -> float:
 
 def kernels(st, costs, repeats: int) -> None:
     mt, _ = cch._metric(st, costs)
+    rows = cch._inputs(st, costs)  # the input rows the customization read (the class holds none after it)
+    rows = rows.sum(axis=1, keepdims=True) if mt.weight.shape[1] == 1 else rows
     a, b = (int(x) for x in st.parts)
     m = int(st.parent.shape[0])
     common = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails)
@@ -51,7 +53,7 @@ def kernels(st, costs, repeats: int) -> None:
         w = mt.weight.astype(dt)
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
         k.perfect(b, m, *common, w, keep, True, dead)  # the ranks above the halves first, as in a build
-        inp = mt.inp.astype(dt)
+        inp = rows.astype(dt)
         basic = best(lambda: (np.empty_like(w),),
                      lambda w0: k.customize(0, a, 0, m, *common, w0, w0, 0, inp, st.arc_slot, True), repeats)
         basic_w = mt.weight.astype(dt)  # (w holds the perfect customization's top ranks)
