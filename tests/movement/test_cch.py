@@ -212,6 +212,32 @@ def test_customization_on_two_threads_equals_the_oracle(kind, data):
     assert np.array_equal(mt.middle, want_mid)
 
 
+@settings(max_examples=15, deadline=None)
+@given(kind=st.sampled_from(["hex", "square8"]), data=st.data())
+def test_perfect_customization_gives_every_arc_its_ends_true_distance(kind, data):
+    # the kernel's oracle: each arc's weight becomes the cheapest path between its two cells (a symmetric metric:
+    # both ways' sum), and a query over the kept arc directions alone still answers exactly (checked above)
+    from wargrid.movement.cch import _halves, _k
+
+    g = HexGrid(9, 7) if kind == "hex" else SquareGrid(8, 7, diagonal=True, corner_rule="no-obstacle")
+    h, w = g.height, g.width
+    cost = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0, INF]), min_size=h * w, max_size=h * w)))
+    cost = cost.reshape(h, w)
+    s = structure(g.topology)
+    wt = _metric(s, CostField.from_arrays(g, cost))[0].weight.copy()
+    keep = np.full(wt.shape[0], 3, dtype=np.uint8)
+    dead = np.zeros(s.parent.shape[0], dtype=np.bool_)
+    _halves(_k().perfect, s, (wt, keep, data.draw(st.booleans()), dead), last=False)
+    pw = g.topology.pw
+    xy = [(int(c % pw) - 1, int(c // pw) - 1) for c in s.cell_of]
+    dist = {a: dijkstra(g, cost, [a], None) for a in xy if math.isfinite(cost[a[1], a[0]])}
+    for a in range(s.up_head.shape[0]):
+        p, q = xy[int(s.tails[a])], xy[int(s.up_head[a])]
+        up, down = dist.get(p, {}).get(q, INF), dist.get(q, {}).get(p, INF)
+        want = [up, down] if wt.shape[1] == 2 else [up + down]
+        assert all(_close(float(x), y) for x, y in zip(wt[a], want))  # (square-8: sums of sqrt 2 in any order)
+
+
 def _holed(g):
     yy, xx = np.mgrid[:g.height, :g.width]
     return g.with_mask(((xx - 12) ** 2 + (yy - 9) ** 2 > 25) & ((xx - 30) ** 2 + (yy - 20) ** 2 > 40) & (xx != 20))

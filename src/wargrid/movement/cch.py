@@ -381,7 +381,18 @@ class CustomizedPaths:
         finite = np.isfinite(w).any(axis=1)
         dead = np.ones(st.parent.shape[0], dtype=np.bool_)
         dead[st.tails[finite]] = False
-        _halves(k.perfect, st, (w, keep, ties, dead), last=False)
+        a, b, m = int(st.parts[0]), int(st.parts[1]), int(st.parent.shape[0])
+        common = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, w, keep, ties, dead)
+        k.perfect(b, m, b, m, *common)  # the ranks above the halves among themselves; then a thread a half: the
+
+        def half(lo: int, hi: int) -> None:  # triangles of its nodes under the ranks above, then its own
+            k.perfect(b, m, lo, hi, *common)
+            k.perfect(lo, hi, 0, m, *common)
+
+        with ThreadPoolExecutor(1) as pool:
+            other = pool.submit(half, a, b)
+            half(0, a)
+            other.result()
         fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
         q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0

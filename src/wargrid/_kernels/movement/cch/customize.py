@@ -133,66 +133,73 @@ def middles(lo, hi, up_first, up_head, down_first, down_arc, tails, w, inp, slot
 
 
 @helper
-def _perfect_arc(b, pos, up_first, up_head, tails, w, keep, ties):
+def _perfect_arc(b, pos, up_first, up_head, tails, w, keep, ties, two):
     """The upper and intermediate triangles of arc ``b = (v, u)`` (unsigned; ``pos[x]``: ``u``'s arc to ``x``,
-    final)."""
+    final); ``ties`` and ``two`` (two columns) literals. One column is branch-free (every triangle stores its least
+    sum and kept bit: twice as fast, ties make the branches unpredictable), two branch (prepared.md)."""
     v = tails[b]
-    c = w.shape[1] - 1
     bu = w[b, 0]
-    bd = w[b, c]
+    bd = w[b, w.shape[1] - 1]
     kb = keep[b]
     one = np.uint64(1)
     a2 = b + one
     stop = np.uint64(up_first[v + 1])
     while a2 < stop:  # (v, x), x > u
         a = np.uint64(pos[np.uint64(up_head[a2])])  # (u, x): final
-        au = w[a, 0]
-        ad = w[a, c]
-        c0 = w[a2, 0]
-        c1 = w[a2, c]
+        au, c0 = w[a, 0], w[a2, 0]
         s = bu + au  # v -> u -> x
-        if s < c0 or (ties and s == c0):
-            w[a2, 0] = s
-            keep[a2] &= 2
-        s = ad + bd  # x -> u -> v
-        if c and (s < c1 or (ties and s == c1)):
-            w[a2, 1] = s
-            keep[a2] &= 1
-        s = c0 + ad  # v -> x -> u
-        if s < bu or (ties and s == bu):
-            bu = s
-            kb &= 2
-        s = au + c1  # u -> x -> v
-        if c and (s < bd or (ties and s == bd)):
-            bd = s
-            kb &= 1
+        if not two:  # a bit cleared where a path through u or x is cheaper (or as cheap, with ties)
+            keep[a2] &= np.uint8(2) | np.uint8(s > c0 if ties else s >= c0)
+            w[a2, 0] = min(s, c0)
+            s = c0 + au  # v -> x -> u
+            kb &= np.uint8(2) | np.uint8(s > bu if ties else s >= bu)
+            bu = min(bu, s)
+        else:
+            ad, c1 = w[a, 1], w[a2, 1]
+            if s < c0 or (ties and s == c0):
+                w[a2, 0], keep[a2] = s, keep[a2] & np.uint8(2)
+            s = ad + bd  # x -> u -> v
+            if s < c1 or (ties and s == c1):
+                w[a2, 1], keep[a2] = s, keep[a2] & np.uint8(1)
+            s = c0 + ad  # v -> x -> u
+            if s < bu or (ties and s == bu):
+                bu, kb = s, kb & np.uint8(2)
+            s = au + c1  # u -> x -> v
+            if s < bd or (ties and s == bd):
+                bd, kb = s, kb & np.uint8(1)
         a2 += one
     w[b, 0] = bu
-    w[b, c] = bd if c else bu
+    w[b, w.shape[1] - 1] = bd if two else bu
     keep[b] = kb
 
 
 @jit
-def perfect(lo, hi, up_first, up_head, down_first, down_arc, tails, w, keep, ties, dead):
-    """Perfect customization of ``w`` in place for the triangles whose middle node is in ``lo .. hi - 1``
-    (every arc's weight becomes the ends' true distance once every node is done), in decreasing rank; bit
+def perfect(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails, w, keep, ties, dead):
+    """Perfect customization of ``w`` in place for the triangles whose middle node is in ``lo .. hi - 1`` and
+    lowest in ``first .. last - 1`` (every arc's weight becomes the ends' true distance once every node is
+    done), in decreasing rank; bit
     ``d`` of ``keep[a]`` (1 upward, 2 downward) is cleared where a path through an intermediate or upper node
     is cheaper, or as cheap when ``ties`` (sound when no arc weighs nothing: each such path's arcs weigh less),
     so the query needs no such arc direction. ``dead[v]``: every arc of ``v`` weighs ``inf`` both ways (its
     triangles change nothing).
 
-    The triangle loop is written once (``_perfect_arc``) and called with ``ties`` a constant in each branch,
-    so the compiler drops the tie tests where they cannot hold (measured in docs/design/prepared.md)."""
-    m = up_first.shape[0] - 1
-    pos = np.empty(m, dtype=np.uint32)
+    ``_perfect_arc`` is called with ``ties`` and the column count literals: no test that cannot hold (prepared.md)."""
+    pos = np.empty(up_first.shape[0] - 1, dtype=np.uint32)
     for u in range(hi - 1, lo - 1, -1):
         for a in range(up_first[u], up_first[u + 1]):
             pos[np.uint64(up_head[a])] = np.uint32(a)
-        for e in range(down_first[u], down_first[u + 1]):
+        for e in range(_first_from(up_first[first], down_first[u], down_first[u + 1], down_arc), down_first[u + 1]):
             b = np.uint64(down_arc[e])  # (v, u)
+            if b >= up_first[last]:
+                break  # v >= last
             if dead[tails[b]]:
                 continue  # every arc of v weighs inf and stays so
-            if ties:
-                _perfect_arc(b, pos, up_first, up_head, tails, w, keep, True)
+            if w.shape[1] == 2:
+                if ties:
+                    _perfect_arc(b, pos, up_first, up_head, tails, w, keep, True, True)
+                else:
+                    _perfect_arc(b, pos, up_first, up_head, tails, w, keep, False, True)
+            elif ties:
+                _perfect_arc(b, pos, up_first, up_head, tails, w, keep, True, False)
             else:
-                _perfect_arc(b, pos, up_first, up_head, tails, w, keep, False)
+                _perfect_arc(b, pos, up_first, up_head, tails, w, keep, False, False)
