@@ -227,7 +227,7 @@ def test_perfect_customization_gives_every_arc_its_ends_true_distance(kind, data
     wt = _metric(s, CostField.from_arrays(g, cost))[0].weight.copy()
     keep = np.full(wt.shape[0], 3, dtype=np.uint8)
     dead = np.zeros(s.parent.shape[0], dtype=np.bool_)
-    _halves(_k().perfect, s, (wt, keep, data.draw(st.booleans()), dead), last=False)
+    _halves(_k().perfect, s, (wt, keep, data.draw(st.booleans()), dead), lowest=True)
     pw = g.topology.pw
     xy = [(int(c % pw) - 1, int(c // pw) - 1) for c in s.cell_of]
     dist = {a: dijkstra(g, cost, [a], None) for a in xy if math.isfinite(cost[a[1], a[0]])}

@@ -288,7 +288,7 @@ def _with_middles(st: Structure, mt: Metric, costs: CostField) -> Metric:
         inp = _inputs(st, costs)
         inp = (inp.sum(axis=1, keepdims=True) if mt.weight.shape[1] == 1 else inp).astype(mt.weight.dtype)
     mid = np.empty(mt.weight.shape, dtype=np.int32)  # huge pages: read at random by unpacking (prepared.md)
-    _halves(_k().middles, st, (mt.weight, inp, st.arc_slot, mid), last=True)
+    _halves(_k().middles, st, (mt.weight, inp, st.arc_slot, mid))  # (each node's own: in any order)
     return Metric(inp, mt.weight, mid)
 
 
@@ -299,20 +299,23 @@ customized basically only; its queries search every arc until they have cost tha
 query arcs are built, so a class that answers few queries never pays for them."""
 
 
-def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, last: bool) -> None:
-    """``kernel(lo, hi, <structure>, *args)`` over every rank: the first cut's two halves on two threads (no
-    arc joins them), the ranks above them (``last``: after the halves, else before) on this one."""
-    a, b = (int(x) for x in st.parts)
-    m = int(st.parent.shape[0])
+def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, lowest: bool = False) -> None:
+    """``kernel(lo, hi, <structure>, *args)`` over every rank: the ranks above the first cut's halves on this
+    thread, then each half on a thread of its own (no arc joins them). ``lowest``: the kernel takes the triangles'
+    lowest nodes' range too (``lo, hi, first, last``), and each half's thread first relaxes its own under the top."""
+    a, b, m = int(st.parts[0]), int(st.parts[1]), int(st.parent.shape[0])
     common = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, *args)
-    if not last:
-        kernel(b, m, *common)
+    kernel(*(b, m, b, m)[:4 if lowest else 2], *common)
+
+    def half(lo: int, hi: int) -> None:
+        if lowest:
+            kernel(b, m, lo, hi, *common)
+        kernel(*(lo, hi, 0, m)[:4 if lowest else 2], *common)
+
     with ThreadPoolExecutor(1) as pool:
-        other = pool.submit(kernel, a, b, *common)
-        kernel(0, a, *common)
+        other = pool.submit(half, a, b)
+        half(0, a)
         other.result()
-    if last:
-        kernel(b, m, *common)
 
 
 class _Scratch:
@@ -381,18 +384,7 @@ class CustomizedPaths:
         finite = np.isfinite(w).any(axis=1)
         dead = np.ones(st.parent.shape[0], dtype=np.bool_)
         dead[st.tails[finite]] = False
-        a, b, m = int(st.parts[0]), int(st.parts[1]), int(st.parent.shape[0])
-        common = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, w, keep, ties, dead)
-        k.perfect(b, m, b, m, *common)  # the ranks above the halves among themselves; then a thread a half: the
-
-        def half(lo: int, hi: int) -> None:  # triangles of its nodes under the ranks above, then its own
-            k.perfect(b, m, lo, hi, *common)
-            k.perfect(lo, hi, 0, m, *common)
-
-        with ThreadPoolExecutor(1) as pool:
-            other = pool.submit(half, a, b)
-            half(0, a)
-            other.result()
+        _halves(k.perfect, st, (w, keep, ties, dead), lowest=True)
         fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
         q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0
