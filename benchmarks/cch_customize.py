@@ -52,14 +52,15 @@ def kernels(st, costs, repeats: int) -> None:
     for dt in (np.float64, np.float32):
         w = mt.weight.astype(dt)
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
-        k.perfect(b, m, *common, w, keep, True, dead)  # the ranks above the halves first, as in a build
+        k.perfect(b, m, b, m, *common, w, keep, True, dead)  # the top ranks among themselves first, as in a build
         inp = rows.astype(dt)
         basic = best(lambda: (np.empty_like(w),),
                      lambda w0: k.customize(0, a, 0, m, *common, w0, w0, 0, inp, st.arc_slot, True), repeats)
         basic_w = mt.weight.astype(dt)  # (w holds the perfect customization's top ranks)
         middles = best(lambda: (np.empty(w.shape, dtype=np.int32),),
                        lambda mid: k.middles(0, a, *common, basic_w, inp, st.arc_slot, mid), repeats)
-        perfect = best(lambda: (w.copy(), keep.copy()), lambda w0, k0: k.perfect(0, a, *common, w0, k0, True, dead),
+        perfect = best(lambda: (w.copy(), keep.copy()), lambda w0, k0: (  # half 0's thread: under the top, then its own
+            k.perfect(b, m, 0, a, *common, w0, k0, True, dead), k.perfect(0, a, 0, m, *common, w0, k0, True, dead)),
                        repeats)
         print(f"{dt.__name__}: customize half 0 {basic:.3f} s, its middles {middles:.3f} s, perfect half 0"
               f" {perfect:.3f} s (one thread, CPU time)", flush=True)

@@ -292,9 +292,9 @@ def _with_middles(st: Structure, mt: Metric, costs: CostField) -> Metric:
     return Metric(inp, mt.weight, mid)
 
 
-PERFECT_PER_CUSTOMIZE = 4.0
+PERFECT_PER_CUSTOMIZE = 3.0
 """What the query arcs (a perfect customization) cost against the basic customization, measured on 512² hex
-(docs/design/prepared.md; 2.0 while the customization made middles): a class's estimate of their price before they were first built. A class is
+(docs/design/prepared.md; 4.0 before its branch-free loop): a class's estimate of their price before they were first built. A class is
 customized basically only; its queries search every arc until they have cost that much (``_slow``), then the
 query arcs are built, so a class that answers few queries never pays for them."""
 
