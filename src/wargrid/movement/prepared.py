@@ -22,13 +22,12 @@ import numpy.typing as npt
 
 from .. import _budget
 from .._progress import Progress, check_progress, reporter
-from .._scratch import per_thread
 from ..costs import CostField
 from ..errors import ArgumentError, PrepareMemoryError
 from ..grids.boards import Grid, Topology
 from .cch import METRIC_BYTES_PER_ARC, CustomizedPaths, Structure, structure
 from .clearance import sized_costs
-from .search import check_cells, check_costs, padded_id, topo_bundle
+from .search import check_cells, check_costs, dijkstra_table, padded_id
 
 __all__ = ["Prepared", "PrepareMemoryError", "prepare", "distance_table", "MEMORY_CAP"]
 
@@ -201,48 +200,4 @@ def distance_table(
         costs, prepared = sized, None
     if prepared is not None:
         return prepared.table(costs, src, tgt)
-    return _dijkstra_table(costs, src, tgt)
-
-
-class _TableState:
-    """One thread's scratch for ``dijkstra_targets`` on boards of ``n`` padded cells (generation stamps)."""
-
-    def __init__(self, n: int) -> None:
-        self.dist = np.empty(n)
-        self.stamp = np.zeros(n, dtype=np.int32)
-        self.pos = np.empty(n, dtype=np.int32)
-        self.key = np.empty(n)
-        self.ids = np.empty(n, dtype=np.int32)
-        self.want = np.zeros(n, dtype=np.int32)
-        self.gen = 2
-
-    def take(self) -> int:
-        """A fresh pair of stamps (even, then odd); the arrays are cleared when the stamps would overflow."""
-        if self.gen > (1 << 30):
-            self.stamp[:] = 0
-            self.want[:] = 0
-            self.gen = 2
-        g = self.gen
-        self.gen += 2
-        return g
-
-
-def _dijkstra_table(costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64]:
-    from .._kernels.movement.dijkstra import dijkstra_targets
-
-    tb = topo_bundle(costs.topology)
-    n = costs.cell.shape[0]
-    st = per_thread("table_states", n, _TableState, keep=1)
-    out = np.full((src.shape[0], tgt.shape[0]), np.inf)
-    cell = costs.cell
-    open_t = np.unique(tgt[cell[tgt] < np.inf])
-    for i, s in enumerate(src.tolist()):
-        gen = st.take()
-        st.want[open_t] = gen
-        if cell[s] < np.inf:
-            dijkstra_targets(s, st.want, open_t.shape[0], cell, costs.edge, tb, st.dist, st.stamp, st.pos, st.key,
-                             st.ids, gen)
-            ok = st.stamp[tgt] == gen + 1
-            out[i, ok] = st.dist[tgt[ok]]
-        out[i, tgt == s] = 0.0
-    return out
+    return dijkstra_table(costs, src, tgt)

@@ -618,3 +618,49 @@ def step_queues(topo: Topology) -> tuple[NDArray[np.int64], int]:
         lengths = sorted(set(steps))
         got = _STEP_QUEUES[topo] = (np.array([lengths.index(v) for v in steps], dtype=np.int64), len(lengths))
     return got
+
+
+class _TableState:
+    """One thread's scratch for ``dijkstra_targets`` on boards of ``n`` padded cells (generation stamps)."""
+
+    def __init__(self, n: int) -> None:
+        self.dist = np.empty(n)
+        self.stamp = np.zeros(n, dtype=np.int32)
+        self.pos = np.empty(n, dtype=np.int32)
+        self.key = np.empty(n)
+        self.ids = np.empty(n, dtype=np.int32)
+        self.want = np.zeros(n, dtype=np.int32)
+        self.gen = 2
+
+    def take(self) -> int:
+        """A fresh pair of stamps (even, then odd); the arrays are cleared when the stamps would overflow."""
+        if self.gen > (1 << 30):
+            self.stamp[:] = 0
+            self.want[:] = 0
+            self.gen = 2
+        g = self.gen
+        self.gen += 2
+        return g
+
+
+def dijkstra_table(costs: CostField, src: np.ndarray, tgt: np.ndarray) -> NDArray[np.float64]:
+    """``(len(src), len(tgt))`` cheapest costs between padded ids: one Dijkstra a source, stopped once every open
+    target is settled (``prepared.distance_table`` without a hierarchy)."""
+    from .._kernels.movement.dijkstra import dijkstra_targets
+
+    tb = topo_bundle(costs.topology)
+    n = costs.cell.shape[0]
+    st = per_thread("table_states", n, _TableState, keep=1)
+    out = np.full((src.shape[0], tgt.shape[0]), np.inf)
+    cell = costs.cell
+    open_t = np.unique(tgt[cell[tgt] < np.inf])
+    for i, s in enumerate(src.tolist()):
+        gen = st.take()
+        st.want[open_t] = gen
+        if cell[s] < np.inf:
+            dijkstra_targets(s, st.want, open_t.shape[0], cell, costs.edge, tb, st.dist, st.stamp, st.pos, st.key,
+                             st.ids, gen)
+            ok = st.stamp[tgt] == gen + 1
+            out[i, ok] = st.dist[tgt[ok]]
+        out[i, tgt == s] = 0.0
+    return out
