@@ -170,3 +170,28 @@ def test_large_boards_get_the_step_bits_on_their_second_search():
     assert (first is None) == (second is None)
     if first is not None:  # exact ties may go another way: the same cost, in as many steps
         assert first.cost == pytest.approx(second.cost, rel=1e-12) and len(first) == len(second)
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(data=st.data(), uniform=st.booleans(), weight=st.sampled_from([1.2, 1.7, 3.0]))
+def test_search_routes_are_search_checked(data, uniform, weight):
+    """Many queries in one call (``search_routes``) give each query's path of ``search_checked``, cell for cell."""
+    from wargrid.movement.search import search_checked, search_routes
+
+    g, cost, _ = data.draw(boards(edges=False, uniform=uniform))
+    assume(not g.topology.wrap)
+    c = costs_of(g, cost, None)
+    open_cells = [xy for xy in g.cells() if np.isfinite(cost[xy[1], xy[0]])]
+    assume(len(open_cells) >= 2)
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from(open_cells), st.sampled_from(open_cells)).filter(
+        lambda p: p[0] != p[1]), min_size=1, max_size=6))
+    topo = g.topology
+    got = search_routes(g, c, np.array([padded_id(topo, s) for s, _ in pairs]),
+                        np.array([padded_id(topo, t) for _, t in pairs]), weight)
+    assume(got is not None)  # (another kernel serves these costs: integer keys)
+    for i, (s, t) in enumerate(pairs):
+        want = search_checked(g, c, s, t, weight, False, None)
+        if want is None or not want.cost < np.inf:
+            assert got.costs[i] == np.inf and len(got.path(i)) == 0
+        else:
+            assert topo.cells_of(got.path(i)) == want.cells and float(got.costs[i]) == want.cost

@@ -74,6 +74,11 @@ class LockedZones:
         with self.lock:
             return self.zones.connected(pa, pb)
 
+    def connected_pairs(self, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+        """``connected`` of each pair ``pa[i]``, ``pb[i]``, as a bool array (``ZoneState.connected_pairs``)."""
+        with self.lock:
+            return self.zones.connected_pairs(pa, pb)
+
 
 class DerivedOwner(Protocol):
     """What ``Derived`` needs of the map that owns it (``MapCore`` provides it)."""

@@ -53,7 +53,7 @@ import math
 import weakref
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -191,11 +191,15 @@ class SearchState:
         return q
 
     def next_gen(self) -> int:
-        self.gen += 1
-        if self.gen >= (1 << 30) - 1:
+        return self.next_gens(1)
+
+    def next_gens(self, k: int) -> int:
+        """The first of ``k`` fresh generations, one a query (``gen``, ``gen + 1``, ...)."""
+        if self.gen + k >= (1 << 30) - 1:
             self.stamp[:] = 0
-            self.gen = 1
-        return self.gen
+            self.gen = 0
+        self.gen += k
+        return self.gen - k + 1
 
 
 def search_state(n: int) -> SearchState:
@@ -300,6 +304,51 @@ def stop_array(grid: Grid, stop: np.ndarray | None) -> np.ndarray:
 
 
 # -- A* ---------------------------------------------------------------------------------------------
+
+class Routes(NamedTuple):
+    """Paths of many queries at once (``search_routes``): path ``i``'s padded ids from its start to its goal are
+    ``ids[ends[i - 1]:ends[i]]`` (``ends[-1]`` read as 0), empty when unreachable; ``costs[i]`` its cost (``inf``:
+    unreachable)."""
+
+    ids: NDArray[np.int64]
+    ends: NDArray[np.int64]
+    costs: NDArray[np.float64]
+
+    def path(self, i: int) -> NDArray[np.int64]:
+        """Path ``i``'s padded ids (a view of ``ids``)."""
+        return self.ids[(int(self.ends[i - 1]) if i else 0): int(self.ends[i])]
+
+
+def search_routes(grid: Grid, costs: CostField, starts: NDArray[np.int64], goals: NDArray[np.int64],
+                  weight: float) -> Routes | None:
+    """``search_checked``'s A* (not ``nearest``, no stop cells) from each padded ``starts[i]`` to ``goals[i]`` (checked:
+    distinct passable cells) in one kernel call, or ``None`` where ``search_checked`` would run another kernel
+    than the plain float one (integer keys, a board with wrap or edge costs, or the step bits not built for a
+    single query on a large board): then ask it query by query. The same paths as ``search_checked``'s.
+
+    >>> from wargrid import Map, SquareGrid
+    >>> m = Map(SquareGrid(5, 3))
+    >>> topo = m.grid.topology
+    >>> r = search_routes(m.grid, m.cost_field(unit="tracked"), np.array([topo.padded_id(0, 0)]),
+    ...                   np.array([topo.padded_id(2, 0)]), 1.2)
+    >>> topo.cells_of(r.path(0)), float(r.costs[0]) > 0
+    ([(0, 0), (1, 0), (2, 0)], True)
+    """
+    topo = grid.topology
+    hscale = float(costs.min_cost) * weight
+    if topo.wrap or costs.edge.size:
+        return None
+    if topo.heuristic != 1 and key_bits(topo, costs, hscale) is not None:
+        return None  # (``astar_keyed``)
+    moves = plain_moves(topo, costs, lazy=len(starts) < 2)
+    if moves is None or (topo.heuristic == 1 and octile_bits(topo, costs, hscale) is not None):
+        return None
+    state = search_state(topo.padded_size)
+    gen = state.next_gens(len(starts))
+    ids, ends, cost = kernels().astar_plain_routes(costs.cell, moves, bool(costs.uniform), starts, goals,
+                                                   topo.kernel_bundle, hscale, state.arrays, gen, 512 * len(starts))
+    return Routes(ids, ends, cost)
+
 
 def search_checked(
     grid: Grid,

@@ -246,6 +246,8 @@ class ZoneState:
     ZoneChange(old=(0,), new=(0, 1))
     >>> z.labels().tolist()
     [[0, -1, 1]]
+    >>> z.connected_pairs(np.array([t.padded_id(0, 0)] * 2), np.array([t.padded_id(0, 0), t.padded_id(2, 0)])).tolist()
+    [True, False]
     """
 
     def __init__(self, topology: Topology, cell: np.ndarray, edge: np.ndarray) -> None:
@@ -269,6 +271,12 @@ class ZoneState:
         """Whether padded cells ``pa`` and ``pb`` lie in the same zone (O(1))."""
         la = self._labels[pa]
         return bool(la >= 0 and la == self._labels[pb])
+
+    def connected_pairs(self, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+        """``connected`` of each pair of padded cells ``pa[i]``, ``pb[i]``, as a bool array."""
+        la = self._labels[pa]
+        ok: np.ndarray = (la >= 0) & (la == self._labels[pb])
+        return ok
 
     @property
     def count(self) -> int:

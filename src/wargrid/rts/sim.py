@@ -861,8 +861,9 @@ class Simulation:
             self._cfields[key] = cf
         return cf
 
-    def _set_route(self, u: int, cells: np.ndarray) -> None:
-        """Give unit ``u`` the route ``cells`` (padded ids, its own cell excluded), and log it."""
+    def _set_route(self, u: int, cells: np.ndarray, plan: np.ndarray | None = None) -> None:
+        """Give unit ``u`` the route ``cells`` (padded ids, its own cell excluded), and log it (``plan``: its cell
+        and ``cells``, when at hand)."""
         n = len(cells)
         if self._pool_n + n > len(self._pool):
             self._compact(n)
@@ -874,8 +875,9 @@ class Simulation:
         if r[STATE] in (L.IDLE, L.WAITING, L.STUCK):
             r[STATE], r[REASON] = L.IDLE, L.R_NONE
         self._asked[u] = -1
-        plan = np.empty(n + 1, dtype=np.int64)
-        plan[0], plan[1:] = r[CELL], cells
+        if plan is None:
+            plan = np.empty(n + 1, dtype=np.int64)
+            plan[0], plan[1:] = r[CELL], cells
         self._plans.setdefault(u, []).append(plan)
         self._log(u, "planned", f"{n} steps via {self._xy(int(plan[(n + 1) // 2]))}")
 
@@ -987,9 +989,11 @@ class Simulation:
         one = np.array(singles, dtype=np.int64)
         one = one[np.lexsort((one, self._asked[one]))]  # in order of asking (a unit's search changes no other's row)
         uf = self._uf[one]
-        for u, key2, av, plain in zip(one.tolist(), zip(ui[one, CELL].tolist(), ui[one, TARGET].tolist(),
-                                                       ui[one, CLS].tolist(), (uf[:, DAMAGE] > 0).tolist()),
-                                      ui[one, AVOID].tolist(), (uf[:, TURNRATE] <= 0).tolist()):
+        rows = list(zip(one.tolist(), zip(ui[one, CELL].tolist(), ui[one, TARGET].tolist(), ui[one, CLS].tolist(),
+                                          (uf[:, DAMAGE] > 0).tolist()),
+                        ui[one, AVOID].tolist(), (uf[:, TURNRATE] <= 0).tolist()))
+        found = self._search_ahead(rows, budget)
+        for u, key2, av, plain in rows:
             if key2 in done and av < 0 and plain:
                 got = done[key2]
                 if got is not None:
@@ -999,7 +1003,7 @@ class Simulation:
                 waiting.append(u)
                 continue
             budget -= 1 if av < 0 else AVOID_COST
-            res = self._plan_one(u)
+            res = self._plan_one(u, found.get(u))
             if ui[u, AVOID] < 0:
                 done[key2] = res
         if waiting:
@@ -1021,6 +1025,14 @@ class Simulation:
     def _linked(self, cls: int, pa: int, pb: int) -> bool:
         """``Map.connected`` for movement class ``cls`` between padded cells ``pa`` and ``pb``."""
         return bool(self._zones_of(cls).connected(pa, pb))
+
+    def _linked_pairs(self, cls: np.ndarray, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+        """``_linked`` of each ``cls[i]``, ``pa[i]``, ``pb[i]``, as a bool array."""
+        ok = np.zeros(len(cls), dtype=np.bool_)
+        for k in np.unique(cls).tolist():
+            sel = np.flatnonzero(cls == k)
+            ok[sel] = self._zones_of(k).connected_pairs(pa[sel], pb[sel])
+        return ok
 
     def _target_ok(self, u: int) -> bool:
         """Settle unit ``u``'s target: its goal, or the reachable cell nearest a goal it cannot stand on.
@@ -1049,9 +1061,7 @@ class Simulation:
         ok: np.ndarray = (self._tcost[cls, g] < np.inf) & ~((b >= 0) & (ui[np.maximum(b, 0), KIND] == L.BUILDING))
         ui[us[ok], TARGET] = g[ok]
         ask = np.flatnonzero(ok & (g != c) & (self._tcost[cls, c] < np.inf))
-        for i, k, a, z in zip(ask.tolist(), cls[ask].tolist(), c[ask].tolist(), g[ask].tolist()):
-            if not self._linked(k, a, z):
-                ok[i] = False
+        ok[ask] = self._linked_pairs(cls[ask], c[ask], g[ask])
         return ok
 
     def _plan_field(self, key: tuple[int, int, bool], members: list[int]) -> None:
@@ -1083,10 +1093,62 @@ class Simulation:
             cells = buf[:m].copy()
             self._set_route(u, cells)
 
-    def _plan_one(self, u: int) -> np.ndarray | None:
+    def _search_ahead(self, rows: list[tuple[int, tuple[int, int, int, bool], int, bool]],
+                      budget: int) -> dict[int, np.ndarray]:
+        """The routes of the plain searches among ``rows`` (``_plan_phase``'s singles: unit, its key, the cell it
+        avoids, whether it turns on the spot) that the budget lets run, found at once (``search_routes``): unit ->
+        its route's padded ids, its cell first. The plain ones: no cell to avoid, no turning, a goal other than its
+        cell, both passable and linked (``_plan_one`` would search them by ``dispatch_path``: the same A*, so the
+        same routes). Which run is the phase's loop, as if every search found its way (one that does not leaves
+        the loop to search later units itself)."""
+        seen: set[tuple[int, int, int, bool]] = set()
+        asked: list[int] = []
+        for u, key2, av, plain in rows:
+            if key2 in seen and av < 0 and plain:
+                continue
+            if budget <= 0:
+                continue
+            budget -= 1 if av < 0 else AVOID_COST
+            seen.add(key2)
+            if av < 0 and plain:
+                asked.append(u)
+        found: dict[int, np.ndarray] = {}
+        if not asked:
+            return found
+        from ..movement.search import search_routes
+
+        us = np.array(asked, dtype=np.int64)
+        ui = self._ui
+        c, g, cls = ui[us, CELL], ui[us, GOAL], ui[us, CLS]
+        attack = self._uf[us, DAMAGE] > 0
+        tc = self._tcost
+        ok = (c != g) & (tc[cls, c] < np.inf) & (tc[cls, g] < np.inf)
+        ask = np.flatnonzero(ok)
+        ok[ask] = self._linked_pairs(cls[ask], c[ask], g[ask])
+        keys = cls * 2 + attack
+        for key in np.unique(keys[ok]).tolist():
+            cf = self._cost_field(key // 2, bool(key % 2))
+            sel = np.flatnonzero(ok & (keys == key))
+            sel = sel[(cf.cell[c[sel]] < np.inf) & (cf.cell[g[sel]] < np.inf)]
+            if not len(sel):
+                continue
+            got = search_routes(self.grid, cf, c[sel], g[sel], self.weight)
+            if got is None:
+                continue
+            for j, i in enumerate(sel.tolist()):
+                if got.costs[j] < np.inf:
+                    found[asked[i]] = got.path(j)
+        return found
+
+    def _plan_one(self, u: int, found: np.ndarray | None = None) -> np.ndarray | None:
+        """Plan unit ``u``'s route; ``found``: its route already searched (``_search_ahead``), its cell first."""
         from ..movement.dispatch import dispatch_path
 
         r = self._ui[u]
+        if found is not None:
+            r[TARGET] = r[GOAL]
+            self._set_route(u, found[1:], found)
+            return found[1:]
         cls, attack = int(r[CLS]), bool(self._uf[u, DAMAGE] > 0)
         cell, goal = self._xy(int(r[CELL])), self._xy(int(r[GOAL]))
         unit = self._class_unit[cls]
@@ -1373,6 +1435,9 @@ class _BoardZones:
     def connected(self, pa: int, pb: int) -> bool:
         pw = self.pw
         return self.board.connected((pa % pw - 1, pa // pw - 1), (pb % pw - 1, pb // pw - 1), unit=self.unit)
+
+    def connected_pairs(self, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+        return np.array([self.connected(a, b) for a, b in zip(pa.tolist(), pb.tolist())], dtype=np.bool_)
 
 
 _LOADED: set[tuple[str, bool]] = set()

@@ -185,6 +185,49 @@ def astar_plain_xy(cell, moves, uniform, start, goal, topo, hscale, state, gen):
 
 
 @jit
+def astar_plain_routes(cell, moves, uniform, starts, goals, topo, hscale, state, gen, cap):
+    """``astar_plain`` from each ``starts[i]`` to ``goals[i]`` (padded ids; generation ``gen + i``) in one call:
+    ``(ids, ends, costs)``, path ``i``'s padded ids from its start to its goal ``ids[ends[i - 1]:ends[i]]``
+    (empty when unreachable) and its cost ``costs[i]`` (``inf``: unreachable). ``cap``: the room first given to
+    ``ids`` (it grows as needed; the ids returned fill their array).
+
+    A simulation's planning asks for tens of routes a tick: one call for all of them saves each query a
+    dispatch of the arrays into numba and a path object.
+    """
+    k = starts.shape[0]
+    g, parent = state[0], state[1]
+    ends = np.empty(k, dtype=np.int64)
+    costs = np.empty(k, dtype=np.float64)
+    ids = np.empty(max(cap, 16), dtype=np.int64)
+    at = 0
+    for i in range(k):
+        reached = astar_plain(cell, moves, uniform, starts[i], goals[i], topo, hscale, state, gen + i)
+        if reached < 0:
+            costs[i] = INF
+            ends[i] = at
+            continue
+        n = 0
+        p = reached
+        while p >= 0:
+            n += 1
+            p = parent[p]
+        if at + n > ids.shape[0]:
+            grown = np.empty(2 * (at + n), dtype=np.int64)
+            grown[:at] = ids[:at]
+            ids = grown
+        j = at + n
+        p = reached
+        while p >= 0:
+            j -= 1
+            ids[j] = p
+            p = parent[p]
+        at += n
+        ends[i] = at
+        costs[i] = g[reached]
+    return ids[:at].copy(), ends, costs  # (its own array: the paths are kept, not the room left)
+
+
+@jit
 def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
     """``astar`` with one integer key a heap slot, for boards of unit steps whose costs are whole in units of ``1 / keyb[0]``.
 
