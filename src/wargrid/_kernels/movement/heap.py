@@ -1,7 +1,7 @@
 """The open lists of every search kernel: heaps with decrease-key in preallocated arrays.
 
 A* heap (binary): ``hf``, ``hg``, ``hid`` hold a slot's ``f``, ``g`` and
-state id; ``pos[v]`` is the slot of state ``v``. ``_before`` is A*'s order
+state id; ``pos[v]`` is the slot of state ``v``. ``before`` is A*'s order
 (smaller ``f``, then larger ``g``, then the smaller id). ``heap_up`` and
 ``heap_pop`` serve every A* (``astar``, ``astar_plain``, ``jps``,
 ``jps_table``, ``turns.route``, ``explain``, the facing and any-angle
@@ -34,12 +34,14 @@ _U = np.uintp
 
 
 @jit(inline="always")
-def _before(f1, g1, i1, f2, g2, i2):
+def before(f1, g1, i1, f2, g2, i2):
+    """A*'s order: whether ``(f1, g1, i1)`` comes before ``(f2, g2, i2)`` (smaller ``f``, larger ``g``, smaller id)."""
     if f1 != f2:
         return f1 < f2
     if g1 != g2:
         return g1 > g2
     return i1 < i2
+
 
 
 @helper
@@ -59,7 +61,7 @@ def heap_up(i, f, g, v, hf, hg, hid, pos):
     j = _U(i)
     while j > 0:
         pa = (j - one) >> one
-        if _before(f, g, v, hf[pa], hg[pa], hid[pa]):
+        if before(f, g, v, hf[pa], hg[pa], hid[pa]):
             _place(j, hf[pa], hg[pa], hid[pa], hf, hg, hid, pos)
             j = pa
         else:
@@ -84,9 +86,9 @@ def heap_pop(n, hf, hg, hid, pos):
         if c >= m:
             break
         c1 = c + one
-        if c1 < m and _before(hf[c1], hg[c1], hid[c1], hf[c], hg[c], hid[c]):
+        if c1 < m and before(hf[c1], hg[c1], hid[c1], hf[c], hg[c], hid[c]):
             c = c1
-        if _before(hf[c], hg[c], hid[c], f, g, v):
+        if before(hf[c], hg[c], hid[c], f, g, v):
             _place(j, hf[c], hg[c], hid[c], hf, hg, hid, pos)
             j = c
         else:

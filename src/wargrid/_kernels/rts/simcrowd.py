@@ -295,18 +295,23 @@ def _route_next(ui, pool, u):
 
 
 @jit
-def _shared_goals(ui, mem, m):
-    """For each of the ``m`` members: whether another member has the same goal cell (a group sent to one cell)."""
-    tg = np.empty(m, dtype=np.int64)
+def _shared_goals(ui, mem, m, count):
+    """For each of the ``m`` members: whether another member has the same goal cell (a group sent to one cell).
+    ``count``: one entry a padded cell, -1 everywhere (left so): the members heading for each cell counted there
+    (by going down from -1) instead of sorting their goals (3000 units: a tenth of a millisecond a sort)."""
     for i in range(m):
-        tg[i] = ui[mem[i], TARGET]
-    by = np.argsort(tg, kind="mergesort")
+        t = ui[mem[i], TARGET]
+        if t >= 0:
+            count[t] -= 1
     shared = np.zeros(m, dtype=np.bool_)
-    for k in range(1, m):
-        a, b = by[k - 1], by[k]
-        if tg[a] >= 0 and tg[a] == tg[b]:
-            shared[a] = True
-            shared[b] = True
+    for i in range(m):
+        t = ui[mem[i], TARGET]
+        if t >= 0:
+            shared[i] = count[t] < -2
+    for i in range(m):
+        t = ui[mem[i], TARGET]
+        if t >= 0:
+            count[t] = -1
     return shared
 
 
@@ -435,7 +440,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     midx = np.full(nu, -1, dtype=np.int64)
     mem = np.empty(order.shape[0], dtype=np.int64)
     m = 0
-    together = _shared_goals(ui, order, order.shape[0])
+    together = _shared_goals(ui, order, order.shape[0], occ_next)
     # the seeds: on a 4-connected board every vehicle on its way; else, and for one of a group sent to one cell,
     # those that a standing friend vehicle blocks, or off their routes
     for i in range(order.shape[0]):
@@ -491,7 +496,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     budget = lz.free[2] + (max(WIDE_BUDGET, ROW_SHARE * m) if detour[1] * 16 > detour[0] * 17 else SEARCH_BUDGET)
     rkey = np.zeros(m, dtype=np.float64)
     near = np.zeros(m, dtype=np.bool_)
-    shared = _shared_goals(ui, mem, m)
+    shared = _shared_goals(ui, mem, m, occ_next)
     isroot = np.zeros(m, dtype=np.bool_)
     roots = np.empty(m, dtype=np.int64)
     nroots = 0
