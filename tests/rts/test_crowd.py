@@ -226,6 +226,19 @@ def test_held_out_boards_are_solved(board: str, seed: int, agents: int) -> None:
     assert plan.makespan >= plan.lower_bound_makespan
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_pushed_agent_steps_off_the_pushers_way(seed: int) -> None:
+    """An agent on its goal at a junction, pushed by one passing along the corridor: of its two free cells, as far
+    from its goal, it takes the one off the other's way (the side cell) and comes back as it passes, at every
+    seed; pushed on ahead (a tie at random) it would have to come back past the other."""
+    m = _board([".......", "@@@.@@@"])
+    s, g = [(2, 0), (3, 0)], [(6, 0), (3, 0)]
+    plan = plan_crowd(m, s, g, seed=seed)
+    check_plan(m, s, g, plan)
+    assert plan.path(1)[1] == (3, 1)
+    assert plan.makespan == plan.lower_bound_makespan == 4
+
+
 def test_a_one_cell_dead_end_pair_trades_places() -> None:
     """Two agents, one in a dead end and one at its mouth, each on the other's goal: one must step aside and come
     back; the plan is valid and no shorter than the joint search's optimum."""
@@ -772,7 +785,7 @@ def test_agents_that_set_the_makespan_go_first_in_a_large_crowd() -> None:
     plan = plan_crowd(m, s, g, improve=0, seed=0)
     check_plan(m, s, g, plan)
     assert plan.complete and plan.lower_bound_makespan == 456
-    assert plan.makespan == plan.first_makespan == 636
+    assert plan.makespan == plan.first_makespan == 630
 
 
 def _first_and_shortened(m: Map, s: list[tuple[int, int]], g: list[tuple[int, int]], seed: int) -> tuple[Any, Any, Any]:
@@ -796,10 +809,10 @@ def test_shortening_plans_the_last_agents_again() -> None:
     ways, arrive earlier; the plan stays valid and its sum of costs no larger."""
     m = load_movingai(MAP, diagonal=False)
     s, g = load_movingai_agents(SCEN, agents=400)
-    first, short, graph = _first_and_shortened(m, s, g, 4)
+    first, short, graph = _first_and_shortened(m, s, g, 5)
     assert first.complete and short.complete
     check_plan(m, s, g, graph.xy(short.nodes))
-    assert (first.makespan, short.makespan) == (74, 60)
+    assert (first.makespan, short.makespan) == (64, 60)
     assert short.soc <= first.soc
 
 
@@ -818,4 +831,4 @@ def test_dense_crowds_keep_lacams_order() -> None:
     g = [(int(xs[i]), int(ys[i])) for i in b]
     plan = plan_crowd(m, s, g, seed=0)
     check_plan(m, s, g, plan)
-    assert plan.makespan == 50
+    assert plan.makespan == 51

@@ -13,7 +13,8 @@ PIBT (priority inheritance with backtracking; Okumura et al., AIJ 2022: one
 timestep for the whole crowd, agents nearest to their goals' way yielding to
 those that waited longest, and among those that waited as long to the ones
 farthest from their goals, which set the makespan; pushed agents stepping
-aside instead of blocking;
+aside instead of blocking, off the pusher's way where that is as near their
+goals;
 with LaCAM2's swaps, Okumura, IJCAI 2023, so that two agents meeting in a
 one-cell corridor back out to a branch and pass) under constraints that the search adds one agent at a time when PIBT's
 proposal was seen before. The search is complete: when a plan exists, it
@@ -760,7 +761,7 @@ class _Search:
             prio = np.empty(n, dtype=np.float64)
             order = np.empty(n, dtype=np.int64)
             h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
-                            self.occ_next, krng, *self.stack, tie | k.SWAP, node.prio, self.makespan_obj, prio, order,
+                            self.occ_next, krng, *self.stack, tie | k.SWAP | k.DODGE, node.prio, self.makespan_obj, prio, order,
                             d0, _CRITICAL if node.g < self.band_steps else -(1 << 40), dq, self.chain)
             step = time.perf_counter() - now
             if h < 0:

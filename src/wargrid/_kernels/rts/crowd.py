@@ -24,7 +24,9 @@ reverse order, stepping back, and pulls that agent into its node, until a
 branch lets the two pass; plain PIBT leaves such pairs to the high-level
 search, whose constraints then take a number of configurations exponential in
 the pairs (a 64 x 64 board of one-cell corridors with 200 agents: no plan in
-30 s without it).
+30 s without it). With ``DODGE``, an agent pushed takes, among its candidates
+as near its goal, the one farthest from its pusher's goal: it steps off the
+pusher's way (into a side cell) rather than being pushed on ahead of it.
 """
 
 from __future__ import annotations
@@ -38,10 +40,18 @@ from .sim import _rand  # the simulation's xorshift
 SWAP = 4
 """The flag of ``tie`` for PIBT with swaps (LaCAM2's)."""
 
+DODGE = 8
+"""The flag of ``tie`` for a pushed agent to take, among its candidates as near its goal, the one farthest from the
+goal of the agent pushing it: off that agent's way, so that it is not pushed on ahead of it."""
+
+_OFF_WAY = 4095
+"""The largest distance the tie-break of ``DODGE`` tells apart."""
+
 
 @helper
-def _candidates(a, v, nbr, lz, gidx, occ_now, q_to, cand, keys, rng, tie):
-    """Node ``v`` and its neighbours, nearest to agent ``a``'s goal first; ties: a free node first, then at random."""
+def _candidates(a, v, nbr, lz, gidx, occ_now, q_to, cand, keys, rng, tie, lend):
+    """Node ``v`` and its neighbours, nearest to agent ``a``'s goal first; ties: a free node first, then (``lend``
+    the agent pushing ``a``, -1 none) the farthest from ``lend``'s goal, then at random."""
     ndir = nbr.shape[1]
     m = 0
     for d in range(-1, ndir):
@@ -54,7 +64,10 @@ def _candidates(a, v, nbr, lz, gidx, occ_now, q_to, cand, keys, rng, tie):
         elif tie == 2 and occ_now[u] >= 0 and u != v and q_to[occ_now[u]] < 0:
             held = 1
         du = _d(lz, nbr, gidx, a, u)
-        key = (du * 2 + held) * 64 + np.int64(_rand(rng) % np.uint64(64))
+        off = np.int64(0)
+        if lend >= 0:
+            off = _OFF_WAY - min(_d(lz, nbr, gidx, lend, u), _OFF_WAY)
+        key = ((du * 2 + held) * (_OFF_WAY + 1) + off) * 64 + np.int64(_rand(rng) % np.uint64(64))
         i = m
         while i > 0 and keys[i - 1] > key:
             keys[i] = keys[i - 1]
@@ -184,10 +197,11 @@ def _swap_agent(a, v, best, q_to, q_from, nbr, chain, lz, gidx, occ_now):
 
 
 @helper
-def _frame(depth, a, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie):
+def _frame(depth, a, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie, lend):
     """Agent ``a``'s candidates on row ``depth`` of the stack (``st_n[depth]``: their count, and with ``SWAP``
-    the agent to pull plus one, times 256)."""
-    m = _candidates(a, q_from[a], nbr, lz, gidx, occ_now, q_to, st_cand[depth], keys, rng, tie & 3)
+    the agent to pull plus one, times 256); ``lend``: the agent pushing ``a`` (-1: none)."""
+    m = _candidates(a, q_from[a], nbr, lz, gidx, occ_now, q_to, st_cand[depth], keys, rng, tie & 3,
+                    lend if tie & DODGE else np.int64(-1))
     pull = np.int64(-1)
     if tie & SWAP:
         row = st_cand[depth]
@@ -226,7 +240,8 @@ def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand,
     st_agent[0] = root
     st_pos[0] = 0
     if gen == 1:  # (depths as int64 from the start: a literal 0 or 1 is a signature, a whole compile, of its own)
-        _frame(np.int64(0), root, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie)
+        _frame(np.int64(0), root, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie,
+               np.int64(-1))
     depth = np.int64(1)
     result = -1  # -1: no child returned; 1: the child found a node; 0: it stays
     while depth > 0:
@@ -255,7 +270,8 @@ def pibt(root, q_from, q_to, occ_now, occ_next, st_agent, st_pos, st_n, st_cand,
                 st_agent[depth] = k
                 st_pos[depth] = 0
                 if gen == 1:
-                    _frame(depth, k, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie)
+                    _frame(depth, k, q_from, q_to, occ_now, st_n, st_cand, nbr, chain, lz, gidx, rng, keys, tie,
+                           np.int64(a))
                 depth += 1
             else:
                 _pull(top, a, q_from, q_to, occ_next, st_n, st_pos, gen, tie)
