@@ -10,7 +10,19 @@ map's own edit: cost fields, zones), the partial customization
 changed and recomputed) and the next query (``Map.path``). Wall-clock
 times; medians and the worst edits.
 
-    PYTHONPATH=src python benchmarks/cch_edits.py --size 512 --seed 3 [--rivers]
+With ``--split`` the same edit is timed in finer parts, by wrappers around the
+calls (each wrapper's own cost, a few microseconds, lands in its part):
+``set_terrain`` = foot's field patched (``patch``: the copy, the entry costs,
+``with_cells``), the zones' local update (``zones``) and the rest (checks,
+events: ``map``); the next path = the partial customization (``sync``: of it
+``step_changes``, the kernel ``update`` and its thread's CPU time
+``update_cpu``, less moved than wall-clock by other work on a shared
+machine; the rest ``glue``), the search
+(``search``: the kernel ``query``), the unpacking (``unpack``: the kernel
+``unpack``; the two run as the one call ``path`` does, split) and the Python
+around them (``py``: ``Map.path``'s checks, the dispatcher, ``Path``).
+
+    PYTHONPATH=src python benchmarks/cch_edits.py --size 512 --seed 3 [--rivers] [--split]
 """
 
 from __future__ import annotations
@@ -25,6 +37,10 @@ from bench_weighted import pick_queries  # the scripts' folder is on sys.path wh
 
 import wargrid
 from wargrid._kernels.movement import cch as k
+from wargrid.movement.zones import ZoneState
+
+PARTS = ("update", "update_cpu", "patch", "zones", "step_changes", "search", "unpack")
+"""The parts timed by wrappers (``--split``; ``update`` always)."""
 
 
 def main() -> None:
@@ -34,6 +50,7 @@ def main() -> None:
     ap.add_argument("--rivers", action="store_true", help="the generator's rivers (else rivers=0)")
     ap.add_argument("--edits", type=int, default=50)
     ap.add_argument("--worst", type=int, default=5, help="the slowest edits listed")
+    ap.add_argument("--split", action="store_true", help="the finer parts (see the notes)")
     args = ap.parse_args()
     m = wargrid.generate(args.size, args.size, kind="hex", seed=args.seed, **({} if args.rivers else {"rivers": 0}))
     queries = pick_queries(m, 20, seed=100 + args.rivers)
@@ -47,15 +64,42 @@ def main() -> None:
         m.path(a, b, unit="foot")
 
     seen: dict[str, float] = {}
-    update = k.update
 
-    def timed_update(*a):  # type: ignore[no-untyped-def]
+    def wrap(owner, name, key):  # type: ignore[no-untyped-def]
+        """``owner.name`` timed into ``seen[key]`` (summed over the calls of one edit); ``restore`` undoes it."""
+        fn = getattr(owner, name)
+
+        def timed(*a, **kw):  # type: ignore[no-untyped-def]
+            t0, c0 = time.perf_counter(), time.thread_time()
+            out = fn(*a, **kw)
+            seen[key] = seen.get(key, 0.0) + time.perf_counter() - t0
+            if key == "update":  # (and its thread's CPU time: less moved by other work on a shared machine)
+                seen.update(changed=out[0], recomputed=out[2], update_cpu=time.thread_time() - c0)
+            return out
+
+        setattr(owner, name, timed)
+        restore.append((owner, name, fn))
+
+    def split_path(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb, *rest):  # type: ignore[no-untyped-def]
+        """The kernel ``path`` as its two kernels, timed apart."""
         t0 = time.perf_counter()
-        out = update(*a)
-        seen.update(update=time.perf_counter() - t0, changed=out[0], recomputed=out[2])
-        return out
+        cost, meet, nf, nb = k.query(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb)
+        t1 = time.perf_counter()
+        seen["search"] = seen.get("search", 0.0) + t1 - t0
+        if meet < 0 or not cost < np.inf:
+            return cost, np.empty((0, 2), dtype=np.int64), 0.0, False
+        out = k.unpack(s, nf, nb, pf, pb, *rest)
+        seen["unpack"] = seen.get("unpack", 0.0) + time.perf_counter() - t1
+        return (cost, *out)
 
-    k.update = timed_update
+    restore: list = []
+    wrap(k, "update", "update")
+    if args.split:
+        wrap(m, "_patch_cost_field", "patch")
+        wrap(ZoneState, "update", "zones")
+        wrap(k, "step_changes", "step_changes")
+        restore.append((k, "path", k.path))
+        k.path = split_path
     rows = []
     rng = np.random.default_rng(11)
     base = np.asarray(m.terrain)
@@ -75,12 +119,20 @@ def main() -> None:
         t2 = time.perf_counter()
         m.path(a, b, unit="foot")
         t3 = time.perf_counter()
-        rows.append({"whole": t3 - t0, "set_terrain": t1 - t0, "sync": t2 - t1, "update": seen.get("update", 0.0),
-                     "query": t3 - t2, "changed": seen.get("changed", 0), "recomputed": seen.get("recomputed", 0),
-                     "cell": cell})
+        row = {"whole": t3 - t0, "set_terrain": t1 - t0, "sync": t2 - t1, "query": t3 - t2, "cell": cell,
+               "changed": seen.get("changed", 0), "recomputed": seen.get("recomputed", 0)}
+        row.update({key: seen.get(key, 0.0) for key in PARTS})
+        row.update(map=row["set_terrain"] - row["patch"] - row["zones"],
+                   glue=row["sync"] - row["step_changes"] - row["update"],
+                   py=row["query"] - row["search"] - row["unpack"])
+        rows.append(row)
         m.set_terrain([cell], old)
-    k.update = update
+    for owner, name, fn in reversed(restore):
+        setattr(owner, name, fn)
     times = ("whole", "set_terrain", "sync", "update", "query")
+    if args.split:
+        times = ("whole", "set_terrain", "patch", "zones", "map", "sync", "step_changes", "update", "update_cpu", "glue",
+                 "query", "search", "unpack", "py")
     print(f"{len(rows)} edits, ms (arcs: changed / recomputed by the partial customization)")
     print("| edit | " + " | ".join(times) + " | arcs |")
     print("|---" * (len(times) + 2) + "|")
