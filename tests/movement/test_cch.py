@@ -79,14 +79,16 @@ def test_every_answer_equals_dijkstra_before_and_after_edits(board, data):
 
 
 def _metric_holds(cp, f):
-    """``cp``'s metric equals a fresh customization of ``f`` (a symmetric one's single column: both ways' sum), and
-    every middle gives its arc's weight."""
+    """``cp``'s metric equals a fresh customization of ``f`` (a symmetric one's single column: both ways' sum),
+    every middle gives its arc's weight, and (once edited) each arc's count of the directions it is a leg of at
+    their middle is right."""
     fresh = _with_middles(cp.structure, _metric(cp.structure, f)[0], f)
     mt, s = cp._middles(), cp.structure
     one = (lambda x: x.sum(axis=1, keepdims=True)) if fresh.inp.shape[1] < mt.inp.shape[1] else (lambda x: x)
     assert np.array_equal(one(mt.inp), fresh.inp)
     assert np.array_equal(one(mt.weight), fresh.weight)
     c1 = mt.weight.shape[1] - 1
+    legs = np.zeros(s.up_head.shape[0], dtype=np.int64)
     for a in range(s.up_head.shape[0]):
         u, x = int(s.tails[a]), int(s.up_head[a])
         for d in range(c1 + 1):
@@ -100,6 +102,8 @@ def _metric_holds(cp, f):
             assert e >= 0 and g >= 0
             got = mt.weight[e, c1] + mt.weight[g, 0] if d == 0 else mt.weight[g, 1] + mt.weight[e, 0]
             assert got == mt.weight[a, d]
+            legs[[e, g]] += 1
+    assert cp._down is None or np.array_equal(cp._down[1], legs)
 
 
 @pytest.mark.slow
@@ -158,7 +162,7 @@ def test_edits_that_open_close_or_repeat_cells_then_pickle(kind, mode, data):
         f = CostField.from_arrays(g, cost)
         cp.sync(f)
         _metric_holds(cp, f)
-        assert cp._down is None or np.array_equal(cp._down, cp.metric.weight[s.down_arc])  # (none: unedited since)
+        assert cp._down is None or np.array_equal(cp._down[0], cp.metric.weight[s.down_arc])  # (none: unedited since)
         if data.draw(st.booleans()):
             cp = pickle.loads(pickle.dumps(cp))
             s = cp.structure
@@ -350,6 +354,7 @@ def test_edits_prepared_ahead_answer_as_edits_that_make_their_copy_themselves():
     ahead.prepare_edits()  # once is enough: the second call keeps the first's copy
     assert before == lazy.metric.weight.nbytes and lazy.metric.inp.shape[0] == 0  # the weights alone, no input rows
     held = 2 * ahead.metric.weight.nbytes + ahead.metric.inp.nbytes  # middles, copy, and the input rows made again
+    held += ahead._down[1].nbytes  # the middles' legs counted
     assert ahead.metric.inp.shape[0] > 0 and ahead.bytes == before + held and lazy.bytes == before
     names = ["water", "plains", "forest", "mountains"]
     for _ in range(12):

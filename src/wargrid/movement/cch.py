@@ -277,18 +277,19 @@ def _fresh(shape: tuple[int, int], dtype: type[Any] | np.dtype[Any]) -> npt.NDAr
     return np.frombuffer(mmap.mmap(-1, max(n * np.dtype(dtype).itemsize, 1)), dtype=dtype, count=n).reshape(shape)
 
 
-def _with_middles(st: Structure, mt: Metric, costs: CostField) -> Metric:
+def _with_middles(st: Structure, mt: Metric, costs: CostField, cnt: npt.NDArray[Any] | None = None) -> Metric:
     """``mt``, the metric of ``costs``, with its input weights (made again from ``costs`` in the metric's columns
     and dtype: the values its customization read) and its middles (``_kernels.movement.cch.middles``, every
-    node's arcs apart: on two threads)."""
-    if mt.middle.shape[0] == mt.weight.shape[0]:
+    node's arcs apart: on two threads); with ``cnt`` (zeros): the middles made again, their legs counted there."""
+    if mt.middle.shape[0] == mt.weight.shape[0] and cnt is None:
         return mt
     inp = mt.inp
     if inp.shape[0] == 0:
         inp = _inputs(st, costs)
         inp = (inp.sum(axis=1, keepdims=True) if mt.weight.shape[1] == 1 else inp).astype(mt.weight.dtype)
     mid = np.empty(mt.weight.shape, dtype=np.int32)  # huge pages: read at random by unpacking (prepared.md)
-    _halves(_k().middles, st, (mt.weight, inp, st.arc_slot, mid))  # (each node's own: in any order)
+    cnt = np.zeros(0, dtype=np.uint16) if cnt is None else cnt
+    _halves(_k().middles, st, (mt.weight, inp, st.arc_slot, mid, cnt))  # (each node's own: in any order)
     return Metric(inp, mt.weight, mid)
 
 
@@ -370,7 +371,7 @@ class CustomizedPaths:
         self.build_seconds = seconds + time.perf_counter() - t0
         self.edit_seconds = 0.0
         self._heap = np.empty(1024, dtype=np.int64)
-        self._down: npt.NDArray[Any] | None = None
+        self._down: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # (weights in down-list order, leg counts)
         self._height, self._tree = _height(st), _climbs(st)
 
     def _query_arcs(self) -> None:
@@ -414,21 +415,22 @@ class CustomizedPaths:
                 self._query_arcs()
 
     def prepare_edits(self) -> None:
-        """Make now what the first edit would make (the middles, the weights in down-list order): a game that edits its board
+        """Make now what the first edit would make (the middles and their legs' counts, the weights in down-list order): a game that edits its board
         calls it while loading, so no edit waits for it (hundreds of ms on 512²).
 
         >>> from wargrid import Map, HexGrid
         >>> Map(HexGrid(6, 5)).prepare(unit="foot").prepare_edits()
         """
         with self._lock:
-            self.metric = _with_middles(self.structure, self.metric, self.costs)
             self._edits_ready()
 
-    def _edits_ready(self) -> npt.NDArray[Any]:
-        if self._down is None:  # the weights copied in down-list order, and the down lists' tails
+    def _edits_ready(self) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+        if self._down is None:  # the weights copied in down-list order, the middles with their legs' counts (``update``)
             st, w = self.structure, self.metric.weight
-            self._down = np.empty_like(w)
-            _k().down_copy(st.up_first, st.up_head, st.down_first, w, self._down)
+            wd = np.empty_like(w)
+            _k().down_copy(st.up_first, st.up_head, st.down_first, w, wd)
+            cnt = np.zeros(w.shape[0], dtype=np.uint16 if np.diff(st.up_first).max(initial=0) < 1 << 15 else np.int32)
+            self.metric, self._down = _with_middles(st, self.metric, self.costs, cnt), (wd, cnt)
         _down_tails(self.structure)
         return self._down
 
@@ -458,7 +460,7 @@ class CustomizedPaths:
         ``Map`` holds)."""
         fast = self._fast
         arcs = [] if fast is None else [*fast.fwd, *fast.bwd, fast.fwd_arc, fast.bwd_arc]
-        down = [] if self._down is None else [self._down]
+        down = [] if self._down is None else [*self._down]
         return sum(int(a.nbytes) for a in {id(a): a for a in [*self.metric, *arcs, *down]}.values())  # (both ways': once)
 
     @property
@@ -478,8 +480,7 @@ class CustomizedPaths:
             ids = np.unique(np.concatenate(self._pending)) if costs is self._pending_for else _changed(self.costs, costs)
             self._pending_for, self._pending = None, []
             if ids.size:
-                st, k = self.structure, _k()
-                self.metric = mt = _with_middles(st, self.metric, self.costs)  # the partial customization keeps them
+                st, k, mt = self.structure, _k(), self.metric
                 arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
                                            costs.topology.kernel_bundle, st.cell_of, st.tails, st.up_head)
                 asym = mt.weight.shape[1] == 1 and not _symmetric(st, costs.cell, arcs, new[0], new[1])
@@ -488,9 +489,10 @@ class CustomizedPaths:
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
                     self._exact, self._down = (0.0, 0.0, 0.0), None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), partial(np.zeros, dtype=np.uint8), keep=1)
+                (wd, cnt), mt = (None, None) if asym else self._edits_ready(), self.metric  # (middles first made there)
                 _, self._heap, _, top = (0, self._heap, 0, 0.0) if asym else k.update(
                     arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, _down_tails(st),
-                    mt.inp, st.arc_slot, mt.weight, self._edits_ready(), mt.middle, self._heap, queued)
+                    mt.inp, st.arc_slot, mt.weight, wd, mt.middle, cnt, self._heap, queued)
                 if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
                     self.metric, self._exact = _metric(st, costs)  # no longer symmetric, or a weight may have rounded
                     self._down = None

@@ -108,10 +108,11 @@ def customize(lo, hi, first, last, up_first, up_head, down_first, down_arc, tail
 
 
 @jit
-def middles(lo, hi, up_first, up_head, down_first, down_arc, tails, w, inp, slot, mid):
+def middles(lo, hi, up_first, up_head, down_first, down_arc, tails, w, inp, slot, mid, cnt):
     """The middles ``mid`` of the arcs of nodes ``lo .. hi - 1`` under the customized weights ``w``: ``-1`` where
     the input gives the weight (or none does), else the first lower triangle's node ``v``, in increasing ``v``,
-    whose sum is the weight (the triangle that first gave it in ``customize``'s order)."""
+    whose sum is the weight (the triangle that first gave it in ``customize``'s order). ``cnt`` (all zero; empty:
+    not made): the number of arc directions each arc is a leg of at their middle (``update``'s)."""
     pos = np.empty(up_first.shape[0] - 1, dtype=np.uint32)
     c1 = w.shape[1] - 1
     for u in range(lo, hi):
@@ -130,6 +131,9 @@ def middles(lo, hi, up_first, up_head, down_first, down_arc, tails, w, inp, slot
                         if mid[a, d] == -2 and w[b, (1 - d) & c1] + w[a2, d] == w[a, d]:
                             mid[a, d] = tails[b]
                             todo -= 1
+                            if cnt.shape[0]:
+                                cnt[b] += 1
+                                cnt[a2] += 1
 
 
 @helper

@@ -14,6 +14,8 @@ import numpy as np
 from ..._jit import helper, jit
 from ..steps import step_to, unpack_topo
 from .customize import INF, _first_from, _step_weight
+from ..heap import key_pop, key_up
+from .order import find_arc
 
 
 @helper
@@ -30,15 +32,15 @@ def _gallop(v, p, end, dtail):
 
 
 @helper
-def _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
+def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt, up_first, up_head):
     """Arc ``a = (u, x)``'s weights from its input (row ``slot[a]`` of ``inp``, ``inf`` where ``-1``) and its
     lower triangles ``v`` (the nodes of both down runs, intersected by galloping); returns whether they changed."""
     r = slot[a]
     c1 = w.shape[1] - 1  # (one column, symmetric: both sums the same)
     bu = inp[r, 0] if r >= 0 else INF
     bd = inp[r, c1] if r >= 0 else INF
-    mu = -1
-    md = -1
+    m0, m1 = mid[a, 0], mid[a, c1]  # the old middles (their legs are met in the merge)
+    mu = md = iu = ju = id_ = jd = i0 = j0 = i1 = j1 = -1
     i = down_first[u]
     j = down_first[x]
     iend = down_first[u + 1]
@@ -52,27 +54,45 @@ def _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
             j = _gallop(tu, j + 1, jend, dtail)
         else:  # the lower triangle tu: entries i = (tu, u), j = (tu, x)
             if wd[i, c1] + wd[j, 0] < bu:
-                bu = wd[i, c1] + wd[j, 0]
-                mu = tu
+                bu, mu, iu, ju = wd[i, c1] + wd[j, 0], tu, i, j
             if wd[j, c1] + wd[i, 0] < bd:
-                bd = wd[j, c1] + wd[i, 0]
-                md = tu
+                bd, md, id_, jd = wd[j, c1] + wd[i, 0], tu, i, j
+            i0, j0 = (i, j) if tu == m0 else (i0, j0)
+            i1, j1 = (i, j) if tu == m1 else (i1, j1)
             i += 1
             j += 1
     same = bu == w[a, 0] and bd == w[a, c1]
     w[a, 0] = bu
     w[a, c1] = bd
-    mid[a, 0] = mu
-    mid[a, c1] = md
+    _set_mid(a, 0, mu, down_arc[iu], down_arc[ju], down_arc[i0], down_arc[j0], mid, cnt)
+    _set_mid(a, c1, md, down_arc[id_], down_arc[jd], down_arc[i1], down_arc[j1], mid, cnt)
     return not same
 
 
 @helper
-def _lower(a, d, s, v, w, mid):
-    """Arc ``a``'s weight in direction ``d`` lowered to ``s`` (middle ``v``) where that is less: ``2 << d``, else 0."""
-    if s < w[a, d]:
-        w[a, d] = s
+def _set_mid(a, d, v, l1, l2, o1, o2, mid, cnt):
+    """``mid[a, d] = v``, its legs the arcs ``l1`` and ``l2`` (none where ``v < 0``), the old middle's ``o1`` and
+    ``o2``, keeping ``cnt``: an arc's count of the arc directions whose middle is its tail and it one of their legs."""
+    if mid[a, d] != v:
+        if mid[a, d] >= 0:
+            cnt[o1] -= 1
+            cnt[o2] -= 1
+        if v >= 0:
+            cnt[l1] += 1
+            cnt[l2] += 1
         mid[a, d] = v
+
+
+@helper
+def _lower(a, d, s, v, l1, l2, w, ms):
+    """Arc ``a``'s weight in direction ``d`` lowered to ``s`` (middle ``v``, legs ``l1``, ``l2``: ``_set_mid``; ``ms``:
+    ``(mid, cnt, up_first, up_head, tails)``) where that is less: ``2 << d``, else 0."""
+    if s < w[a, d]:
+        mid, cnt, up_first, up_head, tails = ms
+        w[a, d] = s
+        m = max(mid[a, d], 0)  # (none: an unused search)
+        o1, o2 = find_arc(m, tails[a], up_first, up_head), find_arc(m, up_head[a], up_first, up_head)
+        _set_mid(a, d, v, l1, l2, o1, o2, mid, cnt)
         return 2 << d
     return 0
 
@@ -90,58 +110,28 @@ def down_copy(up_first, up_head, down_first, w, wd):
 
 
 @jit
-def _pushed(heap, n, v):
-    """``(heap, n + 1)`` with ``v`` pushed, the heap grown when full."""
+def _pushed(heap, n, v, spot):
+    """``(heap, n + 1)`` with ``v`` pushed (the search kernels' keyed heap, keys the ids, its slots written to
+    ``spot[0]``: kept nowhere), the heap grown when full."""
     if n + 1 >= heap.shape[0]:
         out = np.empty(2 * heap.shape[0], dtype=heap.dtype)
         out[:n] = heap[:n]
         heap = out
-    return heap, _heap_push(heap, n, v)
-
-
-@helper
-def _heap_push(heap, n, v):
-    i = n
-    while i > 0:
-        p = (i - 1) >> 1
-        if heap[p] > v:
-            heap[i] = heap[p]
-            i = p
-        else:
-            break
-    heap[i] = v
-    return n + 1
-
-
-@helper
-def _heap_pop(heap, n):
-    n -= 1
-    if n == 0:
-        return 0
-    v = heap[n]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and heap[c + 1] < heap[c]:
-            c += 1
-        if heap[c] < v:
-            heap[i] = heap[c]
-            i = c
-        else:
-            break
-    heap[i] = v
-    return n
+    key_up(n, v, 0, heap, None, spot, 1, 0)
+    return heap, n + 1
 
 
 @jit
-def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dtail, inp, slot, w, wd, mid, heap,
+def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dtail, inp, slot, w, wd, mid, cnt, heap,
            queued):
     """Partial customization: the arcs ``changed`` (board steps) get the input weights ``new_inp`` (``(2, k)``,
     into their rows ``slot`` of ``inp``); every arc whose lower triangles changed is recomputed, in increasing
     arc id, ``w`` and its down-order copy ``wd`` (``down_copy``) kept equal. Returns ``(arcs changed, heap, arcs
     recomputed, the largest finite weight changed)``.
+
+    Where no input weight fell, an arc's weight changes only where its middle's triangle (or its input) rose:
+    ``cnt`` (``_set_mid``, kept) says how many arcs above a changed arc have it as a leg at their middle, so the
+    search for them ends once they are found, or is not made.
 
     Where no input weight rose (cells opened or made cheaper), no arc is recomputed: a weight can only fall to
     a changed triangle's sum, so each changed arc lowers the arcs above it at once (its queue mark holds the
@@ -150,24 +140,25 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
     ``heap`` (int64, grown when short: the one returned) and ``queued`` (uint8 a arc, all zero; left zero) are scratch.
     """
     c1 = w.shape[1] - 1  # (one column, symmetric: the way down is column 0, its bit 2)
-    falls = True
+    falls = rises = True
     for i in range(changed.shape[0]):
         r = slot[changed[i]]
         falls = falls and new_inp[0, i] <= inp[r, 0] and new_inp[c1, i] <= inp[r, c1]
-    nh = 0
+        rises = rises and new_inp[0, i] >= inp[r, 0] and new_inp[c1, i] >= inp[r, c1]
+    nh, spot, ms = 0, np.empty(1, dtype=np.int64), (mid, cnt, up_first, up_head, tails)
     for i in range(changed.shape[0]):
         a = changed[i]
         inp[slot[a], :] = new_inp[:, i]
-        bits = _lower(a, 0, new_inp[0, i], -1, w, mid) | _lower(a, c1, new_inp[c1, i], -1, w, mid) if falls else 1
+        bits = _lower(a, 0, new_inp[0, i], -1, -1, -1, w, ms) | _lower(a, c1, new_inp[c1, i], -1, -1, -1, w, ms) if falls else 1
         if bits and not queued[a]:
-            heap, nh = _pushed(heap, nh, a)
+            heap, nh = _pushed(heap, nh, a, spot)
         queued[a] |= bits
     moved = 0
     seen = 0
     top = 0.0
     while nh > 0:
         a = heap[0]
-        nh = _heap_pop(heap, nh)
+        nh = key_pop(nh, heap, None, spot, 1, 0)
         bits = queued[a]
         queued[a] = 0
         seen += 1
@@ -175,7 +166,8 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         x = up_head[a]
         ou = w[a, 0] if not bits & 2 else INF  # (falls: a direction that fell counts as changed)
         od = w[a, c1] if not bits & (2 << c1) else INF
-        if not falls and not _recompute(a, u, x, down_first, dtail, wd, inp, slot, w, mid):
+        if not falls and not _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt, up_first,
+                                        up_head):
             continue
         moved += 1
         nu = w[a, 0]
@@ -184,6 +176,9 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         pa = _gallop(u, down_first[x], down_first[x + 1], dtail)  # a's entry in x's run
         wd[pa, 0] = nu
         wd[pa, c1] = nd
+        need = np.int64(cnt[a]) if rises and not falls else -1  # the arcs above with a as a leg at their middle
+        if need == 0:
+            continue
         # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u (they form a clique): the
         # arc b between x and y is recomputed when the triangle's sum changed and now beats b's weight or gave
         # it (it tied b's weight and b's middle is u: another support of the same weight, the input or a lower
@@ -225,7 +220,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                 if not (s1 < wb0 or t1 < wb1):
                     continue
                 b = down_arc[p] if b < 0 else b
-                bits = _lower(b, 0, s1, u, w, mid) | _lower(b, c1, t1, u, w, mid)
+                bits = _lower(b, 0, s1, u, a, c, w, ms) | _lower(b, c1, t1, u, a, c, w, ms)
             else:
                 beats = (s1 != s0 and s1 < wb0) or (t1 != t0 and t1 < wb1)
                 tie0 = s1 != s0 and s0 == wb0
@@ -234,9 +229,12 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                     continue
                 b = down_arc[p] if b < 0 else b
                 bits = 1 if beats or (tie0 and mid[b, 0] == u) or (tie1 and mid[b, c1] == u) else 0
+                need -= (tie0 and mid[b, 0] == u) + (c1 > 0 and tie1 and mid[b, c1] == u)
             if bits and not queued[b]:
-                heap, nh = _pushed(heap, nh, b)
+                heap, nh = _pushed(heap, nh, b, spot)
             queued[b] |= bits
+            if need == 0:
+                break
     return moved, heap, seen, top
 
 
