@@ -130,8 +130,8 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
     recomputed, the largest finite weight changed)``.
 
     Where no input weight fell, an arc's weight changes only where its middle's triangle (or its input) rose:
-    ``cnt`` (``_set_mid``, kept) says how many arcs above a changed arc have it as a leg at their middle, so the
-    search for them ends once they are found, or is not made.
+    ``cnt`` (``_set_mid``, kept) says how many arcs above a changed arc have it as a leg at their middle, and the
+    arcs above one of none are not looked at.
 
     Where no input weight rose (cells opened or made cheaper), no arc is recomputed: a weight can only fall to
     a changed triangle's sum, so each changed arc lowers the arcs above it at once (its queue mark holds the
@@ -176,9 +176,8 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         pa = _gallop(u, down_first[x], down_first[x + 1], dtail)  # a's entry in x's run
         wd[pa, 0] = nu
         wd[pa, c1] = nd
-        need = np.int64(cnt[a]) if rises and not falls else -1  # the arcs above with a as a leg at their middle
-        if need == 0:
-            continue
+        if rises and not falls and cnt[a] == 0:
+            continue  # a is no leg of an arc above at its middle: a rise changes none of them
         # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u (they form a clique): the
         # arc b between x and y is recomputed when the triangle's sum changed and now beats b's weight or gave
         # it (it tied b's weight and b's middle is u: another support of the same weight, the input or a lower
@@ -229,12 +228,9 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                     continue
                 b = down_arc[p] if b < 0 else b
                 bits = 1 if beats or (tie0 and mid[b, 0] == u) or (tie1 and mid[b, c1] == u) else 0
-                need -= (tie0 and mid[b, 0] == u) + (c1 > 0 and tie1 and mid[b, c1] == u)
             if bits and not queued[b]:
                 heap, nh = _pushed(heap, nh, b, spot)
             queued[b] |= bits
-            if need == 0:
-                break
     return moved, heap, seen, top
 
 
