@@ -32,15 +32,14 @@ def _gallop(v, p, end, dtail):
 
 
 @helper
-def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt, up_first, up_head):
+def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt):
     """Arc ``a = (u, x)``'s weights from its input (row ``slot[a]`` of ``inp``, ``inf`` where ``-1``) and its
     lower triangles ``v`` (the nodes of both down runs, intersected by galloping); returns whether they changed."""
     r = slot[a]
     c1 = w.shape[1] - 1  # (one column, symmetric: both sums the same)
     bu = inp[r, 0] if r >= 0 else INF
     bd = inp[r, c1] if r >= 0 else INF
-    m0, m1 = mid[a, 0], mid[a, c1]  # the old middles (their legs are met in the merge)
-    mu = md = iu = ju = id_ = jd = i0 = j0 = i1 = j1 = -1
+    mu = md = iu = ju = id_ = jd = -1
     i = down_first[u]
     j = down_first[x]
     iend = down_first[u + 1]
@@ -57,15 +56,17 @@ def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt,
                 bu, mu, iu, ju = wd[i, c1] + wd[j, 0], tu, i, j
             if wd[j, c1] + wd[i, 0] < bd:
                 bd, md, id_, jd = wd[j, c1] + wd[i, 0], tu, i, j
-            i0, j0 = (i, j) if tu == m0 else (i0, j0)
-            i1, j1 = (i, j) if tu == m1 else (i1, j1)
             i += 1
             j += 1
     same = bu == w[a, 0] and bd == w[a, c1]
     w[a, 0] = bu
     w[a, c1] = bd
-    _set_mid(a, 0, mu, down_arc[iu], down_arc[ju], down_arc[i0], down_arc[j0], mid, cnt)
-    _set_mid(a, c1, md, down_arc[id_], down_arc[jd], down_arc[i1], down_arc[j1], mid, cnt)
+    for d, v, i, j in ((0, mu, iu, ju), (c1, md, id_, jd)):  # the old middle's legs: searched in the two runs
+        o = max(mid[a, d], 0)
+        if mid[a, d] != v:
+            o1 = down_arc[_first_from(o, down_first[u], iend, dtail)]
+            o2 = down_arc[_first_from(o, down_first[x], jend, dtail)]
+            _set_mid(a, d, v, down_arc[i], down_arc[j], o1, o2, mid, cnt)
     return not same
 
 
@@ -166,8 +167,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         x = up_head[a]
         ou = w[a, 0] if not bits & 2 else INF  # (falls: a direction that fell counts as changed)
         od = w[a, c1] if not bits & (2 << c1) else INF
-        if not falls and not _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt, up_first,
-                                        up_head):
+        if not falls and not _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt):
             continue
         moved += 1
         nu = w[a, 0]
