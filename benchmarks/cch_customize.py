@@ -58,7 +58,8 @@ def kernels(st, costs, repeats: int) -> None:
                      lambda w0: k.customize(0, a, 0, m, *common, w0, w0, 0, inp, st.arc_slot, True), repeats)
         basic_w = mt.weight.astype(dt)  # (w holds the perfect customization's top ranks)
         middles = best(lambda: (np.empty(w.shape, dtype=np.int32),),
-                       lambda mid: k.middles(0, a, *common, basic_w, inp, st.arc_slot, mid), repeats)
+                       lambda mid: k.middles(0, a, *common, basic_w, inp, st.arc_slot, mid, np.zeros(0, np.uint16)),
+                       repeats)  # (no legs counted: a class not yet edited)
         perfect = best(lambda: (w.copy(), keep.copy()), lambda w0, k0: (  # half 0's thread: under the top, then its own
             k.perfect(b, m, 0, a, *common, w0, k0, True, dead), k.perfect(0, a, 0, m, *common, w0, k0, True, dead)),
                        repeats)
