@@ -228,9 +228,12 @@ def test_perfect_customization_gives_every_arc_its_ends_true_distance(kind, data
     cost = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0, INF]), min_size=h * w, max_size=h * w)))
     cost = cost.reshape(h, w)
     s = structure(g.topology)
+    a, b = (int(x) for x in s.parts)
+    assert 0 < a < b < s.parent.shape[0]  # both halves and the ranks above hold nodes
     wt = _metric(s, CostField.from_arrays(g, cost))[0].weight.copy()
     keep = np.full(wt.shape[0], 3, dtype=np.uint8)
-    dead = np.zeros(s.parent.shape[0], dtype=np.bool_)
+    dead = np.ones(s.parent.shape[0], dtype=np.bool_)  # as a build marks them: every arc of the node inf both ways
+    dead[s.tails[np.isfinite(wt).any(axis=1)]] = False
     _halves(_k().perfect, s, (wt, keep, data.draw(st.booleans()), dead), lowest=True)
     pw = g.topology.pw
     xy = [(int(c % pw) - 1, int(c // pw) - 1) for c in s.cell_of]
@@ -341,6 +344,20 @@ def test_map_prepare_shares_the_board_and_answers_after_a_bridge_falls():
     f = m.distance_field((0, 3), unit="foot")
     assert t[0].tolist() == [f[3, 8], f[0, 0]]
     assert m.prepare(unit="foot", progress=False).structure is foot.structure  # customized again, same board
+
+
+@pytest.mark.parametrize("grid", [HexGrid(14, 11), SquareGrid(12, 9, diagonal=True)])
+def test_legs_counted_from_middles_made_before_equal_those_counted_with_them(grid):
+    # a class that answered a path before its first edit has its middles: the edit counts their legs from them
+    # (``count_legs``) instead of making them again; the counts are those the middles kernel makes with them
+    m = Map(grid)
+    m.set_terrain([(4, y) for y in range(2, 9)], "water")
+    pp = m.prepare(unit="foot", progress=False)
+    assert m.path((0, 0), (10, 8), unit="foot") is not None and pp.metric.middle.shape[0] > 0
+    _, cnt = pp._edits_ready()
+    fresh = np.zeros_like(cnt)
+    _with_middles(pp.structure, pp.metric._replace(middle=np.empty((0, 2), dtype=np.int32)), pp.costs, fresh)
+    assert cnt.sum() > 0 and np.array_equal(cnt, fresh)
 
 
 def test_edits_prepared_ahead_answer_as_edits_that_make_their_copy_themselves():

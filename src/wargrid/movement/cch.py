@@ -280,8 +280,10 @@ def _fresh(shape: tuple[int, int], dtype: type[Any] | np.dtype[Any]) -> npt.NDAr
 def _with_middles(st: Structure, mt: Metric, costs: CostField, cnt: npt.NDArray[Any] | None = None) -> Metric:
     """``mt``, the metric of ``costs``, with its input weights (made again from ``costs`` in the metric's columns
     and dtype: the values its customization read) and its middles (``_kernels.movement.cch.middles``, every
-    node's arcs apart: on two threads); with ``cnt`` (zeros): the middles made again, their legs counted there."""
-    if mt.middle.shape[0] == mt.weight.shape[0] and cnt is None:
+    node's arcs apart: on two threads); with ``cnt`` (zeros): their legs counted (``update``'s)."""
+    if mt.middle.shape[0] == mt.weight.shape[0]:
+        if cnt is not None:  # made before: their legs counted from them
+            _k().count_legs(st.up_first, st.up_head, st.tails, mt.middle, cnt)
         return mt
     inp = mt.inp
     if inp.shape[0] == 0:
@@ -302,7 +304,7 @@ query arcs are built, so a class that answers few queries never pays for them.""
 
 def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, lowest: bool = False) -> None:
     """``kernel(lo, hi, <structure>, *args)`` over every rank: the ranks above the first cut's halves on this
-    thread, then each half on a thread of its own (no arc joins them). ``lowest``: the kernel takes the triangles'
+    thread, then one half on this thread and one on another (no arc joins them). ``lowest``: the kernel takes the triangles'
     lowest nodes' range too (``lo, hi, first, last``), and each half's thread first relaxes its own under the top."""
     a, b, m = int(st.parts[0]), int(st.parts[1]), int(st.parent.shape[0])
     common = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, *args)
@@ -455,7 +457,7 @@ class CustomizedPaths:
     @property
     def bytes(self) -> int:
         """Memory this class holds: its metric (the weights; the input weights and middles once a path or an edit
-        needed them), query arcs and (once edited) the weights in down-list order (the shared ``structure.bytes`` and
+        needed them), query arcs and (once edited) the weights in down-list order and the legs' counts (the shared ``structure.bytes`` and
         the down lists' tails, shared once edited, not counted; nor the cost field, the class's input, which the
         ``Map`` holds)."""
         fast = self._fast

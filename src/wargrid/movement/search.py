@@ -335,6 +335,11 @@ def search_routes(grid: Grid, costs: CostField, starts: NDArray[np.int64], goals
     ([(0, 0), (1, 0), (2, 0)], True)
     """
     topo = grid.topology
+    starts, goals = np.asarray(starts, dtype=np.int64), np.asarray(goals, dtype=np.int64)
+    if starts.shape != goals.shape or starts.ndim != 1 or (starts.size and not (
+            0 <= min(starts.min(), goals.min()) and max(starts.max(), goals.max()) < topo.padded_size)):
+        raise ArgumentError(f"search_routes takes starts and goals as two equally long lists of padded ids below "
+                            f"{topo.padded_size}, got shapes {starts.shape} and {goals.shape}")
     hscale = float(costs.min_cost) * weight
     if topo.wrap or costs.edge.size:
         return None

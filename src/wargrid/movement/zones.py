@@ -273,7 +273,9 @@ class ZoneState:
         return bool(la >= 0 and la == self._labels[pb])
 
     def connected_pairs(self, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
-        """``connected`` of each pair of padded cells ``pa[i]``, ``pb[i]``, as a bool array."""
+        """``connected`` of each pair of padded cells ``pa[i]``, ``pb[i]`` (equally long), as a bool array."""
+        if np.shape(pa) != np.shape(pb):
+            raise ArgumentError(f"connected_pairs takes two equally long arrays, got {np.shape(pa)} and {np.shape(pb)}")
         la = self._labels[pa]
         ok: np.ndarray = (la >= 0) & (la == self._labels[pb])
         return ok

@@ -189,12 +189,13 @@ def perfect(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails,
 
     ``_perfect_arc`` is called with ``ties`` and the column count literals: no test that cannot hold (prepared.md)."""
     pos = np.empty(up_first.shape[0] - 1, dtype=np.uint32)
+    stop = np.uint64(up_first[last])
     for u in range(hi - 1, lo - 1, -1):
         for a in range(up_first[u], up_first[u + 1]):
             pos[np.uint64(up_head[a])] = np.uint32(a)
         for e in range(_first_from(up_first[first], down_first[u], down_first[u + 1], down_arc), down_first[u + 1]):
             b = np.uint64(down_arc[e])  # (v, u)
-            if b >= up_first[last]:
+            if b >= stop:
                 break  # v >= last
             if dead[tails[b]]:
                 continue  # every arc of v weighs inf and stays so

@@ -99,6 +99,18 @@ def _lower(a, d, s, v, l1, l2, w, ms):
 
 
 @jit
+def count_legs(up_first, up_head, tails, mid, cnt):
+    """``cnt`` (zeros) as ``middles`` counts it, from middles made before: each arc direction with a middle ``v``
+    adds one to its two legs, ``v``'s arcs to its ends."""
+    for a in range(mid.shape[0]):
+        for d in range(mid.shape[1]):
+            v = mid[a, d]
+            if v >= 0:
+                cnt[find_arc(v, tails[a], up_first, up_head)] += 1
+                cnt[find_arc(v, up_head[a], up_first, up_head)] += 1
+
+
+@jit
 def down_copy(up_first, up_head, down_first, w, wd):
     """Fill ``wd`` with the weights ``w`` in down-list order (entry ``i``: arc ``down_arc[i]``'s): one pass over the
     arcs, each node's run filled in increasing tail."""
