@@ -199,17 +199,24 @@ def _customized_by_hand(s, inp):
     return np.array(w)[:, :c1 + 1], np.array(mid)[:, :c1 + 1]
 
 
+def _split_board(g, data):
+    """``(cost, structure)``: drawn costs on ``g`` and its structure, whose first cut's halves and the ranks above
+    them all hold nodes (what the two threads split)."""
+    cost = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0, INF]), min_size=g.height * g.width,
+                                       max_size=g.height * g.width))).reshape(g.height, g.width)
+    s = structure(g.topology)
+    a, b = (int(x) for x in s.parts)
+    assert 0 < a < b < s.parent.shape[0]
+    return cost, s
+
+
 @settings(max_examples=15, deadline=None)
 @given(kind=st.sampled_from(["hex", "square8"]), data=st.data())
 def test_customization_on_two_threads_equals_the_oracle(kind, data):
     # the first cut's halves and the ranks above them split over two threads: the same weights and middles
     g = HexGrid(11, 9) if kind == "hex" else SquareGrid(9, 8, diagonal=True, corner_rule="no-obstacle")
-    h, w = g.height, g.width
-    cost = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0, INF]), min_size=h * w, max_size=h * w)))
-    s = structure(g.topology)
-    a, b = (int(x) for x in s.parts)
-    assert 0 < a < b < s.parent.shape[0]  # both halves and the ranks above hold nodes
-    f = CostField.from_arrays(g, cost.reshape(h, w))
+    cost, s = _split_board(g, data)
+    f = CostField.from_arrays(g, cost)
     mt = _with_middles(s, _metric(s, f)[0], f)
     want_w, want_mid = _customized_by_hand(s, mt.inp)
     assert np.array_equal(mt.weight.astype(np.float64), want_w)
@@ -224,12 +231,7 @@ def test_perfect_customization_gives_every_arc_its_ends_true_distance(kind, data
     from wargrid.movement.cch import _halves, _k
 
     g = HexGrid(9, 7) if kind == "hex" else SquareGrid(8, 7, diagonal=True, corner_rule="no-obstacle")
-    h, w = g.height, g.width
-    cost = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0, INF]), min_size=h * w, max_size=h * w)))
-    cost = cost.reshape(h, w)
-    s = structure(g.topology)
-    a, b = (int(x) for x in s.parts)
-    assert 0 < a < b < s.parent.shape[0]  # both halves and the ranks above hold nodes
+    cost, s = _split_board(g, data)
     wt = _metric(s, CostField.from_arrays(g, cost))[0].weight.copy()
     keep = np.full(wt.shape[0], 3, dtype=np.uint8)
     dead = np.ones(s.parent.shape[0], dtype=np.bool_)  # as a build marks them: every arc of the node inf both ways
