@@ -145,6 +145,8 @@ def test_goal_cut_off_reports_why():
         (lambda s: Simulation(s.map, piece=0), ValueError, "piece must be >= 1"),
         (lambda s: Simulation("map"), TypeError, "map must be a wargrid Map"),
         (lambda s: s.add_obstacle([(0, 0)], hp=0), ValueError, "hp must be > 0"),
+        (lambda s: s.run(3, until_settled="no"), TypeError, "until_settled must be True or False"),
+        (lambda s: Simulation(s.map, leptons=1 << 62), ValueError, "leptons must be at most MAX_SPEED"),
     ],
 )
 def test_bad_input(call, err, words):
@@ -154,6 +156,21 @@ def test_bad_input(call, err, words):
     with pytest.raises(err) as e:
         call(sim)
     assert words in str(e.value)
+
+
+def test_a_bad_goal_adds_no_unit():
+    sim = Simulation(Map(SquareGrid(3, 3)))
+    with pytest.raises(IndexError, match="goal"):
+        sim.add_unit((0, 0), goal=(5, 5))
+    assert len(sim.units) == 0 and sim.add_unit((0, 0)) == 0  # the cell is still free
+
+
+def test_positions_on_the_largest_lepton_scale_stay_exact():
+    sim = Simulation(Map(SquareGrid(6, 4)), leptons=1 << 30)
+    sim.add_unit((5, 3), goal=(4, 2), speed=1 << 29)
+    sim.step(); sim.step()
+    x, y = sim.positions()[0].tolist()
+    assert 4 << 30 < x < 6 << 30 and 2 << 30 < y < 4 << 30
 
 
 def _run(kind, seed, n_units, pathfinder, ticks=150):

@@ -388,6 +388,8 @@ class Simulation:
         self.rng = np.random.default_rng(self.seed)
         self.occupancy = Occupancy(self.grid, leptons=leptons, seed=self.seed)
         self.leptons = self.occupancy.leptons
+        if self.leptons > MAX_SPEED:  # a step's progress times the cell's leptons stays exact int64
+            raise ArgumentError(f"leptons must be at most MAX_SPEED = {MAX_SPEED} a cell, got {self.leptons}")
         self.map_events: list[Any] = []
         self.tick = 0
         topo = self.grid.topology
@@ -572,6 +574,8 @@ class Simulation:
         f = check_int(facing, "facing")
         if not 0 <= f < self.grid.ndir:
             raise ArgumentError(f"facing must be a direction 0..{self.grid.ndir - 1}, got {f}")
+        if goal is not None:
+            self.grid.check_cell(goal, "goal")  # before the unit is placed: a bad goal adds no unit
         if not math.isfinite(self.map.costs(unit=unit)[c[1], c[0]]):
             raise ArgumentError(f"cell {c} is impassable for movement class {self.map.unit_class(unit)!r}")
         self.occupancy.place(self._n, c, kind=kind)  # raises (and changes nothing) when the space is taken
@@ -1378,6 +1382,8 @@ class Simulation:
         n = check_int(ticks, "ticks")
         if n < 0:
             raise ArgumentError(f"ticks must be >= 0, got {n}")
+        if not isinstance(until_settled, (bool, np.bool_)):
+            raise ArgumentTypeError(f"until_settled must be True or False, got {until_settled!r}")
         for _ in range(n):
             self.step()
             if until_settled and self._settled():
