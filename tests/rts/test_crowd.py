@@ -278,6 +278,12 @@ def test_checker_names_each_fault() -> None:
     with pytest.raises(WargridError, match="integer"):
         check_plan(m, s, g, [[[0.0, 0.0], [1.0, 0.0]]])
     check_plan(m, s, g, [[[0, 0], [1, 0]]], complete=False)
+    with pytest.raises(ArgumentError, match=r"off the board at timestep 0: \(18446744073709551615, 0\)"):
+        check_plan(m, s, g, np.array([[[2**64 - 1, 0], [1, 0]]], dtype=np.uint64), complete=False)
+    with pytest.raises(ArgumentError, match="at least one agent"):
+        check_plan(m, [], [], np.zeros((1, 0, 2), dtype=np.int64))
+    with pytest.raises(TypeError, match="complete must be True or False"):
+        check_plan(m, s, g, good, complete="no")
 
 
 def test_a_rotation_is_legal_and_a_swap_is_not() -> None:

@@ -909,7 +909,7 @@ def check_plan(
     Raises
     ------
     ArgumentError
-        The first fault, naming the agents, the timestep and the cells.
+        The first fault, naming the agents, the timestep and the cells; no agents.
 
     Examples
     --------
@@ -927,6 +927,10 @@ def check_plan(
     gl = _agents(map, goals, "goals")
     if len(s) != len(gl):
         raise ArgumentError(f"starts and goals must be as many, got {len(s)} starts and {len(gl)} goals")
+    if not s:
+        raise ArgumentError("a crowd needs at least one agent, got no starts")
+    if not isinstance(complete, (bool, np.bool_)):
+        raise ArgumentTypeError(f"complete must be True or False, got {complete!r}")
     try:
         pos = plan.positions if isinstance(plan, CrowdPlan) else np.asarray(plan)
     except ValueError:
@@ -936,14 +940,15 @@ def check_plan(
         raise ArgumentError(f"plan must have shape (T + 1, {len(s)}, 2), got {pos.shape}")
     if not np.issubdtype(pos.dtype, np.integer):
         raise ArgumentTypeError(f"plan must hold integer cells, got dtype {pos.dtype}")
-    pos = pos.astype(np.int64)
     grid = map.grid
     w, h = grid.width, grid.height
     x, y = pos[..., 0], pos[..., 1]
-    off = (x < 0) | (x >= w) | (y < 0) | (y >= h)
+    off = (x < 0) | (x >= w) | (y < 0) | (y >= h)  # before the cast: an unsigned cell past int64 stays off the board
     if off.any():
         t, i = (int(v) for v in np.argwhere(off)[0])
         raise ArgumentError(f"agent {i} is off the board at timestep {t}: {tuple(pos[t, i].tolist())}")
+    pos = pos.astype(np.int64)
+    x, y = pos[..., 0], pos[..., 1]
     graph = _Graph(map, unit)
     nodes = graph.node[y * w + x]
     if (nodes < 0).any():
