@@ -221,6 +221,8 @@ def test_reference_values():
         ({"turn_rate": 1, "facing": 1.0}, TypeError, "facing"),
         ({"turn_rate": 1, "speed": 0}, ValueError, "speed"),
         ({"turn_rate": 1, "final_facing": -1}, ValueError, "final_facing"),
+        ({"turn_rate": 5e-324}, ValueError, "turn_rate must be at least MIN_TURN_RATE"),
+        ({"turn_rate": 1, "speed": 1e-300}, ValueError, "speed must be at least MIN_SPEED"),
     ],
 )
 def test_bad_input(opts, err, words):
@@ -239,6 +241,12 @@ def test_bad_track_input():
         turn_track(m.grid, cd, [(0, 0), (2, 0)], facing=0, turn_rate=1)
     with pytest.raises(ValueError, match="at least one"):
         turn_track(m.grid, cd, [], facing=0, turn_rate=1)
+    slow = turn_track(m.grid, cd, [(0, 0), (1, 0), (1, 1)], facing=0, turn_rate=1e-8)  # a turn of 10**8 ticks
+    with pytest.raises(MemoryError, match="MAX_TRACK_FRAMES"):
+        slow.track()
+    fast = turn_track(m.grid, cd, [(0, 0), (1, 0)], facing=0, turn_rate=1e300)  # frames of 1e-300 ticks (a hang before)
+    with pytest.raises(MemoryError, match=r"frames of min\(1, 1 / turn_rate\) = 1e-300 ticks"):
+        fast.track()
     m.set_terrain([(3, 3)], "water")
     with pytest.raises(ValueError, match="impassable"):
         m.turning_path((3, 3), (0, 0), unit="cavalry", facing=0, turn_rate=1)

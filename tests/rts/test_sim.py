@@ -146,6 +146,7 @@ def test_goal_cut_off_reports_why():
         (lambda s: Simulation("map"), TypeError, "map must be a wargrid Map"),
         (lambda s: s.add_obstacle([(0, 0)], hp=0), ValueError, "hp must be > 0"),
         (lambda s: s.run(3, until_settled="no"), TypeError, "until_settled must be True or False"),
+        (lambda s: s.add_unit((0, 0), turn_rate=1e-300), ValueError, "turn_rate must be at least MIN_TURN_RATE"),
         (lambda s: Simulation(s.map, leptons=1 << 62), ValueError, "leptons must be at most MAX_SPEED"),
     ],
 )

@@ -42,7 +42,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._deprecation import warn_renamed
-from ..errors import ArgumentError, ArgumentTypeError
+from ..errors import ArgumentError, ArgumentTypeError, ResourceError
 from .._validate import check_cell_pair, check_int, check_real
 from ..costs import CostField
 from ..grids.boards import Grid
@@ -50,7 +50,17 @@ from .._scratch import per_thread
 from .search import SearchState
 from ..grids.leptons import LEPTONS_PER_CELL
 
-__all__ = ["TurnPath", "TrackPoint", "turning_path", "turn_track"]
+__all__ = ["TurnPath", "TrackPoint", "turning_path", "turn_track", "MIN_TURN_RATE", "MIN_SPEED", "MAX_TRACK_FRAMES"]
+
+MIN_TURN_RATE = 1e-9
+"""The slowest turn rate, in facing steps per tick: a facing step in at most a billion ticks (a slower one's
+``1 / turn_rate`` overflows a simulation's integer tick count, and a denormal one's is infinite)."""
+
+MIN_SPEED = 1e-9
+"""The slowest speed, in movement points per tick (a slower one's ``1 / speed`` may be infinite)."""
+
+MAX_TRACK_FRAMES = 1_000_000
+"""The most frames ``TurnPath.track()`` makes; a longer track raises ``ResourceError`` instead of filling memory."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +106,7 @@ class TurnPath:
         return out
 
     def track(self) -> list[TrackPoint]:
-        """The motion sampled in frames (see the module text).
+        """The motion sampled in frames (see the module text); more than ``MAX_TRACK_FRAMES`` raise ``ResourceError``.
 
         >>> from wargrid import SquareGrid, Map
         >>> m = Map(SquareGrid(6, 4, diagonal=True))
@@ -119,6 +129,8 @@ def check_turn_rate(turn_rate: Any) -> float:
             f"turn_rate must be > 0 facing steps per tick, got {r}: a unit that cannot turn cannot follow a path "
             "that changes direction"
         )
+    if r < MIN_TURN_RATE:
+        raise ArgumentError(f"turn_rate must be at least MIN_TURN_RATE = {MIN_TURN_RATE} facing steps per tick, got {r}")
     return r
 
 
@@ -126,6 +138,8 @@ def _check_speed(speed: Any) -> float:
     v = check_real(speed, "speed")
     if v <= 0:
         raise ArgumentError(f"speed must be > 0 movement points per tick, got {v}")
+    if v < MIN_SPEED:
+        raise ArgumentError(f"speed must be at least MIN_SPEED = {MIN_SPEED} movement points per tick, got {v}")
     return v
 
 
@@ -298,7 +312,13 @@ def _sample(grid: Grid, states: list[tuple[tuple[int, int], int]], times: list[f
     starts = np.concatenate([[0.0], np.cumsum(times)]) if times else np.zeros(1)
     total = float(starts[-1])
     dt = min(1.0, 1.0 / rate)
-    frames = [i * dt for i in range(int(math.ceil(total / dt - 1e-9)))] + [total]
+    count = total / dt
+    if not count < MAX_TRACK_FRAMES:  # an infinite time too
+        raise ResourceError(
+            f"the track would take {total} ticks in frames of min(1, 1 / turn_rate) = {dt} ticks: more than "
+            f"MAX_TRACK_FRAMES = {MAX_TRACK_FRAMES} frames"
+        )
+    frames = [i * dt for i in range(int(math.ceil(count - 1e-9)))] + [total]
     out = []
     last = len(states) - 1
     for tt in frames:
