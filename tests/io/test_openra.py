@@ -510,6 +510,13 @@ def test_bad_tileset_names_its_file_and_line(tmp_path):
     (d / "bad.yaml").write_text("General:\n\tId: MADEUP\nTemplates:\n\tTemplate@1:\n\t\tId: 1\n\t\tTiles:\n\t\t\tx: Clear\n")
     with pytest.raises(MapFileError, match=r"bad\.yaml:7: a tile index must be a number"):
         load_openra(write_folder(tmp_path / "m", map_yaml(1, 1), map_bin([[(1, 0)]])))
+    # a terrain type that is no terrain name: an ArgumentError from the terrain table before
+    (d / "bad.yaml").write_text("General:\n\tId: MADEUP\nTemplates:\n\tTemplate@1:\n\t\tId: 1\n\t\tTiles:\n\t\t\t0: \"\n")
+    with pytest.raises(MapFileError, match=r"bad\.yaml:7: terrain type must be a word .* got '\"'"):
+        load_openra(tmp_path / "m")
+    (d / "bad.yaml").write_text("General:\n\tId: MADEUP\nTerrain:\n\tTerrainType@a b:\n\t\tType: a b\n")
+    with pytest.raises(MapFileError, match=r"bad\.yaml:4: terrain type must be a word .* got 'a b'"):
+        load_openra(tmp_path / "m")
 
 
 # -- the independent reader --------------------------------------------------------------------------

@@ -98,6 +98,7 @@ from ..grids.boards import SquareGrid
 from ..map import Map, Marker
 from ..terrain import Terrain, TerrainTable
 from ._miniyaml import Node, merged, parse
+from ._names import _NAME
 from .errors import MAX_FILE_CELLS, MapFileError, MapFileWarning
 
 __all__ = ["load_openra", "openra_locomotors", "is_openra_map", "OPENRA_INSTALL_DIRS", "OPENRA_MODS"]
@@ -448,6 +449,7 @@ def _parse_tileset(path: str, mtime: int, size: int) -> _Tileset:
         name = t.get("Type") or t.key.partition("@")[2]
         if not name:
             raise MapFileError("a terrain type with no Type", path, t.line)
+        _check_type_name(name, path, t.line)
         if name in types:
             continue
         types.append(name)
@@ -485,6 +487,7 @@ def _parse_tileset(path: str, mtime: int, size: int) -> _Tileset:
             name = tile.value or tile.get("Type")
             if not name:
                 raise MapFileError(f"tile {i} names no terrain type", path, tile.line)
+            _check_type_name(name, path, tile.line)
             if name not in index:
                 index[name] = len(types)
                 types.append(name)
@@ -505,6 +508,12 @@ def _parse_tileset(path: str, mtime: int, size: int) -> _Tileset:
     for a in (row_of, slots, flat):
         a.setflags(write=False)
     return _Tileset(ident, tuple(types), tuple(colors), row_of, slots, flat, default, bool(flat[first, slot]), path)
+
+
+def _check_type_name(name: str, path: str | os.PathLike[str], line: int) -> None:
+    """A tileset's terrain type name must be a terrain name (a word), or the tileset is malformed."""
+    if not _NAME.match(name):
+        raise MapFileError(f"terrain type must be a word (letters, digits, _ or -), got {name!r}", path, line)
 
 
 def _candidate_dirs(map_path: Path, mod: str, tilesets: Sequence[Path]) -> list[Path]:
