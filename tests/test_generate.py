@@ -95,3 +95,21 @@ def test_any_size_works_and_is_reproducible(w: int, h: int, seed: int, kind: str
 def test_bad_options(kwargs: dict, exc: type, words: str) -> None:
     with pytest.raises(exc, match=words):
         generate(**kwargs)
+
+
+def test_more_towns_than_the_land_holds_is_quick() -> None:
+    # the roads' spanning tree searched every pair inside and outside it for each town it added (200 towns: 16 s;
+    # --towns 99999999999999999999 on the default 40x28 board never ended); quadratic now, the same pairs
+    b = generate_board(40, 28, seed=0, towns=10**20)
+    assert 100 < len(b.towns) < 40 * 28 and len(set(b.towns)) == len(b.towns)
+
+
+def test_spanning_pairs_break_ties_as_the_pairwise_search_did() -> None:
+    from wargrid.generate import _spanning_pairs
+
+    # a unit square and its centre's row: every side ties; the town that joined first wins, then the lower index
+    cx = np.array([[0.0, 1.0, 2.0], [0.0, 1.0, 2.0]])
+    cy = np.array([[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]])
+    towns = [(1, 0), (0, 0), (2, 0), (1, 1), (0, 1), (2, 1)]
+    assert _spanning_pairs(towns, cx, cy) == [((1, 0), (0, 0)), ((1, 0), (2, 0)), ((1, 0), (1, 1)), ((0, 0), (0, 1)),
+                                              ((2, 0), (2, 1))]

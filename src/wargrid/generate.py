@@ -410,24 +410,32 @@ _TownPair = tuple[tuple[int, int], tuple[int, int]]
 
 
 def _spanning_pairs(towns: list[tuple[int, int]], cx: _Floats, cy: _Floats) -> list[_TownPair]:
-    """Town pairs of a minimum spanning tree by straight-line distance (Prim)."""
-    if len(towns) < 2:
+    """Town pairs of a minimum spanning tree by straight-line distance (Prim), in the order they join the tree.
+
+    Each town outside the tree keeps its nearest town inside (the earliest to join on a tie); the next pair is the
+    nearest, ties going to the inside town that joined first, then to the outside town listed first. Quadratic in
+    the towns (the search over every inside and outside pair it replaced took 16 s for 200 towns).
+    """
+    n = len(towns)
+    if n < 2:
         return []
     pts = np.array([(cx[y, x], cy[y, x]) for x, y in towns])
-    inside = [0]
+    near = ((pts - pts[0]) ** 2).sum(axis=1)  # squared distance to the nearest town in the tree
+    via = np.zeros(n, dtype=np.int64)  # that town's place in the order of joining
+    order = [0]
+    outside = np.ones(n, dtype=bool)
+    outside[0] = False
     pairs: list[_TownPair] = []
-    while len(inside) < len(towns):
-        best = None
-        for i in inside:
-            for j in range(len(towns)):
-                if j in inside:
-                    continue
-                d = float(((pts[i] - pts[j]) ** 2).sum())
-                if best is None or d < best[0]:
-                    best = (d, i, j)
-        assert best is not None
-        pairs.append((towns[best[1]], towns[best[2]]))
-        inside.append(best[2])
+    while len(order) < n:
+        cand = np.flatnonzero(outside)
+        j = int(cand[np.lexsort((cand, via[cand], near[cand]))[0]])
+        pairs.append((towns[order[int(via[j])]], towns[j]))
+        outside[j] = False
+        order.append(j)
+        d = ((pts - pts[j]) ** 2).sum(axis=1)
+        closer = outside & (d < near)
+        near[closer] = d[closer]
+        via[closer] = len(order) - 1
     return pairs
 
 
