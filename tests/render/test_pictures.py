@@ -175,6 +175,14 @@ def test_bad_board() -> None:
         render_svg("not a map")
 
 
+def test_a_cell_size_too_large_for_a_picture_is_refused() -> None:
+    # 1e308 pixels a tile made the picture's width infinite: OverflowError from int(inf) before
+    for size in (1e308, 1e10):
+        with pytest.raises(ValueError, match="at most MAX_PICTURE_SIDE = 2147483647 a side"):
+            render_svg(Map(SquareGrid(5, 4)), cell_size=size)
+    assert Frame.for_grid(SquareGrid(5, 4), cell_size=4e8, margin=0).width == 2_000_000_000
+
+
 def test_walls_and_rivers_drawn_on_the_shared_side(tmp_path: Path) -> None:
     import math
 

@@ -17,11 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ArgumentTypeError
+from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_real
 from ..grids.boards import Grid
 
-__all__ = ["Frame"]
+__all__ = ["Frame", "MAX_PICTURE_SIDE"]
+
+MAX_PICTURE_SIDE = (1 << 31) - 1
+"""The widest and tallest picture, in pixels (a larger ``cell_size`` is refused: no viewer draws more)."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,12 @@ class Frame:
         s = check_real(cell_size, "cell_size", minimum=0.01)
         m = check_real(margin, "margin", minimum=0.0)
         x0, y0, x1, y1 = grid.bounds()
-        w = int(math.ceil((x1 - x0) * s + 2 * m))
-        h = int(math.ceil((y1 - y0) * s + 2 * m))
+        fw, fh = (x1 - x0) * s + 2 * m, (y1 - y0) * s + 2 * m
+        if not (fw <= MAX_PICTURE_SIDE and fh <= MAX_PICTURE_SIDE):  # inf too
+            raise ArgumentError(f"cell_size={s} and margin={m} make a picture of {fw:.3g} x {fh:.3g} pixels; at most "
+                                f"MAX_PICTURE_SIDE = {MAX_PICTURE_SIDE} a side")
+        w = int(math.ceil(fw))
+        h = int(math.ceil(fh))
         return cls(grid, s, m - x0 * s, m - y0 * s, w, h)
 
     def centers(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
