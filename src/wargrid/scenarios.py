@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import ArgumentError
+from ._validate import check_int, check_positive_int, check_real, check_seed
+from .errors import ArgumentError, ArgumentTypeError
 from .grids.boards import HexGrid, SquareGrid
 from .map import Map
 from .rts.sim import Simulation
@@ -25,6 +26,10 @@ __all__ = ["armies", "corridor", "crossing", "crowd", "mixed_army", "units_away"
 
 def corridor(n_each: int, length: int = 40) -> Simulation:
     """Two columns of ``n_each`` tanks meet head-on in a corridor one cell wide."""
+    n_each = check_positive_int(n_each, "n_each", minimum=0)
+    length = check_positive_int(length, "length")
+    if 2 * n_each > length:
+        raise ArgumentError(f"a corridor of length {length} holds at most {length // 2} tanks each way, got n_each={n_each}")
     m = Map(SquareGrid(length, 3, diagonal=True))
     m.set_terrain([(x, y) for x in range(length) for y in (0, 2)], "water")
     sim = Simulation(m, seed=1)
@@ -36,6 +41,8 @@ def corridor(n_each: int, length: int = 40) -> Simulation:
 
 def crossing(n_each: int, size: int = 24) -> Simulation:
     """A column going east crosses a column going south through the middle of an open board."""
+    n_each = check_positive_int(n_each, "n_each", minimum=0)
+    size = check_positive_int(size, "size")
     m = Map(SquareGrid(size, size, diagonal=True))
     sim = Simulation(m, seed=2)
     mid = size // 2
@@ -47,6 +54,10 @@ def crossing(n_each: int, size: int = 24) -> Simulation:
 
 def crowd(n: int, size: int = 24) -> Simulation:
     """``n`` tanks and soldiers from around the board, all sent to one cell."""
+    n = check_positive_int(n, "n", minimum=0)
+    size = check_positive_int(size, "size")
+    if n > size * size:
+        raise ArgumentError(f"a {size} x {size} board holds at most {size * size} units, got n={n}")
     m = Map(SquareGrid(size, size, diagonal=True))
     sim = Simulation(m, seed=3)
     rng = np.random.default_rng(3)
@@ -67,8 +78,9 @@ def walled_board(kind: str, size: int, seed: int) -> Map:
     """
     if kind not in ("square8", "hex"):
         raise ArgumentError(f"kind must be 'square8' or 'hex', got {kind!r}")
+    seed_v = check_seed(seed)
     grid = SquareGrid(size, size, diagonal=True) if kind == "square8" else HexGrid(size, size)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed_v)
     m = Map(grid)
     walls = rng.choice(grid.size, size=int(0.15 * grid.size), replace=False)
     m.set_terrain([grid.cell(int(i)) for i in walls], "water")
@@ -82,11 +94,17 @@ def armies(m: Map, n: int, seed: int) -> list[tuple[tuple[int, int], tuple[int, 
     >>> len(pairs), len({c for pair in pairs for c in pair})
     (3, 6)
     """
-    rng = np.random.default_rng(seed + 1)
+    if not isinstance(m, Map):
+        raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
+    n = check_positive_int(n, "n", minimum=0)
+    rng = np.random.default_rng(check_positive_int(seed, "seed", minimum=0) + 1)
     zones = m.zones(unit="tracked")
     free = np.flatnonzero(zones.ravel() >= 0)
-    big = np.bincount(zones.ravel()[free]).argmax()
+    big = np.bincount(zones.ravel()[free]).argmax() if free.size else 0
     free = free[zones.ravel()[free] == big]
+    if 2 * n > free.size:
+        raise ArgumentError(f"the board's largest zone for tanks has {free.size} cells: room for {free.size // 2} "
+                            f"(start, goal) pairs, got n={n}")
     pick = rng.choice(free, size=2 * n, replace=False)
     w = m.grid.width
     cells = [(int(i % w), int(i // w)) for i in pick]
@@ -102,9 +120,14 @@ def mixed_army(kind: str, size: int, n: int, foot: float, *, seed: int) -> Simul
     >>> len(mixed_army("hex", 8, 10, 0.5, seed=1).report().units)
     10
     """
+    n = check_positive_int(n, "n", minimum=0)
+    foot = check_real(foot, "foot", minimum=0.0)
+    if foot > 1:
+        raise ArgumentError(f"foot must be a share in 0..1, got {foot}")
+    seed = check_positive_int(seed, "seed", minimum=0)
     m = walled_board(kind, size, seed)
     zones = m.zones(unit="tracked").ravel()
-    n = min(n, int(np.bincount(zones[zones >= 0]).max()) // 2 - 1)
+    n = max(0, min(n, int(np.bincount(zones[zones >= 0]).max()) // 2 - 1))
     sim = Simulation(m, seed=seed)
     rng = np.random.default_rng(seed)
     for start, goal in armies(m, n, seed):
@@ -120,6 +143,8 @@ def units_away(sim: Simulation) -> list[int]:
     A unit at home: one with no goal, or one standing on its goal. When the
     run has settled this list is empty.
     """
+    if not isinstance(sim, Simulation):
+        raise ArgumentTypeError(f"sim must be a wargrid Simulation, got {type(sim).__name__}")
     units = {u: sim.get(u) for u, _, _, _ in sim.report().units}
     at: dict[tuple[int, int], list[int]] = {}
     for u, x in units.items():

@@ -16,6 +16,7 @@ import pytest
 
 from wargrid import HexGrid, Map, SquareGrid
 from wargrid.rts import Simulation
+from wargrid import scenarios
 from wargrid.scenarios import armies, units_away, walled_board
 
 STRESS = json.loads((Path(__file__).resolve().parents[1] / "data" / "rts" / "stress_cases.json").read_text())["cases"]
@@ -83,3 +84,25 @@ def test_stress_cases(case):
     # 1665: a soldier sharing its cell, a parked tank with no room in its way; 1980: two crowd units that traded
     # places for ever; 2336: a unit moved off its goal never went back
     _all_home(_stress_case(case))
+
+
+@pytest.mark.parametrize(
+    "call, err, words",
+    [  # numpy's "Cannot take a larger sample than population", "negative dimensions" or a TypeError before
+        (lambda: armies(walled_board("hex", 10, 1), 1000, 1), ValueError, "room for 42 \\(start, goal\\) pairs, got n=1000"),
+        (lambda: armies(walled_board("hex", 10, 1), -1, 1), ValueError, "n must be >= 0"),
+        (lambda: walled_board("hex", 10, -1), ValueError, "seed must be >= 0"),
+        (lambda: scenarios.crowd(3, 1), ValueError, "a 1 x 1 board holds at most 1 units, got n=3"),
+        (lambda: scenarios.corridor(2.5), TypeError, "n_each must be an integer"),
+        (lambda: scenarios.corridor(30, 10), ValueError, "holds at most 5 tanks each way"),
+        (lambda: scenarios.mixed_army("hex", 10, 5, 2.0, seed=1), ValueError, "foot must be a share in 0..1"),
+        (lambda: units_away(None), TypeError, "sim must be a wargrid Simulation"),
+    ],
+)
+def test_scenarios_check_their_arguments(call, err, words):
+    with pytest.raises(err, match=words):
+        call()
+
+
+def test_a_mixed_army_on_a_one_cell_board_has_no_units():
+    assert len(scenarios.mixed_army("hex", 1, 5, 0.5, seed=1).report().units) == 0
