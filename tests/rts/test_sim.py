@@ -244,3 +244,10 @@ def test_zones_after_random_edits_equal_a_fresh_labelling():
             pairs = set(zip(z[z >= 0].tolist(), fresh[fresh >= 0].tolist()))
             assert len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})
         assert seen and all(ev.data["unit"] == "tracked" for ev in seen)
+
+
+def test_any_seed_the_checks_allow_makes_a_simulation():
+    # seed=10**20 passed check_seed, then its 64-bit kernel key overflowed (OverflowError)
+    sim = Simulation(Map(SquareGrid(3, 3)), seed=10**20)
+    sim.add_unit((0, 0), goal=(2, 2))
+    assert sim.run(100).states()[0] == "arrived"

@@ -416,7 +416,8 @@ class Simulation:
         self._ev = np.zeros((256, 5), dtype=np.int64)
         self._mv = np.zeros((64, 2), dtype=np.int64)
         self._counts = np.zeros(3, dtype=np.int64)
-        self._rngk = np.array([np.uint64((self.seed or 0) * 2654435761 + 88172645463325252) | np.uint64(1)], dtype=np.uint64)
+        key = ((self.seed or 0) * 2654435761 + 88172645463325252) % (1 << 64)  # any seed: modulo the 64-bit key
+        self._rngk = np.array([np.uint64(key) | np.uint64(1)], dtype=np.uint64)
         self._flags = np.zeros(1, dtype=np.int64)
         self._fields: "OrderedDict[tuple[int, int, bool], np.ndarray]" = OrderedDict()
         self._cfields: dict[tuple[int, bool], CostField] = {}
