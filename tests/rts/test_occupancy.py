@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wargrid import HexGrid, SquareGrid, StaggeredGrid
+from wargrid import HexGrid, ResourceError, SquareGrid, StaggeredGrid
 from wargrid.rts import Occupancy, spot_offsets
 
 GRIDS = [SquareGrid(4, 3), SquareGrid(4, 3, diagonal=True), HexGrid(4, 3), HexGrid(4, 3, orientation="pointy"), StaggeredGrid(4, 3)]
@@ -93,6 +93,30 @@ def test_bad_input():
     occ.place(1, (0, 0), kind="infantry", spot=2)
     with pytest.raises(ValueError, match="spot 2 of cell"):
         occ.place(2, (0, 0), kind="infantry", spot=2)
+    # ids past int64 raised OverflowError where they were stored; 2**31 - 1 asked for 80 GiB of per-unit arrays
+    for call in (lambda: occ.place(10**20, (1, 1)), lambda: occ.reserve(10**20, (1, 1)),
+                 lambda: occ.place_building(10**20, [(1, 1)]), lambda: occ.grow(10**20)):
+        with pytest.raises(ValueError, match=r"(uid|n) must be at most"):
+            call()
+    # a point past int64 picks the nearest spot exactly (OverflowError in numpy before)
+    assert occ.free_spot((2, 2), near=(10**20, 2 * 256 + 128), rule="nearest") in (2, 3)
+
+
+def test_a_refused_growth_changes_nothing(monkeypatch):
+    occ = Occupancy(SquareGrid(3, 3))
+    occ.place(1, (0, 0))
+    occ.reserve(1, (1, 0))
+
+    def refuse(need, **kw):
+        raise ResourceError("no memory")
+
+    monkeypatch.setattr("wargrid.rts.occupancy.check_memory", refuse)
+    before = occ.claims()
+    for call in (lambda: occ.place(40, (2, 2)), lambda: occ.reserve(40, (2, 2)),
+                 lambda: occ.place_building(40, [(2, 2)])):
+        with pytest.raises(ResourceError):
+            call()
+        assert occ.claims() == before and occ.units() == [1]
 
 
 ops = st.lists(

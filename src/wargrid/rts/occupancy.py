@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
+from .._budget import check_memory
 from .._validate import check_choice, check_int, check_iterable, check_seed
 from ..grids.boards import Grid
 from ..grids.leptons import LEPTONS_PER_CELL, check_lepton_point, check_lepton_scale
@@ -50,6 +51,9 @@ CENTRE_RADIUS = 60
 _QUADRANT_SPOT = (1, 2, 4, 3)
 _NEXT_SPOTS = {0: (1, 2, 4, 3), 1: (0, 2, 4, 3), 2: (0, 1, 3, 4), 4: (0, 1, 3, 2), 3: (0, 2, 4, 1)}
 _CENTRE_TAKEN = ((1, 2, 4, 3), (2, 4, 3, 1), (4, 3, 1, 2), (3, 1, 2, 4))
+
+_MAX_UID = (1 << 31) - 1
+"""The largest unit id: the per-unit arrays are indexed by id, and the cell arrays hold ids as int64."""
 
 
 @dataclass(frozen=True)
@@ -122,10 +126,14 @@ class Occupancy:
         >>> occ = Occupancy(SquareGrid(2, 2)); occ.grow(8); len(occ.where_cell) >= 8
         True
         """
+        n = check_int(n, "n")
         old = len(self.where_cell)
         if n <= old:
             return
+        if n > _MAX_UID + 1:
+            raise ArgumentError(f"n must be at most {_MAX_UID + 1} (unit ids 0..{_MAX_UID}), got {n}")
         size = max(n, 2 * old, 16)
+        check_memory(size * 5 * 8, what="the per-unit arrays", name="uid", value=n - 1)
         for name in ("where_kind", "where_cell", "where_spot", "res_cell", "res_spot"):
             a = np.full(size, -1, dtype=np.int64)
             a[:old] = getattr(self, name)
@@ -139,6 +147,8 @@ class Occupancy:
         u = check_int(uid, "uid")
         if u < 0:
             raise ArgumentError(f"uid must be >= 0, got {u}")
+        if u > _MAX_UID:
+            raise ArgumentError(f"uid must be at most {_MAX_UID}, got {u}")
         return u
 
     def _cid(self, cell: Any, name: str = "cell") -> int:
@@ -233,9 +243,9 @@ class Occupancy:
             tied = free
         else:
             px, py = check_lepton_point(near, "near")
-            pts = np.array([self._lepton(c, int(s)) for s in free], dtype=np.int64)
-            d = (pts[:, 0] - px) ** 2 + (pts[:, 1] - py) ** 2
-            tied = free[d == d.min()]
+            # Python integers: a point past int64 (any integer is a lepton point) compares exactly, a few spots a cell
+            d = [(x - px) ** 2 + (y - py) ** 2 for x, y in (self._lepton(c, int(s)) for s in free)]
+            tied = free[[k for k, v in enumerate(d) if v == min(d)]]
         return int(tied[self._rng.integers(len(tied))]) if len(tied) > 1 else int(tied[0])
 
     def _classic_spot(self, px: int, py: int, free: set[int]) -> int:
@@ -334,13 +344,13 @@ class Occupancy:
         if kind == "infantry" and spot is None and r is not None and r.cell == tuple(cell) and r.spot >= 0:
             spot = r.spot
         c, s = self._claim(u, cell, kind, near, spot)
+        self.grow(u + 1)  # before any change: it may refuse (memory)
         self.remove(u)
         self.release(u)
         if kind == "vehicle":
             self.vehicle[c] = u
         else:
             self.infantry[c, s] = u
-        self.grow(u + 1)
         self.where_kind[u], self.where_cell[u], self.where_spot[u] = (1 if kind == "vehicle" else 0), c, s
         return Spot(self._xy(c), s, self._lepton(c, s))
 
@@ -364,8 +374,8 @@ class Occupancy:
             ids.append(c)
         if not ids:
             raise ArgumentError("cells must hold at least one cell")
+        self.grow(u + 1)  # before any change: it may refuse (memory)
         self.building[ids] = u
-        self.grow(u + 1)
         self.where_kind[u], self.where_cell[u], self.where_spot[u] = 2, ids[0], -1
         self._building_cells[u] = tuple(ids)
 
@@ -404,12 +414,12 @@ class Occupancy:
         if self.blocker(cell, kind, uid=u) is not None:
             return None
         c, s = self._claim(u, cell, kind, near, None)
+        self.grow(u + 1)  # before any change: it may refuse (memory)
         self.release(u)
         if s < 0:
             self.reserved_cell[c] = u
         else:
             self.reserved_spot[c, s] = u
-        self.grow(u + 1)
         self.res_cell[u], self.res_spot[u] = c, s
         return Spot(self._xy(c), s, self._lepton(c, s))
 
