@@ -154,16 +154,21 @@ def entry_costs(
     """
     measure = check_choice(measure, "measure", MEASURES)
     t = check_entry(threshold, "threshold")
-    base = np.asarray(cell_costs, dtype=np.float64)
+    base = np.asarray(cell_costs)
+    if base.dtype.kind not in "iuf":
+        raise ArgumentTypeError(f"cell_costs must be an array of numbers, got dtype {base.dtype}")
+    base = base.astype(np.float64)
     if np.isnan(base).any() or (base < 0).any():
         raise ArgumentError("cell_costs must be >= 0 or inf, got NaN or a negative cost")
     cats = np.asarray(categories)
     if cats.shape != base.shape:
         raise ArgumentError(f"categories must have the shape of cell_costs {base.shape}, got {cats.shape}")
+    if cats.dtype.kind not in "iu":
+        raise ArgumentTypeError(f"categories must be an integer array of Entry values, got dtype {cats.dtype}")
+    if cats.size and (cats.min() < 0 or cats.max() > Entry.IMPASSABLE):  # before the cast: 10**20 stays out of range
+        raise ArgumentError(f"categories must hold 0..5 ({', '.join(e.name for e in Entry)})")
     extra = _check_costs(category_costs, measure)
     cats = cats.astype(np.int64)
-    if cats.size and (cats.min() < 0 or cats.max() > Entry.IMPASSABLE):
-        raise ArgumentError(f"categories must hold 0..5 ({', '.join(e.name for e in Entry)})")
     step = np.where(np.isfinite(base), extra[cats], np.inf) if measure == "classic" else base + extra[cats]
     return np.where(cats > t, np.inf, step)
 
