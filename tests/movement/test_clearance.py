@@ -296,3 +296,12 @@ def test_zones_of_control_are_refused_for_big_units():
 
 def test_hex_grid_classes_share_the_footprint_rule():
     assert issubclass(StaggeredGrid, HexLikeGrid) and issubclass(HexGrid, HexLikeGrid)
+
+
+@pytest.mark.parametrize("size, err", [(10**20, ArgumentError), ("x", ArgumentTypeError), (None, ArgumentTypeError),
+                                       (0, ArgumentError), (1.0, ArgumentTypeError)])
+def test_footprint_costs_checks_its_size(size, err):
+    # an unchecked size reached the footprint kernel: OverflowError for 10**20, numpy's errors for the others
+    g = SquareGrid(3, 2)
+    with pytest.raises(err, match="size"):
+        footprint_costs(g, CostField.from_arrays(g, np.ones((2, 3))), size)

@@ -171,7 +171,7 @@ def clearance_map(grid: Grid, costs: CostField) -> NDArray[np.int32]:
 
 
 def footprint_costs(grid: Grid, costs: CostField, size: int) -> CostField:
-    """The cost field a unit of ``size`` (checked) moves its anchor over: see the module notes.
+    """The cost field a unit of ``size`` moves its anchor over: see the module notes.
 
     Cached while ``costs`` lives; ``size`` 1 gives ``costs`` itself.
 
@@ -182,8 +182,9 @@ def footprint_costs(grid: Grid, costs: CostField, size: int) -> CostField:
     >>> footprint_costs(g, CostField.from_arrays(g, c), 2).cells().tolist()
     [[3.0, 3.0, inf], [inf, inf, inf]]
     """
-    if size == 1:
+    if type(size) is int and size == 1:
         return costs
+    size = check_size(grid, size)  # an unchecked size reached the kernel (10**20: OverflowError, 'x': numpy's errors)
     entry = _entry(costs)
     got = entry.get(size)
     if isinstance(got, CostField):
