@@ -70,3 +70,14 @@ def test_a_path_made_by_hand_has_no_other_attributes():
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         Path.of_xy(np.zeros((1, 2), dtype=np.int64), 0.0, None, None).nothing  # noqa: B018
     assert len(p) == 2 and p.end == (1, 0) and p.xy.tolist() == [[0, 0], [1, 0]]
+
+
+def test_a_prepared_structures_path_from_a_cell_to_itself():
+    # the structure's own path(costs, s, s) unpacked no arc and raised ValueError; distance gave 0
+    m = Map(HexGrid(6, 5))
+    m.set_terrain([(3, 2)], "water")
+    pp = m.prepare(unit="foot", progress=False)
+    for x, y in ((0, 2), (3, 2)):
+        s = m.grid.topology.padded_id(x, y)
+        p = pp.path(pp.costs, s, s, m.grid)
+        assert p.cells == [(x, y)] and p.cost == 0.0 == pp.distance(pp.costs, s, s)

@@ -572,6 +572,9 @@ class CustomizedPaths:
     def path(self, costs: CostField, s: int, t: int, grid: Grid | None = None) -> Path | None:
         """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable); ``grid``: the
         path's."""
+        if s == t:  # no arc to unpack: the query's unpacking raised ValueError
+            pw = costs.topology.pw
+            return Path.of_xy(np.array([[s % pw - 1, s // pw - 1]], dtype=np.int64), 0.0, costs.unit, grid)
         (cost, xy, walked, zero), arcs = self._query(costs, s, t, True)
         if not xy.shape[0]:
             return None
