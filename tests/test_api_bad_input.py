@@ -444,3 +444,23 @@ def test_lists_given_a_scalar(name, call, arg, value, tmp_path, monkeypatch):
     with pytest.raises(TypeError, match=arg):
         call(value)
     assert list(tmp_path.iterdir()) == []
+
+
+# an array where a name belongs: `name in CHOICES` asked numpy for an array's truth value (ValueError: ambiguous)
+ARRAY_FOR_A_NAME = [
+    ("Map.on.event", lambda a: SQ.on(a, print), ValueError, "event"),
+    ("Map.fov.metric.square", lambda a: SQ.fov((1, 1), radius=2, metric=a), TypeError, "metric"),
+    ("Map.fov.metric.hex", lambda a: HEX.fov((1, 1), radius=2, metric=a), TypeError, "metric"),
+    ("Fog.place.team", lambda a: SQ.fog(["red", "blue"]).place("scout", a, (1, 1)), ValueError, "team"),
+    ("Fog.place.unit", lambda a: SQ.fog(["red", "blue"]).place([], "red", (1, 1)), TypeError, "unit"),
+    ("Terrain.wall", lambda a: W.Terrain("sandbags", "S", "#c2b280", wall=a), ValueError, "wall"),
+    ("metric_array.name", lambda a: W.grids.square.metric_array(a, [1], [2]), ValueError, "name"),
+    ("VisibilityPolygon.contains.x", lambda a: SQ.visibility_polygon((0.5, 0.5)).contains("x", 2.5), TypeError, r"\bx\b"),
+]
+
+
+@pytest.mark.parametrize("name, call, exc, arg", ARRAY_FOR_A_NAME, ids=[c[0] for c in ARRAY_FOR_A_NAME])
+def test_an_array_where_a_name_belongs(name, call, exc, arg):
+    for a in (np.array([]), np.array(["red", "blue"])):
+        with pytest.raises(exc, match=arg):
+            call(a)

@@ -138,7 +138,7 @@ class Terrain:
         if not isinstance(self.costs, Mapping):
             raise ArgumentTypeError(f"terrain {self.name!r}: costs must be a mapping of class name to cost, "
                                     f"got {type(self.costs).__name__}")
-        if self.wall is not None and self.wall not in WALL_KINDS:
+        if self.wall is not None and (not isinstance(self.wall, str) or self.wall not in WALL_KINDS):
             raise ArgumentError(f"terrain {self.name!r}: wall must be None or one of "
                                 f"{', '.join(map(repr, WALL_KINDS))}; got {self.wall!r}")
         object.__setattr__(self, "costs", MappingProxyType(_clean_costs(self.name, self.costs)))

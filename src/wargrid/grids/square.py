@@ -199,7 +199,7 @@ def metric_array(name: str, dx: ArrayLike, dy: ArrayLike) -> NDArray[np.number[A
     >>> metric_array("chebyshev", np.array([3, -1]), np.array([4, 0])).tolist()
     [4, 1]
     """
-    if name not in METRICS:
+    if not isinstance(name, str) or name not in METRICS:
         raise ArgumentError(f"name must be one of {', '.join(map(repr, METRICS))}; got {name!r}")
     ax = np.abs(np.asarray(dx))
     ay = np.abs(np.asarray(dy))

@@ -1047,7 +1047,7 @@ class MapCore:
 
     @staticmethod
     def _check_event(event: str) -> None:
-        if event not in EVENTS:
+        if not isinstance(event, str) or event not in EVENTS:
             raise ArgumentError(f"event must be one of {', '.join(map(repr, EVENTS))}; got {event!r}")
 
     def emit(self, event: str, cells: Sequence[Cell] = (), **data: Any) -> None:

@@ -82,6 +82,8 @@ class SightBoard:
 
     def metric_code(self, metric: str | None) -> int:
         """Kernel code of ``metric`` (``None``: euclidean on square boards, hex steps otherwise)."""
+        if metric is not None and not isinstance(metric, str):
+            raise ArgumentTypeError(f"metric must be a metric's name or None, got {type(metric).__name__} {metric!r}")
         if self.square:
             if metric is None:
                 return 0

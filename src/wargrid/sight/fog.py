@@ -165,7 +165,7 @@ class Fog(Shown):
 
     # -- teams ------------------------------------------------------------------------
     def _team(self, team: Any) -> int:
-        if team not in self.teams:
+        if not isinstance(team, Hashable) or team not in self.teams:  # an array is neither (ambiguous truth value)
             raise ArgumentError(f"team must be one of {', '.join(map(repr, self.teams))}; got {team!r}")
         return self.teams.index(team)
 
@@ -204,6 +204,8 @@ class Fog(Shown):
         [[0, 0, 0, 1, 1, 1, 0, 0]]
         """
         self._sync()
+        if not isinstance(unit, Hashable):
+            raise ArgumentTypeError(f"unit must be a hashable id (a name or a number), got {type(unit).__name__} {unit!r}")
         if unit in self._units:
             raise ArgumentError(f"unit {unit!r} is already placed; use move()")
         t = self._team(team)

@@ -86,8 +86,7 @@ class VisibilityPolygon:
         >>> VisibilityPolygon((0.5, 0.5), np.array([[0.0, 0], [1, 0], [1, 1], [0, 1]])).contains([0.5, 2.0], 0.5)
         array([ True, False])
         """
-        px = np.asarray(x, dtype=np.float64)
-        py = np.asarray(y, dtype=np.float64)
+        px, py = _points(x, "x"), _points(y, "y")
         px, py = np.broadcast_arrays(px, py)
         inside = np.zeros(px.shape, dtype=bool)
         pts = self.points
@@ -99,6 +98,14 @@ class VisibilityPolygon:
                 xc = a + (py - b) * (c - a) / (d - b)
             inside ^= crosses & (px < xc)
         return inside
+
+
+def _points(v: ArrayLike, name: str) -> NDArray[np.float64]:
+    """``v`` as float64 coordinates, or an error naming it (a string raised numpy's conversion error)."""
+    a = np.asarray(v)
+    if a.dtype.kind not in "iuf":
+        raise ArgumentTypeError(f"{name} must be a number or an array of numbers, got {type(v).__name__} {v!r}")
+    return a.astype(np.float64)
 
 
 def _check_point(point: Any, name: str) -> tuple[float, float]:
