@@ -251,3 +251,14 @@ def test_any_seed_the_checks_allow_makes_a_simulation():
     sim = Simulation(Map(SquareGrid(3, 3)), seed=10**20)
     sim.add_unit((0, 0), goal=(2, 2))
     assert sim.run(100).states()[0] == "arrived"
+
+
+def test_an_edit_beside_obstacles_alone():
+    # obstacles have no movement class: an edit read the cost row of class 0 that no unit had made (IndexError)
+    m = Map(SquareGrid(4, 3))
+    sim = Simulation(m)
+    sim.add_obstacle([(2, 1)], hp=None)
+    m.set_terrain([(0, 0)], "plains")
+    tank = sim.add_unit((0, 1), unit="tracked", goal=(3, 1))
+    m.set_terrain([(1, 0)], "water")
+    assert sim.run(200).states()[tank] == "arrived"

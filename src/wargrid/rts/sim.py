@@ -1277,6 +1277,8 @@ class Simulation:
                 self._stuck.pop(u, None)
             return
         self._refresh_costs()
+        if not live.any():  # nothing moves (obstacles alone have no movement class: no cost rows to read)
+            return
         tc = self._tcost[ui[:, CLS].clip(0)]
         idx = np.arange(n)
         # the ground gave way under these units (a bridge fell): they are lost
