@@ -456,6 +456,13 @@ ARRAY_FOR_A_NAME = [
     ("Terrain.wall", lambda a: W.Terrain("sandbags", "S", "#c2b280", wall=a), ValueError, "wall"),
     ("metric_array.name", lambda a: W.grids.square.metric_array(a, [1], [2]), ValueError, "name"),
     ("VisibilityPolygon.contains.x", lambda a: SQ.visibility_polygon((0.5, 0.5)).contains("x", 2.5), TypeError, r"\bx\b"),
+    ("save_tiled.encoding", lambda a: W.save_tiled(SQ, "never.tmj", encoding=a), ValueError, "encoding"),
+    ("save_tiled.compression", lambda a: W.save_tiled(SQ, "never.tmj", encoding="base64", compression=a), ValueError,
+     "compression"),
+    ("wesnoth_cost.movetype", lambda a: W.wesnoth_cost("Gg", a), ValueError, "movetype"),
+    ("openra_locomotors.mod", lambda a: W.io.openra_locomotors(list(a)), ValueError, "mod"),
+    ("grid_from_description.kind", lambda a: W.io.native.grid_from_description({"kind": a, "width": 4, "height": 3}),
+     ValueError, "kind"),
 ]
 
 
@@ -464,3 +471,10 @@ def test_an_array_where_a_name_belongs(name, call, exc, arg):
     for a in (np.array([]), np.array(["red", "blue"])):
         with pytest.raises(exc, match=arg):
             call(a)
+
+
+@pytest.mark.parametrize("corner, exc", [(float("inf"), TypeError), ("x", TypeError), (6, ValueError), (-1, ValueError)])
+def test_hex_layout_corner_is_0_to_5(corner, exc):
+    # inf raised 'math domain error', 'x' a TypeError from float + str, 6 or -1 gave another corner's offset
+    with pytest.raises(exc, match="corner"):
+        W.Layout("flat", (1, 1)).corner_offset(corner)

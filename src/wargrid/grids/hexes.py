@@ -836,7 +836,10 @@ class Layout:
         >>> Layout("flat", (1, 1)).corner_offset(0)
         (1.0, 0.0)
         """
-        angle = 2.0 * math.pi * (self._start + corner) / 6.0
+        k = check_int(corner, "corner")
+        if not 0 <= k < 6:
+            raise ArgumentError(f"corner must be 0..5, got {k}")
+        angle = 2.0 * math.pi * (self._start + k) / 6.0
         return self.size[0] * math.cos(angle), self.size[1] * math.sin(angle)
 
     def corners(self, h: Hex) -> list[tuple[float, float]]:

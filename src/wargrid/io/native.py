@@ -338,6 +338,8 @@ def grid_from_description(d: Any, *, max_cells: int = MAX_FILE_CELLS, mask: NDAr
     if not isinstance(d, dict):
         raise MapFileError("'grid' must be an object with kind, width and height", None)
     kind = d.get("kind")
+    if not isinstance(kind, str):  # an array's == asked numpy for a truth value
+        raise MapFileError(f"grid kind must be 'hex', 'square', 'staggered' or 'isometric', got {kind!r}", None)
     w, h = _grid_size(d, "width"), _grid_size(d, "height")
     if w * h > max_cells:
         raise MapFileError(f"board of {w} x {h} = {w * h} cells is larger than the cap of {max_cells} cells", None)

@@ -183,7 +183,7 @@ def openra_locomotors(mod: str = "ra") -> dict[str, dict[str, float]]:
     (['foot', 'heavytracked', 'heavywheeled'], 0.9, 2.0, False)
     """
     mods = _rules()["mods"]
-    if mod not in mods:
+    if not isinstance(mod, str) or mod not in mods:
         raise ArgumentError(f"mod must be one of {', '.join(sorted(mods))}, got {mod!r}")
     return {name: {t: sc[1] / 100.0 for t, sc in loc["speeds"].items()} for name, loc in mods[mod]["locomotors"].items()}
 

@@ -1049,9 +1049,9 @@ def save_tiled(
     """
     if not isinstance(m, Map):
         raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
-    if encoding not in ("csv", "base64"):
+    if not isinstance(encoding, str) or encoding not in ("csv", "base64"):
         raise ArgumentError(f"encoding must be 'csv' or 'base64', got {encoding!r}")
-    if compression not in (None, "zlib", "gzip"):
+    if compression is not None and (not isinstance(compression, str) or compression not in ("zlib", "gzip")):
         raise ArgumentError(f"compression must be None, 'zlib' or 'gzip', got {compression!r}")
     if compression is not None and encoding != "base64":
         raise ArgumentError("compression needs encoding='base64'")

@@ -445,7 +445,7 @@ def wesnoth_cost(code: str, movetype: str) -> float:
     r = rules()
     if not isinstance(code, str) or not r.known(code):
         raise ArgumentError(f"code must be a code of Wesnoth {_VERSION}'s core terrain list, got {code!r}")
-    mt = "smallfoot" if movetype == "foot" else movetype
+    mt = "smallfoot" if isinstance(movetype, str) and movetype == "foot" else movetype
     if not isinstance(mt, str) or mt not in r.movetypes:
         raise ArgumentError(f"unknown movetype {movetype!r}; known: foot, {', '.join(r.movetypes)}")
     c = int(r.costs(code)[r.movetypes.index(mt)])
