@@ -260,3 +260,12 @@ def test_bad_starts():
         partition(g, 2, passable=passable, starts=[(0, 0), (3, 0)])
     with pytest.raises(TypeError, match="a single cell"):
         partition(g, 2, starts=(0, 0))
+
+
+def test_a_cap_or_seed_past_int64_is_taken():
+    # max_chunk=10**20 reached the kernels (numba's TypingError), seed=2**63 too (OverflowError)
+    g = HexGrid(8, 6)
+    a = partition(g, 3, mode="scattered", max_chunk=10**20, seed=1)
+    assert (a.owners >= 0).sum() == 48
+    b = partition(g, 3, mode="scattered", max_chunk=4, seed=2**63)
+    assert (b.owners >= 0).sum() == 48 and b.report.largest_chunk.max() <= 4

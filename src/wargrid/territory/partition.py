@@ -425,7 +425,10 @@ def partition(
         from .chunks import scatter
 
         assert max_chunk is not None  # checked above: mode 'scattered' needs max_chunk
-        owner, used = scatter(graph, w, players, max_chunk, seeds, seed, tol, method, deadline, min_chunk or 1)
+        # the kernels take int64: a chunk larger than any board (2**40 cells) is no cap at all, and seeds wrap at 2**39
+        # (scatter's slices shift them by 24 bits; max_chunk=10**20 raised numba's TypingError, seed=2**63 OverflowError)
+        owner, used = scatter(graph, w, players, min(max_chunk, 1 << 40), seeds, seed % (1 << 39), tol, method, deadline,
+                              min(min_chunk or 1, 1 << 40))
         if seeds is None:
             seeds = _spread_seeds(graph, w, players, rng)
             # a start stands on its player's land: the nearest such cell
