@@ -478,3 +478,11 @@ def test_hex_layout_corner_is_0_to_5(corner, exc):
     # inf raised 'math domain error', 'x' a TypeError from float + str, 6 or -1 gave another corner's offset
     with pytest.raises(exc, match="corner"):
         W.Layout("flat", (1, 1)).corner_offset(corner)
+
+
+def test_terrain_costs_name_a_list_given_for_a_name():
+    # 'unhashable type: list' from a dict look-up before
+    with pytest.raises(TypeError, match="unit must be a movement class name"):
+        W.Terrain("marsh", "m", "#557755", costs={"foot": 3}).cost([])
+    with pytest.raises(ValueError, match="walls must be one of"):
+        W.TerrainTable.default().cost_matrix(walls=[])

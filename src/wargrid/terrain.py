@@ -153,6 +153,8 @@ class Terrain:
         >>> Terrain("lava", "L", "#ff4000", costs={"tracked": 3}).cost("foot")
         inf
         """
+        if not isinstance(unit, str):  # a list raised 'unhashable type'
+            raise ArgumentTypeError(f"unit must be a movement class name, got {type(unit).__name__} {unit!r}")
         return self.costs.get(unit, INF)
 
     def to_dict(self) -> TerrainData:
@@ -324,7 +326,7 @@ class TerrainTable:
         >>> t.cost("sandbags", "tracked"), float(t.cost_matrix(walls="crush")[t.index("sandbags"), 3])
         (inf, 2.0)
         """
-        m = self._wall_matrix.get(walls)
+        m = self._wall_matrix.get(walls) if isinstance(walls, str) else None  # else check_walls names it
         if m is None:
             passed = [i for i, t in enumerate(self.terrains) if t.wall in _WALLS_PASSED[check_walls(walls)]]
             m = self._matrix.copy()
