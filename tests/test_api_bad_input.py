@@ -486,3 +486,19 @@ def test_terrain_costs_name_a_list_given_for_a_name():
         W.Terrain("marsh", "m", "#557755", costs={"foot": 3}).cost([])
     with pytest.raises(ValueError, match="walls must be one of"):
         W.TerrainTable.default().cost_matrix(walls=[])
+
+
+def test_lattice_offsets_and_ground_heights_check_their_numbers():
+    from wargrid.sight.board import prepare
+    from wargrid.sight.heights import ground_heights
+    from wargrid.tactics.areas import lattice_offsets
+
+    with pytest.raises(TypeError, match="reach"):
+        lattice_offsets(W.HexGrid(3, 3), "x")  # bad operand type for unary -
+    with pytest.raises(ValueError, match="reach must be >= 0"):
+        lattice_offsets(W.HexGrid(3, 3), -1)
+    with pytest.raises(MemoryError, match="reach=100000000000000000000"):
+        lattice_offsets(W.HexGrid(3, 3), 10**20)  # numpy's 'Maximum allowed size exceeded'
+    b = prepare(W.SquareGrid(3, 1), np.array([[False, True, False]]), np.array([[1.0, 1.0, 2.0]]))
+    with pytest.raises(TypeError, match="cover_height"):
+        ground_heights(b, cover_height="x")

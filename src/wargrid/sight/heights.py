@@ -71,6 +71,7 @@ def ground_heights(board: SightBoard, *, cover_height: float = math.inf) -> NDAr
     >>> ground_heights(b, cover_height=0.5).tolist()
     [[1.0, 1.5, 2.0]]
     """
+    cover_height = _check_cover(cover_height)  # 'x' raised numpy's UFuncTypeError
     g = board.grid
     inner = g.topology.unpad(board.bh)
     if board.elevation is None:

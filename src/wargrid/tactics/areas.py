@@ -50,6 +50,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..errors import ArgumentError, ArgumentTypeError
+from .._budget import check_memory
 from .._validate import check_choice, check_int, check_real
 from ..grids.boards import Grid, HexLikeGrid
 from ..grids.hexes import HEX_DIRECTIONS
@@ -139,6 +140,10 @@ def lattice_offsets(grid: Grid, reach: int) -> tuple[NDArray[np.int64], NDArray[
     >>> len(lattice_offsets(HexGrid(3, 3), 1)[0])
     7
     """
+    reach = check_int(reach, "reach")
+    if reach < 0:
+        raise ArgumentError(f"reach must be >= 0 steps, got {reach}")
+    check_memory(40 * (2 * reach + 1) ** 2, what="the lattice offsets", name="reach", value=reach)
     rng = np.arange(-reach, reach + 1, dtype=np.int64)
     ga, gb = np.meshgrid(rng, rng, indexing="ij")
     a, b = ga.ravel(), gb.ravel()
