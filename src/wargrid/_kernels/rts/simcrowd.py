@@ -23,10 +23,11 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   class may step to (the terrain and the corner rule as ``legal``) that are
   free for it (``_blocked``) or held by a member of its team; nearest its
   goal first (the per-goal lazy tables, ``lazydist``: steps, one row per
-  goal and class, shared by the units with that goal), then, among equals (a
-  unit pushed aside, on a 4-connected board), not the cell one step further
-  along the way of a member on its way that would step into its own (the
-  front rule: ahead of it, it was pushed again at each tick), then a
+  goal and class, shared by the units with that goal), then, among equals (on
+  a 4-connected board, a unit with nothing to do or one of lower priority),
+  not a cell on the way of a member on its way that would step into its own:
+  one step further along, or nearer that member's goal (the front rule, the
+  planner's ``DODGE``: ahead of it, it was pushed again at each tick), then a
   cell off the next steps of the members' routes (when one of them has
   nothing to do), then (a unit pushed aside) a cell that is not the goal of a vehicle on its way
   or (a unit on its way) a cell not held by a unit on its goal, then (a unit on
@@ -48,7 +49,10 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   so the units nearest it settle first; on a 4-connected board the members
   on their way whose distance to go is within ``CRITICAL`` steps of the
   largest (the band that sets the crowd's makespan) go first among those that
-  have waited as long, as the planner's agents do; a unit whose
+  have waited as long, as the planner's agents do (the band decided every
+  ``AGE`` ticks, as the whole part changes: decided every tick, a unit at its
+  edge went in and out of it as the largest unit stepped to and fro, and two
+  units pushed each other back through a door in turn); a unit whose
   choice holds a standing member lends it its priority (that one chooses
   next, and may not take the lender's cell), and one left with no candidate
   makes its lender try its next one;
@@ -203,8 +207,8 @@ a margin of 10 left two units going to and fro for good (the one 20 steps out of
 the other's distance changed by one): ``BAND_EXITS`` ends that."""
 
 BAND_EXITS = 4
-"""Times a unit may leave the band; after that it stays in it till it arrives: the band's changing membership is
-finite, so its order settles, and so does any going to and fro it started."""
+"""Times a unit may leave the band (decided every ``AGE`` ticks); after that it stays in it till it arrives: the
+band's changing membership is finite, so its order settles, and so does any going to and fro it started."""
 
 
 @helper
@@ -388,11 +392,12 @@ def _candidates(ui, u, p, r, dp, act, budget, lz, g, gn, node, mem, occ_now, occ
 
 
 @helper
-def _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey):
+def _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey, update):
     """The roots that set the crowd's makespan go first among those that have waited as long (``CRITICAL``):
     rewrites ``rkey`` of the roots on their way (not of a group sent to one cell) as the whole part of their
     priority plus half its fraction, plus a half for one in the band; ``band[u]``: whether unit ``u`` was in the
-    band at its last tick in the crowd (bit 0) and how many times it left it (the rest)."""
+    band at its last update (bit 0) and how many times it left it (the rest). The band is decided again only when
+    ``update`` (every ``AGE`` ticks); between, each root keeps its place in it or out of it."""
     top = np.int64(-1)
     for j in range(nroots):
         i = roots[j]
@@ -406,14 +411,17 @@ def _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey):
         b = np.int64(band[u])
         exits = b // 2
         crit = dist0[i] < UNREACHABLE and dist0[i] >= top - CRITICAL
-        if crit:
+        if not update:
+            crit = b % 2 == 1 or exits >= BAND_EXITS
+        elif crit:
             b = exits * 2 + 1
         elif b % 2 == 1:  # leaving the band
             exits += 1
             b = exits * 2
         if exits >= BAND_EXITS:
             crit = True
-        band[u] = min(b, 127)
+        if update:
+            band[u] = min(b, 127)
         pu = prio[u]
         frac = pu - np.floor(pu)
         rkey[j] = -(np.floor((pu - frac) / AGE) + (frac + (1.0 if crit else 0.0)) * 0.5)
@@ -567,27 +575,40 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         elif ui[u, STATE] == ARRIVED:
             prio[u] = 0.0
             band[u] = 0
-    # the front rule (4-connected boards): a unit pushed aside (not on its way) keeps out of the way of a member on
-    # its way that would step into its cell, not one cell further along that member's way: ahead of it, it was
-    # pushed again at the next tick, and the next (a unit off its goal was driven 26 cells along a board's edge
-    # by one on its way, its other neighbour on the route of a second: empty-48-48, 600 random pairs)
+    # the band that sets the makespan (4-connected boards), before the front rule: it asks who outranks whom
+    if ndir == 4:
+        _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey, tick % AGE == 0)
+    rootof = np.full(m, -1, dtype=np.int64)
+    for j in range(nroots):
+        rootof[roots[j]] = j
+    # the front rule (4-connected boards): a unit that a member on its way may push (one with nothing to do, or on
+    # its way with a lower priority) keeps out of that member's way among its cells as near its own goal: not one
+    # cell further along it, nor a cell nearer that member's goal than its own (the planner's ``DODGE``); ahead of
+    # it, it was pushed again at the next tick, and the next (a unit off its goal was driven 26 cells along a
+    # board's edge by one on its way, its other neighbour on the route of a second: empty-48-48, 600 random pairs;
+    # at the one-cell doors of rooms, units pushed ahead of a stream through the door held it). The pusher's
+    # distances are read, bounded or estimated, never searched: the tick's budget is for the members' own rows.
     if ndir == 4:
         for i in range(m):
             if not isroot[i] or dist0[i] >= UNREACHABLE:
                 continue
             p = q_from[i]
+            ri = urow[mem[i]]
+            gi = gnode[ui[mem[i], CLS]]
             for k in range(ncand[i]):
                 c = cand[i, k]
                 j = occ_now[c]
-                if c == p or j < 0 or isroot[j] or ckey[i, k] // 8 >= dist0[i]:
+                dc = ckey[i, k] // 8
+                if c == p or j < 0 or dc >= dist0[i] or (isroot[j] and rkey[rootof[j]] < rkey[rootof[i]]):
                     continue
                 dx, dy = _offset(p, c, pw)
                 for k2 in range(ncand[j]):
                     q = cand[j, k2]
-                    if q != c and ckey[j, k2] % 8 < 4:
-                        ex, ey = _offset(c, q, pw)
-                        if ex == dx and ey == dy:
-                            ckey[j, k2] += 4
+                    if q == c or q == p or ckey[j, k2] % 8 >= 4:
+                        continue
+                    ex, ey = _offset(c, q, pw)
+                    if (ex == dx and ey == dy) or _steps(lz, gi, ri, node[q], lz.free[2], dc + 1, detour) < dc:
+                        ckey[j, k2] += 4
     # keep right (4-connected boards): a member on its way (not one of a group sent to one cell), more than
     # KEEP_RIGHT steps from its goal, takes among candidates otherwise equal the one on the right of its way
     # first, then straight on (or back, or staying), then the left one
@@ -616,8 +637,6 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         if ui[i, KIND] == VEHICLE and ui[i, TARGET] >= 0:
             occ_next[ui[i, TARGET]] = -1
     # PIBT, the highest priority first (ties: the tick's random order)
-    if ndir == 4:
-        _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey)
     rank = np.argsort(rkey[:nroots], kind="mergesort")
     st_agent = np.empty(m + 1, dtype=np.int64)
     st_pos = np.empty(m + 1, dtype=np.int64)
