@@ -76,7 +76,7 @@ def walled_board(kind: str, size: int, seed: int) -> Map:
     >>> int((m.terrain == m.terrains.index("water")).sum())
     15
     """
-    if kind not in ("square8", "hex"):
+    if not isinstance(kind, str) or kind not in ("square8", "hex"):
         raise ArgumentError(f"kind must be 'square8' or 'hex', got {kind!r}")
     seed_v = check_seed(seed)
     grid = SquareGrid(size, size, diagonal=True) if kind == "square8" else HexGrid(size, size)

@@ -92,6 +92,7 @@ def test_stress_cases(case):
         (lambda: armies(walled_board("hex", 10, 1), 1000, 1), ValueError, "room for 42 \\(start, goal\\) pairs, got n=1000"),
         (lambda: armies(walled_board("hex", 10, 1), -1, 1), ValueError, "n must be >= 0"),
         (lambda: walled_board("hex", 10, -1), ValueError, "seed must be >= 0"),
+        (lambda: walled_board(np.array([]), 10, 1), ValueError, "kind must be 'square8' or 'hex'"),
         (lambda: scenarios.crowd(3, 1), ValueError, "a 1 x 1 board holds at most 1 units, got n=3"),
         (lambda: scenarios.corridor(2.5), TypeError, "n_each must be an integer"),
         (lambda: scenarios.corridor(30, 10), ValueError, "holds at most 5 tanks each way"),
