@@ -446,6 +446,8 @@ def test_lists_given_a_scalar(name, call, arg, value, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+from wargrid.movement.trace import trace_search  # noqa: E402 - beside the cases that use it
+
 # an array where a name belongs: `name in CHOICES` asked numpy for an array's truth value (ValueError: ambiguous)
 ARRAY_FOR_A_NAME = [
     ("Map.on.event", lambda a: SQ.on(a, print), ValueError, "event"),
@@ -463,6 +465,13 @@ ARRAY_FOR_A_NAME = [
     ("openra_locomotors.mod", lambda a: W.io.openra_locomotors(list(a)), ValueError, "mod"),
     ("grid_from_description.kind", lambda a: W.io.native.grid_from_description({"kind": a, "width": 4, "height": 3}),
      ValueError, "kind"),
+    ("shortest_path.search", lambda a: W.movement.shortest_path(SQ.grid, SQ.cost_field(), (1, 1), (2, 2), search=a),
+     ValueError, "search"),
+    ("save_map.encoding", lambda a: W.save_map(SQ, "never.json", encoding=a), ValueError, "encoding"),
+    ("warm_up.capabilities", lambda a: W.warm_up(a), ValueError, "capability"),
+    ("warm_up.list", lambda a: W.warm_up([]), ValueError, "capability"),
+    ("trace_search.algorithm", lambda a: trace_search(SQ.cost_field(), (0, 0), (2, 0), algorithm=a),
+     ValueError, "algorithm"),
 ]
 
 

@@ -122,6 +122,9 @@ def warm_up(*capabilities: str) -> list[str]:
     ...
     wargrid.errors.ArgumentError: unknown capability 'flying'; choose from movement, sight, territory, rts, tactics
     """
+    for name in capabilities:  # before the dict: a list is unhashable, an array's `in` ambiguous
+        if not isinstance(name, str) or name not in CAPABILITIES:
+            raise ArgumentError(f"unknown capability {name!r}; choose from {', '.join(CAPABILITIES)}")
     names = list(dict.fromkeys(capabilities)) or list(CAPABILITIES)
     for name in names:
         if name not in CAPABILITIES:

@@ -139,7 +139,7 @@ def save_map(m: Map, path: str | os.PathLike[str], *, encoding: str | None = Non
         raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     path = Path(path)
     enc = encoding if encoding is not None else ("npz" if path.suffix.lower() == ".npz" else "json")
-    if enc not in ("json", "npz"):
+    if not isinstance(enc, str) or enc not in ("json", "npz"):
         raise ArgumentError(f"encoding must be 'json', 'npz' or None, got {encoding!r}")
     m = m.copy()  # one state, taken under the map's lock: another thread's edit is all in or all out
     if enc == "json":

@@ -257,7 +257,7 @@ def shortest_path(
     w = check_weight(weight)
     if not isinstance(nearest, (bool, np.bool_)):
         raise ArgumentTypeError(f"nearest must be True or False, got {nearest!r}")
-    if search not in SEARCHES:
+    if not isinstance(search, str) or search not in SEARCHES:
         raise ArgumentError(f"search must be one of 'auto', 'astar', 'jps'; got {search!r}")
     if stop is not None:
         stop = np.asarray(stop)

@@ -139,7 +139,7 @@ def trace_search(
     >>> t.order.tolist(), t.parent.tolist(), t.g.tolist(), t.goal_reached
     ([0, 1, 2], [-1, 0, 1], [0.0, 2.0, 4.0], True)
     """
-    if algorithm not in ALGORITHMS:
+    if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
         raise ArgumentError(f"algorithm must be one of {', '.join(ALGORITHMS)}; got {algorithm!r}")
     topo = costs.topology
     w, h = topo.width, topo.height
