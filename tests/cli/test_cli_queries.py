@@ -69,6 +69,12 @@ def test_area(capsys, board) -> None:
     assert [tuple(c) for c in d["cells"]] == expect.cells and (4, 1) not in expect.cells
     code, _, err = run(capsys, "area", str(p), "cone", "0,1", "--length", "2")
     assert code == 1 and "width" in err
+    # --radius was read as a float, and 'ring' and 'radius' refuse 2.0 ("radius must be an integer"): never usable
+    for shape, radius in (("ring", 2), ("radius", 2), ("circle", 2.5)):
+        d = run_json(capsys, "area", str(p), shape, "3,1", "--radius", str(radius))
+        assert [tuple(c) for c in d["cells"]] == m.area(shape, (3, 1), radius=radius).cells
+    code, _, err = run(capsys, "area", str(p), "ring", "3,1", "--radius", "two")
+    assert code == 2 and "a radius is a number" in err
 
 
 def test_route(capsys, board) -> None:

@@ -23,10 +23,26 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--direction", type=int, default=0, help="a board direction, 0..directions-1 (default 0)")
     p.add_argument("--length", type=int, default=None, help="cells along the direction (line, cross, cone)")
     p.add_argument("--width", type=int, default=None, help="cone half-width in cells")
-    p.add_argument("--radius", type=float, default=None, help="ring, radius and circle size")
+    p.add_argument("--radius", type=_radius, default=None, help="ring, radius and circle size")
     p.add_argument("--mask", choices=AREA_MASKS, default="none", help="none (default), sight or terrain")
     add_unit_json(p, unit_help="movement class for --mask terrain (default: the terrain table's first)")
     return p
+
+
+def _radius(text: str) -> int | float:
+    """An integer as written (``ring`` and ``radius`` count whole steps; ``3`` as a float was refused), else a number.
+
+    >>> _radius("3"), _radius("2.5")
+    (3, 2.5)
+    """
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a radius is a number, got {text!r}") from None
 
 
 def run(args: argparse.Namespace) -> int:
