@@ -12,7 +12,8 @@ configurations (one cell for every agent) in which each successor is made by
 PIBT (priority inheritance with backtracking; Okumura et al., AIJ 2022: one
 timestep for the whole crowd, agents nearest to their goals' way yielding to
 those that waited longest, and among those that waited as long to the ones
-farthest from their goals, which set the makespan; pushed agents stepping
+farthest from their goals, which set the makespan, an agent that left that
+group four times staying in it; pushed agents stepping
 aside instead of blocking, off the pusher's way where that is as near their
 goals;
 with LaCAM2's swaps, Okumura, IJCAI 2023, so that two agents meeting in a
@@ -324,7 +325,7 @@ def _kernels_lazy() -> Any:
 class _High:
     """A configuration the search reached (LaCAM's high-level node)."""
 
-    __slots__ = ("q", "parent", "order", "prio", "tree", "g", "h", "t")
+    __slots__ = ("q", "parent", "order", "prio", "tree", "g", "h", "t", "exits")
 
     def __init__(self, q: np.ndarray, parent: "_High | None", prio: np.ndarray, order: np.ndarray, g: int,
                  h: int) -> None:
@@ -336,6 +337,7 @@ class _High:
         self.tree: deque[tuple[Any, int, int, int]] = deque([(None, -1, -1, 0)])
         self.g = g
         self.h = h
+        self.exits: np.ndarray | None = None  # how often each agent left the makespan's band (None: none did)
 
 
 _PIECE = 32
@@ -366,6 +368,11 @@ _BAND_STEPS = 1.5
 """For how many timesteps, in multiples of the longest agent's distance, the band applies (LaCAM's order after:
 should the band's agents still go round in circles, they stop doing so). 1.0 cost the 3000-agent cave of the
 benchmark 686 timesteps against 636; den520d's plans end within 1.3."""
+
+_BAND_EXITS = 4
+"""How often an agent may leave ``_CRITICAL``'s band before it stays in it till its goal
+(``_kernels.rts.crowd.stay_in_band``; the simulation's ``BAND_EXITS``): perfect mazes of one-wide corridors,
+docs/design/kernels.md, "The band's exits"."""
 
 _SHORTEN_STATES = 1 << 18
 """Most states one agent's earliest way through the others' may take (``_Ways.sooner``; 10 MB of scratch)."""
@@ -657,6 +664,8 @@ class _Search:
         self.stack = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                       np.empty((n, ndir + 1), dtype=np.int64))
         self.gidx = self.agents.astype(np.int64)
+        self.no_exits = np.zeros(n, dtype=np.int8)
+        self.new_exits = np.zeros(n, dtype=np.int8)
         self.chain = np.empty((nv, ndir, 3), dtype=np.int32)  # the corridors ahead, for the swap checks' walks
         _kernels().chains(graph.nbr, self.chain)
         # the makespan's band for _BAND_STEPS times the longest distance, in crowds holding at most _BAND_CROWD of
@@ -760,9 +769,11 @@ class _Search:
                 c = c[0]
             prio = np.empty(n, dtype=np.float64)
             order = np.empty(n, dtype=np.int64)
+            exits = self.no_exits if node.exits is None else node.exits
             h = k.successor(graph.nbr, self.dist.lz, self.gidx, g, node.q, q_to, node.order, cw, cv, m, self.occ_now,
                             self.occ_next, krng, *self.stack, tie | k.SWAP | k.DODGE, node.prio, self.makespan_obj, prio, order,
-                            d0, _CRITICAL if node.g < self.band_steps else -(1 << 40), dq, self.chain)
+                            d0, _CRITICAL if node.g < self.band_steps else -(1 << 40), dq, self.chain, exits,
+                            self.new_exits, _BAND_EXITS)
             step = time.perf_counter() - now
             if h < 0:
                 continue
@@ -773,6 +784,8 @@ class _Search:
                 continue
             q = q_to.copy()
             new = _High(q, node, prio, order, node.g + self.cost(node.q, q), int(h))
+            if self.new_exits.any():
+                new.exits = self.new_exits.copy()
             explored[key] = new
             expanded += 1
             deepest = max(deepest, new.t)

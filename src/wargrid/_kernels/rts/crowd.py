@@ -352,12 +352,14 @@ def configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next,
 
 @jit
 def successor(nbr, lz, gidx, goals, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
-              st_cand, tie, prio, makespan, new_prio, new_order, d0, margin, dq, chain):
+              st_cand, tie, prio, makespan, new_prio, new_order, d0, margin, dq, chain, exits, new_exits, band_exits):
     """``configure``, then what the high-level search keeps of the new configuration in one call: the agents'
-    priorities (``new_prio``, by ``priority``), their order (``new_order``, from ``order`` by ``reorder``) and
-    the heuristic of ``q_to`` returned: the largest of the agents' distances to their goals (``makespan``) or
-    their sum. ``d0``: the agents' distances from their starts; ``dq``: scratch of one an agent. Returns -1 when
-    ``configure`` finds no configuration."""
+    priorities (``new_prio``, by ``priority``; with ``margin`` at least 0 and ``band_exits`` above 0, by
+    ``stay_in_band`` too, from the times ``exits`` each agent left the makespan's band, counted on in
+    ``new_exits``), their order (``new_order``, from ``order`` by ``reorder``) and the heuristic of ``q_to``
+    returned: the largest of the agents' distances to their goals (``makespan``) or their sum. ``d0``: the agents'
+    distances from their starts; ``dq``: scratch of one an agent. Returns -1 when ``configure`` finds no
+    configuration."""
     if not configure(nbr, lz, gidx, q_from, q_to, order, cw, cv, nc, occ_now, occ_next, rng, st_agent, st_pos, st_n,
                      st_cand, tie, chain):
         return np.int64(-1)
@@ -377,6 +379,10 @@ def successor(nbr, lz, gidx, goals, q_from, q_to, order, cw, cv, nc, occ_now, oc
             top = d
         h += d
     priority(prio, d0, dq, top - margin, new_prio)
+    if margin >= 0 and band_exits > 0:
+        stay_in_band(prio, dq, new_prio, exits, new_exits, band_exits)
+    else:
+        new_exits[:] = exits
     reorder(order, prio, new_prio, new_order, dq)
     return top if makespan else h
 
@@ -456,6 +462,27 @@ def _other(nbr, v, p):
         if u >= 0 and u != p:
             return u
     return -1
+
+
+@jit
+def stay_in_band(prio, dq, out, exits, new_exits, limit):
+    """An agent that has left the makespan's band ``limit`` times stays in it (``out``: a half more) till it
+    reaches its goal. ``prio``: the priorities before the timestep, ``out`` after it (``priority``); ``exits``:
+    how often each agent had left the band, ``new_exits``: counted on.
+
+    The band's edge is the largest distance less a margin, and a push that puts the agent setting it one step back
+    moves the edge: an agent at the edge then leaves and enters the band every other timestep, taking the lead
+    from the pusher and pushing it back in turn, and in a packed corridor the two can do so for good (a
+    128 x 128 maze of one-wide corridors). The simulation bounds the same exits (``sim``'s band)."""
+    for a in range(out.shape[0]):
+        e = exits[a]
+        if dq[a] > 0 and prio[a] >= 1.0 and prio[a] - np.floor(prio[a]) >= 0.5 and out[a] - np.floor(out[a]) < 0.5:
+            if e < limit:
+                e += 1
+            if e >= limit:
+                out[a] += 0.5
+        new_exits[a] = e
+    return 0
 
 
 @jit
