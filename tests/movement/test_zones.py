@@ -408,3 +408,55 @@ def test_mixed_edit_opens_and_closes_at_once():
     assert m.connected((0, 0), (4, 2)) and m.zones()[0, 2] == -1
     assert len(seen) == 1 and seen[0].data["old"] == [top] and len(seen[0].data["new"]) == 1
     assert_same_partition(m.zones(), oracle_zones(m))
+
+
+# -- one-cell edits: their own path (ZoneState._update_one) ------------------------------------------------------
+
+
+def test_one_cell_cut_that_splits_a_zone_and_one_that_does_not():
+    # hex: the cell's open neighbours in one run round it stay linked (no search); a column of water with one gap
+    # is split when the gap closes
+    m = Map(HexGrid(7, 5))
+    m.set_terrain([(3, y) for y in range(5) if y != 2], "water")
+    z = m.zones()
+    whole = int(z[0, 0])
+    seen = []
+    m.on("zones_changed", seen.append)
+    m.set_terrain([(0, 4)], "water")  # a corner: its open neighbours in one run
+    assert [(e.cells, e.data["old"], e.data["new"]) for e in seen] == [(((0, 4),), [whole], [whole])]
+    assert m.connected((0, 0), (6, 4))
+    seen.clear()
+    m.set_terrain([(3, 2)], "water")  # the gap closes: two parts
+    assert len(seen) == 1 and seen[0].data["old"] == [whole] and len(seen[0].data["new"]) == 2
+    assert not m.connected((0, 0), (6, 4))
+    assert_same_partition(m.zones(), oracle_zones(m))
+    # square-4: neighbours are never neighbours of each other, the search decides
+    s = Map(SquareGrid(5, 3))
+    s.set_terrain([(2, 0), (2, 2)], "water")
+    s.zones()
+    s.set_terrain([(0, 1)], "water")  # no split: (0, 0) and (0, 2) round by (1, 0), (1, 1), (1, 2)
+    assert s.connected((0, 0), (0, 2)) and s.connected((0, 0), (4, 1))
+    s.set_terrain([(2, 1)], "water")  # the last crossing
+    assert not s.connected((0, 0), (4, 1))
+    assert_same_partition(s.zones(), oracle_zones(s))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.lists(st.tuples(st.integers(0, 10 ** 6), st.sampled_from(["plains", "water", "swamp"])),
+                          min_size=1, max_size=12))
+def test_one_cell_edits_give_what_the_general_update_gives(m, edits):
+    # the same zones and the same reported change as the general update (the id repeated takes that path), and the
+    # partition of a fresh labelling
+    t = m.grid.topology
+    fast = ZoneState(t, m.cost_field().cell, m.cost_field().edge)
+    slow = ZoneState(t, m.cost_field().cell, m.cost_field().edge)
+    for a, name in edits:
+        x, y = a % m.grid.width, (a // m.grid.width) % m.grid.height
+        if not m.grid.mask[y, x]:
+            continue
+        m.set_terrain([(x, y)], name)
+        f = m.cost_field()
+        i = y * m.grid.width + x
+        assert fast.update(f.cell, f.edge, np.array([i])) == slow.update(f.cell, f.edge, np.array([i, i]))
+        assert np.array_equal(fast.labels(), slow.labels())
+        assert_same_partition(fast.labels(), label_zones(m.grid, m.costs()))

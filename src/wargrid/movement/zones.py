@@ -83,6 +83,24 @@ def _directions(t: Topology, has_edge: bool) -> np.ndarray:
     return np.arange(t.ndir, dtype=np.int64)
 
 
+def _ring(t: Topology) -> tuple[bool, tuple[list[int], list[int]]]:
+    """``(round, offsets)``: each parity's padded neighbour offsets as lists, and whether every two consecutive
+    directions (the last and the first too) lead to neighbouring cells with no corner rule between them (hex boards,
+    square-8 without a corner rule): then a cell's open neighbours in one unbroken run round it are linked."""
+    offs = (t.offsets[0].tolist(), t.offsets[1].tolist())
+    if t.corner_rule != 0:
+        return False, offs
+    mx, my = t.parity_masks
+    for x, y in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        par = (x & mx) | (y & my)
+        steps = list(zip(t.dx[par].tolist(), t.dy[par].tolist()))
+        for (ax, ay), (bx, by) in zip(steps, steps[1:] + steps[:1]):
+            qa = ((x + ax) & mx) | ((y + ay) & my)
+            if (bx - ax, by - ay) not in zip(t.dx[qa].tolist(), t.dy[qa].tolist()):
+                return False, offs
+    return True, offs
+
+
 _SCRATCH = threading.local()
 _SCRATCH_MAX = 1 << 25  # keep scratch (8 bytes a cell per thread) between calls up to this many cells
 
@@ -256,6 +274,7 @@ class ZoneState:
         self._edge = edge
         self._stamp: np.ndarray | None = None
         self._gen = 0
+        self._ring = _ring(topology)
         self._relabel_all()
 
     # -- reading -----------------------------------------------------------------
@@ -318,15 +337,19 @@ class ZoneState:
         ``None`` when no cell changed zone. ``full`` re-labels the whole board.
         """
         t = self.topology
-        old_cell, old_edge = self._cell, self._edge
+        old_edge = self._edge
         self._cell, self._edge = cell, edge
+        if not full and np.size(changed) == 1 and _FULL_FRACTION <= t.width * t.height and (
+            edge is old_edge or edge.size == old_edge.size == 0
+        ):  # one cell, the walls as they were (a terrain edit): its own path, no board-sized or numpy-sized work
+            return self._update_one(int(np.ravel(changed)[0]))
         ids = np.unique(np.asarray(changed, dtype=np.int64))
         if full or ids.size * _FULL_FRACTION > t.width * t.height:
             return self._update_full()
         if ids.size == 0:
             return None
         pc = t.padded_ids(ids)
-        was = old_cell[pc] < np.inf
+        was = self._labels[pc] >= 0  # (the labels say which cells were passable: the old costs are not kept)
         now = cell[pc] < np.inf
         lost = bool((was & ~now).any()) or self._walls_added(pc, old_edge, edge)
         if lost:
@@ -358,9 +381,6 @@ class ZoneState:
 
     def _update_split(self, pc: np.ndarray, now: np.ndarray) -> ZoneChange | None:
         """Only links were lost (cells closed, walls built): zones can only shrink or split."""
-        from .._kernels.movement.zones import split_zone
-
-        tb = self.topology.kernel_bundle
         lab = self._labels
         gone = pc[~now]
         gone_labels = lab[gone].astype(np.int64)
@@ -376,26 +396,67 @@ class ZoneState:
         around = around[(lab[around] >= 0) & (self._cell[around] < np.inf)]
         zs = lab[around]
         for z in np.unique(zs).tolist():
-            seeds = around[zs == z]
-            if seeds.size < 2:
-                continue  # one cell of the zone touches the change: it cannot have split
-            base = self._next_stamps(seeds.size)
-            comp_ids = np.empty(seeds.size, dtype=np.int64)
-            comp_sizes = np.empty(seeds.size, dtype=np.int64)
-            ncomp, nxt = split_zone(
-                self._cell, self._edge, tb, lab, self._stamp, base, seeds, z, self._next, (comp_ids, comp_sizes)
-            )
-            if ncomp == 0:
-                continue
-            self._grow_ids(int(nxt))
-            for cid, size in zip(comp_ids[:ncomp].tolist(), comp_sizes[:ncomp].tolist()):
-                self._sizes[cid] = size
-                self._sizes[z] -= size
-                new.add(cid)
-            old.add(z)
-            new.add(z)
+            self._split(z, around[zs == z], old, new)
         if not old:
             return None
+        return ZoneChange(tuple(sorted(old)), tuple(sorted(new)))
+
+    def _split(self, z: int, seeds: np.ndarray, old: set[int], new: set[int]) -> None:
+        """Zone ``z`` lost links around passable cells ``seeds`` (padded ids labelled ``z``): its parts that split
+        off get new ids (``split_zone``); ``old`` and ``new`` gain the ids involved."""
+        from .._kernels.movement.zones import split_zone
+
+        if seeds.size < 2:
+            return  # one cell of the zone touches the change: it cannot have split
+        base = self._next_stamps(seeds.size)
+        comp_ids = np.empty(seeds.size, dtype=np.int64)
+        comp_sizes = np.empty(seeds.size, dtype=np.int64)
+        ncomp, nxt = split_zone(self._cell, self._edge, self.topology.kernel_bundle, self._labels, self._stamp, base,
+                                seeds, z, self._next, (comp_ids, comp_sizes))
+        if ncomp == 0:
+            return
+        self._grow_ids(int(nxt))
+        for cid, size in zip(comp_ids[:ncomp].tolist(), comp_sizes[:ncomp].tolist()):
+            self._sizes[cid] = size
+            self._sizes[z] -= size
+            new.add(cid)
+        old.add(z)
+        new.add(z)
+
+    def _update_one(self, i: int) -> ZoneChange | None:
+        """``update`` of the one cell id ``i`` whose walls did not change: nothing when it stays passable or
+        impassable (no link changed); opened, the merge; closed, its open neighbours, and the zones only where
+        they may have come apart. Without walls or a corner rule, on a board whose directions go round a cell
+        (hex; square-8 without a corner rule), open neighbours in one unbroken run round the closed cell stay
+        linked through each other: the zone loses the cell and no search runs."""
+        t, lab = self.topology, self._labels
+        x, y = i % t.width, i // t.width
+        p = (y + 1) * t.pw + x + 1
+        was, now = bool(lab[p] >= 0), bool(self._cell[p] < np.inf)
+        if was == now:
+            return None
+        pc = np.array([p], dtype=np.int64)
+        if now:
+            return self._update_merge(pc, np.zeros(1, dtype=np.bool_), np.ones(1, dtype=np.bool_))
+        z = int(lab[p])
+        lab[p] = -1
+        self._sizes[z] -= 1
+        old, new = {z}, {z} if self._sizes[z] > 0 else set()
+        if t.wrap:
+            ring = t.neighbors(pc)[0].tolist()
+        else:
+            mx, my = t.parity_masks
+            ring = [p + o for o in self._ring[1][(x & mx) | (y & my)]]
+        c = self._cell
+        open_ = [bool(lab[q] >= 0 and c[q] < np.inf) for q in ring]
+        if self._ring[0] and self._edge.size == 0 and sum(a and not b for a, b in zip(open_, open_[-1:] + open_[:-1])) <= 1:
+            return ZoneChange((z,), tuple(new))  # one run of open neighbours (or none): no split
+        by_zone: dict[int, list[int]] = {}
+        for q, o in zip(ring, open_):
+            if o and q not in by_zone.get(int(lab[q]), ()):
+                by_zone.setdefault(int(lab[q]), []).append(q)
+        for zz in sorted(by_zone):
+            self._split(zz, np.array(sorted(by_zone[zz]), dtype=np.int64), old, new)  # (in id order, as ``_update_split``)
         return ZoneChange(tuple(sorted(old)), tuple(sorted(new)))
 
     def _around(self, pc: np.ndarray) -> np.ndarray:
