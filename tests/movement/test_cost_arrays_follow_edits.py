@@ -134,3 +134,59 @@ def test_a_field_patched_at_known_cells_equals_one_built_whole(data):
         want = CostField.from_padded(t, cell.copy(), None if f.edge.size == 0 else f.edge)
         f = f.with_cells(cell, changed=ids)
         assert (f.min_cost, f.uniform) == (want.min_cost, want.uniform)
+
+
+# -- patched in place when only the map holds a field ------------------------------------------------------------
+
+
+def test_a_field_no_one_else_holds_is_patched_in_place_and_a_held_one_never():
+    import weakref
+
+    from wargrid import HexGrid
+    from wargrid.movement._array_cache import cached, remember
+
+    m = Map(HexGrid(12, 9))
+    m.zones()  # the zones read the field's array too
+    old = weakref.ref(m.cost_field().cell)
+    store: dict = {}
+    remember(store, old(), "derived from the old values", 4)
+    m.set_terrain([(3, 3)], "water")
+    assert m.cost_field().cell is old()  # no one else held it: patched in place ...
+    assert cached(store, old()) is None  # ... and what was derived from its values is dropped
+    np.testing.assert_array_equal(m.cost_field().cell, _rebuilt(m, "foot").cell)
+    # a field, its array or a view of it held by someone: copied, what they hold stays as it was
+    for held in ("field", "array", "view"):
+        f = m.cost_field()
+        keep = {"field": f, "array": f.cell, "view": f.cell[5:20]}[held]
+        before = f.cell.copy()
+        del f
+        m.set_terrain([(4, 4)], "water" if m.terrain_name((4, 4)) != "water" else "plains")
+        np.testing.assert_array_equal(getattr(keep, "cell", keep), before[5:20] if held == "view" else before)
+        assert m.cost_field().cell is not getattr(keep, "cell", keep)
+        np.testing.assert_array_equal(m.cost_field().cell, _rebuilt(m, "foot").cell)
+        del keep
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_prepared_answers_stay_exact_when_fields_are_patched_in_place(data):
+    # a prepared class holds the field it customized: patched in place once its input weights are made (a path
+    # made them), copied before; either way the next answers are a fresh map's, and the zones a fresh labelling's
+    from wargrid import HexGrid
+    from wargrid.movement.zones import label_zones
+
+    g = HexGrid(9, 7)
+    m = Map(g)
+    m.zones()
+    m.prepare(unit="foot", progress=False)
+    cells = list(g.cells())
+    ends = [(0, 0), (8, 6), (0, 6), (8, 0), (4, 3)]
+    for _ in range(data.draw(st.integers(1, 8))):
+        cell = data.draw(st.sampled_from(cells))
+        m.set_terrain([cell], data.draw(st.sampled_from(["plains", "water", "forest", "hills"])))
+        if data.draw(st.booleans()):
+            a, b = data.draw(st.sampled_from(ends)), data.draw(st.sampled_from(ends))
+            got, want = m.path(a, b), Map(g, terrain=m.terrain, terrains=m.terrains).path(a, b)
+            assert (got is None) == (want is None) and (got is None or got.cost == want.cost)
+        np.testing.assert_array_equal(m.cost_field().cell, _rebuilt(m, "foot").cell)
+        assert np.array_equal(m.zones() >= 0, label_zones(g, m.costs()) >= 0)

@@ -49,6 +49,7 @@ from ..errors import ArgumentError, ArgumentTypeError, CallbackError, WargridErr
 from .._validate import check_cell_pair, check_real
 from .._deprecation import warn_renamed
 from ..costs import CostField
+from ..movement._array_cache import forget
 from ..grids.boards import Grid
 from ..terrain import TerrainTable
 from .derived import Derived
@@ -692,11 +693,17 @@ class MapCore:
                 edge += self._climb_cost * topo.edge_rise(np.asarray(topo.pad(self._elevation, 0.0)))
         return CostField.from_padded(topo, flat, edge, unit=unit)
 
-    def _patch_cost_field(self, f: CostField, xs: IntArray, ys: IntArray, walls: str = "stop") -> CostField:
-        """``f`` after a terrain or overlay edit of cells ``(xs, ys)``: a new cell array, the same edges.
+    def _patch_cost_field(
+        self, f: CostField, xs: IntArray, ys: IntArray, walls: str = "stop", in_place: bool = False
+    ) -> CostField:
+        """``f`` after a terrain or overlay edit of cells ``(xs, ys)``: a new field, the same edges.
 
         The same values ``_build_cost_field`` would give, at the price of one
-        copy of the array instead of rebuilding it from the layers.
+        copy of the array instead of rebuilding it from the layers; with
+        ``in_place`` (the caller knows no one else holds ``f`` or its array,
+        ``Derived._catch_up``) not even that: ``f``'s array is patched and
+        taken by the new field, and what the array caches hold for it is
+        dropped (``movement._array_cache.forget``).
 
         Parameters
         ----------
@@ -706,13 +713,24 @@ class MapCore:
             The edited cells.
         walls : str
             What the unit does at a wall (``WALL_RULES``), as ``f`` was built.
+        in_place : bool
+            Patch ``f``'s own array (see above).
 
         Returns
         -------
         CostField
         """
         assert f.unit is not None
-        flat = f.cell.copy()
+        flat = f.cell
+        if in_place:
+            try:
+                flat.setflags(write=True)
+            except ValueError:  # (an array that does not own its memory: copied)
+                in_place = False
+        if in_place:
+            forget(flat)
+        else:
+            flat = flat.copy()
         ids = (ys + 1) * self.grid.topology.pw + xs + 1
         flat[ids] = self._entry_costs(f.unit, ys, xs, walls)
         return f.with_cells(flat, changed=ids)
@@ -723,7 +741,13 @@ class MapCore:
             raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
         if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
             raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
-        pts = tuple(self.grid.check_cell(check_cell_pair(c, f"{name}[{i}]"), f"{name}[{i}]") for i, c in enumerate(cells))
+        g = self.grid
+        w, h, mask = g.width, g.height, g.mask
+        pts = tuple(
+            c if type(c) is tuple and len(c) == 2 and type(c[0]) is int and type(c[1]) is int
+            and 0 <= c[0] < w and 0 <= c[1] < h and mask[c[1], c[0]]  # (a cell on the board: no names made)
+            else g.check_cell(check_cell_pair(c, f"{name}[{i}]"), f"{name}[{i}]") for i, c in enumerate(cells)
+        )
         xs = np.array([p[0] for p in pts], dtype=np.int64)
         ys = np.array([p[1] for p in pts], dtype=np.int64)
         return xs, ys, pts
@@ -1114,8 +1138,10 @@ class MapCore:
             raise CallbackError(event, errors)
 
     def _fire(self, event: str, cells: tuple[Cell, ...], data: dict[str, Any]) -> list[BaseException]:
-        ev = MapEvent(event, cells, dict(data))
         errors: list[BaseException] = []
+        if not self._callbacks[event]:
+            return errors  # (no one listens: no event made)
+        ev = MapEvent(event, cells, dict(data))
         for cb in list(self._callbacks[event]):
             try:
                 cb(ev)
@@ -1140,9 +1166,13 @@ class MapCore:
         zone_events = self.derived.after_edit(kind, xs, ys)
         self.version += 1  # last: a reader that sees the new version gets answers from the new state
         errors: list[BaseException] = []
-        if zone_events:
-            ids = np.unique(ys * self.grid.width + xs)
-            cells = tuple(self.grid.cell(int(i)) for i in ids) if kind != "elevation_changed" else ()
+        if zone_events and self._callbacks["zones_changed"]:
+            if kind == "elevation_changed":
+                cells: tuple[Cell, ...] = ()
+            elif xs.shape[0] == 1:  # (one cell, checked: what ``grid.cell`` would give)
+                cells = ((int(xs[0]), int(ys[0])),)
+            else:
+                cells = tuple(self.grid.cell(int(i)) for i in np.unique(ys * self.grid.width + xs))
             for ze in zone_events:
                 data_z = {"unit": ze.unit, "walls": ze.walls, "old": list(ze.change.old), "new": list(ze.change.new)}
                 errors += self._fire("zones_changed", cells, data_z)

@@ -26,6 +26,7 @@ and rebuilds what it is asked for.
 
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import dataclass
 from typing import Callable, Protocol, TypeVar
@@ -45,6 +46,21 @@ __all__ = ["Derived", "DerivedOwner", "ZoneEvent", "LockedZones"]
 
 T = TypeVar("T")
 IntArray = npt.NDArray[np.int64]
+
+def _one_frame() -> int:
+    o = object()
+    return sys.getrefcount(o)
+
+
+def _two_frames(o: object) -> int:
+    return sys.getrefcount(o)
+
+
+_ONE_FRAME = _one_frame()
+"""What ``sys.getrefcount`` counts for an object held by one local only (the call's own argument included, where
+the interpreter counts it)."""
+_TWO_FRAMES = (lambda: (lambda o: _two_frames(o))(object()))()
+"""The same for an object a caller holds in a local and passes to the function that counts (``Derived._catch_up``)."""
 
 BEHIND_SHARE = 8
 """A kept cost field whose unpatched edits would cover more than ``1 / BEHIND_SHARE`` of the board is dropped
@@ -92,7 +108,8 @@ class DerivedOwner(Protocol):
     def _build_cost_field(self, unit: str, walls: str = "stop") -> CostField: ...
 
     def _patch_cost_field(
-        self, f: CostField, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], walls: str = "stop"
+        self, f: CostField, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], walls: str = "stop",
+        in_place: bool = False,
     ) -> CostField: ...
 
     def _build_blocks_sight(self) -> npt.NDArray[np.bool_]: ...
@@ -130,15 +147,36 @@ class Derived:
         return f
 
     def _catch_up(self, key: tuple[str, str], f: CostField) -> CostField:
-        """Field ``f`` of ``key`` patched for the terrain and overlay edits since it was made (under the lock)."""
+        """Field ``f`` of ``key`` patched for the terrain and overlay edits since it was made (under the lock); in
+        place when only this owner holds it (``_alone``). ``cost_field`` is the one caller (it holds ``f`` in a local
+        while this runs: ``_alone`` counts on that)."""
         _, cells = self._behind.pop(key)
-        xs = np.concatenate([c[0] for c in cells])
-        ys = np.concatenate([c[1] for c in cells])
-        new = self._costs[key] = self._owner._patch_cost_field(f, xs, ys, key[1])
-        pp = self._prepared.get(key[0])
-        if key[1] == "stop" and pp is not None:  # the field Map.prepare customizes
+        xs = cells[0][0] if len(cells) == 1 else np.concatenate([c[0] for c in cells])
+        ys = cells[0][1] if len(cells) == 1 else np.concatenate([c[1] for c in cells])
+        pp = self._prepared.get(key[0]) if key[1] == "stop" else None  # (the field Map.prepare customizes)
+        refs = sys.getrefcount(f) - _TWO_FRAMES  # (a statement of its own: nothing else on the stack holds ``f``)
+        new = self._costs[key] = self._owner._patch_cost_field(f, xs, ys, key[1], in_place=self._alone(f, pp, refs))
+        if pp is not None:
             pp.hint(f, new, (ys + 1) * self._owner.grid.topology.pw + xs + 1)  # the cells it reads again
         return new
+
+    def _alone(self, f: CostField, pp: Prepared | None, refs: int) -> bool:
+        """Whether field ``f`` (``refs`` references besides ``cost_field``'s and ``_catch_up``'s) and its cell
+        array are held by nothing but this owner: its cache, its zones (they read the array), the prepared class's
+        own references (``pp``: the field it last customized or was told of; then it must need no more of the old
+        costs: its input weights made) - so patching the array in place changes nothing anyone else reads."""
+        mine = 1 + (pp is not None and pp.costs is f) + (pp is not None and pp._pending_for is f)
+        if refs != mine:
+            return False
+        cell = f.cell
+        if pp is not None and (
+            pp.costs is not f and pp.costs.cell is cell
+            or pp._pending_for is not None and pp._pending_for is not f and pp._pending_for.cell is cell
+            or pp.costs is f and pp.metric.inp.shape[0] == 0
+        ):
+            return False
+        zones = sum(z._cell is cell for z in self._zones.values())
+        return sys.getrefcount(cell) - _ONE_FRAME == 1 + zones
 
     # -- zones -----------------------------------------------------------------------------
     def zones(self, unit: str, walls: str = "stop") -> ZoneState:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from numpy.typing import NDArray
 
-__all__ = ["ArrayCache", "cached", "remember", "LOCK"]
+__all__ = ["ArrayCache", "cached", "remember", "forget", "LOCK"]
 
 V = TypeVar("V")
 
@@ -31,6 +31,9 @@ ArrayCache = dict[int, tuple[weakref.ref[NDArray[Any]], V]]
 
 LOCK = threading.Lock()
 """Held while a cache is changed (batched queries run on threads)."""
+
+_STORES: dict[int, ArrayCache[Any]] = {}
+"""Every store ``remember`` has written to (module-level dicts: they live as long as the process), for ``forget``."""
 
 
 def cached(cache: ArrayCache[V], arr: NDArray[Any]) -> V | None:
@@ -51,6 +54,25 @@ def remember(cache: ArrayCache[V], arr: NDArray[Any], value: V, limit: int) -> N
             cache.pop(key, None)
 
     with LOCK:
+        _STORES[id(cache)] = cache
         for k in list(cache)[: max(0, len(cache) - limit + 1)]:
             cache.pop(k, None)
         cache[key] = (weakref.ref(arr, drop), value)
+
+
+def forget(arr: NDArray[Any]) -> None:
+    """Drop what every store holds for ``arr``: its values change in place (a map patches a cost field no one else
+    holds), so nothing derived from them holds.
+
+    >>> import numpy as np
+    >>> cache: ArrayCache[str] = {}
+    >>> a = np.zeros(3)
+    >>> remember(cache, a, "derived", 4); forget(a); cached(cache, a) is None
+    True
+    """
+    key = id(arr)
+    with LOCK:
+        for cache in _STORES.values():
+            got = cache.get(key)
+            if got is not None and got[0]() is arr:
+                del cache[key]
