@@ -203,9 +203,9 @@ def _exact32(values: npt.NDArray[np.float64], nodes: int) -> tuple[float, float,
 
 
 def _fits32(values: npt.NDArray[np.float64], quantum: float, limit: float) -> bool:
-    """Whether new step weights ``values`` keep a ``float32`` metric of ``_exact32``'s ``(quantum, limit)`` exact."""
-    q = values[np.isfinite(values)] / quantum
-    return bool(q.size == 0 or (q.min() >= 0.0 and q.max() * quantum <= limit and np.array_equal(q, np.floor(q))))
+    """Whether new step weights ``values`` keep a ``float32`` metric of ``_exact32``'s ``(quantum, limit)`` exact (an
+    edit's few: read as Python floats)."""
+    return all(v == math.inf or 0.0 <= v <= limit and (v / quantum).is_integer() for v in values.ravel().tolist())
 
 
 def _symmetric(st: Structure, cell: npt.NDArray[np.float64], arcs: npt.NDArray[Any], up: npt.NDArray[np.float64],
@@ -348,7 +348,7 @@ class CustomizedPaths:
     unit : str or None
         The movement class.
     costs : CostField
-        The field the metric holds.
+        The field the metric holds (a map patches its cells in place once only it holds it: the next query syncs).
     build_seconds : float
         How long the customization took (the shared structure not counted when it was built before).
     structure : Structure
@@ -479,13 +479,14 @@ class CustomizedPaths:
             if costs is self.costs:
                 return
             t0 = time.perf_counter()
-            ids = np.unique(np.concatenate(self._pending)) if costs is self._pending_for else _changed(self.costs, costs)
+            got = self._pending if costs is self._pending_for else [_changed(self.costs, costs)]
+            ids = got[0] if len(got) == 1 else np.unique(np.concatenate(got))  # (repeated ids: the same arcs)
             self._pending_for, self._pending = None, []
             if ids.size:
                 st, k, mt = self.structure, _k(), self.metric
-                arcs, new = k.step_changes(ids.astype(np.int64), st.step_code, costs.cell, costs.edge,
-                                           costs.topology.kernel_bundle, st.cell_of, st.tails, st.up_head)
-                asym = mt.weight.shape[1] == 1 and not _symmetric(st, costs.cell, arcs, new[0], new[1])
+                arcs, new, sym = k.step_changes(ids.astype(np.int64, copy=False), st.step_code, costs.cell, costs.edge,
+                                                costs.topology.kernel_bundle, st.cell_of, st.tails, st.up_head)
+                asym = mt.weight.shape[1] == 1 and not sym
                 new = new.sum(axis=0, keepdims=True) if mt.weight.shape[1] == 1 else new
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
@@ -581,11 +582,11 @@ class CustomizedPaths:
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
             xy = _cut_loops(xy)
         if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sum and the ends' cells, where those are whole half
-            cs, ct, h = float(costs.cell[s]), float(costs.cell[t]), self._exact[0] / 2  # quanta (exact), else the walk
-            if arcs.walk or not (h and (cs / h).is_integer() and (ct / h).is_integer()):
-                pw, arcs = costs.topology.pw, arcs._replace(walk=True)
-                walked = _k().walk_cost((xy[:, 1] + 1) * pw + xy[:, 0] + 1, costs.cell, costs.edge, costs.topology.kernel_bundle)
-            cost, arcs = (cost * arcs.unit + ct - cs) / 2, arcs._replace(unit=1.0)
+            cs, ct, h = float(costs.cell[s]), float(costs.cell[t]), self._exact[0] / 2  # quanta (exact: the search's
+            if h and (cs / h).is_integer() and (ct / h).is_integer():  # sum, over any arcs, is the steps'), else the walk
+                return Path.of_xy(xy, float((cost * arcs.unit + ct - cs) / 2), costs.unit, grid)
+            pw, arcs = costs.topology.pw, arcs._replace(walk=True)
+            walked = _k().walk_cost((xy[:, 1] + 1) * pw + xy[:, 0] + 1, costs.cell, costs.edge, costs.topology.kernel_bundle)
         return Path.of_xy(xy, float(walked if arcs.walk else cost * arcs.unit), costs.unit, grid)
 
     def table(self, costs: CostField, src: np.ndarray, tgt: np.ndarray) -> npt.NDArray[np.float64]:
