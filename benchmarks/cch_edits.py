@@ -20,7 +20,9 @@ events: ``map``); the next path = the partial customization (``sync``: of it
 machine; the rest ``glue``), the search
 (``search``: the kernel ``query``), the unpacking (``unpack``: the kernel
 ``unpack``; the two run as the one call ``path`` does, split) and the Python
-around them (``py``: ``Map.path``'s checks, the dispatcher, ``Path``).
+around them (``py``: ``Map.path``'s checks, the dispatcher, ``Path``); ``outside``: the whole edit but the
+kernels (``step_changes``, ``update``, ``search``, ``unpack``). ``whole_cpu``: the whole edit's thread CPU time
+(every part runs on the calling thread).
 
     PYTHONPATH=src python benchmarks/cch_edits.py --size 512 --seed 3 [--rivers] [--split]
 """
@@ -112,6 +114,7 @@ def main() -> None:
         cell = inner[int(rng.integers(len(inner)))]
         old = m.terrains.names[int(base[cell[1], cell[0]])]
         seen.clear()
+        c0 = time.thread_time()
         t0 = time.perf_counter()
         m.set_terrain([cell], "water")
         t1 = time.perf_counter()
@@ -119,20 +122,21 @@ def main() -> None:
         t2 = time.perf_counter()
         m.path(a, b, unit="foot")
         t3 = time.perf_counter()
-        row = {"whole": t3 - t0, "set_terrain": t1 - t0, "sync": t2 - t1, "query": t3 - t2, "cell": cell,
-               "changed": seen.get("changed", 0), "recomputed": seen.get("recomputed", 0)}
+        row = {"whole": t3 - t0, "whole_cpu": time.thread_time() - c0, "set_terrain": t1 - t0, "sync": t2 - t1,
+               "query": t3 - t2, "cell": cell, "changed": seen.get("changed", 0), "recomputed": seen.get("recomputed", 0)}
         row.update({key: seen.get(key, 0.0) for key in PARTS})
         row.update(map=row["set_terrain"] - row["patch"] - row["zones"],
                    glue=row["sync"] - row["step_changes"] - row["update"],
                    py=row["query"] - row["search"] - row["unpack"])
+        row.update(outside=row["whole"] - row["step_changes"] - row["update"] - row["search"] - row["unpack"])
         rows.append(row)
         m.set_terrain([cell], old)
     for owner, name, fn in reversed(restore):
         setattr(owner, name, fn)
-    times = ("whole", "set_terrain", "sync", "update", "query")
+    times = ("whole", "whole_cpu", "set_terrain", "sync", "update", "query")
     if args.split:
-        times = ("whole", "set_terrain", "patch", "zones", "map", "sync", "step_changes", "update", "update_cpu", "glue",
-                 "query", "search", "unpack", "py")
+        times = ("whole", "whole_cpu", "set_terrain", "patch", "zones", "map", "sync", "step_changes", "update",
+                 "update_cpu", "glue", "query", "search", "unpack", "py", "outside")
     print(f"{len(rows)} edits, ms (arcs: changed / recomputed by the partial customization)")
     print("| edit | " + " | ".join(times) + " | arcs |")
     print("|---" * (len(times) + 2) + "|")
