@@ -49,7 +49,7 @@ from ..errors import ArgumentError, ArgumentTypeError, CallbackError, WargridErr
 from .._validate import check_cell_pair, check_real
 from .._deprecation import warn_renamed
 from ..costs import CostField
-from ..movement._array_cache import forget
+from ..movement.dispatch import forget_cost_array
 from ..grids.boards import Grid
 from ..terrain import TerrainTable
 from .derived import Derived
@@ -703,7 +703,7 @@ class MapCore:
         ``in_place`` (the caller knows no one else holds ``f`` or its array,
         ``Derived._catch_up``) not even that: ``f``'s array is patched and
         taken by the new field, and what the array caches hold for it is
-        dropped (``movement._array_cache.forget``).
+        dropped (``movement.dispatch.forget_cost_array``).
 
         Parameters
         ----------
@@ -728,7 +728,7 @@ class MapCore:
             except ValueError:  # (an array that does not own its memory: copied)
                 in_place = False
         if in_place:
-            forget(flat)
+            forget_cost_array(flat)
         else:
             flat = flat.copy()
         ids = (ys + 1) * self.grid.topology.pw + xs + 1

@@ -163,19 +163,13 @@ class Derived:
     def _alone(self, f: CostField, pp: Prepared | None, refs: int) -> bool:
         """Whether field ``f`` (``refs`` references besides ``cost_field``'s and ``_catch_up``'s) and its cell
         array are held by nothing but this owner: its cache, its zones (they read the array), the prepared class's
-        own references (``pp``: the field it last customized or was told of; then it must need no more of the old
-        costs: its input weights made) - so patching the array in place changes nothing anyone else reads."""
-        mine = 1 + (pp is not None and pp.costs is f) + (pp is not None and pp._pending_for is f)
-        if refs != mine:
+        own references (``pp.holds``: the field it last customized or was told of, once it needs no more of the old
+        costs) - so patching the array in place changes nothing anyone else reads."""
+        theirs = 0 if pp is None else pp.holds(f)
+        if theirs < 0 or refs != 1 + theirs:
             return False
         cell = f.cell
-        if pp is not None and (
-            pp.costs is not f and pp.costs.cell is cell
-            or pp._pending_for is not None and pp._pending_for is not f and pp._pending_for.cell is cell
-            or pp.costs is f and pp.metric.inp.shape[0] == 0
-        ):
-            return False
-        zones = sum(z._cell is cell for z in self._zones.values())
+        zones = sum(z.reads(cell) for z in self._zones.values())
         return sys.getrefcount(cell) - _ONE_FRAME == 1 + zones
 
     # -- zones -----------------------------------------------------------------------------

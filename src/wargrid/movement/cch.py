@@ -203,8 +203,7 @@ def _exact32(values: npt.NDArray[np.float64], nodes: int) -> tuple[float, float,
 
 
 def _fits32(values: npt.NDArray[np.float64], quantum: float, limit: float) -> bool:
-    """Whether new step weights ``values`` keep a ``float32`` metric of ``_exact32``'s ``(quantum, limit)`` exact (an
-    edit's few: read as Python floats)."""
+    """Whether an edit's new step weights ``values`` (a few: Python floats) keep a float32 metric of ``_exact32``'s ``(quantum, limit)`` exact."""
     return all(v == math.inf or 0.0 <= v <= limit and (v / quantum).is_integer() for v in values.ravel().tolist())
 
 
@@ -502,6 +501,11 @@ class CustomizedPaths:
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
+
+    def holds(self, f: CostField) -> int:
+        """How many of its references (its field, the one it was told of) hold ``f``; ``-1``: it may read ``f``'s array's old costs."""
+        held = [c for c in (self.costs, self._pending_for) if c is not None and c.cell is f.cell]
+        return -1 if any(c is not f for c in held) or self.costs is f and not self.metric.inp.shape[0] else len(held)
 
     def hint(self, old: CostField, new: CostField, ids: npt.NDArray[np.int64]) -> None:
         """``new`` is ``old`` with the cells of padded ids ``ids`` changed (``Map``'s edits say so): ``sync`` to

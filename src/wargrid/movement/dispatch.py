@@ -55,14 +55,15 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_int
 from ..costs import CostField, check_cost_field
 from ..grids.boards import Grid
-from ._array_cache import ArrayCache, cached, remember
+from ._array_cache import ArrayCache, cached, forget, remember
 from .clearance import check_size, footprint_costs
 from .jps import jps_path, jps_pays
 from .prepared import Prepared
 from .search import SEARCH_BYTES_PER_CELL, Path, check_weight, jps_applies, search_checked, stop_array
 from .zones import ZoneState
 
-__all__ = ["shortest_path", "path_over_arrays", "astar", "find_path", "paths", "dispatch_path", "shortest_distance", "check_costs", "SEARCHES"]
+__all__ = ["shortest_path", "path_over_arrays", "astar", "find_path", "paths", "dispatch_path", "shortest_distance", "check_costs", "SEARCHES",
+           "forget_cost_array"]
 
 Cell = tuple[int, int]
 
@@ -103,6 +104,17 @@ def _field_zones(costs: CostField) -> Connectivity | None:
     z = ZoneState(costs.topology, cell, costs.edge)
     remember(_ZONES, cell, z, 64)
     return z
+
+
+def forget_cost_array(cell: npt.NDArray[np.float64]) -> None:
+    """Drop what the movement caches hold for the cost array ``cell`` (step bits, jump tables, clearance, zones of a
+    field used without a map): its values change in place (a ``Map`` patches a field that only it holds).
+
+    >>> from wargrid import SquareGrid
+    >>> f = CostField.from_arrays(SquareGrid(3, 2), np.ones((2, 3)))
+    >>> forget_cost_array(f.cell)
+    """
+    forget(cell)
 
 
 def dispatch_path(

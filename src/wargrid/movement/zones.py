@@ -282,6 +282,10 @@ class ZoneState:
         """The ``(height, width)`` int32 labels (a copy)."""
         return self.topology.unpad(self._labels)
 
+    def reads(self, cell: np.ndarray) -> bool:
+        """Whether the labelling reads the cost array ``cell`` (it holds it: updates read the cells around an edit)."""
+        return self._cell is cell
+
     def label_at(self, padded: int) -> int:
         """Zone id of padded cell ``padded`` (``-1``: impassable)."""
         return int(self._labels[padded])

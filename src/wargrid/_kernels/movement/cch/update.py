@@ -248,10 +248,9 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
 
 @jit
 def step_changes(ids, code, cell, edge, tb, node_cell, tails, up_head):
-    """``(arcs, new, sym)``: the arcs the changed padded cells ``ids`` may touch with both ways' input weights weighed
-    again (``(2, k)``, ``inf`` where no step), ``sym``: symmetric up to the cells' costs (``cch._symmetric``). A step
-    ``p -> q`` reads ``p``, ``q``, ``p``'s corner cells and ``p``'s edge costs: the arcs are the steps' from a changed
-    cell or a neighbour of one, weighed from both their ends."""
+    """``(arcs, new, sym)``: the arcs the changed padded cells ``ids`` may touch, both ways' input weights weighed again
+    (``(2, k)``, ``inf``: no step), ``sym`` whether symmetric (``cch._symmetric``). A step ``p -> q`` reads ``p``, ``q``,
+    ``p``'s corners and edge costs: the arcs are the steps' from a changed cell or a neighbour, weighed from both ends."""
     off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     has_edge = edge.shape[0] > 0
     steps = np.empty((ids.shape[0], ndir + 1, ndir), dtype=np.int64)
@@ -269,5 +268,4 @@ def step_changes(ids, code, cell, edge, tb, node_cell, tails, up_head):
                     new[c & 1, j] = min(new[c & 1, j], _step_weight(p, d, cell, edge, has_edge, tb))
     up, dn = new[0], new[1]
     fin = up < INF
-    return arcs, new, bool(np.all(fin == (dn < INF)) and np.all(up[fin] - cell[node_cell[up_head[arcs[fin]]]]
-                                                               == dn[fin] - cell[node_cell[tails[arcs[fin]]]]))
+    return arcs, new, bool(np.all(fin == (dn < INF)) and np.all(up[fin] - cell[node_cell[up_head[arcs[fin]]]] == dn[fin] - cell[node_cell[tails[arcs[fin]]]]))
