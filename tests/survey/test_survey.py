@@ -169,6 +169,9 @@ def test_resume_measures_only_the_missing_seeds(here, tmp_path: Path) -> None:
     (dict(workers=2, client="tcp://127.0.0.1:8786"), ArgumentError, "not both"),
     (dict(resume=True), ArgumentError, "needs out="),
     (dict(out="results.csv"), ArgumentError, "must be a .parquet file"),
+    (dict(out=5), ArgumentTypeError, "out must be a path"),
+    # every map's seed was listed up front: the process grew until the kernel killed it for memory
+    (dict(maps=10**20), MemoryError, "a survey with maps=100000000000000000000 needs about"),
     (dict(progress=3), ArgumentTypeError, "progress must be"),
     (dict(workers=None, client=8786), ArgumentTypeError, "client must be a distributed.Client or a scheduler address"),
     (dict(workers=None, client="nonsense://x:1"), ArgumentError, "is no Dask scheduler address"),

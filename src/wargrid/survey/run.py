@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from .._budget import check_memory
 from .._extras import require
 from .._progress import Progress, check_progress, ticker
 from ..errors import ArgumentError, ArgumentTypeError
@@ -30,6 +31,9 @@ __all__ = ["survey", "SurveyResult", "RowCallback", "default_workers"]
 RowCallback = Callable[[Row], Any]
 """What ``on_row`` takes: called with each map's row as it arrives (in the order the maps finish)."""
 """Called after each map with (maps done, maps to do, the map's row)."""
+
+_ROW_BYTES = 4096
+"""Memory a map of a survey holds until the end (its row: about 2.4 kB measured, with its seed in the to-do list)."""
 
 _POOL_TRIES = 3  # pools started before a map whose worker keeps dying is given up (its row holds the error)
 
@@ -185,6 +189,8 @@ def survey(
     t0 = time.perf_counter()
     require("pyarrow", extra="survey", feature="Map surveys")
     maps = check_positive_int(maps, "maps")
+    # every map's row is kept: 10**20 maps listed their seeds until the process was killed for memory
+    check_memory(maps * _ROW_BYTES, what="a survey", name="maps", value=maps, hint="survey fewer maps at a time")
     start = check_seed(seed_start, "seed_start")
     if start is None:
         raise ArgumentTypeError("seed_start must be a non-negative integer, got None")
@@ -205,6 +211,8 @@ def survey(
         raise ArgumentTypeError(f"on_row must be None or a callable on_row(row), got {on_row!r}")
     out_path = None
     if out is not None:
+        if not isinstance(out, (str, os.PathLike)):
+            raise ArgumentTypeError(f"out must be a path to a .parquet file, got {type(out).__name__} {out!r}")
         out_path = Path(out)
         if out_path.suffix.lower() != ".parquet":
             raise ArgumentError(f"out must be a .parquet file, got {out_path.name!r}")
