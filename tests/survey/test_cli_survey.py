@@ -62,6 +62,9 @@ def test_unknown_unit_rank_and_scheduler_are_one_line_failures(capsys, tmp_path:
     assert code == 1 and "is no Dask scheduler address" in err and not (tmp_path / "none.parquet").exists()
     code, _, err = run(capsys, "--maps", "1", "--size", "8", "--unit", "flying", "--workers", "1")
     assert code == 1 and "flying" in err
+    # (the process grew until the kernel killed it; then the generic 'out of memory' line hid which argument)
+    code, _, err = run(capsys, "--maps", "99999999999999999999", "--size", "8")
+    assert code == 1 and "a survey with maps=99999999999999999999 needs about" in err
     code, _, err = run(capsys, "--maps", "1", "--size", "8", "--workers", "1", "--report", str(tmp_path / "r.html"),
                        "--rank-by", "seedling")
     assert code == 2 and "--rank-by must be a numeric column" in err and not (tmp_path / "r.html").exists()

@@ -28,7 +28,7 @@ import sys
 from types import ModuleType
 from typing import Any, NoReturn, Sequence
 
-from ..errors import MissingExtraError, WargridError
+from ..errors import MissingExtraError, ResourceError, WargridError
 
 __all__ = ["main", "CliError", "verbs", "VERBS"]
 
@@ -104,6 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(verb, exc)
         return 2
     except (ValueError, TypeError, IndexError, KeyError, OSError, NotImplementedError) as exc:
+        _fail(verb, exc)
+        return 1
+    except ResourceError as exc:  # refused before the work: its message names the argument and the limit
         _fail(verb, exc)
         return 1
     except MemoryError:
