@@ -11,7 +11,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._progress import Progress, check_progress, reporter
 from ..movement.clearance import check_size, clearance_map
 from ..movement.dispatch import dispatch_path, paths as _paths, shortest_distance
-from ..movement.prepared import Prepared, distance_table
+from ..movement.prepared import Prepared, check_table_memory, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
 from ..movement.search import Path, check_weight, distance_field
 from ..movement.turns import Route, route
@@ -393,6 +393,7 @@ class MovementQueries(MapCore):
         k = check_size(self.grid, size)
         rows = self.grid.check_cells(sources, "sources")  # checked here: the rows go in parts below
         targets = self.grid.check_cells(targets, "targets")
+        check_table_memory(len(rows), len(targets))
         check_progress(progress)
         if (prepared is not None and k == 1) or len(rows) <= TABLE_ROWS_A_STEP:
             # one call: the prepared bucket method shares its target side between all rows
