@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterator, Iterable, Mapping, NotRequired, Sequence, TypedDict
+from typing import Any, Iterator, Iterable, Mapping, Sequence, TypedDict
 
 import numpy as np
 from numpy.typing import NDArray
@@ -66,15 +66,20 @@ def _is_word(name: str) -> bool:
     return _NAME.match(name) is not None
 
 
-class TerrainData(TypedDict):
-    """``Terrain.to_dict()``: one terrain as plain data (an impassable cost is ``None``)."""
+class _TerrainKeys(TypedDict):
+    """The keys every ``TerrainData`` has (``typing.NotRequired`` is Python 3.11's: the optional one is below)."""
 
     name: str
     symbol: str
     color: str
     blocks_sight: bool
     costs: dict[str, float | None]
-    wall: NotRequired[str]
+
+
+class TerrainData(_TerrainKeys, total=False):
+    """``Terrain.to_dict()``: one terrain as plain data (an impassable cost is ``None``; ``wall`` only where set)."""
+
+    wall: str
 
 
 class TerrainTableData(TypedDict):
