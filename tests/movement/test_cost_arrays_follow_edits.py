@@ -190,3 +190,30 @@ def test_prepared_answers_stay_exact_when_fields_are_patched_in_place(data):
             assert (got is None) == (want is None) and (got is None or got.cost == want.cost)
         np.testing.assert_array_equal(m.cost_field().cell, _rebuilt(m, "foot").cell)
         assert np.array_equal(m.zones() >= 0, label_zones(g, m.costs()) >= 0)
+
+
+def test_a_reader_while_a_field_is_patched_in_place_gets_a_field_true_to_its_cells(monkeypatch):
+    # Map.cost_field reads the cache without the lock; a reader in the middle of an in-place patch (here: the
+    # patch's own call that drops the array's derived values, as if another thread ran there) must not be handed
+    # the field whose array is being changed under it, with a least cost and uniformity from before
+    import wargrid.map.core as core
+
+    m = Map(SquareGrid(8, 8))
+    m.cost_field()
+    got = {}
+    forget = core.forget_cost_array
+
+    def reader_here(cell):
+        got["f"] = m.cost_field()
+        got["cells"] = got["f"].cell.copy()
+        forget(cell)
+
+    monkeypatch.setattr(core, "forget_cost_array", reader_here)
+    m.set_terrain([(3, 3)], "road")
+    after = m.cost_field()
+    f = got["f"]
+    np.testing.assert_array_equal(f.cell, got["cells"])  # nothing changed what the reader holds
+    finite = f.cell[np.isfinite(f.cell)]
+    assert (f.min_cost, f.uniform) == (finite.min(), bool((finite == finite[0]).all()))
+    assert not f.uniform  # the road costs less than the plains: it was read after the edit
+    np.testing.assert_array_equal(after.cell, _rebuilt(m, "foot").cell)

@@ -52,15 +52,26 @@ def _one_frame() -> int:
     return sys.getrefcount(o)
 
 
-def _two_frames(o: object) -> int:
-    return sys.getrefcount(o)
+class _Calls:
+    """The call shape of ``Derived.cost_field`` -> ``_catch_up``: a method holding ``f`` in a local passes it to
+    another that counts it (on Python 3.10 the caller's stack holds the arguments too, from 3.11 it does not)."""
+
+    def outer(self) -> int:
+        f = object()
+        return self.inner(None, f)
+
+    def inner(self, key: None, f: object) -> int:
+        return sys.getrefcount(f)
 
 
 _ONE_FRAME = _one_frame()
 """What ``sys.getrefcount`` counts for an object held by one local only (the call's own argument included, where
 the interpreter counts it)."""
-_TWO_FRAMES = (lambda: (lambda o: _two_frames(o))(object()))()
-"""The same for an object a caller holds in a local and passes to the function that counts (``Derived._catch_up``)."""
+_TWO_FRAMES = _Calls().outer()
+"""The same for an object a caller holds in a local and passes to the method that counts (``Derived._catch_up``)."""
+_COUNTS = sys.implementation.name == "cpython" and getattr(sys, "_is_gil_enabled", lambda: True)()
+"""Whether reference counts can tell that only the map holds a field (CPython with its global lock; elsewhere
+every patched field is a copy)."""
 
 BEHIND_SHARE = 8
 """A kept cost field whose unpatched edits would cover more than ``1 / BEHIND_SHARE`` of the board is dropped
@@ -151,22 +162,26 @@ class Derived:
         place when only this owner holds it (``_alone``). ``cost_field`` is the one caller (it holds ``f`` in a local
         while this runs: ``_alone`` counts on that)."""
         _, cells = self._behind.pop(key)
+        # out of the cache before it is counted: a reader without the lock from here on finds no field and waits
+        # for the lock (one that took ``f`` before holds a reference, counted below)
+        del self._costs[key]
         xs = cells[0][0] if len(cells) == 1 else np.concatenate([c[0] for c in cells])
         ys = cells[0][1] if len(cells) == 1 else np.concatenate([c[1] for c in cells])
         pp = self._prepared.get(key[0]) if key[1] == "stop" else None  # (the field Map.prepare customizes)
         refs = sys.getrefcount(f) - _TWO_FRAMES  # (a statement of its own: nothing else on the stack holds ``f``)
-        new = self._costs[key] = self._owner._patch_cost_field(f, xs, ys, key[1], in_place=self._alone(f, pp, refs))
+        new = self._owner._patch_cost_field(f, xs, ys, key[1], in_place=_COUNTS and self._alone(f, pp, refs))
+        self._costs[key] = new
         if pp is not None:
             pp.hint(f, new, (ys + 1) * self._owner.grid.topology.pw + xs + 1)  # the cells it reads again
         return new
 
     def _alone(self, f: CostField, pp: Prepared | None, refs: int) -> bool:
-        """Whether field ``f`` (``refs`` references besides ``cost_field``'s and ``_catch_up``'s) and its cell
-        array are held by nothing but this owner: its cache, its zones (they read the array), the prepared class's
-        own references (``pp.holds``: the field it last customized or was told of, once it needs no more of the old
-        costs) - so patching the array in place changes nothing anyone else reads."""
+        """Whether field ``f`` (``refs`` references besides ``cost_field``'s and ``_catch_up``'s; out of the cache
+        while it is patched) and its cell array are held by nothing but this owner: its zones (they read the array),
+        the prepared class's own references (``pp.holds``: the field it last customized or was told of, once it needs
+        no more of the old costs) - so patching the array in place changes nothing anyone else reads."""
         theirs = 0 if pp is None else pp.holds(f)
-        if theirs < 0 or refs != 1 + theirs:
+        if theirs < 0 or refs != theirs:
             return False
         cell = f.cell
         zones = sum(z.reads(cell) for z in self._zones.values())
