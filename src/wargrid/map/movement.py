@@ -11,7 +11,8 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._progress import Progress, check_progress, reporter
 from ..movement.clearance import check_size, clearance_map
 from ..movement.dispatch import dispatch_path, paths as _paths, shortest_distance
-from ..movement.prepared import Prepared, check_table_memory, distance_table
+from .._budget import check_table_memory
+from ..movement.prepared import Prepared, distance_table
 from ..movement.fields import FlowField, MovementRange, flow_field, movement_range
 from ..movement.search import Path, check_weight, distance_field
 from ..movement.turns import Route, route

@@ -575,8 +575,7 @@ class CustomizedPaths:
         return d
 
     def path(self, costs: CostField, s: int, t: int, grid: Grid | None = None) -> Path | None:
-        """The optimal path from padded id ``s`` to ``t`` over ``costs``, or ``None`` (unreachable); ``grid``: the
-        path's."""
+        """The optimal path from padded id ``s`` to ``t`` over ``costs`` (``None``: unreachable); ``grid``: its."""
         if s == t:  # no arc to unpack: the query's unpacking raised ValueError
             pw = costs.topology.pw
             return Path.of_xy(np.array([[s % pw - 1, s // pw - 1]], dtype=np.int64), 0.0, costs.unit, grid)

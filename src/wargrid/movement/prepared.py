@@ -152,13 +152,6 @@ def _cell_list(grid: Grid, cells: object, name: str) -> npt.NDArray[np.int64]:
     return np.array([padded_id(topo, c) for c in got], dtype=np.int64)
 
 
-def check_table_memory(rows: int, columns: int) -> None:
-    """Refuse a table of ``rows x columns`` costs that the memory cannot hold (16 bytes an entry: the table and a
-    copy), before any search: 100 000 sources by 100 000 targets asked for 80 GB and the process was killed."""
-    _budget.check_memory(16 * rows * columns, what="a distance table", name="sources x targets",
-                         value=f"{rows} x {columns}", hint="ask for fewer sources or targets at a time")
-
-
 def distance_table(
     grid: Grid,
     costs: CostField,
@@ -202,7 +195,7 @@ def distance_table(
     costs = check_costs(grid, costs)
     src = _cell_list(grid, sources, "sources")
     tgt = _cell_list(grid, targets, "targets")
-    check_table_memory(len(src), len(tgt))
+    _budget.check_table_memory(len(src), len(tgt))
     sized = sized_costs(grid, costs, size)
     if sized is not costs:
         costs, prepared = sized, None
