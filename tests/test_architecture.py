@@ -410,3 +410,16 @@ def test_builtin_raise_checker_catches_one(tmp_path: Path) -> None:
     mods = _fake(tmp_path, {"__init__.py": "", "movement/__init__.py": "", "movement/x.py": "def f():\n    raise ValueError('no')\n"})
     assert builtin_raises(mods) == ["wargrid.movement.x:2: raise ValueError"]
 
+
+
+PREPARED_PATH_CODE = ("wargrid/movement/prepared.py", "wargrid/movement/cch.py", "wargrid/_kernels/movement/cch/*.py")
+PREPARED_PATH_LINES = 2000
+"""Issue 33's bound on the prepared-path code, Python and kernels (docs/design/prepared.md, "Size of the prepared-path
+code and its tuning constants"): what a change adds there, it takes away there or moves out."""
+
+
+def test_the_prepared_path_code_stays_within_its_lines():
+    files = sorted({f for pattern in PREPARED_PATH_CODE for f in SRC.glob(pattern)})
+    assert len(files) >= 3
+    counts = {str(f.relative_to(SRC)): f.read_bytes().count(b"\n") for f in files}
+    assert sum(counts.values()) <= PREPARED_PATH_LINES, counts
