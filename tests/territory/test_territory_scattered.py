@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from territory_oracles import KINDS, boards, make_grid, pieces, zones
 
 from wargrid import HexGrid, SquareGrid, StaggeredGrid
+from wargrid.errors import ArgumentError, ArgumentTypeError
 from wargrid.territory import InfeasibleError, PartitionError, check_feasibility, chunk_sizes, partition
 from wargrid.territory._graph import land_graph
 
@@ -269,3 +270,25 @@ def test_a_cap_or_seed_past_int64_is_taken():
     assert (a.owners >= 0).sum() == 48
     b = partition(g, 3, mode="scattered", max_chunk=4, seed=2**63)
     assert (b.owners >= 0).sum() == 48 and b.report.largest_chunk.max() <= 4
+
+
+@pytest.mark.parametrize("players, options, error, match", [
+    (0, {}, ArgumentError, "players must be >= 1, got 0"),  # a no-players request passed as 'feasible'
+    (0, {"mode": "scattered", "max_chunk": 4}, ArgumentError, "players must be >= 1"),  # ZeroDivisionError before
+    (-1, {"mode": "scattered", "max_chunk": 4}, ArgumentError, "players must be >= 1"),
+    (2.5, {}, ArgumentTypeError, "players must be an integer"),
+    (None, {}, ArgumentTypeError, "players must be an integer"),
+    (2, {"mode": "scattered", "max_chunk": 0}, ArgumentError, "max_chunk must be >= 1, got 0"),
+    (2, {"mode": "zigzag"}, ArgumentError, "mode must be one of"),
+    (2, {"mode": "scattered", "max_chunk": 1, "weights": np.ones(3)}, ArgumentError, "weights must hold one number"),
+])
+def test_check_feasibility_refuses_bad_arguments(players, options, error, match):
+    g = land_graph(HexGrid(10, 10), np.ones((10, 10), bool))
+    with pytest.raises(error, match=match):
+        check_feasibility(g, players, **options)
+
+
+def test_check_feasibility_takes_a_grid_and_names_anything_else():
+    assert check_feasibility(HexGrid(10, 10), 2, mode="scattered", max_chunk=4).min_chunk == 10
+    with pytest.raises(ArgumentTypeError, match="graph must be a land graph .* got list"):
+        check_feasibility([[1]], 2)

@@ -36,9 +36,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import InfeasibleError
-from ..grids.boards import SquareGrid
-from ._graph import LandGraph
+from ..errors import ArgumentError, ArgumentTypeError, InfeasibleError
+from .._validate import check_choice, check_positive_int
+from ..grids.boards import Grid, SquareGrid
+from ._graph import LandGraph, check_players, land_graph
 
 __all__ = ["Feasibility", "InfeasibleError", "check_feasibility", "two_colouring"]
 
@@ -134,6 +135,10 @@ def check_feasibility(
 ) -> Feasibility:
     """Run the proofs of impossibility for ``players`` on ``graph``.
 
+    ``graph`` is a land graph (``land_graph``) or a ``Grid`` (its mask is the land); ``players`` at least 1,
+    ``mode`` one of 'compact' or 'scattered', ``max_chunk`` ``None`` or at least 1, ``weights`` ``None`` or one
+    number a land cell.
+
     >>> from wargrid import HexGrid
     >>> from wargrid.territory._graph import land_graph
     >>> g = land_graph(HexGrid(10, 10), np.ones((10, 10), bool))
@@ -144,7 +149,21 @@ def check_feasibility(
     True
     >>> check_feasibility(g, 3, mode="scattered", max_chunk=1).reason[-30:]
     'allows (1); use max_chunk >= 2'
+    >>> check_feasibility(HexGrid(10, 10), 0)
+    Traceback (most recent call last):
+    ...
+    wargrid.errors.ArgumentError: players must be >= 1, got 0
     """
+    if isinstance(graph, Grid):
+        graph = land_graph(graph, graph.mask)
+    elif not isinstance(graph, LandGraph):
+        raise ArgumentTypeError(f"graph must be a land graph (land_graph) or a wargrid Grid, got {type(graph).__name__}")
+    players = check_players(players)
+    check_choice(mode, "mode", ("compact", "scattered"))
+    if max_chunk is not None:
+        max_chunk = check_positive_int(max_chunk, "max_chunk")
+    if weights is not None and np.shape(weights) != (graph.n,):
+        raise ArgumentError(f"weights must hold one number a land cell ({graph.n}), got shape {np.shape(weights)}")
     n = graph.n
     if players > n:
         return Feasibility(False, f"{players} players need at least {players} passable cells; the land has {n}")
