@@ -32,6 +32,7 @@ from wargrid.grids.hexes import (
     offset_to_axial_array,
     offset_to_hex,
 )
+from wargrid.errors import ArgumentError
 
 SQRT3 = math.sqrt(3.0)
 
@@ -705,3 +706,24 @@ class TestBadInput:
             lay.pixel_to_hex("1", 0)
         with pytest.raises(ValueError, match="y must be finite"):
             lay.pixel_to_hex(0, float("inf"))
+
+
+@pytest.mark.parametrize("method", ["ring_array", "spiral_array"])
+@pytest.mark.parametrize("h", [Hex(2**63 - 1, 0), Hex(0, -(2**63) + 1), Hex(10**20, 0)])
+def test_array_shapes_refuse_hexes_past_int64(method, h):
+    # numpy wrapped 2**63 - 1 + 1 round to -2**63 silently; 10**20 raised 'Python int too large to convert to C long'
+    with pytest.raises(ArgumentError, match=f"{method} gives int64 arrays.*use ring\\(\\) or spiral\\(\\)"):
+        getattr(h, method)(1)
+    assert Hex(2**63 - 2, 0).ring_array(1)[0].max() == 2**63 - 1
+
+
+@pytest.mark.parametrize("q", [1e300, -1e19, 2.0**62])
+def test_hex_round_array_refuses_values_past_int64(q):
+    # astype(int64) gave -2**63 with a RuntimeWarning
+    with pytest.raises(ArgumentError, match=r"within \+-2\*\*62"):
+        hex_round_array(np.array([q]), np.array([0.0]))
+
+
+def test_offset_arrays_refuse_uint64_past_int64():
+    with pytest.raises(ArgumentError, match="cols must fit int64"):
+        offset_to_axial_array(np.array([2**63], dtype=np.uint64), np.array([0], dtype=np.uint64), "odd-q")

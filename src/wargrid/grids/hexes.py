@@ -289,6 +289,7 @@ class Hex:
         ([-1, 0, 1, 1, 0, -1], [1, 1, 0, -1, -1, 0])
         """
         radius = _check_radius_array(radius, 6 * check_int(radius, "radius"), "ring_array")
+        _check_int64_reach(self, radius, "ring_array")
         if radius == 0:
             return np.array([self.q], dtype=np.int64), np.array([self.r], dtype=np.int64)
         side = np.repeat(np.arange(6, dtype=np.int64), radius)
@@ -305,6 +306,7 @@ class Hex:
         """
         r_in = check_int(radius, "radius")
         radius = _check_radius_array(radius, 3 * r_in * (r_in + 1) + 1 if r_in >= 0 else 0, "spiral_array")
+        _check_int64_reach(self, radius, "spiral_array")
         m = np.arange(3 * radius * (radius + 1), dtype=np.int64)  # positions after the centre
         # ring k holds positions 3k(k-1) .. 3k(k+1)-1: k is the largest with 3k(k-1) <= m
         k = np.floor((3 + np.sqrt(9 + 12 * m.astype(np.float64))) / 6).astype(np.int64)
@@ -415,6 +417,13 @@ def _check_radius_array(radius: object, n: int, what: str) -> int:
         raise ArgumentError(f"radius must be at most {1 << 30} for {what}, got {radius}")
     check_memory(n * _ARRAY_BYTES_PER_HEX, what=f"Hex.{what}", name="radius", value=radius)
     return radius
+
+
+def _check_int64_reach(h: Hex, radius: int, what: str) -> None:
+    """The arrays of ``what`` hold int64: every hex within ``radius`` of ``h`` must fit (numpy wrapped them round)."""
+    if max(abs(h.q), abs(h.r)) + radius >= 1 << 63:
+        raise ArgumentError(f"{what} gives int64 arrays: the hexes within radius {radius} of {h!r} do not fit in "
+                            f"them (|q| and |r| + radius must stay below 2**63); use ring() or spiral() for Python ints")
 
 
 HEX_DIRECTIONS: tuple[Hex, ...] = (
@@ -649,6 +658,8 @@ def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
     arr = np.asarray(a)
     if arr.dtype.kind not in "iu":
         raise ArgumentTypeError(f"{name} must be an integer array, got dtype {arr.dtype}")
+    if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= 1 << 63:  # the cast would wrap it negative
+        raise ArgumentError(f"{name} must fit int64, got {int(arr.max())}")
     return arr.astype(np.int64, copy=False)
 
 
@@ -743,6 +754,8 @@ def hex_round_array(q: ArrayLike, r: ArrayLike) -> tuple[NDArray[np.int64], NDAr
     fq, fr = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(r, dtype=np.float64))
     if not (np.isfinite(fq).all() and np.isfinite(fr).all()):
         raise ArgumentError("q and r must be finite (no NaN or inf)")
+    if fq.size and max(np.abs(fq).max(), np.abs(fr).max()) >= 2.0**62:  # the rounded q, r and s must fit int64
+        raise ArgumentError("q and r must lie within +-2**62 (the hexes are int64 arrays); use hex_round() for Python ints")
     fs = -fq - fr
     rq, rr, rs = _round_half_up_array(fq), _round_half_up_array(fr), _round_half_up_array(fs)
     dq, dr, ds = np.abs(rq - fq), np.abs(rr - fr), np.abs(rs - fs)
