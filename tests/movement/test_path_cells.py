@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from movement_oracle import boards, costs_of
 from wargrid import HexGrid, Map, Path
+from wargrid.errors import ArgumentError, ArgumentTypeError
 from wargrid.movement import shortest_path
 
 
@@ -81,3 +82,21 @@ def test_a_prepared_structures_path_from_a_cell_to_itself():
         s = m.grid.topology.padded_id(x, y)
         p = pp.path(pp.costs, s, s, m.grid)
         assert p.cells == [(x, y)] and p.cost == 0.0 == pp.distance(pp.costs, s, s)
+
+
+@pytest.mark.parametrize("cells, cost, error, match", [
+    ([(0, 0), (1, 0)], float("nan"), ArgumentError, "cost must be a number >= 0 .* got nan"),  # was kept as NaN
+    ([(0, 0), (1, 0)], -1.0, ArgumentError, "cost must be a number >= 0"),
+    ([(0, 0), (1, 0)], "1", ArgumentTypeError, "cost must be a number, got str"),
+    ([(0, 0), (1, 0)], True, ArgumentTypeError, "cost must be a number, got bool"),
+    (None, 1.0, ArgumentTypeError, "cells must be a list of"),
+    ([], 0.0, ArgumentError, "cells must hold at least the start cell"),  # .start raised IndexError later
+])
+def test_a_path_made_by_hand_checks_its_cost_and_cells(cells, cost, error, match):
+    with pytest.raises(error, match=match):
+        Path(cells, cost)
+
+
+def test_a_path_made_by_hand_takes_any_real_cost():
+    assert Path([(0, 0)], 0).cost == 0 and Path([(0, 0)], np.float32(2.5)).cost == 2.5
+    assert Path([(0, 0), (5, 0)], float("inf")).cost == float("inf")

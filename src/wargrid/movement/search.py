@@ -89,6 +89,26 @@ class Path(Shown):
     _xy: np.ndarray | None = field(default=None, repr=False, compare=False)
     """``xy`` as the search found it (``None``: made from ``cells`` when asked)."""
 
+    def __post_init__(self) -> None:
+        """A path made by hand: ``cells`` a non-empty list of cells, ``cost`` a number >= 0 (``inf`` allowed), never NaN.
+
+        >>> Path([(0, 0)], float("nan"))
+        Traceback (most recent call last):
+        ...
+        wargrid.errors.ArgumentError: cost must be a number >= 0 (inf allowed), got nan
+        """
+        cost = self.cost
+        if not (type(cost) is float and cost >= 0.0):
+            if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, (int, float, np.integer, np.floating)):
+                raise ArgumentTypeError(f"cost must be a number, got {type(cost).__name__} {cost!r}")
+            if not float(cost) >= 0.0:
+                raise ArgumentError(f"cost must be a number >= 0 (inf allowed), got {cost}")
+        cells = self.cells
+        if type(cells) is not list and (isinstance(cells, (str, bytes)) or not hasattr(cells, "__len__")):
+            raise ArgumentTypeError(f"cells must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
+        if not len(cells):
+            raise ArgumentError("cells must hold at least the start cell, got none")
+
     @classmethod
     def of_xy(cls, xy: np.ndarray, cost: float, unit: str | None, grid: Grid | None) -> Path:
         """The path of the ``(n, 2)`` int64 array ``xy`` of ``(x, y)`` rows; ``cells`` made when first asked.
