@@ -212,3 +212,14 @@ def test_move_many_equals_moves_with_elevation(square):
         a.move_many([(0, (1, 1))])
     with pytest.raises(IndexError, match="moves"):
         a.move_many({0: (99, 0)})
+
+
+def test_place_names_a_unit_id_that_cannot_be_hashed():
+    # a tuple holding a list passed the Hashable check, then dict lookup raised 'unhashable type: list'
+    from wargrid.errors import ArgumentTypeError
+
+    fog = Map(SquareGrid(6, 4)).fog(["blue"])
+    with pytest.raises(ArgumentTypeError, match=r"unit must be a hashable id .* got tuple \('a', \[1\]\)"):
+        fog.place(("a", [1]), "blue", (0, 0))
+    fog.place(("a", 1), "blue", (0, 0))
+    assert fog.units[("a", 1)] == ("blue", (0, 0))

@@ -184,3 +184,17 @@ def test_a_disc_that_touches_the_box_is_clipped_to_the_disc():
     assert np.hypot(p.points[:, 0] - 4.0, p.points[:, 1] - 1.0).max() <= 0.9 + 1e-9
     assert p.area == pytest.approx(math.pi * 0.81, rel=3e-3)  # the disc, drawn as chords
     assert not p.contains(4.85, 1.85) and p.contains(4.6, 1.6)
+
+
+def test_contains_takes_fractions_and_names_what_is_not_a_number():
+    from fractions import Fraction
+
+    from wargrid.errors import ArgumentTypeError
+    from wargrid.sight.polygon import VisibilityPolygon
+
+    square = VisibilityPolygon((0.5, 0.5), np.array([[0.0, 0], [1, 0], [1, 1], [0, 1]]))
+    assert square.contains(Fraction(1, 2), Fraction(1, 3)).item() is True  # was refused as not a number
+    assert square.contains([Fraction(1, 2), Fraction(3, 2)], 0.5).tolist() == [True, False]
+    for bad in (True, "0.5", [0.5, None]):
+        with pytest.raises(ArgumentTypeError, match="x must be a number or an array of numbers"):
+            square.contains(bad, 0.5)

@@ -204,8 +204,10 @@ class Fog(Shown):
         [[0, 0, 0, 1, 1, 1, 0, 0]]
         """
         self._sync()
-        if not isinstance(unit, Hashable):
-            raise ArgumentTypeError(f"unit must be a hashable id (a name or a number), got {type(unit).__name__} {unit!r}")
+        try:
+            hash(unit)  # a tuple holding a list is a Hashable that cannot be hashed
+        except TypeError:
+            raise ArgumentTypeError(f"unit must be a hashable id (a name or a number), got {type(unit).__name__} {unit!r}") from None
         if unit in self._units:
             raise ArgumentError(f"unit {unit!r} is already placed; use move()")
         t = self._team(team)

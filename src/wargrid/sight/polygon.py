@@ -48,6 +48,7 @@ the lit area ends where the sight radius does.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -103,6 +104,8 @@ class VisibilityPolygon:
 def _points(v: ArrayLike, name: str) -> NDArray[np.float64]:
     """``v`` as float64 coordinates, or an error naming it (a string raised numpy's conversion error)."""
     a = np.asarray(v)
+    if a.dtype == object and a.size and all(isinstance(e, numbers.Real) and not isinstance(e, bool) for e in a.flat):
+        a = np.asarray([float(e) for e in a.flat]).reshape(a.shape)  # Fractions and other real numbers
     if a.dtype.kind not in "iuf":
         raise ArgumentTypeError(f"{name} must be a number or an array of numbers, got {type(v).__name__} {v!r}")
     return a.astype(np.float64)
