@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, IO, BinaryIO
 
-__all__ = ["atomic_write", "atomic_write_with", "read_regular", "open_regular", "read_capped"]
+__all__ = ["atomic_write", "atomic_write_with", "read_regular", "open_regular", "read_capped", "UTF8_BOM", "skip_bom"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
           (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
@@ -71,6 +71,22 @@ def open_regular(path: str | os.PathLike[str], *, cap: int, error: FileError, wh
     except BaseException:
         os.close(fd)
         raise
+
+
+UTF8_BOM = b"\xef\xbb\xbf"
+"""The byte-order mark Windows editors write at the start of a UTF-8 file: the readers skip it."""
+
+
+def skip_bom(f: BinaryIO) -> BinaryIO:
+    """``f`` past a UTF-8 byte-order mark at its start, if it has one (``f`` is at its start and seekable).
+
+    >>> import io
+    >>> skip_bom(io.BytesIO(UTF8_BOM + b"type octile")).read(), skip_bom(io.BytesIO(b"type")).read()
+    (b'type octile', b'type')
+    """
+    if f.read(3) != UTF8_BOM:
+        f.seek(0)
+    return f
 
 
 def read_regular(path: str | os.PathLike[str], *, cap: int, error: FileError, what: str = "map file") -> bytes:

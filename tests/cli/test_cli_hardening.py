@@ -105,3 +105,12 @@ def test_a_map_file_is_read_by_its_first_line(tmp_path, capsys):
     assert main(["path", str(bad), "0,0", "1,1"]) != 0
     err = capsys.readouterr().err
     assert "notes.map is not a map wargrid reads" in err and "'type octile'" in err and "'hello'" in err
+
+
+def test_a_map_file_that_starts_with_a_byte_order_mark_is_read(tmp_path, capsys):
+    # the first line '\ufefftype octile' was 'not a map wargrid reads'
+    (tmp_path / "a.map").write_bytes(b"\xef\xbb\xbftype octile\nheight 1\nwidth 3\nmap\n...\n")
+    (tmp_path / "b.map").write_bytes(b"\xef\xbb\xbf" + b"Gg, Gg, Gg, Gg\n" * 4)
+    assert main(["zones", str(tmp_path / "a.map")]) == 0
+    assert main(["zones", str(tmp_path / "b.map")]) == 0
+    assert "zone 0" in capsys.readouterr().out

@@ -135,3 +135,12 @@ def test_scenario_fields():
     with pytest.raises(MapFileError, match="nope.map: cannot read: No such file"):
         load_movingai(DATA / "nope.map")
     assert np.all(load_movingai(DATA / "arena.map").passable().sum() == 2054)
+
+
+def test_files_that_start_with_a_byte_order_mark_are_read(tmp_path):
+    # refused before: 'not an ASCII Moving AI map', "expected 'version 1', got '\ufeffversion 1'"
+    bom = b"\xef\xbb\xbf"
+    (tmp_path / "a.map").write_bytes(bom + b"type octile\nheight 1\nwidth 3\nmap\n.@.\n")
+    assert load_movingai(tmp_path / "a.map").shape == (1, 3)
+    (tmp_path / "a.scen").write_bytes(bom + b"version 1\n0\ta.map\t3\t1\t0\t0\t2\t0\t2\n")
+    assert load_movingai_scenarios(tmp_path / "a.scen")[0].goal == (2, 0)

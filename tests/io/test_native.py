@@ -159,3 +159,12 @@ def test_npz_huge_declared_array(tmp_path: Path) -> None:
 def test_missing_file() -> None:
     with pytest.raises(MapFileError, match="nope.json"):
         load_map("nope.json")
+
+
+def test_a_json_map_that_starts_with_a_byte_order_mark_is_read(tmp_path):
+    # Windows editors write a UTF-8 BOM: it was refused ('not valid JSON: Unexpected UTF-8 BOM')
+    m = Map(SquareGrid(5, 3))
+    p = tmp_path / "a.json"
+    save_map(m, p)
+    p.write_bytes(b"\xef\xbb\xbf" + p.read_bytes())
+    assert load_map(p).shape == (3, 5)

@@ -248,3 +248,13 @@ def test_movingai_to_tiled_and_back(tmp_path: Path) -> None:
     m = load_movingai(DATA.parents[1] / "data" / "movingai" / "32room_000.map")
     save_tiled(m, tmp_path / "room.tmj", encoding="base64", compression="zlib")
     assert load_tiled(tmp_path / "room.tmj") == m
+
+
+@pytest.mark.parametrize("ext", [".tmx", ".tmj"])
+def test_a_tiled_map_that_starts_with_a_byte_order_mark_is_read(tmp_path, ext):
+    # a TMX with a BOM was taken for JSON ('not valid JSON'), a TMJ refused ('Unexpected UTF-8 BOM')
+    m = Map(SquareGrid(5, 3))
+    p = tmp_path / f"a{ext}"
+    save_tiled(m, p)
+    p.write_bytes(b"\xef\xbb\xbf" + p.read_bytes())
+    assert load_tiled(p).shape == (3, 5)

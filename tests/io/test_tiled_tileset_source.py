@@ -38,3 +38,13 @@ def test_oversized_tileset_is_refused(tmp_path: Path) -> None:
 def test_missing_tileset_names_the_map(tmp_path: Path) -> None:
     with pytest.raises(wargrid.MapFileError, match="m.tmx"):
         wargrid.load_tiled(write(tmp_path, "nowhere.tsx"))
+
+
+def test_a_tileset_that_starts_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    tsx = '<tileset name="t" tilewidth="32" tileheight="32"><tile id="0"><properties><property name="terrain" ' \
+          'value="plains"/></properties></tile></tileset>'
+    (tmp_path / "t.tsx").write_bytes(b"\xef\xbb\xbf" + tsx.encode())
+    (tmp_path / "t.tsj").write_bytes(b"\xef\xbb\xbf" + b'{"name": "t", "tilewidth": 32, "tileheight": 32, "tiles": '
+                                                   b'[{"id": 0, "properties": [{"name": "terrain", "type": "string", "value": "plains"}]}]}')
+    assert wargrid.load_tiled(write(tmp_path, "t.tsx")).shape == (1, 2)
+    assert wargrid.load_tiled(write(tmp_path, "t.tsj")).shape == (1, 2)

@@ -211,7 +211,7 @@ def map_kind(path: Path) -> str:
 
     try:
         with open_regular(path, cap=1 << 40, error=MapFileError, what=".map file") as f:  # a FIFO or a device is refused, not read
-            first = f.readline(256).decode("utf-8", "replace").strip()
+            first = f.readline(256).decode("utf-8-sig", "replace").strip()  # past a byte-order mark
     except MapFileError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

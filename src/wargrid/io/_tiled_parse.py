@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._files import UTF8_BOM
 from .errors import MapFileError
 
 if TYPE_CHECKING:
@@ -397,6 +398,7 @@ class _Tilesets:
         if self.total > MAX_MAP_TILESET_BYTES:
             raise MapFileError(f"its tilesets together are larger than {MAX_MAP_TILESET_BYTES} bytes (at {source!r})", path)
         what = f"its tileset {source!r} ({p}): "
+        data = data.removeprefix(UTF8_BOM)
         if data.lstrip()[:1] == b"<":
             root = _xml(data, path, what)
             if root.tag != "tileset":
@@ -635,6 +637,7 @@ def read_tiled_file(data: bytes, path: Path, max_cells: int, *, root: Path | Non
     ``max_cells`` caps the tiles of all tile layers and chunks together;
     ``root``, when given, is the folder external tilesets must lie in.
     """
+    data = data.removeprefix(UTF8_BOM)  # Windows editors start a UTF-8 file with a byte-order mark
     d = _tmx_dict(data, path) if data.lstrip()[:1] == b"<" else _tmj_dict(data, path)
     infinite = bool(d.get("infinite"))
     w = to_int(d.get("width", 1), "map width", minimum=1)

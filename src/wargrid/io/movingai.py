@@ -35,7 +35,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .._validate import check_iterable, check_positive_int
 from ..grids.boards import SquareGrid
 from ..terrain import Terrain, TerrainTable
-from .._files import atomic_write, open_regular
+from .._files import atomic_write, open_regular, skip_bom
 from .errors import MAX_FILE_CELLS, MapFileError
 
 if TYPE_CHECKING:
@@ -104,8 +104,8 @@ _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?")
 
 def _open_text(path: str, encoding: str, cap: int) -> IO[str]:
     """``path`` opened for reading once it is known to be a regular file of at most ``cap`` bytes."""
-    return io.TextIOWrapper(open_regular(path, cap=cap, error=MapFileError, what="Moving AI file"), encoding=encoding, errors="strict",
-                            newline=None)
+    f = skip_bom(open_regular(path, cap=cap, error=MapFileError, what="Moving AI file"))  # as Windows editors write
+    return io.TextIOWrapper(f, encoding=encoding, errors="strict", newline=None)
 
 
 def _header_int(path: os.PathLike[str] | str, lineno: int, line: str, key: str) -> int:

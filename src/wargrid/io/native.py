@@ -201,7 +201,7 @@ def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -
             raise MapFileError(f"file is {size} bytes; JSON map files are capped at {_MAX_JSON_BYTES}: use .npz", path)
         raw = read_capped(f, path, cap=_MAX_JSON_BYTES, error=MapFileError, what="JSON map file")
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows editors write one) is skipped
         data = json.loads(text)
     except UnicodeDecodeError as exc:
         raise MapFileError(f"not a text file ({exc.reason} at byte {exc.start})", path) from None
