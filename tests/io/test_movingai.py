@@ -144,3 +144,15 @@ def test_files_that_start_with_a_byte_order_mark_are_read(tmp_path):
     assert load_movingai(tmp_path / "a.map").shape == (1, 3)
     (tmp_path / "a.scen").write_bytes(bom + b"version 1\n0\ta.map\t3\t1\t0\t0\t2\t0\t2\n")
     assert load_movingai_scenarios(tmp_path / "a.scen")[0].goal == (2, 0)
+
+
+@pytest.mark.parametrize("third, end, first", [("0\t0\t3\t3", "start (0, 0)", 2), ("3\t3\t2\t2", "goal (2, 2)", 3)])
+def test_agents_sharing_a_start_or_a_goal_are_named_with_their_lines(tmp_path, third, end, first):
+    from wargrid.io import load_movingai_agents
+
+    p = tmp_path / "a.scen"
+    p.write_text(f"version 1\n0\ta.map\t4\t4\t0\t0\t3\t0\t3\n0\ta.map\t4\t4\t1\t1\t2\t2\t2\n\n0\ta.map\t4\t4\t{third}\t2\n")
+    assert load_movingai_agents(p, agents=2) == ([(0, 0), (1, 1)], [(3, 0), (2, 2)])
+    with pytest.raises(MapFileError, match=rf"a\.scen:5: agent 2's {end.replace('(', '[(]').replace(')', '[)]')} is "
+                                           rf"agent {first - 2}'s .* too \(line {first}\)"):
+        load_movingai_agents(p, agents=3)

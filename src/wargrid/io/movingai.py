@@ -271,8 +271,12 @@ def load_movingai_scenarios(path: os.PathLike[str] | str) -> list[Scenario]:
     >>> load_movingai_scenarios(f)[0].goal
     (3, 0)
     """
-    path = os.fspath(path)
-    out: list[Scenario] = []
+    return [s for _, s in _read_scenarios(os.fspath(path))]
+
+
+def _read_scenarios(path: str) -> list[tuple[int, Scenario]]:
+    """Each problem of the ``.scen`` file ``path`` with its line number."""
+    out: list[tuple[int, Scenario]] = []
     with _open_text(path, "utf-8", _MAX_SCEN_BYTES) as fh:
         size = os.fstat(fh.fileno()).st_size
         try:
@@ -284,7 +288,7 @@ def load_movingai_scenarios(path: os.PathLike[str] | str) -> list[Scenario]:
                     continue
                 if not line.strip():
                     continue
-                out.append(_scenario(path, lineno, line))
+                out.append((lineno, _scenario(path, lineno, line)))
         except UnicodeDecodeError as exc:
             raise MapFileError(f"not a text scenario file ({exc.reason})", path) from None
     if not out and size == 0:
@@ -345,7 +349,7 @@ def load_movingai_agents(
     Raises
     ------
     MapFileError
-        A malformed file.
+        A malformed file, or two of the first ``agents`` problems sharing a start or a goal (naming both lines).
     ArgumentError
         ``agents`` below 1 or past the file's problems.
 
@@ -358,10 +362,19 @@ def load_movingai_agents(
     ([(0, 0), (1, 1)], [(3, 0), (2, 2)])
     """
     n = check_positive_int(agents, "agents")
-    problems = load_movingai_scenarios(path)
+    problems = _read_scenarios(os.fspath(path))
     if n > len(problems):
         raise ArgumentError(f"agents must be at most the {len(problems)} problems of {os.fspath(path)!r}, got {n}")
-    return [p.start for p in problems[:n]], [p.goal for p in problems[:n]]
+    for end in ("start", "goal"):  # two agents on one cell: no crowd instance (a planner refuses it, naming no line)
+        seen: dict[tuple[int, int], tuple[int, int]] = {}
+        for i, (lineno, p) in enumerate(problems[:n]):
+            cell = getattr(p, end)
+            if cell in seen:
+                j, first = seen[cell]
+                raise _err(path, lineno, f"agent {i}'s {end} {cell} is agent {j}'s {end} too (line {first}): a crowd's "
+                                         f"agents need {end}s of their own; take fewer agents or another file")
+            seen[cell] = (i, lineno)
+    return [p.start for _, p in problems[:n]], [p.goal for _, p in problems[:n]]
 
 
 def save_movingai_scenarios(scenarios: Iterable[Scenario], path: os.PathLike[str] | str) -> None:
