@@ -114,3 +114,17 @@ def test_a_map_file_that_starts_with_a_byte_order_mark_is_read(tmp_path, capsys)
     assert main(["zones", str(tmp_path / "a.map")]) == 0
     assert main(["zones", str(tmp_path / "b.map")]) == 0
     assert "zone 0" in capsys.readouterr().out
+
+
+def test_a_failed_verb_leaves_no_output_folder_behind(tmp_path, monkeypatch):
+    # the output's folders were made before the input was read: 'render missing.json a/b/out.svg' left a/b
+    monkeypatch.chdir(tmp_path)
+    save_map(Map(SquareGrid(4, 3)), tmp_path / "b.json")
+    assert main(["render", "missing.json", "a/b/out.svg"]) == 1
+    assert main(["convert", "b.json", "c/d/out.tmx", "--compression", "zlib"]) == 2
+    assert main(["fov", "b.json", "9,9", "--out", "e/f.svg"]) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json"]
+    (tmp_path / "afile").write_text("")
+    assert main(["render", "b.json", "afile/x.svg"]) == 1  # a file where a folder belongs is named
+    assert main(["render", "b.json", "g/h/ok.svg"]) == 0 and (tmp_path / "g" / "h" / "ok.svg").is_file()
+    assert main(["generate", "i/j.json", "--size", "4"]) == 0 and (tmp_path / "i" / "j.json").is_file()

@@ -92,8 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     verb = args.verb
+    code = 1
     try:
-        return int(modules[verb].run(args) or 0)
+        code = int(modules[verb].run(args) or 0)
+        return code
     except KeyboardInterrupt:
         print(f"wargrid {verb}: interrupted", file=sys.stderr)
         return 130
@@ -112,6 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         _fail(verb, MemoryError("out of memory: ask for a smaller board, picture or batch"))
         return 1
+    finally:
+        from ._common import MADE_FOLDERS, remove_made_folders
+
+        if code:  # a failed verb leaves no folder it made for its outputs (those it wrote nothing into)
+            remove_made_folders()
+        MADE_FOLDERS.clear()
 
 
 def _fail(verb: str, exc: BaseException) -> None:

@@ -246,8 +246,8 @@ def map_format(path: str, fmt: str | None = None, what: str = "OUT") -> str:
 
 def save_map(m: Map, path: str, fmt: str | None = None) -> None:
     """Write ``m`` in the format ``map_format(path, fmt)`` names."""
-    p = Path(path)
     suffix = map_format(path, fmt)
+    p = out_path(path)
     if suffix in (".tmx", ".tmj"):
         from ..io.tiled import save_tiled
 
@@ -264,15 +264,20 @@ def save_map(m: Map, path: str, fmt: str | None = None) -> None:
 
 def check_output(path: str, what: str, suffixes: tuple[str, ...] | None = None) -> Path:
     """Check, before any work, that ``path`` can be written: its extension is one of ``suffixes``, it is not a
-    folder, and its folder exists (or is created now) and is writable. Returns the path.
+    folder, and its folder, or the nearest of its parents that exists (the rest are made when the file is written),
+    is a writable folder. Returns the path.
     """
     p = Path(path)
     if suffixes is not None and p.suffix.lower() not in suffixes:
         raise CliError(f"{what} must end in {' or '.join(suffixes)}, got {p.name!r}", 2)
     if p.is_dir():
         raise CliError(f"{what} {path} is a folder, not a file")
-    folder = out_path(path).parent
-    if not os.access(folder or ".", os.W_OK):
+    folder = p.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise CliError(f"cannot write {what} {path}: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK):
         raise CliError(f"cannot write {what} {path}: the folder {folder} is not writable")
     return p
 
@@ -351,9 +356,34 @@ def timed(note: StepNote, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs)
         note["compute"] = (note.get("compute") or 0.0) + time.perf_counter() - t0
 
 
+MADE_FOLDERS: list[Path] = []
+"""The folders this run created for its outputs, the outermost first: ``main`` removes them again (those still
+empty) when the verb fails, so a refused request leaves no folder behind."""
+
+
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` and its missing parents, noting the ones created in ``MADE_FOLDERS``."""
+    missing = []
+    q = folder
+    while not q.exists() and q != q.parent:
+        missing.append(q)
+        q = q.parent
+    if missing:
+        os.makedirs(folder, exist_ok=True)
+        MADE_FOLDERS.extend(reversed(missing))
+
+
+def remove_made_folders() -> None:
+    """Remove the folders ``make_folder`` created, deepest first, where nothing was written into them."""
+    while MADE_FOLDERS:
+        try:
+            MADE_FOLDERS.pop().rmdir()
+        except OSError:
+            pass
+
+
 def out_path(path: str) -> Path:
-    """An output path whose folder exists (created if needed)."""
+    """An output path whose folder exists (created now, just before the write, if needed)."""
     p = Path(path)
-    if p.parent and not p.parent.exists():
-        os.makedirs(p.parent, exist_ok=True)
+    make_folder(p.parent)
     return p

@@ -24,7 +24,7 @@ from ..grids.boards import HexGrid
 from ..map import Map
 from ..movement.fields import MovementRange
 from . import CliError
-from ._common import Progress, StepNote, Subparsers, add_grid_options, grid_options, parse_size, timed, verb_parser
+from ._common import Progress, StepNote, Subparsers, add_grid_options, grid_options, make_folder, parse_size, timed, verb_parser
 
 if TYPE_CHECKING:
     from ..render.overlays import Overlay
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--seed must be >= 0, got {args.seed}", 2)
     out = Path(args.out)
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        make_folder(out)
     except OSError as exc:
         raise CliError(f"cannot create the output folder {out}: {exc.strerror or exc}") from None
     d = _Demo(args)

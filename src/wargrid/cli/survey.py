@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import KINDS, Subparsers, check_output, parse_size, print_json, verb_parser
+from ._common import KINDS, Subparsers, check_output, out_path, parse_size, print_json, verb_parser
 from . import CliError
 
 EXIT_CODES = ("exit codes:\n  0  ok (maps that failed are rows with their error, counted in the summary)\n"
@@ -70,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
         check_rank_by(args.rank_by)
     except ArgumentError as exc:
         raise CliError(str(exc).replace("rank_by", "--rank-by", 1), 2) from None
+    for path in (args.out, args.report):
+        if path is not None:
+            out_path(path)  # its folder, made now that the request is checked (removed again should the survey fail)
     try:
         result = survey(args.maps, size=args.size, kind=args.kind, players=args.players, seed_start=args.seed_start,
                         unit=args.unit, out=args.out, resume=args.resume, workers=args.workers,
