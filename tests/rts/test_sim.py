@@ -262,3 +262,31 @@ def test_an_edit_beside_obstacles_alone():
     tank = sim.add_unit((0, 1), unit="tracked", goal=(3, 1))
     m.set_terrain([(1, 0)], "water")
     assert sim.run(200).states()[tank] == "arrived"
+
+
+@pytest.mark.parametrize("kind, pathfinder", [("sq8", "astar"), ("hex", "classic"), ("sq4", "astar")])
+def test_a_pickled_simulation_goes_on_as_the_original(kind, pathfinder):
+    # pickling raised "cannot pickle '_thread.RLock' object" (the map's zones the simulation keeps)
+    import pickle
+
+    sim, _ = _run(kind, 3, 6, pathfinder, ticks=20)
+    copy = pickle.loads(pickle.dumps(sim))
+    assert copy.map is not sim.map and copy.tick == sim.tick
+
+    def go_on(s):
+        trace = []
+        for t in range(60):
+            if t == 10:  # an edit after the load: the copy listens to its own map
+                s.map.set_terrain([(0, 0)], "water")
+            s.step()
+            s.check()
+            trace.append(tuple(s.lepton(u) for u in sorted(s.units)))
+        return trace, list(s.events)
+
+    assert go_on(copy) == go_on(sim)
+    assert any(ev.event == "terrain_changed" for ev in copy.map_events)
+    sim.close()
+    closed = pickle.loads(pickle.dumps(sim))
+    heard = len(closed.map_events)
+    closed.map.set_terrain([(1, 0)], "water")
+    assert len(closed.map_events) == heard  # a closed simulation stays deaf to its map

@@ -320,6 +320,10 @@ class SimReport:
         return {u: r for u, s, r, _ in self.units if r}
 
 
+_MAP_EVENTS = ("terrain_changed", "overlay_changed", "edge_changed", "elevation_changed", "zones_changed")
+"""The map's events a simulation follows (``Simulation._on_map_event``)."""
+
+
 def _kernels() -> Any:
     from .._kernels.rts import sim as k
 
@@ -429,7 +433,7 @@ class Simulation:
         self._tb = (off, stepl, corner, int(topo.corner_rule), int(topo.ndir), int(topo.parity_mode), bool(topo.wrap),
                     int(topo.width), int(topo.pw), _direction_rank(self.grid))
         self._listeners: list[tuple[str, Callable[[Any], Any]]] = []
-        for ev in ("terrain_changed", "overlay_changed", "edge_changed", "elevation_changed", "zones_changed"):
+        for ev in _MAP_EVENTS:
             self._listeners.append((ev, map.on(ev, self._on_map_event)))
         # int32 distances from 65 000 table nodes (``lazy_tables``); the tables tile the padded board, a little more
         _load_kernels(self.pathfinder, type(map), wide=topo.padded_size >= 1 << 15)
@@ -446,6 +450,31 @@ class Simulation:
         for ev, cb in self._listeners:
             self.map.off(ev, cb)
         self._listeners = []
+
+    # -- pickling: the whole game state; the map's zones are asked again, its events listened to again ---------------
+    def __getstate__(self) -> dict[str, Any]:
+        """A game saved mid-run goes on as the original would.
+
+        >>> import pickle
+        >>> from wargrid import Map, SquareGrid
+        >>> sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+        >>> tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1), speed=128)
+        >>> _ = sim.run(2); copy = pickle.loads(pickle.dumps(sim))
+        >>> copy.run(100).states()[tank], copy.run(100).states() == sim.run(200).states()
+        ('arrived', True)
+        """
+        state = self.__dict__.copy()
+        state["_zones"] = {}  # a cache over the map's locked zones (a lock cannot be pickled)
+        state["_listeners"] = bool(self._listeners)  # whether it listens to the map (closed: not)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        listening = state.pop("_listeners")
+        self.__dict__.update(state)
+        self._listeners = []
+        if listening:
+            for ev in _MAP_EVENTS:
+                self._listeners.append((ev, self.map.on(ev, self._on_map_event)))
 
     # -- cells -------------------------------------------------------------------------
     def _pid(self, cell: tuple[int, int]) -> int:
