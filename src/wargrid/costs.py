@@ -34,6 +34,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["CostField", "check_cost_field"]
 
+FAULT_NAN = 1
+FAULT_PADDING = 2
+FAULT_RANGE = 3
+FAULT_NEGATIVE = 4
+"""What the kernels ``checked_range`` and ``ids_fault`` (``wargrid._kernels.costs``) find wrong in a field's arrays
+(``0``: nothing); ``_fault`` words it."""
+
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -79,19 +86,36 @@ class CostField:
         *,
         unit: str | None = None,
     ) -> "CostField":
-        """A field from arrays already in the padded flat layout (trusted: the library's own builders).
+        """A field from arrays already in the padded flat layout (``topology.pad``; the library's own builders).
 
-        ``min_cost`` and ``uniform`` are computed; the arrays are made read-only.
+        ``min_cost`` and ``uniform`` are computed; the arrays are made read-only. ``cell`` holds
+        ``topology.padded_size`` costs >= 0, ``inf`` in the padding ring (the kernels' blocked border: a finite
+        cost there would walk them off the array); ``edge``, ``None`` or ``padded_size * ndir`` costs >= 0.
 
         >>> from wargrid import HexGrid
         >>> t = HexGrid(2, 2).topology
         >>> CostField.from_padded(t, t.pad(np.full((2, 2), 3.0), np.inf)).min_cost
         3.0
+        >>> CostField.from_padded(t, np.ones(t.padded_size))
+        Traceback (most recent call last):
+        ...
+        wargrid.errors.ArgumentError: cell must be inf in the padding ring (padded x or y 0 or last: the kernels' blocked border), got a finite cost there; lay the costs out with topology.pad(costs, np.inf)
         """
-        from ._kernels.costs import finite_range
+        from ._kernels.costs import any_bad_cost, checked_range
+        from .grids.boards import Topology
 
-        e = np.zeros(0, dtype=np.float64) if edge is None else edge
-        lo, hi = finite_range(cell)
+        if not isinstance(topology, Topology):
+            raise ArgumentTypeError(f"topology must be a wargrid Topology (grid.topology), got {type(topology).__name__}")
+        cell = _padded_array(cell, "cell", topology.padded_size)
+        e = np.zeros(0, dtype=np.float64) if edge is None else _padded_array(edge, "edge", topology.padded_size * topology.ndir,
+                                                                              empty=True)
+        if e.size and any_bad_cost(e):
+            raise ArgumentError("edge must be >= 0 and not NaN (inf blocks the step)")
+        if unit is not None and not isinstance(unit, str):
+            raise ArgumentTypeError(f"unit must be a movement class's name or None, got {type(unit).__name__} {unit!r}")
+        lo, hi, fault = checked_range(cell, topology.pw)
+        if fault or lo < 0:
+            _fault(fault or FAULT_NEGATIVE, "cell")
         min_cost, flat = (float(lo), hi == lo) if lo < np.inf else (1.0, True)
         for a in (cell, e):
             a.setflags(write=False)
@@ -179,13 +203,28 @@ class CostField:
         False
         >>> f.with_cells(c, changed=np.array([6])).uniform
         False
+        >>> f.with_cells(c, changed=np.array([10**9]))
+        Traceback (most recent call last):
+        ...
+        wargrid.errors.ArgumentError: changed[0] = 1000000000 is no padded id of the board (0..11)
         """
         edge = None if self.edge.size == 0 else self.edge
         if changed is None:
             return CostField.from_padded(self.topology, cell, edge, unit=self.unit)
-        from ._kernels.costs import patched_range
+        from ._kernels.costs import ids_fault, patched_range
 
-        lo, flat = patched_range(cell, changed, self.min_cost, self.uniform)  # (uniform: flat cells, no edges)
+        cell = _padded_array(cell, "cell", self.cell.shape[0])
+        if type(changed) is not np.ndarray or changed.dtype != np.int64 or changed.ndim != 1:
+            a = np.asarray(changed)
+            if a.dtype.kind not in "iu" or a.ndim != 1:
+                raise ArgumentTypeError(f"changed must be a 1-D array of padded ids (integers), got {a.dtype} of shape {a.shape}")
+            changed = a.astype(np.int64)
+        lo, flat = patched_range(cell, changed, self.min_cost, self.uniform, self.topology.pw)  # (uniform: no edges)
+        if lo != lo:  # an id off the board, or a NaN or negative cost
+            fault, i = ids_fault(cell, changed, self.topology.pw)
+            p = int(changed[i])
+            _fault(fault, f"changed[{i}] = {p}" if fault in (FAULT_RANGE, FAULT_PADDING) else f"cell[{p}] (changed[{i}])",
+                   cell.shape[0])
         e = self.edge
         cell.setflags(write=False)
         return CostField(self.topology, cell, e, float(lo) if lo < np.inf else 1.0, bool(flat and e.size == 0), self.unit)
@@ -200,6 +239,32 @@ class CostField:
         """
         out: FloatArray = self.topology.unpad(self.cell).copy()
         return out
+
+
+def _padded_array(v: object, name: str, size: int, *, empty: bool = False) -> FloatArray:
+    """``v`` as a contiguous float64 array of ``size`` entries (or none, with ``empty``), or an error naming it."""
+    if type(v) is np.ndarray and v.dtype == np.float64 and v.shape == (size,) and v.flags.c_contiguous:
+        return v
+    a = np.asarray(v)
+    if a.dtype.kind not in "iuf":
+        raise ArgumentTypeError(f"{name} must be an array of numbers, got dtype {a.dtype}")
+    if a.shape != (size,) and not (empty and a.shape == (0,)):
+        raise ArgumentError(f"{name} must be a flat padded array of {size} entries (topology.pad), got shape {a.shape}")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def _fault(fault: int, what: str, size: int = 0) -> None:
+    """Raise the error for a fault ``checked_range`` or ``ids_fault`` found in ``what``."""
+    if fault == FAULT_NAN:
+        raise ArgumentError(f"{what} must not be NaN (inf: impassable)")
+    if fault == FAULT_NEGATIVE:
+        raise ArgumentError(f"{what} must be >= 0 (inf: impassable), got a negative cost")
+    if fault == FAULT_RANGE:
+        raise ArgumentError(f"{what} is no padded id of the board (0..{size - 1})")
+    if what == "cell":
+        raise ArgumentError("cell must be inf in the padding ring (padded x or y 0 or last: the kernels' blocked border), "
+                            "got a finite cost there; lay the costs out with topology.pad(costs, np.inf)")
+    raise ArgumentError(f"{what} is a padded id in the padding ring (padded x or y 0 or last), not a cell of the board")
 
 
 def check_cost_field(grid: Grid, costs: object) -> CostField:

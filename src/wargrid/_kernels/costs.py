@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..costs import FAULT_NAN, FAULT_NEGATIVE, FAULT_PADDING, FAULT_RANGE
 from ._jit import jit
 
 INF = np.inf
@@ -30,16 +31,29 @@ def finite_range(cell):
 
 
 @jit
-def patched_range(cell, ids, lo, flat):
+def patched_range(cell, ids, lo, flat, pw):
     """``(least, uniform)`` of the finite entries of ``cell`` after its entries ``ids`` changed, from the field
     before: ``lo`` its least cost, ``flat`` every finite entry equalled it (``False``: not known). Reads the
     changed entries and scans only until an entry still holds ``lo`` (usually at once) and, unless ``flat``,
-    until one holds another cost; the whole pass only when no entry holds ``lo`` any more.
+    until one holds another cost; the whole pass only when no entry holds ``lo`` any more. ``(nan, False)``
+    when an id is not a cell of the padded board ``pw`` wide or its entry is NaN or negative (``ids_fault`` says
+    which), before anything is read past the array.
 
-    >>> c = np.array([np.inf, 1.0, 2.0, 1.0])
-    >>> patched_range(c, np.array([2]), 1.0, True)
+    >>> c = np.full(15, np.inf); c[6:9] = [1.0, 2.0, 1.0]  # a 3 x 1 board, padded: 5 x 3
+    >>> patched_range(c, np.array([7]), 1.0, True, 5)
     (1.0, False)
+    >>> patched_range(c, np.array([15]), 1.0, True, 5)
+    (nan, False)
     """
+    n = cell.shape[0]
+    for i in range(ids.shape[0]):
+        p = ids[i]
+        if p < pw or p >= n - pw:
+            return np.nan, False
+        x = p % pw
+        v = cell[p]
+        if x == 0 or x == pw - 1 or v != v or v < 0:
+            return np.nan, False
     a = INF
     b = -INF
     for i in range(ids.shape[0]):
@@ -65,3 +79,74 @@ def patched_range(cell, ids, lo, flat):
         if v < INF and v != least:
             return least, False
     return least, True
+
+
+@jit
+def checked_range(cell, pw):
+    """``finite_range(cell)`` and a fault: ``FAULT_NAN`` when an entry is NaN, ``FAULT_PADDING`` when the padding
+    ring of the padded board ``pw`` wide (``cell.shape[0]`` a multiple of it) holds an entry other than ``inf``.
+
+    One pass as ``finite_range``, then the ring.
+
+    >>> one = np.full(9, np.inf); one[4] = 2.0  # a board of one cell, padded: 3 x 3
+    >>> checked_range(one, 3)
+    (2.0, 2.0, 0)
+    >>> one[5] = 1.0; checked_range(one, 3)[2] == FAULT_PADDING
+    True
+    """
+    lo = INF
+    hi = -INF
+    nan = False
+    n = cell.shape[0]
+    for i in range(n):
+        v = cell[i]
+        nan |= v != v  # (no branch: a branch here made the pass three times slower)
+        if v < INF:
+            lo = min(lo, v)
+            hi = max(hi, v)
+    if nan:
+        return lo, hi, FAULT_NAN
+    for i in range(pw):
+        if cell[i] < INF or cell[n - pw + i] < INF:
+            return lo, hi, FAULT_PADDING
+    for r in range(n // pw):
+        if cell[r * pw] < INF or cell[r * pw + pw - 1] < INF:
+            return lo, hi, FAULT_PADDING
+    return lo, hi, 0
+
+
+@jit
+def ids_fault(cell, ids, pw):
+    """``(fault, i)``: the first of ``ids`` that is no padded id of a cell of the board (``FAULT_RANGE`` past the
+    array, ``FAULT_PADDING`` in the padding ring) or whose entry in ``cell`` is NaN or negative; ``(0, -1)``: none.
+
+    >>> ids_fault(np.full(9, np.inf), np.array([4, 9]), 3)
+    (3, 1)
+    """
+    n = cell.shape[0]
+    for i in range(ids.shape[0]):
+        p = ids[i]
+        if p < 0 or p >= n:
+            return FAULT_RANGE, i
+        x = p % pw
+        if x == 0 or x == pw - 1 or p < pw or p >= n - pw:
+            return FAULT_PADDING, i
+        v = cell[p]
+        if v != v:
+            return FAULT_NAN, i
+        if v < 0:
+            return FAULT_NEGATIVE, i
+    return 0, -1
+
+
+@jit
+def any_bad_cost(a):
+    """Whether ``a`` holds a NaN or a negative entry (one pass, no branch).
+
+    >>> any_bad_cost(np.array([0.0, np.inf])), any_bad_cost(np.array([1.0, -0.5]))
+    (False, True)
+    """
+    bad = False
+    for i in range(a.shape[0]):
+        bad |= not a[i] >= 0.0
+    return bad

@@ -1,0 +1,68 @@
+"""CostField built by hand from padded arrays: checked, so no kernel reads past an array."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wargrid import CostField, HexGrid, SquareGrid
+from wargrid.errors import ArgumentError, ArgumentTypeError
+from wargrid.movement import distance_field
+
+GRID = SquareGrid(5, 4)
+T = GRID.topology
+
+
+def _inner(value: float) -> np.ndarray:
+    return T.pad(np.full(GRID.shape, value), np.inf)
+
+
+@pytest.mark.parametrize("cell, edge, error, match", [
+    # a finite padding ring walked the kernels off the array (segmentation fault in distance_field)
+    (np.ones(T.padded_size), None, ArgumentError, "cell must be inf in the padding ring"),
+    (_inner(np.nan), None, ArgumentError, "cell must not be NaN"),
+    (_inner(-1.0), None, ArgumentError, "cell must be >= 0"),  # gave paths of negative cost
+    (np.ones(3), None, ArgumentError, "cell must be a flat padded array of 42 entries"),
+    (np.array(["a"] * T.padded_size), None, ArgumentTypeError, "cell must be an array of numbers"),
+    (_inner(1.0), np.ones(5), ArgumentError, "edge must be a flat padded array of 168 entries"),
+    (_inner(1.0), np.full(T.padded_size * T.ndir, -1.0), ArgumentError, "edge must be >= 0 and not NaN"),
+])
+def test_from_padded_checks_its_arrays(cell, edge, error, match):
+    with pytest.raises(error, match=match):
+        CostField.from_padded(T, cell, edge)
+
+
+def test_from_padded_takes_any_numeric_layout_and_names_a_wrong_topology():
+    f = CostField.from_padded(T, _inner(2.0).astype(np.float32))
+    assert f.min_cost == 2.0 and f.uniform and distance_field(GRID, f, [(0, 0)])[3, 4] == 14.0
+    with pytest.raises(ArgumentTypeError, match="topology must be a wargrid Topology"):
+        CostField.from_padded(GRID, _inner(1.0))
+    with pytest.raises(ArgumentTypeError, match="unit must be a movement class's name"):
+        CostField.from_padded(T, _inner(1.0), unit=3)
+
+
+@pytest.mark.parametrize("changed, value, error, match", [
+    (np.array([10**9]), 1.0, ArgumentError, r"changed\[0\] = 1000000000 is no padded id of the board \(0..41\)"),  # segfault
+    (np.array([8, -3]), 1.0, ArgumentError, r"changed\[1\] = -3 is no padded id"),
+    (np.array([0]), 1.0, ArgumentError, r"changed\[0\] = 0 is a padded id in the padding ring"),
+    (np.array([8]), np.nan, ArgumentError, r"cell\[8\] \(changed\[0\]\) must not be NaN"),
+    (np.array([8]), -2.0, ArgumentError, r"cell\[8\] \(changed\[0\]\) must be >= 0"),
+    (np.array([8.0]), 1.0, ArgumentTypeError, "changed must be a 1-D array of padded ids"),  # numba's TypingError
+])
+def test_with_cells_checks_the_changed_ids(changed, value, error, match):
+    f = CostField.from_arrays(GRID, np.ones(GRID.shape))
+    c = f.cell.copy()
+    c[8] = value
+    with pytest.raises(error, match=match):
+        f.with_cells(c, changed=changed)
+
+
+def test_with_cells_of_a_good_edit_is_unchanged():
+    g = HexGrid(4, 3)
+    f = CostField.from_arrays(g, np.ones(g.shape))
+    c = f.cell.copy()
+    p = g.topology.padded_id(2, 1)
+    c[p] = 3.0
+    assert f.with_cells(c, changed=np.array([p])).min_cost == 1.0 and not f.with_cells(c, changed=[p]).uniform
+    with pytest.raises(ArgumentError, match="cell must be a flat padded array"):
+        f.with_cells(c[:-1], changed=np.array([p]))
