@@ -243,3 +243,15 @@ def test_moves_count_a_diagonal_as_one():
     costs[0:4, 3] = np.inf
     p = classic_path(SquareGrid(7, 5, diagonal=True), costs, (1, 1), (5, 1))
     assert p.moves == 8 == len(p.cells) - 1 and p.length == pytest.approx(6 + 2 * 2 ** 0.5)  # 6 straight, 2 diagonal
+
+
+def test_limits_past_int64_mean_no_limit():
+    # max_steps=10**20 raised numba's 'int too big to convert'
+    import numpy as np
+
+    from wargrid import SquareGrid
+    from wargrid.rts import classic_path
+
+    p = classic_path(SquareGrid(6, 4), np.ones((4, 6)), (0, 0), (5, 3), max_steps=10**20, follow_limit=10**20,
+                     retries=10**20)
+    assert p.outcome == "arrived" and p.cells[-1] == (5, 3)

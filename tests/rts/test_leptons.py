@@ -80,3 +80,20 @@ def test_bad_input(call, err, words):
     with pytest.raises(err) as e:
         call()
     assert words in str(e.value)
+
+
+def test_vectorised_leptons_refuse_values_whose_arithmetic_leaves_int64():
+    # cells_to_leptons([[2**62, 1]]) gave [[128, 384]] and octagonal_distances a negative distance, silently
+    import numpy as np
+    import pytest
+
+    from wargrid.errors import ArgumentError
+    from wargrid.rts import cells_to_leptons, octagonal_distances
+
+    with pytest.raises(ArgumentError, match=r"cells must lie within \+-18014398509481984"):
+        cells_to_leptons(np.array([[2**62, 1]]))
+    with pytest.raises(ArgumentError, match="cells must lie within"):
+        cells_to_leptons(np.array([[2**64 - 1, 1]], dtype=np.uint64))
+    with pytest.raises(ArgumentError, match=r"a must lie within \+-2305843009213693952"):
+        octagonal_distances(np.array([[2**62, 0]]), np.array([[-(2**62), 0]]))
+    assert octagonal_distances(np.array([[2**61, 0]]), np.array([[-(2**61), 0]])).tolist() == [2**62]

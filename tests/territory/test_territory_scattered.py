@@ -292,3 +292,13 @@ def test_check_feasibility_takes_a_grid_and_names_anything_else():
     assert check_feasibility(HexGrid(10, 10), 2, mode="scattered", max_chunk=4).min_chunk == 10
     with pytest.raises(ArgumentTypeError, match="graph must be a land graph .* got list"):
         check_feasibility([[1]], 2)
+
+
+def test_chunk_sizes_checks_the_owners_and_the_graph():
+    g = land_graph(SquareGrid(6, 4), np.ones((4, 6), bool))
+    with pytest.raises(ArgumentError, match=r"owner must hold one player a node of the graph \(24\), got shape \(3,\)"):
+        chunk_sizes(g, np.zeros(3, int))  # was read past its end
+    with pytest.raises(ArgumentTypeError, match="owner must be an integer array"):
+        chunk_sizes(g, np.zeros(24))
+    with pytest.raises(ArgumentTypeError, match="graph must be a land graph"):
+        chunk_sizes(SquareGrid(6, 4), np.zeros(24, int))

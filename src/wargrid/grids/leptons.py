@@ -135,13 +135,17 @@ def octagonal_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(dx, dy) + min(dx, dy) // 2
 
 
-def _int_points(a: Any, name: str) -> np.ndarray:
+def _int_points(a: Any, name: str, bound: int = 1 << 61) -> np.ndarray:
     arr = np.asarray(a)
     if arr.dtype.kind not in "iu":
         raise ArgumentTypeError(f"{name} must be an integer array of lepton positions, got dtype {arr.dtype}")
     if arr.ndim == 0 or arr.shape[-1] != 2:
         raise ArgumentError(f"{name} must have shape (..., 2) holding (x, y) leptons, got {arr.shape}")
-    return arr.astype(np.int64)
+    out = arr.astype(np.int64)
+    if out.size and (arr.dtype == np.uint64 and int(arr.max()) >= 1 << 63 or int(np.abs(out).max()) > bound):
+        raise ArgumentError(f"{name} must lie within +-{bound} (int64 arithmetic: numpy wrapped past it silently), "
+                            f"got {int(arr.max()) if int(arr.max()) > bound else int(arr.min())}")
+    return out
 
 
 def octagonal_distances(a: np.ndarray, b: np.ndarray) -> NDArray[np.integer[Any]]:
@@ -168,7 +172,7 @@ def cells_to_leptons(cells: np.ndarray, *, leptons: int = LEPTONS_PER_CELL) -> n
     [[128, 128], [640, 384]]
     """
     n = check_lepton_scale(leptons)
-    c = _int_points(cells, "cells")
+    c = _int_points(cells, "cells", (1 << 62) // n)
     return c * n + n // 2
 
 

@@ -209,18 +209,20 @@ def classic_options(
         steps = check_int(max_steps, "max_steps")
         if steps < 0:
             raise ArgumentError(f"max_steps must be >= 0 or None, got {steps}")
+        steps = min(steps, np.iinfo(np.int64).max)  # past any board's path (10**20 raised numba's OverflowError)
     if follow_limit is None:
         limit = 8 * (grid.width + grid.height)
     else:
         limit = check_int(follow_limit, "follow_limit")
         if limit < 1:
             raise ArgumentError(f"follow_limit must be >= 1 or None, got {limit}")
+        limit = min(limit, np.iinfo(np.int64).max)
     if not isinstance(optimise, (bool, np.bool_)):
         raise ArgumentTypeError(f"optimise must be True or False, got {optimise!r}")
     tries = check_int(retries, "retries")
     if tries < 0:
         raise ArgumentError(f"retries must be >= 0, got {tries}")
-    return s, g, steps, limit, bool(optimise), tries
+    return s, g, steps, limit, bool(optimise), min(tries, np.iinfo(np.int64).max)
 
 
 def classic_search(

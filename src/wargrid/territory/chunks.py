@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import HexLikeGrid
 from .._kernels.bundles import REPAIR_FEWEST, REPAIR_LAST, REPAIR_STALLED
 from ._graph import Deadline, LandGraph, PartitionError, balance_slack
@@ -232,6 +232,13 @@ def chunk_sizes(graph: LandGraph, owner: np.ndarray) -> NDArray[np.int64]:
     """
     from .._kernels.territory.graph import label_chunks
 
-    labels, sizes = label_chunks(graph.nbr, np.asarray(owner, dtype=np.int64))
+    if not isinstance(graph, LandGraph):
+        raise ArgumentTypeError(f"graph must be a land graph (land_graph), got {type(graph).__name__}")
+    own = np.asarray(owner)
+    if own.shape != (graph.n,):  # a shorter array was read past its end
+        raise ArgumentError(f"owner must hold one player a node of the graph ({graph.n}), got shape {own.shape}")
+    if own.dtype.kind not in "iu":
+        raise ArgumentTypeError(f"owner must be an integer array of players, got dtype {own.dtype}")
+    labels, sizes = label_chunks(graph.nbr, own.astype(np.int64, copy=False))
     per_cell: NDArray[np.int64] = sizes[labels]
     return per_cell

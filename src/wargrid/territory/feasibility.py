@@ -126,7 +126,7 @@ def two_colouring(graph: LandGraph) -> NDArray[np.int64] | None:
 
 
 def check_feasibility(
-    graph: LandGraph,
+    graph: LandGraph | Grid,
     players: int,
     *,
     mode: str = "compact",
