@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from wargrid import Map, MapFileError, SquareGrid, load_movingai, load_movingai_scenarios, save_movingai, save_movingai_scenarios
+from wargrid.errors import ArgumentError
 from wargrid.io.movingai import MAX_MOVINGAI_CELLS, MOVINGAI_TERRAINS, Scenario
 from wargrid.movement import shortest_path
 
@@ -156,3 +157,16 @@ def test_agents_sharing_a_start_or_a_goal_are_named_with_their_lines(tmp_path, t
     with pytest.raises(MapFileError, match=rf"a\.scen:5: agent 2's {end.replace('(', '[(]').replace(')', '[)]')} is "
                                            rf"agent {first - 2}'s .* too \(line {first}\)"):
         load_movingai_agents(p, agents=3)
+
+
+@pytest.mark.parametrize("scenario, match", [
+    (Scenario(0, "a.map", 4, 4, (0, 0), (1, 1), math.nan), "optimal length must be a number"),  # 'nan' was written
+    (Scenario(0, "a.map", -1, 4, (0, 0), (1, 1), 1.0), "width must be an integer"),
+    (Scenario(0, "a.map", 4, 4, (9, 0), (1, 1), 1.0), r"start \(9, 0\) is outside the 4 x 4 map"),
+    (Scenario(0, "a\nb.map", 4, 4, (0, 0), (1, 1), 1.0), "map must be a file name on one line"),
+])
+def test_save_scenarios_refuses_what_would_not_read_back(tmp_path, scenario, match):
+    good = Scenario(0, "a.map", 4, 4, (0, 0), (1, 1), 1.0)
+    with pytest.raises(ArgumentError, match=rf"scenarios\[1\] cannot be written so that it reads back: {match}"):
+        save_movingai_scenarios([good, scenario], tmp_path / "a.scen")
+    assert not (tmp_path / "a.scen").exists()

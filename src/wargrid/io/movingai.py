@@ -404,8 +404,14 @@ def save_movingai_scenarios(scenarios: Iterable[Scenario], path: os.PathLike[str
     for i, s in enumerate(check_iterable(scenarios, "scenarios", "a list of Scenario objects")):
         if not isinstance(s, Scenario):
             raise ArgumentTypeError(f"scenarios[{i}] must be a Scenario, got {type(s).__name__}")
-        lines.append(
-            f"{s.bucket}\t{s.map}\t{s.width}\t{s.height}\t{s.start[0]}\t{s.start[1]}\t"
-            f"{s.goal[0]}\t{s.goal[1]}\t{s.optimal:.8f}"
-        )
+        try:
+            line = (f"{s.bucket}\t{s.map}\t{s.width}\t{s.height}\t{s.start[0]}\t{s.start[1]}\t"
+                    f"{s.goal[0]}\t{s.goal[1]}\t{s.optimal:.8f}")
+            if not isinstance(s.map, str) or "\n" in s.map or "\r" in s.map:
+                raise MapFileError(f"map must be a file name on one line, got {s.map!r}", None)
+            _scenario(os.fspath(path), len(lines) + 1, line)  # as the reader takes it: no file it would refuse
+        except (MapFileError, TypeError, ValueError, IndexError) as exc:
+            reason = exc.reason if isinstance(exc, MapFileError) else str(exc)
+            raise ArgumentError(f"scenarios[{i}] cannot be written so that it reads back: {reason}") from None
+        lines.append(line)
     atomic_write(path, "\n".join(lines) + "\n")
