@@ -511,3 +511,17 @@ def test_lattice_offsets_and_ground_heights_check_their_numbers():
     b = prepare(W.SquareGrid(3, 1), np.array([[False, True, False]]), np.array([[1.0, 1.0, 2.0]]))
     with pytest.raises(TypeError, match="cover_height"):
         ground_heights(b, cover_height="x")
+
+
+@pytest.mark.parametrize("call", [
+    lambda p: W.load_map(p), lambda p: W.save_map(SQ, p), lambda p: W.load_tiled(p), lambda p: W.save_tiled(SQ, p),
+    lambda p: W.load_movingai(p), lambda p: W.save_movingai(SQ, p), lambda p: W.load_movingai_scenarios(p),
+    lambda p: W.save_movingai_scenarios([], p), lambda p: W.io.load_movingai_agents(p, agents=1),
+    lambda p: W.load_wesnoth(p), lambda p: W.save_wesnoth(HEX, p), lambda p: W.load_openra(p),
+], ids=["load_map", "save_map", "load_tiled", "save_tiled", "load_movingai", "save_movingai", "load_scenarios",
+        "save_scenarios", "load_agents", "load_wesnoth", "save_wesnoth", "load_openra"])
+@pytest.mark.parametrize("path", [None, 3, ["a.json"]], ids=["None", "int", "list"])
+def test_readers_and_writers_name_a_path_that_is_no_file_name(call, path):
+    # os.fspath's 'expected str, bytes or os.PathLike object, not NoneType' named no argument
+    with pytest.raises(W.ArgumentTypeError, match="path must be a file name"):
+        call(path)

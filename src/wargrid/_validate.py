@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Iterable
 from typing import Any, Sequence
 
@@ -15,7 +16,7 @@ from numpy.typing import NDArray
 from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed", "check_bool_layer",
-           "check_iterable"]
+           "check_iterable", "check_path"]
 
 
 def check_int(v: Any, name: str, *, hint: str = "") -> int:
@@ -111,3 +112,14 @@ def check_iterable(v: Any, name: str, what: str) -> Iterable[Any]:
     if isinstance(v, (str, bytes)) or not isinstance(v, Iterable):
         raise ArgumentTypeError(f"{name} must be {what}, got {type(v).__name__} {v!r}")
     return v
+
+
+def check_path(v: Any, name: str = "path") -> None:
+    """``v`` must name a file: a ``str`` or a path-like object (``pathlib.Path``).
+
+    >>> check_path(None)
+    Traceback (most recent call last):
+    wargrid.errors.ArgumentTypeError: path must be a file name (a str or a pathlib.Path), got NoneType None
+    """
+    if not isinstance(v, (str, os.PathLike)):
+        raise ArgumentTypeError(f"{name} must be a file name (a str or a pathlib.Path), got {type(v).__name__} {v!r}")

@@ -92,7 +92,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validate import check_positive_int
+from .._validate import check_positive_int, check_path
 from ..errors import ArgumentError, ArgumentTypeError
 from ..grids.boards import SquareGrid
 from ..map import Map, Marker
@@ -772,6 +772,7 @@ def load_openra(
     >>> m.cost_field(unit="wheeled").cells().tolist()
     [[0.8, 1.0], [2.0, 1.0]]
     """
+    check_path(path)
     max_cells = check_positive_int(max_cells, "max_cells")
     if tilesets is None:
         extra: list[Path] = []
