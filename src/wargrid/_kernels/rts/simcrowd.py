@@ -52,7 +52,10 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   have waited as long, as the planner's agents do (the band decided every
   ``AGE`` ticks, as the whole part changes: decided every tick, a unit at its
   edge went in and out of it as the largest unit stepped to and fro, and two
-  units pushed each other back through a door in turn); a unit whose
+  units pushed each other back through a door in turn); then, among
+  those, a unit that stepped nearer its goal since its last choice goes
+  first (``_critical_band``: the stream through a door or a corridor keeps
+  flowing, where the fraction let two streams take it in turn); a unit whose
   choice holds a standing member lends it its priority (that one chooses
   next, and may not take the lender's cell), and one left with no candidate
   makes its lender try its next one;
@@ -71,12 +74,12 @@ entry ladder, asking aside, trading places, attacking, waiting, replanning).
 A unit pushed off its route goes on by the table; left standing off its
 route, it is planned anew (``decide``).
 
-The bundle ``cz`` is ``(lz, nbr, gnode, node, urow, prio, band, occ_now,
+The bundle ``cz`` is ``(lz, nbr, gnode, node, urow, prio, band, last, occ_now,
 occ_next, detour)``: the lazy tables; ``nbr[cls, p, d]`` the padded cell one step from
 ``p`` for movement class ``cls`` (-1: none), ``gnode`` the same graph over the
 tables' nodes and ``node[p]`` cell ``p``'s node; ``urow[u]`` unit ``u``'s
 table row (-1: none); ``prio[u]`` its priority; ``band[u]`` its place in the
-band (``_critical_band``); two scratch arrays of one
+band and ``last[u]`` its steps to go when it last chose (``_critical_band``; -1: none); two scratch arrays of one
 entry a padded cell, -1 everywhere (left so); ``detour``, the searched
 answers' lower bounds and answers summed (``WIDE_BUDGET``).
 """
@@ -392,12 +395,20 @@ def _candidates(ui, u, p, r, dp, act, budget, lz, g, gn, node, mem, occ_now, occ
 
 
 @helper
-def _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey, update):
+def _critical_band(mem, roots, nroots, dist0, shared, prio, band, last, rkey, update):
     """The roots that set the crowd's makespan go first among those that have waited as long (``CRITICAL``):
     rewrites ``rkey`` of the roots on their way (not of a group sent to one cell) as the whole part of their
     priority plus half its fraction, plus a half for one in the band; ``band[u]``: whether unit ``u`` was in the
     band at its last update (bit 0) and how many times it left it (the rest). The band is decided again only when
-    ``update`` (every ``AGE`` ticks); between, each root keeps its place in it or out of it."""
+    ``update`` (every ``AGE`` ticks); between, each root keeps its place in it or out of it.
+
+    Then, among the roots as high (the whole part and the band equal), one that stepped nearer its goal since it
+    last chose (``last[u]``, its steps to go then, is more than now) goes first, before the fraction: the key is
+    the whole part plus a half for the band, a quarter for a step onward and a quarter of the fraction. At a
+    one-cell door crossed both ways the fraction (the distance when a unit joined) let the two streams take the
+    door in turn, each unit pushing the other back a step (room-32-32-4 with 50 random pairs, seed 2: 59 ticks,
+    the planner 44-47; 48 with this rule); a unit that got through keeps its way and the stream behind it flows,
+    as a stream keeps a corridor in the planner's plans (docs/design/kernels.md, 2026-12-03)."""
     top = np.int64(-1)
     for j in range(nroots):
         i = roots[j]
@@ -424,14 +435,17 @@ def _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey, update):
             band[u] = min(b, 127)
         pu = prio[u]
         frac = pu - np.floor(pu)
-        rkey[j] = -(np.floor((pu - frac) / AGE) + (frac + (1.0 if crit else 0.0)) * 0.5)
+        onward = last[u] < 0 or dist0[i] < last[u]
+        last[u] = dist0[i]
+        rkey[j] = -(np.floor((pu - frac) / AGE) + (1.0 if crit else 0.0) * 0.5 + (1.0 if onward else 0.0) * 0.25
+                    + frac * 0.25)
 
 
 @jit
 def crowd_pass(units, order, clock, topo, occ, out, cz):
     """Move the standing vehicles that are in each other's way, as one (see the module); returns how many moved."""
     ui, uf, pool, tcost, revealed = units
-    lz, nbr, gnode, node, urow, prio, band, occ_now, occ_next, detour = cz
+    lz, nbr, gnode, node, urow, prio, band, last, occ_now, occ_next, detour = cz
     rng = out[4]
     tick = clock[0]
     width, pw = topo[7], topo[8]
@@ -575,9 +589,10 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         elif ui[u, STATE] == ARRIVED:
             prio[u] = 0.0
             band[u] = 0
+            last[u] = -1
     # the band that sets the makespan (4-connected boards), before the front rule: it asks who outranks whom
     if ndir == 4:
-        _critical_band(mem, roots, nroots, dist0, shared, prio, band, rkey, tick % AGE == 0)
+        _critical_band(mem, roots, nroots, dist0, shared, prio, band, last, rkey, tick % AGE == 0)
     rootof = np.full(m, -1, dtype=np.int64)
     for j in range(nroots):
         rootof[roots[j]] = j
