@@ -116,3 +116,13 @@ def test_fog_shows_what_a_team_knows():
     svg = fog._repr_svg_()
     assert svg is not None and "<svg" in svg
     assert "<svg" in m.picture(fog).svg
+
+
+def test_picture_names_a_board_that_is_none():
+    import pytest
+
+    from wargrid.errors import ArgumentTypeError
+    from wargrid.render import picture
+
+    with pytest.raises(ArgumentTypeError, match="board must be a wargrid Map or Grid, got NoneType"):
+        picture(None)

@@ -219,7 +219,9 @@ register_renderer(_Renderer())
 
 def picture(board: Grid | Board, *results: Any, cell_size: float | None = None) -> Picture:
     """A ``Picture`` of ``board`` with every result of ``results`` drawn on it (ranges and fields under paths)."""
-    grid = board if isinstance(board, Grid) else board.grid
+    grid = board if isinstance(board, Grid) else getattr(board, "grid", None)
+    if not isinstance(grid, Grid):  # (None raised "'NoneType' object has no attribute 'grid'")
+        raise ArgumentTypeError(f"board must be a wargrid Map or Grid, got {type(board).__name__}")
     layers = [o for r in results for o in overlays_for(r, grid)]
     layers.sort(key=lambda o: isinstance(o, (Polyline, Markers)))  # lines and markers on top
     return Picture(render_svg(board, overlays=layers, cell_size=cell_size), tuple(layers), board)
