@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from wargrid import HexGrid, hexagon_board
 from wargrid.grids import HexBoard
 from wargrid.grids.hexes import Hex, hex_to_offset
+from wargrid.errors import ArgumentError
 
 KINDS = [("flat", "odd-q"), ("flat", "even-q"), ("pointy", "odd-r"), ("pointy", "even-r")]
 
@@ -97,3 +98,11 @@ def test_bad_input():
     with pytest.raises(ValueError, match="len\\(hexes\\)"):
         HexGrid.from_hexes([(0, 0), (1 << 20, 0), (0, 1 << 20)])
     assert np.int64(3) is not None and HexGrid.from_hexes([(np.int64(3), np.int32(-3))]).origin == Hex(3, -3)
+
+
+def test_hexes_far_from_the_origin_make_a_board_and_a_span_past_any_board_is_named():
+    # 10**20 raised "Python int too large to convert to C long"
+    far = HexGrid.from_hexes([(10**20, 5), (10**20 + 1, 5), (10**20, 6)])
+    assert far.grid.shape == (2, 2) and far.cells[(10**20 + 1, 5)] == (1, 0) and far.origin == Hex(10**20, 5)
+    with pytest.raises(ArgumentError, match="hexes span 100000000000000000001 hexes along q or r"):
+        HexGrid.from_hexes([(0, 0), (10**20, 0)])

@@ -1186,7 +1186,11 @@ def _from_hexes(hexes: object, orientation: str, offset: str | None) -> HexBoard
     if not qr:
         raise ArgumentError("hexes must hold at least one hex")
     kind = HexGrid(1, 1, orientation=orientation, offset=offset).offset
-    a = np.array(qr, dtype=np.int64)
+    q0, r0 = min(c[0] for c in qr), min(c[1] for c in qr)
+    span = max(max(c[0] for c in qr) - q0, max(c[1] for c in qr) - r0)
+    if span >= 1 << 32:  # no board is that wide (and 10**20 raised "Python int too large to convert to C long")
+        raise ArgumentError(f"hexes span {span + 1} hexes along q or r: past any board's size")
+    a = np.array([(x - q0, y - r0) for x, y in qr], dtype=np.int64)  # (a translation in hex space, undone below)
     q, r = a[:, 0], a[:, 1]
     # translate in hex space so that the offset coordinates start at 0: first along the parity
     # axis (the parity follows), then along the other axis (a shift of whole rows or columns)
