@@ -374,6 +374,8 @@ def test_edits_prepared_ahead_answer_as_edits_that_make_their_copy_themselves():
     assert before == lazy.metric.weight.nbytes and lazy.metric.inp.shape[0] == 0  # the weights alone, no input rows
     held = 2 * ahead.metric.weight.nbytes + ahead.metric.inp.nbytes  # middles, copy, and the input rows made again
     held += ahead._down[1].nbytes  # the middles' legs counted
+    ln = ahead._lean  # the finite arcs (a symmetric class's serve both ways: counted once)
+    held += sum(int(a.nbytes) for a in {id(a): a for a in (*ln.fwd, *ln.bwd, ln.fwd_arc, ln.bwd_arc)}.values())
     assert ahead.metric.inp.shape[0] > 0 and ahead.bytes == before + held and lazy.bytes == before
     names = ["water", "plains", "forest", "mountains"]
     for _ in range(12):
@@ -754,3 +756,49 @@ def test_a_symmetric_class_pickles_and_its_path_costs_are_the_walks_own_sums():
     again.build_query_arcs()
     assert again._fast.bwd is again._fast.fwd and again.bytes < cp.bytes + 2 * cp.metric.weight.nbytes + 10 * cp.arcs
     _check(g, c, None, again, f)
+
+
+def _lean_holds(cp):
+    """Once edits are prepared, the finite arcs' lists (``_lean``, unless an edit made an arc finite that they lacked)
+    hold every arc direction finite in the metric, with its weight, and no other."""
+    ln, w, s = cp._lean, cp.metric.weight, cp.structure
+    if cp._down is None or ln is None:
+        return
+    for d, (first, _, wt), arc in ((0, ln.fwd, ln.fwd_arc), (w.shape[1] - 1, ln.bwd, ln.bwd_arc)):
+        assert np.array_equal(arc, np.flatnonzero(np.isfinite(w[:, d]) | np.isin(np.arange(w.shape[0]), arc)))
+        assert np.array_equal(wt, w[arc, d]) and np.array_equal(first, np.searchsorted(arc, s.up_first))
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(board=boards(max_side=7), data=st.data())
+def test_random_edits_with_queries_between_answer_as_dijkstra_over_the_finite_arcs(board, data):
+    # edits prepared ahead or by the first edit; cells closed, opened (an arc the finite arcs lacked: every arc
+    # answers until the query arcs are rebuilt), made cheaper or dearer, a query between edits or several edits
+    # before one; every answer Dijkstra's, the finite arcs' weights the metric's
+    g, cost, e = board
+    cp, cells, topo = customized(g, costs_of(g, cost, e)), list(g.cells()), g.topology
+    if data.draw(st.booleans()):
+        cp.prepare_edits()
+    for _ in range(data.draw(st.integers(1, 6))):
+        cost = cost.copy()
+        for c in data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3)):
+            cost[c[1], c[0]] = data.draw(st.sampled_from([1.0, 2.0, 0.5, 3.0, INF]))
+        f = costs_of(g, cost, e)
+        if data.draw(st.booleans()):
+            continue  # the next query syncs several edits at once
+        cp.sync(f)
+        _lean_holds(cp)
+        a = data.draw(st.sampled_from(cells))
+        if not math.isfinite(cost[a[1], a[0]]):
+            continue
+        want = dijkstra(g, cost, [a], e)
+        for b in data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=4)):
+            d = cp.distance(f, topo.padded_id(*a), topo.padded_id(*b))
+            p = cp.path(f, topo.padded_id(*a), topo.padded_id(*b))
+            w = 0.0 if a == b else want.get(b, INF)
+            assert _close(d, w) and (p is None if w == INF else _close(p.cost, w) and p.cells[-1] == b)
+        if data.draw(st.booleans()):
+            cp.build_query_arcs()  # (rebuilds the finite arcs when an edit made them lack one)
+            _lean_holds(cp)
+    _check(g, cost, e, cp, f)

@@ -3,25 +3,21 @@
 A **customizable contraction hierarchy** (CCH; Dibbelt, Strasser and Wagner): the expensive part depends on the
 board's shape only and is shared by every movement class (``Structure``, built by ``structure``):
 
-- a **nested-dissection order** of the cells: the board is cut in two by a straight line (rows or columns; the
-  diagonals on 4-direction boards), 40-60 % of the cells each side, the cut of fewest estimated lower triangles; the
-  cells of the smaller boundary (those with a neighbour on the other side) are ranked above both halves, and the
-  halves are cut again (``_kernels.movement.cch.nested_dissection``). Board coordinates make the cuts: no graph
-  partitioner is needed;
+- a **nested-dissection order** of the cells: straight cuts (rows or columns; diagonals on 4-direction boards), 40-60 %
+  of the cells each side, the cut of fewest estimated lower triangles, its smaller boundary ranked above both halves,
+  which are cut again (``_kernels.movement.cch.nested_dissection``: board coordinates, no graph partitioner);
 - the **chordal supergraph** of the board's steps under that order (every cell's upward neighbours, fill-in
   included) and its elimination tree;
 - the **lower triangles** ``w < u < x`` of every arc, read through each node's down lists.
 
-A class's costs are then a **metric** (``Metric``): the board steps' weights as the arcs' input, and every arc's
-weight both ways after **customization** (each lower triangle relaxed once, in increasing rank), with the middle
-node that gave it. An edit changes a few input weights; the **partial customization** recomputes only the arcs whose
-lower triangles changed, in increasing rank (``_kernels.movement.cch.update``), so the next answer is exact whether
-costs rose or fell.
+A class's costs are then a **metric** (``Metric``): the board steps' weights as the arcs' input, every arc's weight
+both ways after **customization** (each lower triangle relaxed once, in increasing rank) and the middle node that gave
+it. An edit's **partial customization** recomputes only the arcs whose lower triangles changed
+(``_kernels.movement.cch.update``), so the next answer is exact whether costs rose or fell.
 
-Queries are **elimination-tree searches**: both ends climb their chains of ancestors, relaxing upward arcs (pruned
-once a node's cost passes the best meeting so far); a path's arcs are found from the costs (with a class's query
-arcs, read from them: each cost keeps the depth of the node that set it) and unpacked through the middle nodes.
-Tables leave every target's chain in buckets and read them from every source's chain."""
+Queries are **elimination-tree searches**: both ends climb their chains of ancestors relaxing upward arcs (``_arcs``),
+pruned once a node's cost passes the best meeting so far; a path's arcs are found from the costs and unpacked through
+the middle nodes. Tables leave every target's chain in buckets and read them from every source's chain."""
 
 from __future__ import annotations
 
@@ -98,7 +94,7 @@ class Metric(NamedTuple):
 
 
 class QueryArcs(NamedTuple):
-    """The arcs a query relaxes: the perfect customization's (pruned), or every arc of the structure."""
+    """The arcs a query relaxes: the perfect customization's (pruned), every finite arc, or every arc."""
 
     fwd: tuple[Any, ...]
     """``(first, head, weight)`` of the upward search from the start."""
@@ -109,8 +105,7 @@ class QueryArcs(NamedTuple):
     bwd_arc: npt.NDArray[Any]
     """The structure's arc id of each backward query arc (empty: every arc)."""
     by_depth: bool
-    """The heads are depths in the elimination tree (the query arcs: a query's costs then fill a few kilobytes),
-    else ranks (every arc)."""
+    """The heads are depths in the elimination tree (a query's costs then fill a few kilobytes), else ranks."""
     walk: bool
     """A path's cost is the sum of its steps' input weights, read as it is unpacked; ``False`` where the search's
     cost is that sum already (a ``float32`` metric: every sum exact; no step weighs nothing: no loop to cut)."""
@@ -364,6 +359,7 @@ class CustomizedPaths:
         self.metric, self._exact = _metric(st, costs)
         self.customize_seconds = time.perf_counter() - t0
         self._fast: QueryArcs | None = None
+        self._lean: QueryArcs | None = None  # every finite arc, made with ``_down`` (``_arcs``)
         self._slow_seconds = 0.0
         self._lock = threading.Lock()
         self._pending_for: CostField | None = None
@@ -387,16 +383,22 @@ class CustomizedPaths:
         dead = np.ones(st.parent.shape[0], dtype=np.bool_)
         dead[st.tails[finite]] = False
         _halves(k.perfect, st, (w, keep, ties, dead), lowest=True)
-        fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
         q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0
-        ways = [fwd, bwd][:w.shape[1]]  # (a symmetric metric's serve both ways)
-        if h <= 1 << 16:  # heads as depths (2 bytes a query arc); keys: the weights' quanta times 2 ** 16 (exact)
-            ways = [(f, hd.astype(np.uint16), wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
-        self._fast = QueryArcs(ways[0], ways[-1], fa, ba if w.shape[1] == 2 else fa, True,
-                               not ties or w.dtype != np.float32, low, q / low if low else 1.0)
+        self._fast = self._arcs_of(w, keep, low, not ties or w.dtype != np.float32)
+        if self._down is not None and self._lean is None:  # (an edit made an arc finite that they lacked)
+            self._lean = self._arcs_of(self.metric.weight, np.full(w.shape[0], 3, dtype=np.uint8), 0.0, True)
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
+
+    def _arcs_of(self, w: npt.NDArray[Any], keep: npt.NDArray[np.uint8], low: float, walk: bool) -> QueryArcs:
+        """The arc directions of ``keep`` (bit 1 up, 2 down) finite in ``w`` as ``query``'s arcs, keys where ``low``."""
+        st, k, q = self.structure, _k(), self._exact[0]
+        fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
+        ways = [fwd, bwd][:w.shape[1]]  # (a symmetric metric's serve both ways)
+        if self._height <= 1 << 16:  # heads as depths (2 bytes an arc); keys: the weights' quanta times 2 ** 16 (exact)
+            ways = [(f, hd.astype(np.uint16), wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
+        return QueryArcs(ways[0], ways[-1], fa, ba if w.shape[1] == 2 else fa, True, walk, low, q / low if low else 1.0)
 
     def build_query_arcs(self) -> None:
         """Build the query arcs now (a perfect customization) and the middles paths unpack by, rather than when
@@ -416,8 +418,8 @@ class CustomizedPaths:
                 self._query_arcs()
 
     def prepare_edits(self) -> None:
-        """Make now what the first edit would make (the middles and their legs' counts, the weights in down-list order): a game that edits its board
-        calls it while loading, so no edit waits for it (hundreds of ms on 512²).
+        """Make now what the first edit would make (the middles and their legs' counts, the weights in down-list order,
+        the finite arcs): a game that edits its board calls it while loading, so no edit waits for it (0.5-2 s on 512²).
 
         >>> from wargrid import Map, HexGrid
         >>> Map(HexGrid(6, 5)).prepare(unit="foot").prepare_edits()
@@ -432,12 +434,13 @@ class CustomizedPaths:
             _k().down_copy(st.up_first, st.up_head, st.down_first, w, wd)
             cnt = np.zeros(w.shape[0], dtype=np.uint16 if np.diff(st.up_first).max(initial=0) < 1 << 15 else np.int32)
             self.metric, self._down = _with_middles(st, self.metric, self.costs, cnt), (wd, cnt)
+            self._lean = self._arcs_of(w, np.full(w.shape[0], 3, dtype=np.uint8), 0.0, True)  # every finite arc
         _down_tails(self.structure)
         return self._down
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for name in ("_lock", "_heap", "_fast", "_pending_for", "_pending", "_down", "_tree"):
+        for name in ("_lock", "_heap", "_fast", "_pending_for", "_pending", "_down", "_tree", "_lean"):
             del state[name]
         return state
 
@@ -448,19 +451,17 @@ class CustomizedPaths:
         self._tree = _climbs(self.structure)
         self._lock = threading.Lock()
         self._heap = np.empty(1024, dtype=np.int64)
-        self._down = None
-        self._fast = None
+        self._down = self._fast = self._lean = None
         self._slow_seconds = 0.0
         self._pending_for, self._pending = None, []
 
     @property
     def bytes(self) -> int:
         """Memory this class holds: its metric (the weights; the input weights and middles once a path or an edit
-        needed them), query arcs and (once edited) the weights in down-list order and the legs' counts (the shared ``structure.bytes`` and
-        the down lists' tails, shared once edited, not counted; nor the cost field, the class's input, which the
-        ``Map`` holds)."""
-        fast = self._fast
-        arcs = [] if fast is None else [*fast.fwd, *fast.bwd, fast.fwd_arc, fast.bwd_arc]
+        needed them), query arcs and (once edited) the weights in down-list order, the legs' counts and the finite arcs
+        (the shared ``structure.bytes`` and the down lists' tails, shared once edited, not counted; nor the cost field,
+        the class's input, which the ``Map`` holds)."""
+        arcs = [a for f in (self._fast, self._lean) if f is not None for a in (*f.fwd, *f.bwd, f.fwd_arc, f.bwd_arc)]
         down = [] if self._down is None else [*self._down]
         return sum(int(a.nbytes) for a in {id(a): a for a in [*self.metric, *arcs, *down]}.values())  # (both ways': once)
 
@@ -492,9 +493,10 @@ class CustomizedPaths:
                     self._exact, self._down = (0.0, 0.0, 0.0), None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), partial(np.zeros, dtype=np.uint8), keep=1)
                 (wd, cnt), mt = (None, None) if asym else self._edits_ready(), self.metric  # (middles first made there)
-                _, self._heap, _, top = (0, self._heap, 0, 0.0) if asym else k.update(
-                    arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, _down_tails(st),
-                    mt.inp, st.arc_slot, mt.weight, wd, mt.middle, cnt, self._heap, queued)
+                _, self._heap, _, top, whole = (0, self._heap, 0, 0.0, True) if asym else k.update(
+                    arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, _down_tails(st), mt.inp,
+                    st.arc_slot, mt.weight, wd, mt.middle, cnt, self._heap, queued, self._lean and self._lean[:4])
+                self._lean = self._lean if whole else None  # (not: an edit made an arc finite that they lacked)
                 if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
                     self.metric, self._exact = _metric(st, costs)  # no longer symmetric, or a weight may have rounded
                     self._down = None
@@ -524,9 +526,9 @@ class CustomizedPaths:
         return per_thread("cch_states", int(self.structure.parent.shape[0]), _Scratch, keep=1).chains(self._height)
 
     def _arcs(self) -> QueryArcs:
-        """``(fwd, bwd, fwd_arc, bwd_arc)`` for ``query``: the query arcs, or every arc (before queries have paid
-        for the query arcs, and after edits)."""
-        fast = self._fast
+        """The arcs ``query`` relaxes: the query arcs; after edits (and before queries have paid for the query
+        arcs) the finite arcs once edits are prepared (``_edits_ready``, kept by ``update``), else every arc."""
+        fast = self._fast or (self._lean if self._down is not None else None)
         if fast is not None:
             return fast
         st, w = self.structure, self.metric.weight
@@ -554,7 +556,7 @@ class CustomizedPaths:
         out = _k().query(*ends, None, None) if not paths else _k().path(
             *ends, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
             st.arc_slot, arcs.walk, st.cell_of, costs.topology.pw)
-        if not arcs.by_depth:
+        if arcs is not self._fast:
             self._slow(time.perf_counter() - t0)
         return out, arcs
 
@@ -599,7 +601,7 @@ class CustomizedPaths:
         t0 = time.perf_counter()
         out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
                                                   arcs.fwd, arcs.bwd, self._tree, arcs.by_depth, sc.cs, sc.df)
-        if not arcs.by_depth:
+        if arcs is not self._fast:
             self._slow(time.perf_counter() - t0)
         out *= arcs.unit
         if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sums (``_symmetric``; > 0: the ends' costs finite)

@@ -1,13 +1,10 @@
-"""CCH kernels, a class's metric: input weights, customization, partial customization, perfect customization.
+"""CCH kernels, a class's metric: input weights, customization, middles, perfect customization.
 
 A metric holds, per arc, ``w[a, 0]`` (tail -> head) and ``w[a, 1]`` (head -> tail) from the input weights ``inp``,
 and once a path or edit needs them the middle node of the lower triangle that gave each (``-1``: the board's own
 step); a symmetric metric (``movement.cch._symmetric``) holds one column, both ways' sum: the kernels read column
 ``c1 = w.shape[1] - 1`` for the way down and skip its relaxations where that is column 0. Customization relaxes every
-lower triangle ``w < u < x`` in increasing ``u``; a partial customization recomputes only the arcs whose lower
-triangles changed, in increasing arc id (which is increasing tail), so each arc is final before the arcs above it
-read it.
-"""
+lower triangle ``w < u < x`` in increasing ``u`` (the partial customization: ``update``)."""
 
 from __future__ import annotations
 

@@ -87,9 +87,8 @@ def _key(d, depth, low):
 def _search(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db):
     """Elimination-tree search from rank ``s`` to rank ``t``: ``(cost, meet, ls, lt)``, the meeting node as its
     depth (``-1``: unreachable) and the two chains' lengths (``cs`` / ``ct`` then hold them from each end up).
-
     ``fwd`` and ``bwd`` are ``(first, head, weight)``: every node's upward arcs and their weights one way, the heads
-    as ranks (every arc) or, with ``by_depth``, as depths in the elimination tree (a class's query arcs). Every head
+    as ranks (every arc) or, with ``by_depth``, as depths in the elimination tree (query arcs, finite arcs). Every head
     is an ancestor, so a search only ever touches its two chains: indexed by depth, its costs ``df`` / ``db`` fill a
     few kilobytes instead of spreading over node-sized arrays. ``cs``, ``ct``, ``df``, ``db``: scratch of the tree's
     height (``by_depth``) or of the node count. ``low``: the costs are keys (``_key``)."""
@@ -215,14 +214,11 @@ def _arc_of(e, arc):
 
 @jit
 def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, walk, node_cell, pw):
-    """The path from rank ``s`` of the last ``query`` (its ``nf`` / ``nb`` query arcs in ``pf`` / ``pb``):
-    ``(xy, cost, zero)``, its cells as ``(x, y)`` rows (of padded ids ``node_cell``, rows ``pw`` wide; the arcs
-    from the start up to the meeting node and down to the goal, each shortcut replaced by its two lower arcs
-    through its middle node), the sum of its steps' input weights ``inp`` (arc ``a``'s row ``slot[a]``) in path
-    order (what walking it costs, summed as a search sums) and whether a step weighs nothing (only then can a
-    cell come twice); ``walk`` false: neither, no input weight read (``0.0, False``). ``fa`` / ``ba``: the query arcs' arc ids (empty: the query ran over every arc, positions
-    are arc ids).
-
+    """The path from rank ``s`` of the last ``query`` (its ``nf`` / ``nb`` query arcs in ``pf`` / ``pb``, of arc ids
+    ``fa`` / ``ba``; empty: positions are arc ids): ``(xy, cost, zero)``, its cells as ``(x, y)`` rows (of padded ids
+    ``node_cell``, rows ``pw`` wide; each shortcut replaced by its two lower arcs through its middle node), the sum of
+    its steps' input weights ``inp`` (arc ``a``'s row ``slot[a]``) in path order (summed as a search sums) and whether
+    a step weighs nothing (only then can a cell come twice); ``walk`` false: ``0.0, False``, no input weight read.
     The arcs are replaced a level at a time, each level in passes of one kind of read (the arcs' middles, the
     middles' arc lists, the searches in them): a pass's cache misses overlap, where a depth-first walk reads each
     arc after the one above it. The arcs form a tree, read in order at the end."""

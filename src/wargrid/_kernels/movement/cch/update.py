@@ -1,11 +1,7 @@
-"""CCH kernels, edits: the steps an edit changes and the partial customization that keeps a metric exact.
-
-An edit changes a few input weights (``step_changes``); ``update`` then recomputes only the arcs one of whose
-lower triangles changed, in increasing arc id (increasing tail: each arc is final before the arcs above it read
-it), reading a copy of the weights in down-list order (``down_copy``, beside the shared ``tails[down_arc]``): an
-arc's lower triangles are a merge of two contiguous runs, the arcs ``(y, x)`` above a changed arc found walking
-forward along ``x``'s run.
-"""
+"""CCH kernels, edits: the input weights an edit changes (``step_changes``) and the partial customization that
+keeps a metric exact (``update``, over a copy of the weights in down-list order, ``down_copy``, beside the shared
+``tails[down_arc]``: an arc's lower triangles are a merge of two contiguous runs, the arcs ``(y, x)`` above a
+changed arc found walking forward along ``x``'s run)."""
 
 from __future__ import annotations
 
@@ -98,6 +94,17 @@ def _lower(a, d, s, v, l1, l2, w, ms):
     return 0
 
 
+@helper
+def _mirror(a, u, d, w, way, arc):
+    """Arc ``a``'s weight ``w[a, d]`` into its entry of the finite arcs' lists ``way = (first, head, wt)`` of arc ids
+    ``arc`` (``query_arcs``' form), found in tail ``u``'s; ``False``: it has none and is now finite."""
+    q = _first_from(a, way[0][u], way[0][u + 1], arc)
+    if q < way[0][u + 1] and arc[q] == a:
+        way[2][q] = w[a, d]
+        return True
+    return not w[a, d] < INF
+
+
 @jit
 def count_legs(up_first, up_head, tails, mid, cnt):
     """``cnt`` (zeros) as ``middles`` counts it, from middles made before: each arc direction with a middle ``v``
@@ -112,8 +119,7 @@ def count_legs(up_first, up_head, tails, mid, cnt):
 
 @jit
 def down_copy(up_first, up_head, down_first, w, wd):
-    """Fill ``wd`` with the weights ``w`` in down-list order (entry ``i``: arc ``down_arc[i]``'s): one pass over the
-    arcs, each node's run filled in increasing tail."""
+    """``wd`` filled with the weights ``w`` in down-list order (entry ``i``: arc ``down_arc[i]``'s), in one pass."""
     fill = down_first[:-1].copy()
     for v in range(up_first.shape[0] - 1):
         for a in range(up_first[v], up_first[v + 1]):
@@ -136,22 +142,19 @@ def _pushed(heap, n, v, spot):
 
 @jit
 def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dtail, inp, slot, w, wd, mid, cnt, heap,
-           queued):
-    """Partial customization: the arcs ``changed`` (board steps) get the input weights ``new_inp`` (``(2, k)``,
-    into their rows ``slot`` of ``inp``); every arc whose lower triangles changed is recomputed, in increasing
-    arc id, ``w`` and its down-order copy ``wd`` (``down_copy``) kept equal. Returns ``(arcs changed, heap, arcs
-    recomputed, the largest finite weight changed)``.
-
-    Where no input weight fell, an arc's weight changes only where its middle's triangle (or its input) rose:
-    ``cnt`` (``_set_mid``, kept) says how many arcs above a changed arc have it as a leg at their middle, and the
-    arcs above one of none are not looked at.
-
-    Where no input weight rose (cells opened or made cheaper), no arc is recomputed: a weight can only fall to
-    a changed triangle's sum, so each changed arc lowers the arcs above it at once (its queue mark holds the
-    directions that fell, ``2`` up and ``4`` down) and they pass it on in turn.
-
-    ``heap`` (int64, grown when short: the one returned) and ``queued`` (uint8 a arc, all zero; left zero) are scratch.
-    """
+           queued, lean):
+    """Partial customization: the arcs ``changed`` (board steps) get the input weights ``new_inp`` (``(2, k)``, into
+    their rows ``slot`` of ``inp``); every arc whose lower triangles changed is recomputed, in increasing arc id
+    (increasing tail: each arc is final before the arcs above it read it), ``w``, its down-order copy ``wd`` and the
+    finite arcs' weights ``lean`` (``QueryArcs``' first four fields as a plain tuple, 15 µs faster a call to type
+    than the named one; ``None``: none) kept equal. Returns ``(arcs changed, heap, arcs recomputed, the largest
+    finite weight changed, whether ``lean`` holds every finite arc)``. Where no input weight fell, an arc's weight
+    changes only where its middle's triangle (or its input) rose: ``cnt`` (``_set_mid``, kept) says how many arcs
+    above a changed arc have it as a leg at their middle, and the arcs above one of none are not looked at. Where no
+    input weight rose (cells opened or made cheaper), no arc is recomputed: a weight can only fall to a changed
+    triangle's sum, so each changed arc lowers the arcs above it at once (its queue mark holds the directions that
+    fell, ``2`` up and ``4`` down) and they pass it on in turn. Scratch: ``heap`` (int64, grown when short: the one
+    returned), ``queued`` (uint8 an arc, zero; left zero)."""
     c1 = w.shape[1] - 1  # (one column, symmetric: the way down is column 0, its bit 2)
     falls = rises = True
     for i in range(changed.shape[0]):
@@ -166,9 +169,9 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         if bits and not queued[a]:
             heap, nh = _pushed(heap, nh, a, spot)
         queued[a] |= bits
-    moved = 0
-    seen = 0
+    moved = seen = 0
     top = 0.0
+    whole = True
     while nh > 0:
         a = heap[0]
         nh = key_pop(nh, heap, None, spot, 1, 0)
@@ -188,6 +191,8 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         pa = _gallop(u, down_first[x], down_first[x + 1], dtail)  # a's entry in x's run
         wd[pa, 0] = nu
         wd[pa, c1] = nd
+        if lean is not None:
+            whole &= _mirror(a, u, 0, w, lean[0], lean[2]) & (c1 == 0 or _mirror(a, u, c1, w, lean[1], lean[3]))
         if rises and not falls and cnt[a] == 0:
             continue  # a is no leg of an arc above at its middle: a rise changes none of them
         # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u (they form a clique): the
@@ -243,7 +248,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
             if bits and not queued[b]:
                 heap, nh = _pushed(heap, nh, b, spot)
             queued[b] |= bits
-    return moved, heap, seen, top
+    return moved, heap, seen, top, whole
 
 
 @jit
