@@ -24,7 +24,7 @@ around them (``py``: ``Map.path``'s checks, the dispatcher, ``Path``); ``outside
 kernels (``step_changes``, ``update``, ``search``, ``unpack``). ``whole_cpu``: the whole edit's thread CPU time
 (every part runs on the calling thread).
 
-    PYTHONPATH=src python benchmarks/cch_edits.py --size 512 --seed 3 [--rivers] [--split]
+    PYTHONPATH=src python benchmarks/cch_edits.py --size 512 --seed 3 [--rivers] [--split] [--every-arc]
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def main() -> None:
     ap.add_argument("--edits", type=int, default=50)
     ap.add_argument("--worst", type=int, default=5, help="the slowest edits listed")
     ap.add_argument("--split", action="store_true", help="the finer parts (see the notes)")
+    ap.add_argument("--every-arc", action="store_true", help="the finite arcs dropped: the query after an edit over "
+                    "every arc, as before they were kept (docs/design/prepared.md, 2026-12-03)")
     args = ap.parse_args()
     m = wargrid.generate(args.size, args.size, kind="hex", seed=args.seed, **({} if args.rivers else {"rivers": 0}))
     queries = pick_queries(m, 20, seed=100 + args.rivers)
@@ -62,6 +64,8 @@ def main() -> None:
     for unit in list(m.terrains.classes)[1:]:
         m.prepare(unit=unit, progress=False)
     pp.prepare_edits()  # made ahead, untimed, as bench_weighted.py's edit rows do
+    if args.every_arc:
+        pp._lean = None  # (the queries then relax every arc until the query arcs are rebuilt)
     for a, b, _ in queries[:3]:
         m.path(a, b, unit="foot")
 
