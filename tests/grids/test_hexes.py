@@ -727,3 +727,23 @@ def test_hex_round_array_refuses_values_past_int64(q):
 def test_offset_arrays_refuse_uint64_past_int64():
     with pytest.raises(ArgumentError, match="cols must fit int64"):
         offset_to_axial_array(np.array([2**63], dtype=np.uint64), np.array([0], dtype=np.uint64), "odd-q")
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: axial_to_offset_array(np.array([1, 2]), np.array([0, 1, 2]), "odd-q"), r"q and r must have shapes that broadcast"),
+    (lambda: offset_to_axial_array(np.array([1, 2]), np.array([0, 1, 2]), "odd-q"), "cols and rows must have shapes"),
+    (lambda: hex_round_array(np.ones(2), np.ones(3)), "q and r must have shapes that broadcast"),
+    (lambda: Layout("flat", (1, 1)).pixel_to_hex_array(np.ones(2), np.ones(3)), "x and y must have shapes"),
+    (lambda: Layout("flat", (1, 1)).hex_to_pixel_array(np.ones(2), np.ones(3)), "q and r must have shapes"),
+])
+def test_array_forms_name_coordinates_that_do_not_broadcast(call, match):
+    # numpy's 'shape mismatch ... arg 0 with shape (2,) and arg 1 with shape (3,)'
+    with pytest.raises(ArgumentError, match=match):
+        call()
+
+
+def test_array_forms_name_coordinates_that_are_not_numbers():
+    from wargrid.errors import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError, match="x must be a number or an array of numbers, got dtype <U1"):
+        Layout("flat", (1, 1)).pixel_to_hex_array(np.array(["a"]), np.ones(1))  # "could not convert string to float"

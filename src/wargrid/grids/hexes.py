@@ -663,6 +663,22 @@ def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
     return arr.astype(np.int64, copy=False)
 
 
+def _real_array(a: ArrayLike, name: str) -> NDArray[np.float64]:
+    arr = np.asarray(a)
+    if arr.dtype.kind not in "iuf":  # a string raised numpy's "could not convert string to float"
+        raise ArgumentTypeError(f"{name} must be a number or an array of numbers, got dtype {arr.dtype}")
+    return arr.astype(np.float64, copy=False)
+
+
+def _broadcast(a: NDArray[Any], b: NDArray[Any], na: str, nb: str) -> tuple[NDArray[Any], NDArray[Any]]:
+    """``a`` and ``b`` broadcast together, or an error naming both (numpy's named 'arg 0' and 'arg 1')."""
+    try:
+        x, y = np.broadcast_arrays(a, b)
+    except ValueError:
+        raise ArgumentError(f"{na} and {nb} must have shapes that broadcast together, got {a.shape} and {b.shape}") from None
+    return x, y
+
+
 def offset_to_axial_array(cols: ArrayLike, rows: ArrayLike, offset: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Vectorised ``offset_to_hex``: integer arrays of columns and rows to ``(q, r)``.
 
@@ -685,7 +701,7 @@ def offset_to_axial_array(cols: ArrayLike, rows: ArrayLike, offset: str) -> tupl
     ([0, 1, 2, 3], [0, 0, -1, -1])
     """
     check_choice(offset, "offset", OFFSET_KINDS)
-    c, r = np.broadcast_arrays(_int_array(cols, "cols"), _int_array(rows, "rows"))
+    c, r = _broadcast(_int_array(cols, "cols"), _int_array(rows, "rows"), "cols", "rows")
     if offset == "odd-q":
         return c.copy(), r - (c - (c & 1)) // 2
     if offset == "even-q":
@@ -717,7 +733,7 @@ def axial_to_offset_array(q: ArrayLike, r: ArrayLike, offset: str) -> tuple[NDAr
     ([0, 1, 2, 3], [0, 0, 0, 0])
     """
     check_choice(offset, "offset", OFFSET_KINDS)
-    qq, rr = np.broadcast_arrays(_int_array(q, "q"), _int_array(r, "r"))
+    qq, rr = _broadcast(_int_array(q, "q"), _int_array(r, "r"), "q", "r")
     if offset == "odd-q":
         return qq.copy(), rr + (qq - (qq & 1)) // 2
     if offset == "even-q":
@@ -751,7 +767,7 @@ def hex_round_array(q: ArrayLike, r: ArrayLike) -> tuple[NDArray[np.int64], NDAr
     >>> q.tolist(), r.tolist()
     ([1, 0], [0, 1])
     """
-    fq, fr = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(r, dtype=np.float64))
+    fq, fr = _broadcast(_real_array(q, "q"), _real_array(r, "r"), "q", "r")
     if not (np.isfinite(fq).all() and np.isfinite(fr).all()):
         raise ArgumentError("q and r must be finite (no NaN or inf)")
     if fq.size and max(np.abs(fq).max(), np.abs(fr).max()) >= 2.0**62:  # the rounded q, r and s must fit int64
@@ -876,7 +892,7 @@ class Layout:
         >>> x.tolist()
         [0.0, 3.0]
         """
-        qq, rr = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(r, dtype=np.float64))
+        qq, rr = _broadcast(_real_array(q, "q"), _real_array(r, "r"), "q", "r")
         f = self._f
         x = (f[0] * qq + f[1] * rr) * self.size[0] + self.origin[0]
         y = (f[2] * qq + f[3] * rr) * self.size[1] + self.origin[1]
@@ -889,7 +905,7 @@ class Layout:
         >>> q.tolist(), r.tolist()
         ([0, 2], [0, 0])
         """
-        xx, yy = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+        xx, yy = _broadcast(_real_array(x, "x"), _real_array(y, "y"), "x", "y")
         b = self._b
         px = (xx - self.origin[0]) / self.size[0]
         py = (yy - self.origin[1]) / self.size[1]
