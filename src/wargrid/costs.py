@@ -34,13 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["CostField", "check_cost_field"]
 
-FAULT_NAN = 1
-FAULT_PADDING = 2
-FAULT_RANGE = 3
-FAULT_NEGATIVE = 4
-"""What the kernels ``checked_range`` and ``ids_fault`` (``wargrid._kernels.costs``) find wrong in a field's arrays
-(``0``: nothing); ``_fault`` words it."""
-
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -101,7 +94,7 @@ class CostField:
         ...
         wargrid.errors.ArgumentError: cell must be inf in the padding ring (padded x or y 0 or last: the kernels' blocked border), got a finite cost there; lay the costs out with topology.pad(costs, np.inf)
         """
-        from ._kernels.costs import any_bad_cost, checked_range
+        from ._kernels.costs import FAULT_NEGATIVE, any_bad_cost, checked_range
         from .grids.boards import Topology
 
         if not isinstance(topology, Topology):
@@ -211,7 +204,7 @@ class CostField:
         edge = None if self.edge.size == 0 else self.edge
         if changed is None:
             return CostField.from_padded(self.topology, cell, edge, unit=self.unit)
-        from ._kernels.costs import ids_fault, patched_range
+        from ._kernels.costs import FAULT_PADDING, FAULT_RANGE, ids_fault, patched_range
 
         cell = _padded_array(cell, "cell", self.cell.shape[0])
         if type(changed) is not np.ndarray or changed.dtype != np.int64 or changed.ndim != 1:
@@ -255,6 +248,7 @@ def _padded_array(v: object, name: str, size: int, *, empty: bool = False) -> Fl
 
 def _fault(fault: int, what: str, size: int = 0) -> None:
     """Raise the error for a fault ``checked_range`` or ``ids_fault`` found in ``what``."""
+    from ._kernels.costs import FAULT_NAN, FAULT_NEGATIVE, FAULT_RANGE
     if fault == FAULT_NAN:
         raise ArgumentError(f"{what} must not be NaN (inf: impassable)")
     if fault == FAULT_NEGATIVE:

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..costs import FAULT_NAN, FAULT_NEGATIVE, FAULT_PADDING, FAULT_RANGE
 from ._jit import jit
 
 INF = np.inf
+
+FAULT_NAN = 1
+FAULT_PADDING = 2
+FAULT_RANGE = 3
+FAULT_NEGATIVE = 4
+"""What ``checked_range`` and ``ids_fault`` find wrong in a field's arrays (``0``: nothing); ``wargrid.costs``
+words it."""
 
 
 @jit

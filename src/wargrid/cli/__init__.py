@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(verb, MemoryError("out of memory: ask for a smaller board, picture or batch"))
         return 1
     finally:
-        from ._common import MADE_FOLDERS, remove_made_folders
+        from ._folders import MADE_FOLDERS, remove_made_folders
 
         if code:  # a failed verb leaves no folder it made for its outputs (those it wrote nothing into)
             remove_made_folders()

@@ -16,6 +16,7 @@ from ..errors import ArgumentTypeError
 from ..generate import BOARD_KINDS
 from ..map import Map
 from . import CliError
+from ._folders import make_folder
 
 KINDS = BOARD_KINDS
 
@@ -354,32 +355,6 @@ def timed(note: StepNote, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs)
         return fn(*args, **kwargs)
     finally:
         note["compute"] = (note.get("compute") or 0.0) + time.perf_counter() - t0
-
-
-MADE_FOLDERS: list[Path] = []
-"""The folders this run created for its outputs, the outermost first: ``main`` removes them again (those still
-empty) when the verb fails, so a refused request leaves no folder behind."""
-
-
-def make_folder(folder: Path) -> None:
-    """Create ``folder`` and its missing parents, noting the ones created in ``MADE_FOLDERS``."""
-    missing = []
-    q = folder
-    while not q.exists() and q != q.parent:
-        missing.append(q)
-        q = q.parent
-    if missing:
-        os.makedirs(folder, exist_ok=True)
-        MADE_FOLDERS.extend(reversed(missing))
-
-
-def remove_made_folders() -> None:
-    """Remove the folders ``make_folder`` created, deepest first, where nothing was written into them."""
-    while MADE_FOLDERS:
-        try:
-            MADE_FOLDERS.pop().rmdir()
-        except OSError:
-            pass
 
 
 def out_path(path: str) -> Path:

@@ -24,7 +24,8 @@ from ..grids.boards import HexGrid
 from ..map import Map
 from ..movement.fields import MovementRange
 from . import CliError
-from ._common import Progress, StepNote, Subparsers, add_grid_options, grid_options, make_folder, parse_size, timed, verb_parser
+from ._folders import make_folder
+from ._common import Progress, StepNote, Subparsers, add_grid_options, grid_options, parse_size, timed, verb_parser
 
 if TYPE_CHECKING:
     from ..render.overlays import Overlay
