@@ -234,6 +234,40 @@ class CostField:
         return out
 
 
+def padded_entry(table: npt.NDArray[np.integer], p: object, name: str) -> int:
+    """``table[p]`` for the padded id ``p`` (``table`` has one entry a padded cell, ``-1`` where it holds none):
+    an id out of range or of a cell the table does not hold raises ``ArgumentError`` naming ``name``, before a
+    kernel reads with it (a negative id wrapped round to a padding cell and crashed the prepared search).
+
+    >>> padded_entry(np.array([-1, 3, -1]), 1, "s"), padded_entry(np.array([-1, 3, -1]), np.int64(1), "s")
+    (3, 3)
+    >>> padded_entry(np.array([-1, 3, -1]), -2, "s")
+    Traceback (most recent call last):
+    ...
+    wargrid.errors.ArgumentError: s = -2 is no padded id of a passable cell (0..2; see Topology.padded_id)
+    """
+    if (type(p) is int or isinstance(p, np.integer)) and 0 <= p < table.shape[0]:
+        v = int(table[p])
+        if v >= 0:
+            return v
+    raise ArgumentError(f"{name} = {p!r} is no padded id of a passable cell (0..{table.shape[0] - 1}; see Topology.padded_id)")
+
+
+def padded_entries(table: npt.NDArray[np.integer], ids: npt.ArrayLike, name: str) -> npt.NDArray[np.int64]:
+    """``padded_entry`` of every id of ``ids`` (a 1-D integer array), as an int64 array."""
+    a = np.asarray(ids)
+    if a.ndim != 1 or a.dtype.kind not in "iu":
+        raise ArgumentTypeError(f"{name} must be a 1-D array of padded ids (integers), got {a.dtype} of shape {a.shape}")
+    bad = (a < 0) | (a >= table.shape[0])
+    out = table[np.where(bad, 0, a)].astype(np.int64)
+    bad |= out < 0
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ArgumentError(f"{name}[{i}] = {int(a[i])} is no padded id of a passable cell (0..{table.shape[0] - 1}; "
+                            "see Topology.padded_id)")
+    return out
+
+
 def _padded_array(v: object, name: str, size: int, *, empty: bool = False) -> FloatArray:
     """``v`` as a contiguous float64 array of ``size`` entries (or none, with ``empty``), or an error naming it."""
     if type(v) is np.ndarray and v.dtype == np.float64 and v.shape == (size,) and v.flags.c_contiguous:

@@ -267,3 +267,27 @@ except PrepareMemoryError as e:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert out.stdout.split() == ["refused", "True"], out.stderr[-2000:]
+
+
+def test_a_prepared_structure_names_padded_ids_it_does_not_hold():
+    # a negative id wrapped round to a padding cell and crashed the query kernel (segmentation fault)
+    import numpy as np
+    import pytest
+
+    from wargrid import generate
+    from wargrid.errors import ArgumentError, ArgumentTypeError
+
+    m = generate(8, 6, kind="square", seed=1)
+    p, cf = m.prepare(progress=False), m.cost_field()
+    cells = [c for c in m.grid.cells() if m.passable()[c[1], c[0]]]
+    a, b = m.grid.topology.padded_id(*cells[0]), m.grid.topology.padded_id(*cells[-1])
+    assert p.distance(cf, a, b) == m.distance(cells[0], cells[-1])
+    for s in (-5, 0, 10**9):
+        with pytest.raises(ArgumentError, match=f"s = {s} is no padded id of a passable cell"):
+            p.distance(cf, s, b)
+        with pytest.raises(ArgumentError, match=f"t = {s} is no padded id"):
+            p.path(cf, a, s)
+    with pytest.raises(ArgumentError, match=r"tgt\[1\] = -1 is no padded id"):
+        p.table(cf, np.array([a]), np.array([b, -1]))
+    with pytest.raises(ArgumentTypeError, match="src must be a 1-D array of padded ids"):
+        p.table(cf, np.array([0.5]), np.array([b]))

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._scratch import per_thread
-from ..costs import CostField
+from ..costs import CostField, padded_entries, padded_entry
 from ..grids.boards import Grid, Topology
 from .search import Path, check_costs
 
@@ -550,8 +550,8 @@ class CustomizedPaths:
         self.sync(costs)
         st, sc, arcs = self.structure, self._scratch(), self._arcs()
         mt = self._middles() if paths else self.metric
-        ends = (int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, self._tree, arcs.by_depth, arcs.low, sc.cs,
-                sc.ct, sc.df, sc.db)
+        ends = (padded_entry(st.rank_of, s, "s"), padded_entry(st.rank_of, t, "t"), arcs.fwd, arcs.bwd, self._tree,
+                arcs.by_depth, arcs.low, sc.cs, sc.ct, sc.df, sc.db)
         t0 = time.perf_counter()
         out = _k().query(*ends, None, None) if not paths else _k().path(
             *ends, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
@@ -599,7 +599,7 @@ class CustomizedPaths:
         self.sync(costs)
         st, sc, arcs = self.structure, self._scratch(), self._arcs()
         t0 = time.perf_counter()
-        out: npt.NDArray[np.float64] = _k().table(st.rank_of[src].astype(np.int64), st.rank_of[tgt].astype(np.int64),
+        out: npt.NDArray[np.float64] = _k().table(padded_entries(st.rank_of, src, "src"), padded_entries(st.rank_of, tgt, "tgt"),
                                                   arcs.fwd, arcs.bwd, self._tree, arcs.by_depth, sc.cs, sc.df)
         if arcs is not self._fast:
             self._slow(time.perf_counter() - t0)
