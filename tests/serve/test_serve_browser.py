@@ -191,6 +191,9 @@ def raw(server: str, request: bytes) -> bytes:
     return out
 
 
+# the live server (a subprocess) warms every kernel at its start: ~80 CPU s of compiles in a cold fast run;
+# the same refusals are checked on the app in the fast part (test_serve_api, test_serve_limits)
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "target",
     [
@@ -212,6 +215,7 @@ def test_live_server_serves_nothing_outside_static(server, target):
     assert b"import" not in out and b"root:" not in out and b"[project]" not in out
 
 
+@pytest.mark.slow  # the live server: see above
 def test_live_server_limits(server):
     out = raw(server, b"GET / HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n")
     assert b" 400 " in out.split(b"\r\n", 1)[0]

@@ -89,7 +89,7 @@ def test_11_numbers_too_small_become_a_heat_map_with_thinned_arrows(page, server
     assert int(data(page, "arrows")) < k / 3 and int(data(page, "arrowStride")) > 1  # thinned: one arrow every few cells
 
 
-def test_2_the_step_through_crosses_no_wall_and_cuts_no_corner(server):
+def test_2_the_step_through_crosses_no_wall_and_cuts_no_corner():  # the library alone: no live server
     # square-8, one blocked cell: the diagonal past its corner is not taken (Map.path's corner rule)
     from wargrid import Map, SquareGrid
     from wargrid.serve.api import explain_search
