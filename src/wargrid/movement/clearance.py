@@ -59,6 +59,19 @@ Cell = tuple[int, int]
 _SQUARE_STEPS = ((1, 0), (0, 1), (1, 1))
 """The square footprint's element: one more column, one more row, both."""
 
+
+def _square_element() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    fdx = np.array([[s[0] for s in _SQUARE_STEPS]] * 2, dtype=np.int64)
+    fdy = np.array([[s[1] for s in _SQUARE_STEPS]] * 2, dtype=np.int64)
+    steps = fdx, fdy, -fdx, -fdy
+    for a in steps:
+        a.flags.writeable = False
+    return steps
+
+
+_SQUARE_ELEMENT = _square_element()
+"""``(fdx, fdy, rdx, rdy)`` on square boards, read-only as a topology's steps are: one signature of the kernel."""
+
 _CLEARANCE: ArrayCache[dict[Any, Any]] = {}
 """``id(cost array) -> {'clearance': array, size: CostField}`` while the cost array lives."""
 
@@ -69,9 +82,7 @@ _LOCK = threading.Lock()
 def _element(grid: Grid) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """The footprint's element steps ``(fdx, fdy)`` and reversed steps ``(rdx, rdy)``, ``(2, ne)`` by parity."""
     if isinstance(grid, SquareGrid):
-        fdx = np.array([[s[0] for s in _SQUARE_STEPS]] * 2, dtype=np.int64)
-        fdy = np.array([[s[1] for s in _SQUARE_STEPS]] * 2, dtype=np.int64)
-        return fdx, fdy, -fdx, -fdy
+        return _SQUARE_ELEMENT
     t = grid.topology  # hex adjacency is symmetric: the reversed steps are the steps
     return t.dx, t.dy, t.dx, t.dy
 

@@ -671,7 +671,7 @@ def distance_field(
         dist.fill(np.inf)  # (never seen) a queue overflowed: the heap below answers instead
     dijkstra_plain(
         costs.cell, moves, False, float(costs.min_cost), ids, tb, mc, False, False,
-        (dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid),
+        FieldArrays(dist, _NO_TREE_I32, _NO_TREE_I8, state.pos, state.hf, state.hid),  # as field_search's: one signature
     )
     stand_on_sources(costs, ids, dist)
     return topo.unpad(dist)

@@ -171,6 +171,15 @@ def _runs_above_cached(t: Topology) -> RunLinks | None:
     return runs
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """``a`` itself when read-only, else a read-only view of it (numba compiles a writable array apart)."""
+    if not a.flags.writeable:
+        return a
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
 def _label(
     t: Topology, cell: np.ndarray, edge: np.ndarray, dest: np.ndarray | None = None, *, runs: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -187,6 +196,7 @@ def _label(
         cell, lo, hi = cell.view(np.uint8), 0, 2
     else:
         lo, hi = -1.0, np.inf
+    cell, edge = _read_only(cell), _read_only(edge)  # one signature of each kernel: as a CostField's arrays
     if cell.shape[0] == t.padded_size:
         stride, off = t.pw, t.pw + 1
     else:  # a plain (height, width) layer, raveled

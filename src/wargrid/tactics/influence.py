@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 from ..errors import ArgumentError, ArgumentTypeError, UnknownError
 from .._validate import check_real
 from .._kernels import load
+from .._kernels.bundles import SightArgs
 from ..costs import CostField, check_cost_field
 from ..grids.boards import Grid, SquareGrid
 from ..movement.search import plain_moves
@@ -52,6 +53,9 @@ from .._display import Shown, overlays_of
 
 
 __all__ = ["Influence", "influence_map"]
+
+_NO_SIGHT = SightArgs(np.zeros(1, dtype=np.int8), 2.0, 0, 0, 0, 0, 0)
+_NO_SIGHT.bh.flags.writeable = False
 
 Cell = tuple[int, int]
 
@@ -207,7 +211,7 @@ def influence_map(
     settled = 0
     if cells:
         if sight is None:
-            sb: tuple[Any, ...] = (np.zeros(1, dtype=np.int8), 2.0, 0, 0, 0, 0, 0)
+            sb = _NO_SIGHT  # typed as an open board's, so the kernels compile no signature of their own for it
             reach, heights = 0, np.zeros(len(cells))
         else:
             sb = sight.args

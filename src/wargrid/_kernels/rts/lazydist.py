@@ -205,14 +205,14 @@ def finish(lz, nbr, k):
 @helper
 def settle(lz, nbr, k, want):
     """Search goal ``k``'s row until node ``want`` is settled; its distance (``UNREACHABLE``: none)."""
-    return settle_within(lz, nbr, k, want, UNREACHABLE)
+    return settle_within(lz, nbr, k, np.int64(want), UNREACHABLE)
 
 
 @helper
 def settle_within(lz, nbr, k, want, limit):
     """``settle``, stopping once the tables have settled ``limit`` nodes in all (``free[2]``): then ``-1``, node
     ``want`` not settled yet (the search resumes there at the next question)."""
-    return _search(lz, nbr, k, want, limit, np.int64(-1))
+    return _search(lz, nbr, k, np.int64(want), limit, np.int64(-1))  # int64: one signature for int32 and int64 nodes
 
 
 @helper

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from ..bundles import FieldArrays
 from ..movement.dijkstra import dijkstra, dijkstra_plain
 from ..movement.steps import INF, topo_info
 from ..sight.fov import hex_fov, square_fov
@@ -46,7 +47,8 @@ def influence(cell, edge, moves, uniform, min_cost, topo, sources, team, strengt
     pos = np.empty(n, dtype=np.int32)
     hf = np.empty(n, dtype=np.float64)
     hid = np.empty(n, dtype=np.int32)
-    field = (dist, parent, pdir, pos, hf, hid)
+    field = FieldArrays(dist, parent, pdir, pos, hf, hid)  # the searches' own types (FieldArrays, bool flags, int64
+    no = np.bool_(False)  # metric): the signatures the movement and sight kernels compile for, not one more each
     stop = np.zeros(0, dtype=np.uint8)
     src = np.empty(1, dtype=np.int64)
     seen = np.zeros(n, dtype=np.int64)
@@ -77,7 +79,7 @@ def influence(cell, edge, moves, uniform, min_cost, topo, sources, team, strengt
         sy = s // pw - 1
         if sight > 0:
             if square:
-                nv = square_fov(sb, sx, sy, heights[ui], 1, sight, buf)
+                nv = square_fov(sb, sx, sy, heights[ui], np.int64(1), sight, buf)
             else:
                 nv = hex_fov(sb, sx, sy, heights[ui], sight, buf)
             for i in range(nv):
@@ -85,9 +87,9 @@ def influence(cell, edge, moves, uniform, min_cost, topo, sources, team, strengt
                 seen[(c // width + 1) * pw + c % width + 1] = ui + 1
         src[0] = s
         if plain:
-            settled += dijkstra_plain(cell, moves, uniform, min_cost, src, topo, radius, False, False, field)
+            settled += dijkstra_plain(cell, moves, uniform, min_cost, src, topo, radius, no, no, field)
         else:
-            settled += dijkstra(cell, edge, stop, src, topo, radius, False, field)
+            settled += dijkstra(cell, edge, stop, src, topo, radius, no, field)
         y0 = sy - reach if sy - reach > 0 else 0
         y1 = sy + reach if sy + reach < height - 1 else height - 1
         x0 = sx - reach
