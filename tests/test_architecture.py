@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,7 +62,10 @@ def _load(src: Path = SRC) -> dict[str, Module]:
     return mods
 
 
-MODULES = _load()
+@functools.cache
+def modules() -> dict[str, Module]:
+    """The library's modules, parsed once in the process that runs these tests (not at collection, in every one)."""
+    return _load()
 
 
 def import_graph(mods: dict[str, Module]) -> dict[str, set[str]]:
@@ -274,7 +278,7 @@ def bundle_index_reads(trees: dict[str, ast.AST]) -> list[str]:
 
 def _python_outside_kernels() -> dict[str, ast.AST]:
     tests = Path(__file__).resolve().parent
-    trees: dict[str, ast.AST] = {m.name: m.tree for m in MODULES.values() if not m.name.startswith("wargrid._kernels")}
+    trees: dict[str, ast.AST] = {m.name: m.tree for m in modules().values() if not m.name.startswith("wargrid._kernels")}
     for path in sorted(tests.rglob("*.py")):
         trees[str(path.relative_to(tests.parent))] = ast.parse(path.read_text(encoding="utf-8"), str(path))
     return trees
@@ -284,17 +288,17 @@ def _python_outside_kernels() -> dict[str, ast.AST]:
 
 
 def test_no_import_cycles() -> None:
-    found = set(cycles(import_graph(MODULES)))
+    found = set(cycles(import_graph(modules())))
     assert found == set()
 
 
 def test_no_import_cycles_between_packages() -> None:
     """Counting imports inside functions: a function-level import is a dependency all the same."""
-    assert cycles(package_graph(MODULES)) == []
+    assert cycles(package_graph(modules())) == []
 
 
 def test_every_package_imports_only_its_layer_or_lower_ones() -> None:
-    assert layer_violations(MODULES) == []
+    assert layer_violations(modules()) == []
 
 
 def test_kernel_bundles_are_read_by_name_outside_the_kernels() -> None:
@@ -309,19 +313,19 @@ def test_bundle_index_checker_finds_one() -> None:
 
 
 def test_no_private_imports_across_packages() -> None:
-    assert private_imports(MODULES) == []
+    assert private_imports(modules()) == []
 
 
 def test_no_private_attributes_across_packages() -> None:
-    assert private_attributes(MODULES) == []
+    assert private_attributes(modules()) == []
 
 
 def test_capabilities_never_import_the_map() -> None:
-    assert map_imports(MODULES) == []
+    assert map_imports(modules()) == []
 
 
 def test_only_grids_decode_the_tile_shape() -> None:
-    assert tile_shape_decoding(MODULES) == []
+    assert tile_shape_decoding(modules()) == []
 
 
 # -- the checkers catch what they should ---------------------------------------------------
@@ -403,7 +407,7 @@ def builtin_raises(modules: dict[str, Module]) -> list[str]:
 
 
 def test_errors_raised_on_purpose_derive_from_wargrid_error() -> None:
-    assert builtin_raises(MODULES) == []
+    assert builtin_raises(modules()) == []
 
 
 def test_builtin_raise_checker_catches_one(tmp_path: Path) -> None:
