@@ -802,3 +802,23 @@ def test_random_edits_with_queries_between_answer_as_dijkstra_over_the_finite_ar
             cp.build_query_arcs()  # (rebuilds the finite arcs when an edit made them lack one)
             _lean_holds(cp)
     _check(g, cost, e, cp, f)
+
+
+def test_an_edit_that_ends_symmetry_drops_the_finite_arcs_with_the_down_lists():
+    """A one-way step ends a symmetric class's one weight an arc: its down lists and finite arcs go together (the
+    finite arcs are rebuilt with the down lists, never kept stale), and its answers stay Dijkstra's."""
+    g = SquareGrid(4, 1)
+    cost = np.array([[1.0, 2.0, 3.0, 4.0]])
+    cp = customized(g, CostField.from_arrays(g, cost))
+    cp.prepare_edits()
+    assert cp._down is not None and cp._lean is not None
+    e = np.zeros((1, 4, 4))
+    e[0, 1, 0] = 0.5  # the step east out of (1, 0) dearer: one way only
+    f = CostField.from_arrays(g, cost, e)
+    cp.sync(f)
+    assert cp._down is None and cp._lean is None
+    t = g.topology
+    for a in g.cells():
+        want = dijkstra(g, cost, [a], e)
+        for b in g.cells():
+            assert _close(cp.distance(f, t.padded_id(*a), t.padded_id(*b)), want.get(b, INF))

@@ -490,7 +490,7 @@ class CustomizedPaths:
                 new = new.sum(axis=0, keepdims=True) if mt.weight.shape[1] == 1 else new
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
-                    self._exact, self._down = (0.0, 0.0, 0.0), None
+                    self._exact, self._down, self._lean = (0.0, 0.0, 0.0), None, None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), partial(np.zeros, dtype=np.uint8), keep=1)
                 (wd, cnt), mt = (None, None) if asym else self._edits_ready(), self.metric  # (middles first made there)
                 _, self._heap, _, top, whole = (0, self._heap, 0, 0.0, True) if asym else k.update(
@@ -499,7 +499,7 @@ class CustomizedPaths:
                 self._lean = self._lean if whole else None  # (not: an edit made an arc finite that they lacked)
                 if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
                     self.metric, self._exact = _metric(st, costs)  # no longer symmetric, or a weight may have rounded
-                    self._down = None
+                    self._down = self._lean = None
                 self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
