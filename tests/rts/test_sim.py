@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from wargrid import CallbackError, HexGrid, Map, SquareGrid, StaggeredGrid
@@ -201,12 +201,18 @@ def _run(kind, seed, n_units, pathfinder, ticks=150):
 
 @settings(max_examples=12)
 @given(st.sampled_from(["sq8", "sq4", "hex", "stag"]), st.integers(0, 10_000), st.integers(2, 7), st.sampled_from(["astar", "classic"]))
+@example("sq4", 7574, 7, "astar")  # the run ends on the tick a unit pushed off its goal turns back to it
 def test_random_simulations(kind, seed, n_units, pathfinder):
     sim, trace = _run(kind, seed, n_units, pathfinder)
+    # 'idle' with a goal: ordered (or pushed off its goal) this tick, its route planned the next
+    idle = [uid for uid, u in sim.units.items() if u.goal is not None and u.mobile and u.state == "idle"]
+    if idle:
+        sim.step()
+        assert all(sim.get(uid).state != "idle" for uid in idle)
     for u in sim.units.values():
         if u.goal is None or not u.mobile:
             continue
-        assert u.state in ("arrived", "waiting", "stuck", "moving", "attacking", "destroyed")
+        assert u.state in ("arrived", "waiting", "stuck", "moving", "attacking", "destroyed", "idle")
         if u.state in ("waiting", "stuck"):
             assert u.reason  # says why
         # every step of the trail is a move to a neighbour
