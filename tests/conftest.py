@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-# numba compiles on first call, so no per-example deadline; CI runs derandomized
-settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# numba compiles on first call, so no per-example deadline. Every run, CI's and the README's command, is
+# derandomized: the same examples each time, so a run fails only for a change. Random exploration is a run by hand:
+# WARGRID_HYPOTHESIS=explore python -m pytest -m "slow or not slow" (new examples every run).
 settings.register_profile("ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.load_profile(os.environ.get("WARGRID_HYPOTHESIS", "ci"))
 
 # tests read stderr line by line: keep the once-a-process compile notice out of it (tests/test_warmup.py checks it)
 os.environ["WARGRID_QUIET"] = "1"
