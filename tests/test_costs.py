@@ -48,6 +48,8 @@ def test_from_padded_takes_any_numeric_layout_and_names_a_wrong_topology():
     (np.array([8]), np.nan, ArgumentError, r"cell\[8\] \(changed\[0\]\) must not be NaN"),
     (np.array([8]), -2.0, ArgumentError, r"cell\[8\] \(changed\[0\]\) must be >= 0"),
     (np.array([8.0]), 1.0, ArgumentTypeError, "changed must be a 1-D array of padded ids"),  # numba's TypingError
+    # the given id, not the int64 it wraps round to (-1)
+    (np.array([2**64 - 1], np.uint64), 1.0, ArgumentError, r"changed\[0\] = 18446744073709551615 is no padded id"),
 ])
 def test_with_cells_checks_the_changed_ids(changed, value, error, match):
     f = CostField.from_arrays(GRID, np.ones(GRID.shape))
@@ -66,3 +68,13 @@ def test_with_cells_of_a_good_edit_is_unchanged():
     assert f.with_cells(c, changed=np.array([p])).min_cost == 1.0 and not f.with_cells(c, changed=[p]).uniform
     with pytest.raises(ArgumentError, match="cell must be a flat padded array"):
         f.with_cells(c[:-1], changed=np.array([p]))
+
+
+def test_with_cells_checks_the_padding_ring_and_takes_no_change():
+    f = CostField.from_arrays(GRID, np.ones(GRID.shape))
+    # a finite padding ring with good changed ids passed, and distance_field crashed (segmentation fault)
+    with pytest.raises(ArgumentError, match="cell must be inf in the padding ring"):
+        f.with_cells(np.ones(T.padded_size), changed=np.array([8]))
+    for none in ([], np.array([]), np.array([], np.uint64)):  # no change (an empty list was refused as not integers)
+        assert f.with_cells(f.cell.copy(), changed=none).uniform
+    assert f.with_cells(f.cell.copy(), changed=np.array([8], np.uint64)).min_cost == 1.0

@@ -207,15 +207,21 @@ class CostField:
         from ._kernels.costs import FAULT_PADDING, FAULT_RANGE, ids_fault, patched_range
 
         cell = _padded_array(cell, "cell", self.cell.shape[0])
+        given = changed
         if type(changed) is not np.ndarray or changed.dtype != np.int64 or changed.ndim != 1:
-            a = np.asarray(changed)
-            if a.dtype.kind not in "iu" or a.ndim != 1:
-                raise ArgumentTypeError(f"changed must be a 1-D array of padded ids (integers), got {a.dtype} of shape {a.shape}")
-            changed = a.astype(np.int64)
+            given = np.asarray(changed)
+            if given.ndim != 1 or given.dtype.kind not in "iu" and given.size:  # (an empty list: no change)
+                raise ArgumentTypeError(f"changed must be a 1-D array of padded ids (integers), got {given.dtype} of shape "
+                                        f"{given.shape}")
+            # ids past int64 (uint64) are off the board: -1 keeps them so, where astype would wrap them round
+            changed = np.where(given <= np.iinfo(np.int64).max, given, -1).astype(np.int64) if given.dtype == np.uint64 \
+                else given.astype(np.int64)
         lo, flat = patched_range(cell, changed, self.min_cost, self.uniform, self.topology.pw)  # (uniform: no edges)
-        if lo != lo:  # an id off the board, or a NaN or negative cost
+        if lo != lo:  # an id off the board, a NaN or negative cost, or a finite cost in the padding ring
             fault, i = ids_fault(cell, changed, self.topology.pw)
-            p = int(changed[i])
+            if i < 0:
+                _fault(fault, "cell")
+            p = int(given[i])
             _fault(fault, f"changed[{i}] = {p}" if fault in (FAULT_RANGE, FAULT_PADDING) else f"cell[{p}] (changed[{i}])",
                    cell.shape[0])
         e = self.edge

@@ -40,10 +40,11 @@ def finite_range(cell):
 def patched_range(cell, ids, lo, flat, pw):
     """``(least, uniform)`` of the finite entries of ``cell`` after its entries ``ids`` changed, from the field
     before: ``lo`` its least cost, ``flat`` every finite entry equalled it (``False``: not known). Reads the
-    changed entries and scans only until an entry still holds ``lo`` (usually at once) and, unless ``flat``,
-    until one holds another cost; the whole pass only when no entry holds ``lo`` any more. ``(nan, False)``
-    when an id is not a cell of the padded board ``pw`` wide or its entry is NaN or negative (``ids_fault`` says
-    which), before anything is read past the array.
+    changed entries and the padding ring, and scans only until an entry still holds ``lo`` (usually at once)
+    and, unless ``flat``, until one holds another cost; the whole pass only when no entry holds ``lo`` any more.
+    ``(nan, False)`` when an id is not a cell of the padded board ``pw`` wide, its entry is NaN or negative, or
+    the padding ring holds an entry other than ``inf`` (``ids_fault`` says which), before anything is read past
+    the array.
 
     >>> c = np.full(15, np.inf); c[6:9] = [1.0, 2.0, 1.0]  # a 3 x 1 board, padded: 5 x 3
     >>> patched_range(c, np.array([7]), 1.0, True, 5)
@@ -60,6 +61,8 @@ def patched_range(cell, ids, lo, flat, pw):
         v = cell[p]
         if x == 0 or x == pw - 1 or v != v or v < 0:
             return np.nan, False
+    if ring_finite(cell, pw):  # (a finite cost there walks the kernels off the array)
+        return np.nan, False
     a = INF
     b = -INF
     for i in range(ids.shape[0]):
@@ -88,6 +91,25 @@ def patched_range(cell, ids, lo, flat, pw):
 
 
 @jit
+def ring_finite(cell, pw):
+    """Whether the padding ring of the padded board ``pw`` wide (``cell.shape[0]`` a multiple of it) holds an
+    entry other than ``inf`` (``2 * (pw + ph)`` reads).
+
+    >>> one = np.full(9, np.inf); one[4] = 2.0  # a board of one cell, padded: 3 x 3
+    >>> ring_finite(one, 3), ring_finite(np.ones(9), 3)
+    (False, True)
+    """
+    n = cell.shape[0]
+    for i in range(pw):
+        if cell[i] < INF or cell[n - pw + i] < INF:
+            return True
+    for r in range(n // pw):
+        if cell[r * pw] < INF or cell[r * pw + pw - 1] < INF:
+            return True
+    return False
+
+
+@jit
 def checked_range(cell, pw):
     """``finite_range(cell)`` and a fault: ``FAULT_NAN`` when an entry is NaN, ``FAULT_PADDING`` when the padding
     ring of the padded board ``pw`` wide (``cell.shape[0]`` a multiple of it) holds an entry other than ``inf``.
@@ -112,19 +134,14 @@ def checked_range(cell, pw):
             hi = max(hi, v)
     if nan:
         return lo, hi, FAULT_NAN
-    for i in range(pw):
-        if cell[i] < INF or cell[n - pw + i] < INF:
-            return lo, hi, FAULT_PADDING
-    for r in range(n // pw):
-        if cell[r * pw] < INF or cell[r * pw + pw - 1] < INF:
-            return lo, hi, FAULT_PADDING
-    return lo, hi, 0
+    return lo, hi, FAULT_PADDING if ring_finite(cell, pw) else 0
 
 
 @jit
 def ids_fault(cell, ids, pw):
     """``(fault, i)``: the first of ``ids`` that is no padded id of a cell of the board (``FAULT_RANGE`` past the
-    array, ``FAULT_PADDING`` in the padding ring) or whose entry in ``cell`` is NaN or negative; ``(0, -1)``: none.
+    array, ``FAULT_PADDING`` in the padding ring) or whose entry in ``cell`` is NaN or negative; else
+    ``(FAULT_PADDING, -1)`` when the padding ring of ``cell`` holds an entry other than ``inf``; ``(0, -1)``: none.
 
     >>> ids_fault(np.full(9, np.inf), np.array([4, 9]), 3)
     (3, 1)
@@ -142,6 +159,8 @@ def ids_fault(cell, ids, pw):
             return FAULT_NAN, i
         if v < 0:
             return FAULT_NEGATIVE, i
+    if ring_finite(cell, pw):
+        return FAULT_PADDING, -1
     return 0, -1
 
 
