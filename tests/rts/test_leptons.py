@@ -97,3 +97,14 @@ def test_vectorised_leptons_refuse_values_whose_arithmetic_leaves_int64():
     with pytest.raises(ArgumentError, match=r"a must lie within \+-2305843009213693952"):
         octagonal_distances(np.array([[2**62, 0]]), np.array([[-(2**62), 0]]))
     assert octagonal_distances(np.array([[2**61, 0]]), np.array([[-(2**61), 0]])).tolist() == [2**62]
+    # abs(-2**63) wraps round to itself in int64, so the least int64 passed: cells_to_leptons gave [[128, 128]]
+    with pytest.raises(ArgumentError, match="cells must lie within .* got -9223372036854775808"):
+        cells_to_leptons(np.array([[-(2**63), 0]]))
+    with pytest.raises(ArgumentError, match="a must lie within"):
+        octagonal_distances(np.array([[-(2**63), 0]]), np.array([[5, 0]]))
+
+
+def test_leptons_to_cells_takes_any_int64():
+    # floor division cannot wrap: the bound of the other forms refused 2**62, which lepton_to_cell takes
+    assert leptons_to_cells(np.array([[2**62, 0], [-(2**63), 1]])).tolist() == [[2**54, 0], [-(2**55), 0]]
+    assert lepton_to_cell((2**62, 0)) == (2**54, 0)

@@ -136,13 +136,16 @@ def octagonal_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 
 def _int_points(a: Any, name: str, bound: int = 1 << 61) -> np.ndarray:
+    """``a`` as an int64 array of ``(x, y)`` points within ``+-bound`` (``bound`` at least ``2**63 - 1``: any int64;
+    ``np.abs`` of the least int64 wraps round to itself, so the check is on the least and largest)."""
     arr = np.asarray(a)
     if arr.dtype.kind not in "iu":
         raise ArgumentTypeError(f"{name} must be an integer array of lepton positions, got dtype {arr.dtype}")
     if arr.ndim == 0 or arr.shape[-1] != 2:
         raise ArgumentError(f"{name} must have shape (..., 2) holding (x, y) leptons, got {arr.shape}")
     out = arr.astype(np.int64)
-    if out.size and (arr.dtype == np.uint64 and int(arr.max()) >= 1 << 63 or int(np.abs(out).max()) > bound):
+    if out.size and (arr.dtype == np.uint64 and int(arr.max()) >= 1 << 63
+                     or bound < (1 << 63) - 1 and (int(out.min()) < -bound or int(out.max()) > bound)):
         raise ArgumentError(f"{name} must lie within +-{bound} (int64 arithmetic: numpy wrapped past it silently), "
                             f"got {int(arr.max()) if int(arr.max()) > bound else int(arr.min())}")
     return out
@@ -183,7 +186,7 @@ def leptons_to_cells(points: np.ndarray, *, leptons: int = LEPTONS_PER_CELL) -> 
     [[0, 1], [-1, 0]]
     """
     n = check_lepton_scale(leptons)
-    return _int_points(points, "points") // n
+    return _int_points(points, "points", (1 << 63) - 1) // n  # (floor division cannot wrap: any int64)
 
 
 def _check_cell_size(cell_size: Any) -> float:
