@@ -8,6 +8,9 @@ Every check runs before a kernel, so nothing here compiles a search.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -525,3 +528,19 @@ def test_readers_and_writers_name_a_path_that_is_no_file_name(call, path):
     # os.fspath's 'expected str, bytes or os.PathLike object, not NoneType' named no argument
     with pytest.raises(W.ArgumentTypeError, match="path must be a file name"):
         call(path)
+
+
+def test_readers_and_writers_take_bytes_paths(tmp_path):
+    # os.fspath takes bytes, and load_movingai(b"...") read a map before the path check refused them
+    b = bytes(tmp_path)
+    W.save_map(SQ, b + b"/a.json")
+    assert W.load_map(b + b"/a.json").shape == SQ.shape
+    W.save_movingai(SQ, b + b"/a.map")
+    assert W.load_movingai(b + b"/a.map").shape == SQ.shape
+    W.save_tiled(SQ, b + b"/a.tmx")
+    assert W.load_tiled(b + b"/a.tmx").shape == SQ.shape
+    m = W.load_wesnoth(os.fsencode(Path(__file__).parent / "data" / "wesnoth" / "two_rivers.map"))
+    W.save_wesnoth(m, b + b"/a.map")
+    assert W.load_wesnoth(b + b"/a.map").shape == m.shape
+    W.save_movingai_scenarios([], b + b"/a.scen")
+    assert W.load_movingai_scenarios(b + b"/a.scen") == []

@@ -114,12 +114,18 @@ def check_iterable(v: Any, name: str, what: str) -> Iterable[Any]:
     return v
 
 
-def check_path(v: Any, name: str = "path") -> None:
-    """``v`` must name a file: a ``str`` or a path-like object (``pathlib.Path``).
+def check_path(v: Any, name: str = "path") -> str | os.PathLike[str]:
+    """``v`` if it names a file: a ``str`` or a path-like object (``pathlib.Path``); ``bytes`` decoded as
+    ``os.fsdecode`` does (``os.fspath`` takes them).
 
+    >>> check_path(b"a.map")
+    'a.map'
     >>> check_path(None)
     Traceback (most recent call last):
     wargrid.errors.ArgumentTypeError: path must be a file name (a str or a pathlib.Path), got NoneType None
     """
+    if isinstance(v, bytes):
+        return os.fsdecode(v)
     if not isinstance(v, (str, os.PathLike)):
         raise ArgumentTypeError(f"{name} must be a file name (a str or a pathlib.Path), got {type(v).__name__} {v!r}")
+    return v

@@ -149,7 +149,7 @@ def load_movingai(path: os.PathLike[str] | str, *, diagonal: bool = True) -> Map
     >>> m is None or m.shape == (49, 49)
     True
     """
-    check_path(path)
+    path = check_path(path)
     from ..map import Map
 
     if not isinstance(diagonal, (bool, np.bool_)):
@@ -228,7 +228,7 @@ def save_movingai(map: Map, path: os.PathLike[str] | str, *, unit: str | None = 
     >>> save_movingai(Map(SquareGrid(2, 1)), f); open(f).read()
     'type octile\\nheight 1\\nwidth 2\\nmap\\n..\\n'
     """
-    check_path(path)
+    path = check_path(path)
     from ..map import Map
 
     if not isinstance(map, Map):
@@ -273,7 +273,7 @@ def load_movingai_scenarios(path: os.PathLike[str] | str) -> list[Scenario]:
     >>> load_movingai_scenarios(f)[0].goal
     (3, 0)
     """
-    check_path(path)
+    path = check_path(path)
     return [s for _, s in _read_scenarios(os.fspath(path))]
 
 
@@ -364,7 +364,7 @@ def load_movingai_agents(
     >>> load_movingai_agents(f, agents=2)
     ([(0, 0), (1, 1)], [(3, 0), (2, 2)])
     """
-    check_path(path)
+    path = check_path(path)
     n = check_positive_int(agents, "agents")
     problems = _read_scenarios(os.fspath(path))
     if n > len(problems):
@@ -404,7 +404,7 @@ def save_movingai_scenarios(scenarios: Iterable[Scenario], path: os.PathLike[str
     >>> load_movingai_scenarios(f)[0].optimal
     3.0
     """
-    check_path(path)
+    path = check_path(path)
     lines = ["version 1"]
     for i, s in enumerate(check_iterable(scenarios, "scenarios", "a list of Scenario objects")):
         if not isinstance(s, Scenario):

@@ -135,7 +135,7 @@ def save_map(m: Map, path: str | os.PathLike[str], *, encoding: str | None = Non
     >>> save_map(Map(SquareGrid(64, 64)), p); load_map(p).shape
     (64, 64)
     """
-    check_path(path)
+    path = check_path(path)
     if not isinstance(m, Map):
         raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     path = Path(path)
@@ -183,7 +183,7 @@ def load_map(path: str | os.PathLike[str], *, max_cells: int = MAX_FILE_CELLS) -
     >>> save_map(Map(SquareGrid(6, 4)), p); load_map(p).shape
     (4, 6)
     """
-    check_path(path)
+    path = check_path(path)
     max_cells = check_positive_int(max_cells, "max_cells")
     path = Path(path)
     npz_cap = _npz_byte_cap(max_cells)

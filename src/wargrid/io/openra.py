@@ -772,7 +772,7 @@ def load_openra(
     >>> m.cost_field(unit="wheeled").cells().tolist()
     [[0.8, 1.0], [2.0, 1.0]]
     """
-    check_path(path)
+    path = check_path(path)
     max_cells = check_positive_int(max_cells, "max_cells")
     if tilesets is None:
         extra: list[Path] = []

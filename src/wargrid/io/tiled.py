@@ -192,7 +192,7 @@ def load_tiled(
     >>> save_tiled(Map(SquareGrid(6, 4)), p); load_tiled(p).shape
     (4, 6)
     """
-    check_path(path)
+    path = check_path(path)
     max_cells = check_positive_int(max_cells, "max_cells")
     path = Path(path)
     if terrains is not None and not isinstance(terrains, TerrainTable):
@@ -1048,7 +1048,7 @@ def save_tiled(
     >>> d = json.load(open(p)); d["orientation"], d["layers"][0]["compression"]
     ('orthogonal', 'zlib')
     """
-    check_path(path)
+    path = check_path(path)
     if not isinstance(m, Map):
         raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     if not isinstance(encoding, str) or encoding not in ("csv", "base64"):

@@ -219,7 +219,7 @@ def load_wesnoth(
     >>> m.costs(unit="smallfoot").tolist(), m.costs(unit="mounted").tolist(), m.costs(unit="fly").tolist()
     ([[3.0, 2.0]], [[3.0, 4.0]], [[1.0, 3.0]])
     """
-    check_path(path)
+    path = check_path(path)
     max_cells = check_positive_int(max_cells, "max_cells")
     if border_size is not None and border_size not in (0, 1):
         raise ArgumentError(f"border_size must be 0, 1 or None, got {border_size!r}")
@@ -531,7 +531,7 @@ def save_wesnoth(m: Map, path: str | os.PathLike[str]) -> None:
     >>> save_wesnoth(back, p); load_wesnoth(p) == back
     True
     """
-    check_path(path)
+    path = check_path(path)
     if not isinstance(m, Map):
         raise ArgumentTypeError(f"m must be a wargrid Map, got {type(m).__name__}")
     g = m.grid
