@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import pickle
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -89,6 +91,9 @@ def test_a_prepared_structures_path_from_a_cell_to_itself():
     ([(0, 0), (1, 0)], -1.0, ArgumentError, "cost must be a number >= 0"),
     ([(0, 0), (1, 0)], "1", ArgumentTypeError, "cost must be a number, got str"),
     ([(0, 0), (1, 0)], True, ArgumentTypeError, "cost must be a number, got bool"),
+    ([(0, 0), (1, 0)], Decimal("NaN"), ArgumentError, "cost must be a number >= 0"),
+    ([(0, 0), (1, 0)], Decimal("sNaN"), ArgumentError, "cost must be a number >= 0"),  # float() raises on it
+    ([(0, 0), (1, 0)], Fraction(-1, 2), ArgumentError, "cost must be a number >= 0"),
     (None, 1.0, ArgumentTypeError, "cells must be a list of"),
     ([], 0.0, ArgumentError, "cells must hold at least the start cell"),  # .start raised IndexError later
 ])
@@ -100,3 +105,7 @@ def test_a_path_made_by_hand_checks_its_cost_and_cells(cells, cost, error, match
 def test_a_path_made_by_hand_takes_any_real_cost():
     assert Path([(0, 0)], 0).cost == 0 and Path([(0, 0)], np.float32(2.5)).cost == 2.5
     assert Path([(0, 0), (5, 0)], float("inf")).cost == float("inf")
+    # a Fraction and a Decimal were refused as no number by the check on the cost; kept as the float a search gives
+    for c in (Fraction(3, 2), Decimal("1.5")):
+        p = Path([(0, 0), (1, 0)], c)
+        assert type(p.cost) is float and p.cost == 1.5 and p == Path([(0, 0), (1, 0)], 1.5)

@@ -50,8 +50,10 @@ float kernels' rounded sums differ, another path of the same cost).
 from __future__ import annotations
 
 import math
+import numbers
 import weakref
 from dataclasses import dataclass, field
+from decimal import Decimal
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -99,10 +101,12 @@ class Path(Shown):
         """
         cost = self.cost
         if not (type(cost) is float and cost >= 0.0):
-            if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, (int, float, np.integer, np.floating)):
+            if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, (numbers.Real, Decimal, np.integer, np.floating)):
                 raise ArgumentTypeError(f"cost must be a number, got {type(cost).__name__} {cost!r}")
-            if not float(cost) >= 0.0:
+            if isinstance(cost, Decimal) and cost.is_nan() or not float(cost) >= 0.0:  # (a Decimal sNaN: float raises)
                 raise ArgumentError(f"cost must be a number >= 0 (inf allowed), got {cost}")
+            if type(cost) is not int:  # a Fraction, a Decimal, a numpy scalar: the float the searches give
+                object.__setattr__(self, "cost", float(cost))
         cells = self.cells
         if type(cells) is not list and (isinstance(cells, (str, bytes)) or not hasattr(cells, "__len__")):
             raise ArgumentTypeError(f"cells must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
