@@ -747,3 +747,21 @@ def test_array_forms_name_coordinates_that_are_not_numbers():
 
     with pytest.raises(ArgumentTypeError, match="x must be a number or an array of numbers, got dtype <U1"):
         Layout("flat", (1, 1)).pixel_to_hex_array(np.array(["a"]), np.ones(1))  # "could not convert string to float"
+    with pytest.raises(ArgumentTypeError, match="q must be a number or an array of numbers, got dtype object"):
+        hex_round_array(np.array(["a", 1], dtype=object), np.zeros(2))
+
+
+def test_array_forms_take_numbers_held_as_objects():
+    # an object array of numbers (Fractions, Decimals, ints) was refused as 'got dtype object' by the check
+    from decimal import Decimal
+    from fractions import Fraction
+
+    q, r = hex_round_array([Fraction(1, 2), Fraction(7, 3)], [0, 1])
+    q1, r1 = hex_round_array([0.5, 7 / 3], [0, 1])
+    assert q.tolist() == q1.tolist() and r.tolist() == r1.tolist()
+    lay = Layout("flat", (1, 1))
+    x, y = lay.hex_to_pixel_array(np.array([1, 2], dtype=object), [Decimal("0.5"), 0])
+    x1, y1 = lay.hex_to_pixel_array([1, 2], [0.5, 0])
+    assert np.allclose(x, x1) and np.allclose(y, y1)
+    q2, _ = lay.pixel_to_hex_array(np.array([Fraction(3, 2)], dtype=object), [0])
+    assert q2.tolist() == lay.pixel_to_hex_array([1.5], [0])[0].tolist()

@@ -665,6 +665,11 @@ def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
 
 def _real_array(a: ArrayLike, name: str) -> NDArray[np.float64]:
     arr = np.asarray(a)
+    if arr.dtype.kind == "O":  # numbers numpy holds as objects (Fractions, Decimals): their floats
+        try:
+            return np.asarray(arr, dtype=np.float64)
+        except (TypeError, ValueError, ArithmeticError):
+            pass
     if arr.dtype.kind not in "iuf":  # a string raised numpy's "could not convert string to float"
         raise ArgumentTypeError(f"{name} must be a number or an array of numbers, got dtype {arr.dtype}")
     return arr.astype(np.float64, copy=False)
