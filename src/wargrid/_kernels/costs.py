@@ -52,16 +52,7 @@ def patched_range(cell, ids, lo, flat, pw):
     >>> patched_range(c, np.array([15]), 1.0, True, 5)
     (nan, False)
     """
-    n = cell.shape[0]
-    for i in range(ids.shape[0]):
-        p = ids[i]
-        if p < pw or p >= n - pw:
-            return np.nan, False
-        x = p % pw
-        v = cell[p]
-        if x == 0 or x == pw - 1 or v != v or v < 0:
-            return np.nan, False
-    if ring_finite(cell, pw):  # (a finite cost there walks the kernels off the array)
+    if ids_fault(cell, ids, pw)[0]:  # (a finite cost in the ring, or an id past it, walks the kernels off the array)
         return np.nan, False
     a = INF
     b = -INF
