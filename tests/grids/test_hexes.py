@@ -765,3 +765,16 @@ def test_array_forms_take_numbers_held_as_objects():
     assert np.allclose(x, x1) and np.allclose(y, y1)
     q2, _ = lay.pixel_to_hex_array(np.array([Fraction(3, 2)], dtype=object), [0])
     assert q2.tolist() == lay.pixel_to_hex_array([1.5], [0])[0].tolist()
+
+
+def test_array_forms_refuse_none_held_as_object():
+    # numpy turns None into NaN when it casts an object array to float, so a hole in the data passed unseen
+    from wargrid.errors import ArgumentTypeError
+
+    lay = Layout("flat", (1, 1))
+    with pytest.raises(ArgumentTypeError, match="q must be a number or an array of numbers, got None"):
+        lay.hex_to_pixel_array(np.array([1, None], dtype=object), [0, 0])
+    with pytest.raises(ArgumentTypeError, match="y must be a number or an array of numbers, got None"):
+        lay.pixel_to_hex_array([0.0], np.array([None], dtype=object))
+    with pytest.raises(ArgumentTypeError, match="r must be a number"):
+        hex_round_array([0.5], [None])

@@ -666,6 +666,8 @@ def _int_array(a: ArrayLike, name: str) -> NDArray[np.int64]:
 def _real_array(a: ArrayLike, name: str) -> NDArray[np.float64]:
     arr = np.asarray(a)
     if arr.dtype.kind == "O":  # numbers numpy holds as objects (Fractions, Decimals): their floats
+        if any(v is None for v in arr.flat):  # numpy would make each None a NaN
+            raise ArgumentTypeError(f"{name} must be a number or an array of numbers, got None in an object array")
         try:
             return np.asarray(arr, dtype=np.float64)
         except (TypeError, ValueError, ArithmeticError):
