@@ -60,8 +60,8 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   next, and may not take the lender's cell), and one left with no candidate
   makes its lender try its next one;
 - two members that each want the other's cell, both coming nearer their goals so, where they cannot go
-  round each other (a corridor, a dead end), trade places (``_trade_places``, before PIBT, which never
-  swaps two agents);
+  round each other (a corridor, a dead end) or at the mouth of a one-cell door (4-connected boards), trade
+  places (``_trade_places``, before PIBT, which never swaps two agents);
 - the moves are started in the order they need (the unit ahead first): a
   unit steps with ``start_step`` and ``advance`` as every step does (the
   reservation, speeds, terrain, turning, events), so a follower can enter the
@@ -323,11 +323,31 @@ def _shared_goals(ui, mem, m, count):
 
 
 @helper
-def _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near):
+def _narrow(g, q):
+    """Whether cell ``q`` has two ways out, opposite each other (a one-cell door, or a corridor one wide): ``g``, a
+    class's graph of a 4-connected board."""
+    a = np.int64(-1)
+    b = np.int64(-1)
+    for d in range(g.shape[1]):
+        w = g[q, d]
+        if w < 0:
+            continue
+        if a < 0:
+            a = w
+        elif b < 0:
+            b = w
+        else:
+            return False
+    return b >= 0 and a + b == 2 * q
+
+
+@helper
+def _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near, mouth):
     """Member ``i`` and the member on its best candidate trade places (``_ring`` starts it) when each is the
     other's best candidate, both come nearer their goals so, and one of the two cells has one way out at most
     besides the other's (a corridor, a dead end, a gap between walls or soldiers: they cannot go round each other
-    there); returns whether they do.
+    there), or one of the two stands at the mouth of a door (``mouth``: on a 4-connected board, the cell behind it on
+    the axis of its best step is ``_narrow``); returns whether they do.
 
     PIBT never lets two agents trade along an edge (a conflict in MAPF), so it cannot pass two units in a
     corridor: the one that lost the priority was pushed back along it and came back once the other had
@@ -335,7 +355,11 @@ def _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near):
     300 runs: two units in a dead end, each with its goal beyond the other). On open ground the rule is
     PIBT's as before: trading wherever two units want each other's cells (measured, not kept) made about 200
     trades a run of 200 units on the MAPF benchmark against 35 (13 before), units passing through each other
-    where they could go round (docs/design/kernels.md).
+    where they could go round (docs/design/kernels.md). At a one-cell door between rooms the corridor is the door
+    alone: a unit that had just come through it met the stream going the other way in the room's cell beyond (three
+    ways out), lost to its first unit and was pushed back through the door, three times in seven ticks, once four
+    cells (the room packed) (room-32-32-4 of the held-out families, 100 random pairs, seed 6: 60 ticks, the
+    planner 52; 53 with trades at the mouth; docs/design/kernels.md).
     """
     if not near[i]:
         return False
@@ -344,7 +368,7 @@ def _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near):
     p = q_from[i]
     if k < 0 or q_to[k] >= 0 or not near[k] or cand[k, 0] != p or occ_next[q] >= 0 or occ_next[p] >= 0:
         return False
-    if ncand[i] > 3 and ncand[k] > 3:  # (its own cell, the other's and one more)
+    if ncand[i] > 3 and ncand[k] > 3 and not mouth[i] and not mouth[k]:  # (its own cell, the other's and one more)
         return False
     q_to[i] = q
     occ_next[q] = i
@@ -518,6 +542,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     budget = lz.free[2] + (max(WIDE_BUDGET, ROW_SHARE * m) if detour[1] * 16 > detour[0] * 17 else SEARCH_BUDGET)
     rkey = np.zeros(m, dtype=np.float64)
     near = np.zeros(m, dtype=np.bool_)
+    mouth = np.zeros(m, dtype=np.bool_)
     shared = _shared_goals(ui, mem, m, occ_next)
     isroot = np.zeros(m, dtype=np.bool_)
     roots = np.empty(m, dtype=np.int64)
@@ -648,6 +673,12 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             cand[i, j] = q
         # its best candidate is nearer its goal (``_trade_places``)
         near[i] = ncand[i] > 0 and cand[i, 0] != p and keys[0] // 2048 < dist0[i]
+        if ndir == 4 and near[i]:  # at the mouth of a door: the cell behind it, on the axis of its best step, narrow
+            b = 2 * p - cand[i, 0]
+            g = nbr[ui[mem[i], CLS]]
+            for d in range(ndir):
+                if g[p, d] == b:
+                    mouth[i] = _narrow(g, b)
     for i in range(nu):
         if ui[i, KIND] == VEHICLE and ui[i, TARGET] >= 0:
             occ_next[ui[i, TARGET]] = -1
@@ -659,7 +690,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     g0 = nbr[0]  # (unused: the candidates are listed)
     for j in range(nroots):
         i = roots[rank[j]]
-        if q_to[i] < 0 and not _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near):
+        if q_to[i] < 0 and not _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near, mouth):
             pibt(i, q_from, q_to, occ_now, occ_next, st_agent, st_pos, ncand, cand, lender, 0, g0, nochain, lz, urow, rng,
                  keys, 0)
     # start the moves, the unit ahead first; a ring trades places
