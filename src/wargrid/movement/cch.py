@@ -379,10 +379,7 @@ class CustomizedPaths:
         w = self.metric.weight.copy()
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
         ties = bool(w.size) and float(w.min()) > 0.0
-        finite = np.isfinite(w).any(axis=1)
-        dead = np.ones(st.parent.shape[0], dtype=np.bool_)
-        dead[st.tails[finite]] = False
-        _halves(k.perfect, st, (w, keep, ties, dead), lowest=True)
+        _halves(k.perfect, st, (w, keep, ties), lowest=True)
         q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0
         self._fast = self._arcs_of(w, keep, low, not ties or w.dtype != np.float32)
