@@ -78,3 +78,20 @@ def test_with_cells_checks_the_padding_ring_and_takes_no_change():
     for none in ([], np.array([]), np.array([], np.uint64)):  # no change (an empty list was refused as not integers)
         assert f.with_cells(f.cell.copy(), changed=none).uniform
     assert f.with_cells(f.cell.copy(), changed=np.array([8], np.uint64)).min_cost == 1.0
+
+
+def test_with_cells_of_its_own_array_patched_in_place_reads_no_ring_and_equals_a_copy():
+    # a map patches a field's array in place when no one else holds it: the ring was checked when the array became
+    # the field's and only the changed cells were written, so it is not read again; the answer is a copy's
+    f = CostField.from_arrays(GRID, np.ones(GRID.shape))
+    p = T.padded_id(1, 1)
+    copy = f.cell.copy()
+    copy[p] = 3.0
+    want = f.with_cells(copy, changed=np.array([p]))
+    own = f.cell
+    own.setflags(write=True)
+    own[p] = 3.0
+    got = f.with_cells(own, changed=np.array([p]))
+    assert got.cell is own and (got.min_cost, got.uniform) == (want.min_cost, want.uniform) == (1.0, False)
+    with pytest.raises(ArgumentError, match=r"changed\[0\] = 0 is a padded id in the padding ring"):  # the changed ids are still checked
+        f.with_cells(own, changed=np.array([0]))

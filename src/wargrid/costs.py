@@ -216,9 +216,12 @@ class CostField:
             # ids past int64 (uint64) are off the board: -1 keeps them so, where astype would wrap them round
             changed = np.where(given <= np.iinfo(np.int64).max, given, -1).astype(np.int64) if given.dtype == np.uint64 \
                 else given.astype(np.int64)
-        lo, flat = patched_range(cell, changed, self.min_cost, self.uniform, self.topology.pw)  # (uniform: no edges)
+        # the ring is read unless ``cell`` is this field's own array, patched in place (a map's edit): its ring was
+        # read when it became a field's, and only ``changed`` ids, checked to be cells, were written since
+        ring = cell is not self.cell
+        lo, flat = patched_range(cell, changed, self.min_cost, self.uniform, self.topology.pw, ring)  # (uniform: no edges)
         if lo != lo:  # an id off the board, a NaN or negative cost, or a finite cost in the padding ring
-            fault, i = ids_fault(cell, changed, self.topology.pw)
+            fault, i = ids_fault(cell, changed, self.topology.pw, ring)
             if i < 0:
                 _fault(fault, "cell")
             p = int(given[i])

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from movement_oracle import grids
-from wargrid import Map, SquareGrid, TerrainTable
+from wargrid import Map, SquareGrid, Terrain, TerrainTable
 from wargrid.costs import CostField
 
 NAMES = TerrainTable.default().names
@@ -70,6 +70,29 @@ def test_fields_read_after_some_edits_only_equal_a_rebuild(data):
             check(u)
     for u in units:
         check(u)
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_the_entry_costs_of_a_few_cells_and_of_many_equal_the_whole_boards(data):
+    # an edit of up to _FEW_CELLS cells reads them with Python scalars, a larger one with numpy: both as built whole
+    from wargrid.map.core import _FEW_CELLS
+
+    g = data.draw(grids(max_side=7))
+    m = Map(g, terrains=TerrainTable.default().with_terrains([Terrain("sandbags", "S", "#c2b280", wall="crushable")]))
+    cells = list(g.cells())
+    for _ in range(3):
+        m.set_terrain(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=6)),
+                      data.draw(st.sampled_from(m.terrains.names)))
+        m.set_overlay(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=6)),
+                      data.draw(st.sampled_from([None, "road", "bridge"])))
+    ys, xs = (v.astype(np.int64) for v in np.nonzero(g.mask))
+    n = data.draw(st.sampled_from([1, _FEW_CELLS, _FEW_CELLS + 1, xs.shape[0]]))
+    pick = np.array(data.draw(st.permutations(range(xs.shape[0])))[:n], dtype=np.int64)
+    for unit in ("foot", "tracked", "naval"):
+        for walls in ("stop", "crush"):
+            whole = m._entry_costs(unit, walls=walls)
+            np.testing.assert_array_equal(m._entry_costs(unit, ys[pick], xs[pick], walls), whole[ys[pick], xs[pick]])
 
 
 def test_an_edit_copies_no_field_until_it_is_asked_for():

@@ -37,22 +37,22 @@ def finite_range(cell):
 
 
 @jit
-def patched_range(cell, ids, lo, flat, pw):
+def patched_range(cell, ids, lo, flat, pw, ring):
     """``(least, uniform)`` of the finite entries of ``cell`` after its entries ``ids`` changed, from the field
     before: ``lo`` its least cost, ``flat`` every finite entry equalled it (``False``: not known). Reads the
-    changed entries and the padding ring, and scans only until an entry still holds ``lo`` (usually at once)
-    and, unless ``flat``, until one holds another cost; the whole pass only when no entry holds ``lo`` any more.
-    ``(nan, False)`` when an id is not a cell of the padded board ``pw`` wide, its entry is NaN or negative, or
-    the padding ring holds an entry other than ``inf`` (``ids_fault`` says which), before anything is read past
-    the array.
+    changed entries and (``ring``) the padding ring, and scans only until an entry still holds ``lo`` (usually
+    at once) and, unless ``flat``, until one holds another cost; the whole pass only when no entry holds ``lo``
+    any more. ``(nan, False)`` when an id is not a cell of the padded board ``pw`` wide, its entry is NaN or
+    negative, or the padding ring holds an entry other than ``inf`` (``ids_fault`` says which), before anything
+    is read past the array.
 
     >>> c = np.full(15, np.inf); c[6:9] = [1.0, 2.0, 1.0]  # a 3 x 1 board, padded: 5 x 3
-    >>> patched_range(c, np.array([7]), 1.0, True, 5)
+    >>> patched_range(c, np.array([7]), 1.0, True, 5, True)
     (1.0, False)
-    >>> patched_range(c, np.array([15]), 1.0, True, 5)
+    >>> patched_range(c, np.array([15]), 1.0, True, 5, True)
     (nan, False)
     """
-    if ids_fault(cell, ids, pw)[0]:  # (a finite cost in the ring, or an id past it, walks the kernels off the array)
+    if ids_fault(cell, ids, pw, ring)[0]:  # (a finite cost in the ring, or an id past it, walks the kernels off the array)
         return np.nan, False
     a = INF
     b = -INF
@@ -129,12 +129,13 @@ def checked_range(cell, pw):
 
 
 @jit
-def ids_fault(cell, ids, pw):
+def ids_fault(cell, ids, pw, ring):
     """``(fault, i)``: the first of ``ids`` that is no padded id of a cell of the board (``FAULT_RANGE`` past the
-    array, ``FAULT_PADDING`` in the padding ring) or whose entry in ``cell`` is NaN or negative; else
-    ``(FAULT_PADDING, -1)`` when the padding ring of ``cell`` holds an entry other than ``inf``; ``(0, -1)``: none.
+    array, ``FAULT_PADDING`` in the padding ring) or whose entry in ``cell`` is NaN or negative; else, with
+    ``ring``, ``(FAULT_PADDING, -1)`` when the padding ring of ``cell`` holds an entry other than ``inf`` (its
+    ``2 * (pw + ph)`` reads: one cache line a row); ``(0, -1)``: none.
 
-    >>> ids_fault(np.full(9, np.inf), np.array([4, 9]), 3)
+    >>> ids_fault(np.full(9, np.inf), np.array([4, 9]), 3, True)
     (3, 1)
     """
     n = cell.shape[0]
@@ -150,7 +151,7 @@ def ids_fault(cell, ids, pw):
             return FAULT_NAN, i
         if v < 0:
             return FAULT_NEGATIVE, i
-    if ring_finite(cell, pw):
+    if ring and ring_finite(cell, pw):
         return FAULT_PADDING, -1
     return 0, -1
 

@@ -71,6 +71,8 @@ EVENTS = (
 
 Cell = tuple[int, int]
 M = TypeVar("M", bound="MapCore")
+_FEW_CELLS = 16
+"""An edit of at most this many cells reads its entry costs with Python scalars (``MapCore._entry_costs``)."""
 IntArray = npt.NDArray[np.int64]
 
 
@@ -660,6 +662,10 @@ class MapCore:
         self, unit: str, ys: Any = slice(None), xs: Any = slice(None), walls: str = "stop"
     ) -> npt.NDArray[np.float64]:
         m = self.terrains.cost_matrix(walls=walls)[:, self.terrains.class_index(unit)]
+        if type(xs) is np.ndarray and xs.shape[0] <= _FEW_CELLS:  # (numpy's calls on a few cells cost more than this)
+            ov, ter = self._overlay, self._terrain
+            return np.array([m[o if (o := int(ov[y, x])) >= 0 else int(ter[y, x])] for y, x in zip(ys.tolist(), xs.tolist())],
+                            dtype=np.float64)
         ov = self._overlay[ys, xs]
         has = ov >= 0
         out: npt.NDArray[np.float64] = np.where(has, m[np.where(has, ov, 0)], m[self._terrain[ys, xs]]).astype(np.float64)
@@ -739,7 +745,7 @@ class MapCore:
     def _cells(self, cells: Iterable[Cell], name: str) -> tuple[IntArray, IntArray, tuple[Cell, ...]]:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
             raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
-        if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
+        if type(cells) is not list and (isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable)):
             raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
         g = self.grid
         w, h, mask = g.width, g.height, g.mask
@@ -781,7 +787,7 @@ class MapCore:
         tid = self.terrains.index(name)
         xs, ys, pts = self._cells(cells, "cells")
         with self._lock:
-            old = [self.terrains.names[int(v)] for v in self._terrain[ys, xs]]
+            old = [self.terrains.names[v] for v in self._terrain[ys, xs].tolist()]
             self._terrain[ys, xs] = tid
             self._changed("terrain_changed", xs, ys, pts, {"old": old, "new": name})
 
