@@ -605,7 +605,7 @@ def _rotate(units, u, tick, topo, occ, out):
     members = np.empty(MAX_CYCLE, dtype=np.int64)
     wants = np.empty(MAX_CYCLE, dtype=np.int64)
     land = np.empty(MAX_CYCLE, dtype=np.int64)
-    m = 0
+    m = np.int64(0)  # (an int64 from the start: a literal 0 carried round the loop types ``_ring`` once more for it)
     v = u
     if _sole(ui, cid_of(ui[u, CELL], pw, width), occ) != u:
         return False
@@ -681,7 +681,7 @@ def _trade(units, u, tick, topo, occ, out):
     land = np.empty(MAX_CYCLE, dtype=np.int64)
     members[0] = u
     wants[0] = q
-    m = 1
+    m = np.int64(1)  # (see ``_rotate``)
     for side in range(2):  # the holders of q, then (when both cells are emptied) u's cell-mates
         c, here, there, d = (cq, q, p, back) if side == 0 else (cp, p, q, fwd)
         if side == 1 and not whole:
@@ -762,7 +762,7 @@ def _crowd(units, u, tick, topo, occ, out):
     t = ui[u, TARGET]
     p = ui[u, CELL]
     here = _dist2(p, t, pw)
-    best = -1
+    best = np.int64(-1)  # (see ``_rotate``: else ``step_to``, ``start_step`` and ``_turns`` compile for a literal -1 too)
     bd = here
     clearing = False
     for d in range(ndir):

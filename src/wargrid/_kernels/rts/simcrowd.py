@@ -485,7 +485,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         return 0
     midx = np.full(nu, -1, dtype=np.int64)
     mem = np.empty(order.shape[0], dtype=np.int64)
-    m = 0
+    m = np.int64(0)  # (int64 from the start, as ``nroots``: a literal 0 carried round a loop types a callee once more)
     together = _shared_goals(ui, order, order.shape[0], occ_next)
     # the seeds: on a 4-connected board every vehicle on its way; else, and for one of a group sent to one cell,
     # those that a standing friend vehicle blocks, or off their routes
@@ -546,7 +546,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     shared = _shared_goals(ui, mem, m, occ_next)
     isroot = np.zeros(m, dtype=np.bool_)
     roots = np.empty(m, dtype=np.int64)
-    nroots = 0
+    nroots = np.int64(0)
     ahead = np.zeros(1, dtype=np.bool_)  # the next steps of the members' routes: a unit with nothing to do that is
     for i in range(m):                   # pushed keeps off them if it can (as ``move_aside``)
         if settled(ui, mem[i]):
