@@ -259,6 +259,23 @@ def test_any_seed_the_checks_allow_makes_a_simulation():
     assert sim.run(100).states()[0] == "arrived"
 
 
+def test_a_pickled_simulation_compiles_no_kernel_again():
+    # an unpickled topology's arrays came back writable: every kernel of a tick compiled once more for them
+    import pickle
+
+    from wargrid._kernels.rts import sim as k, simcrowd
+
+    sim, _ = _run("sq8", 3, 6, "astar", ticks=20)
+    kernels = (k.tick_units, k.categories_of, simcrowd.crowd_pass)
+    before = [len(f.signatures) for f in kernels]
+    copy = pickle.loads(pickle.dumps(sim))
+    for _ in range(20):
+        copy.step()
+    copy.check()
+    assert copy._tb[0] is copy.grid.topology.kernel_args.off and not copy._tb[0].flags.writeable
+    assert [len(f.signatures) for f in kernels] == before
+
+
 def test_an_edit_beside_obstacles_alone():
     # obstacles have no movement class: an edit read the cost row of class 0 that no unit had made (IndexError)
     m = Map(SquareGrid(4, 3))

@@ -101,6 +101,27 @@ class Topology:
     hex_kind: int
     valid: NDArray[np.bool_] = field(repr=False)  # (height, width)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled arrays come back writable: freeze them again, and build the cached kernel arguments afresh.
+
+        Numba compiles a kernel once per array flag, so a writable copy of the topology made every kernel that
+        reads it compile a second time (the whole RTS simulation, 40 CPU s, for a pickled one).
+
+        >>> import pickle
+        >>> from wargrid import SquareGrid
+        >>> t = SquareGrid(3, 2).topology; _ = t.kernel_args
+        >>> u = pickle.loads(pickle.dumps(t))
+        >>> u.offsets.flags.writeable, u.kernel_args.off.flags.writeable, u.kernel_args.info.flags.writeable
+        (False, False, True)
+        """
+        state = dict(state)
+        state.pop("kernel_args", None)  # cached: rebuilt with the flags they were built with
+        state.pop("kernel_bundle", None)
+        for value in state.values():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+        self.__dict__.update(state)
+
     @property
     def pw(self) -> int:
         """Padded width."""

@@ -471,6 +471,8 @@ class Simulation:
     def __setstate__(self, state: dict[str, Any]) -> None:
         listening = state.pop("_listeners")
         self.__dict__.update(state)
+        off, stepl, corner, _ = self._topo.kernel_args  # read-only as at the start (else every kernel compiles again)
+        self._tb = (off, stepl, corner) + self._tb[3:]
         self._listeners = []
         if listening:
             for ev in _MAP_EVENTS:
