@@ -323,9 +323,10 @@ def _shared_goals(ui, mem, m, count):
 
 
 @helper
-def _narrow(g, q):
+def _narrow(g, q, pw):
     """Whether cell ``q`` has two ways out, opposite each other (a one-cell door, or a corridor one wide): ``g``, a
-    class's graph of a 4-connected board."""
+    class's graph of a 4-connected board (opposite by their steps, so that a door on a wrap-around board's seam
+    counts: ids across the seam are not in line)."""
     a = np.int64(-1)
     b = np.int64(-1)
     for d in range(g.shape[1]):
@@ -338,7 +339,11 @@ def _narrow(g, q):
             b = w
         else:
             return False
-    return b >= 0 and a + b == 2 * q
+    if b < 0:
+        return False
+    ax, ay = _offset(q, a, pw)
+    bx, by = _offset(q, b, pw)
+    return ax == -bx and ay == -by
 
 
 @helper
@@ -674,11 +679,14 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         # its best candidate is nearer its goal (``_trade_places``)
         near[i] = ncand[i] > 0 and cand[i, 0] != p and keys[0] // 2048 < dist0[i]
         if ndir == 4 and near[i]:  # at the mouth of a door: the cell behind it, on the axis of its best step, narrow
-            b = 2 * p - cand[i, 0]
             g = nbr[ui[mem[i], CLS]]
+            sx, sy = _offset(p, cand[i, 0], pw)
             for d in range(ndir):
-                if g[p, d] == b:
-                    mouth[i] = _narrow(g, b)
+                b = g[p, d]
+                if b >= 0:
+                    ex, ey = _offset(p, b, pw)
+                    if ex == -sx and ey == -sy:
+                        mouth[i] = _narrow(g, b, pw)
     for i in range(nu):
         if ui[i, KIND] == VEHICLE and ui[i, TARGET] >= 0:
             occ_next[ui[i, TARGET]] = -1
