@@ -250,6 +250,31 @@ def test_perfect_customization_gives_every_arc_its_ends_true_distance(kind, data
         assert all(_close(float(x), y) for x, y in zip(wt[a], want))  # (square-8: sums of sqrt 2 in any order)
 
 
+def test_perfect_customization_keeps_its_claim_with_one_way_steps():
+    # a directed (two-column) metric: an arc inf both ways when customized can be the leg another arc's true distance
+    # needs (a one-way step), so its triangles are not skipped there; skipped, arc (3, 1) -> (0, 2) ended at 4.828
+    from wargrid.movement.cch import _halves, _k
+
+    g = SquareGrid(6, 7, diagonal=True, corner_rule="always", wrap_x=True)
+    cost = np.ones((7, 6))
+    cost[0, 2] = cost[1, [0, 2, 4, 5]] = cost[2, 2] = INF
+    cost[2, 5] = 3.0
+    e = np.zeros((7, 6, 8))
+    e[2, 0, 1] = e[2, 4, 3] = INF  # two one-way steps (a river)
+    cp = customized(g, CostField.from_arrays(g, cost, e))
+    s, w = cp.structure, cp.metric.weight.copy()
+    assert w.shape[1] == 2
+    before = np.isfinite(w).any(axis=1)
+    _halves(_k().perfect, s, (w, np.full(w.shape[0], 3, dtype=np.uint8), bool(w.min() > 0)), lowest=True)
+    pw = g.topology.pw
+    xy = [(int(c % pw) - 1, int(c // pw) - 1) for c in s.cell_of]
+    dist = {a: dijkstra(g, cost, [a], e) for a in xy}
+    for a in np.flatnonzero(before):
+        p, q = xy[int(s.tails[a])], xy[int(s.up_head[a])]
+        want = [dist[p].get(q, INF), dist[q].get(p, INF)]
+        assert all(_close(float(x), y) for x, y in zip(w[a], want)), (p, q, w[a], want)
+
+
 def _holed(g):
     yy, xx = np.mgrid[:g.height, :g.width]
     return g.with_mask(((xx - 12) ** 2 + (yy - 9) ** 2 > 25) & ((xx - 30) ** 2 + (yy - 20) ** 2 > 40) & (xx != 20))

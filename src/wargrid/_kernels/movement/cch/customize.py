@@ -180,8 +180,9 @@ def perfect(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails,
     lowest in ``first .. last - 1`` (once every node is done, every arc finite in ``w`` before has its ends' true
     distance), in decreasing rank; bit ``d`` of ``keep[a]`` (1 upward, 2 downward) is cleared where a path through
     an intermediate or upper node is cheaper, or as cheap when ``ties`` (sound when no arc weighs nothing: each such
-    path's arcs weigh less), so the query needs no such arc direction. An arc ``inf`` both ways before is skipped
-    (never kept; on land boards 40-50 % of the arcs: prepared.md, "What a query needs").
+    path's arcs weigh less), so the query needs no such arc direction. An arc ``inf`` before is skipped in a
+    symmetric (one-column) metric (never kept; on land boards 40-50 % of the arcs: prepared.md, "What a query
+    needs"); in a directed one a one-way step can make it the leg another arc's true distance needs.
 
     ``_perfect_arc`` is called with ``ties`` and the column count literals: no test that cannot hold (prepared.md)."""
     pos = np.empty(up_first.shape[0] - 1, dtype=np.uint32)
@@ -193,8 +194,8 @@ def perfect(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails,
             b = np.uint64(down_arc[e])  # (v, u)
             if b >= stop:
                 break  # v >= last
-            if not (w[b, 0] < INF or w[b, w.shape[1] - 1] < INF):
-                continue  # inf both ways when customized: never kept, and a path it would close closes without it
+            if w.shape[1] == 1 and not w[b, 0] < INF:
+                continue  # inf when customized: never kept, and a path it would close closes through the clique above
             if w.shape[1] == 2:
                 if ties:
                     _perfect_arc(b, pos, up_first, up_head, tails, w, keep, True, True)
