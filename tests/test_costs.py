@@ -95,3 +95,19 @@ def test_with_cells_of_its_own_array_patched_in_place_reads_no_ring_and_equals_a
     assert got.cell is own and (got.min_cost, got.uniform) == (want.min_cost, want.uniform) == (1.0, False)
     with pytest.raises(ArgumentError, match=r"changed\[0\] = 0 is a padded id in the padding ring"):  # the changed ids are still checked
         f.with_cells(own, changed=np.array([0]))
+
+
+def test_an_unpickled_field_is_read_only_and_keeps_its_ring_checked():
+    # pickle gave back writable arrays: a write through them put a finite cost in the padding ring past with_cells's
+    # check of the field's own array (the kernels walk off the array there), and made kernels compile anew
+    import pickle
+
+    g = SquareGrid(7, 5)
+    f = pickle.loads(pickle.dumps(CostField.from_arrays(g, np.ones((5, 7)), np.zeros((5, 7, 4)))))
+    assert not f.cell.flags.writeable and not f.edge.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        f.cell[0] = 1.0
+    c = f.cell.copy()
+    c[0] = 1.0
+    with pytest.raises(ArgumentError, match="padding"):
+        f.with_cells(c, changed=np.array([g.topology.padded_id(2, 2)]))

@@ -23,7 +23,7 @@ date with the map's edits (an edit makes a new field; a field never changes).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +68,13 @@ class CostField:
     min_cost: float
     uniform: bool
     unit: str | None = None
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled, the arrays are read-only again (pickle makes them writable): a write through them could put a
+        finite cost in the padding ring, past the checks, and a writable array makes every kernel compile anew."""
+        self.__dict__.update(state)
+        for a in (self.cell, self.edge):
+            a.setflags(write=False)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
