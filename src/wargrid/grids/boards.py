@@ -413,6 +413,17 @@ class Grid:
         self.mask = m
         self._topology: Topology | None = None
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled, the mask is read-only again (pickle makes it writable, and a topology built later shares it).
+
+        >>> import pickle
+        >>> from wargrid import SquareGrid
+        >>> pickle.loads(pickle.dumps(SquareGrid(3, 2))).mask.flags.writeable
+        False
+        """
+        self.__dict__.update(state)
+        self.mask.setflags(write=False)
+
     # -- identity --------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, int]:
