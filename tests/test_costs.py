@@ -111,3 +111,17 @@ def test_an_unpickled_field_is_read_only_and_keeps_its_ring_checked():
     c[0] = 1.0
     with pytest.raises(ArgumentError, match="padding"):
         f.with_cells(c, changed=np.array([g.topology.padded_id(2, 2)]))
+
+
+def test_a_field_made_from_a_view_does_not_share_the_callers_array():
+    # from_padded made the view read-only but not the array it views: a write there reached the kernels unchecked
+    # (a finite padding ring: the search walked off the array)
+    t = SquareGrid(6, 4).topology
+    base = t.pad(np.ones((4, 6)), np.inf).astype(np.float64)
+    edges = np.zeros(t.padded_size * t.ndir)
+    f = CostField.from_padded(t, base[:], edges[:])
+    assert not np.shares_memory(f.cell, base) and not np.shares_memory(f.edge, edges)
+    base[:] = 1.0
+    assert f.cell[0] == np.inf
+    own = t.pad(np.ones((4, 6)), np.inf).astype(np.float64)
+    assert CostField.from_padded(t, own).cell is own  # an array of its own is taken as it is

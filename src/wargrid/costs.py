@@ -109,6 +109,8 @@ class CostField:
         cell = _padded_array(cell, "cell", topology.padded_size)
         e = np.zeros(0, dtype=np.float64) if edge is None else _padded_array(edge, "edge", topology.padded_size * topology.ndir,
                                                                               empty=True)
+        # a view is copied: the array it views stays writable, and a write through it would reach the kernels unchecked
+        cell, e = (cell if cell.base is None else cell.copy()), (e if e.base is None else e.copy())
         if e.size and any_bad_cost(e):
             raise ArgumentError("edge must be >= 0 and not NaN (inf blocks the step)")
         if unit is not None and not isinstance(unit, str):
