@@ -30,6 +30,8 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=50)
     ap.add_argument("--perfect", default="foot", help="classes whose query arcs are built and queried (comma-separated)")
     args = ap.parse_args()
+    if args.size < 4 or args.queries < 1:
+        ap.error(f"--size must be >= 4 and --queries >= 1, got {args.size} and {args.queries}")
     wargrid.warm_up("movement")
     m = wargrid.generate(args.size, args.size, kind="hex", seed=args.seed, progress=False)
     cells, topo = m.width * m.height, m.grid.topology
@@ -62,10 +64,14 @@ def main() -> None:
         nf = int(fin.sum())
         ys, xs = np.nonzero(np.isfinite(f.cells()))
         pairs = []
-        while len(pairs) < args.queries:
+        for _ in range(1000 * args.queries):  # (bounded: a board may have too few cells far enough apart)
+            if len(pairs) == args.queries:
+                break
             i, j = rng.integers(0, xs.shape[0], 2)
             if abs(int(xs[i]) - int(xs[j])) + abs(int(ys[i]) - int(ys[j])) >= args.size // 4:
                 pairs.append((topo.padded_id(int(xs[i]), int(ys[i])), topo.padded_id(int(xs[j]), int(ys[j]))))
+        if len(pairs) < args.queries:
+            raise SystemExit(f"{u}: found {len(pairs)} of {args.queries} passable pairs {args.size // 4} or more apart")
         chains = [np.array(chain(int(st.rank_of[s])) + chain(int(st.rank_of[t]))) for s, t in pairs]  # (shared nodes twice)
         want = [cp.distance(f, s, t) for s, t in pairs]
 
