@@ -18,7 +18,7 @@ into the folder given::
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 import numpy as np
@@ -133,7 +133,9 @@ def families() -> dict[str, np.ndarray]:
 
 
 def main() -> None:
-    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "mapf-families")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", nargs="?", default="mapf-families", help="where the .map files go (made if missing)")
+    folder = Path(ap.parse_args().folder)
     folder.mkdir(parents=True, exist_ok=True)
     for name, wall in families().items():
         write(folder, name, wall)
