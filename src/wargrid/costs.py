@@ -99,7 +99,7 @@ class CostField:
         >>> CostField.from_padded(t, np.ones(t.padded_size))
         Traceback (most recent call last):
         ...
-        wargrid.errors.ArgumentError: cell must be inf in the padding ring (padded x or y 0 or last: the kernels' blocked border), got a finite cost there; lay the costs out with topology.pad(costs, np.inf)
+        wargrid.errors.ArgumentError: cell must be inf in the padding ring (padded x or y 0 or last: the kernels' blocked border), got a finite cost or NaN there; lay the costs out with topology.pad(costs, np.inf)
         """
         from ._kernels.costs import FAULT_NEGATIVE, any_bad_cost, checked_range
         from .grids.boards import Topology
@@ -216,6 +216,8 @@ class CostField:
         from ._kernels.costs import FAULT_PADDING, FAULT_RANGE, ids_fault, patched_range
 
         cell = _padded_array(cell, "cell", self.cell.shape[0])
+        if cell.base is not None and cell is not self.cell:  # a view is copied, as in ``from_padded``: the array it
+            cell = cell.copy()  # views stays writable, and a write there would reach the kernels past the checks
         given = changed
         if type(changed) is not np.ndarray or changed.dtype != np.int64 or changed.ndim != 1:
             given = np.asarray(changed)
@@ -309,7 +311,7 @@ def _fault(fault: int, what: str, size: int = 0) -> None:
         raise ArgumentError(f"{what} is no padded id of the board (0..{size - 1})")
     if what == "cell":
         raise ArgumentError("cell must be inf in the padding ring (padded x or y 0 or last: the kernels' blocked border), "
-                            "got a finite cost there; lay the costs out with topology.pad(costs, np.inf)")
+                            "got a finite cost or NaN there; lay the costs out with topology.pad(costs, np.inf)")
     raise ArgumentError(f"{what} is a padded id in the padding ring (padded x or y 0 or last), not a cell of the board")
 
 

@@ -86,16 +86,21 @@ def ring_finite(cell, pw):
     """Whether the padding ring of the padded board ``pw`` wide (``cell.shape[0]`` a multiple of it) holds an
     entry other than ``inf`` (``2 * (pw + ph)`` reads).
 
+    A NaN there counts (``!= inf``, not ``< inf``): the step bits block only
+    ``inf``, so a NaN opened the ring and the searches walked off the array.
+
     >>> one = np.full(9, np.inf); one[4] = 2.0  # a board of one cell, padded: 3 x 3
     >>> ring_finite(one, 3), ring_finite(np.ones(9), 3)
     (False, True)
+    >>> one[8] = np.nan; ring_finite(one, 3)
+    True
     """
     n = cell.shape[0]
     for i in range(pw):
-        if cell[i] < INF or cell[n - pw + i] < INF:
+        if cell[i] != INF or cell[n - pw + i] != INF:
             return True
     for r in range(n // pw):
-        if cell[r * pw] < INF or cell[r * pw + pw - 1] < INF:
+        if cell[r * pw] != INF or cell[r * pw + pw - 1] != INF:
             return True
     return False
 
