@@ -51,3 +51,95 @@ def test_with_cells_refuses_a_nan_in_the_padding_ring(value):
         CostField.from_padded(f.topology, c)
     c[66] = np.inf
     assert distance_field(m.grid, f.with_cells(c, changed=np.array([46])), (0, 0)).shape == (5, 8)
+
+
+# -- Map edits ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("cells", [np.array(5), np.array(0, dtype=np.uint64), np.array(None, dtype=object)])
+def test_set_terrain_with_a_0d_array_is_a_clear_type_error(cells):
+    m = Map(SquareGrid(6, 4))
+    before = m.terrain.copy()
+    with pytest.raises(ArgumentTypeError, match=r"cells must be a list of \(x, y\) cells, got ndarray"):
+        m.set_terrain(cells, "hills")
+    with pytest.raises(ArgumentTypeError, match=r"cells must be a list of \(x, y\) cells, got ndarray"):
+        m.set_overlay(cells, None)
+    assert (m.terrain == before).all()
+
+
+# -- Simulation.add_obstacle ----------------------------------------------------------------------------------------
+def test_add_obstacle_takes_any_iterable_of_cells_and_leaves_no_half_made_unit():
+    # a set passed occupancy's checks, the building went on the board, then ``cells[0]`` raised TypeError after the
+    # unit row was made: a unit 1 stood off the board at (6, 4) and ``get(1)`` raised IndexError
+    sim = Simulation(Map(SquareGrid(6, 4)), seed=1)
+    tank = sim.add_unit((0, 1), unit="tracked", goal=(5, 1))
+    wall = sim.add_obstacle({(3, 3)}, hp=None)
+    assert sim.get(wall).cell == (3, 3) and sim.get(wall).kind == "building"
+    assert sim.cells().tolist() == [[0, 1], [3, 3]]
+    with pytest.raises(ArgumentTypeError, match=r"cells must be a list of \(x, y\) cells, got ndarray"):
+        sim.add_obstacle(np.array(5), hp=None)
+    with pytest.raises(ArgumentTypeError):
+        sim.add_obstacle([(1, 1), "ab"], hp=None)
+    assert sim.cells().tolist() == [[0, 1], [3, 3]]  # nothing made by the refused calls
+    assert sim.occupancy.occupants((1, 1)) == []
+    sim.run(300)
+    assert sim.get(tank).cell == (5, 1)
+    sim.check()
+
+
+# -- integers past a float's range ----------------------------------------------------------------------------------
+HUGE = 10**400  # float(HUGE) raises OverflowError
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda m, sim, t: sim.hit(t, HUGE), "amount"),
+    (lambda m, sim, t: sim.add_unit((1, 1), hp=HUGE), "hp"),
+    (lambda m, sim, t: Simulation(m, weight=HUGE), "weight"),
+    (lambda m, sim, t: plan_crowd(m, [(0, 0)], [(1, 1)], time_limit=HUGE), "time_limit"),
+    (lambda m, sim, t: plan_crowd(m, [(0, 0)], [(1, 1)], improve=-HUGE), "improve"),
+    (lambda m, sim, t: m.path((0, 0), (1, 1), weight=HUGE), "weight"),
+    (lambda m, sim, t: m.set_edge((0, 0), (1, 0), HUGE), "cost"),
+    (lambda m, sim, t: m.set_elevation(None, climb_cost=HUGE), "climb_cost"),
+    (lambda m, sim, t: m.movement_range((0, 0), HUGE), "max_cost"),
+    (lambda m, sim, t: m.distance_field((0, 0), max_cost=HUGE), "max_cost"),
+    (lambda m, sim, t: Terrain("bog", "b", "#335533", costs={"foot": HUGE}), "terrain 'bog': cost for 'foot'"),
+])
+def test_an_integer_past_a_floats_range_is_a_clear_error(call, name):
+    m = Map(SquareGrid(6, 4))
+    sim = Simulation(m, seed=1)
+    t = sim.add_unit((0, 1), unit="tracked")
+    with pytest.raises(ArgumentError, match=re.escape(f"{name} must be a finite number, got an integer of 1329 bits")):
+        call(m, sim, t)
+    assert sim.cells().tolist() == [[0, 1]] and sim.get(t).hp == 100.0
+
+
+def test_the_largest_integers_a_float_holds_still_pass():
+    m = Map(SquareGrid(6, 4))
+    assert m.distance_field((0, 0), max_cost=2**1023).max() < np.inf  # every cell reached
+    assert m.distance_field((0, 0), max_cost=np.uint64(2**64 - 1)).max() < np.inf
+    assert Terrain("bog", "b", "#335533", costs={"foot": 2**1023}).cost("foot") == 2.0**1023
+
+
+@pytest.mark.parametrize("where, words", [
+    ("elevation", "layer 'elevation' must be rows of numbers a float holds"),
+    ("edges", "edges[0] cost must be a number >= 0 or null (a wall)"),
+    ("climb_cost", "climb_cost must be a finite number"),
+    ("terrain", "terrain 'plains': cost for 'foot' must be a finite number"),
+])
+def test_a_native_map_file_with_an_integer_past_a_floats_range(tmp_path, where, words):
+    m = Map(SquareGrid(3, 2))
+    m.set_elevation(np.zeros((2, 3)))
+    m.set_edge((0, 0), (1, 0), 2.0)
+    save_map(m, tmp_path / "a.json")
+    d = json.loads((tmp_path / "a.json").read_text())
+    if where == "elevation":
+        d["layers"]["elevation"][1][2] = HUGE
+    elif where == "edges":
+        d["layers"]["edges"][0][3] = HUGE
+    elif where == "climb_cost":
+        d["climb_cost"] = HUGE
+    else:
+        next(t for t in d["terrains"]["terrains"] if t["name"] == "plains")["costs"]["foot"] = HUGE
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(d))
+    with pytest.raises(MapFileError, match=re.escape(str(bad))) as err:
+        load_map(bad)
+    assert words in str(err.value)

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 from .errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed", "check_bool_layer",
+__all__ = ["as_float", "check_int", "check_choice", "check_positive_int", "check_real", "check_cell_pair", "check_seed", "check_bool_layer",
            "check_iterable", "check_path"]
 
 
@@ -37,15 +37,37 @@ def check_positive_int(v: Any, name: str, *, minimum: int = 1) -> int:
     return n
 
 
+_FLOAT_INT = 1 << 1023
+"""Integers of smaller magnitude convert to a float without overflow."""
+
+
+def as_float(v: Any, name: str) -> float:
+    """``float(v)``; an integer past what a float holds (``float`` raises ``OverflowError``) is an ``ArgumentError``
+    naming ``name``.
+
+    >>> as_float(3, "cost"), as_float(np.uint64(2**64 - 1), "cost")
+    (3.0, 1.8446744073709552e+19)
+    >>> as_float(10**400, "cost")
+    Traceback (most recent call last):
+    wargrid.errors.ArgumentError: cost must be a finite number, got an integer of 1329 bits (a float holds at most 1024)
+    """
+    try:
+        return float(v)
+    except OverflowError:
+        bits = int(v).bit_length() if isinstance(v, (numbers.Integral, np.integer)) else "too many"
+        raise ArgumentError(f"{name} must be a finite number, got an integer of {bits} bits (a float holds at most "
+                            "1024)") from None
+
+
 def check_real(v: Any, name: str, *, minimum: float | None = None, allow_inf: bool = False) -> float:
     """A finite real number (``inf`` only with ``allow_inf``), never NaN."""
-    if type(v) is float or type(v) is int:  # the common cases skip the abstract-class checks
+    if type(v) is float or type(v) is int and -_FLOAT_INT < v < _FLOAT_INT:  # the common cases skip the checks below
         f = float(v)
         if math.isfinite(f) and (minimum is None or f >= minimum):
             return f
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.integer, np.floating)):
         raise ArgumentTypeError(f"{name} must be a number, got {type(v).__name__} {v!r}")
-    f = float(v)
+    f = as_float(v, name)
     if math.isnan(f) or (math.isinf(f) and not allow_inf):
         raise ArgumentError(f"{name} must be a finite number, got {f}")
     if minimum is not None and f < minimum:
@@ -109,8 +131,8 @@ def check_iterable(v: Any, name: str, what: str) -> Iterable[Any]:
     Traceback (most recent call last):
     wargrid.errors.ArgumentTypeError: cells must be a list of (x, y) cells, got int 3
     """
-    if isinstance(v, (str, bytes)) or not isinstance(v, Iterable):
-        raise ArgumentTypeError(f"{name} must be {what}, got {type(v).__name__} {v!r}")
+    if isinstance(v, (str, bytes)) or not isinstance(v, Iterable) or isinstance(v, np.ndarray) and v.ndim == 0:
+        raise ArgumentTypeError(f"{name} must be {what}, got {type(v).__name__} {v!r}")  # (0-d: not iterable)
     return v
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .errors import ArgumentError, ArgumentTypeError
-from ._validate import check_choice, check_iterable
+from ._validate import as_float, check_choice, check_iterable
 
 __all__ = ["Terrain", "TerrainTable", "INF", "TerrainData", "TerrainTableData", "WALL_KINDS", "WALL_RULES", "check_walls"]
 
@@ -98,7 +98,7 @@ def _clean_costs(name: str, costs: Mapping[str, Any]) -> dict[str, float]:
         if type(c) is not float and type(c) is not int:  # the common cases skip the slower checks
             if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
                 raise ArgumentTypeError(f"terrain {name!r}: cost for {cls!r} must be a number, got {c!r}")
-        c = float(c)
+        c = as_float(c, f"terrain {name!r}: cost for {cls!r}")  # (an int past a float's range: a clear error)
         if not c > 0:  # NaN fails this too
             raise ArgumentError(f"terrain {name!r}: cost for {cls!r} must be > 0 or inf (impassable), got {c}")
         clean[cls] = c

@@ -433,8 +433,8 @@ def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
     if layers.get("elevation") is not None:
         try:
             elevation = np.array(layers["elevation"], dtype=np.float64)
-        except (TypeError, ValueError):
-            raise MapFileError("layer 'elevation' must be rows of numbers", None) from None
+        except (TypeError, ValueError, OverflowError):  # (an integer past a float's range overflows)
+            raise MapFileError("layer 'elevation' must be rows of numbers a float holds", None) from None
     edges = layers.get("edges")
     e = None
     if edges:
@@ -448,7 +448,8 @@ def map_from_dict(d: Any, *, max_cells: int = MAX_FILE_CELLS) -> Map:
             ):
                 raise MapFileError(f"edges[{i}] = {item!r} is off the board or not a direction 0..{grid.ndir - 1}", None)
             cost = math.inf if c is None else c
-            if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not cost >= 0:
+            if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not cost >= 0 \
+                    or isinstance(cost, int) and cost >= 1 << 1023:  # (past a float's range: an overflow)
                 raise MapFileError(f"edges[{i}] cost must be a number >= 0 or null (a wall), got {c!r}", None)
             e[y, x, dd] = cost
     m = _add_bridges(Map(grid, terrain=terrain, terrains=table, overlay=overlay, elevation=elevation, edges=e,

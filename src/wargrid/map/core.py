@@ -745,7 +745,8 @@ class MapCore:
     def _cells(self, cells: Iterable[Cell], name: str) -> tuple[IntArray, IntArray, tuple[Cell, ...]]:
         if isinstance(cells, tuple) and len(cells) == 2 and all(isinstance(v, (int, np.integer)) for v in cells):
             raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got a single cell {cells!r}: wrap it in a list")
-        if type(cells) is not list and (isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable)):
+        if type(cells) is not list and (isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable)
+                                        or isinstance(cells, np.ndarray) and cells.ndim == 0):  # (0-d: no iteration)
             raise ArgumentTypeError(f"{name} must be a list of (x, y) cells, got {type(cells).__name__} {cells!r}")
         g = self.grid
         w, h, mask = g.width, g.height, g.mask

@@ -148,7 +148,7 @@ from .._kernels.rts.layout import (  # the tables' columns and codes, shared wit
     TURNLEFT, TURNRATE, UNIT_KINDS, WAITED,
 )
 from .._deprecation import warn_renamed
-from .._validate import check_choice, check_int, check_seed
+from .._validate import as_float, check_choice, check_int, check_iterable, check_seed
 from ..grids.board import CostBoard
 from ..grids.boards import Grid
 from .classic import classic_path
@@ -641,9 +641,10 @@ class Simulation:
         'building'
         """
         hp_v = math.inf if hp is None else self._check_amount(hp, "hp", positive=True)
-        self.occupancy.place_building(self._n, cells)
-        uid = self._new_row()
+        cells = list(check_iterable(cells, "cells", "a list of (x, y) cells"))  # (a set: no cells[0] after the row)
+        self.occupancy.place_building(self._n, cells)  # every cell checked before anything changes
         first = self.grid.check_cell(cells[0], "cells[0]")
+        uid = self._new_row()
         row = self._ui[uid]
         row[KIND] = L.BUILDING if hp is None else L.OBSTACLE
         row[CLS] = 0
@@ -659,7 +660,8 @@ class Simulation:
 
     @staticmethod
     def _check_amount(v: Any, name: str, *, positive: bool = False) -> float:
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v) or v < 0:
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(as_float(v, name)) or v < 0:
             raise ArgumentError(f"{name} must be a finite number >= 0, got {v!r}")
         if positive and v == 0:
             raise ArgumentError(f"{name} must be > 0, got {v!r}")
