@@ -143,3 +143,28 @@ def test_a_native_map_file_with_an_integer_past_a_floats_range(tmp_path, where, 
     with pytest.raises(MapFileError, match=re.escape(str(bad))) as err:
         load_map(bad)
     assert words in str(err.value)
+
+
+@pytest.mark.parametrize("value", [-np.inf, -1.0, np.nan])
+def test_with_cells_reads_every_entry_of_a_callers_array(value):
+    # only the ``changed`` entries were read: a -inf beyond them made distance_field's buckets index before their
+    # array (a segfault: case 27742 of seed 277469783, this 1 x 5 board)
+    m = Map(SquareGrid(1, 5, diagonal=False))
+    f = m.cost_field()
+    c = f.cell.copy()
+    c[[7, 10]] = 1.0
+    c[13] = value  # cell (0, 3), not among changed
+    with pytest.raises(ArgumentError, match=r"cell\[13\] must .* \(an entry beyond changed\)"):
+        f.with_cells(c[:], changed=np.array([10, 7]))
+    c[13] = 2.0
+    g = f.with_cells(c, changed=np.array([10, 7]))
+    assert distance_field(m.grid, g, (0, 0))[:, 0].tolist() == [0.0, 1.0, 2.0, 4.0, 6.0]
+
+
+def test_a_maps_edits_still_patch_its_fields():
+    m = Map(SquareGrid(4, 3))
+    before = m.cost_field(unit="foot")
+    m.set_terrain([(1, 1)], "water")
+    after = m.cost_field(unit="foot")
+    assert after is not before and after.cells()[1, 1] == np.inf
+    assert after.cells().tolist() == Map.copy(m).cost_field(unit="foot").cells().tolist()

@@ -196,8 +196,10 @@ class CostField:
     def with_cells(self, cell: FloatArray, *, changed: npt.NDArray[np.int64] | None = None) -> "CostField":
         """The same field (topology, edges, class) with the padded entry costs ``cell``.
 
-        ``changed``: the padded ids where ``cell`` differs from this field's (a map's edit says so), so the new
-        least cost is found from them instead of a pass over the board.
+        ``changed``: the padded ids where ``cell`` differs from this field's, so the new least cost is found from
+        them instead of a pass over the board. Every entry of ``cell`` is still read once, branch-free, for NaN and
+        negative costs (one beyond ``changed`` walked the kernels off the array); a map's own edits skip that pass
+        (``patched_field``: they wrote only ``changed``, checked, into a copy of a checked field's array).
 
         >>> from wargrid import SquareGrid
         >>> f = CostField.from_arrays(SquareGrid(2, 1), [[1, 1]])
@@ -209,11 +211,19 @@ class CostField:
         Traceback (most recent call last):
         ...
         wargrid.errors.ArgumentError: changed[0] = 1000000000 is no padded id of the board (0..11)
+        >>> c = c.copy(); c[5] = -1.0; f.with_cells(c, changed=np.array([6]))
+        Traceback (most recent call last):
+        ...
+        wargrid.errors.ArgumentError: cell[5] must be >= 0 (inf: impassable), got -1.0 (an entry beyond changed)
         """
-        edge = None if self.edge.size == 0 else self.edge
         if changed is None:
-            return CostField.from_padded(self.topology, cell, edge, unit=self.unit)
-        from ._kernels.costs import FAULT_PADDING, FAULT_RANGE, ids_fault, patched_range
+            return CostField.from_padded(self.topology, cell, None if self.edge.size == 0 else self.edge, unit=self.unit)
+        return self._patched(cell, changed, whole=True)
+
+    def _patched(self, cell: FloatArray, changed: npt.NDArray[np.int64], *, whole: bool) -> "CostField":
+        """``with_cells(cell, changed=changed)``; without ``whole`` only the ``changed`` entries and the padding ring
+        of ``cell`` are read (a map's edit: ``cell`` is a checked field's array with the ``changed`` ids written)."""
+        from ._kernels.costs import FAULT_PADDING, FAULT_RANGE, any_bad_cost, ids_fault, patched_range
 
         cell = _padded_array(cell, "cell", self.cell.shape[0])
         if cell.base is not None and cell is not self.cell:  # a view is copied, as in ``from_padded``: the array it
@@ -238,6 +248,11 @@ class CostField:
             p = int(given[i])
             _fault(fault, f"changed[{i}] = {p}" if fault in (FAULT_RANGE, FAULT_PADDING) else f"cell[{p}] (changed[{i}])",
                    cell.shape[0])
+        if whole and ring and any_bad_cost(cell):
+            p = int(np.flatnonzero(~(cell >= 0.0))[0])
+            v = float(cell[p])
+            raise ArgumentError(f"cell[{p}] must not be NaN (inf: impassable) (an entry beyond changed)" if v != v else
+                                f"cell[{p}] must be >= 0 (inf: impassable), got {v} (an entry beyond changed)")
         e = self.edge
         cell.setflags(write=False)
         return CostField(self.topology, cell, e, float(lo) if lo < np.inf else 1.0, bool(flat and e.size == 0), self.unit)
@@ -252,6 +267,12 @@ class CostField:
         """
         out: FloatArray = self.topology.unpad(self.cell).copy()
         return out
+
+
+def patched_field(field: CostField, cell: FloatArray, changed: npt.NDArray[np.int64]) -> CostField:
+    """``field.with_cells(cell, changed=changed)`` for a map's edit: ``cell`` is ``field.cell`` or a copy of it with
+    only the ``changed`` ids written, so only those and the padding ring are read (no pass over the board)."""
+    return field._patched(cell, changed, whole=False)
 
 
 def padded_entry(table: npt.NDArray[np.integer], p: object, name: str) -> int:

@@ -48,7 +48,7 @@ import numpy.typing as npt
 from ..errors import ArgumentError, ArgumentTypeError, CallbackError, WargridError
 from .._validate import check_cell_pair, check_real
 from .._deprecation import warn_renamed
-from ..costs import CostField
+from ..costs import CostField, patched_field
 from ..movement.dispatch import forget_cost_array
 from ..grids.boards import Grid
 from ..terrain import TerrainTable
@@ -739,7 +739,7 @@ class MapCore:
             flat = flat.copy()
         ids = (ys + 1) * self.grid.topology.pw + xs + 1
         flat[ids] = self._entry_costs(f.unit, ys, xs, walls)
-        return f.with_cells(flat, changed=ids)
+        return patched_field(f, flat, ids)  # (only ``ids`` written: no pass over the whole array)
 
     # -- edits ----------------------------------------------------------------------------------
     def _cells(self, cells: Iterable[Cell], name: str) -> tuple[IntArray, IntArray, tuple[Cell, ...]]:
