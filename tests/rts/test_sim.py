@@ -276,6 +276,15 @@ def test_a_pickled_simulation_compiles_no_kernel_again():
     assert [len(f.signatures) for f in kernels] == before
 
 
+def test_the_tick_compiles_its_event_helpers_once():
+    # the event codes and wait reasons were bare constants, literals to numba: ``_event`` compiled ten times,
+    # ``_arrive``, ``_wait``, ``category`` and ``_rate`` twice (none at all when the tick came from the disk cache)
+    from wargrid._kernels.rts import sim as k
+
+    _run("sq8", 3, 6, "astar", ticks=20)
+    assert all(len(f.signatures) <= 1 for f in (k._event, k._arrive, k._wait, k.category, k._rate))
+
+
 def test_an_edit_beside_obstacles_alone():
     # obstacles have no movement class: an edit read the cost row of class 0 that no unit had made (IndexError)
     m = Map(SquareGrid(4, 3))

@@ -61,6 +61,8 @@ def cid_of(p, pw, width):
 
 @helper
 def _event(out, tick, uid, code, a, b):
+    """Append event ``(tick, uid, code, a, b)``. Callers pass constants as ``np.int64(EV_...)``: numba types a bare
+    constant as a literal, and each literal compiled ``_event`` (and ``_arrive``, ``_wait``) once more."""
     ev, nev = out[0], out[1]
     i = nev[0]
     if i < ev.shape[0]:
@@ -452,7 +454,7 @@ def _enter(ui, u, tick, occ, topo, out):
     ui[u, ROT] = -1
     _log_move(out, u, q)
     if ui[u, STATE] != ARRIVED and arrived(ui, u, topo, occ[10]):
-        _arrive(ui, u, tick, out, EV_ARRIVED, -1)
+        _arrive(ui, u, tick, out, np.int64(EV_ARRIVED), np.int64(-1))
 
 
 @jit
@@ -506,7 +508,7 @@ def _advance_cycle(units, u, tick, topo, occ, out):
     for i in range(m):
         v = members[i]
         if ui[v, TARGET] >= 0 and ui[v, STATE] != ARRIVED and arrived(ui, v, topo, occ[10]):
-            _arrive(ui, v, tick, out, EV_ARRIVED, -1)
+            _arrive(ui, v, tick, out, np.int64(EV_ARRIVED), np.int64(-1))
 
 
 @jit
@@ -594,7 +596,7 @@ def _ring(ui, members, wants, land, m, u, tick, topo, occ, out):
             ui[v, RPOS] += 1
             ui[v, STATE] = MOVING
             ui[v, REASON] = R_NONE
-    _event(out, tick, u, EV_SWAP, members[1], m)
+    _event(out, tick, u, np.int64(EV_SWAP), members[1], m)
 
 
 @jit
@@ -734,11 +736,11 @@ def move_aside(units, f, asker, tick, topo, occ, out):
                     ahead = True
             if ahead and ahead_ok == 0:
                 continue
-            e, _ = category(units, f, q, True, topo, occ)
+            e, _ = category(units, f, q, np.bool_(True), topo, occ)
             if e != E_OK:
                 continue
             if start_step(ui, uf, f, q, d, topo, occ, rng):
-                _event(out, tick, f, EV_ASIDE, q, asker)
+                _event(out, tick, f, np.int64(EV_ASIDE), q, asker)
                 return True
     return False
 
@@ -772,7 +774,7 @@ def _crowd(units, u, tick, topo, occ, out):
         dq = _dist2(q, t, pw)
         if dq >= here:
             continue
-        e, v = category(units, u, q, False, topo, occ)
+        e, v = category(units, u, q, np.bool_(False), topo, occ)
         if e == E_OK and dq < bd:
             best = d
             bd = dq
@@ -789,7 +791,7 @@ def _crowd(units, u, tick, topo, occ, out):
             return True
     if clearing:
         return False
-    _arrive(ui, u, tick, out, EV_CROWD, t)
+    _arrive(ui, u, tick, out, np.int64(EV_CROWD), t)
     return True
 
 
@@ -804,7 +806,7 @@ def _wait(ui, u, q, v, reason, patience, tick, out):
         ui[u, WAITED] = 0
         ui[u, NEED] = NEED_REPAIR
         ui[u, AVOID] = q
-        _event(out, tick, u, EV_REPLAN, reason, q)
+        _event(out, tick, u, np.int64(EV_REPLAN), reason, q)
 
 
 @jit
@@ -825,7 +827,7 @@ def _destroy(ui, v, by, occ, tick, out):
     ui[v, RARG] = by
     ui[v, NXT] = -1
     ui[v, TARGET] = -1
-    _event(out, tick, by, EV_DESTROYED, v, ui[v, KIND])
+    _event(out, tick, by, np.int64(EV_DESTROYED), v, ui[v, KIND])
 
 
 @jit
@@ -845,7 +847,7 @@ def decide(units, u, clock, topo, occ, out):
             ui[u, NEED] = NEED_PLAN
         return
     if arrived(ui, u, topo, occ[10]):
-        _arrive(ui, u, tick, out, EV_ARRIVED, -1)
+        _arrive(ui, u, tick, out, np.int64(EV_ARRIVED), np.int64(-1))
         return
     if ui[u, NEED] != NEED_NONE:
         ui[u, STATE] = WAITING if s != IDLE else IDLE
@@ -858,7 +860,7 @@ def decide(units, u, clock, topo, occ, out):
         return
     q = pool[ui[u, ROFF] + ui[u, RPOS]]
     d = direction(ui[u, CELL], q, topo)
-    e, v = category(units, u, q, False, topo, occ)
+    e, v = category(units, u, q, np.bool_(False), topo, occ)
     if d < 0 or not legal(tcost[ui[u, CLS]], ui[u, CELL], d, topo):
         ui[u, NEED] = NEED_PLAN  # the route is stale, or the ground changed
         return
@@ -892,7 +894,7 @@ def decide(units, u, clock, topo, occ, out):
         return
     if e == E_CLOAKED:
         revealed[ui[u, TROW], v] = True
-        _event(out, tick, u, EV_FOUND, v, q)
+        _event(out, tick, u, np.int64(EV_FOUND), v, q)
         ui[u, STATE] = WAITING
         ui[u, REASON] = R_HIDDEN
         ui[u, RARG] = v
@@ -900,7 +902,7 @@ def decide(units, u, clock, topo, occ, out):
         ui[u, WAITED] = 0
         ui[u, NEED] = NEED_REPAIR
         ui[u, AVOID] = q
-        _event(out, tick, u, EV_REPLAN, R_HIDDEN, q)
+        _event(out, tick, u, np.int64(EV_REPLAN), np.int64(R_HIDDEN), q)
         return
     if e == E_MOVING:
         if ui[v, NXT] >= 0:
@@ -915,16 +917,16 @@ def decide(units, u, clock, topo, occ, out):
         # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
         if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and u < v:
             if move_aside(units, v, u, tick, topo, occ, out):
-                _event(out, tick, u, EV_ASKED, v, q)
-        _wait(ui, u, q, v, R_WAIT_MOVING, patience, tick, out)
+                _event(out, tick, u, np.int64(EV_ASKED), v, q)
+        _wait(ui, u, q, v, np.int64(R_WAIT_MOVING), patience, tick, out)
         return
     if e == E_FRIEND:
         if move_aside(units, v, u, tick, topo, occ, out):
-            _event(out, tick, u, EV_ASKED, v, q)
+            _event(out, tick, u, np.int64(EV_ASKED), v, q)
         elif ui[u, WAITED] >= 2 and _trade(units, u, tick, topo, occ, out):
             advance(units, u, tick, topo, occ, out)
             return
-        _wait(ui, u, q, v, R_WAIT_FRIEND, patience, tick, out)
+        _wait(ui, u, q, v, np.int64(R_WAIT_FRIEND), patience, tick, out)
         return
     # a destroyable obstacle or an enemy in the way
     if v < 0 or uf[u, DAMAGE] <= 0:
@@ -1083,7 +1085,7 @@ def repair(units, u, topo, occ, limits, scratch):
             q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
             if q == avoid:
                 continue
-            e, _ = category(units, u, q, False, topo, occ)
+            e, _ = category(units, u, q, np.bool_(False), topo, occ)
             if e > E_MOVING:
                 continue
             nq = gp + stepl[d] * (tc[q] + (1.0 if e == E_MOVING else 0.0))
@@ -1131,5 +1133,5 @@ def categories_of(units, u, topo, occ, out):
     for y in range(h):
         for x in range(w):
             q = (y + 1) * pw + x + 1
-            e, _ = category(units, u, q, False, topo, occ)
+            e, _ = category(units, u, q, np.bool_(False), topo, occ)
             out[y, x] = e

@@ -766,7 +766,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                     ui[u, REASON] = R_NONE
                     ui[u, WAITED] = 0
                 else:
-                    _event(out, tick, u, EV_ASIDE, q, mem[lender[i]] if lender[i] >= 0 else -1)
+                    _event(out, tick, u, np.int64(EV_ASIDE), q, mem[lender[i]] if lender[i] >= 0 else np.int64(-1))
                 if ui[u, ROT] >= 0:
                     advance(units, u, tick, topo, occ, out)
                 elif ui[u, MOVED] != tick:  # (``advance`` without a kernel's call)
