@@ -218,3 +218,16 @@ def test_octagonal_fog_and_refused_on_hex():
         Map(HexGrid(5, 5)).fov((1, 1), radius=2, metric="octagonal")
     with pytest.raises(ValueError, match="hex steps"):
         Map(HexGrid(5, 5)).fog(["red"], metric="octagonal")
+
+
+def test_fov_and_los_share_one_quadrant_scan_a_board():
+    # the line of sight passed the padding's int8 value and literal counts, the view literal slopes: two signatures
+    # of ``scan_quadrant`` on one board (none at all when numba's disk cache held them)
+    from wargrid._kernels.sight import fov as k
+
+    blocks = np.zeros((6, 7), dtype=bool)
+    blocks[2, 3] = True
+    for elevation in (None, np.arange(42.0).reshape(6, 7)):
+        field_of_view(SquareGrid(7, 6), blocks, (0, 0), radius=5, elevation=elevation)
+        line_of_sight(SquareGrid(7, 6), blocks, (0, 0), (6, 5), elevation=elevation)
+    assert len(k.scan_quadrant.signatures) <= 2 and len(k._push.signatures) <= 1

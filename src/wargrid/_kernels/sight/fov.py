@@ -84,7 +84,7 @@ def scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, sn0, sd
             clo, chi = -maxdepth - width, maxdepth + width
     else:
         clo, chi = -oy, height - 1 - oy
-    st = _push(np.empty((64, 5), dtype=np.int64), 0, 1, sn0, sd0, en0, ed0)
+    st = _push(np.empty((64, 5), dtype=np.int64), np.int64(0), np.int64(1), sn0, sd0, en0, ed0)
     top = 1
     while top > 0:
         top -= 1
@@ -186,10 +186,12 @@ def square_fov(sb, ox, oy, h, metric, radius, out):
     diag = np.empty(8 * reach + 8, dtype=np.int64)
     nd = np.int64(0)
     lim = col_limits(metric, radius, reach)
+    # the slopes and the target as int64, as ``los`` passes them: one signature of ``scan_quadrant`` a board
+    one, none = np.int64(1), np.int64(-1)
     for quadrant in range(4):
         md = _quadrant_depth(quadrant, width, height, wrap, ox, oy, radius)
-        n, nd = scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, -1, 1, 1, 1, md, lim,
-                              out, n, diag, nd, -1)
+        n, nd = scan_quadrant(bh, off, pw, width, height, wrap, ox, oy, h, quadrant, none, one, one, one, md, lim,
+                              out, n, diag, nd, none)
     # a diagonal cell is seen when either of its two quadrants sees it
     d = np.sort(diag[:nd])
     for i in range(nd):

@@ -11,7 +11,7 @@ from .hex_lines import _hex_pair_clear
 
 
 @jit
-def _square_los_one(bh, pw, width, height, wrap, ax, ay, dx, dy, h, target):
+def _square_los_one(bh, off, pw, width, height, wrap, ax, ay, dx, dy, h, target):
     # the quadrants holding the offset (dx, dy): two on a diagonal
     adx = dx if dx >= 0 else -dx
     ady = dy if dy >= 0 else -dy
@@ -36,8 +36,9 @@ def _square_los_one(bh, pw, width, height, wrap, ax, ay, dx, dy, h, target):
             en, ed = 1, 1
         dummy = np.empty(0, dtype=np.int64)
         lim = np.arange(depth + 1)
-        r, _ = scan_quadrant(bh, bh[0], pw, width, height, wrap, ax, ay, h, quadrant, sn, sd, en, ed, depth, lim,
-                             dummy, 0, dummy, 0, target)
+        # the board's ``off`` and int64 counts, as ``square_fov`` passes them: one signature of ``scan_quadrant``
+        r, _ = scan_quadrant(bh, off, pw, width, height, wrap, ax, ay, h, quadrant, sn, sd, en, ed, depth, lim,
+                             dummy, np.int64(0), dummy, np.int64(0), target)
         if r < 0:
             return True
     return adx == 0 and ady == 0
@@ -51,17 +52,17 @@ def square_los(sb, ax, ay, bx, by, h):
     as ``square_fov`` restricted to the narrow cone of ``b``'s tile, so the two
     always agree; cost grows with the distance.
     """
-    bh, _, pw, width, height, wrap, _ = sb
+    bh, off, pw, width, height, wrap, _ = sb
     target = by * width + bx
     dy = by - ay
     if wrap:
         half = width // 2
         for shift in (-width, 0, width):
             dx = bx + shift - ax
-            if -half <= dx <= half and _square_los_one(bh, pw, width, height, wrap, ax, ay, dx, dy, h, target):
+            if -half <= dx <= half and _square_los_one(bh, off, pw, width, height, wrap, ax, ay, dx, dy, h, target):
                 return True
         return False
-    return _square_los_one(bh, pw, width, height, wrap, ax, ay, bx - ax, dy, h, target)
+    return _square_los_one(bh, off, pw, width, height, wrap, ax, ay, bx - ax, dy, h, target)
 
 
 @jit
