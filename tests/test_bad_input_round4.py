@@ -168,3 +168,29 @@ def test_a_maps_edits_still_patch_its_fields():
     after = m.cost_field(unit="foot")
     assert after is not before and after.cells()[1, 1] == np.inf
     assert after.cells().tolist() == Map.copy(m).cost_field(unit="foot").cells().tolist()
+
+
+# -- CostField(...) called directly ---------------------------------------------------------------------------------
+def test_a_field_built_by_calling_the_class_is_checked():
+    # CostField(topology, ones, ...) took a finite padding ring unchecked: a 300 x 300 distance_field then wrote
+    # past its arrays (the process aborted at exit with the heap corrupted)
+    t = SquareGrid(300, 300).topology
+    with pytest.raises(ArgumentError, match="cell must be inf in the padding ring"):
+        CostField(t, np.ones(t.padded_size), np.zeros(0), 1.0, True, None)
+    g = SquareGrid(3, 2)
+    t = g.topology
+    ok = t.pad(np.array([[1.0, 2.0, 1.0], [1.0, np.inf, 3.0]]), np.inf)
+    with pytest.raises(ArgumentError, match=r"cell must be >= 0"):
+        CostField(t, np.where(ok == 2.0, -1.0, ok), np.zeros(0), 1.0, False)
+    with pytest.raises(ArgumentError, match=r"min_cost must be at most the least finite cost 1.0, got 2.0"):
+        CostField(t, ok.copy(), np.zeros(0), 2.0, False)
+    with pytest.raises(ArgumentError, match=r"uniform must be False: the passable cells cost 1.0 to 3.0"):
+        CostField(t, ok.copy(), np.zeros(0), 1.0, True)
+    with pytest.raises(ArgumentError, match=r"edge must be a flat padded array"):
+        CostField(t, ok.copy(), np.zeros(3), 1.0, False)
+    with pytest.raises(ArgumentTypeError, match=r"topology must be a wargrid Topology"):
+        CostField(g, ok.copy(), np.zeros(0), 1.0, False)
+    base = ok.copy()
+    f = CostField(t, base[:], np.zeros(0), 0.5, False, "foot")  # a lower min_cost keeps the heuristic admissible
+    assert not np.shares_memory(f.cell, base) and not f.cell.flags.writeable and f.min_cost == 0.5
+    assert distance_field(g, f, (0, 0)).tolist() == [[0.0, 2.0, 3.0], [1.0, np.inf, 6.0]]

@@ -59,7 +59,9 @@ class CostField:
         The movement class the field prices (``None`` for a field built by hand without one).
 
     A field is compared by identity: the caches built from it (jump tables,
-    step bits, zones) live as long as it does.
+    step bits, zones) live as long as it does. A field made by calling the
+    class is checked as ``from_padded`` checks its arrays, and ``min_cost``
+    and ``uniform`` against them (the kernels trust every one of them).
     """
 
     topology: "Topology"
@@ -68,6 +70,52 @@ class CostField:
     min_cost: float
     uniform: bool
     unit: str | None = None
+
+    def __post_init__(self) -> None:
+        """``CostField(...)`` called directly: the arrays checked (one pass over ``cell``) and made read-only, a view
+        copied, ``min_cost`` at most the least finite cost and ``uniform`` true of the arrays; a finite padding ring
+        or a negative cost walked the kernels off the array. The library's builders have checked already
+        (``_made``)."""
+        from ._kernels.costs import FAULT_NEGATIVE, any_bad_cost, checked_range
+        from ._validate import check_real
+        from .grids.boards import Topology
+
+        t = self.topology
+        if not isinstance(t, Topology):
+            raise ArgumentTypeError(f"topology must be a wargrid Topology (grid.topology), got {type(t).__name__}")
+        cell = _padded_array(self.cell, "cell", t.padded_size)
+        e = _padded_array(self.edge, "edge", t.padded_size * t.ndir, empty=True)
+        cell, e = (cell if cell.base is None else cell.copy()), (e if e.base is None else e.copy())
+        if e.size and any_bad_cost(e):
+            raise ArgumentError("edge must be >= 0 and not NaN (inf blocks the step)")
+        lo, hi, fault = checked_range(cell, t.pw)
+        if fault or lo < 0:
+            _fault(fault or FAULT_NEGATIVE, "cell")
+        least = check_real(self.min_cost, "min_cost", minimum=0.0)
+        if lo < np.inf and least > lo:
+            raise ArgumentError(f"min_cost must be at most the least finite cost {float(lo)}, got {least} "
+                                "(CostField.from_padded computes it)")
+        if not isinstance(self.uniform, (bool, np.bool_)):
+            raise ArgumentTypeError(f"uniform must be True or False, got {self.uniform!r}")
+        if self.uniform and (e.size or lo < np.inf and not lo == hi == least):
+            raise ArgumentError(f"uniform must be False: the passable cells cost {float(lo)} to {float(hi)}, min_cost "
+                                f"is {least}{' and steps cost extra' if e.size else ''} (CostField.from_padded computes it)")
+        if self.unit is not None and not isinstance(self.unit, str):
+            raise ArgumentTypeError(f"unit must be a movement class's name or None, got {type(self.unit).__name__} "
+                                    f"{self.unit!r}")
+        for a in (cell, e):
+            a.setflags(write=False)
+        for name, v in (("cell", cell), ("edge", e), ("min_cost", least), ("uniform", bool(self.uniform))):
+            object.__setattr__(self, name, v)
+
+    @classmethod
+    def _made(cls, topology: "Topology", cell: FloatArray, edge: FloatArray, min_cost: float, uniform: bool,
+              unit: str | None) -> "CostField":
+        """A field from arrays the caller has checked (``from_padded``, ``with_cells``), without ``__post_init__``'s
+        pass: a map makes one on every edit, for every movement class."""
+        f = object.__new__(cls)
+        f.__dict__.update(topology=topology, cell=cell, edge=edge, min_cost=min_cost, uniform=uniform, unit=unit)
+        return f
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickled, the arrays are read-only again (pickle makes them writable): a write through them could put a
@@ -121,7 +169,7 @@ class CostField:
         min_cost, flat = (float(lo), hi == lo) if lo < np.inf else (1.0, True)
         for a in (cell, e):
             a.setflags(write=False)
-        return cls(topology, cell, e, min_cost, bool(flat and e.size == 0), unit)
+        return cls._made(topology, cell, e, min_cost, bool(flat and e.size == 0), unit)
 
     @classmethod
     def from_arrays(
@@ -255,7 +303,8 @@ class CostField:
                                 f"cell[{p}] must be >= 0 (inf: impassable), got {v} (an entry beyond changed)")
         e = self.edge
         cell.setflags(write=False)
-        return CostField(self.topology, cell, e, float(lo) if lo < np.inf else 1.0, bool(flat and e.size == 0), self.unit)
+        return CostField._made(self.topology, cell, e, float(lo) if lo < np.inf else 1.0, bool(flat and e.size == 0),
+                               self.unit)
 
     # -- reading ------------------------------------------------------------------------
     def cells(self) -> FloatArray:
