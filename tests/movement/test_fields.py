@@ -104,3 +104,17 @@ def test_reference_range_and_flow():
 def test_bad_input(call, err, words):
     with pytest.raises(err, match=words):
         call(Map(SquareGrid(3, 3)))
+
+
+def test_attack_steps_and_a_stopped_search_share_one_dijkstra():
+    # the attack ring's step field passed writable costs and steps: a second signature of the kernel
+    from wargrid._kernels.movement import dijkstra as k
+    from wargrid.movement.search import dijkstra_field
+
+    g = SquareGrid(8, 6, diagonal=True)
+    c = costs_of(g, np.ones(g.shape), None)
+    movement_range(g, c, (1, 1), 4.0, attack_range=2)
+    stop = np.zeros(g.shape, dtype=bool)
+    stop[2, 2] = True
+    dijkstra_field(g, c, np.array([g.topology.padded_id(1, 1)]), stop=stop)
+    assert len(k.dijkstra.signatures) <= 1

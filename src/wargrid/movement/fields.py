@@ -95,14 +95,14 @@ def steps_field(grid: Grid, sources: NDArray[np.int64], max_steps: int) -> NDArr
     info = tb.info.copy()
     info[INFO_CORNER_RULE] = 0  # every step counts, whatever stands at the corners
     n = topo.padded_size
-    ones = topo.pad(np.ones(grid.shape), np.inf)
+    ones, none, step = topo.pad(np.ones(grid.shape), np.inf), np.zeros(0), np.ones(topo.ndir)
+    for a in (ones, none, step):  # read-only as a cost field's and a topology's steps: no second signature compiled
+        a.flags.writeable = False
     dist = np.full(n, np.inf)
     field = FieldArrays(dist, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int32),
                         np.empty(n), np.empty(n, dtype=np.int32))
-    dijkstra(
-        ones, np.zeros(0), np.zeros(0, dtype=np.uint8), sources, tb._replace(step=np.ones(topo.ndir), info=info),
-        float(max_steps), False, field,
-    )
+    dijkstra(ones, none, np.zeros(0, dtype=np.uint8), sources, tb._replace(step=step, info=info), float(max_steps),
+             False, field)
     return dist
 
 
