@@ -215,3 +215,14 @@ def test_zero_weights_still_leave_every_player_land(board, players, data):
     assert (p.report.cells >= 1).all()
     tot = np.array([weights[p.owners == k].sum() for k in range(players)])
     assert tot.max() - tot.min() <= weights.max() + 1e-9
+
+
+def test_counters_do_not_compile_literal_signatures():
+    # counters that began at a literal 0 typed ``_best_cell``/``_border`` and ``spread`` once more for it (never
+    # called): two and one signatures more than the flags they are given (fewer when numba's disk cache held them)
+    from wargrid._kernels.territory import balance, graph
+
+    partition(HexGrid(12, 10), 3, seed=1)
+    partition(HexGrid(12, 10), 3, mode="scattered", max_chunk=4, seed=1)
+    assert len(balance._best_cell.signatures) <= 2 and len(balance._border.signatures) <= 1
+    assert len(graph.spread.signatures) <= 3

@@ -230,8 +230,8 @@ def rebalance(nbr, w, owner, W, tol, max_moves, pinned, direct=True):
         if w[i] < wmin:
             wmin = w[i]
     while moved < max_moves:
-        hi = 0
-        lo = 0
+        hi = np.int64(0)  # (int64 from the start: literal zeros typed ``_best_cell`` and ``_border`` once more)
+        lo = np.int64(0)
         for k in range(P):
             if W[k] > W[hi]:
                 hi = k

@@ -85,7 +85,7 @@ def inner_cells(nbr, owner, P, xs, ys):
     n, ndir = nbr.shape
     dist = np.full(n, -1, np.int64)
     queue = np.empty(n, np.int64)
-    tail = 0
+    tail = np.int64(0)  # (int64 from the start: a literal 0 carried round the loop types ``spread`` once more)
     for i in range(n):
         if owner[i] < 0:
             continue
