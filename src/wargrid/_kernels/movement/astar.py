@@ -151,7 +151,7 @@ def astar_plain(cell, moves, uniform, start, goal, topo, hscale, state, gen):
     g[su] = 0.0
     parent[su] = -1
     stamp[su] = op
-    n = 0
+    n = np.int64(0)  # (int64 from the start: a literal counter types the heap helpers once more, never called)
     fu = np.int32(start)  # the front: cell, f, g, and whether there is one
     ff = 0.0
     fg = 0.0
@@ -308,7 +308,7 @@ def astar_keyed(cell, start, goal, topo, hscale, keyb, state, gen):
     stamp[su] = op
     hk[0] = np.int64(start)
     pos[su] = 0
-    n = 1
+    n = np.int64(1)
     while n > 0:
         top = hk[0]
         u = _U(top & imask)
@@ -431,7 +431,7 @@ def octile_search(cell, moves, uniform, start, goal, topo, keyb, state, gen, rec
     hk[0] = 0
     hid[0] = np.int32(start)
     pos[su] = 0
-    n = 1
+    n = np.int64(1)
     order, rpar, rg, rh, opened, opened_at = rec
     record = order.shape[0] > 0
     nc = 0

@@ -32,7 +32,7 @@ def dijkstra(cell, edge, stop, sources, topo, max_cost, reverse, field):
     half = ndir // 2
     has_edge = edge.shape[0] > 0
     has_stop = stop.shape[0] > 0
-    n = 0
+    n = np.int64(0)  # (int64 from the start: a literal counter types the heap helpers once more, never called)
     for si in range(sources.shape[0]):
         s = sources[si]
         if dist[s] == 0.0:

@@ -105,8 +105,8 @@ def open_start(start, f, state, gen):
     g[start] = 0.0
     parent[start] = -1
     stamp[start] = 2 * gen
-    heap_up(0, f, 0.0, start, hf, hg, hid, pos)
-    return 1
+    heap_up(np.int64(0), f, 0.0, start, hf, hg, hid, pos)
+    return np.int64(1)  # (a literal 1 typed the callers' heap counters, and heap_pop, for it once more)
 
 
 @helper

@@ -125,7 +125,7 @@ def jps_table(wb, start, goal, pw, gen):
     hf[0] = _octile(start, goal, pw)
     hg[0] = 0.0
     hid[0] = start
-    n = 1
+    n = np.int64(1)  # (int64 from the start: a literal counter types heap_pop once more, never called)
     found = False
     while n > 0:
         u = hid[0]

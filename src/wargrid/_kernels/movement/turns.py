@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._jit import jit
 from .heap import heap_pop, heap_up
 from .steps import INF, corner_ok, step_to, topo_info
@@ -31,8 +33,8 @@ def route(cell, edge, stop, start, goal, topo, points, used0, labels, heap):
     turn[start] = 0
     used[start] = used0
     parent[start] = -1
-    heap_up(0, 0.0, -used0, start, hf, hg, hid, pos)
-    n = 1
+    heap_up(np.int64(0), 0.0, -used0, start, hf, hg, hid, pos)
+    n = np.int64(1)
     while n > 0:
         u = hid[0]
         n = heap_pop(n, hf, hg, hid, pos)

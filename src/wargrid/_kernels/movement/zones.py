@@ -135,7 +135,7 @@ def label_board(src, edge, topo, height, dirs, out, dest, parent):
                 nback[par] += 1
     out[: pw + 1] = -1
     out[(height + 1) * pw - 1 :] = -1
-    nprov = 0
+    nprov = np.int64(0)  # (int64 from the start: a literal 0 types _number_roots once more)
     pmx = 1 if parity_mode == 1 else 0
     pmy = 1 if parity_mode == 2 else 0
     for y in range(height):

@@ -89,8 +89,8 @@ def theta_star(cell, edge, segc, blocked, start, goal, topo, geo, gen, unit, hsc
     hk = hscale / unit
     g1[start] = 0.0
     p1[start] = -1
-    heap_up(0, np.sqrt((cxa[start] - gx) ** 2 + (cya[start] - gy) ** 2) * hk, 0.0, start, hf, hg, hid, pos)
-    n = 1
+    heap_up(np.int64(0), np.sqrt((cxa[start] - gx) ** 2 + (cya[start] - gy) ** 2) * hk, 0.0, start, hf, hg, hid, pos)
+    n = np.int64(1)
     while n > 0:
         u = hid[0]
         key = hg[0]

@@ -64,8 +64,8 @@ def facing_search(cell, edge, topo, ends, unit, state, gen):
     dist[s0] = 0.0
     parent[s0] = -1
     stamp[s0] = 2 * gen
-    heap_up(0, 0.0, 0.0, s0, hf, hg, hid, pos)
-    size = 1
+    heap_up(np.int64(0), 0.0, 0.0, s0, hf, hg, hid, pos)
+    size = np.int64(1)
     while size > 0:
         u = hid[0]
         du = hf[0]
