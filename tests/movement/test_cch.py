@@ -832,6 +832,48 @@ def test_random_edits_with_queries_between_answer_as_dijkstra_over_the_finite_ar
     _check(g, cost, e, cp, f)
 
 
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(board=boards(max_side=7), ways=st.lists(st.sampled_from(["up", "down", "any"]), min_size=1, max_size=5),
+       data=st.data())
+def test_rises_and_falls_of_cells_and_one_way_steps_keep_the_metric_and_its_legs(board, ways, data):
+    # a rise looks at a changed arc's triangles only until it has found as many arcs resting on it at their middle
+    # as its legs' count says: cells and single steps (one way: directed metrics) made only dearer, only cheaper or
+    # either, edits prepared ahead; after each the metric equals a fresh customization, its middles give their
+    # arcs' weights, the legs' counts are right, the finite arcs hold the weights and distances are Dijkstra's
+    g, cost, e = board
+    if e is None:
+        k = g.height * g.width * g.ndir
+        e = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.0, 1.0, 2.5]), min_size=k, max_size=k)))
+        e = e.reshape(g.height, g.width, g.ndir)
+    cp, cells, topo = customized(g, costs_of(g, cost, e)), list(g.cells()), g.topology
+    cp.prepare_edits()
+
+    def pick(now, values, way):
+        ok = [v for v in values if (v >= now if way == "up" else v <= now if way == "down" else True)]
+        return data.draw(st.sampled_from(ok or [now]))
+
+    for way in ways:
+        cost, e = cost.copy(), e.copy()
+        for c in data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3)):
+            if data.draw(st.booleans()):
+                cost[c[1], c[0]] = pick(cost[c[1], c[0]], [0.5, 1.0, 2.0, 3.0, INF], way)
+            else:
+                d = data.draw(st.integers(0, g.ndir - 1))
+                e[c[1], c[0], d] = pick(e[c[1], c[0], d], [0.0, 1.0, 2.5, INF], way)
+        f = costs_of(g, cost, e)
+        cp.sync(f)
+        _metric_holds(cp, f)
+        _lean_holds(cp)
+        a = data.draw(st.sampled_from(cells))
+        if math.isfinite(cost[a[1], a[0]]):
+            want = dijkstra(g, cost, [a], e)
+            for b in cells:
+                if b != a:
+                    assert _close(cp.distance(f, topo.padded_id(*a), topo.padded_id(*b)), want.get(b, INF))
+
+
 def test_an_edit_that_ends_symmetry_drops_the_finite_arcs_with_the_down_lists():
     """A one-way step ends a symmetric class's one weight an arc: its down lists and finite arcs go together (the
     finite arcs are rebuilt with the down lists, never kept stale), and its answers stay Dijkstra's."""

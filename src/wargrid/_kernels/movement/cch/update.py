@@ -30,7 +30,8 @@ def _gallop(v, p, end, dtail):
 @helper
 def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt):
     """Arc ``a = (u, x)``'s weights from its input (row ``slot[a]`` of ``inp``, ``inf`` where ``-1``) and its
-    lower triangles ``v`` (the nodes of both down runs, intersected by galloping); returns whether they changed."""
+    lower triangles ``v`` (the nodes of both down runs, intersected by galloping); returns where the merge left
+    ``x``'s run (at or before ``a``'s own entry) where they changed, else ``-1``."""
     r = slot[a]
     c1 = w.shape[1] - 1  # (one column, symmetric: both sums the same)
     bu = inp[r, 0] if r >= 0 else INF
@@ -57,13 +58,13 @@ def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt)
     same = bu == w[a, 0] and bd == w[a, c1]
     w[a, 0] = bu
     w[a, c1] = bd
-    for d, v, i, j in ((0, mu, iu, ju), (c1, md, id_, jd)):  # the old middle's legs: searched in the two runs
+    for d, v, li, lj in ((0, mu, iu, ju), (c1, md, id_, jd)):  # the old middle's legs: searched in the two runs
         o = max(mid[a, d], 0)
         if mid[a, d] != v:
             o1 = down_arc[_first_from(o, down_first[u], iend, dtail)]
             o2 = down_arc[_first_from(o, down_first[x], jend, dtail)]
-            _set_mid(a, d, v, down_arc[i], down_arc[j], o1, o2, mid, cnt)
-    return not same
+            _set_mid(a, d, v, down_arc[li], down_arc[lj], o1, o2, mid, cnt)
+    return -1 if same else j
 
 
 @helper
@@ -150,11 +151,11 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
     than the named one; ``None``: none) kept equal. Returns ``(arcs changed, heap, arcs recomputed, the largest
     finite weight changed, whether ``lean`` holds every finite arc)``. Where no input weight fell, an arc's weight
     changes only where its middle's triangle (or its input) rose: ``cnt`` (``_set_mid``, kept) says how many arcs
-    above a changed arc have it as a leg at their middle, and the arcs above one of none are not looked at. Where no
-    input weight rose (cells opened or made cheaper), no arc is recomputed: a weight can only fall to a changed
-    triangle's sum, so each changed arc lowers the arcs above it at once (its queue mark holds the directions that
-    fell, ``2`` up and ``4`` down) and they pass it on in turn. Scratch: ``heap`` (int64, grown when short: the one
-    returned), ``queued`` (uint8 an arc, zero; left zero)."""
+    above a changed arc have it as a leg at their middle, and its triangles are looked at until that many are found
+    (none: not at all). Where no input weight rose (cells opened or made cheaper), no arc is recomputed: a weight can
+    only fall to a changed triangle's sum, so each changed arc lowers the arcs above it at once (its queue mark holds
+    the directions that fell, ``2`` up and ``4`` down) and they pass it on in turn. Scratch: ``heap`` (int64, grown
+    when short: the one returned), ``queued`` (uint8 an arc, zero; left zero)."""
     c1 = w.shape[1] - 1  # (one column, symmetric: the way down is column 0, its bit 2)
     falls = rises = True
     for i in range(changed.shape[0]):
@@ -182,19 +183,17 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         x = up_head[a]
         ou = w[a, 0] if not bits & 2 else INF  # (falls: a direction that fell counts as changed)
         od = w[a, c1] if not bits & (2 << c1) else INF
-        if not falls and not _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt):
+        jx = down_first[x] if falls else _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt)
+        if jx < 0:
             continue
         moved += 1
-        nu = w[a, 0]
-        nd = w[a, c1]
+        nu, nd = w[a, 0], w[a, c1]
         top = max(top, nu if nu < INF else 0.0, nd if nd < INF else 0.0)
-        pa = _gallop(u, down_first[x], down_first[x + 1], dtail)  # a's entry in x's run
-        wd[pa, 0] = nu
-        wd[pa, c1] = nd
+        pa = _gallop(u, jx, down_first[x + 1], dtail)  # a's entry in x's run (from where the merge left it)
+        wd[pa, 0], wd[pa, c1] = nu, nd
         if lean is not None:
             whole &= _mirror(a, u, 0, w, lean[0], lean[2]) & (c1 == 0 or _mirror(a, u, c1, w, lean[1], lean[3]))
-        if rises and not falls and cnt[a] == 0:
-            continue  # a is no leg of an arc above at its middle: a rise changes none of them
+        left = cnt[a] if rises and not falls else -1  # a rise: the arcs resting on a at their middle, left to find
         # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u (they form a clique): the
         # arc b between x and y is recomputed when the triangle's sum changed and now beats b's weight or gave
         # it (it tied b's weight and b's middle is u: another support of the same weight, the input or a lower
@@ -204,6 +203,8 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         p = pa + 1  # b = (y, x) for u < y < x: along x's down run
         pend = down_first[x + 1]
         for c in range(up_first[u], up_first[u + 1]):
+            if left == 0:
+                break  # (none left: a rise changes no other arc above a)
             if c == a:
                 continue
             y = up_head[c]
@@ -244,7 +245,9 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                 if not (beats or tie0 or tie1):
                     continue
                 b = down_arc[p] if b < 0 else b
-                bits = 1 if beats or (tie0 and mid[b, 0] == u) or (tie1 and mid[b, c1] == u) else 0
+                rest = (tie0 and mid[b, 0] == u) + (c1 > 0 and tie1 and mid[b, c1] == u)  # (one column: tie1 is tie0)
+                bits = 1 if beats or rest > 0 else 0
+                left -= rest
             if bits and not queued[b]:
                 heap, nh = _pushed(heap, nh, b, spot)
             queued[b] |= bits
