@@ -45,6 +45,18 @@ PARTS = ("update", "update_cpu", "patch", "zones", "step_changes", "search", "un
 """The parts timed by wrappers (``--split``; ``update`` always)."""
 
 
+def path_cells(m, queries, edits: int):  # type: ignore[no-untyped-def]
+    """``(start, goal, cell)`` of each of ``edits`` rises: a random cell (without overlay) of query ``i``'s path (of
+    ``queries``, in turn), as the benchmark picks them; the map read when each is asked for (the one before undone)."""
+    rng = np.random.default_rng(11)
+    for i in range(edits):
+        a, b, _ = queries[i % len(queries)]
+        p = m.path(a, b, unit="foot")
+        inner = [] if p is None else [c for c in p.cells[1:-1] if m.overlay_name(c) is None]
+        if inner:
+            yield a, b, inner[int(rng.integers(len(inner)))]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--size", type=int, default=512)
@@ -107,15 +119,8 @@ def main() -> None:
         restore.append((k, "path", k.path))
         k.path = split_path
     rows = []
-    rng = np.random.default_rng(11)
     base = np.asarray(m.terrain)
-    for i in range(args.edits):
-        a, b, _ = queries[i % len(queries)]
-        p = m.path(a, b, unit="foot")
-        inner = [] if p is None else [c for c in p.cells[1:-1] if m.overlay_name(c) is None]
-        if not inner:
-            continue
-        cell = inner[int(rng.integers(len(inner)))]
+    for a, b, cell in path_cells(m, queries, args.edits):
         old = m.terrains.names[int(base[cell[1], cell[0]])]
         seen.clear()
         c0 = time.thread_time()
