@@ -186,3 +186,20 @@ def test_route_reference_and_errors():
         m.movement_range((0, 0), 2, enemies=[(9, 9)])
     with pytest.raises(TypeError, match="ignore_zoc"):
         m.path((0, 0), (1, 0), enemies=[(3, 0)], ignore_zoc="yes")
+
+
+def test_enemies_field_is_made_without_the_constructors_full_pass(monkeypatch):
+    # the field with enemies' cells blocked is the caller's checked field with inf written in: building it through
+    # CostField's own checks read every cell and edge once more a query (2-7 x the query on 1024 x 1024)
+    from wargrid.costs import CostField
+
+    m = Map(SquareGrid(5, 3))
+    f = m.cost_field(unit="foot")
+
+    def refuse(self):
+        raise AssertionError("CostField.__post_init__ ran")
+
+    monkeypatch.setattr(CostField, "__post_init__", refuse)
+    o = occupied(m.grid, f, enemies=[(2, 1)])
+    assert o.costs.cell[m.grid.topology.padded_id(2, 1)] == np.inf and not o.costs.cell.flags.writeable
+    assert (o.costs.min_cost, o.costs.uniform, o.costs.unit, o.costs.edge is f.edge) == (f.min_cost, f.uniform, f.unit, True)

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -75,7 +75,9 @@ def occupied(
         for c in foes:
             cell[topo.padded_id(*c)] = np.inf
         cell.setflags(write=False)
-        out = replace(costs, cell=cell)  # the same min_cost: the heuristic, and so the ties, stay as they were
+        # the same min_cost: the heuristic, and so the ties, stay as they were; only inf was written into a checked
+        # field, so the constructor's pass over every cell and edge is not needed (it made each query 2-7 x slower)
+        out = CostField._made(costs.topology, cell, costs.edge, costs.min_cost, costs.uniform, costs.unit)
         if not ignore_zoc:
             stop = np.zeros(grid.shape, dtype=bool)
             for c in foes:
