@@ -10,6 +10,7 @@ query to the float kernel.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -38,13 +39,20 @@ def _sign(da: int, db: int) -> int:
     return 1 if b2 > a2 else -1
 
 
-@settings(max_examples=300)
-@given(side=st.sampled_from([7, 64, 512, 2048]), data=st.data())
-def test_scaled_floors_order_surds_as_the_reals(side, data):
+@functools.lru_cache(maxsize=None)
+def _key_bits(side: int) -> tuple[int, int, int]:
+    """``(scale, fmax, bcap)`` of the octile keys of a ``side`` x ``side`` board of unit costs (built once a side:
+    a 2048 x 2048 board an example made most of the test's time)."""
     g = SquareGrid(side, side, diagonal=True)
     keyb = octile_bits(g.topology, costs_of(g, np.ones((side, side)), None), 1.0)
     assert keyb is not None
-    scale, fmax, bcap = int(keyb[2]), int(keyb[5]), int(keyb[6])
+    return int(keyb[2]), int(keyb[5]), int(keyb[6])
+
+
+@settings(max_examples=300)
+@given(side=st.sampled_from([7, 64, 512, 2048]), data=st.data())
+def test_scaled_floors_order_surds_as_the_reals(side, data):
+    scale, fmax, bcap = _key_bits(side)
     top_a = fmax // scale
     pairs = [(data.draw(st.integers(0, top_a - 1)), data.draw(st.integers(0, bcap - 1))) for _ in range(2)]
     if data.draw(st.booleans()):  # near each other: a good rational approximation of sqrt(2) apart
