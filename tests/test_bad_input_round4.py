@@ -194,3 +194,33 @@ def test_a_field_built_by_calling_the_class_is_checked():
     f = CostField(t, base[:], np.zeros(0), 0.5, False, "foot")  # a lower min_cost keeps the heuristic admissible
     assert not np.shares_memory(f.cell, base) and not f.cell.flags.writeable and f.min_cost == 0.5
     assert distance_field(g, f, (0, 0)).tolist() == [[0.0, 2.0, 3.0], [1.0, np.inf, 6.0]]
+
+
+def test_prepared_queries_check_their_ids_and_field():
+    from wargrid.errors import ArgumentError, ArgumentTypeError
+
+    m = Map(SquareGrid(5, 4))
+    pp, f = m.prepare(unit="foot"), m.cost_field(unit="foot")
+    for s in (-5, 0, 2**70, np.array([]), 1j, float("nan")):  # start = goal read no kernel: off-board cells came back
+        with pytest.raises(ArgumentError, match=r"^s = .* is no padded id"):
+            pp.path(f, s, s)
+    assert pp.path(f, 8, 8).cells == [(0, 0)]
+    with pytest.raises(ArgumentError, match=r"a 4 x 5 board, not of this 5 x 4 one"):  # same padded size, other cells
+        pp.distance(Map(SquareGrid(4, 5)).cost_field(unit="foot"), 8, 9)
+    with pytest.raises(ArgumentError, match=r"another board of the same size"):
+        pp.distance(Map(SquareGrid(5, 4, wrap_x=True)).cost_field(unit="foot"), 8, 9)
+    with pytest.raises(ArgumentTypeError, match=r"costs must be a CostField .* got NoneType"):
+        pp.distance(None, 8, 9)
+    assert pp.distance(Map(SquareGrid(5, 4)).cost_field(unit="foot"), 8, 9) == 2.0  # an equal board's field answers
+    assert pp.table(f, [8, 9], [9]).tolist() == [[2.0], [0.0]]  # lists, as arrays
+
+
+def test_crowd_agents_refuse_a_0d_array():
+    from wargrid.errors import ArgumentTypeError
+    from wargrid.rts import check_plan, plan_crowd
+
+    m = Map(SquareGrid(4, 4))
+    with pytest.raises(ArgumentTypeError, match=r"starts must be a sequence of \(x, y\) cells, got ndarray"):
+        plan_crowd(m, np.array(5), [(0, 0)])
+    with pytest.raises(ArgumentTypeError, match=r"goals must be a sequence"):
+        check_plan(m, [(0, 0)], np.array(5), [[[0, 0]]])

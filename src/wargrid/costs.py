@@ -306,6 +306,33 @@ class CostField:
         return CostField._made(self.topology, cell, e, float(lo) if lo < np.inf else 1.0, bool(flat and e.size == 0),
                                self.unit)
 
+    def with_blocked(self, ids: npt.ArrayLike) -> "CostField":
+        """The same field with the cells of padded ids ``ids`` impassable (``inf``): cells units stand on, say.
+
+        Only ``inf`` is written into a checked field, so ``min_cost`` and ``uniform`` are kept as they were (a
+        search's heuristic, and so its ties, stay the same) and the arrays are not checked again.
+
+        >>> from wargrid import SquareGrid
+        >>> f = CostField.from_arrays(SquareGrid(3, 1), [[1, 2, 3]])
+        >>> g = f.with_blocked([6]); g.cells().tolist(), g.min_cost
+        ([[inf, 2.0, 3.0]], 1.0)
+        >>> f.with_blocked([99])
+        Traceback (most recent call last):
+        ...
+        wargrid.errors.ArgumentError: ids[0] = 99 is no padded id of the board (0..14)
+        """
+        a = np.asarray(ids)
+        if a.ndim != 1 or a.dtype.kind not in "iu" and a.size:
+            raise ArgumentTypeError(f"ids must be a 1-D array of padded ids (integers), got {a.dtype} of shape {a.shape}")
+        bad = np.flatnonzero((a < 0) | (a >= self.cell.shape[0])) if a.size else a[:0]
+        if bad.size:
+            i = int(bad[0])
+            raise ArgumentError(f"ids[{i}] = {a[i]} is no padded id of the board (0..{self.cell.shape[0] - 1})")
+        cell = self.cell.copy()
+        cell[a.astype(np.int64)] = np.inf
+        cell.setflags(write=False)
+        return CostField._made(self.topology, cell, self.edge, self.min_cost, self.uniform, self.unit)
+
     # -- reading ------------------------------------------------------------------------
     def cells(self) -> FloatArray:
         """A ``(height, width)`` copy of the entry costs, indexed ``[y, x]``.
@@ -341,6 +368,36 @@ def padded_entry(table: npt.NDArray[np.integer], p: object, name: str) -> int:
         if v >= 0:
             return v
     raise ArgumentError(f"{name} = {p!r} is no padded id of a passable cell (0..{table.shape[0] - 1}; see Topology.padded_id)")
+
+
+def check_board_field(costs: object, like: CostField, name: str = "costs") -> CostField:
+    """``costs`` if it is a cost field of ``like``'s board (its topology, or one equal to it), else a clear error:
+    a field of another board reads other cells at the same ids (a 4 x 5 board's padded ids are a 5 x 4 one's).
+
+    >>> from wargrid import SquareGrid
+    >>> a, b = (CostField.from_arrays(SquareGrid(w, h), np.ones((h, w))) for w, h in ((5, 4), (4, 5)))
+    >>> check_board_field(a, a) is a
+    True
+    >>> check_board_field(b, a)
+    Traceback (most recent call last):
+    ...
+    wargrid.errors.ArgumentError: costs is a cost field of a 4 x 5 board, not of this 5 x 4 one (Map.cost_field of the board prepared)
+    """
+    if not isinstance(costs, CostField):
+        raise ArgumentTypeError(f"{name} must be a CostField of the board (Map.cost_field), got {type(costs).__name__}")
+    a, b = costs.topology, like.topology
+    if a is not b and not (_board_key(a) == _board_key(b) and np.array_equal(a.valid, b.valid)):
+        raise ArgumentError(f"{name} is a cost field of a {a.width} x {a.height} board, not of this {b.width} x {b.height} "
+                            "one (Map.cost_field of the board prepared)" if (a.width, a.height) != (b.width, b.height) else
+                            f"{name} is a cost field of another board of the same size (its steps, wrap or valid cells "
+                            "differ): use Map.cost_field of the board prepared")
+    return costs
+
+
+def _board_key(t: "Topology") -> tuple[Any, ...]:
+    """What makes two topologies one board: size, steps, their rules."""
+    return (t.width, t.height, t.ndir, t.parity_mode, t.corner_rule, t.wrap, t.heuristic, t.hex_kind, t.offsets.tobytes(),
+            t.corner.tobytes(), t.step.tobytes())
 
 
 def padded_entries(table: npt.NDArray[np.integer], ids: npt.ArrayLike, name: str) -> npt.NDArray[np.int64]:

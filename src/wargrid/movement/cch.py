@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._scratch import per_thread
-from ..costs import CostField, padded_entries, padded_entry
+from ..costs import CostField, check_board_field, padded_entries, padded_entry
 from ..grids.boards import Grid, Topology
 from .search import Path, check_costs
 
@@ -475,7 +475,7 @@ class CustomizedPaths:
         with self._lock:
             if costs is self.costs:
                 return
-            t0 = time.perf_counter()
+            t0, costs = time.perf_counter(), check_board_field(costs, self.costs)  # (not: a field of another board)
             got = self._pending if costs is self._pending_for else [_changed(self.costs, costs)]
             ids = got[0] if len(got) == 1 else np.unique(np.concatenate(got))  # (repeated ids: the same arcs)
             self._pending_for, self._pending = None, []
@@ -575,7 +575,7 @@ class CustomizedPaths:
 
     def path(self, costs: CostField, s: int, t: int, grid: Grid | None = None) -> Path | None:
         """The optimal path from padded id ``s`` to ``t`` over ``costs`` (``None``: unreachable); ``grid``: its."""
-        if s == t:  # no arc to unpack: the query's unpacking raised ValueError
+        if padded_entry(self.structure.rank_of, s, "s") == padded_entry(self.structure.rank_of, t, "t"):  # no arc to unpack
             pw = costs.topology.pw
             return Path.of_xy(np.array([[s % pw - 1, s // pw - 1]], dtype=np.int64), 0.0, costs.unit, grid)
         (cost, xy, walked, zero), arcs = self._query(costs, s, t, True)
@@ -603,7 +603,7 @@ class CustomizedPaths:
         out *= arcs.unit
         if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sums (``_symmetric``; > 0: the ends' costs finite)
             r, c = np.nonzero((out > 0.0) & (out < np.inf))
-            out[r, c] = (out[r, c] + costs.cell[tgt[c]] - costs.cell[src[r]]) / 2
+            out[r, c] = (out[r, c] + costs.cell[np.asarray(tgt)[c]] - costs.cell[np.asarray(src)[r]]) / 2
         return out
 
 
