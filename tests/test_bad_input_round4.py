@@ -224,3 +224,11 @@ def test_crowd_agents_refuse_a_0d_array():
         plan_crowd(m, np.array(5), [(0, 0)])
     with pytest.raises(ArgumentTypeError, match=r"goals must be a sequence"):
         check_plan(m, [(0, 0)], np.array(5), [[[0, 0]]])
+
+
+def test_a_uniform_field_names_the_min_cost_it_needs():
+    g = SquareGrid(3, 2)
+    f = CostField.from_arrays(g, np.full((2, 3), 2.0))
+    with pytest.raises(ArgumentError, match=r"min_cost must be the passable cells' one cost 2.0 when uniform is True, got 1.0"):
+        CostField(g.topology, f.cell.copy(), np.zeros(0), 1.0, True)
+    assert CostField(g.topology, f.cell.copy(), np.zeros(0), 2.0, True).uniform

@@ -72,10 +72,10 @@ class CostField:
     unit: str | None = None
 
     def __post_init__(self) -> None:
-        """``CostField(...)`` called directly: the arrays checked (one pass over ``cell``) and made read-only, a view
-        copied, ``min_cost`` at most the least finite cost and ``uniform`` true of the arrays; a finite padding ring
-        or a negative cost walked the kernels off the array. The library's builders have checked already
-        (``_made``)."""
+        """``CostField(...)`` called directly: the arrays checked (one pass over ``cell``; a finite padding ring or a
+        negative cost would walk the kernels off the array), ``min_cost`` at most the least finite cost and
+        ``uniform`` true of the arrays. An array of its own is taken as it is and made read-only (pass a copy to
+        keep writing yours); a view is copied. The library's builders have checked already (``_made``)."""
         from ._kernels.costs import FAULT_NEGATIVE, any_bad_cost, checked_range
         from ._validate import check_real
         from .grids.boards import Topology
@@ -97,6 +97,9 @@ class CostField:
                                 "(CostField.from_padded computes it)")
         if not isinstance(self.uniform, (bool, np.bool_)):
             raise ArgumentTypeError(f"uniform must be True or False, got {self.uniform!r}")
+        if self.uniform and not e.size and lo == hi and least != lo:
+            raise ArgumentError(f"min_cost must be the passable cells' one cost {float(lo)} when uniform is True, got "
+                                f"{least}")
         if self.uniform and (e.size or lo < np.inf and not lo == hi == least):
             raise ArgumentError(f"uniform must be False: the passable cells cost {float(lo)} to {float(hi)}, min_cost "
                                 f"is {least}{' and steps cost extra' if e.size else ''} (CostField.from_padded computes it)")
