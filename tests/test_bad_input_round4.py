@@ -213,6 +213,12 @@ def test_prepared_queries_check_their_ids_and_field():
         pp.distance(None, 8, 9)
     assert pp.distance(Map(SquareGrid(5, 4)).cost_field(unit="foot"), 8, 9) == 2.0  # an equal board's field answers
     assert pp.table(f, [8, 9], [9]).tolist() == [[2.0], [0.0]]  # lists, as arrays
+    assert pp.table(f, [], [9]).shape == (0, 1) and pp.table(f, [8], []).shape == (1, 0)
+    other = CostField.from_arrays(SquareGrid(4, 5), np.ones((5, 4)))
+    with pytest.raises(ArgumentError, match=r"a 4 x 5 board"):  # start = goal: no query, the field checked all the same
+        pp.path(other, 8, 8)
+    with pytest.raises(ArgumentTypeError, match=r"got NoneType"):
+        pp.path(None, 8, 8)
 
 
 def test_crowd_agents_refuse_a_0d_array():
@@ -224,6 +230,9 @@ def test_crowd_agents_refuse_a_0d_array():
         plan_crowd(m, np.array(5), [(0, 0)])
     with pytest.raises(ArgumentTypeError, match=r"goals must be a sequence"):
         check_plan(m, [(0, 0)], np.array(5), [[[0, 0]]])
+    for bad in ((1,), None):  # a ragged list: the agent named, not numpy's error
+        with pytest.raises(ArgumentTypeError, match=r"starts\[1\] must be an \(x, y\) pair"):
+            plan_crowd(m, [(0, 0), bad], [(2, 0), (3, 0)])
 
 
 def test_a_uniform_field_names_the_min_cost_it_needs():

@@ -406,8 +406,9 @@ def _board_key(t: "Topology") -> tuple[Any, ...]:
 def padded_entries(table: npt.NDArray[np.integer], ids: npt.ArrayLike, name: str) -> npt.NDArray[np.int64]:
     """``padded_entry`` of every id of ``ids`` (a 1-D integer array), as an int64 array."""
     a = np.asarray(ids)
-    if a.ndim != 1 or a.dtype.kind not in "iu":
+    if a.ndim != 1 or a.dtype.kind not in "iu" and a.size:
         raise ArgumentTypeError(f"{name} must be a 1-D array of padded ids (integers), got {a.dtype} of shape {a.shape}")
+    a = a if a.size else a.astype(np.int64)  # (an empty list: float64)
     bad = (a < 0) | (a >= table.shape[0])
     out = table[np.where(bad, 0, a)].astype(np.int64)
     bad |= out < 0

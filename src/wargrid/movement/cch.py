@@ -576,7 +576,7 @@ class CustomizedPaths:
     def path(self, costs: CostField, s: int, t: int, grid: Grid | None = None) -> Path | None:
         """The optimal path from padded id ``s`` to ``t`` over ``costs`` (``None``: unreachable); ``grid``: its."""
         if padded_entry(self.structure.rank_of, s, "s") == padded_entry(self.structure.rank_of, t, "t"):  # no arc to unpack
-            pw = costs.topology.pw
+            pw = check_board_field(costs, self.costs).topology.pw
             return Path.of_xy(np.array([[s % pw - 1, s // pw - 1]], dtype=np.int64), 0.0, costs.unit, grid)
         (cost, xy, walked, zero), arcs = self._query(costs, s, t, True)
         if not xy.shape[0]:
@@ -603,7 +603,7 @@ class CustomizedPaths:
         out *= arcs.unit
         if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sums (``_symmetric``; > 0: the ends' costs finite)
             r, c = np.nonzero((out > 0.0) & (out < np.inf))
-            out[r, c] = (out[r, c] + costs.cell[np.asarray(tgt)[c]] - costs.cell[np.asarray(src)[r]]) / 2
+            out[r, c] = (out[r, c] + costs.cell[np.asarray(tgt, np.int64)[c]] - costs.cell[np.asarray(src, np.int64)[r]]) / 2
         return out
 
 

@@ -195,7 +195,7 @@ def _z_order(cells: np.ndarray, width: int) -> np.ndarray:
 
 
 def _agents(map: CostBoard, cells: Any, name: str) -> list[tuple[int, int]]:
-    if isinstance(cells, (str, bytes)) or not isinstance(cells, (Sequence, np.ndarray)) or np.ndim(cells) == 0:
+    if isinstance(cells, (str, bytes)) or not isinstance(cells, (Sequence, np.ndarray)) or isinstance(cells, np.ndarray) and cells.ndim == 0:
         raise ArgumentTypeError(f"{name} must be a sequence of (x, y) cells, got {type(cells).__name__} {cells!r:.60}")
     return [map.grid.check_cell(c, f"{name}[{i}]") for i, c in enumerate(cells)]
 
