@@ -50,13 +50,18 @@ def as_float(v: Any, name: str) -> float:
     >>> as_float(10**400, "cost")
     Traceback (most recent call last):
     wargrid.errors.ArgumentError: cost must be a finite number, got an integer of 1329 bits (a float holds at most 1024)
+    >>> from fractions import Fraction
+    >>> as_float(Fraction(10**400, 3), "cost")
+    Traceback (most recent call last):
+    wargrid.errors.ArgumentError: cost must be a finite number, got a Fraction past a float's range
     """
     try:
         return float(v)
     except OverflowError:
-        bits = int(v).bit_length() if isinstance(v, (numbers.Integral, np.integer)) else "too many"
-        raise ArgumentError(f"{name} must be a finite number, got an integer of {bits} bits (a float holds at most "
-                            "1024)") from None
+        if isinstance(v, (numbers.Integral, np.integer)):
+            raise ArgumentError(f"{name} must be a finite number, got an integer of {int(v).bit_length()} bits (a float "
+                                "holds at most 1024)") from None
+        raise ArgumentError(f"{name} must be a finite number, got a {type(v).__name__} past a float's range") from None
 
 
 def check_real(v: Any, name: str, *, minimum: float | None = None, allow_inf: bool = False) -> float:
