@@ -696,22 +696,12 @@ FAMILIES = ["plan_crowd", "check_plan", "sim", "prepare", "with_cells", "sequenc
 def build(seed: int, k: int, folder: Path, samp: dict[str, Any]) -> tuple[str, Callable[[], Any]]:
     r = random.Random(seed * 1_000_003 + k)
     fam = r.choice(FAMILIES)
-    if fam == "plan_crowd":
-        return fam, case_plan_crowd(r)
-    if fam == "check_plan":
-        return fam, case_check_plan(r)
-    if fam == "sim":
-        return fam, case_sim(r)
-    if fam == "prepare":
-        return fam, case_prepare(r)
-    if fam == "with_cells":
-        return fam, case_with_cells(r)
-    if fam == "sequence":
-        return fam, case_sequence(r)
+    plain = {"plan_crowd": case_plan_crowd, "check_plan": case_check_plan, "sim": case_sim, "prepare": case_prepare,
+             "with_cells": case_with_cells, "sequence": case_sequence, "prepared": case_prepared}
+    if fam in plain:
+        return fam, plain[fam](r)
     if fam == "agents":
         return fam, case_agents(r, folder)
-    if fam == "prepared":
-        return fam, case_prepared(r)
     return fam, case_file(r, folder, samp)
 
 

@@ -76,21 +76,9 @@ class CostField:
         negative cost would walk the kernels off the array), ``min_cost`` at most the least finite cost and
         ``uniform`` true of the arrays. An array of its own is taken as it is and made read-only (pass a copy to
         keep writing yours); a view is copied. The library's builders have checked already (``_made``)."""
-        from ._kernels.costs import FAULT_NEGATIVE, any_bad_cost, checked_range
         from ._validate import check_real
-        from .grids.boards import Topology
 
-        t = self.topology
-        if not isinstance(t, Topology):
-            raise ArgumentTypeError(f"topology must be a wargrid Topology (grid.topology), got {type(t).__name__}")
-        cell = _padded_array(self.cell, "cell", t.padded_size)
-        e = _padded_array(self.edge, "edge", t.padded_size * t.ndir, empty=True)
-        cell, e = (cell if cell.base is None else cell.copy()), (e if e.base is None else e.copy())
-        if e.size and any_bad_cost(e):
-            raise ArgumentError("edge must be >= 0 and not NaN (inf blocks the step)")
-        lo, hi, fault = checked_range(cell, t.pw)
-        if fault or lo < 0:
-            _fault(fault or FAULT_NEGATIVE, "cell")
+        cell, e, lo, hi = _checked_arrays(self.topology, self.cell, self.edge, self.unit)
         least = check_real(self.min_cost, "min_cost", minimum=0.0)
         if lo < np.inf and least > lo:
             raise ArgumentError(f"min_cost must be at most the least finite cost {float(lo)}, got {least} "
@@ -103,11 +91,6 @@ class CostField:
         if self.uniform and (e.size or lo < np.inf and not lo == hi == least):
             raise ArgumentError(f"uniform must be False: the passable cells cost {float(lo)} to {float(hi)}, min_cost "
                                 f"is {least}{' and steps cost extra' if e.size else ''} (CostField.from_padded computes it)")
-        if self.unit is not None and not isinstance(self.unit, str):
-            raise ArgumentTypeError(f"unit must be a movement class's name or None, got {type(self.unit).__name__} "
-                                    f"{self.unit!r}")
-        for a in (cell, e):
-            a.setflags(write=False)
         for name, v in (("cell", cell), ("edge", e), ("min_cost", least), ("uniform", bool(self.uniform))):
             object.__setattr__(self, name, v)
 
@@ -152,26 +135,8 @@ class CostField:
         ...
         wargrid.errors.ArgumentError: cell must be inf in the padding ring (padded x or y 0 or last: the kernels' blocked border), got a finite cost or NaN there; lay the costs out with topology.pad(costs, np.inf)
         """
-        from ._kernels.costs import FAULT_NEGATIVE, any_bad_cost, checked_range
-        from .grids.boards import Topology
-
-        if not isinstance(topology, Topology):
-            raise ArgumentTypeError(f"topology must be a wargrid Topology (grid.topology), got {type(topology).__name__}")
-        cell = _padded_array(cell, "cell", topology.padded_size)
-        e = np.zeros(0, dtype=np.float64) if edge is None else _padded_array(edge, "edge", topology.padded_size * topology.ndir,
-                                                                              empty=True)
-        # a view is copied: the array it views stays writable, and a write through it would reach the kernels unchecked
-        cell, e = (cell if cell.base is None else cell.copy()), (e if e.base is None else e.copy())
-        if e.size and any_bad_cost(e):
-            raise ArgumentError("edge must be >= 0 and not NaN (inf blocks the step)")
-        if unit is not None and not isinstance(unit, str):
-            raise ArgumentTypeError(f"unit must be a movement class's name or None, got {type(unit).__name__} {unit!r}")
-        lo, hi, fault = checked_range(cell, topology.pw)
-        if fault or lo < 0:
-            _fault(fault or FAULT_NEGATIVE, "cell")
+        cell, e, lo, hi = _checked_arrays(topology, cell, np.zeros(0) if edge is None else edge, unit)
         min_cost, flat = (float(lo), hi == lo) if lo < np.inf else (1.0, True)
-        for a in (cell, e):
-            a.setflags(write=False)
         return cls._made(topology, cell, e, min_cost, bool(flat and e.size == 0), unit)
 
     @classmethod
@@ -346,6 +311,30 @@ class CostField:
         """
         out: FloatArray = self.topology.unpad(self.cell).copy()
         return out
+
+
+def _checked_arrays(topology: object, cell: object, edge: object, unit: object) -> tuple[FloatArray, FloatArray, float, float]:
+    """``(cell, edge, lo, hi)``: the arrays of a field checked (a view copied: the array it views stays writable, and
+    a write through it would reach the kernels unchecked) and made read-only, with the least and largest finite
+    cell costs; or a clear error naming the argument (``from_padded``, ``CostField(...)``)."""
+    from ._kernels.costs import FAULT_NEGATIVE, any_bad_cost, checked_range
+    from .grids.boards import Topology
+
+    if not isinstance(topology, Topology):
+        raise ArgumentTypeError(f"topology must be a wargrid Topology (grid.topology), got {type(topology).__name__}")
+    c = _padded_array(cell, "cell", topology.padded_size)
+    e = _padded_array(edge, "edge", topology.padded_size * topology.ndir, empty=True)
+    c, e = (c if c.base is None else c.copy()), (e if e.base is None else e.copy())
+    if e.size and any_bad_cost(e):
+        raise ArgumentError("edge must be >= 0 and not NaN (inf blocks the step)")
+    if unit is not None and not isinstance(unit, str):
+        raise ArgumentTypeError(f"unit must be a movement class's name or None, got {type(unit).__name__} {unit!r}")
+    lo, hi, fault = checked_range(c, topology.pw)
+    if fault or lo < 0:
+        _fault(fault or FAULT_NEGATIVE, "cell")
+    for a in (c, e):
+        a.setflags(write=False)
+    return c, e, lo, hi
 
 
 def patched_field(field: CostField, cell: FloatArray, changed: npt.NDArray[np.int64]) -> CostField:
