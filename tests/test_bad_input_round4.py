@@ -170,6 +170,27 @@ def test_a_maps_edits_still_patch_its_fields():
     assert after.cells().tolist() == Map.copy(m).cost_field(unit="foot").cells().tolist()
 
 
+# -- CostField.with_blocked ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ids, blocked", [([np.uint64(7), np.int8(6)], [[True, True, False]]), ((7,), [[False, True, False]]),
+                                          ([], [[False, False, False]]), (np.array([8], np.uint16), [[False, False, True]])])
+def test_with_blocked_reads_integers_of_mixed_types(ids, blocked):
+    # numpy makes a list of np.uint64 and np.int8 float64: it was refused as "float64"
+    f = CostField.from_arrays(SquareGrid(3, 1), [[1, 2, 3]])
+    g = f.with_blocked(ids)
+    assert (np.isinf(g.cells()) == np.array(blocked)).all() and g.min_cost == 1.0
+
+
+@pytest.mark.parametrize("ids, error, words", [
+    ([1.5, 6], ArgumentTypeError, "got float64"), (["a"], ArgumentTypeError, "integers"),
+    ([2**70, 6], ArgumentError, "ids[0] = 1180591620717411303424 is no padded id"),
+    ([np.int8(6), np.uint64(2**64 - 1)], ArgumentError, "ids[1] = 18446744073709551615 is no padded id of the board (0..14)"),
+    ([[6]], ArgumentTypeError, "1-D")])
+def test_with_blocked_names_a_bad_id(ids, error, words):
+    f = CostField.from_arrays(SquareGrid(3, 1), [[1, 2, 3]])
+    with pytest.raises(error, match=re.escape(words)):
+        f.with_blocked(ids)
+
+
 # -- CostField(...) called directly ---------------------------------------------------------------------------------
 def test_a_field_built_by_calling_the_class_is_checked():
     # CostField(topology, ones, ...) took a finite padding ring unchecked: a 300 x 300 distance_field then wrote

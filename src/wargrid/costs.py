@@ -22,14 +22,17 @@ date with the map's edits (an edit makes a new field; a field never changes).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
 from .errors import ArgumentError, ArgumentTypeError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable
+
     from .grids.boards import Grid, Topology
 
 __all__ = ["CostField", "check_cost_field"]
@@ -290,6 +293,14 @@ class CostField:
         wargrid.errors.ArgumentError: ids[0] = 99 is no padded id of the board (0..14)
         """
         a = np.asarray(ids)
+        if a.dtype.kind in "fO" and a.ndim == 1 and not isinstance(ids, np.ndarray):
+            items = list(cast("Iterable[Any]", ids))  # numpy makes mixed integer types (np.uint64 beside np.int8)
+            if all(hasattr(v, "__index__") for v in items):  # float64, and huge ones objects: read the integers
+                top = self.cell.shape[0]
+                for i, v in enumerate(items):
+                    if not 0 <= operator.index(v) < top:
+                        raise ArgumentError(f"ids[{i}] = {v} is no padded id of the board (0..{top - 1})")
+                a = np.array([operator.index(v) for v in items], dtype=np.int64)
         if a.ndim != 1 or a.dtype.kind not in "iu" and a.size:
             raise ArgumentTypeError(f"ids must be a 1-D array of padded ids (integers), got {a.dtype} of shape {a.shape}")
         bad = np.flatnonzero((a < 0) | (a >= self.cell.shape[0])) if a.size else a[:0]
