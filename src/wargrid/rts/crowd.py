@@ -19,7 +19,15 @@ goals;
 with LaCAM2's swaps, Okumura, IJCAI 2023, so that two agents meeting in a
 one-cell corridor back out to a branch and pass) under constraints that the search adds one agent at a time when PIBT's
 proposal was seen before. The search is complete: when a plan exists, it
-finds one. Given time (``improve``), the agents that arrive last are
+finds one. Where it stops bringing more agents home (trains of agents
+head-on in one-wide corridors, which PIBT trades back and forth), the
+configuration with most agents home is repaired: the agents off their
+goals walk home one after another by push and swap (Luna and Bekris, IJCAI
+2011: an agent in the way pushed to a free node off it, or the two taken to
+a fork with room, traded there and every clearing move undone), the moves
+timed as early as their order allows (``wargrid._kernels.rts.knots``); when
+that brings every agent home, the search goes on for a while and the
+shorter of the two plans is returned. Given time (``improve``), the agents that arrive last are
 planned again, one at a time, by their earliest ways through the others'
 (space-time A*, ``wargrid._kernels.rts.spacetime``) for as long as each of
 them arrives earlier; then the search restarts with new tie-breaks and
@@ -374,6 +382,32 @@ _BAND_EXITS = 4
 (``_kernels.rts.crowd.stay_in_band``; the simulation's ``BAND_EXITS``): perfect mazes of one-wide corridors,
 docs/design/kernels.md, "The band's exits"."""
 
+_STALL = 1024
+"""Successors without a configuration that has more agents on their goals than any before, after which the first
+search repairs the one that has most (``_Search.repair``: push and swap for the agents off their goals; perfect
+mazes of one-wide corridors, where PIBT leaves trains of agents head-on: docs/design/kernels.md)."""
+
+_WALK_ROUNDS = 32
+"""Most rounds of one repair (in each, the agents off their goals walk home one after another)."""
+
+_REPAIRS = 8
+"""How many repairs one search may make."""
+
+_HOLD = 8.0
+"""How long the search goes on after a repair brought every agent home, in multiples of its time till then: the
+plan it finds in that time is returned instead when it is shorter (a repair's plan walks the agents home a few at a
+time, and where LaCAM finds its own plan later it is often shorter)."""
+
+_HOLD_SECONDS = 1.0
+"""The least time the search goes on after such a repair (within the time limit): on small mazes the repair comes
+after a few hundredths of a second, and LaCAM's own plan, shorter, can come half a second later."""
+
+_REPAIR_MOVES = 1 << 21
+"""Most single moves one repair logs (24 bytes each)."""
+
+_REPAIR_CELLS = 1 << 25
+"""Most agents times timesteps of the configurations one repair adds to the search."""
+
 _SHORTEN_STATES = 1 << 18
 """Most states one agent's earliest way through the others' may take (``_Ways.sooner``; 10 MB of scratch)."""
 
@@ -693,6 +727,46 @@ class _Search:
         ms, soc = _quality(nodes, self.g)
         return _Found(nodes, True, ms, soc, (ms, soc) if self.makespan_obj else (soc, ms))
 
+    def repair(self, node: _High) -> _High | None:
+        """Configurations from ``node`` on in which the agents off their goals walk home one after another by push and
+        swap (``wargrid._kernels.rts.knots.repair``), timed as early as their moves' order allows and chained
+        into the search after ``node``; returns the last (None: no agent got home, or the configurations would
+        take more than ``_REPAIR_CELLS``)."""
+        from .._kernels import load
+
+        k = load("rts.knots")
+        n, g = self.n, self.g
+        nv = len(self.graph.cells)
+        q = node.q.copy()
+        occ = np.full(nv, -1, dtype=np.int64)
+        occ[q] = self.agents
+        log = np.empty((_REPAIR_MOVES, 3), dtype=np.int64)
+        cnt = np.zeros(2, dtype=np.int64)
+        gen = np.zeros(1, dtype=np.int64)
+        stamps = [np.zeros(nv, dtype=np.int64) for _ in range(5)]
+        work = [np.empty(nv, dtype=np.int64) for _ in range(6)]
+        home = k.repair(self.graph.nbr, self.dist.lz, self.gidx, g, q, occ, _WALK_ROUNDS, log, cnt, stamps[0],
+                        stamps[1], stamps[2], stamps[3], work[0], work[1], gen, stamps[4], work[2], work[3], work[4],
+                        work[5])
+        m = int(cnt[0])
+        if m == 0 or home <= np.count_nonzero(node.q == g):
+            return None
+        times = np.empty(m, dtype=np.int64)
+        top = int(k.schedule(n, nv, log, m, times))
+        if (top + 1) * n > _REPAIR_CELLS:
+            return None
+        rows = np.empty((top + 1, n), dtype=np.int64)
+        k.replay(node.q, log, m, times, rows)
+        d = self.dist.lookup(np.tile(self.gidx, top), rows[1:].ravel()).reshape(top, n)
+        hs = d.max(axis=1) if self.makespan_obj else d.sum(axis=1)
+        last = node
+        for t in range(1, top + 1):
+            qt = rows[t]
+            nxt = _High(qt, last, node.prio, node.order, last.g + self.cost(last.q, qt), int(hs[t - 1]))
+            nxt.exits = node.exits
+            last = nxt
+        return last
+
     def h(self, q: np.ndarray) -> int:
         d = self.dist.lookup(self.gidx, q)
         return int(d.max()) if self.makespan_obj else int(d.sum(dtype=np.int64))
@@ -737,18 +811,45 @@ class _Search:
         deepest = 0
         step = 0.0  # the last successor's time: none starts that would end past the stop
         stop = cap
+        most, most_node, since, repairs = int(np.count_nonzero(self.s == g)), root, 0, 0
+        began = time.perf_counter()
+        held: _Found | None = None  # a repair's complete plan, kept while the search goes on till held_until
+        held_until = math.inf
         while stack:
             if expanded % 8 == 0:
-                stop = min(cap, clock.stop(n * (deepest + 2)))
+                # a repair's plan (tens of thousands of timesteps) put out on fresh memory: 16 M cells took 1.2 s at
+                # a load of 4, four times what a plan's cells are reckoned to take
+                stop = min(cap, clock.stop(n * (deepest + 2) * (1 if held is None else 4)))
             now = time.perf_counter()
-            if now + step >= stop:
+            if now + step >= stop or now >= held_until:
                 break
+            if since >= _STALL and bound is None and repairs < _REPAIRS and held is None:
+                repairs += 1
+                since = 0
+                end = self.repair(most_node)
+                if end is not None and (end.q == g).all():
+                    held = self.found(end, True)
+                    deepest = max(deepest, end.t)
+                    held_until = time.perf_counter() + max(_HOLD * (now - began), _HOLD_SECONDS)
+                elif end is not None:
+                    x: _High | None = end
+                    while x is not None and x is not most_node:
+                        explored.setdefault(x.q.tobytes(), x)
+                        x = x.parent
+                    deepest = max(deepest, end.t)
+                    if (end.h, end.g) < (nearest.h, nearest.g):
+                        nearest = end
+                    most_node = end
+                    most = int(np.count_nonzero(end.q == g))
+                    stack.append(end)
+                continue
             node = stack[-1]
             if node.g + node.h >= limit:
                 stack.pop()
                 continue
             if node.h == 0 and (node.q == g).all():
-                return self.found(node, True), expanded
+                plan = self.found(node, True)
+                return (held if held is not None and held.key < plan.key else plan), expanded
             if not node.tree:
                 stack.pop()
                 continue
@@ -775,6 +876,7 @@ class _Search:
                             d0, _CRITICAL if node.g < self.band_steps else -(1 << 40), dq, self.chain, exits,
                             self.new_exits, _BAND_EXITS)
             step = time.perf_counter() - now
+            since += 1
             if h < 0:
                 continue
             key = q_to.tobytes()
@@ -791,7 +893,12 @@ class _Search:
             deepest = max(deepest, new.t)
             if (new.h, new.g) < (nearest.h, nearest.g):
                 nearest = new
+            home = int(np.count_nonzero(q == g))
+            if home > most:
+                most, most_node, since = home, new, 0
             stack.append(new)
+        if held is not None:
+            return held, expanded
         if bound is not None:  # a restart that found nothing better: its configurations are not wanted
             return _Found(self.s[None, :], False, -1, -1, (-1, -1)), expanded
         return self.found(nearest, False), expanded
