@@ -402,6 +402,10 @@ _HOLD_SECONDS = 1.0
 """The least time the search goes on after such a repair (within the time limit): on small mazes the repair comes
 after a few hundredths of a second, and LaCAM's own plan, shorter, can come half a second later."""
 
+_REPAIR_SECONDS = 2e-3
+"""About the most a repair takes, an agent (maze-128-128-1: 0.1-0.4 s for 500 agents, 0.8-1.6 s for 900 at a load of
+3-4); none starts that would end past the time limit."""
+
 _REPAIR_MOVES = 1 << 21
 """Most single moves one repair logs (24 bytes each)."""
 
@@ -823,7 +827,8 @@ class _Search:
             now = time.perf_counter()
             if now + step >= stop or now >= held_until:
                 break
-            if since >= _STALL and bound is None and repairs < _REPAIRS and held is None:
+            if (since >= _STALL and bound is None and repairs < _REPAIRS and held is None
+                    and now + _REPAIR_SECONDS * n < stop):
                 repairs += 1
                 since = 0
                 end = self.repair(most_node)
