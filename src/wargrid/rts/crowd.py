@@ -393,14 +393,15 @@ _WALK_ROUNDS = 32
 _REPAIRS = 8
 """How many repairs one search may make."""
 
-_HOLD = 8.0
-"""How long the search goes on after a repair brought every agent home, in multiples of its time till then: the
-plan it finds in that time is returned instead when it is shorter (a repair's plan walks the agents home a few at a
-time, and where LaCAM finds its own plan later it is often shorter)."""
+_HOLD = 8
+"""How long the search goes on after a repair brought every agent home, in multiples of the successors it tried till
+then (within the time limit): the plan it finds in that time is returned instead when it is shorter (a repair's
+plan walks the agents home a few at a time, and where LaCAM finds its own plan later it is often shorter).
+Counted in successors, not seconds, the plan returned does not depend on the machine's load."""
 
-_HOLD_SECONDS = 1.0
-"""The least time the search goes on after such a repair (within the time limit): on small mazes the repair comes
-after a few hundredths of a second, and LaCAM's own plan, shorter, can come half a second later."""
+_HOLD_SUCCESSORS = 50_000
+"""The fewest successors the search tries after such a repair: on small perfect mazes the repair came after
+1300-4100 successors and LaCAM's own, shorter plans after up to 43 000 (about 0.8 s of a 24 x 24 maze's)."""
 
 _REPAIR_SECONDS = 2e-3
 """About the most a repair takes, an agent (maze-128-128-1: 0.1-0.4 s for 500 agents, 0.8-1.6 s for 900 at a load of
@@ -816,16 +817,16 @@ class _Search:
         step = 0.0  # the last successor's time: none starts that would end past the stop
         stop = cap
         most, most_node, since, repairs = int(np.count_nonzero(self.s == g)), root, 0, 0
-        began = time.perf_counter()
         held: _Found | None = None  # a repair's complete plan, kept while the search goes on till held_until
         held_until = math.inf
+        tried = 0  # successors tried
         while stack:
             if expanded % 8 == 0:
                 # a repair's plan (tens of thousands of timesteps) put out on fresh memory: 16 M cells took 1.2 s at
                 # a load of 4, four times what a plan's cells are reckoned to take
                 stop = min(cap, clock.stop(n * (deepest + 2) * (1 if held is None else 4)))
             now = time.perf_counter()
-            if now + step >= stop or now >= held_until:
+            if now + step >= stop or tried >= held_until:
                 break
             if (since >= _STALL and bound is None and repairs < _REPAIRS and held is None
                     and now + _REPAIR_SECONDS * n < stop):
@@ -835,7 +836,7 @@ class _Search:
                 if end is not None and (end.q == g).all():
                     held = self.found(end, True)
                     deepest = max(deepest, end.t)
-                    held_until = time.perf_counter() + max(_HOLD * (now - began), _HOLD_SECONDS)
+                    held_until = tried + max(_HOLD * tried, _HOLD_SUCCESSORS)
                 elif end is not None:
                     x: _High | None = end
                     while x is not None and x is not most_node:
@@ -882,6 +883,7 @@ class _Search:
                             self.new_exits, _BAND_EXITS)
             step = time.perf_counter() - now
             since += 1
+            tried += 1
             if h < 0:
                 continue
             key = q_to.tobytes()
