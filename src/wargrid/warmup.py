@@ -72,6 +72,12 @@ def _territory(m: Map, kind: str) -> None:
 def _rts(m: Map, kind: str) -> None:
     m.classic_path((0, 0), (3, 2))
     m.ladder_path((0, 0), (3, 2), np.zeros(m.shape, dtype=np.int8))
+    if kind == "square-4":  # the crowd planner's board (its kernels read a graph: one board kind warms them)
+        from .grids import SquareGrid
+        from .rts.crowd import warm_up_planner
+
+        warm_up_planner(m)
+        warm_up_planner(Map(SquareGrid(256, 256)))  # 65 536 nodes and more: the distance tables' int32 variants
 
 
 def _tactics(m: Map, kind: str) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wargrid import Map
+from wargrid import Map, SquareGrid
 from wargrid.io import load_movingai
 from wargrid.rts import check_plan, plan_crowd
 from wargrid.rts import crowd as crowd_mod
@@ -150,8 +150,14 @@ def test_a_perfect_maze_whose_corridors_pibt_knots_is_planned() -> None:
     """95 random pairs on a 48 x 48 perfect maze (seed 12): PIBT leaves trains of agents head-on in one-wide
     corridors, where LaCAM's search went round for 20 s with no plan; the repair walks the agents off their goals
     home by push and swap and the plan is complete and valid."""
+    crowd_mod.warm_up_planner(Map(SquareGrid(6, 4)))  # the repair's kernels, as ``wargrid.warm_up(['rts'])`` does
+    k = _knots()
+    warmed = {name: list(getattr(k, name).signatures) for name in ("repair", "schedule", "replay")}
     m = load_movingai(KNOTTED, diagonal=False)
     s, g = _random_pairs(m, 95, 12)
     plan = plan_crowd(m, s, g, time_limit=60, seed=0)
     assert plan.complete
     check_plan(m, s, g, plan)
+    # the warm-up compiled what the repair ran: no compile left to land inside a caller's time limit
+    assert {name: list(getattr(k, name).signatures) for name in warmed} == warmed
+    assert all(len(sigs) == 1 for sigs in warmed.values())

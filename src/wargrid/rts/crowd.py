@@ -676,6 +676,35 @@ def plan_crowd(
     )
 
 
+def warm_up_planner(map: CostBoard) -> None:
+    """Compile (or load from numba's disk cache) the planner's kernels on ``map``: two agents planned, and the
+    knots' repair run once (it fires mid-search, where a first compile, 8-10 s, would land inside a caller's time
+    limit). ``wargrid.warm_up(['rts'])`` calls it.
+
+    >>> from wargrid import Map, SquareGrid
+    >>> warm_up_planner(Map(SquareGrid(4, 3)))
+    """
+    if not isinstance(map, CostBoard):
+        raise ArgumentTypeError(f"map must be a wargrid Map (a CostBoard), got {type(map).__name__}")
+    from .._kernels import load
+
+    graph = _Graph(map, None)
+    zone, _ = load("territory.graph").label_chunks(graph.nbr, np.zeros(len(graph.cells), dtype=np.int64))
+    same = np.flatnonzero(zone == zone[0]) if len(zone) else zone
+    if len(same) < 2:
+        raise ArgumentError("map must have two passable cells connected to each other to warm the planner on")
+    xy = graph.xy(same[[0, -1]]).tolist()
+    a, b = (int(xy[0][0]), int(xy[0][1])), (int(xy[1][0]), int(xy[1][1]))
+    plan_crowd(map, [a, b], [b, a], time_limit=60, seed=0)
+    graph, s, g = _check_agents(map, [a], [b], None)
+    dist = _Tables(graph, g, s)
+    d0 = np.zeros(1, dtype=np.int64)
+    _start_distances(dist, s, d0, _Clock(time.perf_counter(), math.inf))
+    search = _Search(graph, dist, d0, s, g, "makespan")
+    prio = np.zeros(1)
+    search.repair(_High(s.copy(), None, prio, np.zeros(1, dtype=np.int64), 0, search.h(s)))
+
+
 @dataclass
 class _Found:
     """A run's result: the configurations (node rows), whether it reached the goals, its quality."""
