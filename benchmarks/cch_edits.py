@@ -98,10 +98,10 @@ def main() -> None:
         setattr(owner, name, timed)
         restore.append((owner, name, fn))
 
-    def split_path(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb, *rest):  # type: ignore[no-untyped-def]
+    def split_path(s, t, fwd, bwd, tree, low, cs, ct, df, db, pf, pb, *rest):  # type: ignore[no-untyped-def]
         """The kernel ``path`` as its two kernels, timed apart."""
         t0 = time.perf_counter()
-        cost, meet, nf, nb = k.query(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb)
+        cost, meet, nf, nb = k.query(s, t, fwd, bwd, tree, low, cs, ct, df, db, pf, pb)
         t1 = time.perf_counter()
         seen["search"] = seen.get("search", 0.0) + t1 - t0
         if meet < 0 or not cost < np.inf:

@@ -15,7 +15,7 @@ from movement_oracle import boards, costs_of, dijkstra, grids, moves, path_cost
 from test_prepared import _check_map, _edit, _random_map
 from wargrid import HexGrid, Map, SquareGrid
 from wargrid._kernels._jit import jit
-from wargrid._kernels.movement.cch.update import _gallop
+from wargrid._kernels.movement.cch.update import _gallop, _lower, _mirror
 from wargrid._kernels.movement.steps import walk_cost
 from wargrid.costs import CostField
 from wargrid._kernels.movement.cch import depths, find_arc
@@ -495,15 +495,19 @@ def test_float32_weights_checked_after_customizing_stay_exact_through_edits(boar
     _check(g, cost, e, cp, f)
 
 
-def test_query_arcs_are_built_once_queries_have_paid_for_them():
+def _walled():  # type: ignore[no-untyped-def]
+    """A 9 x 7 hex board with a wall across its middle but at its ends, customized: ``(g, c, f, cp, s, e)``, ``s`` and
+    ``e`` the padded ids of (0, 3) and (8, 3) on either side."""
     g = HexGrid(9, 7)
     c = np.ones((7, 9))
     c[1:6, 4] = INF
     f = CostField.from_arrays(g, c)
-    cp = customized(g, f)
+    return g, c, f, customized(g, f), g.topology.padded_id(0, 3), g.topology.padded_id(8, 3)
+
+
+def test_query_arcs_are_built_once_queries_have_paid_for_them():
+    g, c, f, cp, s, e = _walled()
     assert cp._fast is None  # customized basically: every arc answers
-    t = g.topology
-    s, e = t.padded_id(0, 3), t.padded_id(8, 3)
     want = dijkstra(g, c, [(0, 3)])[(8, 3)]
     assert cp.distance(f, s, e) == want
     cp._perfect_seconds = 0.0  # the next query over every arc pays for them
@@ -512,6 +516,40 @@ def test_query_arcs_are_built_once_queries_have_paid_for_them():
     cp2 = customized(g, f)
     cp2._perfect_seconds = 0.0
     assert cp2.table(f, np.array([s]), np.array([e]))[0, 0] == want and cp2._fast is not None
+
+
+def test_queries_over_every_arc_run_the_query_arcs_compiled_kernels():
+    # the searches over every arc take heads as depths (shared by the structure's classes), as the query arcs do: a
+    # class's first queries and its later ones run the same compiled query, path and table (heads as ranks were a
+    # second signature of each, compiled again once the query arcs were built)
+    import numba
+
+    from wargrid._kernels.movement import cch as kernels
+
+    g, c, f, cp, s, e = _walled()
+    cp._perfect_seconds = math.inf  # (every arc answers until the query arcs are built below)
+    ends = np.array([s, e])
+
+    def ask():  # type: ignore[no-untyped-def]
+        return cp.path(f, s, e).cells, cp.distance(f, s, e), cp.table(f, ends, ends).tolist()
+
+    first, every = ask(), cp._arcs()
+    counts = [len(kn.signatures) for kn in (kernels.query, kernels.path, kernels.table)]
+    assert cp._fast is None and every.fwd[1] is every.bwd[1] is customized(g, f, shared=cp.structure)._arcs().fwd[1]
+    cp.build_query_arcs()
+    assert cp._arcs() is cp._fast and ask() == first
+    assert numba.typeof((every.fwd, every.bwd)) == numba.typeof((cp._fast.fwd, cp._fast.bwd))
+    assert [len(kn.signatures) for kn in (kernels.query, kernels.path, kernels.table)] == counts
+    # an edit's kernel passes column 0 and "no middle" typed as its other calls do (literals were signatures of
+    # their own): one compile of each of its helpers a metric's dtype
+    cp.prepare_edits()
+    rise = c.copy()
+    rise[3, 2] = 3.0
+    for cost in (rise, c):  # a rise, then a fall (lowered at once)
+        cp.sync(CostField.from_arrays(g, cost))
+        assert cp.distance(cp.costs, s, e) == dijkstra(g, cost, [(0, 3)])[(8, 3)]
+    for helper, w in ((_lower, 6), (_mirror, 3)):  # (w: the weights' argument; no signature: loaded from the cache)
+        assert len([sig for sig in helper.signatures if sig[w].dtype == numba.from_dtype(cp.metric.weight.dtype)]) <= 1
 
 
 def test_query_arcs_hold_their_heads_as_depths_on_the_chain():
@@ -524,7 +562,7 @@ def test_query_arcs_hold_their_heads_as_depths_on_the_chain():
     s, qa = cp.structure, cp._fast
     depth = depths(s.parent)
     assert depth.tolist() == [_depth_by_walk(v, s.parent) for v in range(s.parent.shape[0])]
-    assert cp._height == int(depth.max()) + 1 and qa.by_depth and qa.fwd[1].dtype == np.uint16
+    assert cp._height == int(depth.max()) + 1 and qa.fwd[1].dtype == np.uint16
     for (first, head, _), arc in ((qa.fwd, qa.fwd_arc), (qa.bwd, qa.bwd_arc)):
         for u in range(s.parent.shape[0]):
             for e in range(first[u], first[u + 1]):
@@ -624,7 +662,7 @@ def test_unpack_refuses_a_query_that_found_no_arcs() -> None:
     s, t = g.topology.padded_id(0, 0), g.topology.padded_id(4, 3)
     st, sc, arcs, mt = cp.structure, cp._scratch(), cp._arcs(), cp._middles()
     cost, meet, nf, nb = kernels.query(int(st.rank_of[s]), int(st.rank_of[t]), arcs.fwd, arcs.bwd, cp._tree,
-                                       arcs.by_depth, arcs.low, sc.cs, sc.ct, sc.df, sc.db, sc.pf, sc.pb)
+                                       arcs.low, sc.cs, sc.ct, sc.df, sc.db, sc.pf, sc.pb)
     assert cost == 14.0 and meet >= 0 and nf + nb >= 1  # symmetric (one column): both ways' sum
     args = (sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
             st.arc_slot, True, st.cell_of, g.topology.pw)

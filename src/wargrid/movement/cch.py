@@ -28,7 +28,7 @@ import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -104,8 +104,6 @@ class QueryArcs(NamedTuple):
     """The structure's arc id of each forward query arc (empty: the query runs over every arc)."""
     bwd_arc: npt.NDArray[Any]
     """The structure's arc id of each backward query arc (empty: every arc)."""
-    by_depth: bool
-    """The heads are depths in the elimination tree (a query's costs then fill a few kilobytes), else ranks."""
     walk: bool
     """A path's cost is the sum of its steps' input weights, read as it is unpacked; ``False`` where the search's
     cost is that sum already (a ``float32`` metric: every sum exact; no step weighs nothing: no loop to cut)."""
@@ -316,8 +314,8 @@ def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, lowest: bool =
 
 
 class _Scratch:
-    """One thread's query arrays for ``m`` nodes: costs by rank (by depth, the query arcs use their first entries),
-    a path's arcs, the two chains (grown to the tree's height when first asked)."""
+    """One thread's query arrays for ``m`` nodes: costs by depth (a chain's first entries), a path's arcs, the two
+    chains (grown to the tree's height when first asked)."""
 
     def __init__(self, m: int) -> None:
         self.df, self.db = np.empty(m), np.empty(m)
@@ -392,10 +390,9 @@ class CustomizedPaths:
         """The arc directions of ``keep`` (bit 1 up, 2 down) finite in ``w`` as ``query``'s arcs, keys where ``low``."""
         st, k, q = self.structure, _k(), self._exact[0]
         fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
-        ways = [fwd, bwd][:w.shape[1]]  # (a symmetric metric's serve both ways)
-        if self._height <= 1 << 16:  # heads as depths (2 bytes an arc); keys: the weights' quanta times 2 ** 16 (exact)
-            ways = [(f, hd.astype(np.uint16), wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
-        return QueryArcs(ways[0], ways[-1], fa, ba if w.shape[1] == 2 else fa, True, walk, low, q / low if low else 1.0)
+        ways = [fwd, bwd][:w.shape[1]]  # (a symmetric metric's serve both ways; keys: the quanta times 2 ** 16, exact)
+        ways = [(f, hd.astype(_head_type(self._height)), wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
+        return QueryArcs(ways[0], ways[-1], fa, ba if w.shape[1] == 2 else fa, walk, low, q / low if low else 1.0)
 
     def build_query_arcs(self) -> None:
         """Build the query arcs now (a perfect customization) and the middles paths unpack by, rather than when
@@ -528,10 +525,9 @@ class CustomizedPaths:
         fast = self._fast or (self._lean if self._down is not None else None)
         if fast is not None:
             return fast
-        st, w = self.structure, self.metric.weight
+        st, w, heads = self.structure, self.metric.weight, _depth_heads(self.structure)
         none = np.empty(0, dtype=np.int32)
-        return QueryArcs((st.up_first, st.up_head, w[:, 0]), (st.up_first, st.up_head, w[:, -1]), none, none, False,
-                         True, 0.0, 1.0)
+        return QueryArcs((st.up_first, heads, w[:, 0]), (st.up_first, heads, w[:, -1]), none, none, True, 0.0, 1.0)
 
     def _slow(self, seconds: float) -> None:
         """Count a query over every arc; rebuild the query arcs once such queries cost as much (rent or buy)."""
@@ -548,7 +544,7 @@ class CustomizedPaths:
         st, sc, arcs = self.structure, self._scratch(), self._arcs()
         mt = self._middles() if paths else self.metric
         ends = (padded_entry(st.rank_of, s, "s"), padded_entry(st.rank_of, t, "t"), arcs.fwd, arcs.bwd, self._tree,
-                arcs.by_depth, arcs.low, sc.cs, sc.ct, sc.df, sc.db)
+                arcs.low, sc.cs, sc.ct, sc.df, sc.db)
         t0 = time.perf_counter()
         out = _k().query(*ends, None, None) if not paths else _k().path(
             *ends, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
@@ -597,7 +593,7 @@ class CustomizedPaths:
         st, sc, arcs = self.structure, self._scratch(), self._arcs()
         t0 = time.perf_counter()
         out: npt.NDArray[np.float64] = _k().table(padded_entries(st.rank_of, src, "src"), padded_entries(st.rank_of, tgt, "tgt"),
-                                                  arcs.fwd, arcs.bwd, self._tree, arcs.by_depth, sc.cs, sc.df)
+                                                  arcs.fwd, arcs.bwd, self._tree, sc.cs, sc.df)
         if arcs is not self._fast:
             self._slow(time.perf_counter() - t0)
         out *= arcs.unit
@@ -607,17 +603,30 @@ class CustomizedPaths:
         return out
 
 
-_DOWN_TAILS: dict[int, tuple[weakref.ref[Any], npt.NDArray[np.int32]]] = {}
+_SHARED: dict[tuple[int, str], tuple[weakref.ref[Any], npt.NDArray[Any]]] = {}
+
+
+def _shared(of: npt.NDArray[Any], name: str, make: Callable[[], npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    """``make()``, made once for the structure's array ``of`` and shared by its classes while it lives."""
+    key = (id(of), name)
+    if key not in _SHARED or _SHARED[key][0]() is not of:
+        _SHARED[key] = (weakref.ref(of, lambda _: _SHARED.pop(key, None)), make())
+    return _SHARED[key][1]
 
 
 def _down_tails(st: Structure) -> npt.NDArray[np.int32]:
-    """``st.tails[st.down_arc]``, made at the first edit of one of the structure's classes, shared while it lives."""
-    key = id(st.down_arc)
-    ref, tails = _DOWN_TAILS.get(key, (None, st.tails[:0]))
-    if ref is None or ref() is not st.down_arc:
-        tails = st.tails[st.down_arc]
-        _DOWN_TAILS[key] = (weakref.ref(st.down_arc, lambda _: _DOWN_TAILS.pop(key, None)), tails)
-    return tails
+    """``st.tails[st.down_arc]``, made at the first edit of one of the structure's classes."""
+    return _shared(st.down_arc, "tails", lambda: st.tails[st.down_arc])
+
+
+def _head_type(height: int) -> type[Any]:
+    """The dtype of arcs' heads as depths in a tree ``height`` nodes deep: ``uint16`` (2 bytes an arc) where it fits."""
+    return np.uint16 if height <= 1 << 16 else np.int32
+
+
+def _depth_heads(st: Structure) -> npt.NDArray[Any]:
+    """Every arc's head as its depth, for the queries over every arc (the query arcs' form: one compile a weight type)."""
+    return _shared(st.up_head, "depths", lambda: _k().depths(st.parent)[st.up_head].astype(_head_type(_height(st))))
 
 
 def _climbs(st: Structure) -> tuple[npt.NDArray[np.int32], npt.NDArray[Any]]:

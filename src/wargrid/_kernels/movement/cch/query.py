@@ -35,13 +35,6 @@ def _climb(v, tree, chain):
 
 
 @helper
-def _at(i, n, chain, by_depth):
-    """The scratch index of step ``i`` of a chain of ``n`` nodes: its depth (``n - 1 - i``) when the arcs' heads
-    are depths, else its rank."""
-    return n - 1 - i if by_depth else chain[i]
-
-
-@helper
 def _common(cs, ls, ct, lt):
     """How many nodes the two chains share (from their roots down)."""
     c = 0
@@ -51,27 +44,26 @@ def _common(cs, ls, ct, lt):
 
 
 @helper
-def _start(v, tree, chain, by_depth, dist):
-    """Climb ``v``'s chain, reset ``dist`` along it (every head an arc reaches lies on it), ``v`` at cost 0:
-    the chain's length."""
+def _start(v, tree, chain, dist):
+    """Climb ``v``'s chain, reset ``dist`` by depth along it (every head lies on it), ``v`` at 0: the chain's length."""
     n = _climb(v, tree, chain)
     for i in range(n):
-        dist[_at(i, n, chain, by_depth)] = INF
-    dist[_at(0, n, chain, by_depth)] = 0.0
+        dist[i] = INF
+    dist[n - 1] = 0.0
     return n
 
 
 @jit
-def query(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb):
+def query(s, t, fwd, bwd, tree, low, cs, ct, df, db, pf, pb):
     """``_search`` for the cost: ``(cost, meet, nf, nb)``, the meeting node as its depth (``-1``: unreachable). With
     ``pf`` / ``pb`` (``None``: the cost alone) the path's query arcs too, found after the search, which keeps no
     predecessor (``_recover``; with keys, ``low``, read from them): ``pf[:nf]`` their positions from the meeting node
     down to ``s``, ``pb[:nb]`` down to ``t``."""
-    best, meet, ls, lt = _search(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db)
+    best, meet, ls, lt = _search(s, t, fwd, bwd, tree, low, cs, ct, df, db)
     nf = nb = 0
     if pf is not None and pb is not None and meet >= 0:
-        nf = _recover(meet, ls, cs, by_depth, low, df, fwd[0], fwd[1], fwd[2], pf)
-        nb = _recover(meet, lt, ct, by_depth, low, db, bwd[0], bwd[1], bwd[2], pb)
+        nf = _recover(meet, ls, cs, low, df, fwd[0], fwd[1], fwd[2], pf)
+        nb = _recover(meet, lt, ct, low, db, bwd[0], bwd[1], bwd[2], pb)
     return best, meet, nf, nb
 
 
@@ -84,35 +76,33 @@ def _key(d, depth, low):
 
 
 @helper
-def _search(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db):
+def _search(s, t, fwd, bwd, tree, low, cs, ct, df, db):
     """Elimination-tree search from rank ``s`` to rank ``t``: ``(cost, meet, ls, lt)``, the meeting node as its
     depth (``-1``: unreachable) and the two chains' lengths (``cs`` / ``ct`` then hold them from each end up).
-    ``fwd`` and ``bwd`` are ``(first, head, weight)``: every node's upward arcs and their weights one way, the heads
-    as ranks (every arc) or, with ``by_depth``, as depths in the elimination tree (query arcs, finite arcs). Every head
-    is an ancestor, so a search only ever touches its two chains: indexed by depth, its costs ``df`` / ``db`` fill a
-    few kilobytes instead of spreading over node-sized arrays. ``cs``, ``ct``, ``df``, ``db``: scratch of the tree's
-    height (``by_depth``) or of the node count. ``low``: the costs are keys (``_key``)."""
+    ``fwd`` and ``bwd`` are ``(first, head, weight)``: every node's upward arcs (every arc, query arcs or finite arcs)
+    and their weights one way, the heads as depths in the elimination tree. Every head is an ancestor, so a search
+    only touches its two chains: by depth, its costs ``df`` / ``db`` fill a few kilobytes. ``cs``, ``ct``, ``df``,
+    ``db``: scratch of the tree's height at least. ``low``: the costs are keys (``_key``)."""
     ff, fh, fw = fwd
     bf, bh, bw = bwd
-    ls = _start(s, tree, cs, by_depth, df)
-    lt = _start(t, tree, ct, by_depth, db)
+    ls = _start(s, tree, cs, df)
+    lt = _start(t, tree, ct, db)
     c = _common(cs, ls, ct, lt)
     # below the chains' lowest common node no meeting bounds the search yet
     for i in range(ls - c):
-        du = df[_at(i, ls, cs, by_depth)]
+        du = df[ls - 1 - i]
         if du < INF:
             _lower(cs[i], _key(du, ls - 1 - i, low), ff, fh, fw, df)
     for i in range(lt - c):
-        dv = db[_at(i, lt, ct, by_depth)]
+        dv = db[lt - 1 - i]
         if dv < INF:
             _lower(ct[i], _key(dv, lt - 1 - i, low), bf, bh, bw, db)
     best = INF
     meet = -1
     for k in range(c - 1, -1, -1):  # the common nodes, depth k, from the lowest up
         u = cs[ls - 1 - k]
-        x = k if by_depth else u
-        du = _key(df[x], 0, low)  # (the costs alone)
-        dv = _key(db[x], 0, low)
+        du = _key(df[k], 0, low)  # (the costs alone)
+        dv = _key(db[k], 0, low)
         if du + dv < best:
             best = du + dv
             meet = k
@@ -124,14 +114,14 @@ def _search(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db):
 
 
 @helper
-def _find_head(lo, hi, head, x, by_depth):
-    """The position in ``head[lo:hi]`` of head ``x`` (``-1``: none); heads ascend in rank, so descend in depth."""
+def _find_head(lo, hi, head, x):
+    """The position in ``head[lo:hi]`` of head depth ``x`` (``-1``: none); heads ascend in rank, so descend in depth."""
     while lo < hi:
         mid = (lo + hi) >> 1
         h = head[mid]
         if h == x:
             return mid
-        if (h > x) if by_depth else (h < x):
+        if h > x:
             lo = mid + 1
         else:
             hi = mid
@@ -139,26 +129,26 @@ def _find_head(lo, hi, head, x, by_depth):
 
 
 @helper
-def _recover(meet, n, chain, by_depth, low, dist, first, head, w, pred):
+def _recover(meet, n, chain, low, dist, first, head, w, pred):
     """After a search without predecessors: the query arcs from the chain's node at depth ``meet`` down to its
     end into ``pred``, their number returned, each node's the one from the nearest node below it whose cost plus
     the arc's weight is the node's (the sum the search made, so the node that set the cost always qualifies); with
     keys (``low``), the one whose depth its key holds."""
     i, j, k = n - 1 - meet, n - 2 - meet, 0
     while i > 0:
-        x = _at(i, n, chain, by_depth)
+        x = n - 1 - i  # (its depth)
         dx = dist[x]
         if low:  # a key: the depth of the node that set the cost (keys come with heads as depths)
             j = n - 1 - (int(dx) & (int(low) - 1))
-            pred[k] = _find_head(first[chain[j]], first[chain[j] + 1], head, x, True)
+            pred[k] = _find_head(first[chain[j]], first[chain[j] + 1], head, x)
             k += 1
         while not low:
             if j < 0:
                 raise ValueError("query: a path's node without a predecessor")  # never (see above)
-            dy = dist[_at(j, n, chain, by_depth)]
+            dy = dist[n - 1 - j]
             if dy <= dx:
                 y = chain[j]
-                e = _find_head(first[y], first[y + 1], head, x, by_depth)
+                e = _find_head(first[y], first[y + 1], head, x)
                 if e >= 0 and dy + w[e] == dx:
                     pred[k] = e
                     k += 1
@@ -317,20 +307,20 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
 
 
 @jit
-def path(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb, fa, ba, up_first, up_head, tails, mid, inp,
-         slot, walk, node_cell, pw):
+def path(s, t, fwd, bwd, tree, low, cs, ct, df, db, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot,
+         walk, node_cell, pw):
     """``query`` then ``unpack`` in one call (the arguments checked once, not twice): ``(cost, xy, walked, zero)``
     as there, ``xy`` without rows where ``t`` is unreachable."""
-    cost, meet, nf, nb = query(s, t, fwd, bwd, tree, by_depth, low, cs, ct, df, db, pf, pb)
+    cost, meet, nf, nb = query(s, t, fwd, bwd, tree, low, cs, ct, df, db, pf, pb)
     if meet < 0 or not cost < INF:
         return cost, np.empty((0, 2), dtype=np.int64), 0.0, False
     return (cost,) + unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, walk, node_cell, pw)
 
 @jit
-def table(src, tgt, fwd, bwd, tree, by_depth, chain, df):
+def table(src, tgt, fwd, bwd, tree, chain, df):
     """``(len(src), len(tgt))`` costs between ranks: every target's backward chain leaves its costs in buckets
-    at the chain's nodes, every source's forward chain reads them (``fwd`` / ``bwd``, ``tree``, ``by_depth``: as
-    in ``query``). ``chain`` and ``df`` are scratch as there."""
+    at the chain's nodes, every source's forward chain reads them (``fwd`` / ``bwd``, ``tree``: as in ``query``).
+    ``chain`` and ``df`` are scratch as there."""
     parent = tree[0]
     m = parent.shape[0]
     out = np.full((src.shape[0], tgt.shape[0]), INF)
@@ -346,20 +336,20 @@ def table(src, tgt, fwd, bwd, tree, by_depth, chain, df):
     bt = np.empty(cnt[m], dtype=np.int32)
     bd = np.empty(cnt[m])
     for j in range(tgt.shape[0]):
-        n = _start(tgt[j], tree, chain, by_depth, df)
+        n = _start(tgt[j], tree, chain, df)
         for i in range(n):
             v = chain[i]
-            dv = df[_at(i, n, chain, by_depth)]
+            dv = df[n - 1 - i]
             if dv < INF:
                 bt[fill[v]] = j
                 bd[fill[v]] = dv
                 fill[v] += 1
                 _lower(v, dv, bwd[0], bwd[1], bwd[2], df)
     for r in range(src.shape[0]):
-        n = _start(src[r], tree, chain, by_depth, df)
+        n = _start(src[r], tree, chain, df)
         for i in range(n):
             v = chain[i]
-            dv = df[_at(i, n, chain, by_depth)]
+            dv = df[n - 1 - i]
             if dv < INF:
                 for e in range(cnt[v], fill[v]):
                     d = dv + bd[e]

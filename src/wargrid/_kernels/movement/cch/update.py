@@ -163,10 +163,11 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         falls = falls and new_inp[0, i] <= inp[r, 0] and new_inp[c1, i] <= inp[r, c1]
         rises = rises and new_inp[0, i] >= inp[r, 0] and new_inp[c1, i] >= inp[r, c1]
     nh, spot, ms = 0, np.empty(1, dtype=np.int64), (mid, cnt, up_first, up_head, tails)
+    zero, nv, none = np.int64(0), np.int32(-1), np.int64(-1)  # (typed as the other calls' column, tail, arcs: no literals)
     for i in range(changed.shape[0]):
         a = changed[i]
         inp[slot[a], :] = new_inp[:, i]
-        bits = _lower(a, 0, new_inp[0, i], -1, -1, -1, w, ms) | _lower(a, c1, new_inp[c1, i], -1, -1, -1, w, ms) if falls else 1
+        bits = _lower(a, zero, new_inp[0, i], nv, none, none, w, ms) | _lower(a, c1, new_inp[c1, i], nv, none, none, w, ms) if falls else 1
         if bits and not queued[a]:
             heap, nh = _pushed(heap, nh, a, spot)
         queued[a] |= bits
@@ -192,7 +193,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
         pa = _gallop(u, jx, down_first[x + 1], dtail)  # a's entry in x's run (from where the merge left it)
         wd[pa, 0], wd[pa, c1] = nu, nd
         if lean is not None:
-            whole &= _mirror(a, u, 0, w, lean[0], lean[2]) & (c1 == 0 or _mirror(a, u, c1, w, lean[1], lean[3]))
+            whole &= _mirror(a, u, zero, w, lean[0], lean[2]) & (c1 == 0 or _mirror(a, u, c1, w, lean[1], lean[3]))
         left = cnt[a] if rises and not falls else -1  # a rise: the arcs resting on a at their middle, left to find
         # a is a lower arc of the triangles (u, x, y), y another upward neighbour of u (they form a clique): the
         # arc b between x and y is recomputed when the triangle's sum changed and now beats b's weight or gave
@@ -237,7 +238,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
                 if not (s1 < wb0 or t1 < wb1):
                     continue
                 b = down_arc[p] if b < 0 else b
-                bits = _lower(b, 0, s1, u, a, c, w, ms) | _lower(b, c1, t1, u, a, c, w, ms)
+                bits = _lower(b, zero, np.float64(s1), u, a, c, w, ms) | _lower(b, c1, np.float64(t1), u, a, c, w, ms)
             else:
                 beats = (s1 != s0 and s1 < wb0) or (t1 != t0 and t1 < wb1)
                 tie0 = s1 != s0 and s0 == wb0
