@@ -217,6 +217,7 @@ def test_a_field_built_by_calling_the_class_is_checked():
     assert distance_field(g, f, (0, 0)).tolist() == [[0.0, 2.0, 3.0], [1.0, np.inf, 6.0]]
 
 
+@pytest.mark.xdist_group("movement")  # compiles the prepared queries: with the movement tests
 def test_prepared_queries_check_their_ids_and_field():
     from wargrid.errors import ArgumentError, ArgumentTypeError
 

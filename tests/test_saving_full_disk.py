@@ -46,6 +46,7 @@ def small_survey():
     return wargrid.survey(2, size=(10, 10), players=2, workers=1, progress=False)
 
 
+@pytest.mark.xdist_group("survey")  # a survey warms the movement and territory kernels: with the survey tests
 def test_survey_report_on_a_full_disk_keeps_the_old_report(small_survey, tmp_path, monkeypatch):
     p = tmp_path / "report.html"
     p.write_text("old report")
@@ -56,6 +57,7 @@ def test_survey_report_on_a_full_disk_keeps_the_old_report(small_survey, tmp_pat
     assert [f.name for f in tmp_path.iterdir()] == ["report.html"]
 
 
+@pytest.mark.xdist_group("survey")
 def test_survey_results_on_a_full_disk_keep_the_old_file(small_survey, tmp_path, monkeypatch):
     p = tmp_path / "rows.parquet"
     p.write_bytes(b"old rows")

@@ -42,6 +42,7 @@ def _both_astar(g, c, s, t):
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data(), uniform=st.booleans())
+@pytest.mark.slow  # 5 CPU s a run; the fast tests check the plain kernel's paths (Map.path) against the oracle
 def test_astar_plain_is_astar(data, uniform):
     g, cost, _ = data.draw(boards(edges=False, uniform=uniform))
     assume(not g.topology.wrap)

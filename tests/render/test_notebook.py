@@ -6,6 +6,7 @@ import math
 import re
 
 import numpy as np
+import pytest
 
 from wargrid import HexGrid, Map, Path, SquareGrid
 
@@ -36,6 +37,7 @@ def test_a_map_and_a_path_show_as_svg_with_the_path_drawn() -> None:
     assert polyline_points(m.picture(p)._repr_svg_()) == pts
 
 
+@pytest.mark.xdist_group("movement")  # compiles the prepared structure (float64 weights): with the movement tests
 def test_every_search_route_gives_a_path_its_board() -> None:
     m = Map(SquareGrid(12, 8, diagonal=True))
     assert m.path((0, 0), (11, 7)).grid is m.grid  # jump point search on a uniform square-8 board
