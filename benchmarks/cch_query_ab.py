@@ -4,10 +4,11 @@
 (``bench_cch_query.long_pairs``). Each pair is asked ``path`` and then ``query`` (the distance alone) by this tree's
 kernels and the other file's, in the order A B B A on one pair and B A A B on the next (a kernel's time: the mean of
 its two), over every arc (what a class answers before its queries have paid for the query arcs) and over the
-perfect customization's query arcs; the answers are compared. Each version gets the arcs its own code makes: the
-other file's over every arc with heads as ranks where its ``query`` still takes ``by_depth``. The other version is a
-copy of ``src/wargrid/_kernels/movement/cch/query.py``, e.g. ``git show main:src/wargrid/_kernels/movement/cch/query.py
-> /tmp/query_main.py``.
+perfect customization's query arcs; then a 100 x 100 table of the first 100 pairs' ends, eight times by each
+version in turn (where the other's kernels take heads as depths too); the answers are compared. Each version gets the
+arcs its own code makes: the other file's over every arc with heads as ranks where its ``query`` still takes
+``by_depth``. The other version is a copy of ``src/wargrid/_kernels/movement/cch/query.py``, e.g. ``git show
+main:src/wargrid/_kernels/movement/cch/query.py > /tmp/query_main.py``.
 
     PYTHONPATH=src python benchmarks/cch_query_ab.py /tmp/query_main.py [--queries 200]
 """
@@ -84,6 +85,19 @@ def main() -> None:
         for j, what in enumerate(("path", "distance")):
             rows[(label, what)] = (np.median(a[:, j]) * 1e3, np.median(b[:, j]) * 1e3, np.median(b[:, j] / a[:, j]),
                                    b[:, j].sum() / a[:, j].sum())
+        if not ranks:  # a table of the first 100 pairs' ends, 8 times by each in turn
+            src, tgt = (np.array(x[:100], dtype=np.int64) for x in zip(*pairs))
+            tables: dict[str, list[tuple[float, np.ndarray]]] = {name: [] for name in calls}
+            for i in range(9):  # (the first: compiled and warmed, not counted)
+                for name in list(calls)[::1 if i % 2 == 0 else -1]:
+                    mod, a = calls[name]
+                    c0 = time.thread_time()
+                    out = mod.table(src, tgt, *a[:3], sc.cs, sc.df)
+                    tables[name] += [(time.thread_time() - c0, out)] if i else []
+            if not all(np.array_equal(o, tables["this"][0][1]) for rs in tables.values() for _, o in rs):
+                raise SystemExit(f"{label}: the two versions' tables differ")
+            ta, tb = (np.array([c for c, _ in tables[name]]) for name in ("other", "this"))
+            rows[(label, "table")] = (np.median(ta) * 1e3, np.median(tb) * 1e3, np.median(tb / ta), tb.sum() / ta.sum())
     for (label, what), (ma, mb, r, s) in rows.items():
         print(f"{label:10s} {what:8s} median ms other {ma:.4f} this {mb:.4f}; this / other paired: median {r:.3f}, "
               f"sum {s:.3f}")

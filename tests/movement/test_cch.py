@@ -15,6 +15,7 @@ from movement_oracle import boards, costs_of, dijkstra, grids, moves, path_cost
 from test_prepared import _check_map, _edit, _random_map
 from wargrid import HexGrid, Map, SquareGrid
 from wargrid._kernels._jit import jit
+from wargrid._kernels.movement.cch.query import _lower as _lower_arcs
 from wargrid._kernels.movement.cch.update import _gallop, _lower, _mirror
 from wargrid._kernels.movement.steps import walk_cost
 from wargrid.costs import CostField
@@ -704,6 +705,29 @@ def test_a_gallop_finds_what_a_binary_search_finds(run, v, data):
     p = data.draw(st.integers(0, below))
     end = data.draw(st.integers(p, a.shape[0]))
     assert _gallops(v, p, end, a) == min(below, end)
+
+
+@jit(cache=False)
+def _lowers(v, dv, first, head, w, dist):
+    _lower_arcs(v, dv, first, head, w, dist)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lists=st.lists(st.lists(st.tuples(st.integers(0, 15), st.sampled_from([0.0, 1.0, 2.5, 7.0, INF])), max_size=13,
+                               unique_by=lambda a: a[0]), min_size=1, max_size=4), dv=st.sampled_from([0.0, 3.0, 65536.0]),
+       data=st.data())
+def test_a_node_lowers_each_of_its_heads_to_its_cost_plus_the_arc(lists, dv, data):
+    # four arcs a step, then the last 0-3 clamped to the node's last arc: every list length, the lists around it untouched
+    first = np.cumsum([0] + [len(a) for a in lists]).astype(np.int64)
+    head = np.array([h for a in lists for h, _ in a], dtype=np.uint16)
+    w = np.array([x for a in lists for _, x in a], dtype=np.float32)
+    v = data.draw(st.integers(0, len(lists) - 1))
+    dist = np.array(data.draw(st.lists(st.sampled_from([0.0, 2.0, 5.0, 9.0, INF]), min_size=16, max_size=16)))
+    want = dist.copy()
+    for h, x in lists[v]:
+        want[h] = min(want[h], dv + x)
+    _lowers(v, dv, first, head, w, dist)
+    assert dist.tolist() == want.tolist()
 
 
 def test_query_arcs_with_keys_find_the_paths_the_plain_costs_do():

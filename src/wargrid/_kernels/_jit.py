@@ -74,6 +74,10 @@ def helper(func):
     brings the counting along: five arrays passed per relaxation made a
     Dijkstra step five times dearer than the same code written out. A
     ``helper`` must not allocate an array nor return one (numba then refuses
-    or leaks); scalar helpers need no decorator but ``jit``.
+    or leaks); scalar helpers need no decorator but ``jit``. LLVM may still
+    leave a larger one (a loop, called from several places) a call, its
+    arrays pushed on the stack each time: ``jit(inline="always", _nrt=False)``
+    inlines it in numba's own IR (the CCH query's ``_lower``; a kernel's
+    ``inspect_asm()`` shows which calls are left).
     """
     return jit(func, _nrt=False)

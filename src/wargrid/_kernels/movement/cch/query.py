@@ -10,28 +10,24 @@ from .order import find_arc
 INF = np.inf
 
 
-@helper
+@jit(inline="always", _nrt=False)
 def _lower(v, dv, first, head, w, dist):
-    """Node ``v``'s arcs from cost ``dv``, branch-free (a min and a store an arc; unsigned indices: no
-    negative-index test in the loop). A search that keeps predecessors is 1.5-2x slower (measured)."""
-    for e in range(np.uint64(first[v]), np.uint64(first[v + 1])):
-        x = np.uint64(head[e])
-        dist[x] = min(dv + w[e], dist[x])
-
-
-@helper
-def _climb(v, tree, chain):
-    """Rank ``v``'s chain of ancestors into ``chain`` from ``v`` up to its root: the chain's length. ``tree`` is
-    ``(parent, top)``, ``top[v]`` the last of ``v``'s ancestors ``v, v + 1, ...`` each the parent of the one
-    before: one parent read a run of them."""
-    parent, top = tree
-    n = 0
-    while v >= 0:
-        for u in range(v, top[v] + 1):
-            chain[n] = u
-            n += 1
-        v = parent[top[v]]
-    return n
+    """Node ``v``'s arcs from cost ``dv``, branch-free: four arcs a step, then the last 0-3 (clamped: an arc relaxed
+    twice changes nothing), so no remainder loop; the min written so its load folds in. Inlined by numba (as a
+    ``helper`` LLVM left it a call a node, its arrays on the stack)."""
+    e, hi = np.int64(first[v]), np.int64(first[v + 1])
+    while e + 4 <= hi:
+        for j in range(4):
+            x = np.uint64(head[np.uint64(e + j)])
+            d, o = dv + w[np.uint64(e + j)], dist[x]
+            dist[x] = d if d < o else o
+        e += 4
+    if e < hi:
+        for j in range(3):
+            f = np.uint64(min(e + j, hi - 1))
+            x = np.uint64(head[f])
+            d, o = dv + w[f], dist[x]
+            dist[x] = d if d < o else o
 
 
 @helper
@@ -45,8 +41,16 @@ def _common(cs, ls, ct, lt):
 
 @helper
 def _start(v, tree, chain, dist):
-    """Climb ``v``'s chain, reset ``dist`` by depth along it (every head lies on it), ``v`` at 0: the chain's length."""
-    n = _climb(v, tree, chain)
+    """Rank ``v``'s chain of ancestors into ``chain`` from ``v`` up to its root, ``dist`` reset by depth along it (every
+    head lies on it), ``v`` at 0: the chain's length. ``tree`` is ``(parent, top)``, ``top[v]`` the last of ``v``'s
+    ancestors ``v, v + 1, ...`` each the parent of the one before: one parent read a run of them."""
+    parent, top = tree
+    n = 0
+    while v >= 0:
+        for u in range(v, top[v] + 1):
+            chain[n] = u
+            n += 1
+        v = parent[top[v]]
     for i in range(n):
         dist[i] = INF
     dist[n - 1] = 0.0
@@ -196,12 +200,6 @@ def query_arcs(up_first, up_head, tails, w, keep, depth):
     return (out[0][0], out[0][1], out[0][2]), (out[-1][0], out[-1][1], out[-1][2]), out[0][3], out[-1][3]
 
 
-@helper
-def _arc_of(e, arc):
-    """The arc id of query arc position ``e`` (``arc`` empty: positions are arc ids)."""
-    return e if arc.shape[0] == 0 else arc[e]
-
-
 @jit
 def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, walk, node_cell, pw):
     """The path from rank ``s`` of the last ``query`` (its ``nf`` / ``nb`` query arcs in ``pf`` / ``pb``, of arc ids
@@ -221,7 +219,8 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
     wmid = np.empty(cap, dtype=np.int64)
     for c in range(roots):  # the search's arcs in path order: up from the start, then down to the goal
         dr = 1 if c >= nf else 0
-        a = _arc_of(pb[c - nf], ba) if dr else _arc_of(pf[nf - 1 - c], fa)
+        e, arc = (pb[c - nf], ba) if dr else (pf[nf - 1 - c], fa)
+        a = arc[e] if arc.shape[0] else e  # (no arc ids: positions are arc ids)
         tree[c, 0] = a
         tree[c, 1] = dr
         tree[c, 2] = tails[a]
