@@ -47,7 +47,7 @@ class _Case:
         self.occ = np.full(nv, -1, dtype=np.int64)
         self.occ[self.q] = np.arange(n)
         self.log = np.empty((1 << 18, 3), dtype=np.int64)
-        self.cnt = np.zeros(2, dtype=np.int64)
+        self.cnt = np.array([0, 0, 0, 1 << 62], dtype=np.int64)  # moves, stopped, work, budget
         self.gen = np.zeros(1, dtype=np.int64)
         self.stamps = [np.zeros(nv, dtype=np.int64) for _ in range(5)]
         self.work = [np.empty(nv, dtype=np.int64) for _ in range(6)]
@@ -98,7 +98,7 @@ def test_a_swap_in_a_corridor_trades_two_agents_at_the_fork_with_room() -> None:
     q = np.array([1, 2, 0], dtype=np.int64)
     occ = np.array([2, 0, 1, -1, -1, -1], dtype=np.int64)
     log = np.empty((64, 3), dtype=np.int64)
-    cnt = np.zeros(2, dtype=np.int64)
+    cnt = np.array([0, 0, 0, 1 << 62], dtype=np.int64)
     z = [np.zeros(6, dtype=np.int64) for _ in range(4)]
     w = [np.empty(6, dtype=np.int64) for _ in range(6)]
     assert _knots()._swap(0, 1, nbr, q, occ, log, cnt, z[0], z[1], w[0], w[1], w[2], np.zeros(1, dtype=np.int64),
@@ -132,6 +132,59 @@ def test_a_repairs_moves_timed_by_schedule_make_a_valid_plan_to_where_they_lead(
     k.replay(c.s, c.log, moves, times, rows)
     assert rows[-1].tolist() == c.q.tolist()
     check_plan(m, c.starts, c.goals, c.graph.xy(rows), complete=home == n)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), budget=st.integers(0, 3000))
+def test_a_repair_stops_when_its_work_budget_is_spent_and_leaves_its_moves_whole(seed: int, budget: int) -> None:
+    """``repair`` with a budget of ``budget`` units of work (``cnt[3]``; the planner's is the time left to its stop):
+    it spends at most one unit past it (a way's steps at most past it), says it stopped (``cnt[1]``), and the moves
+    it logged are whole walks, one step each into a free node, that end where ``q`` says."""
+    m = load_movingai(MAZE, diagonal=False)
+    c = _Case(m, 60, seed)
+    c.cnt[3] = budget
+    k = _knots()
+    tables = crowd_mod._Tables(c.graph, c.g, c.s)
+    st_, wk = c.stamps, c.work
+    home = k.repair(c.graph.nbr, tables.lz, np.arange(60, dtype=np.int64), c.g, c.q, c.occ, 32, c.log, c.cnt, st_[0],
+                    st_[1], st_[2], st_[3], wk[0], wk[1], c.gen, st_[4], wk[2], wk[3], wk[4], wk[5])
+    unbounded = _Case(m, 60, seed)
+    k.repair(c.graph.nbr, tables.lz, np.arange(60, dtype=np.int64), c.g, unbounded.q, unbounded.occ, 32, unbounded.log,
+             unbounded.cnt, *unbounded.stamps[:4], unbounded.work[0], unbounded.work[1], unbounded.gen,
+             unbounded.stamps[4], *unbounded.work[2:])
+    if int(unbounded.cnt[2]) > budget:  # the budget bit: the repair stopped there
+        assert c.cnt[1] == 1 and int(c.cnt[2]) <= budget + m.width * m.height
+        assert int(c.cnt[0]) <= int(unbounded.cnt[0])
+    else:
+        assert c.q.tolist() == unbounded.q.tolist()
+    assert c.replayed(c.s, 0, int(c.cnt[0])).tolist() == c.q.tolist()
+    assert home == int(np.count_nonzero(c.q == c.g))
+    assert (c.occ[c.q] == np.arange(60)).all() and np.count_nonzero(c.occ >= 0) == 60
+
+
+def test_a_repair_that_brings_no_more_agents_home_is_not_tried_again_from_the_same_configuration(monkeypatch) -> None:
+    """A 24 x 24 perfect maze nine tenths full (216 random pairs, seed 0): PIBT stalls, a repair gets agents home,
+    the next one runs out of room and returns nothing; the search does not repair that configuration again (the
+    kernel would do the same: before, it did up to 8 times, each to the end of its budget)."""
+    m = load_movingai(DATA / "maze-24-24-1.map", diagonal=False)
+    ys, xs = np.nonzero(np.isfinite(m.costs()))
+    s, g = _random_pairs(m, int(0.9 * len(xs)), 0)
+    seen: list[int] = []
+    failed: list[int] = []
+    repair = crowd_mod._Search.repair
+
+    def counted(self: Any, node: Any, stop: float) -> Any:
+        assert id(node) not in failed
+        seen.append(id(node))
+        end = repair(self, node, stop)
+        if end is None:
+            failed.append(id(node))
+        return end
+
+    monkeypatch.setattr(crowd_mod._Search, "repair", counted)
+    plan = plan_crowd(m, s, g, time_limit=3, seed=0, improve=0)
+    check_plan(m, s, g, plan, complete=plan.complete)
+    assert seen
 
 
 def test_schedule_lets_an_agent_follow_into_a_node_left_in_the_same_timestep() -> None:

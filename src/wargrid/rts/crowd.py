@@ -407,11 +407,21 @@ _REPAIR_SECONDS = 2e-3
 """About the most a repair takes, an agent (maze-128-128-1: 0.1-0.4 s for 500 agents, 0.8-1.6 s for 900 at a load of
 3-4); none starts that would end past the time limit."""
 
+_REPAIR_WORK = 10_000_000
+"""The repair's work a second (nodes its searches take from their queues, steps of its ways: ``knots._spend``),
+reckoned low (24-36 M measured at a load of 3 on perfect mazes): its budget is the time left to the stop times
+this, so that it ends before the stop with time to spare for the search and the plan's output."""
+
 _REPAIR_MOVES = 1 << 21
 """Most single moves one repair logs (24 bytes each)."""
 
-_REPAIR_CELLS = 1 << 25
-"""Most agents times timesteps of the configurations one repair adds to the search."""
+_REPAIR_CELLS = 1 << 24
+"""Most agents times timesteps of the configurations one repair adds to the search (maze-128-128-1's 900 agents: 13
+M; a plan's positions take 16 bytes a cell)."""
+
+_REPAIR_CELL_SECONDS = 1e-7
+"""About what a repair's configuration takes to add to the search, a cell (measured 90 ns: the distances looked up,
+a node made a timestep); none is added that would take past the stop."""
 
 _SHORTEN_STATES = 1 << 18
 """Most states one agent's earliest way through the others' may take (``_Ways.sooner``; 10 MB of scratch)."""
@@ -702,7 +712,7 @@ def warm_up_planner(map: CostBoard) -> None:
     _start_distances(dist, s, d0, _Clock(time.perf_counter(), math.inf))
     search = _Search(graph, dist, d0, s, g, "makespan")
     prio = np.zeros(1)
-    search.repair(_High(s.copy(), None, prio, np.zeros(1, dtype=np.int64), 0, search.h(s)))
+    search.repair(_High(s.copy(), None, prio, np.zeros(1, dtype=np.int64), 0, search.h(s)), math.inf)
 
 
 @dataclass
@@ -761,11 +771,11 @@ class _Search:
         ms, soc = _quality(nodes, self.g)
         return _Found(nodes, True, ms, soc, (ms, soc) if self.makespan_obj else (soc, ms))
 
-    def repair(self, node: _High) -> _High | None:
+    def repair(self, node: _High, stop: float) -> _High | None:
         """Configurations from ``node`` on in which the agents off their goals walk home one after another by push and
         swap (``wargrid._kernels.rts.knots.repair``), timed as early as their moves' order allows and chained
-        into the search after ``node``; returns the last (None: no agent got home, or the configurations would
-        take more than ``_REPAIR_CELLS``)."""
+        into the search after ``node``, its work bounded to end by ``stop`` (``_REPAIR_WORK``); returns the last
+        (None: no more agents got home, or the configurations would take more than ``_REPAIR_CELLS``)."""
         from .._kernels import load
 
         k = load("rts.knots")
@@ -775,7 +785,8 @@ class _Search:
         occ = np.full(nv, -1, dtype=np.int64)
         occ[q] = self.agents
         log = np.empty((_REPAIR_MOVES, 3), dtype=np.int64)
-        cnt = np.zeros(2, dtype=np.int64)
+        cnt = np.zeros(4, dtype=np.int64)  # the log's and the work's state (``knots._N`` to ``knots.BUDGET``)
+        cnt[k.BUDGET] = int(min(max(0.0, stop - time.perf_counter()) * _REPAIR_WORK, 1 << 62))
         gen = np.zeros(1, dtype=np.int64)
         stamps = [np.zeros(nv, dtype=np.int64) for _ in range(5)]
         work = [np.empty(nv, dtype=np.int64) for _ in range(6)]
@@ -787,7 +798,7 @@ class _Search:
             return None
         times = np.empty(m, dtype=np.int64)
         top = int(k.schedule(n, nv, log, m, times))
-        if (top + 1) * n > _REPAIR_CELLS:
+        if (top + 1) * n > _REPAIR_CELLS or time.perf_counter() + (top + 1) * n * _REPAIR_CELL_SECONDS > stop:
             return None
         rows = np.empty((top + 1, n), dtype=np.int64)
         k.replay(node.q, log, m, times, rows)
@@ -846,6 +857,7 @@ class _Search:
         step = 0.0  # the last successor's time: none starts that would end past the stop
         stop = cap
         most, most_node, since, repairs = int(np.count_nonzero(self.s == g)), root, 0, 0
+        failed: _High | None = None  # the configuration the last repair got no more agents home from
         held: _Found | None = None  # a repair's complete plan, kept while the search goes on till held_until
         held_until = math.inf
         tried = 0  # successors tried
@@ -858,10 +870,12 @@ class _Search:
             if now + step >= stop or tried >= held_until:
                 break
             if (since >= _STALL and bound is None and repairs < _REPAIRS and held is None
-                    and now + _REPAIR_SECONDS * n < stop):
+                    and most_node is not failed and now + _REPAIR_SECONDS * n < stop):
                 repairs += 1
                 since = 0
-                end = self.repair(most_node)
+                end = self.repair(most_node, stop)
+                if end is None:  # (the same again would do the same: the kernel is deterministic)
+                    failed = most_node
                 if end is not None and (end.q == g).all():
                     held = self.found(end, True)
                     deepest = max(deepest, end.t)

@@ -33,9 +33,15 @@ from .crowd import _d
 _FORKS = 8
 """How many nodes of three or more neighbours, nearest first, a swap tries."""
 
-# the columns of ``cnt``, the log's state
+_PATIENCE = 3
+"""Rounds of walks in a row with no fewer agents off their goals than the best round's before ``repair`` stops (the
+counts go up and down: 38, 13, 14, 4, 9, 2, 4, 1, 2, 0 on maze-128-128-1's 500 agents; docs/design/kernels.md)."""
+
+# the columns of ``cnt``: the log's state and the work's
 _N = 0  # moves logged
-_FULL = 1  # 1: the log ran full (every call since has failed)
+_FULL = 1  # 1: stopped, the log ran full or the work budget is spent (every call since has failed)
+_WORK = 2  # nodes the searches took from their queues, and steps of the ways, so far
+BUDGET = 3  # the work allowed (the caller's time left, as ``crowd`` reckons it)
 
 
 @jit
@@ -53,6 +59,16 @@ def _mv(a, u, q, occ, log, cnt):
     occ[v] = -1
     occ[u] = a
     q[a] = u
+    return True
+
+
+@jit
+def _spend(cnt, units):
+    """Count ``units`` of work; False, and every call stopped as a full log stops them, once the budget is spent."""
+    cnt[_WORK] += units
+    if cnt[_WORK] > cnt[BUDGET]:
+        cnt[_FULL] = 1
+        return False
     return True
 
 
@@ -93,6 +109,8 @@ def _push(x, nbr, q, occ, log, cnt, blk, bs, forb, fs, seen, par, queue, gen):
     while head < tail and f < 0:
         v = queue[head]
         head += 1
+        if not _spend(cnt, 1):
+            return False
         for d in range(nbr.shape[1]):
             u = nbr[v, d]
             if u < 0 or seen[u] == s or blk[u] == bs:
@@ -200,6 +218,8 @@ def _swap(r, s, nbr, q, occ, log, cnt, blk, forb, seen, par, queue, gen, fseen, 
     while head < tail and tried < _FORKS:
         v = fqueue[head]
         head += 1
+        if not _spend(cnt, 1):
+            return False
         deg = 0
         for d in range(nbr.shape[1]):
             if nbr[v, d] >= 0:
@@ -231,9 +251,13 @@ def _swap(r, s, nbr, q, occ, log, cnt, blk, forb, seen, par, queue, gen, fseen, 
 def repair(nbr, lz, gidx, goals, q, occ, rounds, log, cnt, blk, forb, wforb, seen, par, queue, gen, fseen, fpar,
            fqueue, path, way):
     """Rounds of ``walk``: the agents off their goals in ``q``, nearest first, walked home, until all are (or
-    ``rounds`` rounds, or the log is full). Returns how many agents are on their goals."""
+    ``rounds`` rounds, or ``_PATIENCE`` rounds in a row that left no fewer agents off their goals than the best
+    one did, or the log is full or the work budget ``cnt[BUDGET]`` spent). Returns how many agents are on their
+    goals."""
     n = q.shape[0]
     dq = np.empty(n, dtype=np.int64)
+    best = n + 1
+    still = 0
     for _ in range(rounds):
         m = 0
         for a in range(n):
@@ -242,6 +266,13 @@ def repair(nbr, lz, gidx, goals, q, occ, rounds, log, cnt, blk, forb, wforb, see
                 m += 1
         if m == 0 or cnt[_FULL]:
             break
+        if m < best:
+            best = m
+            still = 0
+        else:
+            still += 1
+            if still >= _PATIENCE:
+                break
         agents = np.sort(dq[:m]) % n
         walk(nbr, lz, gidx, goals, q, occ, agents, log, cnt, blk, forb, wforb, seen, par, queue, gen, fseen, fpar,
              fqueue, path, way)
@@ -256,7 +287,7 @@ def repair(nbr, lz, gidx, goals, q, occ, rounds, log, cnt, blk, forb, wforb, see
 def walk(nbr, lz, gidx, goals, q, occ, agents, log, cnt, blk, forb, wforb, seen, par, queue, gen, fseen, fpar,
          fqueue, path, way):
     """Walk ``agents`` home one after another from configuration ``q`` (``occ[v]``: the agent on node ``v``, -1 none),
-    logging every move in ``log`` (``cnt``: moves so far, log full); an agent in the walker's way that stands on
+    logging every move in ``log`` (``cnt``: the log's and the work's state, columns ``_N`` to ``BUDGET``); an agent in the walker's way that stands on
     its goal or heads the other way is swapped with the walker, any other pushed to the nearest free node off the
     way (not through the walker), each rule falling back on the other. A walk that gets stuck is taken back. ``q``
     and ``occ`` end as the moves leave them; returns how many agents got home.
@@ -268,6 +299,8 @@ def walk(nbr, lz, gidx, goals, q, occ, agents, log, cnt, blk, forb, wforb, seen,
         g = goals[a]
         if q[a] == g:
             home += 1
+            continue
+        if cnt[_FULL]:
             continue
         # the way: always a neighbour one step nearer the goal
         m = 0
@@ -287,7 +320,12 @@ def walk(nbr, lz, gidx, goals, q, occ, agents, log, cnt, blk, forb, wforb, seen,
                 if u >= 0 and _d(lz, nbr, gidx, a, u) == dv - 1:
                     nx = u
                     break
+            if nx < 0:  # (exact distances on a graph whose steps go both ways always leave one)
+                m = 0
+                break
             v = nx
+        if m == 0 or not _spend(cnt, m):
+            continue
         mark = cnt[_N]
         ok = True
         for j in range(1, m):
