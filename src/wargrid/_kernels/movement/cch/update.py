@@ -27,7 +27,7 @@ def _gallop(v, p, end, dtail):
     return _first_from(v, p, min(hi, end), dtail)
 
 
-@helper
+@jit(inline="always", _nrt=False)
 def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt):
     """Arc ``a = (u, x)``'s weights from its input (row ``slot[a]`` of ``inp``, ``inf`` where ``-1``) and its
     lower triangles ``v`` (the nodes of both down runs, intersected by galloping); returns where the merge left
@@ -129,7 +129,7 @@ def down_copy(up_first, up_head, down_first, w, wd):
             wd[p, :] = w[a, :]
 
 
-@jit
+@jit(inline="always")
 def _pushed(heap, n, v, spot):
     """``(heap, n + 1)`` with ``v`` pushed (the search kernels' keyed heap, keys the ids, its slots written to
     ``spot[0]``: kept nowhere), the heap grown when full."""
