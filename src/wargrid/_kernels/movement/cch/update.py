@@ -44,17 +44,17 @@ def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt)
     while i < iend and j < jend:  # the two runs merged
         tu = dtail[i]
         tx = dtail[j]
-        if tu < tx:  # (galloping: most of x's run, high in the order, lies between u's entries)
-            i = _gallop(tx, i + 1, iend, dtail)
-        elif tx < tu:
-            j = _gallop(tu, j + 1, jend, dtail)
-        else:  # the lower triangle tu: entries i = (tu, u), j = (tu, x)
+        if tu == tx:  # the lower triangle tu: entries i = (tu, u), j = (tu, x) (tested first: most steps are)
             if wd[i, c1] + wd[j, 0] < bu:
                 bu, mu, iu, ju = wd[i, c1] + wd[j, 0], tu, i, j
             if wd[j, c1] + wd[i, 0] < bd:
                 bd, md, id_, jd = wd[j, c1] + wd[i, 0], tu, i, j
             i += 1
             j += 1
+        elif tu < tx:  # (galloping: most of x's run, high in the order, lies between u's entries)
+            i = _gallop(tx, i + 1, iend, dtail)
+        else:
+            j = _gallop(tu, j + 1, jend, dtail)
     same = bu == w[a, 0] and bd == w[a, c1]
     w[a, 0] = bu
     w[a, c1] = bd
