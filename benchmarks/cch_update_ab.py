@@ -43,8 +43,9 @@ COUNTS = {  # (this tree's text, the counting copy's): counters 0 merge steps, 1
         "def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt, ctr):",
     "    while i < iend and j < jend:  # the two runs merged\n":
         "    while i < iend and j < jend:  # the two runs merged\n        ctr[0] += 1\n",
-    "        else:  # the lower triangle tu: entries i = (tu, u), j = (tu, x)\n":
-        "        else:  # the lower triangle tu: entries i = (tu, u), j = (tu, x)\n            ctr[1] += 1\n",
+    "        if tu == tx:  # the lower triangle tu: entries i = (tu, u), j = (tu, x) (tested first: most steps are)\n":
+        "        if tu == tx:  # the lower triangle tu: entries i = (tu, u), j = (tu, x) (tested first: most steps are)\n"
+        "            ctr[1] += 1\n",
     "           queued, lean):": "           queued, lean, ctr):",
     "dtail, wd, inp, slot, w, mid, cnt)\n": "dtail, wd, inp, slot, w, mid, cnt, ctr)\n",
     "            if c == a:\n                continue\n": "            if c == a:\n                continue\n            ctr[2] += 1\n",
