@@ -42,13 +42,13 @@ def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt)
     iend = down_first[u + 1]
     jend = down_first[x + 1]
     while i < iend and j < jend:  # the two runs merged
-        tu = dtail[i]
-        tx = dtail[j]
+        ui, uj = np.uint64(i), np.uint64(j)  # (read unsigned: no negative-index test)
+        tu, tx = dtail[ui], dtail[uj]
         if tu == tx:  # the lower triangle tu: entries i = (tu, u), j = (tu, x) (tested first: most steps are)
-            if wd[i, c1] + wd[j, 0] < bu:
-                bu, mu, iu, ju = wd[i, c1] + wd[j, 0], tu, i, j
-            if wd[j, c1] + wd[i, 0] < bd:
-                bd, md, id_, jd = wd[j, c1] + wd[i, 0], tu, i, j
+            if wd[ui, c1] + wd[uj, 0] < bu:
+                bu, mu, iu, ju = wd[ui, c1] + wd[uj, 0], tu, i, j
+            if wd[uj, c1] + wd[ui, 0] < bd:
+                bd, md, id_, jd = wd[uj, c1] + wd[ui, 0], tu, i, j
             i += 1
             j += 1
         elif tu < tx:  # (galloping: most of x's run, high in the order, lies between u's entries)
