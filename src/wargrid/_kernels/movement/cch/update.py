@@ -58,11 +58,11 @@ def _recompute(a, u, x, down_first, down_arc, dtail, wd, inp, slot, w, mid, cnt)
     same = bu == w[a, 0] and bd == w[a, c1]
     w[a, 0] = bu
     w[a, c1] = bd
-    for d, v, li, lj in ((0, mu, iu, ju), (c1, md, id_, jd)):  # the old middle's legs: searched in the two runs
+    for d, v, li, lj in ((0, mu, iu, ju), (c1, md, id_, jd)):  # the old middle's legs: in the runs the merge passed
         o = max(mid[a, d], 0)
         if mid[a, d] != v:
-            o1 = down_arc[_first_from(o, down_first[u], iend, dtail)]
-            o2 = down_arc[_first_from(o, down_first[x], jend, dtail)]
+            o1 = down_arc[_first_from(o, down_first[u], i, dtail)]
+            o2 = down_arc[_first_from(o, down_first[x], j, dtail)]
             _set_mid(a, d, v, down_arc[li], down_arc[lj], o1, o2, mid, cnt)
     return -1 if same else j
 
