@@ -388,6 +388,93 @@ def test_a_time_limit_that_runs_out_before_the_distances_returns_the_starts() ->
     assert (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs) == (0, 0)
 
 
+def _searches(monkeypatch) -> list[int]:
+    """Counts the planner's searches (``_Search.run``: the first, then one a restart while improving)."""
+    import wargrid.rts.crowd as crowd
+
+    calls: list[int] = []
+    run = crowd._Search.run
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return run(self, *args, **kwargs)
+
+    monkeypatch.setattr(crowd._Search, "run", counted)
+    return calls
+
+
+@pytest.mark.parametrize(
+    "rows, starts, goals",
+    [
+        # three agents at each end of a 1 x 30 corridor (the complete search ran for hours)
+        (["." * 30], [(0, 0), (1, 0), (2, 0), (27, 0), (28, 0), (29, 0)],
+         [(27, 0), (28, 0), (29, 0), (0, 0), (1, 0), (2, 0)]),
+        # a bent corridor, two agents swapped
+        (["...@", "@@.@", "@@.."], [(0, 0), (3, 2)], [(3, 2), (0, 0)]),
+        # a ring of eight cells round a wall, two agents whose order round it would change
+        (["...", ".@.", "..."], [(0, 0), (1, 0), (2, 0)], [(1, 0), (0, 0), (2, 0)]),
+        # the ring full, turned by one but for two goals traded
+        (["...", ".@.", "..."], [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1)],
+         [(1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 0), (0, 1)]),
+    ],
+)
+def test_agents_that_would_have_to_pass_in_a_corridor_or_ring_get_an_incomplete_plan_at_once(
+        monkeypatch, rows, starts, goals) -> None:
+    """No plan exists where agents must pass each other in a zone that is one corridor or one ring: the plan is
+    the starts alone, marked incomplete, with no search (``time_limit=None``: the search would go through every
+    configuration of the zone first), its lower bounds the agents' own distances."""
+    calls = _searches(monkeypatch)
+    m = _board(rows)
+    plan = plan_crowd(m, starts, goals)
+    assert not plan.complete and calls == [] and plan.positions.tolist() == [[list(c) for c in starts]]
+    check_plan(m, starts, goals, plan, complete=False)
+    d = [int(m.distance_field([b])[a[1], a[0]]) for a, b in zip(starts, goals)]
+    assert (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs) == (max(d), sum(d))
+
+
+@pytest.mark.parametrize(
+    "rows, starts, goals",
+    [
+        (["." * 30], [(0, 0), (5, 0), (27, 0)], [(20, 0), (28, 0), (29, 0)]),  # the order kept along a corridor
+        (["...", ".@.", "..."], [(0, 0), (1, 0), (2, 0)], [(2, 2), (1, 2), (0, 2)]),  # the order kept round a ring
+        (["...", ".@.", "..."], [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1)],
+         [(2, 1), (2, 2), (1, 2), (0, 2), (0, 1), (0, 0), (1, 0), (2, 0)]),  # a full ring turned by three
+    ],
+)
+def test_agents_that_keep_their_order_in_a_corridor_or_ring_are_planned(rows, starts, goals) -> None:
+    m = _board(rows)
+    plan = plan_crowd(m, starts, goals, time_limit=30, seed=0)
+    assert plan.complete
+    check_plan(m, starts, goals, plan)
+
+
+def test_agents_all_home_already_make_a_complete_plan_even_with_no_time(monkeypatch) -> None:
+    """Every agent on its goal: a complete plan of one row at both lower bounds (0 and 0), with no search, also
+    when the time limit is 0 (it was marked incomplete: no time to search the distances)."""
+    calls = _searches(monkeypatch)
+    m = _board(["....", ".@..", "...."])
+    s = [(0, 0), (3, 2), (2, 1)]
+    for limit in (0.0, None):
+        plan = plan_crowd(m, s, s, time_limit=limit, improve=5.0)
+        assert plan.complete and plan.positions.tolist() == [[[0, 0], [3, 2], [2, 1]]]
+        assert (plan.makespan, plan.sum_of_costs, plan.first_makespan, plan.first_sum_of_costs) == (0, 0, 0, 0)
+        assert (plan.lower_bound_makespan, plan.lower_bound_sum_of_costs) == (0, 0)
+        check_plan(m, s, s, plan)
+    assert calls == []
+
+
+def test_time_to_improve_ends_once_the_plan_meets_both_lower_bounds(monkeypatch) -> None:
+    """A plan at both lower bounds (each agent's own shortest way) cannot be bettered: the planner returns it
+    after its first search, without restarts in the 10 s of ``improve``."""
+    calls = _searches(monkeypatch)
+    m = _board(["......", "......"])
+    s, g = [(0, 0), (0, 1)], [(5, 0), (5, 1)]
+    plan = plan_crowd(m, s, g, improve=10.0, seed=0)
+    assert plan.complete and (plan.makespan, plan.sum_of_costs) == (5, 10) == (
+        plan.lower_bound_makespan, plan.lower_bound_sum_of_costs)
+    assert calls == [1]
+
+
 def test_start_distances_stop_between_pieces_and_report_the_first_agents_done() -> None:
     """A clock that stops after some pieces: the agents done are the first ones (every piece taken is finished),
     their distances exact, the others' untouched."""

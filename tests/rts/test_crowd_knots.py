@@ -203,7 +203,7 @@ def test_a_perfect_maze_whose_corridors_pibt_knots_is_planned() -> None:
     """95 random pairs on a 48 x 48 perfect maze (seed 12): PIBT leaves trains of agents head-on in one-wide
     corridors, where LaCAM's search went round for 20 s with no plan; the repair walks the agents off their goals
     home by push and swap and the plan is complete and valid."""
-    crowd_mod.warm_up_planner(Map(SquareGrid(6, 4)))  # the repair's kernels, as ``wargrid.warm_up(['rts'])`` does
+    crowd_mod.warm_up_planner(Map(SquareGrid(6, 4)))  # the repair's kernels, as ``wargrid.warm_up('rts')`` does
     k = _knots()
     from wargrid._kernels import load
 
@@ -220,3 +220,22 @@ def test_a_perfect_maze_whose_corridors_pibt_knots_is_planned() -> None:
     # the warm-up compiled what the repair ran: no compile left to land inside a caller's time limit
     assert {name: list(getattr(t if name in ("fill", "retime") else k, name).signatures) for name in warmed} == warmed
     assert all(len(sigs) == 1 for sigs in warmed.values())
+
+
+def test_the_warm_up_compiles_what_time_to_improve_and_large_crowds_run() -> None:
+    """``warm_up_planner`` also runs the last agents' re-planning (``spacetime``), the tightening and the join of
+    the distance tables' two pools (crowds of ``_THREADED`` agents and more): a first ``plan_crowd`` with time to
+    improve compiled them inside its time limit (1.3 s over a 1 s limit on a cold install)."""
+    from wargrid._kernels import load
+
+    crowd_mod.warm_up_planner(Map(SquareGrid(6, 4)))
+    kernels = {"rts.spacetime": ("runs", "occupy", "earliest"), "rts.tighten": ("fill", "retime"),
+               "rts.lazydist": ("join_pools",)}
+    warmed = {(mod, name): list(getattr(load(mod), name).signatures) for mod, names in kernels.items() for name in names}
+    assert all(len(sigs) >= 1 for sigs in warmed.values()), warmed
+    m = Map(SquareGrid(24, 24))
+    n = crowd_mod._THREADED
+    cells = [(int(c) % 24, int(c) // 24) for c in np.random.default_rng(3).choice(24 * 24, 2 * n, replace=False)]
+    plan = plan_crowd(m, cells[:n], cells[n:], time_limit=60, improve=0.2, seed=0)
+    check_plan(m, cells[:n], cells[n:], plan)
+    assert {key: list(getattr(load(key[0]), key[1]).signatures) for key in warmed} == warmed

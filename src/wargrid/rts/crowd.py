@@ -244,6 +244,35 @@ def _check_agents(map: CostBoard, starts: Any, goals: Any, unit: str | None) -> 
     return graph, out[0], out[1]
 
 
+def _must_pass(graph: _Graph, s: np.ndarray, g: np.ndarray, zone: np.ndarray) -> bool:
+    """Whether agents would have to pass each other in a zone that is one corridor (a path of cells, none with three
+    neighbours) or one ring: no plan exists then, and a complete search would go through every configuration of
+    the zone before it found so (six agents in a 1 x 30 corridor: hours). On a path the agents' order along it
+    cannot change, on a ring their order round it (a full ring turns as one: its order kept, every agent goes as
+    far)."""
+    counts = np.bincount(zone[s])
+    for z in np.flatnonzero(counts >= 2).tolist():
+        nodes = np.flatnonzero(zone == z)
+        if int((graph.nbr[nodes] >= 0).sum(axis=1).max()) > 2:
+            continue
+        ways = {int(v): sorted({int(u) for u in graph.nbr[v] if u >= 0}) for v in nodes.tolist()}
+        ends = [v for v, us in ways.items() if len(us) < 2]
+        at: dict[int, int] = {}
+        v = ends[0] if ends else int(nodes[0])
+        while v >= 0:  # (along the path from one end, or round the ring)
+            at[v] = len(at)
+            v = next((u for u in ways[v] if u not in at), -1)
+        who = np.flatnonzero(zone[s] == z).tolist()
+        by_start = sorted(who, key=lambda a: at[int(s[a])])
+        by_goal = sorted(who, key=lambda a: at[int(g[a])])
+        if not ends:  # a ring: the goals' order read from where the first agent's goal lies
+            i = by_goal.index(by_start[0])
+            by_goal = by_goal[i:] + by_goal[:i]
+        if by_goal != by_start:
+            return True
+    return False
+
+
 class _Tables:
     """Lazy distance tables to the goals (``wargrid._kernels.rts.lazydist``): row ``k`` searches from ``goals[k]``.
 
@@ -609,6 +638,11 @@ def plan_crowd(
         Seconds the planner may take in all (``None``: until the first plan,
         then ``improve``). When it runs out before a plan is found, the result
         is marked incomplete and leads as near the goals as the search got.
+        Where no plan exists the result is incomplete too: at once (the
+        starts alone) where agents would have to pass each other in a zone
+        that is one corridor or one ring of cells, elsewhere once the search
+        has seen every configuration it can reach, which with ``None`` can
+        take long on a large zone.
     improve : float
         Seconds to go on improving the plan after the first one, within
         ``time_limit``; 0: return the first plan. First the agents that
@@ -663,11 +697,17 @@ def plan_crowd(
             f"agent {i}'s goal {tuple(graph.xy(g[i:i + 1])[0].tolist())} cannot be reached from its start "
             f"{tuple(graph.xy(s[i:i + 1])[0].tolist())} (another zone for movement class {map.unit_class(unit)!r})"
         )
+    if (s == g).all():  # (every agent home already: a plan of one row, whatever the time limit)
+        return CrowdPlan(
+            positions=graph.xy(s[None, :]), complete=True, makespan=0, sum_of_costs=0, lower_bound_makespan=0,
+            lower_bound_sum_of_costs=0, seconds=time.perf_counter() - t0, first_seconds=time.perf_counter() - t0,
+            first_makespan=0, first_sum_of_costs=0, expanded=0,
+        )
     clock = _Clock(t0, limit)
     dist = _Tables(graph, g, s)
     d0 = np.zeros(n, dtype=np.int64)
     done = _start_distances(dist, s, d0, clock)
-    if done < n:
+    if done < n or _must_pass(graph, s, g, zone):
         ms, soc = _quality(s[None, :], g)
         return CrowdPlan(
             positions=graph.xy(s[None, :]), complete=False, makespan=ms, sum_of_costs=soc,
@@ -695,7 +735,9 @@ def plan_crowd(
         # the last agents planned again in the plan as the search left it (its loops give them room; measured on
         # random-32-32-10's 400 agents, seed 5: 60 timesteps from the search's plan, 62 from the tightened one)
         best = search.better(best, raw, clock, stop_at)
-    while first is not None and time.perf_counter() < min(stop_at, clock.stop(best.nodes.size)):
+    least = (int(d0.max()), int(d0.sum()))  # (a plan at both lower bounds cannot be bettered)
+    while (first is not None and (best.makespan, best.soc) != least
+           and time.perf_counter() < min(stop_at, clock.stop(best.nodes.size))):
         cap = min(stop_at, time.perf_counter() + max(0.05, 2 * first_at))  # a run that cannot do better ends soon
         got, more_expanded = search.run(clock, cap, rng, krng, tie=0 if objective == "makespan" else 1,
                                         bound=best.key)
@@ -713,9 +755,10 @@ def plan_crowd(
 
 
 def warm_up_planner(map: CostBoard) -> None:
-    """Compile (or load from numba's disk cache) the planner's kernels on ``map``: two agents planned, and the
-    knots' repair run once (it fires mid-search, where a first compile, 8-10 s, would land inside a caller's time
-    limit). ``wargrid.warm_up(['rts'])`` calls it.
+    """Compile (or load from numba's disk cache) the planner's kernels on ``map``: two agents planned, their plan
+    shortened and tightened as time to improve does, the distance tables' pool split and joined as for crowds of
+    ``_THREADED`` agents and more, and the knots' repair run once (it fires mid-search, where a first compile, 8-10
+    s, would land inside a caller's time limit). ``wargrid.warm_up('rts')`` calls it.
 
     >>> from wargrid import Map, SquareGrid
     >>> warm_up_planner(Map(SquareGrid(4, 3)))
@@ -732,6 +775,19 @@ def warm_up_planner(map: CostBoard) -> None:
     xy = graph.xy(same[[0, -1]]).tolist()
     a, b = (int(xy[0][0]), int(xy[0][1])), (int(xy[1][0]), int(xy[1][1]))
     plan_crowd(map, [a, b], [b, a], time_limit=60, seed=0)
+    graph, s, g = _check_agents(map, [a, b], [b, a], None)
+    lz = _Tables(graph, g, s).lz  # (fresh tables, as _start_distances splits them)
+    left, right = _pool_halves(lz)
+    _kernels_lazy().join_pools(lz.cnext, left.free, right.free, lz.free)
+    dist = _Tables(graph, g, s)
+    d0 = np.zeros(2, dtype=np.int64)
+    clock = _Clock(time.perf_counter(), math.inf)
+    _start_distances(dist, s, d0, clock)
+    search = _Search(graph, dist, d0, s, g, "makespan")
+    krng = np.array([np.uint64(1)], dtype=np.uint64)
+    found, _ = search.run(clock, math.inf, np.random.default_rng(0), krng, tie=0, bound=None)
+    if found.complete:  # (time to improve: the last agents planned again through the others' ways, then tightened)
+        search.better(found, found, clock, math.inf)
     graph, s, g = _check_agents(map, [a], [b], None)
     dist = _Tables(graph, g, s)
     d0 = np.zeros(1, dtype=np.int64)
