@@ -448,6 +448,21 @@ def test_agents_that_keep_their_order_in_a_corridor_or_ring_are_planned(rows, st
     check_plan(m, starts, goals, plan)
 
 
+def test_the_search_stops_incomplete_when_the_memory_runs_short(monkeypatch) -> None:
+    """With less memory left than ``_MEMORY_RESERVE`` the search stops as at a time limit: the plan incomplete and
+    valid as far as it goes (an instance with no plan and no time limit filled the memory)."""
+    import wargrid.rts.crowd as crowd
+
+    m = _board(["....", ".@..", "...."])
+    s, g = [(0, 0), (3, 2), (2, 1)], [(3, 2), (0, 0), (0, 2)]
+    monkeypatch.setattr(crowd, "available_memory", lambda: crowd._MEMORY_RESERVE - 1)
+    plan = plan_crowd(m, s, g, time_limit=None, seed=0)
+    assert not plan.complete
+    check_plan(m, s, g, plan, complete=False)
+    monkeypatch.setattr(crowd, "available_memory", lambda: None)  # (a system that cannot tell: no stop)
+    assert plan_crowd(m, s, g, time_limit=None, seed=0).complete
+
+
 def test_agents_all_home_already_make_a_complete_plan_even_with_no_time(monkeypatch) -> None:
     """Every agent on its goal: a complete plan of one row at both lower bounds (0 and 0), with no search, also
     when the time limit is 0 (it was marked incomplete: no time to search the distances)."""

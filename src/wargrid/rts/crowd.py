@@ -71,6 +71,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from ..errors import ArgumentError, ArgumentTypeError
+from .._budget import available_memory
 from .._validate import check_choice, check_real, check_seed
 from ..grids.board import CostBoard
 
@@ -474,6 +475,16 @@ _TIGHTEN_CELL_SECONDS = 1e-7
 """About the most a round of ``_Search.tighten`` takes, a cell of the plan's rows (measured 2-3 ns a pass of loop
 filling and 8-20 ns the re-timing, under no load); no round starts that would end past the stop."""
 
+_MEMORY_RESERVE = 1 << 28
+"""The least memory (bytes) the search leaves: with less available (``wargrid._budget.available_memory``, read
+every ``_MEMORY_SECONDS``) it stops as at its time limit, the plan incomplete. An instance with no plan has a
+complete search go through every configuration it can reach, which can fill the memory (six agents that had to pass
+each other in a 1 x 30 corridor, ``time_limit=None``, before such zones were answered at once: 2.9 GB in ten
+minutes)."""
+
+_MEMORY_SECONDS = 0.25
+"""How often the search reads the memory left (a read takes tens of microseconds)."""
+
 _SHORTEN_STATES = 1 << 18
 """Most states one agent's earliest way through the others' may take (``_Ways.sooner``; 10 MB of scratch)."""
 
@@ -642,7 +653,8 @@ def plan_crowd(
         starts alone) where agents would have to pass each other in a zone
         that is one corridor or one ring of cells, elsewhere once the search
         has seen every configuration it can reach, which with ``None`` can
-        take long on a large zone.
+        take long on a large zone (the search also stops, incomplete, when
+        less than 256 MB of memory is left).
     improve : float
         Seconds to go on improving the plan after the first one, within
         ``time_limit``; 0: return the first plan. First the agents that
@@ -974,6 +986,7 @@ class _Search:
         held: _Found | None = None  # a repair's complete plan, kept while the search goes on till held_until
         held_until = math.inf
         tried = 0  # successors tried
+        memory_at = 0.0  # when the memory left is next read
         while stack:
             if expanded % 8 == 0:
                 # a repair's plan (tens of thousands of timesteps) put out on fresh memory: 16 M cells took 1.2 s at
@@ -982,6 +995,11 @@ class _Search:
             now = time.perf_counter()
             if now + step >= stop or tried >= held_until:
                 break
+            if now >= memory_at:  # (a search with no plan to find, and no time limit, would fill the memory)
+                memory_at = now + _MEMORY_SECONDS
+                room = available_memory()
+                if room is not None and room < _MEMORY_RESERVE:
+                    break
             if (since >= _STALL and bound is None and repairs < _REPAIRS and held is None
                     and most_node is not failed and now + _REPAIR_SECONDS * n < stop):
                 repairs += 1
