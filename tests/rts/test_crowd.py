@@ -449,18 +449,41 @@ def test_agents_that_keep_their_order_in_a_corridor_or_ring_are_planned(rows, st
 
 
 def test_the_search_stops_incomplete_when_the_memory_runs_short(monkeypatch) -> None:
-    """With less memory left than ``_MEMORY_RESERVE`` the search stops as at a time limit: the plan incomplete and
-    valid as far as it goes (an instance with no plan and no time limit filled the memory)."""
+    """With less memory left than ``_MEMORY_RESERVE`` once its own configurations take about as much, the search
+    stops as at a time limit: the plan incomplete and valid as far as it goes (an instance with no plan and no time
+    limit filled the memory). A small search never stops so (a container's reading can be low while the process
+    holds little)."""
     import wargrid.rts.crowd as crowd
 
     m = _board(["....", ".@..", "...."])
     s, g = [(0, 0), (3, 2), (2, 1)], [(3, 2), (0, 0), (0, 2)]
-    monkeypatch.setattr(crowd, "available_memory", lambda: crowd._MEMORY_RESERVE - 1)
+    monkeypatch.setattr(crowd, "available_memory", lambda: 0)
+    assert plan_crowd(m, s, g, time_limit=None, seed=0).complete  # (its configurations: far below the reserve)
+    monkeypatch.setattr(crowd, "_MEMORY_SECONDS", 0.0)
+    monkeypatch.setattr(crowd, "_MEMORY_RESERVE", 1)
     plan = plan_crowd(m, s, g, time_limit=None, seed=0)
     assert not plan.complete
     check_plan(m, s, g, plan, complete=False)
     monkeypatch.setattr(crowd, "available_memory", lambda: None)  # (a system that cannot tell: no stop)
     assert plan_crowd(m, s, g, time_limit=None, seed=0).complete
+
+
+def test_the_warm_up_improves_a_plan_also_where_the_first_zone_is_a_corridor(monkeypatch) -> None:
+    """``warm_up_planner`` plans one agent (always possible), so that time to improve's kernels run on any map: two
+    agents swapped in a corridor have no plan, and no search would run."""
+    import wargrid.rts.crowd as crowd
+
+    seen: list[bool] = []
+    better = crowd._Search.better
+
+    def recorded(self, best, got, clock, stop_at):
+        seen.append(got.complete)
+        return better(self, best, got, clock, stop_at)
+
+    monkeypatch.setattr(crowd._Search, "better", recorded)
+    crowd.warm_up_planner(_board(["." * 9]))
+    crowd.warm_up_planner(_board(["..@...", "@@@...", "......"]))  # (a two-cell pocket first in the cells' order)
+    assert seen == [True] * 4  # (each: the plan_crowd call, then the warm-up's own time to improve)
 
 
 def test_agents_all_home_already_make_a_complete_plan_even_with_no_time(monkeypatch) -> None:

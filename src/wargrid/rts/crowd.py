@@ -252,8 +252,14 @@ def _must_pass(graph: _Graph, s: np.ndarray, g: np.ndarray, zone: np.ndarray) ->
     cannot change, on a ring their order round it (a full ring turns as one: its order kept, every agent goes as
     far)."""
     counts = np.bincount(zone[s])
-    for z in np.flatnonzero(counts >= 2).tolist():
-        nodes = np.flatnonzero(zone == z)
+    many = np.flatnonzero(counts >= 2)
+    if not len(many):
+        return False
+    by_zone = np.argsort(zone, kind="stable")  # (the zones' nodes in one pass, not a pass a zone)
+    first = np.searchsorted(zone[by_zone], many)
+    sizes = np.bincount(zone, minlength=int(many[-1]) + 1)[many]
+    for z, lo, size in zip(many.tolist(), first.tolist(), sizes.tolist()):
+        nodes = by_zone[lo:lo + size]
         if int((graph.nbr[nodes] >= 0).sum(axis=1).max()) > 2:
             continue
         ways = {int(v): sorted({int(u) for u in graph.nbr[v] if u >= 0}) for v in nodes.tolist()}
@@ -482,13 +488,15 @@ filling and 8-20 ns the re-timing, under no load); no round starts that would en
 
 _MEMORY_RESERVE = 1 << 28
 """The least memory (bytes) the search leaves: with less available (``wargrid._budget.available_memory``, read
-every ``_MEMORY_SECONDS``) it stops as at its time limit, the plan incomplete. An instance with no plan has a
+every ``_MEMORY_SECONDS`` once its own configurations take about as much: 32 bytes an agent and 400 a
+configuration) it stops as at its time limit, the plan incomplete; a small search never stops so (a container's
+reading counts page cache, and can be low while the process holds little). An instance with no plan has a
 complete search go through every configuration it can reach, which can fill the memory (six agents that had to pass
 each other in a 1 x 30 corridor, ``time_limit=None``, before such zones were answered at once: 2.9 GB in ten
 minutes)."""
 
 _MEMORY_SECONDS = 0.25
-"""How often the search reads the memory left (a read takes tens of microseconds)."""
+"""How often the search reads the memory left (a read took up to 0.6 ms under load: the cgroups walked)."""
 
 _SHORTEN_STATES = 1 << 18
 """Most states one agent's earliest way through the others' may take (``_Ways.sooner``; 10 MB of scratch)."""
@@ -715,10 +723,11 @@ def plan_crowd(
             f"{tuple(graph.xy(s[i:i + 1])[0].tolist())} (another zone for movement class {map.unit_class(unit)!r})"
         )
     if (s == g).all():  # (every agent home already: a plan of one row, whatever the time limit)
+        took = time.perf_counter() - t0
         return CrowdPlan(
             positions=graph.xy(s[None, :]), complete=True, makespan=0, sum_of_costs=0, lower_bound_makespan=0,
-            lower_bound_sum_of_costs=0, seconds=time.perf_counter() - t0, first_seconds=time.perf_counter() - t0,
-            first_makespan=0, first_sum_of_costs=0, expanded=0,
+            lower_bound_sum_of_costs=0, seconds=took, first_seconds=took, first_makespan=0, first_sum_of_costs=0,
+            expanded=0,
         )
     clock = _Clock(t0, limit)
     dist = _Tables(graph, g, s)
@@ -772,7 +781,7 @@ def plan_crowd(
 
 
 def warm_up_planner(map: CostBoard) -> None:
-    """Compile (or load from numba's disk cache) the planner's kernels on ``map``: two agents planned, their plan
+    """Compile (or load from numba's disk cache) the planner's kernels on ``map``: an agent planned, its plan
     shortened and tightened as time to improve does, the distance tables' pool split and joined as for crowds of
     ``_THREADED`` agents and more, and the knots' repair run once (it fires mid-search, where a first compile, 8-10
     s, would land inside a caller's time limit). ``wargrid.warm_up('rts')`` calls it.
@@ -791,25 +800,20 @@ def warm_up_planner(map: CostBoard) -> None:
         raise ArgumentError("map must have two passable cells connected to each other to warm the planner on")
     xy = graph.xy(same[[0, -1]]).tolist()
     a, b = (int(xy[0][0]), int(xy[0][1])), (int(xy[1][0]), int(xy[1][1]))
-    plan_crowd(map, [a, b], [b, a], time_limit=60, seed=0)
-    graph, s, g = _check_agents(map, [a, b], [b, a], None)
+    # one agent: a plan always exists (two swapped in a corridor or a ring have none, and no search would run)
+    plan_crowd(map, [a], [b], time_limit=60, seed=0)
+    graph, s, g = _check_agents(map, [a], [b], None)
     lz = _Tables(graph, g, s).lz  # (fresh tables, as _start_distances splits them)
     left, right = _pool_halves(lz)
     _kernels_lazy().join_pools(lz.cnext, left.free, right.free, lz.free)
     dist = _Tables(graph, g, s)
-    d0 = np.zeros(2, dtype=np.int64)
+    d0 = np.zeros(1, dtype=np.int64)
     clock = _Clock(time.perf_counter(), math.inf)
     _start_distances(dist, s, d0, clock)
     search = _Search(graph, dist, d0, s, g, "makespan")
     krng = np.array([np.uint64(1)], dtype=np.uint64)
     found, _ = search.run(clock, math.inf, np.random.default_rng(0), krng, tie=0, bound=None)
-    if found.complete:  # (time to improve: the last agents planned again through the others' ways, then tightened)
-        search.better(found, found, clock, math.inf)
-    graph, s, g = _check_agents(map, [a], [b], None)
-    dist = _Tables(graph, g, s)
-    d0 = np.zeros(1, dtype=np.int64)
-    _start_distances(dist, s, d0, _Clock(time.perf_counter(), math.inf))
-    search = _Search(graph, dist, d0, s, g, "makespan")
+    search.better(found, found, clock, math.inf)  # (time to improve: planned again through the others' ways, tightened)
     prio = np.zeros(1)
     search.repair(_High(s.copy(), None, prio, np.zeros(1, dtype=np.int64), 0, search.h(s)), math.inf)
 
@@ -1000,7 +1004,7 @@ class _Search:
         held: _Found | None = None  # a repair's complete plan, kept while the search goes on till held_until
         held_until = math.inf
         tried = 0  # successors tried
-        memory_at = 0.0  # when the memory left is next read
+        memory_at = time.perf_counter() + _MEMORY_SECONDS  # when the memory left is next read
         while stack:
             if expanded % 8 == 0:
                 # a repair's plan (tens of thousands of timesteps) put out on fresh memory: 16 M cells took 1.2 s at
@@ -1011,7 +1015,7 @@ class _Search:
                 break
             if now >= memory_at:  # (a search with no plan to find, and no time limit, would fill the memory)
                 memory_at = now + _MEMORY_SECONDS
-                room = available_memory()
+                room = available_memory() if len(explored) * (32 * n + 400) > _MEMORY_RESERVE else None
                 if room is not None and room < _MEMORY_RESERVE:
                     break
             if (since >= _STALL and bound is None and repairs < _REPAIRS and held is None
