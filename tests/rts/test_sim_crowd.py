@@ -568,3 +568,54 @@ def test_a_unit_that_stepped_on_goes_first_among_equals_in_a_dense_maze() -> Non
     sim, goals = _random_pairs(MAZE, 200, 3)
     assert _arrival(sim, goals, 400) == 108
     sim.check()
+
+
+def _diagonal_crowd(seed: int, n: int, size: int = 12) -> tuple[Simulation, np.ndarray]:
+    """``n`` vehicles at one cell a tick with random goals on an open square board with diagonals (Moving AI
+    terrain: a step costs 1, so a diagonal step takes two ticks and a straight one one)."""
+    m = Map(SquareGrid(size, size, diagonal=True), terrain=np.zeros((size, size), dtype=np.int16),
+            terrains=MOVINGAI_TERRAINS)
+    rng = np.random.default_rng(seed)
+    a = rng.choice(size * size, n, replace=False)
+    b = rng.choice(size * size, n, replace=False)
+    sim = Simulation(m, seed=seed)
+    for s, g in zip(a.tolist(), b.tolist()):
+        sim.add_unit((s % size, s // size), unit="walk", goal=(g % size, g // size), speed=LEPTONS_PER_CELL)
+    return sim, np.array([(g % size, g // size) for g in b.tolist()], dtype=np.int64)
+
+
+@pytest.mark.parametrize(("seed", "ticks"), [(0, 44), (1, 42)])
+def test_a_dense_crowd_on_a_square_board_with_diagonals_steps_straight_where_a_diagonal_takes_two_ticks(
+        seed: int, ticks: int) -> None:
+    """100 vehicles on 12 x 12 (70 % of the cells), random goals: the crowd rule's tables count a diagonal step as
+    one, and a crowd choosing by them stepped diagonally a third of its moves, each holding two cells for two
+    ticks; a diagonal that takes as long as two straight steps now counts ``simcrowd.DIAGONAL`` steps more
+    among the candidates (before: the last unit on its goal at tick 57 at both seeds)."""
+    sim, goals = _diagonal_crowd(seed, 100)
+    assert _arrival(sim, goals, 1000) == ticks
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(2, 60), speed=st.sampled_from([128, 256, 512]))
+def test_a_crowd_on_a_square_board_with_diagonals_keeps_one_vehicle_a_cell_and_arrives(
+        seed: int, n: int, speed: int) -> None:
+    """Random crowds on a 9 x 9 board with diagonals, at speeds where a diagonal step takes more ticks than a
+    straight one (128: 3 against 2), twice as many (256) or as many (512): every tick each vehicle holds its own
+    cell (``Simulation.check``), and every unit arrives."""
+    m = Map(SquareGrid(9, 9, diagonal=True), terrain=np.zeros((9, 9), dtype=np.int16), terrains=MOVINGAI_TERRAINS)
+    rng = np.random.default_rng(seed)
+    a = rng.choice(81, n, replace=False)
+    b = rng.choice(81, n, replace=False)
+    sim = Simulation(m, seed=seed)
+    for s, g in zip(a.tolist(), b.tolist()):
+        sim.add_unit((s % 9, s // 9), unit="walk", goal=(g % 9, g // 9), speed=speed)
+    goals = np.array([(g % 9, g // 9) for g in b.tolist()], dtype=np.int64)
+    for _ in range(3000):
+        sim.step()
+        sim.check()
+        cells = sim.cells()
+        assert len({(int(x), int(y)) for x, y in cells}) == n
+        if (cells == goals).all():
+            break
+    assert [s for _, s, _, _ in sim.report().units] == ["arrived"] * n
