@@ -23,9 +23,7 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   class may step to (the terrain and the corner rule as ``legal``) that are
   free for it (``_blocked``) or held by a member of its team; nearest its
   goal first (the per-goal lazy tables, ``lazydist``: steps, one row per
-  goal and class, shared by the units with that goal; on a square board with
-  diagonals a diagonal that takes a unit twice the ticks of a straight step
-  counts ``DIAGONAL`` steps more), then, among equals (on
+  goal and class, shared by the units with that goal), then, among equals (on
   a 4-connected board, a unit with nothing to do or one of lower priority),
   not a cell on the way of a member on its way that would step into its own:
   one step further along, or nearer that member's goal (the front rule, the
@@ -99,8 +97,7 @@ from .layout import (
 )
 from .lazydist import S_FLAG, S_GOAL, S_METRIC, S_TX, S_TY, UNREACHABLE, _h, estimate, finish, settle_within
 from .sim import (
-    _advance_step, _blocked, _event, _rand, _ring, _sole, advance, arrived, at_home, cid_of, direction, legal, settled, speed_into,
-    start_step,
+    _advance_step, _blocked, _event, _rand, _ring, _sole, advance, arrived, at_home, cid_of, direction, legal, settled, start_step,
 )
 
 
@@ -212,32 +209,9 @@ doors slower (room-32-32-4, 100 pairs, seeds 0..5: 414 ticks in sum against 396 
 a margin of 10 left two units going to and fro for good (the one 20 steps out of 30 in the band, then not, as
 the other's distance changed by one): ``BAND_EXITS`` ends that."""
 
-DIAGONAL = 2
-"""Steps that a diagonal candidate counts beyond its distance (and after the straight ones among equals), on a square
-board with diagonals, for a member not of a group sent to one cell, when its diagonal step takes at least twice
-the ticks of a straight one (``_slow_diagonal``; at one cell a tick on cost-1 terrain: 362 leptons, two ticks,
-against one), so that no diagonal is faster than two straight steps. The tables count a diagonal step as one:
-a crowd of 600 on 32 x 32 (Moving AI terrain, 10 % walls) choosing by them stepped diagonally a third of its moves,
-each holding two cells for two ticks, and its last unit arrived at tick 224-255 where one alone needed 59. With
-this, 133-147 (seeds 0..4); 1200 on 64 x 64 155-177 against 254-270; 200 on 32 x 32 60-67 against 72-86
-(docs/design/kernels.md, 2026-12-05). One extra step did half as well (515 against 436 in sum, seeds 0..2), a
-diagonal last of all no better; counted for every diagonal, however fast (at 80 leptons a tick: 5 ticks
-against 4), the bench's crossing streams took 349 ticks instead of 276; for the members of a group sent to one
-cell, the bench's crowd at one goal 464-590 instead of 319."""
-
 BAND_EXITS = 4
 """Times a unit may leave the band (decided every ``AGE`` ticks); after that it stays in it till it arrives: the
 band's changing membership is finite, so its order settles, and so does any going to and fro it started."""
-
-
-@helper
-def _slow_diagonal(ui, uf, tcost, u, p, q, topo, leptons):
-    """Unit ``u``'s diagonal step from padded cell ``p`` to ``q`` takes at least twice the ticks of a straight one
-    (``DIAGONAL``; at one cell a tick: two against one, the diagonal's 362 leptons at 256 a tick, as ``start_step``
-    and ``speed_into`` count)."""
-    sp = speed_into(ui, uf, u, q, tcost)
-    diag = np.int64(np.round(topo[1][direction(p, q, topo)] * leptons))
-    return (diag + sp - 1) // sp >= 2 * ((leptons + sp - 1) // sp)
 
 
 @helper
@@ -518,9 +492,6 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     mem = np.empty(order.shape[0], dtype=np.int64)
     m = np.int64(0)  # (int64 from the start, as ``nroots``: a literal 0 carried round a loop types a callee once more)
     together = _shared_goals(ui, order, order.shape[0], occ_next)
-    group = np.zeros(nu, dtype=np.bool_)  # (by unit: one of a group sent to one cell)
-    for i in range(order.shape[0]):
-        group[order[i]] = together[i]
     # the seeds: on a 4-connected board every vehicle on its way; else, and for one of a group sent to one cell,
     # those that a standing friend vehicle blocks, or off their routes
     for i in range(order.shape[0]):
@@ -689,22 +660,15 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     for i in range(m):
         p = q_from[i]
         fx, fy = fwd[i, 0], fwd[i, 1]
-        best = np.int64(0)
         lanes = ndir == 4 and (fx != 0 or fy != 0) and isroot[i] and not shared[i] and dist0[i] > KEEP_RIGHT
         for k in range(ncand[i]):
             q = cand[i, k]
             lane = np.int64(1)
-            pen = np.int64(0)
-            if ndir == 8 and q != p and not group[mem[i]]:
-                dx, dy = _offset(p, q, pw)
-                if dx != 0 and dy != 0 and _slow_diagonal(ui, uf, tcost, mem[i], p, q, topo, occ[10]):
-                    pen = np.int64(DIAGONAL * 8)
-                    lane = np.int64(2)
             if lanes and q != p:
                 dx, dy = _offset(p, q, pw)
                 side = dy * fx - dx * fy
                 lane = np.int64(0) if side > 0 else (np.int64(2) if side < 0 else np.int64(1))
-            key = ((ckey[i, k] + pen) * 4 + lane) * 64 + np.int64(_rand(rng) % np.uint64(64))
+            key = (ckey[i, k] * 4 + lane) * 64 + np.int64(_rand(rng) % np.uint64(64))
             j = k
             while j > 0 and keys[j - 1] > key:
                 keys[j] = keys[j - 1]
@@ -712,10 +676,8 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                 j -= 1
             keys[j] = key
             cand[i, j] = q
-            if j == 0:
-                best = ckey[i, k]
-        # its best candidate is nearer its goal (``_trade_places``; its distance, not the key ``DIAGONAL`` raised)
-        near[i] = ncand[i] > 0 and cand[i, 0] != p and best // 8 < dist0[i]
+        # its best candidate is nearer its goal (``_trade_places``)
+        near[i] = ncand[i] > 0 and cand[i, 0] != p and keys[0] // 2048 < dist0[i]
         if ndir == 4 and near[i]:  # at the mouth of a door: the cell behind it, on the axis of its best step, narrow
             g = nbr[ui[mem[i], CLS]]
             sx, sy = _offset(p, cand[i, 0], pw)
