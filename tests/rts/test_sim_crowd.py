@@ -568,3 +568,28 @@ def test_a_unit_that_stepped_on_goes_first_among_equals_in_a_dense_maze() -> Non
     sim, goals = _random_pairs(MAZE, 200, 3)
     assert _arrival(sim, goals, 400) == 108
     sim.check()
+
+
+def test_three_vehicles_rotate_in_a_packed_board_with_diagonals_whose_last_step_is_diagonal() -> None:
+    """11 x 7 square board with diagonals (corner rule one-obstacle), 33 vehicles at a cell a tick, 30 on their
+    goals: three must rotate, (5, 4) -> (4, 4) -> (4, 5) -> (5, 6), the last step a diagonal (its unit's only step
+    nearer). A rule that ranked slow diagonals behind staying left them off their goals for good; all home at once."""
+    rows = ["....#...#.#", ".##.#.#...#", "...#.#....#", ".#.......#.", "......##...", ".#.#.#.....", "..#........"]
+    s = [(2, 2), (1, 2), (6, 3), (7, 1), (5, 4), (7, 2), (0, 6), (8, 5), (4, 2), (1, 0), (3, 6), (4, 6), (2, 5), (8, 4),
+         (8, 2), (0, 5), (4, 5), (9, 5), (0, 2), (9, 0), (9, 2), (4, 4), (7, 6), (10, 5), (6, 6), (3, 0), (9, 1), (8, 6),
+         (7, 5), (1, 4), (8, 1), (6, 0), (9, 4)]
+    g = list(s)
+    g[4], g[16], g[21] = (4, 4), (5, 6), (4, 5)
+    rock = MOVINGAI_TERRAINS.names.index("out_of_bounds")
+    terrain = np.array([[rock if c == "#" else 0 for c in r] for r in rows], dtype=np.int16)
+    m = Map(SquareGrid(11, 7, diagonal=True, corner_rule="one-obstacle"), terrain=terrain, terrains=MOVINGAI_TERRAINS)
+    for seed in range(4):
+        sim = Simulation(m, seed=seed)
+        for a, b in zip(s, g):
+            sim.add_unit(a, unit="walk", goal=b, speed=256)
+        for _ in range(200):
+            sim.step()
+            if (sim.cells() == np.array(g)).all():
+                break
+        sim.check()
+        assert sim.cells().tolist() == [list(c) for c in g], seed
