@@ -885,9 +885,9 @@ class _Search:
     def tighten(self, found: _Found, clock: _Clock, cap: float) -> _Found:
         """``found`` with its agents' loops left out and its moves re-timed, each as early as the order of the agents
         on every node allows (``wargrid._kernels.rts.tighten``), in rounds of ``_TIGHTEN_FILLS`` passes of loop
-        filling and one re-timing, for as long as a round makes the plan better by ``1 / _TIGHTEN_GAIN`` of itself and
-        the time before ``cap`` and when ``clock`` says to stop allows (``_TIGHTEN_CELL_SECONDS`` a cell of the rows, a round). No agent
-        arrives later than in ``found``."""
+        filling and one re-timing, for as long as a round makes the plan better by ``1 / _TIGHTEN_GAIN`` of itself
+        and the time before ``cap`` and when ``clock`` says to stop allows (``_TIGHTEN_CELL_SECONDS`` a cell of the
+        rows, a round). No agent arrives later than in ``found``."""
         if found.tight or not found.complete:
             return found
         k = _load_tighten()
