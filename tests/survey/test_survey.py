@@ -182,6 +182,19 @@ def test_bad_arguments_are_clear_errors(kwargs: dict, error: type, match: str) -
         survey(args.pop("maps"), **args)
 
 
+def test_a_client_that_could_not_connect_leaves_no_half_made_client_behind() -> None:
+    """``distributed.Client`` raising in its constructor leaves a half-made client whose finalizer, run by a later
+    garbage collection inside another cluster's start, made distributed's loop runner wait on itself (the next
+    test's ``LocalCluster`` hung): the survey collects it before it raises."""
+    import gc
+
+    import distributed
+
+    with pytest.raises(ArgumentError, match="is no Dask scheduler address"):
+        survey(2, size=8, workers=None, client="nonsense://x:1", progress=False)
+    assert not [o for o in gc.get_objects() if isinstance(o, distributed.Client)]
+
+
 def test_a_results_file_of_something_else_is_refused(tmp_path: Path) -> None:
     import pyarrow as pa
 

@@ -6,6 +6,7 @@ Imported only when a survey is given a client or a scheduler address, so
 
 from __future__ import annotations
 
+import gc
 import uuid
 from typing import Any, Callable, Sequence
 
@@ -35,12 +36,17 @@ def connect(client: Any) -> tuple[Any, bool]:
         return client, False
     if not isinstance(client, str):
         raise ArgumentTypeError(f"client must be a distributed.Client or a scheduler address, got {type(client).__name__}")
+    error: Exception
     try:
         return distributed.Client(client, timeout="10s"), True
     except ValueError as exc:
-        raise ArgumentError(f"{client!r} is no Dask scheduler address (such as tcp://10.0.0.5:8786): {exc}") from None
+        error = ArgumentError(f"{client!r} is no Dask scheduler address (such as tcp://10.0.0.5:8786): {exc}")
     except (OSError, TimeoutError) as exc:
-        raise OSError(f"cannot reach the Dask scheduler at {client}: {exc}") from None
+        error = OSError(f"cannot reach the Dask scheduler at {client}: {exc}")
+    # the half-made client closed now, its traceback gone: left to a later garbage collection, its finalizer ran
+    # inside another cluster's start, where distributed's loop runner waited on itself (a LocalCluster hung)
+    gc.collect()
+    raise error from None
 
 
 def run_on_client(client: Any, spec: SurveySpec, seeds: Sequence[int], on_row: Callable[[Row], None]) -> None:
