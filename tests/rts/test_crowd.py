@@ -406,7 +406,7 @@ def _searches(monkeypatch) -> list[int]:
 @pytest.mark.parametrize(
     "rows, starts, goals",
     [
-        # three agents at each end of a 1 x 30 corridor (the complete search ran for hours)
+        # three agents at each end of a 1 x 30 corridor (the complete search was not done in ten minutes)
         (["." * 30], [(0, 0), (1, 0), (2, 0), (27, 0), (28, 0), (29, 0)],
          [(27, 0), (28, 0), (29, 0), (0, 0), (1, 0), (2, 0)]),
         # a bent corridor, two agents swapped
