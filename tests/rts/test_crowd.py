@@ -13,6 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crowd_search import first_search
+
 from wargrid import Map, SquareGrid, WargridError
 from wargrid.errors import ArgumentError, CellError
 from wargrid.io import MOVINGAI_TERRAINS, load_movingai, load_movingai_agents
@@ -949,17 +951,7 @@ def test_agents_that_set_the_makespan_go_first_in_a_large_crowd() -> None:
 
 def _first_and_shortened(m: Map, s: list[tuple[int, int]], g: list[tuple[int, int]], seed: int) -> tuple[Any, Any, Any]:
     """The planner's first plan and that plan with its last agents planned again (``_Search.shorten``), untimed."""
-    import wargrid.rts.crowd as crowd
-
-    graph, sn, gn = crowd._check_agents(m, s, g, None)
-    tables = crowd._Tables(graph, gn, sn)
-    d0 = np.zeros(len(sn), dtype=np.int64)
-    clock = crowd._Clock(0.0, np.inf)
-    crowd._start_distances(tables, sn, d0, clock)
-    search = crowd._Search(graph, tables, d0, sn, gn, "makespan")
-    rng = np.random.default_rng(seed)
-    krng = np.array([np.uint64(rng.integers(1, 1 << 62))], dtype=np.uint64)
-    first, _ = search.run(clock, np.inf, rng, krng, tie=0, bound=None)
+    search, first, graph = first_search(m, s, g, seed)
     return first, search.shorten(first, np.inf), graph
 
 
