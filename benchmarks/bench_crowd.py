@@ -8,7 +8,9 @@ board), prints:
   without) run until every unit stands on its goal (or ``--ticks``): all on goal, the tick after which every unit
   stays on its goal (makespan, as a plan counts its timesteps; a unit arrives at the end of the tick that brings it
   onto its goal for good), the sum over units of their arrival ticks (sum of costs), their ratios
-  to the lower bounds and to LaCAM, ticks per second;
+  to the lower bounds and to LaCAM, ticks per second, and how many pairs of units traded cells along one edge
+  in one tick (Red Alert's rule, which the simulation keeps; a MAPF plan, LaCAM's and ``plan_crowd``'s, may not,
+  so where there are trades the simulation solved an easier problem than the reference);
 - ``plan``: ``wargrid.rts.plan_crowd`` (``--time-limit``, ``--improve``):
   complete, makespan, sum of costs, the same ratios, when the call returned
   (wall clock, from the call, beside the time limit) and its CPU (and the first
@@ -127,13 +129,21 @@ def simulate(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]]
     gl = np.array(goals, dtype=np.int64)
     # the last tick after which a unit stood off its goal (0: its start; -1: never), its arrival one tick later
     last = np.where((np.array(starts, dtype=np.int64) != gl).any(axis=1), 0, -1)
+    width = m.grid.width
+    at = np.full(width * m.grid.height, -1, dtype=np.int64)  # the unit on each cell before the tick
+    prev = sim.cells() @ np.array([1, width], dtype=np.int64)
+    trades = 0
     gc.collect()
     t0 = time.perf_counter()
     c0 = time.process_time()
     tick = 0
     for tick in range(1, ticks + 1):
         sim.step()
-        off = (sim.cells() != gl).any(axis=1)
+        cells = sim.cells()
+        now = cells @ np.array([1, width], dtype=np.int64)
+        trades += _trades(at, prev, now)
+        prev = now
+        off = (cells != gl).any(axis=1)
         last[off] = tick
         if not off.any():
             break
@@ -142,7 +152,21 @@ def simulate(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]]
     on = bool((sim.cells() == gl).all())
     arrival = last + 1
     return {"all": on, "makespan": int(arrival.max(initial=0)), "soc": int(arrival.sum()), "ticks": tick,
-            "tps": tick / wall, "tps_cpu": tick / max(cpu, 1e-9)}
+            "tps": tick / wall, "tps_cpu": tick / max(cpu, 1e-9), "trades": trades}
+
+
+def _trades(at: np.ndarray, prev: np.ndarray, now: np.ndarray) -> int:
+    """How many pairs of units traded cells along one edge in a tick (Red Alert allows it; a MAPF plan does not)."""
+    moved = np.flatnonzero(prev != now)
+    if len(moved) < 2:
+        return 0
+    at[prev[moved]] = moved
+    other = at[now[moved]]
+    at[prev[moved]] = -1
+    ok = other >= 0
+    pair = moved[ok]
+    partner = other[ok]
+    return int(((now[partner] == prev[pair]) & (pair < partner)).sum())
 
 
 def row(name: str, n: int, who: str, ok: bool, ms: int, soc: int, lb: tuple[int, int], ref: tuple[int, int] | None,
@@ -184,7 +208,8 @@ def sim_row(name: str, m: Map, starts: list[tuple[int, int]], goals: list[tuple[
     cap = args.ticks if args.ticks else 6 * lb[0] + 200
     r = simulate(m, starts, goals, cap, args.seed, args.crowd)
     row(name, len(starts), "sim" if args.crowd else "sim, plain", r["all"], r["makespan"], r["soc"], lb, ref,
-        f"{r['ticks']} ticks, {r['tps']:.0f} ticks/s ({r['tps_cpu']:.0f} per CPU second)")
+        f"{r['ticks']} ticks, {r['tps']:.0f} ticks/s ({r['tps_cpu']:.0f} per CPU second), "
+        f"{r['trades']} trades along an edge")
 
 
 def frame(n: int, ticks: int, seed: int, crowd: bool) -> None:
