@@ -470,6 +470,24 @@ def test_the_search_stops_incomplete_when_the_memory_runs_short(monkeypatch) -> 
     assert plan_crowd(m, s, g, time_limit=None, seed=0).complete
 
 
+def test_distance_tables_the_system_refuses_raise_a_clear_memory_error(monkeypatch) -> None:
+    """Tables too large to map (40 000 agents on a 160 000-cell board asked for 12 GiB) raise ``MemoryError``
+    saying how many goals, cells and bytes, not the mapping's bare ``OSError``."""
+    import errno
+
+    import wargrid.rts.crowd as crowd
+
+    def refuse(*args: Any, **kw: Any) -> Any:
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+
+    monkeypatch.setattr(crowd.mmap, "mmap", refuse)
+    m = Map(SquareGrid(200, 200))
+    starts = [(x, 0) for x in range(60)]
+    goals = [(x, 199) for x in range(60)]
+    with pytest.raises(MemoryError, match=r"60 goals x 40000 cells need 5 MiB.*refused \(Cannot allocate memory\)"):
+        plan_crowd(m, starts, goals, seed=0)
+
+
 def test_the_warm_up_improves_a_plan_also_where_the_first_zone_is_a_corridor(monkeypatch) -> None:
     """``warm_up_planner`` plans one agent (always possible), so that time to improve's kernels run on any map: two
     agents swapped in a corridor have no plan, and no search would run."""

@@ -354,7 +354,12 @@ def _zeros(shape: tuple[int, int], dtype: Any, *, huge: bool = True) -> np.ndarr
     size = int(np.prod(shape)) * np.dtype(dtype).itemsize
     if size < 1 << 22:
         return np.zeros(shape, dtype=dtype)
-    buf = mmap.mmap(-1, size)
+    try:
+        buf = mmap.mmap(-1, size)
+    except OSError as e:  # the system refused the mapping (ENOMEM): say what was asked for
+        raise MemoryError(f"distance tables of {shape[0]} goals x {shape[1]} cells need {size / 2**20:.0f} MiB "
+                          f"of address space, which the system refused ({e.strerror}); give fewer agents or "
+                          "distinct goals, or a smaller board") from e
     if huge and hasattr(mmap, "MADV_HUGEPAGE"):
         buf.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(buf, dtype=dtype).reshape(shape)
@@ -694,6 +699,9 @@ def plan_crowd(
         Starts and goals of different counts; a start or goal impassable or
         shared by two agents; a goal its agent cannot reach (naming the agent);
         a bad option.
+    MemoryError
+        Distance tables (two or four bytes a goal a cell) larger than the
+        system will map, saying their size.
 
     Examples
     --------
