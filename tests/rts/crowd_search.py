@@ -1,4 +1,5 @@
-"""The crowd planner's first search run by hand, untimed, for the tests that look inside it (``_Search``)."""
+"""The crowd planner's first search run by hand, untimed, for the tests that look inside it (``_Search``); boards of
+walls and random pairs of agents for the planner's tests."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from wargrid import Map
+from wargrid import Map, SquareGrid
+from wargrid.io import MOVINGAI_TERRAINS
 from wargrid.rts import crowd
 
 
@@ -23,3 +25,20 @@ def first_search(m: Map, s: list[tuple[int, int]], g: list[tuple[int, int]], see
     krng = np.array([np.uint64(rng.integers(1, 1 << 62))], dtype=np.uint64)
     first, _ = search.run(clock, np.inf, rng, krng, tie=0, bound=None)
     return search, first, graph
+
+
+def walls_board(wall: np.ndarray) -> Map:
+    """A square-4 board of the open cells of ``wall`` (True: wall) in its largest zone."""
+    h, w = wall.shape
+    m = Map(SquareGrid(w, h), terrain=np.where(wall, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+    z = m.zones()
+    keep = np.bincount(z[z >= 0]).argmax()
+    return Map(SquareGrid(w, h), terrain=np.where(z == keep, 0, 3).astype(np.int16), terrains=MOVINGAI_TERRAINS)
+
+
+def random_pairs(m: Map, n: int, seed: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """``n`` random distinct starts and distinct goals on the passable cells of ``m`` (a start may be another's goal)."""
+    ys, xs = np.nonzero(np.isfinite(m.costs()))
+    rng = np.random.default_rng(seed)
+    a, b = rng.choice(len(xs), n, replace=False), rng.choice(len(xs), n, replace=False)
+    return [(int(xs[i]), int(ys[i])) for i in a], [(int(xs[i]), int(ys[i])) for i in b]

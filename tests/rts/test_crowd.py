@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crowd_search import first_search
+from crowd_search import random_pairs as _random_pairs
+from crowd_search import walls_board as _walls_board
 
 from wargrid import Map, SquareGrid, WargridError
 from wargrid.errors import ArgumentError, CellError
@@ -158,22 +160,6 @@ def test_plans_are_valid_and_complete_where_a_plan_exists(inst: tuple[list[str],
 
 
 # -- boards unlike the benchmark's ------------------------------------------------------------------
-
-
-def _walls_board(wall: np.ndarray) -> Map:
-    """A square-4 board of the open cells of ``wall`` (True: wall) in its largest zone."""
-    h, w = wall.shape
-    m = Map(SquareGrid(w, h), terrain=np.where(wall, 3, 0).astype(np.int16), terrains=MOVINGAI_TERRAINS)
-    z = m.zones()
-    keep = np.bincount(z[z >= 0]).argmax()
-    return Map(SquareGrid(w, h), terrain=np.where(z == keep, 0, 3).astype(np.int16), terrains=MOVINGAI_TERRAINS)
-
-
-def _random_pairs(m: Map, n: int, seed: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    ys, xs = np.nonzero(np.isfinite(m.costs()))
-    rng = np.random.default_rng(seed)
-    a, b = rng.choice(len(xs), n, replace=False), rng.choice(len(xs), n, replace=False)
-    return [(int(xs[i]), int(ys[i])) for i in a], [(int(xs[i]), int(ys[i])) for i in b]
 
 
 def _corridors(seed: int) -> np.ndarray:

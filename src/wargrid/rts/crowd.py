@@ -19,9 +19,12 @@ goals;
 with LaCAM2's swaps, Okumura, IJCAI 2023, so that two agents meeting in a
 one-cell corridor back out to a branch and pass) under constraints that the search adds one agent at a time when PIBT's
 proposal was seen before. The search is complete: when a plan exists, it
-finds one. Where it stops bringing more agents home (trains of agents
-head-on in one-wide corridors, which PIBT trades back and forth), the
-configuration with most agents home is repaired: the agents off their
+finds one. Where it stops bringing more agents home far deeper than the
+longest agent's distance (it wandered: rooms joined by one-cell doors,
+crowded), it starts over with new tie-breaks, a few times at most; where
+it stops so otherwise (trains of agents head-on in one-wide corridors,
+which PIBT trades back and forth), the configuration with most agents
+home is repaired: the agents off their
 goals walk home one after another by push and swap (Luna and Bekris, IJCAI
 2011: an agent in the way pushed to a free node off it, or the two taken to
 a fork with room, traded there and every clearing move undone), the moves
@@ -441,6 +444,14 @@ _STALL = 1024
 search repairs the one that has most (``_Search.repair``: push and swap for the agents off their goals; perfect
 mazes of one-wide corridors, where PIBT leaves trains of agents head-on: docs/design/kernels.md)."""
 
+_WANDER = 4
+"""How many times the longest agent's distance the configuration with most agents home may lie deep in the first
+search when it stalls (``_STALL``) for the search to be repaired from it; deeper, the search starts over with new
+tie-breaks instead, up to ``_RESTARTS`` times (docs/design/kernels.md, "A search that wanders: start over")."""
+
+_RESTARTS = 2
+"""How often the first search may start over (``_WANDER``) before it repairs the configuration it stalled at."""
+
 _WALK_ROUNDS = 32
 """Most rounds of one repair (in each, the agents off their goals walk home one after another)."""
 
@@ -487,9 +498,16 @@ _TIGHTEN_GAIN = 200
 (maze-128-128-1's 900 agents: rounds of about 0.28 s; the first three took the makespan from 22 165 to 8994, the
 nine after them 17 more)."""
 
-_TIGHTEN_CELL_SECONDS = 1e-7
-"""About the most a round of ``_Search.tighten`` takes, a cell of the plan's rows (measured 2-3 ns a pass of loop
-filling and 8-20 ns the re-timing, under no load); no round starts that would end past the stop."""
+_FILL_CELL_SECONDS = 5e-9
+"""What a pass of loop filling (``_Search.tighten``) is first reckoned to take, a cell of the plan's rows, times the
+clock's slowness (``_Clock.slowness``); later passes are reckoned by the last one's time (``_TIGHTEN_SPARE``)."""
+
+_RETIME_CELL_SECONDS = 3e-8
+"""What a re-timing and the plan's quality are first reckoned to take, a cell, times the clock's slowness (the
+measurements behind both: docs/design/kernels.md, "A search that wanders: start over")."""
+
+_TIGHTEN_SPARE = 1.5
+"""How many times its last measured time a pass of ``_Search.tighten`` is reckoned to take again."""
 
 _MEMORY_RESERVE = 1 << 28
 """The least memory (bytes) the search leaves: with less available (``wargrid._budget.available_memory``, read
@@ -554,15 +572,18 @@ class _Clock:
         """Measure the wall clock against the process's CPU from now on (a new phase begins)."""
         self.wall0, self.cpu0 = time.perf_counter(), time.process_time()
 
+    def slowness(self) -> float:
+        """How many times slower the wall clock has run than the process's CPU since the last ``mark`` (1 to
+        ``_SLOWEST``)."""
+        cpu = time.process_time() - self.cpu0
+        return min(_SLOWEST, max(1.0, (time.perf_counter() - self.wall0) / cpu)) if cpu > 0.01 else 1.0
+
     def stop(self, cells: int) -> float:
         """When to stop with a plan of ``cells`` agents times timesteps to put out."""
         if math.isinf(self.deadline):
             return self.deadline
-        now = time.perf_counter()
-        cpu = time.process_time() - self.cpu0
-        slow = min(_SLOWEST, max(1.0, (now - self.wall0) / cpu)) if cpu > 0.01 else 1.0
         work = cells * _OUT_SECONDS + (_faults() - self.faults0) * _RELEASE_SECONDS
-        return self.deadline - slow * work - _MARGIN_SECONDS
+        return self.deadline - self.slowness() * work - _MARGIN_SECONDS
 
 
 def _faults() -> int:
@@ -835,7 +856,8 @@ class _Found:
     makespan: int
     soc: int
     key: tuple[int, int]
-    tight: bool = False  # ``_Search.tighten`` made it (again would change nothing, or little)
+    tight: bool = False  # ``_Search.tighten`` made it (again would change nothing, or little; not so when the time
+    # left did not allow a round: a later call with more time left tightens it)
 
 
 class _Search:
@@ -892,27 +914,42 @@ class _Search:
 
     def tighten(self, found: _Found, clock: _Clock, cap: float) -> _Found:
         """``found`` with its agents' loops left out and its moves re-timed, each as early as the order of the agents
-        on every node allows (``wargrid._kernels.rts.tighten``), in rounds of ``_TIGHTEN_FILLS`` passes of loop
-        filling and one re-timing, for as long as a round makes the plan better by ``1 / _TIGHTEN_GAIN`` of itself
-        and the time before ``cap`` and when ``clock`` says to stop allows (``_TIGHTEN_CELL_SECONDS`` a cell of the
-        rows, a round). No agent arrives later than in ``found``."""
+        on every node allows (``wargrid._kernels.rts.tighten``), in rounds of up to ``_TIGHTEN_FILLS`` passes of
+        loop filling and one re-timing, for as long as a round makes the plan better by ``1 / _TIGHTEN_GAIN`` of
+        itself and the time before ``cap`` and when ``clock`` says to stop allows: no pass starts that, with the
+        re-timing after it, would end past the stop (``_FILL_CELL_SECONDS`` and ``_RETIME_CELL_SECONDS`` a cell of
+        the rows at first, then as measured); ``found`` itself, not marked tight, when no round fits. No agent
+        arrives later than in ``found``."""
         if found.tight or not found.complete:
             return found
         k = _load_tighten()
         best = found
         nodes = found.nodes
-        while time.perf_counter() + nodes.size * _TIGHTEN_CELL_SECONDS < min(cap, clock.stop(nodes.size)):
+        slow = clock.slowness()
+        fill, retime = _FILL_CELL_SECONDS * slow, _RETIME_CELL_SECONDS * slow  # (seconds a cell, till measured)
+        while True:
+            size = nodes.size
+            stop = min(cap, clock.stop(size))
+            if time.perf_counter() + size * (fill + retime) >= stop:
+                if best is found:
+                    return found  # (no round fitted: not marked tight, so that a later call with more time tightens it)
+                break
             nodes = nodes.copy()  # (filled in place; the best rows so far stay as they are)
             filled = 0
             for _ in range(_TIGHTEN_FILLS):
+                t = time.perf_counter()
                 got = int(k.fill(nodes))
+                now = time.perf_counter()
+                fill = _TIGHTEN_SPARE * (now - t) / size
                 filled += got
-                if got == 0:  # (a pass that found no loop leaves the rows for the next as they were)
-                    break
+                if got == 0 or now + size * (fill + retime) >= stop:
+                    break  # (a pass that found no loop leaves the rows for the next as they were)
             if filled == 0 and best is not found:
                 break  # (re-timed as they are already)
+            t = time.perf_counter()
             nodes = k.retime(nodes)
             ms, soc = _quality(nodes, self.g)
+            retime = _TIGHTEN_SPARE * (time.perf_counter() - t) / size
             key = (ms, soc) if self.makespan_obj else (soc, ms)
             if key >= best.key:
                 break
@@ -994,7 +1031,9 @@ class _Search:
         prio0 = np.zeros(n)
         critical = int(d0.max()) - _CRITICAL if self.band_steps else 1 << 40
         k.priority(np.full(n, -1.0), d0, d0, critical, prio0)  # whole parts 0, as LaCAM's
-        root = _High(self.s.copy(), None, prio0, np.argsort(-prio0, kind="stable").astype(np.int64), 0, self.h(self.s))
+        order0 = np.argsort(-prio0, kind="stable").astype(np.int64)
+        h0 = self.h(self.s)
+        root = _High(self.s.copy(), None, prio0, order0, 0, h0)
         explored: dict[bytes, _High] = {self.s.tobytes(): root}
         stack = [root]
         nearest = root
@@ -1012,6 +1051,9 @@ class _Search:
         held: _Found | None = None  # a repair's complete plan, kept while the search goes on till held_until
         held_until = math.inf
         tried = 0  # successors tried
+        restarts = 0  # times the search started over (``_RESTARTS``)
+        began = time.perf_counter()  # when this search (or its last start over) began
+        wander = _WANDER * max(1, int(d0.max()))  # a stall deeper than this starts the search over
         memory_at = time.perf_counter() + _MEMORY_SECONDS  # when the memory left is next read
         while stack:
             if expanded % 8 == 0:
@@ -1026,6 +1068,19 @@ class _Search:
                 room = available_memory() if len(explored) * (32 * n + 400) > _MEMORY_RESERVE else None
                 if room is not None and room < _MEMORY_RESERVE:
                     break
+            if (since >= _STALL and bound is None and repairs == 0 and restarts < _RESTARTS and most_node.t > wander
+                    and now + (now - began) < stop):
+                # the search wandered far past the lower bound and stalled there: a repair would walk the agents home
+                # from that deep configuration, and its plan would be as long; start over with new tie-breaks (``rng``
+                # and ``krng`` have moved on), the configurations so far dropped
+                restarts += 1
+                since = 0
+                began = now
+                root = _High(self.s.copy(), None, prio0, order0, 0, h0)
+                explored = {self.s.tobytes(): root}
+                stack = [root]
+                most, most_node, failed = int(np.count_nonzero(self.s == g)), root, None
+                continue
             if (since >= _STALL and bound is None and repairs < _REPAIRS and held is None
                     and most_node is not failed and now + _REPAIR_SECONDS * n < stop):
                 repairs += 1
