@@ -405,10 +405,12 @@ class _High:
         self.exits: np.ndarray | None = None  # how often each agent left the makespan's band (None: none did)
 
 
+# The planner's tuning constants: what each is here; the measurements that set them are in docs/design/kernels.md,
+# "The planner's tuning constants: what set them" (and the sections it names).
+
 _PIECE = 32
 """Agents in the first piece of ``_start_distances`` on each thread; the next pieces are sized to take about
-``_PIECE_SECONDS`` as the last did (every piece is a look at the clock and, on two threads, a hand-over of the
-GIL: at a load of 2-3, a thread that lost the core holding it cost the other 15-20 ms)."""
+``_PIECE_SECONDS`` as the last did (every piece is a look at the clock and, on two threads, a hand-over of the GIL)."""
 
 _PIECE_SECONDS = 0.005
 """About how long a piece of ``_start_distances`` should take."""
@@ -416,33 +418,29 @@ _PIECE_SECONDS = 0.005
 _WIDEN = 2
 """How far past its agent's distance a row's first search goes: every node of ``f`` up to that distance plus 2 is
 settled, so the neighbours of every shortest way (``f`` changes by at most 2 a step) are known before the search
-asks for them. On the 3000-agent cave the first searches then settle 14.4 M nodes instead of 10.0 M (on two
-threads) and the search 0.8 M instead of 5.0 M (docs/design/kernels.md)."""
+asks for them."""
 
 _CRITICAL = 5
 """How many steps short of the largest an agent's steps to go may be for it to count as setting the makespan (it
-goes first among the agents that have waited as long; ``_kernels.rts.crowd.priority``): docs/design/kernels.md,
-"The planner's makespan"."""
+goes first among the agents that have waited as long; ``_kernels.rts.crowd.priority``)."""
 
 _BAND_CROWD = 0.2
 """The largest share of the nodes a crowd may hold for ``_CRITICAL``'s band to apply (for as many timesteps as the
-longest agent's distance): in denser crowds the band's changing membership let PIBT go round in circles (a 30 x 24
-square-8 board with 200 agents: 3080 timesteps against 50), and there they keep LaCAM's order."""
+longest agent's distance): in denser crowds the band's changing membership lets PIBT go round in circles, and
+there they keep LaCAM's order."""
 
 _BAND_STEPS = 1.5
 """For how many timesteps, in multiples of the longest agent's distance, the band applies (LaCAM's order after:
-should the band's agents still go round in circles, they stop doing so). 1.0 cost the 3000-agent cave of the
-benchmark 686 timesteps against 636; den520d's plans end within 1.3."""
+should the band's agents still go round in circles, they stop doing so)."""
 
 _BAND_EXITS = 4
 """How often an agent may leave ``_CRITICAL``'s band before it stays in it till its goal
-(``_kernels.rts.crowd.stay_in_band``; the simulation's ``BAND_EXITS``): perfect mazes of one-wide corridors,
-docs/design/kernels.md, "The band's exits"."""
+(``_kernels.rts.crowd.stay_in_band``; the simulation's ``BAND_EXITS``)."""
 
 _STALL = 1024
 """Successors without a configuration that has more agents on their goals than any before, after which the first
-search repairs the one that has most (``_Search.repair``: push and swap for the agents off their goals; perfect
-mazes of one-wide corridors, where PIBT leaves trains of agents head-on: docs/design/kernels.md)."""
+search repairs the one that has most (``_Search.repair``: push and swap for the agents off their goals, where
+PIBT leaves trains of agents head-on in one-wide corridors)."""
 
 _WANDER = 4
 """How many times the longest agent's distance the configuration with most agents home may lie deep in the first
@@ -461,42 +459,37 @@ _REPAIRS = 8
 _HOLD = 8
 """How long the search goes on after a repair brought every agent home, in multiples of the successors it tried till
 then (within the time limit): the plan it finds in that time is returned instead when it is shorter (a repair's
-plan walks the agents home a few at a time, and where LaCAM finds its own plan later it is often shorter).
-Counted in successors, not seconds, the plan returned does not depend on the machine's load."""
+plan walks the agents home a few at a time). Counted in successors, not seconds, the plan returned does not
+depend on the machine's load."""
 
 _HOLD_SUCCESSORS = 50_000
-"""The fewest successors the search tries after such a repair: on small perfect mazes the repair came after
-1300-4100 successors and LaCAM's own, shorter plans after up to 43 000 (about 0.8 s of a 24 x 24 maze's)."""
+"""The fewest successors the search tries after such a repair (``_HOLD``)."""
 
 _REPAIR_SECONDS = 2e-3
-"""About the most a repair takes, an agent (maze-128-128-1: 0.1-0.4 s for 500 agents, 0.8-1.6 s for 900 at a load of
-3-4); none starts that would end past the time limit."""
+"""About the most a repair takes, an agent; none starts that would end past the time limit."""
 
 _REPAIR_WORK = 10_000_000
 """The repair's work a second (nodes its searches take from their queues, steps of its ways: ``knots._spend``),
-reckoned low (24-36 M measured at a load of 3 on perfect mazes): its budget is the time left to the stop times
-this, so that it ends before the stop with time to spare for the search and the plan's output."""
+reckoned low: its budget is the time left to the stop times this, so that it ends before the stop with time to
+spare for the search and the plan's output."""
 
 _REPAIR_MOVES = 1 << 21
 """Most single moves one repair logs (24 bytes each)."""
 
 _REPAIR_CELLS = 1 << 24
-"""Most agents times timesteps of the configurations one repair adds to the search (maze-128-128-1's 900 agents: 13
-M; a plan's positions take 16 bytes a cell)."""
+"""Most agents times timesteps of the configurations one repair adds to the search (a plan's positions take 16
+bytes a cell)."""
 
 _REPAIR_CELL_SECONDS = 1e-7
-"""About what a repair's configuration takes to add to the search, a cell (measured 90 ns: the distances looked up,
-a node made a timestep); none is added that would take past the stop."""
+"""About what a repair's configuration takes to add to the search, a cell; none is added that would take past the
+stop."""
 
 _TIGHTEN_FILLS = 4
 """Passes of loop filling (``wargrid._kernels.rts.tighten.fill``) in a round of ``_Search.tighten`` (each pass may
-find loops that the last one freed; maze-128-128-1's 500 agents: the makespan from 14 678 down to 8244, 6040 and
-6039 after 4, 8 and 12 passes)."""
+find loops that the last one freed)."""
 
 _TIGHTEN_GAIN = 200
-"""``_Search.tighten`` stops after a round that took less than 1 / ``_TIGHTEN_GAIN`` off what it makes smaller
-(maze-128-128-1's 900 agents: rounds of about 0.28 s; the first three took the makespan from 22 165 to 8994, the
-nine after them 17 more)."""
+"""``_Search.tighten`` stops after a round that took less than 1 / ``_TIGHTEN_GAIN`` off what it makes smaller."""
 
 _FILL_CELL_SECONDS = 5e-9
 """What a pass of loop filling (``_Search.tighten``) is first reckoned to take, a cell of the plan's rows, times the
@@ -514,36 +507,32 @@ _MEMORY_RESERVE = 1 << 28
 every ``_MEMORY_SECONDS`` once its own configurations take about as much: 32 bytes an agent and 400 a
 configuration) it stops as at its time limit, the plan incomplete; a small search never stops so (a container's
 reading counts page cache, and can be low while the process holds little). An instance with no plan has a
-complete search go through every configuration it can reach, which can fill the memory (six agents that had to pass
-each other in a 1 x 30 corridor, ``time_limit=None``, before such zones were answered at once: 2.9 GB in ten
-minutes)."""
+complete search go through every configuration it can reach, which can fill the memory."""
 
 _MEMORY_SECONDS = 0.25
-"""How often the search reads the memory left (a read took up to 0.6 ms under load: the cgroups walked)."""
+"""How often the search reads the memory left (a read walks the cgroups)."""
 
 _SHORTEN_STATES = 1 << 18
 """Most states one agent's earliest way through the others' may take (``_Ways.sooner``; 10 MB of scratch)."""
 
 _SHORTEN_CELLS = 1 << 26
 """Most nodes times timesteps of a plan whose last agents ``_Search.shorten`` plans again: its three tables take
-two bytes a cell each (den520d's 3000 agents, 28 178 nodes and about 500 timesteps: 14 M, 84 MB in all)."""
+two bytes a cell each."""
 
 _STATES_A_SECOND = 1e6
 """About how many states ``_Ways.sooner``'s search takes a second (at least: its cap keeps it within the time
 left)."""
 
 _SHORTEN_SECONDS = 2e-8
-"""Least time left, a node and timestep of the plan, for ``plan_crowd`` to plan its last agents again: building
-the tables of who stands where took 0.1-0.22 s on den520d's 3000 agents (14.6 M nodes times timesteps), and
-started with less time left it ran past the time limit."""
+"""Least time left, a node and timestep of the plan, for ``plan_crowd`` to plan its last agents again (building
+the tables of who stands where, started with less time left, ran past the time limit)."""
 
 _THREADED = 128
 """Fewest agents whose start distances are found on two threads (below, the thread costs more than it saves)."""
 
 _OUT_SECONDS = 2e-8
 """About how long a plan takes to put out, an agent and timestep: its configurations gathered, its quality, its
-cells (``_Clock``; den520d's 3000 agents, 1.5 M agent-timesteps: docs/design/kernels.md, "The planner's time
-limit")."""
+cells (``_Clock``)."""
 
 _RELEASE_SECONDS = 2e-6
 """About how long the tables' memory takes to give back, a page faulted in since the call began (``_Clock``)."""
