@@ -77,7 +77,7 @@ def test_a_search_that_wanders_starts_over_instead_of_repairing(monkeypatch: pyt
     """room-64-64-8 of ``benchmarks/mapf_families.py`` with 1200 random pairs (``bench_crowd.random_agents``, seed
     0), planned with seed 0 and no time to improve: the first search stalls at depth 1772 (lower bound 112) with
     1119 agents home; repaired from there, the plan had 2956 timesteps, 2185 tightened. Started over, the search
-    finds its own plan, no repair made: 624 (the seeds 1-4 of the same agents: 567-617)."""
+    finds its own plan, no repair made: 624 (the seeds 1-4 of the same agents: 567-623)."""
     families, bench = _module("mapf_families"), _module("bench_crowd")
     m = walls_board(families.rooms(64, 64, 8, 9))
     s, g = bench.random_agents(m, 1200, 0)
@@ -105,6 +105,66 @@ def test_a_search_starts_over_at_most_restarts_times_then_repairs(monkeypatch: p
     check_plan(m, s, g, plan, complete=plan.complete)
     assert plan.complete
     assert calls["roots"] == 1 + crowd._RESTARTS
+
+
+@pytest.mark.parametrize("repair_seconds, roots", [(1e-9, 1 + crowd._RESTARTS), (1.0, 1)])
+def test_a_search_starts_over_only_where_a_repair_would_still_fit_after(monkeypatch: pytest.MonkeyPatch,
+                                                                         repair_seconds: float, roots: int) -> None:
+    """On a clock that moves on 10 microseconds a reading, with a 1 s limit: the search starts over at its stalls
+    while the time left holds a search as long as the last and then a repair (``_REPAIR_SECONDS`` an agent); where a
+    repair alone would take longer than the limit, it never starts over (a restart that left no time for the repair
+    returned incomplete where the repair had made a plan)."""
+    m = walls_board(_module("mapf_families").rooms(24, 24, 4, 3))
+    s, g = random_pairs(m, 120, 3)
+    monkeypatch.setattr(crowd, "_WANDER", 0)
+    monkeypatch.setattr(crowd, "_STALL", 4)
+    monkeypatch.setattr(crowd, "_REPAIR_SECONDS", repair_seconds)
+    calls = _counted(monkeypatch)
+    monkeypatch.setattr(crowd, "time", _FakeTime(1e-5))
+    plan = plan_crowd(m, s, g, time_limit=1.0, seed=0)
+    check_plan(m, s, g, plan, complete=plan.complete)
+    assert calls["roots"] == roots
+
+
+def test_a_search_started_over_is_repaired_from_the_best_stall_when_time_is_short(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a clock that moves on 10 microseconds a reading, a repair reckoned at 0.5 s (``_REPAIR_SECONDS``) and a 0.9
+    s limit: the first search stalls at once and starts over (a search as long and a repair fit), and then only a
+    repair fits before the stop: the planner repairs the configuration with most agents home of the search it
+    dropped instead of searching on until time runs out (a plan, not none), and starts over no more."""
+    m = walls_board(_module("mapf_families").rooms(24, 24, 4, 3))
+    s, g = random_pairs(m, 120, 3)
+    monkeypatch.setattr(crowd, "_WANDER", 0)
+    monkeypatch.setattr(crowd, "_STALL", 4)
+    monkeypatch.setattr(crowd, "_RESTARTS", 5)
+    monkeypatch.setattr(crowd, "_REPAIR_SECONDS", 0.5 / len(s))
+    roots: list[Any] = []
+    repaired: list[Any] = []
+    high, repair = crowd._High, crowd._Search.repair
+
+    class Rooted(high):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def __init__(self, q: np.ndarray, parent: Any, *args: Any) -> None:
+            super().__init__(q, parent, *args)
+            if parent is None:
+                roots.append(self)
+
+    def logged(self: Any, node: Any, stop: float) -> Any:
+        repaired.append(node)
+        return repair(self, node, stop)
+
+    monkeypatch.setattr(crowd, "_High", Rooted)
+    monkeypatch.setattr(crowd._Search, "repair", logged)
+    monkeypatch.setattr(crowd, "time", _FakeTime(1e-5))
+    plan = plan_crowd(m, s, g, time_limit=0.9, seed=0)
+    check_plan(m, s, g, plan, complete=plan.complete)
+    assert plan.complete
+    assert len(roots) == 2 and len(repaired) == 1
+    first = repaired[0]
+    while first.parent is not None:
+        first = first.parent
+    assert first is roots[0]  # (the dropped search's stall, which had more agents home than the new search's start)
 
 
 @settings(max_examples=30, deadline=None)

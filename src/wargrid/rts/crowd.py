@@ -1041,6 +1041,7 @@ class _Search:
         held_until = math.inf
         tried = 0  # successors tried
         restarts = 0  # times the search started over (``_RESTARTS``)
+        fallback, fallback_most = root, -1  # the stalled configuration with most agents home of the searches dropped
         began = time.perf_counter()  # when this search (or its last start over) began
         wander = _WANDER * max(1, int(d0.max()))  # a stall deeper than this starts the search over
         memory_at = time.perf_counter() + _MEMORY_SECONDS  # when the memory left is next read
@@ -1058,20 +1059,29 @@ class _Search:
                 if room is not None and room < _MEMORY_RESERVE:
                     break
             if (since >= _STALL and bound is None and repairs == 0 and restarts < _RESTARTS and most_node.t > wander
-                    and now + (now - began) < stop):
+                    and now + (now - began) + _REPAIR_SECONDS * n < stop):
                 # the search wandered far past the lower bound and stalled there: a repair would walk the agents home
                 # from that deep configuration, and its plan would be as long; start over with new tie-breaks (``rng``
-                # and ``krng`` have moved on), the configurations so far dropped
+                # and ``krng`` have moved on), the configurations so far dropped, where the time left holds a search
+                # as long as this one and then a repair (else the restart could leave no time for the repair that
+                # would have made a plan)
                 restarts += 1
                 since = 0
                 began = now
+                if most > fallback_most:
+                    fallback, fallback_most = most_node, most
                 root = _High(self.s.copy(), None, prio0, order0, 0, h0)
                 explored = {self.s.tobytes(): root}
                 stack = [root]
                 most, most_node, failed = int(np.count_nonzero(self.s == g)), root, None
                 continue
-            if (since >= _STALL and bound is None and repairs < _REPAIRS and held is None
+            # after a start over, a search that has not stalled by the last time a repair fits is repaired then, from
+            # the configuration with most agents home of all its starts (a plan, if a long one, rather than none)
+            last_call = restarts > 0 and repairs == 0 and now + 2 * _REPAIR_SECONDS * n >= stop
+            if ((since >= _STALL or last_call) and bound is None and repairs < _REPAIRS and held is None
                     and most_node is not failed and now + _REPAIR_SECONDS * n < stop):
+                if last_call and fallback_most > most:
+                    most_node, most = fallback, fallback_most
                 repairs += 1
                 since = 0
                 end = self.repair(most_node, stop)
