@@ -593,3 +593,37 @@ def test_three_vehicles_rotate_in_a_packed_board_with_diagonals_whose_last_step_
                 break
         sim.check()
         assert sim.cells().tolist() == [list(c) for c in g], seed
+
+
+OPEN = ["." * 32] * 32
+"""empty-32-32 of ``benchmarks/mapf_families.py``: an open 32 x 32 board."""
+
+
+def test_a_packed_crowd_moves_its_long_rings_and_arrives_within_a_tenth_of_the_planners_makespan() -> None:
+    """921 random pairs on an open 32 x 32 board, nine cells in ten held (``bench_crowd.py --map empty-32-32.map
+    --random-pairs 921 --seed 0``; the planner's first plan 110 timesteps): the last unit arrives at tick 106, and
+    rings of more than 64 units trade places as one. Before, 114: such rings were refused, and every unit behind
+    them stood."""
+    sim, goals = _random_pairs(OPEN, 921, 0)
+    assert _arrival(sim, goals, 400) == 106
+    sizes = [int(e.detail.rpartition("(")[2].split()[0]) for e in sim.events if e.what == "swap"]
+    assert max(sizes) > 64
+    sim.check()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), w=st.integers(4, 10), h=st.integers(3, 8), walls=st.sampled_from([0.0, 0.1]),
+       fill=st.floats(0.6, 0.95))
+def test_every_unit_arrives_in_a_packed_crowd_on_a_small_board(seed: int, w: int, h: int, walls: float,
+                                                              fill: float) -> None:
+    """Random pairs filling 60-95 % of a small 4-connected board's largest zone (some boards with a tenth of their
+    cells walls): every unit arrives, and the simulation's state stays sound."""
+    wall = np.random.default_rng(seed).random((h, w)) < walls
+    z = _board(["".join("@" if wall[y, x] else "." for x in range(w)) for y in range(h)]).zones()
+    if (z >= 0).sum() < 4:
+        return
+    keep = z == np.bincount(z[z >= 0]).argmax()  # its largest zone alone open
+    n = max(2, int(fill * keep.sum()))
+    sim, goals = _random_pairs(["".join("." if keep[y, x] else "@" for x in range(w)) for y in range(h)], n, seed)
+    assert _arrival(sim, goals, 1000) is not None
+    sim.check()

@@ -94,8 +94,5 @@ HEALTH_FLOOR = 0.5
 """'linear': a damaged unit moves at ``speed * max(HEALTH_FLOOR, hp / max_hp)``."""
 
 MAX_CYCLE = 8
-"""The most units one trade of places (a ring) may hold."""
-CROWD_CYCLE = 64
-"""The most units a ring of the crowd rule may hold (``simcrowd``): in a packed crowd PIBT's moves close long rings
-(measured on den520d's 3000 random pairs: with rings of 8 at most, up to 280 planned moves a tick were refused,
-and makespans 623, 611, 617 against 586, 570, 591 at seeds 0..2; docs/design/kernels.md)."""
+"""The most units a trade of places a unit starts on its own turn (``_rotate``) may hold; the crowd rule's rings
+(``simcrowd.crowd_pass``) may hold any number."""

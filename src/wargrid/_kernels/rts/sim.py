@@ -30,7 +30,7 @@ from .layout import (  # the tables' columns and codes: one home, shared with ``
     E_DESTROYABLE, E_FRIEND, E_IMPASSABLE, E_MOVING, E_OK, EV_ARRIVED, EV_ASIDE, EV_ASKED, EV_CROWD,
     EV_DESTROYED, EV_FOUND, EV_REPLAN, EV_SWAP, FACING, GOAL_BUSY, GOAL_FREE, GOAL_SQUATTED, GOAL_TAKEN,
     CONDITION_YELLOW, HEALTH_FLOOR, HEALTH_LINEAR, HRULE, HP, HP0, IDLE, INFANTRY, KIND, MAX_CYCLE, MOVED, MOVING,
-    NEED, NEED_NONE, NEED_PLAN, YELLOW_SPEED, CROWD_CYCLE,
+    NEED, NEED_NONE, NEED_PLAN, YELLOW_SPEED,
     NEED_REPAIR, NXT, OBSTACLE, PROG, R_ATTACK, R_HIDDEN, R_NONE, R_REROUTE, R_TURNING, R_WAIT_FRIEND, R_WAIT_MOVING,
     RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SLEN, SPEED, STATE, STUCK, TARGET, TEAM, TROW, TURNLEFT,
     TURNRATE, VEHICLE, WAITED, WAITING,
@@ -463,33 +463,29 @@ def _advance_cycle(units, u, tick, topo, occ, out):
     ui, uf, pool, tcost, revealed = units
     sp = 1 << 40
     slen = 0
+    m = 0  # the ring's units (it may hold every unit)
     v = u
-    for _ in range(CROWD_CYCLE + 1):
+    for _ in range(ui.shape[0]):
         sp = min(sp, speed_into(ui, uf, v, ui[v, NXT], tcost))
         slen = max(slen, ui[v, SLEN])
+        m += 1
         v = ui[v, ROT]
         if v == u:
             break
     prog = ui[u, PROG] + sp
     v = u
-    for _ in range(CROWD_CYCLE + 1):
+    for _ in range(m):
         ui[v, PROG] = min(prog, ui[v, SLEN] - 1) if prog < slen else ui[v, SLEN]
         ui[v, MOVED] = tick
         v = ui[v, ROT]
-        if v == u:
-            break
     if prog < slen:
         return
     # everyone leaves, then everyone lands (on the spot ``_ring`` chose)
-    members = np.empty(CROWD_CYCLE + 1, dtype=np.int64)
-    m = 0
+    members = np.empty(m, dtype=np.int64)
     v = u
-    for _ in range(CROWD_CYCLE + 1):
-        members[m] = v
-        m += 1
+    for i in range(m):
+        members[i] = v
         v = ui[v, ROT]
-        if v == u:
-            break
     for i in range(m):
         _lift(ui, members[i], occ)
     for i in range(m):
