@@ -107,31 +107,13 @@ def test_a_search_starts_over_at_most_restarts_times_then_repairs(monkeypatch: p
     assert calls["roots"] == 1 + crowd._RESTARTS
 
 
-@pytest.mark.parametrize("repair_seconds, roots", [(1e-9, 1 + crowd._RESTARTS), (1.0, 1)])
-def test_a_search_starts_over_only_where_a_repair_would_still_fit_after(monkeypatch: pytest.MonkeyPatch,
-                                                                         repair_seconds: float, roots: int) -> None:
-    """On a clock that moves on 10 microseconds a reading, with a 1 s limit: the search starts over at its stalls
-    while the time left holds a search as long as the last and then a repair (``_REPAIR_SECONDS`` an agent); where a
-    repair alone would take longer than the limit, it never starts over (a restart that left no time for the repair
-    returned incomplete where the repair had made a plan)."""
-    m = walls_board(_module("mapf_families").rooms(24, 24, 4, 3))
-    s, g = random_pairs(m, 120, 3)
-    monkeypatch.setattr(crowd, "_WANDER", 0)
-    monkeypatch.setattr(crowd, "_STALL", 4)
-    monkeypatch.setattr(crowd, "_REPAIR_SECONDS", repair_seconds)
-    calls = _counted(monkeypatch)
-    monkeypatch.setattr(crowd, "time", _FakeTime(1e-5))
-    plan = plan_crowd(m, s, g, time_limit=1.0, seed=0)
-    check_plan(m, s, g, plan, complete=plan.complete)
-    assert calls["roots"] == roots
-
-
 def test_a_search_started_over_is_repaired_from_the_best_stall_when_time_is_short(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """On a clock that moves on 10 microseconds a reading, a repair reckoned at 0.5 s (``_REPAIR_SECONDS``) and a 0.9
-    s limit: the first search stalls at once and starts over (a search as long and a repair fit), and then only a
-    repair fits before the stop: the planner repairs the configuration with most agents home of the search it
-    dropped instead of searching on until time runs out (a plan, not none), and starts over no more."""
+    s limit: the first search stalls at once and starts over, and then only a repair fits before the stop: the
+    planner repairs the configuration with most agents home of the search it dropped instead of searching on until
+    time runs out (a plan, not none; a restart had returned incomplete where the repair made a plan), and starts
+    over no more."""
     m = walls_board(_module("mapf_families").rooms(24, 24, 4, 3))
     s, g = random_pairs(m, 120, 3)
     monkeypatch.setattr(crowd, "_WANDER", 0)

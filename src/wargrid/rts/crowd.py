@@ -1059,12 +1059,11 @@ class _Search:
                 if room is not None and room < _MEMORY_RESERVE:
                     break
             if (since >= _STALL and bound is None and repairs == 0 and restarts < _RESTARTS and most_node.t > wander
-                    and now + (now - began) + _REPAIR_SECONDS * n < stop):
+                    and now + (now - began) < stop):
                 # the search wandered far past the lower bound and stalled there: a repair would walk the agents home
                 # from that deep configuration, and its plan would be as long; start over with new tie-breaks (``rng``
                 # and ``krng`` have moved on), the configurations so far dropped, where the time left holds a search
-                # as long as this one and then a repair (else the restart could leave no time for the repair that
-                # would have made a plan)
+                # as long as this one (should the new one not stall in time, ``last_call`` below repairs it)
                 restarts += 1
                 since = 0
                 began = now
