@@ -626,4 +626,102 @@ def test_every_unit_arrives_in_a_packed_crowd_on_a_small_board(seed: int, w: int
     n = max(2, int(fill * keep.sum()))
     sim, goals = _random_pairs(["".join("." if keep[y, x] else "@" for x in range(w)) for y in range(h)], n, seed)
     assert _arrival(sim, goals, 1000) is not None
+
+
+def _diagonal_crowd(seed: int, n: int, size: int = 12) -> tuple[Simulation, np.ndarray]:
+    """``n`` vehicles at one cell a tick with random goals on an open square board with diagonals (Moving AI
+    terrain: a step costs 1, so a diagonal step takes two ticks and a straight one one)."""
+    m = Map(SquareGrid(size, size, diagonal=True), terrain=np.zeros((size, size), dtype=np.int16),
+            terrains=MOVINGAI_TERRAINS)
+    rng = np.random.default_rng(seed)
+    a = rng.choice(size * size, n, replace=False)
+    b = rng.choice(size * size, n, replace=False)
+    sim = Simulation(m, seed=seed)
+    for s, g in zip(a.tolist(), b.tolist()):
+        sim.add_unit((s % size, s // size), unit="walk", goal=(g % size, g // size), speed=LEPTONS_PER_CELL)
+    return sim, np.array([(g % size, g // size) for g in b.tolist()], dtype=np.int64)
+
+
+@pytest.mark.parametrize(("seed", "ticks"), [(0, 44), (1, 42)])
+def test_a_dense_crowd_on_a_square_board_with_diagonals_steps_straight_where_a_diagonal_takes_two_ticks(
+        seed: int, ticks: int) -> None:
+    """100 vehicles on 12 x 12 (70 % of the cells), random goals: the tables count a diagonal step as one, and a
+    crowd choosing by them stepped diagonally a third of its moves, each holding two cells for two ticks; a
+    diagonal that takes as long as two straight steps counts ``simcrowd.DIAGONAL`` steps more among the
+    candidates while the unit has its ``simcrowd.PATIENCE`` (before: the last unit on its goal at tick 57 at both
+    seeds)."""
+    sim, goals = _diagonal_crowd(seed, 100)
+    assert _arrival(sim, goals, 1000) == ticks
+    sim.check()
+
+
+def _review_board(cid: int) -> tuple[Map, list[tuple[int, int]], list[tuple[int, int]], list[int]]:
+    """A random board of a review's campaign of square boards with diagonals (mud of cost 2, walls, a corner
+    rule by ``cid``), its largest zone 30-80 % held by vehicles with random goals, speeds mixed or all 256."""
+    from wargrid.terrain import Terrain, TerrainTable
+
+    table = TerrainTable([Terrain("floor", ".", "#dddddd", costs={"walk": 1}),
+                          Terrain("mud", "m", "#886644", costs={"walk": 2}),
+                          Terrain("wall", "#", "#333333", costs={"walk": float("inf")})])
+    rng = np.random.default_rng(1000 + cid)
+    n = int(rng.integers(9, 33))
+    rule = ["always", "no-obstacle", "one-obstacle"][cid % 3]
+    wrap = bool(rng.random() < 0.2)
+    p = float(rng.choice([0.0, 0.1, 0.2]))
+    mud = float(rng.choice([0.0, 0.0, 0.2]))
+    r = rng.random((n, n))
+    t = np.where(r < p, 2, np.where(r < p + mud, 1, 0)).astype(np.int16)
+    m = Map(SquareGrid(n, n, diagonal=True, corner_rule=rule, wrap_x=wrap), terrain=t, terrains=table)
+    z = m.zones(unit="walk")
+    keep = np.bincount(z[z >= 0]).argmax()
+    ys, xs = np.nonzero(z == keep)
+    k = max(2, int(float(rng.uniform(0.3, 0.8)) * len(xs)))
+    a = rng.choice(len(xs), k, replace=False)
+    b = rng.choice(len(xs), k, replace=False)
+    speeds = rng.choice([80, 128, 256, 512], k) if rng.random() < 0.6 else np.full(k, 256)
+    return (m, [(int(xs[i]), int(ys[i])) for i in a], [(int(xs[i]), int(ys[i])) for i in b],
+            [int(v) for v in speeds])
+
+
+@pytest.mark.slow
+def test_a_packed_board_with_diagonals_where_raised_diagonals_held_two_units_off_their_goals_for_good() -> None:
+    """30 x 30, corner rule one-obstacle, 388 vehicles at one cell a tick (a review's run 41 of 300): with every
+    slow diagonal raised for good two units never arrived (3000 ticks); with the raise spent after
+    ``simcrowd.PATIENCE`` ticks without coming nearer every unit is home at tick 230 (188 with no raise)."""
+    m, s, g, speeds = _review_board(41)
+    assert (m.grid.width, len(s), set(speeds)) == (30, 388, {256})
+    sim = Simulation(m, seed=41)
+    for a, b, v in zip(s, g, speeds):
+        sim.add_unit(a, unit="walk", goal=b, speed=v)
+    assert _arrival(sim, np.array(g, dtype=np.int64), 1000) == 230
+    sim.check()
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), size=st.integers(5, 10), walls=st.floats(0.0, 0.3),
+       full=st.floats(0.2, 0.9), rule=st.sampled_from(["always", "no-obstacle", "one-obstacle"]),
+       speeds=st.sampled_from([(256,), (128, 256, 512), (80, 256, 300)]))
+def test_every_vehicle_arrives_on_small_random_boards_with_diagonals(
+        seed: int, size: int, walls: float, full: float, rule: str, speeds: tuple[int, ...]) -> None:
+    """Random small square boards with diagonals, walls and every corner rule, 20-90 % of the largest zone held by
+    vehicles with random goals at speeds where a diagonal takes twice the ticks of a straight step (256) or not:
+    every unit is on its goal within 2000 ticks, each on its own cell."""
+    rng = np.random.default_rng(seed)
+    rock = MOVINGAI_TERRAINS.names.index("out_of_bounds")
+    t = np.where(rng.random((size, size)) < walls, rock, 0).astype(np.int16)
+    m = Map(SquareGrid(size, size, diagonal=True, corner_rule=rule), terrain=t, terrains=MOVINGAI_TERRAINS)
+    z = m.zones(unit="walk")
+    if not (z >= 0).any():
+        return
+    ys, xs = np.nonzero(z == np.bincount(z[z >= 0]).argmax())
+    n = max(1, int(full * len(xs)))
+    a = rng.choice(len(xs), n, replace=False)
+    b = rng.choice(len(xs), n, replace=False)
+    sim = Simulation(m, seed=seed)
+    for i, j in zip(a.tolist(), b.tolist()):
+        sim.add_unit((int(xs[i]), int(ys[i])), unit="walk", goal=(int(xs[j]), int(ys[j])),
+                     speed=int(rng.choice(speeds)))
+    goals = np.array([(int(xs[j]), int(ys[j])) for j in b.tolist()], dtype=np.int64)
+    assert _arrival(sim, goals, 2000) is not None
     sim.check()

@@ -23,7 +23,11 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   class may step to (the terrain and the corner rule as ``legal``) that are
   free for it (``_blocked``) or held by a member of its team; nearest its
   goal first (the per-goal lazy tables, ``lazydist``: steps, one row per
-  goal and class, shared by the units with that goal), then, among equals (on
+  goal and class, shared by the units with that goal; on a square board with
+  diagonals, for a unit whose diagonal step takes twice the ticks of a
+  straight one, a diagonal counts ``DIAGONAL`` steps more and comes after the
+  straight ones among equals, until the unit has spent ``PATIENCE`` ticks
+  without coming nearer), then, among equals (on
   a 4-connected board, a unit with nothing to do or one of lower priority),
   not a cell on the way of a member on its way that would step into its own:
   one step further along, or nearer that member's goal (the front rule, the
@@ -74,12 +78,14 @@ entry ladder, asking aside, trading places, attacking, waiting, replanning).
 A unit pushed off its route goes on by the table; left standing off its
 route, it is planned anew (``decide``).
 
-The bundle ``cz`` is ``(lz, nbr, gnode, node, urow, prio, band, last, occ_now,
-occ_next, detour)``: the lazy tables; ``nbr[cls, p, d]`` the padded cell one step from
+The bundle ``cz`` is ``(lz, nbr, gnode, node, urow, prio, band, last, least, stall,
+occ_now, occ_next, detour)``: the lazy tables; ``nbr[cls, p, d]`` the padded cell one step from
 ``p`` for movement class ``cls`` (-1: none), ``gnode`` the same graph over the
 tables' nodes and ``node[p]`` cell ``p``'s node; ``urow[u]`` unit ``u``'s
 table row (-1: none); ``prio[u]`` its priority; ``band[u]`` its place in the
-band and ``last[u]`` its steps to go when it last chose (``_critical_band``; -1: none); two scratch arrays of one
+band and ``last[u]`` its steps to go when it last chose (``_critical_band``; -1: none); ``least[u]`` its least
+steps to go since its goal was set (-1: none) and ``stall[u]`` its ticks in the crowd off its goal since
+(``PATIENCE``); two scratch arrays of one
 entry a padded cell, -1 everywhere (left so); ``detour``, the searched
 answers' lower bounds and answers summed (``WIDE_BUDGET``).
 """
@@ -97,7 +103,8 @@ from .layout import (
 )
 from .lazydist import S_FLAG, S_GOAL, S_METRIC, S_TX, S_TY, UNREACHABLE, _h, estimate, finish, settle_within
 from .sim import (
-    _advance_step, _blocked, _event, _rand, _ring, _sole, advance, arrived, at_home, cid_of, direction, legal, settled, start_step,
+    _advance_step, _blocked, _event, _rand, _ring, _sole, advance, arrived, at_home, cid_of, direction, legal, settled, speed_into,
+    start_step,
 )
 
 
@@ -212,6 +219,40 @@ the other's distance changed by one): ``BAND_EXITS`` ends that."""
 BAND_EXITS = 4
 """Times a unit may leave the band (decided every ``AGE`` ticks); after that it stays in it till it arrives: the
 band's changing membership is finite, so its order settles, and so does any going to and fro it started."""
+
+DIAGONAL = 2
+"""Steps that a diagonal candidate counts beyond its distance (and after the straight ones among equals), on a square
+board with diagonals, for a member with a goal, not of a group sent to one cell, whose diagonal step takes at least
+twice the ticks of a straight one (``_slow_diagonals``; at one cell a tick on cost-1 terrain: 362 leptons, two
+ticks, against one), while it has its ``PATIENCE``; only in a tick where every such member's diagonals are slow (a
+crowd of mixed speeds, where a fast unit's diagonal takes as long as a straight step, was slower with the raise:
+docs/design/kernels.md). The tables count a diagonal step as one: a crowd of 600 on 32 x 32 (Moving AI terrain,
+10 % walls) choosing by them stepped diagonally a third of its moves, each holding two cells for two ticks, and
+its last unit arrived at tick 224-255 where one alone needed 59 (docs/design/kernels.md, 2026-12-05)."""
+
+PATIENCE = 64
+"""Ticks in the crowd off its goal without a new least distance to it after which a unit ranks its candidates by
+the tables' steps alone (``DIAGONAL`` no longer added) until its goal changes. The raised diagonal is not the
+tables' distance: a unit whose only step nearer is a diagonal ranks it behind staying, and one pushed takes a
+straight step that moves a unit off its goal before a diagonal onto its own; PIBT's progress (the highest
+priority steps nearer) fails, and units never arrived (docs/design/kernels.md). With this a unit's raised
+diagonals last at most ``PATIENCE`` ticks for each step of its least distance: from some tick on every unit still
+on its way ranks as on other boards. 32 resolved the review's cases twice as fast and gave back a third of the
+gain on 600 vehicles on 32 x 32."""
+
+
+@helper
+def _slow_diagonals(ui, uf, tcost, u, p, topo, leptons):
+    """Unit ``u``'s diagonal steps from padded cell ``p`` (at its speed on ``p``'s terrain) take at least twice the
+    ticks of its straight ones: at one cell a tick, a diagonal's 362 leptons take two ticks against one (as
+    ``start_step`` and ``speed_into`` count)."""
+    sp = speed_into(ui, uf, u, p, tcost)
+    stepl = topo[1]
+    longest = 0.0
+    for d in range(topo[4]):
+        longest = max(longest, stepl[d])
+    diag = np.int64(np.round(longest * leptons))
+    return (diag + sp - 1) // sp >= 2 * ((leptons + sp - 1) // sp)
 
 
 @helper
@@ -474,7 +515,7 @@ def _critical_band(mem, roots, nroots, dist0, shared, prio, band, last, rkey, up
 def crowd_pass(units, order, clock, topo, occ, out, cz):
     """Move the standing vehicles that are in each other's way, as one (see the module); returns how many moved."""
     ui, uf, pool, tcost, revealed = units
-    lz, nbr, gnode, node, urow, prio, band, last, occ_now, occ_next, detour = cz
+    lz, nbr, gnode, node, urow, prio, band, last, least, stall, occ_now, occ_next, detour = cz
     rng = out[4]
     tick = clock[0]
     width, pw = topo[7], topo[8]
@@ -548,6 +589,8 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     rkey = np.zeros(m, dtype=np.float64)
     near = np.zeros(m, dtype=np.bool_)
     mouth = np.zeros(m, dtype=np.bool_)
+    slow = np.zeros(m, dtype=np.bool_)  # its diagonals count ``DIAGONAL`` steps more
+    mixed = False
     shared = _shared_goals(ui, mem, m, occ_next)
     isroot = np.zeros(m, dtype=np.bool_)
     roots = np.empty(m, dtype=np.int64)
@@ -604,6 +647,16 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             ckey[i, k] = tk[k]
         dist0[i] = dp
         ncand[i] = c
+        if ndir == 8 and r >= 0 and dp < UNREACHABLE and not shared[i]:
+            if _slow_diagonals(ui, uf, tcost, u, p, topo, occ[10]):
+                if least[u] < 0 or dp < least[u]:  # a new least distance, or a tick more off its goal without one
+                    least[u] = dp
+                    stall[u] = 0
+                elif dp > 0 and stall[u] < PATIENCE:
+                    stall[u] += 1
+                slow[i] = stall[u] < PATIENCE
+            else:
+                mixed = True
         if act:
             isroot[i] = True
             if prio[u] <= 0.0:  # joining the crowd: a fraction that grows with the distance, kept till arrival
@@ -620,6 +673,8 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             prio[u] = 0.0
             band[u] = 0
             last[u] = -1
+    if mixed:  # a member whose diagonals are not slow: none raised (``DIAGONAL``)
+        slow[:] = False
     # the band that sets the makespan (4-connected boards), before the front rule: it asks who outranks whom
     if ndir == 4:
         _critical_band(mem, roots, nroots, dist0, shared, prio, band, last, rkey, tick % AGE == 0)
@@ -661,6 +716,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         p = q_from[i]
         fx, fy = fwd[i, 0], fwd[i, 1]
         lanes = ndir == 4 and (fx != 0 or fy != 0) and isroot[i] and not shared[i] and dist0[i] > KEEP_RIGHT
+        best = np.int64(0)
         for k in range(ncand[i]):
             q = cand[i, k]
             lane = np.int64(1)
@@ -668,7 +724,13 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                 dx, dy = _offset(p, q, pw)
                 side = dy * fx - dx * fy
                 lane = np.int64(0) if side > 0 else (np.int64(2) if side < 0 else np.int64(1))
-            key = (ckey[i, k] * 4 + lane) * 64 + np.int64(_rand(rng) % np.uint64(64))
+            pen = np.int64(0)
+            if slow[i] and q != p:
+                dx, dy = _offset(p, q, pw)
+                if dx != 0 and dy != 0:
+                    pen = np.int64(DIAGONAL * 8)
+                    lane = np.int64(2)
+            key = ((ckey[i, k] + pen) * 4 + lane) * 64 + np.int64(_rand(rng) % np.uint64(64))
             j = k
             while j > 0 and keys[j - 1] > key:
                 keys[j] = keys[j - 1]
@@ -676,8 +738,10 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                 j -= 1
             keys[j] = key
             cand[i, j] = q
-        # its best candidate is nearer its goal (``_trade_places``)
-        near[i] = ncand[i] > 0 and cand[i, 0] != p and keys[0] // 2048 < dist0[i]
+            if j == 0:
+                best = ckey[i, k]
+        # its best candidate is nearer its goal (``_trade_places``; by the tables' steps, not the ticks)
+        near[i] = ncand[i] > 0 and cand[i, 0] != p and best // 8 < dist0[i]
         if ndir == 4 and near[i]:  # at the mouth of a door: the cell behind it, on the axis of its best step, narrow
             g = nbr[ui[mem[i], CLS]]
             sx, sy = _offset(p, cand[i, 0], pw)
