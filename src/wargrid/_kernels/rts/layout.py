@@ -94,5 +94,8 @@ HEALTH_FLOOR = 0.5
 """'linear': a damaged unit moves at ``speed * max(HEALTH_FLOOR, hp / max_hp)``."""
 
 MAX_CYCLE = 8
-"""The most units a trade of places a unit starts on its own turn (``_rotate``) may hold; the crowd rule's rings
-(``simcrowd.crowd_pass``) may hold any number."""
+"""The most units a trade of places a unit starts on its own turn (``_rotate``) may hold."""
+CROWD_CYCLE = 64
+"""The most units a ring of the crowd rule (``simcrowd.crowd_pass``) may hold unless all its members have one speed: a
+ring moves at its slowest member's pace, and a long ring of mixed speeds held every member behind its slowest
+(docs/design/kernels.md, "Packed crowds: rings of any length")."""

@@ -98,8 +98,8 @@ from .._jit import helper, jit
 from ..movement.steps import step_to
 from .crowd import pibt
 from .layout import (
-    ARRIVED, CELL, CLS, EV_ASIDE, IDLE, KIND, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE, REASON, RLEN,
-    ROFF, ROT, RPOS, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED, WAITING,
+    ARRIVED, CELL, CLS, CROWD_CYCLE, EV_ASIDE, IDLE, KIND, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE,
+    REASON, RLEN, ROFF, ROT, RPOS, SPEED, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED, WAITING,
 )
 from .lazydist import S_FLAG, S_GOAL, S_METRIC, S_TX, S_TY, UNREACHABLE, _h, estimate, finish, settle_within
 from .sim import (
@@ -792,8 +792,15 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                 while stack[at] != j:
                     at -= 1
                 k = depth - at
-                ok = True  # (of any length: refused beyond 64 units, a packed crowd's rings stood with every unit
-                # behind them, up to 900 planned moves a tick of 1700 on an open board nine cells in ten held)
+                # of any length where its members have one speed (refused beyond 64 units, a packed crowd's rings
+                # stood with every unit behind them, up to 890 planned moves a tick of 1700 on an open board nine
+                # cells in ten held); a longer ring of mixed speeds would move at its slowest member's pace
+                ok = True
+                if k > CROWD_CYCLE:
+                    for t in range(1, k):
+                        if ui[mem[stack[at + t]], SPEED] != ui[mem[stack[at]], SPEED]:
+                            ok = False
+                            break
                 if ok:
                     for t in range(k):
                         v = mem[stack[at + t]]
