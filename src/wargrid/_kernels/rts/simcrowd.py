@@ -256,6 +256,21 @@ def _slow_diagonals(ui, uf, tcost, u, p, topo, leptons):
 
 
 @helper
+def _open_corners(g, p, dx, dy, pw):
+    """Both straight steps beside the diagonal ``(dx, dy)`` from padded cell ``p`` are steps of ``g`` (its two
+    straight steps round the corner take the unit as far in the same ticks; where a wall stands at a corner, as on
+    stairs of walls, the diagonal is the way and is not raised)."""
+    found = 0
+    for d in range(g.shape[1]):
+        b = g[p, d]
+        if b >= 0:
+            ex, ey = _offset(p, b, pw)
+            if (ex == dx and ey == 0) or (ex == 0 and ey == dy):
+                found += 1
+    return found == 2
+
+
+@helper
 def _offset(p, q, pw):
     """The step from padded cell ``p`` to its neighbour ``q`` as ``(dx, dy)``, each -1, 0 or 1 (a wrap-around
     step in x counted as one)."""
@@ -727,7 +742,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             pen = np.int64(0)
             if slow[i] and q != p:
                 dx, dy = _offset(p, q, pw)
-                if dx != 0 and dy != 0:
+                if dx != 0 and dy != 0 and _open_corners(nbr[ui[mem[i], CLS]], p, dx, dy, pw):
                     pen = np.int64(DIAGONAL * 8)
                     lane = np.int64(2)
             key = ((ckey[i, k] + pen) * 4 + lane) * 64 + np.int64(_rand(rng) % np.uint64(64))
