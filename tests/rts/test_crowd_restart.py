@@ -164,6 +164,7 @@ def test_restarts_keep_within_the_time_limit_and_plans_valid(seed: int, share: f
         mp.setattr(crowd, "_WANDER", 0)
         mp.setattr(crowd, "_STALL", 8)
         mp.setattr(crowd, "_RESTARTS", restarts)
+        mp.setattr(crowd, "_THREADED", 1 << 30)  # (one thread: the fake clock's readings in one order every run)
         mp.setattr(crowd, "time", _FakeTime(1e-5))
         plan = plan_crowd(m, s, g, time_limit=limit, seed=seed)
     check_plan(m, s, g, plan, complete=plan.complete)

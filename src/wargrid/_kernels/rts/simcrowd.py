@@ -223,22 +223,19 @@ band's changing membership is finite, so its order settles, and so does any goin
 DIAGONAL = 2
 """Steps that a diagonal candidate counts beyond its distance (and after the straight ones among equals), on a square
 board with diagonals, for a member with a goal, not of a group sent to one cell, whose diagonal step takes at least
-twice the ticks of a straight one (``_slow_diagonals``; at one cell a tick on cost-1 terrain: 362 leptons, two
-ticks, against one), while it has its ``PATIENCE``; only in a tick where every such member's diagonals are slow (a
-crowd of mixed speeds, where a fast unit's diagonal takes as long as a straight step, was slower with the raise:
-docs/design/kernels.md). The tables count a diagonal step as one: a crowd of 600 on 32 x 32 (Moving AI terrain,
-10 % walls) choosing by them stepped diagonally a third of its moves, each holding two cells for two ticks, and
-its last unit arrived at tick 224-255 where one alone needed 59 (docs/design/kernels.md, 2026-12-05)."""
+twice the ticks of a straight one (``_slow_diagonals``: at one cell a tick on cost-1 terrain, 362 leptons take two
+ticks against one), while it has its ``PATIENCE``, where both straight steps beside the diagonal are open
+(``_open_corners``), and only in a tick where every such member's diagonals are slow. The tables count a diagonal
+step as one, and in a crowd a diagonal holds two cells for two ticks. The measurements that set it:
+docs/design/kernels.md, "Square boards with diagonals"."""
 
 PATIENCE = 64
 """Ticks in the crowd off its goal without a new least distance to it after which a unit ranks its candidates by
 the tables' steps alone (``DIAGONAL`` no longer added) until its goal changes. The raised diagonal is not the
-tables' distance: a unit whose only step nearer is a diagonal ranks it behind staying, and one pushed takes a
-straight step that moves a unit off its goal before a diagonal onto its own; PIBT's progress (the highest
-priority steps nearer) fails, and units never arrived (docs/design/kernels.md). With this a unit's raised
-diagonals last at most ``PATIENCE`` ticks for each step of its least distance: from some tick on every unit still
-on its way ranks as on other boards. 32 resolved the review's cases twice as fast and gave back a third of the
-gain on 600 vehicles on 32 x 32."""
+tables' distance, so PIBT's progress (the highest priority steps nearer) can fail under it; with this budget a
+unit's raised diagonals last at most ``PATIENCE`` ticks for each step of its least distance, and from some tick on
+every unit still on its way ranks as on other boards (docs/design/kernels.md, "Why the raised diagonal held units
+off their goals")."""
 
 
 @helper
