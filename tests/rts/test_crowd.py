@@ -971,6 +971,37 @@ def test_shortening_plans_the_last_agents_again() -> None:
     assert short.soc <= first.soc
 
 
+class _StillTime:
+    """A wall clock that stands still (every read the same time): what the planner does by a deadline then
+    depends on its estimates only."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def perf_counter(self) -> float:
+        return self.t
+
+    def process_time(self) -> float:
+        return self.t
+
+
+def test_shortening_does_not_start_when_the_slowed_estimate_passes_the_deadline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same 400 agents with time left for the tables of who stands where at ``_SHORTEN_SECONDS`` a cell, but
+    not at twice that: shortened at the machine's own speed, left as they are on a machine running at half speed
+    (``slowness`` 2; the 1000-agent cave's first call ran 0.3 s past its limit in the shortening, under load)."""
+    import wargrid.rts.crowd as crowd
+
+    m = load_movingai(MAP, diagonal=False)
+    s, g = load_movingai_agents(SCEN, agents=400)
+    search, first, graph = first_search(m, s, g, 5)
+    cells = len(graph.cells) * (first.nodes.shape[0] + 1)
+    monkeypatch.setattr(crowd, "time", _StillTime(100.0))
+    deadline = 100.0 + 1.5 * crowd._SHORTEN_SECONDS * cells
+    assert search.shorten(first, deadline, 1.0).makespan == 60
+    assert search.shorten(first, deadline, 2.0) is first
+
+
 def test_dense_crowds_keep_lacams_order() -> None:
     """200 agents on a 30 x 24 square-8 board with a fifth of it walls (43 % of the open cells held): the band of
     the agents that set the makespan does not apply, and PIBT does not go round in circles (3080 timesteps with

@@ -873,14 +873,15 @@ class _Search:
         # the nodes
         self.band_steps = int(_BAND_STEPS * int(d0.max())) if n <= _BAND_CROWD * nv else 0
 
-    def shorten(self, found: _Found, deadline: float) -> _Found:
+    def shorten(self, found: _Found, deadline: float, slowness: float = 1.0) -> _Found:
         """``found`` with the agents that arrive last planned again, one at a time, each by its earliest way
         through the others' (``_Ways.sooner``), for as long as every one of them arrives earlier and ``deadline``
         allows: a complete plan whose makespan, and sum of costs, are no larger. ``found`` itself when its table
         of who stands where would pass ``_SHORTEN_CELLS``, or when the time left is less than ``_SHORTEN_SECONDS``
-        a cell of it."""
+        a cell of it times ``slowness`` (``_Clock.slowness``: on a busy machine the tables' fresh memory takes
+        longer to fault in)."""
         cells = len(self.graph.cells) * (found.nodes.shape[0] + 1)
-        if cells > _SHORTEN_CELLS or time.perf_counter() > deadline - _SHORTEN_SECONDS * cells:
+        if cells > _SHORTEN_CELLS or time.perf_counter() > deadline - _SHORTEN_SECONDS * slowness * cells:
             return found
         ways = _Ways(self, found.nodes, deadline)
         while time.perf_counter() < deadline:
@@ -897,7 +898,7 @@ class _Search:
     def better(self, best: _Found, got: _Found, clock: _Clock, stop_at: float) -> _Found:
         """The better of ``best`` and complete plan ``got`` shortened (``shorten``) and tightened (``tighten``), by
         ``stop_at`` and when ``clock`` says to stop."""
-        short = self.shorten(got, min(stop_at, clock.stop(got.nodes.size)))
+        short = self.shorten(got, min(stop_at, clock.stop(got.nodes.size)), clock.slowness())
         short = self.tighten(short, clock, stop_at)
         return short if short.key < best.key else best
 
