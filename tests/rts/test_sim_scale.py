@@ -112,6 +112,27 @@ def test_units_on_a_fallen_bridge_are_destroyed_others_replan():
     sim.check()
 
 
+def test_a_simulation_keeps_its_board_when_the_map_shrinks_its_playable_rectangle():
+    """``Map.set_playable`` puts the right half of the board off the map's board; the simulation made before keeps
+    its own: an edit elsewhere afterwards loses no unit there, and the unit there goes on to its goal (it was
+    destroyed, "the ground gave way", at the first edit after the change)."""
+    m = Map(SquareGrid(10, 4))
+    sim = Simulation(m, seed=1)
+    right = sim.add_unit((8, 1), unit="tracked", goal=(9, 3), speed=128)
+    left = sim.add_unit((0, 1), unit="tracked", goal=(3, 1), speed=128)
+    sim.run(2)
+    m.set_playable((0, 0, 5, 4))
+    m.set_terrain([(2, 3)], "water")
+    sim.run(50)
+    assert sim.get(right).state == "arrived" and sim.get(right).cell == (9, 3)
+    assert sim.get(left).state == "arrived"
+    assert not any(e.what == "destroyed" for e in sim.events)
+    parked = sim.add_unit((4, 0), unit="tracked")
+    m.set_terrain([(4, 0)], "water")  # (an edit of a cell both boards hold still reaches the simulation)
+    assert sim.get(parked).state == "destroyed" and sim.get(right).state == "arrived"
+    sim.check()
+
+
 def test_damaged_units_are_slower_down_to_a_floor_linear_rule():
     m = Map(SquareGrid(6, 3))
     sim = Simulation(m, seed=0, health_rule="linear")

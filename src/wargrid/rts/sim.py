@@ -504,8 +504,14 @@ class Simulation:
         return self._classes.index(name)
 
     def _refresh_costs(self) -> None:
+        # a cell of this board that the map has since put off its own (``Map.set_playable``) keeps its cost: no
+        # edit reaches it there, and the simulation keeps the board it was made on (its units there are not lost)
+        gone = None if self.map.grid is self.grid else self._topo.pad(~self.map.grid.mask, False)
         for i, unit in enumerate(self._class_unit):
-            self._tcost[i] = self._topo.pad(self.map.costs(unit=unit), np.inf)
+            row = self._topo.pad(self.map.costs(unit=unit), np.inf)
+            if gone is not None:
+                row[gone] = self._tcost[i, gone]
+            self._tcost[i] = row
         self._crowd.stale = True
         self._fields.clear()
         self._cfields.clear()
