@@ -32,6 +32,17 @@ def test_from_padded_checks_its_arrays(cell, edge, error, match):
         CostField.from_padded(T, cell, edge)
 
 
+def test_from_padded_refuses_a_finite_cost_on_a_masked_out_cell():
+    """A cell the board's mask leaves out must be ``inf`` like the padding ring (a finite cost there let paths through
+    a cell that is not on the board); laid out by ``topology.pad`` it is."""
+    mask = np.ones((3, 4), dtype=bool)
+    mask[1, 2] = False
+    t = SquareGrid(4, 3).with_mask(mask).topology
+    assert CostField.from_padded(t, t.pad(np.ones((3, 4)), np.inf)).min_cost == 1.0
+    with pytest.raises(ArgumentError, match=r"mask leaves out, got a finite cost at \(2, 1\)"):
+        CostField.from_padded(t, SquareGrid(4, 3).topology.pad(np.ones((3, 4)), np.inf))
+
+
 def test_from_padded_takes_any_numeric_layout_and_names_a_wrong_topology():
     f = CostField.from_padded(T, _inner(2.0).astype(np.float32))
     assert f.min_cost == 2.0 and f.uniform and distance_field(GRID, f, [(0, 0)])[3, 4] == 14.0

@@ -343,6 +343,11 @@ def _checked_arrays(topology: object, cell: object, edge: object, unit: object) 
     lo, hi, fault = checked_range(c, topology.pw)
     if fault or lo < 0:
         _fault(fault or FAULT_NEGATIVE, "cell")
+    off = ~topology.valid
+    if off.any() and np.isfinite(c.reshape(topology.ph, topology.pw)[1:-1, 1:-1][off]).any():
+        y, x = np.argwhere(off & np.isfinite(c.reshape(topology.ph, topology.pw)[1:-1, 1:-1]))[0].tolist()
+        raise ArgumentError(f"cell must be inf on the cells the board's mask leaves out, got a finite cost at "
+                            f"({x}, {y}); lay the costs out with topology.pad(costs, np.inf)")
     for a in (c, e):
         a.setflags(write=False)
     return c, e, lo, hi
