@@ -33,14 +33,23 @@ def test_from_padded_checks_its_arrays(cell, edge, error, match):
 
 
 def test_from_padded_refuses_a_finite_cost_on_a_masked_out_cell():
-    """A cell the board's mask leaves out must be ``inf`` like the padding ring (a finite cost there let paths through
-    a cell that is not on the board); laid out by ``topology.pad`` it is."""
+    """A cell the board's mask leaves out must be ``inf`` like the padding ring (a finite cost there lets paths through
+    a cell that is not on the board): laid out by ``topology.pad`` it is; a field patched there is refused too."""
     mask = np.ones((3, 4), dtype=bool)
     mask[1, 2] = False
     t = SquareGrid(4, 3).with_mask(mask).topology
     assert CostField.from_padded(t, t.pad(np.ones((3, 4)), np.inf)).min_cost == 1.0
     with pytest.raises(ArgumentError, match=r"mask leaves out, got a finite cost at \(2, 1\)"):
         CostField.from_padded(t, SquareGrid(4, 3).topology.pad(np.ones((3, 4)), np.inf))
+    f = CostField.from_padded(t, t.pad(np.ones((3, 4)), np.inf))
+    cell = f.cell.copy()
+    cell[t.padded_id(2, 1)] = 1.0
+    with pytest.raises(ArgumentError, match=r"changed\[1\] = 15 is a cell the board's mask leaves out"):
+        f.with_cells(cell, changed=np.array([t.padded_id(0, 0), t.padded_id(2, 1)]))
+    with pytest.raises(ArgumentError, match="mask leaves out"):
+        f.with_cells(cell)
+    with pytest.raises(ArgumentError, match=r"cell\[15\] is a cell the board's mask leaves out.*beyond changed"):
+        f.with_cells(cell, changed=np.array([t.padded_id(0, 0)]))
 
 
 def test_from_padded_takes_any_numeric_layout_and_names_a_wrong_topology():

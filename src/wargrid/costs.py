@@ -127,7 +127,7 @@ class CostField:
 
         ``min_cost`` and ``uniform`` are computed; the arrays are made read-only. ``cell`` holds
         ``topology.padded_size`` costs >= 0, ``inf`` in the padding ring (the kernels' blocked border: a finite
-        cost there would walk them off the array); ``edge``, ``None`` or ``padded_size * ndir`` costs >= 0.
+        cost there would walk them off the array) and on the cells the board's mask leaves out; ``edge``, ``None`` or ``padded_size * ndir`` costs >= 0.
 
         >>> from wargrid import HexGrid
         >>> t = HexGrid(2, 2).topology
@@ -217,8 +217,10 @@ class CostField:
 
         ``changed``: the padded ids where ``cell`` differs from this field's, so the new least cost is found from
         them instead of a pass over the board. Every entry of ``cell`` is still read once, branch-free, for NaN and
-        negative costs (one beyond ``changed`` walked the kernels off the array); a map's own edits skip that pass
-        (``patched_field``: they wrote only ``changed``, checked, into a copy of a checked field's array).
+        negative costs (one beyond ``changed`` walked the kernels off the array), and the cells the board's mask
+        leaves out must be ``inf``; a map's own edits skip that pass (``patched_field``: they wrote only
+        ``changed``, checked, into a copy of a checked field's array; a changed cell the mask leaves out is refused
+        there too).
 
         >>> from wargrid import SquareGrid
         >>> f = CostField.from_arrays(SquareGrid(2, 1), [[1, 1]])
@@ -267,6 +269,16 @@ class CostField:
             p = int(given[i])
             _fault(fault, f"changed[{i}] = {p}" if fault in (FAULT_RANGE, FAULT_PADDING) else f"cell[{p}] (changed[{i}])",
                    cell.shape[0])
+        off = self.topology.masked_out
+        if off is not None and changed.size and (cell[changed][off[changed]] < np.inf).any():
+            i = int(np.flatnonzero(off[changed] & (cell[changed] < np.inf))[0])
+            p = int(changed[i])
+            raise ArgumentError(f"changed[{i}] = {p} is a cell the board's mask leaves out: its cost must stay inf, got "
+                                f"{float(cell[p])}")
+        if whole and ring and off is not None and (cell[off] < np.inf).any():
+            p = int(np.flatnonzero(off & (cell < np.inf))[0])
+            raise ArgumentError(f"cell[{p}] is a cell the board's mask leaves out: its cost must be inf, got "
+                                f"{float(cell[p])} (an entry beyond changed)")
         if whole and ring and any_bad_cost(cell):
             p = int(np.flatnonzero(~(cell >= 0.0))[0])
             v = float(cell[p])
@@ -343,9 +355,9 @@ def _checked_arrays(topology: object, cell: object, edge: object, unit: object) 
     lo, hi, fault = checked_range(c, topology.pw)
     if fault or lo < 0:
         _fault(fault or FAULT_NEGATIVE, "cell")
-    off = ~topology.valid
-    if off.any() and np.isfinite(c.reshape(topology.ph, topology.pw)[1:-1, 1:-1][off]).any():
-        y, x = np.argwhere(off & np.isfinite(c.reshape(topology.ph, topology.pw)[1:-1, 1:-1]))[0].tolist()
+    off = topology.masked_out
+    if off is not None and (c[off] < np.inf).any():
+        x, y = topology.cells_of(np.flatnonzero(off & (c < np.inf))[:1])[0]
         raise ArgumentError(f"cell must be inf on the cells the board's mask leaves out, got a finite cost at "
                             f"({x}, {y}); lay the costs out with topology.pad(costs, np.inf)")
     for a in (c, e):

@@ -989,7 +989,7 @@ def test_shortening_does_not_start_when_the_slowed_estimate_passes_the_deadline(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The same 400 agents with time left for the tables of who stands where at ``_SHORTEN_SECONDS`` a cell, but
     not at twice that: shortened at the machine's own speed, left as they are on a machine running at half speed
-    (``slowness`` 2; the 1000-agent cave's first call ran 0.3 s past its limit in the shortening, under load)."""
+    (``slowness`` 2)."""
     import wargrid.rts.crowd as crowd
 
     m = load_movingai(MAP, diagonal=False)

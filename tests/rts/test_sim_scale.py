@@ -114,8 +114,8 @@ def test_units_on_a_fallen_bridge_are_destroyed_others_replan():
 
 def test_a_simulation_keeps_its_board_when_the_map_shrinks_its_playable_rectangle():
     """``Map.set_playable`` puts the right half of the board off the map's board; the simulation made before keeps
-    its own: an edit elsewhere afterwards loses no unit there, and the unit there goes on to its goal (it was
-    destroyed, "the ground gave way", at the first edit after the change)."""
+    its cells' costs: an edit elsewhere afterwards loses no unit there, and the unit there, its route made
+    before, goes on to its goal."""
     m = Map(SquareGrid(10, 4))
     sim = Simulation(m, seed=1)
     right = sim.add_unit((8, 1), unit="tracked", goal=(9, 3), speed=128)

@@ -117,6 +117,7 @@ class Topology:
         state = dict(state)
         state.pop("kernel_args", None)  # cached: rebuilt with the flags they were built with
         state.pop("kernel_bundle", None)
+        state.pop("masked_out", None)
         for value in state.values():
             if isinstance(value, np.ndarray):
                 value.setflags(write=False)
@@ -182,6 +183,25 @@ class Topology:
         if p.shape[0] <= 64:  # short paths: plain Python beats numpy's fixed cost per call
             return [(v % pw - 1, v // pw - 1) for v in p.tolist()]
         return list(zip((p % pw - 1).tolist(), (p // pw - 1).tolist()))
+
+    @functools.cached_property
+    def masked_out(self) -> NDArray[np.bool_] | None:
+        """Padded flags of the cells inside the rectangle that the mask leaves out (their costs must be ``inf``);
+        ``None`` when the mask holds every cell (built once).
+
+        >>> from wargrid import SquareGrid
+        >>> SquareGrid(2, 1).topology.masked_out is None
+        True
+        >>> np.flatnonzero(SquareGrid(2, 1).with_mask(np.array([[True, False]])).topology.masked_out).tolist()
+        [6]
+        """
+        if self.valid.all():
+            return None
+        out = np.zeros((self.ph, self.pw), dtype=np.bool_)
+        out[1:-1, 1:-1] = ~self.valid  # (``pad`` writes its fill on these very cells)
+        flat = out.ravel()
+        flat.setflags(write=False)
+        return flat
 
     @functools.cached_property
     def kernel_args(self) -> TopoArgs:

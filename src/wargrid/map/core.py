@@ -411,8 +411,12 @@ class MapCore:
         path enters them, no sight reaches them, no zone or territory holds
         them, and edits refuse them. Everything derived is rebuilt on the
         map's one invalidation path; fires 'playable_changed' with
-        ``data={"old": ..., "new": ...}``. Objects made from the map before
-        (a ``Simulation``, a ``Fog``) keep the board they were made on.
+        ``data={"old": ..., "new": ...}``. A ``Fog`` made from the map before
+        keeps the board it was made on. A ``Simulation`` made before keeps
+        its units where they stand and the costs of its own board's cells (a
+        unit on a cell put off the board is not lost to a later edit), but
+        its searches, zones and new units follow the map's board: a goal
+        off it is not reached.
 
         Parameters
         ----------
