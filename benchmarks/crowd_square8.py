@@ -22,6 +22,14 @@ Two commands (run from the repository root):
     its goal, ``null`` if not by the cap; ``off``: units off their goals)::
 
         PYTHONPATH=src python benchmarks/crowd_square8.py campaign 0 600 > campaign.jsonl
+
+``soldiers FIRST LAST [CAP]``
+    The same on 4-connected boards (8 to 39 a side, 0-30 % walls), 60-95 % of
+    the largest zone held, in every run a seventh of the units soldiers and a
+    tenth cloaked, speeds 80-512 (``docs/design/kernels.md``, "Soldiers among
+    packed vehicles")::
+
+        PYTHONPATH=src python benchmarks/crowd_square8.py soldiers 0 60 3000 > soldiers.jsonl
 """
 
 from __future__ import annotations
@@ -141,8 +149,29 @@ def case(cid: int) -> tuple[Map, list[tuple[int, int]], list[tuple[int, int]], n
             cloaked, info)
 
 
-def run(cid: int, cap: int) -> dict[str, Any]:
-    m, s, g, speeds, infantry, cloaked, info = case(cid)
+def soldiers_case(cid: int) -> tuple[Map, list[tuple[int, int]], list[tuple[int, int]], np.ndarray, np.ndarray,
+                                    np.ndarray, dict[str, Any]]:
+    """The soldiers campaign's crowd ``cid`` (4-connected): board, starts, goals, speeds, infantry and cloaked flags,
+    and what it is."""
+    rng = np.random.default_rng(77000 + cid)
+    w, h = int(rng.integers(8, 40)), int(rng.integers(8, 40))
+    p = float(rng.uniform(0.0, 0.3))
+    t = np.where(rng.random((h, w)) < p, 2, 0).astype(np.int16)
+    m = Map(SquareGrid(w, h), terrain=t, terrains=CAMPAIGN_TERRAINS)
+    z = m.zones(unit="walk")
+    ys, xs = np.nonzero(z == np.bincount(z[z >= 0]).argmax())
+    dens = float(rng.uniform(0.6, 0.95))
+    k = max(2, int(dens * len(xs)))
+    a, b = rng.choice(len(xs), k, replace=False), rng.choice(len(xs), k, replace=False)
+    speeds = rng.choice([80, 128, 256, 300, 512], k)
+    infantry = rng.random(k) < 1 / 7
+    cloaked = rng.random(k) < 1 / 10
+    return (m, [(int(xs[i]), int(ys[i])) for i in a], [(int(xs[i]), int(ys[i])) for i in b], speeds, infantry,
+            cloaked, dict(w=w, h=h, units=k, dens=round(dens, 2)))
+
+
+def run(cid: int, cap: int, soldiers: bool = False) -> dict[str, Any]:
+    m, s, g, speeds, infantry, cloaked, info = (soldiers_case if soldiers else case)(cid)
     sim = Simulation(m, seed=cid)
     for a, b, v, i, c in zip(s, g, speeds, infantry, cloaked):
         sim.add_unit(a, unit="walk", goal=b, speed=int(v), kind="infantry" if i else "vehicle", cloaked=bool(c))
@@ -166,10 +195,10 @@ def run(cid: int, cap: int) -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     if len(argv) >= 4 and argv[0] == "ticks":
         ticks(int(argv[1]), int(argv[2]), [int(s) for s in argv[3:]])
-    elif len(argv) in (3, 4) and argv[0] == "campaign":
+    elif len(argv) in (3, 4) and argv[0] in ("campaign", "soldiers"):
         cap = int(argv[3]) if len(argv) == 4 else 5000
         for cid in range(int(argv[1]), int(argv[2])):
-            print(json.dumps(run(cid, cap)), flush=True)
+            print(json.dumps(run(cid, cap, argv[0] == "soldiers")), flush=True)
     else:
         sys.exit(__doc__)
 
