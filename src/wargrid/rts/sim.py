@@ -61,6 +61,9 @@ No deadlocks. The rules, for each meeting:
   nothing to do, or wanting the asker's cell next) takes the asker's cell,
   the asker's cell-mates going along, each soldier keeping its spot; a cell
   whose soldier is trading places takes no one else until the trade lands;
+  a friend vehicle that a soldier has asked aside for two turns with no
+  free cell beside it is pushed on by the crowd rule, the way it pushes
+  vehicles: a chain of vehicles steps towards a free cell;
 - going back (the classic engine's scatter and return): a unit that arrived
   and was then moved off its goal (asked aside, traded away, or stopped in a
   crowd) stays where it is while its goal is held by a unit at home there (a

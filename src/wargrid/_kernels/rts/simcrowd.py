@@ -18,7 +18,11 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   blocked by a standing friend vehicle (its route's next cell holds one), or
   off its route; and, round them, every standing friend vehicle on a cell
   one of them may step to (one with a goal or with nothing to do: it can be
-  pushed), and so on;
+  pushed), and so on; and every standing friend vehicle that a soldier has
+  waited for ``WAIT_ASKS`` turns to move aside, with no free cell beside it
+  (``_asks``): it may not stay, and goes first (the rule moves vehicles only;
+  on a board nine cells in ten held, a soldier among vehicles at home waited
+  for good for one to step aside, docs/design/kernels.md);
 - each member's candidates: its own cell and the neighbours its movement
   class may step to (the terrain and the corner rule as ``legal``) that are
   free for it (``_blocked``) or held by a member of its team; nearest its
@@ -98,8 +102,9 @@ from .._jit import helper, jit
 from ..movement.steps import step_to
 from .crowd import pibt
 from .layout import (
-    ARRIVED, CELL, CLS, CROWD_CYCLE, EV_ASIDE, IDLE, KIND, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT, R_NONE,
-    REASON, RLEN, ROFF, ROT, RPOS, SPEED, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED, WAITING,
+    ARRIVED, CELL, CLS, CROWD_CYCLE, EV_ASIDE, IDLE, INFANTRY, KIND, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT,
+    R_NONE, R_WAIT_FRIEND, RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SPEED, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED,
+    WAITING,
 )
 from .lazydist import S_FLAG, S_GOAL, S_METRIC, S_TX, S_TY, UNREACHABLE, _h, estimate, finish, settle_within
 from .sim import (
@@ -115,6 +120,23 @@ def _pushable(ui, w, tick):
         return False
     s = ui[w, STATE]
     return s == IDLE or s == MOVING or s == WAITING or s == ARRIVED or s == STUCK
+
+
+@helper
+def _asks(ui, a, tick, topo, occ):
+    """The vehicle that soldier ``a`` has waited for (``WAIT_ASKS`` turns) to move aside from the next cell of its way,
+    with no free cell beside it (``decide``'s ``move_aside`` failed), or -1: the crowd rule pushes it on."""
+    if ui[a, KIND] != INFANTRY or ui[a, STATE] != WAITING or ui[a, REASON] != R_WAIT_FRIEND or ui[a, NXT] >= 0:
+        return -1
+    v = ui[a, RARG]
+    if ui[a, WAITED] < WAIT_ASKS or v < 0 or ui[v, TEAM] != ui[a, TEAM] or not _pushable(ui, v, tick):
+        return -1
+    q = ui[v, CELL]
+    if q != ui[a, RCELL] or _sole(ui, cid_of(q, topo[8], topo[7]), occ) != v:
+        return -1
+    if ui[v, TARGET] == ui[a, TARGET] or (q == ui[a, TARGET] and at_home(ui, v, topo, occ[10])):
+        return -1  # a crowd at one goal, or the goal held at home: it packs there (``decide``, ``_crowd``)
+    return v
 
 
 @helper
@@ -137,6 +159,11 @@ def _active(ui, u, tick, topo, occ, urow, nbr):
         return False
     return True
 
+
+WAIT_ASKS = 2
+"""Turns a soldier waits for a friend vehicle to move aside (``decide`` asks it each turn) before the crowd rule
+pushes that vehicle on (``_asks``): where no cell beside the vehicle is free, only a chain of vehicles stepping on
+towards a free cell opens the soldier's way (the rule moves vehicles; soldiers decide on their own turns)."""
 
 AGE = 5
 """Ticks in the crowd that raise a unit's priority by one: the distance (the fraction) orders the units that
@@ -536,7 +563,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     nu = ui.shape[0]
     anyone = False  # (most ticks of units on their way none stands: no member, the order's goals not sorted)
     for i in range(order.shape[0]):
-        if _active(ui, order[i], tick, topo, occ, urow, nbr):
+        if _active(ui, order[i], tick, topo, occ, urow, nbr) or _asks(ui, order[i], tick, topo, occ) >= 0:
             anyone = True
             break
     if not anyone:
@@ -560,6 +587,19 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         midx[u] = m
         mem[m] = u
         m += 1
+    # the vehicles that soldiers wait for, with no free cell beside them: pushed on first, off their cells
+    asked = np.full(mem.shape[0], -1, dtype=np.int64)  # (by member: the soldier that asks it, -1 none)
+    for i in range(order.shape[0]):
+        a = order[i]
+        v = _asks(ui, a, tick, topo, occ)
+        if v < 0:
+            continue
+        if midx[v] < 0:
+            midx[v] = m
+            mem[m] = v
+            m += 1
+        if asked[midx[v]] < 0:
+            asked[midx[v]] = a
     if m == 0:
         return 0
     # the crowd round them: standing friend vehicles on cells a member may step to
@@ -654,11 +694,15 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                     dx, dy = _offset(p, tq[k], pw)
                     fwd[i, 0] += dx
                     fwd[i, 1] += dy
+        n = 0
         for k in range(c):
-            cand[i, k] = tq[k]
-            ckey[i, k] = tk[k]
+            if asked[i] >= 0 and tq[k] == p:
+                continue  # asked aside: it may not stay
+            cand[i, n] = tq[k]
+            ckey[i, n] = tk[k]
+            n += 1
         dist0[i] = dp
-        ncand[i] = c
+        ncand[i] = n
         if ndir == 8 and r >= 0 and dp < UNREACHABLE and not shared[i]:
             if _slow_diagonals(ui, uf, tcost, u, p, topo, occ[10]):
                 if least[u] < 0 or dp < least[u]:  # a new least distance, or a tick more off its goal without one
@@ -772,6 +816,10 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     st_pos = np.empty(m + 1, dtype=np.int64)
     lender = np.full(m, -1, dtype=np.int64)
     g0 = nbr[0]  # (unused: the candidates are listed)
+    for i in range(m):  # the vehicles soldiers wait for first: a free cell for each, the way PIBT pushes
+        if asked[i] >= 0 and q_to[i] < 0:
+            pibt(i, q_from, q_to, occ_now, occ_next, st_agent, st_pos, ncand, cand, lender, 0, g0, nochain, lz, urow,
+                 rng, keys, 0)
     for j in range(nroots):
         i = roots[rank[j]]
         if q_to[i] < 0 and not _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near, mouth):
@@ -850,7 +898,7 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
                     ui[u, REASON] = R_NONE
                     ui[u, WAITED] = 0
                 else:
-                    _event(out, tick, u, np.int64(EV_ASIDE), q, mem[lender[i]] if lender[i] >= 0 else np.int64(-1))
+                    _event(out, tick, u, np.int64(EV_ASIDE), q, mem[lender[i]] if lender[i] >= 0 else asked[i])
                 if ui[u, ROT] >= 0:
                     advance(units, u, tick, topo, occ, out)
                 elif ui[u, MOVED] != tick:  # (``advance`` without a kernel's call)
