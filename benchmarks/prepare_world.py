@@ -2,12 +2,14 @@
 
 The world is ``bench_weighted.py``'s: ``generate(1200, 1200, kind="hex", seed=5)``. Each class of the terrain
 table is prepared in turn (``Map.prepare(unit=...)``); then, per class, ``--queries`` random pairs of cells the
-class can stand on (at least a quarter of the board apart) are answered by ``Map.distance`` and ``Map.path``
-(every answer checked against one Dijkstra field a class, for the first pairs), and the medians printed. Memory:
+class can stand on (at least a quarter of the board apart) are answered by ``Map.distance`` alone (the class as
+prepared, before any path), then by ``Map.distance`` and ``Map.path`` (every answer checked against one Dijkstra
+field a class, for the first pairs), and the medians printed. Memory:
 the growth of the resident peak (``VmHWM``) over the builds and what the prepared structures hold.
 
     PYTHONPATH=src python benchmarks/prepare_world.py              # 1200 x 1200, seed 5
     PYTHONPATH=src python benchmarks/prepare_world.py --size 256   # a quick look
+    PYTHONPATH=src python benchmarks/prepare_world.py --arrays     # what each class holds, array by array
 """
 
 from __future__ import annotations
@@ -35,6 +37,25 @@ def reset_peak() -> None:
         pass
 
 
+def arrays(pp, cells: int) -> str:
+    """What a prepared class holds, bytes a cell an array (``pp.bytes`` counts each array once)."""
+    parts = {f"metric.{k}": a for k, a in zip(pp.metric._fields, pp.metric)}
+    for name in ("_fast", "_lean"):
+        qa = getattr(pp, name, None)
+        if qa is not None:
+            for way in ("fwd", "bwd"):
+                parts.update({f"{name}.{way}.{k}": a for k, a in zip(("first", "head", "weight"), getattr(qa, way))})
+            parts.update({f"{name}.fwd_arc": qa.fwd_arc, f"{name}.bwd_arc": qa.bwd_arc})
+    for k, a in zip(("weights in down-list order", "legs' counts"), getattr(pp, "_down", None) or ()):
+        parts[f"_down.{k}"] = a
+    seen, out = set(), []
+    for k, a in parts.items():
+        if id(a) not in seen and a.nbytes:
+            seen.add(id(a))
+            out.append(f"{k} {a.nbytes / cells:.1f} ({a.dtype})")
+    return ", ".join(out)
+
+
 def pairs(m, unit: str, n: int, rng) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     ok = np.isfinite(m.cost_field(unit=unit).cells())
     ys, xs = np.nonzero(ok)
@@ -54,13 +75,15 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--checked", type=int, default=10, help="pairs a class checked against Dijkstra")
     ap.add_argument("--query-arcs", action="store_true", help="then build each class's query arcs and query again")
+    ap.add_argument("--arrays", action="store_true", help="say what each class holds, array by array")
+    ap.add_argument("--only", default="", help="these classes only (comma-separated)")
     ap.add_argument("--customizable", action="store_true", help="customizable=True: for versions whose Map.prepare built another structure")
     args = ap.parse_args()
     options = {"customizable": True} if args.customizable else {}
     wargrid.warm_up("movement")
     m = wargrid.generate(args.size, args.size, kind="hex", seed=args.seed, progress=False)
     cells = m.width * m.height
-    units = list(m.terrains.classes)
+    units = [u for u in m.terrains.classes if not args.only or u in args.only.split(",")]
     for u in units:
         m.cost_field(unit=u)
     rss = status("VmRSS")
@@ -73,6 +96,8 @@ def main() -> None:
         held[u] = pp
         print(f"{u}: prepared in {time.perf_counter() - t0:.1f} s, holds {pp.bytes / cells:.0f} bytes a cell"
               f" (resident peak +{(status('VmHWM') - rss) / 2**30:.2f} GiB)", flush=True)
+        if args.arrays:
+            print(f"  {arrays(pp, cells)}", flush=True)
     total = time.perf_counter() - t_all
     shared = getattr(getattr(held[units[0]], "structure", None), "bytes", 0)
     print(f"{len(units)} classes prepared in {total:.1f} s; resident peak +{(status('VmHWM') - rss) / 2**30:.2f} GiB;"
@@ -82,10 +107,16 @@ def main() -> None:
     for u in units:
         pp = held[u]
         qs = pairs(m, u, args.queries, rng)
+        dist = []
+        for a, b in qs:  # a class just prepared, before any path: distances over what it holds (its finite arcs)
+            t0 = time.perf_counter()
+            m.distance(a, b, unit=u)
+            dist.append(time.perf_counter() - t0)
+        print(f"{u}: {len(qs)} distances before any path, median {statistics.median(dist) * 1e3:.2f} ms", flush=True)
         for a, b in qs[: args.checked]:
             want = float(m.distance_field(a, unit=u)[b[1], b[0]])
-            p = m.path(a, b, unit=u)
             got = m.distance(a, b, unit=u)
+            p = m.path(a, b, unit=u)
             if not (got == want or abs(got - want) <= 1e-9 * max(1.0, want)) or (p is None) != (want == float("inf")) \
                     or (p is not None and abs(p.cost - want) > 1e-9 * max(1.0, want)):
                 raise SystemExit(f"{u}: {a} -> {b}: prepared {got} / {None if p is None else p.cost} != Dijkstra {want}")
@@ -98,6 +129,8 @@ def main() -> None:
                 before()
                 print(f"{u}: query arcs built in {time.perf_counter() - t0:.1f} s, now {pp.bytes / cells:.0f} bytes a"
                       f" cell", flush=True)
+                if args.arrays:
+                    print(f"  {arrays(pp, cells)}", flush=True)
             dist, path = [], []
             for a, b in qs:
                 t0 = time.perf_counter()
