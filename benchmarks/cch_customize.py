@@ -106,7 +106,7 @@ def classes(m, st) -> None:
         t0, c0 = time.perf_counter(), time.process_time()
         cp = cch.CustomizedPaths(st, m.derived.cost_field(u), 0.0)  # on the memory the last one freed
         again, cpu_again = time.perf_counter() - t0, time.process_time() - c0
-        lower, both = live_triangles(st.up_first, st.down_first, st.down_arc, st.tails, cp.metric.weight)
+        lower, both = live_triangles(st.up_first, st.down_first, st.down_arc, st.tails, cp._weighted().weight)
         print(f"{u}: {cp.metric.weight.dtype} build {build:.2f} s ({cpu:.2f} s CPU, every thread), again on memory"
               f" just freed {again:.2f} s ({cpu_again:.2f} s CPU); query arcs {arcs:.2f} s; bytes a cell: metric"
               f" {sum(a.nbytes for a in cp.metric) / cells:.0f}; triangles relaxed {lower / 1e9:.3f} G, both arcs finite"

@@ -117,7 +117,7 @@ def main() -> None:
         now["kernel"] = name
         pp.sync(m.derived.cost_field("foot"))
         now["kernel"] = None
-        w = pp.metric.weight.copy()
+        w = pp._weighted().weight.copy()
         m.set_terrain([cell], old)
         pp.sync(m.derived.cost_field("foot"))
         return w

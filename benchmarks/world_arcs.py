@@ -58,8 +58,8 @@ def main() -> None:
         cp = cch.customized(m.grid, f, shared=st)
         cp._perfect_seconds = float("inf")  # no query arcs until asked here
         print(f"{u}: customized {time.perf_counter() - t0:.1f} s ({time.process_time() - c0:.1f} s CPU), "
-              f"{cp.metric.weight.dtype}, {cp.metric.weight.shape[1]} column(s)", flush=True)
-        w = cp.metric.weight
+              f"{cp._weighted().weight.dtype}, {cp.metric.weight.shape[1]} column(s)", flush=True)
+        w = cp._weighted().weight
         fin = np.isfinite(w).any(axis=1)
         nf = int(fin.sum())
         ys, xs = np.nonzero(np.isfinite(f.cells()))

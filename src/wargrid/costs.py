@@ -371,6 +371,17 @@ def patched_field(field: CostField, cell: FloatArray, changed: npt.NDArray[np.in
     return field._patched(cell, changed, whole=False)
 
 
+def changed_ids(old: CostField, new: CostField) -> npt.NDArray[np.int64]:
+    """The padded ids whose cell cost or edge costs differ between two fields of one board."""
+    changed = old.cell != new.cell
+    if old.edge.size or new.edge.size:
+        nd = new.topology.ndir
+        e0 = old.edge.reshape(-1, nd) if old.edge.size else np.zeros((1, nd))
+        e1 = new.edge.reshape(-1, nd) if new.edge.size else np.zeros((1, nd))
+        changed |= np.any(e0 != e1, axis=1)
+    return np.flatnonzero(changed)
+
+
 def padded_entry(table: npt.NDArray[np.integer], p: object, name: str) -> int:
     """``table[p]`` for the padded id ``p`` (``table`` has one entry a padded cell, ``-1`` where it holds none):
     an id out of range or of a cell the table does not hold raises ``ArgumentError`` naming ``name``, before a

@@ -27,16 +27,16 @@ import threading
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+from functools import cache, partial
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from .._scratch import per_thread
-from ..costs import CostField, check_board_field, padded_entries, padded_entry
+from ..costs import CostField, changed_ids, check_board_field, padded_entries, padded_entry
 from ..grids.boards import Grid, Topology
-from .search import Path, check_costs
+from .search import Path, check_costs, cut_loops
 
 __all__ = ["Structure", "Metric", "CustomizedPaths", "structure", "customized"]
 
@@ -87,7 +87,8 @@ class Metric(NamedTuple):
     step that way); no rows until a path or an edit first needs them (made again from the class's cost field with
     the middles, ``_with_middles``: the customization reads them once, the queries over distances never)."""
     weight: npt.NDArray[np.floating[Any]]
-    """The customized weights: the cheapest path between the arc's ends through lower nodes."""
+    """The customized weights: the cheapest path between the arc's ends through lower nodes; no rows where the class
+    holds them as its finite arcs (fewer bytes) until a path, an edit or the query arcs need them (``_weighted``)."""
     middle: npt.NDArray[np.int32]
     """The lower triangle's node that gave the weight (``-1``: the board step itself); empty until a path or an
     edit first needs them (``CustomizedPaths._middles``)."""
@@ -101,7 +102,8 @@ class QueryArcs(NamedTuple):
     bwd: tuple[Any, ...]
     """``(first, head, weight)`` of the upward search from the goal."""
     fwd_arc: npt.NDArray[Any]
-    """The structure's arc id of each forward query arc (empty: the query runs over every arc)."""
+    """The structure's arc id of each forward query arc (empty: the query runs over every arc, or over the finite
+    arcs that hold a class's weights, which no path reads)."""
     bwd_arc: npt.NDArray[Any]
     """The structure's arc id of each backward query arc (empty: every arc)."""
     walk: bool
@@ -114,17 +116,12 @@ class QueryArcs(NamedTuple):
     """A search's cost times ``unit`` is the class's."""
 
 
-_KERNELS: Any = None
-
-
+@cache
 def _k() -> Any:
     """The kernels' module, imported on first use (``import wargrid`` compiles nothing) and kept (an import: 3 µs)."""
-    global _KERNELS
-    if _KERNELS is None:
-        from .._kernels.movement import cch
+    from .._kernels.movement import cch
 
-        _KERNELS = cch
-    return _KERNELS
+    return cch
 
 
 def structure(topo: Topology) -> Structure:
@@ -135,8 +132,7 @@ def structure(topo: Topology) -> Structure:
     >>> s.cell_of.shape[0], int(s.up_first[-1]) >= 12 * 3 - 4 - 3 * 2
     (12, True)
     """
-    k = _k()
-    tb = topo.kernel_bundle
+    k, tb = _k(), topo.kernel_bundle
     valid = topo.pad(topo.valid, False).ravel()
     index, nb_first, nb = k.board_graph(valid, tb)
     cells = np.flatnonzero(index >= 0)
@@ -239,9 +235,7 @@ def _customize(st: Structure, inp: npt.NDArray[Any]) -> Metric:
     Each of two threads customizes its half of the first cut (no arc joins them; ``_kernels.movement.cch.customize``),
     then relaxes the lower triangles whose lowest node is in its half for the arcs of the ranks above both halves
     (the second thread into a copy, merged by the least weight); then those among the ranks above, on one thread."""
-    k = _k()
-    a, b = (int(x) for x in st.parts)
-    m = int(st.parent.shape[0])
+    k, a, b, m = _k(), int(st.parts[0]), int(st.parts[1]), int(st.parent.shape[0])
     weight = _fresh((int(st.up_head.shape[0]), inp.shape[1]), inp.dtype)
     s = (st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, weight)
     top = int(st.up_first[b])
@@ -288,10 +282,9 @@ def _with_middles(st: Structure, mt: Metric, costs: CostField, cnt: npt.NDArray[
 
 
 PERFECT_PER_CUSTOMIZE = 3.0
-"""What the query arcs (a perfect customization) cost against the basic customization, measured on 512² hex
-(docs/design/prepared.md; 4.0 before its branch-free loop): a class's estimate of their price before they were first built. A class is
-customized basically only; its queries search every arc until they have cost that much (``_slow``), then the
-query arcs are built, so a class that answers few queries never pays for them."""
+"""What the query arcs (a perfect customization) cost against the basic customization (docs/design/prepared.md): a
+class's estimate of their price before they were first built. A class is customized basically only; its queries search
+every arc (or its finite arcs) until they have cost that much (``_slow``), then the query arcs are built."""
 
 
 def _halves(kernel: Any, st: Structure, args: tuple[Any, ...], *, lowest: bool = False) -> None:
@@ -357,24 +350,28 @@ class CustomizedPaths:
         self.metric, self._exact = _metric(st, costs)
         self.customize_seconds = time.perf_counter() - t0
         self._fast: QueryArcs | None = None
-        self._lean: QueryArcs | None = None  # every finite arc, made with ``_down`` (``_arcs``)
+        self._lean: QueryArcs | None = None  # every finite arc: made with ``_down``, or held for the weights (below)
         self._slow_seconds = 0.0
         self._lock = threading.Lock()
         self._pending_for: CostField | None = None
         self._pending: list[npt.NDArray[np.int64]] = []
         self._perfect_seconds = PERFECT_PER_CUSTOMIZE * self.customize_seconds  # until built once (rent or buy)
-        self.build_seconds = seconds + time.perf_counter() - t0
         self.edit_seconds = 0.0
         self._heap = np.empty(1024, dtype=np.int64)
         self._down: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # (weights in down-list order, leg counts)
         self._height, self._tree = _height(st), _climbs(st)
+        ln, w, none = self._finite(), self.metric.weight, np.empty(0, dtype=np.int32)  # (arc ids: edits' alone)
+        if sum(int(a.nbytes) for a in {id(a): a for a in (*ln.fwd, *ln.bwd)}.values()) < w.nbytes:  # (``_weighted``)
+            self.metric = self.metric._replace(weight=np.empty((0, w.shape[1]), w.dtype))
+            self._lean = ln._replace(fwd_arc=none, bwd_arc=none)
+        self.build_seconds = seconds + time.perf_counter() - t0
 
     def _query_arcs(self) -> None:
         """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path
         through an intermediate or upper node ties; queries then relax only those."""
         st, k = self.structure, _k()
         t0 = time.perf_counter()
-        w = self.metric.weight.copy()
+        w = self._weighted().weight.copy()
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
         ties = bool(w.size) and float(w.min()) > 0.0
         _halves(k.perfect, st, (w, keep, ties), lowest=True)
@@ -382,7 +379,7 @@ class CustomizedPaths:
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0
         self._fast = self._arcs_of(w, keep, low, not ties or w.dtype != np.float32)
         if self._down is not None and self._lean is None:  # (an edit made an arc finite that they lacked)
-            self._lean = self._arcs_of(self.metric.weight, np.full(w.shape[0], 3, dtype=np.uint8), 0.0, True)
+            self._lean = self._finite()
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
 
@@ -391,8 +388,23 @@ class CustomizedPaths:
         st, k, q = self.structure, _k(), self._exact[0]
         fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
         ways = [fwd, bwd][:w.shape[1]]  # (a symmetric metric's serve both ways; keys: the quanta times 2 ** 16, exact)
-        ways = [(f, hd.astype(_head_type(self._height)), wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
+        ways = [(_narrow(f), hd.astype(_head_type(self._height)), wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
         return QueryArcs(ways[0], ways[-1], fa, ba if w.shape[1] == 2 else fa, walk, low, q / low if low else 1.0)
+
+    def _finite(self) -> QueryArcs:
+        """Every finite arc as ``query``'s arcs, with their arc ids (``update`` keeps their weights)."""
+        return self._arcs_of(self._weighted().weight, np.full(self.arcs, 3, dtype=np.uint8), 0.0, True)
+
+    def _weighted(self) -> Metric:
+        """The metric with every arc's weight: made again from the finite arcs where only they held the weights (after
+        customizing, ``__init__``: fewer bytes, and a distance query relaxes only them), which then go."""
+        mt, st = self.metric, self.structure
+        if mt.weight.shape[0] != self.arcs and self._lean is not None:
+            w = _fresh((self.arcs, mt.weight.shape[1]), mt.weight.dtype)
+            for c, way in enumerate((self._lean.fwd, self._lean.bwd)[:w.shape[1]]):
+                _k().every_weight(st.up_first, _depth_heads(st), *way, w[:, c])
+            self.metric, self._lean = mt._replace(weight=w), None
+        return self.metric
 
     def build_query_arcs(self) -> None:
         """Build the query arcs now (a perfect customization) and the middles paths unpack by, rather than when
@@ -407,7 +419,7 @@ class CustomizedPaths:
         7.0
         """
         with self._lock:
-            self.metric = _with_middles(self.structure, self.metric, self.costs)
+            self.metric = _with_middles(self.structure, self._weighted(), self.costs)
             if self._fast is None:
                 self._query_arcs()
 
@@ -423,20 +435,18 @@ class CustomizedPaths:
 
     def _edits_ready(self) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         if self._down is None:  # the weights copied in down-list order, the middles with their legs' counts (``update``)
-            st, w = self.structure, self.metric.weight
+            st, w = self.structure, self._weighted().weight
             wd = np.empty_like(w)
             _k().down_copy(st.up_first, st.up_head, st.down_first, w, wd)
             cnt = np.zeros(w.shape[0], dtype=np.uint16 if np.diff(st.up_first).max(initial=0) < 1 << 15 else np.int32)
             self.metric, self._down = _with_middles(st, self.metric, self.costs, cnt), (wd, cnt)
-            self._lean = self._arcs_of(w, np.full(w.shape[0], 3, dtype=np.uint8), 0.0, True)  # every finite arc
+            self._lean = self._finite()
         _down_tails(self.structure)
         return self._down
 
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        for name in ("_lock", "_heap", "_fast", "_pending_for", "_pending", "_down", "_tree", "_lean"):
-            del state[name]
-        return state
+        drop = ("_lock", "_heap", "_fast", "_pending_for", "_pending", "_down", "_tree", "_lean")[:7 if self._down is None else 8]
+        return {k: v for k, v in self.__dict__.items() if k not in drop}  # (the finite arcs where they hold the weights)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state["_exact"] = (*state.get("_exact", (0.0, 0.0)), 0.0)[:3]  # pickled before float32 metrics: float64
@@ -445,16 +455,16 @@ class CustomizedPaths:
         self._tree = _climbs(self.structure)
         self._lock = threading.Lock()
         self._heap = np.empty(1024, dtype=np.int64)
-        self._down = self._fast = self._lean = None
+        self._down, self._fast, self._lean = None, None, state.get("_lean")
         self._slow_seconds = 0.0
         self._pending_for, self._pending = None, []
 
     @property
     def bytes(self) -> int:
-        """Memory this class holds: its metric (the weights; the input weights and middles once a path or an edit
-        needed them), query arcs and (once edited) the weights in down-list order, the legs' counts and the finite arcs
-        (the shared ``structure.bytes`` and the down lists' tails, shared once edited, not counted; nor the cost field,
-        the class's input, which the ``Map`` holds)."""
+        """Memory this class holds: its metric (the weights, or the finite arcs that hold them; the input weights and
+        middles once a path or an edit needed them), query arcs and (once edited) the weights in down-list order, the
+        legs' counts and the finite arcs (the shared ``structure.bytes`` and the arrays the structure's classes share,
+        made once, not counted; nor the cost field, the class's input, which the ``Map`` holds)."""
         arcs = [a for f in (self._fast, self._lean) if f is not None for a in (*f.fwd, *f.bwd, f.fwd_arc, f.bwd_arc)]
         down = [] if self._down is None else [*self._down]
         return sum(int(a.nbytes) for a in {id(a): a for a in [*self.metric, *arcs, *down]}.values())  # (both ways': once)
@@ -473,11 +483,11 @@ class CustomizedPaths:
             if costs is self.costs:
                 return
             t0, costs = time.perf_counter(), check_board_field(costs, self.costs)  # (not: a field of another board)
-            got = self._pending if costs is self._pending_for else [_changed(self.costs, costs)]
+            got = self._pending if costs is self._pending_for else [changed_ids(self.costs, costs)]
             ids = got[0] if len(got) == 1 else np.unique(np.concatenate(got))  # (repeated ids: the same arcs)
             self._pending_for, self._pending = None, []
             if ids.size:
-                st, k, mt = self.structure, _k(), self.metric
+                st, k, mt = self.structure, _k(), self._weighted()
                 arcs, new, sym = k.step_changes(ids.astype(np.int64, copy=False), st.step_code, costs.cell, costs.edge,
                                                 costs.topology.kernel_bundle, st.cell_of, st.tails, st.up_head)
                 asym = mt.weight.shape[1] == 1 and not sym
@@ -522,12 +532,12 @@ class CustomizedPaths:
     def _arcs(self) -> QueryArcs:
         """The arcs ``query`` relaxes: the query arcs; after edits (and before queries have paid for the query
         arcs) the finite arcs once edits are prepared (``_edits_ready``, kept by ``update``), else every arc."""
-        fast = self._fast or (self._lean if self._down is not None else None)
+        fast = self._fast or self._lean
         if fast is not None:
             return fast
-        st, w, heads = self.structure, self.metric.weight, _depth_heads(self.structure)
-        none = np.empty(0, dtype=np.int32)
-        return QueryArcs((st.up_first, heads, w[:, 0]), (st.up_first, heads, w[:, -1]), none, none, True, 0.0, 1.0)
+        st, w, none = self.structure, self.metric.weight, np.empty(0, dtype=np.int32)
+        heads, first = _depth_heads(st), _shared(st.up_first, "first", lambda: _narrow(st.up_first))  # (one compile)
+        return QueryArcs((first, heads, w[:, 0]), (first, heads, w[:, -1]), none, none, True, 0.0, 1.0)
 
     def _slow(self, seconds: float) -> None:
         """Count a query over every arc; rebuild the query arcs once such queries cost as much (rent or buy)."""
@@ -541,8 +551,8 @@ class CustomizedPaths:
         """``(out, arcs)``: ``out`` the kernel ``path``'s (``paths``; the middles made first) or ``query``'s without
         the path's arcs, from padded id ``s`` to ``t``; timed while there are no query arcs (``_slow``)."""
         self.sync(costs)
+        mt = self._middles() if paths else self.metric  # (first: a path reads every arc's weight, ``_weighted``)
         st, sc, arcs = self.structure, self._scratch(), self._arcs()
-        mt = self._middles() if paths else self.metric
         ends = (padded_entry(st.rank_of, s, "s"), padded_entry(st.rank_of, t, "t"), arcs.fwd, arcs.bwd, self._tree,
                 arcs.low, sc.cs, sc.ct, sc.df, sc.db)
         t0 = time.perf_counter()
@@ -556,9 +566,9 @@ class CustomizedPaths:
     def _middles(self) -> Metric:
         """The metric, its middles made by the first path (or edit) that needs them."""
         mt = self.metric
-        if mt.middle.shape[0] != mt.weight.shape[0]:
+        if mt.middle.shape[0] != self.arcs:
             with self._lock:
-                self.metric = mt = _with_middles(self.structure, self.metric, self.costs)
+                self.metric = mt = _with_middles(self.structure, self._weighted(), self.costs)
         return mt
 
     def distance(self, costs: CostField, s: int, t: int) -> float:
@@ -578,7 +588,7 @@ class CustomizedPaths:
         if not xy.shape[0]:
             return None
         if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
-            xy = _cut_loops(xy)
+            xy = cut_loops(xy)
         if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sum and the ends' cells, where those are whole half
             cs, ct, h = float(costs.cell[s]), float(costs.cell[t]), self._exact[0] / 2  # quanta (exact: the search's
             if h and (cs / h).is_integer() and (ct / h).is_integer():  # sum, over any arcs, is the steps'), else the walk
@@ -629,6 +639,11 @@ def _depth_heads(st: Structure) -> npt.NDArray[Any]:
     return _shared(st.up_head, "depths", lambda: _k().depths(st.parent)[st.up_head].astype(_head_type(_height(st))))
 
 
+def _narrow(first: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+    """Arc offsets ``first`` as ``int32`` where they fit (4 bytes a node less; every query's arcs take them so)."""
+    return first.astype(np.int32) if first[-1] < 1 << 31 else first
+
+
 def _climbs(st: Structure) -> tuple[npt.NDArray[np.int32], npt.NDArray[Any]]:
     """``(parent, top)``: ``top[v]`` the last of ``v``'s ancestors ``v, v + 1, ...`` each the parent of the one
     before (a query's climb reads one parent a run: 5-10 runs make a 1 500-node chain on 512²)."""
@@ -639,33 +654,6 @@ def _climbs(st: Structure) -> tuple[npt.NDArray[np.int32], npt.NDArray[Any]]:
 def _height(st: Structure) -> int:
     """The elimination tree's height: the most nodes a chain holds."""
     return int(_k().depths(st.parent).max(initial=-1)) + 1
-
-
-def _changed(old: CostField, new: CostField) -> npt.NDArray[np.int64]:
-    """The padded ids whose cell cost or edge costs differ between two fields of one board."""
-    changed = old.cell != new.cell
-    if old.edge.size or new.edge.size:
-        nd = new.topology.ndir
-        e0 = old.edge.reshape(-1, nd) if old.edge.size else np.zeros((1, nd))
-        e1 = new.edge.reshape(-1, nd) if new.edge.size else np.zeros((1, nd))
-        changed |= np.any(e0 != e1, axis=1)
-    return np.flatnonzero(changed)
-
-
-def _cut_loops(xy: np.ndarray) -> np.ndarray:
-    """The ``(x, y)`` rows ``xy`` without the loops zero-cost steps can leave (a cell seen again: the cells between
-    go)."""
-    out: list[tuple[int, int]] = []
-    at: dict[tuple[int, int], int] = {}
-    for c in zip(xy[:, 0].tolist(), xy[:, 1].tolist()):
-        if c in at:  # back at c: the loop since goes
-            for y in out[at[c] + 1:]:
-                del at[y]
-            del out[at[c] + 1:]
-        else:
-            at[c] = len(out)
-            out.append(c)
-    return np.array(out, dtype=np.int64).reshape(-1, 2)
 
 
 def customized(grid: Grid, costs: CostField, *, shared: Structure | None = None) -> CustomizedPaths:

@@ -161,6 +161,22 @@ class Path(Shown):
 
 # -- kernel arguments and reusable search state ---------------------------------------------
 
+def cut_loops(xy: np.ndarray) -> np.ndarray:
+    """The ``(x, y)`` rows ``xy`` without the loops zero-cost steps can leave (a cell seen again: the cells between
+    go)."""
+    out: list[tuple[int, int]] = []
+    at: dict[tuple[int, int], int] = {}
+    for c in zip(xy[:, 0].tolist(), xy[:, 1].tolist()):
+        if c in at:  # back at c: the loop since goes
+            for y in out[at[c] + 1:]:
+                del at[y]
+            del out[at[c] + 1:]
+        else:
+            at[c] = len(out)
+            out.append(c)
+    return np.array(out, dtype=np.int64).reshape(-1, 2)
+
+
 def topo_args(topo: Topology) -> TopoArgs:
     """``topo.kernel_args`` (kept for the modules not yet reading the topology's own bundle)."""
     return topo.kernel_args

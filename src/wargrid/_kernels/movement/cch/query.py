@@ -201,6 +201,19 @@ def query_arcs(up_first, up_head, tails, w, keep, depth):
 
 
 @jit
+def every_weight(up_first, heads, first, head, wt, w):
+    """Every arc's weight one way into ``w`` from the finite ones, ``(first, head, wt)`` as ``query_arcs`` lists them
+    (a node's in the order of its arcs, heads as depths; ``heads``: every arc's head as its depth): ``inf`` elsewhere."""
+    w[:] = INF
+    for u in range(up_first.shape[0] - 1):
+        a = up_first[u]
+        for j in range(first[u], first[u + 1]):
+            while heads[a] != head[j]:  # (each finite arc is one of u's arcs: found before its arcs end)
+                a += 1
+            w[a] = wt[j]
+
+
+@jit
 def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, walk, node_cell, pw):
     """The path from rank ``s`` of the last ``query`` (its ``nf`` / ``nb`` query arcs in ``pf`` / ``pb``, of arc ids
     ``fa`` / ``ba``; empty: positions are arc ids): ``(xy, cost, zero)``, its cells as ``(x, y)`` rows (of padded ids
