@@ -1,10 +1,16 @@
-"""``_jit.helper``: building blocks compiled without reference counting, so a loop over them counts none."""
+"""``_jit.helper``: building blocks compiled without reference counting, so a loop over them counts none.
+
+The kernels here are compiled on every run (``cache=False``: ``inspect_llvm`` reads the module just compiled);
+the search and the inlining comparison take seconds each, so they run with the slow tests, and the fast part
+keeps the heap sift (a helper that writes through to its caller's array, with no reference counted).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+import pytest
 
 from wargrid._kernels._jit import helper, jit
 from wargrid._kernels.movement.keyheap import _hpop, _hpush, reach, relax_arcs
@@ -78,6 +84,7 @@ def _graph() -> tuple[np.ndarray, ...]:
     return first, nb, w
 
 
+@pytest.mark.slow
 def test_a_search_built_from_helpers_is_right() -> None:
     first, nb, w = _graph()
     n = 5
@@ -89,6 +96,7 @@ def test_a_search_built_from_helpers_is_right() -> None:
     assert dist[:4].tolist() == [0.0, 3.0, 1.0, 4.0]
 
 
+@pytest.mark.slow
 def test_a_loop_over_helpers_counts_no_references() -> None:
     first, nb, w = _graph()
     n = 5
@@ -105,6 +113,7 @@ def test_a_helper_writes_through_to_its_callers_array() -> None:
     assert _increfs(_heapify) == 0
 
 
+@pytest.mark.slow
 def test_a_helper_and_numbas_inlining_give_the_same_answers() -> None:
     """``helper`` changes how a building block is compiled, never what it computes (what numba's own inlining
     emits is numba's business, not asserted here; ``docs/design/kernels.md`` says why ``helper`` exists)."""

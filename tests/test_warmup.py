@@ -33,7 +33,15 @@ def test_notice_once_on_compile_and_never_on_a_cache_load(tmp_path: Path) -> Non
     assert warm.returncode == 0 and COMPILE_NOTICE not in warm.stderr
 
 
+@pytest.mark.xdist_group("territory")  # the territory tests compile the kernels it warms: on their worker
 def test_warm_up_checks_names_before_any_work() -> None:
     with pytest.raises(wargrid.ArgumentError, match="'flying'"):
         wargrid.warm_up("movement", "flying")
-    assert wargrid.warm_up("rts", "rts") == ["rts"]
+    assert wargrid.warm_up("territory", "territory") == ["territory"]
+
+
+@pytest.mark.slow
+def test_warm_up_rts_plans_on_both_distance_tables() -> None:
+    """``warm_up('rts')`` plans on a 256 x 256 board too: the planner's int32 distance tables, which no fast test
+    reaches (the fast part's boards take uint16 ones), compile from cold in tens of seconds."""
+    assert wargrid.warm_up("rts") == ["rts"]
