@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +110,7 @@ def test_a_swap_in_a_corridor_trades_two_agents_at_the_fork_with_room() -> None:
     assert 2 not in log[:10, 0].tolist()
 
 
+@pytest.mark.slow  # (a sweep of whole plans: 3-4 s warm; the fast part keeps the literal cases)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 60))
 def test_a_repairs_moves_timed_by_schedule_make_a_valid_plan_to_where_they_lead(seed: int, n: int) -> None:

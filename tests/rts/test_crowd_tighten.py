@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,7 @@ def test_loops_filled_and_moves_retimed_leave_a_valid_plan_where_no_agent_arrive
     assert (_arrivals(out) <= _arrivals(nodes)).all()
 
 
+@pytest.mark.slow  # (a sweep of whole plans: 3-4 s warm; the fast part keeps the literal cases)
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), n=st.integers(2, 60))
 def test_planned_crowds_on_a_perfect_maze_stay_valid_within_the_limit(seed: int, n: int) -> None:
