@@ -220,8 +220,8 @@ def test_a_perfect_maze_whose_corridors_pibt_knots_is_planned() -> None:
     # the repair's plan tightened (``wargrid._kernels.rts.tighten``): 1899 timesteps before, sum of costs 81 211
     assert (plan.makespan, plan.sum_of_costs) == (1098, 70195)
     # the warm-up compiled what the repair ran: no compile left to land inside a caller's time limit
+    # (no count of the signatures: a test earlier in the process, `warm_up('rts')` on a big board, adds others)
     assert {name: list(getattr(t if name in ("fill", "retime") else k, name).signatures) for name in warmed} == warmed
-    assert all(len(sigs) == 1 for sigs in warmed.values())
 
 
 def test_the_warm_up_compiles_what_time_to_improve_and_large_crowds_run() -> None:
