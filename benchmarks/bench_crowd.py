@@ -177,6 +177,15 @@ def row(name: str, n: int, who: str, ok: bool, ms: int, soc: int, lb: tuple[int,
           f"{r_ms} | {r_soc} | {extra} |", flush=True)
 
 
+def warm_planner() -> Map:
+    """Load every kernel of the planner once (numba's disk cache) before any plan is timed, on a small Moving AI
+    board (returned, for the simulation's warm-up)."""
+    warm = Map(SquareGrid(6, 3), terrain=np.zeros((3, 6), dtype=np.int16), terrains=MOVINGAI_TERRAINS)
+    warm_up_planner(warm)  # (the repair's, the tightening's and time to improve's too: they fire mid-plan)
+    plan_crowd(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], unit="walk", improve=0.01)
+    return warm
+
+
 def lower_bounds(m: Map, starts: list[tuple[int, int]], goals: list[tuple[int, int]]) -> tuple[int, int]:
     """The largest and the sum of the agents' own distances (an unfinished plan's bounds cover the agents it reached)."""
     d = [int(m.distance_field([g], unit="walk")[s[1], s[0]]) for s, g in zip(starts, goals)]
@@ -263,10 +272,7 @@ def main() -> None:
     ap.add_argument("--plain", dest="crowd", action="store_false",
                     help="simulate without the crowd rule (Simulation(crowd=False), each unit on its own turn)")
     args = ap.parse_args()
-    # load every kernel once (numba's disk cache) before timing
-    warm = Map(SquareGrid(6, 3), terrain=np.zeros((3, 6), dtype=np.int16), terrains=MOVINGAI_TERRAINS)
-    warm_up_planner(warm)  # (the repair's, the tightening's and time to improve's too: they fire mid-plan)
-    plan_crowd(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], unit="walk", improve=0.01)
+    warm = warm_planner()
     simulate(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], 20, 0)
     simulate(warm, [(0, 1), (5, 1)], [(5, 1), (0, 1)], 20, 0, crowd=False)
     print(f"time limit {args.time_limit} s, improve {args.improve} s, seed {args.seed}; ratios: to the lower "

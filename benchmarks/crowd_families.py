@@ -33,12 +33,10 @@ import statistics
 import sys
 from pathlib import Path
 
-from bench_crowd import MAPF, lower_bounds, random_agents, simulate  # (the scripts' folder is on sys.path)
+from bench_crowd import MAPF, lower_bounds, random_agents, simulate, warm_planner  # (the scripts' folder is on sys.path)
 
-from wargrid import Map, SquareGrid
-from wargrid.io import MOVINGAI_TERRAINS, load_movingai
+from wargrid.io import load_movingai
 from wargrid.rts import plan_crowd
-from wargrid.rts.crowd import warm_up_planner
 
 ROWS: tuple[tuple[str, int, range], ...] = (
     ("room-32-32-4", 50, range(14)), ("room-32-32-4", 100, range(14)), ("room-32-32-4", 200, range(14)),
@@ -75,9 +73,7 @@ def main() -> None:
     cache_path = Path(args.planner) if args.planner else None
     planned: dict[str, int] = json.loads(cache_path.read_text()) if cache_path and cache_path.is_file() else {}
     if cache_path is not None:  # (its kernels loaded before any timed plan: a first compile ate the 10 s)
-        import numpy as np
-
-        warm_up_planner(Map(SquareGrid(6, 3), terrain=np.zeros((3, 6), dtype=np.int16), terrains=MOVINGAI_TERRAINS))
+        warm_planner()
     per_stream: dict[int, list[tuple[float | None, int]]] = {s: [] for s in streams}
     per_row: dict[tuple[str, int], dict[str, int]] = {}
     unfinished = 0
