@@ -981,7 +981,7 @@ class _StillTime:
     def perf_counter(self) -> float:
         return self.t
 
-    def process_time(self) -> float:
+    def thread_time(self) -> float:
         return self.t
 
 
@@ -1000,6 +1000,41 @@ def test_shortening_does_not_start_when_the_slowed_estimate_passes_the_deadline(
     deadline = 100.0 + 1.5 * crowd._SHORTEN_SECONDS * cells
     assert search.shorten(first, deadline, 1.0).makespan == 60
     assert search.shorten(first, deadline, 2.0) is first
+
+
+class _TwoThreadsAtHalfSpeed:
+    """A machine where the planner's two threads each get half a core: the wall clock runs twice as fast as the
+    calling thread's CPU, and as fast as the process's (both threads summed)."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def perf_counter(self) -> float:
+        return self.t
+
+    def thread_time(self) -> float:
+        return self.t / 2
+
+    def process_time(self) -> float:
+        return self.t
+
+
+def test_the_clock_reads_two_slowed_threads_as_slowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_Clock.slowness`` measures the wall clock against the calling thread's CPU: two threads at half speed
+    read as slowed 2 times (the process's CPU, both threads summed, would read 1), and the stop moves back by the
+    reserve times 2."""
+    import wargrid.rts.crowd as crowd
+
+    fake = _TwoThreadsAtHalfSpeed()
+    monkeypatch.setattr(crowd, "time", fake)
+    monkeypatch.setattr(crowd, "_faults", lambda: 0)
+    clock = crowd._Clock(0.0, 10.0)
+    fake.t = 1.0
+    assert clock.slowness() == 2.0
+    assert clock.stop(10**6) == pytest.approx(10.0 - 2 * 10**6 * crowd._OUT_SECONDS - crowd._MARGIN_SECONDS)
+    clock.mark()
+    fake.t = 100.0
+    assert clock.slowness() == 2.0
 
 
 def test_dense_crowds_keep_lacams_order() -> None:

@@ -68,7 +68,7 @@ class _FakeTime:
         self.t += self.step
         return self.t
 
-    def process_time(self) -> float:
+    def thread_time(self) -> float:
         return self.t
 
 

@@ -541,30 +541,33 @@ _MARGIN_SECONDS = 0.005
 """Time ``_Clock`` keeps besides: the result's record, the call's return."""
 
 _SLOWEST = 4.0
-"""The most ``_Clock`` scales its reserve by for a wall clock that ran slower than the process's CPU."""
+"""The most ``_Clock`` scales its reserve by for a wall clock that ran slower than the calling thread's CPU."""
 
 
 class _Clock:
     """When ``plan_crowd`` must stop searching to return by its deadline: the deadline less a reserve for what
     comes after, a plan's cells put out (``_OUT_SECONDS`` an agent and timestep) and the tables' memory given back
     (``_RELEASE_SECONDS`` a page faulted in since the call began), both times how much slower the wall clock has
-    run than the process's CPU (all its threads) since the last ``mark``: less than one core's worth, other
-    processes took the rest (at most ``_SLOWEST``); plus ``_MARGIN_SECONDS``."""
+    run than the calling thread's CPU since the last ``mark``: less than one core's worth, other processes took
+    the rest (at most ``_SLOWEST``); plus ``_MARGIN_SECONDS``. The calling thread's, not the process's: while
+    ``_start_distances`` runs two threads, the process's CPU runs up to twice as fast as the wall clock, and a
+    machine that halves both threads' speed would read as not slowed. A clock is read only in the thread that
+    made it (``plan_crowd``'s)."""
 
     __slots__ = ("deadline", "wall0", "cpu0", "faults0")
 
     def __init__(self, t0: float, limit: float) -> None:
         self.deadline = t0 + limit
-        self.wall0, self.cpu0, self.faults0 = t0, time.process_time(), _faults()
+        self.wall0, self.cpu0, self.faults0 = t0, time.thread_time(), _faults()
 
     def mark(self) -> None:
-        """Measure the wall clock against the process's CPU from now on (a new phase begins)."""
-        self.wall0, self.cpu0 = time.perf_counter(), time.process_time()
+        """Measure the wall clock against the calling thread's CPU from now on (a new phase begins)."""
+        self.wall0, self.cpu0 = time.perf_counter(), time.thread_time()
 
     def slowness(self) -> float:
-        """How many times slower the wall clock has run than the process's CPU since the last ``mark`` (1 to
-        ``_SLOWEST``)."""
-        cpu = time.process_time() - self.cpu0
+        """How many times slower the wall clock has run than the calling thread's CPU since the last ``mark`` (1
+        to ``_SLOWEST``)."""
+        cpu = time.thread_time() - self.cpu0
         return min(_SLOWEST, max(1.0, (time.perf_counter() - self.wall0) / cpu)) if cpu > 0.01 else 1.0
 
     def stop(self, cells: int) -> float:
