@@ -63,7 +63,8 @@ No deadlocks. The rules, for each meeting:
   whose soldier is trading places takes no one else until the trade lands;
   a friend vehicle that a soldier has asked aside for two turns with no
   free cell beside it is pushed on by the crowd rule, the way it pushes
-  vehicles: a chain of vehicles steps towards a free cell;
+  vehicles: a chain of vehicles steps towards a free cell; a vehicle with
+  no goal so pushed stays where it was put;
 - going back (the classic engine's scatter and return): a unit that arrived
   and was then moved off its goal (asked aside, traded away, or stopped in a
   crowd) stays where it is while its goal is held by a unit at home there (a
@@ -349,7 +350,9 @@ class Simulation:
     ``crowd`` whether the vehicles in each other's way move as one crowd each
     tick (PIBT: ``wargrid._kernels.rts.simcrowd``, the default; dense crowds
     of units that cross a cell a tick finish in about half the ticks), or each
-    on its own turn as the classic engine does (``crowd=False``).
+    on its own turn as the classic engine does (``crowd=False``: no vehicle is
+    pushed on for a soldier either, so a soldier whose way is held by vehicles
+    with no free cell beside them, that it cannot trade places with, waits).
     """
 
     def __init__(
@@ -1594,13 +1597,16 @@ class _CrowdRule:
             setattr(self, name, new)
 
     def bundle(self, sim: "Simulation") -> tuple[Any, ...] | None:
-        """The bundle ``cz`` of ``crowd_pass`` (``simcrowd``), or None when no vehicle has a goal."""
+        """The bundle ``cz`` of ``crowd_pass`` (``simcrowd``), or None when no vehicle has a goal and no soldier has
+        waited ``WAIT_ASKS`` turns for a friend to move aside (the vehicle it waits for, with a goal or not, is
+        pushed on: ``simcrowd._asks``)."""
         n = sim._n
         ui = sim._ui[:n]
         self._grow(len(sim._ui))
         ncls = max(1, len(sim._classes))
         veh = (ui[:, KIND] == L.VEHICLE) & (ui[:, TARGET] >= 0) & (ui[:, STATE] != L.DESTROYED)
-        if not veh.any():
+        if not veh.any() and not ((ui[:, KIND] == L.INFANTRY) & (ui[:, STATE] == L.WAITING)
+                                  & (ui[:, REASON] == L.R_WAIT_FRIEND) & (ui[:, WAITED] >= L.WAIT_ASKS)).any():
             return None
         if ncls != self.classes:
             self.rows.clear()

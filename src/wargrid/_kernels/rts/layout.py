@@ -95,6 +95,11 @@ HEALTH_FLOOR = 0.5
 
 MAX_CYCLE = 8
 """The most units a trade of places a unit starts on its own turn (``_rotate``) may hold."""
+WAIT_ASKS = 2
+"""Turns a soldier waits for a friend vehicle to move aside (``decide`` asks it each turn) before the crowd rule
+pushes that vehicle on (``simcrowd._asks``): where no cell beside the vehicle is free, only a chain of vehicles
+stepping on towards a free cell opens the soldier's way (the rule moves vehicles; soldiers decide on their own
+turns)."""
 CROWD_CYCLE = 64
 """The most units a ring of the crowd rule (``simcrowd.crowd_pass``) may hold unless all its members have one speed: a
 ring moves at its slowest member's pace, and a long ring of mixed speeds held every member behind its slowest

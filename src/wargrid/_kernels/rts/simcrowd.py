@@ -18,11 +18,12 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   blocked by a standing friend vehicle (its route's next cell holds one), or
   off its route; and, round them, every standing friend vehicle on a cell
   one of them may step to (one with a goal or with nothing to do: it can be
-  pushed), and so on; and every standing friend vehicle that a soldier has
-  waited for ``WAIT_ASKS`` turns to move aside, with no free cell beside it
-  (``_asks``): it may not stay, and goes first (the rule moves vehicles only;
-  on a board nine cells in ten held, a soldier among vehicles at home waited
-  for good for one to step aside, docs/design/kernels.md);
+  pushed), and so on; and every standing friend vehicle, with a goal or
+  none, that a soldier has waited for ``WAIT_ASKS`` turns to move aside, with
+  no free cell beside it (``_asks``): it may not stay, and goes first (the
+  rule moves vehicles only; on a board nine cells in ten held, a soldier
+  among vehicles at home waited for good for one to step aside,
+  docs/design/kernels.md); no member takes the cell of one with no goal;
 - each member's candidates: its own cell and the neighbours its movement
   class may step to (the terrain and the corner rule as ``legal``) that are
   free for it (``_blocked``) or held by a member of its team; nearest its
@@ -105,8 +106,8 @@ from ..movement.steps import step_to
 from .crowd import pibt
 from .layout import (
     ARRIVED, CELL, CLS, CROWD_CYCLE, EV_ASIDE, IDLE, INFANTRY, KIND, MOVED, MOVING, NEED, NEED_NONE, NEED_REPAIR, NXT,
-    R_NONE, R_WAIT_FRIEND, RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SPEED, STATE, STUCK, TARGET, TEAM, VEHICLE, WAITED,
-    WAITING,
+    R_NONE, R_WAIT_FRIEND, RARG, RCELL, REASON, RLEN, ROFF, ROT, RPOS, SPEED, STATE, STUCK, TARGET, TEAM, VEHICLE,
+    WAIT_ASKS, WAITED, WAITING,
 )
 from .lazydist import S_FLAG, S_GOAL, S_METRIC, S_TX, S_TY, UNREACHABLE, _h, estimate, finish, settle_within
 from .sim import (
@@ -126,8 +127,9 @@ def _pushable(ui, w, tick):
 
 @helper
 def _asks(ui, a, tick, topo, occ):
-    """The vehicle that soldier ``a`` has waited for (``WAIT_ASKS`` turns) to move aside from the next cell of its way,
-    with no free cell beside it (``decide``'s ``move_aside`` failed), or -1: the crowd rule pushes it on."""
+    """The vehicle, with a goal or none, that soldier ``a`` has waited for (``WAIT_ASKS`` turns) to move aside from the
+    next cell of its way, with no free cell beside it (``decide``'s ``move_aside`` failed), or -1: the crowd rule
+    pushes it on."""
     if ui[a, KIND] != INFANTRY or ui[a, STATE] != WAITING or ui[a, REASON] != R_WAIT_FRIEND or ui[a, NXT] >= 0:
         return -1
     v = ui[a, RARG]
@@ -189,11 +191,6 @@ NEAR_HOME = 2
 """Steps from its goal within which every member of a ring must be for ``_churns`` to refuse it: a ring that
 carries a unit from farther through vehicles at home is its way through the crowd (refused too, the MAPF rows'
 sums of arrival ticks grew 1.5-3 %)."""
-
-WAIT_ASKS = 2
-"""Turns a soldier waits for a friend vehicle to move aside (``decide`` asks it each turn) before the crowd rule
-pushes that vehicle on (``_asks``): where no cell beside the vehicle is free, only a chain of vehicles stepping on
-towards a free cell opens the soldier's way (the rule moves vehicles; soldiers decide on their own turns)."""
 
 AGE = 5
 """Ticks in the crowd that raise a unit's priority by one: the distance (the fraction) orders the units that
@@ -846,6 +843,9 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     st_pos = np.empty(m + 1, dtype=np.int64)
     lender = np.full(m, -1, dtype=np.int64)
     g0 = nbr[0]  # (unused: the candidates are listed)
+    for i in range(m):  # the cell a soldier waits for, held by a vehicle with no goal: no member takes it (a ring
+        if asked[i] >= 0 and ui[mem[i], TARGET] < 0:  # of such vehicles, all their cells as near, took the asked one
+            occ_next[q_from[i]] = i                    # round and another onto the soldier's way)
     for i in range(m):  # the vehicles soldiers wait for first: a free cell for each, the way PIBT pushes
         if asked[i] >= 0 and q_to[i] < 0:
             pibt(i, q_from, q_to, occ_now, occ_next, st_agent, st_pos, ncand, cand, lender, 0, g0, nochain, lz, urow,
@@ -943,6 +943,8 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         occ_now[q_from[i]] = -1
         if q_to[i] >= 0:
             occ_next[q_to[i]] = -1
+        if asked[i] >= 0 and ui[mem[i], TARGET] < 0:
+            occ_next[q_from[i]] = -1
     return moved
 
 
