@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -244,8 +245,7 @@ class CostField:
     def _patched(self, cell: FloatArray, changed: npt.NDArray[np.int64], *, whole: bool) -> "CostField":
         """``with_cells(cell, changed=changed)``; without ``whole`` only the ``changed`` entries and the padding ring
         of ``cell`` are read (a map's edit: ``cell`` is a checked field's array with the ``changed`` ids written)."""
-        from ._kernels.costs import FAULT_PADDING, FAULT_RANGE, any_bad_cost, ids_fault, patched_range
-
+        kc = _kernels()
         cell = _padded_array(cell, "cell", self.cell.shape[0])
         if cell.base is not None and cell is not self.cell:  # a view is copied, as in ``from_padded``: the array it
             cell = cell.copy()  # views stays writable, and a write there would reach the kernels past the checks
@@ -261,13 +261,15 @@ class CostField:
         # the ring is read unless ``cell`` is this field's own array, patched in place (a map's edit): its ring was
         # read when it became a field's, and only ``changed`` ids, checked to be cells, were written since
         ring = cell is not self.cell
-        lo, flat = patched_range(cell, changed, self.min_cost, self.uniform, self.topology.pw, ring)  # (uniform: no edges)
+        # (``_least_at``: where the least cost was last seen, so a repeat edit need not scan for it)
+        lo, flat, at = kc.patched_range(cell, changed, self.min_cost, self.uniform, self.topology.pw, ring,
+                                        self.__dict__.get("_least_at", -1))  # (uniform: no edges)
         if lo != lo:  # an id off the board, a NaN or negative cost, or a finite cost in the padding ring
-            fault, i = ids_fault(cell, changed, self.topology.pw, ring)
+            fault, i = kc.ids_fault(cell, changed, self.topology.pw, ring)
             if i < 0:
                 _fault(fault, "cell")
             p = int(given[i])
-            _fault(fault, f"changed[{i}] = {p}" if fault in (FAULT_RANGE, FAULT_PADDING) else f"cell[{p}] (changed[{i}])",
+            _fault(fault, f"changed[{i}] = {p}" if fault in (kc.FAULT_RANGE, kc.FAULT_PADDING) else f"cell[{p}] (changed[{i}])",
                    cell.shape[0])
         off = self.topology.masked_out
         if off is not None and changed.size and (cell[changed][off[changed]] < np.inf).any():
@@ -279,15 +281,17 @@ class CostField:
             p = int(np.flatnonzero(off & (cell < np.inf))[0])
             raise ArgumentError(f"cell[{p}] is a cell the board's mask leaves out: its cost must be inf, got "
                                 f"{float(cell[p])} (an entry beyond changed)")
-        if whole and ring and any_bad_cost(cell):
+        if whole and ring and kc.any_bad_cost(cell):
             p = int(np.flatnonzero(~(cell >= 0.0))[0])
             v = float(cell[p])
             raise ArgumentError(f"cell[{p}] must not be NaN (inf: impassable) (an entry beyond changed)" if v != v else
                                 f"cell[{p}] must be >= 0 (inf: impassable), got {v} (an entry beyond changed)")
         e = self.edge
         cell.setflags(write=False)
-        return CostField._made(self.topology, cell, e, float(lo) if lo < np.inf else 1.0, bool(flat and e.size == 0),
-                               self.unit)
+        out = CostField._made(self.topology, cell, e, float(lo) if lo < np.inf else 1.0, bool(flat and e.size == 0),
+                              self.unit)
+        out.__dict__["_least_at"] = int(at)
+        return out
 
     def with_blocked(self, ids: npt.ArrayLike) -> "CostField":
         """The same field with the cells of padded ids ``ids`` impassable (``inf``): cells units stand on, say.
@@ -363,6 +367,15 @@ def _checked_arrays(topology: object, cell: object, edge: object, unit: object) 
     for a in (c, e):
         a.setflags(write=False)
     return c, e, lo, hi
+
+
+@cache
+def _kernels() -> Any:
+    """The cost kernels' module, imported on first use (``import wargrid`` loads no numba) and kept: a map's edit
+    patches a field through it, and an import statement there took a few microseconds of every edit."""
+    from ._kernels import costs
+
+    return costs
 
 
 def patched_field(field: CostField, cell: FloatArray, changed: npt.NDArray[np.int64]) -> CostField:

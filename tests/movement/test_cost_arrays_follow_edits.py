@@ -157,6 +157,30 @@ def test_a_field_patched_at_known_cells_equals_one_built_whole(data):
         want = CostField.from_padded(t, cell.copy(), None if f.edge.size == 0 else f.edge)
         f = f.with_cells(cell, changed=ids)
         assert (f.min_cost, f.uniform) == (want.min_cost, want.uniform)
+        at = f.__dict__["_least_at"]  # (where the next edit looks for the least cost first)
+        assert at == -1 or f.cell[at] == f.min_cost
+
+
+@settings(max_examples=200)
+@given(data=st.data())
+def test_where_the_least_cost_was_seen_changes_no_patched_range(data):
+    # the entry that held the least cost is a hint: a stale one, a wrong one or none give the same answer
+    from wargrid._kernels.costs import patched_range
+
+    n = data.draw(st.integers(1, 12))
+    values = st.sampled_from([1.0, 2.0, 0.5, np.inf])
+    inner = np.array(data.draw(st.lists(values, min_size=n, max_size=n)))
+    before = np.full(3 * (n + 2), np.inf)  # a board n x 1, padded: (n + 2) x 3
+    before[n + 3:2 * n + 3] = inner
+    lo = float(inner.min()) if np.isfinite(inner).any() else 1.0
+    flat = not np.isfinite(inner).any() or float(inner[np.isfinite(inner)].max()) == lo
+    cell = before.copy()
+    ids = np.array(sorted(set(data.draw(st.lists(st.integers(n + 3, 2 * n + 2), min_size=1, max_size=3)))), np.int64)
+    cell[ids] = data.draw(st.lists(values, min_size=ids.shape[0], max_size=ids.shape[0]))
+    least, uniform, where = patched_range(cell, ids, lo, flat, n + 2, True, -1)
+    for at in (-1, data.draw(st.integers(-3, cell.shape[0] + 3)), int(np.argmax(before == lo))):
+        assert patched_range(cell, ids, lo, flat, n + 2, True, at)[:2] == (least, uniform)
+    assert where == -1 or cell[where] == least
 
 
 # -- patched in place when only the map holds a field ------------------------------------------------------------

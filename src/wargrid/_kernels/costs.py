@@ -37,48 +37,56 @@ def finite_range(cell):
 
 
 @jit
-def patched_range(cell, ids, lo, flat, pw, ring):
-    """``(least, uniform)`` of the finite entries of ``cell`` after its entries ``ids`` changed, from the field
-    before: ``lo`` its least cost, ``flat`` every finite entry equalled it (``False``: not known). Reads the
-    changed entries and (``ring``) the padding ring, and scans only until an entry still holds ``lo`` (usually
-    at once) and, unless ``flat``, until one holds another cost; the whole pass only when no entry holds ``lo``
-    any more. ``(nan, False)`` when an id is not a cell of the padded board ``pw`` wide, its entry is NaN or
-    negative, or the padding ring holds an entry other than ``inf`` (``ids_fault`` says which), before anything
-    is read past the array.
+def patched_range(cell, ids, lo, flat, pw, ring, at):
+    """``(least, uniform, where)`` of the finite entries of ``cell`` after its entries ``ids`` changed, from the
+    field before: ``lo`` its least cost, ``flat`` every finite entry equalled it (``False``: not known), ``at`` an
+    entry that held ``lo`` (``-1``: not known); ``where`` an entry holding ``least`` (``-1``: not known), for the
+    next edit's ``at``. Reads the changed entries, (``ring``) the padding ring and entry ``at``, and only where that
+    no longer holds ``lo`` scans until an entry still does (the first edit of a field: its first road, say, can lie
+    thousands of entries in) and, unless ``flat``, until one holds another cost; the whole pass only when no entry
+    holds ``lo`` any more. ``(nan, False, -1)`` when an id is not a cell of the padded board ``pw`` wide, its entry is
+    NaN or negative, or the padding ring holds an entry other than ``inf`` (``ids_fault`` says which), before
+    anything is read past the array.
 
     >>> c = np.full(15, np.inf); c[6:9] = [1.0, 2.0, 1.0]  # a 3 x 1 board, padded: 5 x 3
-    >>> patched_range(c, np.array([7]), 1.0, True, 5, True)
-    (1.0, False)
-    >>> patched_range(c, np.array([15]), 1.0, True, 5, True)
-    (nan, False)
+    >>> patched_range(c, np.array([7]), 1.0, True, 5, True, -1)
+    (1.0, False, 6)
+    >>> c[6] = 3.0; patched_range(c, np.array([6]), 1.0, False, 5, True, 6)
+    (1.0, False, 8)
+    >>> patched_range(c, np.array([15]), 1.0, True, 5, True, -1)
+    (nan, False, -1)
     """
     if ids_fault(cell, ids, pw, ring)[0]:  # (a finite cost in the ring, or an id past it, walks the kernels off the array)
-        return np.nan, False
+        return np.nan, False, -1
     a = INF
     b = -INF
+    first = -1
     for i in range(ids.shape[0]):
         v = cell[ids[i]]
         if v < INF:
+            if v < a:
+                first = ids[i]
             a = min(a, v)
             b = max(b, v)
-    kept = False
-    for i in range(cell.shape[0]):
-        if cell[i] == lo:
-            kept = True
-            break
+    kept = 0 <= at < cell.shape[0] and cell[at] == lo
+    i = 0
+    while not kept and i < cell.shape[0]:
+        kept = cell[i] == lo
+        at = i
+        i += 1
     if not kept:  # the least entries are gone (or there were none)
         x, y = finite_range(cell)
-        return x, x == y or x == INF  # (none finite: uniform, as a field built whole says)
+        return x, x == y or x == INF, -1  # (none finite: uniform, as a field built whole says)
     least = min(lo, a)
     if a < lo:
-        return least, False  # entries holding lo remain above the new least
+        return least, False, first  # entries holding lo remain above the new least
     if flat:
-        return least, b <= lo
+        return least, b <= lo, at
     for i in range(cell.shape[0]):
         v = cell[i]
         if v < INF and v != least:
-            return least, False
-    return least, True
+            return least, False, at
+    return least, True, at
 
 
 @jit
