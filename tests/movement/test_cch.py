@@ -998,3 +998,15 @@ def test_a_board_without_walls_keeps_every_arcs_weight():
     c[:, ::2] = INF  # half the cells walls: their arcs weigh inf
     wp = customized(w, CostField.from_arrays(w, c))
     assert wp._lean is not None and wp.bytes < wp._weighted().weight.nbytes
+
+
+def test_an_edit_starts_the_query_arcs_rent_again():
+    # the queries over every arc pay for the query arcs (rent or buy); an edit drops them, so what the queries before
+    # it paid buys nothing that lasts: the count starts again, and no query right after an edit waits for them
+    g, c, f, cp, s, e = _walled()
+    cp._perfect_seconds, cp._slow_seconds = 1.0, 1.0 - 1e-12  # (the next query over every arc would buy them)
+    c2 = c.copy()
+    c2[0, 1] = 3.0
+    f2 = CostField.from_arrays(g, c2)
+    assert cp.distance(f2, s, e) == dijkstra(g, c2, [(0, 3)])[(8, 3)]
+    assert cp._fast is None and cp._slow_seconds < 1.0

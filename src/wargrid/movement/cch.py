@@ -491,7 +491,7 @@ class CustomizedPaths:
                 arcs, new, sym = k.step_changes(ids.astype(np.int64, copy=False), st.step_code, costs.cell, costs.edge,
                                                 costs.topology.kernel_bundle, st.cell_of, st.tails, st.up_head)
                 asym = mt.weight.shape[1] == 1 and not sym
-                new = new.sum(axis=0, keepdims=True) if mt.weight.shape[1] == 1 else new
+                new = new[:1] + new[1:] if mt.weight.shape[1] == 1 else new  # (both ways' sum)
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
                     self._exact, self._down, self._lean = (0.0, 0.0, 0.0), None, None
@@ -504,7 +504,7 @@ class CustomizedPaths:
                 if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
                     self.metric, self._exact = _metric(st, costs)  # no longer symmetric, or a weight may have rounded
                     self._down = self._lean = None
-                self._fast = None  # the query arcs hold no more: every arc answers until rebuilt
+                self._fast, self._slow_seconds = None, 0.0  # (the query arcs hold no more: ``_slow``)
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
 
@@ -540,7 +540,7 @@ class CustomizedPaths:
         return QueryArcs((first, heads, w[:, 0]), (first, heads, w[:, -1]), none, none, True, 0.0, 1.0)
 
     def _slow(self, seconds: float) -> None:
-        """Count a query over every arc; rebuild the query arcs once such queries cost as much (rent or buy)."""
+        """Count a query over every arc; rebuild the query arcs once such queries since the last edit cost as much."""
         self._slow_seconds += seconds
         if self._slow_seconds >= self._perfect_seconds:
             with self._lock:
