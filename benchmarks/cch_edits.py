@@ -24,7 +24,12 @@ around them (``py``: ``Map.path``'s checks, the dispatcher, ``Path``); ``outside
 kernels (``step_changes``, ``update``, ``search``, ``unpack``). ``whole_cpu``: the whole edit's thread CPU time
 (every part runs on the calling thread).
 
-    PYTHONPATH=src python benchmarks/cch_edits.py --size 512 --seed 3 [--rivers] [--split] [--every-arc]
+With ``--cold`` each edit is followed by a Dijkstra search of the whole board (``Map.distance_field`` from the query's
+start) before it is undone, as ``bench_weighted.py`` checks each answer: the next edit's partial customization then
+reads its data after that search and the undo, while its query's was read by the same query just before (the cell is
+picked from its path), as there.
+
+    PYTHONPATH=src python benchmarks/cch_edits.py --size 512 --seed 3 [--rivers] [--split] [--every-arc] [--cold]
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ def main() -> None:
     ap.add_argument("--edits", type=int, default=50)
     ap.add_argument("--worst", type=int, default=5, help="the slowest edits listed")
     ap.add_argument("--split", action="store_true", help="the finer parts (see the notes)")
+    ap.add_argument("--cold", action="store_true", help="a whole-board Dijkstra after each edit (see the notes)")
     ap.add_argument("--every-arc", action="store_true", help="the finite arcs dropped: the query after an edit over "
                     "every arc, as before they were kept (docs/design/prepared.md, 2026-12-03)")
     args = ap.parse_args()
@@ -139,6 +145,8 @@ def main() -> None:
                    py=row["query"] - row["search"] - row["unpack"])
         row.update(outside=row["whole"] - row["step_changes"] - row["update"] - row["search"] - row["unpack"])
         rows.append(row)
+        if args.cold:
+            m.distance_field(a, unit="foot")
         m.set_terrain([cell], old)
     for owner, name, fn in reversed(restore):
         setattr(owner, name, fn)
