@@ -87,7 +87,7 @@ def main() -> None:
             return statistics.median(ts) * 1e3, wrong
 
         every, _ = timed(None)
-        lean = cp._arcs_of(w, np.full(arcs, 3, dtype=np.uint8), 0.0, True)
+        lean = cch._listed(st, w, True)[0]
         finite, wrong = timed(lean)
         cfin = np.concatenate([[0], np.cumsum(fin)])
         rel = [statistics.median(per_node(x, c) for c in chains) / 1e6 for x in (st.up_first, cfin[st.up_first])]

@@ -20,7 +20,7 @@ from wargrid._kernels.movement.cch.update import _gallop, _lower, _mirror
 from wargrid._kernels.movement.steps import walk_cost
 from wargrid.costs import CostField
 from wargrid._kernels.movement.cch import depths, find_arc
-from wargrid.movement.cch import _exact32, _fits32, _metric, _with_middles, customized, structure
+from wargrid.movement.cch import _exact32, _fits32, _inputs, _listed, _metric, _with_middles, customized, structure
 
 pytestmark = pytest.mark.slow  # the customizable structure's kernels compile for tens of seconds from cold
 
@@ -986,6 +986,32 @@ def test_a_class_holds_its_finite_arcs_for_its_weights_where_fewer_bytes(board, 
         cost[c[1], c[0]] = data.draw(st.sampled_from([1.0, 2.0, INF]))
     again = customized(g, f, shared=cp.structure)
     _check(g, cost, e, again, costs_of(g, cost, e))  # an edit first restores the weights it updates
+
+
+@settings(max_examples=60, deadline=None)
+@given(board=boards(max_side=7))
+def test_input_rows_symmetry_and_finite_lists_are_their_numpy_definitions(board):
+    # the kernels' one passes against the arrays' definitions: the input rows' symmetry (each way's weight less the
+    # cost of the cell it enters the same, inf both ways or neither) and every finite arc listed by node in arc order,
+    # its head's depth, its weight, its arc id where asked, and the largest finite weight
+    g, cost, e = board
+    f = costs_of(g, cost, e)
+    s = structure(g.topology)
+    inp, sym = _inputs(s, f)
+    a = np.flatnonzero(s.arc_slot >= 0)  # (rows in arc order)
+    fin = np.isfinite(inp[:, 0])
+    want = np.array_equal(fin, np.isfinite(inp[:, 1])) and np.array_equal(
+        inp[fin, 0] - f.cell[s.cell_of[s.up_head[a[fin]]]], inp[fin, 1] - f.cell[s.cell_of[s.tails[a[fin]]]])
+    assert sym == want
+    w = _metric(s, f)[0].weight
+    for ids in (False, True):
+        got, top = _listed(s, w, ids)
+        assert top == float(np.max(w, where=np.isfinite(w), initial=0.0))
+        for c, (first, head, wt) in enumerate((got.fwd, got.bwd)[:w.shape[1]]):
+            ok = np.isfinite(w[:, c])
+            assert np.array_equal(first, np.concatenate([[0], np.cumsum(np.bincount(s.tails[ok], minlength=s.parent.shape[0]))]))
+            assert np.array_equal(head, depths(s.parent)[s.up_head[ok]]) and np.array_equal(wt, w[ok, c])
+            assert np.array_equal((got.fwd_arc, got.bwd_arc)[c], np.flatnonzero(ok) if ids else np.zeros(0))
 
 
 def test_a_board_without_walls_keeps_every_arcs_weight():

@@ -76,7 +76,7 @@ class Structure(NamedTuple):
 
 class Metric(NamedTuple):
     """One cost field's weights on a ``Structure``: ``(arcs, 2)`` arrays, column 0 upward, column 1 downward; or
-    ``(arcs, 1)``, both ways' sum, where the steps are symmetric up to the cells' costs (``_symmetric``).
+    ``(arcs, 1)``, both ways' sum, where the steps are symmetric up to the cells' costs (``_inputs``).
 
     The weights are ``float32`` where that is exact (``_exact32``: every step weight a whole multiple of a
     power of two small enough that no path's sum rounds), else ``float64``; ``inp`` and ``weight`` share
@@ -158,7 +158,7 @@ METRIC_BYTES_PER_ARC = 52
 """A class's peak bytes an arc while it is customized (``prepared.prepare``'s memory guard), float64 weights:
 weights and middles (24), the input of the board steps (16 bytes a step, about 7 % of the arcs), the perfect
 customization's copy of the weights and its marks (17), the query arcs (about a quarter of the directions).
-``float32`` weights (``_exact32``) need 16 bytes less, one column (``_symmetric``) about half."""
+``float32`` weights (``_exact32``) need 16 bytes less, one column (``_inputs``) about half."""
 
 _EXACT_BITS = 24
 """``float32``'s significand: whole numbers up to ``2 ** 24`` are exact, so are sums of two up to ``2 ** 23``."""
@@ -196,38 +196,41 @@ def _fits32(values: npt.NDArray[np.float64], quantum: float, limit: float) -> bo
     return all(v == math.inf or 0.0 <= v <= limit and (v / quantum).is_integer() for v in values.ravel().tolist())
 
 
-def _symmetric(st: Structure, cell: npt.NDArray[np.float64], arcs: npt.NDArray[Any], up: npt.NDArray[np.float64],
-               dn: npt.NDArray[np.float64]) -> bool:
-    """Whether arcs ``arcs`` of input weights ``up`` and ``dn`` are symmetric up to the cells' costs ``cell``: each
-    way's weight less the cost of the cell it enters the same, ``inf`` both ways or neither (a hex or 4-direction
-    board whose edge costs are the same both ways). Then, with ``s = up + dn``, a path's cost is ``(sum of s +
-    cell[goal] - cell[start]) / 2`` (the cells' halves are a potential): one weight an arc serves both ways."""
-    fin = np.isfinite(up)
-    a = arcs[fin]
-    return bool(np.array_equal(fin, np.isfinite(dn)) and np.array_equal(
-        up[fin] - cell[st.cell_of[st.up_head[a]]], dn[fin] - cell[st.cell_of[st.tails[a]]]))
-
-
-def _inputs(st: Structure, costs: CostField) -> npt.NDArray[np.float64]:
-    """The board steps' weights over ``costs``, ``(rows, 2)`` (``Metric.inp`` before it takes a metric's columns and
-    dtype; ``_kernels.movement.cch.input_weights``: one pass over the steps)."""
+def _inputs(st: Structure, costs: CostField) -> tuple[npt.NDArray[np.float64], bool]:
+    """``(inp, symmetric)``: the board steps' weights over ``costs``, ``(rows, 2)`` (``Metric.inp`` before it takes a
+    metric's columns and dtype), and whether each way's weight less the cost of the cell it enters is the same, ``inf``
+    both ways or neither: then a path's cost is ``(sum of up + dn + cell[goal] - cell[start]) / 2`` (the cells' halves
+    are a potential), so one weight an arc serves both ways (a hex or 4-direction board, edge costs alike both ways)."""
     inp = np.empty((int(st.arc_slot.max(initial=-1)) + 1, 2))
-    _k().input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, st.arc_slot, inp)
-    return inp
+    return inp, _k().input_weights(st.step_code, costs.cell, costs.edge, costs.topology.kernel_bundle, st.arc_slot,
+                                   st.cell_of, inp)
 
 
-def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float, float]]:
-    """A class's customized metric (one column where ``_symmetric``; its input weights not held, ``Metric.inp``) and
-    its ``float32`` bounds (``_exact32``; ``(0.0, 0.0, 0.0)``: ``float64``)."""
-    inp = _inputs(st, costs)
-    if _symmetric(st, costs.cell, np.flatnonzero(st.arc_slot >= 0), inp[:, 0], inp[:, 1]):
-        inp = inp.sum(axis=1, keepdims=True)
+def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float, float], QueryArcs]:
+    """A class's customized metric (one column where the steps are symmetric, ``_inputs``; its input weights not held,
+    ``Metric.inp``), its ``float32`` bounds (``_exact32``; ``(0.0, 0.0, 0.0)``: ``float64``) and its finite arcs
+    (``_listed``, without arc ids; their largest weight is the bound's check)."""
+    inp, symmetric = _inputs(st, costs)
+    inp = inp[:, :1] + inp[:, 1:] if symmetric else inp  # (a sum a row: numpy's ``sum(axis=1)`` is 7 times slower)
     exact = _exact32(inp.ravel(), int(st.parent.shape[0]))
     if exact[1]:
         mt = _customize(st, inp.astype(np.float32))
-        if not exact[2] or float(np.max(mt.weight, where=np.isfinite(mt.weight), initial=0.0)) < exact[2]:
-            return mt, exact
-    return _customize(st, inp), (0.0, 0.0, 0.0)
+        finite, top = _listed(st, mt.weight, False)
+        if not exact[2] or top < exact[2]:
+            return mt, exact, finite
+    return (mt := _customize(st, inp)), (0.0, 0.0, 0.0), _listed(st, mt.weight, False)[0]
+
+
+def _listed(st: Structure, w: npt.NDArray[Any], ids: bool, keep: npt.NDArray[np.uint8] | None = None, low: float = 0.0,
+            q: float = 0.0, walk: bool = True) -> tuple[QueryArcs, float]:
+    """``(arcs, top)``: the arc directions of ``keep`` (bit 1 up, 2 down; ``None``: every one) finite in ``w`` as
+    ``query``'s arcs, their arc ids where ``ids``, keys where ``low`` (of quantum ``q``); ``top`` the largest finite weight."""
+    keep = np.zeros(0, dtype=np.uint8) if keep is None else keep
+    fwd, bwd, fa, ba, top = _k().query_arcs(st.up_first, st.up_head, _k().depths(st.parent).astype(_head_type(_height(st))),
+                                            w, keep, ids)
+    ways = [fwd, bwd][:w.shape[1]]  # (a symmetric metric's serve both ways; keys: the quanta times 2 ** 16, exact)
+    ways = [(_narrow(f), hd, wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
+    return QueryArcs(ways[0], ways[-1], fa, ba if w.shape[1] == 2 else fa, walk, low, q / low if low else 1.0), top
 
 
 def _customize(st: Structure, inp: npt.NDArray[Any]) -> Metric:
@@ -273,8 +276,8 @@ def _with_middles(st: Structure, mt: Metric, costs: CostField, cnt: npt.NDArray[
         return mt
     inp = mt.inp
     if inp.shape[0] == 0:
-        inp = _inputs(st, costs)
-        inp = (inp.sum(axis=1, keepdims=True) if mt.weight.shape[1] == 1 else inp).astype(mt.weight.dtype)
+        inp = _inputs(st, costs)[0]
+        inp = (inp[:, :1] + inp[:, 1:] if mt.weight.shape[1] == 1 else inp).astype(mt.weight.dtype)
     mid = np.empty(mt.weight.shape, dtype=np.int32)  # huge pages: read at random by unpacking (prepared.md)
     cnt = np.zeros(0, dtype=np.uint16) if cnt is None else cnt
     _halves(_k().middles, st, (mt.weight, inp, st.arc_slot, mid, cnt))  # (each node's own: in any order)
@@ -347,10 +350,11 @@ class CustomizedPaths:
         self.costs = costs
         self.unit = costs.unit
         t0 = time.perf_counter()
-        self.metric, self._exact = _metric(st, costs)
-        self.customize_seconds = time.perf_counter() - t0
         self._fast: QueryArcs | None = None
-        self._lean: QueryArcs | None = None  # every finite arc: made with ``_down``, or held for the weights (below)
+        self._lean: QueryArcs | None = None  # every finite arc: made with ``_down``, or held for the weights
+        self._down: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # (weights in down-list order, leg counts)
+        self._customized(costs)
+        self.customize_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
         self._lock = threading.Lock()
         self._pending_for: CostField | None = None
@@ -358,13 +362,15 @@ class CustomizedPaths:
         self._perfect_seconds = PERFECT_PER_CUSTOMIZE * self.customize_seconds  # until built once (rent or buy)
         self.edit_seconds = 0.0
         self._heap = np.empty(1024, dtype=np.int64)
-        self._down: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # (weights in down-list order, leg counts)
         self._height, self._tree = _height(st), _climbs(st)
-        ln, w, none = self._finite(), self.metric.weight, np.empty(0, dtype=np.int32)  # (arc ids: edits' alone)
-        if sum(int(a.nbytes) for a in {id(a): a for a in (*ln.fwd, *ln.bwd)}.values()) < w.nbytes:  # (``_weighted``)
-            self.metric = self.metric._replace(weight=np.empty((0, w.shape[1]), w.dtype))
-            self._lean = ln._replace(fwd_arc=none, bwd_arc=none)
         self.build_seconds = seconds + time.perf_counter() - t0
+
+    def _customized(self, costs: CostField) -> None:
+        """The metric of ``costs`` customized afresh; its finite arcs held for its weights where fewer bytes (``_weighted``)."""
+        mt, self._exact, ln = _metric(self.structure, costs)
+        self.metric, self._down, self._lean, w = mt, None, None, mt.weight
+        if sum(int(a.nbytes) for a in {id(a): a for a in (*ln.fwd, *ln.bwd)}.values()) < w.nbytes:
+            self.metric, self._lean = mt._replace(weight=np.empty((0, w.shape[1]), w.dtype)), ln
 
     def _query_arcs(self) -> None:
         """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path
@@ -377,23 +383,15 @@ class CustomizedPaths:
         _halves(k.perfect, st, (w, keep, ties), lowest=True)
         q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0
-        self._fast = self._arcs_of(w, keep, low, not ties or w.dtype != np.float32)
+        self._fast = _listed(st, w, True, keep, low, q, not ties or w.dtype != np.float32)[0]
         if self._down is not None and self._lean is None:  # (an edit made an arc finite that they lacked)
             self._lean = self._finite()
         self._perfect_seconds = time.perf_counter() - t0
         self._slow_seconds = 0.0
 
-    def _arcs_of(self, w: npt.NDArray[Any], keep: npt.NDArray[np.uint8], low: float, walk: bool) -> QueryArcs:
-        """The arc directions of ``keep`` (bit 1 up, 2 down) finite in ``w`` as ``query``'s arcs, keys where ``low``."""
-        st, k, q = self.structure, _k(), self._exact[0]
-        fwd, bwd, fa, ba = k.query_arcs(st.up_first, st.up_head, st.tails, w, keep, k.depths(st.parent))
-        ways = [fwd, bwd][:w.shape[1]]  # (a symmetric metric's serve both ways; keys: the quanta times 2 ** 16, exact)
-        ways = [(_narrow(f), hd.astype(_head_type(self._height)), wt * np.float32(low / q) if low else wt) for f, hd, wt in ways]
-        return QueryArcs(ways[0], ways[-1], fa, ba if w.shape[1] == 2 else fa, walk, low, q / low if low else 1.0)
-
     def _finite(self) -> QueryArcs:
         """Every finite arc as ``query``'s arcs, with their arc ids (``update`` keeps their weights)."""
-        return self._arcs_of(self._weighted().weight, np.full(self.arcs, 3, dtype=np.uint8), 0.0, True)
+        return _listed(self.structure, self._weighted().weight, True)[0]
 
     def _weighted(self) -> Metric:
         """The metric with every arc's weight: made again from the finite arcs where only they held the weights (after
@@ -502,8 +500,7 @@ class CustomizedPaths:
                     st.arc_slot, mt.weight, wd, mt.middle, cnt, self._heap, queued, self._lean and self._lean[:4])
                 self._lean = self._lean if whole else None  # (not: an edit made an arc finite that they lacked)
                 if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
-                    self.metric, self._exact = _metric(st, costs)  # no longer symmetric, or a weight may have rounded
-                    self._down = self._lean = None
+                    self._customized(costs)  # no longer symmetric, or a weight may have rounded
                 self._fast, self._slow_seconds = None, 0.0  # (the query arcs hold no more: ``_slow``)
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
@@ -575,7 +572,7 @@ class CustomizedPaths:
         """The optimal cost from padded id ``s`` to ``t`` over ``costs`` (``inf``: unreachable)."""
         (cost, meet, _, _), arcs = self._query(costs, s, t, False)
         d = float(cost) * arcs.unit if meet >= 0 else math.inf
-        if self.metric.weight.shape[1] == 1 and 0.0 < d < math.inf:  # symmetric: both ways' sums (``_symmetric``)
+        if self.metric.weight.shape[1] == 1 and 0.0 < d < math.inf:  # symmetric: both ways' sums (``_inputs``)
             d = float((d + costs.cell[t] - costs.cell[s]) / 2)
         return d
 
@@ -607,7 +604,7 @@ class CustomizedPaths:
         if arcs is not self._fast:
             self._slow(time.perf_counter() - t0)
         out *= arcs.unit
-        if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sums (``_symmetric``; > 0: the ends' costs finite)
+        if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sums (``_inputs``; > 0: the ends' costs finite)
             r, c = np.nonzero((out > 0.0) & (out < np.inf))
             out[r, c] = (out[r, c] + costs.cell[np.asarray(tgt, np.int64)[c]] - costs.cell[np.asarray(src, np.int64)[r]]) / 2
         return out

@@ -2,7 +2,7 @@
 
 A metric holds, per arc, ``w[a, 0]`` (tail -> head) and ``w[a, 1]`` (head -> tail) from the input weights ``inp``,
 and once a path or edit needs them the middle node of the lower triangle that gave each (``-1``: the board's own
-step); a symmetric metric (``movement.cch._symmetric``) holds one column, both ways' sum: the kernels read column
+step); a symmetric metric (``movement.cch._inputs``) holds one column, both ways' sum: the kernels read column
 ``c1 = w.shape[1] - 1`` for the way down and skip its relaxations where that is column 0. Customization relaxes every
 lower triangle ``w < u < x`` in increasing ``u`` (the partial customization: ``update``)."""
 
@@ -11,41 +11,39 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import helper, jit
-from ..steps import corner_ok, step_to, topo_info
+from ..steps import corner_ok, step_to, unpack_topo
 
 INF = np.inf
 
 
-@helper
-def _step_weight(p, d, cell, edge, has_edge, tb):
-    off, _, _, stepl, corner, ti = tb
-    ndir, pmode, crule, wrap, width, pw, _, _ = topo_info(ti)  # scalars only: a helper returns no arrays
-    if not cell[p] < INF:
-        return INF
-    q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
-    if not cell[q] < INF:
-        return INF
-    if crule != 0 and not corner_ok(cell, p, d, corner, crule, off, ndir, pmode, wrap, width, pw):
-        return INF
-    w = stepl[d] * cell[q]
-    if has_edge:
-        w += edge[p * ndir + d]
-    return w
-
-
 @jit
-def input_weights(code, cell, edge, tb, slot, inp):
+def input_weights(code, cell, edge, tb, slot, node_cell, inp):
     """Every board step's weight (step ``p * ndir + d``, of arc ``code[e] >> 1``) into ``inp`` (``(rows, 2)``:
     upward, downward; arc ``a``'s row is ``slot[a]``, kept for the arcs that are board steps), ``inf`` where no
-    step."""
-    ndir = topo_info(tb.info)[0]
+    step; whether symmetric (``movement.cch._inputs``). Read by their cells' ranks (``node_cell``: rank -> padded cell):
+    a node's own arcs' rows in order, none from an impassable cell (docs/design/prepared.md)."""
+    off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     has_edge = edge.shape[0] > 0
     inp[:] = INF
-    for e in range(code.shape[0]):
-        c = code[e]
-        if c >= 0:
+    for p in node_cell:
+        for d in range(ndir if cell[p] < INF else 0):
+            c = code[p * ndir + d]
+            q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+            if c < 0 or not cell[q] < INF or crule != 0 and not corner_ok(cell, p, d, corner, crule, off, ndir, pmode,
+                                                                            wrap, width, pw):
+                continue
+            w = stepl[d] * cell[q] + edge[p * ndir + d] if has_edge else stepl[d] * cell[q]
             r = slot[c >> 1]
-            inp[r, c & 1] = min(inp[r, c & 1], _step_weight(e // ndir, e % ndir, cell, edge, has_edge, tb))
+            inp[r, c & 1] = min(inp[r, c & 1], w)
+    sym = True  # each way's weight less the cost of the cell it enters the same, inf both ways or neither
+    for p in node_cell:
+        for d in range(ndir):
+            c = code[p * ndir + d]
+            if c >= 0 and c & 1 == 0:  # (every row has one: the step from its arc's tail to its head)
+                up, dn = inp[slot[c >> 1], 0], inp[slot[c >> 1], 1]
+                q = step_to(p, d, off, ndir, pmode, wrap, width, pw)
+                sym &= (up < INF) == (dn < INF) and (not up < INF or up - cell[q] == dn - cell[p])
+    return sym
 
 
 @helper

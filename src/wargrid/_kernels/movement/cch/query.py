@@ -175,29 +175,30 @@ def depths(parent):
 
 
 @jit
-def query_arcs(up_first, up_head, tails, w, keep, depth):
-    """A class's query arcs after ``perfect``: ``(fwd, bwd, fwd_arc, bwd_arc)``, the kept arc directions as
-    ``(first, head, weight)`` per node (``query``'s form, heads as their ``depth``) and each one's arc id
-    (``unpack``'s); a symmetric metric's (one column) serve both ways."""
-    m = up_first.shape[0] - 1
+def query_arcs(up_first, up_head, depth, w, keep, ids):
+    """A class's arcs for ``query``: ``(fwd, bwd, fwd_arc, bwd_arc, top)``, the arc directions finite in ``w`` and kept
+    (``keep``: bit 1 up, 2 down, after ``perfect``; empty: every one) as ``(first, head, weight)`` per node, heads as their
+    ``depth`` (its dtype), arc ids where ``ids`` (``unpack``'s, ``update``'s), ``top`` the largest finite weight."""
+    m, every, top = up_first.shape[0] - 1, keep.shape[0] == 0, 0.0
     out = []
     for dr in range(w.shape[1]):
-        first = np.zeros(m + 1, dtype=np.int64)
-        k = np.count_nonzero(((keep & (1 << dr)) != 0) & (w[:, dr] < INF))
-        head = np.empty(k, dtype=np.int32)
-        wt = np.empty(k, dtype=w.dtype)  # float32 where the metric is (exact: see cch._exact32)
-        arc = np.empty(k, dtype=np.int32)
         k = 0
+        for a in range(w.shape[0]):
+            if w[a, dr] < INF and (every or keep[a] >> dr & 1 != 0):
+                k += 1
+        first, head = np.empty(m + 1, dtype=np.int64), np.empty(k, dtype=depth.dtype)
+        wt, arc = np.empty(k, dtype=w.dtype), np.empty(k if ids else 0, dtype=np.int32)  # float32 where the metric is
+        k = first[0] = 0
         for u in range(m):
             for a in range(up_first[u], up_first[u + 1]):
-                if keep[a] & (1 << dr) and w[a, dr] < INF:
-                    head[k] = depth[up_head[a]]
-                    wt[k] = w[a, dr]
-                    arc[k] = a
+                if w[a, dr] < INF and (every or keep[a] >> dr & 1 != 0):
+                    head[k], wt[k], top = depth[up_head[a]], w[a, dr], max(top, float(w[a, dr]))
+                    if ids:
+                        arc[k] = a
                     k += 1
             first[u + 1] = k
         out.append((first, head, wt, arc))
-    return (out[0][0], out[0][1], out[0][2]), (out[-1][0], out[-1][1], out[-1][2]), out[0][3], out[-1][3]
+    return (out[0][0], out[0][1], out[0][2]), (out[-1][0], out[-1][1], out[-1][2]), out[0][3], out[-1][3], top
 
 
 @jit

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import helper, jit
-from ..steps import step_to, unpack_topo
-from .customize import INF, _first_from, _step_weight
+from ..steps import corner_ok, step_to, unpack_topo
+from .customize import INF, _first_from
 from ..heap import key_pop, key_up
 from .order import find_arc
 
@@ -258,7 +258,7 @@ def update(changed, new_inp, up_first, up_head, down_first, down_arc, tails, dta
 @jit
 def step_changes(ids, code, cell, edge, tb, node_cell, tails, up_head):
     """``(arcs, new, sym)``: the arcs the changed padded cells ``ids`` may touch, both ways' input weights weighed again
-    (``(2, k)``, ``inf``: no step), ``sym`` whether symmetric (``cch._symmetric``). A step ``p -> q`` reads ``p``, ``q``,
+    (``(2, k)``, ``inf``: no step), ``sym`` whether symmetric (``cch._inputs``). A step ``p -> q`` reads ``p``, ``q``,
     ``p``'s corners and edge costs: the arcs are the steps' from a changed cell or a neighbour, weighed from both ends."""
     off, stepl, corner, ndir, pmode, crule, wrap, width, pw = unpack_topo(tb)
     has_edge = edge.shape[0] > 0
@@ -271,10 +271,12 @@ def step_changes(ids, code, cell, edge, tb, node_cell, tails, up_head):
     new = np.full((2, arcs.shape[0]), INF)
     for j in range(arcs.shape[0]):
         for p in (node_cell[tails[arcs[j]]], node_cell[up_head[arcs[j]]]):
-            for d in range(ndir):
-                c = code[p * ndir + d]
-                if c >= 0 and c >> 1 == arcs[j]:
-                    new[c & 1, j] = min(new[c & 1, j], _step_weight(p, d, cell, edge, has_edge, tb))
+            for d in range(ndir if cell[p] < INF else 0):  # (as ``input_weights`` weighs them)
+                c, q = code[p * ndir + d], step_to(p, d, off, ndir, pmode, wrap, width, pw)
+                if c >> 1 == arcs[j] and cell[q] < INF and (crule == 0 or corner_ok(cell, p, d, corner, crule, off, ndir,
+                                                                                      pmode, wrap, width, pw)):
+                    w = stepl[d] * cell[q] + edge[p * ndir + d] if has_edge else stepl[d] * cell[q]
+                    new[c & 1, j] = min(new[c & 1, j], w)
     up, dn = new[0], new[1]
     fin = up < INF
     return arcs, new, bool(np.all(fin == (dn < INF)) and np.all(up[fin] - cell[node_cell[up_head[arcs[fin]]]] == dn[fin] - cell[node_cell[tails[arcs[fin]]]]))
