@@ -190,13 +190,11 @@ _WARMED: set[SurveySpec] = set()
 
 
 def warm(spec: SurveySpec) -> None:
-    """Load (or compile) the kernels a survey of ``spec`` runs, once per process: ``wargrid.warm_up`` for
-    movement and territory, then one small map of the same kind measured end to end."""
+    """Load (or compile) the kernels a survey of ``spec`` runs, once per process: one small map of the same kind
+    measured end to end runs every query a row does (``wargrid.warm_up('movement', 'territory')`` would also
+    compile the prepared structure, fields and routes of every board kind, which no row runs)."""
     if spec in _WARMED:
         return
-    from ..warmup import warm_up
-
-    warm_up("movement", "territory")
     small = SurveySpec(12, 12, kind=spec.kind, players=min(spec.players, 2), unit=spec.unit, board=spec.board)
     measure(small, 0)
     _WARMED.add(spec)
