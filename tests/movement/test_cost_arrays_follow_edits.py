@@ -239,6 +239,23 @@ def test_prepared_answers_stay_exact_when_fields_are_patched_in_place(data):
         assert np.array_equal(m.zones() >= 0, label_zones(g, m.costs()) >= 0)
 
 
+def test_a_square8_prepared_class_keeps_float64_weights_and_finds_a_fresh_maps_paths():
+    # the fast suite's one float64 metric (sqrt(2) diagonals round in float32): a build and its queries; its edits
+    # and tables are tests/movement/test_cch.py's (slow), as are those of the float32 metrics the other tests use
+    g = SquareGrid(9, 7, diagonal=True)
+    m = Map(g)
+    m.set_terrain([(4, 2), (4, 3), (4, 4)], "water")
+    cp = m.prepare(unit="foot", progress=False)
+    assert cp.metric.weight.dtype == np.float64 and cp.metric.weight.shape[1] == 1  # symmetric: one column
+    assert np.isclose(m.distance((0, 0), (8, 0), unit="foot"), 2 * 8, rtol=1e-12, atol=0)  # plains: 2 a cell
+    assert np.isclose(m.distance((0, 6), (3, 3), unit="foot"), 2 * 3 * np.sqrt(2), rtol=1e-12, atol=0)
+    fresh = Map(g, terrain=m.terrain, terrains=m.terrains)
+    for a, b in [((0, 3), (8, 3)), ((0, 0), (8, 6)), ((8, 6), (0, 6))]:
+        got, want = m.path(a, b, unit="foot"), fresh.path(a, b, unit="foot")
+        assert got is not None and want is not None and len(got.cells) == len(want.cells)
+        assert np.isclose(got.cost, want.cost, rtol=1e-12, atol=0)  # sums of sqrt(2) in another order
+
+
 def test_a_reader_while_a_field_is_patched_in_place_gets_a_field_true_to_its_cells(monkeypatch):
     # Map.cost_field reads the cache without the lock; a reader in the middle of an in-place patch (here: the
     # patch's own call that drops the array's derived values, as if another thread ran there) must not be handed
