@@ -735,7 +735,8 @@ def plan_crowd(
     n = len(s)
     from .._kernels import load
 
-    zone, _ = load("territory.graph").label_chunks(graph.nbr, np.zeros(len(graph.cells), dtype=np.int64))
+    nbr = graph.nbr.astype(np.int64)  # the partitions' dtype: label_chunks compiles once for both
+    zone, _ = load("territory.graph").label_chunks(nbr, np.zeros(len(graph.cells), dtype=np.int64))
     far = np.flatnonzero(zone[s] != zone[g])
     if len(far):
         i = int(far[0])
@@ -815,7 +816,8 @@ def warm_up_planner(map: CostBoard) -> None:
     from .._kernels import load
 
     graph = _Graph(map, None)
-    zone, _ = load("territory.graph").label_chunks(graph.nbr, np.zeros(len(graph.cells), dtype=np.int64))
+    nbr = graph.nbr.astype(np.int64)  # the partitions' dtype: label_chunks compiles once for both
+    zone, _ = load("territory.graph").label_chunks(nbr, np.zeros(len(graph.cells), dtype=np.int64))
     same = np.flatnonzero(zone == zone[0]) if len(zone) else zone
     if len(same) < 2:
         raise ArgumentError("map must have two passable cells connected to each other to warm the planner on")
