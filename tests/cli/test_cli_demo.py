@@ -1,4 +1,4 @@
-"""``wargrid demo`` and the command-line skeleton, run as a subprocess."""
+"""``wargrid demo`` and the command-line skeleton: ``python -m wargrid`` as a subprocess, the exit codes."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+from wargrid.cli import main
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -40,30 +42,29 @@ def test_help_lists_every_verb() -> None:
         assert verb in r.stdout
 
 
-def test_bad_option_is_usage_error() -> None:
-    r = wargrid("demo", "--size", "banana")
-    assert r.returncode == 2
-    assert "size" in r.stderr and "Traceback" not in r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1
+# the skeleton's exit codes in this process (``main``); ``python -m wargrid`` itself runs in test_help_lists_every_verb
+def test_bad_option_is_usage_error(capsys) -> None:
+    assert main(["demo", "--size", "banana"]) == 2
+    err = capsys.readouterr().err
+    assert "size" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
 
-def test_no_verb_prints_help_exit_2() -> None:
-    r = wargrid()
-    assert r.returncode == 2
-    assert "VERB" in r.stdout
+def test_no_verb_prints_help_exit_2(capsys) -> None:
+    assert main([]) == 2
+    assert "VERB" in capsys.readouterr().out
 
 
-def test_unknown_verb() -> None:
-    r = wargrid("frobnicate")
-    assert r.returncode == 2 and "Traceback" not in r.stderr
+def test_unknown_verb(capsys) -> None:
+    assert main(["frobnicate"]) == 2 and "Traceback" not in capsys.readouterr().err
 
 
-def test_demo_unwritable_out(tmp_path: Path) -> None:
+def test_demo_unwritable_out(tmp_path: Path, capsys) -> None:
     f = tmp_path / "file"
     f.write_text("x")
-    r = wargrid("demo", "--out", str(f / "sub"), "--size", "8")
-    assert r.returncode == 1
-    assert "error" in r.stderr and "Traceback" not in r.stderr
+    assert main(["demo", "--out", str(f / "sub"), "--size", "8"]) == 1
+    err = capsys.readouterr().err
+    assert "error" in err and "Traceback" not in err
 
 
 def test_demo_loads_the_bridge_example_from_the_checkout() -> None:
