@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -50,10 +48,10 @@ def test_usage_errors_exit_2(capsys, argv: list[str], message: str) -> None:
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
-def test_argparse_refuses_workers_with_a_scheduler_and_a_missing_maps() -> None:
+def test_argparse_refuses_workers_with_a_scheduler_and_a_missing_maps(capsys) -> None:
     for argv in (["--maps", "2", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], ["--size", "8"]):
-        r = subprocess.run([sys.executable, "-m", "wargrid", "survey", *argv], capture_output=True, text=True, timeout=120)
-        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 def test_unknown_unit_rank_and_scheduler_are_one_line_failures(capsys, tmp_path: Path) -> None:
