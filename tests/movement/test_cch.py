@@ -1030,9 +1030,45 @@ def test_an_edit_starts_the_query_arcs_rent_again():
     # the queries over every arc pay for the query arcs (rent or buy); an edit drops them, so what the queries before
     # it paid buys nothing that lasts: the count starts again, and no query right after an edit waits for them
     g, c, f, cp, s, e = _walled()
-    cp._perfect_seconds, cp._slow_seconds = 1.0, 1.0 - 1e-12  # (the next query over every arc would buy them)
+    cp.distance(f, s, e)  # (its kernels compiled first: a compile's seconds would count as a slow query's)
+    cp._fast, cp._perfect_seconds, cp._slow_seconds = None, 1.0, 1.0 - 1e-12  # (the next query over every arc would buy them)
     c2 = c.copy()
     c2[0, 1] = 3.0
     f2 = CostField.from_arrays(g, c2)
     assert cp.distance(f2, s, e) == dijkstra(g, c2, [(0, 3)])[(8, 3)]
+    assert cp._fast is None and cp._slow_seconds < 1.0
+
+
+def test_a_query_an_edit_overtook_buys_no_query_arcs():
+    # a query over every arc whose time would buy the query arcs, overtaken by an edit while it waits for the lock: the
+    # edit dropped what it would pay for, so it counts nothing and builds nothing (the count starts again at the edit)
+    import threading
+
+    g, c, f, cp, s, e = _walled()
+    cp.distance(f, s, e)  # (its kernels compiled first: a compile's seconds would count as a slow query's)
+    cp._fast, cp._perfect_seconds, cp._slow_seconds = None, 1.0, 1.0 - 1e-12
+    c2 = c.copy()
+    c2[0, 1] = 3.0
+    f2 = CostField.from_arrays(g, c2)
+    lock, waiting, edited = cp._lock, threading.Event(), threading.Event()
+
+    class Gate:  # the query's thread reaches the lock and waits there until the edit is made
+        def __enter__(self) -> None:
+            if threading.current_thread().name == "query":
+                waiting.set()
+                edited.wait(10.0)
+            lock.__enter__()
+
+        def __exit__(self, *exc: object) -> None:
+            lock.__exit__(*exc)
+
+    cp._lock = Gate()
+    got: list[float] = []
+    query = threading.Thread(target=lambda: got.append(cp.distance(f, s, e)), name="query")
+    query.start()
+    assert waiting.wait(10.0)
+    cp.sync(f2)
+    edited.set()
+    query.join(10.0)
+    assert got == [dijkstra(g, c, [(0, 3)])[(8, 3)]]
     assert cp._fast is None and cp._slow_seconds < 1.0

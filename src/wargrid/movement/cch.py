@@ -536,12 +536,13 @@ class CustomizedPaths:
         heads, first = _depth_heads(st), _shared(st.up_first, "first", lambda: _narrow(st.up_first))  # (one compile)
         return QueryArcs((first, heads, w[:, 0]), (first, heads, w[:, -1]), none, none, True, 0.0, 1.0)
 
-    def _slow(self, seconds: float) -> None:
-        """Count a query over every arc; rebuild the query arcs once such queries since the last edit cost as much."""
-        self._slow_seconds += seconds
-        if self._slow_seconds >= self._perfect_seconds:
+    def _slow(self, seconds: float, costs: CostField) -> None:
+        """Count a query without query arcs on ``costs``; rebuild them once such queries since the last edit cost as
+        much (a query an edit overtook counts nothing: the edit dropped what it would pay for)."""
+        self._slow_seconds += seconds if costs is self.costs else 0.0
+        if self._slow_seconds >= self._perfect_seconds:  # (checked again under the lock: an edit may have come)
             with self._lock:
-                if self._fast is None:
+                if self._fast is None and costs is self.costs and self._slow_seconds >= self._perfect_seconds:
                     self._query_arcs()
 
     def _query(self, costs: CostField, s: int, t: int, paths: bool) -> tuple[Any, QueryArcs]:
@@ -557,7 +558,7 @@ class CustomizedPaths:
             *ends, sc.pf, sc.pb, arcs.fwd_arc, arcs.bwd_arc, st.up_first, st.up_head, st.tails, mt.middle, mt.inp,
             st.arc_slot, arcs.walk, st.cell_of, costs.topology.pw)
         if arcs is not self._fast:
-            self._slow(time.perf_counter() - t0)
+            self._slow(time.perf_counter() - t0, costs)
         return out, arcs
 
     def _middles(self) -> Metric:
@@ -602,7 +603,7 @@ class CustomizedPaths:
         out: npt.NDArray[np.float64] = _k().table(padded_entries(st.rank_of, src, "src"), padded_entries(st.rank_of, tgt, "tgt"),
                                                   arcs.fwd, arcs.bwd, self._tree, sc.cs, sc.df)
         if arcs is not self._fast:
-            self._slow(time.perf_counter() - t0)
+            self._slow(time.perf_counter() - t0, costs)
         out *= arcs.unit
         if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sums (``_inputs``; > 0: the ends' costs finite)
             r, c = np.nonzero((out > 0.0) & (out < np.inf))
