@@ -865,22 +865,24 @@ def test_soldiers_among_vehicles_with_no_goal_on_a_packed_board_get_through(seed
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), w=st.integers(4, 8), h=st.integers(3, 7), walls=st.sampled_from([0.0, 0.1]),
-       fill=st.floats(0.7, 0.95))
-def test_soldiers_two_to_a_cell_among_vehicles_with_no_goal_settle(seed: int, w: int, h: int, walls: float,
-                                                                   fill: float) -> None:
-    """Vehicles with no goal on 70-95 % of a small 4-connected board's largest zone (a cell at least left free),
-    pairs of soldiers in two of the other cells, each going to a cell at random: every soldier arrives (on its goal,
-    or beside it where a vehicle with no goal holds it) and the run settles (a trade of places would carry off the
-    soldier's cell-mate, so the vehicle in its way is pushed on), and the simulation's state stays sound."""
-    rows = _largest_zone(seed, w, h, walls)
+@given(seed=st.integers(0, 2**31 - 1), w=st.integers(4, 8), h=st.integers(3, 7), fill=st.floats(0.7, 0.95))
+def test_soldiers_two_to_a_cell_among_vehicles_with_no_goal_settle(seed: int, w: int, h: int, fill: float) -> None:
+    """Vehicles with no goal on 70-95 % of a small 4-connected board with no walls, pairs of soldiers in two of the
+    other cells, each going to a cell at random, and a cell free of units wherever the four soldiers end (three
+    left free at the start: with one, the first pair can part onto the last two free cells and no vehicle can move
+    again): every soldier arrives (on its goal, or beside it where a vehicle with no goal holds it) and the run
+    settles (a trade of places would carry off the soldier's cell-mate, so the vehicle in its way is pushed on), and
+    the simulation's state stays sound. No walls: behind a wall the soldiers' own cell can be the only way from the
+    vehicles in their way to the free cells (seed 157, 8 x 3, a tenth walls), and a vehicle never enters a soldier's
+    cell nor does a soldier step back to let one by."""
+    rows = _largest_zone(seed, w, h, 0.0)
     if rows is None:
         return
     m = _board(rows)
     ys, xs = np.nonzero(m.zones() >= 0)
     rng = np.random.default_rng(seed + 1)
     perm = rng.permutation(len(xs))
-    nv = min(len(xs) - 3, int(fill * len(xs)))  # (a free cell at least: a push ends in one)
+    nv = min(len(xs) - 5, int(fill * len(xs)))  # (a free cell at least, wherever the soldiers stand: a push ends in one)
     if nv < 1:
         return
     sim = Simulation(m, seed=seed)
