@@ -249,3 +249,24 @@ def test_import_wargrid_imports_no_extra_and_a_missing_one_is_named() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
+
+
+def test_a_worker_whose_small_map_fails_warms_every_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``warm`` measures one small map of the survey's kind; where a step of it fails, the steps after it are
+    unrun, so it loads the movement and territory kernels with ``warm_up`` (else the first timed rows would
+    compile them). A small map that measures whole needs no ``warm_up``."""
+    from wargrid.survey import measuring
+    import wargrid.warmup as warmup
+
+    calls: list[tuple[str, ...]] = []
+    monkeypatch.setattr(warmup, "warm_up", lambda *groups: calls.append(groups))
+    monkeypatch.setattr(measuring, "_WARMED", set())
+    row = measuring.empty_row(0)
+    row["error"] = "RuntimeError: a failed step"
+    monkeypatch.setattr(measuring, "measure", lambda spec, seed: row)
+    measuring.warm(SurveySpec(16, 16, kind="hex"))
+    assert calls == [("movement", "territory")]
+    row["error"] = None
+    measuring.warm(SurveySpec(16, 16, kind="square"))
+    measuring.warm(SurveySpec(16, 16, kind="hex"))  # (warmed once a process)
+    assert calls == [("movement", "territory")]

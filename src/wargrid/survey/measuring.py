@@ -192,10 +192,14 @@ _WARMED: set[SurveySpec] = set()
 def warm(spec: SurveySpec) -> None:
     """Load (or compile) the kernels a survey of ``spec`` runs, once per process: one small map of the same kind
     measured end to end runs every query a row does (``wargrid.warm_up('movement', 'territory')`` would also
-    compile the prepared structure, fields and routes of every board kind, which no row runs)."""
+    compile the prepared structure, fields and routes of every board kind, which no row runs). Where a step of
+    the small map fails, the steps after it would compile in the survey's timed rows: ``warm_up`` then runs."""
     if spec in _WARMED:
         return
     small = SurveySpec(12, 12, kind=spec.kind, players=min(spec.players, 2), unit=spec.unit, board=spec.board)
-    measure(small, 0)
+    if measure(small, 0)["error"] is not None:
+        from ..warmup import warm_up
+
+        warm_up("movement", "territory")
     _WARMED.add(spec)
 
