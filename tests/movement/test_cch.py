@@ -1072,3 +1072,24 @@ def test_a_query_an_edit_overtook_buys_no_query_arcs():
     query.join(10.0)
     assert got == [dijkstra(g, c, [(0, 3)])[(8, 3)]]
     assert cp._fast is None and cp._slow_seconds < 1.0
+
+
+def test_query_arcs_keep_a_tie_that_a_sums_rounding_made():
+    # 2 ** 30 + 1e-7 rounds to 2 ** 30 in float64: an arc of 2 ** 30 and a path through it and a step of 1e-7 tie,
+    # although the path's arcs do not all weigh less; dropping every tied arc lost 25 reachable pairs of this board
+    # (inf). Ties are dropped only where the least weight is more than the largest's rounding
+    g = HexGrid(9, 3, orientation="flat", offset="even-q")
+    c = np.ones((3, 9))
+    c[0, 0], c[0, 1], c[1, 0], c[1, 1] = 2.0 ** 30, INF, 1e-7, 1e-7
+    e = np.zeros((3, 9, 6))
+    e[2, 8, 3] = 1.5  # (an asymmetric metric: two columns)
+    f = CostField.from_arrays(g, c, e)
+    cp, t = customized(g, f), g.topology
+    cells = list(np.ndindex(9, 3))
+    before = {(a, b): cp.distance(f, t.padded_id(*a), t.padded_id(*b)) for a in cells for b in cells}
+    cp.build_query_arcs()
+    assert cp._fast is not None
+    for (a, b), d in before.items():
+        assert cp.distance(f, t.padded_id(*a), t.padded_id(*b)) == d
+        assert (d < INF) == (cp.path(f, t.padded_id(*a), t.padded_id(*b)) is not None)
+    assert before[(2, 0), (0, 0)] == 2.0 ** 30

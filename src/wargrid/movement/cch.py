@@ -373,13 +373,13 @@ class CustomizedPaths:
             self.metric, self._lean = mt._replace(weight=np.empty((0, w.shape[1]), w.dtype)), ln
 
     def _query_arcs(self) -> None:
-        """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path
-        through an intermediate or upper node ties; queries then relax only those."""
+        """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path through an
+        intermediate or upper node ties (where no weight is lost in a sum's rounding); queries relax only those."""
         st, k = self.structure, _k()
         t0 = time.perf_counter()
         w = self._weighted().weight.copy()
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
-        ties = bool(w.size) and float(w.min()) > 0.0
+        ties = bool(w.size) and float(w.min()) > np.finfo(w.dtype).eps * float(np.max(w, where=w < np.inf, initial=0.0))
         _halves(k.perfect, st, (w, keep, ties), lowest=True)
         q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0

@@ -177,8 +177,8 @@ def perfect(lo, hi, first, last, up_first, up_head, down_first, down_arc, tails,
     """Perfect customization of ``w`` in place for the triangles whose middle node is in ``lo .. hi - 1`` and
     lowest in ``first .. last - 1`` (once every node is done, every arc finite in ``w`` before has its ends' true
     distance), in decreasing rank; bit ``d`` of ``keep[a]`` (1 upward, 2 downward) is cleared where a path through
-    an intermediate or upper node is cheaper, or as cheap when ``ties`` (sound when no arc weighs nothing: each such
-    path's arcs weigh less), so the query needs no such arc direction. An arc ``inf`` before is skipped in a
+    an intermediate or upper node is cheaper, or as cheap when ``ties`` (sound when no arc weighs so little that a
+    sum rounds it away: each such path's arcs weigh less), so the query needs no such arc direction. An arc ``inf`` before is skipped in a
     symmetric (one-column) metric (never kept; on land boards 40-50 % of the arcs: prepared.md, "What a query
     needs"); in a directed one a one-way step can make it the leg another arc's true distance needs.
 
