@@ -270,3 +270,11 @@ def test_a_worker_whose_small_map_fails_warms_every_kernel(monkeypatch: pytest.M
     measuring.warm(SurveySpec(16, 16, kind="square"))
     measuring.warm(SurveySpec(16, 16, kind="hex"))  # (warmed once a process)
     assert calls == [("movement", "territory")]
+
+    def failing(*groups: str) -> None:
+        raise RuntimeError("no kernels")
+
+    monkeypatch.setattr(warmup, "warm_up", failing)  # a warm-up that fails stops no survey (each row keeps its error)
+    row["error"] = "RuntimeError: a failed step"
+    measuring.warm(SurveySpec(16, 16, kind="staggered"))
+    assert SurveySpec(16, 16, kind="staggered") in measuring._WARMED

@@ -374,12 +374,13 @@ class CustomizedPaths:
 
     def _query_arcs(self) -> None:
         """The query arcs of the metric (``_kernels.movement.cch.perfect``): the arc directions no path through an
-        intermediate or upper node ties (where no weight is lost in a sum's rounding); queries relax only those."""
+        intermediate or upper node ties (no weight nor ``nodes - 1`` steps' sum lost to rounding); queries relax those."""
         st, k = self.structure, _k()
         t0 = time.perf_counter()
         w = self._weighted().weight.copy()
         keep = np.full(w.shape[0], 3, dtype=np.uint8)
-        ties = bool(w.size) and float(w.min()) > np.finfo(w.dtype).eps * float(np.max(w, where=w < np.inf, initial=0.0))
+        big = 0.0 if w.dtype == np.float32 else float(np.max(w, where=w < np.inf, initial=0.0)) * st.parent.shape[0]
+        ties = bool(w.size) and float(w.min()) > big * 2.0 ** -52  # (float32: exact, ``_exact32``)
         _halves(k.perfect, st, (w, keep, ties), lowest=True)
         q, top, h = self._exact[0], float(np.max(w, where=np.isfinite(w), initial=0.0)), self._height
         low = 65536.0 if w.dtype == np.float32 and q and h <= 1 << 16 and h * top / q < 2.0 ** 36 else 0.0

@@ -15,7 +15,7 @@ per process.
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
@@ -193,13 +193,15 @@ def warm(spec: SurveySpec) -> None:
     """Load (or compile) the kernels a survey of ``spec`` runs, once per process: one small map of the same kind
     measured end to end runs every query a row does (``wargrid.warm_up('movement', 'territory')`` would also
     compile the prepared structure, fields and routes of every board kind, which no row runs). Where a step of
-    the small map fails, the steps after it would compile in the survey's timed rows: ``warm_up`` then runs."""
+    the small map fails, the steps after it would compile in the survey's timed rows: ``warm_up`` then runs (and
+    if it fails too, the rows keep their errors: warming never raises)."""
     if spec in _WARMED:
         return
     small = SurveySpec(12, 12, kind=spec.kind, players=min(spec.players, 2), unit=spec.unit, board=spec.board)
     if measure(small, 0)["error"] is not None:
         from ..warmup import warm_up
 
-        warm_up("movement", "territory")
+        with suppress(Exception):  # (warming never stops a survey: each map's row keeps its own error)
+            warm_up("movement", "territory")
     _WARMED.add(spec)
 
