@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from wargrid import Map, SquareGrid
 from wargrid.io import MOVINGAI_TERRAINS
-from wargrid.rts import crowd
+from wargrid.rts import crowd, plan_crowd
 
 
 def first_search(m: Map, s: list[tuple[int, int]], g: list[tuple[int, int]], seed: int) -> tuple[Any, Any, Any]:
@@ -42,3 +43,27 @@ def random_pairs(m: Map, n: int, seed: int) -> tuple[list[tuple[int, int]], list
     rng = np.random.default_rng(seed)
     a, b = rng.choice(len(xs), n, replace=False), rng.choice(len(xs), n, replace=False)
     return [(int(xs[i]), int(ys[i])) for i in a], [(int(xs[i]), int(ys[i])) for i in b]
+
+
+class ReadingClock:
+    """A clock that moves on by ``step`` seconds every time it is read (the thread's CPU with it: no slowness), so
+    that what the planner does by its time limit does not depend on the machine."""
+
+    def __init__(self, step: float) -> None:
+        self.t = 0.0
+        self.step = step
+
+    def perf_counter(self) -> float:
+        self.t += self.step
+        return self.t
+
+    def thread_time(self) -> float:
+        return self.t
+
+
+def plan_by_readings(m: Map, s: list[tuple[int, int]], g: list[tuple[int, int]], **options: Any) -> Any:
+    """``plan_crowd`` on a ``ReadingClock`` of 10 microseconds a reading: its time limit (a guard against a search
+    that never ends) counts the planner's readings, not the machine's speed."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(crowd, "time", ReadingClock(1e-5))
+        return plan_crowd(m, s, g, **options)

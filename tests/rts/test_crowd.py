@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crowd_search import first_search
+from crowd_search import first_search, plan_by_readings
 from crowd_search import random_pairs as _random_pairs
 from crowd_search import walls_board as _walls_board
 
@@ -148,7 +148,7 @@ def test_plans_are_valid_and_complete_where_a_plan_exists(inst: tuple[list[str],
             plan_crowd(m, s, g)
         return
     best = _joint_bfs(rows, s, g)
-    plan = plan_crowd(m, s, g, time_limit=20.0)
+    plan = plan_by_readings(m, s, g, time_limit=20.0)
     check_plan(m, s, g, plan, complete=plan.complete)
     assert plan.complete == (best is not None)
     if best is not None:
@@ -209,7 +209,7 @@ def test_held_out_boards_are_solved(board: str, seed: int, agents: int) -> None:
     m = _walls_board(wall)
     n = agents or int(np.isfinite(m.costs()).sum()) // 2
     s, g = _random_pairs(m, n, seed)
-    plan = plan_crowd(m, s, g, time_limit=60.0)
+    plan = plan_by_readings(m, s, g, time_limit=60.0)
     assert plan.complete
     check_plan(m, s, g, plan)
     assert plan.makespan >= plan.lower_bound_makespan
@@ -222,7 +222,7 @@ def test_a_perfect_maze_is_planned_without_the_band_going_back_and_forth() -> No
     band's exits unbounded: in 3739, 9.7 s, makespan 795 against 637)."""
     m = load_movingai(MAZE, diagonal=False)
     s, g = _random_pairs(m, 24, 11)
-    plan = plan_crowd(m, s, g, time_limit=30, seed=0)
+    plan = plan_by_readings(m, s, g, time_limit=30, seed=0)
     assert plan.complete and plan.expanded < 1000
     check_plan(m, s, g, plan)
 
@@ -431,7 +431,7 @@ def test_agents_that_would_have_to_pass_in_a_corridor_or_ring_get_an_incomplete_
 )
 def test_agents_that_keep_their_order_in_a_corridor_or_ring_are_planned(rows, starts, goals) -> None:
     m = _board(rows)
-    plan = plan_crowd(m, starts, goals, time_limit=30, seed=0)
+    plan = plan_by_readings(m, starts, goals, time_limit=30, seed=0)
     assert plan.complete
     check_plan(m, starts, goals, plan)
 

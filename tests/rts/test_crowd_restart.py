@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crowd_search import random_pairs, walls_board
+from crowd_search import ReadingClock, random_pairs, walls_board
 
 from wargrid.rts import check_plan, crowd, plan_crowd
 
@@ -54,22 +54,6 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     monkeypatch.setattr(crowd, "_High", Counted)
     monkeypatch.setattr(crowd._Search, "repair", counted_repair)
     return calls
-
-
-class _FakeTime:
-    """A clock that moves on by ``step`` seconds every time it is read (the process's CPU with it: no slowness), so
-    that what the planner does by its time limit does not depend on the machine."""
-
-    def __init__(self, step: float) -> None:
-        self.t = 0.0
-        self.step = step
-
-    def perf_counter(self) -> float:
-        self.t += self.step
-        return self.t
-
-    def thread_time(self) -> float:
-        return self.t
 
 
 @pytest.mark.slow
@@ -138,7 +122,7 @@ def test_a_search_started_over_is_repaired_from_the_best_stall_when_time_is_shor
 
     monkeypatch.setattr(crowd, "_High", Rooted)
     monkeypatch.setattr(crowd._Search, "repair", logged)
-    monkeypatch.setattr(crowd, "time", _FakeTime(1e-5))
+    monkeypatch.setattr(crowd, "time", ReadingClock(1e-5))
     plan = plan_crowd(m, s, g, time_limit=0.9, seed=0)
     check_plan(m, s, g, plan, complete=plan.complete)
     assert plan.complete
@@ -165,7 +149,7 @@ def test_restarts_keep_within_the_time_limit_and_plans_valid(seed: int, share: f
         mp.setattr(crowd, "_STALL", 8)
         mp.setattr(crowd, "_RESTARTS", restarts)
         mp.setattr(crowd, "_THREADED", 1 << 30)  # (one thread: the fake clock's readings in one order every run)
-        mp.setattr(crowd, "time", _FakeTime(1e-5))
+        mp.setattr(crowd, "time", ReadingClock(1e-5))
         plan = plan_crowd(m, s, g, time_limit=limit, seed=seed)
     check_plan(m, s, g, plan, complete=plan.complete)
     assert plan.seconds <= limit
