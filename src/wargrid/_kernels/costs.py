@@ -18,35 +18,38 @@ words it."""
 
 @jit
 def finite_range(cell):
-    """``(least, largest)`` of the finite entries of ``cell`` (``(inf, -inf)``: none), in one pass.
+    """``(least, largest, where)`` of the finite entries of ``cell`` (``(inf, -inf, -1)``: none), ``where`` the first
+    entry holding the least, in one pass.
 
     A field is made on every edit of a map, for every movement class, so this
     is one pass instead of numpy's four (``docs/design/kernels.md``).
 
     >>> finite_range(np.array([np.inf, 2.0, 0.5, 3.0]))
-    (0.5, 3.0)
+    (0.5, 3.0, 2)
     """
     lo = INF
     hi = -INF
+    at = -1
     for i in range(cell.shape[0]):
         v = cell[i]
         if v < INF:
-            lo = min(lo, v)
+            if v < lo:
+                lo, at = v, i
             hi = max(hi, v)
-    return lo, hi
+    return lo, hi, at
 
 
 @jit
 def patched_range(cell, ids, lo, flat, pw, ring, at):
     """``(least, uniform, where)`` of the finite entries of ``cell`` after its entries ``ids`` changed, from the
     field before: ``lo`` its least cost, ``flat`` every finite entry equalled it (``False``: not known), ``at`` an
-    entry that held ``lo`` (``-1``: not known); ``where`` an entry holding ``least`` (``-1``: not known), for the
+    entry that held ``lo`` (``-1``: not known); ``where`` an entry holding ``least`` (``-1``: none finite), for the
     next edit's ``at``. Reads the changed entries, (``ring``) the padding ring and entry ``at``, and only where that
     no longer holds ``lo`` scans until an entry still does (the first edit of a field: its first road, say, can lie
     thousands of entries in) and, unless ``flat``, until one holds another cost; the whole pass only when no entry
-    holds ``lo`` any more. ``(nan, False, -1)`` when an id is not a cell of the padded board ``pw`` wide, its entry is
-    NaN or negative, or the padding ring holds an entry other than ``inf`` (``ids_fault`` says which), before
-    anything is read past the array.
+    holds ``lo`` any more (it notes where the new least is). ``(nan, False, -1)`` when an id is not a cell of the
+    padded board ``pw`` wide, its entry is NaN or negative, or the padding ring holds an entry other than ``inf``
+    (``ids_fault`` says which), before anything is read past the array.
 
     >>> c = np.full(15, np.inf); c[6:9] = [1.0, 2.0, 1.0]  # a 3 x 1 board, padded: 5 x 3
     >>> patched_range(c, np.array([7]), 1.0, True, 5, True, -1)
@@ -74,9 +77,9 @@ def patched_range(cell, ids, lo, flat, pw, ring, at):
         kept = cell[i] == lo
         at = i
         i += 1
-    if not kept:  # the least entries are gone (or there were none)
-        x, y = finite_range(cell)
-        return x, x == y or x == INF, -1  # (none finite: uniform, as a field built whole says)
+    if not kept:  # the least entries are gone (or there were none): the new least, where it is (the next edit's hint)
+        x, y, at = finite_range(cell)
+        return x, x == y or x == INF, at  # (none finite: uniform, as a field built whole says)
     least = min(lo, a)
     if a < lo:
         return least, False, first  # entries holding lo remain above the new least
@@ -115,8 +118,9 @@ def ring_finite(cell, pw):
 
 @jit
 def checked_range(cell, pw):
-    """``finite_range(cell)`` and a fault: ``FAULT_NAN`` when an entry is NaN, ``FAULT_PADDING`` when the padding
-    ring of the padded board ``pw`` wide (``cell.shape[0]`` a multiple of it) holds an entry other than ``inf``.
+    """``finite_range(cell)``'s least and largest, and a fault: ``FAULT_NAN`` when an entry is NaN,
+    ``FAULT_PADDING`` when the padding ring of the padded board ``pw`` wide (``cell.shape[0]`` a multiple of it)
+    holds an entry other than ``inf``.
 
     One pass as ``finite_range``, then the ring.
 
