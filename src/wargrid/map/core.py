@@ -52,7 +52,7 @@ from ..costs import CostField, patched_field
 from ..movement.dispatch import forget_cost_array
 from ..grids.boards import Grid
 from ..terrain import TerrainTable
-from .derived import Derived
+from .derived import FEW_CELLS, Derived, cell_ids
 
 __all__ = ["MapCore", "MapEvent", "MapEdit", "Marker", "EVENTS", "CallbackError"]
 
@@ -71,8 +71,6 @@ EVENTS = (
 
 Cell = tuple[int, int]
 M = TypeVar("M", bound="MapCore")
-_FEW_CELLS = 16
-"""An edit of at most this many cells reads its entry costs with Python scalars (``MapCore._entry_costs``)."""
 IntArray = npt.NDArray[np.int64]
 
 
@@ -666,7 +664,7 @@ class MapCore:
         self, unit: str, ys: Any = slice(None), xs: Any = slice(None), walls: str = "stop"
     ) -> npt.NDArray[np.float64]:
         m = self.terrains.cost_matrix(walls=walls)[:, self.terrains.class_index(unit)]
-        if type(xs) is np.ndarray and xs.shape[0] <= _FEW_CELLS:  # (numpy's calls on a few cells cost more than this)
+        if type(xs) is np.ndarray and xs.shape[0] <= FEW_CELLS:  # (numpy's calls on a few cells cost more than this)
             ov, ter = self._overlay, self._terrain
             return np.array([m[o if (o := int(ov[y, x])) >= 0 else int(ter[y, x])] for y, x in zip(ys.tolist(), xs.tolist())],
                             dtype=np.float64)
@@ -704,7 +702,8 @@ class MapCore:
         return CostField.from_padded(topo, flat, edge, unit=unit)
 
     def _patch_cost_field(
-        self, f: CostField, xs: IntArray, ys: IntArray, walls: str = "stop", in_place: bool = False
+        self, f: CostField, xs: IntArray, ys: IntArray, walls: str = "stop", in_place: bool = False,
+        ids: IntArray | None = None,
     ) -> CostField:
         """``f`` after a terrain or overlay edit of cells ``(xs, ys)``: a new field, the same edges.
 
@@ -725,6 +724,8 @@ class MapCore:
             What the unit does at a wall (``WALL_RULES``), as ``f`` was built.
         in_place : bool
             Patch ``f``'s own array (see above).
+        ids : ndarray of int64, optional
+            The cells' padded ids, when the caller has them (``cell_ids``).
 
         Returns
         -------
@@ -741,7 +742,7 @@ class MapCore:
             forget_cost_array(flat)
         else:
             flat = flat.copy()
-        ids = (ys + 1) * self.grid.topology.pw + xs + 1
+        ids = cell_ids(xs, ys, self.grid.topology.pw, 1) if ids is None else ids
         flat[ids] = self._entry_costs(f.unit, ys, xs, walls)
         return patched_field(f, flat, ids)  # (only ``ids`` written: no pass over the whole array)
 

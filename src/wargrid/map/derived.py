@@ -42,7 +42,7 @@ from ..movement.prepared import Prepared, prepare as _prepare
 from ..movement.zones import ZoneChange, ZoneState
 from ..sight.board import SightBoard, prepare
 
-__all__ = ["Derived", "DerivedOwner", "ZoneEvent", "LockedZones"]
+__all__ = ["Derived", "DerivedOwner", "ZoneEvent", "LockedZones", "cell_ids", "FEW_CELLS"]
 
 T = TypeVar("T")
 IntArray = npt.NDArray[np.int64]
@@ -72,6 +72,23 @@ _TWO_FRAMES = _Calls().outer()
 _COUNTS = sys.implementation.name == "cpython" and getattr(sys, "_is_gil_enabled", lambda: True)()
 """Whether reference counts can tell that only the map holds a field (CPython with its global lock; elsewhere
 every patched field is a copy)."""
+
+FEW_CELLS = 16
+"""An edit of at most this many cells is read with Python scalars (``cell_ids``, ``MapCore._entry_costs``): numpy's
+calls on arrays of one to a few entries cost more (about 1.2 µs a call)."""
+
+
+def cell_ids(xs: IntArray, ys: IntArray, width: int, pad: int = 0) -> IntArray:
+    """``(ys + pad) * width + xs + pad``: the ids of cells ``(xs, ys)`` on a board ``width`` wide (``pad`` 1 and the
+    padded width: padded ids), in Python for a few cells (``FEW_CELLS``).
+
+    >>> cell_ids(np.array([2, 0]), np.array([1, 3]), 7, 1).tolist()
+    [17, 29]
+    """
+    if xs.shape[0] <= FEW_CELLS:
+        return np.array([(y + pad) * width + x + pad for x, y in zip(xs.tolist(), ys.tolist())], dtype=np.int64)
+    return (ys + pad) * width + xs + pad
+
 
 BEHIND_SHARE = 8
 """A kept cost field whose unpatched edits would cover more than ``1 / BEHIND_SHARE`` of the board is dropped
@@ -120,7 +137,7 @@ class DerivedOwner(Protocol):
 
     def _patch_cost_field(
         self, f: CostField, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], walls: str = "stop",
-        in_place: bool = False,
+        in_place: bool = False, ids: npt.NDArray[np.int64] | None = None,
     ) -> CostField: ...
 
     def _build_blocks_sight(self) -> npt.NDArray[np.bool_]: ...
@@ -169,10 +186,11 @@ class Derived:
         ys = cells[0][1] if len(cells) == 1 else np.concatenate([c[1] for c in cells])
         pp = self._prepared.get(key[0]) if key[1] == "stop" else None  # (the field Map.prepare customizes)
         refs = sys.getrefcount(f) - _TWO_FRAMES  # (a statement of its own: nothing else on the stack holds ``f``)
-        new = self._owner._patch_cost_field(f, xs, ys, key[1], in_place=_COUNTS and self._alone(f, pp, refs))
+        ids = cell_ids(xs, ys, self._owner.grid.topology.pw, 1)
+        new = self._owner._patch_cost_field(f, xs, ys, key[1], in_place=_COUNTS and self._alone(f, pp, refs), ids=ids)
         self._costs[key] = new
         if pp is not None:
-            pp.hint(f, new, (ys + 1) * self._owner.grid.topology.pw + xs + 1)  # the cells it reads again
+            pp.hint(f, new, ids)  # the cells it reads again
         return new
 
     def _alone(self, f: CostField, pp: Prepared | None, refs: int) -> bool:
@@ -313,7 +331,7 @@ class Derived:
         self._extra.clear()
         events: list[ZoneEvent] = []
         if self._zones:
-            ids = ys * owner.grid.width + xs
+            ids = cell_ids(xs, ys, owner.grid.width)
             for (unit, walls), z in self._zones.items():
                 f = self.cost_field(unit, walls)
                 change = z.update(f.cell, f.edge, ids, full=kind == "elevation_changed")
