@@ -193,7 +193,7 @@ def _exact32(values: npt.NDArray[np.float64], nodes: int) -> tuple[float, float,
 
 def _fits32(values: npt.NDArray[np.float64], quantum: float, limit: float) -> bool:
     """Whether an edit's new step weights ``values`` (a few: Python floats) keep a float32 metric of ``_exact32``'s ``(quantum, limit)`` exact."""
-    return all(v == math.inf or 0.0 <= v <= limit and (v / quantum).is_integer() for v in values.ravel().tolist())
+    return all(v == math.inf or 0.0 <= v <= limit and (v / quantum).is_integer() for v in set(values.ravel().tolist()))
 
 
 def _inputs(st: Structure, costs: CostField) -> tuple[npt.NDArray[np.float64], bool]:
