@@ -27,7 +27,7 @@ import threading
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache, partial
+from functools import cache
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -494,7 +494,7 @@ class CustomizedPaths:
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
                     self._exact, self._down, self._lean = (0.0, 0.0, 0.0), None, None
-                queued = per_thread("cch_queued", int(st.up_head.shape[0]), partial(np.zeros, dtype=np.uint8), keep=1)
+                queued = per_thread("cch_queued", int(st.up_head.shape[0]), lambda n: _fresh((n, 1), np.uint8)[:, 0], keep=1)
                 (wd, cnt), mt = (None, None) if asym else self._edits_ready(), self.metric  # (middles first made there)
                 _, self._heap, _, top, whole = (0, self._heap, 0, 0.0, True) if asym else k.update(
                     arcs, new, st.up_first, st.up_head, st.down_first, st.down_arc, st.tails, _down_tails(st), mt.inp,
