@@ -793,8 +793,14 @@ class MapCore:
         tid = self.terrains.index(name)
         xs, ys, pts = self._cells(cells, "cells")
         with self._lock:
-            old = [self.terrains.names[v] for v in self._terrain[ys, xs].tolist()]
-            self._terrain[ys, xs] = tid
+            names, ter = self.terrains.names, self._terrain
+            if len(pts) <= FEW_CELLS:  # (Python scalars: numpy's indexing by arrays costs more on a few cells)
+                old = [names[ter[y, x]] for x, y in pts]
+                for x, y in pts:
+                    ter[y, x] = tid
+            else:
+                old = [names[v] for v in ter[ys, xs].tolist()]
+                ter[ys, xs] = tid
             self._changed("terrain_changed", xs, ys, pts, {"old": old, "new": name})
 
     def set_overlay(self, cells: Sequence[Cell], name: str | None) -> None:

@@ -353,10 +353,11 @@ class ZoneState:
         t = self.topology
         old_edge = self._edge
         self._cell, self._edge = cell, edge
-        if not full and np.size(changed) == 1 and _FULL_FRACTION <= t.width * t.height and (
+        one = changed.size == 1 if type(changed) is np.ndarray else np.size(changed) == 1  # (a map's: an array)
+        if not full and one and _FULL_FRACTION <= t.width * t.height and (
             edge is old_edge or edge.size == old_edge.size == 0
         ):  # one cell, the walls as they were (a terrain edit): its own path, no board-sized or numpy-sized work
-            return self._update_one(int(np.ravel(changed)[0]))
+            return self._update_one(int(np.asarray(changed).flat[0]))
         ids = np.unique(np.asarray(changed, dtype=np.int64))
         if full or ids.size * _FULL_FRACTION > t.width * t.height:
             return self._update_full()
