@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from movement_oracle import boards, costs_of, dijkstra, grids, moves, path_cost
 from test_prepared import _check_map, _edit, _random_map
-from wargrid import HexGrid, Map, SquareGrid
+from wargrid import HexGrid, Map, SquareGrid, Terrain, TerrainTable
 from wargrid._kernels._jit import jit
 from wargrid._kernels.movement.cch.query import _lower as _lower_arcs
 from wargrid._kernels.movement.cch.update import _gallop, _lower, _mirror
@@ -31,7 +31,7 @@ def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
 
-def _check(g, cost, e, cp, f, paths=True):
+def _check(g, cost, e, cp, f, paths=True, close=_close):
     topo = g.topology
     cells = list(g.cells())
     for a in cells:
@@ -42,16 +42,16 @@ def _check(g, cost, e, cp, f, paths=True):
             if a == b or not math.isfinite(cost[b[1], b[0]]):
                 continue
             d = cp.distance(f, topo.padded_id(*a), topo.padded_id(*b))
-            assert _close(d, want.get(b, INF))
+            assert close(d, want.get(b, INF))
             if not paths:  # (the distances alone: a class that has answered no path yet)
                 continue
             p = cp.path(f, topo.padded_id(*a), topo.padded_id(*b))
             if b not in want:
                 assert p is None
                 continue
-            assert _close(p.cost, want[b])
+            assert close(p.cost, want[b])
             assert p.cells[0] == a and p.cells[-1] == b and len(set(p.cells)) == len(p.cells)
-            assert _close(path_cost(g, cost, e, p.cells), want[b])
+            assert close(path_cost(g, cost, e, p.cells), want[b])
             steps = np.array([topo.padded_id(*c) for c in p.cells], dtype=np.int64)
             assert p.cost == walk_cost(steps, f.cell, f.edge, topo.kernel_bundle)  # the walk's own sum, bit for bit
     src, tgt = cells[::2], cells[::3]
@@ -60,7 +60,7 @@ def _check(g, cost, e, cp, f, paths=True):
     for i, a in enumerate(src):
         want = dijkstra(g, cost, [a], e) if math.isfinite(cost[a[1], a[0]]) else {}
         for j, b in enumerate(tgt):
-            assert _close(got[i, j], 0.0 if a == b else want.get(b, INF))
+            assert close(got[i, j], 0.0 if a == b else want.get(b, INF))
 
 
 @pytest.mark.slow
@@ -839,7 +839,7 @@ def test_a_symmetric_class_pickles_and_its_path_costs_are_the_walks_own_sums():
     # costs that are no whole quanta (float64 weights): a path's cost is the walk's own sum, bit for bit
     g = HexGrid(9, 7)
     rng = np.random.default_rng(5)
-    c = rng.choice([0.1, 0.3, 0.7, 1.1, INF], size=(7, 9), p=[0.3, 0.3, 0.2, 0.1, 0.1])
+    c = rng.choice([1.1, 1.3, 1.5, 1.7, INF], size=(7, 9), p=[0.3, 0.3, 0.2, 0.1, 0.1])  # (a span one column keeps)
     f = CostField.from_arrays(g, c)
     cp = customized(g, f)
     assert cp.metric.weight.shape[1] == 1 and cp.metric.weight.dtype == np.float64
@@ -849,6 +849,75 @@ def test_a_symmetric_class_pickles_and_its_path_costs_are_the_walks_own_sums():
     again.build_query_arcs()
     assert again._fast.bwd is again._fast.fwd and again.bytes < 3 * again.metric.weight.nbytes + 10 * cp.arcs
     _check(g, c, None, again, f)
+
+
+def _near(a: float, b: float) -> bool:
+    return a == b or abs(a - b) <= 1e-12 * abs(b)
+
+
+def test_a_start_far_dearer_than_its_path_keeps_two_columns_and_dijkstras_distances():
+    # one weight an arc is both ways' sum, so a search from (0, 0) carries its 1e9 and the halves cancelled with
+    # rounding: 0.10000002384 for 0.1; cells whose costs span more than float64 keeps through a chain's sums keep
+    # two columns (``_span``), whether customized so or edited into it (from float64 or float32 weights)
+    g = SquareGrid(3, 1)
+    f = CostField.from_arrays(g, np.array([[1e9, 0.1, 0.3]]))
+    cp = customized(g, f)
+    ids = np.array([g.topology.padded_id(x, 0) for x in range(3)], dtype=np.int64)
+    assert cp.distance(f, ids[0], ids[1]) == 0.1 and cp.distance(f, ids[0], ids[2]) == 0.1 + 0.3
+    assert cp.metric.weight.shape[1] == 2
+    assert cp.path(f, ids[0], ids[1]).cost == 0.1 and cp.path(f, ids[2], ids[0]).cost == 0.1 + 1e9
+    assert cp.table(f, ids, ids).tolist() == [[0.0, 0.1, 0.1 + 0.3], [1e9, 0.0, 0.3], [0.1 + 1e9, 0.1, 0.0]]
+    h = HexGrid(9, 7)
+    for c in (np.full((7, 9), 1.1), np.ones((7, 9))):  # float64 and float32 weights, one column each
+        hp = customized(h, CostField.from_arrays(h, c))
+        assert hp.metric.weight.shape[1] == 1
+        c = c.copy()
+        c[3, 4], c[2, 2] = 1e-7, 2.0**31
+        _check(h, c, None, hp, CostField.from_arrays(h, c), close=_near)
+        assert hp.metric.weight.shape[1] == 2 and hp.metric.weight.dtype == np.float64
+
+
+def test_a_path_through_costs_of_1e_7_beside_2_31_is_dijkstras_and_has_no_loop():
+    # a sum carrying 2 ** 31 loses a 1e-7 step: the search found 5.0000001 where Dijkstra finds 5.0 (one column),
+    # and a loop of such steps came back in the path (two columns); through a map with a terrain table
+    t = TerrainTable([Terrain(n, n[0], "#000000", costs={"foot": c}) for n, c in
+                      [("five", 5.0), ("huge", 2.0**31), ("wall", INF), ("one", 1.0), ("tiny", 1e-7)]], classes=("foot",))
+    for terrain, a, b, want in [([[0, 1, 2, 3], [4, 3, 2, 0]], (1, 0), (0, 0), 5.0),
+                                ([[1, 1], [4, 4]], (0, 1), (0, 0), 2.0**31)]:
+        m = Map(HexGrid(4, 2) if want == 5.0 else SquareGrid(2, 2), terrain=np.array(terrain), terrains=t)
+        m.prepare(unit="foot", progress=False)
+        assert m.distance_field(a, unit="foot")[b[1], b[0]] == want
+        p = m.path(a, b, unit="foot")
+        assert p.cost == want and m.distance(a, b, unit="foot") == want and len(set(p.cells)) == len(p.cells)
+    assert p.cells == [(0, 1), (0, 0)]
+
+
+EXTREME = [1e-7, 3e-7, 0.1, 1.0, 5.0, 1e9, 2.0**31, INF]
+
+
+@settings(max_examples=40, deadline=None)
+@given(g=grids(max_side=5), data=st.data())
+def test_costs_from_1e_7_to_2_31_and_one_way_steps_answer_as_dijkstra_through_edits(g, data):
+    # distances, paths (their costs the walks' own sums, no cell twice) and tables within 1e-12 of Dijkstra's, on
+    # cells and one-way edge costs of every magnitude, fresh and after random edits of both
+    n, k = g.width * g.height, g.width * g.height * g.ndir
+    cost = np.array(data.draw(st.lists(st.sampled_from(EXTREME), min_size=n, max_size=n))).reshape(g.height, g.width)
+    e = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.0, 0.0, 1e-7, 0.5, 2.0**31, INF]), min_size=k, max_size=k)))
+    e = e.reshape(g.height, g.width, g.ndir) if data.draw(st.booleans()) else None
+    cp = customized(g, costs_of(g, cost, e))
+    if data.draw(st.booleans()):
+        cp.build_query_arcs()
+    _check(g, cost, e, cp, costs_of(g, cost, e), close=_near)
+    cells = list(g.cells())
+    for _ in range(data.draw(st.integers(1, 3))):
+        cost = cost.copy()
+        for c in data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3)):
+            cost[c[1], c[0]] = data.draw(st.sampled_from(EXTREME))
+        if data.draw(st.booleans()):  # one step's edge cost, one way
+            c, d = data.draw(st.sampled_from(cells)), data.draw(st.integers(0, g.ndir - 1))
+            e = np.zeros((g.height, g.width, g.ndir)) if e is None else e.copy()
+            e[c[1], c[0], d] = data.draw(st.sampled_from([0.0, 1e-7, 2.0**31, INF]))
+        _check(g, cost, e, cp, costs_of(g, cost, e), close=_near)
 
 
 def _lean_holds(cp):

@@ -76,7 +76,7 @@ class Structure(NamedTuple):
 
 class Metric(NamedTuple):
     """One cost field's weights on a ``Structure``: ``(arcs, 2)`` arrays, column 0 upward, column 1 downward; or
-    ``(arcs, 1)``, both ways' sum, where the steps are symmetric up to the cells' costs (``_inputs``).
+    ``(arcs, 1)``, both ways' sum, where the steps are symmetric up to the cells' costs (``_inputs``; float64: ``_span``).
 
     The weights are ``float32`` where that is exact (``_exact32``: every step weight a whole multiple of a
     power of two small enough that no path's sum rounds), else ``float64``; ``inp`` and ``weight`` share
@@ -207,18 +207,28 @@ def _inputs(st: Structure, costs: CostField) -> tuple[npt.NDArray[np.float64], b
 
 
 def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float, float], QueryArcs]:
-    """A class's customized metric (one column where the steps are symmetric, ``_inputs``; its input weights not held,
-    ``Metric.inp``), its ``float32`` bounds (``_exact32``; ``(0.0, 0.0, 0.0)``: ``float64``) and its finite arcs
-    (``_listed``, without arc ids; their largest weight is the bound's check)."""
+    """A class's customized metric (one column where the steps are symmetric, ``_inputs``, and a float64 one's span allows,
+    ``_span``; its input weights not held), its ``float32`` bounds (``_exact32``) or float64 span (``(0.0, 0.0, 0.0)``:
+    two columns) and its finite arcs (``_listed``, without arc ids; their largest weight is the bound's check)."""
     inp, symmetric = _inputs(st, costs)
-    inp = inp[:, :1] + inp[:, 1:] if symmetric else inp  # (a sum a row: numpy's ``sum(axis=1)`` is 7 times slower)
-    exact = _exact32(inp.ravel(), int(st.parent.shape[0]))
+    one = inp[:, :1] + inp[:, 1:] if symmetric else inp  # (a sum a row: numpy's ``sum(axis=1)`` is 7 times slower)
+    exact = _exact32(one.ravel(), int(st.parent.shape[0]))
     if exact[1]:
-        mt = _customize(st, inp.astype(np.float32))
+        mt = _customize(st, one.astype(np.float32))
         finite, top = _listed(st, mt.weight, False)
         if not exact[2] or top < exact[2]:
             return mt, exact, finite
-    return (mt := _customize(st, inp)), (0.0, 0.0, 0.0), _listed(st, mt.weight, False)[0]
+    span = _span(inp, costs.cell, int(st.parent.shape[0]), _height(st)) if symmetric else (0.0, 0.0, 0.0)
+    return (mt := _customize(st, one if span[1] else inp)), span, _listed(st, mt.weight, False)[0]
+
+
+def _span(w: npt.NDArray[Any], cells: npt.NDArray[Any], nodes: int, height: int, held: Any = (math.inf, 0.0)) -> Any:
+    """``(0.0, lo, hi)``, the least positive step weight (``w``, ``held[0]``) and largest finite cell cost (``cells``,
+    ``held[1]``), where a float64 metric may keep one column (``_inputs``): its sums carry the start's cost through at most
+    ``2 * height`` roundings (its chain's arcs), no more than ``nodes`` for any path's; else ``(0.0, 0.0, 0.0)``: two."""
+    lo = min(float(np.min(w, initial=math.inf)) or float(np.min(w, where=w > 0.0, initial=math.inf)), held[0])
+    hi = max(float(np.max(cells, where=cells < math.inf, initial=0.0)), held[1])
+    return (0.0, lo, hi) if 2 * height * hi <= nodes * lo else (0.0, 0.0, 0.0)
 
 
 def _listed(st: Structure, w: npt.NDArray[Any], ids: bool, keep: npt.NDArray[np.uint8] | None = None, low: float = 0.0,
@@ -489,9 +499,12 @@ class CustomizedPaths:
                 st, k, mt = self.structure, _k(), self._weighted()
                 arcs, new, sym = k.step_changes(ids.astype(np.int64, copy=False), st.step_code, costs.cell, costs.edge,
                                                 costs.topology.kernel_bundle, st.cell_of, st.tails, st.up_head)
-                asym = mt.weight.shape[1] == 1 and not sym
+                if mt.weight.dtype == np.float64:  # (the span with the new weights: still one column, ``_span``)
+                    self._exact = _span(new, costs.cell[ids], int(st.parent.shape[0]), self._height, self._exact[1:])
+                asym = mt.weight.shape[1] == 1 and not (sym and self._exact[1])
                 new = new[:1] + new[1:] if mt.weight.shape[1] == 1 else new  # (both ways' sum)
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
+                    asym = asym or mt.weight.shape[1] == 1  # (one column: customized again, ``_span`` decides)
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
                     self._exact, self._down, self._lean = (0.0, 0.0, 0.0), None, None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), lambda n: _fresh((n, 1), np.uint8)[:, 0], keep=1)
@@ -586,11 +599,11 @@ class CustomizedPaths:
         (cost, xy, walked, zero), arcs = self._query(costs, s, t, True)
         if not xy.shape[0]:
             return None
-        if zero:  # a step that weighs nothing can close a loop (dropping it leaves the sum as it was)
+        if zero:  # a step that weighs nothing, or less than a sum's rounding, can close a loop: its cells go
             xy = cut_loops(xy)
-        if self.metric.weight.shape[1] == 1:  # symmetric: both ways' sum and the ends' cells, where those are whole half
-            cs, ct, h = float(costs.cell[s]), float(costs.cell[t]), self._exact[0] / 2  # quanta (exact: the search's
-            if h and (cs / h).is_integer() and (ct / h).is_integer():  # sum, over any arcs, is the steps'), else the walk
+        if (one := self.metric.weight.shape[1] == 1) or zero:  # symmetric: both ways' sum and the ends' cells, where
+            cs, ct, h = float(costs.cell[s]), float(costs.cell[t]), self._exact[0] / 2 * one  # those are whole half
+            if h and (cs / h).is_integer() and (ct / h).is_integer():  # quanta (exact: the search's sum), else the walk
                 return Path.of_xy(xy, float((cost * arcs.unit + ct - cs) / 2), costs.unit, grid)
             pw, arcs = costs.topology.pw, arcs._replace(walk=True)
             walked = _k().walk_cost((xy[:, 1] + 1) * pw + xy[:, 0] + 1, costs.cell, costs.edge, costs.topology.kernel_bundle)

@@ -220,7 +220,7 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
     ``fa`` / ``ba``; empty: positions are arc ids): ``(xy, cost, zero)``, its cells as ``(x, y)`` rows (of padded ids
     ``node_cell``, rows ``pw`` wide; each shortcut replaced by its two lower arcs through its middle node), the sum of
     its steps' input weights ``inp`` (arc ``a``'s row ``slot[a]``) in path order (summed as a search sums) and whether
-    a step weighs nothing (only then can a cell come twice); ``walk`` false: ``0.0, False``, no input weight read.
+    a step weighs nothing or less than a sum's rounding (only then can a cell come twice); ``walk`` false: ``0.0, False``.
     The arcs are replaced a level at a time, each level in passes of one kind of read (the arcs' middles, the
     middles' arc lists, the searches in them): a pass's cache misses overlap, where a depth-first walk reads each
     arc after the one above it. The arcs form a tree, read in order at the end."""
@@ -235,10 +235,7 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
         dr = 1 if c >= nf else 0
         e, arc = (pb[c - nf], ba) if dr else (pf[nf - 1 - c], fa)
         a = arc[e] if arc.shape[0] else e  # (no arc ids: positions are arc ids)
-        tree[c, 0] = a
-        tree[c, 1] = dr
-        tree[c, 2] = tails[a]
-        tree[c, 3] = up_head[a]
+        tree[c, 0], tree[c, 1], tree[c, 2], tree[c, 3] = a, dr, tails[a], up_head[a]
     lo, n = 0, roots
     while lo < n:  # a level: tree rows lo..hi, their lower arcs appended from hi on
         hi = n
@@ -263,22 +260,14 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
             if wm < 0:
                 tree[j, 4] = -1
                 continue
-            dr = tree[j, 1]
-            u = tree[j, 2]
-            x = tree[j, 3]
+            dr, u, x = tree[j, 1], tree[j, 2], tree[j, 3]
             au = find_arc(wm, u, up_first, up_head)
             ax = find_arc(wm, x, up_first, up_head)
             # u -> w -> x (up): (w, u) down, then (w, x) up; x -> w -> u (down): (w, x) down, then (w, u) up
             first, second, fe, se = (au, ax, u, x) if dr == 0 else (ax, au, x, u)
             tree[j, 4] = n
-            tree[n, 0] = first
-            tree[n, 1] = 1
-            tree[n, 2] = wm
-            tree[n, 3] = fe
-            tree[n + 1, 0] = second
-            tree[n + 1, 1] = 0
-            tree[n + 1, 2] = wm
-            tree[n + 1, 3] = se
+            tree[n, 0], tree[n, 1], tree[n, 2], tree[n, 3] = first, 1, wm, fe
+            tree[n + 1, 0], tree[n + 1, 1], tree[n + 1, 2], tree[n + 1, 3] = second, 0, wm, se
             n += 2
         wmid[hi - lo] = touched  # kept, so the reads that brought the lists into cache are too
         lo = hi
@@ -300,23 +289,21 @@ def unpack(s, nf, nb, pf, pb, fa, ba, up_first, up_head, tails, mid, inp, slot, 
             sp += 2
     out = np.empty((ns + 1, 2), dtype=np.int64)
     p = node_cell[s]
-    out[0, 0] = p % pw - 1
-    out[0, 1] = p // pw - 1
+    out[0, 0], out[0, 1] = p % pw - 1, p // pw - 1
     cost = 0.0
-    zero = False
+    zero = INF  # the lightest step
     for i in range(ns):
         j = steps[i]
         a = tree[j, 0]
         dr = tree[j, 1]
         # a board step: down arcs end at their tail, up arcs at their head
         p = node_cell[tree[j, 2] if dr == 1 else tree[j, 3]]
-        out[i + 1, 0] = p % pw - 1
-        out[i + 1, 1] = p // pw - 1
+        out[i + 1, 0], out[i + 1, 1] = p % pw - 1, p // pw - 1
         if walk:
             wa = inp[slot[a], dr & (inp.shape[1] - 1)]
             cost += wa
-            zero |= wa == 0.0
-    return out, cost, zero
+            zero = min(zero, wa)
+    return out, cost, zero <= cost * node_cell.shape[0] * 2.0 ** -52
 
 
 @jit
