@@ -125,13 +125,14 @@ def test_a_unit_pushed_off_its_goal_does_not_take_it_back_before_the_slow_unit_t
     """Mixed speeds (the stress campaign's seed 248): a slow unit pushed unit 23 off its goal on the way to its
     own goal behind it; unit 23, back by the crowd rule as soon as it landed, retook its goal before the slow
     one entered it, for good (still going to and fro at tick 4000). Now a unit that arrived goes back on its
-    own turn, as without the rule: every unit arrives."""
+    own turn, as without the rule: every unit arrives (at tick 128; 162 before soldiers parted or went along in a
+    trade, and vehicles traded places with soldiers at home)."""
     from wargrid.scenarios import mixed_army, units_away
 
     sim = mixed_army("hex", 10, 41, 0.33, seed=248)
     sim.crowd = True
     rep = sim.run(4000)
-    assert rep.tick == 162
+    assert rep.tick == 128
     assert [s for _, s, _, _ in rep.units if s != "arrived"] == []
     assert units_away(sim) == []
 
@@ -172,12 +173,13 @@ def test_two_tanks_each_with_its_goal_beyond_the_other_in_a_dead_end_trade_place
     sim.check()
 
 
-@pytest.mark.parametrize(("seed", "ticks"), [(0, 88), (30, 243), (161, 174)])
+@pytest.mark.parametrize(("seed", "ticks"), [(0, 88), (30, 182), (161, 174)])
 def test_the_stress_campaigns_corridor_cases_arrive(seed: int, ticks: int) -> None:
     """The stress campaign's seeds 0, 30 and 161 (``bench_rts.py --stress``: square-8, 14, 11 and 19 a side,
     30, 44 and 43 units, a third infantry or none): two vehicles in a dead end, each with its goal beyond the
-    other, went to and fro for 4000 ticks; every unit arrives and stays home now (seed 30 at tick 243, 239 before
-    the crowd rule pushed on the vehicles soldiers wait for)."""
+    other, went to and fro for 4000 ticks; every unit arrives and stays home now (seed 30 at tick 182: 243 before
+    soldiers parted or went along in a trade, and vehicles traded places with soldiers at home; 239 before the
+    crowd rule pushed on the vehicles soldiers wait for)."""
     from wargrid.scenarios import mixed_army, units_away
 
     size, n, foot = {0: (14, 30, 0.33), 30: (11, 44, 0.33), 161: (19, 43, 0.0)}[seed]
@@ -798,7 +800,7 @@ def _soldiers_among_vehicles_at_home(seed: int, n: int = 5, corners: tuple[tuple
     return sim, np.array(goals, dtype=np.int64)
 
 
-@pytest.mark.parametrize(("seed", "ticks"), [(1, 308), (2, 228)])
+@pytest.mark.parametrize(("seed", "ticks"), [(1, 163), (2, 97)])
 def test_soldiers_among_vehicles_at_home_on_a_packed_board_reach_their_goals(seed: int, ticks: int) -> None:
     """The vehicle a soldier waits for, with no free cell beside it, is pushed on by the crowd rule (``simcrowd``'s
     ``WAIT_ASKS``): a chain of vehicles steps towards a free cell and the soldier goes on. Before, each soldier waited
@@ -846,7 +848,7 @@ def _soldiers_settle(sim: Simulation, soldiers: int, ticks: int) -> int | None:
     return report.tick if report.tick < ticks else None
 
 
-@pytest.mark.parametrize(("seed", "ticks"), [(0, 34), (1, 73)])
+@pytest.mark.parametrize(("seed", "ticks"), [(1, 70), (2, 85)])
 def test_soldiers_among_vehicles_with_no_goal_on_a_packed_board_get_through(seed: int, ticks: int) -> None:
     """The 5 x 5 board, its vehicles given no goal: the vehicle a soldier waits for is pushed on as one at home is
     (the crowd rule ran only when some vehicle had a goal: both soldiers waited in the middle cell for good), and a
@@ -864,27 +866,20 @@ def test_soldiers_among_vehicles_with_no_goal_on_a_packed_board_get_through(seed
     sim.check()
 
 
-@settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), w=st.integers(4, 8), h=st.integers(3, 7), fill=st.floats(0.7, 0.95))
-def test_soldiers_two_to_a_cell_among_vehicles_with_no_goal_settle(seed: int, w: int, h: int, fill: float) -> None:
-    """Vehicles with no goal on 70-95 % of a small 4-connected board with no walls, pairs of soldiers in two of the
-    other cells, each going to a cell at random, and a cell free of units wherever the four soldiers end (three
-    left free at the start: with one, the first pair can part onto the last two free cells and no vehicle can move
-    again): every soldier arrives (on its goal, or beside it where a vehicle with no goal holds it) and the run
-    settles (a trade of places would carry off the soldier's cell-mate, so the vehicle in its way is pushed on), and
-    the simulation's state stays sound. No walls: behind a wall the soldiers' own cell can be the only way from the
-    vehicles in their way to the free cells (seed 157, 8 x 3, a tenth walls), and a vehicle never enters a soldier's
-    cell nor does a soldier step back to let one by."""
-    rows = _largest_zone(seed, w, h, 0.0)
+def _soldier_pairs_among_idle_vehicles(seed: int, w: int, h: int, walls: float, fill: float) -> Simulation | None:
+    """Vehicles with no goal on ``fill`` of a small 4-connected board's largest zone (``walls`` of its cells walls),
+    three cells at least left free, and two soldiers in each of two of the other cells, each going to a cell at
+    random (None where the zone is too small)."""
+    rows = _largest_zone(seed, w, h, walls)
     if rows is None:
-        return
+        return None
     m = _board(rows)
     ys, xs = np.nonzero(m.zones() >= 0)
     rng = np.random.default_rng(seed + 1)
     perm = rng.permutation(len(xs))
     nv = min(len(xs) - 5, int(fill * len(xs)))  # (a free cell at least, wherever the soldiers stand: a push ends in one)
     if nv < 1:
-        return
+        return None
     sim = Simulation(m, seed=seed)
     for i in perm[:nv].tolist():
         sim.add_unit((int(xs[i]), int(ys[i])), unit="walk")
@@ -892,7 +887,64 @@ def test_soldiers_two_to_a_cell_among_vehicles_with_no_goal_settle(seed: int, w:
         for _ in range(2):
             j = int(rng.integers(len(xs)))
             sim.add_unit((int(xs[i]), int(ys[i])), unit="walk", goal=(int(xs[j]), int(ys[j])), kind="infantry")
+    return sim
+
+
+def _soldier_pairs_settle(seed: int, w: int, h: int, walls: float, fill: float) -> None:
+    sim = _soldier_pairs_among_idle_vehicles(seed, w, h, walls, fill)
+    if sim is None:
+        return
     assert _soldiers_settle(sim, 4, 2000) is not None
+    sim.check()
+
+
+SOLDIER_PAIRS = dict(seed=st.integers(0, 2**31 - 1), w=st.integers(4, 8), h=st.integers(3, 7),
+                     walls=st.sampled_from([0.0, 0.1]), fill=st.floats(0.7, 0.95))
+
+
+@settings(max_examples=30, deadline=None)
+@given(**SOLDIER_PAIRS)
+def test_soldiers_two_to_a_cell_among_vehicles_with_no_goal_settle(seed: int, w: int, h: int, walls: float,
+                                                                   fill: float) -> None:
+    """Vehicles with no goal on 70-95 % of a small 4-connected board (some boards with a tenth of their cells
+    walls), pairs of soldiers in two of the other cells, each going to a cell at random, and a cell free of units
+    wherever the four soldiers end (three left free at the start: with one, the first pair can part onto the last
+    two free cells and no vehicle can move again): every soldier arrives (on its goal, or beside it where a vehicle
+    with no goal holds it) and the run settles, and the simulation's state stays sound. Behind walls the soldiers'
+    own cell can be the only way from the vehicles in their way to the free cells: the soldiers part, or go along
+    in the trade of places (``test_soldiers_behind_walls_let_the_vehicle_in_their_way_through``)."""
+    _soldier_pairs_settle(seed, w, h, walls, fill)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(**SOLDIER_PAIRS)
+def test_soldiers_two_to_a_cell_among_vehicles_with_no_goal_settle_many(seed: int, w: int, h: int, walls: float,
+                                                                        fill: float) -> None:
+    """The test above with 300 examples (about 15 s): enough to meet a pair that waited for good behind walls
+    before the soldiers parted (about one example in 600 at random; the derandomized run failed at seed 6722,
+    7 x 4, fill 0.75)."""
+    _soldier_pairs_settle(seed, w, h, walls, fill)
+
+
+@pytest.mark.parametrize(("seed", "w", "h", "fill", "ticks", "parts"),
+                         [(157, 8, 3, 0.8, 78, True), (591901790, 5, 4, 0.9413505445924519, 44, True),
+                          (1004716840, 7, 3, 0.7712287964564215, 53, False)])
+def test_soldiers_behind_walls_let_the_vehicle_in_their_way_through(seed: int, w: int, h: int, fill: float,
+                                                                   ticks: int, parts: bool) -> None:
+    """Two soldiers in one cell going different ways, each waiting for a vehicle with no goal whose only way to
+    a free cell is the soldiers' own cell (walls round it): a trade of places would carry off the other soldier,
+    so both waited there for good (seed 157 on 8 x 3: the pair at (5, 1) between the vehicles on (4, 1) and (5,
+    0), the free cells (6, 1) and (7, 1) beyond it). Now the cell-mate steps aside to a free cell (``sim._part``)
+    and the soldier trades alone, or, where no cell beside theirs is free, the cell-mate goes along in the trade
+    and plans its way anew from there (the last case: no cell beside the pair's is free). Before, every case
+    stood at tick 2000 with the pair in its cell."""
+    sim = _soldier_pairs_among_idle_vehicles(seed, w, h, 0.1, fill)
+    assert sim is not None
+    assert _soldiers_settle(sim, 4, 2000) == ticks
+    n = len(sim.cells())
+    asked = [e for e in sim.events if e.what == "asked" and e.uid >= n - 4 and int(e.detail.split()[1]) >= n - 4]
+    assert bool(asked) == parts  # a soldier asked its cell-mate aside
     sim.check()
 
 
@@ -946,8 +998,10 @@ def _churning_crowd() -> tuple[Simulation, np.ndarray]:
 def test_a_packed_crowd_does_not_take_vehicles_at_home_round_in_rings_for_good() -> None:
     """The crowd rule refuses a ring of units near their goals that takes vehicles at home off their goals and
     brings no more units home (``simcrowd._churns``). Before, vehicles pushed off their goals went back by such rings, each pushing others
-    at home off theirs: 68 units were still off their goals at tick 3000, about 11 moves a tick."""
+    at home off theirs: 68 units were still off their goals at tick 3000, about 11 moves a tick. (Every unit home
+    at tick 1034; 1161 before soldiers parted or went along in a trade, and vehicles traded places with soldiers
+    at home.)"""
     sim, goals = _churning_crowd()
     assert len(goals) == 269
-    assert _arrival(sim, goals, 3000) == 1161
+    assert _arrival(sim, goals, 3000) == 1034
     sim.check()

@@ -64,7 +64,12 @@ No deadlocks. The rules, for each meeting:
   a friend vehicle that a soldier has asked aside for two turns with no
   free cell beside it is pushed on by the crowd rule, the way it pushes
   vehicles: a chain of vehicles steps towards a free cell; a vehicle with
-  no goal so pushed stays where it was put;
+  no goal so pushed stays where it was put; a soldier whose cell-mates on
+  their way elsewhere keep it from trading places asks them aside, and
+  where none can step aside they go along in the trade (behind walls the
+  soldiers' cell can be the only way out for the vehicle in their way); a
+  vehicle on its way whose way by the crowd rule's tables is a cell of
+  friend soldiers with nothing to do trades places with them;
 - going back (the classic engine's scatter and return): a unit that arrived
   and was then moved off its goal (asked aside, traded away, or stopped in a
   crowd) stays where it is while its goal is held by a unit at home there (a

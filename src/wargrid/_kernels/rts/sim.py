@@ -645,23 +645,31 @@ def _joins(ui, v, u, dest, pool):
     return settled(ui, v) or (_wanted(ui, v) == -2 and pool[ui[v, ROFF] + ui[v, RPOS]] == dest)
 
 
+@helper
+def _carried(ui, v, u):
+    """Whether soldier ``v``, standing in soldier ``u``'s cell and on its way elsewhere, may be carried along in a
+    trade of places (``_trade``'s ``carry``)."""
+    return (ui[v, KIND] == INFANTRY and ui[v, TEAM] == ui[u, TEAM] and ui[v, NXT] < 0 and ui[v, ROT] < 0
+            and _wanted(ui, v) == -2)
+
+
 @jit
-def _trade(units, u, tick, topo, occ, out):
-    """Unit ``u`` trades places with the friends holding the next cell of its route (``_joins``).
+def _trade(units, u, q, tick, topo, occ, out, carry):
+    """Unit ``u``, standing, trades places with the friends holding padded cell ``q`` beside it, the next cell of
+    its way (``_joins``).
 
     Two soldiers trade spots (the others in either cell stay). With a vehicle
     on either side both cells are emptied: the vehicle takes the other cell
     whole, and every soldier of that cell (with nothing to do, or wanting the
     vehicle's cell) takes the vehicle's, each keeping its spot; no
-    reservation may lie on either cell.
+    reservation may lie on either cell. When ``carry``, ``u``'s standing
+    cell-mates on their way elsewhere go along too, their routes left as they
+    were (``decide`` plans them anew from the cell they land on).
     """
     ui, uf, pool, tcost, revealed = units
     width, pw = topo[7], topo[8]
     vehicle, building, infantry, rcell, rspot = occ[0], occ[1], occ[2], occ[3], occ[4]
-    if _wanted(ui, u) == -1:
-        return False
     p = ui[u, CELL]
-    q = pool[ui[u, ROFF] + ui[u, RPOS]]
     cp, cq = cid_of(p, pw, width), cid_of(q, pw, width)
     fwd, back = direction(p, q, topo), direction(q, p, topo)
     if fwd < 0 or back < 0 or building[cq] >= 0 or not legal(tcost[ui[u, CLS]], p, fwd, topo):
@@ -677,6 +685,7 @@ def _trade(units, u, tick, topo, occ, out):
     members = np.empty(MAX_CYCLE, dtype=np.int64)
     wants = np.empty(MAX_CYCLE, dtype=np.int64)
     land = np.empty(MAX_CYCLE, dtype=np.int64)
+    keep = np.full(MAX_CYCLE, -1, dtype=np.int64)  # a carried member's place on its route, kept
     members[0] = u
     wants[0] = q
     m = np.int64(1)  # (see ``_rotate``)
@@ -693,6 +702,12 @@ def _trade(units, u, tick, topo, occ, out):
                     members[m] = v
                     wants[m] = there
                     m += 1
+            elif (whole and carry and side == 1 and ui[v, MOVED] != tick and _carried(ui, v, u)
+                  and legal(tcost[ui[v, CLS]], here, d, topo)):
+                members[m] = v
+                wants[m] = there
+                keep[m] = ui[v, RPOS]
+                m += 1
             elif whole:
                 return False
     if m < 2:
@@ -700,6 +715,9 @@ def _trade(units, u, tick, topo, occ, out):
     for i in range(m):  # two soldiers trade spots; in emptied cells each keeps its own
         land[i] = occ[6][members[1 - i]] if not whole else occ[6][members[i]]
     _ring(ui, members, wants, land, m, u, tick, topo, occ, out)
+    for i in range(m):  # (``_ring`` moves a member on its way one place along its route)
+        if keep[i] >= 0:
+            ui[members[i], RPOS] = keep[i]
     return True
 
 
@@ -739,6 +757,30 @@ def move_aside(units, f, asker, tick, topo, occ, out):
                 _event(out, tick, f, np.int64(EV_ASIDE), q, asker)
                 return True
     return False
+
+
+@jit
+def _part(units, u, q, tick, topo, occ, out):
+    """Soldier ``u`` could not trade places with the friend vehicle on ``q``, the next cell of its way, which has no
+    free cell beside it: the cell-mates that would not go along (``_joins``: on their way elsewhere) are asked
+    aside, to a free cell or a soldiers' cell with room beside theirs (``move_aside``), so that ``u`` trades alone
+    next turn and the vehicle gets out through its cell (behind walls the soldiers' cell can be the vehicle's only
+    way to a free cell: the pair waited there for good). Returns how many stepped aside."""
+    ui, uf, pool, tcost, revealed = units
+    vehicle, infantry = occ[0], occ[2]
+    cp = cid_of(ui[u, CELL], topo[8], topo[7])
+    cq = cid_of(q, topo[8], topo[7])
+    if vehicle[cq] < 0:
+        return 0
+    n = 0
+    for s in range(infantry.shape[1]):
+        w = infantry[cp, s]
+        if w < 0 or w == u or ui[w, TEAM] != ui[u, TEAM] or _joins(ui, w, u, q, pool):
+            continue
+        if move_aside(units, w, u, tick, topo, occ, out):
+            _event(out, tick, u, np.int64(EV_ASKED), w, ui[u, CELL])
+            n += 1
+    return n
 
 
 @jit
@@ -907,7 +949,7 @@ def decide(units, u, clock, topo, occ, out):
             ui[u, RARG] = v
             ui[u, RCELL] = q
             return
-        if _rotate(units, u, tick, topo, occ, out) or _trade(units, u, tick, topo, occ, out):
+        if _rotate(units, u, tick, topo, occ, out) or _trade(units, u, q, tick, topo, occ, out, np.bool_(False)):
             advance(units, u, tick, topo, occ, out)
             return
         # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
@@ -919,9 +961,16 @@ def decide(units, u, clock, topo, occ, out):
     if e == E_FRIEND:
         if move_aside(units, v, u, tick, topo, occ, out):
             _event(out, tick, u, np.int64(EV_ASKED), v, q)
-        elif ui[u, WAITED] >= 2 and _trade(units, u, tick, topo, occ, out):
-            advance(units, u, tick, topo, occ, out)
-            return
+        elif ui[u, WAITED] >= 2:
+            if _trade(units, u, q, tick, topo, occ, out, np.bool_(False)):
+                advance(units, u, tick, topo, occ, out)
+                return
+            # a soldier whose cell-mates on their way elsewhere keep it from trading: they step aside, or where
+            # none can, they go along (behind walls the soldiers' cell can be the vehicle's only way out)
+            if ui[u, KIND] == INFANTRY and _part(units, u, q, tick, topo, occ, out) == 0:
+                if _trade(units, u, q, tick, topo, occ, out, np.bool_(True)):
+                    advance(units, u, tick, topo, occ, out)
+                    return
         _wait(ui, u, q, v, np.int64(R_WAIT_FRIEND), patience, tick, out)
         return
     # a destroyable obstacle or an enemy in the way

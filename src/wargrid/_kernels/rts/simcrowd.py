@@ -78,7 +78,11 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   one cell a tick or more; a ring of units each taking the next one's cell
   trades places as one (``_ring``), except, on a 4-connected board, a ring
   of units near their goals that takes vehicles at home off theirs and
-  brings no more units home (``_churns``).
+  brings no more units home (``_churns``);
+- a member on its way left standing whose neighbour nearer its goal by the
+  tables holds friend soldiers with nothing to do (no vehicle enters a
+  soldiers' cell) trades places with them (``sim._trade``): its planned way
+  round went to and fro with the tables' way.
 
 A member that is left standing takes its turn as before (``decide``: the
 entry ladder, asking aside, trading places, attacking, waiting, replanning).
@@ -111,7 +115,7 @@ from .layout import (
 )
 from .lazydist import S_FLAG, S_GOAL, S_METRIC, S_TX, S_TY, UNREACHABLE, _h, estimate, finish, settle_within
 from .sim import (
-    _advance_step, _blocked, _event, _rand, _ring, _sole, advance, arrived, at_home, cid_of, direction, legal, settled, speed_into,
+    _advance_step, _blocked, _event, _rand, _ring, _sole, _trade, advance, arrived, at_home, cid_of, direction, legal, settled, speed_into,
     start_step,
 )
 
@@ -123,6 +127,20 @@ def _pushable(ui, w, tick):
         return False
     s = ui[w, STATE]
     return s == IDLE or s == MOVING or s == WAITING or s == ARRIVED or s == STUCK
+
+
+@helper
+def _soldiers_on(ui, infantry, c, u):
+    """Whether unpadded cell ``c`` holds soldiers, none of them sent to vehicle ``u``'s goal (a crowd at one goal
+    packs there: ``sim._crowd``)."""
+    some = False
+    for s in range(infantry.shape[1]):
+        a = infantry[c, s]
+        if a >= 0:
+            if ui[a, TARGET] == ui[u, TARGET]:
+                return False
+            some = True
+    return some
 
 
 @helper
@@ -939,6 +957,34 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             else:
                 state[i] = 3
             depth -= 1
+    # a vehicle on its way left standing whose way by the tables is a cell of friend soldiers (no vehicle enters
+    # one): it trades places with them where they have nothing to do (``_trade``; its planned way round was taken
+    # back by the tables, to and fro for good); they go back on their own turns once it has passed
+    infantry = occ[2]
+    for i in range(m):
+        u = mem[i]
+        if not isroot[i] or ui[u, NXT] >= 0 or ui[u, ROT] >= 0 or ui[u, MOVED] == tick or dist0[i] <= 0:
+            continue
+        if dist0[i] >= UNREACHABLE:
+            continue
+        p = q_from[i]
+        cls = ui[u, CLS]
+        for d in range(ndir):
+            q = nbr[cls, p, d]
+            if q < 0 or not _soldiers_on(ui, infantry, cid_of(q, pw, width), u):
+                continue
+            if _steps(lz, gnode[cls], urow[u], node[q], budget, dist0[i], detour) >= dist0[i]:
+                continue
+            rpos = ui[u, RPOS]
+            if _trade(units, u, q, tick, topo, occ, out, np.bool_(False)):
+                ui[u, RPOS] = rpos
+                _follow(ui, pool, u, q)
+                ui[u, STATE] = MOVING
+                ui[u, REASON] = R_NONE
+                ui[u, WAITED] = 0
+                advance(units, u, tick, topo, occ, out)
+                moved += 1
+                break
     for i in range(m):
         occ_now[q_from[i]] = -1
         if q_to[i] >= 0:
