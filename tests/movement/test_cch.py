@@ -20,7 +20,7 @@ from wargrid._kernels.movement.cch.update import _gallop, _lower, _mirror
 from wargrid._kernels.movement.steps import walk_cost
 from wargrid.costs import CostField
 from wargrid._kernels.movement.cch import depths, find_arc
-from wargrid.movement.cch import _exact32, _fits32, _inputs, _listed, _metric, _with_middles, customized, structure
+from wargrid.movement.cch import CustomizedPaths, _exact32, _fits32, _inputs, _listed, _metric, _with_middles, customized, structure
 
 pytestmark = pytest.mark.slow  # the customizable structure's kernels compile for tens of seconds from cold
 
@@ -875,6 +875,40 @@ def test_a_start_far_dearer_than_its_path_keeps_two_columns_and_dijkstras_distan
         c[3, 4], c[2, 2] = 1e-7, 2.0**31
         _check(h, c, None, hp, CostField.from_arrays(h, c), close=_near)
         assert hp.metric.weight.shape[1] == 2 and hp.metric.weight.dtype == np.float64
+
+
+def test_an_edit_that_widens_float32_weights_within_their_span_is_updated_in_part(monkeypatch):
+    # a one-column float32 class (whole costs) edited with a cost float32 would round (0.1 on a road) widens to
+    # float64; where the board's span (``_span``) still allows one column, the edit is a partial customization as
+    # before, not a second whole one (each later edit of a new cost size had paid a whole customization: seconds on
+    # 512 x 512); past the span it is customized again, with two columns
+    h = HexGrid(9, 7)
+    c = np.ones((7, 9))
+    hp = customized(h, CostField.from_arrays(h, c))
+    assert hp.metric.weight.shape[1] == 1 and hp.metric.weight.dtype == np.float32
+    calls = []
+    whole = CustomizedPaths._customized
+    monkeypatch.setattr(CustomizedPaths, "_customized", lambda self, f, *a: calls.append(f) or whole(self, f, *a))
+    c = c.copy()
+    c[3, 4] = 1.1
+    f = CostField.from_arrays(h, c)
+    _check(h, c, None, hp, f)
+    assert calls == [] and hp.metric.weight.shape[1] == 1 and hp.metric.weight.dtype == np.float64
+    _metric_holds(hp, f)
+    c = c.copy()
+    c[5, 5] = 2.0**31
+    _check(h, c, None, hp, CostField.from_arrays(h, c), close=_near)
+    assert len(calls) == 1 and hp.metric.weight.shape[1] == 2
+    # customized again past the span, a class stays float64: the next cost size is an update in part (customized
+    # back into float32, each edit bringing a finer cost had been a whole customization again)
+    c = np.ones((7, 9))
+    hp = customized(h, CostField.from_arrays(h, c))
+    calls.clear()
+    for k, cell in enumerate([(3, 4), (2, 6), (5, 1)]):
+        c = c.copy()
+        c[cell] = 2.0 ** -(k + 2)
+        _check(h, c, None, hp, CostField.from_arrays(h, c))
+        assert len(calls) == 1 and hp.metric.weight.dtype == np.float64 and hp.metric.weight.shape[1] == 2
 
 
 def test_a_path_through_costs_of_1e_7_beside_2_31_is_dijkstras_and_has_no_loop():

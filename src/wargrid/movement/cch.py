@@ -206,14 +206,14 @@ def _inputs(st: Structure, costs: CostField) -> tuple[npt.NDArray[np.float64], b
                                    st.cell_of, inp)
 
 
-def _metric(st: Structure, costs: CostField) -> tuple[Metric, tuple[float, float, float], QueryArcs]:
+def _metric(st: Structure, costs: CostField, wide: bool = False) -> tuple[Metric, tuple[float, float, float], QueryArcs]:
     """A class's customized metric (one column where the steps are symmetric, ``_inputs``, and a float64 one's span allows,
     ``_span``; its input weights not held), its ``float32`` bounds (``_exact32``) or float64 span (``(0.0, 0.0, 0.0)``:
     two columns) and its finite arcs (``_listed``, without arc ids; their largest weight is the bound's check)."""
     inp, symmetric = _inputs(st, costs)
     one = inp[:, :1] + inp[:, 1:] if symmetric else inp  # (a sum a row: numpy's ``sum(axis=1)`` is 7 times slower)
     exact = _exact32(one.ravel(), int(st.parent.shape[0]))
-    if exact[1]:
+    if exact[1] and not wide:  # (``wide``: a metric edits widened past float32 stays float64)
         mt = _customize(st, one.astype(np.float32))
         finite, top = _listed(st, mt.weight, False)
         if not exact[2] or top < exact[2]:
@@ -356,10 +356,7 @@ class CustomizedPaths:
     """
 
     def __init__(self, st: Structure, costs: CostField, seconds: float) -> None:
-        self.structure = st
-        self.costs = costs
-        self.unit = costs.unit
-        t0 = time.perf_counter()
+        self.structure, self.costs, self.unit, t0 = st, costs, costs.unit, time.perf_counter()
         self._fast: QueryArcs | None = None
         self._lean: QueryArcs | None = None  # every finite arc: made with ``_down``, or held for the weights
         self._down: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # (weights in down-list order, leg counts)
@@ -375,9 +372,9 @@ class CustomizedPaths:
         self._height, self._tree = _height(st), _climbs(st)
         self.build_seconds = seconds + time.perf_counter() - t0
 
-    def _customized(self, costs: CostField) -> None:
+    def _customized(self, costs: CostField, wide: bool = False) -> None:
         """The metric of ``costs`` customized afresh; its finite arcs held for its weights where fewer bytes (``_weighted``)."""
-        mt, self._exact, ln = _metric(self.structure, costs)
+        mt, self._exact, ln = _metric(self.structure, costs, wide)
         self.metric, self._down, self._lean, w = mt, None, None, mt.weight
         if sum(int(a.nbytes) for a in {id(a): a for a in (*ln.fwd, *ln.bwd)}.values()) < w.nbytes:
             self.metric, self._lean = mt._replace(weight=np.empty((0, w.shape[1]), w.dtype)), ln
@@ -504,9 +501,11 @@ class CustomizedPaths:
                 asym = mt.weight.shape[1] == 1 and not (sym and self._exact[1])
                 new = new[:1] + new[1:] if mt.weight.shape[1] == 1 else new  # (both ways' sum)
                 if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
-                    asym = asym or mt.weight.shape[1] == 1  # (one column: customized again, ``_span`` decides)
+                    one = mt.weight.shape[1] == 1  # (one column: the board's span, ``_span``; past it: customized again)
+                    span = _span(_inputs(st, costs)[0], costs.cell, int(st.parent.shape[0]), self._height) if one else (0.0,) * 3
+                    asym = asym or one and not span[1]
                     self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
-                    self._exact, self._down, self._lean = (0.0, 0.0, 0.0), None, None
+                    self._exact, self._down, self._lean = span, None, None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), lambda n: _fresh((n, 1), np.uint8)[:, 0], keep=1)
                 (wd, cnt), mt = (None, None) if asym else self._edits_ready(), self.metric  # (middles first made there)
                 _, self._heap, _, top, whole = (0, self._heap, 0, 0.0, True) if asym else k.update(
@@ -514,7 +513,7 @@ class CustomizedPaths:
                     st.arc_slot, mt.weight, wd, mt.middle, cnt, self._heap, queued, self._lean and self._lean[:4])
                 self._lean = self._lean if whole else None  # (not: an edit made an arc finite that they lacked)
                 if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
-                    self._customized(costs)  # no longer symmetric, or a weight may have rounded
+                    self._customized(costs, mt.weight.dtype == np.float64)  # no longer symmetric, or a weight may have rounded
                 self._fast, self._slow_seconds = None, 0.0  # (the query arcs hold no more: ``_slow``)
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
