@@ -489,7 +489,7 @@ class CustomizedPaths:
             if costs is self.costs:
                 return
             t0, costs = time.perf_counter(), check_board_field(costs, self.costs)  # (not: a field of another board)
-            got = self._pending if costs is self._pending_for else [changed_ids(self.costs, costs)]
+            got = self._pending if costs is self._pending_for else [changed_ids(self.costs, costs), *self._pending]
             ids = got[0] if len(got) == 1 else np.unique(np.concatenate(got))  # (repeated ids: the same arcs)
             self._pending_for, self._pending = None, []
             if ids.size:
@@ -525,15 +525,12 @@ class CustomizedPaths:
 
     def hint(self, old: CostField, new: CostField, ids: npt.NDArray[np.int64]) -> None:
         """``new`` is ``old`` with the cells of padded ids ``ids`` changed (``Map``'s edits say so): ``sync`` to
-        ``new`` then reads those cells only instead of comparing the fields."""
+        ``new`` then reads those cells only instead of comparing the fields. The cells told are kept until a ``sync``:
+        a field of another chain (one built again) is compared, and the told cells added (patched in place, its
+        ``costs``' array no longer shows them)."""
         with self._lock:
-            if old is self.costs:
-                self._pending, self._pending_for = [ids], new
-            elif old is self._pending_for:
-                self._pending.append(ids)
-                self._pending_for = new
-            else:  # a field this structure never saw: sync compares
-                self._pending, self._pending_for = [], None
+            self._pending.append(ids)
+            self._pending_for = new if old is self.costs or old is self._pending_for else None
 
     # -- queries on padded ids (the dispatcher checked the cells and the trivial cases) ---------
     def _scratch(self) -> _Scratch:
