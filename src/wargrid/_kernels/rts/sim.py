@@ -650,7 +650,7 @@ def _carried(ui, v, u):
     """Whether soldier ``v``, standing in soldier ``u``'s cell and on its way elsewhere, may be carried along in a
     trade of places (``_trade``'s ``carry``)."""
     return (ui[v, KIND] == INFANTRY and ui[v, TEAM] == ui[u, TEAM] and ui[v, NXT] < 0 and ui[v, ROT] < 0
-            and _wanted(ui, v) == -2)
+            and ui[v, STATE] != ATTACKING and _wanted(ui, v) == -2)  # (not one attacking: it stays on its target)
 
 
 @jit
@@ -775,8 +775,8 @@ def _part(units, u, q, tick, topo, occ, out):
     n = 0
     for s in range(infantry.shape[1]):
         w = infantry[cp, s]
-        if w < 0 or w == u or ui[w, TEAM] != ui[u, TEAM] or _joins(ui, w, u, q, pool):
-            continue
+        if w < 0 or w == u or ui[w, TEAM] != ui[u, TEAM] or ui[w, STATE] == ATTACKING or _joins(ui, w, u, q, pool):
+            continue  # (one attacking is not asked aside: it stays on its target)
         if move_aside(units, w, u, tick, topo, occ, out):
             _event(out, tick, u, np.int64(EV_ASKED), w, ui[u, CELL])
             n += 1
