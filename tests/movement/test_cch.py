@@ -911,6 +911,32 @@ def test_an_edit_that_widens_float32_weights_within_their_span_is_updated_in_par
         assert len(calls) == 1 and hp.metric.weight.dtype == np.float64 and hp.metric.weight.shape[1] == 2
 
 
+def test_a_float64_class_customized_again_for_one_way_steps_may_go_back_to_float32():
+    # only a class an edit widened past float32 stays float64 (``wide``): one that was float64 from the start,
+    # customized again because an edit ended its symmetry, takes float32 where its costs now fit (as a fresh prepare)
+    t = TerrainTable([Terrain("a", ".", "#111111", costs={"foot": 1.0}), Terrain("e", "e", "#555555", costs={"foot": 0.1})])
+    m = Map(SquareGrid(12, 12), terrains=t, terrain=np.ones((12, 12), int))
+    pp = m.prepare(unit="foot", progress=False)
+    assert pp.metric.weight.dtype == np.float64
+    m.set_terrain([(x, y) for x in range(12) for y in range(12)], "a")
+    m.set_edge((3, 3), (4, 3), 1.0, both_ways=False)
+    assert m.distance((0, 0), (11, 11), unit="foot") == m.distance_field((0, 0), unit="foot")[11, 11]
+    assert pp.metric.weight.dtype == np.float32
+
+
+def test_cells_told_without_a_query_between_are_merged_not_heaped_up():
+    # edits each read by a field search and no prepared query: the told cells are kept until a sync, merged once
+    # there are 64 lists (they had grown by one list an edit, without bound)
+    m = Map(HexGrid(8, 8))
+    pp = m.prepare(unit="foot", progress=False)
+    cells = list(m.grid.cells())
+    for i in range(200):
+        m.set_terrain([cells[(7 * i) % len(cells)]], ["forest", "plains"][i % 2])
+        m.distance_field((0, 0), unit="foot")
+    assert 1 <= len(pp._pending) <= 64
+    assert m.distance((0, 0), (7, 7), unit="foot") == m.distance_field((0, 0), unit="foot")[7, 7]
+
+
 def test_a_path_through_costs_of_1e_7_beside_2_31_is_dijkstras_and_has_no_loop():
     # a sum carrying 2 ** 31 loses a 1e-7 step: the search found 5.0000001 where Dijkstra finds 5.0 (one column),
     # and a loop of such steps came back in the path (two columns); through a map with a terrain table

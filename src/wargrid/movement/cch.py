@@ -500,11 +500,11 @@ class CustomizedPaths:
                     self._exact = _span(new, costs.cell[ids], int(st.parent.shape[0]), self._height, self._exact[1:])
                 asym = mt.weight.shape[1] == 1 and not (sym and self._exact[1])
                 new = new[:1] + new[1:] if mt.weight.shape[1] == 1 else new  # (both ways' sum)
-                if mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
-                    one = mt.weight.shape[1] == 1  # (one column: the board's span, ``_span``; past it: customized again)
+                if wide := mt.weight.dtype == np.float32 and not _fits32(new, *self._exact[:2]):  # would round: widened
+                    one = mt.weight.shape[1] == 1 and not asym  # (one column: the board's span, ``_span``; past it: again)
                     span = _span(_inputs(st, costs)[0], costs.cell, int(st.parent.shape[0]), self._height) if one else (0.0,) * 3
                     asym = asym or one and not span[1]
-                    self.metric = mt = Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
+                    self.metric = mt = mt if asym else Metric(mt.inp.astype(np.float64), mt.weight.astype(np.float64), mt.middle)
                     self._exact, self._down, self._lean = span, None, None
                 queued = per_thread("cch_queued", int(st.up_head.shape[0]), lambda n: _fresh((n, 1), np.uint8)[:, 0], keep=1)
                 (wd, cnt), mt = (None, None) if asym else self._edits_ready(), self.metric  # (middles first made there)
@@ -513,7 +513,7 @@ class CustomizedPaths:
                     st.arc_slot, mt.weight, wd, mt.middle, cnt, self._heap, queued, self._lean and self._lean[:4])
                 self._lean = self._lean if whole else None  # (not: an edit made an arc finite that they lacked)
                 if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
-                    self._customized(costs, mt.weight.dtype == np.float64)  # no longer symmetric, or a weight may have rounded
+                    self._customized(costs, wide)  # no longer symmetric, or a weight may have rounded (``wide``: float64)
                 self._fast, self._slow_seconds = None, 0.0  # (the query arcs hold no more: ``_slow``)
             self.costs = costs
             self.edit_seconds += time.perf_counter() - t0
@@ -529,7 +529,7 @@ class CustomizedPaths:
         a field of another chain (one built again) is compared, and the told cells added (patched in place, its
         ``costs``' array no longer shows them)."""
         with self._lock:
-            self._pending.append(ids)
+            self._pending = [np.unique(np.concatenate([*self._pending, ids]))] if len(self._pending) >= 64 else [*self._pending, ids]
             self._pending_for = new if old is self.costs or old is self._pending_for else None
 
     # -- queries on padded ids (the dispatcher checked the cells and the trivial cases) ---------
