@@ -76,7 +76,7 @@ def test_fields_read_after_some_edits_only_equal_a_rebuild(data):
 @given(data=st.data())
 def test_the_entry_costs_of_a_few_cells_and_of_many_equal_the_whole_boards(data):
     # an edit of up to FEW_CELLS cells reads them with Python scalars, a larger one with numpy: both as built whole
-    from wargrid.map.derived import FEW_CELLS as _FEW_CELLS, cell_ids
+    from wargrid.map.derived import FEW_CELLS as _FEW_CELLS, xy_ids
 
     g = data.draw(grids(max_side=7))
     m = Map(g, terrains=TerrainTable.default().with_terrains([Terrain("sandbags", "S", "#c2b280", wall="crushable")]))
@@ -90,8 +90,8 @@ def test_the_entry_costs_of_a_few_cells_and_of_many_equal_the_whole_boards(data)
     n = data.draw(st.sampled_from([1, _FEW_CELLS, _FEW_CELLS + 1, xs.shape[0]]))
     pick = np.array(data.draw(st.permutations(range(xs.shape[0])))[:n], dtype=np.int64)
     pw = g.topology.pw  # (their ids too: padded and not)
-    np.testing.assert_array_equal(cell_ids(xs[pick], ys[pick], pw, 1), (ys[pick] + 1) * pw + xs[pick] + 1)
-    np.testing.assert_array_equal(cell_ids(xs[pick], ys[pick], g.width), ys[pick] * g.width + xs[pick])
+    np.testing.assert_array_equal(xy_ids(xs[pick], ys[pick], pw, 1), (ys[pick] + 1) * pw + xs[pick] + 1)
+    np.testing.assert_array_equal(xy_ids(xs[pick], ys[pick], g.width), ys[pick] * g.width + xs[pick])
     for unit in ("foot", "tracked", "naval"):
         for walls in ("stop", "crush"):
             whole = m._entry_costs(unit, walls=walls)

@@ -52,7 +52,7 @@ from ..costs import CostField, patched_field
 from ..movement.dispatch import forget_cost_array
 from ..grids.boards import Grid
 from ..terrain import TerrainTable
-from .derived import FEW_CELLS, Derived, cell_ids
+from .derived import FEW_CELLS, Derived, xy_ids
 
 __all__ = ["MapCore", "MapEvent", "MapEdit", "Marker", "EVENTS", "CallbackError"]
 
@@ -725,7 +725,7 @@ class MapCore:
         in_place : bool
             Patch ``f``'s own array (see above).
         ids : ndarray of int64, optional
-            The cells' padded ids, when the caller has them (``cell_ids``).
+            The cells' padded ids, when the caller has them (``xy_ids``).
 
         Returns
         -------
@@ -742,7 +742,7 @@ class MapCore:
             forget_cost_array(flat)
         else:
             flat = flat.copy()
-        ids = cell_ids(xs, ys, self.grid.topology.pw, 1) if ids is None else ids
+        ids = xy_ids(xs, ys, self.grid.topology.pw, 1) if ids is None else ids
         flat[ids] = self._entry_costs(f.unit, ys, xs, walls)
         return patched_field(f, flat, ids)  # (only ``ids`` written: no pass over the whole array)
 

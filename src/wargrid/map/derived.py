@@ -42,7 +42,7 @@ from ..movement.prepared import Prepared, prepare as _prepare
 from ..movement.zones import ZoneChange, ZoneState
 from ..sight.board import SightBoard, prepare
 
-__all__ = ["Derived", "DerivedOwner", "ZoneEvent", "LockedZones", "cell_ids", "FEW_CELLS"]
+__all__ = ["Derived", "DerivedOwner", "ZoneEvent", "LockedZones", "xy_ids", "FEW_CELLS"]
 
 T = TypeVar("T")
 IntArray = npt.NDArray[np.int64]
@@ -74,15 +74,16 @@ _COUNTS = sys.implementation.name == "cpython" and getattr(sys, "_is_gil_enabled
 every patched field is a copy)."""
 
 FEW_CELLS = 16
-"""An edit of at most this many cells is read with Python scalars (``cell_ids``, ``MapCore._entry_costs``): numpy's
+"""An edit of at most this many cells is read with Python scalars (``xy_ids``, ``MapCore._entry_costs``): numpy's
 calls on arrays of one to a few entries cost more (about 1.2 µs a call)."""
 
 
-def cell_ids(xs: IntArray, ys: IntArray, width: int, pad: int = 0) -> IntArray:
+def xy_ids(xs: IntArray, ys: IntArray, width: int, pad: int = 0) -> IntArray:
     """``(ys + pad) * width + xs + pad``: the ids of cells ``(xs, ys)`` on a board ``width`` wide (``pad`` 1 and the
-    padded width: padded ids), in Python for a few cells (``FEW_CELLS``).
+    padded width: padded ids), in Python for a few cells (``FEW_CELLS``). (``Topology.cell_ids`` goes the other way, padded
+    ids to cell ids; ``Topology.padded_ids`` from cell ids.)
 
-    >>> cell_ids(np.array([2, 0]), np.array([1, 3]), 7, 1).tolist()
+    >>> xy_ids(np.array([2, 0]), np.array([1, 3]), 7, 1).tolist()
     [17, 29]
     """
     if xs.shape[0] <= FEW_CELLS:
@@ -186,7 +187,7 @@ class Derived:
         ys = cells[0][1] if len(cells) == 1 else np.concatenate([c[1] for c in cells])
         pp = self._prepared.get(key[0]) if key[1] == "stop" else None  # (the field Map.prepare customizes)
         refs = sys.getrefcount(f) - _TWO_FRAMES  # (a statement of its own: nothing else on the stack holds ``f``)
-        ids = cell_ids(xs, ys, self._owner.grid.topology.pw, 1)
+        ids = xy_ids(xs, ys, self._owner.grid.topology.pw, 1)
         new = self._owner._patch_cost_field(f, xs, ys, key[1], in_place=_COUNTS and self._alone(f, pp, refs), ids=ids)
         self._costs[key] = new
         if pp is not None:
@@ -331,7 +332,7 @@ class Derived:
         self._extra.clear()
         events: list[ZoneEvent] = []
         if self._zones:
-            ids = cell_ids(xs, ys, owner.grid.width)
+            ids = xy_ids(xs, ys, owner.grid.width)
             for (unit, walls), z in self._zones.items():
                 f = self.cost_field(unit, walls)
                 change = z.update(f.cell, f.edge, ids, full=kind == "elevation_changed")
