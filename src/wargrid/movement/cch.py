@@ -451,7 +451,7 @@ class CustomizedPaths:
         return self._down
 
     def __getstate__(self) -> dict[str, Any]:
-        drop = ("_lock", "_heap", "_fast", "_pending_for", "_pending", "_down", "_tree", "_lean")[:7 if self._down is None else 8]
+        drop = ("_lock", "_heap", "_fast", "_down", "_tree", "_lean")[:5 if self._down is None else 6]  # (told cells kept)
         return {k: v for k, v in self.__dict__.items() if k not in drop}  # (the finite arcs where they hold the weights)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -463,7 +463,7 @@ class CustomizedPaths:
         self._heap = np.empty(1024, dtype=np.int64)
         self._down, self._fast, self._lean = None, None, state.get("_lean")
         self._slow_seconds = 0.0
-        self._pending_for, self._pending = None, []
+        self._pending_for, self._pending = state.get("_pending_for"), state.get("_pending", [])
 
     @property
     def bytes(self) -> int:
@@ -483,10 +483,10 @@ class CustomizedPaths:
     # -- edits ------------------------------------------------------------------------------
     def sync(self, costs: CostField) -> None:
         """Bring the metric to ``costs`` (a field of the same board) by a partial customization."""
-        if costs is self.costs:
+        if costs is self.costs and not self._pending:  # (told cells: its own field was patched in place)
             return
         with self._lock:
-            if costs is self.costs:
+            if costs is self.costs and not self._pending:
                 return
             t0, costs = time.perf_counter(), check_board_field(costs, self.costs)  # (not: a field of another board)
             got = self._pending if costs is self._pending_for else [changed_ids(self.costs, costs), *self._pending]
