@@ -940,20 +940,23 @@ def test_cells_told_without_a_query_between_are_merged_not_heaped_up():
 def test_cells_told_after_an_in_place_patch_are_kept_by_a_pickle_and_read_with_its_own_field():
     # the map patches the class's own field in place and tells it the cells: a pickle taken before the next query
     # kept the patched array but dropped the told cells (the unpickled class answered 24.0 across a closed wall), and
-    # a query with the class's own field returned before reading them
+    # a query with the class's own field returned before reading them (and, while another thread's sync ran, read a
+    # metric half updated: the told cells are now cleared when the sync is done)
     m = Map(HexGrid(8, 8))
     pp = m.prepare(unit="foot", progress=False)
-    for y in range(7):
-        m.set_terrain([(3, y)], "water")
+    for c, name in [*[((3, y), "water") for y in range(7)], ((3, 7), "mountains")]:
+        m.set_terrain([c], name)
         m.distance((0, 0), (7, 7), unit="foot")  # (a sync between edits: the next patch is in place)
-    m.set_terrain([(3, 7)], "water")
+    m.set_terrain([(3, 7)], "water")  # (the wall closed, and one finite cost again over the board)
     m.distance_field((0, 0), unit="foot")
     f, t = m.cost_field(unit="foot"), m.grid.topology
     assert pp.costs.cell is f.cell and len(pp._pending) == 1  # (the case: patched in place, told)
     s, g = t.padded_id(0, 3), t.padded_id(6, 3)
     again = pickle.loads(pickle.dumps(pp))
     assert again.distance(f, s, g) == INF and pickle.loads(pickle.dumps(pp)).distance(again.costs, s, g) == INF
-    assert pp.distance(pp.costs, s, g) == INF and m.distance((0, 3), (6, 3), unit="foot") == INF
+    # the field patched in place keeps its old flags (uniform: one cost over the board); the class takes the told one
+    assert not pp.costs.uniform and f.uniform and again.costs.uniform
+    assert pp.distance(pp.costs, s, g) == INF and pp.costs is f and m.distance((0, 3), (6, 3), unit="foot") == INF
 
 
 def test_a_path_through_costs_of_1e_7_beside_2_31_is_dijkstras_and_has_no_loop():

@@ -450,9 +450,12 @@ class CustomizedPaths:
         _down_tails(self.structure)
         return self._down
 
-    def __getstate__(self) -> dict[str, Any]:
-        drop = ("_lock", "_heap", "_fast", "_down", "_tree", "_lean")[:5 if self._down is None else 6]  # (told cells kept)
-        return {k: v for k, v in self.__dict__.items() if k not in drop}  # (the finite arcs where they hold the weights)
+    def __getstate__(self) -> dict[str, Any]:  # (the finite arcs where they hold the weights; the told cells)
+        drop = ("_lock", "_heap", "_fast", "_pending_for", "_down", "_tree", "_lean")[:6 if self._down is None else 7]
+        return {k: v for k, v in self.__dict__.items() if k not in drop} | {"costs": self._own(self.costs)}
+
+    def _own(self, f: CostField) -> CostField:  # ``f``; its own field patched in place: the told one (its flags hold)
+        return p if f is self.costs and (p := self._pending_for) is not None and p.cell is f.cell else f
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state["_exact"] = (*state.get("_exact", (0.0, 0.0)), 0.0)[:3]  # pickled before float32 metrics: float64
@@ -463,7 +466,7 @@ class CustomizedPaths:
         self._heap = np.empty(1024, dtype=np.int64)
         self._down, self._fast, self._lean = None, None, state.get("_lean")
         self._slow_seconds = 0.0
-        self._pending_for, self._pending = state.get("_pending_for"), state.get("_pending", [])
+        self._pending_for, self._pending = None, state.get("_pending", [])
 
     @property
     def bytes(self) -> int:
@@ -488,10 +491,9 @@ class CustomizedPaths:
         with self._lock:
             if costs is self.costs and not self._pending:
                 return
-            t0, costs = time.perf_counter(), check_board_field(costs, self.costs)  # (not: a field of another board)
+            t0, costs = time.perf_counter(), check_board_field(self._own(costs), self.costs)  # (not: another board's)
             got = self._pending if costs is self._pending_for else [changed_ids(self.costs, costs), *self._pending]
             ids = got[0] if len(got) == 1 else np.unique(np.concatenate(got))  # (repeated ids: the same arcs)
-            self._pending_for, self._pending = None, []
             if ids.size:
                 st, k, mt = self.structure, _k(), self._weighted()
                 arcs, new, sym = k.step_changes(ids.astype(np.int64, copy=False), st.step_code, costs.cell, costs.edge,
@@ -515,7 +517,7 @@ class CustomizedPaths:
                 if asym or (mt.weight.dtype == np.float32 and self._exact[2] and top >= self._exact[2]):
                     self._customized(costs, wide)  # no longer symmetric, or a weight may have rounded (``wide``: float64)
                 self._fast, self._slow_seconds = None, 0.0  # (the query arcs hold no more: ``_slow``)
-            self.costs = costs
+            self.costs, self._pending_for, self._pending = costs, None, []  # (told cells read until now: a query waits)
             self.edit_seconds += time.perf_counter() - t0
 
     def holds(self, f: CostField) -> int:
