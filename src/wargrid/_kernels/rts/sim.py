@@ -952,6 +952,13 @@ def decide(units, u, clock, topo, occ, out):
         if _rotate(units, u, tick, topo, occ, out) or _trade(units, u, q, tick, topo, occ, out, np.bool_(False)):
             advance(units, u, tick, topo, occ, out)
             return
+        # a soldier and a friend vehicle that want each other's cells, kept from trading by the soldier's
+        # cell-mates on their way elsewhere: they step aside, or where none can, they go along (as below)
+        if (ui[u, KIND] == INFANTRY and ui[u, WAITED] >= 2 and ui[v, KIND] == VEHICLE and ui[v, TEAM] == ui[u, TEAM]
+                and _part(units, u, q, tick, topo, occ, out) == 0
+                and _trade(units, u, q, tick, topo, occ, out, np.bool_(True))):
+            advance(units, u, tick, topo, occ, out)
+            return
         # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
         if ui[v, TEAM] == ui[u, TEAM] and ui[v, STATE] == WAITING and ui[u, WAITED] >= 2 and u < v:
             if move_aside(units, v, u, tick, topo, occ, out):
@@ -959,6 +966,12 @@ def decide(units, u, clock, topo, occ, out):
         _wait(ui, u, q, v, np.int64(R_WAIT_MOVING), patience, tick, out)
         return
     if e == E_FRIEND:
+        # a soldier trades places with a friend vehicle with nothing to do before it asks it aside: asked aside, a
+        # row of vehicles at home went along a corridor off their goals ahead of the soldier, and came back by
+        # trades that carried it back (docs/design/kernels.md, "Soldiers mixed with vehicles")
+        if ui[u, KIND] == INFANTRY and settled(ui, v) and _trade(units, u, q, tick, topo, occ, out, np.bool_(False)):
+            advance(units, u, tick, topo, occ, out)
+            return
         if move_aside(units, v, u, tick, topo, occ, out):
             _event(out, tick, u, np.int64(EV_ASKED), v, q)
         elif ui[u, WAITED] >= 2:

@@ -147,7 +147,9 @@ def _soldiers_on(ui, infantry, c, u):
 def _asks(ui, a, tick, topo, occ):
     """The vehicle, with a goal or none, that soldier ``a`` has waited for (``WAIT_ASKS`` turns) to move aside from the
     next cell of its way, with no free cell beside it (``decide``'s ``move_aside`` failed), or -1: the crowd rule
-    pushes it on."""
+    pushes it on. A vehicle at home is pushed only after ``2 * WAIT_ASKS`` turns: the soldier trades places with it
+    on its own turn first (pushed before, a ring of vehicles round the soldier's next cell turned each tick and the
+    soldier never found one at home to trade with; docs/design/kernels.md)."""
     if ui[a, KIND] != INFANTRY or ui[a, STATE] != WAITING or ui[a, REASON] != R_WAIT_FRIEND or ui[a, NXT] >= 0:
         return -1
     v = ui[a, RARG]
@@ -158,6 +160,8 @@ def _asks(ui, a, tick, topo, occ):
         return -1
     if ui[v, TARGET] == ui[a, TARGET] or (q == ui[a, TARGET] and at_home(ui, v, topo, occ[10])):
         return -1  # a crowd at one goal, or the goal held at home: it packs there (``decide``, ``_crowd``)
+    if ui[a, WAITED] < 2 * WAIT_ASKS and at_home(ui, v, topo, occ[10]):
+        return -1  # one at home: the soldier trades places with it on its own turn first (``decide``)
     return v
 
 
