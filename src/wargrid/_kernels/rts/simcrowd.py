@@ -872,16 +872,19 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
         if asked[i] >= 0 and q_to[i] < 0:
             pibt(i, q_from, q_to, occ_now, occ_next, st_agent, st_pos, ncand, cand, lender, 0, g0, nochain, lz, urow,
                  rng, keys, 0)
-    # trades where two units cannot go round each other (4-connected boards) before any chain: in the order of
-    # priority, each root farther than NEAR_HOME from its goal with its best candidate's holder, as far from its
-    # own, even where a root before wants one of the two cells (it takes its next candidate); a trade at a door's
-    # mouth, or of a unit near its goal, keeps its turn below. In the chains, a unit at a one-cell door was pushed
-    # back from it by a chain of the stream coming through the other way (room-32-32-4 of the held-out families, 50
-    # random pairs, seed 2 at +1000: the last unit four ticks late, its trade with the door's holder refused while
-    # the root behind that holder wanted the door first). Near their goals, trades first churned a packed crowd
-    # (units at home traded off their goals and back, for good); refused where a root before wanted either cell,
-    # room-32-32-4's makespans summed 1-11 % longer (benchmarks/README.md, "Trades before the chains")
-    if ndir == 4:
+    # trades where two units cannot go round each other before any chain: in the order of priority, each root
+    # farther than NEAR_HOME from its goal with its best candidate's holder, as far from its own, even where a root
+    # before wants one of the two cells (it takes its next candidate); a trade at a door's mouth, or of a unit near
+    # its goal, keeps its turn below. In the chains, a unit at a one-cell door was pushed back from it by a chain of
+    # the stream coming through the other way (room-32-32-4 of the held-out families, 50 random pairs, seed 2 at
+    # +1000: the last unit four ticks late, its trade with the door's holder refused while the root behind that
+    # holder wanted the door first). Near their goals, trades first churned a packed crowd (units at home traded off
+    # their goals and back, for good); refused where a root before wanted either cell, room-32-32-4's makespans
+    # summed 1-11 % longer (benchmarks/README.md, "Trades before the chains"). On square boards with diagonals too
+    # (first 4-connected only): crowd_square8.py's runs 286, 34 and 162 (packed, soldiers) settle at ticks 3364, 643
+    # and 487 (3623, 710, 503), the 600 vehicles of ``ticks 32 600`` at 139 157 142 (154 150 155; docs/design/
+    # kernels.md, "trades before the chains there too"). Hex boards, not measured, as before
+    if ndir != 6:
         nomouth = np.zeros(m, dtype=np.bool_)
         for j in range(nroots):
             i = roots[rank[j]]
