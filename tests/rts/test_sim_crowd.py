@@ -1054,12 +1054,13 @@ def test_a_packed_crowd_does_not_take_vehicles_at_home_round_in_rings_for_good()
     """The crowd rule refuses a ring of units near their goals that takes vehicles at home off their goals and
     brings no more units home (``simcrowd._churns``). Before, vehicles pushed off their goals went back by such rings, each pushing others
     at home off theirs: 68 units were still off their goals at tick 3000, about 11 moves a tick. (Every unit home
-    at tick 912; 859 before soldiers traded places with friends with nothing to do before asking them aside, 1034
+    at tick 1070; 912 while soldiers traded first with soldiers at home too, 859 before soldiers traded places with
+    friend vehicles with nothing to do before asking them aside, 1034
     before trades went before the chains, ``simcrowd.crowd_pass``; 1161 before soldiers parted or went along in a
     trade, and vehicles traded places with soldiers at home.)"""
     sim, goals = _churning_crowd()
     assert len(goals) == 269
-    assert _arrival(sim, goals, 3000) == 912
+    assert _arrival(sim, goals, 3000) == 1070
     sim.check()
 
 
@@ -1086,6 +1087,20 @@ def test_soldiers_and_vehicles_mixed_on_a_packed_hex_board_all_arrive() -> None:
                      kind="infantry" if i in MIX_SOLDIERS else "vehicle")
     assert _arrival(sim, np.array(MIX_GOALS), 1500) == 28
     sim.check()
+
+
+def test_two_full_soldier_cells_each_sending_one_soldier_to_the_other_settle() -> None:
+    """Two cells full of soldiers (five spots), all at home but one in each, sent to the other cell: a soldier
+    traded first with a soldier at home (a rule for vehicles with nothing to do), which traded back, for good (seed
+    2 never settled). Soldiers trade with soldiers as before: every one home by tick 7."""
+    a, b = (1, 0), (2, 0)
+    for seed in range(4):
+        sim = Simulation(Map(SquareGrid(4, 1)), seed=seed)
+        cells = [(a, a)] * 4 + [(a, b)] + [(b, b)] * 4 + [(b, a)]
+        for start, goal in cells:
+            sim.add_unit(start, unit="foot", goal=goal, speed=LEPTONS_PER_CELL, kind="infantry")
+        assert _arrival(sim, np.array([g for _, g in cells]), 300) == (7 if seed in (1, 2) else 2)
+        sim.check()
 
 
 def _mixed_crowd(seed: int, kind: int, w: int, h: int, walls: float, fill: float) -> tuple[Simulation, np.ndarray]:

@@ -969,7 +969,8 @@ def decide(units, u, clock, topo, occ, out):
         # a soldier trades places with a friend vehicle with nothing to do before it asks it aside: asked aside, a
         # row of vehicles at home went along a corridor off their goals ahead of the soldier, and came back by
         # trades that carried it back (docs/design/kernels.md, "Soldiers mixed with vehicles")
-        if ui[u, KIND] == INFANTRY and settled(ui, v) and _trade(units, u, q, tick, topo, occ, out, np.bool_(False)):
+        if (ui[u, KIND] == INFANTRY and ui[v, KIND] == VEHICLE and settled(ui, v)
+                and _trade(units, u, q, tick, topo, occ, out, np.bool_(False))):
             advance(units, u, tick, topo, occ, out)
             return
         if move_aside(units, v, u, tick, topo, occ, out):
