@@ -1558,7 +1558,8 @@ class _CrowdRule:
     movement class of the vehicles (shared by the units with that goal), each unit's row, priority, place in the
     band of the critical units (``simcrowd.CRITICAL``) and steps to go when it last chose (``last``: a unit that
     stepped nearer since goes first among equals, ``simcrowd._critical_band``), its least steps to go since its goal
-    was set and its ticks in the crowd off its goal since (``least``, ``stall``: ``simcrowd.PATIENCE``)."""
+    was set and its ticks in the crowd off its goal since (``least``, ``stall``: ``simcrowd.PATIENCE``), and its
+    steps to go at its last trade before the chains since (``traded``: ``simcrowd.crowd_pass``)."""
 
     wide = False
     """Distances in int32 whatever the board's size (``lazy_tables`` takes uint16 below 65 000 cells): the
@@ -1580,6 +1581,7 @@ class _CrowdRule:
         self.last = np.full(16, -1, dtype=np.int64)
         self.least = np.full(16, -1, dtype=np.int64)
         self.stall = np.zeros(16, dtype=np.int64)
+        self.traded = np.full(16, -1, dtype=np.int64)
         self.lz: LazyTables | None = None
         self.nbr: np.ndarray | None = None  # (class, padded cell, direction): the cell one step away
         self.gnode: np.ndarray | None = None  # the same graph over the tables' nodes (``_tiles``)
@@ -1592,11 +1594,13 @@ class _CrowdRule:
         self.stale = True
 
     def _grow(self, cap: int) -> None:
-        if len(self.urow) >= cap:
-            return
         for name, fill in (("urow", -1), ("ukey", -1), ("prio", 0), ("band", 0), ("last", -1), ("least", -1),
-                           ("stall", 0)):
-            old = getattr(self, name)
+                           ("stall", 0), ("traded", -1)):
+            old = getattr(self, name, None)
+            if old is None:  # (a game saved before the array was kept)
+                old = np.zeros(0, dtype=np.int64)
+            if len(old) >= cap:
+                continue
             new = np.full(cap, fill, dtype=old.dtype)
             new[: len(old)] = old
             setattr(self, name, new)
@@ -1631,6 +1635,7 @@ class _CrowdRule:
             self.last[changed] = -1
             self.least[changed] = -1
             self.stall[changed] = 0
+            self.traded[changed] = -1
             urow = np.full(len(changed), -1, dtype=np.int64)
             rows = self.rows
             for i, k, t, c, p in zip(range(len(changed)), key[changed].tolist(), ui[changed, TARGET].tolist(),
@@ -1651,7 +1656,7 @@ class _CrowdRule:
             self._add_rows(before)
         assert self.lz is not None and self.nbr is not None and self.gnode is not None
         return (self.lz, self.nbr, self.gnode, self.node, self.urow, self.prio, self.band, self.last, self.least,
-                self.stall, self.occ_now, self.occ_next, self.detour)
+                self.stall, self.traded, self.occ_now, self.occ_next, self.detour)
 
     def prepare(self, sim: "Simulation") -> None:
         """Build the movement classes' graphs now, if the board or the classes changed (a setup's cost: 20 ms for

@@ -70,7 +70,8 @@ inheritance with backtracking, Okumura et al., AIJ 2022):
   makes its lender try its next one;
 - two members that each want the other's cell, both coming nearer their goals so, where they cannot go
   round each other (a corridor, a dead end) or at the mouth of a one-cell door (4-connected boards), trade
-  places (``_trade_places``, before PIBT, which never swaps two agents);
+  places (``_trade_places``, before PIBT, which never swaps two agents); both farther than ``NEAR_HOME`` from
+  their goals, before any push chain, each only from nearer its goal than at its last such trade;
 - the moves are started in the order they need (the unit ahead first): a
   unit steps with ``start_step`` and ``advance`` as every step does (the
   reservation, speeds, terrain, turning, events), so a follower can enter the
@@ -90,13 +91,14 @@ A unit pushed off its route goes on by the table; left standing off its
 route, it is planned anew (``decide``).
 
 The bundle ``cz`` is ``(lz, nbr, gnode, node, urow, prio, band, last, least, stall,
-occ_now, occ_next, detour)``: the lazy tables; ``nbr[cls, p, d]`` the padded cell one step from
+traded, occ_now, occ_next, detour)``: the lazy tables; ``nbr[cls, p, d]`` the padded cell one step from
 ``p`` for movement class ``cls`` (-1: none), ``gnode`` the same graph over the
 tables' nodes and ``node[p]`` cell ``p``'s node; ``urow[u]`` unit ``u``'s
 table row (-1: none); ``prio[u]`` its priority; ``band[u]`` its place in the
 band and ``last[u]`` its steps to go when it last chose (``_critical_band``; -1: none); ``least[u]`` its least
 steps to go since its goal was set (-1: none) and ``stall[u]`` its ticks in the crowd off its goal since
-(``PATIENCE``); two scratch arrays of one
+(``PATIENCE``); ``traded[u]`` its steps to go at its last trade before the chains since its goal was set
+(-1: none; ``crowd_pass``); two scratch arrays of one
 entry a padded cell, -1 everywhere (left so); ``detour``, the searched
 answers' lower bounds and answers summed (``WIDE_BUDGET``).
 """
@@ -603,7 +605,7 @@ def _critical_band(mem, roots, nroots, dist0, shared, prio, band, last, rkey, up
 def crowd_pass(units, order, clock, topo, occ, out, cz):
     """Move the standing vehicles that are in each other's way, as one (see the module); returns how many moved."""
     ui, uf, pool, tcost, revealed = units
-    lz, nbr, gnode, node, urow, prio, band, last, least, stall, occ_now, occ_next, detour = cz
+    lz, nbr, gnode, node, urow, prio, band, last, least, stall, traded, occ_now, occ_next, detour = cz
     rng = out[4]
     tick = clock[0]
     width, pw = topo[7], topo[8]
@@ -883,7 +885,10 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     # summed 1-11 % longer (benchmarks/README.md, "Trades before the chains"). On square boards with diagonals too
     # (first 4-connected only): crowd_square8.py's runs 286, 34 and 162 (packed, soldiers) settle at ticks 3364, 643
     # and 487 (3623, 710, 503), the 600 vehicles of ``ticks 32 600`` at 139 157 142 (154 150 155; docs/design/
-    # kernels.md, "trades before the chains there too"). Hex boards, not measured, as before
+    # kernels.md, "trades before the chains there too"). Hex boards, not measured, as before. Each unit trades so
+    # only from nearer its goal than at its last such trade (``traded``): the chains undid such trades and they came
+    # again, the same pair at the same cells every six ticks for good (a random 4-connected board of corridors, 84
+    # units); bounded so, a unit's trades before the chains are fewer than its steps to go at its first
     if ndir != 6:
         nomouth = np.zeros(m, dtype=np.bool_)
         for j in range(nroots):
@@ -891,8 +896,15 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
             if ncand[i] == 0 or q_to[i] >= 0 or dist0[i] <= NEAR_HOME:
                 continue
             o = occ_now[cand[i, 0]]
-            if o >= 0 and dist0[o] > NEAR_HOME:
-                _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near, nomouth)
+            if o < 0 or dist0[o] <= NEAR_HOME:
+                continue
+            ti = traded[mem[i]]
+            to = traded[mem[o]]
+            if (ti >= 0 and dist0[i] >= ti) or (to >= 0 and dist0[o] >= to):
+                continue
+            if _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near, nomouth):
+                traded[mem[i]] = dist0[i]
+                traded[mem[o]] = dist0[o]
     for j in range(nroots):
         i = roots[rank[j]]
         if q_to[i] < 0 and not _trade_places(i, q_from, q_to, occ_now, occ_next, cand, ncand, near, mouth):
