@@ -878,17 +878,13 @@ def crowd_pass(units, order, clock, topo, occ, out, cz):
     # farther than NEAR_HOME from its goal with its best candidate's holder, as far from its own, even where a root
     # before wants one of the two cells (it takes its next candidate); a trade at a door's mouth, or of a unit near
     # its goal, keeps its turn below. In the chains, a unit at a one-cell door was pushed back from it by a chain of
-    # the stream coming through the other way (room-32-32-4 of the held-out families, 50 random pairs, seed 2 at
-    # +1000: the last unit four ticks late, its trade with the door's holder refused while the root behind that
-    # holder wanted the door first). Near their goals, trades first churned a packed crowd (units at home traded off
-    # their goals and back, for good); refused where a root before wanted either cell, room-32-32-4's makespans
-    # summed 1-11 % longer (benchmarks/README.md, "Trades before the chains"). On square boards with diagonals too
-    # (first 4-connected only): crowd_square8.py's runs 286, 34 and 162 (packed, soldiers) settle at ticks 3364, 643
-    # and 487 (3623, 710, 503), the 600 vehicles of ``ticks 32 600`` at 139 157 142 (154 150 155; docs/design/
-    # kernels.md, "trades before the chains there too"). Hex boards, not measured, as before. Each unit trades so
-    # only from nearer its goal than at its last such trade (``traded``): the chains undid such trades and they came
-    # again, the same pair at the same cells every six ticks for good (a random 4-connected board of corridors, 84
-    # units); bounded so, a unit's trades before the chains are fewer than its steps to go at its first
+    # the stream coming through the other way (the last unit of a held-out rooms instance four ticks late: its trade
+    # with the door's holder refused while the root behind that holder wanted the door first). Near their goals,
+    # trades first churned a packed crowd (units at home traded off their goals and back). Each unit trades so only
+    # from nearer its goal than at its last such trade (``traded``): the chains undid such trades and the same pair
+    # traded again every few ticks, for good; bounded so, a unit's trades before the chains are fewer than its steps
+    # to go at its first. Square boards with diagonals too; hex boards, not measured, as before (the measurements:
+    # benchmarks/README.md, "Trades before the chains"; docs/design/kernels.md, "trades before the chains there too")
     if ndir != 6:
         nomouth = np.zeros(m, dtype=np.bool_)
         for j in range(nroots):
