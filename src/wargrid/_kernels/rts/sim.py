@@ -784,6 +784,14 @@ def _part(units, u, q, tick, topo, occ, out):
 
 
 @jit
+def _part_or_carry(units, u, q, tick, topo, occ, out):
+    """Soldier ``u``, kept from trading places with the friend vehicle on ``q`` by cell-mates on their way elsewhere:
+    they step aside (``_part``: ``u`` trades alone next turn), or where none can, ``u`` trades now with them carried
+    along (``_trade``'s ``carry``). Returns whether it traded."""
+    return _part(units, u, q, tick, topo, occ, out) == 0 and _trade(units, u, q, tick, topo, occ, out, np.bool_(True))
+
+
+@jit
 def _dist2(p, t, pw):
     dx = (p % pw) - (t % pw)
     dy = (p // pw) - (t // pw)
@@ -955,8 +963,7 @@ def decide(units, u, clock, topo, occ, out):
         # a soldier and a friend vehicle that want each other's cells, kept from trading by the soldier's
         # cell-mates on their way elsewhere: they step aside, or where none can, they go along (as below)
         if (ui[u, KIND] == INFANTRY and ui[u, WAITED] >= 2 and ui[v, KIND] == VEHICLE and ui[v, TEAM] == ui[u, TEAM]
-                and _part(units, u, q, tick, topo, occ, out) == 0
-                and _trade(units, u, q, tick, topo, occ, out, np.bool_(True))):
+                and _part_or_carry(units, u, q, tick, topo, occ, out)):
             advance(units, u, tick, topo, occ, out)
             return
         # a waiting friend is asked aside by a unit of lower id only: two never ask each other aside in turn
@@ -981,10 +988,9 @@ def decide(units, u, clock, topo, occ, out):
                 return
             # a soldier whose cell-mates on their way elsewhere keep it from trading: they step aside, or where
             # none can, they go along (behind walls the soldiers' cell can be the vehicle's only way out)
-            if ui[u, KIND] == INFANTRY and _part(units, u, q, tick, topo, occ, out) == 0:
-                if _trade(units, u, q, tick, topo, occ, out, np.bool_(True)):
-                    advance(units, u, tick, topo, occ, out)
-                    return
+            if ui[u, KIND] == INFANTRY and _part_or_carry(units, u, q, tick, topo, occ, out):
+                advance(units, u, tick, topo, occ, out)
+                return
         _wait(ui, u, q, v, np.int64(R_WAIT_FRIEND), patience, tick, out)
         return
     # a destroyable obstacle or an enemy in the way
